@@ -1,0 +1,540 @@
+//! Typed decisions per seam and the most-restrictive merge (DESIGN.md §2; interception-seams
+//! seed; hook-protocol seed "merge").
+//!
+//! Every rule that fires contributes one [`Contribution`]. [`merge`] folds contributions in
+//! rule order into an [`Outcome`]:
+//!
+//! * the verdict is the maximum by the seam's order — `deny > defer > ask > allow > abstain`
+//!   (pre-tool, Claude Code's own order), `deny > allow` (permission-request), `block > allow`
+//!   (prompt-submit, pre-compact), `block > redact > accept` (post-tool), `continue > stop`
+//!   (stop seams). The verdict never depends on rule order, and adding a contribution never
+//!   lowers it (monotonicity);
+//! * the reasons of every contribution that carries the winning verdict are kept in rule order;
+//! * additional contexts accumulate in rule order, each with its rule;
+//! * the first halt (`continue: false`) is sticky.
+
+use serde_json::Value;
+
+use crate::policy::Source;
+use crate::seam::Seam;
+
+/// A verdict of one rule (or of the merged outcome) at a seam.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// No opinion: the host's normal flow applies.
+    Abstain,
+    /// Allow (pre-tool: skip the prompt; permission-request: grant; prompt: let through).
+    Allow,
+    /// Ask the user (pre-tool).
+    Ask,
+    /// Defer the call (pre-tool; Claude Code `-p` only).
+    Defer,
+    /// Deny (pre-tool, permission-request).
+    Deny,
+    /// Block (prompt-submit, post-tool feedback, pre-compact).
+    Block,
+    /// Post-tool: replace parts of the tool output the model sees.
+    Redact,
+    /// Stop seams: keep the agent working with a reason.
+    Continue,
+}
+
+impl Verdict {
+    /// Lower-case name (`deny`, `ask`, …; `none` for abstain).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Abstain => "none",
+            Verdict::Allow => "allow",
+            Verdict::Ask => "ask",
+            Verdict::Defer => "defer",
+            Verdict::Deny => "deny",
+            Verdict::Block => "block",
+            Verdict::Redact => "redact",
+            Verdict::Continue => "continue",
+        }
+    }
+
+    /// Restrictiveness of this verdict at a seam; higher wins the merge.
+    ///
+    /// Verdicts a seam cannot produce rank 0 like abstain.
+    pub fn rank(self, seam: Seam) -> u8 {
+        use Verdict as V;
+        match seam {
+            Seam::PreTool => match self {
+                V::Allow => 1,
+                V::Ask => 2,
+                V::Defer => 3,
+                V::Deny => 4,
+                _ => 0,
+            },
+            Seam::PermissionRequest => match self {
+                V::Allow => 1,
+                V::Deny => 2,
+                _ => 0,
+            },
+            Seam::PromptSubmit | Seam::PreCompact => match self {
+                V::Allow => 1,
+                V::Block => 2,
+                _ => 0,
+            },
+            Seam::PostTool => match self {
+                V::Redact => 1,
+                V::Block => 2,
+                _ => 0,
+            },
+            Seam::Stop | Seam::SubagentStop => match self {
+                V::Continue => 1,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+}
+
+/// A text with the rule it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attributed {
+    /// The text.
+    pub text: String,
+    /// Rule id (or command-hook id).
+    pub rule: String,
+    /// Where the rule is declared.
+    pub source: Option<Source>,
+}
+
+/// The decision of a deny-only guard. A guard returns `Option<GuardDeny>`: there is no value
+/// that allows, so no guard can turn a deny into an allow (interception-seams seed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardDeny {
+    /// Why the call is denied (shown to the model).
+    pub reason: String,
+}
+
+/// What one rule contributes to a seam's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contribution {
+    /// Rule id.
+    pub rule: String,
+    /// Where the rule is declared.
+    pub source: Option<Source>,
+    /// Whether it is a guard.
+    pub guard: bool,
+    /// Its verdict.
+    pub verdict: Verdict,
+    /// Reason for the verdict (deny/ask/block reason, continuation prompt).
+    pub reason: Option<String>,
+    /// Additional context for the model.
+    pub context: Option<String>,
+    /// Halt request: stop the agent with this reason.
+    pub halt: Option<String>,
+    /// Observer: fired, but takes no part in the decision.
+    pub observe: bool,
+}
+
+impl Contribution {
+    /// A contribution with only a verdict.
+    pub fn verdict(rule: &str, verdict: Verdict, reason: Option<String>) -> Contribution {
+        Contribution {
+            rule: rule.to_string(),
+            source: None,
+            guard: false,
+            verdict,
+            reason,
+            context: None,
+            halt: None,
+            observe: false,
+        }
+    }
+
+    /// The contribution of a guard's deny.
+    pub fn from_guard(rule: &str, source: Option<Source>, deny: GuardDeny) -> Contribution {
+        Contribution {
+            rule: rule.to_string(),
+            source,
+            guard: true,
+            verdict: Verdict::Deny,
+            reason: Some(deny.reason),
+            context: None,
+            halt: None,
+            observe: false,
+        }
+    }
+}
+
+/// The merged result of all rules at a seam for one event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Outcome {
+    /// The seam (None only for an outcome built before the seam was known).
+    pub seam: Option<Seam>,
+    /// Merged verdict.
+    pub verdict: Option<Verdict>,
+    /// Reasons of the contributions that carry the winning verdict, in rule order.
+    pub reasons: Vec<Attributed>,
+    /// Additional contexts, in rule order.
+    pub contexts: Vec<Attributed>,
+    /// First halt request (sticky).
+    pub halt: Option<Attributed>,
+    /// Prompt after the rewrite waterfall (prompt-submit), if any rule rewrote it.
+    pub rewritten_prompt: Option<String>,
+    /// Replacement tool input (from command hooks), judged by guards.
+    pub updated_input: Option<Value>,
+    /// Tool response after redaction (post-tool), if any rule redacted.
+    pub redacted_response: Option<Value>,
+    /// Do not echo the prompt in the block message (prompt-submit, case HK-11).
+    pub suppress_prompt: bool,
+    /// Every contribution that fired, in rule order (observers included).
+    pub fired: Vec<Contribution>,
+    /// Warnings for the user (policy load errors, budget exhausted, …).
+    pub warnings: Vec<String>,
+    /// How an `ask` verdict is answered to Codex (from the asking rules' policies).
+    pub codex_ask: crate::policy::CodexAsk,
+}
+
+impl Outcome {
+    /// The merged verdict (abstain when nothing decided).
+    pub fn verdict(&self) -> Verdict {
+        self.verdict.unwrap_or(Verdict::Abstain)
+    }
+
+    /// The reasons joined for the host: `text [rule-id]`, one per line.
+    pub fn reason_text(&self) -> String {
+        self.reasons
+            .iter()
+            .map(|a| format!("{} [{}]", a.text, a.rule))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The additional contexts joined by blank lines.
+    pub fn context_text(&self) -> Option<String> {
+        if self.contexts.is_empty() {
+            return None;
+        }
+        Some(
+            self.contexts
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        )
+    }
+
+    /// Ids of every fired rule, in order.
+    pub fn fired_ids(&self) -> Vec<&str> {
+        self.fired.iter().map(|c| c.rule.as_str()).collect()
+    }
+
+    /// The typed pre-tool decision, or `None` for abstain or another seam.
+    pub fn pre_tool(&self) -> Option<PreToolDecision> {
+        if self.seam != Some(Seam::PreTool) {
+            return None;
+        }
+        let reason = self.reason_text();
+        Some(match self.verdict() {
+            Verdict::Allow => PreToolDecision::Allow {
+                reason: (!reason.is_empty()).then_some(reason),
+                updated_input: self.updated_input.clone(),
+            },
+            Verdict::Ask => PreToolDecision::Ask { reason },
+            Verdict::Defer => PreToolDecision::Defer { reason },
+            Verdict::Deny => PreToolDecision::Deny { reason },
+            _ => return None,
+        })
+    }
+
+    /// The typed permission-request decision.
+    pub fn permission(&self) -> Option<PermissionDecision> {
+        if self.seam != Some(Seam::PermissionRequest) {
+            return None;
+        }
+        Some(match self.verdict() {
+            Verdict::Allow => PermissionDecision::Allow {
+                updated_input: self.updated_input.clone(),
+            },
+            Verdict::Deny => PermissionDecision::Deny {
+                message: self.reason_text(),
+            },
+            _ => return None,
+        })
+    }
+
+    /// The typed prompt-submit decision (allow when nothing blocked).
+    pub fn prompt(&self) -> Option<PromptDecision> {
+        if self.seam != Some(Seam::PromptSubmit) {
+            return None;
+        }
+        Some(match self.verdict() {
+            Verdict::Block => PromptDecision::Block {
+                reason: self.reason_text(),
+                suppress_prompt: self.suppress_prompt,
+            },
+            _ => PromptDecision::Allow {
+                rewritten_prompt: self.rewritten_prompt.clone(),
+                additional_contexts: self.contexts.iter().map(|a| a.text.clone()).collect(),
+            },
+        })
+    }
+
+    /// The typed post-tool decision (accept when nothing blocked or redacted).
+    pub fn post_tool(&self) -> Option<PostToolDecision> {
+        if self.seam != Some(Seam::PostTool) {
+            return None;
+        }
+        let contexts = self.contexts.iter().map(|a| a.text.clone()).collect();
+        Some(match self.verdict() {
+            Verdict::Block => PostToolDecision::Block {
+                feedback: self.reason_text(),
+            },
+            Verdict::Redact => match &self.redacted_response {
+                Some(r) => PostToolDecision::Redact {
+                    tool_response: r.clone(),
+                    additional_contexts: contexts,
+                },
+                None => PostToolDecision::Accept {
+                    additional_contexts: contexts,
+                },
+            },
+            _ => PostToolDecision::Accept {
+                additional_contexts: contexts,
+            },
+        })
+    }
+
+    /// The typed continuation decision of a stop seam.
+    pub fn continuation(&self) -> Option<ContinuationDecision> {
+        if !matches!(self.seam, Some(Seam::Stop | Seam::SubagentStop)) {
+            return None;
+        }
+        Some(match self.verdict() {
+            Verdict::Continue => ContinuationDecision::Continue {
+                reason: self
+                    .reasons
+                    .iter()
+                    .map(|a| a.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n\n"),
+            },
+            _ => ContinuationDecision::Stop,
+        })
+    }
+}
+
+/// Pre-tool decision (`PreToolUse.permissionDecision`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PreToolDecision {
+    /// Allow, skipping the permission prompt (never past the host's deny/ask rules).
+    Allow {
+        /// Optional reason (shown to the user).
+        reason: Option<String>,
+        /// Replacement tool input.
+        updated_input: Option<Value>,
+    },
+    /// Ask the user.
+    Ask {
+        /// Shown in the prompt.
+        reason: String,
+    },
+    /// Defer (Claude Code `-p` only).
+    Defer {
+        /// Ignored by the host; kept for audit.
+        reason: String,
+    },
+    /// Deny; the reason is shown to the model.
+    Deny {
+        /// Non-empty reason.
+        reason: String,
+    },
+}
+
+/// Permission-request decision (`hookSpecificOutput.decision.behavior`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PermissionDecision {
+    /// Grant.
+    Allow {
+        /// Replacement tool input (Claude Code only).
+        updated_input: Option<Value>,
+    },
+    /// Refuse.
+    Deny {
+        /// Message.
+        message: String,
+    },
+}
+
+/// Prompt-submit decision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PromptDecision {
+    /// Let the prompt through, optionally rewritten and with contexts.
+    Allow {
+        /// The rewritten prompt (embedding API; hook hosts cannot rewrite prompts).
+        rewritten_prompt: Option<String>,
+        /// Contexts, in rule order.
+        additional_contexts: Vec<String>,
+    },
+    /// Reject the prompt.
+    Block {
+        /// Shown to the user.
+        reason: String,
+        /// Do not echo the prompt.
+        suppress_prompt: bool,
+    },
+}
+
+/// Post-tool decision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PostToolDecision {
+    /// Keep the result.
+    Accept {
+        /// Contexts, in rule order.
+        additional_contexts: Vec<String>,
+    },
+    /// Block with feedback (the tool already ran: "flagged after the fact", case HK-10).
+    Block {
+        /// Feedback for the model.
+        feedback: String,
+    },
+    /// Replace parts of the output the model sees.
+    Redact {
+        /// The redacted tool response (same shape as the original).
+        tool_response: Value,
+        /// Contexts, in rule order.
+        additional_contexts: Vec<String>,
+    },
+}
+
+/// Stop-seam decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContinuationDecision {
+    /// Let the agent stop.
+    Stop,
+    /// Keep the agent working; the reason is its next instruction.
+    Continue {
+        /// Model-facing reason.
+        reason: String,
+    },
+}
+
+/// Merge contributions (in rule order) into an outcome for `seam`.
+///
+/// Order-independent for the verdict; contexts and reasons keep rule order. Observers are
+/// recorded in `fired` and take no part in the decision.
+pub fn merge(seam: Seam, contributions: Vec<Contribution>) -> Outcome {
+    let mut out = Outcome {
+        seam: Some(seam),
+        ..Outcome::default()
+    };
+    let mut best = Verdict::Abstain;
+    for c in contributions.iter().filter(|c| !c.observe) {
+        if c.verdict.rank(seam) > best.rank(seam) {
+            best = c.verdict;
+        }
+    }
+    for c in &contributions {
+        if c.observe {
+            continue;
+        }
+        if let Some(ctx) = &c.context {
+            out.contexts.push(Attributed {
+                text: ctx.clone(),
+                rule: c.rule.clone(),
+                source: c.source.clone(),
+            });
+        }
+        if let Some(h) = &c.halt {
+            if out.halt.is_none() {
+                out.halt = Some(Attributed {
+                    text: h.clone(),
+                    rule: c.rule.clone(),
+                    source: c.source.clone(),
+                });
+            }
+        }
+        if best.rank(seam) > 0 && c.verdict == best {
+            if let Some(r) = &c.reason {
+                out.reasons.push(Attributed {
+                    text: r.clone(),
+                    rule: c.rule.clone(),
+                    source: c.source.clone(),
+                });
+            }
+        }
+    }
+    out.verdict = (best.rank(seam) > 0).then_some(best);
+    out.fired = contributions;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(rule: &str, v: Verdict, r: &str) -> Contribution {
+        Contribution::verdict(rule, v, Some(r.to_string()))
+    }
+
+    #[test]
+    fn hk12_deny_beats_ask_beats_allow() {
+        let out = merge(
+            Seam::PreTool,
+            vec![
+                c(
+                    "h1-allow-list",
+                    Verdict::Allow,
+                    "kubectl is on the allow list",
+                ),
+                c(
+                    "h2-prod-guard",
+                    Verdict::Ask,
+                    "namespace deletion needs a human",
+                ),
+                c(
+                    "h3-destructive-guard",
+                    Verdict::Deny,
+                    "Deleting a namespace is irreversible; not allowed from the agent.",
+                ),
+            ],
+        );
+        assert_eq!(out.verdict(), Verdict::Deny);
+        assert_eq!(
+            out.reason_text(),
+            "Deleting a namespace is irreversible; not allowed from the agent. [h3-destructive-guard]"
+        );
+        let out = merge(
+            Seam::PreTool,
+            vec![
+                c("h1", Verdict::Allow, "kubectl is on the allow list"),
+                c("h2", Verdict::Ask, "namespace deletion needs a human"),
+            ],
+        );
+        assert_eq!(out.verdict(), Verdict::Ask);
+        assert_eq!(out.reason_text(), "namespace deletion needs a human [h2]");
+        let out = merge(
+            Seam::PreTool,
+            vec![c("d", Verdict::Defer, "later"), c("a", Verdict::Ask, "q")],
+        );
+        assert_eq!(out.verdict(), Verdict::Defer);
+    }
+
+    #[test]
+    fn halt_is_sticky_and_contexts_keep_order() {
+        let mut a = c("a", Verdict::Abstain, "x");
+        a.context = Some("first".into());
+        a.halt = Some("stop now".into());
+        let mut b = c("b", Verdict::Abstain, "y");
+        b.context = Some("second".into());
+        b.halt = Some("later halt".into());
+        let out = merge(Seam::SessionStart, vec![a, b]);
+        assert_eq!(out.context_text().as_deref(), Some("first\n\nsecond"));
+        assert_eq!(out.halt.as_ref().map(|h| h.text.as_str()), Some("stop now"));
+        assert_eq!(out.verdict(), Verdict::Abstain);
+    }
+
+    #[test]
+    fn observers_do_not_decide() {
+        let mut o = c("o", Verdict::Deny, "x");
+        o.observe = true;
+        let out = merge(Seam::PreTool, vec![o]);
+        assert_eq!(out.verdict(), Verdict::Abstain);
+        assert_eq!(out.fired_ids(), vec!["o"]);
+    }
+}

@@ -1,0 +1,416 @@
+//! The seam evaluator: one event in, one merged [`Outcome`] out.
+//!
+//! Order at a seam (DESIGN.md §2, interception-seams seed): hooks in declared order (a
+//! waterfall: a prompt rewrite is seen by later rules) → guards (pre-tool only, deny-only,
+//! judged on the final input) → most-restrictive merge. Stop seams honour `stop_hook_active`
+//! and a per-turn continuation budget kept in a [`ContinuationLedger`].
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde_json::Value;
+
+use crate::decision::{Contribution, GuardDeny, Outcome, Verdict, merge};
+use crate::dialect::Dialect;
+use crate::policy::{CodexAsk, DecisionValue, OnLoadError, Rewrite, Rule, RuleKind, Scope};
+use crate::seam::Seam;
+use crate::table::DecisionTable;
+
+/// Rule id used for contributions seamguard makes itself (fail-closed load errors).
+pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
+
+/// Where the per-turn continuation count of stop seams is kept between hook invocations.
+///
+/// The key names a session, seam and agent. Implementations must not fail: a store that
+/// cannot be read counts as "budget exhausted" (no endless loops).
+pub trait ContinuationLedger: Send + Sync {
+    /// Continuations already granted in the current chain.
+    fn used(&self, key: &str) -> u32;
+    /// Record the count for the current chain.
+    fn set(&self, key: &str, n: u32);
+}
+
+/// In-memory ledger (replay, embedding, tests).
+#[derive(Debug, Default)]
+pub struct MemoryLedger(Mutex<HashMap<String, u32>>);
+
+impl ContinuationLedger for MemoryLedger {
+    fn used(&self, key: &str) -> u32 {
+        self.0
+            .lock()
+            .map(|m| m.get(key).copied().unwrap_or(0))
+            .unwrap_or(u32::MAX)
+    }
+
+    fn set(&self, key: &str, n: u32) {
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(key.to_string(), n);
+        }
+    }
+}
+
+/// File ledger: one small file per key under a state folder (the hook binary is spawned
+/// once per event, so the count must outlive the process).
+#[derive(Debug, Clone)]
+pub struct FileLedger {
+    dir: PathBuf,
+}
+
+impl FileLedger {
+    /// A ledger under `dir` (created on first write).
+    pub fn new(dir: PathBuf) -> FileLedger {
+        FileLedger { dir }
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        let safe: String = key
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        self.dir.join(safe)
+    }
+}
+
+impl ContinuationLedger for FileLedger {
+    fn used(&self, key: &str) -> u32 {
+        match std::fs::read_to_string(self.path(key)) {
+            Ok(s) => s.trim().parse().unwrap_or(u32::MAX),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(_) => u32::MAX,
+        }
+    }
+
+    fn set(&self, key: &str, n: u32) {
+        let p = self.path(key);
+        if n == 0 && !p.exists() {
+            return;
+        }
+        let _ = std::fs::create_dir_all(&self.dir);
+        let _ = std::fs::write(p, n.to_string());
+    }
+}
+
+/// Evaluates events against a [`DecisionTable`].
+pub struct Engine {
+    table: DecisionTable,
+    ledger: Option<Box<dyn ContinuationLedger>>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("table", &self.table)
+            .finish_non_exhaustive()
+    }
+}
+
+fn default_reason(v: Verdict, id: &str) -> Option<String> {
+    match v {
+        Verdict::Deny => Some(format!("Denied by seamguard rule `{id}`")),
+        Verdict::Ask => Some(format!("seamguard rule `{id}` asks for approval")),
+        Verdict::Defer => Some(format!("Deferred by seamguard rule `{id}`")),
+        Verdict::Block => Some(format!("Blocked by seamguard rule `{id}`")),
+        _ => None,
+    }
+}
+
+fn redact_value(v: &mut Value, res: &[(regex::Regex, &str)]) -> bool {
+    match v {
+        Value::String(s) => {
+            let mut changed = false;
+            for (re, rep) in res {
+                if re.is_match(s) {
+                    *s = re.replace_all(s, *rep).into_owned();
+                    changed = true;
+                }
+            }
+            changed
+        }
+        Value::Array(a) => a
+            .iter_mut()
+            .fold(false, |acc, x| redact_value(x, res) | acc),
+        Value::Object(m) => m
+            .values_mut()
+            .fold(false, |acc, x| redact_value(x, res) | acc),
+        _ => false,
+    }
+}
+
+impl Engine {
+    /// An engine without a continuation ledger: on a stop seam with `stop_hook_active`,
+    /// no rule may continue again (the safe reading of an unknown count).
+    pub fn new(table: DecisionTable) -> Engine {
+        Engine {
+            table,
+            ledger: None,
+        }
+    }
+
+    /// Attach a continuation ledger.
+    pub fn with_ledger(mut self, ledger: Box<dyn ContinuationLedger>) -> Engine {
+        self.ledger = Some(ledger);
+        self
+    }
+
+    /// The compiled table.
+    pub fn table(&self) -> &DecisionTable {
+        &self.table
+    }
+
+    fn contribution(&self, rule: &Rule, verdict: Verdict, reason: Option<String>) -> Contribution {
+        Contribution {
+            rule: rule.id.clone(),
+            source: Some(rule.source.clone()),
+            guard: rule.kind == RuleKind::Guard,
+            verdict,
+            reason,
+            context: rule.action.context.clone(),
+            halt: rule.action.halt.clone(),
+            observe: rule.action.observe,
+        }
+    }
+
+    /// Evaluate one payload at its seam.
+    ///
+    /// `payload` is the hook input as JSON (its `hook_event_name` is not re-read: `seam`
+    /// decides). Never fails; problems become warnings in the outcome.
+    pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
+        let mut contributions: Vec<Contribution> = Vec::new();
+        let mut warnings: Vec<String> = Vec::new();
+        let mut rewritten_prompt: Option<String> = None;
+        let mut redacted: Option<Value> = None;
+        let mut suppress_prompt = false;
+        let mut ask_policies: Vec<usize> = Vec::new();
+
+        for f in self.table.failures() {
+            let first = f.errors.first().map(|e| e.to_string()).unwrap_or_default();
+            let n = f.errors.len();
+            let plural = if n == 1 { "" } else { "s" };
+            warnings.push(format!(
+                "seamguard: policy {} has {n} error{plural} and some rules are not enforced (run `seamguard check`): {first}",
+                f.policy.file
+            ));
+            if f.policy.on_load_error == OnLoadError::Deny
+                && matches!(seam, Seam::PreTool | Seam::PermissionRequest)
+            {
+                contributions.push(Contribution {
+                    rule: LOAD_ERROR_RULE.to_string(),
+                    source: None,
+                    guard: true,
+                    verdict: Verdict::Deny,
+                    reason: Some(format!(
+                        "seamguard policy {} failed to load and is set to fail closed (on_load_error = \"deny\"): {first}",
+                        f.policy.file
+                    )),
+                    context: None,
+                    halt: None,
+                    observe: false,
+                });
+            }
+        }
+        for e in self.table.seam_errors(seam) {
+            warnings.push(format!("seamguard: {e}"));
+        }
+
+        // Stop-seam budget.
+        let stop_active = payload
+            .get("stop_hook_active")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let ledger_key = format!(
+            "{}-{}-{}",
+            payload
+                .get("session_id")
+                .and_then(Value::as_str)
+                .unwrap_or("nosession"),
+            seam.name(),
+            payload
+                .get("agent_id")
+                .and_then(Value::as_str)
+                .unwrap_or("main"),
+        );
+        let used = if matches!(seam, Seam::Stop | Seam::SubagentStop) {
+            if !stop_active {
+                0
+            } else {
+                self.ledger
+                    .as_ref()
+                    .map_or(u32::MAX, |l| l.used(&ledger_key))
+            }
+        } else {
+            0
+        };
+
+        // Hooks, in declared order (waterfall for prompt rewrites).
+        let mut current = payload.clone();
+        let mut fired = self
+            .table
+            .fire(seam, &current, dialect, Some(RuleKind::Hook));
+        let mut i = 0;
+        while let Some(&g) = fired.get(i) {
+            i += 1;
+            let Some(rule) = self.table.rule(g) else {
+                continue;
+            };
+            let a = &rule.action;
+            let mut verdict = match a.decision {
+                Some(DecisionValue::Allow) => Verdict::Allow,
+                Some(DecisionValue::Deny) => Verdict::Deny,
+                Some(DecisionValue::Ask) => Verdict::Ask,
+                Some(DecisionValue::Defer) => Verdict::Defer,
+                Some(DecisionValue::Block) => Verdict::Block,
+                None => Verdict::Abstain,
+            };
+            let mut reason = a.reason.clone();
+            if verdict == Verdict::Allow
+                && self
+                    .table
+                    .policies()
+                    .get(rule.policy)
+                    .is_some_and(|p| p.scope == Scope::Project)
+            {
+                warnings.push(format!(
+                    "seamguard: rule `{}` ({}) is project-scope; its `allow` is not honoured (project policies may only tighten)",
+                    rule.id, rule.source
+                ));
+                verdict = Verdict::Abstain;
+            }
+            if let Some(fb) = &a.feedback {
+                verdict = Verdict::Block;
+                reason = Some(fb.clone());
+            }
+            if let Some(cw) = &a.continue_with {
+                if used < a.max_continuations {
+                    verdict = Verdict::Continue;
+                    reason = Some(cw.clone());
+                } else {
+                    warnings.push(format!(
+                        "seamguard: rule `{}` would continue, but its budget of {} continuation(s) per turn is used (stop_hook_active); letting the agent stop",
+                        rule.id, a.max_continuations
+                    ));
+                }
+            }
+            if verdict == Verdict::Ask {
+                ask_policies.push(rule.policy);
+            }
+            if seam == Seam::PromptSubmit && a.decision == Some(DecisionValue::Block) {
+                suppress_prompt |= a.suppress_prompt;
+            }
+            if let Some(rw) = &a.rewrite {
+                let prompt = current
+                    .get("prompt")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let next = match rw {
+                    Rewrite::Prepend(p) => format!("{p}{prompt}"),
+                    Rewrite::Append(p) => format!("{prompt}{p}"),
+                    Rewrite::Replace { regex, replace } => match regex::Regex::new(regex) {
+                        Ok(re) => re.replace_all(&prompt, replace.as_str()).into_owned(),
+                        Err(e) => {
+                            warnings
+                                .push(format!("seamguard: rule `{}`: rewrite regex: {e}", rule.id));
+                            prompt.clone()
+                        }
+                    },
+                };
+                if next != prompt {
+                    if let Some(obj) = current.as_object_mut() {
+                        obj.insert("prompt".into(), Value::String(next.clone()));
+                    }
+                    rewritten_prompt = Some(next);
+                    // Later rules see the rewritten prompt.
+                    let refired = self
+                        .table
+                        .fire(seam, &current, dialect, Some(RuleKind::Hook));
+                    let mut rest: Vec<u32> = refired.into_iter().filter(|&x| x > g).collect();
+                    fired.truncate(i);
+                    fired.append(&mut rest);
+                }
+            }
+            if !a.redact.is_empty() {
+                let mut res = Vec::new();
+                for r in &a.redact {
+                    match regex::Regex::new(&r.regex) {
+                        Ok(re) => res.push((re, r.replace.as_str())),
+                        Err(e) => warnings
+                            .push(format!("seamguard: rule `{}`: redact regex: {e}", rule.id)),
+                    }
+                }
+                let base = redacted
+                    .clone()
+                    .or_else(|| current.get("tool_response").cloned())
+                    .unwrap_or(Value::Null);
+                let mut v = base;
+                if redact_value(&mut v, &res) {
+                    redacted = Some(v);
+                    if verdict == Verdict::Abstain {
+                        verdict = Verdict::Redact;
+                    }
+                }
+            }
+            if reason.is_none() {
+                reason = default_reason(verdict, &rule.id);
+            }
+            contributions.push(self.contribution(rule, verdict, reason));
+        }
+
+        // Guards judge the final input.
+        if seam == Seam::PreTool {
+            for g in self
+                .table
+                .fire(seam, &current, dialect, Some(RuleKind::Guard))
+            {
+                let Some(rule) = self.table.rule(g) else {
+                    continue;
+                };
+                let deny = GuardDeny {
+                    reason: rule
+                        .action
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| format!("Denied by seamguard guard `{}`", rule.id)),
+                };
+                contributions.push(Contribution::from_guard(
+                    &rule.id,
+                    Some(rule.source.clone()),
+                    deny,
+                ));
+            }
+        }
+
+        let mut out = merge(seam, contributions);
+        out.rewritten_prompt = rewritten_prompt;
+        out.redacted_response = redacted;
+        out.suppress_prompt = suppress_prompt && out.verdict() == Verdict::Block;
+        out.warnings = warnings;
+        out.codex_ask = if !ask_policies.is_empty()
+            && ask_policies.iter().all(|p| {
+                self.table
+                    .policies()
+                    .get(*p)
+                    .is_some_and(|m| m.codex_ask == CodexAsk::Ignore)
+            }) {
+            CodexAsk::Ignore
+        } else {
+            CodexAsk::Deny
+        };
+        if matches!(seam, Seam::Stop | Seam::SubagentStop) {
+            if let Some(l) = &self.ledger {
+                if out.verdict() == Verdict::Continue {
+                    l.set(&ledger_key, used.saturating_add(1));
+                } else if !stop_active {
+                    l.set(&ledger_key, 0);
+                }
+            }
+        }
+        out
+    }
+}

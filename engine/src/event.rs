@@ -1,0 +1,437 @@
+//! Typed hook payloads (HOOKS.md A4 for Claude Code, B2 for Codex).
+//!
+//! Every payload struct keeps the fields it does not know in `extra`, so a decoded payload
+//! re-encodes to the same JSON value (key order aside). Fields that a host documents as
+//! nullable (`transcript_path` in Codex, `last_assistant_message`, `agent_transcript_path`)
+//! are `Option<Option<String>>` so that `null` and "absent" survive a round trip.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::seam::Seam;
+
+/// `Option<Option<T>>` serde helper: absent → `None`, `null` → `Some(None)`.
+mod nullable {
+    use super::*;
+
+    pub(crate) fn deserialize<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        Option::<T>::deserialize(d).map(Some)
+    }
+
+    pub(crate) fn serialize<S, T>(v: &Option<Option<T>>, s: S) -> Result<S::Ok, S::Error>
+    where
+        S: Serializer,
+        T: Serialize,
+    {
+        match v {
+            Some(inner) => inner.serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+macro_rules! payload {
+    (
+        $(#[$meta:meta])*
+        $name:ident { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        pub struct $name {
+            /// Session UUID (Codex: thread id).
+            pub session_id: String,
+            /// Path of the session transcript; `null` is possible in Codex.
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub transcript_path: Option<Option<String>>,
+            /// Current working directory of the agent.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub cwd: Option<String>,
+            /// The event name, e.g. `PreToolUse`.
+            pub hook_event_name: String,
+            /// `default`, `plan`, `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub permission_mode: Option<String>,
+            /// Codex: the turn id on turn-scoped events.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub turn_id: Option<String>,
+            /// Codex (and Claude Code SessionStart): the active model slug.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub model: Option<String>,
+            /// Claude Code ≥ 2.1.196: UUID of the prompt being processed.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub prompt_id: Option<String>,
+            /// Inside a subagent: its id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub agent_id: Option<String>,
+            /// Inside a subagent (or with `--agent`): its type.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub agent_type: Option<String>,
+            $( $(#[$fmeta])* pub $field: $ty, )*
+            /// Every field this struct does not name, kept for a lossless re-encode.
+            #[serde(flatten)]
+            pub extra: Map<String, Value>,
+        }
+    };
+}
+
+payload! {
+    /// `SessionStart`: `source` is `startup`, `resume`, `clear`, `compact` or `fork`.
+    SessionStart {
+        /// What started the session.
+        source: String,
+        /// Claude Code: session title when set.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session_title: Option<String>,
+    }
+}
+
+payload! {
+    /// `UserPromptSubmit`: the prompt text in `prompt` (never `user_prompt`).
+    UserPromptSubmit {
+        /// The submitted prompt.
+        prompt: String,
+    }
+}
+
+payload! {
+    /// `PreToolUse`: a tool call about to run.
+    PreToolUse {
+        /// Tool name (`Bash`, `Edit`, `mcp__server__tool`, Codex `apply_patch`, …).
+        tool_name: String,
+        /// Tool arguments (tool-specific object).
+        tool_input: Value,
+        /// Tool call id (Claude Code ≥ 2.0.43, Codex).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
+    }
+}
+
+payload! {
+    /// `PermissionRequest`: the permission dialog is about to be shown (no `tool_use_id`).
+    PermissionRequest {
+        /// Tool name.
+        tool_name: String,
+        /// Tool arguments.
+        tool_input: Value,
+        /// Claude Code: suggested permission updates.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        permission_suggestions: Option<Value>,
+    }
+}
+
+payload! {
+    /// `PostToolUse`: a tool call has run.
+    PostToolUse {
+        /// Tool name.
+        tool_name: String,
+        /// Tool arguments.
+        tool_input: Value,
+        /// Tool-specific structured response (Codex: often the model-facing string).
+        tool_response: Value,
+        /// Tool call id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
+        /// Run time of the tool in milliseconds (Claude Code ≥ 2.1.119).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<u64>,
+    }
+}
+
+payload! {
+    /// `PostToolUseFailure` (Claude Code): a tool call failed.
+    PostToolUseFailure {
+        /// Tool name.
+        tool_name: String,
+        /// Tool arguments.
+        tool_input: Value,
+        /// Tool call id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_use_id: Option<String>,
+        /// The error text.
+        error: String,
+        /// Whether the user interrupted the tool.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        is_interrupt: Option<bool>,
+        /// Run time in milliseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<u64>,
+    }
+}
+
+payload! {
+    /// `Stop`: the agent wants to end its turn.
+    Stop {
+        /// `true` when the agent is already continuing because of a stop hook.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stop_hook_active: Option<bool>,
+        /// The last assistant message (nullable in Codex).
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        last_assistant_message: Option<Option<String>>,
+    }
+}
+
+payload! {
+    /// `SubagentStop`: a subagent wants to stop.
+    SubagentStop {
+        /// `true` when the subagent is already continuing because of a stop hook.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stop_hook_active: Option<bool>,
+        /// Transcript of the subagent (nullable in Codex).
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        agent_transcript_path: Option<Option<String>>,
+        /// The subagent's last message.
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        last_assistant_message: Option<Option<String>>,
+    }
+}
+
+payload! {
+    /// `SubagentStart`: a subagent was spawned (`agent_id`, `agent_type` in the common fields).
+    SubagentStart {}
+}
+
+payload! {
+    /// `Notification` (Claude Code): a notification is shown to the user.
+    Notification {
+        /// Notification text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        /// Optional title.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        /// `permission_prompt`, `idle_prompt`, ….
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notification_type: Option<String>,
+    }
+}
+
+payload! {
+    /// `PreCompact`: compaction is about to run.
+    PreCompact {
+        /// `manual` or `auto`.
+        trigger: String,
+        /// Instructions given to `/compact` (empty for auto).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        custom_instructions: Option<String>,
+    }
+}
+
+payload! {
+    /// `PostCompact`: compaction finished.
+    PostCompact {
+        /// `manual` or `auto`.
+        trigger: String,
+        /// The summary (Claude Code).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        compact_summary: Option<String>,
+    }
+}
+
+payload! {
+    /// `SessionEnd`: the session ends; output is ignored by both hosts.
+    SessionEnd {
+        /// `clear`, `resume`, `logout`, `prompt_input_exit`, `other`.
+        reason: String,
+    }
+}
+
+/// A decoded hook payload, one variant per seam.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HookEvent {
+    /// See [`SessionStart`].
+    SessionStart(SessionStart),
+    /// See [`UserPromptSubmit`].
+    UserPromptSubmit(UserPromptSubmit),
+    /// See [`PreToolUse`].
+    PreToolUse(PreToolUse),
+    /// See [`PermissionRequest`].
+    PermissionRequest(PermissionRequest),
+    /// See [`PostToolUse`].
+    PostToolUse(PostToolUse),
+    /// See [`PostToolUseFailure`].
+    PostToolUseFailure(PostToolUseFailure),
+    /// See [`Stop`].
+    Stop(Stop),
+    /// See [`SubagentStop`].
+    SubagentStop(SubagentStop),
+    /// See [`SubagentStart`].
+    SubagentStart(SubagentStart),
+    /// See [`Notification`].
+    Notification(Notification),
+    /// See [`PreCompact`].
+    PreCompact(PreCompact),
+    /// See [`PostCompact`].
+    PostCompact(PostCompact),
+    /// See [`SessionEnd`].
+    SessionEnd(SessionEnd),
+}
+
+/// Why a payload could not be decoded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DecodeError {
+    /// The input is not JSON (or is truncated); `line`/`column` are 1-based.
+    #[error("payload is not valid JSON at line {line} column {column}: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// serde_json's message.
+        message: String,
+    },
+    /// The input is JSON but not an object.
+    #[error("payload must be a JSON object, found {found}")]
+    NotObject {
+        /// JSON type found (`array`, `string`, …).
+        found: &'static str,
+    },
+    /// `hook_event_name` is missing or not a string.
+    #[error("payload has no string field `hook_event_name`")]
+    MissingEventName,
+    /// The event name is not one seamguard evaluates (reported, not fatal).
+    #[error("unknown hook event `{0}`: seamguard has no seam for it, no decision taken")]
+    UnknownEvent(String),
+    /// A field is missing or has the wrong type.
+    #[error("{event} payload: field `{path}`: {message}")]
+    Field {
+        /// The event name.
+        event: String,
+        /// Dotted path of the offending field (`tool_input`, `.` for the root).
+        path: String,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn typed<'a, T: Deserialize<'a>>(event: &str, v: &'a Value) -> Result<T, DecodeError> {
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        DecodeError::Field {
+            event: event.to_string(),
+            path,
+            message: e.into_inner().to_string(),
+        }
+    })
+}
+
+/// Parse raw stdin bytes into a JSON value.
+///
+/// # Errors
+/// [`DecodeError::Json`] with the 1-based position for invalid or truncated JSON.
+pub fn parse_json(bytes: &[u8]) -> Result<Value, DecodeError> {
+    serde_json::from_slice(bytes).map_err(|e| DecodeError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+impl HookEvent {
+    /// Decode a payload value into its typed event.
+    ///
+    /// # Errors
+    /// [`DecodeError::NotObject`], [`DecodeError::MissingEventName`],
+    /// [`DecodeError::UnknownEvent`] for events without a seam (e.g. `Setup`), and
+    /// [`DecodeError::Field`] naming the path of a missing or wrongly typed field.
+    pub fn from_value(v: &Value) -> Result<HookEvent, DecodeError> {
+        let Value::Object(map) = v else {
+            return Err(DecodeError::NotObject {
+                found: json_type(v),
+            });
+        };
+        let Some(Value::String(name)) = map.get("hook_event_name") else {
+            return Err(DecodeError::MissingEventName);
+        };
+        let Some(seam) = Seam::from_event_name(name) else {
+            return Err(DecodeError::UnknownEvent(name.clone()));
+        };
+        let n = name.as_str();
+        Ok(match seam {
+            Seam::SessionStart => HookEvent::SessionStart(typed(n, v)?),
+            Seam::PromptSubmit => HookEvent::UserPromptSubmit(typed(n, v)?),
+            Seam::PreTool => HookEvent::PreToolUse(typed(n, v)?),
+            Seam::PermissionRequest => HookEvent::PermissionRequest(typed(n, v)?),
+            Seam::PostTool => HookEvent::PostToolUse(typed(n, v)?),
+            Seam::PostToolFailure => HookEvent::PostToolUseFailure(typed(n, v)?),
+            Seam::Stop => HookEvent::Stop(typed(n, v)?),
+            Seam::SubagentStop => HookEvent::SubagentStop(typed(n, v)?),
+            Seam::SubagentStart => HookEvent::SubagentStart(typed(n, v)?),
+            Seam::Notification => HookEvent::Notification(typed(n, v)?),
+            Seam::PreCompact => HookEvent::PreCompact(typed(n, v)?),
+            Seam::PostCompact => HookEvent::PostCompact(typed(n, v)?),
+            Seam::SessionEnd => HookEvent::SessionEnd(typed(n, v)?),
+        })
+    }
+
+    /// Decode raw bytes (one hook payload as sent on stdin).
+    ///
+    /// # Errors
+    /// See [`parse_json`] and [`HookEvent::from_value`].
+    pub fn from_slice(bytes: &[u8]) -> Result<HookEvent, DecodeError> {
+        HookEvent::from_value(&parse_json(bytes)?)
+    }
+
+    /// The seam of this event.
+    pub fn seam(&self) -> Seam {
+        match self {
+            HookEvent::SessionStart(_) => Seam::SessionStart,
+            HookEvent::UserPromptSubmit(_) => Seam::PromptSubmit,
+            HookEvent::PreToolUse(_) => Seam::PreTool,
+            HookEvent::PermissionRequest(_) => Seam::PermissionRequest,
+            HookEvent::PostToolUse(_) => Seam::PostTool,
+            HookEvent::PostToolUseFailure(_) => Seam::PostToolFailure,
+            HookEvent::Stop(_) => Seam::Stop,
+            HookEvent::SubagentStop(_) => Seam::SubagentStop,
+            HookEvent::SubagentStart(_) => Seam::SubagentStart,
+            HookEvent::Notification(_) => Seam::Notification,
+            HookEvent::PreCompact(_) => Seam::PreCompact,
+            HookEvent::PostCompact(_) => Seam::PostCompact,
+            HookEvent::SessionEnd(_) => Seam::SessionEnd,
+        }
+    }
+
+    /// Re-encode the event as a JSON value (lossless for every field it was decoded from).
+    pub fn to_value(&self) -> Value {
+        let r = match self {
+            HookEvent::SessionStart(e) => serde_json::to_value(e),
+            HookEvent::UserPromptSubmit(e) => serde_json::to_value(e),
+            HookEvent::PreToolUse(e) => serde_json::to_value(e),
+            HookEvent::PermissionRequest(e) => serde_json::to_value(e),
+            HookEvent::PostToolUse(e) => serde_json::to_value(e),
+            HookEvent::PostToolUseFailure(e) => serde_json::to_value(e),
+            HookEvent::Stop(e) => serde_json::to_value(e),
+            HookEvent::SubagentStop(e) => serde_json::to_value(e),
+            HookEvent::SubagentStart(e) => serde_json::to_value(e),
+            HookEvent::Notification(e) => serde_json::to_value(e),
+            HookEvent::PreCompact(e) => serde_json::to_value(e),
+            HookEvent::PostCompact(e) => serde_json::to_value(e),
+            HookEvent::SessionEnd(e) => serde_json::to_value(e),
+        };
+        // Serializing plain structs of strings, maps and JSON values cannot fail.
+        r.unwrap_or(Value::Null)
+    }
+
+    /// `stop_hook_active` of a stop seam (`false` when absent or not a stop seam).
+    pub fn stop_hook_active(&self) -> bool {
+        match self {
+            HookEvent::Stop(e) => e.stop_hook_active.unwrap_or(false),
+            HookEvent::SubagentStop(e) => e.stop_hook_active.unwrap_or(false),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,510 @@
+//! The policy model: rules, predicates and actions after loading (the IR between the TOML
+//! wire format of DESIGN.md §3 and the compiled [`crate::DecisionTable`]).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::matcher::{Matcher, MatcherMode};
+use crate::seam::Seam;
+
+/// Where a policy comes from; decides trust (DESIGN.md §2 "Provenance everywhere").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// System-wide managed policy (`/etc/seamguard/`).
+    Managed,
+    /// The user's own policy folder (`$XDG_CONFIG_HOME/seamguard/`).
+    User,
+    /// Given on the command line with `--policy` (the user's explicit choice).
+    Cli,
+    /// The project's `.seamguard/` folder (possibly a cloned repository): it may only
+    /// tighten, so its `allow` decisions are not honoured.
+    Project,
+    /// Built in Rust code (embedding API).
+    Embedded,
+}
+
+impl Scope {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Managed => "managed",
+            Scope::User => "user",
+            Scope::Cli => "cli",
+            Scope::Project => "project",
+            Scope::Embedded => "embedded",
+        }
+    }
+}
+
+/// A location in a policy file: 1-based line and column (columns count characters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The file path as given.
+    pub file: Arc<str>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// Scope of the file.
+    pub scope: Scope,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// What happens when a policy file fails to load (DESIGN.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnLoadError {
+    /// Skip the broken rules, keep the rest, report loudly (default).
+    #[default]
+    Warn,
+    /// Fail closed: deny every tool call and permission request while the file is broken.
+    Deny,
+}
+
+/// How an `ask` outcome is answered to Codex, which has no `ask` (HOOKS.md B3, case CX-01).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CodexAsk {
+    /// Deny, with a reason saying approval is required (default; fail closed).
+    #[default]
+    Deny,
+    /// Say nothing: Codex's own approval mode decides.
+    Ignore,
+}
+
+/// Policy-wide settings from the `[policy]` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyMeta {
+    /// `name` (defaults to the file stem).
+    pub name: String,
+    /// `description`.
+    pub description: Option<String>,
+    /// File path.
+    pub file: Arc<str>,
+    /// Scope of the file.
+    pub scope: Scope,
+    /// `on_load_error`.
+    pub on_load_error: OnLoadError,
+    /// `matcher_mode`: how `tool = "…"` strings are classified (default Claude Code).
+    pub matcher_mode: MatcherMode,
+    /// `codex_ask`.
+    pub codex_ask: CodexAsk,
+}
+
+/// Kind of a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleKind {
+    /// `[[rule]]`: may produce any decision its seam allows.
+    Hook,
+    /// `[[guard]]`: pre-tool only, deny or abstain; evaluated after all hooks.
+    Guard,
+}
+
+/// A verdict value written as `decision = "…"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DecisionValue {
+    /// `allow`.
+    Allow,
+    /// `deny`.
+    Deny,
+    /// `ask`.
+    Ask,
+    /// `defer`.
+    Defer,
+    /// `block`.
+    Block,
+}
+
+impl DecisionValue {
+    /// Parse a decision keyword.
+    pub fn from_name(s: &str) -> Option<DecisionValue> {
+        Some(match s {
+            "allow" => DecisionValue::Allow,
+            "deny" => DecisionValue::Deny,
+            "ask" => DecisionValue::Ask,
+            "defer" => DecisionValue::Defer,
+            "block" => DecisionValue::Block,
+            _ => return None,
+        })
+    }
+
+    /// The keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            DecisionValue::Allow => "allow",
+            DecisionValue::Deny => "deny",
+            DecisionValue::Ask => "ask",
+            DecisionValue::Defer => "defer",
+            DecisionValue::Block => "block",
+        }
+    }
+}
+
+/// A prompt rewrite (prompt-submit, waterfall: later rules see earlier rewrites).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rewrite {
+    /// Replace every match of `regex` with `replace` (`$1` groups allowed).
+    Replace {
+        /// Regex source.
+        regex: String,
+        /// Replacement text.
+        replace: String,
+    },
+    /// Put text before the prompt.
+    Prepend(String),
+    /// Put text after the prompt.
+    Append(String),
+}
+
+/// A post-tool redaction: every match of `regex` in every string of the tool output is
+/// replaced by `replace` in what the model sees.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Redaction {
+    /// Regex source.
+    pub regex: String,
+    /// Replacement (default `[REDACTED]`).
+    pub replace: String,
+}
+
+/// What a failing `run` command means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnError {
+    /// Protocol default: a failing command hook is non-blocking.
+    #[default]
+    Ignore,
+    /// Any failure (crash, timeout, bad output) becomes a deny.
+    Deny,
+}
+
+/// A command hook as a rule action (`run = { command, timeout, on_error }`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSpec {
+    /// Shell command line.
+    pub command: String,
+    /// Timeout in milliseconds (protocol default 600 s; 30 s on prompt-submit).
+    pub timeout_ms: u64,
+    /// `on_error`.
+    pub on_error: OnError,
+}
+
+/// Everything a rule does when it fires.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Action {
+    /// `decision`.
+    pub decision: Option<DecisionValue>,
+    /// `reason` (shown per host rules; for deny it is what the model sees).
+    pub reason: Option<String>,
+    /// `context`: additional context for the model.
+    pub context: Option<String>,
+    /// `rewrite` (prompt-submit).
+    pub rewrite: Option<Rewrite>,
+    /// `redact` (post-tool).
+    pub redact: Vec<Redaction>,
+    /// `feedback` (post-tool block).
+    pub feedback: Option<String>,
+    /// `continue_with` (stop seams): the reason the agent receives to keep going.
+    pub continue_with: Option<String>,
+    /// `max_continuations` per turn (default 1: never re-block when `stop_hook_active`).
+    pub max_continuations: u32,
+    /// `halt`: stop the agent entirely (`continue: false`) with this stop reason.
+    pub halt: Option<String>,
+    /// `run`: a command hook.
+    pub run: Option<RunSpec>,
+    /// `suppress_prompt` (prompt-submit block): do not echo the prompt back (case HK-11).
+    pub suppress_prompt: bool,
+    /// `observe`: fire without acting (audit only).
+    pub observe: bool,
+}
+
+/// A field test (DESIGN.md §3 predicates). A list value means "any of".
+#[derive(Debug, Clone, PartialEq)]
+pub enum Test {
+    /// The value equals one of these (strings compare as text, others as JSON).
+    Equals(Vec<Value>),
+    /// One of the regexes matches (unanchored, Rust `regex` syntax).
+    Regex(Vec<String>),
+    /// One of the globs matches the whole value (`/` is a separator: use `**/`).
+    Glob(Vec<String>),
+    /// The value contains one of the substrings.
+    Contains(Vec<String>),
+    /// The value starts with one of the prefixes.
+    Prefix(Vec<String>),
+}
+
+impl Test {
+    /// The predicate keyword.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Test::Equals(_) => "equals",
+            Test::Regex(_) => "regex",
+            Test::Glob(_) => "glob",
+            Test::Contains(_) => "contains",
+            Test::Prefix(_) => "prefix",
+        }
+    }
+}
+
+/// A payload field a predicate reads: a known name or a JSON pointer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field {
+    /// As written (`command`, `/tool_input/edits/0/new_string`).
+    pub name: String,
+    /// Candidate pointers, pre-split into unescaped tokens; the first one present is used.
+    pub pointers: Vec<Vec<String>>,
+}
+
+/// Known field names and the JSON pointers they read (first present wins).
+pub const FIELD_ALIASES: &[(&str, &[&str])] = &[
+    ("command", &["/tool_input/command"]),
+    (
+        "file_path",
+        &["/tool_input/file_path", "/tool_input/notebook_path"],
+    ),
+    ("path", &["/tool_input/path"]),
+    ("pattern", &["/tool_input/pattern"]),
+    (
+        "content",
+        &[
+            "/tool_input/content",
+            "/tool_input/new_string",
+            "/tool_input/new_source",
+        ],
+    ),
+    ("old_string", &["/tool_input/old_string"]),
+    ("new_string", &["/tool_input/new_string"]),
+    ("url", &["/tool_input/url"]),
+    ("query", &["/tool_input/query"]),
+    ("description", &["/tool_input/description"]),
+    ("subagent_type", &["/tool_input/subagent_type"]),
+    ("prompt", &["/prompt", "/tool_input/prompt"]),
+    ("tool_name", &["/tool_name"]),
+    ("tool_input", &["/tool_input"]),
+    ("tool_response", &["/tool_response"]),
+    ("error", &["/error"]),
+    ("cwd", &["/cwd"]),
+    ("session_id", &["/session_id"]),
+    ("turn_id", &["/turn_id"]),
+    ("transcript_path", &["/transcript_path"]),
+    ("permission_mode", &["/permission_mode"]),
+    ("hook_event_name", &["/hook_event_name"]),
+    ("model", &["/model"]),
+    ("source", &["/source"]),
+    ("reason", &["/reason"]),
+    ("trigger", &["/trigger"]),
+    ("custom_instructions", &["/custom_instructions"]),
+    ("agent_id", &["/agent_id"]),
+    ("agent_type", &["/agent_type"]),
+    ("notification_type", &["/notification_type"]),
+    ("message", &["/message"]),
+    ("title", &["/title"]),
+    ("last_assistant_message", &["/last_assistant_message"]),
+    ("stop_hook_active", &["/stop_hook_active"]),
+];
+
+/// Split an RFC 6901 pointer into unescaped tokens (`~1` → `/`, `~0` → `~`).
+pub fn split_pointer(p: &str) -> Option<Vec<String>> {
+    if p.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = p.strip_prefix('/')?;
+    Some(
+        rest.split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
+}
+
+impl Field {
+    /// Resolve a field name (known alias or JSON pointer).
+    pub fn parse(name: &str) -> Option<Field> {
+        if name.starts_with('/') {
+            let toks = split_pointer(name)?;
+            return Some(Field {
+                name: name.to_string(),
+                pointers: vec![toks],
+            });
+        }
+        let (_, ptrs) = FIELD_ALIASES.iter().find(|(n, _)| *n == name)?;
+        Some(Field {
+            name: name.to_string(),
+            pointers: ptrs.iter().filter_map(|p| split_pointer(p)).collect(),
+        })
+    }
+
+    /// The value of the field in a payload, if present (and not `null`).
+    pub fn resolve<'v>(&self, payload: &'v Value) -> Option<&'v Value> {
+        'ptr: for toks in &self.pointers {
+            let mut cur = payload;
+            for t in toks {
+                cur = match cur {
+                    Value::Object(m) => match m.get(t.as_str()) {
+                        Some(v) => v,
+                        None => continue 'ptr,
+                    },
+                    Value::Array(a) => match t.parse::<usize>().ok().and_then(|i| a.get(i)) {
+                        Some(v) => v,
+                        None => continue 'ptr,
+                    },
+                    _ => continue 'ptr,
+                };
+            }
+            if !cur.is_null() {
+                return Some(cur);
+            }
+        }
+        None
+    }
+
+    /// The value as text: strings as they are, other JSON compactly serialized.
+    pub fn resolve_text<'v>(&self, payload: &'v Value) -> Option<Cow<'v, str>> {
+        match self.resolve(payload)? {
+            Value::String(s) => Some(Cow::Borrowed(s.as_str())),
+            other => Some(Cow::Owned(other.to_string())),
+        }
+    }
+}
+
+/// A predicate tree over payload fields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pred {
+    /// Every child holds (an empty `All` holds).
+    All(Vec<Pred>),
+    /// At least one child holds.
+    Any(Vec<Pred>),
+    /// The child does not hold.
+    Not(Box<Pred>),
+    /// One test on one field.
+    Leaf(Leaf),
+}
+
+/// One test on one field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaf {
+    /// The field.
+    pub field: Field,
+    /// The test.
+    pub test: Test,
+}
+
+/// A loaded rule with its provenance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    /// Unique id (`id = "…"`).
+    pub id: String,
+    /// Hook or guard.
+    pub kind: RuleKind,
+    /// The seam it runs at.
+    pub seam: Seam,
+    /// The matcher (`tool = "…"` / `matcher = "…"`).
+    pub matcher: Matcher,
+    /// `when` (absent = always).
+    pub when: Option<Pred>,
+    /// `unless`: the rule does not fire when this holds.
+    pub unless: Option<Pred>,
+    /// What it does.
+    pub action: Action,
+    /// Where it was declared.
+    pub source: Source,
+    /// Index of its policy in the table's policy list.
+    pub policy: usize,
+}
+
+/// A `[[test]]` example of a policy file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyTest {
+    /// `name`, or `test #N`.
+    pub name: String,
+    /// The payload built from `event` (`seam` turned into `hook_event_name`, defaults added).
+    pub payload: Value,
+    /// `dialect` (default: detected from the payload).
+    pub dialect: Option<crate::Dialect>,
+    /// `expect`: `allow`, `deny`, `ask`, `defer`, `block`, `continue`, `stop`, `redact`,
+    /// `halt`, or `none` (no decision).
+    pub expect: String,
+    /// `reason_contains`: a substring the outcome's reason must contain.
+    pub reason_contains: Option<String>,
+    /// `rules`: ids that must be among the fired rules.
+    pub rules: Vec<String>,
+    /// Where it was declared.
+    pub source: Source,
+}
+
+/// Severity of a policy diagnostic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The rule (or file) is not loaded.
+    Error,
+    /// Loaded, but probably not what was meant.
+    Warning,
+}
+
+/// A diagnostic pointing at `file:line:column`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyError {
+    /// Error or warning.
+    pub severity: Severity,
+    /// File path.
+    pub file: Arc<str>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+    /// The source line, for display.
+    pub snippet: Option<String>,
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{}:{}:{}: {sev}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl PolicyError {
+    /// The diagnostic with its source line and a caret under the column.
+    pub fn render(&self) -> String {
+        let mut s = self.to_string();
+        if let Some(line) = &self.snippet {
+            let pad = " ".repeat(self.column.saturating_sub(1));
+            s.push_str(&format!("\n    | {line}\n    | {pad}^"));
+        }
+        s
+    }
+}
+
+/// One loaded policy file: settings, rules, tests and diagnostics.
+#[derive(Debug, Clone)]
+pub struct LoadedPolicy {
+    /// `[policy]` settings.
+    pub meta: PolicyMeta,
+    /// Rules that loaded (broken ones are skipped and reported in `diagnostics`).
+    pub rules: Vec<Rule>,
+    /// `[[test]]` examples.
+    pub tests: Vec<PolicyTest>,
+    /// Errors and warnings, in file order.
+    pub diagnostics: Vec<PolicyError>,
+}
+
+impl LoadedPolicy {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}

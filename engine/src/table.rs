@@ -1,0 +1,665 @@
+//! The decision table: all loaded rules compiled per seam into an index that answers "which
+//! rules fire for this event" in one pass per field (STYLE.md "Design answers (a)").
+//!
+//! Per seam (compiled lazily on first use, so a `PreToolUse` call never pays for other seams):
+//!
+//! * **matcher buckets**: every distinct exact name, every regex matcher (one `RegexSet` over
+//!   all of them) and match-all; an event selects its buckets from its subject (tool name and,
+//!   in Codex, its aliases);
+//! * **field indexes**: for every field that predicates read, one multi-pattern regex
+//!   (`regex-automata` meta regex, `MatchKind::All`) holding every `regex`, `contains`,
+//!   `prefix` and string `equals` test of every rule on that field, and one `GlobSet` with
+//!   every `glob`; one scan of the field's text yields every test that holds;
+//! * **anchors**: a rule whose `when` requires an indexed test (a test that is not under
+//!   `any`/`not`) is only looked at when that test matched, so the evaluation cost follows
+//!   the number of rules that can fire, not the number of rules loaded.
+//!
+//! Nothing on the evaluation path parses a policy, compiles a pattern, or allocates per rule.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use regex_automata::meta;
+use regex_automata::{Input, MatchKind, PatternSet};
+use serde_json::Value;
+
+use crate::dialect::Dialect;
+use crate::matcher::{Matcher, codex_aliases};
+use crate::policy::{
+    Field, Leaf, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, RuleKind, Test,
+};
+use crate::seam::Seam;
+
+/// A compiled predicate. Leaves refer to bits set by the field scans.
+#[derive(Debug, Clone)]
+enum CPred {
+    All(Vec<CPred>),
+    Any(Vec<CPred>),
+    Not(Box<CPred>),
+    /// An indexed test: holds when its bit is set.
+    Bit(u32),
+    /// A test evaluated directly against the payload (non-string `equals`).
+    Direct {
+        field: Field,
+        test: Test,
+    },
+}
+
+impl CPred {
+    fn eval(&self, bits: &[u64], payload: &Value) -> bool {
+        match self {
+            CPred::All(k) => k.iter().all(|p| p.eval(bits, payload)),
+            CPred::Any(k) => k.iter().any(|p| p.eval(bits, payload)),
+            CPred::Not(p) => !p.eval(bits, payload),
+            CPred::Bit(b) => bit(bits, *b as usize),
+            CPred::Direct { field, test } => direct(field, test, payload),
+        }
+    }
+
+    /// An indexed leaf that must hold for the whole predicate to hold.
+    fn anchor(&self) -> Option<u32> {
+        match self {
+            CPred::Bit(b) => Some(*b),
+            CPred::All(k) => k.iter().find_map(CPred::anchor),
+            _ => None,
+        }
+    }
+}
+
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64)
+        .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+}
+
+fn set_bit(bits: &mut [u64], i: usize) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        *w |= 1u64 << (i % 64);
+    }
+}
+
+fn direct(field: &Field, test: &Test, payload: &Value) -> bool {
+    let Some(v) = field.resolve(payload) else {
+        return false;
+    };
+    match test {
+        Test::Equals(vals) => vals.iter().any(|x| match (x, v) {
+            (Value::String(a), Value::String(b)) => a == b,
+            (a, b) => a == b,
+        }),
+        // Other tests are always indexed.
+        _ => false,
+    }
+}
+
+#[derive(Debug)]
+struct FieldIndex {
+    field: Field,
+    regex: Option<meta::Regex>,
+    pat_leaf: Vec<u32>,
+    globs: Option<GlobSet>,
+    glob_leaf: Vec<u32>,
+}
+
+/// Matcher bucket of a rule.
+#[derive(Debug, Default)]
+struct Buckets {
+    exact: HashMap<String, u32>,
+    regex: Option<regex::RegexSet>,
+    regex_bucket: Vec<u32>,
+    all: u32,
+    count: u32,
+}
+
+#[derive(Debug)]
+struct CompiledRule {
+    global: u32,
+    kind: RuleKind,
+    buckets: Vec<u32>,
+    when: Option<CPred>,
+    unless: Option<CPred>,
+}
+
+/// One seam's compiled rules.
+#[derive(Debug)]
+struct SeamTable {
+    rules: Vec<CompiledRule>,
+    buckets: Buckets,
+    /// Per bucket: local rules without an anchor (checked whenever the bucket matches).
+    unanchored: Vec<Vec<u32>>,
+    /// Per leaf bit: local rules anchored on it.
+    anchored: Vec<Vec<u32>>,
+    fields: Vec<FieldIndex>,
+    leaf_count: usize,
+    /// Rules dropped because a pattern failed to compile (size limits).
+    errors: Vec<String>,
+}
+
+struct Builder<'a> {
+    fields: Vec<(Field, Vec<(String, u32)>, Vec<(String, u32)>)>,
+    leaf_count: u32,
+    rules: &'a [Rule],
+}
+
+impl Builder<'_> {
+    fn field_slot(&mut self, f: &Field) -> usize {
+        if let Some(i) = self.fields.iter().position(|(x, _, _)| x == f) {
+            return i;
+        }
+        self.fields.push((f.clone(), Vec::new(), Vec::new()));
+        self.fields.len() - 1
+    }
+
+    fn leaf(&mut self, l: &Leaf) -> CPred {
+        let patterns: Vec<String> = match &l.test {
+            Test::Regex(p) => p.clone(),
+            Test::Contains(p) => p.iter().map(|s| regex::escape(s)).collect(),
+            Test::Prefix(p) => p.iter().map(|s| format!("^{}", regex::escape(s))).collect(),
+            Test::Equals(vals) if vals.iter().all(Value::is_string) => vals
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|s| format!("^{}$", regex::escape(s)))
+                .collect(),
+            Test::Glob(g) => {
+                let id = self.leaf_count;
+                self.leaf_count += 1;
+                let slot = self.field_slot(&l.field);
+                if let Some((_, _, globs)) = self.fields.get_mut(slot) {
+                    for p in g {
+                        globs.push((p.clone(), id));
+                    }
+                }
+                return CPred::Bit(id);
+            }
+            Test::Equals(_) => {
+                return CPred::Direct {
+                    field: l.field.clone(),
+                    test: l.test.clone(),
+                };
+            }
+        };
+        let id = self.leaf_count;
+        self.leaf_count += 1;
+        let slot = self.field_slot(&l.field);
+        if let Some((_, pats, _)) = self.fields.get_mut(slot) {
+            for p in patterns {
+                pats.push((p, id));
+            }
+        }
+        CPred::Bit(id)
+    }
+
+    fn pred(&mut self, p: &Pred) -> CPred {
+        match p {
+            Pred::All(k) => CPred::All(k.iter().map(|x| self.pred(x)).collect()),
+            Pred::Any(k) => CPred::Any(k.iter().map(|x| self.pred(x)).collect()),
+            Pred::Not(x) => CPred::Not(Box::new(self.pred(x))),
+            Pred::Leaf(l) => self.leaf(l),
+        }
+    }
+}
+
+fn build_regex(patterns: &[String]) -> Result<meta::Regex, String> {
+    meta::Regex::builder()
+        .configure(
+            meta::Config::new()
+                .match_kind(MatchKind::All)
+                .nfa_size_limit(Some(256 << 20))
+                .hybrid_cache_capacity(8 << 20),
+        )
+        .build_many(patterns)
+        .map_err(|e| e.to_string())
+}
+
+impl SeamTable {
+    fn compile(rules: &[Rule], members: &[u32]) -> SeamTable {
+        let mut b = Builder {
+            fields: Vec::new(),
+            leaf_count: 0,
+            rules,
+        };
+        let mut buckets = Buckets::default();
+        let mut regex_srcs: Vec<String> = Vec::new();
+        buckets.all = 0;
+        buckets.count = 1;
+        let mut compiled = Vec::with_capacity(members.len());
+        for &g in members {
+            let Some(rule) = b.rules.get(g as usize) else {
+                continue;
+            };
+            let mut rb = Vec::new();
+            match &rule.matcher {
+                Matcher::All => rb.push(buckets.all),
+                Matcher::Exact(names) => {
+                    for n in names {
+                        let next = buckets.count;
+                        let id = *buckets.exact.entry(n.clone()).or_insert(next);
+                        if id == next {
+                            buckets.count += 1;
+                        }
+                        rb.push(id);
+                    }
+                }
+                Matcher::Regex(src) => {
+                    let id = match regex_srcs.iter().position(|s| s == src) {
+                        Some(i) => buckets.regex_bucket.get(i).copied().unwrap_or(0),
+                        None => {
+                            regex_srcs.push(src.clone());
+                            let id = buckets.count;
+                            buckets.count += 1;
+                            buckets.regex_bucket.push(id);
+                            id
+                        }
+                    };
+                    rb.push(id);
+                }
+            }
+            let when = rule.when.as_ref().map(|p| b.pred(p));
+            let unless = rule.unless.as_ref().map(|p| b.pred(p));
+            compiled.push(CompiledRule {
+                global: g,
+                kind: rule.kind,
+                buckets: rb,
+                when,
+                unless,
+            });
+        }
+        let mut errors = Vec::new();
+        if !regex_srcs.is_empty() {
+            match regex::RegexSet::new(&regex_srcs) {
+                Ok(s) => buckets.regex = Some(s),
+                Err(e) => errors.push(format!("matcher regexes do not compile together: {e}")),
+            }
+        }
+        let mut fields = Vec::new();
+        let mut dead_leaves: Vec<u32> = Vec::new();
+        for (field, pats, globs) in b.fields {
+            let srcs: Vec<String> = pats.iter().map(|(p, _)| p.clone()).collect();
+            let mut pat_leaf: Vec<u32> = pats.iter().map(|(_, l)| *l).collect();
+            let regex = if srcs.is_empty() {
+                None
+            } else {
+                match build_regex(&srcs) {
+                    Ok(r) => Some(r),
+                    Err(_) => {
+                        // Find the culprits one by one, drop them, keep the rest.
+                        let mut keep = Vec::new();
+                        let mut keep_leaf = Vec::new();
+                        for (src, leaf) in srcs.iter().zip(&pat_leaf) {
+                            match build_regex(std::slice::from_ref(src)) {
+                                Ok(_) => {
+                                    keep.push(src.clone());
+                                    keep_leaf.push(*leaf);
+                                }
+                                Err(e) => {
+                                    errors.push(format!(
+                                        "regex `{src}` on `{}` does not compile: {e}",
+                                        field.name
+                                    ));
+                                    dead_leaves.push(*leaf);
+                                }
+                            }
+                        }
+                        pat_leaf = keep_leaf;
+                        build_regex(&keep).ok()
+                    }
+                }
+            };
+            let glob_leaf: Vec<u32> = globs.iter().map(|(_, l)| *l).collect();
+            let globs = if globs.is_empty() {
+                None
+            } else {
+                let mut gb = GlobSetBuilder::new();
+                for (g, _) in &globs {
+                    if let Ok(glob) = GlobBuilder::new(g).literal_separator(true).build() {
+                        gb.add(glob);
+                    }
+                }
+                gb.build().ok()
+            };
+            fields.push(FieldIndex {
+                field,
+                regex,
+                pat_leaf,
+                globs,
+                glob_leaf,
+            });
+        }
+        let leaf_count = b.leaf_count as usize;
+        let mut unanchored = vec![Vec::new(); buckets.count as usize];
+        let mut anchored = vec![Vec::new(); leaf_count];
+        for (local, r) in compiled.iter().enumerate() {
+            match r.when.as_ref().and_then(CPred::anchor) {
+                Some(a) if !dead_leaves.contains(&a) => {
+                    if let Some(v) = anchored.get_mut(a as usize) {
+                        v.push(local as u32);
+                    }
+                }
+                _ => {
+                    for bk in &r.buckets {
+                        if let Some(v) = unanchored.get_mut(*bk as usize) {
+                            v.push(local as u32);
+                        }
+                    }
+                }
+            }
+        }
+        SeamTable {
+            rules: compiled,
+            buckets,
+            unanchored,
+            anchored,
+            fields,
+            leaf_count,
+            errors,
+        }
+    }
+
+    fn matched_buckets(&self, subjects: &[&str], out: &mut Vec<u32>) {
+        out.push(self.buckets.all);
+        for s in subjects {
+            if let Some(id) = self.buckets.exact.get(*s) {
+                out.push(*id);
+            }
+            if let Some(set) = &self.buckets.regex {
+                for i in set.matches(s).iter() {
+                    if let Some(id) = self.buckets.regex_bucket.get(i) {
+                        out.push(*id);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Local ids of the rules that fire, in declaration order.
+    fn fire(&self, payload: &Value, subjects: &[&str], kind: Option<RuleKind>) -> Vec<u32> {
+        let mut buckets = Vec::with_capacity(4);
+        self.matched_buckets(subjects, &mut buckets);
+        let mut bits = vec![0u64; self.leaf_count.div_ceil(64)];
+        let mut matched_leaves: Vec<u32> = Vec::new();
+        for f in &self.fields {
+            let Some(text) = f.field.resolve_text(payload) else {
+                continue;
+            };
+            if let Some(re) = &f.regex {
+                let mut set = PatternSet::new(re.pattern_len());
+                re.which_overlapping_matches(&Input::new(text.as_bytes()), &mut set);
+                for pid in set.iter() {
+                    if let Some(&leaf) = f.pat_leaf.get(pid.as_usize()) {
+                        if !bit(&bits, leaf as usize) {
+                            set_bit(&mut bits, leaf as usize);
+                            matched_leaves.push(leaf);
+                        }
+                    }
+                }
+            }
+            if let Some(gs) = &f.globs {
+                for i in gs.matches(text.as_ref()) {
+                    if let Some(&leaf) = f.glob_leaf.get(i) {
+                        if !bit(&bits, leaf as usize) {
+                            set_bit(&mut bits, leaf as usize);
+                            matched_leaves.push(leaf);
+                        }
+                    }
+                }
+            }
+        }
+        let mut candidates: Vec<u32> = Vec::new();
+        for b in &buckets {
+            if let Some(list) = self.unanchored.get(*b as usize) {
+                candidates.extend_from_slice(list);
+            }
+        }
+        for leaf in &matched_leaves {
+            if let Some(list) = self.anchored.get(*leaf as usize) {
+                for &r in list {
+                    let in_bucket = self.rules.get(r as usize).is_some_and(|cr| {
+                        cr.buckets.iter().any(|x| buckets.binary_search(x).is_ok())
+                    });
+                    if in_bucket {
+                        candidates.push(r);
+                    }
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates.retain(|&r| {
+            let Some(cr) = self.rules.get(r as usize) else {
+                return false;
+            };
+            if kind.is_some_and(|k| k != cr.kind) {
+                return false;
+            }
+            cr.when.as_ref().is_none_or(|p| p.eval(&bits, payload))
+                && !cr.unless.as_ref().is_some_and(|p| p.eval(&bits, payload))
+        });
+        candidates
+    }
+}
+
+/// A policy file's load status as the table keeps it (for loud reporting and fail-closed).
+#[derive(Debug, Clone)]
+pub struct LoadFailure {
+    /// The policy.
+    pub policy: PolicyMeta,
+    /// Its error diagnostics.
+    pub errors: Vec<PolicyError>,
+}
+
+/// All loaded policies compiled into per-seam indexes. Immutable, `Send + Sync`.
+#[derive(Debug)]
+pub struct DecisionTable {
+    policies: Vec<PolicyMeta>,
+    rules: Vec<Rule>,
+    by_seam: Vec<Vec<u32>>,
+    compiled: Vec<OnceLock<SeamTable>>,
+    failures: Vec<LoadFailure>,
+}
+
+impl DecisionTable {
+    /// Build a table from loaded policies (in precedence order: their rules are declared in
+    /// this order). Compilation of each seam happens on first use.
+    pub fn new(policies: Vec<LoadedPolicy>) -> DecisionTable {
+        let mut metas = Vec::new();
+        let mut rules = Vec::new();
+        let mut failures = Vec::new();
+        for (i, p) in policies.into_iter().enumerate() {
+            let errors: Vec<PolicyError> = p
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::policy::Severity::Error)
+                .cloned()
+                .collect();
+            if !errors.is_empty() {
+                failures.push(LoadFailure {
+                    policy: p.meta.clone(),
+                    errors,
+                });
+            }
+            for mut r in p.rules {
+                r.policy = i;
+                rules.push(r);
+            }
+            metas.push(p.meta);
+        }
+        let mut by_seam = vec![Vec::new(); Seam::COUNT];
+        for (i, r) in rules.iter().enumerate() {
+            if let Some(v) = by_seam.get_mut(r.seam.index()) {
+                v.push(i as u32);
+            }
+        }
+        DecisionTable {
+            policies: metas,
+            rules,
+            by_seam,
+            compiled: (0..Seam::COUNT).map(|_| OnceLock::new()).collect(),
+            failures,
+        }
+    }
+
+    fn seam_table(&self, seam: Seam) -> Option<&SeamTable> {
+        let cell = self.compiled.get(seam.index())?;
+        let members = self.by_seam.get(seam.index())?;
+        Some(cell.get_or_init(|| SeamTable::compile(&self.rules, members)))
+    }
+
+    /// Compile every seam now (for `check` and benchmarks); returns compile errors.
+    pub fn compile_all(&self) -> Vec<String> {
+        Seam::ALL
+            .iter()
+            .filter_map(|s| self.seam_table(*s))
+            .flat_map(|t| t.errors.iter().cloned())
+            .collect()
+    }
+
+    /// Compile errors of one seam (patterns that exceeded size limits).
+    pub fn seam_errors(&self, seam: Seam) -> Vec<String> {
+        self.seam_table(seam)
+            .map(|t| t.errors.clone())
+            .unwrap_or_default()
+    }
+
+    /// All rules, in declaration order.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// A rule by its index.
+    pub fn rule(&self, i: u32) -> Option<&Rule> {
+        self.rules.get(i as usize)
+    }
+
+    /// The loaded policies' settings.
+    pub fn policies(&self) -> &[PolicyMeta] {
+        &self.policies
+    }
+
+    /// Policies that had errors while loading.
+    pub fn failures(&self) -> &[LoadFailure] {
+        &self.failures
+    }
+
+    /// Number of rules at a seam.
+    pub fn seam_len(&self, seam: Seam) -> usize {
+        self.by_seam.get(seam.index()).map_or(0, Vec::len)
+    }
+
+    /// Indices of the rules that fire for a payload at `seam`, in declaration order.
+    ///
+    /// `kind` restricts to hooks or guards. The matcher subject is read from the payload per
+    /// the seam (HOOKS.md A4 "M"); in the Codex dialect `apply_patch` also answers to
+    /// `Edit`/`Write` and `spawn_agent` to `Agent` (B2).
+    pub fn fire(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+    ) -> Vec<u32> {
+        let Some(t) = self.seam_table(seam) else {
+            return Vec::new();
+        };
+        if t.rules.is_empty() {
+            return Vec::new();
+        }
+        let subject = seam
+            .matcher_subject()
+            .field()
+            .and_then(|f| payload.get(f))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let mut subjects: Vec<&str> = vec![subject];
+        if dialect == Dialect::Codex
+            && seam.matcher_subject() == crate::seam::MatcherSubject::ToolName
+        {
+            subjects.extend_from_slice(codex_aliases(subject));
+        }
+        t.fire(payload, &subjects, kind)
+            .into_iter()
+            .filter_map(|l| t.rules.get(l as usize).map(|r| r.global))
+            .collect()
+    }
+
+    /// The reference evaluator: every rule checked one by one with freshly compiled
+    /// patterns. Slow by design; used as the baseline in benchmarks and as the oracle in
+    /// property tests.
+    pub fn fire_naive(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+    ) -> Vec<u32> {
+        let subject = seam
+            .matcher_subject()
+            .field()
+            .and_then(|f| payload.get(f))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let mut subjects: Vec<&str> = vec![subject];
+        if dialect == Dialect::Codex
+            && seam.matcher_subject() == crate::seam::MatcherSubject::ToolName
+        {
+            subjects.extend_from_slice(codex_aliases(subject));
+        }
+        let mut out = Vec::new();
+        for &g in self
+            .by_seam
+            .get(seam.index())
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            let Some(r) = self.rules.get(g as usize) else {
+                continue;
+            };
+            if kind.is_some_and(|k| k != r.kind) {
+                continue;
+            }
+            if !subjects.iter().any(|s| r.matcher.matches(s)) {
+                continue;
+            }
+            let when = r.when.as_ref().is_none_or(|p| naive_pred(p, payload));
+            let unless = r.unless.as_ref().is_some_and(|p| naive_pred(p, payload));
+            if when && !unless {
+                out.push(g);
+            }
+        }
+        out
+    }
+}
+
+/// Evaluate a predicate the slow, obvious way.
+pub fn naive_pred(p: &Pred, payload: &Value) -> bool {
+    match p {
+        Pred::All(k) => k.iter().all(|x| naive_pred(x, payload)),
+        Pred::Any(k) => k.iter().any(|x| naive_pred(x, payload)),
+        Pred::Not(x) => !naive_pred(x, payload),
+        Pred::Leaf(l) => {
+            if let Test::Equals(vals) = &l.test {
+                if !vals.iter().all(Value::is_string) {
+                    return direct(&l.field, &l.test, payload);
+                }
+            }
+            let Some(text) = l.field.resolve_text(payload) else {
+                return false;
+            };
+            match &l.test {
+                Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text.as_ref())),
+                Test::Regex(ps) => ps
+                    .iter()
+                    .any(|p| regex::Regex::new(p).is_ok_and(|r| r.is_match(&text))),
+                Test::Glob(gs) => gs.iter().any(|g| {
+                    GlobBuilder::new(g)
+                        .literal_separator(true)
+                        .build()
+                        .is_ok_and(|g| g.compile_matcher().is_match(text.as_ref()))
+                }),
+                Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
+                Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
+            }
+        }
+    }
+}
