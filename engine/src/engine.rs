@@ -13,9 +13,11 @@ use serde_json::Value;
 
 use crate::decision::{Contribution, GuardDeny, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
-use crate::policy::{CodexAsk, DecisionValue, OnLoadError, Rewrite, Rule, RuleKind, Scope};
+use crate::policy::{
+    CodexAsk, DecisionValue, OnLoadError, OnUnsure, Rewrite, Rule, RuleKind, Scope,
+};
 use crate::seam::Seam;
-use crate::table::DecisionTable;
+use crate::table::{DecisionTable, Fired};
 
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
@@ -252,10 +254,11 @@ impl Engine {
         let mut current = payload.clone();
         let mut fired = self
             .table
-            .fire(seam, &current, dialect, Some(RuleKind::Hook));
+            .fire_detailed(seam, &current, dialect, Some(RuleKind::Hook));
         let mut i = 0;
-        while let Some(&g) = fired.get(i) {
+        while let Some(f) = fired.get(i).cloned() {
             i += 1;
+            let g = f.rule;
             let Some(rule) = self.table.rule(g) else {
                 continue;
             };
@@ -269,6 +272,33 @@ impl Engine {
                 None => Verdict::Abstain,
             };
             let mut reason = a.reason.clone();
+            if let Some(why) = &f.unsure {
+                let on_unsure = self
+                    .table
+                    .policies()
+                    .get(rule.policy)
+                    .map(|p| p.on_unsure)
+                    .unwrap_or_default();
+                match on_unsure {
+                    OnUnsure::Ignore => continue,
+                    OnUnsure::Ask if seam == Seam::PreTool && verdict != Verdict::Allow => {
+                        verdict = Verdict::Ask;
+                    }
+                    _ => {}
+                }
+                if verdict == Verdict::Allow {
+                    // Never allow what could not be seen.
+                    verdict = Verdict::Abstain;
+                }
+                let base = reason
+                    .clone()
+                    .or_else(|| default_reason(verdict, &rule.id))
+                    .unwrap_or_default();
+                reason = Some(format!("{why}; seamguard cannot rule out: {base}"));
+            } else if let Some(m) = &f.matched {
+                let base = reason.clone().or_else(|| default_reason(verdict, &rule.id));
+                reason = base.map(|b| format!("{b}: {m}"));
+            }
             if verdict == Verdict::Allow
                 && self
                     .table
@@ -327,10 +357,10 @@ impl Engine {
                     }
                     rewritten_prompt = Some(next);
                     // Later rules see the rewritten prompt.
-                    let refired = self
-                        .table
-                        .fire(seam, &current, dialect, Some(RuleKind::Hook));
-                    let mut rest: Vec<u32> = refired.into_iter().filter(|&x| x > g).collect();
+                    let refired =
+                        self.table
+                            .fire_detailed(seam, &current, dialect, Some(RuleKind::Hook));
+                    let mut rest: Vec<Fired> = refired.into_iter().filter(|x| x.rule > g).collect();
                     fired.truncate(i);
                     fired.append(&mut rest);
                 }
@@ -364,24 +394,27 @@ impl Engine {
 
         // Guards judge the final input.
         if seam == Seam::PreTool {
-            for g in self
+            for f in self
                 .table
-                .fire(seam, &current, dialect, Some(RuleKind::Guard))
+                .fire_detailed(seam, &current, dialect, Some(RuleKind::Guard))
             {
-                let Some(rule) = self.table.rule(g) else {
+                let Some(rule) = self.table.rule(f.rule) else {
                     continue;
                 };
-                let deny = GuardDeny {
-                    reason: rule
-                        .action
-                        .reason
-                        .clone()
-                        .unwrap_or_else(|| format!("Denied by seamguard guard `{}`", rule.id)),
+                let base = rule
+                    .action
+                    .reason
+                    .clone()
+                    .unwrap_or_else(|| format!("Denied by seamguard guard `{}`", rule.id));
+                let reason = match (&f.unsure, &f.matched) {
+                    (Some(why), _) => format!("{why}; seamguard cannot rule out: {base}"),
+                    (None, Some(m)) => format!("{base}: {m}"),
+                    (None, None) => base,
                 };
                 contributions.push(Contribution::from_guard(
                     &rule.id,
                     Some(rule.source.clone()),
-                    deny,
+                    GuardDeny { reason },
                 ));
             }
         }

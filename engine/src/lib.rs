@@ -59,8 +59,10 @@ pub mod engine;
 pub mod event;
 pub mod load;
 pub mod matcher;
+pub mod paths;
 pub mod policy;
 pub mod seam;
+pub mod shell;
 pub mod table;
 
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
@@ -75,4 +77,4 @@ pub use load::{load_file, load_str};
 pub use matcher::{Matcher, MatcherMode};
 pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity};
 pub use seam::Seam;
-pub use table::DecisionTable;
+pub use table::{DecisionTable, Fired, ShellEnv};

@@ -312,7 +312,40 @@ fn check_glob(ctx: &mut Ctx<'_>, pattern: &str, span: Range<usize>) -> bool {
     }
 }
 
-const TEST_KEYS: &[&str] = &["equals", "regex", "glob", "contains", "prefix"];
+const TEST_KEYS: &[&str] = &[
+    "equals",
+    "regex",
+    "glob",
+    "contains",
+    "prefix",
+    "program",
+    "program_any",
+    "subcommand",
+    "flags_any",
+    "flags_all",
+    "args_any",
+    "path_inside",
+    "path_outside",
+];
+
+const SHELL_KEYS: &[&str] = &[
+    "program",
+    "program_any",
+    "subcommand",
+    "flags_any",
+    "flags_all",
+    "args_any",
+    "path_inside",
+    "path_outside",
+];
+
+fn split_flag(f: &str) -> Vec<String> {
+    if f.starts_with("--") || !f.starts_with('-') || f.len() <= 2 {
+        vec![f.split('=').next().unwrap_or(f).to_string()]
+    } else {
+        f.chars().skip(1).map(|c| format!("-{c}")).collect()
+    }
+}
 
 fn field_names() -> Vec<&'static str> {
     FIELD_ALIASES.iter().map(|(n, _)| *n).collect()
@@ -416,8 +449,46 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
     }
     let mut out = Vec::new();
     let mut ok = true;
+    let mut shell = ShellTest::default();
+    let mut has_shell = false;
     for (k, val) in t.iter() {
         let key: &str = k.get_ref();
+        if SHELL_KEYS.contains(&key) {
+            has_shell = true;
+            let Some(items) = want_str_list(ctx, val, &format!("`{key}`")) else {
+                ok = false;
+                continue;
+            };
+            let items: Vec<String> = items.into_iter().map(|(s, _)| s).collect();
+            match key {
+                "program" | "program_any" => shell.programs.extend(items),
+                "subcommand" => shell.subcommands.extend(items),
+                "flags_any" => shell.flags_any.extend(items.iter().map(|f| split_flag(f))),
+                "flags_all" => shell.flags_all.extend(items.iter().map(|f| split_flag(f))),
+                "args_any" => shell.args_any.extend(items),
+                _ => {
+                    let mut specs = Vec::new();
+                    for it in items {
+                        specs.push(match it.as_str() {
+                            "project" => PathSpec::Project,
+                            "home" => PathSpec::Home,
+                            g => {
+                                if !check_glob(ctx, g, val.span()) {
+                                    ok = false;
+                                }
+                                PathSpec::Glob(g.to_string())
+                            }
+                        });
+                    }
+                    if key == "path_inside" {
+                        shell.path_inside.extend(specs);
+                    } else {
+                        shell.path_outside.extend(specs);
+                    }
+                }
+            }
+            continue;
+        }
         let test = match key {
             "equals" => match val.get_ref() {
                 DeValue::Array(a) if !a.is_empty() => {
@@ -473,6 +544,12 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
         out.push(Pred::Leaf(Leaf {
             field: field.clone(),
             test,
+        }));
+    }
+    if has_shell {
+        out.push(Pred::Leaf(Leaf {
+            field: field.clone(),
+            test: Test::Shell(shell),
         }));
     }
     ok.then_some(out)
@@ -1166,6 +1243,7 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
         on_load_error: OnLoadError::Warn,
         matcher_mode: MatcherMode::ClaudeCode,
         codex_ask: CodexAsk::Deny,
+        on_unsure: OnUnsure::Ask,
     };
     let Some((_, pv)) = get(root, "policy") else {
         return meta;
@@ -1183,8 +1261,21 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
             "on_load_error",
             "matcher_mode",
             "codex_ask",
+            "on_unsure",
         ],
     );
+    if let Some((_, v)) = get(t, "on_unsure") {
+        match want_str(ctx, v, "`on_unsure`").as_deref() {
+            Some("ask") => meta.on_unsure = OnUnsure::Ask,
+            Some("deny") => meta.on_unsure = OnUnsure::Deny,
+            Some("ignore") => meta.on_unsure = OnUnsure::Ignore,
+            Some(o) => ctx.error(
+                v.span(),
+                format!("`on_unsure`: expected `ask`, `deny` or `ignore`, found `{o}`"),
+            ),
+            None => {}
+        }
+    }
     if let Some((_, v)) = get(t, "name") {
         if let Some(n) = want_str(ctx, v, "`name`") {
             meta.name = n;
@@ -1372,6 +1463,7 @@ fn broken(file: &str, scope: Scope, message: String) -> LoadedPolicy {
             on_load_error: OnLoadError::Warn,
             matcher_mode: MatcherMode::ClaudeCode,
             codex_ask: CodexAsk::Deny,
+            on_unsure: OnUnsure::Ask,
         },
         rules: Vec::new(),
         tests: Vec::new(),

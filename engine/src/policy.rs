@@ -95,6 +95,22 @@ pub struct PolicyMeta {
     pub matcher_mode: MatcherMode,
     /// `codex_ask`.
     pub codex_ask: CodexAsk,
+    /// `on_unsure`: verdict of a hook rule whose shell test cannot be decided (a line that
+    /// does not parse, a command word from an unresolved variable, the depth limit).
+    /// Guards always deny.
+    pub on_unsure: OnUnsure,
+}
+
+/// What a hook rule does when its shell-aware test cannot see what will run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnUnsure {
+    /// Ask the user (default; Codex: per `codex_ask`).
+    #[default]
+    Ask,
+    /// Deny.
+    Deny,
+    /// Treat the test as not holding (fail open; not recommended).
+    Ignore,
 }
 
 /// Kind of a rule.
@@ -235,6 +251,39 @@ pub enum Test {
     Contains(Vec<String>),
     /// The value starts with one of the prefixes.
     Prefix(Vec<String>),
+    /// Shell-aware test on a command line (see [`ShellTest`]).
+    Shell(ShellTest),
+}
+
+/// Where a path must (not) be for `path_inside` / `path_outside`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSpec {
+    /// The project: `CLAUDE_PROJECT_DIR` when set, else the payload `cwd`.
+    Project,
+    /// The user's home folder.
+    Home,
+    /// A glob over the normalized absolute path (`~/` expanded), e.g. `~/.ssh/**`.
+    Glob(String),
+}
+
+/// A shell-aware test: holds when **one** simple command of the parsed line satisfies every
+/// given constraint (DESIGN.md §3 shell-aware family).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ShellTest {
+    /// `program` / `program_any`: base name (or exact path) of the program.
+    pub programs: Vec<String>,
+    /// `subcommand`: first operand after global options (`git -C dir push` → `push`).
+    pub subcommands: Vec<String>,
+    /// `flags_any`: one of these flags is given (`-rf` in the list means `-r` and `-f`).
+    pub flags_any: Vec<Vec<String>>,
+    /// `flags_all`: all of these flags are given.
+    pub flags_all: Vec<Vec<String>>,
+    /// `args_any`: one operand equals one of these.
+    pub args_any: Vec<String>,
+    /// `path_inside`: one path operand is inside one of these.
+    pub path_inside: Vec<PathSpec>,
+    /// `path_outside`: one path operand is outside all of these.
+    pub path_outside: Vec<PathSpec>,
 }
 
 impl Test {
@@ -246,6 +295,7 @@ impl Test {
             Test::Glob(_) => "glob",
             Test::Contains(_) => "contains",
             Test::Prefix(_) => "prefix",
+            Test::Shell(_) => "shell",
         }
     }
 }

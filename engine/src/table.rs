@@ -16,10 +16,12 @@
 //!
 //! Nothing on the evaluation path parses a policy, compiles a pattern, or allocates per rule.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use regex_automata::meta;
 use regex_automata::{Input, MatchKind, PatternSet};
 use serde_json::Value;
@@ -27,9 +29,43 @@ use serde_json::Value;
 use crate::dialect::Dialect;
 use crate::matcher::{Matcher, codex_aliases};
 use crate::policy::{
-    Field, Leaf, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, RuleKind, Test,
+    Field, Leaf, LoadedPolicy, PathSpec, PolicyError, PolicyMeta, Pred, Rule, RuleKind, ShellTest,
+    Test,
 };
 use crate::seam::Seam;
+use crate::shell::{BrushAnalyzer, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_argv};
+
+/// Where `project` and `home` are for path-aware tests.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ShellEnv {
+    /// Project root (`CLAUDE_PROJECT_DIR`); `None` means "the payload's `cwd`".
+    pub project: Option<String>,
+    /// Home folder (`$HOME`).
+    pub home: String,
+}
+
+impl ShellEnv {
+    /// From the process environment: `CLAUDE_PROJECT_DIR` and `HOME`.
+    pub fn from_process() -> ShellEnv {
+        ShellEnv {
+            project: std::env::var("CLAUDE_PROJECT_DIR")
+                .ok()
+                .filter(|p| !p.is_empty()),
+            home: std::env::var("HOME").unwrap_or_else(|_| "/root".to_string()),
+        }
+    }
+}
+
+/// A rule that fired, with what its shell-aware test saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fired {
+    /// Global rule index.
+    pub rule: u32,
+    /// The simple command that made a shell test hold (`rm -rf / (via sudo)`).
+    pub matched: Option<String>,
+    /// Why a shell test could not be decided (the rule fired as a precaution).
+    pub unsure: Option<String>,
+}
 
 /// A compiled predicate. Leaves refer to bits set by the field scans.
 #[derive(Debug, Clone)]
@@ -44,27 +80,103 @@ enum CPred {
         field: Field,
         test: Test,
     },
+    /// A shell-aware test on a command-line field.
+    Shell {
+        field: Field,
+        test: ShellTest,
+        globs: Vec<Option<GlobMatcher>>,
+    },
+}
+
+/// Three-valued result of a shell test.
+enum Tri {
+    Yes(String),
+    No,
+    Unknown(String),
+}
+
+struct EvalCtx<'a> {
+    payload: &'a Value,
+    bits: &'a [u64],
+    env: &'a ShellEnv,
+    shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
+    unsure: RefCell<Option<String>>,
+    matched: RefCell<Option<String>>,
+}
+
+impl EvalCtx<'_> {
+    fn analysis(&self, field: &Field) -> Option<Rc<ShellAnalysis>> {
+        if let Some((_, a)) = self.shell.borrow().iter().find(|(n, _)| *n == field.name) {
+            return Some(a.clone());
+        }
+        let cwd = self.payload.get("cwd").and_then(Value::as_str);
+        let a = match field.resolve(self.payload)? {
+            Value::String(s) => BrushAnalyzer.analyze(s, cwd),
+            Value::Array(items) => {
+                let argv: Vec<String> = items
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect();
+                analyze_argv(&argv, cwd)
+            }
+            _ => return None,
+        };
+        let a = Rc::new(a);
+        self.shell
+            .borrow_mut()
+            .push((field.name.clone(), a.clone()));
+        Some(a)
+    }
 }
 
 impl CPred {
-    fn eval(&self, bits: &[u64], payload: &Value) -> bool {
+    fn eval(&self, cx: &EvalCtx<'_>, positive: bool) -> bool {
         match self {
-            CPred::All(k) => k.iter().all(|p| p.eval(bits, payload)),
-            CPred::Any(k) => k.iter().any(|p| p.eval(bits, payload)),
-            CPred::Not(p) => !p.eval(bits, payload),
-            CPred::Bit(b) => bit(bits, *b as usize),
-            CPred::Direct { field, test } => direct(field, test, payload),
+            CPred::All(k) => k.iter().all(|p| p.eval(cx, positive)),
+            CPred::Any(k) => k.iter().any(|p| p.eval(cx, positive)),
+            CPred::Not(p) => !p.eval(cx, !positive),
+            CPred::Bit(b) => bit(cx.bits, *b as usize),
+            CPred::Direct { field, test } => direct(field, test, cx.payload),
+            CPred::Shell { field, test, globs } => {
+                let Some(a) = cx.analysis(field) else {
+                    return false;
+                };
+                match eval_shell(test, globs, &a, cx.env, cx.payload) {
+                    Tri::Yes(m) => {
+                        if positive && cx.matched.borrow().is_none() {
+                            *cx.matched.borrow_mut() = Some(m);
+                        }
+                        true
+                    }
+                    Tri::No => false,
+                    Tri::Unknown(why) => {
+                        // Fail closed: an undecidable test counts against the agent.
+                        if positive && cx.unsure.borrow().is_none() {
+                            *cx.unsure.borrow_mut() = Some(why);
+                        }
+                        positive
+                    }
+                }
+            }
         }
     }
 
     /// An indexed leaf that must hold for the whole predicate to hold.
-    fn anchor(&self) -> Option<u32> {
+    fn anchor(&self) -> Option<Anchor> {
         match self {
-            CPred::Bit(b) => Some(*b),
+            CPred::Bit(b) => Some(Anchor::Bit(*b)),
+            CPred::Shell { field, test, .. } if !test.programs.is_empty() => {
+                Some(Anchor::Programs(field.clone(), test.programs.clone()))
+            }
             CPred::All(k) => k.iter().find_map(CPred::anchor),
             _ => None,
         }
     }
+}
+
+enum Anchor {
+    Bit(u32),
+    Programs(Field, Vec<String>),
 }
 
 fn bit(bits: &[u64], i: usize) -> bool {
@@ -83,13 +195,228 @@ fn direct(field: &Field, test: &Test, payload: &Value) -> bool {
         return false;
     };
     match test {
-        Test::Equals(vals) => vals.iter().any(|x| match (x, v) {
-            (Value::String(a), Value::String(b)) => a == b,
-            (a, b) => a == b,
-        }),
-        // Other tests are always indexed.
+        Test::Equals(vals) => vals.iter().any(|x| x == v),
+        // Other tests are indexed or shell-aware.
         _ => false,
     }
+}
+
+fn base(p: &str) -> &str {
+    p.rsplit('/').next().unwrap_or(p)
+}
+
+fn cmd_flags(c: &SimpleCommand) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in &c.args {
+        let t = a.text.as_str();
+        if t == "--" {
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            if !long.is_empty() {
+                out.push(format!("--{}", long.split('=').next().unwrap_or(long)));
+            }
+        } else if t.len() > 1 && t.starts_with('-') {
+            out.extend(t.chars().skip(1).map(|ch| format!("-{ch}")));
+        }
+    }
+    out
+}
+
+fn positionals(c: &SimpleCommand) -> Vec<&crate::shell::Arg> {
+    let mut out = Vec::new();
+    let mut after = false;
+    let git = base(&c.program) == "git";
+    let mut skip_next = false;
+    for a in &c.args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        let t = a.text.as_str();
+        if after {
+            out.push(a);
+            continue;
+        }
+        if t == "--" {
+            after = true;
+            continue;
+        }
+        if git
+            && out.is_empty()
+            && matches!(
+                t,
+                "-C" | "-c"
+                    | "--git-dir"
+                    | "--work-tree"
+                    | "--namespace"
+                    | "--config-env"
+                    | "--super-prefix"
+            )
+        {
+            skip_next = true;
+            continue;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+fn path_matches(
+    spec: &PathSpec,
+    glob: Option<&GlobMatcher>,
+    path: &str,
+    env: &ShellEnv,
+    cwd: Option<&str>,
+) -> bool {
+    match spec {
+        PathSpec::Project => {
+            let root = env.project.as_deref().or(cwd);
+            root.and_then(|r| crate::paths::normalize(r, None, &env.home))
+                .is_some_and(|r| crate::paths::is_inside(path, &r))
+        }
+        PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
+            .is_some_and(|h| crate::paths::is_inside(path, &h)),
+        PathSpec::Glob(_) => glob.is_some_and(|g| g.is_match(path)),
+    }
+}
+
+fn eval_shell(
+    t: &ShellTest,
+    globs: &[Option<GlobMatcher>],
+    a: &ShellAnalysis,
+    env: &ShellEnv,
+    payload: &Value,
+) -> Tri {
+    let payload_cwd = payload.get("cwd").and_then(Value::as_str);
+    let mut unknown: Option<String> = None;
+    let inside_globs = globs.get(..t.path_inside.len()).unwrap_or(&[]);
+    let outside_globs = globs.get(t.path_inside.len()..).unwrap_or(&[]);
+    for c in &a.commands {
+        if c.program.is_empty() && t.programs.is_empty() && t.subcommands.is_empty() {
+            // A bare redirection (`> file`): only path tests apply.
+        } else if c.program.is_empty() {
+            continue;
+        }
+        let mut maybe: Option<String> = None;
+        if !t.programs.is_empty() {
+            if c.dynamic_program {
+                maybe = Some(format!("cannot tell which program `{}` runs", c.display()));
+            } else if !t
+                .programs
+                .iter()
+                .any(|p| p == base(&c.program) || p == &c.program)
+            {
+                continue;
+            }
+        }
+        let pos = positionals(c);
+        if !t.subcommands.is_empty() {
+            match pos.first() {
+                Some(s) if s.dynamic => {
+                    maybe = Some(format!("cannot tell the subcommand of `{}`", c.display()))
+                }
+                Some(s) if t.subcommands.iter().any(|x| *x == s.text) => {}
+                _ => continue,
+            }
+        }
+        if !t.flags_any.is_empty() || !t.flags_all.is_empty() {
+            let fl = cmd_flags(c);
+            let has = |set: &Vec<String>| set.iter().all(|f| fl.contains(f));
+            if !t.flags_any.is_empty() && !t.flags_any.iter().any(has) {
+                continue;
+            }
+            if !t.flags_all.iter().all(has) {
+                continue;
+            }
+        }
+        let operands: Vec<&crate::shell::Arg> = if t.subcommands.is_empty() {
+            pos.clone()
+        } else {
+            pos.iter().skip(1).copied().collect()
+        };
+        if !t.args_any.is_empty()
+            && !operands
+                .iter()
+                .any(|o| t.args_any.iter().any(|x| *x == o.text))
+        {
+            if operands.iter().any(|o| o.dynamic) {
+                maybe = Some(format!(
+                    "an argument of `{}` is only known at run time",
+                    c.display()
+                ));
+            } else {
+                continue;
+            }
+        }
+        if !t.path_inside.is_empty() || !t.path_outside.is_empty() {
+            let cwd = c.cwd.as_deref().or(payload_cwd);
+            let mut any_ok = false;
+            let mut any_dynamic = false;
+            for o in operands.iter().copied().chain(c.redirects.iter()) {
+                if o.dynamic {
+                    any_dynamic = true;
+                    continue;
+                }
+                let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
+                    any_dynamic = true;
+                    continue;
+                };
+                let inside_ok = t.path_inside.is_empty()
+                    || t.path_inside.iter().enumerate().any(|(i, s)| {
+                        path_matches(
+                            s,
+                            inside_globs.get(i).and_then(Option::as_ref),
+                            &p,
+                            env,
+                            payload_cwd,
+                        )
+                    });
+                let outside_ok = t.path_outside.is_empty()
+                    || !t.path_outside.iter().enumerate().any(|(i, s)| {
+                        path_matches(
+                            s,
+                            outside_globs.get(i).and_then(Option::as_ref),
+                            &p,
+                            env,
+                            payload_cwd,
+                        )
+                    });
+                if inside_ok && outside_ok {
+                    any_ok = true;
+                    break;
+                }
+            }
+            if !any_ok {
+                if any_dynamic {
+                    maybe = Some(format!(
+                        "a path of `{}` is only known at run time",
+                        c.display()
+                    ));
+                } else {
+                    continue;
+                }
+            }
+        }
+        match maybe {
+            None => return Tri::Yes(c.display()),
+            Some(m) => {
+                if unknown.is_none() {
+                    unknown = Some(m);
+                }
+            }
+        }
+    }
+    if let Some(u) = unknown {
+        return Tri::Unknown(u);
+    }
+    if let Some(u) = &a.unsure {
+        return Tri::Unknown(u.clone());
+    }
+    Tri::No
 }
 
 #[derive(Debug)]
@@ -129,6 +456,8 @@ struct SeamTable {
     unanchored: Vec<Vec<u32>>,
     /// Per leaf bit: local rules anchored on it.
     anchored: Vec<Vec<u32>>,
+    /// Rules anchored on a shell-aware `program` test, per command-line field.
+    program_anchored: Vec<ProgramIndex>,
     fields: Vec<FieldIndex>,
     leaf_count: usize,
     /// Rules dropped because a pattern failed to compile (size limits).
@@ -139,6 +468,7 @@ struct Builder<'a> {
     fields: Vec<(Field, Vec<(String, u32)>, Vec<(String, u32)>)>,
     leaf_count: u32,
     rules: &'a [Rule],
+    home: String,
 }
 
 impl Builder<'_> {
@@ -177,6 +507,32 @@ impl Builder<'_> {
                     test: l.test.clone(),
                 };
             }
+            Test::Shell(t) => {
+                let globs = t
+                    .path_inside
+                    .iter()
+                    .chain(t.path_outside.iter())
+                    .map(|spec| match spec {
+                        PathSpec::Glob(g) => {
+                            let g = match g.strip_prefix("~/") {
+                                Some(rest) => format!("{}/{rest}", self.home.trim_end_matches('/')),
+                                None => g.clone(),
+                            };
+                            GlobBuilder::new(&g)
+                                .literal_separator(true)
+                                .build()
+                                .ok()
+                                .map(|g| g.compile_matcher())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                return CPred::Shell {
+                    field: l.field.clone(),
+                    test: t.clone(),
+                    globs,
+                };
+            }
         };
         let id = self.leaf_count;
         self.leaf_count += 1;
@@ -212,11 +568,12 @@ fn build_regex(patterns: &[String]) -> Result<meta::Regex, String> {
 }
 
 impl SeamTable {
-    fn compile(rules: &[Rule], members: &[u32]) -> SeamTable {
+    fn compile(rules: &[Rule], members: &[u32], home: &str) -> SeamTable {
         let mut b = Builder {
             fields: Vec::new(),
             leaf_count: 0,
             rules,
+            home: home.to_string(),
         };
         let mut buckets = Buckets::default();
         let mut regex_srcs: Vec<String> = Vec::new();
@@ -328,11 +685,31 @@ impl SeamTable {
         let leaf_count = b.leaf_count as usize;
         let mut unanchored = vec![Vec::new(); buckets.count as usize];
         let mut anchored = vec![Vec::new(); leaf_count];
+        let mut program_anchored: Vec<ProgramIndex> = Vec::new();
         for (local, r) in compiled.iter().enumerate() {
             match r.when.as_ref().and_then(CPred::anchor) {
-                Some(a) if !dead_leaves.contains(&a) => {
+                Some(Anchor::Bit(a)) if !dead_leaves.contains(&a) => {
                     if let Some(v) = anchored.get_mut(a as usize) {
                         v.push(local as u32);
+                    }
+                }
+                Some(Anchor::Programs(field, programs)) => {
+                    let idx = match program_anchored.iter().position(|p| p.field == field) {
+                        Some(i) => i,
+                        None => {
+                            program_anchored.push(ProgramIndex {
+                                field,
+                                by_program: HashMap::new(),
+                                all: Vec::new(),
+                            });
+                            program_anchored.len() - 1
+                        }
+                    };
+                    if let Some(pi) = program_anchored.get_mut(idx) {
+                        for p in programs {
+                            pi.by_program.entry(p).or_default().push(local as u32);
+                        }
+                        pi.all.push(local as u32);
                     }
                 }
                 _ => {
@@ -349,6 +726,7 @@ impl SeamTable {
             buckets,
             unanchored,
             anchored,
+            program_anchored,
             fields,
             leaf_count,
             errors,
@@ -373,8 +751,14 @@ impl SeamTable {
         out.dedup();
     }
 
-    /// Local ids of the rules that fire, in declaration order.
-    fn fire(&self, payload: &Value, subjects: &[&str], kind: Option<RuleKind>) -> Vec<u32> {
+    /// The rules that fire, in declaration order (local ids).
+    fn fire(
+        &self,
+        payload: &Value,
+        subjects: &[&str],
+        kind: Option<RuleKind>,
+        env: &ShellEnv,
+    ) -> Vec<(u32, Option<String>, Option<String>)> {
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let mut bits = vec![0u64; self.leaf_count.div_ceil(64)];
@@ -406,38 +790,79 @@ impl SeamTable {
                 }
             }
         }
+        let cx = EvalCtx {
+            payload,
+            bits: &bits,
+            env,
+            shell: RefCell::new(Vec::new()),
+            unsure: RefCell::new(None),
+            matched: RefCell::new(None),
+        };
         let mut candidates: Vec<u32> = Vec::new();
         for b in &buckets {
             if let Some(list) = self.unanchored.get(*b as usize) {
                 candidates.extend_from_slice(list);
             }
         }
+        let in_bucket = |r: u32| {
+            self.rules
+                .get(r as usize)
+                .is_some_and(|cr| cr.buckets.iter().any(|x| buckets.binary_search(x).is_ok()))
+        };
         for leaf in &matched_leaves {
             if let Some(list) = self.anchored.get(*leaf as usize) {
-                for &r in list {
-                    let in_bucket = self.rules.get(r as usize).is_some_and(|cr| {
-                        cr.buckets.iter().any(|x| buckets.binary_search(x).is_ok())
-                    });
-                    if in_bucket {
-                        candidates.push(r);
+                candidates.extend(list.iter().copied().filter(|r| in_bucket(*r)));
+            }
+        }
+        for pi in &self.program_anchored {
+            let Some(a) = cx.analysis(&pi.field) else {
+                continue;
+            };
+            if a.unsure.is_some() || a.commands.iter().any(|c| c.dynamic_program) {
+                candidates.extend(pi.all.iter().copied().filter(|r| in_bucket(*r)));
+                continue;
+            }
+            for c in &a.commands {
+                for name in [c.basename(), c.program.as_str()] {
+                    if let Some(list) = pi.by_program.get(name) {
+                        candidates.extend(list.iter().copied().filter(|r| in_bucket(*r)));
                     }
                 }
             }
         }
         candidates.sort_unstable();
         candidates.dedup();
-        candidates.retain(|&r| {
+        let mut out = Vec::new();
+        for r in candidates {
             let Some(cr) = self.rules.get(r as usize) else {
-                return false;
+                continue;
             };
             if kind.is_some_and(|k| k != cr.kind) {
-                return false;
+                continue;
             }
-            cr.when.as_ref().is_none_or(|p| p.eval(&bits, payload))
-                && !cr.unless.as_ref().is_some_and(|p| p.eval(&bits, payload))
-        });
-        candidates
+            *cx.unsure.borrow_mut() = None;
+            *cx.matched.borrow_mut() = None;
+            let when = cr.when.as_ref().is_none_or(|p| p.eval(&cx, true));
+            if !when {
+                continue;
+            }
+            let unsure = cx.unsure.borrow_mut().take();
+            let matched = cx.matched.borrow_mut().take();
+            // `unless` with an undecidable shell test does not excuse the rule (fail closed).
+            if cr.unless.as_ref().is_some_and(|p| p.eval(&cx, false)) {
+                continue;
+            }
+            out.push((r, matched, unsure));
+        }
+        out
     }
+}
+
+#[derive(Debug)]
+struct ProgramIndex {
+    field: Field,
+    by_program: HashMap<String, Vec<u32>>,
+    all: Vec<u32>,
 }
 
 /// A policy file's load status as the table keeps it (for loud reporting and fail-closed).
@@ -457,6 +882,7 @@ pub struct DecisionTable {
     by_seam: Vec<Vec<u32>>,
     compiled: Vec<OnceLock<SeamTable>>,
     failures: Vec<LoadFailure>,
+    env: ShellEnv,
 }
 
 impl DecisionTable {
@@ -497,13 +923,27 @@ impl DecisionTable {
             by_seam,
             compiled: (0..Seam::COUNT).map(|_| OnceLock::new()).collect(),
             failures,
+            env: ShellEnv::from_process(),
         }
+    }
+
+    /// Set where `project` and `home` are for path-aware tests (default: the process
+    /// environment's `CLAUDE_PROJECT_DIR` and `HOME`).
+    pub fn with_env(mut self, env: ShellEnv) -> DecisionTable {
+        self.env = env;
+        self.compiled = (0..Seam::COUNT).map(|_| OnceLock::new()).collect();
+        self
+    }
+
+    /// The path environment in use.
+    pub fn env(&self) -> &ShellEnv {
+        &self.env
     }
 
     fn seam_table(&self, seam: Seam) -> Option<&SeamTable> {
         let cell = self.compiled.get(seam.index())?;
         let members = self.by_seam.get(seam.index())?;
-        Some(cell.get_or_init(|| SeamTable::compile(&self.rules, members)))
+        Some(cell.get_or_init(|| SeamTable::compile(&self.rules, members, &self.env.home)))
     }
 
     /// Compile every seam now (for `check` and benchmarks); returns compile errors.
@@ -547,24 +987,7 @@ impl DecisionTable {
         self.by_seam.get(seam.index()).map_or(0, Vec::len)
     }
 
-    /// Indices of the rules that fire for a payload at `seam`, in declaration order.
-    ///
-    /// `kind` restricts to hooks or guards. The matcher subject is read from the payload per
-    /// the seam (HOOKS.md A4 "M"); in the Codex dialect `apply_patch` also answers to
-    /// `Edit`/`Write` and `spawn_agent` to `Agent` (B2).
-    pub fn fire(
-        &self,
-        seam: Seam,
-        payload: &Value,
-        dialect: Dialect,
-        kind: Option<RuleKind>,
-    ) -> Vec<u32> {
-        let Some(t) = self.seam_table(seam) else {
-            return Vec::new();
-        };
-        if t.rules.is_empty() {
-            return Vec::new();
-        }
+    fn subjects<'p>(seam: Seam, payload: &'p Value, dialect: Dialect) -> Vec<&'p str> {
         let subject = seam
             .matcher_subject()
             .field()
@@ -577,9 +1000,52 @@ impl DecisionTable {
         {
             subjects.extend_from_slice(codex_aliases(subject));
         }
-        t.fire(payload, &subjects, kind)
+        subjects
+    }
+
+    /// The rules that fire for a payload at `seam`, in declaration order, with the simple
+    /// command a shell-aware test matched and whether a test was undecidable.
+    ///
+    /// `kind` restricts to hooks or guards. The matcher subject is read from the payload per
+    /// the seam (HOOKS.md A4 "M"); in the Codex dialect `apply_patch` also answers to
+    /// `Edit`/`Write` and `spawn_agent` to `Agent` (B2).
+    pub fn fire_detailed(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+    ) -> Vec<Fired> {
+        let Some(t) = self.seam_table(seam) else {
+            return Vec::new();
+        };
+        if t.rules.is_empty() {
+            return Vec::new();
+        }
+        let subjects = Self::subjects(seam, payload, dialect);
+        t.fire(payload, &subjects, kind, &self.env)
             .into_iter()
-            .filter_map(|l| t.rules.get(l as usize).map(|r| r.global))
+            .filter_map(|(l, matched, unsure)| {
+                t.rules.get(l as usize).map(|r| Fired {
+                    rule: r.global,
+                    matched,
+                    unsure,
+                })
+            })
+            .collect()
+    }
+
+    /// Indices of the rules that fire for a payload at `seam`, in declaration order.
+    pub fn fire(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+    ) -> Vec<u32> {
+        self.fire_detailed(seam, payload, dialect, kind)
+            .into_iter()
+            .map(|f| f.rule)
             .collect()
     }
 
@@ -593,18 +1059,7 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<u32> {
-        let subject = seam
-            .matcher_subject()
-            .field()
-            .and_then(|f| payload.get(f))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let mut subjects: Vec<&str> = vec![subject];
-        if dialect == Dialect::Codex
-            && seam.matcher_subject() == crate::seam::MatcherSubject::ToolName
-        {
-            subjects.extend_from_slice(codex_aliases(subject));
-        }
+        let subjects = Self::subjects(seam, payload, dialect);
         let mut out = Vec::new();
         for &g in self
             .by_seam
@@ -621,8 +1076,14 @@ impl DecisionTable {
             if !subjects.iter().any(|s| r.matcher.matches(s)) {
                 continue;
             }
-            let when = r.when.as_ref().is_none_or(|p| naive_pred(p, payload));
-            let unless = r.unless.as_ref().is_some_and(|p| naive_pred(p, payload));
+            let when = r
+                .when
+                .as_ref()
+                .is_none_or(|p| naive_pred(p, payload, &self.env, true));
+            let unless = r
+                .unless
+                .as_ref()
+                .is_some_and(|p| naive_pred(p, payload, &self.env, false));
             if when && !unless {
                 out.push(g);
             }
@@ -632,12 +1093,54 @@ impl DecisionTable {
 }
 
 /// Evaluate a predicate the slow, obvious way.
-pub fn naive_pred(p: &Pred, payload: &Value) -> bool {
+///
+/// `positive` is the polarity: an undecidable shell test holds in positive position and
+/// fails under `not` / in `unless` (fail closed either way).
+pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> bool {
     match p {
-        Pred::All(k) => k.iter().all(|x| naive_pred(x, payload)),
-        Pred::Any(k) => k.iter().any(|x| naive_pred(x, payload)),
-        Pred::Not(x) => !naive_pred(x, payload),
+        Pred::All(k) => k.iter().all(|x| naive_pred(x, payload, env, positive)),
+        Pred::Any(k) => k.iter().any(|x| naive_pred(x, payload, env, positive)),
+        Pred::Not(x) => !naive_pred(x, payload, env, !positive),
         Pred::Leaf(l) => {
+            if let Test::Shell(t) = &l.test {
+                let home = env.home.trim_end_matches('/');
+                let globs: Vec<Option<GlobMatcher>> = t
+                    .path_inside
+                    .iter()
+                    .chain(t.path_outside.iter())
+                    .map(|spec| match spec {
+                        PathSpec::Glob(g) => {
+                            let g = match g.strip_prefix("~/") {
+                                Some(rest) => format!("{home}/{rest}"),
+                                None => g.clone(),
+                            };
+                            GlobBuilder::new(&g)
+                                .literal_separator(true)
+                                .build()
+                                .ok()
+                                .map(|g| g.compile_matcher())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let cwd = payload.get("cwd").and_then(Value::as_str);
+                let a = match l.field.resolve(payload) {
+                    Some(Value::String(s)) => BrushAnalyzer.analyze(s, cwd),
+                    Some(Value::Array(items)) => {
+                        let argv: Vec<String> = items
+                            .iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect();
+                        analyze_argv(&argv, cwd)
+                    }
+                    _ => return false,
+                };
+                return match eval_shell(t, &globs, &a, env, payload) {
+                    Tri::Yes(_) => true,
+                    Tri::No => false,
+                    Tri::Unknown(_) => positive,
+                };
+            }
             if let Test::Equals(vals) = &l.test {
                 if !vals.iter().all(Value::is_string) {
                     return direct(&l.field, &l.test, payload);
@@ -659,6 +1162,7 @@ pub fn naive_pred(p: &Pred, payload: &Value) -> bool {
                 }),
                 Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
                 Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
+                Test::Shell(_) => false,
             }
         }
     }

@@ -1,0 +1,104 @@
+//! Path normalization for path-aware predicates (`path_inside` / `path_outside`).
+//!
+//! A path is made absolute against the working directory in effect (payload `cwd`, or a `cd`
+//! earlier on the same line), `~` and `$HOME` are expanded, `.`, `..` and `//` are removed
+//! lexically, a trailing glob (`/*`) is reduced to the directory it expands in, and symlinks
+//! are resolved where the path exists. Comparison folds case where the platform's default
+//! file system does (macOS, Windows).
+
+use std::path::Path;
+
+/// Lexically join `p` onto `cwd` (absolute and `~` paths are returned as they are).
+pub fn join(cwd: Option<&str>, p: &str) -> String {
+    if p.starts_with('/') || p.starts_with('~') {
+        return p.to_string();
+    }
+    match cwd {
+        Some(c) => format!("{}/{}", c.trim_end_matches('/'), p),
+        None => p.to_string(),
+    }
+}
+
+fn has_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
+pub fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+    let p = p.replace('\\', "/");
+    let expanded = if p == "~" {
+        home.to_string()
+    } else if let Some(rest) = p.strip_prefix("~/") {
+        format!("{}/{}", home.trim_end_matches('/'), rest)
+    } else if let Some(user) = p.strip_prefix('~') {
+        // `~user/...`: the conventional home folder.
+        format!("/home/{user}")
+    } else {
+        join(cwd, &p)
+    };
+    if !expanded.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in expanded.split('/') {
+        if has_glob(c) {
+            break;
+        }
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let lexical = format!("/{}", parts.join("/"));
+    let resolved = match std::fs::canonicalize(Path::new(&lexical)) {
+        Ok(r) => r.to_string_lossy().to_string(),
+        Err(_) => lexical,
+    };
+    Some(resolved)
+}
+
+fn fold(s: &str) -> String {
+    if cfg!(any(target_os = "macos", target_os = "windows")) {
+        s.to_lowercase()
+    } else {
+        s.to_string()
+    }
+}
+
+/// Whether `path` is `root` or below it (both normalized).
+pub fn is_inside(path: &str, root: &str) -> bool {
+    let (p, r) = (fold(path), fold(root));
+    if r == "/" {
+        return true;
+    }
+    let r = r.trim_end_matches('/');
+    p == r || p.starts_with(&format!("{r}/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes() {
+        assert_eq!(
+            normalize("../other", Some("/nonexist/p"), "/h").as_deref(),
+            Some("/nonexist/other")
+        );
+        assert_eq!(
+            normalize("~", None, "/nonexist/h").as_deref(),
+            Some("/nonexist/h")
+        );
+        assert_eq!(
+            normalize("/nonexist//a/./b/../c", None, "/h").as_deref(),
+            Some("/nonexist/a/c")
+        );
+        assert_eq!(normalize("/*", None, "/h").as_deref(), Some("/"));
+        assert_eq!(normalize("build", None, "/h"), None);
+        assert!(is_inside("/nonexist/p/build", "/nonexist/p"));
+        assert!(!is_inside("/nonexist/pp", "/nonexist/p"));
+    }
+}
