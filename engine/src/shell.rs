@@ -99,6 +99,7 @@ impl ShellAnalyzer for BrushAnalyzer {
     fn analyze(&self, script: &str, cwd: Option<&str>) -> ShellAnalysis {
         let mut cx = Cx {
             out: Vec::new(),
+            written: HashMap::new(),
             unsure: None,
             vars: HashMap::new(),
             cwd: cwd.map(str::to_string),
@@ -116,6 +117,7 @@ impl ShellAnalyzer for BrushAnalyzer {
 pub fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
     let mut cx = Cx {
         out: Vec::new(),
+        written: HashMap::new(),
         unsure: None,
         vars: HashMap::new(),
         cwd: cwd.map(str::to_string),
@@ -137,6 +139,9 @@ pub fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
 
 struct Cx {
     out: Vec<SimpleCommand>,
+    /// Files written by redirections earlier on the line, with their content when it is a
+    /// literal `echo`/`printf` (`printf 'rm -rf ~' > x.sh && bash x.sh`).
+    written: HashMap<String, Option<String>>,
     unsure: Option<String>,
     vars: HashMap<String, String>,
     cwd: Option<String>,
@@ -615,7 +620,23 @@ impl Cx {
             }
         }
         let script_input = heredoc.or(stdin_script);
+        let before = self.out.len();
         self.peel_with_input(words, redirects, via.to_vec(), depth, script_input);
+        let content = self.producer_text(before);
+        let targets: Vec<String> = self
+            .out
+            .get(before)
+            .map(|c| {
+                c.redirects
+                    .iter()
+                    .filter(|r| !r.dynamic)
+                    .map(|r| r.text.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for t in targets {
+            self.written.insert(t, content.clone());
+        }
     }
 
     fn peel(&mut self, words: Vec<Arg>, redirects: Vec<Arg>, via: Vec<String>, depth: usize) {
@@ -866,10 +887,18 @@ impl Cx {
                         self.script(inp, &nested, depth + 1);
                     }
                 } else if let Some(f) = rest.get(i) {
-                    self.mark_unsure(format!(
-                        "`{b} {}` runs a script file whose content is not visible to the policy",
-                        f.text
-                    ));
+                    // A script written earlier on this line: analyse what was written.
+                    match self.written.get(&f.text).cloned() {
+                        Some(Some(content)) => {
+                            nested.push(format!("{b} {}", f.text));
+                            self.script(&content, &nested, depth + 1);
+                        }
+                        Some(None) => self.mark_unsure(format!(
+                            "`{b} {}` runs a script written earlier on the same line whose content is not visible",
+                            f.text
+                        )),
+                        None => {}
+                    }
                 }
                 None
             }
@@ -969,6 +998,16 @@ mod tests {
         );
         assert!(cmds("curl -s https://x | sh").contains(&"sh".to_string()));
         assert!(cmds("echo 'rm -rf /' | sh").contains(&"rm -rf / (via sh <<stdin)".to_string()));
+        assert!(
+            cmds("printf 'rm -rf ~\\n' > cleanup.sh && bash cleanup.sh")
+                .contains(&"rm -rf ~ (via bash cleanup.sh)".to_string())
+        );
+        assert!(
+            BrushAnalyzer
+                .analyze("bash ./scripts/test.sh", None)
+                .unsure
+                .is_none()
+        );
     }
 
     #[test]
