@@ -90,14 +90,13 @@ fn summary_of(payload: &Value) -> String {
 
 /// Unwrap a logged record into the hook payload it carries.
 fn payload_of(v: Value) -> Value {
-    if v.get("hook_event_name").is_none() {
-        if let Some(p) = v
+    if v.get("hook_event_name").is_none()
+        && let Some(p) = v
             .get("payload")
             .filter(|p| p.get("hook_event_name").is_some())
         {
             return p.clone();
         }
-    }
     v
 }
 

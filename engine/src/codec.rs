@@ -182,12 +182,11 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                     }
                 }
                 Seam::Stop | Seam::SubagentStop => {
-                    if let Some(cd) = outcome.continuation() {
-                        if let crate::decision::ContinuationDecision::Continue { reason } = cd {
+                    if let Some(cd) = outcome.continuation()
+                        && let crate::decision::ContinuationDecision::Continue { reason } = cd {
                             top.insert("decision".into(), json!("block"));
                             top.insert("reason".into(), json!(reason));
                         }
-                    }
                 }
                 Seam::PreCompact => {
                     if verdict == Verdict::Block {
@@ -214,11 +213,10 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                     top.insert("stopReason".into(), json!(h));
                 }
             }
-            if let Some(w) = &warn {
-                if claude_keeps_system_message(seam) {
+            if let Some(w) = &warn
+                && claude_keeps_system_message(seam) {
                     top.insert("systemMessage".into(), json!(w));
                 }
-            }
         }
         Dialect::Codex => {
             if !seam.in_codex() {
@@ -332,11 +330,10 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                         top.insert("reason".into(), json!(reason));
                     }
                 }
-                Seam::PreCompact => {
-                    if verdict == Verdict::Block && halt.is_none() {
+                Seam::PreCompact
+                    if verdict == Verdict::Block && halt.is_none() => {
                         halt = Some(reason.clone());
                     }
-                }
                 _ => {}
             }
             if let Some(h) = halt {
@@ -349,11 +346,10 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                     ));
                 }
             }
-            if let Some(w) = &warn {
-                if seam != Seam::SessionEnd {
+            if let Some(w) = &warn
+                && seam != Seam::SessionEnd {
                     top.insert("systemMessage".into(), json!(w));
                 }
-            }
         }
     }
     if seam == Seam::SessionEnd {
@@ -538,8 +534,8 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
     let top_reason = str_field(m, "reason")?;
     match seam {
         Seam::PreTool => {
-            if let Some(h) = hso {
-                if let Some(pd) = str_field(h, "permissionDecision")? {
+            if let Some(h) = hso
+                && let Some(pd) = str_field(h, "permissionDecision")? {
                     r.verdict = Some(match pd.as_str() {
                         "allow" => Verdict::Allow,
                         "deny" => Verdict::Deny,
@@ -550,7 +546,6 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
                     r.reason = str_field(h, "permissionDecisionReason")?;
                     r.updated_input = h.get("updatedInput").cloned();
                 }
-            }
             if r.verdict.is_none() {
                 match top_decision.as_deref() {
                     Some("approve") => r.verdict = Some(Verdict::Allow),
@@ -600,13 +595,12 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
                 Some(o) => return Err(format!("top-level decision `{o}` is not `block`")),
                 None => {}
             }
-            if matches!(seam, Seam::Stop | Seam::SubagentStop) && r.verdict.is_none() {
-                if let Some(c) = r.context.take() {
+            if matches!(seam, Seam::Stop | Seam::SubagentStop) && r.verdict.is_none()
+                && let Some(c) = r.context.take() {
                     // Stop additionalContext is non-error feedback that also continues.
                     r.verdict = Some(Verdict::Continue);
                     r.reason = Some(c);
                 }
-            }
         }
         _ => {}
     }

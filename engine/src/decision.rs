@@ -440,24 +440,22 @@ pub fn merge(seam: Seam, contributions: Vec<Contribution>) -> Outcome {
                 source: c.source.clone(),
             });
         }
-        if let Some(h) = &c.halt {
-            if out.halt.is_none() {
+        if let Some(h) = &c.halt
+            && out.halt.is_none() {
                 out.halt = Some(Attributed {
                     text: h.clone(),
                     rule: c.rule.clone(),
                     source: c.source.clone(),
                 });
             }
-        }
-        if best.rank(seam) > 0 && c.verdict == best {
-            if let Some(r) = &c.reason {
+        if best.rank(seam) > 0 && c.verdict == best
+            && let Some(r) = &c.reason {
                 out.reasons.push(Attributed {
                     text: r.clone(),
                     rule: c.rule.clone(),
                     source: c.source.clone(),
                 });
             }
-        }
     }
     out.verdict = (best.rank(seam) > 0).then_some(best);
     out.fired = contributions;

@@ -435,15 +435,14 @@ impl Engine {
         } else {
             CodexAsk::Deny
         };
-        if matches!(seam, Seam::Stop | Seam::SubagentStop) {
-            if let Some(l) = &self.ledger {
+        if matches!(seam, Seam::Stop | Seam::SubagentStop)
+            && let Some(l) = &self.ledger {
                 if out.verdict() == Verdict::Continue {
                     l.set(&ledger_key, used.saturating_add(1));
                 } else if !stop_active {
                     l.set(&ledger_key, 0);
                 }
             }
-        }
         out
     }
 }

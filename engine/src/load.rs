@@ -751,8 +751,8 @@ fn lower_rule(
             "`tool` and `matcher` are the same setting; give only one",
         );
     }
-    if let Some((mk, mv)) = tool.or(m) {
-        if let Some(p) = want_str(ctx, mv, "`tool`") {
+    if let Some((mk, mv)) = tool.or(m)
+        && let Some(p) = want_str(ctx, mv, "`tool`") {
             if let Some(s) = seam {
                 if s.matcher_subject() == MatcherSubject::None && !(p.is_empty() || p == "*") {
                     ctx.error(
@@ -781,7 +781,6 @@ fn lower_rule(
             }
             matcher = cm;
         }
-    }
 
     let when = get(t, "when").and_then(|(_, v)| lower_cond(ctx, v, "`when`"));
     let unless = get(t, "unless").and_then(|(_, v)| lower_cond(ctx, v, "`unless`"));
@@ -795,8 +794,8 @@ fn lower_rule(
     if let Some(s) = seam {
         for (k, _) in t.iter() {
             let key: &str = k.get_ref();
-            if let Some(a) = action_of(key) {
-                if kind == RuleKind::Hook && !s.allows(a) {
+            if let Some(a) = action_of(key)
+                && kind == RuleKind::Hook && !s.allows(a) {
                     ctx.error(
                         k.span(),
                         format!(
@@ -805,11 +804,10 @@ fn lower_rule(
                         ),
                     );
                 }
-            }
         }
     }
-    if let Some((_, dv)) = get(t, "decision") {
-        if let Some(d) = want_str(ctx, dv, "`decision`") {
+    if let Some((_, dv)) = get(t, "decision")
+        && let Some(d) = want_str(ctx, dv, "`decision`") {
             let valid = seam.map(|s| s.decision_values()).unwrap_or(&[]);
             match DecisionValue::from_name(&d) {
                 Some(x) if valid.contains(&x.name()) => {
@@ -827,7 +825,6 @@ fn lower_rule(
                 }
             }
         }
-    }
     if let Some((_, rv)) = get(t, "reason") {
         action.reason = want_str(ctx, rv, "`reason`");
         if action
@@ -897,8 +894,8 @@ fn lower_rule(
     }
     if let Some((_, rv)) = get(t, "rewrite") {
         n_actions += 1;
-        if let Some(rt) = want_table(ctx, rv, "`rewrite`") {
-            if check_keys(
+        if let Some(rt) = want_table(ctx, rv, "`rewrite`")
+            && check_keys(
                 ctx,
                 rt,
                 "`rewrite`",
@@ -912,11 +909,9 @@ fn lower_rule(
                     (Some((_, r)), Some((_, p)), None, None) => {
                         if let (Some(r_s), Some(p_s)) =
                             (want_str(ctx, r, "`rewrite.regex`"), want_str(ctx, p, "`rewrite.replace`"))
-                        {
-                            if check_regex(ctx, &r_s, r.span(), "`rewrite.regex`") {
+                            && check_regex(ctx, &r_s, r.span(), "`rewrite.regex`") {
                                 action.rewrite = Some(Rewrite::Replace { regex: r_s, replace: p_s });
                             }
-                        }
                     }
                     (None, None, Some((_, p)), None) => {
                         action.rewrite = want_str(ctx, p, "`rewrite.prepend`").map(Rewrite::Prepend);
@@ -930,7 +925,6 @@ fn lower_rule(
                     ),
                 }
             }
-        }
     }
     if let Some((_, rv)) = get(t, "redact") {
         n_actions += 1;
@@ -939,8 +933,8 @@ fn lower_rule(
             _ => vec![rv],
         };
         for item in items {
-            if let Some(rt) = want_table(ctx, item, "`redact`") {
-                if check_keys(ctx, rt, "`redact`", &["regex", "replace"]) {
+            if let Some(rt) = want_table(ctx, item, "`redact`")
+                && check_keys(ctx, rt, "`redact`", &["regex", "replace"]) {
                     let Some((_, r)) = get(rt, "regex") else {
                         ctx.error(item.span(), "`redact` needs `regex`");
                         continue;
@@ -949,22 +943,20 @@ fn lower_rule(
                         Some((_, p)) => want_str(ctx, p, "`redact.replace`"),
                         None => Some("[REDACTED]".to_string()),
                     };
-                    if let (Some(r_s), Some(p_s)) = (want_str(ctx, r, "`redact.regex`"), replace) {
-                        if check_regex(ctx, &r_s, r.span(), "`redact.regex`") {
+                    if let (Some(r_s), Some(p_s)) = (want_str(ctx, r, "`redact.regex`"), replace)
+                        && check_regex(ctx, &r_s, r.span(), "`redact.regex`") {
                             action.redact.push(Redaction {
                                 regex: r_s,
                                 replace: p_s,
                             });
                         }
-                    }
                 }
-            }
         }
     }
     if let Some((_, rv)) = get(t, "run") {
         n_actions += 1;
-        if let Some(rt) = want_table(ctx, rv, "`run`") {
-            if check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error"]) {
+        if let Some(rt) = want_table(ctx, rv, "`run`")
+            && check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error"]) {
                 let command = match get(rt, "command") {
                     Some((_, c)) => want_str(ctx, c, "`run.command`"),
                     None => {
@@ -1018,7 +1010,6 @@ fn lower_rule(
                     });
                 }
             }
-        }
     }
     if let Some((_, dv)) = get(t, "description") {
         want_str(ctx, dv, "`description`");
@@ -1045,14 +1036,13 @@ fn lower_rule(
     if kind == RuleKind::Guard {
         action.decision = Some(DecisionValue::Deny);
     }
-    if pc.meta.scope == Scope::Project && action.decision == Some(DecisionValue::Allow) {
-        if let Some((k, _)) = get(t, "decision") {
+    if pc.meta.scope == Scope::Project && action.decision == Some(DecisionValue::Allow)
+        && let Some((k, _)) = get(t, "decision") {
             ctx.warning(
                 k.span(),
                 "project-scope policies may only tighten: this `allow` is not honoured (move it to your user policy folder to auto-approve)",
             );
         }
-    }
 
     let after = ctx
         .diags
@@ -1276,11 +1266,10 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
             None => {}
         }
     }
-    if let Some((_, v)) = get(t, "name") {
-        if let Some(n) = want_str(ctx, v, "`name`") {
+    if let Some((_, v)) = get(t, "name")
+        && let Some(n) = want_str(ctx, v, "`name`") {
             meta.name = n;
         }
-    }
     if let Some((_, v)) = get(t, "description") {
         meta.description = want_str(ctx, v, "`description`");
     }

@@ -612,11 +612,10 @@ impl Cx {
             .is_some_and(|w| w.text == "export" || w.text == "declare" || w.text == "readonly")
         {
             for w in words.iter().skip(1) {
-                if let Some((n, v)) = w.text.split_once('=') {
-                    if !w.dynamic {
+                if let Some((n, v)) = w.text.split_once('=')
+                    && !w.dynamic {
                         self.vars.insert(n.to_string(), v.to_string());
                     }
-                }
             }
         }
         let script_input = heredoc.or(stdin_script);
@@ -812,13 +811,12 @@ impl Cx {
                     false,
                 )
                 .unwrap_or_default();
-                if let Some((host, cmd)) = after.split_first() {
-                    if !cmd.is_empty() {
+                if let Some((host, cmd)) = after.split_first()
+                    && !cmd.is_empty() {
                         let s: Vec<&str> = cmd.iter().map(|a| a.text.as_str()).collect();
                         nested.push(format!("ssh {}", host.text));
                         self.script(&s.join(" "), &nested, depth + 1);
                     }
-                }
                 None
             }
             "find" => {
@@ -904,12 +902,11 @@ impl Cx {
             }
             _ => None,
         };
-        if let Some(inner) = inner {
-            if !inner.is_empty() {
+        if let Some(inner) = inner
+            && !inner.is_empty() {
                 nested.push(base);
                 self.peel_with_input(inner, Vec::new(), nested, depth + 1, input);
             }
-        }
     }
 }
 

@@ -319,7 +319,7 @@ fn eval_shell(
                 Some(s) if s.dynamic => {
                     maybe = Some(format!("cannot tell the subcommand of `{}`", c.display()))
                 }
-                Some(s) if t.subcommands.iter().any(|x| *x == s.text) => {}
+                Some(s) if t.subcommands.contains(&s.text) => {}
                 _ => continue,
             }
         }
@@ -341,7 +341,7 @@ fn eval_shell(
         if !t.args_any.is_empty()
             && !operands
                 .iter()
-                .any(|o| t.args_any.iter().any(|x| *x == o.text))
+                .any(|o| t.args_any.contains(&o.text))
         {
             if operands.iter().any(|o| o.dynamic) {
                 maybe = Some(format!(
@@ -464,8 +464,11 @@ struct SeamTable {
     errors: Vec<String>,
 }
 
+/// A field with its (pattern, leaf) regex sources and (glob, leaf) sources.
+type FieldSources = (Field, Vec<(String, u32)>, Vec<(String, u32)>);
+
 struct Builder<'a> {
-    fields: Vec<(Field, Vec<(String, u32)>, Vec<(String, u32)>)>,
+    fields: Vec<FieldSources>,
     leaf_count: u32,
     rules: &'a [Rule],
     home: String,
@@ -771,22 +774,20 @@ impl SeamTable {
                 let mut set = PatternSet::new(re.pattern_len());
                 re.which_overlapping_matches(&Input::new(text.as_bytes()), &mut set);
                 for pid in set.iter() {
-                    if let Some(&leaf) = f.pat_leaf.get(pid.as_usize()) {
-                        if !bit(&bits, leaf as usize) {
+                    if let Some(&leaf) = f.pat_leaf.get(pid.as_usize())
+                        && !bit(&bits, leaf as usize) {
                             set_bit(&mut bits, leaf as usize);
                             matched_leaves.push(leaf);
                         }
-                    }
                 }
             }
             if let Some(gs) = &f.globs {
                 for i in gs.matches(text.as_ref()) {
-                    if let Some(&leaf) = f.glob_leaf.get(i) {
-                        if !bit(&bits, leaf as usize) {
+                    if let Some(&leaf) = f.glob_leaf.get(i)
+                        && !bit(&bits, leaf as usize) {
                             set_bit(&mut bits, leaf as usize);
                             matched_leaves.push(leaf);
                         }
-                    }
                 }
             }
         }
@@ -987,7 +988,7 @@ impl DecisionTable {
         self.by_seam.get(seam.index()).map_or(0, Vec::len)
     }
 
-    fn subjects<'p>(seam: Seam, payload: &'p Value, dialect: Dialect) -> Vec<&'p str> {
+    fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<&str> {
         let subject = seam
             .matcher_subject()
             .field()
@@ -1141,11 +1142,10 @@ pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> 
                     Tri::Unknown(_) => positive,
                 };
             }
-            if let Test::Equals(vals) = &l.test {
-                if !vals.iter().all(Value::is_string) {
+            if let Test::Equals(vals) = &l.test
+                && !vals.iter().all(Value::is_string) {
                     return direct(&l.field, &l.test, payload);
                 }
-            }
             let Some(text) = l.field.resolve_text(payload) else {
                 return false;
             };
