@@ -188,6 +188,27 @@ pub struct Outcome {
     pub warnings: Vec<String>,
     /// How an `ask` verdict is answered to Codex (from the asking rules' policies).
     pub codex_ask: crate::policy::CodexAsk,
+    /// Command hooks that fired but were not executed (no runner: replay): (rule id, command).
+    pub pending_runs: Vec<(String, String)>,
+    /// Command hooks that ran, in declared order.
+    pub hook_runs: Vec<HookRun>,
+}
+
+/// A command hook that ran during an evaluation (for audit and reports).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookRun {
+    /// Rule id.
+    pub id: String,
+    /// Command line.
+    pub command: String,
+    /// Exit code (`None`: killed or not started).
+    pub exit_code: Option<i32>,
+    /// Killed at its timeout.
+    pub timed_out: bool,
+    /// Wall time in milliseconds.
+    pub duration_ms: u64,
+    /// Failure description, if it failed.
+    pub failure: Option<String>,
 }
 
 impl Outcome {
@@ -441,21 +462,24 @@ pub fn merge(seam: Seam, contributions: Vec<Contribution>) -> Outcome {
             });
         }
         if let Some(h) = &c.halt
-            && out.halt.is_none() {
-                out.halt = Some(Attributed {
-                    text: h.clone(),
-                    rule: c.rule.clone(),
-                    source: c.source.clone(),
-                });
-            }
-        if best.rank(seam) > 0 && c.verdict == best
-            && let Some(r) = &c.reason {
-                out.reasons.push(Attributed {
-                    text: r.clone(),
-                    rule: c.rule.clone(),
-                    source: c.source.clone(),
-                });
-            }
+            && out.halt.is_none()
+        {
+            out.halt = Some(Attributed {
+                text: h.clone(),
+                rule: c.rule.clone(),
+                source: c.source.clone(),
+            });
+        }
+        if best.rank(seam) > 0
+            && c.verdict == best
+            && let Some(r) = &c.reason
+        {
+            out.reasons.push(Attributed {
+                text: r.clone(),
+                rule: c.rule.clone(),
+                source: c.source.clone(),
+            });
+        }
     }
     out.verdict = (best.rank(seam) > 0).then_some(best);
     out.fired = contributions;

@@ -11,11 +11,15 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
+use crate::codec::{HookResponse, decode_hook_output};
+use crate::decision::HookRun;
 use crate::decision::{Contribution, GuardDeny, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
+use crate::policy::OnError;
 use crate::policy::{
     CodexAsk, DecisionValue, OnLoadError, OnUnsure, Rewrite, Rule, RuleKind, Scope,
 };
+use crate::runner::{CommandHook, HookRunner, RunContext, RunResult};
 use crate::seam::Seam;
 use crate::table::{DecisionTable, Fired};
 
@@ -103,6 +107,8 @@ impl ContinuationLedger for FileLedger {
 pub struct Engine {
     table: DecisionTable,
     ledger: Option<Box<dyn ContinuationLedger>>,
+    runner: Option<Box<dyn HookRunner>>,
+    project_dir: Option<String>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -152,12 +158,27 @@ impl Engine {
         Engine {
             table,
             ledger: None,
+            runner: None,
+            project_dir: None,
         }
     }
 
     /// Attach a continuation ledger.
     pub fn with_ledger(mut self, ledger: Box<dyn ContinuationLedger>) -> Engine {
         self.ledger = Some(ledger);
+        self
+    }
+
+    /// Attach a command-hook runner; without one, fired `run` actions are only listed in
+    /// [`Outcome::pending_runs`] ("would run").
+    pub fn with_runner(mut self, runner: Box<dyn HookRunner>) -> Engine {
+        self.runner = Some(runner);
+        self
+    }
+
+    /// `CLAUDE_PROJECT_DIR` to give Claude Code command hooks (default: the payload `cwd`).
+    pub fn with_project_dir(mut self, dir: Option<String>) -> Engine {
+        self.project_dir = dir;
         self
     }
 
@@ -177,6 +198,108 @@ impl Engine {
             halt: rule.action.halt.clone(),
             observe: rule.action.observe,
         }
+    }
+
+    /// Turn one command-hook run into a contribution (or a warning), as the host would read
+    /// it; `on_error = "deny"` turns any failure into a deny.
+    fn hook_contribution(
+        &self,
+        seam: Seam,
+        dialect: Dialect,
+        h: &CommandHook,
+        res: &RunResult,
+        warnings: &mut Vec<String>,
+        updated_input: &mut Option<(String, Value)>,
+    ) -> Option<Contribution> {
+        let where_ = h
+            .source
+            .as_ref()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default();
+        let resp = if res.timed_out || res.spawn_error.is_some() {
+            HookResponse {
+                error: res.failure(),
+                ..HookResponse::default()
+            }
+        } else {
+            decode_hook_output(dialect, seam, res.exit_code, &res.stdout, &res.stderr)
+        };
+        if res.stdout_truncated || res.stderr_truncated {
+            warnings.push(format!(
+                "seamguard: command hook `{}`{where_} wrote more than {} bytes; output truncated",
+                h.id,
+                crate::runner::OUTPUT_CAP_BYTES
+            ));
+        }
+        let failure = res.failure().or_else(|| resp.error.clone());
+        if let Some(f) = &failure {
+            if h.on_error == OnError::Deny {
+                let v = match seam {
+                    Seam::PreTool | Seam::PermissionRequest => Some(Verdict::Deny),
+                    Seam::PromptSubmit | Seam::PostTool | Seam::PreCompact => Some(Verdict::Block),
+                    _ => None,
+                };
+                if let Some(v) = v {
+                    return Some(Contribution {
+                        rule: h.id.clone(),
+                        source: h.source.clone(),
+                        guard: false,
+                        verdict: v,
+                        reason: Some(format!(
+                            "command hook `{}` failed and is set to fail closed (on_error = \"deny\"): {f}",
+                            h.id
+                        )),
+                        context: None,
+                        halt: None,
+                        observe: false,
+                    });
+                }
+            }
+            warnings.push(format!(
+                "seamguard: command hook `{}`{where_} failed, no decision taken: {f}",
+                h.id
+            ));
+        }
+        if let Some(m) = &resp.system_message {
+            warnings.push(m.clone());
+        }
+        let mut verdict = resp.verdict();
+        if verdict == Verdict::Allow && h.source.as_ref().is_some_and(|s| s.scope == Scope::Project)
+        {
+            warnings.push(format!(
+                "seamguard: command hook `{}`{where_} is project-scope; its `allow` is not honoured",
+                h.id
+            ));
+            verdict = Verdict::Abstain;
+        }
+        if let Some(ui) = &resp.updated_input {
+            if let Some((prev, old)) = updated_input.as_ref() {
+                if old != ui {
+                    warnings.push(format!(
+                        "seamguard: command hooks `{prev}` and `{}` both rewrite the tool input; using `{}` (the later one in declared order)",
+                        h.id, h.id
+                    ));
+                }
+            }
+            *updated_input = Some((h.id.clone(), ui.clone()));
+        }
+        if verdict == Verdict::Abstain && resp.context.is_none() && resp.halt.is_none() {
+            return None;
+        }
+        let reason = resp
+            .reason
+            .filter(|r| !r.trim().is_empty())
+            .or_else(|| default_reason(verdict, &h.id));
+        Some(Contribution {
+            rule: h.id.clone(),
+            source: h.source.clone(),
+            guard: false,
+            verdict,
+            reason,
+            context: resp.context,
+            halt: resp.halt,
+            observe: false,
+        })
     }
 
     /// Evaluate one payload at its seam.
@@ -252,6 +375,7 @@ impl Engine {
 
         // Hooks, in declared order (waterfall for prompt rewrites).
         let mut current = payload.clone();
+        let mut to_run: Vec<CommandHook> = Vec::new();
         let mut fired = self
             .table
             .fire_detailed(seam, &current, dialect, Some(RuleKind::Hook));
@@ -389,7 +513,88 @@ impl Engine {
             if reason.is_none() {
                 reason = default_reason(verdict, &rule.id);
             }
+            if let Some(run) = &a.run {
+                let trusted = self
+                    .table
+                    .policies()
+                    .get(rule.policy)
+                    .is_none_or(|p| p.trusted);
+                if trusted {
+                    to_run.push(CommandHook {
+                        id: rule.id.clone(),
+                        command: run.command.clone(),
+                        timeout_ms: run.timeout_ms,
+                        on_error: run.on_error,
+                        source: Some(rule.source.clone()),
+                        env: Vec::new(),
+                    });
+                } else {
+                    warnings.push(format!(
+                        "seamguard: NOT running command hook `{}` ({}): {} is a project file you have not trusted; review it, then run `seamguard trust {}`",
+                        rule.id, rule.source, rule.source.file, rule.source.file
+                    ));
+                }
+                let only_run = verdict == Verdict::Abstain
+                    && a.context.is_none()
+                    && a.halt.is_none()
+                    && !a.observe;
+                if only_run {
+                    continue;
+                }
+            }
             contributions.push(self.contribution(rule, verdict, reason));
+        }
+
+        // Command hooks of the seam, concurrently; decoded as the host would.
+        let mut pending_runs = Vec::new();
+        let mut hook_runs = Vec::new();
+        let mut updated_input: Option<(String, Value)> = None;
+        if !to_run.is_empty() {
+            match &self.runner {
+                None => {
+                    for h in &to_run {
+                        pending_runs.push((h.id.clone(), h.command.clone()));
+                    }
+                }
+                Some(runner) => {
+                    let input = serde_json::to_vec(&current).unwrap_or_default();
+                    let cx = RunContext {
+                        dialect,
+                        cwd: current
+                            .get("cwd")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
+                        project_dir: self.project_dir.clone(),
+                    };
+                    let results = runner.run(&to_run, &input, &cx);
+                    for (h, res) in to_run.iter().zip(results) {
+                        let c = self.hook_contribution(
+                            seam,
+                            dialect,
+                            h,
+                            &res,
+                            &mut warnings,
+                            &mut updated_input,
+                        );
+                        if let Some(c) = c {
+                            contributions.push(c);
+                        }
+                        hook_runs.push(HookRun {
+                            id: h.id.clone(),
+                            command: h.command.clone(),
+                            exit_code: res.exit_code,
+                            timed_out: res.timed_out,
+                            duration_ms: res.duration_ms,
+                            failure: res.failure(),
+                        });
+                    }
+                }
+            }
+        }
+        if let Some((_, ui)) = &updated_input {
+            if let Some(obj) = current.as_object_mut() {
+                obj.insert("tool_input".into(), ui.clone());
+            }
         }
 
         // Guards judge the final input.
@@ -420,6 +625,11 @@ impl Engine {
         }
 
         let mut out = merge(seam, contributions);
+        out.pending_runs = pending_runs;
+        out.hook_runs = hook_runs;
+        if matches!(out.verdict(), Verdict::Allow | Verdict::Ask) {
+            out.updated_input = updated_input.map(|(_, v)| v);
+        }
         out.rewritten_prompt = rewritten_prompt;
         out.redacted_response = redacted;
         out.suppress_prompt = suppress_prompt && out.verdict() == Verdict::Block;
@@ -436,13 +646,14 @@ impl Engine {
             CodexAsk::Deny
         };
         if matches!(seam, Seam::Stop | Seam::SubagentStop)
-            && let Some(l) = &self.ledger {
-                if out.verdict() == Verdict::Continue {
-                    l.set(&ledger_key, used.saturating_add(1));
-                } else if !stop_active {
-                    l.set(&ledger_key, 0);
-                }
+            && let Some(l) = &self.ledger
+        {
+            if out.verdict() == Verdict::Continue {
+                l.set(&ledger_key, used.saturating_add(1));
+            } else if !stop_active {
+                l.set(&ledger_key, 0);
             }
+        }
         out
     }
 }

@@ -61,9 +61,11 @@ pub mod load;
 pub mod matcher;
 pub mod paths;
 pub mod policy;
+pub mod runner;
 pub mod seam;
 pub mod shell;
 pub mod table;
+pub mod trust;
 
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
 pub use decision::{

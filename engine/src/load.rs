@@ -752,35 +752,35 @@ fn lower_rule(
         );
     }
     if let Some((mk, mv)) = tool.or(m)
-        && let Some(p) = want_str(ctx, mv, "`tool`") {
-            if let Some(s) = seam {
-                if s.matcher_subject() == MatcherSubject::None && !(p.is_empty() || p == "*") {
-                    ctx.error(
+        && let Some(p) = want_str(ctx, mv, "`tool`")
+    {
+        if let Some(s) = seam {
+            if s.matcher_subject() == MatcherSubject::None && !(p.is_empty() || p == "*") {
+                ctx.error(
                         mk.span(),
                         format!("seam `{s}` has no matcher (the hosts ignore it); remove `{}` or test a field in `when`", mk.get_ref()),
                     );
-                } else if s.matcher_subject() != MatcherSubject::ToolName && mk.get_ref() == "tool"
-                {
-                    let subj = s.matcher_subject().field().unwrap_or("");
-                    ctx.warning(
+            } else if s.matcher_subject() != MatcherSubject::ToolName && mk.get_ref() == "tool" {
+                let subj = s.matcher_subject().field().unwrap_or("");
+                ctx.warning(
                         mk.span(),
                         format!("on seam `{s}` the matcher is tested against `{subj}`, not a tool name; prefer `matcher = …`"),
                     );
-                }
             }
-            if let Some(lint) = Matcher::permission_rule_lint(&p) {
-                ctx.warning(mv.span(), lint);
-            }
-            let cm = Matcher::classify(&p, pc.meta.matcher_mode);
-            if let Err(e) = cm.validate() {
-                let e = e.replace('\n', "\n    ");
-                ctx.error(
+        }
+        if let Some(lint) = Matcher::permission_rule_lint(&p) {
+            ctx.warning(mv.span(), lint);
+        }
+        let cm = Matcher::classify(&p, pc.meta.matcher_mode);
+        if let Err(e) = cm.validate() {
+            let e = e.replace('\n', "\n    ");
+            ctx.error(
                     mv.span(),
                     format!("matcher `{p}` is a regex (it has characters outside the exact-name set) and does not compile:\n    {e}"),
                 );
-            }
-            matcher = cm;
         }
+        matcher = cm;
+    }
 
     let when = get(t, "when").and_then(|(_, v)| lower_cond(ctx, v, "`when`"));
     let unless = get(t, "unless").and_then(|(_, v)| lower_cond(ctx, v, "`unless`"));
@@ -795,36 +795,42 @@ fn lower_rule(
         for (k, _) in t.iter() {
             let key: &str = k.get_ref();
             if let Some(a) = action_of(key)
-                && kind == RuleKind::Hook && !s.allows(a) {
-                    ctx.error(
-                        k.span(),
-                        format!(
-                            "seam `{s}` cannot take `{key}`; `{key}` is valid on: {}",
-                            seams_allowing(a)
-                        ),
-                    );
-                }
+                && kind == RuleKind::Hook
+                && !s.allows(a)
+            {
+                ctx.error(
+                    k.span(),
+                    format!(
+                        "seam `{s}` cannot take `{key}`; `{key}` is valid on: {}",
+                        seams_allowing(a)
+                    ),
+                );
+            }
         }
     }
     if let Some((_, dv)) = get(t, "decision")
-        && let Some(d) = want_str(ctx, dv, "`decision`") {
-            let valid = seam.map(|s| s.decision_values()).unwrap_or(&[]);
-            match DecisionValue::from_name(&d) {
-                Some(x) if valid.contains(&x.name()) => {
-                    action.decision = Some(x);
-                    n_actions += 1;
-                }
-                _ => {
-                    if let Some(s) = seam.filter(|s| !s.decision_values().is_empty()) {
-                        let hint = suggest(&d, s.decision_values());
-                        ctx.error(
-                            dv.span(),
-                            format!("decision `{d}` is not valid at seam `{s}`; expected one of: {}{hint}", s.decision_values().join(", ")),
-                        );
-                    }
+        && let Some(d) = want_str(ctx, dv, "`decision`")
+    {
+        let valid = seam.map(|s| s.decision_values()).unwrap_or(&[]);
+        match DecisionValue::from_name(&d) {
+            Some(x) if valid.contains(&x.name()) => {
+                action.decision = Some(x);
+                n_actions += 1;
+            }
+            _ => {
+                if let Some(s) = seam.filter(|s| !s.decision_values().is_empty()) {
+                    let hint = suggest(&d, s.decision_values());
+                    ctx.error(
+                        dv.span(),
+                        format!(
+                            "decision `{d}` is not valid at seam `{s}`; expected one of: {}{hint}",
+                            s.decision_values().join(", ")
+                        ),
+                    );
                 }
             }
         }
+    }
     if let Some((_, rv)) = get(t, "reason") {
         action.reason = want_str(ctx, rv, "`reason`");
         if action
@@ -900,12 +906,13 @@ fn lower_rule(
                 rt,
                 "`rewrite`",
                 &["regex", "replace", "prepend", "append"],
-            ) {
-                let regex = get(rt, "regex");
-                let replace = get(rt, "replace");
-                let prepend = get(rt, "prepend");
-                let append = get(rt, "append");
-                match (regex, replace, prepend, append) {
+            )
+        {
+            let regex = get(rt, "regex");
+            let replace = get(rt, "replace");
+            let prepend = get(rt, "prepend");
+            let append = get(rt, "append");
+            match (regex, replace, prepend, append) {
                     (Some((_, r)), Some((_, p)), None, None) => {
                         if let (Some(r_s), Some(p_s)) =
                             (want_str(ctx, r, "`rewrite.regex`"), want_str(ctx, p, "`rewrite.replace`"))
@@ -924,7 +931,7 @@ fn lower_rule(
                         "`rewrite`: expected exactly one of `{ regex, replace }`, `{ prepend }` or `{ append }`",
                     ),
                 }
-            }
+        }
     }
     if let Some((_, rv)) = get(t, "redact") {
         n_actions += 1;
@@ -934,42 +941,45 @@ fn lower_rule(
         };
         for item in items {
             if let Some(rt) = want_table(ctx, item, "`redact`")
-                && check_keys(ctx, rt, "`redact`", &["regex", "replace"]) {
-                    let Some((_, r)) = get(rt, "regex") else {
-                        ctx.error(item.span(), "`redact` needs `regex`");
-                        continue;
-                    };
-                    let replace = match get(rt, "replace") {
-                        Some((_, p)) => want_str(ctx, p, "`redact.replace`"),
-                        None => Some("[REDACTED]".to_string()),
-                    };
-                    if let (Some(r_s), Some(p_s)) = (want_str(ctx, r, "`redact.regex`"), replace)
-                        && check_regex(ctx, &r_s, r.span(), "`redact.regex`") {
-                            action.redact.push(Redaction {
-                                regex: r_s,
-                                replace: p_s,
-                            });
-                        }
+                && check_keys(ctx, rt, "`redact`", &["regex", "replace"])
+            {
+                let Some((_, r)) = get(rt, "regex") else {
+                    ctx.error(item.span(), "`redact` needs `regex`");
+                    continue;
+                };
+                let replace = match get(rt, "replace") {
+                    Some((_, p)) => want_str(ctx, p, "`redact.replace`"),
+                    None => Some("[REDACTED]".to_string()),
+                };
+                if let (Some(r_s), Some(p_s)) = (want_str(ctx, r, "`redact.regex`"), replace)
+                    && check_regex(ctx, &r_s, r.span(), "`redact.regex`")
+                {
+                    action.redact.push(Redaction {
+                        regex: r_s,
+                        replace: p_s,
+                    });
                 }
+            }
         }
     }
     if let Some((_, rv)) = get(t, "run") {
         n_actions += 1;
         if let Some(rt) = want_table(ctx, rv, "`run`")
-            && check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error"]) {
-                let command = match get(rt, "command") {
-                    Some((_, c)) => want_str(ctx, c, "`run.command`"),
-                    None => {
-                        ctx.error(rv.span(), "`run` needs `command`");
-                        None
-                    }
-                };
-                let default_timeout = if seam == Some(Seam::PromptSubmit) {
-                    PROMPT_RUN_TIMEOUT_MS
-                } else {
-                    DEFAULT_RUN_TIMEOUT_MS
-                };
-                let timeout_ms = match get(rt, "timeout") {
+            && check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error"])
+        {
+            let command = match get(rt, "command") {
+                Some((_, c)) => want_str(ctx, c, "`run.command`"),
+                None => {
+                    ctx.error(rv.span(), "`run` needs `command`");
+                    None
+                }
+            };
+            let default_timeout = if seam == Some(Seam::PromptSubmit) {
+                PROMPT_RUN_TIMEOUT_MS
+            } else {
+                DEFAULT_RUN_TIMEOUT_MS
+            };
+            let timeout_ms = match get(rt, "timeout") {
                     Some((_, tv)) => match tv.get_ref() {
                         DeValue::String(s) => parse_duration_ms(s).or_else(|| {
                             ctx.error(tv.span(), format!("`run.timeout`: cannot read `{s}`; expected e.g. \"30s\", \"500ms\", \"2m\" or an integer of seconds"));
@@ -985,31 +995,31 @@ fn lower_rule(
                     },
                     None => Some(default_timeout),
                 };
-                let on_error = match get(rt, "on_error") {
-                    Some((_, ov)) => match want_str(ctx, ov, "`run.on_error`").as_deref() {
-                        Some("deny") => Some(OnError::Deny),
-                        Some("ignore") => Some(OnError::Ignore),
-                        Some(o) => {
-                            ctx.error(
-                                ov.span(),
-                                format!("`run.on_error`: expected `ignore` or `deny`, found `{o}`"),
-                            );
-                            None
-                        }
-                        None => None,
-                    },
-                    None => Some(OnError::Ignore),
-                };
-                if let (Some(command), Some(timeout_ms), Some(on_error)) =
-                    (command, timeout_ms, on_error)
-                {
-                    action.run = Some(RunSpec {
-                        command,
-                        timeout_ms,
-                        on_error,
-                    });
-                }
+            let on_error = match get(rt, "on_error") {
+                Some((_, ov)) => match want_str(ctx, ov, "`run.on_error`").as_deref() {
+                    Some("deny") => Some(OnError::Deny),
+                    Some("ignore") => Some(OnError::Ignore),
+                    Some(o) => {
+                        ctx.error(
+                            ov.span(),
+                            format!("`run.on_error`: expected `ignore` or `deny`, found `{o}`"),
+                        );
+                        None
+                    }
+                    None => None,
+                },
+                None => Some(OnError::Ignore),
+            };
+            if let (Some(command), Some(timeout_ms), Some(on_error)) =
+                (command, timeout_ms, on_error)
+            {
+                action.run = Some(RunSpec {
+                    command,
+                    timeout_ms,
+                    on_error,
+                });
             }
+        }
     }
     if let Some((_, dv)) = get(t, "description") {
         want_str(ctx, dv, "`description`");
@@ -1036,13 +1046,15 @@ fn lower_rule(
     if kind == RuleKind::Guard {
         action.decision = Some(DecisionValue::Deny);
     }
-    if pc.meta.scope == Scope::Project && action.decision == Some(DecisionValue::Allow)
-        && let Some((k, _)) = get(t, "decision") {
-            ctx.warning(
+    if pc.meta.scope == Scope::Project
+        && action.decision == Some(DecisionValue::Allow)
+        && let Some((k, _)) = get(t, "decision")
+    {
+        ctx.warning(
                 k.span(),
                 "project-scope policies may only tighten: this `allow` is not honoured (move it to your user policy folder to auto-approve)",
             );
-        }
+    }
 
     let after = ctx
         .diags
@@ -1234,6 +1246,8 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
         matcher_mode: MatcherMode::ClaudeCode,
         codex_ask: CodexAsk::Deny,
         on_unsure: OnUnsure::Ask,
+        trusted: scope != Scope::Project,
+        content_hash: String::new(),
     };
     let Some((_, pv)) = get(root, "policy") else {
         return meta;
@@ -1267,9 +1281,10 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
         }
     }
     if let Some((_, v)) = get(t, "name")
-        && let Some(n) = want_str(ctx, v, "`name`") {
-            meta.name = n;
-        }
+        && let Some(n) = want_str(ctx, v, "`name`")
+    {
+        meta.name = n;
+    }
     if let Some((_, v)) = get(t, "description") {
         meta.description = want_str(ctx, v, "`description`");
     }
@@ -1330,6 +1345,12 @@ fn text_wants_deny(src: &str) -> bool {
 /// `policy_index` is the index this policy will have in the decision table (rules refer to
 /// it). Never fails: every problem is a diagnostic in the result, broken rules are skipped.
 pub fn load_str(src: &str, file: &str, scope: Scope, policy_index: usize) -> LoadedPolicy {
+    let mut p = load_str_inner(src, file, scope, policy_index);
+    p.meta.content_hash = crate::trust::content_hash(src.as_bytes());
+    p
+}
+
+fn load_str_inner(src: &str, file: &str, scope: Scope, policy_index: usize) -> LoadedPolicy {
     let file: Arc<str> = Arc::from(file);
     let mut ctx = Ctx {
         file: file.clone(),
@@ -1453,6 +1474,8 @@ fn broken(file: &str, scope: Scope, message: String) -> LoadedPolicy {
             matcher_mode: MatcherMode::ClaudeCode,
             codex_ask: CodexAsk::Deny,
             on_unsure: OnUnsure::Ask,
+            trusted: scope != Scope::Project,
+            content_hash: String::new(),
         },
         rules: Vec::new(),
         tests: Vec::new(),

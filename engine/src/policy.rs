@@ -99,6 +99,11 @@ pub struct PolicyMeta {
     /// does not parse, a command word from an unresolved variable, the depth limit).
     /// Guards always deny.
     pub on_unsure: OnUnsure,
+    /// Whether its `run` actions may execute: user, managed and command-line policies are
+    /// trusted; a project policy only after `seamguard trust` recorded its exact content.
+    pub trusted: bool,
+    /// SHA-256 of the file content (hex), for trust.
+    pub content_hash: String,
 }
 
 /// What a hook rule does when its shell-aware test cannot see what will run.
