@@ -526,7 +526,7 @@ impl Engine {
                         timeout_ms: run.timeout_ms,
                         on_error: run.on_error,
                         source: Some(rule.source.clone()),
-                        env: Vec::new(),
+                        env: run.env.clone(),
                     });
                 } else {
                     warnings.push(format!(

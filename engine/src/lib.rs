@@ -52,11 +52,13 @@
 //! );
 //! ```
 
+pub mod audit;
 pub mod codec;
 pub mod decision;
 pub mod dialect;
 pub mod engine;
 pub mod event;
+pub mod import;
 pub mod load;
 pub mod matcher;
 pub mod paths;

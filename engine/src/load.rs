@@ -965,7 +965,7 @@ fn lower_rule(
     if let Some((_, rv)) = get(t, "run") {
         n_actions += 1;
         if let Some(rt) = want_table(ctx, rv, "`run`")
-            && check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error"])
+            && check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error", "env"])
         {
             let command = match get(rt, "command") {
                 Some((_, c)) => want_str(ctx, c, "`run.command`"),
@@ -1010,6 +1010,16 @@ fn lower_rule(
                 },
                 None => Some(OnError::Ignore),
             };
+            let mut env = Vec::new();
+            if let Some((_, ev)) = get(rt, "env") {
+                if let Some(et) = want_table(ctx, ev, "`run.env`") {
+                    for (k, v) in et.iter() {
+                        if let Some(val) = want_str(ctx, v, "`run.env` value") {
+                            env.push((k.get_ref().to_string(), val));
+                        }
+                    }
+                }
+            }
             if let (Some(command), Some(timeout_ms), Some(on_error)) =
                 (command, timeout_ms, on_error)
             {
@@ -1017,6 +1027,7 @@ fn lower_rule(
                     command,
                     timeout_ms,
                     on_error,
+                    env,
                 });
             }
         }

@@ -212,6 +212,8 @@ pub struct RunSpec {
     pub timeout_ms: u64,
     /// `on_error`.
     pub on_error: OnError,
+    /// `env`: extra environment variables (plugin roots of imported plugin hooks).
+    pub env: Vec<(String, String)>,
 }
 
 /// Everything a rule does when it fires.
