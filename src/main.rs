@@ -1,20 +1,21 @@
 //! The `seamguard` command: hook command for Claude Code / Codex, and policy tooling.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
-use seamguard_engine::policy::OnLoadError;
 use seamguard_engine::{
-    DecisionTable, DecodeError, Dialect, Engine, FileLedger, HookEvent, LoadedPolicy, MemoryLedger,
-    Outcome, PolicyTest, Seam, Severity, Verdict, encode, load_file,
+    DecisionTable, Dialect, Engine, HookEvent, LoadedPolicy, MemoryLedger, Outcome, PolicyTest,
+    Seam, Severity, Verdict, load_file,
 };
 
 mod discover;
+mod hook;
+mod explain;
 mod replay;
 
 #[derive(Parser, Debug)]
@@ -57,6 +58,16 @@ enum Format {
     Jsonl,
 }
 
+impl From<Format> for replay::OutputFormat {
+    fn from(f: Format) -> replay::OutputFormat {
+        match f {
+            Format::Text => replay::OutputFormat::Text,
+            Format::Json => replay::OutputFormat::Json,
+            Format::Jsonl => replay::OutputFormat::Jsonl,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Answer one hook payload on stdin (what goes into settings.json / hooks.json).
@@ -68,9 +79,35 @@ enum Command {
         /// user folder ($XDG_CONFIG_HOME/seamguard/) and /etc/seamguard/.
         #[arg(long = "policy", value_name = "PATH")]
         policies: Vec<PathBuf>,
+        /// Also run the command hooks of an existing Claude Code settings file, plugin or Codex
+        /// hooks.json, or Codex config.toml (repeatable).
+        #[arg(long = "hooks-config", value_name = "PATH")]
+        hooks_configs: Vec<PathBuf>,
         /// Fail closed (deny tool calls) when any policy has errors, whatever the file says.
         #[arg(long, value_enum)]
         on_load_error: Option<LoadErrorArg>,
+        /// Append hook/invoked + hook/result records to this JSON Lines file
+        /// (default: $SEAMGUARD_AUDIT_LOG when set).
+        #[arg(long, value_name = "PATH")]
+        audit_log: Option<PathBuf>,
+    },
+    /// Trust the exact content of project files whose command hooks may run.
+    Trust {
+        /// Policy or hooks-config files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Turn Claude Code / Codex hook configurations into a seamguard policy file.
+    Import {
+        /// settings.json, hooks.json or config.toml files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write the policy here instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Host of the configuration (default: guessed from the path).
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
     },
     /// Validate policy files: spanned diagnostics, non-zero exit on errors.
     Check {
@@ -82,7 +119,8 @@ enum Command {
         /// Policy files or folders (default: discovered policies).
         paths: Vec<PathBuf>,
     },
-    /// Dry-run recorded hook payloads (JSON Lines or a JSON array) against policies.
+    /// Dry-run recorded sessions (Claude Code transcripts, Codex rollouts, hook-payload logs,
+    /// Gemini CLI chats) against policies, never acting on them.
     Replay {
         /// Recorded files or folders.
         #[arg(required = true)]
@@ -90,15 +128,40 @@ enum Command {
         /// Policy file or folder (repeatable; default: discovered policies).
         #[arg(long = "policy", value_name = "PATH")]
         policies: Vec<PathBuf>,
+        /// Policy file or folder to compare against (repeatable): list the events whose
+        /// verdict or firing rules differ between the two policy sets.
+        #[arg(long = "baseline", value_name = "PATH")]
+        baseline: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
         /// Exit 1 if any event gets this verdict or a stricter one (`deny` or `ask`).
         #[arg(long, value_name = "VERDICT")]
         fail_on: Option<String>,
-        /// Force the dialect of every event (default: detected per event).
+        /// Force the dialect of every event (default: the dialect of the recording).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
+        /// Execute the `run` command hooks of fired rules (default: list them as "would run").
+        #[arg(long)]
+        exec_hooks: bool,
+    },
+    /// Explain one event: every rule of its seam, each predicate, the merge, the encoded output.
+    Explain {
+        /// `FILE:LINE` of a recorded session (every event recorded at that line).
+        #[arg(required_unless_present = "event", conflicts_with = "event")]
+        target: Option<String>,
+        /// A file holding one hook payload (JSON), or `-` for stdin.
+        #[arg(long, value_name = "FILE")]
+        event: Option<PathBuf>,
+        /// Policy file or folder (repeatable; default: discovered policies).
+        #[arg(long = "policy", value_name = "PATH")]
+        policies: Vec<PathBuf>,
+        /// Dialect to evaluate in (default: the dialect of the event).
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
+        /// Output format (`text` or `json`).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
 }
 
@@ -108,24 +171,54 @@ fn main() -> ExitCode {
         Command::Hook {
             dialect,
             policies,
+            hooks_configs,
             on_load_error,
-        } => hook(dialect.map(Into::into), &policies, on_load_error),
+            audit_log,
+        } => hook::run(&hook::Options {
+            dialect: dialect.map(Into::into),
+            policies,
+            hooks_configs,
+            fail_closed: on_load_error == Some(LoadErrorArg::Deny),
+            audit_log,
+        }),
+        Command::Trust { paths } => hook::trust(&paths),
+        Command::Import {
+            paths,
+            output,
+            dialect,
+        } => hook::import(&paths, output.as_deref(), dialect.map(Into::into)),
         Command::Check { paths } => check(&paths),
         Command::Test { paths } => test(&paths),
         Command::Replay {
             files,
             policies,
+            baseline,
             format,
             fail_on,
             dialect,
-        } => replay::run(
-            &files,
-            &policies,
-            format == Format::Json,
-            format == Format::Jsonl,
-            fail_on.as_deref(),
-            dialect.map(Into::into),
-        ),
+            exec_hooks,
+        } => replay::run(&replay::Options {
+            inputs: files,
+            policies,
+            baseline,
+            format: format.into(),
+            fail_on,
+            dialect: dialect.map(Into::into),
+            exec_hooks,
+        }),
+        Command::Explain {
+            target,
+            event,
+            policies,
+            dialect,
+            format,
+        } => explain::run(&explain::Options {
+            target,
+            event,
+            policies,
+            dialect: dialect.map(Into::into),
+            json: format != Format::Text,
+        }),
     }
 }
 
@@ -143,68 +236,6 @@ fn print_diagnostics(policies: &[LoadedPolicy]) -> (usize, usize) {
         }
     }
     (errors, warnings)
-}
-
-/// `seamguard hook`: one payload in, the host's answer out.
-fn hook(
-    dialect: Option<Dialect>,
-    policy_args: &[PathBuf],
-    on_load_error: Option<LoadErrorArg>,
-) -> ExitCode {
-    let mut input = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        eprintln!("seamguard: cannot read the hook payload from stdin: {e}");
-        return ExitCode::from(1);
-    }
-    let payload = match seamguard_engine::event::parse_json(&input) {
-        Ok(v) => v,
-        Err(e) => {
-            // Non-blocking: the host proceeds with its normal flow and shows this line.
-            eprintln!(
-                "seamguard: malformed hook payload ({} bytes): {e}",
-                input.len()
-            );
-            return ExitCode::from(1);
-        }
-    };
-    let event = match HookEvent::from_value(&payload) {
-        Ok(ev) => ev,
-        Err(e @ DecodeError::UnknownEvent(_)) => {
-            eprintln!("seamguard: {e}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("seamguard: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let dialect = dialect.unwrap_or_else(|| Dialect::detect(&payload));
-    let seam = event.seam();
-    let paths = discover::policy_paths(policy_args, Some(&payload));
-    let mut loaded = discover::load_all(&paths);
-    if on_load_error == Some(LoadErrorArg::Deny) {
-        for p in &mut loaded {
-            p.meta.on_load_error = OnLoadError::Deny;
-        }
-    }
-    let table = DecisionTable::new(loaded);
-    let engine = Engine::new(table).with_ledger(Box::new(FileLedger::new(
-        discover::state_dir().join("continuations"),
-    )));
-    let outcome = engine.evaluate(seam, &payload, dialect);
-    let enc = encode(&outcome, dialect);
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(enc.stdout.as_bytes())
-        .and_then(|_| out.flush())
-        .is_err()
-    {
-        return ExitCode::from(1);
-    }
-    if !enc.stderr.is_empty() {
-        eprintln!("{}", enc.stderr);
-    }
-    ExitCode::from(enc.exit_code.clamp(0, 255) as u8)
 }
 
 fn check(paths: &[PathBuf]) -> ExitCode {

@@ -110,8 +110,49 @@ fn kind_hint(v: &Value) -> Option<&'static str> {
     None
 }
 
+/// Output format of a replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OutputFormat {
+    /// Human-readable summary.
+    Text,
+    /// One JSON report.
+    Json,
+    /// One JSON object per event.
+    Jsonl,
+}
+
+/// Options of `seamguard replay`.
+#[derive(Debug)]
+pub(crate) struct Options {
+    /// Recorded files or folders.
+    pub(crate) inputs: Vec<PathBuf>,
+    /// `--policy`.
+    pub(crate) policies: Vec<PathBuf>,
+    /// `--baseline`.
+    pub(crate) baseline: Vec<PathBuf>,
+    /// `--format`.
+    pub(crate) format: OutputFormat,
+    /// `--fail-on`.
+    pub(crate) fail_on: Option<String>,
+    /// `--dialect`.
+    pub(crate) dialect: Option<Dialect>,
+    /// `--exec-hooks`.
+    pub(crate) exec_hooks: bool,
+}
+
 /// Run a replay; exit 1 with `--fail-on` when a matching verdict occurs, 2 on unusable input.
-pub(crate) fn run(
+pub(crate) fn run(o: &Options) -> ExitCode {
+    run_old(
+        &o.inputs,
+        &o.policies,
+        o.format == OutputFormat::Json,
+        o.format == OutputFormat::Jsonl,
+        o.fail_on.as_deref(),
+        o.dialect,
+    )
+}
+
+fn run_old(
     inputs: &[PathBuf],
     policy_args: &[PathBuf],
     as_json: bool,
