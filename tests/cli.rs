@@ -1,0 +1,524 @@
+//! The `seamguard` binary end to end: `hook` on real payloads (exact stdout and exit code),
+//! malformed / unknown / mistyped payloads, `check` diagnostics for each kind of policy error,
+//! fail-closed loading, and `test` with passing and failing examples.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh, empty working folder for one test (also used as HOME and XDG dirs, so no policy
+/// or state outside the test is ever read).
+fn workdir(name: &str) -> PathBuf {
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap(),
+    }
+}
+
+fn sample(name: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engine/tests/data/samples")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+const POLICY: &str = r#"
+[policy]
+name = "cli"
+
+[[rule]]
+id = "no-rm-rf"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { regex = 'rm\s+-rf' }
+decision = "deny"
+reason = "Recursive delete is not allowed"
+
+[[rule]]
+id = "mcp-destructive-ask"
+seam = "pre-tool"
+tool = "mcp__.*__delete_.*"
+decision = "ask"
+reason = "Destructive MCP call needs approval"
+
+[[rule]]
+id = "no-web-search"
+seam = "permission-request"
+tool = "WebSearch"
+decision = "deny"
+reason = "Web search is disabled in this project"
+
+[[rule]]
+id = "stop-audit"
+seam = "stop"
+when.last_assistant_message = { contains = "audit report" }
+continue_with = "Link the audit report in specs/README.md before stopping."
+"#;
+
+fn hook(dir: &Path, extra: &[&str], payload: &[u8]) -> Run {
+    let mut args = vec!["hook", "--policy", "policy.toml"];
+    args.extend_from_slice(extra);
+    seamguard(dir, &args, payload)
+}
+
+fn policy_dir(name: &str) -> PathBuf {
+    let dir = workdir(name);
+    write(&dir, "policy.toml", POLICY);
+    dir
+}
+
+// ---------------------------------------------------------------------------------------------
+// hook: real payloads
+
+#[test]
+fn hook_denies_a_real_rm_rf_payload_in_both_dialects() {
+    let dir = policy_dir("deny");
+    let want = "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Recursive delete is not allowed [no-rm-rf]\"}}\n";
+    for extra in [
+        &[][..],
+        &["--dialect", "claude-code"],
+        &["--dialect", "codex"],
+    ] {
+        let r = hook(&dir, extra, &sample("claude-example-input-2.json"));
+        assert_eq!(r.stdout, want, "{extra:?}");
+        assert_eq!(r.code, 0, "{extra:?}");
+        assert_eq!(r.stderr, "", "{extra:?}");
+    }
+}
+
+#[test]
+fn hook_is_silent_when_nothing_matches() {
+    let dir = policy_dir("silent");
+    for file in [
+        "claude-input-1.json",
+        "claude-input-13.json",
+        "claude-input-8.json",
+    ] {
+        let r = hook(&dir, &[], &sample(file));
+        assert_eq!(r.stdout, "", "{file}");
+        assert_eq!(r.code, 0, "{file}");
+        assert_eq!(r.stderr, "", "{file}");
+    }
+}
+
+#[test]
+fn hook_ask_is_ask_for_claude_and_a_deny_for_codex() {
+    let dir = policy_dir("ask");
+    let r = hook(&dir, &[], &sample("claude-example-input-1.json"));
+    assert_eq!(
+        r.stdout,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"Destructive MCP call needs approval [mcp-destructive-ask]\"}}\n"
+    );
+    assert_eq!(r.code, 0);
+    let r = hook(
+        &dir,
+        &["--dialect", "codex"],
+        &sample("claude-example-input-1.json"),
+    );
+    assert_eq!(
+        r.stdout,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Destructive MCP call needs approval [mcp-destructive-ask]. Codex hooks cannot ask for confirmation, so seamguard denies; run the command yourself or add an allow rule if it is intended.\"}}\n"
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn hook_permission_request_deny() {
+    let dir = policy_dir("perm");
+    let r = hook(&dir, &[], &sample("claude-input-6.json"));
+    assert_eq!(
+        r.stdout,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"deny\",\"message\":\"Web search is disabled in this project [no-web-search]\"}}}\n"
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn hook_stop_continues_once_then_lets_the_agent_stop() {
+    let dir = policy_dir("stop");
+    let first = sample("claude-input-12.json");
+    let r = hook(&dir, &[], &first);
+    assert_eq!(
+        r.stdout,
+        "{\"decision\":\"block\",\"reason\":\"Link the audit report in specs/README.md before stopping.\"}\n"
+    );
+    assert_eq!(r.code, 0);
+    // The agent continued; its next stop has stop_hook_active = true (HK-09).
+    let again = String::from_utf8(first)
+        .unwrap()
+        .replace("\"stop_hook_active\": false", "\"stop_hook_active\": true");
+    assert!(again.contains("\"stop_hook_active\": true"));
+    let r = hook(&dir, &[], again.as_bytes());
+    assert_eq!(
+        r.stdout,
+        "{\"systemMessage\":\"seamguard: rule `stop-audit` would continue, but its budget of 1 continuation(s) per turn is used (stop_hook_active); letting the agent stop\"}\n"
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn hook_codex_session_end_sample_is_silent() {
+    let dir = policy_dir("end");
+    let r = hook(&dir, &[], &sample("codex-input-1.json"));
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.code, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// hook: bad input
+
+#[test]
+fn hook_malformed_json_exits_1_with_a_diagnostic() {
+    let dir = policy_dir("malformed");
+    for input in [&b"{\"session_id\":"[..], b"not json", b"", b"{\"a\":1}}"] {
+        let r = hook(&dir, &[], input);
+        assert_eq!(r.code, 1, "{input:?}");
+        assert_eq!(r.stdout, "", "{input:?}");
+        assert!(
+            r.stderr.starts_with("seamguard: malformed hook payload"),
+            "{input:?}: {}",
+            r.stderr
+        );
+    }
+    let r = hook(&dir, &[], b"{\"session_id\":");
+    assert_eq!(
+        r.stderr,
+        "seamguard: malformed hook payload (14 bytes): payload is not valid JSON at line 1 column 14: EOF while parsing a value at line 1 column 14\n"
+    );
+}
+
+#[test]
+fn hook_unknown_event_is_reported_and_ignored() {
+    let dir = policy_dir("unknown");
+    let r = hook(
+        &dir,
+        &[],
+        br#"{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"Setup","trigger":"init"}"#,
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "seamguard: unknown hook event `Setup`: seamguard has no seam for it, no decision taken\n"
+    );
+}
+
+#[test]
+fn hook_wrong_field_type_names_the_field() {
+    let dir = policy_dir("fieldtype");
+    let r = hook(
+        &dir,
+        &[],
+        br#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":3,"tool_input":{}}"#,
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "seamguard: PreToolUse payload: field `tool_name`: invalid type: integer `3`, expected a string\n"
+    );
+    let r = hook(
+        &dir,
+        &[],
+        br#"{"session_id":"s","cwd":"/w","hook_event_name":"Stop","stop_hook_active":"yes"}"#,
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr.contains("field `stop_hook_active`"),
+        "{}",
+        r.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+fn check_file(name: &str, text: &str) -> Run {
+    let dir = workdir("check");
+    write(&dir, name, text);
+    seamguard(&dir, &["check", name], b"")
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+#[test]
+fn check_unknown_key() {
+    let r = check_file(
+        "unknown-key.toml",
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\ndecision = \"deny\"\nreasn = \"typo\"\n",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        first_line(&r.stderr),
+        "unknown-key.toml:5:1: error: unknown key `reasn` in [[rule]]; expected one of: id, seam, tool, matcher, description, when, unless, decision, reason, context, rewrite, redact, feedback, continue_with, max_continuations, halt, run, suppress_prompt, observe; did you mean `reason`?"
+    );
+    assert_eq!(
+        r.stderr.lines().nth(1),
+        Some("    | reasn = \"typo\""),
+        "the source line follows"
+    );
+    assert_eq!(
+        r.stdout,
+        "1 policy file(s), 0 rule(s) (none), 1 error(s), 0 warning(s)\n"
+    );
+}
+
+#[test]
+fn check_invalid_regex() {
+    let r = check_file(
+        "bad-regex.toml",
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.command = { regex = \"(unclosed\" }\ndecision = \"deny\"\n",
+    );
+    assert_eq!(r.code, 1);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(
+        lines[..5],
+        [
+            "bad-regex.toml:4:26: error: `regex` on `command`: invalid regex (Rust `regex` syntax; no look-around or back-references):",
+            "    regex parse error:",
+            "        (unclosed",
+            "        ^",
+            "    error: unclosed group",
+        ]
+    );
+}
+
+#[test]
+fn check_invalid_glob() {
+    let r = check_file(
+        "bad-glob.toml",
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.file_path = { glob = \"src/[a-\" }\ndecision = \"deny\"\n",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        first_line(&r.stderr),
+        "bad-glob.toml:4:27: error: invalid glob `src/[a-`: unclosed character class; missing ']'"
+    );
+}
+
+#[test]
+fn check_action_the_seam_cannot_take() {
+    let r = check_file(
+        "bad-action.toml",
+        "[[rule]]\nid = \"a\"\nseam = \"stop\"\ncontinue_with = \"keep going\"\ndecision = \"deny\"\n",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        first_line(&r.stderr),
+        "bad-action.toml:5:1: error: seam `stop` cannot take `decision`; `decision` is valid on: prompt-submit, pre-tool, permission-request, post-tool, pre-compact"
+    );
+}
+
+/// DESIGN.md §3: "wrong seams for an action … are load-time errors that point at
+/// file:line:column". When the misplaced action is the rule's only action, the first
+/// diagnostic must still be that error, not a claim that the rule "has no action".
+#[test]
+fn check_only_action_the_seam_cannot_take_is_the_first_diagnostic() {
+    let r = check_file(
+        "only-action.toml",
+        "[[rule]]\nid = \"a\"\nseam = \"stop\"\ndecision = \"deny\"\n",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        first_line(&r.stderr),
+        "only-action.toml:4:1: error: seam `stop` cannot take `decision`; `decision` is valid on: prompt-submit, pre-tool, permission-request, post-tool, pre-compact"
+    );
+    assert!(
+        !r.stderr.contains("has no action"),
+        "the rule has an action (`decision`); it is just not valid at this seam:\n{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn check_toml_syntax_error() {
+    let r = check_file("syntax.toml", "[[rule]\nid = \"a\"\n");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        first_line(&r.stderr),
+        "syntax.toml:1:8: error: TOML syntax error: unclosed array table, expected `]`"
+    );
+}
+
+#[test]
+fn check_valid_policy_exits_0() {
+    let dir = policy_dir("check-ok");
+    let r = seamguard(&dir, &["check", "policy.toml"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "");
+    assert_eq!(
+        r.stdout,
+        "1 policy file(s), 4 rule(s) (pre-tool: 2, permission-request: 1, stop: 1), 0 error(s), 0 warning(s)\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fail-closed loading
+
+const PAYLOAD_LS: &[u8] = br#"{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+#[test]
+fn on_load_error_deny_in_a_broken_file_denies_pre_tool() {
+    let dir = workdir("faildeny");
+    write(
+        &dir,
+        "policy.toml",
+        "[policy]\non_load_error = \"deny\"\n\n[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.file_path = { glob = \"src/[a-\" }\ndecision = \"deny\"\n",
+    );
+    let first =
+        "policy.toml:7:27: error: invalid glob `src/[a-`: unclosed character class; missing ']'";
+    let want = format!(
+        "{{\"systemMessage\":\"seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): {first}\",\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard policy policy.toml failed to load and is set to fail closed (on_load_error = \\\"deny\\\"): {first} [seamguard:load-error]\"}}}}\n"
+    );
+    for extra in [&[][..], &["--dialect", "codex"]] {
+        let r = hook(&dir, extra, PAYLOAD_LS);
+        assert_eq!(r.stdout, want, "{extra:?}");
+        assert_eq!(r.code, 0);
+        assert_eq!(
+            r.stderr,
+            format!(
+                "seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): {first}\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn on_load_error_deny_survives_a_toml_syntax_error() {
+    let dir = workdir("faildeny-syntax");
+    write(
+        &dir,
+        "policy.toml",
+        "[policy]\non_load_error = \"deny\"\n[[rule]\n",
+    );
+    let r = hook(&dir, &[], PAYLOAD_LS);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("policy.toml:3:8: error: TOML syntax error"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn broken_file_without_on_load_error_only_warns() {
+    let dir = workdir("failwarn");
+    write(
+        &dir,
+        "policy.toml",
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.file_path = { glob = \"src/[a-\" }\ndecision = \"deny\"\n",
+    );
+    let r = hook(&dir, &[], PAYLOAD_LS);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "{\"systemMessage\":\"seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): policy.toml:4:27: error: invalid glob `src/[a-`: unclosed character class; missing ']'\"}\n"
+    );
+    // `--on-load-error deny` makes the same file fail closed.
+    let r = hook(&dir, &["--on-load-error", "deny"], PAYLOAD_LS);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        r.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// test
+
+const TESTED_POLICY: &str = r#"[[rule]]
+id = "no-rm"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { regex = 'rm\s+-rf' }
+decision = "deny"
+reason = "No recursive delete"
+
+[[test]]
+name = "rm is denied"
+event = { seam = "pre-tool", tool_name = "Bash", tool_input = { command = "sudo rm -rf /" } }
+expect = "deny"
+reason_contains = "recursive"
+rules = ["no-rm"]
+
+[[test]]
+name = "ls is fine"
+event = { seam = "pre-tool", tool_name = "Bash", tool_input = { command = "ls" } }
+expect = "none"
+"#;
+
+#[test]
+fn test_command_passes() {
+    let dir = workdir("test-pass");
+    write(&dir, "t.toml", TESTED_POLICY);
+    let r = seamguard(&dir, &["test", "t.toml"], b"");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout,
+        "ok   t.toml:9 rm is denied => deny\nok   t.toml:16 ls is fine => none\n2 passed, 0 failed, 0 policy error(s)\n"
+    );
+}
+
+#[test]
+fn test_command_reports_failures() {
+    let dir = workdir("test-fail");
+    let src = format!(
+        "{TESTED_POLICY}\n[[test]]\nname = \"wrong expectation\"\nevent = {{ seam = \"pre-tool\", tool_name = \"Bash\", tool_input = {{ command = \"rm -rf build\" }} }}\nexpect = \"ask\"\n"
+    );
+    write(&dir, "t.toml", &src);
+    let r = seamguard(&dir, &["test", "t.toml"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout,
+        "ok   t.toml:9 rm is denied => deny\nok   t.toml:16 ls is fine => none\nFAIL t.toml:21 wrong expectation: expected ask, got deny (fired: [no-rm]; reason: \"No recursive delete [no-rm]\")\n2 passed, 1 failed, 0 policy error(s)\n"
+    );
+}
