@@ -1,0 +1,472 @@
+//! Why an event got its outcome: every rule of the event's seam, whether its matcher matched
+//! the subject, each predicate leaf of `when` and `unless` with whether it held, the guards,
+//! the merged verdict, and the exact bytes each dialect would receive.
+//!
+//! The trace is computed on the policy IR with the reference evaluator
+//! ([`crate::table::naive_pred`]), independently of the compiled decision table; the merged
+//! outcome comes from [`Engine::evaluate`]. When the two disagree on whether a rule fired,
+//! [`RuleTrace::engine_fired`] and [`RuleTrace::fired`] differ, which is a bug worth
+//! reporting.
+//!
+//! ```
+//! use seamguard_engine::{load_str, DecisionTable, Dialect, Engine, Scope, Seam};
+//! use seamguard_engine::explain::explain;
+//!
+//! let p = load_str(r#"
+//! [[rule]]
+//! id = "no-rm"
+//! seam = "pre-tool"
+//! tool = "Bash"
+//! when.command = { program = "rm" }
+//! decision = "deny"
+//! "#, "p.toml", Scope::Cli, 0);
+//! let engine = Engine::new(DecisionTable::new(vec![p]));
+//! let payload = serde_json::json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+//!     "tool_name": "Bash", "tool_input": {"command": "sudo rm -rf /tmp/x"}});
+//! let x = explain(&engine, Seam::PreTool, &payload, Dialect::ClaudeCode);
+//! assert!(x.rules[0].fired);
+//! assert_eq!(x.outcome.verdict().name(), "deny");
+//! assert!(x.rules[0].when.as_ref().unwrap().commands.iter().any(|c| c.starts_with("rm -rf /tmp/x")));
+//! ```
+
+use serde_json::{Value, json};
+
+use crate::codec::{Encoded, encode};
+use crate::decision::Outcome;
+use crate::dialect::Dialect;
+use crate::engine::Engine;
+use crate::matcher::codex_aliases;
+use crate::policy::{Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
+use crate::seam::{MatcherSubject, Seam};
+use crate::shell::{BrushAnalyzer, ShellAnalyzer, analyze_argv};
+use crate::table::{ShellEnv, naive_pred};
+
+/// Whether a predicate node held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// It held.
+    Yes,
+    /// It did not hold.
+    No,
+    /// A shell test could not be decided; it counts as holding in `when` and as not holding
+    /// under `not` and in `unless` (fail closed either way).
+    Unsure,
+}
+
+impl Held {
+    /// `yes`, `no`, `unsure`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Held::Yes => "yes",
+            Held::No => "no",
+            Held::Unsure => "unsure",
+        }
+    }
+}
+
+/// One node of a predicate tree with its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredTrace {
+    /// `all`, `any`, `not`, or the leaf as written (`command program = "rm"`).
+    pub label: String,
+    /// The field's value (leaves only; shortened to 200 characters).
+    pub value: Option<String>,
+    /// Whether it held.
+    pub held: Held,
+    /// The result that counted (an unsure test counts per its polarity).
+    pub counted: bool,
+    /// Shell-aware leaves: every simple command the analyser saw (`rm -rf / (via sudo)`).
+    pub commands: Vec<String>,
+    /// Shell-aware leaves: why the line could not be fully analysed.
+    pub unsure: Option<String>,
+    /// Children of `all` / `any` / `not`.
+    pub children: Vec<PredTrace>,
+}
+
+/// One rule of the seam, considered for the event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleTrace {
+    /// Rule id.
+    pub id: String,
+    /// Hook rule or guard.
+    pub kind: RuleKind,
+    /// `file:line:column` of its declaration.
+    pub source: String,
+    /// The matcher as written back (`Bash`, `/mcp__.*/`, `*`).
+    pub matcher: String,
+    /// Whether the matcher matched one of the subjects.
+    pub matcher_matched: bool,
+    /// `when`, evaluated (absent: always holds). Evaluated even when the matcher did not match.
+    pub when: Option<PredTrace>,
+    /// `unless`, evaluated.
+    pub unless: Option<PredTrace>,
+    /// Reference evaluator: matcher matched, `when` held and `unless` did not.
+    pub fired: bool,
+    /// Whether the engine's outcome lists the rule among the fired contributions.
+    pub engine_fired: bool,
+    /// Its `decision` (or the action it takes: `context`, `continue_with`, …).
+    pub action: String,
+    /// The command a `run` action would execute.
+    pub run: Option<String>,
+}
+
+/// The full explanation of one event.
+#[derive(Debug, Clone)]
+pub struct Explanation {
+    /// The seam.
+    pub seam: Seam,
+    /// The dialect the rules were evaluated in.
+    pub dialect: Dialect,
+    /// The matcher subjects (the subject, plus Codex aliases).
+    pub subjects: Vec<String>,
+    /// Every rule of the seam, in declaration order (hooks and guards).
+    pub rules: Vec<RuleTrace>,
+    /// The merged outcome in `dialect`.
+    pub outcome: Outcome,
+    /// The encoded answer per dialect (each dialect evaluated in its own right).
+    pub encoded: Vec<(Dialect, Outcome, Encoded)>,
+}
+
+fn shorten(s: &str, n: usize) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > n {
+        format!("{}…", one.chars().take(n - 1).collect::<String>())
+    } else {
+        one
+    }
+}
+
+fn path_spec(p: &PathSpec) -> String {
+    match p {
+        PathSpec::Project => "project".into(),
+        PathSpec::Home => "home".into(),
+        PathSpec::Glob(g) => g.clone(),
+    }
+}
+
+fn list(v: &[String]) -> String {
+    if v.len() == 1 {
+        format!("{:?}", v[0])
+    } else {
+        format!("{v:?}")
+    }
+}
+
+fn shell_label(t: &ShellTest) -> String {
+    let mut parts = Vec::new();
+    if !t.programs.is_empty() {
+        parts.push(format!("program = {}", list(&t.programs)));
+    }
+    if !t.subcommands.is_empty() {
+        parts.push(format!("subcommand = {}", list(&t.subcommands)));
+    }
+    let flags = |f: &[Vec<String>]| {
+        f.iter()
+            .map(|g| g.join(""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !t.flags_any.is_empty() {
+        parts.push(format!("flags_any = [{}]", flags(&t.flags_any)));
+    }
+    if !t.flags_all.is_empty() {
+        parts.push(format!("flags_all = [{}]", flags(&t.flags_all)));
+    }
+    if !t.args_any.is_empty() {
+        parts.push(format!("args_any = {}", list(&t.args_any)));
+    }
+    if !t.path_inside.is_empty() {
+        let v: Vec<String> = t.path_inside.iter().map(path_spec).collect();
+        parts.push(format!("path_inside = {}", list(&v)));
+    }
+    if !t.path_outside.is_empty() {
+        let v: Vec<String> = t.path_outside.iter().map(path_spec).collect();
+        parts.push(format!("path_outside = {}", list(&v)));
+    }
+    parts.join(", ")
+}
+
+/// The leaf as written: `command regex = "…"`.
+pub fn leaf_label(l: &Leaf) -> String {
+    let body = match &l.test {
+        Test::Equals(v) => format!(
+            "equals = {}",
+            if v.len() == 1 {
+                v[0].to_string()
+            } else {
+                Value::Array(v.clone()).to_string()
+            }
+        ),
+        Test::Regex(v) => format!("regex = {}", list(v)),
+        Test::Glob(v) => format!("glob = {}", list(v)),
+        Test::Contains(v) => format!("contains = {}", list(v)),
+        Test::Prefix(v) => format!("prefix = {}", list(v)),
+        Test::Shell(t) => shell_label(t),
+    };
+    format!("{} {body}", l.field.name)
+}
+
+fn trace_leaf(l: &Leaf, payload: &Value, env: &ShellEnv, positive: bool) -> PredTrace {
+    let p = Pred::Leaf(l.clone());
+    let pos = naive_pred(&p, payload, env, true);
+    let neg = naive_pred(&p, payload, env, false);
+    let held = match (pos, neg) {
+        (true, true) => Held::Yes,
+        (false, false) => Held::No,
+        _ => Held::Unsure,
+    };
+    let mut commands = Vec::new();
+    let mut unsure = None;
+    if matches!(l.test, Test::Shell(_)) {
+        let cwd = payload.get("cwd").and_then(Value::as_str);
+        let a = match l.field.resolve(payload) {
+            Some(Value::String(s)) => Some(BrushAnalyzer.analyze(s, cwd)),
+            Some(Value::Array(items)) => {
+                let argv: Vec<String> = items
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect();
+                Some(analyze_argv(&argv, cwd))
+            }
+            _ => None,
+        };
+        if let Some(a) = a {
+            commands = a.commands.iter().map(|c| c.display()).collect();
+            unsure = a.unsure;
+        }
+    }
+    PredTrace {
+        label: leaf_label(l),
+        value: l
+            .field
+            .resolve_text(payload)
+            .map(|t| shorten(t.as_ref(), 200)),
+        held,
+        counted: if positive { pos } else { neg },
+        commands,
+        unsure,
+        children: Vec::new(),
+    }
+}
+
+/// Trace a predicate tree; `positive` is the polarity (true in `when`, false in `unless`
+/// and under `not`), exactly as [`naive_pred`] evaluates it.
+pub fn trace_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> PredTrace {
+    let node = |label: &str, children: Vec<PredTrace>, counted: bool| PredTrace {
+        label: label.to_string(),
+        value: None,
+        held: if counted { Held::Yes } else { Held::No },
+        counted,
+        commands: Vec::new(),
+        unsure: None,
+        children,
+    };
+    match p {
+        Pred::All(k) => {
+            let c: Vec<PredTrace> = k
+                .iter()
+                .map(|x| trace_pred(x, payload, env, positive))
+                .collect();
+            let counted = c.iter().all(|x| x.counted);
+            node("all", c, counted)
+        }
+        Pred::Any(k) => {
+            let c: Vec<PredTrace> = k
+                .iter()
+                .map(|x| trace_pred(x, payload, env, positive))
+                .collect();
+            let counted = c.iter().any(|x| x.counted);
+            node("any", c, counted)
+        }
+        Pred::Not(x) => {
+            let c = trace_pred(x, payload, env, !positive);
+            let counted = !c.counted;
+            node("not", vec![c], counted)
+        }
+        Pred::Leaf(l) => trace_leaf(l, payload, env, positive),
+    }
+}
+
+fn action_of(r: &Rule) -> String {
+    let a = &r.action;
+    let mut parts = Vec::new();
+    if r.kind == RuleKind::Guard {
+        parts.push("deny (guard)".to_string());
+    }
+    if let Some(d) = a.decision {
+        parts.push(d.name().to_string());
+    }
+    if a.context.is_some() {
+        parts.push("context".into());
+    }
+    if a.rewrite.is_some() {
+        parts.push("rewrite".into());
+    }
+    if !a.redact.is_empty() {
+        parts.push("redact".into());
+    }
+    if a.feedback.is_some() {
+        parts.push("feedback".into());
+    }
+    if a.continue_with.is_some() {
+        parts.push(format!("continue_with (max {})", a.max_continuations));
+    }
+    if a.halt.is_some() {
+        parts.push("halt".into());
+    }
+    if a.run.is_some() {
+        parts.push("run".into());
+    }
+    if a.observe {
+        parts.push("observe".into());
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(" + ")
+    }
+}
+
+/// The matcher subjects of a payload at a seam in a dialect (the subject, plus Codex
+/// aliases of a tool name).
+pub fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
+    let subject = seam
+        .matcher_subject()
+        .field()
+        .and_then(|f| payload.get(f))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let mut out = vec![subject.clone()];
+    if dialect == Dialect::Codex && seam.matcher_subject() == MatcherSubject::ToolName {
+        out.extend(codex_aliases(&subject).iter().map(|s| s.to_string()));
+    }
+    out
+}
+
+/// Explain one event: trace every rule of `seam`, evaluate the merge with `engine`, and
+/// encode the outcome for both dialects.
+///
+/// Never executes anything unless `engine` has a command-hook runner attached.
+pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -> Explanation {
+    let table = engine.table();
+    let env = table.env();
+    let subj = subjects(seam, payload, dialect);
+    let outcome = engine.evaluate(seam, payload, dialect);
+    let fired_ids = outcome.fired_ids();
+    let mut rules = Vec::new();
+    for r in table.rules().iter().filter(|r| r.seam == seam) {
+        let matcher_matched = subj.iter().any(|s| r.matcher.matches(s));
+        let when = r.when.as_ref().map(|p| trace_pred(p, payload, env, true));
+        let unless = r.unless.as_ref().map(|p| trace_pred(p, payload, env, false));
+        let fired = matcher_matched
+            && when.as_ref().is_none_or(|t| t.counted)
+            && !unless.as_ref().is_some_and(|t| t.counted);
+        rules.push(RuleTrace {
+            id: r.id.clone(),
+            kind: r.kind,
+            source: r.source.to_string(),
+            matcher: r.matcher.to_string(),
+            matcher_matched,
+            when,
+            unless,
+            fired,
+            engine_fired: fired_ids.contains(&r.id.as_str())
+                || outcome.pending_runs.iter().any(|(id, _)| id == &r.id),
+            action: action_of(r),
+            run: r.action.run.as_ref().map(|x| x.command.clone()),
+        });
+    }
+    let mut encoded = Vec::new();
+    for d in [Dialect::ClaudeCode, Dialect::Codex] {
+        let o = if d == dialect {
+            outcome.clone()
+        } else {
+            engine.evaluate(seam, payload, d)
+        };
+        let e = encode(&o, d);
+        encoded.push((d, o, e));
+    }
+    Explanation {
+        seam,
+        dialect,
+        subjects: subj,
+        rules,
+        outcome,
+        encoded,
+    }
+}
+
+impl PredTrace {
+    /// As JSON (for `--format json`).
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({
+            "label": self.label,
+            "held": self.held.name(),
+            "counted": self.counted,
+        });
+        if let Some(x) = &self.value {
+            v["value"] = json!(x);
+        }
+        if !self.commands.is_empty() {
+            v["commands"] = json!(self.commands);
+        }
+        if let Some(u) = &self.unsure {
+            v["unsure"] = json!(u);
+        }
+        if !self.children.is_empty() {
+            v["children"] = Value::Array(self.children.iter().map(PredTrace::to_json).collect());
+        }
+        v
+    }
+}
+
+impl RuleTrace {
+    /// As JSON (for `--format json`).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "kind": match self.kind { RuleKind::Hook => "rule", RuleKind::Guard => "guard" },
+            "source": self.source,
+            "matcher": self.matcher,
+            "matcher_matched": self.matcher_matched,
+            "when": self.when.as_ref().map(PredTrace::to_json),
+            "unless": self.unless.as_ref().map(PredTrace::to_json),
+            "fired": self.fired,
+            "engine_fired": self.engine_fired,
+            "action": self.action,
+            "run": self.run,
+        })
+    }
+}
+
+impl Explanation {
+    /// As JSON: `{seam, dialect, subjects, rules: [...], verdict, reason, fired, would_run,
+    /// warnings, encoded: {"claude-code": {stdout, stderr, exit_code}, "codex": {…}}}`.
+    pub fn to_json(&self) -> Value {
+        let mut enc = serde_json::Map::new();
+        for (d, o, e) in &self.encoded {
+            enc.insert(
+                d.name().to_string(),
+                json!({
+                    "verdict": o.verdict().name(),
+                    "stdout": e.stdout,
+                    "stderr": e.stderr,
+                    "exit_code": e.exit_code,
+                }),
+            );
+        }
+        json!({
+            "seam": self.seam.name(),
+            "dialect": self.dialect.name(),
+            "subjects": self.subjects,
+            "rules": self.rules.iter().map(RuleTrace::to_json).collect::<Vec<_>>(),
+            "verdict": self.outcome.verdict().name(),
+            "reason": self.outcome.reason_text(),
+            "fired": self.outcome.fired_ids(),
+            "would_run": self.outcome.pending_runs.iter().map(|(id, c)| json!({"rule": id, "command": c})).collect::<Vec<_>>(),
+            "warnings": self.outcome.warnings,
+            "encoded": enc,
+        })
+    }
+}
