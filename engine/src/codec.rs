@@ -183,10 +183,11 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 }
                 Seam::Stop | Seam::SubagentStop => {
                     if let Some(cd) = outcome.continuation()
-                        && let crate::decision::ContinuationDecision::Continue { reason } = cd {
-                            top.insert("decision".into(), json!("block"));
-                            top.insert("reason".into(), json!(reason));
-                        }
+                        && let crate::decision::ContinuationDecision::Continue { reason } = cd
+                    {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    }
                 }
                 Seam::PreCompact => {
                     if verdict == Verdict::Block {
@@ -214,9 +215,10 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 }
             }
             if let Some(w) = &warn
-                && claude_keeps_system_message(seam) {
-                    top.insert("systemMessage".into(), json!(w));
-                }
+                && claude_keeps_system_message(seam)
+            {
+                top.insert("systemMessage".into(), json!(w));
+            }
         }
         Dialect::Codex => {
             if !seam.in_codex() {
@@ -330,10 +332,9 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                         top.insert("reason".into(), json!(reason));
                     }
                 }
-                Seam::PreCompact
-                    if verdict == Verdict::Block && halt.is_none() => {
-                        halt = Some(reason.clone());
-                    }
+                Seam::PreCompact if verdict == Verdict::Block && halt.is_none() => {
+                    halt = Some(reason.clone());
+                }
                 _ => {}
             }
             if let Some(h) = halt {
@@ -347,9 +348,10 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 }
             }
             if let Some(w) = &warn
-                && seam != Seam::SessionEnd {
-                    top.insert("systemMessage".into(), json!(w));
-                }
+                && seam != Seam::SessionEnd
+            {
+                top.insert("systemMessage".into(), json!(w));
+            }
         }
     }
     if seam == Seam::SessionEnd {
@@ -535,17 +537,18 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
     match seam {
         Seam::PreTool => {
             if let Some(h) = hso
-                && let Some(pd) = str_field(h, "permissionDecision")? {
-                    r.verdict = Some(match pd.as_str() {
-                        "allow" => Verdict::Allow,
-                        "deny" => Verdict::Deny,
-                        "ask" => Verdict::Ask,
-                        "defer" => Verdict::Defer,
-                        o => return Err(format!("unknown permissionDecision `{o}`")),
-                    });
-                    r.reason = str_field(h, "permissionDecisionReason")?;
-                    r.updated_input = h.get("updatedInput").cloned();
-                }
+                && let Some(pd) = str_field(h, "permissionDecision")?
+            {
+                r.verdict = Some(match pd.as_str() {
+                    "allow" => Verdict::Allow,
+                    "deny" => Verdict::Deny,
+                    "ask" => Verdict::Ask,
+                    "defer" => Verdict::Defer,
+                    o => return Err(format!("unknown permissionDecision `{o}`")),
+                });
+                r.reason = str_field(h, "permissionDecisionReason")?;
+                r.updated_input = h.get("updatedInput").cloned();
+            }
             if r.verdict.is_none() {
                 match top_decision.as_deref() {
                     Some("approve") => r.verdict = Some(Verdict::Allow),
@@ -595,12 +598,14 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
                 Some(o) => return Err(format!("top-level decision `{o}` is not `block`")),
                 None => {}
             }
-            if matches!(seam, Seam::Stop | Seam::SubagentStop) && r.verdict.is_none()
-                && let Some(c) = r.context.take() {
-                    // Stop additionalContext is non-error feedback that also continues.
-                    r.verdict = Some(Verdict::Continue);
-                    r.reason = Some(c);
-                }
+            if matches!(seam, Seam::Stop | Seam::SubagentStop)
+                && r.verdict.is_none()
+                && let Some(c) = r.context.take()
+            {
+                // Stop additionalContext is non-error feedback that also continues.
+                r.verdict = Some(Verdict::Continue);
+                r.reason = Some(c);
+            }
         }
         _ => {}
     }

@@ -613,9 +613,10 @@ impl Cx {
         {
             for w in words.iter().skip(1) {
                 if let Some((n, v)) = w.text.split_once('=')
-                    && !w.dynamic {
-                        self.vars.insert(n.to_string(), v.to_string());
-                    }
+                    && !w.dynamic
+                {
+                    self.vars.insert(n.to_string(), v.to_string());
+                }
             }
         }
         let script_input = heredoc.or(stdin_script);
@@ -812,11 +813,12 @@ impl Cx {
                 )
                 .unwrap_or_default();
                 if let Some((host, cmd)) = after.split_first()
-                    && !cmd.is_empty() {
-                        let s: Vec<&str> = cmd.iter().map(|a| a.text.as_str()).collect();
-                        nested.push(format!("ssh {}", host.text));
-                        self.script(&s.join(" "), &nested, depth + 1);
-                    }
+                    && !cmd.is_empty()
+                {
+                    let s: Vec<&str> = cmd.iter().map(|a| a.text.as_str()).collect();
+                    nested.push(format!("ssh {}", host.text));
+                    self.script(&s.join(" "), &nested, depth + 1);
+                }
                 None
             }
             "find" => {
@@ -903,10 +905,11 @@ impl Cx {
             _ => None,
         };
         if let Some(inner) = inner
-            && !inner.is_empty() {
-                nested.push(base);
-                self.peel_with_input(inner, Vec::new(), nested, depth + 1, input);
-            }
+            && !inner.is_empty()
+        {
+            nested.push(base);
+            self.peel_with_input(inner, Vec::new(), nested, depth + 1, input);
+        }
     }
 }
 

@@ -338,11 +338,7 @@ fn eval_shell(
         } else {
             pos.iter().skip(1).copied().collect()
         };
-        if !t.args_any.is_empty()
-            && !operands
-                .iter()
-                .any(|o| t.args_any.contains(&o.text))
-        {
+        if !t.args_any.is_empty() && !operands.iter().any(|o| t.args_any.contains(&o.text)) {
             if operands.iter().any(|o| o.dynamic) {
                 maybe = Some(format!(
                     "an argument of `{}` is only known at run time",
@@ -775,19 +771,21 @@ impl SeamTable {
                 re.which_overlapping_matches(&Input::new(text.as_bytes()), &mut set);
                 for pid in set.iter() {
                     if let Some(&leaf) = f.pat_leaf.get(pid.as_usize())
-                        && !bit(&bits, leaf as usize) {
-                            set_bit(&mut bits, leaf as usize);
-                            matched_leaves.push(leaf);
-                        }
+                        && !bit(&bits, leaf as usize)
+                    {
+                        set_bit(&mut bits, leaf as usize);
+                        matched_leaves.push(leaf);
+                    }
                 }
             }
             if let Some(gs) = &f.globs {
                 for i in gs.matches(text.as_ref()) {
                     if let Some(&leaf) = f.glob_leaf.get(i)
-                        && !bit(&bits, leaf as usize) {
-                            set_bit(&mut bits, leaf as usize);
-                            matched_leaves.push(leaf);
-                        }
+                        && !bit(&bits, leaf as usize)
+                    {
+                        set_bit(&mut bits, leaf as usize);
+                        matched_leaves.push(leaf);
+                    }
                 }
             }
         }
@@ -1143,9 +1141,10 @@ pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> 
                 };
             }
             if let Test::Equals(vals) = &l.test
-                && !vals.iter().all(Value::is_string) {
-                    return direct(&l.field, &l.test, payload);
-                }
+                && !vals.iter().all(Value::is_string)
+            {
+                return direct(&l.field, &l.test, payload);
+            }
             let Some(text) = l.field.resolve_text(payload) else {
                 return false;
             };
