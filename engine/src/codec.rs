@@ -564,6 +564,18 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
                     r.reason = top_reason;
                 }
             }
+            if r.verdict.is_none() {
+                // Case HK-05: a decision in the wrong place is silently ignored by the host;
+                // seamguard says so instead of treating it as "no opinion".
+                let misplaced = ["permissionDecision", "permissionDecisionReason"]
+                    .into_iter()
+                    .find(|k| m.contains_key(*k));
+                if let Some(k) = misplaced {
+                    r.error = Some(format!(
+                        "`{k}` at the top level is not a PreToolUse control field (it belongs in hookSpecificOutput); the host ignores it, so no decision"
+                    ));
+                }
+            }
         }
         Seam::PermissionRequest => {
             if let Some(Value::Object(d)) = hso.and_then(|h| h.get("decision")) {

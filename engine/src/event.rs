@@ -1,9 +1,10 @@
 //! Typed hook payloads (HOOKS.md A4 for Claude Code, B2 for Codex).
 //!
 //! Every payload struct keeps the fields it does not know in `extra`, so a decoded payload
-//! re-encodes to the same JSON value (key order aside). Fields that a host documents as
-//! nullable (`transcript_path` in Codex, `last_assistant_message`, `agent_transcript_path`)
-//! are `Option<Option<String>>` so that `null` and "absent" survive a round trip.
+//! re-encodes to the same JSON value (key order aside). Every optional field is
+//! `Option<Option<T>>` (absent → `None`, `null` → `Some(None)`): hosts send `null` for
+//! documented nullable fields (`transcript_path` in Codex) and undocumented ones alike
+//! (`custom_instructions` of real `PreCompact` payloads), and both survive a round trip.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -48,28 +49,28 @@ macro_rules! payload {
             #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
             pub transcript_path: Option<Option<String>>,
             /// Current working directory of the agent.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub cwd: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub cwd: Option<Option<String>>,
             /// The event name, e.g. `PreToolUse`.
             pub hook_event_name: String,
             /// `default`, `plan`, `acceptEdits`, `auto`, `dontAsk`, `bypassPermissions`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub permission_mode: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub permission_mode: Option<Option<String>>,
             /// Codex: the turn id on turn-scoped events.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub turn_id: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub turn_id: Option<Option<String>>,
             /// Codex (and Claude Code SessionStart): the active model slug.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub model: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub model: Option<Option<String>>,
             /// Claude Code ≥ 2.1.196: UUID of the prompt being processed.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub prompt_id: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub prompt_id: Option<Option<String>>,
             /// Inside a subagent: its id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub agent_id: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub agent_id: Option<Option<String>>,
             /// Inside a subagent (or with `--agent`): its type.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub agent_type: Option<String>,
+            #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+            pub agent_type: Option<Option<String>>,
             $( $(#[$fmeta])* pub $field: $ty, )*
             /// Every field this struct does not name, kept for a lossless re-encode.
             #[serde(flatten)]
@@ -84,8 +85,8 @@ payload! {
         /// What started the session.
         source: String,
         /// Claude Code: session title when set.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_title: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        session_title: Option<Option<String>>,
     }
 }
 
@@ -105,8 +106,8 @@ payload! {
         /// Tool arguments (tool-specific object).
         tool_input: Value,
         /// Tool call id (Claude Code ≥ 2.0.43, Codex).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        tool_use_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        tool_use_id: Option<Option<String>>,
     }
 }
 
@@ -118,8 +119,8 @@ payload! {
         /// Tool arguments.
         tool_input: Value,
         /// Claude Code: suggested permission updates.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        permission_suggestions: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        permission_suggestions: Option<Option<Value>>,
     }
 }
 
@@ -133,11 +134,11 @@ payload! {
         /// Tool-specific structured response (Codex: often the model-facing string).
         tool_response: Value,
         /// Tool call id.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        tool_use_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        tool_use_id: Option<Option<String>>,
         /// Run time of the tool in milliseconds (Claude Code ≥ 2.1.119).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        duration_ms: Option<Option<u64>>,
     }
 }
 
@@ -149,16 +150,16 @@ payload! {
         /// Tool arguments.
         tool_input: Value,
         /// Tool call id.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        tool_use_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        tool_use_id: Option<Option<String>>,
         /// The error text.
         error: String,
         /// Whether the user interrupted the tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        is_interrupt: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        is_interrupt: Option<Option<bool>>,
         /// Run time in milliseconds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        duration_ms: Option<Option<u64>>,
     }
 }
 
@@ -166,8 +167,8 @@ payload! {
     /// `Stop`: the agent wants to end its turn.
     Stop {
         /// `true` when the agent is already continuing because of a stop hook.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        stop_hook_active: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        stop_hook_active: Option<Option<bool>>,
         /// The last assistant message (nullable in Codex).
         #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
         last_assistant_message: Option<Option<String>>,
@@ -178,8 +179,8 @@ payload! {
     /// `SubagentStop`: a subagent wants to stop.
     SubagentStop {
         /// `true` when the subagent is already continuing because of a stop hook.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        stop_hook_active: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        stop_hook_active: Option<Option<bool>>,
         /// Transcript of the subagent (nullable in Codex).
         #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
         agent_transcript_path: Option<Option<String>>,
@@ -198,14 +199,14 @@ payload! {
     /// `Notification` (Claude Code): a notification is shown to the user.
     Notification {
         /// Notification text.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        message: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        message: Option<Option<String>>,
         /// Optional title.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        title: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        title: Option<Option<String>>,
         /// `permission_prompt`, `idle_prompt`, ….
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        notification_type: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        notification_type: Option<Option<String>>,
     }
 }
 
@@ -215,8 +216,8 @@ payload! {
         /// `manual` or `auto`.
         trigger: String,
         /// Instructions given to `/compact` (empty for auto).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        custom_instructions: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        custom_instructions: Option<Option<String>>,
     }
 }
 
@@ -226,8 +227,8 @@ payload! {
         /// `manual` or `auto`.
         trigger: String,
         /// The summary (Claude Code).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        compact_summary: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "nullable")]
+        compact_summary: Option<Option<String>>,
     }
 }
 
@@ -429,8 +430,8 @@ impl HookEvent {
     /// `stop_hook_active` of a stop seam (`false` when absent or not a stop seam).
     pub fn stop_hook_active(&self) -> bool {
         match self {
-            HookEvent::Stop(e) => e.stop_hook_active.unwrap_or(false),
-            HookEvent::SubagentStop(e) => e.stop_hook_active.unwrap_or(false),
+            HookEvent::Stop(e) => e.stop_hook_active.flatten().unwrap_or(false),
+            HookEvent::SubagentStop(e) => e.stop_hook_active.flatten().unwrap_or(false),
             _ => false,
         }
     }

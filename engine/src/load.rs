@@ -1036,7 +1036,14 @@ fn lower_rule(
         want_str(ctx, dv, "`description`");
     }
 
-    if kind == RuleKind::Hook && n_actions == 0 && seam.is_some() {
+    let action_keys = t
+        .iter()
+        .filter(|(k, _)| {
+            let key: &str = k.get_ref();
+            action_of(key).is_some() || key == "observe"
+        })
+        .count();
+    if kind == RuleKind::Hook && n_actions == 0 && action_keys == 0 && seam.is_some() {
         ctx.error(
             v.span(),
             format!(
