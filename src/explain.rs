@@ -1,10 +1,23 @@
-//! `seamguard explain`: one event, every rule of its seam, each predicate, the merge and the
-//! encoded output per dialect.
+//! `seamguard explain`: one event, every rule of its seam considered (matcher, each predicate
+//! leaf of `when` / `unless`, the simple commands a shell test saw), guards, the merged verdict,
+//! and the exact bytes each dialect would receive on stdout.
+//!
+//! The event is a payload file (`--event FILE`, `-` for stdin) or `FILE:LINE` of a recorded
+//! session (every event reconstructed from that line: an assistant line with three tool calls
+//! gives three pre-tool events). Nothing is executed: fired `run` rules are listed as
+//! "would run".
 
-use std::path::PathBuf;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use seamguard_engine::Dialect;
+use serde_json::{Value, json};
+
+use seamguard_engine::explain::{Explanation, Held, PredTrace, explain};
+use seamguard_engine::readers::{EventReader, Item, RecordedEvent};
+use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, RuleKind};
+
+use crate::{discover, outcome_json};
 
 /// Options of `seamguard explain`.
 #[derive(Debug)]
@@ -21,9 +34,259 @@ pub(crate) struct Options {
     pub(crate) json: bool,
 }
 
+/// Split `FILE:LINE` at its last colon (paths may contain colons).
+fn split_target(t: &str) -> Option<(PathBuf, usize)> {
+    let (f, l) = t.rsplit_once(':')?;
+    let line = l.parse::<usize>().ok()?;
+    Some((PathBuf::from(f), line))
+}
+
+fn events_of(reader: EventReader, line: Option<usize>) -> (Vec<RecordedEvent>, Vec<String>) {
+    let mut events = Vec::new();
+    let mut problems = Vec::new();
+    for item in reader {
+        match item {
+            Item::Event(e) => {
+                if line.is_none_or(|l| e.line == l) {
+                    events.push(e);
+                } else if line.is_some_and(|l| e.line > l) && !events.is_empty() {
+                    break;
+                }
+            }
+            Item::Problem(p) => {
+                if line.is_none_or(|l| p.line == l) {
+                    problems.push(p.to_string());
+                }
+            }
+        }
+    }
+    (events, problems)
+}
+
+fn mark(h: Held, counted: bool) -> &'static str {
+    match (h, counted) {
+        (Held::Yes, _) => "✓",
+        (Held::No, _) => "✗",
+        (Held::Unsure, true) => "? (unsure, counts as held)",
+        (Held::Unsure, false) => "? (unsure, counts as not held)",
+    }
+}
+
+fn print_pred(w: &mut impl Write, t: &PredTrace, depth: usize, seen: &mut Vec<String>) {
+    let pad = "  ".repeat(depth);
+    let _ = writeln!(w, "{pad}{} {}", mark(t.held, t.counted), t.label);
+    // A field's value and the simple commands seen in it: once per event.
+    if let Some(f) = &t.field
+        && !seen.contains(f)
+    {
+        seen.push(f.clone());
+        if let Some(v) = &t.value {
+            let _ = writeln!(w, "{pad}    {f} = {v:?}");
+        } else {
+            let _ = writeln!(w, "{pad}    {f}: absent");
+        }
+        if !t.commands.is_empty() {
+            let _ = writeln!(w, "{pad}    simple commands seen:");
+            for c in &t.commands {
+                let _ = writeln!(w, "{pad}      {c}");
+            }
+        }
+        if let Some(u) = &t.unsure {
+            let _ = writeln!(w, "{pad}    unsure: {u}");
+        }
+    }
+    for c in &t.children {
+        print_pred(w, c, depth + 1, seen);
+    }
+}
+
+fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bool) {
+    let b = |s: &str| {
+        if color {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    let _ = writeln!(
+        w,
+        "{}",
+        b(&format!(
+            "{}  {} event ({}, {}), subject {:?}",
+            ev.location(),
+            x.seam,
+            ev.format,
+            x.dialect,
+            x.subjects.join(" / ")
+        ))
+    );
+    let mut seen: Vec<String> = Vec::new();
+    if x.rules.is_empty() {
+        let _ = writeln!(w, "  no rule at this seam");
+    }
+    for r in &x.rules {
+        let kind = match r.kind {
+            RuleKind::Hook => "rule",
+            RuleKind::Guard => "guard",
+        };
+        let verdict = if r.fired { "FIRES" } else { "does not fire" };
+        let _ = writeln!(
+            w,
+            "  {kind} {} ({}) — {verdict} → {}",
+            b(&r.id),
+            r.source,
+            r.action
+        );
+        let _ = writeln!(
+            w,
+            "    matcher {}: {}",
+            r.matcher,
+            if r.matcher_matched {
+                "✓ matches"
+            } else {
+                "✗ no match"
+            }
+        );
+        match &r.when {
+            None => {
+                let _ = writeln!(w, "    when: (always)");
+            }
+            Some(t) => {
+                let _ = writeln!(w, "    when:");
+                print_pred(w, t, 3, &mut seen);
+            }
+        }
+        if let Some(t) = &r.unless {
+            let _ = writeln!(w, "    unless:");
+            print_pred(w, t, 3, &mut seen);
+        }
+        if let Some(c) = &r.run {
+            let _ = writeln!(
+                w,
+                "    run: {c}{}",
+                if r.fired {
+                    "  (would run: not executed)"
+                } else {
+                    ""
+                }
+            );
+        }
+        if r.fired != r.engine_fired {
+            let _ = writeln!(
+                w,
+                "    note: the engine {} this rule but the reference evaluator says it {} (please report)",
+                if r.engine_fired {
+                    "fired"
+                } else {
+                    "did not fire"
+                },
+                if r.fired { "fires" } else { "does not fire" }
+            );
+        }
+    }
+    let o = &x.outcome;
+    let _ = writeln!(
+        w,
+        "{} {}  (fired: [{}])",
+        b("merged verdict:"),
+        o.verdict().name(),
+        o.fired_ids().join(", ")
+    );
+    let reason = o.reason_text();
+    if !reason.is_empty() {
+        let _ = writeln!(w, "  reason: {}", reason.replace('\n', "\n          "));
+    }
+    for (id, c) in &o.pending_runs {
+        let _ = writeln!(w, "  would run: {c}  [{id}]");
+    }
+    for warn in &o.warnings {
+        let _ = writeln!(w, "  warning: {warn}");
+    }
+    for (d, od, e) in &x.encoded {
+        let stdout = if e.stdout.is_empty() {
+            "(nothing)".to_string()
+        } else {
+            e.stdout.trim_end_matches('\n').to_string()
+        };
+        let _ = writeln!(
+            w,
+            "  {} stdout ({}; exit {}): {stdout}",
+            b(d.name()),
+            od.verdict().name(),
+            e.exit_code
+        );
+    }
+}
+
+fn load(path: &Path) -> EventReader {
+    if path == Path::new("-") {
+        let mut buf = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+            eprintln!("seamguard: cannot read stdin: {e}");
+        }
+        return EventReader::from_reader("<stdin>", std::io::Cursor::new(buf));
+    }
+    EventReader::open(path)
+}
+
 /// Run `seamguard explain`.
 pub(crate) fn run(o: &Options) -> ExitCode {
-    let _ = o;
-    eprintln!("seamguard: explain is not implemented yet");
-    ExitCode::from(2)
+    let (reader, line) = match (&o.event, &o.target) {
+        (Some(f), _) => (load(f), None),
+        (None, Some(t)) => match split_target(t) {
+            Some((f, l)) => (EventReader::open(&f), Some(l)),
+            None => {
+                eprintln!("seamguard: expected FILE:LINE (or --event FILE), got `{t}`");
+                return ExitCode::from(2);
+            }
+        },
+        (None, None) => {
+            eprintln!("seamguard: give FILE:LINE or --event FILE");
+            return ExitCode::from(2);
+        }
+    };
+    let (events, problems) = events_of(reader, line);
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    if events.is_empty() {
+        eprintln!("seamguard: no hook event found there");
+        return ExitCode::from(2);
+    }
+    let files = discover::policy_paths(&o.policies, events.first().map(|e| &e.payload));
+    let loaded = discover::load_all(&files);
+    for p in &loaded {
+        for d in &p.diagnostics {
+            eprintln!("{}", d.render());
+        }
+    }
+    let engine =
+        Engine::new(DecisionTable::new(loaded)).with_ledger(Box::new(MemoryLedger::default()));
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut out = std::io::stdout().lock();
+    let mut json_out = Vec::new();
+    for ev in &events {
+        let dialect = o.dialect.unwrap_or(ev.dialect);
+        let x = explain(&engine, ev.seam, &ev.payload, dialect);
+        if o.json {
+            let mut v = x.to_json();
+            v["file"] = json!(&*ev.file);
+            v["line"] = json!(ev.line);
+            v["format"] = json!(ev.format.name());
+            v["outcome"] = outcome_json(&x.outcome);
+            v["payload"] = ev.payload.clone();
+            json_out.push(v);
+        } else {
+            print_text(&mut out, ev, &x, color);
+            let _ = writeln!(out);
+        }
+    }
+    if o.json {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&Value::Array(json_out)).unwrap_or_default()
+        );
+    }
+    ExitCode::SUCCESS
 }

@@ -69,6 +69,8 @@ impl Held {
 pub struct PredTrace {
     /// `all`, `any`, `not`, or the leaf as written (`command program = "rm"`).
     pub label: String,
+    /// The field a leaf reads (`command`, `/tool_input/url`).
+    pub field: Option<String>,
     /// The field's value (leaves only; shortened to 200 characters).
     pub value: Option<String>,
     /// Whether it held.
@@ -160,12 +162,7 @@ fn shell_label(t: &ShellTest) -> String {
     if !t.subcommands.is_empty() {
         parts.push(format!("subcommand = {}", list(&t.subcommands)));
     }
-    let flags = |f: &[Vec<String>]| {
-        f.iter()
-            .map(|g| g.join(""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let flags = |f: &[Vec<String>]| f.iter().map(|g| g.join("")).collect::<Vec<_>>().join(", ");
     if !t.flags_any.is_empty() {
         parts.push(format!("flags_any = [{}]", flags(&t.flags_any)));
     }
@@ -237,6 +234,7 @@ fn trace_leaf(l: &Leaf, payload: &Value, env: &ShellEnv, positive: bool) -> Pred
     }
     PredTrace {
         label: leaf_label(l),
+        field: Some(l.field.name.clone()),
         value: l
             .field
             .resolve_text(payload)
@@ -254,6 +252,7 @@ fn trace_leaf(l: &Leaf, payload: &Value, env: &ShellEnv, positive: bool) -> Pred
 pub fn trace_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> PredTrace {
     let node = |label: &str, children: Vec<PredTrace>, counted: bool| PredTrace {
         label: label.to_string(),
+        field: None,
         value: None,
         held: if counted { Held::Yes } else { Held::No },
         counted,
@@ -292,8 +291,7 @@ fn action_of(r: &Rule) -> String {
     let mut parts = Vec::new();
     if r.kind == RuleKind::Guard {
         parts.push("deny (guard)".to_string());
-    }
-    if let Some(d) = a.decision {
+    } else if let Some(d) = a.decision {
         parts.push(d.name().to_string());
     }
     if a.context.is_some() {
@@ -358,7 +356,10 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
     for r in table.rules().iter().filter(|r| r.seam == seam) {
         let matcher_matched = subj.iter().any(|s| r.matcher.matches(s));
         let when = r.when.as_ref().map(|p| trace_pred(p, payload, env, true));
-        let unless = r.unless.as_ref().map(|p| trace_pred(p, payload, env, false));
+        let unless = r
+            .unless
+            .as_ref()
+            .map(|p| trace_pred(p, payload, env, false));
         let fired = matcher_matched
             && when.as_ref().is_none_or(|t| t.counted)
             && !unless.as_ref().is_some_and(|t| t.counted);
@@ -405,6 +406,9 @@ impl PredTrace {
             "held": self.held.name(),
             "counted": self.counted,
         });
+        if let Some(f) = &self.field {
+            v["field"] = json!(f);
+        }
         if let Some(x) = &self.value {
             v["value"] = json!(x);
         }

@@ -517,7 +517,11 @@ impl EventReader {
         let next = match self.skip_separators() {
             Ok(n) => n,
             Err(e) => {
-                self.problem(index + 1, ProblemKind::Unreadable, format!("read error: {e}"));
+                self.problem(
+                    index + 1,
+                    ProblemKind::Unreadable,
+                    format!("read error: {e}"),
+                );
                 return false;
             }
         };
@@ -537,7 +541,9 @@ impl EventReader {
                 self.problem(
                     index + 1,
                     ProblemKind::Unreadable,
-                    format!("truncated JSON array: the file ends after {index} element(s) without `]`"),
+                    format!(
+                        "truncated JSON array: the file ends after {index} element(s) without `]`"
+                    ),
                 );
                 false
             }
@@ -589,8 +595,7 @@ impl EventReader {
         }
         if m.get("payload").is_some_and(Value::is_object)
             && (m.contains_key("hook_event_type")
-                || m
-                    .get("payload")
+                || m.get("payload")
                     .and_then(|p| p.get("hook_event_name"))
                     .is_some())
         {
@@ -808,7 +813,10 @@ impl ClaudeState {
     fn base(&self, name: &str) -> Map<String, Value> {
         let mut p = Map::new();
         p.insert("session_id".into(), Value::String(self.session_id.clone()));
-        p.insert("transcript_path".into(), Value::String(self.file.to_string()));
+        p.insert(
+            "transcript_path".into(),
+            Value::String(self.file.to_string()),
+        );
         if let Some(c) = &self.cwd {
             p.insert("cwd".into(), Value::String(c.clone()));
         }
@@ -1080,7 +1088,10 @@ impl CodexState {
                 .unwrap_or_else(|| format!("turn-{}", self.turns));
             p.insert("turn_id".into(), Value::String(t));
         }
-        p.insert("transcript_path".into(), Value::String(self.file.to_string()));
+        p.insert(
+            "transcript_path".into(),
+            Value::String(self.file.to_string()),
+        );
         if let Some(c) = &self.cwd {
             p.insert("cwd".into(), Value::String(c.clone()));
         }
@@ -1521,8 +1532,14 @@ mod tests {
     #[test]
     fn argv_commands() {
         let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(argv_to_command(&v(&["bash", "-lc", "ls -la | head"])), "ls -la | head");
-        assert_eq!(argv_to_command(&v(&["/bin/zsh", "-c", "echo hi"])), "echo hi");
+        assert_eq!(
+            argv_to_command(&v(&["bash", "-lc", "ls -la | head"])),
+            "ls -la | head"
+        );
+        assert_eq!(
+            argv_to_command(&v(&["/bin/zsh", "-c", "echo hi"])),
+            "echo hi"
+        );
         assert_eq!(
             argv_to_command(&v(&["rg", "-n", "foo bar", "it's"])),
             "rg -n 'foo bar' 'it'\"'\"'s'"
