@@ -326,6 +326,9 @@ const TEST_KEYS: &[&str] = &[
     "args_any",
     "path_inside",
     "path_outside",
+    "push_force",
+    "push_delete",
+    "push_to",
 ];
 
 const SHELL_KEYS: &[&str] = &[
@@ -337,6 +340,9 @@ const SHELL_KEYS: &[&str] = &[
     "args_any",
     "path_inside",
     "path_outside",
+    "push_force",
+    "push_delete",
+    "push_to",
 ];
 
 fn split_flag(f: &str) -> Vec<String> {
@@ -455,6 +461,34 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
         let key: &str = k.get_ref();
         if SHELL_KEYS.contains(&key) {
             has_shell = true;
+            if field.name == "paths" && !matches!(key, "path_inside" | "path_outside") {
+                ctx.error(
+                    k.span(),
+                    format!("`{key}` does not apply to `paths`; `paths` takes `path_inside` / `path_outside`"),
+                );
+                ok = false;
+                continue;
+            }
+            if key == "push_force" || key == "push_delete" {
+                match want_bool(ctx, val, &format!("`{key}`")) {
+                    Some(true) => {
+                        if key == "push_force" {
+                            shell.push_force = true;
+                        } else {
+                            shell.push_delete = true;
+                        }
+                    }
+                    Some(false) => {
+                        ctx.error(
+                            val.span(),
+                            format!("`{key} = false` tests nothing; remove it or use `not`"),
+                        );
+                        ok = false;
+                    }
+                    None => ok = false,
+                }
+                continue;
+            }
             let Some(items) = want_str_list(ctx, val, &format!("`{key}`")) else {
                 ok = false;
                 continue;
@@ -466,6 +500,7 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
                 "flags_any" => shell.flags_any.extend(items.iter().map(|f| split_flag(f))),
                 "flags_all" => shell.flags_all.extend(items.iter().map(|f| split_flag(f))),
                 "args_any" => shell.args_any.extend(items),
+                "push_to" => shell.push_to.extend(items),
                 _ => {
                     let mut specs = Vec::new();
                     for it in items {

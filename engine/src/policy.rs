@@ -291,6 +291,23 @@ pub struct ShellTest {
     pub path_inside: Vec<PathSpec>,
     /// `path_outside`: one path operand is outside all of these.
     pub path_outside: Vec<PathSpec>,
+    /// `push_force = true`: a `git push` that forces by any spelling (`--force`, `-f`,
+    /// `--force-with-lease`, `--mirror`, a `+refspec`).
+    pub push_force: bool,
+    /// `push_delete = true`: a `git push` that deletes a remote ref (`--delete`, `-d`,
+    /// `:ref`).
+    pub push_delete: bool,
+    /// `push_to`: a `git push` whose destination branch is one of these (`main`,
+    /// `HEAD:refs/heads/main`, `+main`); a push without refspec cannot be decided.
+    pub push_to: Vec<String>,
+}
+
+impl ShellTest {
+    /// Whether a git-push refspec test is set (it implies `program = "git"`,
+    /// `subcommand = "push"`).
+    pub fn is_push(&self) -> bool {
+        self.push_force || self.push_delete || !self.push_to.is_empty()
+    }
 }
 
 impl Test {
@@ -362,6 +379,18 @@ pub const FIELD_ALIASES: &[(&str, &[&str])] = &[
     ("title", &["/title"]),
     ("last_assistant_message", &["/last_assistant_message"]),
     ("stop_hook_active", &["/stop_hook_active"]),
+    // Virtual: every path the tool call touches (file tools' paths, `apply_patch` headers,
+    // shell operands and redirections); takes `path_inside` / `path_outside`.
+    (
+        "paths",
+        &[
+            "/tool_input/file_path",
+            "/tool_input/notebook_path",
+            "/tool_input/path",
+            "/tool_input/command",
+            "/tool_input/input",
+        ],
+    ),
 ];
 
 /// Split an RFC 6901 pointer into unescaped tokens (`~1` → `/`, `~0` → `~`).

@@ -26,6 +26,41 @@ use brush_parser::{Parser, ParserOptions};
 /// Maximum nesting of shell re-entry (`bash -c`, `eval`, `$(…)`, …).
 pub const MAX_DEPTH: usize = 8;
 
+/// Longest command line analysed, in bytes (1 MiB); longer lines are "unsure".
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+
+/// Deepest bracket nesting (`(`, `{`, `[`, backticks) handed to the parser; deeper lines are
+/// "unsure" (the parser is recursive; this keeps its stack use bounded).
+pub const MAX_NESTING: usize = 100;
+
+/// An upper bound of the nesting depth of a script: brackets and backticks counted without
+/// regard to quoting (so quoted brackets can only make the estimate larger, never smaller).
+pub fn bracket_depth(s: &str) -> usize {
+    let mut depth: usize = 0;
+    let mut max = 0;
+    let mut in_backtick = false;
+    for b in s.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b'`' => {
+                if in_backtick {
+                    depth = depth.saturating_sub(1);
+                } else {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                in_backtick = !in_backtick;
+            }
+            _ => {}
+        }
+    }
+    max
+}
+
 /// One argument word after quote removal and expansion of what is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Arg {
@@ -110,6 +145,92 @@ impl ShellAnalyzer for BrushAnalyzer {
             commands: cx.out,
             unsure: cx.unsure,
         }
+    }
+}
+
+/// Every path a tool call touches, as an analysis whose commands carry the paths as operands:
+/// file tools' `file_path` / `notebook_path` / `path`, the file headers of an `apply_patch`
+/// patch (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`), and for
+/// shell commands every operand and redirection of every simple command (with `cd`
+/// tracking). This is the virtual field `paths` of the policy language.
+pub fn tool_paths(payload: &serde_json::Value) -> ShellAnalysis {
+    use serde_json::Value;
+    let cwd = payload.get("cwd").and_then(Value::as_str);
+    let ti = payload.get("tool_input");
+    let tool = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut args: Vec<Arg> = Vec::new();
+    for k in ["file_path", "notebook_path", "path"] {
+        if let Some(p) = ti.and_then(|t| t.get(k)).and_then(Value::as_str) {
+            args.push(Arg {
+                text: p.to_string(),
+                dynamic: false,
+            });
+        }
+    }
+    let patch = ti
+        .and_then(|t| {
+            t.get("input")
+                .or_else(|| t.get("patch"))
+                .or_else(|| t.get("command"))
+        })
+        .and_then(Value::as_str)
+        .filter(|p| tool == "apply_patch" || p.trim_start().starts_with("*** Begin Patch"));
+    if let Some(p) = patch {
+        for line in p.lines() {
+            for h in [
+                "*** Add File: ",
+                "*** Update File: ",
+                "*** Delete File: ",
+                "*** Move to: ",
+            ] {
+                if let Some(rest) = line.strip_prefix(h) {
+                    args.push(Arg {
+                        text: rest.trim().to_string(),
+                        dynamic: false,
+                    });
+                }
+            }
+        }
+    } else {
+        match ti.and_then(|t| t.get("command")) {
+            Some(Value::String(c)) => {
+                let mut a = BrushAnalyzer.analyze(c, cwd);
+                if !args.is_empty() {
+                    a.commands.push(file_command(args, cwd));
+                }
+                return a;
+            }
+            Some(Value::Array(items)) => {
+                let argv: Vec<String> = items
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect();
+                return analyze_argv(&argv, cwd);
+            }
+            _ => {}
+        }
+    }
+    ShellAnalysis {
+        commands: if args.is_empty() {
+            Vec::new()
+        } else {
+            vec![file_command(args, cwd)]
+        },
+        unsure: None,
+    }
+}
+
+fn file_command(args: Vec<Arg>, cwd: Option<&str>) -> SimpleCommand {
+    SimpleCommand {
+        program: String::new(),
+        dynamic_program: false,
+        args,
+        redirects: Vec::new(),
+        via: Vec::new(),
+        cwd: cwd.map(str::to_string),
     }
 }
 
@@ -235,6 +356,21 @@ impl Cx {
         if depth > MAX_DEPTH {
             self.mark_unsure(format!(
                 "nesting deeper than {MAX_DEPTH} levels of shell re-entry"
+            ));
+            return;
+        }
+        if src.len() > MAX_SCRIPT_BYTES {
+            self.mark_unsure(format!(
+                "the command line is {} bytes, over the {MAX_SCRIPT_BYTES}-byte analysis limit",
+                src.len()
+            ));
+            return;
+        }
+        let nesting = bracket_depth(src);
+        if nesting > MAX_NESTING {
+            // The parser recurses per nesting level: refuse before it can exhaust the stack.
+            self.mark_unsure(format!(
+                "the command line nests {nesting} levels deep, over the {MAX_NESTING}-level analysis limit"
             ));
             return;
         }
@@ -1021,6 +1157,24 @@ mod tests {
                 .is_some_and(|u| u.contains("does not parse")),
             "{a:?}"
         );
+    }
+
+    #[test]
+    fn pathological_input_is_bounded() {
+        let deep = format!("{}true{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(BrushAnalyzer.analyze(&deep, None).unsure.is_some());
+        let subst = format!("{}x{}", "$(echo ".repeat(3000), ")".repeat(3000));
+        assert!(BrushAnalyzer.analyze(&subst, None).unsure.is_some());
+        let limit = MAX_NESTING - 1;
+        let ok = format!("{}true{}", "(".repeat(limit), ")".repeat(limit));
+        assert!(BrushAnalyzer.analyze(&ok, None).unsure.is_none());
+        let ok = format!("{}x{}", "$(echo ".repeat(limit), ")".repeat(limit));
+        let _ = BrushAnalyzer.analyze(&ok, None);
+        let chain = vec!["true"; 10_000].join("; ");
+        let a = BrushAnalyzer.analyze(&chain, None);
+        assert_eq!(a.commands.len(), 10_000);
+        let big = "a".repeat(MAX_SCRIPT_BYTES + 1);
+        assert!(BrushAnalyzer.analyze(&big, None).unsure.is_some());
     }
 
     #[test]

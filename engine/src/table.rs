@@ -110,6 +110,13 @@ impl EvalCtx<'_> {
             return Some(a.clone());
         }
         let cwd = self.payload.get("cwd").and_then(Value::as_str);
+        if field.name == "paths" {
+            let a = Rc::new(crate::shell::tool_paths(self.payload));
+            self.shell
+                .borrow_mut()
+                .push((field.name.clone(), a.clone()));
+            return Some(a);
+        }
         let a = match field.resolve(self.payload)? {
             Value::String(s) => BrushAnalyzer.analyze(s, cwd),
             Value::Array(items) => {
@@ -321,6 +328,62 @@ fn eval_shell(
                 }
                 Some(s) if t.subcommands.contains(&s.text) => {}
                 _ => continue,
+            }
+        }
+        if t.is_push() {
+            if base(&c.program) != "git" {
+                continue;
+            }
+            match pos.first() {
+                Some(s) if s.text == "push" => {}
+                Some(s) if s.dynamic => {
+                    maybe = Some(format!("cannot tell the subcommand of `{}`", c.display()));
+                }
+                _ => continue,
+            }
+            let fl = cmd_flags(c);
+            let refspecs: Vec<&crate::shell::Arg> = pos.iter().skip(2).copied().collect();
+            let force = fl.iter().any(|f| {
+                matches!(
+                    f.as_str(),
+                    "--force" | "-f" | "--force-with-lease" | "--mirror" | "--force-if-includes"
+                )
+            }) || refspecs.iter().any(|r| r.text.starts_with('+'));
+            let delete = fl.iter().any(|f| matches!(f.as_str(), "--delete" | "-d"))
+                || refspecs.iter().any(|r| r.text.starts_with(':'));
+            if t.push_force && !force {
+                continue;
+            }
+            if t.push_delete && !delete {
+                continue;
+            }
+            if !t.push_to.is_empty() {
+                let all_refs = fl
+                    .iter()
+                    .any(|f| matches!(f.as_str(), "--mirror" | "--all"));
+                let targets: Vec<Option<String>> = refspecs
+                    .iter()
+                    .map(|r| {
+                        if r.dynamic {
+                            return None;
+                        }
+                        let t = r.text.trim_start_matches('+');
+                        let dst = t.rsplit_once(':').map_or(t, |(_, d)| d);
+                        let dst = dst.strip_prefix("refs/heads/").unwrap_or(dst);
+                        (!dst.is_empty() && dst != "HEAD").then(|| dst.to_string())
+                    })
+                    .collect();
+                let hit = targets.iter().flatten().any(|d| t.push_to.contains(d));
+                if !hit {
+                    if all_refs || targets.is_empty() || targets.iter().any(Option::is_none) {
+                        maybe = Some(format!(
+                            "cannot tell which branch `{}` updates (no explicit destination)",
+                            c.display()
+                        ));
+                    } else {
+                        continue;
+                    }
+                }
             }
         }
         if !t.flags_any.is_empty() || !t.flags_all.is_empty() {
@@ -1124,6 +1187,7 @@ pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> 
                     .collect();
                 let cwd = payload.get("cwd").and_then(Value::as_str);
                 let a = match l.field.resolve(payload) {
+                    _ if l.field.name == "paths" => crate::shell::tool_paths(payload),
                     Some(Value::String(s)) => BrushAnalyzer.analyze(s, cwd),
                     Some(Value::Array(items)) => {
                         let argv: Vec<String> = items
