@@ -126,7 +126,7 @@ impl Progress {
     }
 
     fn tick(&mut self, file_i: usize, files: usize, events: usize, name: &str) {
-        if !self.on || events % 256 != 0 {
+        if !self.on || !events.is_multiple_of(256) {
             return;
         }
         let now = Instant::now();

@@ -1,0 +1,639 @@
+//! Recorded-session readers and the explain trace, on the bundled real sessions
+//! (`data/recorded/`, attribution in its `NOTICE.md`) and on damaged inputs.
+//!
+//! Pinned: per-file event counts per seam, per-rule hit counts with `policies/baseline.toml`,
+//! and a two-policy diff (baseline vs baseline + `tests/data/replay/strict.toml`). Every file
+//! of `../shared/data/recorded/` is also read when that folder exists.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use seamguard_engine::explain::{Held, explain};
+use seamguard_engine::readers::{
+    EventReader, Format, Item, ProblemKind, ReadProblem, RecordedEvent, argv_to_command,
+    collect_files,
+};
+use seamguard_engine::{
+    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Scope, Seam, ShellEnv, load_file,
+};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+fn read_all(path: &Path) -> (Vec<RecordedEvent>, Vec<ReadProblem>) {
+    let mut ev = Vec::new();
+    let mut pr = Vec::new();
+    for i in EventReader::open(path) {
+        match i {
+            Item::Event(e) => ev.push(e),
+            Item::Problem(p) => pr.push(p),
+        }
+    }
+    (ev, pr)
+}
+
+fn read_str(text: &str) -> (Vec<RecordedEvent>, Vec<ReadProblem>) {
+    let mut ev = Vec::new();
+    let mut pr = Vec::new();
+    for i in EventReader::from_reader("mem.jsonl", std::io::Cursor::new(text.as_bytes().to_vec())) {
+        match i {
+            Item::Event(e) => ev.push(e),
+            Item::Problem(p) => pr.push(p),
+        }
+    }
+    (ev, pr)
+}
+
+/// An engine with a fixed path environment (results must not depend on the test machine's
+/// `$HOME` or `CLAUDE_PROJECT_DIR`).
+fn engine(policies: &[&str]) -> Engine {
+    let loaded = policies
+        .iter()
+        .map(|p| load_file(&root().join(p), Scope::Cli, 0))
+        .collect();
+    let env = ShellEnv {
+        project: None,
+        home: "/home/user".into(),
+    };
+    Engine::new(DecisionTable::new(loaded).with_env(env))
+        .with_ledger(Box::new(MemoryLedger::default()))
+}
+
+fn per_seam(events: &[RecordedEvent]) -> BTreeMap<&'static str, usize> {
+    let mut m = BTreeMap::new();
+    for e in events {
+        *m.entry(e.seam.name()).or_insert(0) += 1;
+    }
+    m
+}
+
+fn bundled() -> Vec<PathBuf> {
+    collect_files(&[root().join("data/recorded")])
+}
+
+#[test]
+fn bundled_files_event_counts_are_pinned() {
+    let expect: &[(&str, Format, &[(&str, usize)])] = &[
+        (
+            "claude-2.jsonl",
+            Format::ClaudeTranscript,
+            &[
+                ("post-tool", 118),
+                ("post-tool-failure", 2),
+                ("pre-compact", 1),
+                ("pre-tool", 120),
+                ("prompt-submit", 8),
+                ("session-start", 2),
+                ("stop", 9),
+            ],
+        ),
+        (
+            "codex-4.jsonl",
+            Format::CodexRollout,
+            &[
+                ("post-tool", 42),
+                ("pre-tool", 42),
+                ("prompt-submit", 1),
+                ("session-start", 1),
+                ("stop", 1),
+            ],
+        ),
+        (
+            "codex-6.jsonl",
+            Format::CodexRollout,
+            &[
+                ("post-tool", 13),
+                ("pre-tool", 13),
+                ("prompt-submit", 2),
+                ("session-start", 1),
+                ("stop", 2),
+            ],
+        ),
+        (
+            "gemini-2.json",
+            Format::GeminiChat,
+            &[
+                ("post-tool", 101),
+                ("post-tool-failure", 4),
+                ("pre-tool", 105),
+                ("prompt-submit", 13),
+                ("session-start", 1),
+                ("stop", 13),
+            ],
+        ),
+        ("hooklog-3.jsonl", Format::HookLog, &[("pre-tool", 725)]),
+        (
+            "hooklog-4.jsonl",
+            Format::HookLog,
+            &[
+                ("notification", 14),
+                ("pre-compact", 3),
+                ("prompt-submit", 12),
+                ("session-start", 10),
+                ("stop", 10),
+                ("subagent-stop", 3),
+            ],
+        ),
+    ];
+    let files = bundled();
+    assert_eq!(files.len(), expect.len(), "bundled files: {files:?}");
+    for (name, format, seams) in expect {
+        let (events, problems) = read_all(&root().join("data/recorded").join(name));
+        assert!(problems.is_empty(), "{name}: {problems:?}");
+        assert!(events.iter().all(|e| e.format == *format), "{name}");
+        let got = per_seam(&events);
+        let want: BTreeMap<&str, usize> = seams.iter().copied().collect();
+        assert_eq!(got, want, "{name}");
+        // Every reconstructed payload decodes as the hook would decode it, at its seam.
+        for e in &events {
+            let decoded = HookEvent::from_value(&e.payload);
+            assert!(
+                decoded.as_ref().is_ok_and(|d| d.seam() == e.seam),
+                "{}: {decoded:?}",
+                e.location()
+            );
+            assert!(e.line >= 1);
+        }
+    }
+}
+
+#[test]
+fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
+    let engine = engine(&["policies/baseline.toml"]);
+    let mut hits: BTreeMap<String, usize> = BTreeMap::new();
+    let mut verdicts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut denied = Vec::new();
+    for f in bundled() {
+        let (events, _) = read_all(&f);
+        for e in events {
+            let o = engine.evaluate(e.seam, &e.payload, e.dialect);
+            *verdicts.entry(o.verdict().name()).or_insert(0) += 1;
+            for id in o.fired_ids() {
+                *hits.entry(id.to_string()).or_insert(0) += 1;
+            }
+            if o.verdict().name() == "deny" {
+                denied.push(format!(
+                    "{}:{}",
+                    e.file.rsplit('/').next().unwrap_or(""),
+                    e.line
+                ));
+            }
+        }
+    }
+    let want: BTreeMap<String, usize> = [
+        ("network-needs-approval", 3),
+        ("no-recursive-delete-outside-project", 1),
+        ("remote-branch-delete-needs-approval", 1),
+        ("secret-files-via-shell", 8),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), *v))
+    .collect();
+    assert_eq!(hits, want);
+    assert_eq!(
+        verdicts,
+        [("ask", 12), ("deny", 1), ("none", 1379)]
+            .into_iter()
+            .collect()
+    );
+    // `rm -rf` of a folder in another repository after `cd` (a real Gemini session).
+    assert_eq!(denied, ["gemini-2.json:112"]);
+}
+
+#[test]
+fn two_policy_diff_on_real_sessions_is_pinned() {
+    let base = engine(&["policies/baseline.toml"]);
+    let strict = engine(&["policies/baseline.toml", "tests/data/replay/strict.toml"]);
+    let mut changed = Vec::new();
+    for f in bundled() {
+        let (events, _) = read_all(&f);
+        for e in events {
+            let a = base.evaluate(e.seam, &e.payload, e.dialect);
+            let b = strict.evaluate(e.seam, &e.payload, e.dialect);
+            let ids = |o: &seamguard_engine::Outcome| {
+                let mut v: Vec<String> = o.fired_ids().iter().map(|s| s.to_string()).collect();
+                v.extend(o.pending_runs.iter().map(|(id, _)| id.clone()));
+                v.sort();
+                v
+            };
+            if a.verdict() != b.verdict() || ids(&a) != ids(&b) {
+                changed.push((
+                    format!("{}:{}", e.file.rsplit('/').next().unwrap_or(""), e.line),
+                    a.verdict().name(),
+                    b.verdict().name(),
+                    ids(&b).join(","),
+                ));
+            }
+        }
+    }
+    assert_eq!(changed.len(), 32, "{changed:#?}");
+    let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
+    // Claude Code transcript: a command hook would run (nothing executed), verdict unchanged.
+    assert_eq!(
+        find("claude-2.jsonl:212"),
+        Some((
+            "claude-2.jsonl:212".into(),
+            "none",
+            "none",
+            "audit-shell".into()
+        ))
+    );
+    // Codex rollout: an apply_patch deletion is now denied.
+    assert_eq!(
+        find("codex-4.jsonl:102"),
+        Some((
+            "codex-4.jsonl:102".into(),
+            "none",
+            "deny",
+            "no-patch-deletes".into()
+        ))
+    );
+    // Hook log: a plain push now asks; a branch deletion keeps asking with one more rule.
+    assert_eq!(
+        find("hooklog-3.jsonl:122"),
+        Some((
+            "hooklog-3.jsonl:122".into(),
+            "none",
+            "ask",
+            "push-needs-approval".into()
+        ))
+    );
+    assert_eq!(
+        find("hooklog-3.jsonl:495"),
+        Some((
+            "hooklog-3.jsonl:495".into(),
+            "ask",
+            "ask",
+            "push-needs-approval,remote-branch-delete-needs-approval".into()
+        ))
+    );
+    let by_rule = |id: &str| changed.iter().filter(|c| c.3.contains(id)).count();
+    assert_eq!(by_rule("push-needs-approval"), 25);
+    assert_eq!(by_rule("audit-shell"), 5);
+    assert_eq!(by_rule("installs-need-approval"), 1);
+}
+
+const CLAUDE: &str = r#"{"type":"file-history-snapshot","messageId":"m0","snapshot":{},"isSnapshotUpdate":false}
+{"parentUuid":null,"cwd":"/w","sessionId":"s1","version":"2.0.57","type":"user","message":{"role":"user","content":"remove the build folder"},"uuid":"u1","timestamp":"t"}
+{"parentUuid":"u1","cwd":"/w","sessionId":"s1","type":"assistant","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"rm -rf build"}},{"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"/w/.env"}}]},"uuid":"a1","timestamp":"t"}
+{"parentUuid":"a1","cwd":"/w","sessionId":"s1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"","is_error":false}]},"toolUseResult":{"stdout":"","stderr":"","interrupted":false,"isImage":false},"uuid":"u2","timestamp":"t"}
+{"parentUuid":"u2","cwd":"/w","sessionId":"s1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"denied","is_error":true}]},"uuid":"u3","timestamp":"t"}
+{"parentUuid":"u3","cwd":"/w","sessionId":"s1","type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]},"uuid":"a2","timestamp":"t"}
+{"parentUuid":"a2","cwd":"/w","sessionId":"s1","type":"user","message":{"role":"user","content":"<command-name>/clear</command-name>"},"uuid":"u4","timestamp":"t"}
+{"parentUuid":"u4","cwd":"/w","sessionId":"s1","type":"user","isMeta":true,"message":{"role":"user","content":"Caveat: injected"},"uuid":"u5","timestamp":"t"}
+{"parentUuid":"u5","cwd":"/w","sessionId":"s1","type":"user","message":{"role":"user","content":[{"type":"text","text":"thanks"}]},"uuid":"u6","timestamp":"t"}
+{"parentUuid":"u6","cwd":"/w","sessionId":"s1","type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"You're welcome."}]},"uuid":"a3","timestamp":"t"}
+"#;
+
+#[test]
+fn claude_transcript_becomes_hook_events() {
+    let (ev, pr) = read_str(CLAUDE);
+    assert!(pr.is_empty(), "{pr:?}");
+    let got: Vec<(usize, &str)> = ev
+        .iter()
+        .map(|e| {
+            (
+                e.line,
+                e.payload["hook_event_name"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (2, "SessionStart"),
+            (2, "UserPromptSubmit"),
+            (3, "PreToolUse"),
+            (3, "PreToolUse"),
+            (4, "PostToolUse"),
+            (5, "PostToolUseFailure"),
+            (6, "Stop"),
+            (9, "UserPromptSubmit"),
+            (10, "Stop"),
+        ]
+    );
+    let pre = &ev[2].payload;
+    assert_eq!(pre["tool_name"], "Bash");
+    assert_eq!(pre["tool_input"]["command"], "rm -rf build");
+    assert_eq!(pre["tool_use_id"], "toolu_1");
+    assert_eq!(pre["cwd"], "/w");
+    assert_eq!(pre["session_id"], "s1");
+    assert_eq!(pre["transcript_path"], "mem.jsonl");
+    assert_eq!(ev[4].payload["tool_response"]["interrupted"], false);
+    assert_eq!(ev[5].payload["error"], "denied");
+    assert_eq!(ev[6].payload["last_assistant_message"], "Done.");
+    assert!(ev.iter().all(|e| e.dialect == Dialect::ClaudeCode));
+    assert!(
+        ev.iter()
+            .all(|e| Dialect::detect(&e.payload) == Dialect::ClaudeCode)
+    );
+}
+
+const CODEX: &str = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"th1","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.46.0"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"clean up","images":[]}}
+{"timestamp":"t","type":"turn_context","payload":{"cwd":"/w","approval_policy":"on-request","model":"gpt-5-codex"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"rm -rf /tmp/x && ls\"],\"workdir\":\"/w\"}","call_id":"c1"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"\",\"metadata\":{\"exit_code\":0}}"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"rg\",\"-n\",\"foo bar\"]}","call_id":"c2"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\"command\":\"git push --force\"}","call_id":"c3"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cargo test\",\"yield_time_ms\":1000}","call_id":"c4"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":1,\"chars\":\"y\\n\"}","call_id":"c5"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","call_id":"c6","status":"completed","action":{"type":"exec","command":["sudo","rm","-rf","/"]}}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c7","input":"*** Begin Patch\n*** Delete File: a.txt\n*** End Patch"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c7","output":"ok"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[]}","call_id":"c8"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"All done."}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"thanks","images":[]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","turn_id":"T9","last_agent_message":"bye"}}
+"#;
+
+#[test]
+fn codex_rollout_shell_versions_become_codex_payloads() {
+    let (ev, pr) = read_str(CODEX);
+    assert!(pr.is_empty(), "{pr:?}");
+    let pre: Vec<(&str, String)> = ev
+        .iter()
+        .filter(|e| e.seam == Seam::PreTool)
+        .map(|e| {
+            (
+                e.payload["tool_name"].as_str().unwrap_or_default(),
+                e.payload["tool_input"]["command"]
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| e.payload["tool_input"].to_string()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pre,
+        [
+            ("Bash", "rm -rf /tmp/x && ls".to_string()),
+            ("Bash", "rg -n 'foo bar'".to_string()),
+            ("Bash", "git push --force".to_string()),
+            ("Bash", "cargo test".to_string()),
+            ("Bash", "sudo rm -rf /".to_string()),
+            (
+                "apply_patch",
+                "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch".to_string()
+            ),
+            ("update_plan", "{\"plan\":[]}".to_string()),
+        ]
+    );
+    for e in &ev {
+        assert_eq!(e.dialect, Dialect::Codex);
+        assert!(HookEvent::from_value(&e.payload).is_ok(), "{:?}", e.payload);
+        if e.seam != Seam::SessionStart {
+            assert_eq!(Dialect::detect(&e.payload), Dialect::Codex);
+        }
+    }
+    // The prompt waits for its turn context, so it carries the model.
+    let prompt = ev.iter().find(|e| e.seam == Seam::PromptSubmit);
+    assert!(prompt.is_some_and(|p| p.line == 2 && p.payload["model"] == "gpt-5-codex"));
+    assert!(prompt.is_some_and(|p| p.payload["turn_id"] == "turn-1"));
+    let post: Vec<usize> = ev
+        .iter()
+        .filter(|e| e.seam == Seam::PostTool)
+        .map(|e| e.line)
+        .collect();
+    assert_eq!(post, [5, 12]);
+    // Stop: the last agent message of an old-style turn, then task_complete.
+    let stops: Vec<(usize, String)> = ev
+        .iter()
+        .filter(|e| e.seam == Seam::Stop)
+        .map(|e| (e.line, e.payload["turn_id"].to_string()))
+        .collect();
+    assert_eq!(stops, [(14, "\"turn-1\"".into()), (16, "\"T9\"".into())]);
+}
+
+#[test]
+fn argv_joins_like_a_shell() {
+    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        argv_to_command(&v(&["bash", "-lc", "echo 'a b'"])),
+        "echo 'a b'"
+    );
+    assert_eq!(
+        argv_to_command(&v(&["powershell.exe", "-Command", "Get-ChildItem"])),
+        "powershell.exe -Command Get-ChildItem"
+    );
+    assert_eq!(argv_to_command(&v(&["echo", "$HOME"])), "echo '$HOME'");
+}
+
+#[test]
+fn hook_logs_wrappers_and_arrays() {
+    let pai = r#"{"source_app":"pai","session_id":"s","hook_event_type":"UserPromptSubmit","payload":{"session_id":"s","cwd":"/w","prompt":"hi"},"timestamp":1}"#;
+    let (ev, pr) = read_str(pai);
+    assert!(pr.is_empty(), "{pr:?}");
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].payload["hook_event_name"], "UserPromptSubmit");
+    assert_eq!(ev[0].format, Format::HookLog);
+
+    let arr = "[\n {\"session_id\":\"s\",\"hook_event_name\":\"Stop\"},\n {\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}\n]\n";
+    let (ev, pr) = read_str(arr);
+    assert!(pr.is_empty(), "{pr:?}");
+    assert_eq!(
+        ev.iter().map(|e| (e.line, e.seam)).collect::<Vec<_>>(),
+        [(1, Seam::Stop), (2, Seam::PreTool)]
+    );
+
+    // A pretty-printed single payload (`explain --event FILE`).
+    let one = "{\n  \"session_id\": \"s\",\n  \"hook_event_name\": \"PreToolUse\",\n  \"tool_name\": \"Bash\",\n  \"tool_input\": {\"command\": \"ls\"}\n}\n";
+    let (ev, pr) = read_str(one);
+    assert!(pr.is_empty(), "{pr:?}");
+    assert_eq!(ev.len(), 1);
+}
+
+#[test]
+fn damaged_input_is_reported_with_its_location_and_the_rest_is_read() {
+    let ok = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    let text = format!(
+        "{ok}\n{{\"session_id\": oops}}\n\n{{\"type\":\"mystery\",\"x\":1}}\n{{\"session_id\":\"s\",\"hook_event_name\":\"Setup\",\"trigger\":\"init\"}}\n{{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\"}}\n[1,2]\n{ok}\n{{\"session_id\":\"s\",\"hook_ev"
+    );
+    let (ev, pr) = read_str(&text);
+    assert_eq!(ev.iter().map(|e| e.line).collect::<Vec<_>>(), [1, 8]);
+    let got: Vec<(usize, ProblemKind)> = pr.iter().map(|p| (p.line, p.kind)).collect();
+    assert_eq!(
+        got,
+        [
+            (2, ProblemKind::Unreadable),
+            (4, ProblemKind::Skipped),
+            (5, ProblemKind::Skipped),
+            (6, ProblemKind::Unreadable),
+            (7, ProblemKind::Skipped),
+            (9, ProblemKind::Unreadable),
+        ],
+        "{pr:#?}"
+    );
+    assert!(pr[0].message.contains("invalid JSON"));
+    assert!(pr[1].message.contains("unknown record type `mystery`"));
+    assert!(pr[2].message.contains("Setup"));
+    assert!(pr[3].message.contains("tool_name"));
+    assert!(pr[5].message.contains("truncated"), "{}", pr[5].message);
+    assert_eq!(
+        pr[0].to_string().split(':').take(2).collect::<Vec<_>>(),
+        ["mem.jsonl", "2"]
+    );
+
+    // Invalid UTF-8 on one line of a transcript.
+    let mut bytes = CLAUDE.as_bytes().to_vec();
+    bytes.extend_from_slice(b"{\"type\":\"user\",\"x\":\"\xff\xfe\"}\n");
+    bytes.extend_from_slice(CLAUDE.lines().nth(1).unwrap_or_default().as_bytes());
+    let items: Vec<Item> =
+        EventReader::from_reader("bin.jsonl", std::io::Cursor::new(bytes)).collect();
+    let problems: Vec<&ReadProblem> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Problem(p) => Some(p),
+            Item::Event(_) => None,
+        })
+        .collect();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].line, 11);
+    assert!(problems[0].message.contains("UTF-8"));
+    assert!(
+        items
+            .iter()
+            .any(|i| matches!(i, Item::Event(e) if e.line == 12))
+    );
+
+    // Unknown Claude Code record types are skipped with a note, the rest is read.
+    let (ev, pr) = read_str(
+        "{\"type\":\"brand-new\",\"uuid\":\"x\",\"sessionId\":\"s\"}\n{\"type\":\"user\",\"sessionId\":\"s\",\"cwd\":\"/w\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n",
+    );
+    assert_eq!(pr.len(), 1);
+    assert!(pr[0].line == 1 && pr[0].message.contains("brand-new"));
+    assert_eq!(ev.len(), 2);
+
+    // A truncated JSON array: the complete elements are read, the cut is reported.
+    let (ev, pr) = read_str(&format!("[{ok},\n{ok},\n{{\"session_id\":\"s\",\"hook_"));
+    assert_eq!(ev.len(), 2);
+    assert_eq!(pr.len(), 1);
+    assert_eq!(pr[0].line, 3);
+    assert!(pr[0].message.contains("truncated"), "{}", pr[0].message);
+
+    // A truncated Gemini chat (one JSON document).
+    let (ev, pr) = read_str("{\n  \"sessionId\": \"g\",\n  \"messages\": [\n");
+    assert!(ev.is_empty());
+    assert_eq!(pr.len(), 1);
+    assert!(pr[0].message.contains("truncated JSON document"));
+
+    // Codex arguments that are not JSON: replayed with the raw text, noted.
+    let (ev, pr) = read_str(
+        "{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{oops\",\"call_id\":\"c\"}}\n",
+    );
+    assert_eq!(ev.len(), 1);
+    assert_eq!(pr.len(), 1);
+    assert_eq!(pr[0].kind, ProblemKind::Skipped);
+}
+
+#[test]
+fn binary_and_missing_files_are_reported() {
+    let dir = std::env::temp_dir().join(format!("seamguard-replay-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let bin = dir.join("image.jsonl");
+    let mut bytes = vec![0x89u8, b'P', b'N', b'G', 0, 0, 0, 13];
+    bytes.extend(std::iter::repeat_n(0u8, 64));
+    let _ = std::fs::write(&bin, &bytes);
+    let (ev, pr) = read_all(&bin);
+    assert!(ev.is_empty());
+    assert_eq!(pr.len(), 1);
+    assert_eq!(pr[0].line, 1);
+    assert!(pr[0].message.contains("binary"));
+    let (ev, pr) = read_all(&dir.join("missing.jsonl"));
+    assert!(ev.is_empty());
+    assert_eq!(pr.len(), 1);
+    assert!(pr[0].message.contains("cannot open"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_traces_every_rule_of_the_seam() {
+    let engine = engine(&["policies/baseline.toml"]);
+    let (ev, _) = read_all(&root().join("data/recorded/hooklog-3.jsonl"));
+    let e = ev.iter().find(|e| e.line == 495);
+    let Some(e) = e else {
+        panic!("hooklog-3.jsonl:495 not read");
+    };
+    let x = explain(&engine, e.seam, &e.payload, e.dialect);
+    assert_eq!(x.rules.len(), engine.table().seam_len(Seam::PreTool));
+    assert_eq!(x.outcome.verdict().name(), "ask");
+    for r in &x.rules {
+        assert_eq!(r.fired, r.engine_fired, "{}", r.id);
+    }
+    let r = x
+        .rules
+        .iter()
+        .find(|r| r.id == "remote-branch-delete-needs-approval");
+    let Some(r) = r else {
+        panic!("rule missing");
+    };
+    assert!(r.fired && r.matcher_matched);
+    let when = r
+        .when
+        .as_ref()
+        .map(|w| (w.label.clone(), w.held, w.children.len()));
+    assert_eq!(when, Some(("any".into(), Held::Yes, 2)));
+    let leaf = &r.when.as_ref().map(|w| w.children[0].clone());
+    assert!(leaf.as_ref().is_some_and(|l| {
+        l.held == Held::Yes
+            && l.commands
+                .iter()
+                .any(|c| c.starts_with("git push origin --delete"))
+    }));
+    // Matchers that do not match are reported too.
+    let secret = x
+        .rules
+        .iter()
+        .find(|r| r.id == "secret-files-are-off-limits");
+    assert!(secret.is_some_and(|r| !r.matcher_matched && !r.fired));
+    // Both dialects encoded; Codex has no ask, so it gets a deny.
+    let cc = &x.encoded[0].2.stdout;
+    let cx = &x.encoded[1].2.stdout;
+    assert!(cc.contains("\"permissionDecision\":\"ask\""), "{cc}");
+    assert!(
+        cx.contains("\"permissionDecision\":\"deny\"") && cx.contains("Approval required"),
+        "{cx}"
+    );
+}
+
+/// Every file of the team's shared recorded data replays without an unreadable record.
+#[test]
+fn every_shared_recorded_file_replays_without_error() {
+    let dir = root().join("../shared/data/recorded");
+    if !dir.is_dir() {
+        println!(
+            "skipped: {} is absent (CI clones only the repository)",
+            dir.display()
+        );
+        return;
+    }
+    let engine = engine(&["policies/baseline.toml"]);
+    let files = collect_files(&[dir]);
+    assert!(files.len() >= 19, "{files:?}");
+    let mut total = 0;
+    for f in &files {
+        let (events, problems) = read_all(f);
+        let errors: Vec<&ReadProblem> = problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Unreadable)
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", f.display());
+        assert!(!events.is_empty(), "{}", f.display());
+        for e in &events {
+            assert!(
+                HookEvent::from_value(&e.payload).is_ok(),
+                "{}",
+                e.location()
+            );
+            let _ = engine.evaluate(e.seam, &e.payload, e.dialect);
+        }
+        total += events.len();
+    }
+    println!("{total} events from {} shared recorded files", files.len());
+}
