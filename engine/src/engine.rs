@@ -273,13 +273,13 @@ impl Engine {
             verdict = Verdict::Abstain;
         }
         if let Some(ui) = &resp.updated_input {
-            if let Some((prev, old)) = updated_input.as_ref() {
-                if old != ui {
-                    warnings.push(format!(
+            if let Some((prev, old)) = updated_input.as_ref()
+                && old != ui
+            {
+                warnings.push(format!(
                         "seamguard: command hooks `{prev}` and `{}` both rewrite the tool input; using `{}` (the later one in declared order)",
                         h.id, h.id
                     ));
-                }
             }
             *updated_input = Some((h.id.clone(), ui.clone()));
         }
@@ -591,10 +591,10 @@ impl Engine {
                 }
             }
         }
-        if let Some((_, ui)) = &updated_input {
-            if let Some(obj) = current.as_object_mut() {
-                obj.insert("tool_input".into(), ui.clone());
-            }
+        if let Some((_, ui)) = &updated_input
+            && let Some(obj) = current.as_object_mut()
+        {
+            obj.insert("tool_input".into(), ui.clone());
         }
 
         // Guards judge the final input.

@@ -1046,12 +1046,12 @@ fn lower_rule(
                 None => Some(OnError::Ignore),
             };
             let mut env = Vec::new();
-            if let Some((_, ev)) = get(rt, "env") {
-                if let Some(et) = want_table(ctx, ev, "`run.env`") {
-                    for (k, v) in et.iter() {
-                        if let Some(val) = want_str(ctx, v, "`run.env` value") {
-                            env.push((k.get_ref().to_string(), val));
-                        }
+            if let Some((_, ev)) = get(rt, "env")
+                && let Some(et) = want_table(ctx, ev, "`run.env`")
+            {
+                for (k, v) in et.iter() {
+                    if let Some(val) = want_str(ctx, v, "`run.env` value") {
+                        env.push((k.get_ref().to_string(), val));
                     }
                 }
             }

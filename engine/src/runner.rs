@@ -169,10 +169,10 @@ pub async fn run_one(hook: &CommandHook, input: Arc<Vec<u8>>, cx: &RunContext) -
     if let Some(d) = cx.cwd.as_deref().filter(|d| Path::new(d).is_dir()) {
         cmd.current_dir(d);
     }
-    if cx.dialect == Dialect::ClaudeCode {
-        if let Some(p) = cx.project_dir.as_deref().or(cx.cwd.as_deref()) {
-            cmd.env("CLAUDE_PROJECT_DIR", p);
-        }
+    if cx.dialect == Dialect::ClaudeCode
+        && let Some(p) = cx.project_dir.as_deref().or(cx.cwd.as_deref())
+    {
+        cmd.env("CLAUDE_PROJECT_DIR", p);
     }
     for (k, v) in &hook.env {
         cmd.env(k, v);
@@ -269,10 +269,10 @@ pub fn run_all(hooks: &[CommandHook], input: &[u8], cx: &RunContext) -> Vec<RunR
         }
         let mut out: Vec<Option<RunResult>> = vec![None; hooks.len()];
         while let Some(r) = set.join_next().await {
-            if let Ok((i, res)) = r {
-                if let Some(slot) = out.get_mut(i) {
-                    *slot = Some(res);
-                }
+            if let Ok((i, res)) = r
+                && let Some(slot) = out.get_mut(i)
+            {
+                *slot = Some(res);
             }
         }
         out.into_iter()
