@@ -584,7 +584,7 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
     if has_shell {
         out.push(Pred::Leaf(Leaf {
             field: field.clone(),
-            test: Test::Shell(shell),
+            test: Test::Shell(Box::new(shell)),
         }));
     }
     ok.then_some(out)

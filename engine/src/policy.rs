@@ -259,7 +259,7 @@ pub enum Test {
     /// The value starts with one of the prefixes.
     Prefix(Vec<String>),
     /// Shell-aware test on a command line (see [`ShellTest`]).
-    Shell(ShellTest),
+    Shell(Box<ShellTest>),
 }
 
 /// Where a path must (not) be for `path_inside` / `path_outside`.

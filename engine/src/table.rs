@@ -591,7 +591,7 @@ impl Builder<'_> {
                     .collect();
                 return CPred::Shell {
                     field: l.field.clone(),
-                    test: t.clone(),
+                    test: (**t).clone(),
                     globs,
                 };
             }
