@@ -180,7 +180,20 @@ fn shell_label(t: &ShellTest) -> String {
         let v: Vec<String> = t.path_outside.iter().map(path_spec).collect();
         parts.push(format!("path_outside = {}", list(&v)));
     }
-    parts.join(", ")
+    if t.push_force {
+        parts.push("push_force = true".into());
+    }
+    if t.push_delete {
+        parts.push("push_delete = true".into());
+    }
+    if !t.push_to.is_empty() {
+        parts.push(format!("push_to = {}", list(&t.push_to)));
+    }
+    if parts.is_empty() {
+        "(shell test)".into()
+    } else {
+        parts.join(", ")
+    }
 }
 
 /// The leaf as written: `command regex = "…"`.

@@ -1,0 +1,313 @@
+//! `seamguard replay` and `seamguard explain` end to end on the bundled recorded sessions.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn seamguard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        .args(args)
+        .current_dir(root())
+        .env("HOME", "/home/user")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .expect("run seamguard")
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+#[test]
+fn replay_json_report_on_the_bundled_sessions() {
+    let o = seamguard(&[
+        "replay",
+        "data/recorded",
+        "--policy",
+        "policies/baseline.toml",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = json_of(&o);
+    assert_eq!(r["schema"], "seamguard.replay/1");
+    let files: Vec<(String, String, u64)> = r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                f["format"].as_str().unwrap().to_string(),
+                f["events"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String, u64)> = [
+        ("claude-2.jsonl", "claude-transcript", 260),
+        ("codex-4.jsonl", "codex-rollout", 87),
+        ("codex-6.jsonl", "codex-rollout", 31),
+        ("gemini-2.json", "gemini-chat", 237),
+        ("hooklog-3.jsonl", "hook-log", 725),
+        ("hooklog-4.jsonl", "hook-log", 52),
+    ]
+    .iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), *c))
+    .collect();
+    assert_eq!(files, want);
+    assert_eq!(r["events"], 1392);
+    assert!(r["problems"].as_array().unwrap().is_empty());
+    assert!(r["diff"].is_null());
+    // Every decision carries its recorded location and the rule that made it.
+    for d in r["decisions"].as_array().unwrap() {
+        assert!(d["line"].as_u64().unwrap() >= 1);
+        assert!(!d["rules"].as_array().unwrap().is_empty(), "{d}");
+    }
+    assert!(
+        r["never_fired"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n["source"].as_str().unwrap().contains("baseline.toml:"))
+    );
+}
+
+#[test]
+fn replay_baseline_diff_and_would_run() {
+    let o = seamguard(&[
+        "replay",
+        "data/recorded",
+        "--policy",
+        "policies/baseline.toml",
+        "--policy",
+        "tests/data/replay/strict.toml",
+        "--baseline",
+        "policies/baseline.toml",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = json_of(&o);
+    let diff = &r["diff"];
+    assert_eq!(diff["changed"], 32);
+    let ev = diff["events"].as_array().unwrap();
+    let codex = ev
+        .iter()
+        .find(|e| e["file"].as_str().unwrap().ends_with("codex-4.jsonl") && e["line"] == 102)
+        .expect("the apply_patch deletion changes");
+    assert_eq!(codex["baseline"]["verdict"], "none");
+    assert_eq!(codex["policy"]["verdict"], "deny");
+    assert_eq!(codex["dialect"], "codex");
+    assert_eq!(codex["subject"], "apply_patch");
+    // `run` rules are listed, never executed.
+    let runs = r["would_run"].as_array().unwrap();
+    assert_eq!(runs.len(), 5);
+    assert!(
+        runs.iter()
+            .all(|x| x["command"] == "logger -t seamguard-audit")
+    );
+
+    let t = seamguard(&[
+        "replay",
+        "data/recorded/claude-2.jsonl",
+        "--policy",
+        "policies/baseline.toml",
+        "--policy",
+        "tests/data/replay/strict.toml",
+        "--baseline",
+        "policies/baseline.toml",
+    ]);
+    let text = String::from_utf8_lossy(&t.stdout);
+    assert!(
+        text.contains("would run: logger -t seamguard-audit"),
+        "{text}"
+    );
+    assert!(
+        text.contains("changed against the baseline (4 event(s))"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("\x1b["),
+        "no colours when stdout is not a terminal"
+    );
+}
+
+#[test]
+fn replay_jsonl_and_fail_on() {
+    let o = seamguard(&[
+        "replay",
+        "data/recorded/codex-4.jsonl",
+        "--policy",
+        "tests/data/replay/strict.toml",
+        "--format",
+        "jsonl",
+        "--fail-on",
+        "deny",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "a deny with --fail-on deny");
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 88);
+    assert!(lines[..87].iter().all(|l| l["type"] == "event"));
+    assert_eq!(lines[87]["type"], "summary");
+    assert_eq!(lines[87]["events"], 87);
+    let ok = seamguard(&[
+        "replay",
+        "data/recorded/codex-6.jsonl",
+        "--policy",
+        "tests/data/replay/strict.toml",
+        "--fail-on",
+        "ask",
+    ]);
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn replay_reports_damaged_files_and_keeps_going() {
+    let dir = std::env::temp_dir().join(format!("seamguard-replay-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ok = r#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"}}"#;
+    std::fs::write(
+        dir.join("a.jsonl"),
+        format!("{ok}\nnot json\n{ok}\n{{\"trunc"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("b.jsonl"), [0u8, 159, 146, 150, 0, 1]).unwrap();
+    let o = seamguard(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--policy",
+        "policies/baseline.toml",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success());
+    let r = json_of(&o);
+    assert_eq!(r["events"], 2);
+    let probs: Vec<(String, u64)> = r["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["file"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                p["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        probs,
+        [
+            ("a.jsonl".to_string(), 2),
+            ("a.jsonl".to_string(), 4),
+            ("b.jsonl".to_string(), 1)
+        ]
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("a.jsonl:2: error: invalid JSON"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_file_line_shows_rules_predicates_and_both_encodings() {
+    let o = seamguard(&[
+        "explain",
+        "data/recorded/hooklog-3.jsonl:495",
+        "--policy",
+        "policies/baseline.toml",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "rule remote-branch-delete-needs-approval",
+        "FIRES",
+        "matcher Bash: ✓ matches",
+        "simple commands seen:",
+        "merged verdict: ask",
+        "claude-code stdout (ask; exit 0): {\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\"",
+        "codex stdout (ask; exit 0): {\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\"",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+
+    // A Codex rollout line, as JSON.
+    let o = seamguard(&[
+        "explain",
+        "data/recorded/codex-4.jsonl:102",
+        "--policy",
+        "tests/data/replay/strict.toml",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = json_of(&o);
+    let e = &v[0];
+    assert_eq!(e["seam"], "pre-tool");
+    assert_eq!(e["dialect"], "codex");
+    assert_eq!(e["verdict"], "deny");
+    assert_eq!(e["payload"]["tool_name"], "apply_patch");
+    let stdout = e["encoded"]["codex"]["stdout"].as_str().unwrap();
+    assert!(
+        stdout.contains("Deleting files through apply_patch is not allowed [no-patch-deletes]")
+    );
+    let rule = e["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "no-patch-deletes")
+        .unwrap();
+    assert_eq!(rule["matcher_matched"], true);
+    assert_eq!(rule["when"]["held"], "yes");
+
+    // --event FILE: one payload.
+    let dir = std::env::temp_dir().join(format!("seamguard-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("event.json");
+    std::fs::write(
+        &f,
+        "{\n \"session_id\": \"s\", \"cwd\": \"/w\", \"hook_event_name\": \"PreToolUse\",\n \"tool_name\": \"Bash\", \"tool_input\": {\"command\": \"git push -f origin main\"}\n}\n",
+    )
+    .unwrap();
+    let o = seamguard(&[
+        "explain",
+        "--event",
+        f.to_str().unwrap(),
+        "--policy",
+        "policies/baseline.toml",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("merged verdict: deny"), "{text}");
+    assert!(text.contains("claude-code stdout (deny; exit 0)"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
