@@ -59,6 +59,7 @@ pub mod dialect;
 pub mod engine;
 pub mod event;
 pub mod explain;
+pub mod harness;
 pub mod import;
 pub mod load;
 pub mod matcher;
