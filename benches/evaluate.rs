@@ -37,7 +37,7 @@ use regex::Regex;
 use serde_json::{Value, json};
 
 use seamguard_engine::policy::{Field, Pred, Test};
-use seamguard_engine::{DecisionTable, Dialect, Engine, Matcher, RuleKind, Scope, Seam, load_str};
+use seamguard_engine::{DecisionTable, Dialect, Engine, Matcher, Scope, Seam, load_str};
 
 /// Rule counts measured by `cargo bench`.
 const BENCH_SIZES: &[usize] = &[10, 100, 1_000, 10_000];
@@ -166,9 +166,9 @@ fn generated_rule(i: usize) -> String {
     let dir = pick(DIRS, i);
     let ext = pick(EXTS, i / 3);
     let server = pick(MCP_SERVERS, i / 2);
-    let decision = if i % 7 == 0 {
+    let decision = if i.is_multiple_of(7) {
         "ask"
-    } else if i % 13 == 0 {
+    } else if i.is_multiple_of(13) {
         "allow"
     } else {
         "deny"
@@ -183,12 +183,13 @@ fn generated_rule(i: usize) -> String {
                 1 => format!(r#"when.command = {{ contains = "{prog} {verb} --tag v{i}" }}"#),
                 _ => format!(r#"when.command = {{ prefix = "{prog} {verb} job-{i}" }}"#),
             };
-            let unless =
-                (i % 5 == 0).then(|| r#"unless.command = { contains = "--dry-run" }"#.to_string());
+            let unless = i
+                .is_multiple_of(5)
+                .then(|| r#"unless.command = { contains = "--dry-run" }"#.to_string());
             ("Bash".to_string(), when, unless)
         }
         18..22 => {
-            let when = if c % 2 == 0 {
+            let when = if c.is_multiple_of(2) {
                 format!(r"when.file_path = {{ regex = '/\.{dir}{i}/' }}")
             } else {
                 format!(r#"when.file_path = {{ prefix = "/etc/{dir}{i}/" }}"#)
@@ -446,13 +447,13 @@ fn compile_naive(table: &DecisionTable, seam: Seam) -> Vec<NaiveRule> {
 }
 
 fn naive_test(field: &Field, test: &NTest, payload: &Value) -> bool {
-    if let NTest::Equals(vals) = test {
-        if !vals.iter().all(Value::is_string) {
-            let Some(v) = field.resolve(payload) else {
-                return false;
-            };
-            return vals.iter().any(|x| x == v);
-        }
+    if let NTest::Equals(vals) = test
+        && !vals.iter().all(Value::is_string)
+    {
+        let Some(v) = field.resolve(payload) else {
+            return false;
+        };
+        return vals.iter().any(|x| x == v);
     }
     let Some(text) = field.resolve_text(payload) else {
         return false;
@@ -752,21 +753,21 @@ fn summary(fixtures: &[Fixture]) {
             }
             last = Some((f.n, t, p));
         }
-        if let (Some((n0, t0, p0)), Some((n1, t1, p1))) = (first, last) {
-            if n1 > n0 {
-                let rules = n1 as f64 / n0 as f64;
-                println!();
-                println!(
-                    "Growth {n0} → {n1} rules ({rules:.0}× rules): table {:.1}×, naive (precompiled) {:.1}× — table is {}.",
-                    ratio(t1, t0),
-                    ratio(p1, p0),
-                    if ratio(t1, t0) < rules {
-                        "sub-linear"
-                    } else {
-                        "NOT sub-linear"
-                    }
-                );
-            }
+        if let (Some((n0, t0, p0)), Some((n1, t1, p1))) = (first, last)
+            && n1 > n0
+        {
+            let rules = n1 as f64 / n0 as f64;
+            println!();
+            println!(
+                "Growth {n0} → {n1} rules ({rules:.0}× rules): table {:.1}×, naive (precompiled) {:.1}× — table is {}.",
+                ratio(t1, t0),
+                ratio(p1, p0),
+                if ratio(t1, t0) < rules {
+                    "sub-linear"
+                } else {
+                    "NOT sub-linear"
+                }
+            );
         }
     }
     println!();
@@ -777,7 +778,7 @@ fn main() {
     let has = |a: &str| args.iter().any(|x| x == a);
     // Criterion's own rule: without `--bench` (i.e. `cargo test --benches`) it is test mode.
     let test_mode = !has("--bench") || has("--test");
-    let listing = has("--list");
+    let listing = has("--list") || args.iter().any(|a| a.starts_with("--profile-time"));
 
     let t = Instant::now();
     let fixtures: Vec<Fixture> = sizes(test_mode).into_iter().map(Fixture::new).collect();
