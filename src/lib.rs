@@ -6,3 +6,4 @@
 
 pub use seamguard_engine as engine;
 pub use seamguard_engine::*;
+pub use seamguard_macros::{Event, guard, hook, policy};

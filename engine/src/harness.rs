@@ -528,7 +528,11 @@ impl HandlerFn {
             HandlerFn::Continuation(_) => matches!(seam, S::Stop | S::SubagentStop),
             HandlerFn::Observe(_) => matches!(
                 seam,
-                S::Notification | S::SessionEnd | S::PreCompact | S::PostCompact | S::PostToolFailure
+                S::Notification
+                    | S::SessionEnd
+                    | S::PreCompact
+                    | S::PostCompact
+                    | S::PostToolFailure
             ),
         }
     }
@@ -1462,9 +1466,8 @@ impl Harness {
                 }
                 Err(m) => {
                     // Fail closed: a pre-tool hook that cannot answer denies the call.
-                    contributions.push(
-                        e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))),
-                    );
+                    contributions
+                        .push(e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))));
                     failures.push(e.failure(m));
                 }
             }
@@ -1548,9 +1551,8 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Deny, Some(message)));
                 }
                 Err(m) => {
-                    contributions.push(
-                        e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))),
-                    );
+                    contributions
+                        .push(e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))));
                     failures.push(e.failure(m));
                 }
             }
@@ -1604,9 +1606,8 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Block, Some(reason)));
                 }
                 Err(m) => {
-                    contributions.push(
-                        e.contribution(Verdict::Block, Some(format!("handler failed: {m}"))),
-                    );
+                    contributions
+                        .push(e.contribution(Verdict::Block, Some(format!("handler failed: {m}"))));
                     failures.push(e.failure(m));
                 }
             }
@@ -2078,6 +2079,7 @@ pub mod __private {
         ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
         PromptDecision,
     };
+    pub use crate::dialect::Dialect;
     pub use crate::matcher::{Matcher, MatcherMode};
     pub use crate::policy;
     pub use crate::seam::Seam;
@@ -2119,7 +2121,7 @@ pub mod __private {
     }
 
     /// Type check of a `tool-result` observer.
-    pub fn observer(f: fn(&super::ToolExecution)) -> fn(&super::ToolExecution) {
+    pub const fn observer(f: fn(&super::ToolExecution)) -> fn(&super::ToolExecution) {
         f
     }
 }

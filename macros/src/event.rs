@@ -1,0 +1,124 @@
+//! `#[derive(Event)]`: an application's own event with its decision type and reducer
+//! (agent-harness seed: each event owns its result type; result-producing events need a
+//! reducer, observational ones do not).
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+struct Attrs {
+    name: Option<LitStr>,
+    decision: Option<syn::Type>,
+    reducer: Option<syn::Path>,
+    krate: Option<syn::Path>,
+}
+
+fn parse_attrs(input: &DeriveInput) -> syn::Result<Attrs> {
+    let mut a = Attrs {
+        name: None,
+        decision: None,
+        reducer: None,
+        krate: None,
+    };
+    let mut errors: Option<syn::Error> = None;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("event")) {
+        let r = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            match key.as_str() {
+                "name" => a.name = Some(meta.value()?.parse()?),
+                "decision" => a.decision = Some(meta.value()?.parse()?),
+                "reducer" => a.reducer = Some(meta.value()?.parse()?),
+                "crate" => a.krate = Some(meta.value()?.parse()?),
+                _ => {
+                    return Err(meta.error(format!(
+                        "unknown key `{key}` in #[event(…)]; expected `name`, `decision`, \
+                         `reducer` or `crate`"
+                    )));
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            }
+        }
+    }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(a),
+    }
+}
+
+pub(crate) fn expand(input: TokenStream) -> TokenStream {
+    let input: DeriveInput = match syn::parse2(input) {
+        Ok(i) => i,
+        Err(e) => return e.to_compile_error(),
+    };
+    let attrs = match parse_attrs(&input) {
+        Ok(a) => a,
+        Err(e) => return e.to_compile_error(),
+    };
+    let krate = attrs
+        .krate
+        .clone()
+        .map_or_else(|| quote!(::seamguard), |p| quote!(#p));
+    let h = quote!(#krate::harness);
+    let ident = &input.ident;
+    let (impl_g, ty_g, where_g) = input.generics.split_for_impl();
+    let name = attrs
+        .name
+        .as_ref()
+        .map_or_else(|| ident.to_string(), LitStr::value);
+
+    let (decision, body, error) = match (&attrs.decision, &attrs.reducer) {
+        (Some(d), Some(r)) => (
+            quote!(#d),
+            quote_spanned!(r.span()=> #r(event, handlers)),
+            None,
+        ),
+        (Some(d), None) => {
+            let ty = quote!(#d).to_string().replace(' ', "");
+            let e = syn::Error::new(
+                d.span(),
+                format!(
+                    "event `{ident}` returns a decision (`{ty}`) but has no reducer: add \
+                     `reducer = path::to::fn` with the signature \
+                     `fn(&{ident}, &[EventHandler<{ident}>]) -> Option<{ty}>` (result-producing \
+                     events need a reducer: agent-harness seed, \"Reducers\")"
+                ),
+            );
+            // Stub body so that code using the event reports no follow-on errors.
+            (
+                quote!(#d),
+                quote!(::core::option::Option::None),
+                Some(e.to_compile_error()),
+            )
+        }
+        (None, Some(r)) => (
+            quote!(()),
+            quote_spanned!(r.span()=> #r(event, handlers)),
+            None,
+        ),
+        (None, None) => (quote!(()), quote!(#h::notify_all(event, handlers)), None),
+    };
+    quote! {
+        #error
+        impl #impl_g #h::Event for #ident #ty_g #where_g {
+            const NAME: &'static str = #name;
+            type Decision = #decision;
+            fn reduce(
+                event: &Self,
+                handlers: &[#h::EventHandler<Self>],
+            ) -> ::core::option::Option<Self::Decision> {
+                #body
+            }
+        }
+    }
+}

@@ -1,0 +1,420 @@
+//! The engine's policy IR (`seamguard_engine::policy`) as Rust constructor tokens.
+//!
+//! Every struct literal is exhaustive, so a field added to the IR makes this crate fail to
+//! build instead of silently dropping it.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use seamguard_engine::matcher::Matcher;
+use seamguard_engine::policy::{
+    Action, Field, Leaf, LoadedPolicy, PathSpec, PolicyError, PolicyMeta, PolicyTest, Pred,
+    Redaction, Rewrite, Rule, RunSpec, ShellTest, Source, Test,
+};
+use serde_json::Value;
+
+/// Generates constructors; `p` is the path of the generated code's private module.
+pub(crate) struct Gen {
+    pub(crate) p: TokenStream,
+}
+
+/// A unit-like enum value as `path::Variant` (its `Debug` name is the variant).
+fn variant(path: TokenStream, v: &impl std::fmt::Debug) -> TokenStream {
+    let id = format_ident!("{}", format!("{v:?}"));
+    quote!(#path::#id)
+}
+
+impl Gen {
+    fn string(&self, s: &str) -> TokenStream {
+        quote!(::std::string::String::from(#s))
+    }
+
+    fn opt_string(&self, s: &Option<String>) -> TokenStream {
+        match s {
+            Some(s) => {
+                let s = self.string(s);
+                quote!(::core::option::Option::Some(#s))
+            }
+            None => quote!(::core::option::Option::None),
+        }
+    }
+
+    fn strings(&self, v: &[String]) -> TokenStream {
+        let items = v.iter().map(|s| self.string(s));
+        quote!(::std::vec![#(#items),*])
+    }
+
+    fn arc(&self, s: &str) -> TokenStream {
+        quote!(::std::sync::Arc::<str>::from(#s))
+    }
+
+    pub(crate) fn value(&self, v: &Value) -> TokenStream {
+        let p = &self.p;
+        let j = quote!(#p::serde_json);
+        match v {
+            Value::Null => quote!(#j::Value::Null),
+            Value::Bool(b) => quote!(#j::Value::Bool(#b)),
+            Value::Number(n) => {
+                if let Some(u) = n.as_u64() {
+                    quote!(#j::Value::from(#u))
+                } else if let Some(i) = n.as_i64() {
+                    quote!(#j::Value::from(#i))
+                } else {
+                    let f = proc_macro2::Literal::f64_suffixed(n.as_f64().unwrap_or(0.0));
+                    quote!(#j::Value::from(#f))
+                }
+            }
+            Value::String(s) => {
+                let s = self.string(s);
+                quote!(#j::Value::String(#s))
+            }
+            Value::Array(a) => {
+                let items = a.iter().map(|x| self.value(x));
+                quote!(#j::Value::Array(::std::vec![#(#items),*]))
+            }
+            Value::Object(m) => {
+                let items = m.iter().map(|(k, x)| {
+                    let k = self.string(k);
+                    let x = self.value(x);
+                    quote!((#k, #x))
+                });
+                quote!(#j::Value::Object(
+                    ::std::iter::IntoIterator::into_iter([#(#items),*]).collect()
+                ))
+            }
+        }
+    }
+
+    fn source(&self, s: &Source) -> TokenStream {
+        let p = &self.p;
+        let file = self.arc(&s.file);
+        let (line, column) = (s.line, s.column);
+        let scope = variant(quote!(#p::policy::Scope), &s.scope);
+        quote!(#p::policy::Source { file: #file, line: #line, column: #column, scope: #scope })
+    }
+
+    fn meta(&self, m: &PolicyMeta) -> TokenStream {
+        let p = &self.p;
+        let pp = quote!(#p::policy);
+        let name = self.string(&m.name);
+        let description = self.opt_string(&m.description);
+        let file = self.arc(&m.file);
+        let scope = variant(quote!(#pp::Scope), &m.scope);
+        let on_load_error = variant(quote!(#pp::OnLoadError), &m.on_load_error);
+        let matcher_mode = variant(quote!(#p::MatcherMode), &m.matcher_mode);
+        let codex_ask = variant(quote!(#pp::CodexAsk), &m.codex_ask);
+        let on_unsure = variant(quote!(#pp::OnUnsure), &m.on_unsure);
+        let trusted = m.trusted;
+        let content_hash = self.string(&m.content_hash);
+        quote!(#pp::PolicyMeta {
+            name: #name, description: #description, file: #file, scope: #scope,
+            on_load_error: #on_load_error, matcher_mode: #matcher_mode, codex_ask: #codex_ask,
+            on_unsure: #on_unsure, trusted: #trusted, content_hash: #content_hash,
+        })
+    }
+
+    fn matcher(&self, m: &Matcher) -> TokenStream {
+        let p = &self.p;
+        match m {
+            Matcher::All => quote!(#p::Matcher::All),
+            Matcher::Exact(v) => {
+                let v = self.strings(v);
+                quote!(#p::Matcher::Exact(#v))
+            }
+            Matcher::Regex(r) => {
+                let r = self.string(r);
+                quote!(#p::Matcher::Regex(#r))
+            }
+        }
+    }
+
+    fn field(&self, f: &Field) -> TokenStream {
+        let p = &self.p;
+        let name = self.string(&f.name);
+        let ptrs = f.pointers.iter().map(|v| self.strings(v));
+        quote!(#p::policy::Field { name: #name, pointers: ::std::vec![#(#ptrs),*] })
+    }
+
+    fn path_spec(&self, s: &PathSpec) -> TokenStream {
+        let p = &self.p;
+        match s {
+            PathSpec::Project => quote!(#p::policy::PathSpec::Project),
+            PathSpec::Home => quote!(#p::policy::PathSpec::Home),
+            PathSpec::Glob(g) => {
+                let g = self.string(g);
+                quote!(#p::policy::PathSpec::Glob(#g))
+            }
+        }
+    }
+
+    fn shell(&self, t: &ShellTest) -> TokenStream {
+        let p = &self.p;
+        let ShellTest {
+            programs,
+            subcommands,
+            flags_any,
+            flags_all,
+            args_any,
+            path_inside,
+            path_outside,
+            push_force,
+            push_delete,
+            push_to,
+        } = t;
+        let programs = self.strings(programs);
+        let subcommands = self.strings(subcommands);
+        let fa = flags_any.iter().map(|v| self.strings(v));
+        let fl = flags_all.iter().map(|v| self.strings(v));
+        let args_any = self.strings(args_any);
+        let pi = path_inside.iter().map(|s| self.path_spec(s));
+        let po = path_outside.iter().map(|s| self.path_spec(s));
+        let push_to = self.strings(push_to);
+        quote!(#p::policy::ShellTest {
+            programs: #programs,
+            subcommands: #subcommands,
+            flags_any: ::std::vec![#(#fa),*],
+            flags_all: ::std::vec![#(#fl),*],
+            args_any: #args_any,
+            path_inside: ::std::vec![#(#pi),*],
+            path_outside: ::std::vec![#(#po),*],
+            push_force: #push_force,
+            push_delete: #push_delete,
+            push_to: #push_to,
+        })
+    }
+
+    fn test(&self, t: &Test) -> TokenStream {
+        let p = &self.p;
+        let t_ = quote!(#p::policy::Test);
+        match t {
+            Test::Equals(v) => {
+                let v = v.iter().map(|x| self.value(x));
+                quote!(#t_::Equals(::std::vec![#(#v),*]))
+            }
+            Test::Regex(v) => {
+                let v = self.strings(v);
+                quote!(#t_::Regex(#v))
+            }
+            Test::Glob(v) => {
+                let v = self.strings(v);
+                quote!(#t_::Glob(#v))
+            }
+            Test::Contains(v) => {
+                let v = self.strings(v);
+                quote!(#t_::Contains(#v))
+            }
+            Test::Prefix(v) => {
+                let v = self.strings(v);
+                quote!(#t_::Prefix(#v))
+            }
+            Test::Shell(s) => {
+                let s = self.shell(s);
+                quote!(#t_::Shell(::std::boxed::Box::new(#s)))
+            }
+        }
+    }
+
+    fn pred(&self, pr: &Pred) -> TokenStream {
+        let p = &self.p;
+        let pp = quote!(#p::policy::Pred);
+        match pr {
+            Pred::All(v) => {
+                let v = v.iter().map(|x| self.pred(x));
+                quote!(#pp::All(::std::vec![#(#v),*]))
+            }
+            Pred::Any(v) => {
+                let v = v.iter().map(|x| self.pred(x));
+                quote!(#pp::Any(::std::vec![#(#v),*]))
+            }
+            Pred::Not(x) => {
+                let x = self.pred(x);
+                quote!(#pp::Not(::std::boxed::Box::new(#x)))
+            }
+            Pred::Leaf(Leaf { field, test }) => {
+                let field = self.field(field);
+                let test = self.test(test);
+                quote!(#pp::Leaf(#p::policy::Leaf { field: #field, test: #test }))
+            }
+        }
+    }
+
+    fn opt_pred(&self, pr: &Option<Pred>) -> TokenStream {
+        match pr {
+            Some(x) => {
+                let x = self.pred(x);
+                quote!(::core::option::Option::Some(#x))
+            }
+            None => quote!(::core::option::Option::None),
+        }
+    }
+
+    fn action(&self, a: &Action) -> TokenStream {
+        let p = &self.p;
+        let pp = quote!(#p::policy);
+        let Action {
+            decision,
+            reason,
+            context,
+            rewrite,
+            redact,
+            feedback,
+            continue_with,
+            max_continuations,
+            halt,
+            run,
+            suppress_prompt,
+            observe,
+        } = a;
+        let decision = match decision {
+            Some(d) => {
+                let d = variant(quote!(#pp::DecisionValue), d);
+                quote!(::core::option::Option::Some(#d))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let reason = self.opt_string(reason);
+        let context = self.opt_string(context);
+        let rewrite = match rewrite {
+            None => quote!(::core::option::Option::None),
+            Some(Rewrite::Prepend(s)) => {
+                let s = self.string(s);
+                quote!(::core::option::Option::Some(#pp::Rewrite::Prepend(#s)))
+            }
+            Some(Rewrite::Append(s)) => {
+                let s = self.string(s);
+                quote!(::core::option::Option::Some(#pp::Rewrite::Append(#s)))
+            }
+            Some(Rewrite::Replace { regex, replace }) => {
+                let (regex, replace) = (self.string(regex), self.string(replace));
+                quote!(::core::option::Option::Some(#pp::Rewrite::Replace {
+                    regex: #regex, replace: #replace
+                }))
+            }
+        };
+        let redact = redact.iter().map(|Redaction { regex, replace }| {
+            let (regex, replace) = (self.string(regex), self.string(replace));
+            quote!(#pp::Redaction { regex: #regex, replace: #replace })
+        });
+        let feedback = self.opt_string(feedback);
+        let continue_with = self.opt_string(continue_with);
+        let halt = self.opt_string(halt);
+        let run = match run {
+            None => quote!(::core::option::Option::None),
+            Some(RunSpec {
+                command,
+                timeout_ms,
+                on_error,
+                env,
+            }) => {
+                let command = self.string(command);
+                let on_error = variant(quote!(#pp::OnError), on_error);
+                let env = env.iter().map(|(k, v)| {
+                    let (k, v) = (self.string(k), self.string(v));
+                    quote!((#k, #v))
+                });
+                quote!(::core::option::Option::Some(#pp::RunSpec {
+                    command: #command, timeout_ms: #timeout_ms, on_error: #on_error,
+                    env: ::std::vec![#(#env),*],
+                }))
+            }
+        };
+        quote!(#pp::Action {
+            decision: #decision,
+            reason: #reason,
+            context: #context,
+            rewrite: #rewrite,
+            redact: ::std::vec![#(#redact),*],
+            feedback: #feedback,
+            continue_with: #continue_with,
+            max_continuations: #max_continuations,
+            halt: #halt,
+            run: #run,
+            suppress_prompt: #suppress_prompt,
+            observe: #observe,
+        })
+    }
+
+    fn rule(&self, r: &Rule) -> TokenStream {
+        let p = &self.p;
+        let Rule {
+            id,
+            kind,
+            seam,
+            matcher,
+            when,
+            unless,
+            action,
+            source,
+            policy,
+        } = r;
+        let id = self.string(id);
+        let kind = variant(quote!(#p::policy::RuleKind), kind);
+        let seam = variant(quote!(#p::Seam), seam);
+        let matcher = self.matcher(matcher);
+        let when = self.opt_pred(when);
+        let unless = self.opt_pred(unless);
+        let action = self.action(action);
+        let source = self.source(source);
+        quote!(#p::policy::Rule {
+            id: #id, kind: #kind, seam: #seam, matcher: #matcher, when: #when,
+            unless: #unless, action: #action, source: #source, policy: #policy,
+        })
+    }
+
+    fn policy_test(&self, t: &PolicyTest) -> TokenStream {
+        let p = &self.p;
+        let PolicyTest {
+            name,
+            payload,
+            dialect,
+            expect,
+            reason_contains,
+            rules,
+            source,
+        } = t;
+        let name = self.string(name);
+        let payload = self.value(payload);
+        let dialect = match dialect {
+            Some(d) => {
+                let d = variant(quote!(#p::Dialect), d);
+                quote!(::core::option::Option::Some(#d))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let expect = self.string(expect);
+        let reason_contains = self.opt_string(reason_contains);
+        let rules = self.strings(rules);
+        let source = self.source(source);
+        quote!(#p::policy::PolicyTest {
+            name: #name, payload: #payload, dialect: #dialect, expect: #expect,
+            reason_contains: #reason_contains, rules: #rules, source: #source,
+        })
+    }
+
+    fn diagnostic(&self, d: &PolicyError) -> TokenStream {
+        let p = &self.p;
+        let severity = variant(quote!(#p::policy::Severity), &d.severity);
+        let file = self.arc(&d.file);
+        let (line, column) = (d.line, d.column);
+        let message = self.string(&d.message);
+        let snippet = self.opt_string(&d.snippet);
+        quote!(#p::policy::PolicyError {
+            severity: #severity, file: #file, line: #line, column: #column,
+            message: #message, snippet: #snippet,
+        })
+    }
+
+    /// The whole loaded policy.
+    pub(crate) fn loaded(&self, lp: &LoadedPolicy) -> TokenStream {
+        let p = &self.p;
+        let meta = self.meta(&lp.meta);
+        let rules = lp.rules.iter().map(|r| self.rule(r));
+        let tests = lp.tests.iter().map(|t| self.policy_test(t));
+        let diags = lp.diagnostics.iter().map(|d| self.diagnostic(d));
+        quote!(#p::policy::LoadedPolicy {
+            meta: #meta,
+            rules: ::std::vec![#(#rules),*],
+            tests: ::std::vec![#(#tests),*],
+            diagnostics: ::std::vec![#(#diags),*],
+        })
+    }
+}
