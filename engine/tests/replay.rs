@@ -188,6 +188,7 @@ fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
     }
     let want: BTreeMap<String, usize> = [
         ("network-needs-approval", 3),
+        ("no-hardcoded-credentials", 1),
         ("no-recursive-delete-outside-project", 1),
         ("remote-branch-delete-needs-approval", 1),
         ("secret-files-via-shell", 8),
@@ -198,12 +199,13 @@ fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 12), ("deny", 1), ("none", 1379)]
+        [("ask", 12), ("deny", 2), ("none", 1378)]
             .into_iter()
             .collect()
     );
-    // `rm -rf` of a folder in another repository after `cd` (a real Gemini session).
-    assert_eq!(denied, ["gemini-2.json:112"]);
+    // `rm -rf` of a folder in another repository after `cd` (a real Gemini session), and a
+    // key written into a test file (a hook log; the key was scrubbed to `REDACTED`).
+    assert_eq!(denied, ["gemini-2.json:112", "hooklog-3.jsonl:308"]);
 }
 
 #[test]
