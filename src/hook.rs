@@ -40,27 +40,50 @@ fn is_under(path: &Path, dir: &str) -> bool {
 
 /// Load hook configuration files (Claude Code settings, plugin or Codex hooks.json, Codex
 /// config.toml) as policies. An unreadable config is a warning; the rest still loads.
-pub(crate) fn load_hooks_configs(paths: &[PathBuf], project: Option<&str>, first_index: usize, warnings: &mut Vec<String>) -> Vec<LoadedPolicy> {
+pub(crate) fn load_hooks_configs(
+    paths: &[PathBuf],
+    project: Option<&str>,
+    first_index: usize,
+    warnings: &mut Vec<String>,
+) -> Vec<LoadedPolicy> {
     let mut out = Vec::new();
     for p in paths {
         let text = match std::fs::read_to_string(p) {
             Ok(t) => t,
             Err(e) => {
-                warnings.push(format!("seamguard: cannot read hooks config {}: {e}; its hooks are not run", p.display()));
+                warnings.push(format!(
+                    "seamguard: cannot read hooks config {}: {e}; its hooks are not run",
+                    p.display()
+                ));
                 continue;
             }
         };
         let file = p.display().to_string();
-        let imp = match import_config(&file, &text, guess_dialect(p), plugin_root_of(p).as_deref()) {
+        let imp = match import_config(&file, &text, guess_dialect(p), plugin_root_of(p).as_deref())
+        {
             Ok(i) => i,
             Err(e) => {
                 warnings.push(format!("seamguard: {e}; its hooks are not run"));
                 continue;
             }
         };
-        warnings.extend(imp.warnings.iter().map(|w| format!("seamguard: {w}")));
-        let scope = if project.is_some_and(|d| is_under(p, d)) { Scope::Project } else { Scope::User };
-        let mut policy = load_str(&imp.toml, &format!("{file} (imported)"), scope, first_index + out.len());
+        // Import notes (skipped handler types, lints) go to stderr only (the host's debug
+        // log): repeating them in every systemMessage would be noise. `seamguard import`
+        // shows them too.
+        for w in &imp.warnings {
+            eprintln!("seamguard: {w}");
+        }
+        let scope = if project.is_some_and(|d| is_under(p, d)) {
+            Scope::Project
+        } else {
+            Scope::User
+        };
+        let mut policy = load_str(
+            &imp.toml,
+            &format!("{file} (imported)"),
+            scope,
+            first_index + out.len(),
+        );
         policy.meta.content_hash = content_hash(text.as_bytes());
         if scope == Scope::Project {
             policy.meta.trusted = trust_store().is_trusted(p, &policy.meta.content_hash);
@@ -74,14 +97,21 @@ pub(crate) fn load_hooks_configs(paths: &[PathBuf], project: Option<&str>, first
 /// Claude Code runs an identical handler defined in several settings files once (HOOKS.md
 /// A2 "Deduplication"); plugin copies and Codex hooks are kept separate.
 fn dedup_claude_settings(policies: &mut [LoadedPolicy], paths: &[PathBuf]) {
-    let mut seen: std::collections::HashSet<(String, String, String)> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<(String, String, String)> =
+        std::collections::HashSet::new();
     for (p, path) in policies.iter_mut().zip(paths) {
         if guess_dialect(path) != Dialect::ClaudeCode || plugin_root_of(path).is_some() {
             continue;
         }
         p.rules.retain(|r| {
-            let Some(run) = &r.action.run else { return true };
-            seen.insert((r.seam.name().to_string(), r.matcher.to_string(), run.command.clone()))
+            let Some(run) = &r.action.run else {
+                return true;
+            };
+            seen.insert((
+                r.seam.name().to_string(),
+                r.matcher.to_string(),
+                run.command.clone(),
+            ))
         });
     }
 }
@@ -108,7 +138,10 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         Ok(v) => v,
         Err(e) => {
             // Non-blocking: the host proceeds with its normal flow and shows this line.
-            eprintln!("seamguard: malformed hook payload ({} bytes): {e}", input.len());
+            eprintln!(
+                "seamguard: malformed hook payload ({} bytes): {e}",
+                input.len()
+            );
             return ExitCode::from(1);
         }
     };
@@ -125,14 +158,26 @@ pub(crate) fn run(o: &Options) -> ExitCode {
     };
     let dialect = o.dialect.unwrap_or_else(|| Dialect::detect(&payload));
     let seam = event.seam();
-    let project_dir = std::env::var("CLAUDE_PROJECT_DIR").ok().filter(|p| !p.is_empty());
-    let project_for_scope = project_dir.clone().or_else(|| payload.get("cwd").and_then(|c| c.as_str()).map(str::to_string));
+    let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
+        .ok()
+        .filter(|p| !p.is_empty());
+    let project_for_scope = project_dir.clone().or_else(|| {
+        payload
+            .get("cwd")
+            .and_then(|c| c.as_str())
+            .map(str::to_string)
+    });
     let paths = discover::policy_paths(&o.policies, Some(&payload));
     let mut loaded = discover::load_all(&paths);
     apply_trust(&mut loaded, &paths);
     let mut warnings = Vec::new();
     let n = loaded.len();
-    loaded.extend(load_hooks_configs(&o.hooks_configs, project_for_scope.as_deref(), n, &mut warnings));
+    loaded.extend(load_hooks_configs(
+        &o.hooks_configs,
+        project_for_scope.as_deref(),
+        n,
+        &mut warnings,
+    ));
     if o.fail_closed {
         for p in &mut loaded {
             p.meta.on_load_error = OnLoadError::Deny;
@@ -140,18 +185,24 @@ pub(crate) fn run(o: &Options) -> ExitCode {
     }
     let table = DecisionTable::new(loaded);
     let engine = Engine::new(table)
-        .with_ledger(Box::new(FileLedger::new(discover::state_dir().join("continuations"))))
+        .with_ledger(Box::new(FileLedger::new(
+            discover::state_dir().join("continuations"),
+        )))
         .with_runner(Box::new(ProcessRunner))
         .with_project_dir(project_dir);
     let mut outcome = engine.evaluate(seam, &payload, dialect);
     outcome.warnings.splice(0..0, warnings);
     let enc = encode(&outcome, dialect);
-    let audit_path = o
-        .audit_log
-        .clone()
-        .or_else(|| std::env::var_os("SEAMGUARD_AUDIT_LOG").filter(|p| !p.is_empty()).map(PathBuf::from));
+    let audit_path = o.audit_log.clone().or_else(|| {
+        std::env::var_os("SEAMGUARD_AUDIT_LOG")
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+    });
     let mut out = std::io::stdout().lock();
-    let write_ok = out.write_all(enc.stdout.as_bytes()).and_then(|_| out.flush()).is_ok();
+    let write_ok = out
+        .write_all(enc.stdout.as_bytes())
+        .and_then(|_| out.flush())
+        .is_ok();
     if !enc.stderr.is_empty() {
         eprintln!("{}", enc.stderr);
     }
@@ -160,13 +211,19 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             &audit::new_handler_id(),
             dialect,
             seam.event_name(),
-            payload.get("session_id").and_then(|s| s.as_str()).unwrap_or(""),
+            payload
+                .get("session_id")
+                .and_then(|s| s.as_str())
+                .unwrap_or(""),
             started_ms,
             started.elapsed().as_secs_f64() * 1000.0,
             &outcome,
         );
         if let Err(e) = audit::append(&path, &recs) {
-            eprintln!("seamguard: cannot append to the audit log {}: {e}", path.display());
+            eprintln!(
+                "seamguard: cannot append to the audit log {}: {e}",
+                path.display()
+            );
         }
     }
     if !write_ok {
@@ -181,18 +238,30 @@ pub(crate) fn trust(paths: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for p in paths {
         match store.trust(p) {
-            Ok(h) => println!("trusted {} (sha256 {h}) in {}", p.display(), store.path().display()),
+            Ok(h) => println!(
+                "trusted {} (sha256 {h}) in {}",
+                p.display(),
+                store.path().display()
+            ),
             Err(e) => {
                 eprintln!("seamguard: {e}");
                 failed = true;
             }
         }
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// `seamguard import FILE… [-o OUT]`: hook configs → one policy file per input.
-pub(crate) fn import(paths: &[PathBuf], output: Option<&Path>, dialect: Option<Dialect>) -> ExitCode {
+pub(crate) fn import(
+    paths: &[PathBuf],
+    output: Option<&Path>,
+    dialect: Option<Dialect>,
+) -> ExitCode {
     let mut texts = Vec::new();
     let mut failed = false;
     for p in paths {
@@ -211,7 +280,11 @@ pub(crate) fn import(paths: &[PathBuf], output: Option<&Path>, dialect: Option<D
                 for w in &imp.warnings {
                     eprintln!("warning: {w}");
                 }
-                eprintln!("{file}: {} rule(s) imported ({} hooks)", imp.rules, imp.dialect.name());
+                eprintln!(
+                    "{file}: {} rule(s) imported ({} hooks)",
+                    imp.rules,
+                    imp.dialect.name()
+                );
                 texts.push(imp.toml);
             }
             Err(e) => {
@@ -230,5 +303,9 @@ pub(crate) fn import(paths: &[PathBuf], output: Option<&Path>, dialect: Option<D
         }
         None => print!("{all}"),
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -61,6 +61,20 @@ fn codex_keeps_universal(seam: Seam) -> bool {
     )
 }
 
+/// Longest reason / context / message seamguard emits, in characters: well under the hosts'
+/// 10,000-character cap (HOOKS.md A2; case HK-18), so nothing of ours is spilled to a file.
+pub const MAX_TEXT_CHARS: usize = 9_000;
+
+/// Cut a text to [`MAX_TEXT_CHARS`] characters (never inside a character).
+pub fn cap_chars(s: String) -> String {
+    if s.chars().count() <= MAX_TEXT_CHARS {
+        return s;
+    }
+    let mut t: String = s.chars().take(MAX_TEXT_CHARS - 40).collect();
+    t.push_str(" … [truncated by seamguard]");
+    t
+}
+
 /// The reason Codex receives for an `ask` it cannot express (case CX-01).
 pub fn codex_ask_reason(reason: &str) -> String {
     format!(
@@ -90,17 +104,18 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
     };
     let event = seam.event_name();
     let verdict = outcome.verdict();
-    let reason = outcome.reason_text();
+    let reason = cap_chars(outcome.reason_text());
+    // Contexts pass through whole: the host spills a long one to a file with a preview.
     let context = outcome.context_text();
     let mut top = Map::new();
     let mut hso = Map::new();
     hso.insert("hookEventName".into(), Value::String(event.into()));
     let base_hso_len = hso.len();
-    let mut halt = outcome.halt.as_ref().map(|h| h.text.clone());
+    let mut halt = outcome.halt.as_ref().map(|h| cap_chars(h.text.clone()));
     let warn = if outcome.warnings.is_empty() {
         None
     } else {
-        Some(outcome.warnings.join("\n"))
+        Some(cap_chars(outcome.warnings.join("\n")))
     };
 
     match dialect {
@@ -443,10 +458,18 @@ fn decode_claude(seam: Seam, exit_code: Option<i32>, out: &str, err: &str) -> Ho
     };
     let trimmed = out.trim_start();
     // A5.1: `{` → JSON (if it parses), anything else is plain text.
+    let mut looks_like_json_error: Option<String> = None;
     let parsed: Option<Result<HookResponse, String>> = if trimmed.starts_with('{') {
         match serde_json::from_str::<Value>(out.trim()) {
             Ok(Value::Object(m)) => Some(claude_json(seam, &m)),
-            _ => None,
+            Ok(_) => None,
+            Err(e) => {
+                // A5.1: the host reads it as plain text; a decision in it is lost (case HK-18).
+                looks_like_json_error = Some(format!(
+                    "stdout starts with `{{` but is not valid JSON ({e}); the host reads it as plain text, any decision in it is lost"
+                ));
+                None
+            }
         }
     } else {
         None
@@ -494,14 +517,17 @@ fn decode_claude(seam: Seam, exit_code: Option<i32>, out: &str, err: &str) -> Ho
         )),
         None => {
             let text = out.trim();
-            if !text.is_empty() && matches!(seam, Seam::PromptSubmit | Seam::SessionStart) {
-                HookResponse {
-                    context: Some(text.to_string()),
-                    ..HookResponse::default()
-                }
-            } else {
-                HookResponse::default()
-            }
+            let mut r =
+                if !text.is_empty() && matches!(seam, Seam::PromptSubmit | Seam::SessionStart) {
+                    HookResponse {
+                        context: Some(text.to_string()),
+                        ..HookResponse::default()
+                    }
+                } else {
+                    HookResponse::default()
+                };
+            r.error = looks_like_json_error;
+            r
         }
     }
 }

@@ -129,6 +129,29 @@ fn default_reason(v: Verdict, id: &str) -> Option<String> {
     }
 }
 
+/// Why an `updatedInput` cannot replace a tool's input (HOOKS.md A5.4: it replaces the
+/// whole input; B3: Bash and `apply_patch` need a string `command`), if it cannot.
+fn invalid_rewrite(tool_name: &str, ui: &Value) -> Option<String> {
+    let Value::Object(m) = ui else {
+        return Some(
+            "updatedInput must be a JSON object (it replaces the whole tool input)".into(),
+        );
+    };
+    let needs: &[&str] = match tool_name {
+        "Bash" | "PowerShell" | "apply_patch" => &["command"],
+        "Write" => &["file_path", "content"],
+        "Edit" => &["file_path", "old_string", "new_string"],
+        "Read" => &["file_path"],
+        _ => &[],
+    };
+    needs
+        .iter()
+        .find(|k| !m.get(**k).is_some_and(Value::is_string))
+        .map(|k| {
+            format!("updatedInput replaces the whole input and has no string `{k}` for {tool_name}")
+        })
+}
+
 fn redact_value(v: &mut Value, res: &[(regex::Regex, &str)]) -> bool {
     match v {
         Value::String(s) => {
@@ -208,6 +231,7 @@ impl Engine {
         dialect: Dialect,
         h: &CommandHook,
         res: &RunResult,
+        tool_name: &str,
         warnings: &mut Vec<String>,
         updated_input: &mut Option<(String, Value)>,
     ) -> Option<Contribution> {
@@ -224,16 +248,27 @@ impl Engine {
         } else {
             decode_hook_output(dialect, seam, res.exit_code, &res.stdout, &res.stderr)
         };
-        if res.stdout_truncated || res.stderr_truncated {
-            warnings.push(format!(
-                "seamguard: command hook `{}`{where_} wrote more than {} bytes; output truncated",
-                h.id,
+        let truncated = (res.stdout_truncated || res.stderr_truncated).then(|| {
+            format!(
+                "wrote more than {} bytes (output truncated)",
                 crate::runner::OUTPUT_CAP_BYTES
-            ));
-        }
-        let failure = res.failure().or_else(|| resp.error.clone());
-        if let Some(f) = &failure {
-            if h.on_error == OnError::Deny {
+            )
+        });
+        // A run that produced a decision (exit 2 with stderr, or schema-valid JSON on any exit
+        // code in Claude Code) is applied; what was wrong with it is only reported.
+        let decided = resp.verdict.is_some();
+        let invalid_rewrite = resp
+            .updated_input
+            .as_ref()
+            .and_then(|ui| invalid_rewrite(tool_name, ui));
+        let problem = res
+            .failure()
+            .filter(|_| !decided)
+            .or_else(|| resp.error.clone())
+            .or(truncated)
+            .or_else(|| invalid_rewrite.clone());
+        if let Some(f) = &problem {
+            if !decided && h.on_error == OnError::Deny {
                 let v = match seam {
                     Seam::PreTool | Seam::PermissionRequest => Some(Verdict::Deny),
                     Seam::PromptSubmit | Seam::PostTool | Seam::PreCompact => Some(Verdict::Block),
@@ -255,10 +290,18 @@ impl Engine {
                     });
                 }
             }
-            warnings.push(format!(
-                "seamguard: command hook `{}`{where_} failed, no decision taken: {f}",
-                h.id
-            ));
+            if decided {
+                warnings.push(format!(
+                    "seamguard: command hook `{}`{where_}: {f}; its decision ({}) still applies",
+                    h.id,
+                    resp.verdict().name()
+                ));
+            } else {
+                warnings.push(format!(
+                    "seamguard: command hook `{}`{where_} failed, no decision taken: {f}",
+                    h.id
+                ));
+            }
         }
         if let Some(m) = &resp.system_message {
             warnings.push(m.clone());
@@ -271,6 +314,25 @@ impl Engine {
                 h.id
             ));
             verdict = Verdict::Abstain;
+        }
+        if let Some(why) = &invalid_rewrite {
+            // Case HK-14: never run something the hook did not mean; ask instead.
+            if matches!(verdict, Verdict::Allow | Verdict::Abstain) && seam == Seam::PreTool {
+                verdict = Verdict::Ask;
+            }
+            return Some(Contribution {
+                rule: h.id.clone(),
+                source: h.source.clone(),
+                guard: false,
+                verdict,
+                reason: Some(format!(
+                    "invalid rewrite from command hook `{}`: {why}",
+                    h.id
+                )),
+                context: resp.context,
+                halt: resp.halt,
+                observe: false,
+            });
         }
         if let Some(ui) = &resp.updated_input {
             if let Some((prev, old)) = updated_input.as_ref()
@@ -567,12 +629,18 @@ impl Engine {
                         project_dir: self.project_dir.clone(),
                     };
                     let results = runner.run(&to_run, &input, &cx);
+                    let tool_name = current
+                        .get("tool_name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
                     for (h, res) in to_run.iter().zip(results) {
                         let c = self.hook_contribution(
                             seam,
                             dialect,
                             h,
                             &res,
+                            &tool_name,
                             &mut warnings,
                             &mut updated_input,
                         );

@@ -186,8 +186,26 @@ pub fn import_config(
     let mut n = 0usize;
     for (event, groups) in events {
         let Some(seam) = Seam::from_event_name(event) else {
-            let count = groups.as_array().map_or(0, Vec::len);
-            warnings.push(format!("{file}: event `{event}` has no seamguard seam; its {count} matcher group(s) are skipped"));
+            let mut kinds: Vec<String> = groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                .flatten()
+                .map(|h| {
+                    h.get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("command")
+                        .to_string()
+                })
+                .collect();
+            let n = kinds.len();
+            kinds.sort();
+            kinds.dedup();
+            warnings.push(format!(
+                "{file}: event `{event}` has no seamguard seam; its {n} handler(s) ({}) are skipped",
+                kinds.join(", ")
+            ));
             continue;
         };
         let Value::Array(groups) = groups else {
@@ -196,6 +214,9 @@ pub fn import_config(
         };
         for (gi, group) in groups.iter().enumerate() {
             let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
+            if let Some(lint) = crate::matcher::Matcher::permission_rule_lint(matcher) {
+                warnings.push(format!("{file}: hooks.{event}[{gi}]: {lint}; imported as written (it never fires, as in the host)"));
+            }
             let Some(Value::Array(handlers)) = group.get("hooks") else {
                 warnings.push(format!(
                     "{file}: `hooks.{event}[{gi}]` has no `hooks` array; skipped"

@@ -161,8 +161,8 @@ fn config_dir() -> PathBuf {
 fn real_sample_configs_import_and_load_with_pinned_rule_counts_and_warnings() {
     let cc = Dialect::ClaudeCode;
     let cx = Dialect::Codex;
-    let no_seam = |f: &str, e: &str| {
-        format!("{f}: event `{e}` has no seamguard seam; its 1 matcher group(s) are skipped")
+    let no_seam = |f: &str, e: &str, kinds: &str| {
+        format!("{f}: event `{e}` has no seamguard seam; its 1 handler(s) ({kinds}) are skipped")
     };
     let expected: Vec<(&str, Dialect, usize, Vec<String>)> = vec![
         ("claude-plugin-hooks-1.json", cc, 4, vec![]),
@@ -191,7 +191,7 @@ fn real_sample_configs_import_and_load_with_pinned_rule_counts_and_warnings() {
             "claude-settings-1.json",
             cc,
             12,
-            vec![no_seam("claude-settings-1.json", "Setup")],
+            vec![no_seam("claude-settings-1.json", "Setup", "command")],
         ),
         ("claude-settings-2.json", cc, 5, vec![]),
         ("claude-settings-3.json", cc, 1, vec![]),
@@ -200,16 +200,16 @@ fn real_sample_configs_import_and_load_with_pinned_rule_counts_and_warnings() {
             cc,
             11,
             vec![
-                no_seam("claude-settings-4.json", "ConfigChange"),
-                no_seam("claude-settings-4.json", "InstructionsLoaded"),
+                no_seam("claude-settings-4.json", "ConfigChange", "command"),
+                no_seam("claude-settings-4.json", "InstructionsLoaded", "command"),
                 "claude-settings-4.json: hooks.Notification[0].hooks[1]: handler type `http` is not run by seamguard (only `command`); skipped".into(),
                 "claude-settings-4.json: hooks.PreToolUse[1].hooks[0]: `async` handlers cannot influence a decision; skipped".into(),
-                no_seam("claude-settings-4.json", "Setup"),
+                no_seam("claude-settings-4.json", "Setup", "command"),
                 "claude-settings-4.json: hooks.Stop[0].hooks[0]: handler type `prompt` is not run by seamguard (only `command`); skipped".into(),
-                no_seam("claude-settings-4.json", "TaskCompleted"),
-                no_seam("claude-settings-4.json", "TeammateIdle"),
-                no_seam("claude-settings-4.json", "WorktreeCreate"),
-                no_seam("claude-settings-4.json", "WorktreeRemove"),
+                no_seam("claude-settings-4.json", "TaskCompleted", "agent"),
+                no_seam("claude-settings-4.json", "TeammateIdle", "command"),
+                no_seam("claude-settings-4.json", "WorktreeCreate", "command"),
+                no_seam("claude-settings-4.json", "WorktreeRemove", "command"),
             ],
         ),
         ("codex-hooks-1.json", cx, 10, vec![]),
