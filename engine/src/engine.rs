@@ -227,11 +227,9 @@ impl Engine {
     /// it; `on_error = "deny"` turns any failure into a deny.
     fn hook_contribution(
         &self,
-        seam: Seam,
-        dialect: Dialect,
+        (seam, dialect, tool_name): (Seam, Dialect, &str),
         h: &CommandHook,
         res: &RunResult,
-        tool_name: &str,
         warnings: &mut Vec<String>,
         updated_input: &mut Option<(String, Value)>,
     ) -> Option<Contribution> {
@@ -636,11 +634,9 @@ impl Engine {
                         .to_string();
                     for (h, res) in to_run.iter().zip(results) {
                         let c = self.hook_contribution(
-                            seam,
-                            dialect,
+                            (seam, dialect, &tool_name),
                             h,
                             &res,
-                            &tool_name,
                             &mut warnings,
                             &mut updated_input,
                         );
