@@ -178,6 +178,29 @@ fn by_01_ssh_remote_payload() {
     ]);
 }
 
+/// ENGINE GAP (BY-01 `ssh_note`: "remote targets are outside the project by definition").
+/// A command run through `ssh HOST '…'` keeps the *local* working directory, so a relative
+/// delete on the remote host (`rm -rf build`, in the remote home) is judged as inside the
+/// local project and allowed: it fails open. Recommended: commands peeled from `ssh` get no
+/// cwd (remote), and `path_outside = "project"` holds for every remote path.
+#[test]
+fn by_01_ssh_relative_remote_delete() {
+    check_bash(&[("BY-01 ssh_note", "ssh host 'rm -rf build'", Want::Deny)]);
+}
+
+/// ENGINE GAP (issue 3 §4, `~` and `$HOME` normalized): after `cd ~/x` the tracked cwd stays
+/// `~/x`, which `paths::normalize` does not expand when it joins a relative operand, so
+/// `cd ~/tmp && rm -rf build` is "only known at run time" (ask) instead of a delete in the
+/// home folder outside the project (deny). Recommended: expand `~` / `$HOME` when `cd` sets the
+/// cwd (or in `paths::join`). Seen in the recordings too (claude-2.jsonl:228, 231).
+#[test]
+fn cd_home_then_relative_delete() {
+    check_bash(&[
+        ("BY-01/BY-02", "cd ~/tmp && rm -rf build", Want::Deny),
+        ("BY-01/BY-02", "cd $HOME/tmp && rm -rf build", Want::Deny),
+    ]);
+}
+
 // ---------------------------------------------------------------------------------------
 // BY-02: same deletion, different spelling
 // ---------------------------------------------------------------------------------------
