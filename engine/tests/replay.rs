@@ -79,7 +79,8 @@ fn bundled() -> Vec<PathBuf> {
 
 #[test]
 fn bundled_files_event_counts_are_pinned() {
-    let expect: &[(&str, Format, &[(&str, usize)])] = &[
+    type Pin<'a> = (&'a str, Format, &'a [(&'a str, usize)]);
+    let expect: &[Pin] = &[
         (
             "claude-2.jsonl",
             Format::ClaudeTranscript,
