@@ -96,7 +96,8 @@ pub fn derive_event(input: TokenStream) -> TokenStream {
 
 /// Compile a policy file into a `&'static PolicyTable` at compile time.
 ///
-/// `policy!("policies/baseline.toml")` (path relative to the crate's `CARGO_MANIFEST_DIR`;
+/// `policy!("policies/baseline.toml")` (path relative to the crate's `CARGO_MANIFEST_DIR`, else
+/// to the invoking source file as `include_str!` does;
 /// optionally `, crate = path`). The file is parsed and validated with the engine's loader
 /// while compiling; any error diagnostic (TOML syntax, unknown key, invalid regex or glob,
 /// an action the seam cannot take, …) is a compile error that names `file:line:column`.

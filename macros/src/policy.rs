@@ -31,7 +31,11 @@ impl Parse for Input {
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     match expand_inner(input) {
         Ok(t) => t,
-        Err(e) => e.to_compile_error(),
+        Err(e) => {
+            // Several errors are several `compile_error!`s: keep them one expression.
+            let errors = e.to_compile_error();
+            quote!({ #errors ::core::unreachable!() })
+        }
     }
 }
 
@@ -45,7 +49,17 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
             "policy!: CARGO_MANIFEST_DIR is not set (build with cargo)",
         )
     })?;
-    let abs = std::path::Path::new(&dir).join(&rel);
+    let mut abs = std::path::Path::new(&dir).join(&rel);
+    if !abs.exists() {
+        // Like `include_str!`: relative to the file that invokes the macro.
+        if let Some(here) = proc_macro::Span::call_site()
+            .local_file()
+            .and_then(|f| f.parent().map(|d| d.join(&rel)))
+            .filter(|p| p.exists())
+        {
+            abs = here;
+        }
+    }
     let src = std::fs::read_to_string(&abs).map_err(|e| {
         syn::Error::new(
             path.span(),

@@ -1,0 +1,3 @@
+fn main() {
+    let _table = seamguard::policy!("syntax.toml");
+}

@@ -1,0 +1,9 @@
+use seamguard::harness::ToolCall;
+use seamguard::{PreToolDecision, hook};
+
+#[hook(seam = "pre-tool", tol = "Bash")]
+fn check(_call: &ToolCall) -> Option<PreToolDecision> {
+    None
+}
+
+fn main() {}
