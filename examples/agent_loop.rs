@@ -130,7 +130,9 @@ async fn main() {
                     continue;
                 };
                 let what = short(
-                    call.command().map_or_else(|| call.name().to_string(), str::to_string).as_str(),
+                    call.command()
+                        .map_or_else(|| call.name().to_string(), str::to_string)
+                        .as_str(),
                     60,
                 );
                 let tool = call.name().to_string();
@@ -146,7 +148,7 @@ async fn main() {
             Seam::PromptSubmit => {
                 let ev = SeamEvent::new(ev.seam, ev.payload);
                 let r = harness.prompt_submit(&ev).await;
-                format!("prompt   {:?}", r.outcome.verdict().name())
+                format!("prompt   {:?}", r.outcome().verdict().name())
             }
             Seam::SessionStart | Seam::SubagentStart => {
                 // A new step: settle the previous batch (results, then contexts).
@@ -154,7 +156,9 @@ async fn main() {
                 for c in &settled.contexts {
                     println!("  context from {}: {}", c.source, c.text);
                 }
-                let r = harness.session_start(&SeamEvent::new(ev.seam, ev.payload)).await;
+                let r = harness
+                    .session_start(&SeamEvent::new(ev.seam, ev.payload))
+                    .await;
                 format!("session  contexts: {:?}", r.decision)
             }
             Seam::Stop | Seam::SubagentStop => {

@@ -122,9 +122,10 @@ decision = "allow"
     );
     // Hooks first (table, then handlers), guards last; the allows fired but lost.
     assert_eq!(
-        pre.outcome.fired_ids(),
+        pre.outcome().fired_ids(),
         vec!["toml-allow-git", "allow_everything", "no_force_push"]
     );
+    assert_eq!(pre.outcome().pre_tool(), pre.decision, "fast path == merge");
     let exec = h.execute(call, &tool).await;
     assert_eq!(ran.load(Ordering::SeqCst), 0);
     assert!(matches!(exec.result.error, Some(ExecError::Denied { .. })));
@@ -464,7 +465,7 @@ async fn tables_and_handlers_merge_most_restrictively() {
     h.register_all(hooks![allow_everything]).unwrap();
     let pre = h.pre_tool(&bash("sudo rm -rf /")).await;
     assert!(matches!(pre.decision, Some(PreToolDecision::Deny { .. })));
-    assert!(pre.outcome.fired_ids().contains(&"allow_everything"));
+    assert!(pre.outcome().fired_ids().contains(&"allow_everything"));
     let pre = h.pre_tool(&bash("ls")).await;
     assert!(matches!(pre.decision, Some(PreToolDecision::Allow { .. })));
 

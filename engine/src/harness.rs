@@ -45,7 +45,7 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -1070,11 +1070,88 @@ impl fmt::Debug for RegistrationOptions {
 pub struct Evaluated<D> {
     /// The typed decision.
     pub decision: D,
-    /// The merged outcome (reasons and contexts with provenance, every fired rule/handler,
-    /// warnings).
-    pub outcome: Outcome,
     /// Handlers that failed (contained; see each seam method for what a failure means).
     pub failures: Vec<HandlerFailure>,
+    seam: Seam,
+    contributions: Vec<Contribution>,
+    warnings: Vec<String>,
+    outcome: OnceLock<Outcome>,
+}
+
+impl<D> Evaluated<D> {
+    fn ready(decision: D, outcome: Outcome, failures: Vec<HandlerFailure>) -> Evaluated<D> {
+        Evaluated {
+            decision,
+            failures,
+            seam: outcome.seam.unwrap_or(Seam::PreTool),
+            contributions: Vec::new(),
+            warnings: Vec::new(),
+            outcome: OnceLock::from(outcome),
+        }
+    }
+
+    /// The merged outcome (reasons and contexts with provenance, every fired rule/handler,
+    /// warnings). On `pre-tool` it is merged on first use, so a caller that only needs the
+    /// decision does not pay for it.
+    pub fn outcome(&self) -> &Outcome {
+        self.outcome.get_or_init(|| {
+            let mut o = merge(self.seam, self.contributions.clone());
+            o.warnings = self.warnings.clone();
+            o
+        })
+    }
+
+    /// The merged outcome, by value.
+    pub fn into_outcome(mut self) -> Outcome {
+        match self.outcome.take() {
+            Some(o) => o,
+            None => {
+                let mut o = merge(self.seam, std::mem::take(&mut self.contributions));
+                o.warnings = std::mem::take(&mut self.warnings);
+                o
+            }
+        }
+    }
+}
+
+/// The pre-tool decision of contributions, exactly as [`merge`] + [`Outcome::pre_tool`]
+/// would give it, without building the outcome.
+fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecision> {
+    let seam = Seam::PreTool;
+    let best = contributions
+        .iter()
+        .filter(|c| !c.observe)
+        .map(|c| c.verdict)
+        .fold(Verdict::Abstain, |b, v| {
+            if v.rank(seam) > b.rank(seam) { v } else { b }
+        });
+    if best.rank(seam) == 0 {
+        return None;
+    }
+    let mut reason = String::new();
+    for c in contributions
+        .iter()
+        .filter(|c| !c.observe && c.verdict == best)
+    {
+        if let Some(r) = &c.reason {
+            if !reason.is_empty() {
+                reason.push('\n');
+            }
+            reason.push_str(r);
+            reason.push_str(" [");
+            reason.push_str(&c.rule);
+            reason.push(']');
+        }
+    }
+    Some(match best {
+        Verdict::Allow => PreToolDecision::Allow {
+            reason: (!reason.is_empty()).then_some(reason),
+            updated_input: None,
+        },
+        Verdict::Ask => PreToolDecision::Ask { reason },
+        Verdict::Defer => PreToolDecision::Defer { reason },
+        _ => PreToolDecision::Deny { reason },
+    })
 }
 
 /// Policy tables and Rust handlers evaluated together (see the module docs).
@@ -1499,12 +1576,13 @@ impl Harness {
                 }
             }
         }
-        let mut outcome = merge(Seam::PreTool, contributions);
-        outcome.warnings = warnings;
         Evaluated {
-            decision: outcome.pre_tool(),
-            outcome,
+            decision: pre_tool_decision(&contributions),
             failures,
+            seam: Seam::PreTool,
+            contributions,
+            warnings,
+            outcome: OnceLock::new(),
         }
     }
 
@@ -1559,11 +1637,7 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
-        Evaluated {
-            decision: outcome.permission(),
-            outcome,
-            failures,
-        }
+        Evaluated::ready(outcome.permission(), outcome, failures)
     }
 
     fn seam_entries(&self, seam: Seam) -> &[Entry] {
@@ -1623,11 +1697,7 @@ impl Harness {
                 additional_contexts: Vec::new(),
             },
         );
-        Evaluated {
-            decision,
-            outcome,
-            failures,
-        }
+        Evaluated::ready(decision, outcome, failures)
     }
 
     /// **session-start** / **subagent-start**: the additional contexts of tables and
@@ -1656,11 +1726,11 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, contributions);
         outcome.warnings = part.warnings;
-        Evaluated {
-            decision: outcome.contexts.iter().map(|a| a.text.clone()).collect(),
+        Evaluated::ready(
+            outcome.contexts.iter().map(|a| a.text.clone()).collect(),
             outcome,
             failures,
-        }
+        )
     }
 
     /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
@@ -1683,11 +1753,11 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, contributions);
         outcome.warnings = part.warnings;
-        Evaluated {
-            decision: typed_or(outcome.continuation(), ContinuationDecision::Stop),
+        Evaluated::ready(
+            typed_or(outcome.continuation(), ContinuationDecision::Stop),
             outcome,
             failures,
-        }
+        )
     }
 
     /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
@@ -1705,11 +1775,7 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, part.hooks);
         outcome.warnings = part.warnings;
-        Evaluated {
-            decision: (),
-            outcome,
-            failures,
-        }
+        Evaluated::ready((), outcome, failures)
     }
 
     /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
@@ -1792,11 +1858,7 @@ impl Harness {
                 additional_contexts: Vec::new(),
             },
         );
-        Evaluated {
-            decision,
-            outcome,
-            failures,
-        }
+        Evaluated::ready(decision, outcome, failures)
     }
 
     /// Run one sealed call through the five phases (see the module docs) and return its
@@ -1805,9 +1867,10 @@ impl Harness {
     pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
         let start = Instant::now();
         // Phases 1–2.
-        let pre = self.pre_phase(&call).await;
-        let mut failures = pre.failures;
-        let pre_outcome = pre.outcome;
+        let mut pre = self.pre_phase(&call).await;
+        let mut failures = std::mem::take(&mut pre.failures);
+        let decision = pre.decision.take();
+        let pre_outcome = pre.into_outcome();
         let mut bypass = None;
         let mut dispatch = true;
         let mut result = ToolResult::ok(Value::Null);
@@ -1815,7 +1878,7 @@ impl Harness {
             bypass = Some(f.exec_error());
             dispatch = false;
         } else {
-            match pre.decision {
+            match decision {
                 Some(PreToolDecision::Deny { reason } | PreToolDecision::Defer { reason }) => {
                     result = ToolResult::error(ExecError::Denied { reason });
                     dispatch = false;
@@ -1873,16 +1936,16 @@ impl Harness {
             result = output.result;
             if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());
-                failures.extend(ev.failures);
+                failures.extend(ev.failures.clone());
             } else {
-                if let Some(r) = &ev.outcome.redacted_response {
+                if let Some(r) = &ev.outcome().redacted_response {
                     result.content = r.clone();
                 }
                 if let PostToolDecision::Block { feedback: fb } = &ev.decision {
                     feedback = Some(fb.clone());
                 }
                 contexts = ev
-                    .outcome
+                    .outcome()
                     .contexts
                     .iter()
                     .map(|a| Injected {
@@ -1892,7 +1955,7 @@ impl Harness {
                     })
                     .collect();
             }
-            post = Some(ev.outcome);
+            post = Some(ev.into_outcome());
         }
         // Phase 5: final content, exactly once, on every outcome.
         if let Ok(Some(c)) = catch_unwind(AssertUnwindSafe(|| {
