@@ -2,6 +2,9 @@
 //! interception-seams seed, one test each, plus cleanup semantics (agent-harness seed) and
 //! application events.
 
+// Handlers and cleanups below panic and unwrap on purpose: containment is what is tested.
+#![allow(clippy::panic, clippy::unwrap_used)]
+
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

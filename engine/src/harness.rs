@@ -1128,11 +1128,16 @@ fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecision> 
     if best.rank(seam) == 0 {
         return None;
     }
-    let mut reason = String::new();
-    for c in contributions
-        .iter()
-        .filter(|c| !c.observe && c.verdict == best)
-    {
+    let winners = || {
+        contributions
+            .iter()
+            .filter(move |c| !c.observe && c.verdict == best)
+    };
+    let cap = winners()
+        .filter_map(|c| c.reason.as_ref().map(|r| r.len() + c.rule.len() + 4))
+        .sum();
+    let mut reason = String::with_capacity(cap);
+    for c in winners() {
         if let Some(r) = &c.reason {
             if !reason.is_empty() {
                 reason.push('\n');
