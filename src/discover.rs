@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use seamguard_engine::{LoadedPolicy, Scope, load_file};
+use seamguard_engine::load::{LoadOptions, load_file_with};
+use seamguard_engine::{LoadedPolicy, Scope};
 
 /// `*.toml` files of a folder, sorted by name; a file is returned as is.
 fn expand(path: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>) {
@@ -103,9 +104,14 @@ pub(crate) fn policy_paths(args: &[PathBuf], payload: Option<&Value>) -> Vec<(Pa
 
 /// Load every file (fail-partial: unreadable files become error diagnostics).
 pub(crate) fn load_all(paths: &[(PathBuf, Scope)]) -> Vec<LoadedPolicy> {
+    load_all_with(paths, LoadOptions::default())
+}
+
+/// [`load_all`] with load options (the hook command uses the fast profile).
+pub(crate) fn load_all_with(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Vec<LoadedPolicy> {
     paths
         .iter()
         .enumerate()
-        .map(|(i, (p, s))| load_file(p, *s, i))
+        .map(|(i, (p, s))| load_file_with(p, *s, i, opts))
         .collect()
 }

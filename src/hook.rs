@@ -168,7 +168,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             .map(str::to_string)
     });
     let paths = discover::policy_paths(&o.policies, Some(&payload));
-    let mut loaded = discover::load_all(&paths);
+    let mut loaded = discover::load_all_with(&paths, seamguard_engine::load::LoadOptions::hook());
     apply_trust(&mut loaded, &paths);
     let mut warnings = Vec::new();
     let n = loaded.len();
@@ -183,6 +183,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             p.meta.on_load_error = OnLoadError::Deny;
         }
     }
+    let t_loaded = started.elapsed();
     let table = DecisionTable::new(loaded);
     let engine = Engine::new(table)
         .with_ledger(Box::new(FileLedger::new(
@@ -190,7 +191,20 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         )))
         .with_runner(Box::new(ProcessRunner))
         .with_project_dir(project_dir);
+    let timing = std::env::var_os("SEAMGUARD_TIMING").is_some();
+    if timing {
+        engine.table().prepare(seam);
+    }
+    let t_compiled = started.elapsed();
     let mut outcome = engine.evaluate(seam, &payload, dialect);
+    if timing {
+        eprintln!(
+            "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
+            t_loaded.as_secs_f64() * 1000.0,
+            (t_compiled - t_loaded).as_secs_f64() * 1000.0,
+            (started.elapsed() - t_compiled).as_secs_f64() * 1000.0
+        );
+    }
     outcome.warnings.splice(0..0, warnings);
     let enc = encode(&outcome, dialect);
     let audit_path = o.audit_log.clone().or_else(|| {

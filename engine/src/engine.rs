@@ -400,9 +400,6 @@ impl Engine {
                 });
             }
         }
-        for e in self.table.seam_errors(seam) {
-            warnings.push(format!("seamguard: {e}"));
-        }
 
         // Stop-seam budget.
         let stop_active = payload
@@ -688,6 +685,10 @@ impl Engine {
             }
         }
 
+        // Patterns compile on first use: report any that failed (size limits).
+        for e in self.table.seam_errors(seam) {
+            warnings.push(format!("seamguard: {e}"));
+        }
         let mut out = merge(seam, contributions);
         out.pending_runs = pending_runs;
         out.hook_runs = hook_runs;

@@ -69,6 +69,38 @@ struct Ctx<'s> {
     scope: Scope,
     lines: LineIndex<'s>,
     diags: Vec<PolicyError>,
+    opts: LoadOptions,
+}
+
+/// How thoroughly to load (the hook command trades a little up-front checking for start-up
+/// time; `check`, `test` and `replay` load fully).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Translate every regex fully at load (catches e.g. unknown Unicode class names). When
+    /// off, only the syntax is parsed; a pattern that still fails later is reported and its
+    /// test fails closed.
+    pub full_regex_check: bool,
+    /// Lower the `[[test]]` examples.
+    pub tests: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            full_regex_check: true,
+            tests: true,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// The fast profile of `seamguard hook`: syntax-only regex check, no tests.
+    pub fn hook() -> LoadOptions {
+        LoadOptions {
+            full_regex_check: false,
+            tests: false,
+        }
+    }
 }
 
 impl Ctx<'_> {
@@ -286,8 +318,19 @@ fn to_json(v: &DeValue<'_>) -> Value {
 }
 
 fn check_regex(ctx: &mut Ctx<'_>, pattern: &str, span: Range<usize>, what: &str) -> bool {
-    match regex_syntax::Parser::new().parse(pattern) {
-        Ok(_) => true,
+    let r = if ctx.opts.full_regex_check {
+        regex_syntax::Parser::new()
+            .parse(pattern)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    } else {
+        regex_syntax::ast::parse::Parser::new()
+            .parse(pattern)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    match r {
+        Ok(()) => true,
         Err(e) => {
             let msg = e.to_string().replace('\n', "\n    ");
             ctx.error(
@@ -582,10 +625,15 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
         }));
     }
     if has_shell {
-        out.push(Pred::Leaf(Leaf {
-            field: field.clone(),
-            test: Test::Shell(Box::new(shell)),
-        }));
+        // The shell test goes first: it is the cheap, discriminating one (is this program
+        // even running?), so the other tests of the table are rarely evaluated.
+        out.insert(
+            0,
+            Pred::Leaf(Leaf {
+                field: field.clone(),
+                test: Test::Shell(Box::new(shell)),
+            }),
+        );
     }
     ok.then_some(out)
 }
@@ -1398,18 +1446,39 @@ fn text_wants_deny(src: &str) -> bool {
 /// `policy_index` is the index this policy will have in the decision table (rules refer to
 /// it). Never fails: every problem is a diagnostic in the result, broken rules are skipped.
 pub fn load_str(src: &str, file: &str, scope: Scope, policy_index: usize) -> LoadedPolicy {
-    let mut p = load_str_inner(src, file, scope, policy_index);
-    p.meta.content_hash = crate::trust::content_hash(src.as_bytes());
+    load_str_with(src, file, scope, policy_index, LoadOptions::default())
+}
+
+/// [`load_str`] with [`LoadOptions`].
+pub fn load_str_with(
+    src: &str,
+    file: &str,
+    scope: Scope,
+    policy_index: usize,
+    opts: LoadOptions,
+) -> LoadedPolicy {
+    let mut p = load_str_inner(src, file, scope, policy_index, opts);
+    // Only project files need their content hash (trust of `run` actions).
+    if scope == Scope::Project {
+        p.meta.content_hash = crate::trust::content_hash(src.as_bytes());
+    }
     p
 }
 
-fn load_str_inner(src: &str, file: &str, scope: Scope, policy_index: usize) -> LoadedPolicy {
+fn load_str_inner(
+    src: &str,
+    file: &str,
+    scope: Scope,
+    policy_index: usize,
+    opts: LoadOptions,
+) -> LoadedPolicy {
     let file: Arc<str> = Arc::from(file);
     let mut ctx = Ctx {
         file: file.clone(),
         scope,
         lines: LineIndex::new(src),
         diags: Vec::new(),
+        opts,
     };
     let root = match DeTable::parse(src) {
         Ok(r) => r,
@@ -1470,7 +1539,7 @@ fn load_str_inner(src: &str, file: &str, scope: Scope, policy_index: usize) -> L
     }
     // Declaration order across [[rule]] and [[guard]] follows the file.
     rules.sort_by_key(|r| (r.source.line, r.source.column));
-    if let Some((_, v)) = get(root_t, "test") {
+    if let Some((_, v)) = get(root_t, "test").filter(|_| ctx.opts.tests) {
         if let DeValue::Array(items) = v.get_ref() {
             for (i, item) in items.iter().enumerate() {
                 if let Some(t) = lower_test(&mut ctx, item, i + 1) {
@@ -1498,10 +1567,20 @@ fn load_str_inner(src: &str, file: &str, scope: Scope, policy_index: usize) -> L
 /// An unreadable or non-UTF-8 file gives a policy with no rules and one error diagnostic
 /// at `file:1:1` (fail-partial, never a panic).
 pub fn load_file(path: &Path, scope: Scope, policy_index: usize) -> LoadedPolicy {
+    load_file_with(path, scope, policy_index, LoadOptions::default())
+}
+
+/// [`load_file`] with [`LoadOptions`].
+pub fn load_file_with(
+    path: &Path,
+    scope: Scope,
+    policy_index: usize,
+    opts: LoadOptions,
+) -> LoadedPolicy {
     let file = path.display().to_string();
     match std::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(src) => load_str(&src, &file, scope, policy_index),
+            Ok(src) => load_str_with(&src, &file, scope, policy_index, opts),
             Err(e) => broken(
                 &file,
                 scope,

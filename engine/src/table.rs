@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use regex_automata::meta;
 use regex_automata::{Input, MatchKind, PatternSet};
 use serde_json::Value;
@@ -80,12 +80,49 @@ enum CPred {
         field: Field,
         test: Test,
     },
-    /// A shell-aware test on a command-line field.
+    /// A shell-aware test on a command-line field; its path globs compile on first use.
     Shell {
         field: Field,
         test: ShellTest,
-        globs: Vec<Option<GlobMatcher>>,
+        home: String,
+        globs: OnceLock<PathGlobs>,
     },
+    /// A regex / glob test that is not an index anchor: compiled on first use only, so a
+    /// rule that never becomes a candidate never costs a compile.
+    Lazy {
+        field: Field,
+        test: Test,
+        compiled: OnceLock<LazyMatcher>,
+    },
+}
+
+fn lazy_compile(test: &Test) -> LazyMatcher {
+    match test {
+        Test::Regex(p) => regex::RegexSet::new(p)
+            .map(LazyMatcher::Regex)
+            .unwrap_or(LazyMatcher::Broken),
+        Test::Glob(g) => {
+            let mut b = GlobSetBuilder::new();
+            for x in g {
+                if let Ok(glob) = GlobBuilder::new(x).literal_separator(true).build() {
+                    b.add(glob);
+                }
+            }
+            b.build()
+                .map(LazyMatcher::Glob)
+                .unwrap_or(LazyMatcher::Broken)
+        }
+        _ => LazyMatcher::Broken,
+    }
+}
+
+/// The compiled form of a lazy leaf.
+#[derive(Debug, Clone)]
+enum LazyMatcher {
+    Regex(regex::RegexSet),
+    Glob(GlobSet),
+    /// The pattern did not compile (size limits): the leaf never holds.
+    Broken,
 }
 
 /// Three-valued result of a shell test.
@@ -144,7 +181,38 @@ impl CPred {
             CPred::Not(p) => !p.eval(cx, !positive),
             CPred::Bit(b) => bit(cx.bits, *b as usize),
             CPred::Direct { field, test } => direct(field, test, cx.payload),
-            CPred::Shell { field, test, globs } => {
+            CPred::Lazy {
+                field,
+                test,
+                compiled,
+            } => {
+                let Some(text) = field.resolve_text(cx.payload) else {
+                    return false;
+                };
+                let m = compiled.get_or_init(|| lazy_compile(test));
+                match m {
+                    LazyMatcher::Regex(set) => set.is_match(&text),
+                    LazyMatcher::Glob(set) => set.is_match(text.as_ref()),
+                    LazyMatcher::Broken => {
+                        // Fail closed: a test that cannot be compiled cannot clear anything.
+                        if positive && cx.unsure.borrow().is_none() {
+                            *cx.unsure.borrow_mut() = Some(format!(
+                                "the {} test on `{}` does not compile (size limit)",
+                                test.name(),
+                                field.name
+                            ));
+                        }
+                        positive
+                    }
+                }
+            }
+            CPred::Shell {
+                field,
+                test,
+                home,
+                globs,
+            } => {
+                let globs = globs.get_or_init(|| PathGlobs::build(test, home));
                 let Some(a) = cx.analysis(field) else {
                     return false;
                 };
@@ -168,6 +236,34 @@ impl CPred {
         }
     }
 
+    /// Compile every lazy leaf now, reporting the ones that fail (`seamguard check`).
+    fn force(&self, errors: &mut Vec<String>, rule: &str) {
+        match self {
+            CPred::All(k) | CPred::Any(k) => k.iter().for_each(|p| p.force(errors, rule)),
+            CPred::Not(p) => p.force(errors, rule),
+            CPred::Lazy {
+                field,
+                test,
+                compiled,
+            } => {
+                let m = compiled.get_or_init(|| lazy_compile(test));
+                if matches!(m, LazyMatcher::Broken) {
+                    errors.push(format!(
+                        "rule `{rule}`: the {} test on `{}` does not compile",
+                        test.name(),
+                        field.name
+                    ));
+                }
+            }
+            CPred::Shell {
+                test, home, globs, ..
+            } => {
+                let _ = globs.get_or_init(|| PathGlobs::build(test, home));
+            }
+            CPred::Bit(_) | CPred::Direct { .. } => {}
+        }
+    }
+
     /// An indexed leaf that must hold for the whole predicate to hold.
     fn anchor(&self) -> Option<Anchor> {
         match self {
@@ -178,6 +274,32 @@ impl CPred {
             CPred::All(k) => k.iter().find_map(CPred::anchor),
             _ => None,
         }
+    }
+}
+
+/// Whether a predicate requires a shell test with `program` (so it can be anchored on it).
+fn has_program_anchor(p: &Pred) -> bool {
+    match p {
+        Pred::Leaf(Leaf {
+            test: Test::Shell(t),
+            ..
+        }) => !t.programs.is_empty(),
+        Pred::All(k) => k.iter().any(has_program_anchor),
+        _ => false,
+    }
+}
+
+/// Whether a predicate requires an indexable test (regex, contains, prefix, string equals,
+/// glob) at its top level.
+fn has_index_anchor(p: &Pred) -> bool {
+    match p {
+        Pred::Leaf(l) => match &l.test {
+            Test::Regex(_) | Test::Contains(_) | Test::Prefix(_) | Test::Glob(_) => true,
+            Test::Equals(v) => v.iter().all(Value::is_string),
+            Test::Shell(_) => false,
+        },
+        Pred::All(k) => k.iter().any(has_index_anchor),
+        _ => false,
     }
 }
 
@@ -201,9 +323,24 @@ fn direct(field: &Field, test: &Test, payload: &Value) -> bool {
     let Some(v) = field.resolve(payload) else {
         return false;
     };
+    let text = || match v {
+        Value::String(s) => std::borrow::Cow::Borrowed(s.as_str()),
+        other => std::borrow::Cow::Owned(other.to_string()),
+    };
     match test {
-        Test::Equals(vals) => vals.iter().any(|x| x == v),
-        // Other tests are indexed or shell-aware.
+        Test::Equals(vals) => vals.iter().any(|x| match (x, v) {
+            (Value::String(a), _) => a.as_str() == text().as_ref(),
+            (a, b) => a == b,
+        }),
+        Test::Contains(cs) => {
+            let t = text();
+            cs.iter().any(|c| t.contains(c.as_str()))
+        }
+        Test::Prefix(ps) => {
+            let t = text();
+            ps.iter().any(|c| t.starts_with(c.as_str()))
+        }
+        // Regex and glob tests are indexed or lazy; shell tests are evaluated elsewhere.
         _ => false,
     }
 }
@@ -272,14 +409,49 @@ fn positionals(c: &SimpleCommand) -> Vec<&crate::shell::Arg> {
     out
 }
 
-fn path_matches(
-    spec: &PathSpec,
-    glob: Option<&GlobMatcher>,
+/// The glob specs of a shell test's `path_inside` / `path_outside`, each list compiled into
+/// one `GlobSet` (literal, basename and extension globs need no regex at all).
+#[derive(Debug, Clone, Default)]
+struct PathGlobs {
+    inside: Option<GlobSet>,
+    outside: Option<GlobSet>,
+}
+
+impl PathGlobs {
+    fn build(t: &ShellTest, home: &str) -> PathGlobs {
+        let set = |specs: &[PathSpec]| {
+            let mut b = GlobSetBuilder::new();
+            let mut any = false;
+            for spec in specs {
+                if let PathSpec::Glob(g) = spec {
+                    let g = match g.strip_prefix("~/") {
+                        Some(rest) => format!("{}/{rest}", home.trim_end_matches('/')),
+                        None => g.clone(),
+                    };
+                    if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
+                        b.add(glob);
+                        any = true;
+                    }
+                }
+            }
+            if any { b.build().ok() } else { None }
+        };
+        PathGlobs {
+            inside: set(&t.path_inside),
+            outside: set(&t.path_outside),
+        }
+    }
+}
+
+/// Whether `path` is in one of `specs` (`project`, `home`, or one of the compiled globs).
+fn path_in(
+    specs: &[PathSpec],
+    globs: Option<&GlobSet>,
     path: &str,
     env: &ShellEnv,
     cwd: Option<&str>,
 ) -> bool {
-    match spec {
+    specs.iter().any(|spec| match spec {
         PathSpec::Project => {
             let root = env.project.as_deref().or(cwd);
             root.and_then(|r| crate::paths::normalize(r, None, &env.home))
@@ -287,21 +459,19 @@ fn path_matches(
         }
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),
-        PathSpec::Glob(_) => glob.is_some_and(|g| g.is_match(path)),
-    }
+        PathSpec::Glob(_) => false,
+    }) || globs.is_some_and(|g| g.is_match(path))
 }
 
 fn eval_shell(
     t: &ShellTest,
-    globs: &[Option<GlobMatcher>],
+    globs: &PathGlobs,
     a: &ShellAnalysis,
     env: &ShellEnv,
     payload: &Value,
 ) -> Tri {
     let payload_cwd = payload.get("cwd").and_then(Value::as_str);
     let mut unknown: Option<String> = None;
-    let inside_globs = globs.get(..t.path_inside.len()).unwrap_or(&[]);
-    let outside_globs = globs.get(t.path_inside.len()..).unwrap_or(&[]);
     for c in &a.commands {
         if c.program.is_empty() && t.programs.is_empty() && t.subcommands.is_empty() {
             // A bare redirection (`> file`): only path tests apply.
@@ -425,25 +595,15 @@ fn eval_shell(
                     continue;
                 };
                 let inside_ok = t.path_inside.is_empty()
-                    || t.path_inside.iter().enumerate().any(|(i, s)| {
-                        path_matches(
-                            s,
-                            inside_globs.get(i).and_then(Option::as_ref),
-                            &p,
-                            env,
-                            payload_cwd,
-                        )
-                    });
+                    || path_in(&t.path_inside, globs.inside.as_ref(), &p, env, payload_cwd);
                 let outside_ok = t.path_outside.is_empty()
-                    || !t.path_outside.iter().enumerate().any(|(i, s)| {
-                        path_matches(
-                            s,
-                            outside_globs.get(i).and_then(Option::as_ref),
-                            &p,
-                            env,
-                            payload_cwd,
-                        )
-                    });
+                    || !path_in(
+                        &t.path_outside,
+                        globs.outside.as_ref(),
+                        &p,
+                        env,
+                        payload_cwd,
+                    );
                 if inside_ok && outside_ok {
                     any_ok = true;
                     break;
@@ -481,10 +641,76 @@ fn eval_shell(
 #[derive(Debug)]
 struct FieldIndex {
     field: Field,
+    /// Matcher buckets whose events scan this index (sorted).
+    buckets: Vec<u32>,
+    srcs: Vec<String>,
+    src_leaf: Vec<u32>,
+    glob_srcs: Vec<(String, u32)>,
+    /// Compiled on first use.
+    compiled: OnceLock<CompiledField>,
+}
+
+#[derive(Debug)]
+struct CompiledField {
     regex: Option<meta::Regex>,
     pat_leaf: Vec<u32>,
     globs: Option<GlobSet>,
     glob_leaf: Vec<u32>,
+    errors: Vec<String>,
+}
+
+impl FieldIndex {
+    fn compiled(&self) -> &CompiledField {
+        self.compiled.get_or_init(|| {
+            let mut errors = Vec::new();
+            let mut pat_leaf = self.src_leaf.clone();
+            let regex = if self.srcs.is_empty() {
+                None
+            } else {
+                match build_regex(&self.srcs) {
+                    Ok(r) => Some(r),
+                    Err(_) => {
+                        // Find the culprits one by one, report them, keep the rest.
+                        let mut keep = Vec::new();
+                        let mut keep_leaf = Vec::new();
+                        for (src, leaf) in self.srcs.iter().zip(&self.src_leaf) {
+                            match build_regex(std::slice::from_ref(src)) {
+                                Ok(_) => {
+                                    keep.push(src.clone());
+                                    keep_leaf.push(*leaf);
+                                }
+                                Err(e) => errors.push(format!(
+                                    "regex `{src}` on `{}` does not compile: {e}",
+                                    self.field.name
+                                )),
+                            }
+                        }
+                        pat_leaf = keep_leaf;
+                        build_regex(&keep).ok()
+                    }
+                }
+            };
+            let glob_leaf: Vec<u32> = self.glob_srcs.iter().map(|(_, l)| *l).collect();
+            let globs = if self.glob_srcs.is_empty() {
+                None
+            } else {
+                let mut gb = GlobSetBuilder::new();
+                for (g, _) in &self.glob_srcs {
+                    if let Ok(glob) = GlobBuilder::new(g).literal_separator(true).build() {
+                        gb.add(glob);
+                    }
+                }
+                gb.build().ok()
+            };
+            CompiledField {
+                regex,
+                pat_leaf,
+                globs,
+                glob_leaf,
+                errors,
+            }
+        })
+    }
 }
 
 /// Matcher bucket of a rule.
@@ -523,26 +749,65 @@ struct SeamTable {
     errors: Vec<String>,
 }
 
-/// A field with its (pattern, leaf) regex sources and (glob, leaf) sources.
-type FieldSources = (Field, Vec<(String, u32)>, Vec<(String, u32)>);
+/// A field index under construction: the field, the matcher buckets of its rules, its
+/// (pattern, leaf) regex sources and (glob, leaf) sources.
+struct FieldSources {
+    field: Field,
+    buckets: Vec<u32>,
+    pats: Vec<(String, u32)>,
+    globs: Vec<(String, u32)>,
+}
 
 struct Builder<'a> {
     fields: Vec<FieldSources>,
+    /// Matcher buckets of the rule being compiled (sorted).
+    buckets: Vec<u32>,
     leaf_count: u32,
     rules: &'a [Rule],
     home: String,
 }
 
 impl Builder<'_> {
+    /// The index of a field for the current rule's matcher buckets: rules selected by
+    /// different tools get different indexes, so an event only scans (and compiles) the
+    /// patterns of rules its tool can select.
     fn field_slot(&mut self, f: &Field) -> usize {
-        if let Some(i) = self.fields.iter().position(|(x, _, _)| x == f) {
+        if let Some(i) = self
+            .fields
+            .iter()
+            .position(|x| x.field == *f && x.buckets == self.buckets)
+        {
             return i;
         }
-        self.fields.push((f.clone(), Vec::new(), Vec::new()));
+        self.fields.push(FieldSources {
+            field: f.clone(),
+            buckets: self.buckets.clone(),
+            pats: Vec::new(),
+            globs: Vec::new(),
+        });
         self.fields.len() - 1
     }
 
-    fn leaf(&mut self, l: &Leaf) -> CPred {
+    fn leaf(&mut self, l: &Leaf, lazy: bool) -> CPred {
+        if lazy {
+            return match &l.test {
+                Test::Regex(_) | Test::Glob(_) => CPred::Lazy {
+                    field: l.field.clone(),
+                    test: l.test.clone(),
+                    compiled: OnceLock::new(),
+                },
+                Test::Shell(t) => CPred::Shell {
+                    field: l.field.clone(),
+                    test: (**t).clone(),
+                    home: self.home.clone(),
+                    globs: OnceLock::new(),
+                },
+                _ => CPred::Direct {
+                    field: l.field.clone(),
+                    test: l.test.clone(),
+                },
+            };
+        }
         let patterns: Vec<String> = match &l.test {
             Test::Regex(p) => p.clone(),
             Test::Contains(p) => p.iter().map(|s| regex::escape(s)).collect(),
@@ -556,9 +821,9 @@ impl Builder<'_> {
                 let id = self.leaf_count;
                 self.leaf_count += 1;
                 let slot = self.field_slot(&l.field);
-                if let Some((_, _, globs)) = self.fields.get_mut(slot) {
+                if let Some(fs) = self.fields.get_mut(slot) {
                     for p in g {
-                        globs.push((p.clone(), id));
+                        fs.globs.push((p.clone(), id));
                     }
                 }
                 return CPred::Bit(id);
@@ -570,49 +835,34 @@ impl Builder<'_> {
                 };
             }
             Test::Shell(t) => {
-                let globs = t
-                    .path_inside
-                    .iter()
-                    .chain(t.path_outside.iter())
-                    .map(|spec| match spec {
-                        PathSpec::Glob(g) => {
-                            let g = match g.strip_prefix("~/") {
-                                Some(rest) => format!("{}/{rest}", self.home.trim_end_matches('/')),
-                                None => g.clone(),
-                            };
-                            GlobBuilder::new(&g)
-                                .literal_separator(true)
-                                .build()
-                                .ok()
-                                .map(|g| g.compile_matcher())
-                        }
-                        _ => None,
-                    })
-                    .collect();
                 return CPred::Shell {
                     field: l.field.clone(),
                     test: (**t).clone(),
-                    globs,
+                    home: self.home.clone(),
+                    globs: OnceLock::new(),
                 };
             }
         };
         let id = self.leaf_count;
         self.leaf_count += 1;
         let slot = self.field_slot(&l.field);
-        if let Some((_, pats, _)) = self.fields.get_mut(slot) {
+        if let Some(fs) = self.fields.get_mut(slot) {
             for p in patterns {
-                pats.push((p, id));
+                fs.pats.push((p, id));
             }
         }
         CPred::Bit(id)
     }
 
-    fn pred(&mut self, p: &Pred) -> CPred {
+    /// Compile a predicate. With `lazy`, regex and glob leaves are not put into the field
+    /// indexes (the rule has another anchor, or this is an `unless`): they compile on first
+    /// use.
+    fn pred(&mut self, p: &Pred, lazy: bool) -> CPred {
         match p {
-            Pred::All(k) => CPred::All(k.iter().map(|x| self.pred(x)).collect()),
-            Pred::Any(k) => CPred::Any(k.iter().map(|x| self.pred(x)).collect()),
-            Pred::Not(x) => CPred::Not(Box::new(self.pred(x))),
-            Pred::Leaf(l) => self.leaf(l),
+            Pred::All(k) => CPred::All(k.iter().map(|x| self.pred(x, lazy)).collect()),
+            Pred::Any(k) => CPred::Any(k.iter().map(|x| self.pred(x, lazy)).collect()),
+            Pred::Not(x) => CPred::Not(Box::new(self.pred(x, lazy))),
+            Pred::Leaf(l) => self.leaf(l, lazy),
         }
     }
 }
@@ -636,6 +886,7 @@ impl SeamTable {
             leaf_count: 0,
             rules,
             home: home.to_string(),
+            buckets: Vec::new(),
         };
         let mut buckets = Buckets::default();
         let mut regex_srcs: Vec<String> = Vec::new();
@@ -673,8 +924,18 @@ impl SeamTable {
                     rb.push(id);
                 }
             }
-            let when = rule.when.as_ref().map(|p| b.pred(p));
-            let unless = rule.unless.as_ref().map(|p| b.pred(p));
+            // A rule anchored on a shell `program` needs no field index: its other leaves
+            // are only looked at when the program ran, so they compile lazily.
+            // A rule without any anchor is evaluated whenever its matcher matches: its leaves
+            // are lazy too. Only rules anchored on an indexed test feed the field indexes.
+            let program_anchored = rule.when.as_ref().is_some_and(has_program_anchor);
+            let index_anchored = rule.when.as_ref().is_some_and(has_index_anchor);
+            let lazy = program_anchored || !index_anchored;
+            rb.sort_unstable();
+            rb.dedup();
+            b.buckets = rb.clone();
+            let when = rule.when.as_ref().map(|p| b.pred(p, lazy));
+            let unless = rule.unless.as_ref().map(|p| b.pred(p, true));
             compiled.push(CompiledRule {
                 global: g,
                 kind: rule.kind,
@@ -690,67 +951,25 @@ impl SeamTable {
                 Err(e) => errors.push(format!("matcher regexes do not compile together: {e}")),
             }
         }
-        let mut fields = Vec::new();
-        let mut dead_leaves: Vec<u32> = Vec::new();
-        for (field, pats, globs) in b.fields {
-            let srcs: Vec<String> = pats.iter().map(|(p, _)| p.clone()).collect();
-            let mut pat_leaf: Vec<u32> = pats.iter().map(|(_, l)| *l).collect();
-            let regex = if srcs.is_empty() {
-                None
-            } else {
-                match build_regex(&srcs) {
-                    Ok(r) => Some(r),
-                    Err(_) => {
-                        // Find the culprits one by one, drop them, keep the rest.
-                        let mut keep = Vec::new();
-                        let mut keep_leaf = Vec::new();
-                        for (src, leaf) in srcs.iter().zip(&pat_leaf) {
-                            match build_regex(std::slice::from_ref(src)) {
-                                Ok(_) => {
-                                    keep.push(src.clone());
-                                    keep_leaf.push(*leaf);
-                                }
-                                Err(e) => {
-                                    errors.push(format!(
-                                        "regex `{src}` on `{}` does not compile: {e}",
-                                        field.name
-                                    ));
-                                    dead_leaves.push(*leaf);
-                                }
-                            }
-                        }
-                        pat_leaf = keep_leaf;
-                        build_regex(&keep).ok()
-                    }
-                }
-            };
-            let glob_leaf: Vec<u32> = globs.iter().map(|(_, l)| *l).collect();
-            let globs = if globs.is_empty() {
-                None
-            } else {
-                let mut gb = GlobSetBuilder::new();
-                for (g, _) in &globs {
-                    if let Ok(glob) = GlobBuilder::new(g).literal_separator(true).build() {
-                        gb.add(glob);
-                    }
-                }
-                gb.build().ok()
-            };
-            fields.push(FieldIndex {
-                field,
-                regex,
-                pat_leaf,
-                globs,
-                glob_leaf,
-            });
-        }
+        let fields: Vec<FieldIndex> = b
+            .fields
+            .into_iter()
+            .map(|fs| FieldIndex {
+                field: fs.field,
+                buckets: fs.buckets,
+                srcs: fs.pats.iter().map(|(p, _)| p.clone()).collect(),
+                src_leaf: fs.pats.iter().map(|(_, l)| *l).collect(),
+                glob_srcs: fs.globs,
+                compiled: OnceLock::new(),
+            })
+            .collect();
         let leaf_count = b.leaf_count as usize;
         let mut unanchored = vec![Vec::new(); buckets.count as usize];
         let mut anchored = vec![Vec::new(); leaf_count];
         let mut program_anchored: Vec<ProgramIndex> = Vec::new();
         for (local, r) in compiled.iter().enumerate() {
             match r.when.as_ref().and_then(CPred::anchor) {
-                Some(Anchor::Bit(a)) if !dead_leaves.contains(&a) => {
+                Some(Anchor::Bit(a)) => {
                     if let Some(v) = anchored.get_mut(a as usize) {
                         v.push(local as u32);
                     }
@@ -826,28 +1045,32 @@ impl SeamTable {
         let mut bits = vec![0u64; self.leaf_count.div_ceil(64)];
         let mut matched_leaves: Vec<u32> = Vec::new();
         for f in &self.fields {
+            if !f.buckets.iter().any(|b| buckets.binary_search(b).is_ok()) {
+                continue;
+            }
             let Some(text) = f.field.resolve_text(payload) else {
                 continue;
             };
-            if let Some(re) = &f.regex {
+            let c = f.compiled();
+            if let Some(re) = &c.regex {
                 let mut set = PatternSet::new(re.pattern_len());
                 re.which_overlapping_matches(&Input::new(text.as_bytes()), &mut set);
                 for pid in set.iter() {
-                    if let Some(&leaf) = f.pat_leaf.get(pid.as_usize())
-                        && !bit(&bits, leaf as usize)
-                    {
-                        set_bit(&mut bits, leaf as usize);
-                        matched_leaves.push(leaf);
+                    if let Some(&leaf) = c.pat_leaf.get(pid.as_usize()) {
+                        if !bit(&bits, leaf as usize) {
+                            set_bit(&mut bits, leaf as usize);
+                            matched_leaves.push(leaf);
+                        }
                     }
                 }
             }
-            if let Some(gs) = &f.globs {
+            if let Some(gs) = &c.globs {
                 for i in gs.matches(text.as_ref()) {
-                    if let Some(&leaf) = f.glob_leaf.get(i)
-                        && !bit(&bits, leaf as usize)
-                    {
-                        set_bit(&mut bits, leaf as usize);
-                        matched_leaves.push(leaf);
+                    if let Some(&leaf) = c.glob_leaf.get(i) {
+                        if !bit(&bits, leaf as usize) {
+                            set_bit(&mut bits, leaf as usize);
+                            matched_leaves.push(leaf);
+                        }
                     }
                 }
             }
@@ -1008,20 +1231,48 @@ impl DecisionTable {
         Some(cell.get_or_init(|| SeamTable::compile(&self.rules, members, &self.env.home)))
     }
 
+    /// Compile one seam now (it is otherwise compiled on first use).
+    pub fn prepare(&self, seam: Seam) {
+        let _ = self.seam_table(seam);
+    }
+
     /// Compile every seam now (for `check` and benchmarks); returns compile errors.
     pub fn compile_all(&self) -> Vec<String> {
-        Seam::ALL
-            .iter()
-            .filter_map(|s| self.seam_table(*s))
-            .flat_map(|t| t.errors.iter().cloned())
-            .collect()
+        let mut out = Vec::new();
+        for s in Seam::ALL {
+            let Some(t) = self.seam_table(s) else {
+                continue;
+            };
+            out.extend(t.errors.iter().cloned());
+            for f in &t.fields {
+                out.extend(f.compiled().errors.iter().cloned());
+            }
+            for r in &t.rules {
+                for p in r.when.iter().chain(r.unless.iter()) {
+                    p.force(
+                        &mut out,
+                        self.rules
+                            .get(r.global as usize)
+                            .map_or("?", |x| x.id.as_str()),
+                    );
+                }
+            }
+        }
+        out
     }
 
     /// Compile errors of one seam (patterns that exceeded size limits).
     pub fn seam_errors(&self, seam: Seam) -> Vec<String> {
-        self.seam_table(seam)
-            .map(|t| t.errors.clone())
-            .unwrap_or_default()
+        let Some(t) = self.seam_table(seam) else {
+            return Vec::new();
+        };
+        let mut out = t.errors.clone();
+        for f in &t.fields {
+            if let Some(c) = f.compiled.get() {
+                out.extend(c.errors.iter().cloned());
+            }
+        }
+        out
     }
 
     /// All rules, in declaration order.
@@ -1165,26 +1416,7 @@ pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> 
         Pred::Not(x) => !naive_pred(x, payload, env, !positive),
         Pred::Leaf(l) => {
             if let Test::Shell(t) = &l.test {
-                let home = env.home.trim_end_matches('/');
-                let globs: Vec<Option<GlobMatcher>> = t
-                    .path_inside
-                    .iter()
-                    .chain(t.path_outside.iter())
-                    .map(|spec| match spec {
-                        PathSpec::Glob(g) => {
-                            let g = match g.strip_prefix("~/") {
-                                Some(rest) => format!("{home}/{rest}"),
-                                None => g.clone(),
-                            };
-                            GlobBuilder::new(&g)
-                                .literal_separator(true)
-                                .build()
-                                .ok()
-                                .map(|g| g.compile_matcher())
-                        }
-                        _ => None,
-                    })
-                    .collect();
+                let globs = PathGlobs::build(t, &env.home);
                 let cwd = payload.get("cwd").and_then(Value::as_str);
                 let a = match l.field.resolve(payload) {
                     _ if l.field.name == "paths" => crate::shell::tool_paths(payload),
