@@ -83,7 +83,7 @@ enum CPred {
     /// A shell-aware test on a command-line field; its path globs compile on first use.
     Shell {
         field: Field,
-        test: ShellTest,
+        test: Box<ShellTest>,
         home: String,
         globs: OnceLock<PathGlobs>,
     },
@@ -798,7 +798,7 @@ impl Builder<'_> {
                 },
                 Test::Shell(t) => CPred::Shell {
                     field: l.field.clone(),
-                    test: (**t).clone(),
+                    test: t.clone(),
                     home: self.home.clone(),
                     globs: OnceLock::new(),
                 },
@@ -837,7 +837,7 @@ impl Builder<'_> {
             Test::Shell(t) => {
                 return CPred::Shell {
                     field: l.field.clone(),
-                    test: (**t).clone(),
+                    test: t.clone(),
                     home: self.home.clone(),
                     globs: OnceLock::new(),
                 };
@@ -1056,21 +1056,21 @@ impl SeamTable {
                 let mut set = PatternSet::new(re.pattern_len());
                 re.which_overlapping_matches(&Input::new(text.as_bytes()), &mut set);
                 for pid in set.iter() {
-                    if let Some(&leaf) = c.pat_leaf.get(pid.as_usize()) {
-                        if !bit(&bits, leaf as usize) {
-                            set_bit(&mut bits, leaf as usize);
-                            matched_leaves.push(leaf);
-                        }
+                    if let Some(&leaf) = c.pat_leaf.get(pid.as_usize())
+                        && !bit(&bits, leaf as usize)
+                    {
+                        set_bit(&mut bits, leaf as usize);
+                        matched_leaves.push(leaf);
                     }
                 }
             }
             if let Some(gs) = &c.globs {
                 for i in gs.matches(text.as_ref()) {
-                    if let Some(&leaf) = c.glob_leaf.get(i) {
-                        if !bit(&bits, leaf as usize) {
-                            set_bit(&mut bits, leaf as usize);
-                            matched_leaves.push(leaf);
-                        }
+                    if let Some(&leaf) = c.glob_leaf.get(i)
+                        && !bit(&bits, leaf as usize)
+                    {
+                        set_bit(&mut bits, leaf as usize);
+                        matched_leaves.push(leaf);
                     }
                 }
             }
