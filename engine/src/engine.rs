@@ -479,6 +479,14 @@ impl Engine {
             } else if let Some(m) = &f.matched {
                 let base = reason.clone().or_else(|| default_reason(verdict, &rule.id));
                 reason = base.map(|b| format!("{b}: {m}"));
+            } else if let Some(cmd) = current
+                .pointer("/tool_input/command")
+                .and_then(Value::as_str)
+                .filter(|c| c.chars().any(crate::shell::is_invisible))
+            {
+                // Case BY-08: show what will really run, invisible characters escaped.
+                let base = reason.clone().or_else(|| default_reason(verdict, &rule.id));
+                reason = base.map(|b| format!("{b}: `{}`", crate::shell::escape_invisible(cmd)));
             }
             if verdict == Verdict::Allow
                 && self

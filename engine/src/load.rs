@@ -366,6 +366,7 @@ const TEST_KEYS: &[&str] = &[
     "subcommand",
     "flags_any",
     "flags_all",
+    "flags_none",
     "args_any",
     "path_inside",
     "path_outside",
@@ -380,6 +381,7 @@ const SHELL_KEYS: &[&str] = &[
     "subcommand",
     "flags_any",
     "flags_all",
+    "flags_none",
     "args_any",
     "path_inside",
     "path_outside",
@@ -542,6 +544,7 @@ fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>
                 "subcommand" => shell.subcommands.extend(items),
                 "flags_any" => shell.flags_any.extend(items.iter().map(|f| split_flag(f))),
                 "flags_all" => shell.flags_all.extend(items.iter().map(|f| split_flag(f))),
+                "flags_none" => shell.flags_none.extend(items.iter().map(|f| split_flag(f))),
                 "args_any" => shell.args_any.extend(items),
                 "push_to" => shell.push_to.extend(items),
                 _ => {

@@ -25,16 +25,27 @@ fn has_glob(s: &str) -> bool {
 
 /// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
 pub fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
-    let p = p.replace('\\', "/");
-    let expanded = if p == "~" {
+    let mut p = p.trim().replace('\\', "/");
+    // Windows spellings (case PP-03): `\\?\C:\x`, `C:\x`, `C:/x` → `/x`, folded to lower
+    // case like the file systems that use them.
+    if let Some(rest) = p.strip_prefix("//?/") {
+        p = rest.to_string();
+    }
+    let bytes = p.as_bytes();
+    if bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'/' {
+        p = p[2..].to_lowercase();
+    }
+    // Relative to the working directory first (which may itself start with `~`).
+    let joined = join(cwd, &p);
+    let expanded = if joined == "~" {
         home.to_string()
-    } else if let Some(rest) = p.strip_prefix("~/") {
+    } else if let Some(rest) = joined.strip_prefix("~/") {
         format!("{}/{}", home.trim_end_matches('/'), rest)
-    } else if let Some(user) = p.strip_prefix('~') {
+    } else if let Some(user) = joined.strip_prefix('~') {
         // `~user/...`: the conventional home folder.
         format!("/home/{user}")
     } else {
-        join(cwd, &p)
+        joined
     };
     if !expanded.starts_with('/') {
         return None;

@@ -285,6 +285,9 @@ pub struct ShellTest {
     pub flags_any: Vec<Vec<String>>,
     /// `flags_all`: all of these flags are given.
     pub flags_all: Vec<Vec<String>>,
+    /// `flags_none`: none of these flags is given (on the same simple command:
+    /// `git clean -n && git clean -fdx` still has a `clean` without `-n`).
+    pub flags_none: Vec<Vec<String>>,
     /// `args_any`: one operand equals one of these.
     pub args_any: Vec<String>,
     /// `path_inside`: one path operand is inside one of these.

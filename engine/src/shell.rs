@@ -95,10 +95,11 @@ impl SimpleCommand {
 
     /// `rm -rf / (via sudo)`: the command as run, and the wrapper path.
     pub fn display(&self) -> String {
-        let mut s = self.program.clone();
+        // Invisible and bidi characters are shown escaped, so the reason reads as what runs.
+        let mut s = escape_invisible(&self.program);
         for a in &self.args {
             s.push(' ');
-            s.push_str(&a.text);
+            s.push_str(&escape_invisible(&a.text));
         }
         if s.chars().count() > 120 {
             s = format!("{}…", s.chars().take(119).collect::<String>());
@@ -500,7 +501,18 @@ impl Cx {
                 self.compound_list(&w.1.list, via, depth);
             }
             ast::CompoundCommand::Coprocess(cp) => self.command(&cp.body, via, depth, None),
-            ast::CompoundCommand::Arithmetic(_) | ast::CompoundCommand::ArithmeticForClause(_) => {}
+            ast::CompoundCommand::Arithmetic(a) => {
+                // `( ( rm -rf / ) )` can be read as `((…))`; bash runs it as nested
+                // subshells. Reading the text as commands too is the safe over-approximation.
+                let saved = self.cwd.clone();
+                let before = self.unsure.clone();
+                self.script(&a.expr.value, via, depth + 1);
+                self.unsure = before;
+                self.cwd = saved;
+            }
+            ast::CompoundCommand::ArithmeticForClause(f) => {
+                self.compound_list(&f.body.list, via, depth)
+            }
         }
     }
 
@@ -580,7 +592,12 @@ impl Cx {
                     let mut v = via.to_vec();
                     v.push("$(…)".to_string());
                     let saved = self.cwd.clone();
-                    self.script(s, &v, depth + 1);
+                    let script = if matches!(p.piece, WordPiece::BackquotedCommandSubstitution(_)) {
+                        unescape_backquoted(s)
+                    } else {
+                        s.clone()
+                    };
+                    self.script(&script, &v, depth + 1);
                     self.cwd = saved;
                     out.text.push_str("$(…)");
                     out.dynamic = true;
@@ -789,12 +806,6 @@ impl Cx {
                 first.text
             ));
         }
-        if first.text.chars().any(is_invisible) {
-            self.mark_unsure(format!(
-                "the command word contains invisible Unicode characters: `{}`",
-                escape_invisible(&first.text)
-            ));
-        }
         self.out.push(SimpleCommand {
             program: first.text.clone(),
             dynamic_program: first.dynamic,
@@ -813,6 +824,17 @@ impl Cx {
         depth: usize,
         input: Option<String>,
     ) {
+        // A wrapper's argv may start with `NAME=value` words (`timeout 5 FOO=1 rm`): read
+        // them as environment, never as the program (over-reading is the safe side).
+        let skip = if depth > 0 {
+            words
+                .iter()
+                .take_while(|w| !w.dynamic && is_assignment(&w.text))
+                .count()
+        } else {
+            0
+        };
+        let words: Vec<Arg> = words.into_iter().skip(skip).collect();
         if depth > MAX_DEPTH {
             self.mark_unsure(format!(
                 "nesting deeper than {MAX_DEPTH} levels of command wrappers"
@@ -953,7 +975,11 @@ impl Cx {
                 {
                     let s: Vec<&str> = cmd.iter().map(|a| a.text.as_str()).collect();
                     nested.push(format!("ssh {}", host.text));
+                    // The remote command runs in the remote user's home folder: nothing it
+                    // touches is inside this project.
+                    let saved = self.cwd.replace("~".to_string());
                     self.script(&s.join(" "), &nested, depth + 1);
+                    self.cwd = saved;
                 }
                 None
             }
@@ -1079,7 +1105,36 @@ fn skip_options(rest: &[Arg], with_arg: &[&str], stop_at_assign: bool) -> Option
         }
         break;
     }
+    // `sudo -- FOO=1 rm …`: assignments may also follow the end of options.
+    while stop_at_assign && rest.get(i).is_some_and(|a| is_assignment(&a.text)) {
+        i += 1;
+    }
     Some(rest.get(i..).unwrap_or(&[]).to_vec())
+}
+
+/// Inside backquotes a backslash keeps its meaning except before `$`, `` ` `` and `\\`
+/// (bash manual, "Command Substitution"): undo those escapes before parsing the inner text.
+fn unescape_backquoted(s: &str) -> String {
+    let inner = s
+        .strip_prefix('`')
+        .and_then(|x| x.strip_suffix('`'))
+        .unwrap_or(s);
+    let mut out = String::with_capacity(inner.len());
+    let mut it = inner.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\\' && matches!(it.peek(), Some('$' | '`' | '\\')) {
+            out.extend(it.next());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_assignment(t: &str) -> bool {
+    t.split_once('=').is_some_and(|(n, _)| {
+        !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// Invisible or bidi control characters that make a command render unlike what runs

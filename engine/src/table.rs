@@ -556,7 +556,7 @@ fn eval_shell(
                 }
             }
         }
-        if !t.flags_any.is_empty() || !t.flags_all.is_empty() {
+        if !t.flags_any.is_empty() || !t.flags_all.is_empty() || !t.flags_none.is_empty() {
             let fl = cmd_flags(c);
             let has = |set: &Vec<String>| set.iter().all(|f| fl.contains(f));
             if !t.flags_any.is_empty() && !t.flags_any.iter().any(has) {
@@ -565,12 +565,29 @@ fn eval_shell(
             if !t.flags_all.iter().all(has) {
                 continue;
             }
+            if t.flags_none.iter().any(has) {
+                continue;
+            }
         }
-        let operands: Vec<&crate::shell::Arg> = if t.subcommands.is_empty() {
+        let mut operands: Vec<&crate::shell::Arg> = if t.subcommands.is_empty() {
             pos.clone()
         } else {
             pos.iter().skip(1).copied().collect()
         };
+        // Search and edit tools take a pattern or script before their files (case PP-01:
+        // `grep -n '.env' .gitignore` reads .gitignore, not .env).
+        if matches!(
+            base(&c.program),
+            "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "sed" | "awk" | "gawk" | "mawk"
+        ) && !cmd_flags(c).iter().any(|f| {
+            matches!(
+                f.as_str(),
+                "-e" | "-f" | "--regexp" | "--file" | "--expression"
+            )
+        }) && !operands.is_empty()
+        {
+            operands.remove(0);
+        }
         if !t.args_any.is_empty() && !operands.iter().any(|o| t.args_any.contains(&o.text)) {
             if operands.iter().any(|o| o.dynamic) {
                 maybe = Some(format!(

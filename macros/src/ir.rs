@@ -153,6 +153,7 @@ impl Gen {
             subcommands,
             flags_any,
             flags_all,
+            flags_none,
             args_any,
             path_inside,
             path_outside,
@@ -164,6 +165,7 @@ impl Gen {
         let subcommands = self.strings(subcommands);
         let fa = flags_any.iter().map(|v| self.strings(v));
         let fl = flags_all.iter().map(|v| self.strings(v));
+        let fnone = flags_none.iter().map(|v| self.strings(v));
         let args_any = self.strings(args_any);
         let pi = path_inside.iter().map(|s| self.path_spec(s));
         let po = path_outside.iter().map(|s| self.path_spec(s));
@@ -173,6 +175,7 @@ impl Gen {
             subcommands: #subcommands,
             flags_any: ::std::vec![#(#fa),*],
             flags_all: ::std::vec![#(#fl),*],
+            flags_none: ::std::vec![#(#fnone),*],
             args_any: #args_any,
             path_inside: ::std::vec![#(#pi),*],
             path_outside: ::std::vec![#(#po),*],
