@@ -1,0 +1,377 @@
+//! Shell analysis benchmark (issue 3, see BENCHMARKS.md "Shell analysis").
+//!
+//! A typical 100-character Bash command is evaluated against the bundled
+//! `policies/baseline.toml` by:
+//!
+//! * `analyze`: [`BrushAnalyzer::analyze`] alone (parse + flatten into simple commands);
+//! * `baseline_fire`: [`DecisionTable::fire`] on the `PreToolUse` payload, i.e. parse + match
+//!   of every shell-aware rule of the bundled policies (the issue's target: median ≤ 20 µs);
+//! * `baseline_evaluate`: the full [`Engine::evaluate`] (fire + merge + reasons);
+//! * `regex_policy_fire`: the same rules written as plain `regex` tests over the raw command
+//!   string, compiled into a [`DecisionTable`] (what a regex-only engine would do);
+//! * `regex_set`: a bare `regex::RegexSet` of those patterns over the command (the floor).
+//!
+//! and a 1 MB command line (`analyze_1mb`, `baseline_fire_1mb`; target ≤ 50 ms). All in the
+//! same run. After criterion, an Instant-based summary (medians) is printed in Markdown.
+//! Under `cargo test --benches` every benchmark runs once.
+//!
+//! ```text
+//! cargo bench --bench shell
+//! cargo bench --bench shell -- baseline_fire
+//! ```
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use regex::RegexSet;
+use serde_json::{Value, json};
+
+use seamguard_engine::shell::{BrushAnalyzer, ShellAnalyzer};
+use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, ShellEnv, load_str};
+
+const BASELINE: &str = include_str!("../policies/baseline.toml");
+
+/// A typical agent command of 100 characters: a `cd`, a chain, a pipe, a redirection, flags.
+const TYPICAL: &str = "cd engine && cargo test -q --test shell_cases -- --nocapture 2>&1 | grep -iE 'FAIL|panic' | head -20";
+
+/// Regex-only versions of the baseline's shell rules (what a text-matching guard writes).
+const REGEX_RULES: &[(&str, &str, &str)] = &[
+    (
+        "rm-rf",
+        r"\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\b.*\s(/|~|\.\.)",
+        "deny",
+    ),
+    (
+        "disk",
+        r"\b(mkfs(\.\w+)?|fdisk|wipefs|shred)\b|\bdd\b.*\bof=/dev/",
+        "deny",
+    ),
+    (
+        "force-push-main",
+        r"\bgit\s+push\b.*(--force|-f\b|\s\+)\S*.*\b(main|master)\b",
+        "deny",
+    ),
+    (
+        "force-push",
+        r"\bgit\s+push\b.*(--force|\s-f\b|\s\+\w)",
+        "ask",
+    ),
+    (
+        "push-delete",
+        r"\bgit\s+push\b.*(--delete|\s-d\b|\s:\w)",
+        "ask",
+    ),
+    (
+        "git-discard",
+        r"\bgit\s+(reset\s+--hard|checkout\s+(-f|--\s+\.|\.)|restore\s+\.|clean\s+-\w*f|stash\s+(drop|clear))",
+        "ask",
+    ),
+    (
+        "secrets",
+        r"\b(cat|less|head|tail|grep|awk|sed|source)\b.*(\.env\b|\.pem\b|\.ssh/|\.aws/credentials|\.netrc)",
+        "deny",
+    ),
+    ("env-dump", r"(^|[;&|]\s*)(env|printenv)\s*($|[;&|])", "ask"),
+    (
+        "network",
+        r"\b(curl|wget|nc|ncat|ssh|scp|sftp|rsync|telnet|socat)\b",
+        "ask",
+    ),
+    (
+        "download-exec",
+        r"\b(curl|wget)\b.*\|\s*(sh|bash|zsh|python3?|perl|ruby|node)\b",
+        "deny",
+    ),
+];
+
+fn regex_policy() -> String {
+    let mut s = String::from("[policy]\nname = \"regex-only\"\n");
+    for (id, re, decision) in REGEX_RULES {
+        s.push_str(&format!(
+            "\n[[rule]]\nid = \"{id}\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = {{ regex = '{re}' }}\ndecision = \"{decision}\"\nreason = \"{id}\"\n"
+        ));
+    }
+    s
+}
+
+fn die(msg: &str) -> ! {
+    eprintln!("shell bench: {msg}");
+    std::process::exit(1)
+}
+
+fn table(src: &str, name: &str) -> DecisionTable {
+    let p = load_str(src, name, Scope::User, 0);
+    if p.has_errors() {
+        die(&format!("{name}: {:?}", p.diagnostics));
+    }
+    DecisionTable::new(vec![p]).with_env(ShellEnv {
+        project: Some("/home/user/project".into()),
+        home: "/home/user".into(),
+    })
+}
+
+fn payload(command: &str) -> Value {
+    json!({
+        "session_id": "bench", "cwd": "/home/user/project", "permission_mode": "default",
+        "transcript_path": "/home/user/.claude/projects/p/bench.jsonl",
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": { "command": command }, "tool_use_id": "toolu_bench"
+    })
+}
+
+/// A 1 MB command line: a long chain of ordinary commands with quoting, pipes and flags.
+/// (No repeated `cd`: a chain of thousands of `cd`s is quadratic in the analyser today, see
+/// BENCHMARKS.md.)
+fn one_mb_line() -> String {
+    let unit = "grep -rn 'TODO' --include='*.rs' src | sort | uniq -c; ";
+    let mut s = String::with_capacity(1 << 20);
+    while s.len() + unit.len() < (1 << 20) - 32 {
+        s.push_str(unit);
+    }
+    s.push_str("rm -rf ~/other");
+    s
+}
+
+struct Fixture {
+    baseline: DecisionTable,
+    engine: Engine,
+    regex_table: DecisionTable,
+    regex_set: RegexSet,
+    typical: Value,
+    big_line: String,
+    big: Value,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let baseline = table(BASELINE, "policies/baseline.toml");
+        let engine = Engine::new(table(BASELINE, "policies/baseline.toml"));
+        let regex_table = table(&regex_policy(), "regex-only.toml");
+        let regex_set = RegexSet::new(REGEX_RULES.iter().map(|(_, r, _)| *r))
+            .unwrap_or_else(|e| die(&e.to_string()));
+        let big_line = one_mb_line();
+        Fixture {
+            baseline,
+            engine,
+            regex_table,
+            regex_set,
+            typical: payload(TYPICAL),
+            big: payload(&big_line),
+            big_line,
+        }
+    }
+
+    fn check(&self) {
+        if TYPICAL.len() != 100 {
+            die(&format!(
+                "typical command is {} bytes, not 100",
+                TYPICAL.len()
+            ));
+        }
+        if !self
+            .baseline
+            .fire(Seam::PreTool, &self.typical, Dialect::ClaudeCode, None)
+            .is_empty()
+        {
+            die("the typical command should fire no baseline rule");
+        }
+        let t = Instant::now();
+        let big = self
+            .baseline
+            .fire(Seam::PreTool, &self.big, Dialect::ClaudeCode, None);
+        eprintln!("shell bench: 1 MB line fired in {:.1?}", t.elapsed());
+        if big.is_empty() {
+            die("the 1 MB line ends in a recursive delete outside the project: it must fire");
+        }
+    }
+}
+
+fn bench_all(c: &mut Criterion, f: &Fixture) {
+    let mut g = c.benchmark_group("shell");
+    g.bench_function("analyze", |b| {
+        b.iter(|| BrushAnalyzer.analyze(black_box(TYPICAL), Some("/home/user/project")))
+    });
+    g.bench_function("baseline_fire", |b| {
+        b.iter(|| {
+            f.baseline.fire(
+                Seam::PreTool,
+                black_box(&f.typical),
+                Dialect::ClaudeCode,
+                None,
+            )
+        })
+    });
+    g.bench_function("baseline_evaluate", |b| {
+        b.iter(|| {
+            f.engine
+                .evaluate(Seam::PreTool, black_box(&f.typical), Dialect::ClaudeCode)
+        })
+    });
+    g.bench_function("regex_policy_fire", |b| {
+        b.iter(|| {
+            f.regex_table.fire(
+                Seam::PreTool,
+                black_box(&f.typical),
+                Dialect::ClaudeCode,
+                None,
+            )
+        })
+    });
+    g.bench_function("regex_set", |b| {
+        b.iter(|| f.regex_set.matches(black_box(TYPICAL)))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("shell_1mb");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(5));
+    g.bench_function("analyze_1mb", |b| {
+        b.iter(|| BrushAnalyzer.analyze(black_box(&f.big_line), Some("/home/user/project")))
+    });
+    g.bench_function("baseline_fire_1mb", |b| {
+        b.iter(|| {
+            f.baseline
+                .fire(Seam::PreTool, black_box(&f.big), Dialect::ClaudeCode, None)
+        })
+    });
+    g.bench_function("regex_set_1mb", |b| {
+        b.iter(|| f.regex_set.matches(black_box(&f.big_line)))
+    });
+    g.finish();
+}
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn measure(n: usize, mut f: impl FnMut()) -> Duration {
+    for _ in 0..n.min(50) {
+        f();
+    }
+    median(
+        (0..n)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn summary(f: &Fixture) {
+    let n = 5_000;
+    let typical = [
+        (
+            "`BrushAnalyzer::analyze` (parse only)",
+            measure(n, || {
+                black_box(BrushAnalyzer.analyze(black_box(TYPICAL), Some("/home/user/project")));
+            }),
+        ),
+        (
+            "`DecisionTable::fire`, bundled baseline (parse + match)",
+            measure(n, || {
+                black_box(f.baseline.fire(
+                    Seam::PreTool,
+                    black_box(&f.typical),
+                    Dialect::ClaudeCode,
+                    None,
+                ));
+            }),
+        ),
+        (
+            "`Engine::evaluate`, bundled baseline",
+            measure(n, || {
+                black_box(f.engine.evaluate(
+                    Seam::PreTool,
+                    black_box(&f.typical),
+                    Dialect::ClaudeCode,
+                ));
+            }),
+        ),
+        (
+            "`DecisionTable::fire`, regex-only policy",
+            measure(n, || {
+                black_box(f.regex_table.fire(
+                    Seam::PreTool,
+                    black_box(&f.typical),
+                    Dialect::ClaudeCode,
+                    None,
+                ));
+            }),
+        ),
+        (
+            "`RegexSet::matches` (bare regex floor)",
+            measure(n, || {
+                black_box(f.regex_set.matches(black_box(TYPICAL)));
+            }),
+        ),
+    ];
+    let big = [
+        (
+            "`BrushAnalyzer::analyze`",
+            measure(11, || {
+                black_box(
+                    BrushAnalyzer.analyze(black_box(&f.big_line), Some("/home/user/project")),
+                );
+            }),
+        ),
+        (
+            "`DecisionTable::fire`, bundled baseline",
+            measure(11, || {
+                black_box(f.baseline.fire(
+                    Seam::PreTool,
+                    black_box(&f.big),
+                    Dialect::ClaudeCode,
+                    None,
+                ));
+            }),
+        ),
+        (
+            "`RegexSet::matches`",
+            measure(11, || {
+                black_box(f.regex_set.matches(black_box(&f.big_line)));
+            }),
+        ),
+    ];
+    println!("\n### Summary (Instant-based medians)\n");
+    println!("Typical command ({} bytes): `{TYPICAL}`\n", TYPICAL.len());
+    println!("| evaluator | median |\n|---|---|");
+    for (what, d) in typical {
+        println!("| {what} | {d:.2?} |");
+    }
+    println!(
+        "\n1 MB line ({} bytes, {} simple commands):\n",
+        f.big_line.len(),
+        BrushAnalyzer
+            .analyze(&f.big_line, Some("/home/user/project"))
+            .commands
+            .len()
+    );
+    println!("| evaluator | median |\n|---|---|");
+    for (what, d) in big {
+        println!("| {what} | {d:.2?} |");
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let has = |a: &str| args.iter().any(|x| x == a);
+    let test_mode = !has("--bench") || has("--test");
+    let listing = has("--list") || args.iter().any(|a| a.starts_with("--profile-time"));
+
+    let f = Fixture::new();
+    f.check();
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50)
+        .configure_from_args();
+    bench_all(&mut c, &f);
+    c.final_summary();
+    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
+        summary(&f);
+    }
+}
