@@ -178,7 +178,7 @@ fn by_01_ssh_remote_payload() {
     ]);
 }
 
-/// ENGINE GAP (BY-01 `ssh_note`: "remote targets are outside the project by definition").
+/// Regression test, an engine gap found here and fixed in bd33cd8 (BY-01 `ssh_note`: "remote targets are outside the project by definition").
 /// A command run through `ssh HOST '…'` keeps the *local* working directory, so a relative
 /// delete on the remote host (`rm -rf build`, in the remote home) is judged as inside the
 /// local project and allowed: it fails open. Recommended: commands peeled from `ssh` get no
@@ -188,7 +188,7 @@ fn by_01_ssh_relative_remote_delete() {
     check_bash(&[("BY-01 ssh_note", "ssh host 'rm -rf build'", Want::Deny)]);
 }
 
-/// ENGINE GAP (issue 3 §4, `~` and `$HOME` normalized): after `cd ~/x` the tracked cwd stays
+/// Regression test, an engine gap found here and fixed in bd33cd8 (issue 3 §4, `~` and `$HOME` normalized): after `cd ~/x` the tracked cwd stays
 /// `~/x`, which `paths::normalize` does not expand when it joins a relative operand, so
 /// `cd ~/tmp && rm -rf build` is "only known at run time" (ask) instead of a delete in the
 /// home folder outside the project (deny). Recommended: expand `~` / `$HOME` when `cd` sets the
@@ -311,7 +311,7 @@ fn by_06_git_discards() {
     check_bash(&rows);
 }
 
-/// POLICY-LANGUAGE GAP (BY-06): `unless` is evaluated over the whole line, so a dry run
+/// Regression test, a policy-language gap found here and fixed in bd33cd8 with `flags_none` (BY-06): `unless` is evaluated over the whole line, so a dry run
 /// anywhere on the line excuses a real clean (`git clean -n && git clean -fdx` gives no
 /// decision). The language has no per-simple-command negation. Recommended: `flags_none`
 /// (none of these flags on the same simple command) in `ShellTest`, or evaluate a shell
@@ -348,7 +348,7 @@ fn by_08_invisible_unicode() {
     ]);
 }
 
-/// ENGINE GAP (BY-08 payload): `rm<U+200B> -rf /tmp/scratch-…` must ask ("ask
+/// Regression test, an engine gap found here and fixed in bd33cd8 (BY-08 payload): `rm<U+200B> -rf /tmp/scratch-…` must ask ("ask
 /// (recommended); allow is acceptable"). The analyser marks the whole line *unsure* because
 /// the command word holds an invisible character, so every shell-aware test becomes
 /// undecidable and the `no-disk-tools` guard denies (guards fail closed). The command word
@@ -370,7 +370,7 @@ fn by_08_zero_width_command_word_asks() {
     );
 }
 
-/// ENGINE GAP (BY-08 variant_bidi): "reason shows the escaped code points". The reason
+/// Regression test, an engine gap found here and fixed in bd33cd8 (BY-08 variant_bidi): "reason shows the escaped code points". The reason
 /// carries `SimpleCommand::display()`, which prints the RLO raw; it should go through
 /// `shell::escape_invisible` (`<U+202E>`) so the approval prompt cannot be reordered.
 #[test]
@@ -470,7 +470,7 @@ fn pp_01_file_tools() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
-/// ENGINE GAP (PP-01 allow): `grep -n '.env' .gitignore` must be allowed, but
+/// Regression test, an engine gap found here and fixed in bd33cd8 (PP-01 allow): `grep -n '.env' .gitignore` must be allowed, but
 /// `secret-files-via-shell` denies it: `path_inside` checks every positional, and the first
 /// positional of `grep`/`egrep`/`rg`/`ag` (like `awk`'s program and `sed`'s script) is a
 /// pattern, not a path. Recommended: a per-program operand model in `table::positionals`
@@ -535,7 +535,7 @@ fn pp_03_case_spellings() {
     );
 }
 
-/// ENGINE GAP (PP-03 darwin_or_windows): Windows spellings of a protected file must deny.
+/// Regression test, an engine gap found here and fixed in bd33cd8 (PP-03 darwin_or_windows): Windows spellings of a protected file must deny.
 /// `paths::normalize` does not know drive letters, backslash separators or the `\\?\`
 /// verbatim prefix: `C:\Users\…\.env` and `C:/Users/…/.Env.Local` come out as "only known
 /// at run time" (ask), and `\\?\C:\…\.env` matches nothing (no decision: fails open).

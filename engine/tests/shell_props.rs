@@ -343,7 +343,7 @@ fn one_megabyte_lines() {
     assert_ne!(v, Verdict::Deny, "data-only text is never denied");
 }
 
-/// ENGINE BUG (found by `every_pair_of_wrappers_keeps_every_denial`): nested subshells
+/// Regression test (engine bug found by `every_pair_of_wrappers_keeps_every_denial`, fixed in bd33cd8): nested subshells
 /// written with spaces, `( ( rm -rf / ) )`, get no decision at all: the delete is not seen
 /// and the line is not marked unsure, so it fails open. Bash runs it (two nested subshells;
 /// only the unspaced `((…))` is an arithmetic command).
