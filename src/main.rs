@@ -14,8 +14,8 @@ use seamguard_engine::{
 };
 
 mod discover;
-mod hook;
 mod explain;
+mod hook;
 mod replay;
 
 #[derive(Parser, Debug)]
