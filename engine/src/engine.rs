@@ -433,9 +433,19 @@ impl Engine {
         // Hooks, in declared order (waterfall for prompt rewrites).
         let mut current = payload.clone();
         let mut to_run: Vec<CommandHook> = Vec::new();
-        let mut fired = self
+        // One pass finds hooks and guards together (the command line is analysed once);
+        // guards are re-checked only if the input changed before they run.
+        let (hooks_fired, mut guards_fired): (Vec<Fired>, Vec<Fired>) = self
             .table
-            .fire_detailed(seam, &current, dialect, Some(RuleKind::Hook));
+            .fire_detailed(seam, &current, dialect, None)
+            .into_iter()
+            .partition(|f| {
+                self.table
+                    .rule(f.rule)
+                    .is_none_or(|r| r.kind == RuleKind::Hook)
+            });
+        let mut fired = hooks_fired;
+        let mut input_changed = false;
         let mut i = 0;
         while let Some(f) = fired.get(i).cloned() {
             i += 1;
@@ -544,6 +554,7 @@ impl Engine {
                     if let Some(obj) = current.as_object_mut() {
                         obj.insert("prompt".into(), Value::String(next.clone()));
                     }
+                    input_changed = true;
                     rewritten_prompt = Some(next);
                     // Later rules see the rewritten prompt.
                     let refired =
@@ -664,14 +675,17 @@ impl Engine {
             && let Some(obj) = current.as_object_mut()
         {
             obj.insert("tool_input".into(), ui.clone());
+            input_changed = true;
         }
 
         // Guards judge the final input.
         if seam == Seam::PreTool {
-            for f in self
-                .table
-                .fire_detailed(seam, &current, dialect, Some(RuleKind::Guard))
-            {
+            if input_changed {
+                guards_fired =
+                    self.table
+                        .fire_detailed(seam, &current, dialect, Some(RuleKind::Guard));
+            }
+            for f in guards_fired {
                 let Some(rule) = self.table.rule(f.rule) else {
                     continue;
                 };

@@ -857,7 +857,10 @@ impl Cx {
                     if dir.dynamic {
                         self.cwd = None;
                     } else {
-                        self.cwd = Some(crate::paths::join(self.cwd.as_deref(), &dir.text));
+                        let next = crate::paths::join(self.cwd.as_deref(), &dir.text);
+                        // A pathological chain of `cd`s must not make every later command
+                        // carry a huge path: past 4 KiB the directory is "unknown".
+                        self.cwd = (next.len() <= 4096).then_some(next);
                     }
                 }
                 None

@@ -626,7 +626,20 @@ fn eval_shell(
                     break;
                 }
             }
-            if !any_ok {
+            // Without a project directory (no CLAUDE_PROJECT_DIR, no cwd) "inside / outside
+            // the project" cannot be decided.
+            let project_unknown = env.project.is_none()
+                && payload_cwd.is_none()
+                && t.path_inside
+                    .iter()
+                    .chain(&t.path_outside)
+                    .any(|s| *s == PathSpec::Project);
+            if project_unknown {
+                maybe = Some(format!(
+                    "no project directory is known for `{}`",
+                    c.display()
+                ));
+            } else if !any_ok {
                 if any_dynamic {
                     maybe = Some(format!(
                         "a path of `{}` is only known at run time",

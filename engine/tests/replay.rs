@@ -192,7 +192,7 @@ fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
         ("no-hardcoded-credentials", 1),
         ("no-recursive-delete-outside-project", 1),
         ("remote-branch-delete-needs-approval", 1),
-        ("secret-files-via-shell", 8),
+        ("secret-files-via-shell", 6),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
@@ -200,13 +200,14 @@ fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 12), ("deny", 2), ("none", 1378)]
+        [("ask", 11), ("deny", 1), ("none", 1380)]
             .into_iter()
             .collect()
     );
-    // `rm -rf` of a folder in another repository after `cd` (a real Gemini session), and a
-    // key written into a test file (a hook log; the key was scrubbed to `REDACTED`).
-    assert_eq!(denied, ["gemini-2.json:112", "hooklog-3.jsonl:308"]);
+    // A key written into a test file (a hook log; the key was scrubbed to `REDACTED`). The
+    // `rm -rf` after `cd` in a Gemini session (gemini-2.json:112) asks: Gemini chats record no
+    // working directory, so "outside the project" cannot be decided.
+    assert_eq!(denied, ["hooklog-3.jsonl:308"]);
 }
 
 #[test]
