@@ -325,11 +325,10 @@ fn codex_violations(seam: Seam, stdout: &str) -> Vec<String> {
                 _ => v.push("decision must be an object".into()),
             }
         }
-        if let Some(c) = h.get("additionalContext") {
-            if !c.is_string() {
+        if let Some(c) = h.get("additionalContext")
+            && !c.is_string() {
                 v.push("additionalContext must be a string".into());
             }
-        }
     }
     v
 }

@@ -35,7 +35,7 @@ const PINNED_COMMANDS: usize = 1281;
 /// Commands the baseline does not leave alone (rows of the fixture).
 const PINNED_NOT_ALLOWED: usize = 111;
 /// Of those, denied.
-const PINNED_DENIED: usize = 11;
+const PINNED_DENIED: usize = 10;
 
 fn engine() -> Engine {
     let p = load_str(BASELINE, "policies/baseline.toml", Scope::User, 0);
