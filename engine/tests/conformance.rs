@@ -326,9 +326,10 @@ fn codex_violations(seam: Seam, stdout: &str) -> Vec<String> {
             }
         }
         if let Some(c) = h.get("additionalContext")
-            && !c.is_string() {
-                v.push("additionalContext must be a string".into());
-            }
+            && !c.is_string()
+        {
+            v.push("additionalContext must be a string".into());
+        }
     }
     v
 }
