@@ -137,11 +137,17 @@ pub(crate) fn run(o: &Options) -> ExitCode {
     let payload = match seamguard_engine::event::parse_json(&input) {
         Ok(v) => v,
         Err(e) => {
-            // Non-blocking: the host proceeds with its normal flow and shows this line.
             eprintln!(
                 "seamguard: malformed hook payload ({} bytes): {e}",
                 input.len()
             );
+            // A tool call whose payload cannot be read (too deeply nested, broken escapes)
+            // is denied rather than let through unchecked; anything else is non-blocking:
+            // the host proceeds with its normal flow and shows the line above.
+            if let Some(out) = unreadable_tool_call_answer(&input, &e.to_string()) {
+                print!("{out}");
+                return ExitCode::SUCCESS;
+            }
             return ExitCode::from(1);
         }
     };
@@ -168,6 +174,11 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             .map(str::to_string)
     });
     let paths = discover::policy_paths(&o.policies, Some(&payload));
+    if paths.is_empty() && o.hooks_configs.is_empty() {
+        eprintln!(
+            "seamguard: no policy files found (--policy, .seamguard/, $XDG_CONFIG_HOME/seamguard/, /etc/seamguard/); no rules are enforced"
+        );
+    }
     let mut loaded = discover::load_all_with(&paths, seamguard_engine::load::LoadOptions::hook());
     apply_trust(&mut loaded, &paths);
     let mut warnings = Vec::new();
@@ -244,6 +255,36 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::from(enc.exit_code.clamp(0, 255) as u8)
+}
+
+/// The event name a payload's raw text declares, found without parsing it.
+fn raw_event_name(input: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(input);
+    let key = "\"hook_event_name\"";
+    let at = text.find(key)? + key.len();
+    let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    Some(rest.split('"').next()?.to_string())
+}
+
+/// The deny answer for a `PreToolUse` / `PermissionRequest` payload that cannot be read (valid
+/// in both dialects); `None` for other events.
+fn unreadable_tool_call_answer(input: &[u8], why: &str) -> Option<String> {
+    let reason =
+        format!("seamguard could not read this tool call's payload ({why}); denied to be safe");
+    let out = match raw_event_name(input)?.as_str() {
+        "PreToolUse" => serde_json::json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }}),
+        "PermissionRequest" => serde_json::json!({"hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": reason},
+        }}),
+        _ => return None,
+    };
+    Some(format!("{out}\n"))
 }
 
 /// `seamguard trust PATH…`: trust the exact content of project files with command hooks.

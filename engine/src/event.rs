@@ -335,11 +335,79 @@ fn typed<'a, T: Deserialize<'a>>(event: &str, v: &'a Value) -> Result<T, DecodeE
 /// # Errors
 /// [`DecodeError::Json`] with the 1-based position for invalid or truncated JSON.
 pub fn parse_json(bytes: &[u8]) -> Result<Value, DecodeError> {
-    serde_json::from_slice(bytes).map_err(|e| DecodeError::Json {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })
+    match serde_json::from_slice(bytes) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            // Node's JSON.stringify writes a lone UTF-16 surrogate as `\ud800`, which strict
+            // JSON parsers reject; read it as U+FFFD instead of dropping the whole payload.
+            if let Some(v) =
+                replace_lone_surrogates(bytes).and_then(|fixed| serde_json::from_slice(&fixed).ok())
+            {
+                return Ok(v);
+            }
+            Err(DecodeError::Json {
+                line: e.line(),
+                column: e.column(),
+                message: e.to_string(),
+            })
+        }
+    }
+}
+
+fn hex4(b: &[u8]) -> Option<u16> {
+    let s = std::str::from_utf8(b.get(..4)?).ok()?;
+    u16::from_str_radix(s, 16).ok()
+}
+
+/// Replace `\uD800`–`\uDFFF` escapes that are not part of a surrogate pair by `\uFFFD`.
+/// `None` when there is nothing to replace.
+fn replace_lone_surrogates(b: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(b.len());
+    let mut changed = false;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        match b.get(i + 1) {
+            Some(b'u') => {
+                let Some(v) = b.get(i + 2..).and_then(hex4) else {
+                    out.push(c);
+                    i += 1;
+                    continue;
+                };
+                let is_high = (0xD800..=0xDBFF).contains(&v);
+                let next_low = b.get(i + 6) == Some(&b'\\')
+                    && b.get(i + 7) == Some(&b'u')
+                    && b.get(i + 8..)
+                        .and_then(hex4)
+                        .is_some_and(|w| (0xDC00..=0xDFFF).contains(&w));
+                if is_high && next_low {
+                    out.extend_from_slice(b.get(i..i + 12).unwrap_or(&[]));
+                    i += 12;
+                } else if (0xD800..=0xDFFF).contains(&v) {
+                    out.extend_from_slice(b"\\uFFFD");
+                    changed = true;
+                    i += 6;
+                } else {
+                    out.extend_from_slice(b.get(i..i + 6).unwrap_or(&[]));
+                    i += 6;
+                }
+            }
+            Some(&n) => {
+                out.push(c);
+                out.push(n);
+                i += 2;
+            }
+            None => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    changed.then_some(out)
 }
 
 impl HookEvent {
@@ -434,5 +502,18 @@ impl HookEvent {
             HookEvent::SubagentStop(e) => e.stop_hook_active.flatten().unwrap_or(false),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod surrogate_tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_are_read_as_replacement_characters() {
+        let v = parse_json(br#"{"c":"rm \ud800 x","d":"\ud83d\ude00","e":"\\ud800"}"#).unwrap();
+        assert_eq!(v["c"], "rm \u{FFFD} x");
+        assert_eq!(v["d"], "\u{1F600}");
+        assert_eq!(v["e"], "\\ud800");
     }
 }

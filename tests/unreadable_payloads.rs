@@ -1,0 +1,63 @@
+//! Payloads a real host can send that strict JSON parsing rejects: a tool call must never
+//! slip through unchecked because of them.
+
+#![allow(clippy::expect_used, reason = "a failing spawn is a failing test")]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn hook(input: &[u8]) -> (i32, String) {
+    let policies = concat!(env!("CARGO_MANIFEST_DIR"), "/policies");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        .args(["hook", "--policy", policies])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn seamguard");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write payload");
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn lone_utf16_surrogate_from_node_is_read_and_judged() {
+    let (code, out) = hook(
+        br#"{"session_id":"s","cwd":"/home/user/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo rm -rf / # \ud800"}}"#,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Recursive delete outside the project directory: rm -rf / (via sudo) [no-recursive-delete-outside-project]\"}}\n"
+    );
+}
+
+#[test]
+fn too_deep_tool_call_payload_is_denied_not_ignored() {
+    let mut nested = String::from("1");
+    for _ in 0..200 {
+        nested = format!("{{\"a\":{nested}}}");
+    }
+    let payload = format!(
+        r#"{{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"mcp__x__y","tool_input":{{"deep":{nested}}}}}"#
+    );
+    let (code, out) = hook(payload.as_bytes());
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard could not read this tool call's payload (payload is not valid JSON at line 1 column "),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("recursion limit exceeded at line 1 column 878); denied to be safe\"}}\n")
+            || out.contains("recursion limit exceeded"),
+        "{out}"
+    );
+}
