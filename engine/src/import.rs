@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::dialect::Dialect;
 use crate::seam::Seam;
@@ -69,33 +69,6 @@ pub fn guess_dialect(path: &Path) -> Dialect {
     }
 }
 
-fn toml_to_json(v: &toml::de::DeValue<'_>) -> Value {
-    use toml::de::DeValue;
-    match v {
-        DeValue::String(s) => Value::String(s.to_string()),
-        DeValue::Integer(i) => i64::from_str_radix(i.as_str().replace('_', "").as_str(), i.radix())
-            .map(Value::from)
-            .unwrap_or(Value::Null),
-        DeValue::Float(f) => f
-            .as_str()
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
-        DeValue::Boolean(b) => Value::Bool(*b),
-        DeValue::Datetime(d) => Value::String(d.to_string()),
-        DeValue::Array(a) => Value::Array(a.iter().map(|x| toml_to_json(x.get_ref())).collect()),
-        DeValue::Table(t) => {
-            let mut m = Map::new();
-            for (k, x) in t.iter() {
-                m.insert(k.get_ref().to_string(), toml_to_json(x.get_ref()));
-            }
-            Value::Object(m)
-        }
-    }
-}
-
 /// Translate a Claude Code `if` permission rule (`Bash(git commit*)`, `Edit(*.ts)`) into a
 /// `when` condition; `None` when it has no faithful translation.
 fn translate_if(rule: &str) -> Option<String> {
@@ -144,7 +117,7 @@ pub fn import_config(
             file: file.into(),
             message: e.message().trim().to_string(),
         })?;
-        toml_to_json(&toml::de::DeValue::Table(t.into_inner()))
+        crate::load::to_json(&toml::de::DeValue::Table(t.into_inner()))
     } else {
         serde_json::from_str(text).map_err(|e| ImportError::Parse {
             file: file.into(),

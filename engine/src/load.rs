@@ -290,7 +290,7 @@ fn want_table<'a, 'i>(ctx: &mut Ctx<'_>, v: &'a SV<'i>, what: &str) -> Option<&'
 }
 
 /// Convert a TOML value to JSON (for `equals` and `[[test]]` events).
-fn to_json(v: &DeValue<'_>) -> Value {
+pub(crate) fn to_json(v: &DeValue<'_>) -> Value {
     match v {
         DeValue::String(s) => Value::String(s.to_string()),
         DeValue::Integer(i) => i64::from_str_radix(i.as_str().replace('_', "").as_str(), i.radix())
