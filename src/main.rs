@@ -288,7 +288,9 @@ fn expectation_holds(t: &PolicyTest, seam: Seam, o: &Outcome) -> bool {
         o.reason_text().contains(s.as_str())
             || o.halt.as_ref().is_some_and(|h| h.text.contains(s.as_str()))
     });
-    let rules_ok = t.rules.iter().all(|r| o.fired_ids().contains(&r.as_str()));
+    let fired = o.fired_ids();
+    let rules_ok = t.rules.iter().all(|r| fired.contains(&r.as_str()))
+        && !t.not_rules.iter().any(|r| fired.contains(&r.as_str()));
     verdict_ok && reason_ok && rules_ok
 }
 
@@ -349,6 +351,10 @@ fn test(paths: &[PathBuf]) -> ExitCode {
                         String::new()
                     } else {
                         format!(" by [{}]", t.rules.join(", "))
+                    } + &if t.not_rules.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and not by [{}]", t.not_rules.join(", "))
                     },
                     o.verdict().name(),
                     o.reason_text(),

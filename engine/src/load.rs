@@ -1193,6 +1193,7 @@ fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Option<PolicyTes
             "expect",
             "reason_contains",
             "rules",
+            "not_rules",
             "dialect",
         ],
     ) {
@@ -1309,6 +1310,13 @@ fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Option<PolicyTes
             .collect(),
         None => Vec::new(),
     };
+    let not_rules = match get(t, "not_rules") {
+        Some((_, v)) => want_str_list(ctx, v, "`not_rules`")?
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect(),
+        None => Vec::new(),
+    };
     let dialect = match get(t, "dialect") {
         Some((_, dv)) => {
             let d = want_str(ctx, dv, "`dialect`")?;
@@ -1332,6 +1340,7 @@ fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Option<PolicyTes
         expect,
         reason_contains,
         rules,
+        not_rules,
         source: ctx.source(&v.span()),
     })
 }

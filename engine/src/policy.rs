@@ -520,6 +520,9 @@ pub struct PolicyTest {
     pub reason_contains: Option<String>,
     /// `rules`: ids that must be among the fired rules.
     pub rules: Vec<String>,
+    /// `not_rules`: ids that must not be among the fired rules (a benign look-alike names
+    /// the rules it must not trip).
+    pub not_rules: Vec<String>,
     /// Where it was declared.
     pub source: Source,
 }

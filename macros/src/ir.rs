@@ -372,6 +372,7 @@ impl Gen {
             expect,
             reason_contains,
             rules,
+            not_rules,
             source,
         } = t;
         let name = self.string(name);
@@ -386,10 +387,12 @@ impl Gen {
         let expect = self.string(expect);
         let reason_contains = self.opt_string(reason_contains);
         let rules = self.strings(rules);
+        let not_rules = self.strings(not_rules);
         let source = self.source(source);
         quote!(#p::policy::PolicyTest {
             name: #name, payload: #payload, dialect: #dialect, expect: #expect,
-            reason_contains: #reason_contains, rules: #rules, source: #source,
+            reason_contains: #reason_contains, rules: #rules, not_rules: #not_rules,
+            source: #source,
         })
     }
 
