@@ -16,6 +16,8 @@ use seamguard_engine::{
 mod discover;
 mod explain;
 mod hook;
+mod init;
+mod library;
 mod replay;
 
 #[derive(Parser, Debug)]
@@ -96,6 +98,36 @@ enum Command {
         /// Policy or hooks-config files.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Write a policy profile into .seamguard/ and hook seamguard into Claude Code or Codex.
+    ///
+    /// Adds `seamguard hook` entries to .claude/settings.json (Codex: .codex/hooks.json),
+    /// keeping every other byte; backs up each modified file; `--undo` puts everything back.
+    Init {
+        /// Agent to hook into (default: codex when only a .codex/ folder exists).
+        #[arg(long, value_enum)]
+        agent: Option<DialectArg>,
+        /// Policy profile: balanced, strict (balanced + stricter rules) or observe (balanced,
+        /// recorded in the audit log but deciding nothing).
+        #[arg(long, value_enum, default_value = "balanced")]
+        profile: init::Profile,
+        /// Install for the user ($XDG_CONFIG_HOME/seamguard/, ~/.claude, ~/.codex) instead of
+        /// the project.
+        #[arg(long, conflicts_with = "project")]
+        user: bool,
+        /// Print the unified diff of every change and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Restore the backed-up files and remove what init created (unless edited since).
+        #[arg(long)]
+        undo: bool,
+        /// Overwrite policy files that differ from the profile's (init), or undo files edited
+        /// since init wrote them (--undo).
+        #[arg(long)]
+        force: bool,
+        /// Project folder (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
     },
     /// Turn Claude Code / Codex hook configurations into a seamguard policy file.
     Import {
@@ -182,6 +214,23 @@ fn main() -> ExitCode {
             audit_log,
         }),
         Command::Trust { paths } => hook::trust(&paths),
+        Command::Init {
+            agent,
+            profile,
+            user,
+            dry_run,
+            undo,
+            force,
+            project,
+        } => init::run(&init::Options {
+            agent: agent.map(Into::into),
+            profile,
+            user,
+            dry_run,
+            undo,
+            force,
+            project,
+        }),
         Command::Import {
             paths,
             output,
