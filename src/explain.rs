@@ -260,8 +260,9 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             eprintln!("{}", d.render());
         }
     }
-    let engine =
-        Engine::new(DecisionTable::new(loaded)).with_ledger(Box::new(MemoryLedger::default()));
+    let engine = Engine::new(DecisionTable::new(loaded))
+        .with_ledger(Box::new(MemoryLedger::default()))
+        .with_observe_enforced(true);
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut out = std::io::stdout().lock();
     let mut json_out = Vec::new();

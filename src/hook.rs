@@ -218,11 +218,22 @@ pub(crate) fn run(o: &Options) -> ExitCode {
     }
     outcome.warnings.splice(0..0, warnings);
     let enc = encode(&outcome, dialect);
-    let audit_path = o.audit_log.clone().or_else(|| {
-        std::env::var_os("SEAMGUARD_AUDIT_LOG")
-            .filter(|p| !p.is_empty())
-            .map(PathBuf::from)
-    });
+    // Observe-mode rules exist to be recorded: without a configured log they go to the
+    // default one in the state folder.
+    let audit_path = o
+        .audit_log
+        .clone()
+        .or_else(|| {
+            std::env::var_os("SEAMGUARD_AUDIT_LOG")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(|| {
+            outcome
+                .observed
+                .is_some()
+                .then(|| crate::discover::state_dir().join("audit.jsonl"))
+        });
     let mut out = std::io::stdout().lock();
     let write_ok = out
         .write_all(enc.stdout.as_bytes())
@@ -243,6 +254,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             started_ms,
             started.elapsed().as_secs_f64() * 1000.0,
             &outcome,
+            Some(&payload),
         );
         if let Err(e) = audit::append(&path, &recs) {
             eprintln!(

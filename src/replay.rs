@@ -240,8 +240,9 @@ fn load_engine(paths: &[PathBuf], exec_hooks: bool) -> (Engine, Vec<String>) {
             eprintln!("{}", d.render());
         }
     }
-    let mut engine =
-        Engine::new(DecisionTable::new(loaded)).with_ledger(Box::new(MemoryLedger::default()));
+    let mut engine = Engine::new(DecisionTable::new(loaded))
+        .with_ledger(Box::new(MemoryLedger::default()))
+        .with_observe_enforced(true);
     if exec_hooks {
         engine = engine.with_runner(Box::new(ProcessRunner));
     }

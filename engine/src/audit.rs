@@ -9,7 +9,11 @@
 //!
 //! Record fields: `type`, `handler_id`, `ts_ms` (Unix time, ms), `dialect`, `event`,
 //! `session_id`; results add `decision`, `reason`, `rules` (fired rule ids), `duration_ms`
-//! (float, ms), and for command hooks `exit_code`, `timed_out`, `failure`.
+//! (float, ms), and for command hooks `exit_code`, `timed_out`, `failure`. When rules of a
+//! `mode = "observe"` policy had something to say, the result also carries `observed`
+//! (`decision`, `reason`, `rules`: what the outcome would have been with them enforced),
+//! `tool_name` and `subject` (the command, file path, URL or prompt, at most 200 characters),
+//! so the log alone shows what the observe profile would have stopped.
 
 use std::io::Write;
 use std::path::Path;
@@ -43,7 +47,8 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// The records of one evaluation, in order.
+/// The records of one evaluation, in order. `payload` (the hook input) is read only for the
+/// `tool_name` / `subject` of an observed outcome.
 pub fn records(
     handler_id: &str,
     dialect: Dialect,
@@ -52,6 +57,7 @@ pub fn records(
     started_ms: u64,
     duration_ms: f64,
     outcome: &Outcome,
+    payload: Option<&Value>,
 ) -> Vec<Value> {
     let mut v = vec![json!({
         "type": "hook/invoked",
@@ -85,7 +91,7 @@ pub fn records(
             "duration_ms": r.duration_ms as f64,
         }));
     }
-    v.push(json!({
+    let mut result = json!({
         "type": "hook/result",
         "handler_id": handler_id,
         "ts_ms": now_ms(),
@@ -96,8 +102,40 @@ pub fn records(
         "reason": outcome.reason_text(),
         "rules": outcome.fired_ids(),
         "duration_ms": duration_ms,
-    }));
+    });
+    if let (Some(o), Some(obj)) = (&outcome.observed, result.as_object_mut()) {
+        obj.insert(
+            "observed".into(),
+            json!({ "decision": o.verdict.name(), "reason": o.reason, "rules": o.rules }),
+        );
+        if let Some(p) = payload {
+            obj.insert(
+                "tool_name".into(),
+                p.get("tool_name").cloned().unwrap_or(Value::Null),
+            );
+            obj.insert(
+                "subject".into(),
+                subject(p).map_or(Value::Null, Value::String),
+            );
+        }
+    }
+    v.push(result);
     v
+}
+
+/// What an event is about, for a human reading the log: the tool input's `command`,
+/// `file_path`, `path`, `url` or `pattern`, else the `prompt`; at most 200 characters.
+fn subject(payload: &Value) -> Option<String> {
+    let ti = payload.get("tool_input");
+    let s = ["command", "file_path", "path", "url", "pattern"]
+        .iter()
+        .find_map(|k| ti.and_then(|t| t.get(*k)).and_then(Value::as_str))
+        .or_else(|| payload.get("prompt").and_then(Value::as_str))?;
+    let mut out: String = s.chars().take(200).collect();
+    if s.chars().nth(200).is_some() {
+        out.push('…');
+    }
+    Some(out)
 }
 
 /// Append records to the log in one write (creating the file and its folder).

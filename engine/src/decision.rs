@@ -192,6 +192,21 @@ pub struct Outcome {
     pub pending_runs: Vec<(String, String)>,
     /// Command hooks that ran, in declared order.
     pub hook_runs: Vec<HookRun>,
+    /// What `[policy] mode = "observe"` rules would have decided (merged together with the
+    /// enforced rules), when any of them had something to say; they took no part in
+    /// `verdict`. Written to the audit log by `seamguard hook`.
+    pub observed: Option<Observed>,
+}
+
+/// What the outcome would have been if observe-mode policies were enforced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observed {
+    /// The merged verdict with observe-mode rules enforced.
+    pub verdict: Verdict,
+    /// Its reasons, joined as in [`Outcome::reason_text`].
+    pub reason: String,
+    /// Ids of the observe-mode rules that had a verdict, context or halt, in rule order.
+    pub rules: Vec<String>,
 }
 
 /// A command hook that ran during an evaluation (for audit and reports).

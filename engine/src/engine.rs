@@ -13,11 +13,11 @@ use serde_json::Value;
 
 use crate::codec::{HookResponse, decode_hook_output};
 use crate::decision::HookRun;
-use crate::decision::{Contribution, GuardDeny, Outcome, Verdict, merge};
+use crate::decision::{Contribution, GuardDeny, Observed, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
 use crate::policy::OnError;
 use crate::policy::{
-    CodexAsk, DecisionValue, OnLoadError, OnUnsure, Rewrite, Rule, RuleKind, Scope,
+    CodexAsk, DecisionValue, OnLoadError, OnUnsure, PolicyMode, Rewrite, Rule, RuleKind, Scope,
 };
 use crate::runner::{CommandHook, HookRunner, RunContext, RunResult};
 use crate::seam::Seam;
@@ -109,6 +109,7 @@ pub struct Engine {
     ledger: Option<Box<dyn ContinuationLedger>>,
     runner: Option<Box<dyn HookRunner>>,
     project_dir: Option<String>,
+    enforce_observed: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -183,7 +184,25 @@ impl Engine {
             ledger: None,
             runner: None,
             project_dir: None,
+            enforce_observed: false,
         }
+    }
+
+    /// Evaluate `[policy] mode = "observe"` rules as if enforced. `seamguard test` and
+    /// `replay` do this: they act on nothing, and a test states what a rule would decide.
+    pub fn with_observe_enforced(mut self, yes: bool) -> Engine {
+        self.enforce_observed = yes;
+        self
+    }
+
+    /// Whether rules of policy `p` only record what they would decide (`mode = "observe"`).
+    fn observing(&self, p: usize) -> bool {
+        !self.enforce_observed
+            && self
+                .table
+                .policies()
+                .get(p)
+                .is_some_and(|m| m.mode == PolicyMode::Observe)
     }
 
     /// Attach a continuation ledger.
@@ -373,6 +392,8 @@ impl Engine {
         let mut redacted: Option<Value> = None;
         let mut suppress_prompt = false;
         let mut ask_policies: Vec<usize> = Vec::new();
+        // Contributions of observe-mode policies (indices into `contributions`).
+        let mut observed: Vec<usize> = Vec::new();
 
         for f in self.table.failures() {
             let first = f.errors.first().map(|e| e.to_string()).unwrap_or_default();
@@ -398,6 +419,12 @@ impl Engine {
                     halt: None,
                     observe: false,
                 });
+                if !self.enforce_observed && f.policy.mode == PolicyMode::Observe {
+                    if let Some(c) = contributions.last_mut() {
+                        c.observe = true;
+                    }
+                    observed.push(contributions.len() - 1);
+                }
             }
         }
 
@@ -525,6 +552,20 @@ impl Engine {
                         rule.id, a.max_continuations
                     ));
                 }
+            }
+            if self.observing(rule.policy) {
+                // Record what it would do; change nothing (no rewrite, redaction or run).
+                if reason.is_none() {
+                    reason = default_reason(verdict, &rule.id);
+                }
+                if let (Some(run), Verdict::Abstain) = (&a.run, verdict) {
+                    reason = Some(format!("would run command hook `{}`", run.command));
+                }
+                let mut c = self.contribution(rule, verdict, reason);
+                c.observe = true;
+                observed.push(contributions.len());
+                contributions.push(c);
+                continue;
             }
             if verdict == Verdict::Ask {
                 ask_policies.push(rule.policy);
@@ -699,11 +740,16 @@ impl Engine {
                     (None, Some(m)) => format!("{base}: {m}"),
                     (None, None) => base,
                 };
-                contributions.push(Contribution::from_guard(
+                let mut c = Contribution::from_guard(
                     &rule.id,
                     Some(rule.source.clone()),
                     GuardDeny { reason },
-                ));
+                );
+                if self.observing(rule.policy) {
+                    c.observe = true;
+                    observed.push(contributions.len());
+                }
+                contributions.push(c);
             }
         }
 
@@ -711,7 +757,32 @@ impl Engine {
         for e in self.table.seam_errors(seam) {
             warnings.push(format!("seamguard: {e}"));
         }
+        let would = if observed.is_empty() {
+            None
+        } else {
+            let mut all = contributions.clone();
+            for &i in &observed {
+                if let Some(c) = all.get_mut(i) {
+                    c.observe = false;
+                }
+            }
+            let w = merge(seam, all);
+            let rules = observed
+                .iter()
+                .filter_map(|&i| contributions.get(i))
+                .filter(|c| {
+                    c.verdict != Verdict::Abstain || c.context.is_some() || c.halt.is_some()
+                })
+                .map(|c| c.rule.clone())
+                .collect::<Vec<_>>();
+            (!rules.is_empty()).then(|| Observed {
+                verdict: w.verdict(),
+                reason: w.reason_text(),
+                rules,
+            })
+        };
         let mut out = merge(seam, contributions);
+        out.observed = would;
         out.pending_runs = pending_runs;
         out.hook_runs = hook_runs;
         if matches!(out.verdict(), Verdict::Allow | Verdict::Ask) {

@@ -74,8 +74,8 @@ pub mod trust;
 
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
 pub use decision::{
-    Attributed, ContinuationDecision, Contribution, GuardDeny, Outcome, PermissionDecision,
-    PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
+    Attributed, ContinuationDecision, Contribution, GuardDeny, Observed, Outcome,
+    PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
 };
 pub use dialect::Dialect;
 pub use engine::{ContinuationLedger, Engine, FileLedger, MemoryLedger};

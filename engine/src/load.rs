@@ -1359,6 +1359,7 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
         matcher_mode: MatcherMode::ClaudeCode,
         codex_ask: CodexAsk::Deny,
         on_unsure: OnUnsure::Ask,
+        mode: PolicyMode::Enforce,
         trusted: scope != Scope::Project,
         content_hash: String::new(),
     };
@@ -1379,8 +1380,20 @@ fn lower_meta(ctx: &mut Ctx<'_>, root: &DeTable<'_>, file: &Arc<str>, scope: Sco
             "matcher_mode",
             "codex_ask",
             "on_unsure",
+            "mode",
         ],
     );
+    if let Some((_, v)) = get(t, "mode") {
+        match want_str(ctx, v, "`mode`").as_deref() {
+            Some("enforce") => meta.mode = PolicyMode::Enforce,
+            Some("observe") => meta.mode = PolicyMode::Observe,
+            Some(o) => ctx.error(
+                v.span(),
+                format!("`mode`: expected `enforce` or `observe`, found `{o}`"),
+            ),
+            None => {}
+        }
+    }
     if let Some((_, v)) = get(t, "on_unsure") {
         match want_str(ctx, v, "`on_unsure`").as_deref() {
             Some("ask") => meta.on_unsure = OnUnsure::Ask,
@@ -1618,6 +1631,7 @@ fn broken(file: &str, scope: Scope, message: String) -> LoadedPolicy {
             matcher_mode: MatcherMode::ClaudeCode,
             codex_ask: CodexAsk::Deny,
             on_unsure: OnUnsure::Ask,
+            mode: PolicyMode::Enforce,
             trusted: scope != Scope::Project,
             content_hash: String::new(),
         },

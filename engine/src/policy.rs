@@ -68,6 +68,20 @@ pub enum OnLoadError {
     Deny,
 }
 
+/// Whether a policy's rules decide (`[policy] mode`; the library's `observe` profile).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PolicyMode {
+    /// Its rules take part in the decision (default).
+    #[default]
+    Enforce,
+    /// Its rules are evaluated and what they would have decided is recorded
+    /// ([`crate::Outcome::observed`], the audit log), but they decide nothing: no verdict,
+    /// context, halt, rewrite, redaction, and no command hook runs. For trying a policy on
+    /// real work before enforcing it. `seamguard test` and `replay` evaluate such rules as
+    /// if enforced (they act on nothing).
+    Observe,
+}
+
 /// How an `ask` outcome is answered to Codex, which has no `ask` (HOOKS.md B3, case CX-01).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CodexAsk {
@@ -95,6 +109,8 @@ pub struct PolicyMeta {
     pub matcher_mode: MatcherMode,
     /// `codex_ask`.
     pub codex_ask: CodexAsk,
+    /// `mode`: `enforce` (default) or `observe`.
+    pub mode: PolicyMode,
     /// `on_unsure`: verdict of a hook rule whose shell test cannot be decided (a line that
     /// does not parse, a command word from an unresolved variable, the depth limit).
     /// Guards always deny.

@@ -103,12 +103,13 @@ impl Gen {
         let matcher_mode = variant(quote!(#p::MatcherMode), &m.matcher_mode);
         let codex_ask = variant(quote!(#pp::CodexAsk), &m.codex_ask);
         let on_unsure = variant(quote!(#pp::OnUnsure), &m.on_unsure);
+        let mode = variant(quote!(#pp::PolicyMode), &m.mode);
         let trusted = m.trusted;
         let content_hash = self.string(&m.content_hash);
         quote!(#pp::PolicyMeta {
             name: #name, description: #description, file: #file, scope: #scope,
             on_load_error: #on_load_error, matcher_mode: #matcher_mode, codex_ask: #codex_ask,
-            on_unsure: #on_unsure, trusted: #trusted, content_hash: #content_hash,
+            on_unsure: #on_unsure, mode: #mode, trusted: #trusted, content_hash: #content_hash,
         })
     }
 
