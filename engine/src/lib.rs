@@ -80,7 +80,7 @@ pub use decision::{
 pub use dialect::Dialect;
 pub use engine::{ContinuationLedger, Engine, FileLedger, MemoryLedger};
 pub use event::{DecodeError, HookEvent};
-pub use load::{load_file, load_str};
+pub use load::{load_dir, load_file, load_str};
 pub use matcher::{Matcher, MatcherMode};
 pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity};
 pub use seam::Seam;

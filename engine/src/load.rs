@@ -1587,6 +1587,34 @@ fn load_str_inner(
     }
 }
 
+/// Load the `*.toml` files of a folder (not its sub-folders), in name order, as
+/// `seamguard --policy DIR` does; policy indexes start at `first_index`.
+///
+/// # Errors
+/// An unreadable folder gives one policy with no rules and an error diagnostic naming it
+/// (never a panic); unreadable files are reported as by [`load_file`].
+pub fn load_dir(dir: &Path, scope: Scope, first_index: usize) -> Vec<LoadedPolicy> {
+    let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+            .collect(),
+        Err(e) => {
+            return vec![broken(
+                &dir.display().to_string(),
+                scope,
+                format!("cannot read policy folder: {e}"),
+            )];
+        }
+    };
+    files.sort();
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| load_file(f, scope, first_index + i))
+        .collect()
+}
+
 /// Load one policy file from disk.
 ///
 /// An unreadable or non-UTF-8 file gives a policy with no rules and one error diagnostic

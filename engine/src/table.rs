@@ -463,6 +463,30 @@ fn path_in(
     }) || globs.is_some_and(|g| g.is_match(path))
 }
 
+/// [`path_in`] for a relative path under an unknown working directory: `None` when the
+/// answer depends on the directory (see [`crate::paths::relative_glob_match`]).
+fn path_in_relative(specs: &[PathSpec], rel: &str, env: &ShellEnv) -> Option<bool> {
+    let mut all_false = true;
+    for spec in specs {
+        let r = match spec {
+            PathSpec::Project | PathSpec::Home => None,
+            PathSpec::Glob(g) => {
+                let g = match g.strip_prefix("~/") {
+                    Some(rest) => format!("{}/{rest}", env.home.trim_end_matches('/')),
+                    None => g.clone(),
+                };
+                crate::paths::relative_glob_match(&g, rel)
+            }
+        };
+        match r {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => all_false = false,
+        }
+    }
+    all_false.then_some(false)
+}
+
 fn eval_shell(
     t: &ShellTest,
     globs: &PathGlobs,
@@ -608,7 +632,26 @@ fn eval_shell(
                     continue;
                 }
                 let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
-                    any_dynamic = true;
+                    // Relative, no working directory: decide from the path's own components
+                    // where every directory gives the same answer.
+                    let inside = if t.path_inside.is_empty() {
+                        Some(true)
+                    } else {
+                        path_in_relative(&t.path_inside, &o.text, env)
+                    };
+                    let outside = if t.path_outside.is_empty() {
+                        Some(true)
+                    } else {
+                        path_in_relative(&t.path_outside, &o.text, env).map(|x| !x)
+                    };
+                    match (inside, outside) {
+                        (Some(true), Some(true)) => {
+                            any_ok = true;
+                            break;
+                        }
+                        (Some(false), _) | (_, Some(false)) => {}
+                        _ => any_dynamic = true,
+                    }
                     continue;
                 };
                 let inside_ok = t.path_inside.is_empty()

@@ -94,14 +94,16 @@ pub fn derive_event(input: TokenStream) -> TokenStream {
     event::expand(input.into()).into()
 }
 
-/// Compile a policy file into a `&'static PolicyTable` at compile time.
+/// Compile a policy file, or a folder of them, into a `&'static PolicyTable` at compile time.
 ///
-/// `policy!("policies/baseline.toml")` (path relative to the crate's `CARGO_MANIFEST_DIR`, else
+/// `policy!("policies/secrets.toml")` or `policy!("policies")` (a folder: its `*.toml` files
+/// in name order, as `--policy DIR` reads them; a file added later is seen at the next
+/// rebuild of the invoking crate). Paths are relative to the crate's `CARGO_MANIFEST_DIR`, else
 /// to the invoking source file as `include_str!` does;
 /// optionally `, crate = path`). The file is parsed and validated with the engine's loader
 /// while compiling; any error diagnostic (TOML syntax, unknown key, invalid regex or glob,
 /// an action the seam cannot take, …) is a compile error that names `file:line:column`.
-/// The expansion builds the loaded rules from constructors into a `static LazyLock`; the
+/// The expansion builds the loaded rules from constructors into a `static LazyLock`; each
 /// file is tracked with `include_bytes!`, so editing it recompiles.
 #[proc_macro]
 pub fn policy(input: TokenStream) -> TokenStream {

@@ -60,41 +60,70 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
             abs = here;
         }
     }
-    let src = std::fs::read_to_string(&abs).map_err(|e| {
-        syn::Error::new(
-            path.span(),
-            format!("policy!: cannot read `{}`: {e}", abs.display()),
-        )
-    })?;
-    // The rules' provenance names the file as written in the macro call.
-    let loaded = seamguard_engine::load_str(&src, &rel, Scope::Embedded, 0);
+    // A folder means its `*.toml` files in name order (as `--policy DIR` does).
+    let files: Vec<(std::path::PathBuf, String)> = if abs.is_dir() {
+        let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(&abs)
+            .map_err(|e| {
+                syn::Error::new(
+                    path.span(),
+                    format!("policy!: cannot read `{}`: {e}", abs.display()),
+                )
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+            .collect();
+        v.sort();
+        v.into_iter()
+            .map(|f| {
+                let name = f
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                let r = format!("{}/{name}", rel.trim_end_matches('/'));
+                (f, r)
+            })
+            .collect()
+    } else {
+        vec![(abs.clone(), rel.clone())]
+    };
+    let mut policies = Vec::new();
+    let mut tracks = Vec::new();
     let mut errors: Option<syn::Error> = None;
-    for d in loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-    {
-        let e = syn::Error::new(path.span(), format!("policy!: {}", d.render()));
-        match &mut errors {
-            Some(all) => all.combine(e),
-            None => errors = Some(e),
+    let g = Gen {
+        p: quote!(#krate::harness::__private),
+    };
+    for (i, (file, file_rel)) in files.iter().enumerate() {
+        let src = std::fs::read_to_string(file).map_err(|e| {
+            syn::Error::new(
+                path.span(),
+                format!("policy!: cannot read `{}`: {e}", file.display()),
+            )
+        })?;
+        // The rules' provenance names the file as written in the macro call.
+        let loaded = seamguard_engine::load_str(&src, file_rel, Scope::Embedded, i);
+        for d in loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+        {
+            let e = syn::Error::new(path.span(), format!("policy!: {}", d.render()));
+            match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            }
         }
+        policies.push(g.loaded(&loaded));
+        tracks.push(LitStr::new(&file.display().to_string(), Span::call_site()));
     }
     if let Some(e) = errors {
         return Err(e);
     }
-    let g = Gen {
-        p: quote!(#krate::harness::__private),
-    };
-    let policy = g.loaded(&loaded);
-    let abs_s = abs.display().to_string();
-    let track = LitStr::new(&abs_s, Span::call_site());
     Ok(quote! {{
-        // Recompile when the file changes.
-        const _: &[u8] = ::core::include_bytes!(#track);
+        // Recompile when a file changes.
+        #( const _: &[u8] = ::core::include_bytes!(#tracks); )*
         static TABLE: ::std::sync::LazyLock<#krate::harness::PolicyTable> =
             ::std::sync::LazyLock::new(|| {
-                #krate::harness::PolicyTable::from_policies(::std::vec![#policy])
+                #krate::harness::PolicyTable::from_policies(::std::vec![#(#policies),*])
             });
         let table: &'static #krate::harness::PolicyTable = &TABLE;
         table
