@@ -55,6 +55,23 @@ use seamguard_engine::{Dialect, Seam};
 
 use crate::library::{self, PolicyFile};
 
+/// `println!` that ignores a closed stdout (`seamguard init --dry-run | head`) instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` counterpart of [`say!`].
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 /// The marker that identifies a seamguard handler in a hooks configuration.
 const MARKER: &str = "seamguard hook";
 /// Suffix of the backup copy of a modified file.
@@ -1005,7 +1022,7 @@ fn print_diff(c: &Change) {
         "/dev/null".into()
     };
     let diff = similar::TextDiff::from_lines(old, new);
-    print!(
+    say_raw!(
         "{}",
         diff.unified_diff()
             .context_radius(3)
@@ -1029,7 +1046,7 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
         Some(r) => format!("project {}", disp(r)),
         None => "user folders".into(),
     };
-    println!(
+    say!(
         "seamguard init: profile {}, agent {}, {scope}{}",
         opts.profile.name(),
         dialect.name(),
@@ -1040,19 +1057,19 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
             print_diff(c);
         }
         for c in &plan.changes {
-            println!("  would change {}: {}", disp(&c.path), c.what);
+            say!("  would change {}: {}", disp(&c.path), c.what);
         }
         for n in &plan.notes {
-            println!("  {n}");
+            say!("  {n}");
         }
-        println!("dry run: nothing was written");
+        say!("dry run: nothing was written");
         return Ok(ExitCode::SUCCESS);
     }
 
     let mut failed = false;
     for c in &plan.changes {
         match apply_change(&layout, c, &mut manifest) {
-            Ok(line) => println!("  {line}"),
+            Ok(line) => say!("  {line}"),
             Err(e) => {
                 eprintln!("seamguard init: {e}");
                 failed = true;
@@ -1061,7 +1078,7 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
         }
     }
     for n in &plan.notes {
-        println!("  {n}");
+        say!("  {n}");
     }
     if !plan.changes.is_empty() {
         manifest.format = 1;
@@ -1075,17 +1092,17 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
         }
     }
     if plan.changes.is_empty() {
-        println!("already installed: nothing to do");
+        say!("already installed: nothing to do");
     }
     if !command.starts_with("seamguard ") && layout.root.is_some() {
-        println!(
+        say!(
             "note: `seamguard` on PATH is not this binary, so the hook command is an absolute \
              path that only works on this machine; `cargo install --path .` and run init again \
              for a command your teammates can share"
         );
     }
     if dialect == Dialect::Codex && plan.changes.iter().any(|c| c.kind == Kind::Config) {
-        println!(
+        say!(
             "note: Codex runs a new hook only after you trust it (`/hooks` in the Codex TUI){}",
             if layout.root.is_some() {
                 ", and a project's .codex/ hooks only in a trusted project"
@@ -1113,7 +1130,7 @@ fn undo(opts: &Options) -> Result<ExitCode, String> {
             disp(&path)
         ));
     };
-    println!(
+    say!(
         "seamguard init --undo{}",
         if opts.dry_run { " (dry run)" } else { "" }
     );
@@ -1125,7 +1142,7 @@ fn undo(opts: &Options) -> Result<ExitCode, String> {
         let unchanged = cur.as_deref().is_some_and(|c| sha256(c) == e.sha256);
         let result = match (&e.backup, unchanged || opts.force) {
             (backup, false) if cur.is_none() => {
-                println!(
+                say!(
                     "  {} is gone already{}",
                     disp(&file),
                     backup
@@ -1136,7 +1153,7 @@ fn undo(opts: &Options) -> Result<ExitCode, String> {
                 Ok(())
             }
             (_, false) => {
-                println!(
+                say!(
                     "  kept {}: changed since init wrote it{}; --force to undo anyway",
                     disp(&file),
                     e.backup
@@ -1153,11 +1170,11 @@ fn undo(opts: &Options) -> Result<ExitCode, String> {
             }
             (None, true) => {
                 if opts.dry_run {
-                    println!("  would remove {}", disp(&file));
+                    say!("  would remove {}", disp(&file));
                     Ok(())
                 } else {
                     std::fs::remove_file(&file)
-                        .map(|()| println!("  removed {}", disp(&file)))
+                        .map(|()| say!("  removed {}", disp(&file)))
                         .map_err(|err| io_err(&file, &err))
                 }
             }
@@ -1204,12 +1221,12 @@ fn undo(opts: &Options) -> Result<ExitCode, String> {
 fn restore(backup: &Path, file: &Path, dry_run: bool) -> Result<(), String> {
     let bytes = std::fs::read(backup).map_err(|e| io_err(backup, &e))?;
     if dry_run {
-        println!("  would restore {} from {}", disp(file), disp(backup));
+        say!("  would restore {} from {}", disp(file), disp(backup));
         return Ok(());
     }
     write_atomic(file, &bytes)?;
     std::fs::remove_file(backup).map_err(|e| io_err(backup, &e))?;
-    println!("  restored {} from {}", disp(file), disp(backup));
+    say!("  restored {} from {}", disp(file), disp(backup));
     Ok(())
 }
 
