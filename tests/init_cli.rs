@@ -623,3 +623,38 @@ fn profile_switch_replaces_unedited_files() {
             .contains("(profile balanced)")
     );
 }
+
+#[test]
+fn invalid_codex_config_is_an_error_and_nothing_is_written() {
+    let w = World::new(true);
+    w.write(
+        "project/.codex/config.toml",
+        "model = \"gpt-5\"\n[features\nhooks = false\n",
+    );
+    let before = w.snapshot();
+    let out = w.run(&["init", "--agent", "codex"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(".codex/config.toml:2:"), "{stderr}");
+    assert!(stderr.contains("not valid TOML"), "{stderr}");
+    assert_eq!(w.snapshot(), before);
+}
+
+#[test]
+fn project_flag_from_another_folder() {
+    let w = World::new(true);
+    let out = Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        .args(["init", "--project"])
+        .arg(w.project())
+        .current_dir(w.path("home"))
+        .env_clear()
+        .env("HOME", w.path("home"))
+        .env("XDG_CONFIG_HOME", w.path("xdg"))
+        .env("PATH", w.path("bin"))
+        .output()
+        .expect("run");
+    ok(&out);
+    assert!(w.path("project/.claude/settings.json").is_file());
+    assert!(w.path("project/.seamguard/.init-manifest.json").is_file());
+    assert!(!w.path("home/.claude").exists());
+}
