@@ -1,9 +1,9 @@
 //! Recorded-session readers and the explain trace, on the bundled real sessions
 //! (`data/recorded/`, attribution in its `NOTICE.md`) and on damaged inputs.
 //!
-//! Pinned: per-file event counts per seam, per-rule hit counts with `policies/baseline.toml`,
-//! and a two-policy diff (baseline vs baseline + `tests/data/replay/strict.toml`). Every file
-//! of `../shared/data/recorded/` is also read when that folder exists.
+//! Pinned: per-file event counts per seam, per-rule hit counts with the balanced library
+//! (`policies/*.toml`), and a two-profile diff (balanced vs balanced + `policies/strict/`).
+//! Every file of `../shared/data/recorded/` is also read when that folder exists.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -16,7 +16,7 @@ use seamguard_engine::readers::{
     collect_files,
 };
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Scope, Seam, ShellEnv, load_file,
+    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Scope, Seam, ShellEnv, load_dir,
 };
 
 fn root() -> PathBuf {
@@ -51,12 +51,18 @@ fn read_str(text: &str) -> (Vec<RecordedEvent>, Vec<ReadProblem>) {
 }
 
 /// An engine with a fixed path environment (results must not depend on the test machine's
-/// `$HOME` or `CLAUDE_PROJECT_DIR`).
-fn engine(policies: &[&str]) -> Engine {
-    let loaded = policies
-        .iter()
-        .map(|p| load_file(&root().join(p), Scope::Cli, 0))
-        .collect();
+/// `$HOME` or `CLAUDE_PROJECT_DIR`), from policy folders (their `*.toml` in name order, as
+/// `--policy DIR` loads them).
+fn engine(dirs: &[&str]) -> Engine {
+    let mut loaded = Vec::new();
+    for d in dirs {
+        let more = load_dir(&root().join(d), Scope::Cli, loaded.len());
+        assert!(!more.is_empty(), "no policy in {d}");
+        for p in &more {
+            assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+        }
+        loaded.extend(more);
+    }
     let env = ShellEnv {
         project: None,
         home: "/home/user".into(),
@@ -82,6 +88,19 @@ fn bundled_files_event_counts_are_pinned() {
     type Pin<'a> = (&'a str, Format, &'a [(&'a str, usize)]);
     let expect: &[Pin] = &[
         (
+            "claude-1.jsonl",
+            Format::ClaudeTranscript,
+            &[
+                ("post-tool", 250),
+                ("post-tool-failure", 3),
+                ("pre-compact", 4),
+                ("pre-tool", 253),
+                ("prompt-submit", 24),
+                ("session-start", 5),
+                ("stop", 23),
+            ],
+        ),
+        (
             "claude-2.jsonl",
             Format::ClaudeTranscript,
             &[
@@ -92,6 +111,74 @@ fn bundled_files_event_counts_are_pinned() {
                 ("prompt-submit", 8),
                 ("session-start", 2),
                 ("stop", 9),
+            ],
+        ),
+        (
+            "claude-3.jsonl",
+            Format::ClaudeTranscript,
+            &[
+                ("post-tool", 22),
+                ("post-tool-failure", 10),
+                ("pre-tool", 32),
+                ("subagent-start", 1),
+                ("subagent-stop", 1),
+            ],
+        ),
+        (
+            "claude-4.jsonl",
+            Format::ClaudeTranscript,
+            &[
+                ("post-tool", 101),
+                ("post-tool-failure", 35),
+                ("pre-tool", 136),
+                ("prompt-submit", 1),
+                ("session-start", 1),
+                ("stop", 1),
+            ],
+        ),
+        (
+            "claude-5.jsonl",
+            Format::ClaudeTranscript,
+            &[
+                ("post-tool", 289),
+                ("post-tool-failure", 23),
+                ("pre-tool", 312),
+                ("prompt-submit", 11),
+                ("session-start", 1),
+                ("stop", 4),
+            ],
+        ),
+        (
+            "codex-1.jsonl",
+            Format::CodexRollout,
+            &[
+                ("post-tool", 97),
+                ("pre-tool", 97),
+                ("prompt-submit", 6),
+                ("session-start", 1),
+                ("stop", 5),
+            ],
+        ),
+        (
+            "codex-2.jsonl",
+            Format::CodexRollout,
+            &[
+                ("post-tool", 78),
+                ("pre-tool", 78),
+                ("prompt-submit", 2),
+                ("session-start", 1),
+                ("stop", 2),
+            ],
+        ),
+        (
+            "codex-3.jsonl",
+            Format::CodexRollout,
+            &[
+                ("post-tool", 148),
+                ("pre-tool", 148),
+                ("prompt-submit", 13),
+                ("session-start", 1),
+                ("stop", 13),
             ],
         ),
         (
@@ -117,6 +204,29 @@ fn bundled_files_event_counts_are_pinned() {
             ],
         ),
         (
+            "codex-7.jsonl",
+            Format::CodexRollout,
+            &[
+                ("post-tool", 17),
+                ("pre-tool", 17),
+                ("prompt-submit", 14),
+                ("session-start", 1),
+                ("stop", 10),
+            ],
+        ),
+        (
+            "gemini-1.json",
+            Format::GeminiChat,
+            &[
+                ("post-tool", 178),
+                ("post-tool-failure", 3),
+                ("pre-tool", 181),
+                ("prompt-submit", 44),
+                ("session-start", 1),
+                ("stop", 43),
+            ],
+        ),
+        (
             "gemini-2.json",
             Format::GeminiChat,
             &[
@@ -126,6 +236,17 @@ fn bundled_files_event_counts_are_pinned() {
                 ("prompt-submit", 13),
                 ("session-start", 1),
                 ("stop", 13),
+            ],
+        ),
+        ("hooklog-1.jsonl", Format::HookLog, &[("pre-tool", 831)]),
+        (
+            "hooklog-2.jsonl",
+            Format::HookLog,
+            &[
+                ("notification", 173),
+                ("prompt-submit", 277),
+                ("stop", 196),
+                ("subagent-stop", 151),
             ],
         ),
         ("hooklog-3.jsonl", Format::HookLog, &[("pre-tool", 725)]),
@@ -141,9 +262,24 @@ fn bundled_files_event_counts_are_pinned() {
                 ("subagent-stop", 3),
             ],
         ),
+        (
+            "hooklog-5.jsonl",
+            Format::HookLog,
+            &[
+                ("post-tool", 42),
+                ("pre-compact", 1),
+                ("pre-tool", 44),
+                ("prompt-submit", 10),
+                ("session-start", 1),
+                ("stop", 9),
+            ],
+        ),
+        ("hooklog-6.jsonl", Format::HookLog, &[("pre-tool", 20)]),
     ];
     let files = bundled();
     assert_eq!(files.len(), expect.len(), "bundled files: {files:?}");
+    assert_eq!(files.len(), 19);
+    let mut total = 0;
     for (name, format, seams) in expect {
         let (events, problems) = read_all(&root().join("data/recorded").join(name));
         assert!(problems.is_empty(), "{name}: {problems:?}");
@@ -151,6 +287,7 @@ fn bundled_files_event_counts_are_pinned() {
         let got = per_seam(&events);
         let want: BTreeMap<&str, usize> = seams.iter().copied().collect();
         assert_eq!(got, want, "{name}");
+        total += events.len();
         // Every reconstructed payload decodes as the hook would decode it, at its seam.
         for e in &events {
             let decoded = HookEvent::from_value(&e.payload);
@@ -162,11 +299,12 @@ fn bundled_files_event_counts_are_pinned() {
             assert!(e.line >= 1);
         }
     }
+    assert_eq!(total, 5889);
 }
 
 #[test]
-fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
-    let engine = engine(&["policies/baseline.toml"]);
+fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
+    let engine = engine(&["policies"]);
     let mut hits: BTreeMap<String, usize> = BTreeMap::new();
     let mut verdicts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut denied = Vec::new();
@@ -188,11 +326,39 @@ fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
         }
     }
     let want: BTreeMap<String, usize> = [
-        ("network-needs-approval", 3),
-        ("no-hardcoded-credentials", 1),
-        ("no-recursive-delete-outside-project", 1),
-        ("remote-branch-delete-needs-approval", 1),
-        ("secret-files-via-shell", 6),
+        ("agent-settings-change-needs-approval", 1),
+        ("credential-lookup-needs-approval", 4),
+        ("force-push-needs-approval", 4),
+        ("gist-needs-approval", 4),
+        ("git-clean-needs-approval", 4),
+        ("git-discard-needs-approval", 6),
+        ("git-history-purge-needs-approval", 4),
+        ("infrastructure-destroy-needs-approval", 4),
+        ("install-from-url-or-git-needs-approval", 4),
+        ("mcp-destructive-call-needs-approval", 5),
+        ("no-authorized-keys-write-via-shell", 4),
+        ("no-credential-store-dump", 4),
+        ("no-disk-tools", 4),
+        ("no-download-then-run", 4),
+        ("no-force-push-to-protected", 4),
+        ("no-recursive-delete-of-root-or-home", 5),
+        ("no-recursive-delete-outside-project", 5),
+        ("no-recursive-permission-change-of-root-or-home", 4),
+        ("no-secret-file-over-network", 4),
+        ("persistence-shell-write-needs-approval", 4),
+        ("raw-socket-send-needs-approval", 4),
+        (
+            "recursive-permission-change-outside-project-needs-approval",
+            4,
+        ),
+        ("remote-branch-delete-needs-approval", 5),
+        ("remote-copy-needs-approval", 5),
+        ("remote-repository-delete-needs-approval", 4),
+        ("scheduler-or-autostart-change-needs-approval", 4),
+        ("secret-files-via-shell", 9),
+        ("shred-needs-approval", 4),
+        ("ssh-access-changes-need-approval", 6),
+        ("upload-to-unlisted-host", 4),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
@@ -200,20 +366,41 @@ fn baseline_rule_hits_on_bundled_sessions_are_pinned() {
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 11), ("deny", 1), ("none", 1380)]
+        [("ask", 14), ("deny", 8), ("none", 5867)]
             .into_iter()
             .collect()
     );
-    // A key written into a test file (a hook log; the key was scrubbed to `REDACTED`). The
-    // `rm -rf` after `cd` in a Gemini session (gemini-2.json:112) asks: Gemini chats record no
-    // working directory, so "outside the project" cannot be decided.
-    assert_eq!(denied, ["hooklog-3.jsonl:308"]);
+    // Claude Code: `.env` files read from the shell (claude-1.jsonl:80 greps a key name out of
+    // `~/.claude/.env`; :165 and :384 grep an API key out of it and send it with curl). Codex: a heredoc written into
+    // `.env.local` (codex-3.jsonl:1078). Gemini and a hook log: lines that run a script written
+    // earlier on the same line (`cat x.sh | ssh host "cat > /tmp/x.sh && sh /tmp/x.sh"`,
+    // gemini-1.json:93, 99, 106) or that do not parse (hooklog-1.jsonl:360) are unsure, and
+    // the shell guards fail closed. The `rm -rf` after `cd` in a Gemini session
+    // (gemini-2.json:112) asks: the scrubbed `cd /home/[USER]/…` is a glob, so the working
+    // directory, and whether the delete hits a home folder, is only known at run time.
+    // No longer denied (the old single baseline denied them): hooklog-3.jsonl:308, a sanitizer
+    // test holding the placeholder `sk_live_abcd1234efgh5678` (Stripe keys are 24+ characters
+    // after the prefix), and gemini-1.json:170-172, the ssh client config read (none) and
+    // written (ask, `ssh-access-changes-need-approval`): it holds no secret.
+    assert_eq!(
+        denied,
+        [
+            "claude-1.jsonl:80",
+            "claude-1.jsonl:165",
+            "claude-1.jsonl:384",
+            "codex-3.jsonl:1078",
+            "gemini-1.json:93",
+            "gemini-1.json:99",
+            "gemini-1.json:106",
+            "hooklog-1.jsonl:360",
+        ]
+    );
 }
 
 #[test]
 fn two_policy_diff_on_real_sessions_is_pinned() {
-    let base = engine(&["policies/baseline.toml"]);
-    let strict = engine(&["policies/baseline.toml", "tests/data/replay/strict.toml"]);
+    let base = engine(&["policies"]);
+    let strict = engine(&["policies", "policies/strict"]);
     let mut changed = Vec::new();
     for f in bundled() {
         let (events, _) = read_all(&f);
@@ -236,51 +423,99 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             }
         }
     }
-    assert_eq!(changed.len(), 32, "{changed:#?}");
+    assert_eq!(changed.len(), 341, "{changed:#?}");
+    // The strict profile only adds rules: no verdict gets less restrictive.
+    let rank = |v: &str| {
+        ["none", "allow", "ask", "defer", "deny"]
+            .iter()
+            .position(|x| *x == v)
+    };
+    assert!(
+        changed.iter().all(|c| rank(c.2) >= rank(c.1)),
+        "{changed:#?}"
+    );
+    let transitions =
+        |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
+    assert_eq!(transitions("none", "ask"), 324);
+    assert_eq!(transitions("ask", "ask"), 11);
+    assert_eq!(transitions("deny", "deny"), 6);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
-    // Claude Code transcript: a command hook would run (nothing executed), verdict unchanged.
+    // Claude Code transcript: renaming a skill folder under `~/.claude` now asks.
     assert_eq!(
         find("claude-2.jsonl:212"),
         Some((
             "claude-2.jsonl:212".into(),
             "none",
-            "none",
-            "audit-shell".into()
+            "ask",
+            "agent-folder-write-via-shell-needs-approval".into()
         ))
     );
-    // Codex rollout: an apply_patch deletion is now denied.
+    // `npx` may download and run a package.
     assert_eq!(
-        find("codex-4.jsonl:102"),
+        find("claude-5.jsonl:848"),
         Some((
-            "codex-4.jsonl:102".into(),
+            "claude-5.jsonl:848".into(),
             "none",
-            "deny",
-            "no-patch-deletes".into()
+            "ask",
+            "package-install-needs-approval".into()
         ))
     );
-    // Hook log: a plain push now asks; a branch deletion keeps asking with one more rule.
+    // Gemini chat: ssh to a router now asks (network access asks only in the strict profile).
+    assert_eq!(
+        find("gemini-1.json:44"),
+        Some((
+            "gemini-1.json:44".into(),
+            "none",
+            "ask",
+            "network-needs-approval".into()
+        ))
+    );
+    // Hook log: a plain push (the current branch is not in the payload) now asks; a branch
+    // deletion keeps asking with the same rule.
     assert_eq!(
         find("hooklog-3.jsonl:122"),
         Some((
             "hooklog-3.jsonl:122".into(),
             "none",
             "ask",
-            "push-needs-approval".into()
+            "push-to-protected-branch-needs-approval".into()
         ))
     );
+    assert_eq!(find("hooklog-3.jsonl:495"), None);
+    // Editing the agent's settings keeps asking, with one more rule.
     assert_eq!(
-        find("hooklog-3.jsonl:495"),
+        find("hooklog-5.jsonl:62"),
         Some((
-            "hooklog-3.jsonl:495".into(),
+            "hooklog-5.jsonl:62".into(),
             "ask",
             "ask",
-            "push-needs-approval,remote-branch-delete-needs-approval".into()
+            "agent-folder-write-needs-approval,agent-settings-change-needs-approval".into()
         ))
     );
-    let by_rule = |id: &str| changed.iter().filter(|c| c.3.contains(id)).count();
-    assert_eq!(by_rule("push-needs-approval"), 25);
-    assert_eq!(by_rule("audit-shell"), 5);
-    assert_eq!(by_rule("installs-need-approval"), 1);
+    // Codex rollout: a recursive `cat` over files known only at run time now also asks for
+    // dotfiles in the home folder and secret-prone files.
+    assert_eq!(
+        find("codex-3.jsonl:987"),
+        Some((
+            "codex-3.jsonl:987".into(),
+            "ask",
+            "ask",
+            "home-dotfile-access-needs-approval,secret-files-via-shell,secret-prone-files-need-approval"
+                .into()
+        ))
+    );
+    let by_rule = |id: &str| {
+        changed
+            .iter()
+            .filter(|c| c.3.split(',').any(|r| r == id))
+            .count()
+    };
+    assert_eq!(by_rule("network-needs-approval"), 90);
+    assert_eq!(by_rule("mcp-write-needs-approval"), 86);
+    assert_eq!(by_rule("agent-folder-write-needs-approval"), 77);
+    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 10);
+    assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 43);
+    assert_eq!(by_rule("package-install-needs-approval"), 23);
 }
 
 const CLAUDE: &str = r#"{"type":"file-history-snapshot","messageId":"m0","snapshot":{},"isSnapshotUpdate":false}
@@ -558,7 +793,7 @@ fn binary_and_missing_files_are_reported() {
 
 #[test]
 fn explain_traces_every_rule_of_the_seam() {
-    let engine = engine(&["policies/baseline.toml"]);
+    let engine = engine(&["policies"]);
     let (ev, _) = read_all(&root().join("data/recorded/hooklog-3.jsonl"));
     let e = ev.iter().find(|e| e.line == 495);
     let Some(e) = e else {
@@ -625,7 +860,7 @@ fn every_shared_recorded_file_replays_without_error() {
         );
         return;
     }
-    let engine = engine(&["policies/baseline.toml"]);
+    let engine = engine(&["policies"]);
     let files = collect_files(&[dir]);
     assert!(files.len() >= 19, "{files:?}");
     let mut total = 0;

@@ -1,6 +1,6 @@
 //! Issue 3: every command line of the visible `BY-*`, `PP-*` and `CX-05` cases
 //! (`shared/cases/cases.jsonl`: payload plus every variant list) gets the case's expected
-//! verdict from the bundled `policies/baseline.toml`.
+//! verdict from the bundled balanced library (`policies/*.toml`).
 //!
 //! CI has no `../shared`, so the command lines are copied here; each table cites its case id.
 //! `<USER>` / `<ID>` placeholders are filled with `user` / `4f2a`. Every mismatch is collected
@@ -8,21 +8,25 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use seamguard_engine::readers::argv_to_command;
+use std::path::Path;
+
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, MemoryLedger, Outcome, Scope, Seam, ShellEnv, Verdict, load_str,
+    DecisionTable, Dialect, Engine, MemoryLedger, Outcome, Scope, Seam, ShellEnv, Verdict, load_dir,
 };
 use serde_json::{Value, json};
-
-/// The bundled baseline, exactly as shipped.
-const BASELINE: &str = include_str!("../../policies/baseline.toml");
 
 const PROJECT: &str = "/home/user/project";
 const HOME: &str = "/home/user";
 
+/// The bundled balanced library (`policies/*.toml`), exactly as shipped.
 fn engine() -> Engine {
-    let p = load_str(BASELINE, "policies/baseline.toml", Scope::User, 0);
-    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
-    let table = DecisionTable::new(vec![p]).with_env(ShellEnv {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
+    let policies = load_dir(&dir, Scope::User, 0);
+    assert!(!policies.is_empty(), "no policy in {}", dir.display());
+    for p in &policies {
+        assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    }
+    let table = DecisionTable::new(policies).with_env(ShellEnv {
         project: Some(PROJECT.to_string()),
         home: HOME.to_string(),
     });
@@ -334,12 +338,13 @@ fn by_08_invisible_unicode() {
             "curl https://example.com/\u{202e}txt.exe",
             Want::Ask,
         ),
-        // variant_real: ZWSP inside the operand only. The path is outside the project, so
-        // the recursive-delete rule denies; ask is what the case asks at least.
+        // variant_real: ZWSP inside the operand only; the case asks for ask. The library
+        // treats `/tmp/<something>` as scratch space for deletes (the old single baseline
+        // denied it as outside the project), so only the invisible-character rule decides.
         (
             "BY-08 variant_real",
             "rm -rf /tmp/scratch-4f2a\u{200b}",
-            Want::DenyOrAsk,
+            Want::Ask,
         ),
         // An invisible character inside quoted data of an echo asks (the display differs
         // from what runs); it is never denied.

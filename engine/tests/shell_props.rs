@@ -1,4 +1,5 @@
-//! Issue 3, property tests of the shell analysis against the bundled baseline:
+//! Issue 3, property tests of the shell analysis against the bundled balanced library
+//! (`policies/*.toml`):
 //!
 //! * wrapping a denied command in any supported wrapper (or a stack of them) keeps it denied;
 //! * the analyser never panics on arbitrary input and stays bounded in time, including the
@@ -7,22 +8,25 @@
 //! This is also the CI stand-in for the cargo-fuzz targets under `fuzz/`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use seamguard_engine::shell::{BrushAnalyzer, MAX_SCRIPT_BYTES, ShellAnalyzer};
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, MemoryLedger, Scope, Seam, ShellEnv, Verdict, load_str,
+    DecisionTable, Dialect, Engine, MemoryLedger, Scope, Seam, ShellEnv, Verdict, load_dir,
 };
 use serde_json::json;
 
-const BASELINE: &str = include_str!("../../policies/baseline.toml");
-
 thread_local! {
     static ENGINE: Engine = {
-        let p = load_str(BASELINE, "policies/baseline.toml", Scope::User, 0);
-        assert!(!p.has_errors(), "{:#?}", p.diagnostics);
-        Engine::new(DecisionTable::new(vec![p]).with_env(ShellEnv {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
+        let policies = load_dir(&dir, Scope::User, 0);
+        assert!(!policies.is_empty(), "no policy in {}", dir.display());
+        for p in &policies {
+            assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+        }
+        Engine::new(DecisionTable::new(policies).with_env(ShellEnv {
             project: Some("/home/user/project".into()),
             home: "/home/user".into(),
         }))
@@ -46,7 +50,7 @@ fn verdict(command: &str) -> (Verdict, Vec<String>) {
     })
 }
 
-/// Commands the baseline denies outright (each checked unwrapped first).
+/// Commands the library denies outright (each checked unwrapped first).
 const DENIED: &[&str] = &[
     "rm -rf /",
     "rm -fr ~",
