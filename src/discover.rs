@@ -115,3 +115,17 @@ pub(crate) fn load_all_with(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Ve
         .map(|(i, (p, s))| load_file_with(p, *s, i, opts))
         .collect()
 }
+
+/// [`load_all_with`] through the lowered-policy cache in `<state dir>/cache`
+/// (`seamguard_engine::cache`); `SEAMGUARD_CACHE=0` turns it off.
+pub(crate) fn load_all_cached(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Vec<LoadedPolicy> {
+    if std::env::var_os("SEAMGUARD_CACHE").is_some_and(|v| v == "0") {
+        return load_all_with(paths, opts);
+    }
+    let dir = state_dir().join("cache");
+    paths
+        .iter()
+        .enumerate()
+        .map(|(i, (p, s))| seamguard_engine::cache::load_file_cached(p, *s, i, opts, &dir))
+        .collect()
+}

@@ -179,7 +179,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             "seamguard: no policy files found (--policy, .seamguard/, $XDG_CONFIG_HOME/seamguard/, /etc/seamguard/); no rules are enforced"
         );
     }
-    let mut loaded = discover::load_all_with(&paths, seamguard_engine::load::LoadOptions::hook());
+    let mut loaded = discover::load_all_cached(&paths, seamguard_engine::load::LoadOptions::hook());
     apply_trust(&mut loaded, &paths);
     let mut warnings = Vec::new();
     let n = loaded.len();
@@ -247,10 +247,6 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             &audit::new_handler_id(),
             dialect,
             seam.event_name(),
-            payload
-                .get("session_id")
-                .and_then(|s| s.as_str())
-                .unwrap_or(""),
             started_ms,
             started.elapsed().as_secs_f64() * 1000.0,
             &outcome,

@@ -47,18 +47,21 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// The records of one evaluation, in order. `payload` (the hook input) is read only for the
-/// `tool_name` / `subject` of an observed outcome.
+/// The records of one evaluation, in order. `payload` (the hook input, when it was read)
+/// gives the `session_id`, and the `tool_name` / `subject` of an observed outcome.
 pub fn records(
     handler_id: &str,
     dialect: Dialect,
     event: &str,
-    session_id: &str,
     started_ms: u64,
     duration_ms: f64,
     outcome: &Outcome,
     payload: Option<&Value>,
 ) -> Vec<Value> {
+    let session_id = payload
+        .and_then(|p| p.get("session_id"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let mut v = vec![json!({
         "type": "hook/invoked",
         "handler_id": handler_id,

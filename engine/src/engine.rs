@@ -736,7 +736,11 @@ impl Engine {
                     .clone()
                     .unwrap_or_else(|| format!("Denied by seamguard guard `{}`", rule.id));
                 let reason = match (&f.unsure, &f.matched) {
-                    (Some(why), _) => format!("{why}; seamguard cannot rule out: {base}"),
+                    // Guards fail closed: say so, so the reason is not read as a finding.
+                    (Some(why), _) => format!(
+                        "{why}; seamguard's guards deny what they cannot check (guard `{}`: {base})",
+                        rule.id
+                    ),
                     (None, Some(m)) => format!("{base}: {m}"),
                     (None, None) => base,
                 };

@@ -53,6 +53,7 @@
 //! ```
 
 pub mod audit;
+pub mod cache;
 pub mod codec;
 pub mod decision;
 pub mod dialect;

@@ -16,7 +16,7 @@
 use std::fmt;
 
 /// How a matcher string is classified.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum MatcherMode {
     /// Claude Code ≥ 2.1.195: exact set `[A-Za-z0-9_ ,|-]`, separators `|` and `,`.
     ClaudeCode,
@@ -35,7 +35,7 @@ impl MatcherMode {
 }
 
 /// A classified matcher.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Matcher {
     /// Matches every subject (absent, `""` or `"*"`).
     All,

@@ -114,87 +114,15 @@ mod tests {
     }
 }
 
-/// Whether a relative path, under a working directory nobody knows, is matched by a glob
-/// (`~/` already expanded): `Some(true)` / `Some(false)` when every possible working
-/// directory gives the same answer, `None` when it depends on the directory.
-///
-/// Sound, not complete: `**/.env` against `a/b/.env` is `Some(true)` (whatever the directory,
-/// the path ends in `/.env`); `**/.ssh/*` against `src/main.rs` is `Some(false)` (its last two
-/// components are `src/main.rs`); `~/.ssh/**` against `config` is `None` (the directory could
-/// be `~/.ssh`). Recordings without a `cwd` (Gemini CLI chats) need this; live Claude Code and
-/// Codex payloads always carry one.
-pub fn relative_glob_match(pattern: &str, rel: &str) -> Option<bool> {
-    let rel = rel.trim().replace('\\', "/");
-    let mut comps: Vec<&str> = Vec::new();
-    for c in rel.split('/') {
-        match c {
-            "" | "." => {}
-            // `..` climbs into the unknown directory.
-            ".." => return None,
-            c if has_glob(c) => return None,
-            c => comps.push(c),
-        }
-    }
-    if comps.is_empty() || pattern.contains('{') {
-        // The directory itself, or alternations that may span components: undecided.
-        return None;
-    }
-    let pcomps: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
-    let last_dstar = pcomps.iter().rposition(|c| c.contains("**"));
-    let tail: &[&str] = match last_dstar {
-        Some(i) => pcomps.get(i + 1..).unwrap_or(&[]),
-        None => &pcomps,
-    };
-    if tail.is_empty() {
-        // `dir/**`: anything under a directory the path may be in.
-        return None;
-    }
-    let comp_match = |pat: &str, text: &str| {
-        globset::GlobBuilder::new(pat)
-            .literal_separator(true)
-            .build()
-            .map(|g| g.compile_matcher().is_match(text))
-            .unwrap_or(false)
-    };
-    // Compare the path's last components with the pattern's last components.
-    let n = comps.len().min(tail.len());
-    let suffix_ok = comps[comps.len() - n..]
-        .iter()
-        .zip(&tail[tail.len() - n..])
-        .all(|(c, p)| comp_match(p, c));
-    if !suffix_ok {
-        return Some(false);
-    }
-    match last_dstar {
-        // No `**`: the absolute path has at least as many components as the relative one,
-        // and must have exactly as many as the pattern.
-        None if comps.len() > tail.len() => Some(false),
-        // `**/tail` matched by the path's own last components: true whatever the directory.
-        Some(0) if comps.len() >= tail.len() && pcomps[0] == "**" => Some(true),
-        _ => None,
-    }
-}
+/// The stand-in for a working directory nobody knows (a recording without `cwd`): a single
+/// component that no policy glob names, so a relative path is judged by its own components.
+pub const UNKNOWN_CWD: &str = "/\u{1}unknown-cwd";
 
-#[cfg(test)]
-mod relative_tests {
-    use super::relative_glob_match as m;
-
-    #[test]
-    fn suffix_patterns_decide_relative_paths() {
-        assert_eq!(m("**/.env", "a/b/.env"), Some(true));
-        assert_eq!(m("**/.env", ".env"), Some(true));
-        assert_eq!(m("**/.env", "src/main.rs"), Some(false));
-        assert_eq!(m("**/.ssh/*", "src/main.rs"), Some(false));
-        assert_eq!(m("**/.ssh/*", "config"), None);
-        assert_eq!(m("**/.ssh/*", ".ssh/config"), Some(true));
-        assert_eq!(m("/home/u/.ssh/**", "config"), None);
-        assert_eq!(m("/home/u/.bashrc", "x/y"), Some(false));
-        assert_eq!(m("/home/u/.bashrc", ".bashrc"), None);
-        assert_eq!(
-            m("/home/u/.config/gcloud/**/*.json", "src/app.rs"),
-            Some(false)
-        );
-        assert_eq!(m("**/.env", "../.env"), None);
-        assert_eq!(m("**/*.{pem,key}", "a.pem"), None);
-    }
+/// Judge a relative path whose working directory is unknown, by its own components: the
+/// directory is assumed to be an ordinary one, inside no protected location. `**/.env`
+/// matches `a/.env`; `~/.ssh/**` does not match `config` (it would if the agent sat in
+/// `~/.ssh`, which only a payload with a `cwd` can show). Live Claude Code and Codex payloads
+/// always carry `cwd`; recordings without one (Gemini CLI chats) are read this way.
+pub fn unknown_cwd_path(rel: &str) -> Option<String> {
+    normalize(rel, Some(UNKNOWN_CWD), "/\u{1}unknown-home")
 }

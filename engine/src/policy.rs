@@ -11,7 +11,9 @@ use crate::matcher::{Matcher, MatcherMode};
 use crate::seam::Seam;
 
 /// Where a policy comes from; decides trust (DESIGN.md §2 "Provenance everywhere").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Scope {
     /// System-wide managed policy (`/etc/seamguard/`).
     Managed,
@@ -40,7 +42,7 @@ impl Scope {
 }
 
 /// A location in a policy file: 1-based line and column (columns count characters).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Source {
     /// The file path as given.
     pub file: Arc<str>,
@@ -59,7 +61,7 @@ impl fmt::Display for Source {
 }
 
 /// What happens when a policy file fails to load (DESIGN.md §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum OnLoadError {
     /// Skip the broken rules, keep the rest, report loudly (default).
     #[default]
@@ -69,7 +71,7 @@ pub enum OnLoadError {
 }
 
 /// Whether a policy's rules decide (`[policy] mode`; the library's `observe` profile).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum PolicyMode {
     /// Its rules take part in the decision (default).
     #[default]
@@ -83,7 +85,7 @@ pub enum PolicyMode {
 }
 
 /// How an `ask` outcome is answered to Codex, which has no `ask` (HOOKS.md B3, case CX-01).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum CodexAsk {
     /// Deny, with a reason saying approval is required (default; fail closed).
     #[default]
@@ -93,7 +95,7 @@ pub enum CodexAsk {
 }
 
 /// Policy-wide settings from the `[policy]` table.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PolicyMeta {
     /// `name` (defaults to the file stem).
     pub name: String,
@@ -123,7 +125,7 @@ pub struct PolicyMeta {
 }
 
 /// What a hook rule does when its shell-aware test cannot see what will run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum OnUnsure {
     /// Ask the user (default; Codex: per `codex_ask`).
     #[default]
@@ -135,7 +137,7 @@ pub enum OnUnsure {
 }
 
 /// Kind of a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RuleKind {
     /// `[[rule]]`: may produce any decision its seam allows.
     Hook,
@@ -144,7 +146,7 @@ pub enum RuleKind {
 }
 
 /// A verdict value written as `decision = "…"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DecisionValue {
     /// `allow`.
     Allow,
@@ -184,7 +186,7 @@ impl DecisionValue {
 }
 
 /// A prompt rewrite (prompt-submit, waterfall: later rules see earlier rewrites).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Rewrite {
     /// Replace every match of `regex` with `replace` (`$1` groups allowed).
     Replace {
@@ -201,7 +203,7 @@ pub enum Rewrite {
 
 /// A post-tool redaction: every match of `regex` in every string of the tool output is
 /// replaced by `replace` in what the model sees.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Redaction {
     /// Regex source.
     pub regex: String,
@@ -210,7 +212,7 @@ pub struct Redaction {
 }
 
 /// What a failing `run` command means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum OnError {
     /// Protocol default: a failing command hook is non-blocking.
     #[default]
@@ -220,7 +222,7 @@ pub enum OnError {
 }
 
 /// A command hook as a rule action (`run = { command, timeout, on_error }`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunSpec {
     /// Shell command line.
     pub command: String,
@@ -233,7 +235,7 @@ pub struct RunSpec {
 }
 
 /// Everything a rule does when it fires.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Action {
     /// `decision`.
     pub decision: Option<DecisionValue>,
@@ -262,7 +264,7 @@ pub struct Action {
 }
 
 /// A field test (DESIGN.md §3 predicates). A list value means "any of".
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Test {
     /// The value equals one of these (strings compare as text, others as JSON).
     Equals(Vec<Value>),
@@ -279,7 +281,7 @@ pub enum Test {
 }
 
 /// Where a path must (not) be for `path_inside` / `path_outside`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PathSpec {
     /// The project: `CLAUDE_PROJECT_DIR` when set, else the payload `cwd`.
     Project,
@@ -291,7 +293,7 @@ pub enum PathSpec {
 
 /// A shell-aware test: holds when **one** simple command of the parsed line satisfies every
 /// given constraint (DESIGN.md §3 shell-aware family).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ShellTest {
     /// `program` / `program_any`: base name (or exact path) of the program.
     pub programs: Vec<String>,
@@ -344,7 +346,7 @@ impl Test {
 }
 
 /// A payload field a predicate reads: a known name or a JSON pointer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     /// As written (`command`, `/tool_input/edits/0/new_string`).
     pub name: String,
@@ -476,7 +478,7 @@ impl Field {
 }
 
 /// A predicate tree over payload fields.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Pred {
     /// Every child holds (an empty `All` holds).
     All(Vec<Pred>),
@@ -489,7 +491,7 @@ pub enum Pred {
 }
 
 /// One test on one field.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Leaf {
     /// The field.
     pub field: Field,
@@ -498,7 +500,7 @@ pub struct Leaf {
 }
 
 /// A loaded rule with its provenance.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rule {
     /// Unique id (`id = "…"`).
     pub id: String,
@@ -544,7 +546,7 @@ pub struct PolicyTest {
 }
 
 /// Severity of a policy diagnostic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Severity {
     /// The rule (or file) is not loaded.
     Error,
@@ -553,7 +555,7 @@ pub enum Severity {
 }
 
 /// A diagnostic pointing at `file:line:column`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PolicyError {
     /// Error or warning.
     pub severity: Severity,

@@ -10,7 +10,9 @@ use std::fmt;
 /// A lifecycle point of an agent session.
 ///
 /// The closed set is used as an array index in the decision table ([`Seam::ALL`] order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Seam {
     /// `SessionStart`: context-only; cannot block startup.
     SessionStart,

@@ -854,7 +854,8 @@ impl Cx {
         let inner: Option<Vec<Arg>> = match base.as_str() {
             "cd" => {
                 if let Some(dir) = rest.iter().find(|a| !a.text.starts_with('-')) {
-                    if dir.dynamic {
+                    // A glob names the directory only once the shell expands it.
+                    if dir.dynamic || dir.text.contains(['*', '?', '[']) {
                         self.cwd = None;
                     } else {
                         let next = crate::paths::join(self.cwd.as_deref(), &dir.text);

@@ -409,44 +409,61 @@ fn positionals(c: &SimpleCommand) -> Vec<&crate::shell::Arg> {
     out
 }
 
-/// The glob specs of a shell test's `path_inside` / `path_outside`, each list compiled into
-/// one `GlobSet` (literal, basename and extension globs need no regex at all).
+/// The glob specs of a shell test's `path_inside` / `path_outside` (`~/` expanded).
+///
+/// Matched in place with `fast_glob` (no compile step: a hook process judges one command, and
+/// building a `GlobSet` per rule cost more than the whole evaluation); a pattern `fast_glob`
+/// cannot read falls back to a compiled `globset` matcher. Both read `*` as not crossing `/`.
 #[derive(Debug, Clone, Default)]
 struct PathGlobs {
-    inside: Option<GlobSet>,
-    outside: Option<GlobSet>,
+    inside: GlobList,
+    outside: GlobList,
+}
+
+#[derive(Debug, Clone, Default)]
+struct GlobList {
+    fast: Vec<String>,
+    compiled: Vec<globset::GlobMatcher>,
+}
+
+impl GlobList {
+    fn is_match(&self, path: &str) -> bool {
+        self.fast.iter().any(|g| fast_glob::glob_match(g, path))
+            || self.compiled.iter().any(|m| m.is_match(path))
+    }
 }
 
 impl PathGlobs {
     fn build(t: &ShellTest, home: &str) -> PathGlobs {
-        let set = |specs: &[PathSpec]| {
-            let mut b = GlobSetBuilder::new();
-            let mut any = false;
+        let list = |specs: &[PathSpec]| {
+            let mut out = GlobList::default();
             for spec in specs {
                 if let PathSpec::Glob(g) = spec {
                     let g = match g.strip_prefix("~/") {
                         Some(rest) => format!("{}/{rest}", home.trim_end_matches('/')),
                         None => g.clone(),
                     };
-                    if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
-                        b.add(glob);
-                        any = true;
+                    // A leading `!` negates in fast_glob; in a policy it is a literal.
+                    if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
+                        out.fast.push(g);
+                    } else if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
+                        out.compiled.push(glob.compile_matcher());
                     }
                 }
             }
-            if any { b.build().ok() } else { None }
+            out
         };
         PathGlobs {
-            inside: set(&t.path_inside),
-            outside: set(&t.path_outside),
+            inside: list(&t.path_inside),
+            outside: list(&t.path_outside),
         }
     }
 }
 
-/// Whether `path` is in one of `specs` (`project`, `home`, or one of the compiled globs).
+/// Whether `path` is in one of `specs` (`project`, `home`, or one of the globs).
 fn path_in(
     specs: &[PathSpec],
-    globs: Option<&GlobSet>,
+    globs: &GlobList,
     path: &str,
     env: &ShellEnv,
     cwd: Option<&str>,
@@ -460,31 +477,7 @@ fn path_in(
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),
         PathSpec::Glob(_) => false,
-    }) || globs.is_some_and(|g| g.is_match(path))
-}
-
-/// [`path_in`] for a relative path under an unknown working directory: `None` when the
-/// answer depends on the directory (see [`crate::paths::relative_glob_match`]).
-fn path_in_relative(specs: &[PathSpec], rel: &str, env: &ShellEnv) -> Option<bool> {
-    let mut all_false = true;
-    for spec in specs {
-        let r = match spec {
-            PathSpec::Project | PathSpec::Home => None,
-            PathSpec::Glob(g) => {
-                let g = match g.strip_prefix("~/") {
-                    Some(rest) => format!("{}/{rest}", env.home.trim_end_matches('/')),
-                    None => g.clone(),
-                };
-                crate::paths::relative_glob_match(&g, rel)
-            }
-        };
-        match r {
-            Some(true) => return Some(true),
-            Some(false) => {}
-            None => all_false = false,
-        }
-    }
-    all_false.then_some(false)
+    }) || globs.is_match(path)
 }
 
 fn eval_shell(
@@ -632,38 +625,32 @@ fn eval_shell(
                     continue;
                 }
                 let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
-                    // Relative, no working directory: decide from the path's own components
-                    // where every directory gives the same answer.
-                    let inside = if t.path_inside.is_empty() {
-                        Some(true)
-                    } else {
-                        path_in_relative(&t.path_inside, &o.text, env)
+                    // Relative, no working directory: judged by its own components
+                    // (`paths::unknown_cwd_path`); `project` / `home` stay undecided.
+                    let p = crate::paths::unknown_cwd_path(&o.text);
+                    let Some(p) = p.filter(|_| {
+                        !t.path_inside
+                            .iter()
+                            .chain(&t.path_outside)
+                            .any(|s| matches!(s, PathSpec::Project | PathSpec::Home))
+                    }) else {
+                        any_dynamic = true;
+                        continue;
                     };
-                    let outside = if t.path_outside.is_empty() {
-                        Some(true)
-                    } else {
-                        path_in_relative(&t.path_outside, &o.text, env).map(|x| !x)
-                    };
-                    match (inside, outside) {
-                        (Some(true), Some(true)) => {
-                            any_ok = true;
-                            break;
-                        }
-                        (Some(false), _) | (_, Some(false)) => {}
-                        _ => any_dynamic = true,
+                    let inside_ok = t.path_inside.is_empty()
+                        || path_in(&t.path_inside, &globs.inside, &p, env, None);
+                    let outside_ok = t.path_outside.is_empty()
+                        || !path_in(&t.path_outside, &globs.outside, &p, env, None);
+                    if inside_ok && outside_ok {
+                        any_ok = true;
+                        break;
                     }
                     continue;
                 };
                 let inside_ok = t.path_inside.is_empty()
-                    || path_in(&t.path_inside, globs.inside.as_ref(), &p, env, payload_cwd);
+                    || path_in(&t.path_inside, &globs.inside, &p, env, payload_cwd);
                 let outside_ok = t.path_outside.is_empty()
-                    || !path_in(
-                        &t.path_outside,
-                        globs.outside.as_ref(),
-                        &p,
-                        env,
-                        payload_cwd,
-                    );
+                    || !path_in(&t.path_outside, &globs.outside, &p, env, payload_cwd);
                 if inside_ok && outside_ok {
                     any_ok = true;
                     break;

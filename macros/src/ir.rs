@@ -414,8 +414,26 @@ impl Gen {
     pub(crate) fn loaded(&self, lp: &LoadedPolicy) -> TokenStream {
         let p = &self.p;
         let meta = self.meta(&lp.meta);
-        let rules = lp.rules.iter().map(|r| self.rule(r));
-        let tests = lp.tests.iter().map(|t| self.policy_test(t));
+        // Each rule and example is built in its own function: one expression for a whole
+        // folder of policies needs more than a 2 MiB (test thread) stack in debug builds.
+        let rules = lp.rules.iter().map(|r| {
+            let r = self.rule(r);
+            quote!({
+                fn __seamguard_rule() -> #p::policy::Rule {
+                    #r
+                }
+                __seamguard_rule()
+            })
+        });
+        let tests = lp.tests.iter().map(|t| {
+            let t = self.policy_test(t);
+            quote!({
+                fn __seamguard_test() -> #p::policy::PolicyTest {
+                    #t
+                }
+                __seamguard_test()
+            })
+        });
         let diags = lp.diagnostics.iter().map(|d| self.diagnostic(d));
         quote!(#p::policy::LoadedPolicy {
             meta: #meta,

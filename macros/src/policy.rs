@@ -112,7 +112,15 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
                 None => errors = Some(e),
             }
         }
-        policies.push(g.loaded(&loaded));
+        // One function per policy (see `Gen::loaded`: bounded stack in debug builds).
+        let policy = g.loaded(&loaded);
+        let p = &g.p;
+        policies.push(quote!({
+            fn __seamguard_policy() -> #p::policy::LoadedPolicy {
+                #policy
+            }
+            __seamguard_policy()
+        }));
         tracks.push(LitStr::new(&file.display().to_string(), Span::call_site()));
     }
     if let Some(e) = errors {
