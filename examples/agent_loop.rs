@@ -2,7 +2,8 @@
 //!
 //! Three sources of policy, merged most-restrictively into one decision per event:
 //!
-//! * `policy!("policies/baseline.toml")` — validated and compiled into the binary;
+//! * `policy!("policies")` — the bundled balanced library (`policies/*.toml`), validated and
+//!   compiled into the binary;
 //! * `examples/team.toml` — loaded at run time (`PolicyTable::load_file`);
 //! * Rust handlers — `#[hook]` / `#[guard]` fns registered with `hooks![…]`.
 //!
@@ -94,7 +95,7 @@ async fn main() {
 
     let mut harness = Harness::new();
     harness
-        .add_table(policy!("policies/baseline.toml"))
+        .add_table(policy!("policies"))
         .add_table(PolicyTable::load_file(
             &root.join("examples/team.toml"),
             Scope::User,

@@ -464,7 +464,7 @@ async fn ask_needs_allowed_once_and_retry_reruns_failures() {
 #[tokio::test]
 async fn tables_and_handlers_merge_most_restrictively() {
     let mut h = Harness::new();
-    h.add_table(policy!("policies/baseline.toml"));
+    h.add_table(policy!("policies"));
     h.register_all(hooks![allow_everything]).unwrap();
     let pre = h.pre_tool(&bash("sudo rm -rf /")).await;
     assert!(matches!(pre.decision, Some(PreToolDecision::Deny { .. })));

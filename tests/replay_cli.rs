@@ -38,13 +38,28 @@ fn replay_json_report_on_the_bundled_sessions() {
         "replay",
         "data/recorded",
         "--policy",
-        "policies/baseline.toml",
+        "policies",
         "--format",
         "json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = json_of(&o);
     assert_eq!(r["schema"], "seamguard.replay/1");
+    // `--policy DIR`: the balanced library, one file per concern, in name order.
+    let policies: Vec<&str> = r["policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(policies.len() > 1, "{policies:?}");
+    assert!(policies.is_sorted(), "{policies:?}");
+    assert!(
+        policies
+            .iter()
+            .all(|p| p.starts_with("policies/") && p.ends_with(".toml") && !p.contains("strict")),
+        "{policies:?}"
+    );
     let files: Vec<(String, String, u64)> = r["files"]
         .as_array()
         .unwrap()
@@ -64,18 +79,31 @@ fn replay_json_report_on_the_bundled_sessions() {
         })
         .collect();
     let want: Vec<(String, String, u64)> = [
+        ("claude-1.jsonl", "claude-transcript", 562),
         ("claude-2.jsonl", "claude-transcript", 260),
+        ("claude-3.jsonl", "claude-transcript", 66),
+        ("claude-4.jsonl", "claude-transcript", 275),
+        ("claude-5.jsonl", "claude-transcript", 640),
+        ("codex-1.jsonl", "codex-rollout", 206),
+        ("codex-2.jsonl", "codex-rollout", 161),
+        ("codex-3.jsonl", "codex-rollout", 323),
         ("codex-4.jsonl", "codex-rollout", 87),
         ("codex-6.jsonl", "codex-rollout", 31),
+        ("codex-7.jsonl", "codex-rollout", 59),
+        ("gemini-1.json", "gemini-chat", 450),
         ("gemini-2.json", "gemini-chat", 237),
+        ("hooklog-1.jsonl", "hook-log", 831),
+        ("hooklog-2.jsonl", "hook-log", 797),
         ("hooklog-3.jsonl", "hook-log", 725),
         ("hooklog-4.jsonl", "hook-log", 52),
+        ("hooklog-5.jsonl", "hook-log", 107),
+        ("hooklog-6.jsonl", "hook-log", 20),
     ]
     .iter()
     .map(|(a, b, c)| (a.to_string(), b.to_string(), *c))
     .collect();
     assert_eq!(files, want);
-    assert_eq!(r["events"], 1392);
+    assert_eq!(r["events"], 5889);
     assert!(r["problems"].as_array().unwrap().is_empty());
     assert!(r["diff"].is_null());
     // Every decision carries its recorded location and the rule that made it.
@@ -83,13 +111,10 @@ fn replay_json_report_on_the_bundled_sessions() {
         assert!(d["line"].as_u64().unwrap() >= 1);
         assert!(!d["rules"].as_array().unwrap().is_empty(), "{d}");
     }
-    assert!(
-        r["never_fired"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|n| n["source"].as_str().unwrap().contains("baseline.toml:"))
-    );
+    assert!(r["never_fired"].as_array().unwrap().iter().all(|n| {
+        let s = n["source"].as_str().unwrap();
+        policies.iter().any(|p| s.starts_with(&format!("{p}:")))
+    }));
 }
 
 #[test]
@@ -98,18 +123,22 @@ fn replay_baseline_diff_and_would_run() {
         "replay",
         "data/recorded",
         "--policy",
-        "policies/baseline.toml",
+        "policies",
         "--policy",
         "tests/data/replay/strict.toml",
         "--baseline",
-        "policies/baseline.toml",
+        "policies",
         "--format",
         "json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = json_of(&o);
+    assert_eq!(
+        r["baseline_policies"].as_array().unwrap().len() + 1,
+        r["policies"].as_array().unwrap().len()
+    );
     let diff = &r["diff"];
-    assert_eq!(diff["changed"], 32);
+    assert_eq!(diff["changed"], 73);
     let ev = diff["events"].as_array().unwrap();
     let codex = ev
         .iter()
@@ -121,7 +150,7 @@ fn replay_baseline_diff_and_would_run() {
     assert_eq!(codex["subject"], "apply_patch");
     // `run` rules are listed, never executed.
     let runs = r["would_run"].as_array().unwrap();
-    assert_eq!(runs.len(), 5);
+    assert_eq!(runs.len(), 21);
     assert!(
         runs.iter()
             .all(|x| x["command"] == "logger -t seamguard-audit")
@@ -131,11 +160,11 @@ fn replay_baseline_diff_and_would_run() {
         "replay",
         "data/recorded/claude-2.jsonl",
         "--policy",
-        "policies/baseline.toml",
+        "policies",
         "--policy",
         "tests/data/replay/strict.toml",
         "--baseline",
-        "policies/baseline.toml",
+        "policies",
     ]);
     let text = String::from_utf8_lossy(&t.stdout);
     assert!(
@@ -199,7 +228,7 @@ fn replay_reports_damaged_files_and_keeps_going() {
         "replay",
         dir.to_str().unwrap(),
         "--policy",
-        "policies/baseline.toml",
+        "policies",
         "--format",
         "json",
     ]);
@@ -245,7 +274,7 @@ fn explain_file_line_shows_rules_predicates_and_both_encodings() {
         "explain",
         "data/recorded/hooklog-3.jsonl:495",
         "--policy",
-        "policies/baseline.toml",
+        "policies",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
@@ -304,7 +333,7 @@ fn explain_file_line_shows_rules_predicates_and_both_encodings() {
         "--event",
         f.to_str().unwrap(),
         "--policy",
-        "policies/baseline.toml",
+        "policies",
     ]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("merged verdict: deny"), "{text}");

@@ -90,7 +90,7 @@ struct Wrapper<T: Send + Sync + 'static>(T);
 
 fn main() {
     let mut h = Harness::new();
-    h.add_table(policy!("../../../../policies/baseline.toml"));
+    h.add_table(policy!("../../../../policies"));
     let ids = h
         .register_all(hooks![
             sync_hook,
