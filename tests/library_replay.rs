@@ -1,0 +1,250 @@
+//! Issue 7: the bundled library's `balanced` profile (`policies/*.toml`) replayed over every
+//! real recorded session in `data/recorded/` (19 sessions, attribution in its `NOTICE.md`).
+//!
+//! Every event the library does not leave alone is listed in
+//! `tests/data/library-replay.jsonl` with its verdict, the rules that fired and a one-line
+//! justification (`why`). The list and its size are pinned: a policy or engine change that
+//! starts flagging ordinary work fails here, and so does one that stops flagging something
+//! that was flagged for a reason. An unjustified row is fixed in the policy, not here.
+//!
+//! After a deliberate change, regenerate the rows (existing justifications are kept; new rows
+//! get `why = "TODO"`, which this test rejects until someone writes one):
+//!
+//! ```text
+//! SEAMGUARD_REGENERATE=1 cargo test --test library_replay
+//! ```
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use seamguard_engine::readers::{EventReader, Item, collect_files};
+use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, Verdict, load_dir};
+use serde_json::{Value, json};
+
+const FIXTURE: &str = "tests/data/library-replay.jsonl";
+
+/// Events read from `data/recorded/`.
+const PINNED_EVENTS: usize = 5889;
+/// Events the balanced library does not leave alone (rows of the fixture).
+const PINNED_FLAGGED: usize = 22;
+/// Of those, denied.
+const PINNED_DENIED: usize = 8;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The balanced library with a fixed path environment: the recordings were scrubbed to
+/// `/home/user`, and the project is each payload's `cwd` (as `seamguard replay` does).
+fn engine() -> Engine {
+    let loaded = load_dir(&root().join("policies"), Scope::User, 0);
+    for p in &loaded {
+        assert!(!p.has_errors(), "{}: {:#?}", p.meta.file, p.diagnostics);
+    }
+    let env = ShellEnv {
+        project: None,
+        home: "/home/user".into(),
+    };
+    Engine::new(DecisionTable::new(loaded).with_env(env))
+        .with_ledger(Box::new(MemoryLedger::default()))
+}
+
+/// (location, verdict, fired rule ids) of every event not left alone, and the event count.
+fn flagged() -> (Vec<(String, String, Vec<String>, String)>, usize) {
+    let engine = engine();
+    let mut out = Vec::new();
+    let mut n = 0;
+    for file in collect_files(&[root().join("data/recorded")]) {
+        let name = file
+            .file_name()
+            .map(|f| f.to_string_lossy().to_string())
+            .unwrap();
+        for item in EventReader::open(&file) {
+            let Item::Event(ev) = item else { continue };
+            n += 1;
+            let o = engine.evaluate(ev.seam, &ev.payload, ev.dialect);
+            if o.verdict() == Verdict::Abstain && o.halt.is_none() {
+                continue;
+            }
+            let mut rules: Vec<String> = o.fired_ids().iter().map(|s| s.to_string()).collect();
+            rules.sort();
+            rules.dedup();
+            let subject = ev
+                .payload
+                .pointer("/tool_input/command")
+                .or_else(|| ev.payload.pointer("/tool_input/file_path"))
+                .or_else(|| ev.payload.get("tool_name"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .chars()
+                .take(120)
+                .collect::<String>();
+            out.push((
+                format!("{name}:{}", ev.line),
+                o.verdict().name().to_string(),
+                rules,
+                subject,
+            ));
+        }
+    }
+    (out, n)
+}
+
+fn fixture() -> BTreeMap<String, Value> {
+    let text = std::fs::read_to_string(root().join(FIXTURE)).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (v["at"].as_str().unwrap().to_string(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn balanced_library_on_recorded_sessions_is_pinned_and_justified() {
+    let (rows, events) = flagged();
+    let fix = fixture();
+    if std::env::var_os("SEAMGUARD_REGENERATE").is_some() {
+        let mut text = String::new();
+        for (at, verdict, rules, subject) in &rows {
+            let why = fix
+                .get(at)
+                .and_then(|v| v["why"].as_str())
+                .unwrap_or("TODO")
+                .to_string();
+            let line = json!({"at": at, "verdict": verdict, "rules": rules, "subject": subject, "why": why});
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        std::fs::write(root().join(FIXTURE), text).unwrap();
+        return;
+    }
+    assert_eq!(events, PINNED_EVENTS, "events read from data/recorded");
+    let mut problems = Vec::new();
+    for (at, verdict, rules, _) in &rows {
+        match fix.get(at) {
+            None => problems.push(format!("{at}: {verdict} by {rules:?} is not in {FIXTURE}")),
+            Some(v) => {
+                if v["verdict"] != json!(verdict) || v["rules"] != json!(rules) {
+                    problems.push(format!(
+                        "{at}: now {verdict} by {rules:?}, fixture says {} by {}",
+                        v["verdict"], v["rules"]
+                    ));
+                }
+                let why = v["why"].as_str().unwrap_or("");
+                if why.trim().is_empty() || why == "TODO" {
+                    problems.push(format!("{at}: no justification"));
+                }
+            }
+        }
+    }
+    for at in fix.keys() {
+        if !rows.iter().any(|r| &r.0 == at) {
+            problems.push(format!("{at}: in {FIXTURE} but now left alone"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(rows.len(), PINNED_FLAGGED, "flagged events");
+    assert_eq!(
+        rows.iter().filter(|r| r.1 == "deny").count(),
+        PINNED_DENIED,
+        "denied events"
+    );
+}
+
+/// The fixture itself stays readable: one JSON object per line, sorted as the replay reads.
+#[test]
+fn fixture_rows_are_well_formed() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE))
+        .expect("fixture");
+    for (i, l) in text.lines().enumerate() {
+        let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        for k in ["at", "verdict", "rules", "why"] {
+            assert!(v.get(k).is_some(), "line {}: missing `{k}`", i + 1);
+        }
+    }
+}
+
+/// Issue 7: every rule of the library (balanced and strict) has at least one catching example
+/// (`rules = [id]`) and one benign look-alike (`not_rules = [id]`), and every example passes.
+#[test]
+fn every_library_rule_has_a_catching_and_a_benign_example_and_all_pass() {
+    let mut missing = Vec::new();
+    for dir in ["policies", "policies/strict"] {
+        for p in load_dir(&root().join(dir), Scope::User, 0) {
+            assert!(!p.has_errors(), "{}: {:#?}", p.meta.file, p.diagnostics);
+            for r in &p.rules {
+                if !p.tests.iter().any(|t| t.rules.contains(&r.id)) {
+                    missing.push(format!("{}: `{}` has no catching example", p.meta.file, r.id));
+                }
+                if !p.tests.iter().any(|t| t.not_rules.contains(&r.id)) {
+                    missing.push(format!("{}: `{}` has no benign example", p.meta.file, r.id));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        .args(["test", "policies", "policies/strict"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains(" 0 failed, 0 policy error(s)"), "{stdout}");
+}
+
+/// The observe profile (`[policy] mode = "observe"`): the hook answers nothing, and the audit
+/// log records what the library would have decided.
+#[test]
+fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
+    let dir = std::env::temp_dir().join(format!("sg-observe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::fs::read_to_string(root().join("policies/destructive.toml")).unwrap();
+    let observed = src.replacen("[policy]\n", "[policy]\nmode = \"observe\"\n", 1);
+    std::fs::write(dir.join("destructive.toml"), observed).unwrap();
+    let audit = dir.join("audit.jsonl");
+    let payload = json!({
+        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/home/user/project",
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "sudo rm -rf /"}, "tool_use_id": "t1"
+    });
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        .args(["hook", "--dialect", "claude-code", "--policy"])
+        .arg(&dir)
+        .env("SEAMGUARD_AUDIT_LOG", &audit)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"", "observe mode must not answer the host");
+    let log = std::fs::read_to_string(&audit).unwrap();
+    let result: Value = log
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["type"] == "hook/result")
+        .unwrap();
+    assert_eq!(result["decision"], "none");
+    assert_eq!(result["observed"]["decision"], "deny");
+    assert_eq!(
+        result["observed"]["rules"],
+        json!(["no-recursive-delete-outside-project", "no-recursive-delete-of-root-or-home"])
+    );
+    assert_eq!(result["tool_name"], "Bash");
+    assert_eq!(result["subject"], "sudo rm -rf /");
+    let _ = std::fs::remove_dir_all(&dir);
+}
