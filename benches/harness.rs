@@ -4,8 +4,9 @@
 //! * `pre_tool/harness`: the same handler through `Harness::pre_tool` (matcher, panic
 //!   containment, contribution, most-restrictive merge, typed decision) — target ≤ 200 ns
 //!   over `handler_direct`;
-//! * `policy/compiled` vs `policy/runtime`: `policies/baseline.toml` as a `policy!` table and
-//!   loaded at run time, evaluated on every pre-tool event of `hooklog-3.jsonl`.
+//! * `policy/compiled` vs `policy/runtime`: the balanced library (`policies/*.toml`) as a
+//!   `policy!("policies")` table and loaded at run time, evaluated on every pre-tool event of
+//!   `hooklog-3.jsonl`.
 //!
 //! After criterion, a summary with Instant-based medians is printed.
 //!
@@ -26,7 +27,7 @@ use serde_json::{Value, json};
 
 use seamguard::harness::{Harness, PolicyTable, ToolCall};
 use seamguard::readers::{EventReader, Item};
-use seamguard::{PreToolDecision, Scope, Seam, hook, hooks, load_str, policy};
+use seamguard::{PreToolDecision, Scope, Seam, hook, hooks, load_dir, policy};
 
 /// A sync future never waits: poll once with a no-op waker (no runtime needed).
 fn block_on<F: Future>(f: F) -> F::Output {
@@ -50,14 +51,8 @@ fn deny_rm(call: &ToolCall) -> Option<PreToolDecision> {
 
 fn tables() -> (&'static PolicyTable, PolicyTable, Vec<(Seam, Value)>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = std::fs::read_to_string(root.join("policies/baseline.toml")).unwrap();
-    let runtime = PolicyTable::from_policies(vec![load_str(
-        &src,
-        "policies/baseline.toml",
-        Scope::Embedded,
-        0,
-    )]);
-    let compiled = policy!("policies/baseline.toml");
+    let runtime = PolicyTable::from_policies(load_dir(&root.join("policies"), Scope::Embedded, 0));
+    let compiled = policy!("policies");
     let events: Vec<(Seam, Value)> = EventReader::open(&root.join("data/recorded/hooklog-3.jsonl"))
         .filter_map(|i| match i {
             Item::Event(e) if e.seam == Seam::PreTool => Some((e.seam, e.payload)),
@@ -154,7 +149,7 @@ fn main() {
         a.sort_by(f64::total_cmp);
         b.sort_by(f64::total_cmp);
         println!(
-            "\n| baseline.toml on {n} pre-tool events | policy! (compiled) | loaded at run time |\n|---|---:|---:|\n| per event, median | {:.0} ns | {:.0} ns |",
+            "\n| `policies/` on {n} pre-tool events | policy! (compiled) | loaded at run time |\n|---|---:|---:|\n| per event, median | {:.0} ns | {:.0} ns |",
             a[5], b[5]
         );
     }

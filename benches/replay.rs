@@ -10,7 +10,7 @@
 //! Per input, three measurements over the same bytes:
 //! * `parse`: split lines, `serde_json::from_slice::<Value>` each (the floor);
 //! * `read`: [`EventReader`] (parse + reconstruct hook payloads);
-//! * `replay`: `read` + [`Engine::evaluate`] with `policies/baseline.toml`.
+//! * `replay`: `read` + [`Engine::evaluate`] with the balanced library (`policies/*.toml`).
 
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -23,19 +23,20 @@ use criterion::{Criterion, Throughput, criterion_group};
 use serde_json::Value;
 
 use seamguard_engine::readers::{EventReader, Item};
-use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, load_file};
+use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, load_dir};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn engine() -> Engine {
-    let p = load_file(&root().join("policies/baseline.toml"), Scope::Cli, 0);
+    let policies = load_dir(&root().join("policies"), Scope::Cli, 0);
+    assert!(!policies.is_empty() && policies.iter().all(|p| !p.has_errors()));
     let env = ShellEnv {
         project: None,
         home: "/home/user".into(),
     };
-    Engine::new(DecisionTable::new(vec![p]).with_env(env))
+    Engine::new(DecisionTable::new(policies).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))
 }
 

@@ -1,26 +1,28 @@
 //! Shell analysis benchmark (issue 3, see BENCHMARKS.md "Shell analysis").
 //!
-//! A typical 100-character Bash command is evaluated against the bundled
-//! `policies/baseline.toml` by:
+//! A typical 100-character Bash command is evaluated against the bundled balanced policy
+//! library (`policies/*.toml`) by:
 //!
 //! * `analyze`: [`BrushAnalyzer::analyze`] alone (parse + flatten into simple commands);
-//! * `baseline_fire`: [`DecisionTable::fire`] on the `PreToolUse` payload, i.e. parse + match
+//! * `library_fire`: [`DecisionTable::fire`] on the `PreToolUse` payload, i.e. parse + match
 //!   of every shell-aware rule of the bundled policies (the issue's target: median ≤ 20 µs);
-//! * `baseline_evaluate`: the full [`Engine::evaluate`] (fire + merge + reasons);
+//! * `library_evaluate`: the full [`Engine::evaluate`] (fire + merge + reasons);
 //! * `regex_policy_fire`: the same rules written as plain `regex` tests over the raw command
 //!   string, compiled into a [`DecisionTable`] (what a regex-only engine would do);
 //! * `regex_set`: a bare `regex::RegexSet` of those patterns over the command (the floor).
 //!
-//! and a 1 MB command line (`analyze_1mb`, `baseline_fire_1mb`; target ≤ 50 ms). All in the
+//! and a 1 MB command line (`analyze_1mb`, `library_fire_1mb`; target ≤ 50 ms). All in the
 //! same run. After criterion, an Instant-based summary (medians) is printed in Markdown.
-//! Under `cargo test --benches` every benchmark runs once.
+//! Under `cargo test --benches` every benchmark runs once. (Before the policies were split
+//! into a library, these were `baseline_*` against the single `policies/baseline.toml`.)
 //!
 //! ```text
 //! cargo bench --bench shell
-//! cargo bench --bench shell -- baseline_fire
+//! cargo bench --bench shell -- library_fire
 //! ```
 
 use std::hint::black_box;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
@@ -28,14 +30,14 @@ use regex::RegexSet;
 use serde_json::{Value, json};
 
 use seamguard_engine::shell::{BrushAnalyzer, ShellAnalyzer};
-use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, ShellEnv, load_str};
-
-const BASELINE: &str = include_str!("../policies/baseline.toml");
+use seamguard_engine::{
+    DecisionTable, Dialect, Engine, LoadedPolicy, Scope, Seam, ShellEnv, load_dir, load_str,
+};
 
 /// A typical agent command of 100 characters: a `cd`, a chain, a pipe, a redirection, flags.
 const TYPICAL: &str = "cd engine && cargo test -q --test shell_cases -- --nocapture 2>&1 | grep -iE 'FAIL|panic' | head -20";
 
-/// Regex-only versions of the baseline's shell rules (what a text-matching guard writes).
+/// Regex-only versions of the library's main shell rules (what a text-matching guard writes).
 const REGEX_RULES: &[(&str, &str, &str)] = &[
     (
         "rm-rf",
@@ -100,12 +102,23 @@ fn die(msg: &str) -> ! {
     std::process::exit(1)
 }
 
-fn table(src: &str, name: &str) -> DecisionTable {
-    let p = load_str(src, name, Scope::User, 0);
-    if p.has_errors() {
-        die(&format!("{name}: {:?}", p.diagnostics));
+/// The bundled balanced library: `policies/*.toml` in name order.
+fn load_library() -> Vec<LoadedPolicy> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
+    let policies = load_dir(&dir, Scope::User, 0);
+    if policies.is_empty() {
+        die(&format!("no policy in {}", dir.display()));
     }
-    DecisionTable::new(vec![p]).with_env(ShellEnv {
+    policies
+}
+
+fn table(policies: Vec<LoadedPolicy>) -> DecisionTable {
+    for p in &policies {
+        if p.has_errors() {
+            die(&format!("{}: {:?}", p.meta.file, p.diagnostics));
+        }
+    }
+    DecisionTable::new(policies).with_env(ShellEnv {
         project: Some("/home/user/project".into()),
         home: "/home/user".into(),
     })
@@ -134,7 +147,7 @@ fn one_mb_line() -> String {
 }
 
 struct Fixture {
-    baseline: DecisionTable,
+    library: DecisionTable,
     engine: Engine,
     regex_table: DecisionTable,
     regex_set: RegexSet,
@@ -145,14 +158,19 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Fixture {
-        let baseline = table(BASELINE, "policies/baseline.toml");
-        let engine = Engine::new(table(BASELINE, "policies/baseline.toml"));
-        let regex_table = table(&regex_policy(), "regex-only.toml");
+        let library = table(load_library());
+        let engine = Engine::new(table(load_library()));
+        let regex_table = table(vec![load_str(
+            &regex_policy(),
+            "regex-only.toml",
+            Scope::User,
+            0,
+        )]);
         let regex_set = RegexSet::new(REGEX_RULES.iter().map(|(_, r, _)| *r))
             .unwrap_or_else(|e| die(&e.to_string()));
         let big_line = one_mb_line();
         Fixture {
-            baseline,
+            library,
             engine,
             regex_table,
             regex_set,
@@ -170,15 +188,15 @@ impl Fixture {
             ));
         }
         if !self
-            .baseline
+            .library
             .fire(Seam::PreTool, &self.typical, Dialect::ClaudeCode, None)
             .is_empty()
         {
-            die("the typical command should fire no baseline rule");
+            die("the typical command should fire no library rule");
         }
         let t = Instant::now();
         let big = self
-            .baseline
+            .library
             .fire(Seam::PreTool, &self.big, Dialect::ClaudeCode, None);
         eprintln!("shell bench: 1 MB line fired in {:.1?}", t.elapsed());
         if big.is_empty() {
@@ -192,9 +210,9 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(TYPICAL), Some("/home/user/project")))
     });
-    g.bench_function("baseline_fire", |b| {
+    g.bench_function("library_fire", |b| {
         b.iter(|| {
-            f.baseline.fire(
+            f.library.fire(
                 Seam::PreTool,
                 black_box(&f.typical),
                 Dialect::ClaudeCode,
@@ -202,7 +220,7 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
             )
         })
     });
-    g.bench_function("baseline_evaluate", |b| {
+    g.bench_function("library_evaluate", |b| {
         b.iter(|| {
             f.engine
                 .evaluate(Seam::PreTool, black_box(&f.typical), Dialect::ClaudeCode)
@@ -229,9 +247,9 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze_1mb", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(&f.big_line), Some("/home/user/project")))
     });
-    g.bench_function("baseline_fire_1mb", |b| {
+    g.bench_function("library_fire_1mb", |b| {
         b.iter(|| {
-            f.baseline
+            f.library
                 .fire(Seam::PreTool, black_box(&f.big), Dialect::ClaudeCode, None)
         })
     });
@@ -271,9 +289,9 @@ fn summary(f: &Fixture) {
             }),
         ),
         (
-            "`DecisionTable::fire`, bundled baseline (parse + match)",
+            "`DecisionTable::fire`, bundled library (parse + match)",
             measure(n, || {
-                black_box(f.baseline.fire(
+                black_box(f.library.fire(
                     Seam::PreTool,
                     black_box(&f.typical),
                     Dialect::ClaudeCode,
@@ -282,7 +300,7 @@ fn summary(f: &Fixture) {
             }),
         ),
         (
-            "`Engine::evaluate`, bundled baseline",
+            "`Engine::evaluate`, bundled library",
             measure(n, || {
                 black_box(f.engine.evaluate(
                     Seam::PreTool,
@@ -319,9 +337,9 @@ fn summary(f: &Fixture) {
             }),
         ),
         (
-            "`DecisionTable::fire`, bundled baseline",
+            "`DecisionTable::fire`, bundled library",
             measure(11, || {
-                black_box(f.baseline.fire(
+                black_box(f.library.fire(
                     Seam::PreTool,
                     black_box(&f.big),
                     Dialect::ClaudeCode,

@@ -2,6 +2,8 @@
 //! constructors) and the same folder loaded at run time give identical outcomes on every event
 //! of the recorded sessions (issue 6).
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 
 use seamguard::harness::PolicyTable;
