@@ -34,9 +34,10 @@ fn lone_utf16_surrogate_from_node_is_read_and_judged() {
         br#"{"session_id":"s","cwd":"/home/user/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo rm -rf / # \ud800"}}"#,
     );
     assert_eq!(code, 0);
+    // Both delete rules of `policies/destructive.toml` fire on `rm -rf /`.
     assert_eq!(
         out,
-        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Recursive delete outside the project directory: rm -rf / (via sudo) [no-recursive-delete-outside-project]\"}}\n"
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Recursive delete outside the project directory: rm -rf / (via sudo) [no-recursive-delete-outside-project]\\nRecursive delete of /, a top-level system folder or a home folder: rm -rf / (via sudo) [no-recursive-delete-of-root-or-home]\"}}\n"
     );
 }
 
