@@ -50,8 +50,11 @@ fn engine() -> Engine {
         .with_ledger(Box::new(MemoryLedger::default()))
 }
 
-/// (location, verdict, fired rule ids) of every event not left alone, and the event count.
-fn flagged() -> (Vec<(String, String, Vec<String>, String)>, usize) {
+/// One flagged event: location, verdict, fired rule ids, subject.
+type Flagged = (String, String, Vec<String>, String);
+
+/// Every event not left alone, and the event count.
+fn flagged() -> (Vec<Flagged>, usize) {
     let engine = engine();
     let mut out = Vec::new();
     let mut n = 0;
@@ -177,7 +180,10 @@ fn every_library_rule_has_a_catching_and_a_benign_example_and_all_pass() {
             assert!(!p.has_errors(), "{}: {:#?}", p.meta.file, p.diagnostics);
             for r in &p.rules {
                 if !p.tests.iter().any(|t| t.rules.contains(&r.id)) {
-                    missing.push(format!("{}: `{}` has no catching example", p.meta.file, r.id));
+                    missing.push(format!(
+                        "{}: `{}` has no catching example",
+                        p.meta.file, r.id
+                    ));
                 }
                 if !p.tests.iter().any(|t| t.not_rules.contains(&r.id)) {
                     missing.push(format!("{}: `{}` has no benign example", p.meta.file, r.id));
@@ -242,7 +248,10 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
     assert_eq!(result["observed"]["decision"], "deny");
     assert_eq!(
         result["observed"]["rules"],
-        json!(["no-recursive-delete-outside-project", "no-recursive-delete-of-root-or-home"])
+        json!([
+            "no-recursive-delete-outside-project",
+            "no-recursive-delete-of-root-or-home"
+        ])
     );
     assert_eq!(result["tool_name"], "Bash");
     assert_eq!(result["subject"], "sudo rm -rf /");

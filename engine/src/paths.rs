@@ -89,6 +89,19 @@ pub fn is_inside(path: &str, root: &str) -> bool {
     p == r || p.starts_with(&format!("{r}/"))
 }
 
+/// The stand-in for a working directory nobody knows (a recording without `cwd`): a single
+/// component that no policy glob names, so a relative path is judged by its own components.
+pub const UNKNOWN_CWD: &str = "/\u{1}unknown-cwd";
+
+/// Judge a relative path whose working directory is unknown, by its own components: the
+/// directory is assumed to be an ordinary one, inside no protected location. `**/.env`
+/// matches `a/.env`; `~/.ssh/**` does not match `config` (it would if the agent sat in
+/// `~/.ssh`, which only a payload with a `cwd` can show). Live Claude Code and Codex payloads
+/// always carry `cwd`; recordings without one (Gemini CLI chats) are read this way.
+pub fn unknown_cwd_path(rel: &str) -> Option<String> {
+    normalize(rel, Some(UNKNOWN_CWD), "/\u{1}unknown-home")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,17 +125,4 @@ mod tests {
         assert!(is_inside("/nonexist/p/build", "/nonexist/p"));
         assert!(!is_inside("/nonexist/pp", "/nonexist/p"));
     }
-}
-
-/// The stand-in for a working directory nobody knows (a recording without `cwd`): a single
-/// component that no policy glob names, so a relative path is judged by its own components.
-pub const UNKNOWN_CWD: &str = "/\u{1}unknown-cwd";
-
-/// Judge a relative path whose working directory is unknown, by its own components: the
-/// directory is assumed to be an ordinary one, inside no protected location. `**/.env`
-/// matches `a/.env`; `~/.ssh/**` does not match `config` (it would if the agent sat in
-/// `~/.ssh`, which only a payload with a `cwd` can show). Live Claude Code and Codex payloads
-/// always carry `cwd`; recordings without one (Gemini CLI chats) are read this way.
-pub fn unknown_cwd_path(rel: &str) -> Option<String> {
-    normalize(rel, Some(UNKNOWN_CWD), "/\u{1}unknown-home")
 }

@@ -133,19 +133,29 @@ pub struct BrushAnalyzer;
 
 impl ShellAnalyzer for BrushAnalyzer {
     fn analyze(&self, script: &str, cwd: Option<&str>) -> ShellAnalysis {
-        let mut cx = Cx {
-            out: Vec::new(),
-            written: HashMap::new(),
-            unsure: None,
-            vars: HashMap::new(),
-            cwd: cwd.map(str::to_string),
-            options: ParserOptions::default(),
-        };
-        cx.script(script, &[], 0);
-        ShellAnalysis {
-            commands: cx.out,
-            unsure: cx.unsure,
-        }
+        // brush-parser 0.4.0 panics on some malformed input (an `unwrap` in its tokenizer,
+        // e.g. `(''<<&$(!)"\$$(` + newline + `&`). A panic would end the hook process with
+        // 101, which the host reads as a non-blocking error: the tool call would go ahead
+        // unchecked. Contain it: the line is undecidable.
+        let run = std::panic::AssertUnwindSafe(|| {
+            let mut cx = Cx {
+                out: Vec::new(),
+                written: HashMap::new(),
+                unsure: None,
+                vars: HashMap::new(),
+                cwd: cwd.map(str::to_string),
+                options: ParserOptions::default(),
+            };
+            cx.script(script, &[], 0);
+            ShellAnalysis {
+                commands: cx.out,
+                unsure: cx.unsure,
+            }
+        });
+        std::panic::catch_unwind(run).unwrap_or_else(|_| ShellAnalysis {
+            commands: Vec::new(),
+            unsure: Some("the shell parser failed on this line (internal error)".to_string()),
+        })
     }
 }
 
@@ -1234,6 +1244,12 @@ mod tests {
         assert_eq!(a.commands.len(), 10_000);
         let big = "a".repeat(MAX_SCRIPT_BYTES + 1);
         assert!(BrushAnalyzer.analyze(&big, None).unsure.is_some());
+    }
+
+    #[test]
+    fn a_parser_panic_is_contained_as_undecidable() {
+        let a = BrushAnalyzer.analyze("(''<<&$(!)\"\\$$(\n&", None);
+        assert!(a.unsure.is_some(), "{a:?}");
     }
 
     #[test]

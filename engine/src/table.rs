@@ -92,8 +92,82 @@ enum CPred {
     Lazy {
         field: Field,
         test: Test,
+        /// Regex tests: a literal per pattern that any match contains (see
+        /// [`required_literal`]); a text with none of them is no match, without compiling.
+        literals: OnceLock<Option<Vec<String>>>,
         compiled: OnceLock<LazyMatcher>,
     },
+}
+
+/// A literal every match of `pattern` contains, read from its syntax tree (no compile): the
+/// longest run of literal characters in its top-level sequence, looking into groups and
+/// `+` / `{n,}` repetitions. `None` when there is none (alternations at the top, flags such as
+/// `(?i)`, classes only). A haystack without the literal cannot match, so a hook process can
+/// skip compiling the regex (Unicode classes make that the dominant start-up cost).
+fn required_literal(pattern: &str) -> Option<String> {
+    use regex_syntax::ast::{Ast, RepetitionKind, RepetitionRange};
+    fn runs(ast: &Ast, cur: &mut String, best: &mut String) -> bool {
+        let flush = |cur: &mut String, best: &mut String| {
+            if cur.chars().count() > best.chars().count() {
+                *best = cur.clone();
+            }
+            cur.clear();
+        };
+        match ast {
+            Ast::Literal(l) => {
+                cur.push(l.c);
+                true
+            }
+            Ast::Concat(c) => c.asts.iter().all(|a| runs(a, cur, best)),
+            Ast::Group(g) => {
+                if g.flags().is_some() {
+                    return false;
+                }
+                flush(cur, best);
+                let ok = runs(&g.ast, cur, best);
+                flush(cur, best);
+                ok
+            }
+            Ast::Repetition(r) => {
+                let at_least_one = match &r.op.kind {
+                    RepetitionKind::OneOrMore => true,
+                    RepetitionKind::Range(RepetitionRange::Exactly(n))
+                    | RepetitionKind::Range(RepetitionRange::AtLeast(n))
+                    | RepetitionKind::Range(RepetitionRange::Bounded(n, _)) => *n >= 1,
+                    _ => false,
+                };
+                flush(cur, best);
+                if at_least_one {
+                    let ok = runs(&r.ast, cur, best);
+                    flush(cur, best);
+                    ok
+                } else {
+                    true
+                }
+            }
+            Ast::Flags(_) => false,
+            _ => {
+                flush(cur, best);
+                true
+            }
+        }
+    }
+    let ast = regex_syntax::ast::parse::Parser::new()
+        .parse(pattern)
+        .ok()?;
+    let (mut cur, mut best) = (String::new(), String::new());
+    if !runs(&ast, &mut cur, &mut best) {
+        return None;
+    }
+    if cur.chars().count() > best.chars().count() {
+        best = cur;
+    }
+    (!best.is_empty()).then_some(best)
+}
+
+/// One required literal per pattern of a regex list, or `None` if any pattern has none.
+fn required_literals(patterns: &[String]) -> Option<Vec<String>> {
+    patterns.iter().map(|p| required_literal(p)).collect()
 }
 
 fn lazy_compile(test: &Test) -> LazyMatcher {
@@ -184,11 +258,23 @@ impl CPred {
             CPred::Lazy {
                 field,
                 test,
+                literals,
                 compiled,
             } => {
                 let Some(text) = field.resolve_text(cx.payload) else {
                     return false;
                 };
+                if compiled.get().is_none()
+                    && literals
+                        .get_or_init(|| match test {
+                            Test::Regex(p) => required_literals(p),
+                            _ => None,
+                        })
+                        .as_ref()
+                        .is_some_and(|ls| !ls.iter().any(|l| text.contains(l.as_str())))
+                {
+                    return false;
+                }
                 let m = compiled.get_or_init(|| lazy_compile(test));
                 match m {
                     LazyMatcher::Regex(set) => set.is_match(&text),
@@ -245,6 +331,7 @@ impl CPred {
                 field,
                 test,
                 compiled,
+                ..
             } => {
                 let m = compiled.get_or_init(|| lazy_compile(test));
                 if matches!(m, LazyMatcher::Broken) {
@@ -773,11 +860,17 @@ impl FieldIndex {
     }
 }
 
+/// Regex matcher sources, their required literals, and the set compiled on first need.
+type LazyRegexSet = (Vec<String>, Vec<String>, OnceLock<Option<regex::RegexSet>>);
+
 /// Matcher bucket of a rule.
 #[derive(Debug, Default)]
 struct Buckets {
     exact: HashMap<String, u32>,
     regex: Option<regex::RegexSet>,
+    /// When every regex matcher has a required literal: the sources, compiled on the first
+    /// subject that contains one of the literals (`regex` is then unused).
+    lazy_regex: Option<LazyRegexSet>,
     regex_bucket: Vec<u32>,
     all: u32,
     count: u32,
@@ -854,6 +947,7 @@ impl Builder<'_> {
                 Test::Regex(_) | Test::Glob(_) => CPred::Lazy {
                     field: l.field.clone(),
                     test: l.test.clone(),
+                    literals: OnceLock::new(),
                     compiled: OnceLock::new(),
                 },
                 Test::Shell(t) => CPred::Shell {
@@ -1006,9 +1100,12 @@ impl SeamTable {
         }
         let mut errors = Vec::new();
         if !regex_srcs.is_empty() {
-            match regex::RegexSet::new(&regex_srcs) {
-                Ok(s) => buckets.regex = Some(s),
-                Err(e) => errors.push(format!("matcher regexes do not compile together: {e}")),
+            match required_literals(&regex_srcs) {
+                Some(lits) => buckets.lazy_regex = Some((regex_srcs, lits, OnceLock::new())),
+                None => match regex::RegexSet::new(&regex_srcs) {
+                    Ok(s) => buckets.regex = Some(s),
+                    Err(e) => errors.push(format!("matcher regexes do not compile together: {e}")),
+                },
             }
         }
         let fields: Vec<FieldIndex> = b
@@ -1080,7 +1177,17 @@ impl SeamTable {
             if let Some(id) = self.buckets.exact.get(*s) {
                 out.push(*id);
             }
-            if let Some(set) = &self.buckets.regex {
+            let lazy = self
+                .buckets
+                .lazy_regex
+                .as_ref()
+                .and_then(|(srcs, lits, set)| {
+                    if set.get().is_none() && !lits.iter().any(|l| s.contains(l.as_str())) {
+                        return None;
+                    }
+                    set.get_or_init(|| regex::RegexSet::new(srcs).ok()).as_ref()
+                });
+            if let Some(set) = self.buckets.regex.as_ref().or(lazy) {
                 for i in set.matches(s).iter() {
                     if let Some(id) = self.buckets.regex_bucket.get(i) {
                         out.push(*id);
@@ -1304,6 +1411,11 @@ impl DecisionTable {
                 continue;
             };
             out.extend(t.errors.iter().cloned());
+            if let Some((srcs, _, _)) = &t.buckets.lazy_regex
+                && let Err(e) = regex::RegexSet::new(srcs)
+            {
+                out.push(format!("matcher regexes do not compile together: {e}"));
+            }
             for f in &t.fields {
                 out.extend(f.compiled().errors.iter().cloned());
             }
@@ -1520,5 +1632,27 @@ pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> 
                 Test::Shell(_) => false,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod literal_tests {
+    use super::required_literal as lit;
+
+    #[test]
+    fn required_literals_come_from_the_syntax_tree() {
+        assert_eq!(
+            lit(r"\bdocker-credential-[\w-]+\s+get\b").as_deref(),
+            Some("docker-credential-")
+        );
+        assert_eq!(lit(r"^mcp__.+__(a|b)$").as_deref(), Some("mcp__"));
+        assert_eq!(lit(r"/proc/[a-z]+/environ").as_deref(), Some("/environ"));
+        assert_eq!(lit(r"(?i)secret"), None);
+        assert_eq!(lit(r"x(?i:secret)"), None);
+        assert_eq!(lit(r"a|b"), None);
+        assert_eq!(lit(r"(abc)?x").as_deref(), Some("x"));
+        assert_eq!(lit(r"(abc)+x").as_deref(), Some("abc"));
+        assert_eq!(lit(r"\x27ab").as_deref(), Some("'ab"));
+        assert_eq!(lit(r"[a-z]+"), None);
     }
 }
