@@ -250,8 +250,43 @@ impl EvalCtx<'_> {
 impl CPred {
     fn eval(&self, cx: &EvalCtx<'_>, positive: bool) -> bool {
         match self {
-            CPred::All(k) => k.iter().all(|p| p.eval(cx, positive)),
-            CPred::Any(k) => k.iter().any(|p| p.eval(cx, positive)),
+            // An undecidable branch counts as a match (fail closed), but a definite answer
+            // elsewhere decides: `any` with a definite match, or `all` with a definite miss,
+            // is no longer "unsure" (an unsure branch must not hide a certain deny).
+            CPred::All(k) => {
+                let before = cx.unsure.borrow().clone();
+                for p in k {
+                    if !p.eval(cx, positive) {
+                        *cx.unsure.borrow_mut() = before;
+                        return false;
+                    }
+                }
+                true
+            }
+            CPred::Any(k) => {
+                let before = cx.unsure.borrow().clone();
+                let mut maybe: Option<Option<String>> = None;
+                for p in k {
+                    *cx.unsure.borrow_mut() = before.clone();
+                    if p.eval(cx, positive) {
+                        let now = cx.unsure.borrow().clone();
+                        if now == before {
+                            return true;
+                        }
+                        maybe.get_or_insert(now);
+                    }
+                }
+                match maybe {
+                    Some(u) => {
+                        *cx.unsure.borrow_mut() = u;
+                        true
+                    }
+                    None => {
+                        *cx.unsure.borrow_mut() = before;
+                        false
+                    }
+                }
+            }
             CPred::Not(p) => !p.eval(cx, !positive),
             CPred::Bit(b) => bit(cx.bits, *b as usize),
             CPred::Direct { field, test } => direct(field, test, cx.payload),
