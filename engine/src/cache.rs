@@ -2,8 +2,8 @@
 //! hook event and would otherwise parse and lower every policy file each time.
 //!
 //! An entry is the [`LoadedPolicy`] of one file without its `[[test]]` examples, as JSON, named
-//! by a 128-bit hash of (seamguard version, file path, scope, load options, file content): an
-//! edited file, a new seamguard version or another scope is simply another entry, so an entry
+//! by a 64-bit hash of (seamguard version, file path, scope, load options, file content) and
+//! the content length: an edited file, a new seamguard version or another scope is simply another entry, so an entry
 //! is never stale. Entries are written atomically (temporary file, then rename); a missing,
 //! unreadable or damaged entry is re-created from the file, so the cache can only make loading
 //! faster, never change what is loaded. The folder sits in seamguard's state folder, which the
@@ -23,22 +23,18 @@ struct Entry {
     diagnostics: Vec<PolicyError>,
 }
 
-/// The entry name for one file: 128 bits of SipHash (two differently seeded std hashers) over
-/// version, path, scope, options and content. Not a cryptographic hash: it only has to tell
-/// versions of a file apart (SHA-256 of a 200 KB library cost more than the whole evaluation);
-/// writing the cache folder is as good as writing the policies, and both are protected alike.
+/// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
+/// content, plus the content length. Not a cryptographic hash: it only has to tell versions
+/// of a file apart (SHA-256 of a 200 KB library cost more than the whole evaluation); writing
+/// the cache folder is as good as writing the policies, and both are protected alike.
 fn key(file: &str, scope: Scope, opts: LoadOptions, src: &[u8]) -> String {
     use std::hash::{Hash, Hasher};
-    let half = |seed: u8| {
-        let mut h = std::hash::DefaultHasher::new();
-        seed.hash(&mut h);
-        env!("CARGO_PKG_VERSION").hash(&mut h);
-        file.hash(&mut h);
-        format!("{scope:?}/{}/{}", opts.full_regex_check, opts.tests).hash(&mut h);
-        src.hash(&mut h);
-        h.finish()
-    };
-    format!("{:016x}{:016x}", half(1), half(2))
+    let mut h = std::hash::DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    file.hash(&mut h);
+    format!("{scope:?}/{}/{}", opts.full_regex_check, opts.tests).hash(&mut h);
+    src.hash(&mut h);
+    format!("{:016x}-{}", h.finish(), src.len())
 }
 
 /// [`crate::load::load_file_with`] through the cache in `dir` (created when missing).
@@ -59,9 +55,6 @@ pub fn load_file_cached(
     let Ok(bytes) = std::fs::read(path) else {
         return crate::load::load_file_with(path, scope, policy_index, opts);
     };
-    let Ok(src) = std::str::from_utf8(&bytes) else {
-        return crate::load::load_file_with(path, scope, policy_index, opts);
-    };
     let entry_path: PathBuf = dir.join(format!("{}.json", key(&file, scope, opts, &bytes)));
     if let Ok(text) = std::fs::read(&entry_path)
         && let Ok(e) = serde_json::from_slice::<Entry>(&text)
@@ -77,6 +70,10 @@ pub fn load_file_cached(
             diagnostics: e.diagnostics,
         };
     }
+    // A hit needs no UTF-8 check of the source: only a file that loaded is cached.
+    let Ok(src) = std::str::from_utf8(&bytes) else {
+        return crate::load::load_file_with(path, scope, policy_index, opts);
+    };
     let loaded = load_str_with(src, &file, scope, policy_index, opts);
     let entry = Entry {
         meta: loaded.meta.clone(),
