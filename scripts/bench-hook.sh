@@ -8,6 +8,9 @@
 #                 touches): the load overhead the issue bounds at 2 ms
 #   +pre1000      the same plus 1,000 pre-tool rules (the call compiles them): for scale
 #   floor         `seamguard --version` (process spawn + runtime start, no policy)
+#   library       the bundled balanced library (`--policy policies`, 8 files, ~120 rules),
+#                 lowered-policy cache warm (the state of every call after the first)
+#   strict        balanced + `policies/strict` (17 files)
 #
 # Two timers: hyperfine (if installed; runs through a shell with `<` redirection and
 # subtracts the shell's own start-up) and a small Python harness that posix_spawn()s the
@@ -104,6 +107,13 @@ EDIT="$DATA/pre-tool-edit-source.json"
 BASE="--policy $DATA/baseline-20.toml"
 POST="$BASE --policy $OUT/post-tool-1000.toml"
 PRE="$BASE --policy $OUT/pre-tool-1000.toml"
+LIB="--policy policies"
+STRICT="--policy policies --policy policies/strict"
+# The lowered-policy cache lives in the state folder: keep it to this run.
+export XDG_STATE_HOME="$OUT/state"
+rm -rf "$XDG_STATE_HOME"
+"$BIN" hook $LIB <"$GIT" >/dev/null 2>&1 || true
+"$BIN" hook $STRICT <"$GIT" >/dev/null 2>&1 || true
 
 # name | args | stdin
 SCENARIOS=(
@@ -112,6 +122,9 @@ SCENARIOS=(
     "baseline edit|hook $BASE|$EDIT"
     "+post1000 git-status|hook $POST|$GIT"
     "+pre1000 git-status|hook $PRE|$GIT"
+    "library git-status|hook $LIB|$GIT"
+    "library edit|hook $LIB|$EDIT"
+    "strict git-status|hook $STRICT|$GIT"
 )
 
 echo "# seamguard hook whole-process benchmark"
