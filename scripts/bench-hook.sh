@@ -8,7 +8,7 @@
 #                 touches): the load overhead the issue bounds at 2 ms
 #   +pre1000      the same plus 1,000 pre-tool rules (the call compiles them): for scale
 #   floor         `seamguard --version` (process spawn + runtime start, no policy)
-#   library       the bundled balanced library (`--policy policies`, 8 files, ~120 rules),
+#   library       the bundled balanced library (`--policy policies`, 8 files, 61 rules),
 #                 lowered-policy cache warm (the state of every call after the first)
 #   strict        balanced + `policies/strict` (17 files)
 #
