@@ -355,7 +355,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("remote-copy-needs-approval", 5),
         ("remote-repository-delete-needs-approval", 4),
         ("scheduler-or-autostart-change-needs-approval", 4),
-        ("secret-files-via-shell", 9),
+        ("secret-files-via-shell", 8),
         ("shred-needs-approval", 4),
         ("ssh-access-changes-need-approval", 6),
         ("upload-to-unlisted-host", 4),
@@ -366,7 +366,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 14), ("deny", 8), ("none", 5867)]
+        [("ask", 13), ("deny", 8), ("none", 5868)]
             .into_iter()
             .collect()
     );
@@ -423,7 +423,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             }
         }
     }
-    assert_eq!(changed.len(), 341, "{changed:#?}");
+    assert_eq!(changed.len(), 340, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
         ["none", "allow", "ask", "defer", "deny"]
@@ -437,7 +437,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     let transitions =
         |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
     assert_eq!(transitions("none", "ask"), 324);
-    assert_eq!(transitions("ask", "ask"), 11);
+    assert_eq!(transitions("ask", "ask"), 10);
     assert_eq!(transitions("deny", "deny"), 6);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
     // Claude Code transcript: renaming a skill folder under `~/.claude` now asks.
@@ -492,18 +492,9 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             "agent-folder-write-needs-approval,agent-settings-change-needs-approval".into()
         ))
     );
-    // Codex rollout: a recursive `cat` over files known only at run time now also asks for
-    // dotfiles in the home folder and secret-prone files.
-    assert_eq!(
-        find("codex-3.jsonl:987"),
-        Some((
-            "codex-3.jsonl:987".into(),
-            "ask",
-            "ask",
-            "home-dotfile-access-needs-approval,secret-files-via-shell,secret-prone-files-need-approval"
-                .into()
-        ))
-    );
+    // Codex rollout: a `for` loop over a glob of Markdown specs, `cat "$f"` in its body. The
+    // loop variable is bound to the glob (a static word), so neither profile flags it.
+    assert_eq!(find("codex-3.jsonl:987"), None);
     let by_rule = |id: &str| {
         changed
             .iter()
@@ -513,7 +504,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     assert_eq!(by_rule("network-needs-approval"), 90);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
     assert_eq!(by_rule("agent-folder-write-needs-approval"), 77);
-    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 10);
+    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 9);
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 43);
     assert_eq!(by_rule("package-install-needs-approval"), 23);
 }
