@@ -89,6 +89,48 @@ pub fn is_inside(path: &str, root: &str) -> bool {
     p == r || p.starts_with(&format!("{r}/"))
 }
 
+/// The files a shell glob operand expands to, as the shell would (bash defaults: `*` and `?`
+/// do not match a leading `.`; `/` only literally), read from the file system: at most 256
+/// paths, normalized. Empty when the operand has no glob, the directory is unknown, or nothing
+/// matches (then the shell passes the word as it is, and the caller judges it as a path).
+/// Replaying a recorded session on another machine expands nothing.
+pub fn expand_glob(p: &str, cwd: Option<&str>, home: &str) -> Vec<String> {
+    if !has_glob(p) {
+        return Vec::new();
+    }
+    let joined = join(cwd, p.trim());
+    let abs = if let Some(rest) = joined.strip_prefix("~/") {
+        format!("{}/{rest}", home.trim_end_matches('/'))
+    } else {
+        joined
+    };
+    if !abs.starts_with('/') {
+        return Vec::new();
+    }
+    // (`require_literal_leading_dot` of the glob crate also rejects `.en?`; the leading-dot
+    // rule of the last component is applied here instead.)
+    let opts = glob::MatchOptions {
+        case_sensitive: true,
+        require_literal_separator: true,
+        require_literal_leading_dot: false,
+    };
+    let Ok(paths) = glob::glob_with(&abs, opts) else {
+        return Vec::new();
+    };
+    let dot_pattern = abs.rsplit('/').next().is_some_and(|c| c.starts_with('.'));
+    paths
+        .filter_map(Result::ok)
+        .filter(|pb| {
+            dot_pattern
+                || !pb
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .take(256)
+        .filter_map(|pb| normalize(&pb.to_string_lossy(), None, home))
+        .collect()
+}
+
 /// The stand-in for a working directory nobody knows (a recording without `cwd`): a single
 /// component that no policy glob names, so a relative path is judged by its own components.
 pub const UNKNOWN_CWD: &str = "/\u{1}unknown-cwd";
@@ -124,5 +166,34 @@ mod tests {
         assert_eq!(normalize("build", None, "/h"), None);
         assert!(is_inside("/nonexist/p/build", "/nonexist/p"));
         assert!(!is_inside("/nonexist/pp", "/nonexist/p"));
+    }
+}
+
+#[cfg(test)]
+mod glob_tests {
+    #[test]
+    fn globs_expand_against_the_file_system() {
+        let dir = std::env::temp_dir().join(format!("sg-glob-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        std::fs::write(dir.join(".env"), "x").unwrap_or_default();
+        std::fs::write(dir.join("a.md"), "x").unwrap_or_default();
+        let cwd = dir.to_string_lossy().to_string();
+        let env = format!("{cwd}/.env");
+        assert_eq!(
+            super::expand_glob(".en?", Some(&cwd), "/h"),
+            vec![env.clone()]
+        );
+        assert_eq!(
+            super::expand_glob(".[e]nv", Some(&cwd), "/h"),
+            vec![env.clone()]
+        );
+        // `*` does not match a leading dot (bash's default).
+        assert_eq!(
+            super::expand_glob("*", Some(&cwd), "/h"),
+            vec![format!("{cwd}/a.md")]
+        );
+        assert!(super::expand_glob(".env", Some(&cwd), "/h").is_empty());
+        assert!(super::expand_glob("*.none", Some(&cwd), "/h").is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -746,6 +746,20 @@ fn eval_shell(
                     any_dynamic = true;
                     continue;
                 }
+                // A glob names what the shell will expand it to: `cat .en?` reads `.env`.
+                let expanded = crate::paths::expand_glob(&o.text, cwd, &env.home);
+                if !expanded.is_empty() {
+                    let hit = expanded.iter().any(|p| {
+                        (t.path_inside.is_empty()
+                            || path_in(&t.path_inside, &globs.inside, p, env, payload_cwd))
+                            && (t.path_outside.is_empty()
+                                || !path_in(&t.path_outside, &globs.outside, p, env, payload_cwd))
+                    });
+                    if hit {
+                        any_ok = true;
+                        break;
+                    }
+                }
                 let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
                     // Relative, no working directory: judged by its own components
                     // (`paths::unknown_cwd_path`); `project` / `home` stay undecided.
