@@ -737,10 +737,11 @@ impl Engine {
                     .unwrap_or_else(|| format!("Denied by seamguard guard `{}`", rule.id));
                 let reason = match (&f.unsure, &f.matched) {
                     // Guards fail closed: say so, so the reason is not read as a finding.
-                    (Some(why), _) => format!(
-                        "{why}; seamguard's guards deny what they cannot check (guard `{}`: {base})",
-                        rule.id
-                    ),
+                    // The guard's own reason would read like a finding ("Disk and partition
+                    // tools…" on a line that does not parse): say only why it could not check.
+                    (Some(why), _) => {
+                        format!("{why}; seamguard's guards deny what they cannot check")
+                    }
                     (None, Some(m)) => format!("{base}: {m}"),
                     (None, None) => base,
                 };

@@ -333,6 +333,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("git-clean-needs-approval", 4),
         ("git-discard-needs-approval", 6),
         ("git-history-purge-needs-approval", 4),
+        ("hook-folder-removal", 4),
         ("infrastructure-destroy-needs-approval", 4),
         ("install-from-url-or-git-needs-approval", 4),
         ("mcp-destructive-call-needs-approval", 5),
