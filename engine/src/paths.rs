@@ -91,11 +91,12 @@ pub fn is_inside(path: &str, root: &str) -> bool {
 
 /// The files a shell glob operand expands to, as the shell would (bash defaults: `*` and `?`
 /// do not match a leading `.`; `/` only literally), read from the file system: at most 256
-/// paths, normalized. Empty when the operand has no glob, the directory is unknown, or nothing
-/// matches (then the shell passes the word as it is, and the caller judges it as a path).
+/// paths, normalized. Empty when the operand has no glob or has `**`, the directory is
+/// unknown, or nothing matches (then the shell passes the word as it is, and the caller judges it as a path).
 /// Replaying a recorded session on another machine expands nothing.
 pub fn expand_glob(p: &str, cwd: Option<&str>, home: &str) -> Vec<String> {
-    if !has_glob(p) {
+    // `**` would walk a whole tree (node_modules, target) inside a hook call: not expanded.
+    if !has_glob(p) || p.contains("**") {
         return Vec::new();
     }
     let joined = join(cwd, p.trim());

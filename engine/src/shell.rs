@@ -1379,6 +1379,38 @@ impl Cx {
                 None
             }
             "find" => {
+                // What `{}` stands for: a file somewhere under the start folder (`…` stands for
+                // the folders between), named by `-name` when given: `find . -name .env -exec
+                // cat {} \;` reads `./…/.env`, `find /tmp -exec rm -rf {} +` deletes in `/tmp/…`.
+                let start: Vec<&Arg> = rest
+                    .iter()
+                    .take_while(|a| !a.text.starts_with('-') && a.text != "(" && a.text != "!")
+                    .collect();
+                let name = rest
+                    .windows(2)
+                    .find(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))
+                    .map(|w| w[1].clone());
+                let found = match (start.first(), start.len()) {
+                    (Some(s), 1) => {
+                        let dir = s.text.trim_end_matches('/');
+                        Arg {
+                            text: match &name {
+                                Some(n) => format!("{dir}/…/{}", n.text),
+                                None => format!("{dir}/…"),
+                            },
+                            dynamic: s.dynamic || name.as_ref().is_some_and(|n| n.dynamic),
+                        }
+                    }
+                    (None, _) => Arg {
+                        text: "./…".to_string(),
+                        dynamic: false,
+                    },
+                    // Several start folders: which one a file comes from is unknown.
+                    _ => Arg {
+                        text: "{}".to_string(),
+                        dynamic: true,
+                    },
+                };
                 let mut i = 0;
                 while let Some(a) = rest.get(i) {
                     if matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
@@ -1390,7 +1422,18 @@ impl Cx {
                         {
                             end += 1;
                         }
-                        let cmd = rest.get(start..end).unwrap_or(&[]).to_vec();
+                        let cmd: Vec<Arg> = rest
+                            .get(start..end)
+                            .unwrap_or(&[])
+                            .iter()
+                            .map(|x| {
+                                if x.text.contains("{}") {
+                                    found.clone()
+                                } else {
+                                    x.clone()
+                                }
+                            })
+                            .collect();
                         let mut v = via.clone();
                         v.push(format!("find {}", a.text));
                         self.peel(cmd, Vec::new(), v, depth + 1);
@@ -1648,7 +1691,7 @@ mod tests {
         assert!(cmds("echo $(rm -rf /)").contains(&"rm -rf / (via $(…))".to_string()));
         assert!(
             cmds("find . -name x -exec rm -rf {} \\;")
-                .contains(&"rm -rf {} (via find -exec)".to_string())
+                .contains(&"rm -rf ./…/x (via find -exec)".to_string())
         );
         assert!(cmds("curl -s https://x | sh").contains(&"sh".to_string()));
         assert!(cmds("echo 'rm -rf /' | sh").contains(&"rm -rf / (via sh <<stdin)".to_string()));
