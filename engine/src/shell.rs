@@ -924,8 +924,13 @@ impl Cx {
                     };
                     match name {
                         Some(n) if self.vars.contains_key(&n) => {
-                            out.text
-                                .push_str(self.vars.get(&n).map(String::as_str).unwrap_or(""));
+                            let v = self.vars.get(&n).map(String::as_str).unwrap_or("");
+                            // Unquoted, a value with blanks is split into several words at run
+                            // time (`R="rm -rf /"; $R`): not modelled, so the word is unknown.
+                            if !in_dq && v.contains([' ', '\t', '\n']) {
+                                out.dynamic = true;
+                            }
+                            out.text.push_str(v);
                         }
                         Some(n) if n == "HOME" => out.text.push('~'),
                         Some(n) if n == "PWD" && self.cwd.is_some() => {
@@ -1673,6 +1678,15 @@ mod tests {
             .iter()
             .map(SimpleCommand::display)
             .collect()
+    }
+
+    #[test]
+    fn an_unquoted_value_with_blanks_is_unknown() {
+        let a = BrushAnalyzer.analyze("R=\"rm -rf /\"; $R", Some("/p"));
+        assert!(a.commands.iter().any(|c| c.dynamic_program), "{a:?}");
+        let q = BrushAnalyzer.analyze("F=\"my file\"; cat \"$F\"", Some("/p"));
+        let cat = q.commands.iter().find(|c| c.program == "cat").expect("cat");
+        assert!(!cat.args.iter().any(|x| x.dynamic), "{q:?}");
     }
 
     #[test]
