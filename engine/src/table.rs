@@ -206,8 +206,13 @@ enum Tri {
     Unknown(String),
 }
 
+/// Glob operands expanded on disk during one evaluation, by (operand, working directory):
+/// every rule with a path test sees the same expansion, read from the file system once.
+type GlobCache = RefCell<HashMap<(String, Option<String>), Rc<Vec<String>>>>;
+
 struct EvalCtx<'a> {
     payload: &'a Value,
+    expanded: GlobCache,
     bits: &'a [u64],
     env: &'a ShellEnv,
     shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
@@ -337,7 +342,7 @@ impl CPred {
                 let Some(a) = cx.analysis(field) else {
                     return false;
                 };
-                match eval_shell(test, globs, &a, cx.env, cx.payload) {
+                match eval_shell(test, globs, &a, cx.env, cx.payload, &cx.expanded) {
                     Tri::Yes(m) => {
                         if positive && cx.matched.borrow().is_none() {
                             *cx.matched.borrow_mut() = Some(m);
@@ -608,6 +613,7 @@ fn eval_shell(
     a: &ShellAnalysis,
     env: &ShellEnv,
     payload: &Value,
+    cache: &GlobCache,
 ) -> Tri {
     let payload_cwd = payload.get("cwd").and_then(Value::as_str);
     let mut unknown: Option<String> = None;
@@ -747,8 +753,17 @@ fn eval_shell(
                     continue;
                 }
                 // A glob names what the shell will expand it to: `cat .en?` reads `.env`.
-                let expanded = crate::paths::expand_glob(&o.text, cwd, &env.home);
-                if !expanded.is_empty() {
+                let expanded: Option<Rc<Vec<String>>> =
+                    o.text.contains(['*', '?', '[']).then(|| {
+                        cache
+                            .borrow_mut()
+                            .entry((o.text.clone(), cwd.map(str::to_string)))
+                            .or_insert_with(|| {
+                                Rc::new(crate::paths::expand_glob(&o.text, cwd, &env.home))
+                            })
+                            .clone()
+                    });
+                if let Some(expanded) = expanded.filter(|e| !e.is_empty()) {
                     let hit = expanded.iter().any(|p| {
                         (t.path_inside.is_empty()
                             || path_in(&t.path_inside, &globs.inside, p, env, payload_cwd))
@@ -1293,6 +1308,7 @@ impl SeamTable {
         }
         let cx = EvalCtx {
             payload,
+            expanded: RefCell::new(HashMap::new()),
             bits: &bits,
             env,
             shell: RefCell::new(Vec::new()),
@@ -1651,7 +1667,8 @@ pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> 
                     }
                     _ => return false,
                 };
-                return match eval_shell(t, &globs, &a, env, payload) {
+                return match eval_shell(t, &globs, &a, env, payload, &RefCell::new(HashMap::new()))
+                {
                     Tri::Yes(_) => true,
                     Tri::No => false,
                     Tri::Unknown(_) => positive,
