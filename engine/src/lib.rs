@@ -52,26 +52,25 @@
 //! );
 //! ```
 
+/// Loading policy files: [`seamguard_policy::lower`].
+pub use seamguard_policy::lower as load;
+/// The policy model (rules, predicates, actions): [`seamguard_policy::model`].
+pub use seamguard_policy::model as policy;
+pub use seamguard_policy::{dialect, import, matcher, seam, trust};
+
 pub mod audit;
 pub mod cache;
 pub mod codec;
 pub mod decision;
-pub mod dialect;
 pub mod engine;
 pub mod event;
 pub mod explain;
 pub mod harness;
-pub mod import;
-pub mod load;
-pub mod matcher;
 pub mod paths;
-pub mod policy;
 pub mod readers;
 pub mod runner;
-pub mod seam;
 pub mod shell;
 pub mod table;
-pub mod trust;
 
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
 pub use decision::{

@@ -3,8 +3,8 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use seamguard_engine::matcher::{Matcher, MatcherMode};
-use seamguard_engine::seam::Seam;
+use seamguard_policy::matcher::{Matcher, MatcherMode};
+use seamguard_policy::seam::Seam;
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, LitStr, ReturnType, Type};
 

@@ -1,12 +1,12 @@
-//! The engine's policy IR (`seamguard_engine::policy`) as Rust constructor tokens.
+//! The engine's policy IR (`seamguard_policy::model`) as Rust constructor tokens.
 //!
 //! Every struct literal is exhaustive, so a field added to the IR makes this crate fail to
 //! build instead of silently dropping it.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use seamguard_engine::matcher::Matcher;
-use seamguard_engine::policy::{
+use seamguard_policy::matcher::Matcher;
+use seamguard_policy::model::{
     Action, Field, Leaf, LoadedPolicy, PathSpec, PolicyError, PolicyMeta, PolicyTest, Pred,
     Redaction, Rewrite, Rule, RunSpec, ShellTest, Source, Test,
 };

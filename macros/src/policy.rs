@@ -3,7 +3,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use seamguard_engine::policy::{Scope, Severity};
+use seamguard_policy::model::{Scope, Severity};
 use syn::parse::{Parse, ParseStream};
 use syn::{LitStr, Token};
 
@@ -100,7 +100,7 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
             )
         })?;
         // The rules' provenance names the file as written in the macro call.
-        let loaded = seamguard_engine::load_str(&src, file_rel, Scope::Embedded, i);
+        let loaded = seamguard_policy::load_str(&src, file_rel, Scope::Embedded, i);
         for d in loaded
             .diagnostics
             .iter()

@@ -117,7 +117,7 @@ pub fn import_config(
             file: file.into(),
             message: e.message().trim().to_string(),
         })?;
-        crate::load::to_json(&toml::de::DeValue::Table(t.into_inner()))
+        crate::lower::to_json(&toml::de::DeValue::Table(t.into_inner()))
     } else {
         serde_json::from_str(text).map_err(|e| ImportError::Parse {
             file: file.into(),
@@ -304,8 +304,8 @@ pub fn plugin_root_of(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::load_str;
-    use crate::policy::Scope;
+    use crate::lower::load_str;
+    use crate::model::Scope;
 
     #[test]
     fn claude_settings_import_loads_as_policy() {

@@ -16,7 +16,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::matcher::{Matcher, MatcherMode};
-use crate::policy::*;
+use crate::model::*;
 use crate::seam::{ActionKind, MatcherSubject, Seam};
 
 /// Default command-hook timeout in ms (HOOKS.md A2/B1: 600 s).
@@ -1690,7 +1690,7 @@ mod tests {
 
     #[test]
     fn design_contract_example_loads() {
-        let src = include_str!("../tests/data/design-example.toml");
+        let src = include_str!("../../../engine/tests/data/design-example.toml");
         let p = load_str(src, "design.toml", Scope::User, 0);
         let errs: Vec<_> = p
             .diagnostics

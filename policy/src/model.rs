@@ -1,5 +1,5 @@
 //! The policy model: rules, predicates and actions after loading (the IR between the TOML
-//! wire format of DESIGN.md §3 and the compiled [`crate::DecisionTable`]).
+//! wire format of DESIGN.md §3 and the compiled `DecisionTable` of the engine).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -77,7 +77,7 @@ pub enum PolicyMode {
     #[default]
     Enforce,
     /// Its rules are evaluated and what they would have decided is recorded
-    /// ([`crate::Outcome::observed`], the audit log), but they decide nothing: no verdict,
+    /// (the engine's `Outcome::observed`, the audit log), but they decide nothing: no verdict,
     /// context, halt, rewrite, redaction, and no command hook runs. For trying a policy on
     /// real work before enforcing it. `seamguard test` and `replay` evaluate such rules as
     /// if enforced (they act on nothing).
