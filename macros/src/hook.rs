@@ -37,14 +37,7 @@ struct Shape {
 }
 
 fn did_you_mean<'a>(got: &str, candidates: impl Iterator<Item = &'a str>) -> String {
-    let best = candidates
-        .map(|c| (strsim::jaro_winkler(got, c), c))
-        .filter(|(s, _)| *s > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((_, c)) => format!("; did you mean `{c}`?"),
-        None => String::new(),
-    }
+    seamguard_policy::hint::suffix(got, candidates)
 }
 
 fn seam_names() -> impl Iterator<Item = &'static str> {

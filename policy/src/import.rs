@@ -117,7 +117,7 @@ pub fn import_config(
             file: file.into(),
             message: e.message().trim().to_string(),
         })?;
-        crate::lower::to_json(&toml::de::DeValue::Table(t.into_inner()))
+        crate::lower::cx::to_json(&toml::de::DeValue::Table(t.into_inner()))
     } else {
         serde_json::from_str(text).map_err(|e| ImportError::Parse {
             file: file.into(),

@@ -13,6 +13,7 @@
 //! * [`model`]: rules, predicates and actions after lowering.
 //! * [`lower`]: TOML → model, with located diagnostics ([`PolicyError`]).
 //! * [`import`]: host hook configurations → rules.
+//! * [`hint`]: the one "did you mean …?" helper.
 //! * [`trust`]: content-hash trust of project command hooks.
 //!
 //! This crate has no async runtime, no process handling and no shell parser, so the
@@ -39,6 +40,7 @@
 //! ```
 
 pub mod dialect;
+pub mod hint;
 pub mod import;
 pub mod lower;
 pub mod matcher;

@@ -1,0 +1,293 @@
+//! `when` / `unless` conditions and their field tests.
+//!
+//! In: the spanned value of a `when` or `unless` key. Out: a [`Pred`] tree of [`Leaf`] tests
+//! (`regex`, `glob`, `contains`, `path`, `shell`, …) with every bad key, field or pattern
+//! reported at its span.
+
+use super::*;
+
+pub(super) const TEST_KEYS: &[&str] = &[
+    "equals",
+    "regex",
+    "glob",
+    "contains",
+    "prefix",
+    "program",
+    "program_any",
+    "subcommand",
+    "flags_any",
+    "flags_all",
+    "flags_none",
+    "args_any",
+    "path_inside",
+    "path_outside",
+    "push_force",
+    "push_delete",
+    "push_to",
+];
+
+pub(super) const SHELL_KEYS: &[&str] = &[
+    "program",
+    "program_any",
+    "subcommand",
+    "flags_any",
+    "flags_all",
+    "flags_none",
+    "args_any",
+    "path_inside",
+    "path_outside",
+    "push_force",
+    "push_delete",
+    "push_to",
+];
+
+pub(super) fn split_flag(f: &str) -> Vec<String> {
+    if f.starts_with("--") || !f.starts_with('-') || f.len() <= 2 {
+        vec![f.split('=').next().unwrap_or(f).to_string()]
+    } else {
+        f.chars().skip(1).map(|c| format!("-{c}")).collect()
+    }
+}
+
+pub(super) fn field_names() -> Vec<&'static str> {
+    FIELD_ALIASES.iter().map(|(n, _)| *n).collect()
+}
+
+/// Lower a condition table (`when` / `unless` / items of `any` / `all` / `not`).
+pub(super) fn lower_cond(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<Pred> {
+    let t = want_table(ctx, v, what)?;
+    if t.is_empty() {
+        ctx.error(
+            v.span(),
+            format!("{what}: empty condition; remove it or add a field test"),
+        );
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut ok = true;
+    for (k, val) in t.iter() {
+        let key: &str = k.get_ref();
+        match key {
+            "any" | "all" => {
+                let DeValue::Array(items) = val.get_ref() else {
+                    ctx.error(
+                        val.span(),
+                        format!(
+                            "`{key}`: expected an array of condition tables, found {}",
+                            type_name(val.get_ref())
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                };
+                if items.is_empty() {
+                    ctx.error(val.span(), format!("`{key}`: the list is empty"));
+                    ok = false;
+                    continue;
+                }
+                let mut kids = Vec::new();
+                for item in items.iter() {
+                    match lower_cond(ctx, item, &format!("item of `{key}`")) {
+                        Some(p) => kids.push(p),
+                        None => ok = false,
+                    }
+                }
+                parts.push(if key == "any" {
+                    Pred::Any(kids)
+                } else {
+                    Pred::All(kids)
+                });
+            }
+            "not" => match lower_cond(ctx, val, "`not`") {
+                Some(p) => parts.push(Pred::Not(Box::new(p))),
+                None => ok = false,
+            },
+            field_name => {
+                let Some(field) = Field::parse(field_name) else {
+                    let names = field_names();
+                    let hint = suggest(field_name, &names);
+                    ctx.error(
+                        k.span(),
+                        format!(
+                            "unknown field `{field_name}` in {what}; expected a JSON pointer (`/tool_input/...`), `any`, `all`, `not`, or one of: {}{hint}",
+                            names.join(", ")
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                };
+                match lower_tests(ctx, &field, val) {
+                    Some(mut leaves) => parts.append(&mut leaves),
+                    None => ok = false,
+                }
+            }
+        }
+    }
+    if !ok {
+        return None;
+    }
+    Some(if parts.len() == 1 {
+        parts.pop().unwrap_or(Pred::All(Vec::new()))
+    } else {
+        Pred::All(parts)
+    })
+}
+
+pub(super) fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>> {
+    let what = format!("test on `{}`", field.name);
+    let t = want_table(ctx, v, &what)?;
+    if t.is_empty() {
+        ctx.error(
+            v.span(),
+            format!(
+                "{what}: empty test table; expected one of: {}",
+                TEST_KEYS.join(", ")
+            ),
+        );
+        return None;
+    }
+    if !check_keys(ctx, t, &what, TEST_KEYS) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut ok = true;
+    let mut shell = ShellTest::default();
+    let mut has_shell = false;
+    for (k, val) in t.iter() {
+        let key: &str = k.get_ref();
+        if SHELL_KEYS.contains(&key) {
+            has_shell = true;
+            if field.name == "paths" && !matches!(key, "path_inside" | "path_outside") {
+                ctx.error(
+                    k.span(),
+                    format!("`{key}` does not apply to `paths`; `paths` takes `path_inside` / `path_outside`"),
+                );
+                ok = false;
+                continue;
+            }
+            if key == "push_force" || key == "push_delete" {
+                match want_bool(ctx, val, &format!("`{key}`")) {
+                    Some(true) => {
+                        if key == "push_force" {
+                            shell.push_force = true;
+                        } else {
+                            shell.push_delete = true;
+                        }
+                    }
+                    Some(false) => {
+                        ctx.error(
+                            val.span(),
+                            format!("`{key} = false` tests nothing; remove it or use `not`"),
+                        );
+                        ok = false;
+                    }
+                    None => ok = false,
+                }
+                continue;
+            }
+            let Some(items) = want_str_list(ctx, val, &format!("`{key}`")) else {
+                ok = false;
+                continue;
+            };
+            let items: Vec<String> = items.into_iter().map(|(s, _)| s).collect();
+            match key {
+                "program" | "program_any" => shell.programs.extend(items),
+                "subcommand" => shell.subcommands.extend(items),
+                "flags_any" => shell.flags_any.extend(items.iter().map(|f| split_flag(f))),
+                "flags_all" => shell.flags_all.extend(items.iter().map(|f| split_flag(f))),
+                "flags_none" => shell.flags_none.extend(items.iter().map(|f| split_flag(f))),
+                "args_any" => shell.args_any.extend(items),
+                "push_to" => shell.push_to.extend(items),
+                _ => {
+                    let mut specs = Vec::new();
+                    for it in items {
+                        specs.push(match it.as_str() {
+                            "project" => PathSpec::Project,
+                            "home" => PathSpec::Home,
+                            g => {
+                                if !check_glob(ctx, g, val.span()) {
+                                    ok = false;
+                                }
+                                PathSpec::Glob(g.to_string())
+                            }
+                        });
+                    }
+                    if key == "path_inside" {
+                        shell.path_inside.extend(specs);
+                    } else {
+                        shell.path_outside.extend(specs);
+                    }
+                }
+            }
+            continue;
+        }
+        let test = match key {
+            "equals" => match val.get_ref() {
+                DeValue::Array(a) if !a.is_empty() => {
+                    Test::Equals(a.iter().map(|x| to_json(x.get_ref())).collect())
+                }
+                DeValue::Array(_) => {
+                    ctx.error(val.span(), "`equals`: the list is empty");
+                    ok = false;
+                    continue;
+                }
+                DeValue::Table(_) => {
+                    ctx.error(
+                        val.span(),
+                        "`equals`: expected a string, number, boolean or array, found a table",
+                    );
+                    ok = false;
+                    continue;
+                }
+                other => Test::Equals(vec![to_json(other)]),
+            },
+            "regex" | "glob" | "contains" | "prefix" => {
+                let Some(items) = want_str_list(ctx, val, &format!("`{key}`")) else {
+                    ok = false;
+                    continue;
+                };
+                let mut valid = true;
+                for (p, span) in &items {
+                    valid &= match key {
+                        "regex" => check_regex(
+                            ctx,
+                            p,
+                            span.clone(),
+                            &format!("`regex` on `{}`", field.name),
+                        ),
+                        "glob" => check_glob(ctx, p, span.clone()),
+                        _ => true,
+                    };
+                }
+                if !valid {
+                    ok = false;
+                    continue;
+                }
+                let items: Vec<String> = items.into_iter().map(|(s, _)| s).collect();
+                match key {
+                    "regex" => Test::Regex(items),
+                    "glob" => Test::Glob(items),
+                    "contains" => Test::Contains(items),
+                    _ => Test::Prefix(items),
+                }
+            }
+            _ => continue,
+        };
+        out.push(Pred::Leaf(Leaf {
+            field: field.clone(),
+            test,
+        }));
+    }
+    if has_shell {
+        // The shell test goes first: it is the cheap, discriminating one (is this program
+        // even running?), so the other tests of the table are rarely evaluated.
+        out.insert(
+            0,
+            Pred::Leaf(Leaf {
+                field: field.clone(),
+                test: Test::Shell(Box::new(shell)),
+            }),
+        );
+    }
+    ok.then_some(out)
+}
