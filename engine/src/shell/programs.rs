@@ -65,7 +65,7 @@ impl Cx {
         self.push(&words, redirects, &via);
         let rest = &words[1..];
         if let Some(w) = wrapper(&base) {
-            self.unwrap(w, &base, rest, &via, depth, input);
+            self.unwrap_command(w, &base, rest, &via, depth, input);
             return;
         }
         match base.as_str() {

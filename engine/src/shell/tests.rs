@@ -526,3 +526,42 @@ fn cd_is_tracked() {
     let cat = a.commands.iter().find(|c| c.program == "cat").expect("cat");
     assert_eq!(cat.cwd.as_deref(), Some("/p/config"));
 }
+
+#[test]
+fn table_wrappers_unwrap_their_command() {
+    // Options with a value, a leading operand, environment words after `--`.
+    assert_eq!(
+        cmds("timeout -k 1 5 FOO=1 rm x"),
+        vec!["timeout -k 1 5 FOO=1 rm x", "rm x (via timeout)"]
+    );
+    assert_eq!(
+        cmds("sudo -- FOO=1 rm x"),
+        vec!["sudo -- FOO=1 rm x", "rm x (via sudo)"]
+    );
+    assert_eq!(
+        cmds("ionice -c 3 rm x"),
+        vec!["ionice -c 3 rm x", "rm x (via ionice)"]
+    );
+    assert_eq!(
+        cmds("/usr/bin/sudo rm x"),
+        vec!["/usr/bin/sudo rm x", "rm x (via sudo)"]
+    );
+    // Wrappers inside wrappers, each adding itself to the path.
+    assert_eq!(
+        cmds("sudo timeout 5 nice -n 1 env A=1 rm -rf /").last(),
+        Some(&"rm -rf / (via sudo, timeout, nice, env)".to_string())
+    );
+    // A query runs nothing; a lone word for `watch` is a shell line.
+    assert_eq!(cmds("command -v rm"), vec!["command -v rm"]);
+    assert_eq!(
+        cmds("watch -n 1 'rm -rf /'"),
+        vec!["watch -n 1 rm -rf /", "rm -rf / (via watch)"]
+    );
+    assert_eq!(cmds("timeout 5"), vec!["timeout 5"]);
+    // `env` reads its own words: `-S` splits a line, `-` is an option.
+    assert_eq!(
+        cmds("env -S 'rm -rf /'"),
+        vec!["env -S rm -rf /", "rm -rf / (via env -S)"]
+    );
+    assert_eq!(cmds("env - rm x"), vec!["env - rm x", "rm x (via env)"]);
+}

@@ -15,18 +15,18 @@ use super::context::{Cx, Feed};
 #[derive(Debug)]
 pub(super) struct Wrapper {
     /// The names it is called by.
-    pub(super) names: &'static [&'static str],
+    names: &'static [&'static str],
     /// Its options that take the next word as their value (`sudo -u root`).
-    pub(super) valued: &'static [&'static str],
+    valued: &'static [&'static str],
     /// How many words it reads after its options, before the command (`timeout 5`).
-    pub(super) operands: usize,
+    operands: usize,
     /// Prefixes of a first word with which it runs nothing and only reports (`command -v`).
-    pub(super) queries: &'static [&'static str],
+    queries: &'static [&'static str],
     /// Whether a lone remaining word is a shell line, not a program (`watch 'rm -rf /'`).
-    pub(super) lone_word_is_script: bool,
+    lone_word_is_script: bool,
     /// Whether the wrapped command gets the wrapper's standard input as arguments instead
     /// (`find … | xargs bash` runs script files, it does not pipe a script into `bash`).
-    pub(super) input_as_args: bool,
+    input_as_args: bool,
 }
 
 impl Wrapper {
@@ -43,9 +43,9 @@ impl Wrapper {
     }
 }
 
-/// Every wrapper unwrapped by [`Cx::unwrap`]. Leading `NAME=value` words of the command are
-/// environment for all of them (`sudo FOO=1 rm …`).
-pub(super) static WRAPPERS: &[Wrapper] = &[
+/// Every wrapper unwrapped by [`Cx::unwrap_command`]. Leading `NAME=value` words of the
+/// command are environment for all of them (`sudo FOO=1 rm …`).
+static WRAPPERS: &[Wrapper] = &[
     Wrapper::options(
         &["sudo", "doas"],
         &[
@@ -182,7 +182,7 @@ const FIND_EXEC: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 
 impl Cx {
     /// Run the command a table wrapper wraps (`sudo …`, `timeout 5 …`, `watch '…'`).
-    pub(super) fn unwrap(
+    pub(super) fn unwrap_command(
         &mut self,
         w: &Wrapper,
         base: &str,
