@@ -1,0 +1,105 @@
+//! The state of one analysis, shared by the walk, the expansion and the program knowledge.
+//!
+//! In: the working directory the line starts in. Out: a [`ShellAnalysis`] — the simple
+//! commands recorded in source order and the first reason part of the line could not be seen.
+//! In between it carries what the shell itself would know at each point of the line: variables
+//! assigned so far, the directory after `cd`, files written by redirections.
+
+use std::collections::HashMap;
+
+use brush_parser::ParserOptions;
+
+use super::{Arg, MAX_LOOP_UNROLL_BYTES, ShellAnalysis, SimpleCommand};
+
+/// What a shell would read as its script from standard input or a process substitution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Input {
+    /// Text known now: a heredoc, a here-string, a literal `echo` / `printf`.
+    Text(String),
+    /// Text only known at run time; completes "runs text from …".
+    Unknown(String),
+}
+
+/// The inputs a command may read a script from.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Feed {
+    /// Standard input: a heredoc, a here-string, a redirection, or the previous pipeline
+    /// element.
+    pub(super) stdin: Option<Input>,
+    /// The command's only `<(…)` argument (`None` when it has none or several).
+    pub(super) procsub: Option<Input>,
+}
+
+/// The text an argument word has when it is a process substitution.
+pub(super) const PROCSUB: &str = "<(…)";
+
+/// The analysis of one line in progress.
+pub(super) struct Cx {
+    /// The simple commands recorded so far, in source order.
+    pub(super) out: Vec<SimpleCommand>,
+    /// Files written by redirections earlier on the line, with their content when it is a
+    /// literal `echo`/`printf` (`printf 'rm -rf ~' > x.sh && bash x.sh`).
+    pub(super) written: HashMap<String, Option<String>>,
+    /// The first reason part of the line could not be analysed.
+    pub(super) unsure: Option<String>,
+    /// Variables with a value known now (`R=rm`, a `for` loop's variable).
+    pub(super) vars: HashMap<String, String>,
+    /// The working directory in effect, if known.
+    pub(super) cwd: Option<String>,
+    /// The parser's options (bash defaults).
+    pub(super) options: ParserOptions,
+    /// What is left of [`MAX_LOOP_UNROLL_BYTES`] on this line.
+    pub(super) loop_budget: usize,
+}
+
+impl Cx {
+    /// A fresh analysis of a line that starts in `cwd`.
+    pub(super) fn new(cwd: Option<&str>) -> Self {
+        Cx {
+            out: Vec::new(),
+            written: HashMap::new(),
+            unsure: None,
+            vars: HashMap::new(),
+            cwd: cwd.map(str::to_string),
+            options: ParserOptions::default(),
+            loop_budget: MAX_LOOP_UNROLL_BYTES,
+        }
+    }
+
+    /// The result: every command recorded and why the line is undecidable, if it is.
+    pub(super) fn finish(self) -> ShellAnalysis {
+        ShellAnalysis {
+            commands: self.out,
+            unsure: self.unsure,
+        }
+    }
+
+    /// Record why part of the line cannot be seen (the first reason is kept).
+    pub(super) fn mark_unsure(&mut self, why: String) {
+        if self.unsure.is_none() {
+            self.unsure = Some(why);
+        }
+    }
+
+    /// Record `words` as a simple command run through `via`; an unresolved command word makes
+    /// the line unsure.
+    pub(super) fn push(&mut self, words: &[Arg], redirects: Vec<Arg>, via: &[String]) {
+        let Some((first, rest)) = words.split_first() else {
+            return;
+        };
+        if first.dynamic {
+            self.mark_unsure(format!(
+                "the command word `{}` comes from an expansion that cannot be resolved before it runs",
+                first.text
+            ));
+        }
+        self.out.push(SimpleCommand {
+            program: first.text.clone(),
+            dynamic_program: first.dynamic,
+            args: rest.to_vec(),
+            redirects,
+            via: via.to_vec(),
+            cwd: self.cwd.clone(),
+        });
+    }
+}

@@ -1,0 +1,176 @@
+//! Shell-aware analysis: what a Bash command line will actually run.
+//!
+//! A command line is parsed by a real Bash parser (`brush-parser`, the parser of the brush
+//! shell, which aims at bash compatibility) behind the small [`ShellAnalyzer`] trait, and
+//! flattened into [`SimpleCommand`]s: every command of every pipeline, list, subshell,
+//! brace group, `if`/`while`/`for`/`case` body, `$(…)`/backtick and process substitution,
+//! with wrappers peeled (`sudo`, `doas`, `env`, `command`, `builtin`, `exec`, `nohup`,
+//! `nice`, `timeout`, `time`, `stdbuf`, `xargs`, `watch`, `setsid`), shell re-entry parsed
+//! recursively (`bash|sh|zsh|dash|ksh -c '…'`, `eval`, `ssh HOST '…'`, heredocs and
+//! here-strings fed to a shell, `find -exec`), quoting removed the way the shell removes it
+//! (`"r""m"`, `\rm`, `$'\x72\x6d'`), variables assigned earlier on the same line substituted
+//! (`R=rm; $R -rf /`), a `for` loop's variable bound to each word of a static list
+//! (`for f in docs/*.md; do cat "$f"; done`), the output of a literal `echo` (`-e` escapes
+//! decoded) or `printf` (`%s`, `%b`, `%d`, `%%`, escapes, the format reused) read as the script
+//! of a shell or `source` it is piped, redirected or process-substituted into, and `cd`
+//! tracked for relative paths.
+//!
+//! What cannot be seen is reported, never guessed: a line that does not parse, a command word
+//! from an unresolved variable or substitution, a shell or `source` running text from a pipe,
+//! a process substitution or standard input that is only known at run time (`curl … | sh`,
+//! `base64 -d | sh`, `source <(…)`), or the depth limit (8 levels of re-entry) sets
+//! [`ShellAnalysis::unsure`], which the policy turns into its fail-closed verdict.
+//!
+//! # Layout
+//!
+//! What comes in is a command line (or an argv run without a shell, or a whole tool call's
+//! payload) and the working directory it starts in; what goes out is a [`ShellAnalysis`]: the
+//! [`SimpleCommand`]s that will run and, when part of the line cannot be seen, why. In
+//! between, one file per concern:
+//!
+//! - `parse`: the call into brush-parser, with the size, nesting and re-entry limits and
+//!   the containment of its panics;
+//! - `walk`: the walk over the syntax tree (lists, pipelines, compound commands,
+//!   redirections, `for` loops);
+//! - `expand`: word expansion (quote removal, known variables, `~`, substitutions);
+//! - `quote`: quote removal of single pieces and display escaping;
+//! - `emulate`: what a literal `echo` / `printf` writes;
+//! - `programs`: what a program does to the analysis, by its name (`cd`, `read`, …),
+//!   dispatching to
+//! - `wrappers`: programs that run another program (`sudo`, `env`, `timeout`, `xargs`,
+//!   `find -exec`, …), mostly as rows of one table, and
+//! - `reentry`: programs that run text as a script (`bash -c`, `eval`, `ssh`, `source`);
+//! - `context`: the analysis state all of them share;
+//! - `tool`: the paths of a whole tool call ([`tool_paths`]).
+
+mod context;
+mod emulate;
+mod expand;
+mod parse;
+mod programs;
+mod quote;
+mod reentry;
+mod tool;
+mod walk;
+mod wrappers;
+
+#[cfg(test)]
+mod tests;
+
+pub use parse::bracket_depth;
+pub use quote::{escape_invisible, is_invisible};
+pub use tool::tool_paths;
+
+use context::Cx;
+
+/// Maximum nesting of shell re-entry (`bash -c`, `eval`, `$(…)`, …).
+pub const MAX_DEPTH: usize = 8;
+
+/// Longest command line analysed, in bytes (1 MiB); longer lines are "unsure".
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+
+/// Deepest bracket nesting (`(`, `{`, `[`, backticks) handed to the parser; deeper lines are
+/// "unsure" (the parser is recursive; this keeps its stack use bounded).
+pub const MAX_NESTING: usize = 100;
+
+/// Most words a `for` loop's list may have for its variable to be bound to each of them (the
+/// body is analysed once per word); longer lists keep the variable "only known at run time".
+pub const MAX_LOOP_WORDS: usize = 64;
+
+/// Budget of loop-body text (in characters) re-analysed by unrolling `for` loops on one line,
+/// nested loops included; past it, a loop's variable stays "only known at run time".
+pub const MAX_LOOP_UNROLL_BYTES: usize = 1 << 18;
+
+/// One argument word after quote removal and expansion of what is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    /// The text as the program would receive it (`$NAME` kept as written when unknown).
+    pub text: String,
+    /// Whether part of it comes from an unresolved expansion (variable, `$(…)`, arithmetic).
+    pub dynamic: bool,
+}
+
+/// A simple command the shell will run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimpleCommand {
+    /// Program as written after quote removal (`/bin/rm`, `rm`).
+    pub program: String,
+    /// Whether the program word is not a literal (unresolved variable or substitution).
+    pub dynamic_program: bool,
+    /// Arguments after the program.
+    pub args: Vec<Arg>,
+    /// Redirection targets (files written or read).
+    pub redirects: Vec<Arg>,
+    /// The wrappers it came through, outermost first (`sudo`, `bash -c`, `$(…)`).
+    pub via: Vec<String>,
+    /// Working directory in effect (after `cd` earlier on the line), if known.
+    pub cwd: Option<String>,
+}
+
+impl SimpleCommand {
+    /// The program's base name (`/usr/bin/git` → `git`).
+    pub fn basename(&self) -> &str {
+        self.program.rsplit('/').next().unwrap_or(&self.program)
+    }
+
+    /// `rm -rf / (via sudo)`: the command as run, and the wrapper path.
+    pub fn display(&self) -> String {
+        // Invisible and bidi characters are shown escaped, so the reason reads as what runs.
+        let mut s = escape_invisible(&self.program);
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(&escape_invisible(&a.text));
+        }
+        if s.chars().count() > 120 {
+            s = format!("{}…", s.chars().take(119).collect::<String>());
+        }
+        if !self.via.is_empty() {
+            s.push_str(&format!(" (via {})", self.via.join(", ")));
+        }
+        s
+    }
+}
+
+/// The result of analysing one command line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ShellAnalysis {
+    /// Every simple command found, in source order (wrappers before what they wrap).
+    pub commands: Vec<SimpleCommand>,
+    /// Why part of the line could not be analysed (parse error, dynamic command word,
+    /// depth limit), if so.
+    pub unsure: Option<String>,
+}
+
+/// A shell-line analyser (the parser is swappable behind this trait).
+pub trait ShellAnalyzer {
+    /// Analyse a script; `cwd` is the working directory it starts in.
+    fn analyze(&self, script: &str, cwd: Option<&str>) -> ShellAnalysis;
+}
+
+/// The `brush-parser` backed analyser.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct BrushAnalyzer;
+
+impl ShellAnalyzer for BrushAnalyzer {
+    fn analyze(&self, script: &str, cwd: Option<&str>) -> ShellAnalysis {
+        parse::contained(|| {
+            let mut cx = Cx::new(cwd);
+            cx.script(script, &[], 0);
+            cx.finish()
+        })
+    }
+}
+
+/// Analyse an argv that is run without a shell (Codex `local_shell_call`, `exec` arrays).
+pub fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
+    let mut cx = Cx::new(cwd);
+    let words: Vec<Arg> = argv
+        .iter()
+        .map(|a| Arg {
+            text: a.clone(),
+            dynamic: false,
+        })
+        .collect();
+    cx.peel(words, Vec::new(), Vec::new(), 0);
+    cx.finish()
+}

@@ -1,0 +1,93 @@
+//! The call into the Bash parser, with the limits and containment around it.
+//!
+//! In: the text of a script (the command line, or text a shell re-enters: `bash -c '…'`,
+//! `eval`, a substitution, a heredoc). Out: the parsed program handed to the walk, or a reason
+//! the text is undecidable — over [`MAX_SCRIPT_BYTES`], nested deeper than [`MAX_NESTING`]
+//! brackets, deeper than [`MAX_DEPTH`] levels of re-entry, not parsing, or making the parser
+//! panic.
+
+use brush_parser::Parser;
+
+use super::context::Cx;
+use super::{MAX_DEPTH, MAX_NESTING, MAX_SCRIPT_BYTES, ShellAnalysis};
+
+/// An upper bound of the nesting depth of a script: brackets and backticks counted without
+/// regard to quoting (so quoted brackets can only make the estimate larger, never smaller).
+pub fn bracket_depth(s: &str) -> usize {
+    let mut depth: usize = 0;
+    let mut max = 0;
+    let mut in_backtick = false;
+    for b in s.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b'`' => {
+                if in_backtick {
+                    depth = depth.saturating_sub(1);
+                } else {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                in_backtick = !in_backtick;
+            }
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Run one analysis with the parser's panics contained: a panic makes the line undecidable.
+///
+/// brush-parser 0.4.0 panics on some malformed input (an `unwrap` in its tokenizer, e.g.
+/// `(''<<&$(!)"\$$(` + newline + `&`). A panic would end the hook process with 101, which the
+/// host reads as a non-blocking error: the tool call would go ahead unchecked.
+pub(super) fn contained(run: impl FnOnce() -> ShellAnalysis) -> ShellAnalysis {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| ShellAnalysis {
+        commands: Vec::new(),
+        unsure: Some("the shell parser failed on this line (internal error)".to_string()),
+    })
+}
+
+impl Cx {
+    /// Parse `src` and walk every complete command in it, run through `via` at re-entry
+    /// level `depth`.
+    pub(super) fn script(&mut self, src: &str, via: &[String], depth: usize) {
+        if depth > MAX_DEPTH {
+            self.mark_unsure(format!(
+                "nesting deeper than {MAX_DEPTH} levels of shell re-entry"
+            ));
+            return;
+        }
+        if src.len() > MAX_SCRIPT_BYTES {
+            self.mark_unsure(format!(
+                "the command line is {} bytes, over the {MAX_SCRIPT_BYTES}-byte analysis limit",
+                src.len()
+            ));
+            return;
+        }
+        let nesting = bracket_depth(src);
+        if nesting > MAX_NESTING {
+            // The parser recurses per nesting level: refuse before it can exhaust the stack.
+            self.mark_unsure(format!(
+                "the command line nests {nesting} levels deep, over the {MAX_NESTING}-level analysis limit"
+            ));
+            return;
+        }
+        let mut parser = Parser::new(std::io::Cursor::new(src.as_bytes()), &self.options);
+        match parser.parse_program() {
+            Ok(prog) => {
+                for cc in &prog.complete_commands {
+                    self.compound_list(cc, via, depth);
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                let first = msg.lines().next().unwrap_or("").to_string();
+                self.mark_unsure(format!("the shell line does not parse ({first})"));
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! What a simple command's program does to the analysis, by its base name.
+//!
+//! In: the expanded words of one simple command (program first), its redirection targets, the
+//! wrapper path it came through, and what it may read a script from ([`Feed`]). Out: the
+//! command recorded, then, by program: a wrapper's command peeled ([`super::wrappers`]), a
+//! shell's or `eval`'s script analysed ([`super::reentry`]), `cd` moving the working
+//! directory, builtins that set variables to values read at run time forgetting them.
+
+use super::context::{Cx, Feed};
+use super::reentry::SHELLS;
+use super::wrappers::{is_assignment, wrapper};
+use super::{Arg, MAX_DEPTH};
+
+/// Builtins that set the variables named by their arguments to values read at run time
+/// (`printf` only with `-v`).
+const SETS_VARIABLES: &[&str] = &["read", "mapfile", "readarray", "getopts", "unset", "printf"];
+
+impl Cx {
+    /// Record and unwrap a command that reads no script from its input (an argv run without
+    /// a shell, a `find -exec` command).
+    pub(super) fn peel(
+        &mut self,
+        words: Vec<Arg>,
+        redirects: Vec<Arg>,
+        via: Vec<String>,
+        depth: usize,
+    ) {
+        self.peel_with_input(words, redirects, via, depth, Feed::default());
+    }
+
+    /// Record the command `words` run through `via`, then follow what its program runs in
+    /// turn.
+    pub(super) fn peel_with_input(
+        &mut self,
+        words: Vec<Arg>,
+        redirects: Vec<Arg>,
+        via: Vec<String>,
+        depth: usize,
+        input: Feed,
+    ) {
+        // A wrapper's argv may start with `NAME=value` words (`timeout 5 FOO=1 rm`): read
+        // them as environment, never as the program (over-reading is the safe side).
+        let skip = if depth > 0 {
+            words
+                .iter()
+                .take_while(|w| !w.dynamic && is_assignment(&w.text))
+                .count()
+        } else {
+            0
+        };
+        let words: Vec<Arg> = words.into_iter().skip(skip).collect();
+        if depth > MAX_DEPTH {
+            self.mark_unsure(format!(
+                "nesting deeper than {MAX_DEPTH} levels of command wrappers"
+            ));
+            return;
+        }
+        let Some(first) = words.first() else { return };
+        let base = first
+            .text
+            .rsplit('/')
+            .next()
+            .unwrap_or(&first.text)
+            .to_string();
+        self.push(&words, redirects, &via);
+        let rest = &words[1..];
+        if let Some(w) = wrapper(&base) {
+            self.unwrap_command(w, &base, rest, &via, depth, input);
+            return;
+        }
+        match base.as_str() {
+            "cd" => self.cd(rest),
+            "env" => self.env(rest, &via, depth, input),
+            "find" => self.find_exec(rest, &via, depth),
+            "eval" => self.eval(rest, &via, depth),
+            "ssh" => self.ssh(rest, &via, depth),
+            "source" | "." => self.source(&base, rest, &via, depth, input),
+            b if SHELLS.contains(&b) => self.shell(b, rest, &via, depth, input),
+            b if SETS_VARIABLES.contains(&b) => self.sets_variables(b, rest),
+            _ => {}
+        }
+    }
+
+    /// `cd DIR`: later commands run in DIR; a dynamic or glob DIR makes it unknown.
+    fn cd(&mut self, rest: &[Arg]) {
+        if let Some(dir) = rest.iter().find(|a| !a.text.starts_with('-')) {
+            // A glob names the directory only once the shell expands it.
+            if dir.dynamic || dir.text.contains(['*', '?', '[']) {
+                self.cwd = None;
+            } else {
+                let next = crate::paths::join(self.cwd.as_deref(), &dir.text);
+                // A pathological chain of `cd`s must not make every later command
+                // carry a huge path: past 4 KiB the directory is "unknown".
+                self.cwd = (next.len() <= 4096).then_some(next);
+            }
+        }
+    }
+
+    /// `read f`, `unset X`, `printf -v X …`: the named variables are no longer known.
+    fn sets_variables(&mut self, base: &str, rest: &[Arg]) {
+        if base != "printf" || rest.first().is_some_and(|a| a.text == "-v") {
+            for a in rest {
+                self.vars.remove(&a.text);
+            }
+            if base == "read" {
+                self.vars.remove("REPLY");
+            }
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! The walk over brush-parser's syntax tree.
+//!
+//! In: a parsed program (from [`Cx::script`]). Out: every simple command it contains, handed
+//! to the program knowledge ([`Cx::peel_with_input`]) in the order bash would run them: each
+//! element of every pipeline and `&&`/`||` list, subshell, brace group, `if`/`while`/`case`
+//! body, function body, coprocess and process substitution. On the way the walk tracks what
+//! later commands depend on: a pipe's literal producer (`echo … | sh`), heredocs and
+//! here-strings, files written by redirections, assignments and `export`, `cd` scoped to
+//! subshells, and a `for` loop's variable bound to each word of a static list.
+
+use brush_parser::ast;
+
+use super::context::{Cx, Feed, Input, PROCSUB};
+use super::emulate::{echo_output, printf_output};
+use super::{Arg, MAX_LOOP_WORDS, SimpleCommand};
+
+impl Cx {
+    /// Walk every `&&`/`||` list of a compound list (`a; b & c`).
+    pub(super) fn compound_list(&mut self, list: &ast::CompoundList, via: &[String], depth: usize) {
+        for item in &list.0 {
+            self.and_or(&item.0, via, depth);
+        }
+    }
+
+    /// Walk every pipeline of an `&&`/`||` list (both branches may run).
+    fn and_or(&mut self, l: &ast::AndOrList, via: &[String], depth: usize) {
+        self.pipeline(&l.first, via, depth);
+        for a in &l.additional {
+            match a {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => self.pipeline(p, via, depth),
+            }
+        }
+    }
+
+    /// Walk a pipeline's elements, each fed what the one before writes.
+    fn pipeline(&mut self, p: &ast::Pipeline, via: &[String], depth: usize) {
+        let n = p.seq.len();
+        // Every element but a lone one runs in a subshell: `cd` there does not persist.
+        let saved = if n > 1 { Some(self.cwd.clone()) } else { None };
+        let mut stdin: Option<Input> = None;
+        for (i, c) in p.seq.iter().enumerate() {
+            let before = self.out.len();
+            self.command(c, via, depth, stdin.take());
+            // `echo 'rm -rf /' | sh`: a literal producer piped into a shell.
+            if i + 1 < n {
+                stdin = Some(match c {
+                    ast::Command::Simple(_) => self.producer(before, via),
+                    _ => Input::Unknown(
+                        "a pipe that is only known at run time (a compound command)".into(),
+                    ),
+                });
+            }
+        }
+        if let Some(s) = saved {
+            self.cwd = s;
+        }
+    }
+
+    /// What the simple command recorded from `from` on writes (for `… | sh`, `> x.sh`,
+    /// `<(…)`): the text of a literal `echo` / `printf`, anything else unknown. The command
+    /// is the first one recorded with the same wrapper path (substitutions inside its words
+    /// are recorded before it, with a longer one).
+    fn producer(&self, from: usize, via: &[String]) -> Input {
+        let unknown = |what: String| {
+            Input::Unknown(format!("a pipe that is only known at run time ({what})"))
+        };
+        let Some(c) = self
+            .out
+            .get(from..)
+            .and_then(|o| o.iter().find(|c| c.via == via))
+        else {
+            return unknown("a command that writes nothing known".into());
+        };
+        let shown = format!("`{}`", c.display());
+        if c.dynamic_program || c.args.iter().any(|a| a.dynamic) {
+            return unknown(shown);
+        }
+        let args: Vec<String> = c.args.iter().map(|a| a.text.clone()).collect();
+        match c.basename() {
+            "echo" => Input::Text(echo_output(&args)),
+            "printf" => match printf_output(&args) {
+                Ok(t) => Input::Text(t),
+                Err(why) => unknown(format!("{shown}: {why}")),
+            },
+            _ => unknown(shown),
+        }
+    }
+
+    /// Analyse a process substitution; what it writes when it is one literal `echo` /
+    /// `printf`.
+    fn procsub(&mut self, sub: &ast::SubshellCommand, via: &[String], depth: usize) -> Input {
+        let mut v = via.to_vec();
+        v.push(PROCSUB.to_string());
+        let before = self.out.len();
+        let saved = self.cwd.clone();
+        self.compound_list(&sub.list, &v, depth + 1);
+        self.cwd = saved;
+        let unknown =
+            || Input::Unknown("a process substitution that is only known at run time".into());
+        let single = match sub.list.0.as_slice() {
+            [item] if item.0.additional.is_empty() => {
+                matches!(item.0.first.seq.as_slice(), [ast::Command::Simple(_)])
+            }
+            _ => false,
+        };
+        if !single {
+            return unknown();
+        }
+        match self.producer(before, &v) {
+            Input::Text(t) => Input::Text(t),
+            Input::Unknown(_) => unknown(),
+        }
+    }
+
+    /// Walk one command; `stdin` is what a pipe feeds it.
+    fn command(&mut self, c: &ast::Command, via: &[String], depth: usize, stdin: Option<Input>) {
+        match c {
+            ast::Command::Simple(s) => self.simple(s, via, depth, stdin),
+            ast::Command::Compound(cc, redirects) => {
+                self.compound(cc, via, depth);
+                if let Some(r) = redirects {
+                    let mut sink = Vec::new();
+                    for io in &r.0 {
+                        self.redirect(io, via, depth, &mut sink, None);
+                    }
+                }
+            }
+            ast::Command::Function(f) => {
+                // The body runs only when called; analysing it is the safe reading.
+                self.compound(&f.body.0, via, depth);
+            }
+            ast::Command::ExtendedTest(_, _) => {}
+        }
+    }
+
+    /// Walk every body of a compound command.
+    fn compound(&mut self, c: &ast::CompoundCommand, via: &[String], depth: usize) {
+        match c {
+            ast::CompoundCommand::BraceGroup(b) => self.compound_list(&b.list, via, depth),
+            ast::CompoundCommand::Subshell(s) => {
+                let saved = self.cwd.clone();
+                self.compound_list(&s.list, via, depth);
+                self.cwd = saved;
+            }
+            ast::CompoundCommand::ForClause(f) => self.for_clause(f, via, depth),
+            ast::CompoundCommand::CaseClause(cc) => {
+                for item in &cc.cases {
+                    if let Some(l) = &item.cmd {
+                        self.compound_list(l, via, depth);
+                    }
+                }
+            }
+            ast::CompoundCommand::IfClause(i) => {
+                self.compound_list(&i.condition, via, depth);
+                self.compound_list(&i.then, via, depth);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.compound_list(c, via, depth);
+                    }
+                    self.compound_list(&e.body, via, depth);
+                }
+            }
+            ast::CompoundCommand::WhileClause(w) | ast::CompoundCommand::UntilClause(w) => {
+                self.compound_list(&w.0, via, depth);
+                self.compound_list(&w.1.list, via, depth);
+            }
+            ast::CompoundCommand::Coprocess(cp) => self.command(&cp.body, via, depth, None),
+            ast::CompoundCommand::Arithmetic(a) => {
+                // `( ( rm -rf / ) )` can be read as `((…))`; bash runs it as nested
+                // subshells. Reading the text as commands too is the safe over-approximation.
+                let saved = self.cwd.clone();
+                let before = self.unsure.clone();
+                self.script(&a.expr.value, via, depth + 1);
+                self.unsure = before;
+                self.cwd = saved;
+            }
+            ast::CompoundCommand::ArithmeticForClause(f) => {
+                self.compound_list(&f.body.list, via, depth)
+            }
+        }
+    }
+
+    /// `for NAME in WORDS; do BODY; done`: with every word static (a glob is static: path
+    /// tests read it), the body is analysed once per word with NAME bound to it, within
+    /// [`MAX_LOOP_WORDS`] and the line's
+    /// [`MAX_LOOP_UNROLL_BYTES`](super::MAX_LOOP_UNROLL_BYTES). Otherwise (an expansion,
+    /// `for NAME; do` over the positional parameters, brace expansion, a blank from an
+    /// unquoted expansion the shell would split) the body is analysed once with NAME only
+    /// known at run time. After the loop NAME is unknown (the body may `break`).
+    fn for_clause(&mut self, f: &ast::ForClauseCommand, via: &[String], depth: usize) {
+        let name = f.variable_name.clone();
+        let mut bound: Option<Vec<String>> = f.values.as_ref().map(|_| Vec::new());
+        for w in f.values.iter().flatten() {
+            let a = self.word(w, via, depth);
+            let splits = w.value.contains(['$', '`']) && a.text.contains([' ', '\t', '\n']);
+            if a.dynamic || splits || a.text.contains('{') {
+                bound = None;
+            }
+            if let Some(b) = &mut bound {
+                b.push(a.text);
+            }
+        }
+        let body_len = f.body.loc.length().max(1);
+        let bound = bound.filter(|b| {
+            !b.is_empty()
+                && b.len() <= MAX_LOOP_WORDS
+                && body_len.saturating_mul(b.len() - 1) <= self.loop_budget
+        });
+        match bound {
+            Some(values) => {
+                self.loop_budget -= body_len.saturating_mul(values.len() - 1);
+                for v in values {
+                    self.vars.insert(name.clone(), v);
+                    self.compound_list(&f.body.list, via, depth);
+                }
+            }
+            None => {
+                self.vars.remove(&name);
+                self.compound_list(&f.body.list, via, depth);
+            }
+        }
+        self.vars.remove(&name);
+    }
+
+    /// Read one redirection: its target word goes to `sink`; what it feeds to standard
+    /// input (a heredoc, a here-string, a file written earlier on the line, `< <(…)`) goes to
+    /// `stdin` when given.
+    fn redirect(
+        &mut self,
+        io: &ast::IoRedirect,
+        via: &[String],
+        depth: usize,
+        sink: &mut Vec<Arg>,
+        stdin: Option<&mut Option<Input>>,
+    ) {
+        match io {
+            ast::IoRedirect::File(fd, kind, target) => {
+                let reads_stdin =
+                    matches!(kind, ast::IoFileRedirectKind::Read) && fd.is_none_or(|fd| fd == 0);
+                match target {
+                    ast::IoFileRedirectTarget::Filename(w) => {
+                        let a = self.word(w, via, depth);
+                        // `bash < x.sh` with x.sh written earlier on the line.
+                        if reads_stdin
+                            && !a.dynamic
+                            && let Some(content) = self.written.get(&a.text)
+                            && let Some(slot) = stdin
+                        {
+                            *slot = Some(match content {
+                                Some(t) => Input::Text(t.clone()),
+                                None => Input::Unknown(format!(
+                                    "a file written earlier on the same line whose content is not visible (`{}`)",
+                                    a.text
+                                )),
+                            });
+                        }
+                        sink.push(a);
+                    }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
+                        let input = self.procsub(sub, via, depth);
+                        if reads_stdin && let Some(slot) = stdin {
+                            *slot = Some(input);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            ast::IoRedirect::OutputAndError(w, _) => {
+                let a = self.word(w, via, depth);
+                sink.push(a);
+            }
+            ast::IoRedirect::HereDocument(_, doc) => {
+                if let Some(h) = stdin {
+                    *h = Some(Input::Text(doc.doc.value.clone()));
+                }
+            }
+            ast::IoRedirect::HereString(_, w) => {
+                let a = self.word(w, via, depth);
+                if let Some(h) = stdin {
+                    *h = Some(Input::Text(a.text));
+                }
+            }
+        }
+    }
+
+    /// Expand a simple command's words, apply its assignments, then record and unwrap it;
+    /// afterwards remember what its redirections wrote.
+    fn simple(
+        &mut self,
+        s: &ast::SimpleCommand,
+        via: &[String],
+        depth: usize,
+        piped: Option<Input>,
+    ) {
+        let mut words: Vec<Arg> = Vec::new();
+        let mut redirects: Vec<Arg> = Vec::new();
+        let mut assignments: Vec<(String, Option<String>)> = Vec::new();
+        let mut stdin: Option<Input> = None;
+        let mut procsubs: Vec<Input> = Vec::new();
+        for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+                    let value = match &a.value {
+                        ast::AssignmentValue::Scalar(w) => {
+                            let v = self.word(w, via, depth);
+                            (!v.dynamic).then_some(v.text)
+                        }
+                        ast::AssignmentValue::Array(_) => None,
+                    };
+                    let name = match &a.name {
+                        ast::AssignmentName::VariableName(n) => n.clone(),
+                        ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
+                    };
+                    assignments.push((name, value));
+                }
+                ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
+                    self.redirect(io, via, depth, &mut redirects, Some(&mut stdin));
+                }
+                ast::CommandPrefixOrSuffixItem::Word(w) => {
+                    let a = self.word(w, via, depth);
+                    words.push(a);
+                }
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
+                    self.procsub(sub, via, depth);
+                }
+            }
+        }
+        if let Some(w) = &s.word_or_name {
+            let a = self.word(w, via, depth);
+            words.push(a);
+        }
+        for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
+                    self.redirect(io, via, depth, &mut redirects, Some(&mut stdin));
+                }
+                ast::CommandPrefixOrSuffixItem::Word(w) => {
+                    let a = self.word(w, via, depth);
+                    words.push(a);
+                }
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                    // `export R=rm`, `declare X=1`: the word as written.
+                    let a = self.word(w, via, depth);
+                    words.push(a);
+                }
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
+                    procsubs.push(self.procsub(sub, via, depth));
+                    words.push(Arg {
+                        text: PROCSUB.into(),
+                        dynamic: true,
+                    });
+                }
+            }
+        }
+        if words.is_empty() {
+            // A bare assignment persists in the shell: `R=rm; $R -rf /`.
+            for (n, v) in assignments {
+                match v {
+                    Some(v) => {
+                        self.vars.insert(n, v);
+                    }
+                    None => {
+                        self.vars.remove(&n);
+                    }
+                }
+            }
+            if !redirects.is_empty() {
+                self.out.push(SimpleCommand {
+                    program: String::new(),
+                    dynamic_program: false,
+                    args: Vec::new(),
+                    redirects,
+                    via: via.to_vec(),
+                    cwd: self.cwd.clone(),
+                });
+            }
+            return;
+        }
+        // `export NAME=value` also persists.
+        if words
+            .first()
+            .is_some_and(|w| w.text == "export" || w.text == "declare" || w.text == "readonly")
+        {
+            for w in words.iter().skip(1) {
+                if let Some((n, v)) = w.text.split_once('=')
+                    && !w.dynamic
+                {
+                    self.vars.insert(n.to_string(), v.to_string());
+                }
+            }
+        }
+        let feed = Feed {
+            stdin: stdin.or(piped),
+            procsub: match procsubs.len() {
+                1 => procsubs.pop(),
+                0 => None,
+                _ => Some(Input::Unknown(
+                    "a process substitution that is only known at run time".into(),
+                )),
+            },
+        };
+        let before = self.out.len();
+        self.peel_with_input(words, redirects, via.to_vec(), depth, feed);
+        // The command itself, not a substitution recorded before it (`echo $(…) > x.sh`).
+        let targets: Vec<String> = self
+            .out
+            .get(before..)
+            .and_then(|o| o.iter().find(|c| c.via == via))
+            .map(|c| {
+                c.redirects
+                    .iter()
+                    .filter(|r| !r.dynamic)
+                    .map(|r| r.text.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if targets.is_empty() {
+            return;
+        }
+        let content = match self.producer(before, via) {
+            Input::Text(t) => Some(t),
+            Input::Unknown(_) => None,
+        };
+        for t in targets {
+            self.written.insert(t, content.clone());
+        }
+    }
+}
