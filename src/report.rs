@@ -43,7 +43,7 @@ pub(crate) fn bump(map: &mut BTreeMap<String, usize>, key: &str) {
     *map.entry(key.to_string()).or_insert(0) += 1;
 }
 
-/// Display a path relative to the current directory when possible.
+/// A path as reports show it.
 pub(crate) fn show(p: &Path) -> String {
     p.display().to_string()
 }

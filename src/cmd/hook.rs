@@ -49,6 +49,7 @@ enum LoadErrorArg {
     Deny,
 }
 
+/// Whether `path` is inside the folder `dir` (both resolved when they exist).
 fn is_under(path: &Path, dir: &str) -> bool {
     let p = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let d = std::fs::canonicalize(dir).unwrap_or_else(|_| PathBuf::from(dir));

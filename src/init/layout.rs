@@ -11,7 +11,7 @@ use seamguard_engine::{Dialect, Seam};
 
 use super::manifest::MANIFEST;
 use super::{Options, Profile, toml_edit};
-use crate::discover::env_path;
+use crate::discover::{env_path, user_dir};
 use crate::library;
 
 /// The folders of one install: project (or user) scope.
@@ -24,6 +24,7 @@ pub(super) struct Layout {
     home: Option<PathBuf>,
 }
 
+/// `p`, joined to the current directory when relative.
 fn absolute(p: &Path) -> Result<PathBuf, String> {
     if p.is_absolute() {
         return Ok(p.to_path_buf());
@@ -34,11 +35,12 @@ fn absolute(p: &Path) -> Result<PathBuf, String> {
 }
 
 impl Layout {
+    /// The folders of the scope `opts` asks for.
     pub(super) fn new(opts: &Options) -> Result<Layout, String> {
         let home = env_path("HOME");
         if opts.user {
-            let policy_dir = crate::discover::user_dir()
-                .ok_or("neither XDG_CONFIG_HOME nor HOME is set: no user folder")?;
+            let policy_dir =
+                user_dir().ok_or("neither XDG_CONFIG_HOME nor HOME is set: no user folder")?;
             return Ok(Layout {
                 root: None,
                 policy_dir,
@@ -56,6 +58,7 @@ impl Layout {
         })
     }
 
+    /// `$HOME`; an error when it is not set.
     pub(super) fn home(&self) -> Result<&Path, String> {
         self.home
             .as_deref()
@@ -149,6 +152,7 @@ pub(super) fn program() -> String {
     }
 }
 
+/// Whether `p` is a file this user may run.
 #[cfg(unix)]
 fn is_executable(p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
@@ -156,6 +160,7 @@ fn is_executable(p: &Path) -> bool {
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
+/// Whether `p` is a file this user may run.
 #[cfg(not(unix))]
 fn is_executable(p: &Path) -> bool {
     p.is_file()
