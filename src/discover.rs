@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use seamguard_engine::load::{LoadOptions, load_file_with};
+use seamguard_engine::trust::TrustStore;
 use seamguard_engine::{LoadedPolicy, Scope};
 
 /// `*.toml` files of a folder, sorted by name; a file is returned as is.
@@ -24,10 +25,17 @@ fn expand(path: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>) {
     }
 }
 
+/// A path from an environment variable; `None` when it is unset or empty.
+pub(crate) fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
 /// The user's config folder: `$XDG_CONFIG_HOME/seamguard`, else `~/.config/seamguard`.
 pub(crate) fn user_dir() -> Option<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
-        return Some(PathBuf::from(x).join("seamguard"));
+    if let Some(x) = env_path("XDG_CONFIG_HOME") {
+        return Some(x.join("seamguard"));
     }
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config").join("seamguard"))
 }
@@ -35,8 +43,8 @@ pub(crate) fn user_dir() -> Option<PathBuf> {
 /// Where seamguard keeps state between hook calls (continuation counts):
 /// `$XDG_STATE_HOME/seamguard`, else `~/.local/state/seamguard`, else the temp folder.
 pub(crate) fn state_dir() -> PathBuf {
-    if let Some(x) = std::env::var_os("XDG_STATE_HOME").filter(|x| !x.is_empty()) {
-        return PathBuf::from(x).join("seamguard");
+    if let Some(x) = env_path("XDG_STATE_HOME") {
+        return x.join("seamguard");
     }
     match std::env::var_os("HOME") {
         Some(h) => PathBuf::from(h)
@@ -45,6 +53,12 @@ pub(crate) fn state_dir() -> PathBuf {
             .join("seamguard"),
         None => std::env::temp_dir().join("seamguard"),
     }
+}
+
+/// The trust store in the user's config folder.
+pub(crate) fn trust_store() -> TrustStore {
+    let dir = user_dir().unwrap_or_else(|| std::env::temp_dir().join("seamguard"));
+    TrustStore::new(dir.join("trust.json"))
 }
 
 fn managed_dir() -> PathBuf {
@@ -56,8 +70,8 @@ fn managed_dir() -> PathBuf {
 /// The project's `.seamguard/` folder: from `CLAUDE_PROJECT_DIR`, else the payload's `cwd`
 /// (or the current directory) and its parents.
 fn project_dir(payload: Option<&Value>) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CLAUDE_PROJECT_DIR").filter(|p| !p.is_empty()) {
-        let d = PathBuf::from(p).join(".seamguard");
+    if let Some(p) = env_path("CLAUDE_PROJECT_DIR") {
+        let d = p.join(".seamguard");
         return d.is_dir().then_some(d);
     }
     let start = payload

@@ -5,33 +5,51 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::ValueEnum;
+
 use seamguard_engine::import::{guess_dialect, import_config, plugin_root_of};
 use seamguard_engine::policy::OnLoadError;
 use seamguard_engine::runner::ProcessRunner;
-use seamguard_engine::trust::{TrustStore, content_hash};
+use seamguard_engine::trust::content_hash;
 use seamguard_engine::{
     DecisionTable, DecodeError, Dialect, Engine, FileLedger, HookEvent, LoadedPolicy, Scope, audit,
     encode, load_str,
 };
 
+use super::DialectArg;
 use crate::discover;
 
-/// Options of `seamguard hook`.
-#[derive(Debug)]
-pub(crate) struct Options {
-    pub(crate) dialect: Option<Dialect>,
-    pub(crate) policies: Vec<PathBuf>,
-    pub(crate) hooks_configs: Vec<PathBuf>,
-    pub(crate) fail_closed: bool,
-    pub(crate) audit_log: Option<PathBuf>,
+/// Answer one hook payload on stdin (what goes into settings.json / hooks.json).
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// Host protocol; detected from the payload when omitted.
+    #[arg(long, value_enum)]
+    dialect: Option<DialectArg>,
+    /// Policy file or folder (repeatable); default: .seamguard/ of the project plus the
+    /// user folder ($XDG_CONFIG_HOME/seamguard/) and /etc/seamguard/.
+    #[arg(long = "policy", value_name = "PATH")]
+    policies: Vec<PathBuf>,
+    /// Also run the command hooks of an existing Claude Code settings file, plugin or Codex
+    /// hooks.json, or Codex config.toml (repeatable).
+    #[arg(long = "hooks-config", value_name = "PATH")]
+    hooks_configs: Vec<PathBuf>,
+    /// Fail closed (deny tool calls) when any policy has errors, whatever the file says.
+    #[arg(long, value_enum)]
+    on_load_error: Option<LoadErrorArg>,
+    /// Append hook/invoked + hook/result records to this JSON Lines file
+    /// (default: $SEAMGUARD_AUDIT_LOG when set).
+    #[arg(long, value_name = "PATH")]
+    audit_log: Option<PathBuf>,
 }
 
-/// The trust store in the user's config folder.
-pub(crate) fn trust_store() -> TrustStore {
-    let dir = discover::user_dir().unwrap_or_else(|| std::env::temp_dir().join("seamguard"));
-    TrustStore::new(dir.join("trust.json"))
+/// `--on-load-error`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum LoadErrorArg {
+    Warn,
+    Deny,
 }
 
+/// Whether `path` is inside the folder `dir` (both resolved when they exist).
 fn is_under(path: &Path, dir: &str) -> bool {
     let p = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let d = std::fs::canonicalize(dir).unwrap_or_else(|_| PathBuf::from(dir));
@@ -40,7 +58,7 @@ fn is_under(path: &Path, dir: &str) -> bool {
 
 /// Load hook configuration files (Claude Code settings, plugin or Codex hooks.json, Codex
 /// config.toml) as policies. An unreadable config is a warning; the rest still loads.
-pub(crate) fn load_hooks_configs(
+fn load_hooks_configs(
     paths: &[PathBuf],
     project: Option<&str>,
     first_index: usize,
@@ -86,7 +104,7 @@ pub(crate) fn load_hooks_configs(
         );
         policy.meta.content_hash = content_hash(text.as_bytes());
         if scope == Scope::Project {
-            policy.meta.trusted = trust_store().is_trusted(p, &policy.meta.content_hash);
+            policy.meta.trusted = discover::trust_store().is_trusted(p, &policy.meta.content_hash);
         }
         out.push(policy);
     }
@@ -117,8 +135,8 @@ fn dedup_claude_settings(policies: &mut [LoadedPolicy], paths: &[PathBuf]) {
 }
 
 /// Mark project-scope policy files trusted when the trust store holds their exact content.
-pub(crate) fn apply_trust(policies: &mut [LoadedPolicy], paths: &[(PathBuf, Scope)]) {
-    let store = trust_store();
+fn apply_trust(policies: &mut [LoadedPolicy], paths: &[(PathBuf, Scope)]) {
+    let store = discover::trust_store();
     for (p, (path, scope)) in policies.iter_mut().zip(paths) {
         if *scope == Scope::Project {
             p.meta.trusted = store.is_trusted(path, &p.meta.content_hash);
@@ -126,7 +144,8 @@ pub(crate) fn apply_trust(policies: &mut [LoadedPolicy], paths: &[(PathBuf, Scop
     }
 }
 
-pub(crate) fn run(o: &Options) -> ExitCode {
+/// Read the payload, evaluate it and answer the host.
+pub(super) fn run(o: Args) -> ExitCode {
     let started = Instant::now();
     let started_ms = audit::now_ms();
     let mut input = Vec::new();
@@ -162,7 +181,9 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let dialect = o.dialect.unwrap_or_else(|| Dialect::detect(&payload));
+    let dialect = o
+        .dialect
+        .map_or_else(|| Dialect::detect(&payload), Dialect::from);
     let seam = event.seam();
     let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
         .ok()
@@ -189,7 +210,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         n,
         &mut warnings,
     ));
-    if o.fail_closed {
+    if o.on_load_error == Some(LoadErrorArg::Deny) {
         for p in &mut loaded {
             p.meta.on_load_error = OnLoadError::Deny;
         }
@@ -223,16 +244,12 @@ pub(crate) fn run(o: &Options) -> ExitCode {
     let audit_path = o
         .audit_log
         .clone()
-        .or_else(|| {
-            std::env::var_os("SEAMGUARD_AUDIT_LOG")
-                .filter(|p| !p.is_empty())
-                .map(PathBuf::from)
-        })
+        .or_else(|| discover::env_path("SEAMGUARD_AUDIT_LOG"))
         .or_else(|| {
             outcome
                 .observed
                 .is_some()
-                .then(|| crate::discover::state_dir().join("audit.jsonl"))
+                .then(|| discover::state_dir().join("audit.jsonl"))
         });
     let mut out = std::io::stdout().lock();
     let write_ok = out
@@ -293,82 +310,4 @@ fn unreadable_tool_call_answer(input: &[u8], why: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("{out}\n"))
-}
-
-/// `seamguard trust PATH…`: trust the exact content of project files with command hooks.
-pub(crate) fn trust(paths: &[PathBuf]) -> ExitCode {
-    let store = trust_store();
-    let mut failed = false;
-    for p in paths {
-        match store.trust(p) {
-            Ok(h) => println!(
-                "trusted {} (sha256 {h}) in {}",
-                p.display(),
-                store.path().display()
-            ),
-            Err(e) => {
-                eprintln!("seamguard: {e}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// `seamguard import FILE… [-o OUT]`: hook configs → one policy file per input.
-pub(crate) fn import(
-    paths: &[PathBuf],
-    output: Option<&Path>,
-    dialect: Option<Dialect>,
-) -> ExitCode {
-    let mut texts = Vec::new();
-    let mut failed = false;
-    for p in paths {
-        let file = p.display().to_string();
-        let text = match std::fs::read_to_string(p) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("seamguard: cannot read {file}: {e}");
-                failed = true;
-                continue;
-            }
-        };
-        let d = dialect.unwrap_or_else(|| guess_dialect(p));
-        match import_config(&file, &text, d, plugin_root_of(p).as_deref()) {
-            Ok(imp) => {
-                for w in &imp.warnings {
-                    eprintln!("warning: {w}");
-                }
-                eprintln!(
-                    "{file}: {} rule(s) imported ({} hooks)",
-                    imp.rules,
-                    imp.dialect.name()
-                );
-                texts.push(imp.toml);
-            }
-            Err(e) => {
-                eprintln!("seamguard: {e}");
-                failed = true;
-            }
-        }
-    }
-    let all = texts.join("\n");
-    match output {
-        Some(o) => {
-            if let Err(e) = std::fs::write(o, all) {
-                eprintln!("seamguard: cannot write {}: {e}", o.display());
-                return ExitCode::from(1);
-            }
-        }
-        None => print!("{all}"),
-    }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }

@@ -1,0 +1,52 @@
+//! `seamguard init`: the flags of [`crate::init`].
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::DialectArg;
+use crate::init::{self, Profile};
+
+/// Write a policy profile into .seamguard/ and hook seamguard into Claude Code or Codex.
+///
+/// Adds `seamguard hook` entries to .claude/settings.json (Codex: .codex/hooks.json),
+/// keeping every other byte; backs up each modified file; `--undo` puts everything back.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// Agent to hook into (default: codex when only a .codex/ folder exists).
+    #[arg(long, value_enum)]
+    agent: Option<DialectArg>,
+    /// Policy profile: balanced, strict (balanced + stricter rules) or observe (balanced,
+    /// recorded in the audit log but deciding nothing).
+    #[arg(long, value_enum, default_value = "balanced")]
+    profile: Profile,
+    /// Install for the user ($XDG_CONFIG_HOME/seamguard/, ~/.claude, ~/.codex) instead of
+    /// the project.
+    #[arg(long, conflicts_with = "project")]
+    user: bool,
+    /// Print the unified diff of every change and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Restore the backed-up files and remove what init created (unless edited since).
+    #[arg(long)]
+    undo: bool,
+    /// Overwrite policy files that differ from the profile's (init), or undo files edited
+    /// since init wrote them (--undo).
+    #[arg(long)]
+    force: bool,
+    /// Project folder (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+}
+
+/// Install (or undo) with [`crate::init::run`].
+pub(super) fn run(a: Args) -> ExitCode {
+    init::run(&init::Options {
+        agent: a.agent.map(Into::into),
+        profile: a.profile,
+        user: a.user,
+        dry_run: a.dry_run,
+        undo: a.undo,
+        force: a.force,
+        project: a.project,
+    })
+}

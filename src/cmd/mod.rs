@@ -1,0 +1,76 @@
+//! The subcommands of `seamguard`, one module each (the clap arguments beside the function
+//! that runs them).
+//!
+//! In: the parsed command line ([`Command`], from `main`). Out: what the subcommand prints on
+//! stdout / stderr and its [`ExitCode`]. The work itself is done by the engine and by the
+//! crate's stage modules ([`crate::init`], [`crate::replay`], [`crate::explain`],
+//! [`crate::discover`]); these modules turn flags into their options and report.
+
+use std::process::ExitCode;
+
+use clap::{Subcommand, ValueEnum};
+
+use seamguard_engine::Dialect;
+
+mod check;
+mod explain;
+mod hook;
+mod import;
+mod init;
+mod replay;
+mod test;
+mod trust;
+
+/// A subcommand and its arguments.
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    Hook(hook::Args),
+    Trust(trust::Args),
+    Init(init::Args),
+    Import(import::Args),
+    Check(check::Args),
+    Test(test::Args),
+    Replay(replay::Args),
+    Explain(explain::Args),
+}
+
+impl Command {
+    /// Run the subcommand.
+    pub(crate) fn run(self) -> ExitCode {
+        match self {
+            Command::Hook(a) => hook::run(a),
+            Command::Trust(a) => trust::run(&a),
+            Command::Init(a) => init::run(a),
+            Command::Import(a) => import::run(a),
+            Command::Check(a) => check::run(&a),
+            Command::Test(a) => test::run(&a),
+            Command::Replay(a) => replay::run(a),
+            Command::Explain(a) => explain::run(a),
+        }
+    }
+}
+
+/// `--dialect` / `--agent`: a host protocol.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DialectArg {
+    #[value(name = "claude-code", alias = "claude")]
+    ClaudeCode,
+    Codex,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(d: DialectArg) -> Dialect {
+        match d {
+            DialectArg::ClaudeCode => Dialect::ClaudeCode,
+            DialectArg::Codex => Dialect::Codex,
+        }
+    }
+}
+
+/// `--format` of the report commands.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum Format {
+    Text,
+    Json,
+    Jsonl,
+}

@@ -1,0 +1,111 @@
+//! `seamguard test`: run the `[[test]]` examples of policy files, one line per example.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use seamguard_engine::{
+    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Seam, Verdict,
+    load_file,
+};
+
+use crate::discover;
+use crate::report::{exit_code, print_diagnostics};
+
+/// Run the [[test]] examples of policy files.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// Policy files or folders (default: discovered policies).
+    paths: Vec<PathBuf>,
+}
+
+/// Whether an outcome satisfies a test's `expect`.
+fn expectation_holds(t: &PolicyTest, seam: Seam, o: &Outcome) -> bool {
+    let v = o.verdict();
+    let verdict_ok = match t.expect.as_str() {
+        "halt" => o.halt.is_some(),
+        "stop" => matches!(seam, Seam::Stop | Seam::SubagentStop) && v != Verdict::Continue,
+        "none" => v == Verdict::Abstain && o.halt.is_none(),
+        e => v.name() == e,
+    };
+    let reason_ok = t.reason_contains.as_ref().is_none_or(|s| {
+        o.reason_text().contains(s.as_str())
+            || o.halt.as_ref().is_some_and(|h| h.text.contains(s.as_str()))
+    });
+    let fired = o.fired_ids();
+    let rules_ok = t.rules.iter().all(|r| fired.contains(&r.as_str()))
+        && !t.not_rules.iter().any(|r| fired.contains(&r.as_str()));
+    verdict_ok && reason_ok && rules_ok
+}
+
+/// Exit 1 when a test fails, a file has errors or no file is found.
+pub(super) fn run(a: &Args) -> ExitCode {
+    let files = discover::policy_paths(&a.paths, None);
+    if files.is_empty() {
+        eprintln!("seamguard: no policy files found");
+        return ExitCode::from(1);
+    }
+    let mut failed = 0usize;
+    let mut passed = 0usize;
+    let mut load_errors = 0usize;
+    for (path, scope) in &files {
+        let policy = load_file(path, *scope, 0);
+        let (errors, _) = print_diagnostics(std::slice::from_ref(&policy));
+        load_errors += errors;
+        let tests = policy.tests.clone();
+        let engine = Engine::new(DecisionTable::new(vec![policy]))
+            .with_ledger(Box::new(MemoryLedger::default()));
+        for t in &tests {
+            let dialect = t.dialect.unwrap_or_else(|| Dialect::detect(&t.payload));
+            let event = HookEvent::from_value(&t.payload);
+            let seam = match event {
+                Ok(e) => e.seam(),
+                Err(e) => {
+                    failed += 1;
+                    println!(
+                        "FAIL {}:{} {}: event does not decode: {e}",
+                        t.source.file, t.source.line, t.name
+                    );
+                    continue;
+                }
+            };
+            let o = engine.evaluate(seam, &t.payload, dialect);
+            if expectation_holds(t, seam, &o) {
+                passed += 1;
+                println!(
+                    "ok   {}:{} {} => {}",
+                    t.source.file,
+                    t.source.line,
+                    t.name,
+                    o.verdict().name()
+                );
+            } else {
+                failed += 1;
+                let fired = o.fired_ids().join(", ");
+                println!(
+                    "FAIL {}:{} {}: expected {}{}{}, got {} (fired: [{fired}]; reason: {:?})",
+                    t.source.file,
+                    t.source.line,
+                    t.name,
+                    t.expect,
+                    t.reason_contains
+                        .as_ref()
+                        .map(|r| format!(" with reason containing {r:?}"))
+                        .unwrap_or_default(),
+                    if t.rules.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" by [{}]", t.rules.join(", "))
+                    } + &if t.not_rules.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and not by [{}]", t.not_rules.join(", "))
+                    },
+                    o.verdict().name(),
+                    o.reason_text(),
+                );
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed, {load_errors} policy error(s)");
+    exit_code(failed > 0 || load_errors > 0)
+}

@@ -1,0 +1,244 @@
+//! `seamguard init`: write a policy profile and hook seamguard into Claude Code or Codex.
+//!
+//! What it writes (DESIGN.md §5, HOOKS.md A1/A2 and B1/B2):
+//!
+//! * **Policies** — the chosen profile from the embedded library ([`crate::library`]) into
+//!   `<project>/.seamguard/` (or the user folder `$XDG_CONFIG_HOME/seamguard/` with `--user`).
+//!   `balanced` is every `policies/*.toml`; `strict` adds `policies/strict/*.toml` as
+//!   `strict-<name>.toml` (discovery is not recursive); `observe` is the balanced files with
+//!   `mode = "observe"` in their `[policy]` table. Each file starts with a comment line naming
+//!   the seamguard version and profile. A file that exists with other content is kept (the
+//!   user edited it) unless `--force`; a file an earlier `init` wrote and nobody edited is
+//!   replaced when the profile changes, and removed when the new profile no longer has it.
+//! * **Claude Code** — one matcher-less group `{"hooks":[{"type":"command","command":
+//!   "seamguard hook --dialect claude-code"}]}` for every event that has a seam
+//!   ([`Seam::ALL`]) in `<project>/.claude/settings.json` (`~/.claude/settings.json` with
+//!   `--user`). A project install uses the shared `settings.json`, not
+//!   `settings.local.json`: the policies go to `.seamguard/`, which is meant to be committed
+//!   with the project, and the hooks that enforce them belong in the file that is committed
+//!   with them (HOOKS.md A1: "Project (shared) … meant to be committed"); the local file is
+//!   personal and git-ignored, so a guard there would protect one checkout only, and the
+//!   teammates who get `.seamguard/` would get policies that never run. Hook entries are
+//!   concatenated across every settings level, so the user's own hooks keep running. (When
+//!   `seamguard` is not on `PATH` the command is an absolute path, which only works on this
+//!   machine; `init` says so.) An existing seamguard entry in `settings.local.json` counts as
+//!   installed, so the hook never runs twice.
+//! * **Codex** — the same groups (for the events Codex has: [`Seam::in_codex`]) in
+//!   `<project>/.codex/hooks.json` (`$CODEX_HOME/hooks.json`, default `~/.codex/`, with
+//!   `--user`), the hooks file HOOKS.md B1 names for each config layer. Hooks are on by default
+//!   since Codex 0.124; when the same layer's `config.toml` turns them off
+//!   (`[features] hooks = false`, or the deprecated `codex_hooks = false`), that value is set
+//!   to `true` with a format-preserving edit. Codex does not deduplicate handlers, so an
+//!   event that already has a seamguard handler in the layer's `config.toml` `[hooks]` tables
+//!   is left alone.
+//!
+//! Settings files are edited through a concrete syntax tree: every byte outside the added
+//! entries stays as it was. A second run finds the entries (any handler command containing
+//! `seamguard hook`) and changes nothing. Before a file is first modified it is copied to
+//! `<file>.seamguard-backup` (never overwritten later), and every write is recorded in
+//! `.init-manifest.json` in the policy folder, which `--undo` reads to restore the backups
+//! byte for byte and remove what `init` created — files edited since are kept (and named)
+//! unless `--force`. `--dry-run` prints the unified diff of every change and writes nothing.
+//!
+//! # In and out
+//!
+//! In: [`Options`] from `seamguard init` (agent, profile, scope, `--dry-run`, `--undo`,
+//! `--force`). Out: the policy files, the edited settings files, their backups and the
+//! manifest on disk; one report line per file on stdout, errors on stderr, exit 1 on failure.
+//!
+//! The steps, one module each: [`layout`] says where every file goes, [`plan`] computes the
+//! changes (with [`json_edit`] and [`toml_edit`] for the agent's settings), [`backup`] applies
+//! them or undoes them, [`manifest`] records what was written.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+
+use seamguard_engine::Dialect;
+
+use crate::report::exit_code;
+
+/// `println!` that ignores a closed stdout (`seamguard init --dry-run | head`) instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` counterpart of [`say!`].
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+mod backup;
+mod json_edit;
+mod layout;
+mod manifest;
+mod plan;
+mod toml_edit;
+
+use layout::{Layout, disp, program};
+use manifest::Manifest;
+use plan::{Kind, Plan, plan_agent, plan_policies, print_diff};
+
+/// The marker that identifies a seamguard handler in a hooks configuration.
+const MARKER: &str = "seamguard hook";
+
+/// A policy profile of the embedded library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Profile {
+    /// Every `policies/*.toml`.
+    Balanced,
+    /// Balanced plus `policies/strict/*.toml`.
+    Strict,
+    /// The balanced files in observe mode: evaluated and audited, deciding nothing.
+    Observe,
+}
+
+impl Profile {
+    /// The profile's name in messages and the manifest.
+    fn name(self) -> &'static str {
+        match self {
+            Profile::Balanced => "balanced",
+            Profile::Strict => "strict",
+            Profile::Observe => "observe",
+        }
+    }
+}
+
+/// Options of `seamguard init`.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    /// Host to hook into; guessed from the `.claude/` / `.codex/` folders when `None`.
+    pub(crate) agent: Option<Dialect>,
+    /// Policy profile.
+    pub(crate) profile: Profile,
+    /// Install into the user's folders instead of a project.
+    pub(crate) user: bool,
+    /// Print the diff of every change, write nothing.
+    pub(crate) dry_run: bool,
+    /// Undo what earlier runs recorded in the manifest.
+    pub(crate) undo: bool,
+    /// Overwrite edited policy files (init) / restore edited files (undo).
+    pub(crate) force: bool,
+    /// Project folder (default: the current directory).
+    pub(crate) project: Option<PathBuf>,
+}
+
+/// Entry point of `seamguard init`.
+pub(crate) fn run(opts: &Options) -> ExitCode {
+    let result = if opts.undo {
+        backup::undo(opts)
+    } else {
+        install(opts)
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("seamguard init: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The events whose handler commands include a seamguard one (see [`MARKER`]).
+fn seamguard_events<'a>(
+    commands: impl IntoIterator<Item = (&'a str, Vec<String>)>,
+) -> BTreeSet<String> {
+    commands
+        .into_iter()
+        .filter(|(_, cmds)| cmds.iter().any(|c| c.contains(MARKER)))
+        .map(|(event, _)| event.to_string())
+        .collect()
+}
+
+/// Plan the install, then print it (`--dry-run`) or apply it and record it.
+fn install(opts: &Options) -> Result<ExitCode, String> {
+    let layout = Layout::new(opts)?;
+    let dialect = layout.agent(opts.agent);
+    let manifest_path = layout.manifest_path();
+    let mut manifest = Manifest::read(&manifest_path)?.unwrap_or_default();
+    let command = format!("{} hook --dialect {}", program(), dialect.name());
+
+    let mut plan = Plan::default();
+    plan_policies(&layout, &manifest, opts.profile, opts.force, &mut plan)?;
+    plan_agent(&layout, dialect, &command, &mut plan)?;
+
+    let scope = match &layout.root {
+        Some(r) => format!("project {}", disp(r)),
+        None => "user folders".into(),
+    };
+    say!(
+        "seamguard init: profile {}, agent {}, {scope}{}",
+        opts.profile.name(),
+        dialect.name(),
+        if opts.dry_run { " (dry run)" } else { "" }
+    );
+    if opts.dry_run {
+        for c in &plan.changes {
+            print_diff(c);
+        }
+        for c in &plan.changes {
+            say!("  would change {}: {}", disp(&c.path), c.what);
+        }
+        for n in &plan.notes {
+            say!("  {n}");
+        }
+        say!("dry run: nothing was written");
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let mut failed = false;
+    for c in &plan.changes {
+        match backup::apply_change(&layout, c, &mut manifest) {
+            Ok(line) => say!("  {line}"),
+            Err(e) => {
+                eprintln!("seamguard init: {e}");
+                failed = true;
+                break;
+            }
+        }
+    }
+    for n in &plan.notes {
+        say!("  {n}");
+    }
+    if !plan.changes.is_empty() {
+        manifest.format = 1;
+        manifest.seamguard = env!("CARGO_PKG_VERSION").into();
+        manifest.profile = opts.profile.name().into();
+        if let Err(e) = backup::create_dirs(&layout, &layout.policy_dir, &mut manifest)
+            .and_then(|()| manifest.write(&layout))
+        {
+            eprintln!("seamguard init: {e}");
+            failed = true;
+        }
+    }
+    if plan.changes.is_empty() {
+        say!("already installed: nothing to do");
+    }
+    if !command.starts_with("seamguard ") && layout.root.is_some() {
+        say!(
+            "note: `seamguard` on PATH is not this binary, so the hook command is an absolute \
+             path that only works on this machine; `cargo install --path .` and run init again \
+             for a command your teammates can share"
+        );
+    }
+    if dialect == Dialect::Codex && plan.changes.iter().any(|c| c.kind == Kind::Config) {
+        say!(
+            "note: Codex runs a new hook only after you trust it (`/hooks` in the Codex TUI){}",
+            if layout.root.is_some() {
+                ", and a project's .codex/ hooks only in a trusted project"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(exit_code(failed))
+}

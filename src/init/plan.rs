@@ -1,0 +1,258 @@
+//! Computing the changes of an install: the profile's policy files against what is on disk
+//! and in the manifest, and the seamguard hook entries the agent's settings files lack.
+//!
+//! In: the [`Layout`], the [`Manifest`] of earlier runs, the profile and the hook command.
+//! Out: a [`Plan`] (each file's old and new text, and notes on files left alone), which
+//! [`super::backup::apply_change`] writes or [`print_diff`] shows as a unified diff.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use seamguard_engine::Dialect;
+
+use super::Profile;
+use super::json_edit::{add_json_hooks, json_installed};
+use super::layout::{Layout, disp, events, profile_files, read_text};
+use super::manifest::{Manifest, sha256};
+use super::toml_edit::{codex_hooks_disabled, enable_codex_hooks, parse_toml, toml_installed};
+
+/// What kind of file a change touches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A policy file of the profile.
+    Policy,
+    /// An agent's settings or config file.
+    Config,
+}
+
+impl Kind {
+    /// The name stored in the manifest.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Kind::Policy => "policy",
+            Kind::Config => "config",
+        }
+    }
+}
+
+/// One planned file change.
+pub(super) struct Change {
+    /// The file.
+    pub(super) path: PathBuf,
+    /// Its current text; `None` when it does not exist.
+    pub(super) old: Option<String>,
+    /// Its new text; `None` to remove it.
+    pub(super) new: Option<String>,
+    /// What kind of file it is.
+    pub(super) kind: Kind,
+    /// What the change does, for the report.
+    pub(super) what: String,
+}
+
+/// Every change of an install, and notes on the files left alone.
+#[derive(Default)]
+pub(super) struct Plan {
+    /// The changes, in the order they are applied.
+    pub(super) changes: Vec<Change>,
+    /// Lines for the report about files left alone.
+    pub(super) notes: Vec<String>,
+}
+
+/// Plan the profile's policy files: write new ones, replace unedited ones of an earlier
+/// profile, keep edited ones (unless `force`), remove the ones the profile no longer has.
+pub(super) fn plan_policies(
+    layout: &Layout,
+    manifest: &Manifest,
+    profile: Profile,
+    force: bool,
+    plan: &mut Plan,
+) -> Result<(), String> {
+    let files = profile_files(profile)?;
+    let mut wanted = BTreeSet::new();
+    for (name, text) in files {
+        let path = layout.policy_dir.join(&name);
+        wanted.insert(path.clone());
+        let old = read_text(&path)?;
+        match &old {
+            None => plan.changes.push(Change {
+                path,
+                old: None,
+                new: Some(text),
+                kind: Kind::Policy,
+                what: "written".into(),
+            }),
+            Some(cur) if *cur == text => plan.notes.push(format!("unchanged {}", disp(&path))),
+            Some(cur) => {
+                let ours = manifest
+                    .entry(layout, &path)
+                    .is_some_and(|e| e.sha256 == sha256(cur.as_bytes()));
+                if ours || force {
+                    plan.changes.push(Change {
+                        path,
+                        old,
+                        new: Some(text),
+                        kind: Kind::Policy,
+                        what: if ours {
+                            format!("replaced (profile {})", profile.name())
+                        } else {
+                            "overwritten (--force)".into()
+                        },
+                    });
+                } else {
+                    plan.notes.push(format!(
+                        "kept {}: it differs from the {} profile's file (edited?); \
+                         --force overwrites it",
+                        disp(&path),
+                        profile.name()
+                    ));
+                }
+            }
+        }
+    }
+    // Files an earlier run wrote for another profile (e.g. strict-*.toml when going back to
+    // balanced or observe): removed when nobody edited them.
+    for e in manifest
+        .files
+        .iter()
+        .filter(|e| e.kind == Kind::Policy.name())
+    {
+        let path = layout.load(&e.path);
+        if wanted.contains(&path) {
+            continue;
+        }
+        let Some(cur) = read_text(&path)? else {
+            continue;
+        };
+        if e.created && sha256(cur.as_bytes()) == e.sha256 {
+            plan.changes.push(Change {
+                path,
+                old: Some(cur),
+                new: None,
+                kind: Kind::Policy,
+                what: format!("removed (not in the {} profile)", profile.name()),
+            });
+        } else {
+            plan.notes.push(format!(
+                "kept {}: not in the {} profile, but edited or not written by init",
+                disp(&path),
+                profile.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Plan the hook entries of the agent's settings (and turn Codex hooks back on).
+pub(super) fn plan_agent(
+    layout: &Layout,
+    dialect: Dialect,
+    command: &str,
+    plan: &mut Plan,
+) -> Result<(), String> {
+    let events = events(dialect);
+    match dialect {
+        Dialect::ClaudeCode => {
+            let dir = layout.claude_dir()?;
+            let settings = dir.join("settings.json");
+            let mut covered = BTreeSet::new();
+            let local = dir.join("settings.local.json");
+            if layout.root.is_some()
+                && let Some(text) = read_text(&local)?
+                && let Ok(doc) = serde_json::from_str::<Value>(&text)
+            {
+                covered = json_installed(&doc);
+            }
+            plan_json_file(&settings, &events, &covered, command, plan)?;
+        }
+        Dialect::Codex => {
+            let dir = layout.codex_dir()?;
+            let config = dir.join("config.toml");
+            let config_text = read_text(&config)?;
+            let mut covered = BTreeSet::new();
+            if let Some(text) = &config_text {
+                let mut doc = parse_toml(&config, text)?;
+                covered = toml_installed(&doc);
+                let changed = enable_codex_hooks(&mut doc);
+                if !changed.is_empty() {
+                    plan.changes.push(Change {
+                        path: config.clone(),
+                        old: Some(text.clone()),
+                        new: Some(doc.to_string()),
+                        kind: Kind::Config,
+                        what: format!("hooks turned on ({} = true)", changed.join(", ")),
+                    });
+                }
+            }
+            plan_json_file(&dir.join("hooks.json"), &events, &covered, command, plan)?;
+            if layout.root.is_some()
+                && layout.home().is_ok()
+                && let Ok(user_dir) = layout.user_codex_dir()
+            {
+                let user_config = user_dir.join("config.toml");
+                let off = codex_hooks_disabled(&user_config);
+                if !off.is_empty() {
+                    plan.notes.push(format!(
+                        "warning: {} sets {} = false: Codex runs no hooks until that is removed",
+                        disp(&user_config),
+                        off.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plan the seamguard groups a settings / hooks JSON file lacks.
+fn plan_json_file(
+    path: &Path,
+    events: &[&str],
+    covered: &BTreeSet<String>,
+    command: &str,
+    plan: &mut Plan,
+) -> Result<(), String> {
+    let old = read_text(path)?;
+    match add_json_hooks(path, old.as_deref(), events, covered, command)? {
+        None => plan
+            .notes
+            .push(format!("{}: already installed", disp(path))),
+        Some((new, added)) => plan.changes.push(Change {
+            path: path.to_path_buf(),
+            old,
+            new: Some(new),
+            kind: Kind::Config,
+            what: format!(
+                "added `{command}` for {} event(s): {}",
+                added.len(),
+                added.join(", ")
+            ),
+        }),
+    }
+    Ok(())
+}
+
+/// Print the unified diff of a change.
+pub(super) fn print_diff(c: &Change) {
+    let old = c.old.as_deref().unwrap_or("");
+    let new = c.new.as_deref().unwrap_or("");
+    let a = if c.old.is_some() {
+        format!("a/{}", disp(&c.path))
+    } else {
+        "/dev/null".into()
+    };
+    let b = if c.new.is_some() {
+        format!("b/{}", disp(&c.path))
+    } else {
+        "/dev/null".into()
+    };
+    let diff = similar::TextDiff::from_lines(old, new);
+    say_raw!(
+        "{}",
+        diff.unified_diff()
+            .context_radius(3)
+            .header(&a, &b)
+            .missing_newline_hint(true)
+    );
+}
