@@ -273,6 +273,7 @@ pub enum HookEvent {
 
 /// Why a payload could not be decoded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// The input is not JSON (or is truncated); `line`/`column` are 1-based.
     #[error("payload is not valid JSON at line {line} column {column}: {message}")]

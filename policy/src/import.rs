@@ -30,6 +30,7 @@ pub struct Imported {
 
 /// Why a configuration could not be imported at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ImportError {
     /// Not JSON / TOML.
     #[error("{file}: cannot parse: {message}")]

@@ -545,7 +545,7 @@ pub struct PolicyTest {
     pub source: Source,
 }
 
-/// Severity of a policy diagnostic.
+/// Severity of a policy diagnostic; displayed as `error` / `warning`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Severity {
     /// The rule (or file) is not loaded.
@@ -554,8 +554,19 @@ pub enum Severity {
     Warning,
 }
 
-/// A diagnostic pointing at `file:line:column`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// A diagnostic pointing at `file:line:column`; displayed as
+/// `file:line:column: error: message` (or `warning:`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
+#[error("{file}:{line}:{column}: {severity}: {message}")]
 pub struct PolicyError {
     /// Error or warning.
     pub severity: Severity,
@@ -569,20 +580,6 @@ pub struct PolicyError {
     pub message: String,
     /// The source line, for display.
     pub snippet: Option<String>,
-}
-
-impl fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(
-            f,
-            "{}:{}:{}: {sev}: {}",
-            self.file, self.line, self.column, self.message
-        )
-    }
 }
 
 impl PolicyError {

@@ -24,6 +24,7 @@ pub struct TrustStore {
 
 /// Why trusting failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TrustError {
     /// The file to trust cannot be read.
     #[error("cannot read {0}: {1}")]
