@@ -124,6 +124,27 @@ pub struct PolicyMeta {
     pub content_hash: String,
 }
 
+impl PolicyMeta {
+    /// The settings of a file with no `[policy]` table: enforce, fail-partial (`warn`),
+    /// Claude Code matchers, Codex asks as denies, unsure shell tests ask; trusted unless the
+    /// file is in a project.
+    pub fn defaults(name: String, file: Arc<str>, scope: Scope) -> PolicyMeta {
+        PolicyMeta {
+            name,
+            description: None,
+            file,
+            scope,
+            on_load_error: OnLoadError::Warn,
+            matcher_mode: MatcherMode::ClaudeCode,
+            codex_ask: CodexAsk::Deny,
+            on_unsure: OnUnsure::Ask,
+            mode: PolicyMode::Enforce,
+            trusted: scope != Scope::Project,
+            content_hash: String::new(),
+        }
+    }
+}
+
 /// What a hook rule does when its shell-aware test cannot see what will run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum OnUnsure {

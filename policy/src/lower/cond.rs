@@ -6,6 +6,7 @@
 
 use super::*;
 
+/// The keys of a test on a field: the plain tests, then the shell-aware ones.
 pub(super) const TEST_KEYS: &[&str] = &[
     "equals",
     "regex",
@@ -26,20 +27,14 @@ pub(super) const TEST_KEYS: &[&str] = &[
     "push_to",
 ];
 
-pub(super) const SHELL_KEYS: &[&str] = &[
-    "program",
-    "program_any",
-    "subcommand",
-    "flags_any",
-    "flags_all",
-    "flags_none",
-    "args_any",
-    "path_inside",
-    "path_outside",
-    "push_force",
-    "push_delete",
-    "push_to",
-];
+/// The shell-aware keys (tests on the simple commands of a command line): the tail of
+/// [`TEST_KEYS`] from `program` on.
+pub(super) fn is_shell_key(key: &str) -> bool {
+    TEST_KEYS
+        .iter()
+        .skip_while(|k| **k != "program")
+        .any(|k| *k == key)
+}
 
 pub(super) fn split_flag(f: &str) -> Vec<String> {
     if f.starts_with("--") || !f.starts_with('-') || f.len() <= 2 {
@@ -155,7 +150,7 @@ pub(super) fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Optio
     let mut has_shell = false;
     for (k, val) in t.iter() {
         let key: &str = k.get_ref();
-        if SHELL_KEYS.contains(&key) {
+        if is_shell_key(key) {
             has_shell = true;
             if field.name == "paths" && !matches!(key, "path_inside" | "path_outside") {
                 ctx.error(

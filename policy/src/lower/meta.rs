@@ -14,19 +14,7 @@ pub(super) fn lower_meta(
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "policy".into());
-    let mut meta = PolicyMeta {
-        name: stem,
-        description: None,
-        file: file.clone(),
-        scope,
-        on_load_error: OnLoadError::Warn,
-        matcher_mode: MatcherMode::ClaudeCode,
-        codex_ask: CodexAsk::Deny,
-        on_unsure: OnUnsure::Ask,
-        mode: PolicyMode::Enforce,
-        trusted: scope != Scope::Project,
-        content_hash: String::new(),
-    };
+    let mut meta = PolicyMeta::defaults(stem, file.clone(), scope);
     let Some((_, pv)) = get(root, "policy") else {
         return meta;
     };

@@ -271,19 +271,7 @@ pub fn load_file_with(
 fn broken(file: &str, scope: Scope, message: String) -> LoadedPolicy {
     let f: Arc<str> = Arc::from(file);
     LoadedPolicy {
-        meta: PolicyMeta {
-            name: file.to_string(),
-            description: None,
-            file: f.clone(),
-            scope,
-            on_load_error: OnLoadError::Warn,
-            matcher_mode: MatcherMode::ClaudeCode,
-            codex_ask: CodexAsk::Deny,
-            on_unsure: OnUnsure::Ask,
-            mode: PolicyMode::Enforce,
-            trusted: scope != Scope::Project,
-            content_hash: String::new(),
-        },
+        meta: PolicyMeta::defaults(file.to_string(), f.clone(), scope),
         rules: Vec::new(),
         tests: Vec::new(),
         diagnostics: vec![PolicyError {
