@@ -291,13 +291,9 @@ fn check_unknown_key() {
     );
     assert_eq!(r.code, 1);
     assert_eq!(
-        first_line(&r.stderr),
-        "unknown-key.toml:5:1: error: unknown key `reasn` in [[rule]]; expected one of: id, seam, tool, matcher, description, when, unless, decision, reason, context, rewrite, redact, feedback, continue_with, max_continuations, halt, run, suppress_prompt, observe; did you mean `reason`?"
-    );
-    assert_eq!(
-        r.stderr.lines().nth(1),
-        Some("    | reasn = \"typo\""),
-        "the source line follows"
+        r.stderr,
+        "unknown-key.toml:5:1: error: unknown key `reasn` in [[rule]]; did you mean `reason`?\n  |\n5 | reasn = \"typo\"\n  | ^^^^^\n  |\n  = note: expected one of: id, seam, tool, matcher, description, when, unless, decision, reason, context, rewrite, redact, feedback, continue_with, max_continuations, halt, run, suppress_prompt, observe\n",
+        "one line with file:line:column, then the source line with the key underlined, then what was expected"
     );
     assert_eq!(
         r.stdout,
@@ -312,16 +308,9 @@ fn check_invalid_regex() {
         "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.command = { regex = \"(unclosed\" }\ndecision = \"deny\"\n",
     );
     assert_eq!(r.code, 1);
-    let lines: Vec<&str> = r.stderr.lines().collect();
     assert_eq!(
-        lines[..5],
-        [
-            "bad-regex.toml:4:26: error: `regex` on `command`: invalid regex (Rust `regex` syntax; no look-around or back-references):",
-            "    regex parse error:",
-            "        (unclosed",
-            "        ^",
-            "    error: unclosed group",
-        ]
+        r.stderr,
+        "bad-regex.toml:4:26: error: `regex` on `command`: invalid regex: unclosed group at character 1\n  |\n4 | when.command = { regex = \"(unclosed\" }\n  |                          ^^^^^^^^^^^\n  |\n  = note: Rust `regex` syntax; no look-around or back-references\n"
     );
 }
 

@@ -773,7 +773,8 @@ fn session_end_stays_silent_even_with_load_warnings() {
 
 const BROKEN: &str = "[[rule]]\nid = \"bad\"\nseam = \"pre-tool\"\ndecision = \"deny\"\nreasn = \"typo\"\n\n[[rule]]\nid = \"ctx\"\nseam = \"pre-tool\"\ntool = \"Bash\"\ncontext = \"Be careful.\"\n";
 
-const BROKEN_FIRST: &str = "w.toml:5:1: error: unknown key `reasn` in [[rule]]; expected one of: id, seam, tool, matcher, description, when, unless, decision, reason, context, rewrite, redact, feedback, continue_with, max_continuations, halt, run, suppress_prompt, observe; did you mean `reason`?";
+const BROKEN_FIRST: &str =
+    "w.toml:5:1: error: unknown key `reasn` in [[rule]]; did you mean `reason`?";
 
 fn broken_engine(src: &str) -> Engine {
     let p = load_str(src, "w.toml", Scope::User, 0);

@@ -404,9 +404,11 @@ impl Gen {
         let (line, column) = (d.line, d.column);
         let message = self.string(&d.message);
         let snippet = self.opt_string(&d.snippet);
+        let width = d.width;
+        let note = self.opt_string(&d.note);
         quote!(#p::policy::PolicyError {
             severity: #severity, file: #file, line: #line, column: #column,
-            message: #message, snippet: #snippet,
+            message: #message, snippet: #snippet, width: #width, note: #note,
         })
     }
 

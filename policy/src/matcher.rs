@@ -87,13 +87,10 @@ impl Matcher {
     /// # Errors
     /// The regex syntax error text (Rust `regex` syntax; no look-around or back-references).
     pub fn validate(&self) -> Result<(), String> {
-        if let Matcher::Regex(p) = self {
-            regex_syntax::Parser::new()
-                .parse(p)
-                .map(|_| ())
-                .map_err(|e| e.to_string())?;
+        match self {
+            Matcher::Regex(p) => regex_error(p, true).map_or(Ok(()), Err),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Test one subject (slow path, compiles the regex; the decision table uses an index).
@@ -141,6 +138,30 @@ pub fn codex_aliases(tool_name: &str) -> &'static [&'static str] {
         "apply_patch" => &["Edit", "Write"],
         "spawn_agent" => &["Agent"],
         _ => &[],
+    }
+}
+
+/// Why `pattern` is not a valid Rust regex, on one line (`unclosed group at character 3`),
+/// or `None`. `full` translates the pattern too (unknown Unicode classes, invalid ranges);
+/// otherwise only its syntax is parsed.
+pub fn regex_error(pattern: &str, full: bool) -> Option<String> {
+    let located = |kind: String, span: &regex_syntax::ast::Span| {
+        let at = pattern
+            .get(..span.start.offset)
+            .map_or(0, |s| s.chars().count())
+            + 1;
+        format!("{kind} at character {at}")
+    };
+    let ast = match regex_syntax::ast::parse::Parser::new().parse(pattern) {
+        Ok(ast) => ast,
+        Err(e) => return Some(located(e.kind().to_string(), e.span())),
+    };
+    if !full {
+        return None;
+    }
+    match regex_syntax::hir::translate::Translator::new().translate(pattern, &ast) {
+        Ok(_) => None,
+        Err(e) => Some(located(e.kind().to_string(), e.span())),
     }
 }
 

@@ -62,12 +62,10 @@ pub(super) fn lower_action(
             _ => {
                 if let Some(s) = seam.filter(|s| !s.decision_values().is_empty()) {
                     let hint = suggest(&d, s.decision_values());
-                    ctx.error(
+                    ctx.error_with_note(
                         dv.span(),
-                        format!(
-                            "decision `{d}` is not valid at seam `{s}`; expected one of: {}{hint}",
-                            s.decision_values().join(", ")
-                        ),
+                        format!("decision `{d}` is not valid at seam `{s}`{hint}"),
+                        format!("expected one of: {}", s.decision_values().join(", ")),
                     );
                 }
             }

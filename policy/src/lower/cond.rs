@@ -132,12 +132,10 @@ pub(super) fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Optio
     let what = format!("test on `{}`", field.name);
     let t = want_table(ctx, v, &what)?;
     if t.is_empty() {
-        ctx.error(
+        ctx.error_with_note(
             v.span(),
-            format!(
-                "{what}: empty test table; expected one of: {}",
-                TEST_KEYS.join(", ")
-            ),
+            format!("{what}: empty test table"),
+            format!("expected one of: {}", TEST_KEYS.join(", ")),
         );
         return None;
     }

@@ -56,8 +56,21 @@ pub(super) struct Ctx<'s> {
 }
 
 impl Ctx<'_> {
-    pub(super) fn diag(&mut self, severity: Severity, span: Range<usize>, message: String) {
+    pub(super) fn diag(
+        &mut self,
+        severity: Severity,
+        span: Range<usize>,
+        message: String,
+        note: Option<String>,
+    ) {
         let (line, column, text) = self.lines.locate(span.start);
+        // Underline the span, up to the end of its first line.
+        let rest = text.chars().count().saturating_sub(column - 1);
+        let spanned = self
+            .lines
+            .src
+            .get(span.start..span.end.max(span.start))
+            .map_or(1, |s| s.split('\n').next().unwrap_or("").chars().count());
         self.diags.push(PolicyError {
             severity,
             file: self.file.clone(),
@@ -65,15 +78,28 @@ impl Ctx<'_> {
             column,
             message,
             snippet: Some(text),
+            width: spanned.min(rest).max(1),
+            note,
         });
     }
 
+    /// An error whose background (the values that were expected, a parser's explanation)
+    /// goes in a note.
+    pub(super) fn error_with_note(
+        &mut self,
+        span: Range<usize>,
+        message: impl Into<String>,
+        note: impl Into<String>,
+    ) {
+        self.diag(Severity::Error, span, message.into(), Some(note.into()));
+    }
+
     pub(super) fn error(&mut self, span: Range<usize>, message: impl Into<String>) {
-        self.diag(Severity::Error, span, message.into());
+        self.diag(Severity::Error, span, message.into(), None);
     }
 
     pub(super) fn warning(&mut self, span: Range<usize>, message: impl Into<String>) {
-        self.diag(Severity::Warning, span, message.into());
+        self.diag(Severity::Warning, span, message.into(), None);
     }
 
     pub(super) fn source(&self, span: &Range<usize>) -> Source {
@@ -112,12 +138,10 @@ pub(super) fn check_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, what: &str, allowed
         if !allowed.contains(&key) {
             ok = false;
             let hint = suggest(key, allowed);
-            ctx.error(
+            ctx.error_with_note(
                 k.span(),
-                format!(
-                    "unknown key `{key}` in {what}; expected one of: {}{hint}",
-                    allowed.join(", ")
-                ),
+                format!("unknown key `{key}` in {what}{hint}"),
+                format!("expected one of: {}", allowed.join(", ")),
             );
         }
     }
@@ -300,24 +324,13 @@ pub(super) fn check_regex(
     span: Range<usize>,
     what: &str,
 ) -> bool {
-    let r = if ctx.opts.full_regex_check {
-        regex_syntax::Parser::new()
-            .parse(pattern)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    } else {
-        regex_syntax::ast::parse::Parser::new()
-            .parse(pattern)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    };
-    match r {
-        Ok(()) => true,
-        Err(e) => {
-            let msg = e.to_string().replace('\n', "\n    ");
-            ctx.error(
+    match crate::matcher::regex_error(pattern, ctx.opts.full_regex_check) {
+        None => true,
+        Some(e) => {
+            ctx.error_with_note(
                 span,
-                format!("{what}: invalid regex (Rust `regex` syntax; no look-around or back-references):\n    {msg}"),
+                format!("{what}: invalid regex: {e}"),
+                "Rust `regex` syntax; no look-around or back-references",
             );
             false
         }

@@ -108,13 +108,10 @@ pub(super) fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Optio
                 "none",
             ];
             if !EXPECTS.contains(&e.as_str()) {
-                ctx.error(
+                ctx.error_with_note(
                     x.span(),
-                    format!(
-                        "`expect`: unknown verdict `{e}`; expected one of: {}{}",
-                        EXPECTS.join(", "),
-                        suggest(&e, EXPECTS)
-                    ),
+                    format!("`expect`: unknown verdict `{e}`{}", suggest(&e, EXPECTS)),
+                    format!("expected one of: {}", EXPECTS.join(", ")),
                 );
                 return None;
             }

@@ -281,6 +281,8 @@ fn broken(file: &str, scope: Scope, message: String) -> LoadedPolicy {
             column: 1,
             message,
             snippet: None,
+            width: 1,
+            note: None,
         }],
     }
 }

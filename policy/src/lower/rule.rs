@@ -171,12 +171,10 @@ fn check_rule_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, kind: RuleKind, what: &st
             .collect();
         for (key, span) in unknown {
             let hint = suggest(&key, GUARD_KEYS);
-            ctx.error(
+            ctx.error_with_note(
                 span,
-                format!(
-                    "unknown key `{key}` in [[guard]]; expected one of: {}{hint}",
-                    GUARD_KEYS.join(", ")
-                ),
+                format!("unknown key `{key}` in [[guard]]{hint}"),
+                format!("expected one of: {}", GUARD_KEYS.join(", ")),
             );
         }
     }
@@ -238,12 +236,10 @@ fn lower_seam(
                         }
                         None => suggest(&name, &names),
                     };
-                    ctx.error(
+                    ctx.error_with_note(
                         sv.span(),
-                        format!(
-                            "unknown seam `{name}`; expected one of: {}{hint}",
-                            names.join(", ")
-                        ),
+                        format!("unknown seam `{name}`{hint}"),
+                        format!("expected one of: {}", names.join(", ")),
                     );
                     None
                 }
@@ -299,11 +295,11 @@ fn lower_matcher(
         }
         let cm = Matcher::classify(&p, mode);
         if let Err(e) = cm.validate() {
-            let e = e.replace('\n', "\n    ");
-            ctx.error(
-                    mv.span(),
-                    format!("matcher `{p}` is a regex (it has characters outside the exact-name set) and does not compile:\n    {e}"),
-                );
+            ctx.error_with_note(
+                mv.span(),
+                format!("matcher `{p}` is a regex and does not compile: {e}"),
+                "a matcher with characters outside the exact-name set is a regex (Rust `regex` syntax; no look-around or back-references)",
+            );
         }
         matcher = cm;
     }
