@@ -116,8 +116,9 @@ impl Harness {
         self
     }
 
-    /// Add a policy table (`policy!(…)`, a [`PolicyTable`], or a [`DecisionTable`]). Tables
-    /// evaluate in the order added, before handlers.
+    /// Add a policy table (`policy!(…)`, a [`PolicyTable`](super::PolicyTable), or a
+    /// [`DecisionTable`](crate::table::DecisionTable)). Tables evaluate in the order added,
+    /// before handlers.
     pub fn add_table(&mut self, table: impl Into<TableRef>) -> &mut Harness {
         self.tables.push(table.into());
         self

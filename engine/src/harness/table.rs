@@ -62,7 +62,7 @@ impl std::ops::Deref for PolicyTable {
     }
 }
 
-/// A table held by a [`Harness`]: a `&'static` one from `policy!` or an owned one.
+/// A table held by a [`Harness`](super::Harness): a `&'static` one from `policy!` or an owned one.
 #[derive(Debug)]
 pub enum TableRef {
     /// From `policy!` (no copy).
