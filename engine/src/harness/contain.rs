@@ -1,0 +1,61 @@
+//! Panic containment: nothing a handler, tool, wrapper, approver or cleanup does escapes
+//! the harness.
+//!
+//! In: a handler adapter and its input, a boxed future, a cleanup fn. Out: the value, or
+//! the panic message / error text as a `String` (`"panicked: …"`), which the callers turn
+//! into a [`HandlerFailure`](super::HandlerFailure), an error
+//! [`ToolResult`](super::ToolResult) or a [`CleanupError`](super::CleanupError).
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use super::{BoxFuture, Reply};
+
+/// The message of a caught panic payload: `panicked: <message>`, or `panicked`.
+pub(super) fn panic_message(p: Box<dyn Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        format!("panicked: {s}")
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        format!("panicked: {s}")
+    } else {
+        "panicked".to_string()
+    }
+}
+
+/// Polls a boxed future inside `catch_unwind`.
+pub(super) struct CatchUnwind<'a, T>(pub(super) BoxFuture<'a, T>);
+
+impl<T> Future for CatchUnwind<'_, T> {
+    type Output = Result<T, String>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let fut = &mut self.get_mut().0;
+        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(p) => Poll::Ready(Err(panic_message(p))),
+        }
+    }
+}
+
+/// Call a handler adapter with panics and errors contained.
+pub(super) async fn invoke<I: ?Sized, T>(
+    f: for<'b> fn(&'b I) -> Reply<'b, T>,
+    input: &I,
+) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(|| f(input))) {
+        Err(p) => Err(panic_message(p)),
+        Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
+        Ok(Reply::Pending(fut)) => match CatchUnwind(fut).await {
+            Ok(r) => r.map_err(|e| e.0),
+            Err(m) => Err(m),
+        },
+    }
+}
+
+/// Run a descriptor's cleanup fn with a panic contained.
+pub(super) fn catch_cleanup(f: fn() -> Result<(), String>) -> Result<(), String> {
+    catch_unwind(f).unwrap_or_else(|p| Err(panic_message(p)))
+}

@@ -1,0 +1,379 @@
+//! One method per seam: tables first, then Rust handlers, merged most-restrictively with
+//! [`merge`] into the seam's typed decision.
+//!
+//! In: a sealed [`ToolCall`] (pre-tool, permission-request), a [`ToolOutput`] (post-tool) or
+//! a [`SeamEvent`] (every other seam). Out: [`Evaluated`] — the typed decision, the merged
+//! [`Outcome`](crate::decision::Outcome) and the handlers that failed. What a failing
+//! handler means is per seam: pre-tool and permission-request deny, prompt-submit blocks,
+//! session-start adds nothing, stop lets the agent stop, post-tool stops the waterfall.
+
+use serde_json::Value;
+
+use super::contain::invoke;
+use super::run::push_contexts;
+use super::table::TablePart;
+use super::{Evaluated, HandlerFn, Harness, SeamEvent, ToolCall, ToolOutput};
+use crate::decision::{
+    ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
+    PreToolDecision, PromptDecision, Verdict, merge,
+};
+use crate::seam::Seam;
+
+fn typed_or<D>(d: Option<D>, default: D) -> D {
+    d.unwrap_or(default)
+}
+
+impl Harness {
+    /// Phases 1 and 2 on a sealed call: tables' hooks, handler hooks, tables' guards,
+    /// handler guards; merged most-restrictively.
+    pub(super) async fn pre_phase(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
+        let mut failures = Vec::new();
+        let mut warnings = Vec::new();
+        let (mut contributions, table_guards) = if self.tables.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            let part = self.eval_tables(Seam::PreTool, call.payload());
+            warnings = part.warnings;
+            (part.hooks, part.guards)
+        };
+        let hooks = self.hooks.get(Seam::PreTool.index()).map_or(&[][..], |v| v);
+        for e in hooks {
+            let HandlerFn::PreTool(f) = e.handler else {
+                continue;
+            };
+            if !e.subject_matches(Some(call.name())) {
+                continue;
+            }
+            match invoke(f, call).await {
+                Ok(None) => {}
+                Ok(Some(d)) => {
+                    let (verdict, reason) = match d {
+                        PreToolDecision::Allow {
+                            reason,
+                            updated_input,
+                        } => {
+                            if updated_input.is_some() {
+                                warnings.push(format!(
+                                    "seamguard: handler `{}` ({}) returned updated_input; ignored: a tool call's arguments are sealed before policy runs",
+                                    e.rule, e.provenance
+                                ));
+                            }
+                            (Verdict::Allow, reason)
+                        }
+                        PreToolDecision::Ask { reason } => (Verdict::Ask, Some(reason)),
+                        PreToolDecision::Defer { reason } => (Verdict::Defer, Some(reason)),
+                        PreToolDecision::Deny { reason } => (Verdict::Deny, Some(reason)),
+                    };
+                    contributions.push(e.contribution(verdict, reason));
+                }
+                Err(m) => {
+                    // Fail closed: a pre-tool hook that cannot answer denies the call.
+                    contributions
+                        .push(e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))));
+                    failures.push(e.failure(m));
+                }
+            }
+        }
+        contributions.extend(table_guards);
+        for e in &self.guards {
+            let HandlerFn::Guard(f) = e.handler else {
+                continue;
+            };
+            if !e.subject_matches(Some(call.name())) {
+                continue;
+            }
+            match invoke(f, call).await {
+                Ok(None) => {}
+                Ok(Some(deny)) => contributions.push(Contribution::from_guard(
+                    &e.rule,
+                    Some(e.source.clone()),
+                    deny,
+                )),
+                Err(m) => {
+                    contributions.push(Contribution::from_guard(
+                        &e.rule,
+                        Some(e.source.clone()),
+                        GuardDeny {
+                            reason: format!("guard failed: {m}"),
+                        },
+                    ));
+                    failures.push(e.failure(m));
+                }
+            }
+        }
+        let mut outcome = merge(Seam::PreTool, contributions);
+        outcome.warnings = warnings;
+        Evaluated::ready(outcome.pre_tool(), outcome, failures)
+    }
+
+    /// **pre-tool** (phases 1–2 only, no dispatch): the merged [`PreToolDecision`] of every
+    /// table and handler for a sealed call; `None` is abstain.
+    ///
+    /// A handler that panics or returns `Err` counts as a deny (fail closed) and is listed
+    /// in `failures`. A handler's `Allow { updated_input }` is ignored with a warning: the
+    /// call is sealed (interception-seams seed, "Pre-tool input rewrite is a separate
+    /// consistency decision").
+    pub async fn pre_tool(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
+        self.pre_phase(call).await
+    }
+
+    /// **permission-request**: tables and handlers; `None` leaves the dialog to the user.
+    /// A failing handler counts as a deny.
+    pub async fn permission_request(
+        &self,
+        call: &ToolCall,
+    ) -> Evaluated<Option<PermissionDecision>> {
+        let mut payload = call.payload().clone();
+        if let Some(o) = payload.as_object_mut() {
+            o.insert(
+                "hook_event_name".into(),
+                Value::String(Seam::PermissionRequest.event_name().into()),
+            );
+        }
+        let part = self.eval_tables(Seam::PermissionRequest, &payload);
+        let mut contributions = part.hooks;
+        let mut failures = Vec::new();
+        for e in self.seam_entries(Seam::PermissionRequest) {
+            let HandlerFn::Permission(f) = e.handler else {
+                continue;
+            };
+            if !e.subject_matches(Some(call.name())) {
+                continue;
+            }
+            match invoke(f, call).await {
+                Ok(None) => {}
+                Ok(Some(PermissionDecision::Allow { .. })) => {
+                    contributions.push(e.contribution(Verdict::Allow, None));
+                }
+                Ok(Some(PermissionDecision::Deny { message })) => {
+                    contributions.push(e.contribution(Verdict::Deny, Some(message)));
+                }
+                Err(m) => {
+                    contributions
+                        .push(e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))));
+                    failures.push(e.failure(m));
+                }
+            }
+        }
+        let mut outcome = merge(Seam::PermissionRequest, contributions);
+        outcome.warnings = part.warnings;
+        Evaluated::ready(outcome.permission(), outcome, failures)
+    }
+
+    /// **prompt-submit** (waterfall): tables first, then handlers in registration order;
+    /// each handler sees the prompt as rewritten so far. A failing handler blocks the prompt
+    /// (fail closed).
+    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
+        let part = self.eval_tables(Seam::PromptSubmit, &event.payload);
+        let mut contributions = part.hooks;
+        let mut failures = Vec::new();
+        let mut current = event.clone();
+        current.seam = Seam::PromptSubmit;
+        let mut rewritten = part.rewritten_prompt;
+        if let (Some(p), Some(o)) = (&rewritten, current.payload.as_object_mut()) {
+            o.insert("prompt".into(), Value::String(p.clone()));
+        }
+        for e in self.seam_entries(Seam::PromptSubmit) {
+            let HandlerFn::Prompt(f) = e.handler else {
+                continue;
+            };
+            match invoke(f, &current).await {
+                Ok(None) => {}
+                Ok(Some(PromptDecision::Allow {
+                    rewritten_prompt,
+                    additional_contexts,
+                })) => {
+                    contributions.push(e.contribution(Verdict::Allow, None));
+                    push_contexts(&mut contributions, e, additional_contexts);
+                    if let Some(p) = rewritten_prompt {
+                        if let Some(o) = current.payload.as_object_mut() {
+                            o.insert("prompt".into(), Value::String(p.clone()));
+                        }
+                        rewritten = Some(p);
+                    }
+                }
+                Ok(Some(PromptDecision::Block { reason, .. })) => {
+                    contributions.push(e.contribution(Verdict::Block, Some(reason)));
+                }
+                Err(m) => {
+                    contributions
+                        .push(e.contribution(Verdict::Block, Some(format!("handler failed: {m}"))));
+                    failures.push(e.failure(m));
+                }
+            }
+        }
+        let mut outcome = merge(Seam::PromptSubmit, contributions);
+        outcome.warnings = part.warnings;
+        outcome.rewritten_prompt = rewritten;
+        outcome.suppress_prompt = part.suppress_prompt && outcome.verdict() == Verdict::Block;
+        let decision = typed_or(
+            outcome.prompt(),
+            PromptDecision::Allow {
+                rewritten_prompt: None,
+                additional_contexts: Vec::new(),
+            },
+        );
+        Evaluated::ready(decision, outcome, failures)
+    }
+
+    /// **session-start** / **subagent-start**: the additional contexts of tables and
+    /// handlers, in order. A failing handler adds nothing (startup cannot be blocked).
+    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
+        let part = self.eval_tables(event.seam, &event.payload);
+        let mut contributions = part.hooks;
+        let mut failures = Vec::new();
+        let subject = event
+            .seam
+            .matcher_subject()
+            .field()
+            .and_then(|f| event.field(f));
+        for e in self.seam_entries(event.seam) {
+            let HandlerFn::Context(f) = e.handler else {
+                continue;
+            };
+            if !e.subject_matches(subject) {
+                continue;
+            }
+            match invoke(f, event).await {
+                Ok(Some(text)) => push_contexts(&mut contributions, e, vec![text]),
+                Ok(None) => {}
+                Err(m) => failures.push(e.failure(m)),
+            }
+        }
+        let mut outcome = merge(event.seam, contributions);
+        outcome.warnings = part.warnings;
+        Evaluated::ready(
+            outcome.contexts.iter().map(|a| a.text.clone()).collect(),
+            outcome,
+            failures,
+        )
+    }
+
+    /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
+    /// A failing handler lets the agent stop (no endless loops).
+    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
+        let part = self.eval_tables(event.seam, &event.payload);
+        let mut contributions = part.hooks;
+        let mut failures = Vec::new();
+        for e in self.seam_entries(event.seam) {
+            let HandlerFn::Continuation(f) = e.handler else {
+                continue;
+            };
+            match invoke(f, event).await {
+                Ok(Some(ContinuationDecision::Continue { reason })) => {
+                    contributions.push(e.contribution(Verdict::Continue, Some(reason)));
+                }
+                Ok(_) => {}
+                Err(m) => failures.push(e.failure(m)),
+            }
+        }
+        let mut outcome = merge(event.seam, contributions);
+        outcome.warnings = part.warnings;
+        Evaluated::ready(
+            typed_or(outcome.continuation(), ContinuationDecision::Stop),
+            outcome,
+            failures,
+        )
+    }
+
+    /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
+    /// `post-tool-failure`): tables (their `run`/`halt` actions) and observers.
+    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
+        let part = self.eval_tables(event.seam, &event.payload);
+        let mut failures = Vec::new();
+        for e in self.seam_entries(event.seam) {
+            let HandlerFn::Observe(f) = e.handler else {
+                continue;
+            };
+            if let Err(m) = invoke(f, event).await {
+                failures.push(e.failure(m));
+            }
+        }
+        let mut outcome = merge(event.seam, part.hooks);
+        outcome.warnings = part.warnings;
+        Evaluated::ready((), outcome, failures)
+    }
+
+    /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
+    /// dispatched), then handlers as a waterfall — each sees the content as redacted so far.
+    /// A failing handler stops the waterfall and is returned in `failures` (the pipeline
+    /// turns it into an error result).
+    pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
+        let mut current = output.clone();
+        let mut part = TablePart::default();
+        if output.dispatched && !self.tables.is_empty() {
+            let seam = if output.result.is_error {
+                Seam::PostToolFailure
+            } else {
+                Seam::PostTool
+            };
+            let mut payload = output.call.payload().clone();
+            if let Some(o) = payload.as_object_mut() {
+                o.insert("hook_event_name".into(), seam.event_name().into());
+                if output.result.is_error {
+                    o.insert(
+                        "error".into(),
+                        Value::String(match &output.result.content {
+                            Value::String(s) => s.clone(),
+                            v => v.to_string(),
+                        }),
+                    );
+                } else {
+                    o.insert("tool_response".into(), output.result.content.clone());
+                }
+            }
+            part = self.eval_tables(seam, &payload);
+            if let Some(r) = part.redacted.take() {
+                current.result.content = r;
+            }
+        }
+        let mut contributions = part.hooks;
+        let mut failures = Vec::new();
+        let mut redacted = false;
+        for e in self.seam_entries(Seam::PostTool) {
+            let HandlerFn::PostTool(f) = e.handler else {
+                continue;
+            };
+            if !e.subject_matches(Some(output.call.name())) {
+                continue;
+            }
+            match invoke(f, &current).await {
+                Ok(None) => {}
+                Ok(Some(PostToolDecision::Accept {
+                    additional_contexts,
+                })) => push_contexts(&mut contributions, e, additional_contexts),
+                Ok(Some(PostToolDecision::Redact {
+                    tool_response,
+                    additional_contexts,
+                })) => {
+                    current.result.content = tool_response;
+                    redacted = true;
+                    contributions.push(e.contribution(Verdict::Redact, None));
+                    push_contexts(&mut contributions, e, additional_contexts);
+                }
+                Ok(Some(PostToolDecision::Block { feedback })) => {
+                    contributions.push(e.contribution(Verdict::Block, Some(feedback)));
+                }
+                Err(m) => {
+                    failures.push(e.failure(m));
+                    break;
+                }
+            }
+        }
+        let mut outcome = merge(Seam::PostTool, contributions);
+        outcome.warnings = part.warnings;
+        if redacted || current.result.content != output.result.content {
+            outcome.redacted_response = Some(current.result.content);
+            if outcome.verdict.is_none() {
+                outcome.verdict = Some(Verdict::Redact);
+            }
+        }
+        let decision = typed_or(
+            outcome.post_tool(),
+            PostToolDecision::Accept {
+                additional_contexts: Vec::new(),
+            },
+        );
+        Evaluated::ready(decision, outcome, failures)
+    }
+}

@@ -1,0 +1,256 @@
+//! What handlers see, and what a tool call becomes.
+//!
+//! In: a tool name and input (or a recorded `PreToolUse` payload), a non-tool seam's hook
+//! payload. Out: the sealed [`ToolCall`], the [`SeamEvent`], the normalized [`ToolResult`]
+//! with its [`ExecError`], what post-tool handlers see ([`ToolOutput`]) and the immutable
+//! record observers get ([`ToolExecution`]).
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::HandlerFailure;
+use crate::decision::Outcome;
+use crate::seam::Seam;
+
+static NEXT_CALL: AtomicU64 = AtomicU64::new(1);
+
+/// Opaque identity of one tool call, unique in the process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CallId(u64);
+
+impl fmt::Display for CallId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "call-{}", self.0)
+    }
+}
+
+#[derive(Debug)]
+struct SealedCall {
+    id: CallId,
+    name: String,
+    /// The `PreToolUse` hook payload (what tables evaluate), built once.
+    payload: Value,
+}
+
+/// A tool call with its identity and arguments sealed before policy runs (interception-seams
+/// seed: "the registry … materializes and freezes arguments, assigns an opaque token … before
+/// policy begins").
+///
+/// Cheap to clone (shared); nothing can change its name or input afterwards, so the log, the
+/// policy and the tool body agree on what ran.
+#[derive(Debug, Clone)]
+pub struct ToolCall(Arc<SealedCall>);
+
+impl ToolCall {
+    /// Seal a call of tool `name` with `input` in session `session_id`, working folder `cwd`.
+    pub fn new(name: &str, input: Value, session_id: &str, cwd: &str) -> ToolCall {
+        let id = CallId(NEXT_CALL.fetch_add(1, Ordering::Relaxed));
+        let mut m = Map::new();
+        m.insert("session_id".into(), Value::String(session_id.into()));
+        m.insert("cwd".into(), Value::String(cwd.into()));
+        m.insert(
+            "hook_event_name".into(),
+            Value::String(Seam::PreTool.event_name().into()),
+        );
+        m.insert("tool_name".into(), Value::String(name.into()));
+        m.insert("tool_input".into(), input);
+        m.insert("tool_use_id".into(), Value::String(id.to_string()));
+        ToolCall(Arc::new(SealedCall {
+            id,
+            name: name.to_string(),
+            payload: Value::Object(m),
+        }))
+    }
+
+    /// Seal a call from a recorded `PreToolUse` payload (its `tool_name` and `tool_input`;
+    /// other fields are kept for tables). `None` when `tool_name` is missing.
+    pub fn from_payload(payload: Value) -> Option<ToolCall> {
+        let name = payload.get("tool_name")?.as_str()?.to_string();
+        let id = CallId(NEXT_CALL.fetch_add(1, Ordering::Relaxed));
+        Some(ToolCall(Arc::new(SealedCall { id, name, payload })))
+    }
+
+    /// The call's identity.
+    pub fn id(&self) -> CallId {
+        self.0.id
+    }
+
+    /// The tool name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The frozen arguments (`Value::Null` when the payload had none).
+    pub fn input(&self) -> &Value {
+        self.0.payload.get("tool_input").unwrap_or(&Value::Null)
+    }
+
+    /// `tool_input.command` as text, if present (shell tools).
+    pub fn command(&self) -> Option<&str> {
+        self.input().get("command").and_then(Value::as_str)
+    }
+
+    /// The `PreToolUse` hook payload tables evaluate.
+    pub fn payload(&self) -> &Value {
+        &self.0.payload
+    }
+}
+
+/// One event at a non-tool seam (prompt-submit, session-start, stop, notification, …) as its
+/// hook payload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeamEvent {
+    /// The seam.
+    pub seam: Seam,
+    /// The hook payload (Claude Code / Codex shape).
+    pub payload: Value,
+}
+
+impl SeamEvent {
+    /// An event at `seam`.
+    pub fn new(seam: Seam, payload: Value) -> SeamEvent {
+        SeamEvent { seam, payload }
+    }
+
+    /// A prompt-submit event for `prompt` in `session_id`.
+    pub fn prompt(prompt: &str, session_id: &str, cwd: &str) -> SeamEvent {
+        SeamEvent::new(
+            Seam::PromptSubmit,
+            serde_json::json!({
+                "session_id": session_id, "cwd": cwd,
+                "hook_event_name": Seam::PromptSubmit.event_name(), "prompt": prompt,
+            }),
+        )
+    }
+
+    /// The prompt text (prompt-submit; after earlier rewrites in the waterfall).
+    pub fn prompt_text(&self) -> Option<&str> {
+        self.payload.get("prompt").and_then(Value::as_str)
+    }
+
+    /// A top-level payload string field.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.payload.get(key).and_then(Value::as_str)
+    }
+}
+
+/// The normalized result of a tool call: always JSON, never a panic or a Rust error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// What the model sees (after redaction and final content).
+    pub content: Value,
+    /// Whether the call failed (denied, not approved, handler failure, tool error, timeout).
+    pub is_error: bool,
+    /// What failed, when `is_error`.
+    pub error: Option<ExecError>,
+}
+
+impl ToolResult {
+    /// A successful result.
+    pub fn ok(content: Value) -> ToolResult {
+        ToolResult {
+            content,
+            is_error: false,
+            error: None,
+        }
+    }
+
+    /// An error result whose content is the error's text.
+    pub fn error(error: ExecError) -> ToolResult {
+        ToolResult {
+            content: Value::String(error.to_string()),
+            is_error: true,
+            error: Some(error),
+        }
+    }
+}
+
+/// Why a tool call produced an error result.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// A pre-tool hook or a guard denied (or deferred) the call; the tool did not run.
+    #[error("denied: {reason}")]
+    Denied {
+        /// The merged reason (`text [rule]` per line).
+        reason: String,
+    },
+    /// The call needed approval and did not get `allowed-once` (rejected, cancelled, no
+    /// approver): a normalized denial (interception-seams seed).
+    #[error("not approved: {reason}")]
+    NotApproved {
+        /// Why approval was asked, and how it ended.
+        reason: String,
+    },
+    /// A handler panicked or returned an error.
+    #[error("handler `{name}` ({provenance}) failed: {message}")]
+    Handler {
+        /// Handler name.
+        name: String,
+        /// `module (file:line)`.
+        provenance: String,
+        /// Panic message or error text.
+        message: String,
+    },
+    /// The tool returned an error or panicked.
+    #[error("tool failed: {message}")]
+    Tool {
+        /// The error text.
+        message: String,
+    },
+    /// A wrapper ran out of time.
+    #[error("timed out after {after_ms} ms")]
+    Timeout {
+        /// The limit, in milliseconds.
+        after_ms: u64,
+    },
+}
+
+/// What post-tool handlers see: the sealed call and its current (normalized) result.
+#[derive(Debug, Clone)]
+pub struct ToolOutput {
+    /// The call.
+    pub call: ToolCall,
+    /// The result so far (after earlier post-tool redactions).
+    pub result: ToolResult,
+    /// Whether the tool was dispatched (a denied call still reaches post-tool policy).
+    pub dispatched: bool,
+}
+
+/// A context for the model, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Injected {
+    /// The text.
+    pub text: String,
+    /// Rule id, handler name, or the name given to [`Injector::inject`](super::Injector::inject).
+    pub source: String,
+    /// The call it belongs to, if any.
+    pub call: Option<CallId>,
+}
+
+/// The immutable record of one tool call through the pipeline; observers get a `&` to it.
+#[derive(Debug, Clone)]
+pub struct ToolExecution {
+    /// The sealed call.
+    pub call: ToolCall,
+    /// The final, normalized result.
+    pub result: ToolResult,
+    /// Post-tool block feedback for the model (the tool already ran).
+    pub feedback: Option<String>,
+    /// Contexts of this call, in order (appended after the batch by
+    /// [`Batch::settle`](super::Batch::settle)).
+    pub contexts: Vec<Injected>,
+    /// Merged pre-tool outcome (hooks and guards of tables and handlers).
+    pub pre: Outcome,
+    /// Merged post-tool outcome (absent when a pre-phase failure bypassed it).
+    pub post: Option<Outcome>,
+    /// Whether the tool was dispatched.
+    pub dispatched: bool,
+    /// Handler failures of this call, in order.
+    pub failures: Vec<HandlerFailure>,
+    /// Wall time of the whole pipeline.
+    pub elapsed: Duration,
+}

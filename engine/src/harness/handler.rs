@@ -1,0 +1,232 @@
+//! Handlers and their descriptors: what a Rust handler may return at each seam, and how
+//! `#[hook]` / `#[guard]` describe one to the harness.
+//!
+//! In: a handler fn (sync or async) with its name, seam, matcher and provenance. Out: a
+//! [`HookDescriptor`] holding a typed [`HandlerFn`], whose calls answer a [`Reply`] of the
+//! seam's decision type; a failed call is a [`HandlerFailure`].
+
+use std::fmt;
+
+use super::{BoxFuture, ExecError, SeamEvent, ToolCall, ToolExecution, ToolOutput};
+use crate::decision::{
+    ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
+    PromptDecision,
+};
+use crate::seam::Seam;
+
+/// A handler's error (its `Err` text or panic message).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerError(pub String);
+
+/// What a handler returned: at once (sync fn) or later (async fn).
+pub enum Reply<'a, T> {
+    /// A sync handler's value.
+    Ready(Result<T, HandlerError>),
+    /// An async handler's future.
+    Pending(BoxFuture<'a, Result<T, HandlerError>>),
+}
+
+impl<T> fmt::Debug for Reply<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reply::Ready(_) => "Reply::Ready",
+            Reply::Pending(_) => "Reply::Pending",
+        })
+    }
+}
+
+/// Converts what a handler fn returns into the seam's reply type `T`.
+///
+/// Implemented for `T` itself, for the bare decision where `T = Option<decision>`, and for
+/// `Result<_, E: Display>` of both (an `Err` is a handler failure).
+#[diagnostic::on_unimplemented(
+    message = "a handler returning `{Self}` cannot answer this seam",
+    label = "this return type does not fit the seam",
+    note = "the seam expects `{T}` (or the bare decision, or `Result<_, E: Display>` of either)"
+)]
+pub trait IntoReply<T> {
+    /// Convert.
+    fn into_reply(self) -> Result<T, HandlerError>;
+}
+
+macro_rules! into_reply {
+    ($t:ty) => {
+        impl IntoReply<$t> for $t {
+            fn into_reply(self) -> Result<$t, HandlerError> {
+                Ok(self)
+            }
+        }
+        impl<E: fmt::Display> IntoReply<$t> for Result<$t, E> {
+            fn into_reply(self) -> Result<$t, HandlerError> {
+                self.map_err(|e| HandlerError(e.to_string()))
+            }
+        }
+    };
+    ($t:ty, bare) => {
+        into_reply!(Option<$t>);
+        impl IntoReply<Option<$t>> for $t {
+            fn into_reply(self) -> Result<Option<$t>, HandlerError> {
+                Ok(Some(self))
+            }
+        }
+        impl<E: fmt::Display> IntoReply<Option<$t>> for Result<$t, E> {
+            fn into_reply(self) -> Result<Option<$t>, HandlerError> {
+                self.map(Some).map_err(|e| HandlerError(e.to_string()))
+            }
+        }
+    };
+}
+
+into_reply!(PreToolDecision, bare);
+into_reply!(GuardDeny, bare);
+into_reply!(PermissionDecision, bare);
+into_reply!(PostToolDecision, bare);
+into_reply!(PromptDecision, bare);
+into_reply!(ContinuationDecision, bare);
+into_reply!(String, bare);
+into_reply!(());
+
+/// The typed handler of one seam: a plain fn pointer (what `#[hook]` / `#[guard]` emit).
+#[derive(Clone, Copy)]
+pub enum HandlerFn {
+    /// `pre-tool` hook: allow / deny / ask / defer, or abstain with `None`.
+    PreTool(for<'a> fn(&'a ToolCall) -> Reply<'a, Option<PreToolDecision>>),
+    /// Guard (pre-tool, after every hook): deny or abstain, never allow.
+    Guard(for<'a> fn(&'a ToolCall) -> Reply<'a, Option<GuardDeny>>),
+    /// `permission-request` hook.
+    Permission(for<'a> fn(&'a ToolCall) -> Reply<'a, Option<PermissionDecision>>),
+    /// `post-tool` transform (waterfall).
+    PostTool(for<'a> fn(&'a ToolOutput) -> Reply<'a, Option<PostToolDecision>>),
+    /// `prompt-submit` hook (waterfall: later handlers see earlier rewrites).
+    Prompt(for<'a> fn(&'a SeamEvent) -> Reply<'a, Option<PromptDecision>>),
+    /// `session-start` / `subagent-start`: an additional context, or none.
+    Context(for<'a> fn(&'a SeamEvent) -> Reply<'a, Option<String>>),
+    /// `stop` / `subagent-stop`: continue with a reason, or let it stop.
+    Continuation(for<'a> fn(&'a SeamEvent) -> Reply<'a, Option<ContinuationDecision>>),
+    /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
+    /// `post-tool-failure`).
+    Observe(for<'a> fn(&'a SeamEvent) -> Reply<'a, ()>),
+    /// `tool-result` observer: an immutable snapshot after the pipeline (synchronous).
+    ToolResult(fn(&ToolExecution)),
+}
+
+impl fmt::Debug for HandlerFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind_name())
+    }
+}
+
+impl HandlerFn {
+    pub(super) fn kind_name(&self) -> &'static str {
+        match self {
+            HandlerFn::PreTool(_) => "pre-tool hook",
+            HandlerFn::Guard(_) => "guard",
+            HandlerFn::Permission(_) => "permission-request hook",
+            HandlerFn::PostTool(_) => "post-tool hook",
+            HandlerFn::Prompt(_) => "prompt-submit hook",
+            HandlerFn::Context(_) => "context hook",
+            HandlerFn::Continuation(_) => "continuation hook",
+            HandlerFn::Observe(_) => "observer",
+            HandlerFn::ToolResult(_) => "tool-result observer",
+        }
+    }
+
+    /// Whether the handler may sit at `seam`.
+    pub(super) fn fits(&self, seam: Seam) -> bool {
+        use Seam as S;
+        match self {
+            HandlerFn::PreTool(_) | HandlerFn::Guard(_) => seam == S::PreTool,
+            HandlerFn::Permission(_) => seam == S::PermissionRequest,
+            HandlerFn::PostTool(_) | HandlerFn::ToolResult(_) => seam == S::PostTool,
+            HandlerFn::Prompt(_) => seam == S::PromptSubmit,
+            HandlerFn::Context(_) => matches!(seam, S::SessionStart | S::SubagentStart),
+            HandlerFn::Continuation(_) => matches!(seam, S::Stop | S::SubagentStop),
+            HandlerFn::Observe(_) => matches!(
+                seam,
+                S::Notification
+                    | S::SessionEnd
+                    | S::PreCompact
+                    | S::PostCompact
+                    | S::PostToolFailure
+            ),
+        }
+    }
+}
+
+/// Where a handler is declared (`module_path!()`, `file!()`, `line!()` of its fn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Provenance {
+    /// Module path.
+    pub module_path: &'static str,
+    /// Source file.
+    pub file: &'static str,
+    /// 1-based line of the fn.
+    pub line: u32,
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}:{})", self.module_path, self.file, self.line)
+    }
+}
+
+/// A handler as `#[hook]` / `#[guard]` describe it: a `const`, collected by
+/// [`hooks!`](crate::hooks) into a `&'static [HookDescriptor]`.
+#[derive(Debug, Clone, Copy)]
+pub struct HookDescriptor {
+    /// Unique name (the fn name unless given); the rule id in outcomes.
+    pub name: &'static str,
+    /// The seam (`PostTool` for `tool-result` observers).
+    pub seam: Seam,
+    /// Matcher on the seam's subject (tool name, source, …), Claude Code rules
+    /// ([`Matcher::classify`](crate::matcher::Matcher::classify)); `None` matches all.
+    pub matcher: Option<&'static str>,
+    /// Where the fn is.
+    pub provenance: Provenance,
+    /// The handler.
+    pub handler: HandlerFn,
+    /// Cleanup run once on unregister or dispose.
+    pub cleanup: Option<fn() -> Result<(), String>>,
+}
+
+/// Implemented by the type `#[hook]` / `#[guard]` emit next to the fn (same name, type
+/// namespace), so `hooks![check_bash]` finds `<check_bash as Registered>::DESCRIPTOR`.
+pub trait Registered {
+    /// The handler's descriptor.
+    const DESCRIPTOR: HookDescriptor;
+}
+
+/// Build a `&'static [HookDescriptor]` from handler paths, in order:
+/// `hooks![check_bash, guards::no_secrets]`.
+///
+/// An explicit list, not link-time collection: a misspelled name is a compile error and
+/// nothing is silently dropped (STYLE.md "(b) Registering").
+#[macro_export]
+macro_rules! hooks {
+    ($($h:path),* $(,)?) => {{
+        const __SEAMGUARD_HOOKS: &[$crate::harness::HookDescriptor] =
+            &[$(<$h as $crate::harness::Registered>::DESCRIPTOR),*];
+        __SEAMGUARD_HOOKS
+    }};
+}
+
+/// A handler that failed (panicked or returned `Err`), with its provenance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerFailure {
+    /// Handler name.
+    pub name: String,
+    /// `module (file:line)`.
+    pub provenance: String,
+    /// Panic message or error text.
+    pub message: String,
+}
+
+impl HandlerFailure {
+    pub(super) fn exec_error(&self) -> ExecError {
+        ExecError::Handler {
+            name: self.name.clone(),
+            provenance: self.provenance.clone(),
+            message: self.message.clone(),
+        }
+    }
+}

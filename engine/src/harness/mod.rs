@@ -1,0 +1,158 @@
+//! The embedding API: policy tables and Rust handlers in one [`Harness`], one async method
+//! per seam, and the five-phase tool pipeline (interception-seams seed; DESIGN.md §4).
+//!
+//! ```text
+//!  ToolCall (sealed: id, name, input frozen before any policy runs)
+//!    │
+//!    ├─ 1. pre-tool waterfall   tables' [[rule]]s, then #[hook(seam = "pre-tool")] handlers:
+//!    │                          allow / deny / ask / defer (no argument rewrite: the call is sealed)
+//!    ├─ 2. guards               tables' [[guard]]s, then #[guard] handlers: Option<GuardDeny>,
+//!    │                          nothing can allow, so no later allow resurrects a deny
+//!    │      (deny, defer, a rejected ask, or a failed handler skip dispatch)
+//!    ├─ 3. around-dispatch      Wrapper layers (Timeout, Retry, Metrics, …) around the tool;
+//!    │                          a tool error or panic is normalized before wrappers see it
+//!    ├─ 4. post-tool transform  tables' post-tool rules, then handlers (waterfall: each sees the
+//!    │                          current, possibly redacted, content); block / redact / contexts
+//!    ├─ 5. final content        Tool::finalize_content: once, on every outcome (also failures)
+//!    └─ observers               #[hook(seam = "tool-result")]: an immutable snapshot; their panics
+//!                               are contained and cannot change the returned ToolExecution
+//! ```
+//!
+//! Merging is [`merge`](crate::decision::merge) (most-restrictive), so a TOML rule and a Rust
+//! handler combine into one [`Outcome`](crate::decision::Outcome). Contributions are ordered
+//! tables' hooks, handler hooks, tables' guards, handler guards; the verdict does not depend
+//! on that order.
+//!
+//! Every failure — a handler that panics or returns `Err`, a tool that fails or panics, a
+//! wrapper that panics, a timeout — becomes an error [`ToolResult`] (`is_error: true`) with an
+//! [`ExecError`] saying what failed; nothing escapes [`Harness::execute`].
+//!
+//! Contexts from post-tool decisions and from [`Injector::inject`] enter the batch's FIFO and
+//! are appended after every result of the batch ([`Batch::settle`]; seed: "three load-bearing
+//! decisions", 2).
+//!
+//! Registrations carry provenance (module path, file, line) and an optional cleanup that runs
+//! once on [`Harness::unregister`] or [`Harness::dispose`], in reverse registration order, with
+//! errors collected (agent-harness seed, "Cleanup semantics").
+//!
+//! Handlers are usually written with the `seamguard-macros` attributes (`#[hook]`, `#[guard]`)
+//! and registered with [`hooks!`](crate::hooks); a [`HookDescriptor`] can also be written by
+//! hand.
+//!
+//! ## What comes in, what goes out
+//!
+//! In: policy tables ([`PolicyTable`], `policy!`), Rust handlers ([`HookDescriptor`]s from
+//! `#[hook]` / `#[guard]`, collected by [`hooks!`](crate::hooks)), application events
+//! ([`Event`], `#[derive(Event)]`), tools ([`Tool`]), around-dispatch [`Wrapper`]s and an
+//! [`Approver`]; then, per evaluation, a sealed [`ToolCall`] or a [`SeamEvent`].
+//!
+//! Out: typed decisions with the merged [`Outcome`](crate::decision::Outcome) behind them
+//! ([`Evaluated`]), the immutable record of a tool call ([`ToolExecution`]), a settled batch
+//! ([`BatchOutcome`]), an application event's reduced result, and contained failures
+//! ([`HandlerFailure`]).
+//!
+//! ## Layout
+//!
+//! * `table`: policy tables and how the harness evaluates them;
+//! * `event`: what handlers see ([`ToolCall`], [`SeamEvent`], [`ToolOutput`],
+//!   [`ToolExecution`]) and the normalized [`ToolResult`] / [`ExecError`];
+//! * `handler`: typed handlers ([`HandlerFn`], [`Reply`], [`IntoReply`]) and their
+//!   [`HookDescriptor`]s;
+//! * `registry`: registration, unregistration and cleanups;
+//! * `contain`: panic containment of handlers, tools, wrappers and cleanups;
+//! * `tool`, `wrap` (one folder per wrapper: `timeout`, `retry`, `metrics`) and `approval`:
+//!   phase 3, around-dispatch;
+//! * `app_event`: application events and their reducers;
+//! * `run`: the [`Harness`] and [`Evaluated`]; `evaluate`: one method per seam (phases 1–2
+//!   and 4); `pipeline`: [`Harness::execute`] (the five phases); `batch`: [`Batch`] and its
+//!   context FIFO.
+
+mod app_event;
+mod approval;
+mod batch;
+mod contain;
+mod evaluate;
+mod event;
+mod handler;
+mod pipeline;
+mod registry;
+mod run;
+mod table;
+mod tool;
+mod wrap;
+
+use std::future::Future;
+use std::pin::Pin;
+
+pub use app_event::{Event, EventHandler, RegistrationOptions, first_result, notify_all};
+pub use approval::{Approval, Approver};
+pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
+pub use event::{
+    CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
+};
+pub use handler::{
+    HandlerError, HandlerFailure, HandlerFn, HookDescriptor, IntoReply, Provenance, Registered,
+    Reply,
+};
+pub use registry::{Cleanup, CleanupError, CleanupErrors, RegisterError, RegistrationId};
+pub use run::{Evaluated, Harness};
+pub use table::{PolicyTable, TableRef};
+pub use tool::{FnTool, Tool, tool_fn};
+pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
+
+/// A boxed, sendable future (the shape of async handlers, tools and wrappers).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+#[doc(hidden)]
+pub mod __private {
+    //! Used by code that `seamguard-macros` generates; not a public API.
+    pub use crate::decision::{
+        ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
+        PromptDecision,
+    };
+    pub use crate::dialect::Dialect;
+    pub use crate::matcher::{Matcher, MatcherMode};
+    pub use crate::policy;
+    pub use crate::seam::Seam;
+    pub use serde_json;
+
+    use super::{BoxFuture, HandlerError, IntoReply, Reply};
+    use std::future::Future;
+
+    /// A sync handler's return value as a reply.
+    pub fn ready<'a, T, R: IntoReply<T>>(r: R) -> Reply<'a, T> {
+        Reply::Ready(r.into_reply())
+    }
+
+    /// An async handler's future as a reply.
+    pub fn pending<'a, T, R, F>(f: F) -> Reply<'a, T>
+    where
+        R: IntoReply<T>,
+        F: Future<Output = R> + Send + 'a,
+    {
+        let fut: BoxFuture<'a, Result<T, HandlerError>> =
+            Box::pin(async move { f.await.into_reply() });
+        Reply::Pending(fut)
+    }
+
+    /// A cleanup fn's return value (`()` or `Result<(), E: Display>`).
+    pub trait IntoCleanup {
+        /// Convert.
+        fn into_cleanup(self) -> Result<(), String>;
+    }
+    impl IntoCleanup for () {
+        fn into_cleanup(self) -> Result<(), String> {
+            Ok(())
+        }
+    }
+    impl<E: std::fmt::Display> IntoCleanup for Result<(), E> {
+        fn into_cleanup(self) -> Result<(), String> {
+            self.map_err(|e| e.to_string())
+        }
+    }
+
+    /// Type check of a `tool-result` observer.
+    pub const fn observer(f: fn(&super::ToolExecution)) -> fn(&super::ToolExecution) {
+        f
+    }
+}

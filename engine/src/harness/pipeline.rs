@@ -1,0 +1,137 @@
+//! The five-phase tool pipeline ([`Harness::execute`]; see the module docs of
+//! [`harness`](crate::harness) for the diagram).
+//!
+//! In: a sealed [`ToolCall`] and the [`Tool`] to dispatch. Out: the immutable
+//! [`ToolExecution`] — never a panic or a Rust error: a denial, a rejected ask, a failed
+//! handler, a tool error or panic, a wrapper panic or a timeout is an error [`ToolResult`].
+//! Observers then see the record; their panics are contained and reported through
+//! [`Harness::take_failures`].
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::approval;
+use super::contain::{CatchUnwind, panic_message};
+use super::{
+    ExecError, HandlerFn, Harness, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
+    ToolResult,
+};
+use crate::decision::{PostToolDecision, PreToolDecision};
+
+impl Harness {
+    /// Run one sealed call through the five phases (see the module docs) and return its
+    /// immutable record. Never panics and never returns a Rust error: every failure is an
+    /// error [`ToolResult`].
+    pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
+        let start = Instant::now();
+        // Phases 1–2.
+        let mut pre = self.pre_phase(&call).await;
+        let mut failures = std::mem::take(&mut pre.failures);
+        let decision = pre.decision.take();
+        let pre_outcome = pre.into_outcome();
+        let mut bypass = None;
+        let mut dispatch = true;
+        let mut result = ToolResult::ok(Value::Null);
+        if let Some(f) = failures.first() {
+            bypass = Some(f.exec_error());
+            dispatch = false;
+        } else {
+            match decision {
+                Some(PreToolDecision::Deny { reason } | PreToolDecision::Defer { reason }) => {
+                    result = ToolResult::error(ExecError::Denied { reason });
+                    dispatch = false;
+                }
+                Some(PreToolDecision::Ask { reason }) => {
+                    if let Err(denied) =
+                        approval::resolve(self.approver.as_deref(), &call, &reason).await
+                    {
+                        result = ToolResult::error(denied);
+                        dispatch = false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Phase 3.
+        if dispatch {
+            let next = Next::new(&self.wrappers, tool, &call);
+            result = match CatchUnwind(next.run()).await {
+                Ok(r) => r,
+                Err(message) => ToolResult::error(ExecError::Tool {
+                    message: format!("wrapper {message}"),
+                }),
+            };
+        }
+        // Phase 4.
+        let mut feedback = None;
+        let mut contexts = Vec::new();
+        let mut post = None;
+        if let Some(err) = bypass {
+            result = ToolResult::error(err);
+        } else {
+            let output = ToolOutput {
+                call: call.clone(),
+                result,
+                dispatched: dispatch,
+            };
+            let ev = self.post_tool(&output).await;
+            result = output.result;
+            if let Some(f) = ev.failures.first() {
+                result = ToolResult::error(f.exec_error());
+                failures.extend(ev.failures.clone());
+            } else {
+                if let Some(r) = &ev.outcome().redacted_response {
+                    result.content = r.clone();
+                }
+                if let PostToolDecision::Block { feedback: fb } = &ev.decision {
+                    feedback = Some(fb.clone());
+                }
+                contexts = ev
+                    .outcome()
+                    .contexts
+                    .iter()
+                    .map(|a| Injected {
+                        text: a.text.clone(),
+                        source: a.rule.clone(),
+                        call: Some(call.id()),
+                    })
+                    .collect();
+            }
+            post = Some(ev.into_outcome());
+        }
+        // Phase 5: final content, exactly once, on every outcome.
+        if let Ok(Some(c)) = catch_unwind(AssertUnwindSafe(|| {
+            tool.finalize_content(&result.content, result.is_error)
+        })) {
+            result.content = c;
+        }
+        let exec = ToolExecution {
+            call,
+            result,
+            feedback,
+            contexts,
+            pre: pre_outcome,
+            post,
+            dispatched: dispatch,
+            failures,
+            elapsed: start.elapsed(),
+        };
+        // Observers: an immutable snapshot; panics contained per observer.
+        for e in &self.observers {
+            let HandlerFn::ToolResult(f) = e.handler else {
+                continue;
+            };
+            if !e.subject_matches(Some(exec.call.name())) {
+                continue;
+            }
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(&exec)))
+                && let Ok(mut v) = self.failures.lock()
+            {
+                v.push(e.failure(panic_message(p)));
+            }
+        }
+        exec
+    }
+}

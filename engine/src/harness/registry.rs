@@ -1,0 +1,306 @@
+//! Registration: descriptors and cleanups in, [`RegistrationId`]s out; unregistration and
+//! disposal run each cleanup once, contained.
+//!
+//! In: a [`HookDescriptor`] (and optionally a [`Cleanup`]). Out: a [`RegistrationId`], or a
+//! [`RegisterError`] (duplicate name, invalid matcher, handler kind that does not fit the
+//! seam); on unregister / dispose, the [`CleanupError`]s of the cleanups that failed.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use super::contain::{catch_cleanup, panic_message};
+use super::{HandlerFailure, HandlerFn, Harness, HookDescriptor, Provenance};
+use crate::decision::{Contribution, Verdict};
+use crate::matcher::{Matcher, MatcherMode};
+use crate::policy::{Scope, Source};
+use crate::seam::Seam;
+
+/// Why a registration was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegisterError {
+    /// Another live registration has the same name.
+    #[error("a handler named `{0}` is already registered")]
+    Duplicate(String),
+    /// The matcher regex does not parse.
+    #[error("handler `{name}`: invalid matcher `{matcher}`: {message}")]
+    Matcher {
+        /// Handler name.
+        name: String,
+        /// The matcher.
+        matcher: String,
+        /// The regex error.
+        message: String,
+    },
+    /// The handler kind does not fit the descriptor's seam.
+    #[error("handler `{name}`: a {kind} cannot be registered at seam `{seam}`")]
+    Seam {
+        /// Handler name.
+        name: String,
+        /// Handler kind.
+        kind: &'static str,
+        /// The seam.
+        seam: Seam,
+    },
+}
+
+/// A cleanup that failed on unregister or dispose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CleanupError {
+    /// Registration name.
+    pub name: String,
+    /// The error or panic message.
+    pub message: String,
+}
+
+/// Every cleanup that failed during [`Harness::dispose`] (the others still ran).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} cleanup(s) failed: {}", .0.len(), .0.iter().map(|e| format!("`{}`: {}", e.name, e.message)).collect::<Vec<_>>().join("; "))]
+pub struct CleanupErrors(pub Vec<CleanupError>);
+
+/// Identity of one registration (for [`Harness::unregister`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegistrationId(u64);
+
+/// A cleanup given at registration time.
+pub type Cleanup = Box<dyn FnOnce() -> Result<(), String> + Send>;
+
+/// A handler's matcher on the seam's subject (tool name, source, …).
+pub(super) enum SubjectMatcher {
+    All,
+    Exact(Vec<String>),
+    Regex(regex::Regex),
+}
+
+impl SubjectMatcher {
+    fn matches(&self, subject: &str) -> bool {
+        match self {
+            SubjectMatcher::All => true,
+            SubjectMatcher::Exact(v) => v.iter().any(|p| p == subject),
+            SubjectMatcher::Regex(r) => r.is_match(subject),
+        }
+    }
+}
+
+/// One live handler registration.
+pub(super) struct Entry {
+    pub(super) id: RegistrationId,
+    pub(super) name: &'static str,
+    pub(super) rule: String,
+    pub(super) provenance: Provenance,
+    pub(super) source: Source,
+    pub(super) matcher: SubjectMatcher,
+    pub(super) handler: HandlerFn,
+}
+
+impl Entry {
+    /// Whether the handler runs for `subject` (no subject: only match-all handlers).
+    pub(super) fn subject_matches(&self, subject: Option<&str>) -> bool {
+        match &self.matcher {
+            SubjectMatcher::All => true,
+            m => subject.is_some_and(|s| m.matches(s)),
+        }
+    }
+
+    pub(super) fn failure(&self, message: String) -> HandlerFailure {
+        HandlerFailure {
+            name: self.rule.clone(),
+            provenance: self.provenance.to_string(),
+            message,
+        }
+    }
+
+    pub(super) fn contribution(&self, verdict: Verdict, reason: Option<String>) -> Contribution {
+        Contribution {
+            rule: self.rule.clone(),
+            source: Some(self.source.clone()),
+            guard: matches!(self.handler, HandlerFn::Guard(_)),
+            verdict,
+            reason,
+            context: None,
+            halt: None,
+            observe: false,
+        }
+    }
+}
+
+/// A cleanup waiting for its registration to go.
+pub(super) struct CleanupSlot {
+    pub(super) id: RegistrationId,
+    pub(super) name: String,
+    pub(super) run: Cleanup,
+}
+
+impl Harness {
+    pub(super) fn fresh_id(&mut self) -> RegistrationId {
+        let id = RegistrationId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    fn all_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.hooks
+            .iter()
+            .flatten()
+            .chain(&self.guards)
+            .chain(&self.observers)
+    }
+
+    /// Register every descriptor of a [`hooks!`](crate::hooks) list, in order.
+    ///
+    /// # Errors
+    /// The first refused descriptor ([`RegisterError`]); the ones before it stay registered.
+    pub fn register_all(
+        &mut self,
+        descriptors: &[HookDescriptor],
+    ) -> Result<Vec<RegistrationId>, RegisterError> {
+        descriptors.iter().map(|d| self.register(d)).collect()
+    }
+
+    /// Register one handler; its descriptor's cleanup (if any) runs on unregister/dispose.
+    ///
+    /// # Errors
+    /// A duplicate name, an invalid matcher regex, or a handler kind that does not fit the
+    /// seam.
+    pub fn register(&mut self, d: &HookDescriptor) -> Result<RegistrationId, RegisterError> {
+        let cleanup = d
+            .cleanup
+            .map(|f| -> Cleanup { Box::new(move || catch_cleanup(f)) });
+        self.register_with(d, cleanup)
+    }
+
+    /// Register one handler with a cleanup closure (replacing the descriptor's own).
+    ///
+    /// # Errors
+    /// As [`Harness::register`].
+    pub fn register_with(
+        &mut self,
+        d: &HookDescriptor,
+        cleanup: Option<Cleanup>,
+    ) -> Result<RegistrationId, RegisterError> {
+        if !d.handler.fits(d.seam) {
+            return Err(RegisterError::Seam {
+                name: d.name.to_string(),
+                kind: d.handler.kind_name(),
+                seam: d.seam,
+            });
+        }
+        if self.all_entries().any(|e| e.name == d.name) {
+            return Err(RegisterError::Duplicate(d.name.to_string()));
+        }
+        let matcher = match d
+            .matcher
+            .map(|m| Matcher::classify(m, MatcherMode::ClaudeCode))
+        {
+            None | Some(Matcher::All) => SubjectMatcher::All,
+            Some(Matcher::Exact(v)) => SubjectMatcher::Exact(v),
+            Some(Matcher::Regex(r)) => match regex::Regex::new(&r) {
+                Ok(re) => SubjectMatcher::Regex(re),
+                Err(e) => {
+                    return Err(RegisterError::Matcher {
+                        name: d.name.to_string(),
+                        matcher: r,
+                        message: e.to_string(),
+                    });
+                }
+            },
+        };
+        let id = self.fresh_id();
+        let entry = Entry {
+            id,
+            name: d.name,
+            rule: d.name.to_string(),
+            provenance: d.provenance,
+            source: Source {
+                file: Arc::from(d.provenance.file),
+                line: d.provenance.line as usize,
+                column: 1,
+                scope: Scope::Embedded,
+            },
+            matcher,
+            handler: d.handler,
+        };
+        match d.handler {
+            HandlerFn::Guard(_) => self.guards.push(entry),
+            HandlerFn::ToolResult(_) => self.observers.push(entry),
+            _ => {
+                if let Some(v) = self.hooks.get_mut(d.seam.index()) {
+                    v.push(entry);
+                }
+            }
+        }
+        if let Some(run) = cleanup {
+            self.cleanups.push(CleanupSlot {
+                id,
+                name: d.name.to_string(),
+                run,
+            });
+        }
+        Ok(id)
+    }
+
+    /// Remove one registration and run its cleanup once.
+    ///
+    /// Returns `Ok(false)` when the id is unknown (already removed).
+    ///
+    /// # Errors
+    /// The cleanup's error (the registration is removed regardless).
+    pub fn unregister(&mut self, id: RegistrationId) -> Result<bool, CleanupError> {
+        let mut found = false;
+        for v in self
+            .hooks
+            .iter_mut()
+            .chain([&mut self.guards, &mut self.observers])
+        {
+            let before = v.len();
+            v.retain(|e| e.id != id);
+            found |= v.len() != before;
+        }
+        for slot in self.events.values_mut() {
+            found |= slot.remove_handler(id);
+        }
+        if let Some(pos) = self.cleanups.iter().position(|c| c.id == id) {
+            let slot = self.cleanups.remove(pos);
+            let name = slot.name;
+            return match catch_unwind(AssertUnwindSafe(slot.run)) {
+                Ok(Ok(())) => Ok(true),
+                Ok(Err(message)) => Err(CleanupError { name, message }),
+                Err(p) => Err(CleanupError {
+                    name,
+                    message: panic_message(p),
+                }),
+            };
+        }
+        Ok(found)
+    }
+
+    /// Remove every registration and run the remaining cleanups once each, in reverse
+    /// registration order; a failing (or panicking) cleanup does not stop the others.
+    ///
+    /// # Errors
+    /// Every cleanup that failed, in the order they ran.
+    pub fn dispose(&mut self) -> Result<(), CleanupErrors> {
+        for v in &mut self.hooks {
+            v.clear();
+        }
+        self.guards.clear();
+        self.observers.clear();
+        self.events.clear();
+        let mut errors = Vec::new();
+        while let Some(slot) = self.cleanups.pop() {
+            let name = slot.name;
+            match catch_unwind(AssertUnwindSafe(slot.run)) {
+                Ok(Ok(())) => {}
+                Ok(Err(message)) => errors.push(CleanupError { name, message }),
+                Err(p) => errors.push(CleanupError {
+                    name,
+                    message: panic_message(p),
+                }),
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(CleanupErrors(errors))
+        }
+    }
+}

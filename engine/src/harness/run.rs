@@ -1,0 +1,171 @@
+//! The [`Harness`] itself: what it holds, how it is built, and what each seam method
+//! returns ([`Evaluated`]).
+//!
+//! In: tables ([`Harness::add_table`]), handlers ([`Harness::register`] and friends),
+//! wrappers ([`Harness::wrap`]) and an approver ([`Harness::set_approver`]). Out: a harness
+//! evaluated through `&self` from any number of tasks (the seam methods, and
+//! [`Harness::execute`] for the tool pipeline).
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use super::app_event::EventSlot;
+use super::registry::{CleanupSlot, Entry};
+use super::table::TablePart;
+use super::{Approver, HandlerFailure, TableRef, Wrapper};
+use crate::decision::{Contribution, Outcome, Verdict};
+use crate::dialect::Dialect;
+use crate::seam::Seam;
+
+/// The result of one seam method: the typed decision and the merged outcome behind it.
+#[derive(Debug, Clone)]
+pub struct Evaluated<D> {
+    /// The typed decision.
+    pub decision: D,
+    /// Handlers that failed (contained; see each seam method for what a failure means).
+    pub failures: Vec<HandlerFailure>,
+    outcome: Outcome,
+}
+
+impl<D> Evaluated<D> {
+    pub(super) fn ready(
+        decision: D,
+        outcome: Outcome,
+        failures: Vec<HandlerFailure>,
+    ) -> Evaluated<D> {
+        Evaluated {
+            decision,
+            failures,
+            outcome,
+        }
+    }
+
+    /// The merged outcome (reasons and contexts with provenance, every fired rule/handler,
+    /// warnings).
+    pub fn outcome(&self) -> &Outcome {
+        &self.outcome
+    }
+
+    /// The merged outcome, by value.
+    pub fn into_outcome(self) -> Outcome {
+        self.outcome
+    }
+}
+
+/// Policy tables and Rust handlers evaluated together (see the module docs).
+///
+/// Build with [`Harness::new`] and the `add_*` / `register*` / `wrap` methods (they take
+/// `&mut self`), then evaluate through `&self` from any number of tasks.
+pub struct Harness {
+    pub(super) tables: Vec<TableRef>,
+    pub(super) dialect: Dialect,
+    pub(super) hooks: Vec<Vec<Entry>>,
+    pub(super) guards: Vec<Entry>,
+    pub(super) observers: Vec<Entry>,
+    pub(super) wrappers: Vec<Box<dyn Wrapper>>,
+    pub(super) approver: Option<Box<dyn Approver>>,
+    pub(super) events: HashMap<TypeId, EventSlot>,
+    pub(super) cleanups: Vec<CleanupSlot>,
+    pub(super) next_id: u64,
+    pub(super) failures: Arc<Mutex<Vec<HandlerFailure>>>,
+}
+
+impl fmt::Debug for Harness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Harness")
+            .field("tables", &self.tables.len())
+            .field("hooks", &self.hooks.iter().map(Vec::len).sum::<usize>())
+            .field("guards", &self.guards.len())
+            .field("observers", &self.observers.len())
+            .field("wrappers", &self.wrappers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Harness {
+    fn default() -> Harness {
+        Harness::new()
+    }
+}
+
+impl Harness {
+    /// An empty harness (Claude Code dialect for table matchers).
+    pub fn new() -> Harness {
+        Harness {
+            tables: Vec::new(),
+            dialect: Dialect::ClaudeCode,
+            hooks: (0..Seam::COUNT).map(|_| Vec::new()).collect(),
+            guards: Vec::new(),
+            observers: Vec::new(),
+            wrappers: Vec::new(),
+            approver: None,
+            events: HashMap::new(),
+            cleanups: Vec::new(),
+            next_id: 1,
+            failures: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// The dialect tables evaluate in (tool-name aliases, matcher mode).
+    pub fn with_dialect(mut self, dialect: Dialect) -> Harness {
+        self.dialect = dialect;
+        self
+    }
+
+    /// Add a policy table (`policy!(…)`, a [`PolicyTable`](super::PolicyTable), or a
+    /// [`DecisionTable`](crate::table::DecisionTable)). Tables evaluate in the order added,
+    /// before handlers.
+    pub fn add_table(&mut self, table: impl Into<TableRef>) -> &mut Harness {
+        self.tables.push(table.into());
+        self
+    }
+
+    /// Add an around-dispatch wrapper (the first added is outermost).
+    pub fn wrap(&mut self, wrapper: impl Wrapper + 'static) -> &mut Harness {
+        self.wrappers.push(Box::new(wrapper));
+        self
+    }
+
+    /// Set the approver that resolves `ask` in [`Harness::execute`].
+    pub fn set_approver(&mut self, approver: impl Approver + 'static) -> &mut Harness {
+        self.approver = Some(Box::new(approver));
+        self
+    }
+
+    /// Failures of observers and application-event handlers since the last call (contained:
+    /// they never change an outcome).
+    pub fn take_failures(&self) -> Vec<HandlerFailure> {
+        self.failures
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    }
+
+    /// Evaluate every table at `seam` (see [`TablePart::eval`]).
+    pub(super) fn eval_tables(&self, seam: Seam, payload: &Value) -> TablePart {
+        TablePart::eval(&self.tables, self.dialect, seam, payload)
+    }
+
+    /// The handlers registered at `seam` (hooks only: guards and tool-result observers are
+    /// kept apart).
+    pub(super) fn seam_entries(&self, seam: Seam) -> &[Entry] {
+        self.hooks.get(seam.index()).map_or(&[][..], |v| v)
+    }
+}
+
+/// A handler's additional contexts as context-only contributions, in order.
+pub(super) fn push_contexts(
+    contributions: &mut Vec<Contribution>,
+    e: &Entry,
+    contexts: Vec<String>,
+) {
+    for text in contexts {
+        let mut c = e.contribution(Verdict::Abstain, None);
+        c.context = Some(text);
+        contributions.push(c);
+    }
+}

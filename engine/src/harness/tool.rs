@@ -1,0 +1,51 @@
+//! Tools: what phase 3 dispatches.
+//!
+//! In: a sealed [`ToolCall`]. Out: the tool's JSON value or its error text (normalized into a
+//! [`ToolResult`](super::ToolResult) by [`Next::run`](super::Next::run)), and optionally a
+//! definition-owned final content (phase 5).
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::{BoxFuture, ToolCall};
+
+/// A tool the harness dispatches.
+pub trait Tool: Send + Sync {
+    /// Run the call. `Err` is a tool failure (normalized into an error result).
+    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>>;
+
+    /// Definition-owned final content (seed: `ToolDefinition.finalizeContent`): runs exactly
+    /// once on every outcome, failures included; may replace the content (`Some`) but not
+    /// `is_error`. A panic here keeps the content.
+    fn finalize_content(&self, _content: &Value, _is_error: bool) -> Option<Value> {
+        None
+    }
+}
+
+/// A [`Tool`] from a sync closure (see [`tool_fn`]).
+pub struct FnTool<F>(F);
+
+impl<F> fmt::Debug for FnTool<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FnTool")
+    }
+}
+
+/// A tool from a closure `Fn(&ToolCall) -> Result<Value, String>`.
+pub fn tool_fn<F>(f: F) -> FnTool<F>
+where
+    F: Fn(&ToolCall) -> Result<Value, String> + Send + Sync,
+{
+    FnTool(f)
+}
+
+impl<F> Tool for FnTool<F>
+where
+    F: Fn(&ToolCall) -> Result<Value, String> + Send + Sync,
+{
+    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+        let r = (self.0)(call);
+        Box::pin(std::future::ready(r))
+    }
+}
