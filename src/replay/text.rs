@@ -1,6 +1,6 @@
 //! The human-readable replay summary (`--format text`), rendered from the typed [`Report`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::report::{Brief, Report};
@@ -40,6 +40,7 @@ fn counts(m: &BTreeMap<String, usize>) -> String {
         .join(", ")
 }
 
+/// Rule ids joined by commas.
 fn joined<'a>(ids: impl IntoIterator<Item = &'a String>) -> String {
     ids.into_iter()
         .map(String::as_str)
@@ -158,10 +159,7 @@ pub(super) fn render(
             "  baseline verdicts: {}",
             counts(&diff.baseline_verdicts)
         )?;
-        let side = |b: &Brief| {
-            let rules: &BTreeSet<String> = &b.rules;
-            format!("{} [{}]", style.verdict(b.verdict), joined(rules))
-        };
+        let side = |b: &Brief| format!("{} [{}]", style.verdict(b.verdict), joined(&b.rules));
         for c in &diff.events {
             writeln!(
                 w,

@@ -198,10 +198,12 @@ pub fn collect_files(inputs: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// The string at `k`, if it is one.
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
 }
 
+/// An event of `format` at `file:line`.
 fn event(
     file: &Arc<str>,
     line: usize,
