@@ -1,0 +1,395 @@
+//! Codex rollouts (TRANSCRIPTS.md §3): `{timestamp, type, payload}` lines become
+//! `SessionStart`, `UserPromptSubmit`, `PreToolUse` / `PostToolUse` (shell calls as `Bash`
+//! with a command string), `Stop` and `PreCompact` payloads in the Codex dialect.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::{Format, Item, ProblemKind, ReadProblem, event, str_of};
+use crate::dialect::Dialect;
+use crate::seam::Seam;
+
+/// Whether `t` is a Codex rollout record type.
+pub(super) fn is_record_type(t: &str) -> bool {
+    matches!(
+        t,
+        "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted"
+    )
+}
+
+/// Quote one word for a POSIX shell (as `shlex` does): bare when it only has safe
+/// characters, else in single quotes.
+pub fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c))
+    {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\"'\"'"))
+}
+
+/// The command string a hook sees for an argv (Codex `shell`, `local_shell_call`):
+/// `bash -lc SCRIPT` (and `sh`/`zsh`, `-c`/`-lc`) gives the script; anything else is joined
+/// with shell quoting.
+pub fn argv_to_command(argv: &[String]) -> String {
+    if let [shell, flag, script] = argv {
+        let base = shell.rsplit(['/', '\\']).next().unwrap_or(shell);
+        if matches!(base, "bash" | "sh" | "zsh" | "dash" | "ksh")
+            && matches!(flag.as_str(), "-c" | "-lc" | "-cl" | "-l -c")
+        {
+            return script.clone();
+        }
+    }
+    argv.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The state of one rollout: session, turn, model, and the tool calls not answered yet.
+pub(super) struct CodexState {
+    file: Arc<str>,
+    session_id: String,
+    cwd: Option<String>,
+    model: Option<String>,
+    /// Recorded turn id (newer builds).
+    turn_id: Option<String>,
+    /// User prompts seen (synthetic turn ids `turn-N`).
+    turns: usize,
+    sessions: usize,
+    /// call id → (tool name, tool input).
+    calls: HashMap<String, (String, Value)>,
+    /// A prompt waiting for the turn context that follows it: (line, text).
+    pending_prompt: Option<(usize, String)>,
+    /// The last agent message of the turn: (line, text), for builds without `task_complete`.
+    pending_stop: Option<(usize, String)>,
+    /// The current turn ended (`task_complete` / `turn_aborted`).
+    turn_closed: bool,
+}
+
+impl CodexState {
+    pub(super) fn new(file: Arc<str>) -> CodexState {
+        CodexState {
+            file,
+            session_id: String::new(),
+            cwd: None,
+            model: None,
+            turn_id: None,
+            turns: 0,
+            sessions: 0,
+            calls: HashMap::new(),
+            pending_prompt: None,
+            pending_stop: None,
+            turn_closed: true,
+        }
+    }
+
+    fn base(&self, name: &str, turn: bool) -> Map<String, Value> {
+        let mut p = Map::new();
+        p.insert("session_id".into(), Value::String(self.session_id.clone()));
+        if turn {
+            let t = self
+                .turn_id
+                .clone()
+                .unwrap_or_else(|| format!("turn-{}", self.turns));
+            p.insert("turn_id".into(), Value::String(t));
+        }
+        p.insert(
+            "transcript_path".into(),
+            Value::String(self.file.to_string()),
+        );
+        if let Some(c) = &self.cwd {
+            p.insert("cwd".into(), Value::String(c.clone()));
+        }
+        p.insert("hook_event_name".into(), Value::String(name.to_string()));
+        if let Some(m) = &self.model {
+            p.insert("model".into(), Value::String(m.clone()));
+        }
+        p
+    }
+
+    fn emit(&self, out: &mut VecDeque<Item>, line: usize, seam: Seam, p: Map<String, Value>) {
+        out.push_back(event(
+            &self.file,
+            line,
+            Format::CodexRollout,
+            Dialect::Codex,
+            seam,
+            p,
+        ));
+    }
+
+    fn flush_prompt(&mut self, out: &mut VecDeque<Item>) {
+        if let Some((line, text)) = self.pending_prompt.take() {
+            let mut p = self.base("UserPromptSubmit", true);
+            p.insert("prompt".into(), Value::String(text));
+            self.emit(out, line, Seam::PromptSubmit, p);
+        }
+    }
+
+    fn stop(&mut self, out: &mut VecDeque<Item>, line: usize, last: Option<String>) {
+        let mut p = self.base("Stop", true);
+        p.insert("stop_hook_active".into(), Value::Bool(false));
+        p.insert(
+            "last_assistant_message".into(),
+            last.map_or(Value::Null, Value::String),
+        );
+        self.emit(out, line, Seam::Stop, p);
+    }
+
+    fn close_turn(&mut self, out: &mut VecDeque<Item>) {
+        if !self.turn_closed
+            && let Some((line, text)) = self.pending_stop.take()
+        {
+            self.stop(out, line, Some(text));
+        }
+        self.pending_stop = None;
+        self.turn_closed = true;
+    }
+
+    pub(super) fn end(&mut self, out: &mut VecDeque<Item>) {
+        self.flush_prompt(out);
+        self.close_turn(out);
+    }
+
+    fn pre_tool(
+        &mut self,
+        out: &mut VecDeque<Item>,
+        line: usize,
+        call_id: &str,
+        name: &str,
+        input: Value,
+    ) {
+        self.flush_prompt(out);
+        let mut p = self.base("PreToolUse", true);
+        p.insert("tool_name".into(), Value::String(name.to_string()));
+        p.insert("tool_use_id".into(), Value::String(call_id.to_string()));
+        p.insert("tool_input".into(), input.clone());
+        self.emit(out, line, Seam::PreTool, p);
+        self.calls
+            .insert(call_id.to_string(), (name.to_string(), input));
+    }
+
+    pub(super) fn record(&mut self, line: usize, m: &Map<String, Value>, out: &mut VecDeque<Item>) {
+        let ty = str_of(m, "type").unwrap_or("");
+        let Some(Value::Object(p)) = m.get("payload") else {
+            return;
+        };
+        let pty = str_of(p, "type").unwrap_or("");
+        match (ty, pty) {
+            ("session_meta", _) => {
+                self.flush_prompt(out);
+                let id = str_of(p, "id").unwrap_or("").to_string();
+                let resumed = self.sessions > 0 && id == self.session_id;
+                self.sessions += 1;
+                self.session_id = id;
+                if let Some(c) = str_of(p, "cwd") {
+                    self.cwd = Some(c.to_string());
+                }
+                if resumed {
+                    return;
+                }
+                let mut e = self.base("SessionStart", false);
+                e.insert("source".into(), Value::String("startup".into()));
+                self.emit(out, line, Seam::SessionStart, e);
+            }
+            ("turn_context", _) => {
+                if let Some(c) = str_of(p, "cwd") {
+                    self.cwd = Some(c.to_string());
+                }
+                if let Some(mo) = str_of(p, "model") {
+                    self.model = Some(mo.to_string());
+                }
+                if let Some(t) = str_of(p, "turn_id") {
+                    self.turn_id = Some(t.to_string());
+                }
+                self.flush_prompt(out);
+            }
+            ("compacted", _) => {
+                self.flush_prompt(out);
+                let mut e = self.base("PreCompact", true);
+                e.insert("trigger".into(), Value::String("auto".into()));
+                self.emit(out, line, Seam::PreCompact, e);
+            }
+            ("event_msg", "task_started") => {
+                if let Some(t) = str_of(p, "turn_id") {
+                    self.turn_id = Some(t.to_string());
+                }
+            }
+            ("event_msg", "user_message") => {
+                self.flush_prompt(out);
+                self.close_turn(out);
+                self.turns += 1;
+                self.turn_closed = false;
+                if str_of(p, "kind").is_some_and(|k| k != "plain") {
+                    // Injected context (older VS Code builds), not a human prompt.
+                    return;
+                }
+                let text = str_of(p, "message").unwrap_or("").to_string();
+                self.pending_prompt = Some((line, text));
+            }
+            ("event_msg", "agent_message") => {
+                self.flush_prompt(out);
+                let text = str_of(p, "message").unwrap_or("").to_string();
+                self.pending_stop = Some((line, text));
+            }
+            ("event_msg", "task_complete") => {
+                self.flush_prompt(out);
+                if let Some(t) = str_of(p, "turn_id") {
+                    self.turn_id = Some(t.to_string());
+                }
+                let last = str_of(p, "last_agent_message").map(str::to_string);
+                self.stop(out, line, last);
+                self.pending_stop = None;
+                self.turn_closed = true;
+            }
+            ("event_msg", "turn_aborted") => {
+                // An interrupted turn does not run Stop hooks.
+                self.flush_prompt(out);
+                self.pending_stop = None;
+                self.turn_closed = true;
+            }
+            ("response_item", "function_call") => {
+                let name = str_of(p, "name").unwrap_or("");
+                let call_id = str_of(p, "call_id").unwrap_or("");
+                let raw = str_of(p, "arguments").unwrap_or("{}");
+                let args: Value = match serde_json::from_str(raw) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        out.push_back(Item::Problem(ReadProblem {
+                            file: self.file.clone(),
+                            line,
+                            kind: ProblemKind::Skipped,
+                            message: format!(
+                                "`{name}` call with arguments that are not JSON ({e}); replayed with the raw text"
+                            ),
+                        }));
+                        Value::String(raw.to_string())
+                    }
+                };
+                if name == "write_stdin" {
+                    // Feeds a running exec_command session; never re-triggers PreToolUse.
+                    return;
+                }
+                let (tool, input) = codex_tool(name, &args);
+                self.pre_tool(out, line, call_id, &tool, input);
+            }
+            ("response_item", "custom_tool_call") => {
+                let name = str_of(p, "name").unwrap_or("");
+                let call_id = str_of(p, "call_id").unwrap_or("");
+                let input = p.get("input").cloned().unwrap_or(Value::Null);
+                let input = if name == "apply_patch" {
+                    json!({ "command": input })
+                } else {
+                    input
+                };
+                self.pre_tool(out, line, call_id, name, input);
+            }
+            ("response_item", "local_shell_call") => {
+                let call_id = str_of(p, "call_id")
+                    .or_else(|| str_of(p, "id"))
+                    .unwrap_or("");
+                let argv: Vec<String> = p
+                    .get("action")
+                    .and_then(|a| a.get("command"))
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let input = json!({ "command": argv_to_command(&argv) });
+                self.pre_tool(out, line, call_id, "Bash", input);
+            }
+            ("response_item", "function_call_output" | "custom_tool_call_output") => {
+                let call_id = str_of(p, "call_id").unwrap_or("");
+                let Some((name, input)) = self.calls.remove(call_id) else {
+                    return;
+                };
+                let output = p.get("output").cloned().unwrap_or(Value::Null);
+                let mut e = self.base("PostToolUse", true);
+                e.insert("tool_name".into(), Value::String(name));
+                e.insert("tool_use_id".into(), Value::String(call_id.to_string()));
+                e.insert("tool_input".into(), input);
+                e.insert("tool_response".into(), output);
+                self.emit(out, line, Seam::PostTool, e);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Map a Codex function call to the tool name and input its hook receives (HOOKS.md B2).
+fn codex_tool(name: &str, args: &Value) -> (String, Value) {
+    let argv = |v: &Value| -> Option<Vec<String>> {
+        v.as_array().map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+    };
+    match name {
+        "shell" | "container.exec" => {
+            let cmd = match args.get("command") {
+                Some(Value::String(s)) => s.clone(),
+                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
+                None => String::new(),
+            };
+            ("Bash".into(), json!({ "command": cmd }))
+        }
+        "shell_command" => {
+            let cmd = match args.get("command") {
+                Some(Value::String(s)) => s.clone(),
+                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
+                None => String::new(),
+            };
+            ("Bash".into(), json!({ "command": cmd }))
+        }
+        "exec_command" => {
+            let cmd = match args.get("cmd").or_else(|| args.get("command")) {
+                Some(Value::String(s)) => s.clone(),
+                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
+                None => String::new(),
+            };
+            ("Bash".into(), json!({ "command": cmd }))
+        }
+        "apply_patch" => {
+            let patch = args
+                .get("input")
+                .or_else(|| args.get("patch"))
+                .or_else(|| args.get("command"))
+                .cloned()
+                .unwrap_or_else(|| args.clone());
+            ("apply_patch".into(), json!({ "command": patch }))
+        }
+        _ => (name.to_string(), args.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argv_commands() {
+        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            argv_to_command(&v(&["bash", "-lc", "ls -la | head"])),
+            "ls -la | head"
+        );
+        assert_eq!(
+            argv_to_command(&v(&["/bin/zsh", "-c", "echo hi"])),
+            "echo hi"
+        );
+        assert_eq!(
+            argv_to_command(&v(&["rg", "-n", "foo bar", "it's"])),
+            "rg -n 'foo bar' 'it'\"'\"'s'"
+        );
+        assert_eq!(argv_to_command(&v(&["echo", ""])), "echo ''");
+    }
+}

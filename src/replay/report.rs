@@ -1,0 +1,382 @@
+//! The replay report as typed data: what the JSON report (`seamguard.replay/1`), the JSONL
+//! lines and the text summary are all rendered from. Field order is the key order of the
+//! JSON output.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use seamguard_engine::readers::{ReadProblem, RecordedEvent};
+use seamguard_engine::{Dialect, Outcome};
+
+/// The schema name of the JSON report.
+const SCHEMA: &str = "seamguard.replay/1";
+
+/// The whole report of one replay (`--format json`).
+#[derive(Debug, Serialize)]
+pub(super) struct Report {
+    /// Always [`SCHEMA`].
+    schema: &'static str,
+    /// Policy files used.
+    pub(super) policies: Vec<String>,
+    /// `--baseline` policy files (empty without).
+    pub(super) baseline_policies: Vec<String>,
+    /// One entry per recorded file, in reading order.
+    pub(super) files: Vec<FileStat>,
+    /// Number of events evaluated.
+    pub(super) events: usize,
+    /// Events per seam name.
+    pub(super) events_by_seam: BTreeMap<String, usize>,
+    /// Events per verdict name.
+    pub(super) verdicts: BTreeMap<String, usize>,
+    /// Rule id → events it fired on.
+    pub(super) rule_hits: BTreeMap<String, usize>,
+    /// Rules that fired on no event.
+    pub(super) never_fired: Vec<NeverFired>,
+    /// Events with a verdict other than none / allow, a context or a halt.
+    pub(super) decisions: Vec<EventRecord>,
+    /// Command hooks that fired and were not executed.
+    pub(super) would_run: Vec<WouldRun>,
+    /// The comparison with the baseline (with `--baseline` only).
+    pub(super) diff: Option<Diff>,
+    /// Records that were not replayed.
+    #[serde(serialize_with = "problem_records")]
+    pub(super) problems: Vec<ReadProblem>,
+}
+
+impl Report {
+    /// An empty report; `baseline` names the baseline policy files when there is one.
+    pub(super) fn new(policies: Vec<String>, baseline: Option<Vec<String>>) -> Report {
+        Report {
+            schema: SCHEMA,
+            policies,
+            diff: baseline.as_ref().map(|_| Diff::default()),
+            baseline_policies: baseline.unwrap_or_default(),
+            files: Vec::new(),
+            events: 0,
+            events_by_seam: BTreeMap::new(),
+            verdicts: BTreeMap::new(),
+            rule_hits: BTreeMap::new(),
+            never_fired: Vec::new(),
+            decisions: Vec::new(),
+            would_run: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+/// What was read from one file.
+#[derive(Debug, Serialize)]
+pub(super) struct FileStat {
+    /// The file, as shown.
+    pub(super) path: String,
+    /// Format name of its first event (`None`: nothing was read).
+    pub(super) format: Option<&'static str>,
+    /// Events read.
+    pub(super) events: usize,
+    /// Problems met.
+    pub(super) problems: usize,
+}
+
+/// A rule that fired on no event.
+#[derive(Debug, Serialize)]
+pub(super) struct NeverFired {
+    /// Rule id.
+    pub(super) rule: String,
+    /// `file:line:column` of its declaration.
+    pub(super) source: String,
+}
+
+/// A command hook that fired and was not executed.
+#[derive(Debug, Serialize)]
+pub(super) struct WouldRun {
+    /// The recorded file.
+    pub(super) file: Arc<str>,
+    /// Its line (or entry index).
+    pub(super) line: usize,
+    /// Rule id.
+    pub(super) rule: String,
+    /// The command line.
+    pub(super) command: String,
+}
+
+/// A pending command hook inside an [`EventRecord`].
+#[derive(Debug, Serialize)]
+pub(super) struct PendingRun {
+    /// Rule id.
+    pub(super) rule: String,
+    /// The command line.
+    pub(super) command: String,
+}
+
+/// One evaluated event and its outcome (an *event record* of the module doc).
+#[derive(Debug, Serialize)]
+pub(super) struct EventRecord {
+    /// The recorded file.
+    pub(super) file: Arc<str>,
+    /// 1-based line (entry index for JSON arrays and Gemini chats).
+    pub(super) line: usize,
+    /// Format name of the file.
+    pub(super) format: &'static str,
+    /// Dialect the event was evaluated in.
+    pub(super) dialect: &'static str,
+    /// Seam name.
+    pub(super) seam: &'static str,
+    /// Matcher subject (tool name, …).
+    pub(super) subject: String,
+    /// Command / path / prompt on one line.
+    pub(super) summary: String,
+    /// Verdict name.
+    pub(super) verdict: &'static str,
+    /// Reasons joined, one per line.
+    pub(super) reason: String,
+    /// Fired rule ids, in order.
+    pub(super) rules: Vec<String>,
+    /// Additional contexts.
+    pub(super) contexts: Vec<String>,
+    /// Halt text.
+    pub(super) halt: Option<String>,
+    /// Command hooks that fired and were not executed.
+    pub(super) would_run: Vec<PendingRun>,
+}
+
+impl EventRecord {
+    /// The record of `ev` evaluated in `dialect` with outcome `o`.
+    pub(super) fn new(ev: &RecordedEvent, dialect: Dialect, o: &Outcome) -> EventRecord {
+        EventRecord {
+            file: ev.file.clone(),
+            line: ev.line,
+            format: ev.format.name(),
+            dialect: dialect.name(),
+            seam: ev.seam.name(),
+            subject: subject_of(ev),
+            summary: summary_of(&ev.payload),
+            verdict: o.verdict().name(),
+            reason: o.reason_text(),
+            rules: o.fired_ids().into_iter().map(str::to_string).collect(),
+            contexts: o.contexts.iter().map(|c| c.text.clone()).collect(),
+            halt: o.halt.as_ref().map(|h| h.text.clone()),
+            would_run: o
+                .pending_runs
+                .iter()
+                .map(|(rule, command)| PendingRun {
+                    rule: rule.clone(),
+                    command: command.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// An outcome in brief (an OUTCOME of the module doc).
+#[derive(Debug, Serialize)]
+pub(super) struct Brief {
+    /// Verdict name.
+    pub(super) verdict: &'static str,
+    /// Reasons joined, one per line.
+    pub(super) reason: String,
+    /// Fired rule ids, command hooks that only would run included, sorted.
+    pub(super) rules: BTreeSet<String>,
+}
+
+impl Brief {
+    /// The brief of `o`, whose fired rules are `rules` ([`fired_set`]).
+    pub(super) fn new(o: &Outcome, rules: BTreeSet<String>) -> Brief {
+        Brief {
+            verdict: o.verdict().name(),
+            reason: o.reason_text(),
+            rules,
+        }
+    }
+}
+
+/// An event whose outcome differs from the baseline's.
+#[derive(Debug, Serialize)]
+pub(super) struct Change {
+    /// The recorded file.
+    pub(super) file: Arc<str>,
+    /// Its line (or entry index).
+    pub(super) line: usize,
+    /// Format name.
+    pub(super) format: &'static str,
+    /// Dialect name.
+    pub(super) dialect: &'static str,
+    /// Seam name.
+    pub(super) seam: &'static str,
+    /// Matcher subject.
+    pub(super) subject: String,
+    /// One-line summary.
+    pub(super) summary: String,
+    /// Outcome with the baseline policies.
+    pub(super) baseline: Brief,
+    /// Outcome with the policies.
+    pub(super) policy: Brief,
+}
+
+impl Change {
+    /// The change of `ev` (evaluated in `dialect`) from `baseline` to `policy`.
+    pub(super) fn new(
+        ev: &RecordedEvent,
+        dialect: Dialect,
+        baseline: Brief,
+        policy: Brief,
+    ) -> Change {
+        Change {
+            file: ev.file.clone(),
+            line: ev.line,
+            format: ev.format.name(),
+            dialect: dialect.name(),
+            seam: ev.seam.name(),
+            subject: subject_of(ev),
+            summary: summary_of(&ev.payload),
+            baseline,
+            policy,
+        }
+    }
+}
+
+/// The comparison with the baseline policies.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Diff {
+    /// Number of changed events (`events.len()`, set when the replay ends).
+    pub(super) changed: usize,
+    /// Events per verdict name with the baseline.
+    pub(super) baseline_verdicts: BTreeMap<String, usize>,
+    /// Rule id → events it fired on with the baseline.
+    pub(super) baseline_rule_hits: BTreeMap<String, usize>,
+    /// The changed events.
+    pub(super) events: Vec<Change>,
+}
+
+/// A read problem as reported: `{file, line, kind, message}`.
+#[derive(Debug, Serialize)]
+pub(super) struct ProblemRecord<'a> {
+    file: &'a str,
+    line: usize,
+    kind: &'static str,
+    message: &'a str,
+}
+
+impl<'a> From<&'a ReadProblem> for ProblemRecord<'a> {
+    fn from(p: &'a ReadProblem) -> ProblemRecord<'a> {
+        ProblemRecord {
+            file: &p.file,
+            line: p.line,
+            kind: p.kind.name(),
+            message: &p.message,
+        }
+    }
+}
+
+fn problem_records<S: Serializer>(problems: &[ReadProblem], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(problems.iter().map(ProblemRecord::from))
+}
+
+/// A `--format jsonl` event line: the event record, then `type` and the baseline outcome.
+#[derive(Debug, Serialize)]
+pub(super) struct JsonlEvent<'a> {
+    /// The event record.
+    #[serde(flatten)]
+    pub(super) record: &'a EventRecord,
+    /// Always `event`.
+    #[serde(rename = "type")]
+    pub(super) kind: &'static str,
+    /// The baseline outcome (with `--baseline` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) baseline: Option<Brief>,
+}
+
+/// A `--format jsonl` problem line.
+#[derive(Debug, Serialize)]
+pub(super) struct JsonlProblem<'a> {
+    /// Always `problem`.
+    #[serde(rename = "type")]
+    pub(super) kind: &'static str,
+    /// The problem.
+    #[serde(flatten)]
+    pub(super) problem: ProblemRecord<'a>,
+}
+
+/// The last `--format jsonl` line.
+#[derive(Debug, Serialize)]
+pub(super) struct JsonlSummary<'a> {
+    /// Always `summary`.
+    #[serde(rename = "type")]
+    pub(super) kind: &'static str,
+    /// Number of events.
+    pub(super) events: usize,
+    /// Events per seam name.
+    pub(super) events_by_seam: &'a BTreeMap<String, usize>,
+    /// Events per verdict name.
+    pub(super) verdicts: &'a BTreeMap<String, usize>,
+    /// Rule id → events it fired on.
+    pub(super) rule_hits: &'a BTreeMap<String, usize>,
+    /// Changed events (`null` without `--baseline`).
+    pub(super) changed: Option<usize>,
+}
+
+impl<'a> JsonlSummary<'a> {
+    /// The summary line of `report`.
+    pub(super) fn of(report: &'a Report) -> JsonlSummary<'a> {
+        JsonlSummary {
+            kind: "summary",
+            events: report.events,
+            events_by_seam: &report.events_by_seam,
+            verdicts: &report.verdicts,
+            rule_hits: &report.rule_hits,
+            changed: report.diff.as_ref().map(|d| d.events.len()),
+        }
+    }
+}
+
+/// The one-line summary of an event: the command, path, URL, pattern or prompt.
+pub(super) fn summary_of(payload: &Value) -> String {
+    let ti = payload.get("tool_input");
+    let s = ti
+        .and_then(|t| {
+            t.get("command")
+                .or_else(|| t.get("file_path"))
+                .or_else(|| t.get("url"))
+                .or_else(|| t.get("pattern"))
+                .or_else(|| t.get("query"))
+        })
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .or_else(|| {
+            payload
+                .get("prompt")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 100 {
+        format!("{}…", one_line.chars().take(99).collect::<String>())
+    } else {
+        one_line
+    }
+}
+
+/// The matcher subject of an event (tool name, …), empty when its seam has none.
+fn subject_of(ev: &RecordedEvent) -> String {
+    ev.seam
+        .matcher_subject()
+        .field()
+        .and_then(|k| ev.payload.get(k))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Rule ids an outcome fired, including command hooks that only would run.
+pub(super) fn fired_set(o: &Outcome) -> BTreeSet<String> {
+    o.fired
+        .iter()
+        .map(|c| c.rule.clone())
+        .chain(o.pending_runs.iter().map(|(id, _)| id.clone()))
+        .collect()
+}
