@@ -233,7 +233,7 @@ fn check_matcher(seam: &str, lit: &LitStr) -> syn::Result<()> {
     if let Err(e) = m.validate() {
         return Err(syn::Error::new(
             lit.span(),
-            format!("invalid matcher regex `{s}`:\n{e}"),
+            format!("invalid matcher regex `{s}`: {e}"),
         ));
     }
     if let Some(lint) = Matcher::permission_rule_lint(&s) {
