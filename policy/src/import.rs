@@ -12,13 +12,23 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use std::sync::Arc;
+
 use crate::dialect::Dialect;
+use crate::lower::{DEFAULT_RUN_TIMEOUT_MS, PROMPT_RUN_TIMEOUT_MS};
+use crate::matcher::{Matcher, MatcherMode};
+use crate::model::{
+    Action, Field, Leaf, LoadedPolicy, OnError, PolicyError, PolicyMeta, Pred, Rule, RuleKind,
+    RunSpec, Scope, Severity, Source, Test,
+};
 use crate::seam::Seam;
 
-/// The result of an import: policy text and what was skipped or approximated.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The result of an import: the hooks found, what was skipped or approximated, and the same
+/// hooks as policy text.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
-    /// The policy file text (TOML).
+    /// The policy file text (TOML) that `seamguard import` writes; it loads to the same rules
+    /// as [`Imported::policy`].
     pub toml: String,
     /// Number of rules written.
     pub rules: usize,
@@ -26,6 +36,60 @@ pub struct Imported {
     pub warnings: Vec<String>,
     /// The host the configuration belongs to.
     pub dialect: Dialect,
+    /// The command handlers, one rule each.
+    pub hooks: Vec<ImportedHook>,
+    /// `name` of the policy: `imported-<file stem>`.
+    pub name: String,
+}
+
+/// One command handler of a hook configuration, as the rule that runs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedHook {
+    /// Rule id: `<file stem>-<event>-<group>-<handler>` (1-based).
+    pub id: String,
+    /// The seam of the handler's event.
+    pub seam: Seam,
+    /// The group's matcher, when the seam has one and it is not match-all.
+    pub matcher: Option<String>,
+    /// The handler's `if` permission rule, translated.
+    pub condition: Option<Condition>,
+    /// The command line (exec-form `args` quoted onto it).
+    pub command: String,
+    /// `timeout` / `timeoutSec` in seconds; `None`: the seam's default.
+    pub timeout_secs: Option<u64>,
+    /// Extra environment: the plugin root variables of plugin hooks.
+    pub env: Vec<(String, String)>,
+}
+
+/// A Claude Code `if` permission rule that has a faithful `when` condition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// `Bash(git commit*)`: the command contains this prefix.
+    CommandContains(String),
+    /// `Edit(*.ts)`: the file path matches this glob.
+    FilePathGlob(String),
+}
+
+impl Condition {
+    /// The `when` line of the policy text.
+    fn toml(&self) -> String {
+        match self {
+            Condition::CommandContains(p) => format!("when.command = {{ contains = {} }}", q(p)),
+            Condition::FilePathGlob(g) => format!("when.file_path = {{ glob = {} }}", q(g)),
+        }
+    }
+
+    /// The predicate the lowering makes of [`Condition::toml`].
+    fn pred(&self) -> Option<Pred> {
+        let (field, test) = match self {
+            Condition::CommandContains(p) => ("command", Test::Contains(vec![p.clone()])),
+            Condition::FilePathGlob(g) => ("file_path", Test::Glob(vec![g.clone()])),
+        };
+        Some(Pred::Leaf(Leaf {
+            field: Field::parse(field)?,
+            test,
+        }))
+    }
 }
 
 /// Why a configuration could not be imported at all.
@@ -72,7 +136,7 @@ pub fn guess_dialect(path: &Path) -> Dialect {
 
 /// Translate a Claude Code `if` permission rule (`Bash(git commit*)`, `Edit(*.ts)`) into a
 /// `when` condition; `None` when it has no faithful translation.
-fn translate_if(rule: &str) -> Option<String> {
+fn translate_if(rule: &str) -> Option<Condition> {
     let open = rule.find('(')?;
     let tool = &rule[..open];
     let pat = rule.get(open + 1..rule.len().checked_sub(1)?)?;
@@ -85,7 +149,7 @@ fn translate_if(rule: &str) -> Option<String> {
             if prefix.contains('*') || prefix.is_empty() {
                 return None;
             }
-            Some(format!("when.command = {{ contains = {} }}", q(prefix)))
+            Some(Condition::CommandContains(prefix.to_string()))
         }
         "Edit" | "Write" | "Read" | "MultiEdit" | "NotebookEdit" => {
             let g = if pat.starts_with('/') || pat.starts_with("**") {
@@ -93,7 +157,7 @@ fn translate_if(rule: &str) -> Option<String> {
             } else {
                 format!("**/{pat}")
             };
-            Some(format!("when.file_path = {{ glob = {} }}", q(&g)))
+            Some(Condition::FilePathGlob(g))
         }
         _ => None,
     }
@@ -131,6 +195,8 @@ pub fn import_config(
             rules: 0,
             warnings: vec![format!("{file}: no `hooks` key; nothing to import")],
             dialect,
+            hooks: Vec::new(),
+            name: "imported-hooks".into(),
         });
     };
     let Value::Object(events) = hooks else {
@@ -144,20 +210,14 @@ pub fn import_config(
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "hooks".into())
         .replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "-");
-    let mut out = String::new();
+    let name = format!("imported-{stem}");
+    let mut hooks = Vec::new();
     let mut warnings = Vec::new();
-    out.push_str(&format!(
-        "# Imported by `seamguard import` from {file} ({} hooks).\n# Each command handler became a rule with a `run` action; see the warnings for what was skipped.\n\n[policy]\nname = {}\nmatcher_mode = {}\n",
-        dialect.name(),
-        q(&format!("imported-{stem}")),
-        q(dialect.name())
-    ));
     if disable_all(&doc) {
         warnings.push(format!(
             "{file}: `disableAllHooks` is true here; the host would run none of these hooks"
         ));
     }
-    let mut n = 0usize;
     for (event, groups) in events {
         let Some(seam) = Seam::from_event_name(event) else {
             let mut kinds: Vec<String> = groups
@@ -235,56 +295,171 @@ pub fn import_config(
                     .or_else(|| h.get("timeoutSec"))
                     .and_then(Value::as_f64)
                     .map(|t| t.max(0.0) as u64);
-                n += 1;
-                out.push_str("\n[[rule]]\n");
-                out.push_str(&format!(
-                    "id = {}\n",
-                    q(&format!("{stem}-{}-{}-{}", event, gi + 1, hi + 1))
-                ));
-                out.push_str(&format!("seam = {}\n", q(seam.name())));
-                if seam.matcher_subject() != crate::seam::MatcherSubject::None
-                    && !matcher.is_empty()
-                    && matcher != "*"
-                {
-                    out.push_str(&format!("matcher = {}\n", q(matcher)));
-                } else if seam.matcher_subject() == crate::seam::MatcherSubject::None
-                    && !matcher.is_empty()
-                    && matcher != "*"
-                {
-                    warnings.push(format!(
-                        "{where_}: matcher `{matcher}` on {event} is ignored by the host; dropped"
-                    ));
-                }
-                if let Some(cond) = h.get("if").and_then(Value::as_str) {
-                    match translate_if(cond) {
-                        Some(w) => out.push_str(&format!("{w}\n")),
-                        None => warnings.push(format!(
+                let subject = seam.matcher_subject() != crate::seam::MatcherSubject::None;
+                let matcher = if !matcher.is_empty() && matcher != "*" {
+                    if !subject {
+                        warnings.push(format!(
+                            "{where_}: matcher `{matcher}` on {event} is ignored by the host; dropped"
+                        ));
+                    }
+                    subject.then(|| matcher.to_string())
+                } else {
+                    None
+                };
+                let condition = h.get("if").and_then(Value::as_str).and_then(|cond| {
+                    let c = translate_if(cond);
+                    if c.is_none() {
+                        warnings.push(format!(
                             "{where_}: condition `if = {cond}` has no translation; the hook runs on every call its matcher selects"
-                        )),
+                        ));
                     }
-                }
-                let mut run = format!("run = {{ command = {}", q(&command));
-                if let Some(t) = timeout {
-                    run.push_str(&format!(", timeout = {}", q(&format!("{t}s"))));
-                }
+                    c
+                });
+                let mut env = Vec::new();
                 if let Some(root) = plugin_root {
-                    let mut env = vec![format!("CLAUDE_PLUGIN_ROOT = {}", q(root))];
+                    env.push(("CLAUDE_PLUGIN_ROOT".to_string(), root.to_string()));
                     if dialect == Dialect::Codex {
-                        env.push(format!("PLUGIN_ROOT = {}", q(root)));
+                        env.push(("PLUGIN_ROOT".to_string(), root.to_string()));
                     }
-                    run.push_str(&format!(", env = {{ {} }}", env.join(", ")));
                 }
-                run.push_str(" }\n");
-                out.push_str(&run);
+                hooks.push(ImportedHook {
+                    id: format!("{stem}-{}-{}-{}", event, gi + 1, hi + 1),
+                    seam,
+                    matcher,
+                    condition,
+                    command,
+                    timeout_secs: timeout,
+                    env,
+                });
             }
         }
     }
     Ok(Imported {
-        toml: out,
-        rules: n,
+        toml: policy_text(file, dialect, &name, &hooks),
+        rules: hooks.len(),
         warnings,
         dialect,
+        hooks,
+        name,
     })
+}
+
+/// The policy file `seamguard import` writes for these hooks.
+fn policy_text(file: &str, dialect: Dialect, name: &str, hooks: &[ImportedHook]) -> String {
+    let mut out = format!(
+        "# Imported by `seamguard import` from {file} ({} hooks).\n# Each command handler became a rule with a `run` action; see the warnings for what was skipped.\n\n[policy]\nname = {}\nmatcher_mode = {}\n",
+        dialect.name(),
+        q(name),
+        q(dialect.name())
+    );
+    for h in hooks {
+        out.push_str("\n[[rule]]\n");
+        out.push_str(&format!("id = {}\n", q(&h.id)));
+        out.push_str(&format!("seam = {}\n", q(h.seam.name())));
+        if let Some(m) = &h.matcher {
+            out.push_str(&format!("matcher = {}\n", q(m)));
+        }
+        if let Some(c) = &h.condition {
+            out.push_str(&format!("{}\n", c.toml()));
+        }
+        let mut run = format!("run = {{ command = {}", q(&h.command));
+        if let Some(t) = h.timeout_secs {
+            run.push_str(&format!(", timeout = {}", q(&format!("{t}s"))));
+        }
+        if !h.env.is_empty() {
+            let env: Vec<String> = h
+                .env
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", q(v)))
+                .collect();
+            run.push_str(&format!(", env = {{ {} }}", env.join(", ")));
+        }
+        run.push_str(" }\n");
+        out.push_str(&run);
+    }
+    out
+}
+
+impl Imported {
+    /// The imported hooks as a loaded policy, built directly (no policy text is written or
+    /// parsed): one hook rule with a `run` action per handler, matchers classified in the
+    /// host's mode. `file` names the configuration in diagnostics and rule sources (each
+    /// rule's id says which handler it is); `policy_index` is its place in the decision table.
+    ///
+    /// A matcher that is an invalid regex is an error diagnostic and its rule is skipped,
+    /// as when the policy text is loaded.
+    pub fn policy(&self, file: &str, scope: Scope, policy_index: usize) -> LoadedPolicy {
+        let file: Arc<str> = Arc::from(file);
+        let mut meta = PolicyMeta::defaults(self.name.clone(), file.clone(), scope);
+        meta.matcher_mode = match self.dialect {
+            Dialect::Codex => MatcherMode::Codex,
+            _ => MatcherMode::ClaudeCode,
+        };
+        let source = Source {
+            file: file.clone(),
+            line: 1,
+            column: 1,
+            scope,
+        };
+        let mut rules = Vec::new();
+        let mut diagnostics = Vec::new();
+        for h in &self.hooks {
+            let matcher = match &h.matcher {
+                Some(m) => Matcher::classify(m, meta.matcher_mode),
+                None => Matcher::All,
+            };
+            if let Err(e) = matcher.validate() {
+                diagnostics.push(PolicyError {
+                    severity: Severity::Error,
+                    file: file.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!(
+                        "`{}`: matcher `{}` is a regex and does not compile: {e}",
+                        h.id,
+                        h.matcher.as_deref().unwrap_or("")
+                    ),
+                    snippet: None,
+                    width: 1,
+                    note: None,
+                });
+                continue;
+            }
+            let default_timeout = if h.seam == Seam::PromptSubmit {
+                PROMPT_RUN_TIMEOUT_MS
+            } else {
+                DEFAULT_RUN_TIMEOUT_MS
+            };
+            rules.push(Rule {
+                id: h.id.clone(),
+                kind: RuleKind::Hook,
+                seam: h.seam,
+                matcher,
+                when: h.condition.as_ref().and_then(Condition::pred),
+                unless: None,
+                action: Action {
+                    max_continuations: 1,
+                    run: Some(RunSpec {
+                        command: h.command.clone(),
+                        timeout_ms: h
+                            .timeout_secs
+                            .map_or(default_timeout, |t| t.saturating_mul(1000)),
+                        on_error: OnError::Ignore,
+                        env: h.env.clone(),
+                    }),
+                    ..Action::default()
+                },
+                source: source.clone(),
+                policy: policy_index,
+            });
+        }
+        LoadedPolicy {
+            meta,
+            rules,
+            tests: Vec::new(),
+            diagnostics,
+        }
+    }
 }
 
 fn disable_all(doc: &Value) -> bool {
@@ -331,5 +506,63 @@ mod tests {
         let p = load_str(&imp.toml, "imported.toml", Scope::User, 0);
         assert!(!p.has_errors(), "{:?}", p.diagnostics);
         assert_eq!(p.rules[0].action.run.as_ref().unwrap().timeout_ms, 15000);
+    }
+
+    /// The rules built directly are the rules the written policy text loads to (apart from
+    /// where each rule was declared).
+    #[test]
+    fn direct_rules_equal_the_loaded_policy_text() {
+        let configs = [
+            (
+                ".claude/settings.json",
+                Dialect::ClaudeCode,
+                None,
+                r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"guard.sh","timeout":5}]},
+                {"matcher":"Edit|Write","hooks":[{"type":"command","command":"fmt \"$1\"","if":"Edit(*.ts)"},{"type":"command","command":"x","if":"Bash(git commit*)"},{"type":"command","command":"y","args":["a b","c'd"]}]}],
+                "UserPromptSubmit":[{"matcher":"ignored","hooks":[{"type":"command","command":"p"}]}],
+                "Stop":[{"hooks":[{"type":"command","command":"s","timeoutSec":2.5}]}]}}"#,
+            ),
+            (
+                "plugin/hooks/hooks.json",
+                Dialect::Codex,
+                Some("/opt/plugin"),
+                r#"{"hooks":{"PreToolUse":[{"matcher":"Bash|apply_patch","hooks":[{"type":"command","command":"g"}]},{"matcher":"mcp__.*","hooks":[{"type":"command","command":"m"}]}]}}"#,
+            ),
+        ];
+        for (file, dialect, root, text) in configs {
+            let imp = import_config(file, text, dialect, root).unwrap();
+            let direct = imp.policy(file, Scope::User, 3);
+            let loaded = load_str(&imp.toml, file, Scope::User, 3);
+            assert!(
+                !loaded.has_errors() && !direct.has_errors(),
+                "{:?}",
+                loaded.diagnostics
+            );
+            assert_eq!(direct.meta.name, loaded.meta.name);
+            assert_eq!(direct.meta.matcher_mode, loaded.meta.matcher_mode);
+            assert_eq!(direct.rules.len(), imp.rules);
+            for (d, l) in direct.rules.iter().zip(&loaded.rules) {
+                let mut l = l.clone();
+                l.source = d.source.clone();
+                assert_eq!(d, &l);
+            }
+            assert_eq!(direct.rules.len(), loaded.rules.len());
+        }
+    }
+
+    #[test]
+    fn an_invalid_matcher_regex_is_an_error_and_its_rule_is_skipped() {
+        let text = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash|(","hooks":[{"type":"command","command":"g"}]},{"matcher":"Read","hooks":[{"type":"command","command":"r"}]}]}}"#;
+        let imp = import_config("s.json", text, Dialect::ClaudeCode, None).unwrap();
+        let direct = imp.policy("s.json", Scope::User, 0);
+        assert_eq!(direct.rules.len(), 1);
+        assert_eq!(direct.rules[0].id, "s-PreToolUse-2-1");
+        assert_eq!(
+            direct.diagnostics[0].to_string(),
+            "s.json:1:1: error: `s-PreToolUse-1-1`: matcher `Bash|(` is a regex and does not compile: unclosed group at character 6"
+        );
+        let loaded = load_str(&imp.toml, "s.json", Scope::User, 0);
+        assert_eq!(loaded.rules.len(), 1);
+        assert!(loaded.has_errors());
     }
 }

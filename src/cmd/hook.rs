@@ -13,7 +13,7 @@ use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::trust::content_hash;
 use seamguard_engine::{
     DecisionTable, DecodeError, Dialect, Engine, FileLedger, HookEvent, LoadedPolicy, Scope, audit,
-    encode, load_str,
+    encode,
 };
 
 use super::DialectArg;
@@ -96,8 +96,7 @@ fn load_hooks_configs(
         } else {
             Scope::User
         };
-        let mut policy = load_str(
-            &imp.toml,
+        let mut policy = imp.policy(
             &format!("{file} (imported)"),
             scope,
             first_index + out.len(),
