@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Compare two seamguard binaries on the work every user pays for: one `seamguard hook` call
+# (whole process) and a replay of the bundled recorded sessions.
+#
+# Two figures per scenario, each as a ratio NEW / OLD:
+#   instructions  counted by valgrind's callgrind (repeatable: the same binary, input and
+#                 environment give the same count, however busy the machine is)
+#   wall ms       median of RUNS whole-process runs, the two binaries alternating pair by
+#                 pair (noisy on a shared machine; read it beside the instruction count)
+#
+# Usage: scripts/bench-compare.sh OLD_BIN NEW_BIN [RUNS]   (default 30 runs)
+# Build the old binary from another checkout, e.g.
+#   git worktree add /tmp/old <rev> && (cd /tmp/old && cargo build --release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OLD="$1"
+NEW="$2"
+RUNS="${3:-30}"
+DATA=benches/data
+OUT=target/bench-compare
+mkdir -p "$OUT"
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install -y valgrind)"; exit 1; }
+
+PROMPT="$OUT/prompt.json"
+printf '%s\n' '{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/home/user/project","hook_event_name":"UserPromptSubmit","prompt":"Run the tests and fix what fails"}' >"$PROMPT"
+
+# name | args | stdin
+SCENARIOS=(
+    "floor (--version)|--version|/dev/null"
+    "hook: Bash git status, library|hook --policy policies|$DATA/pre-tool-bash-git-status.json"
+    "hook: Edit, library|hook --policy policies|$DATA/pre-tool-edit-source.json"
+    "hook: prompt, library|hook --policy policies|$PROMPT"
+    "hook: Bash git status, strict|hook --policy policies --policy policies/strict|$DATA/pre-tool-bash-git-status.json"
+    "replay: 19 sessions, library|replay data/recorded --policy policies|/dev/null"
+)
+
+# Each binary keeps its own lowered-policy cache, warmed once (the state of every call after
+# the first).
+state() { echo "$OUT/state-$1"; }
+for which in old new; do
+    bin=$OLD; [[ $which == new ]] && bin=$NEW
+    rm -rf "$(state $which)"
+    XDG_STATE_HOME="$(state $which)" "$bin" hook --policy policies <"$DATA/pre-tool-bash-git-status.json" >/dev/null 2>&1 || true
+    XDG_STATE_HOME="$(state $which)" "$bin" hook --policy policies --policy policies/strict <"$DATA/pre-tool-bash-git-status.json" >/dev/null 2>&1 || true
+done
+
+instructions() { # which bin args stdin
+    XDG_STATE_HOME="$(state "$1")" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        "$2" $3 <"$4" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+wall_ms() { # which bin args stdin -> one run in ms
+    local t0 t1
+    t0=$(date +%s%N)
+    XDG_STATE_HOME="$(state "$1")" "$2" $3 <"$4" >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    echo $(((t1 - t0) / 1000))
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m/1000}'; }
+
+echo "# seamguard: $NEW vs $OLD"
+echo "nproc $(nproc), load average $(cut -d' ' -f1-3 /proc/loadavg), $RUNS wall-time runs per binary"
+echo
+echo "| scenario | instructions old | instructions new | new/old | wall ms old | wall ms new | new/old |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for s in "${SCENARIOS[@]}"; do
+    IFS='|' read -r name args stdin <<<"$s"
+    io=$(instructions old "$OLD" "$args" "$stdin")
+    in=$(instructions new "$NEW" "$args" "$stdin")
+    : >"$OUT/old.t"
+    : >"$OUT/new.t"
+    for ((i = 0; i < RUNS; i++)); do
+        wall_ms old "$OLD" "$args" "$stdin" >>"$OUT/old.t"
+        wall_ms new "$NEW" "$args" "$stdin" >>"$OUT/new.t"
+    done
+    wo=$(median <"$OUT/old.t")
+    wn=$(median <"$OUT/new.t")
+    printf '| %s | %s | %s | %.3f | %s | %s | %.3f |\n' "$name" \
+        "$(printf "%'d" "$io")" "$(printf "%'d" "$in")" "$(echo "$in / $io" | bc -l)" \
+        "$wo" "$wn" "$(echo "$wn / $wo" | bc -l)"
+done
