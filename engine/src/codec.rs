@@ -83,6 +83,16 @@ pub fn codex_ask_reason(reason: &str) -> String {
     )
 }
 
+/// How Codex is answered for an `ask` / `defer` it cannot express: with nothing only when
+/// the policy of every rule that asked says `codex_ask = "ignore"`, else with a deny.
+fn codex_ask(outcome: &Outcome) -> CodexAsk {
+    if !outcome.codex_ask.is_empty() && outcome.codex_ask.iter().all(|a| *a == CodexAsk::Ignore) {
+        CodexAsk::Ignore
+    } else {
+        CodexAsk::Deny
+    }
+}
+
 fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
@@ -250,7 +260,7 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 Seam::PreTool => {
                     let deny_reason = match verdict {
                         Verdict::Deny => Some(reason.clone()),
-                        Verdict::Ask | Verdict::Defer => match outcome.codex_ask {
+                        Verdict::Ask | Verdict::Defer => match codex_ask(outcome) {
                             CodexAsk::Deny => Some(codex_ask_reason(&reason)),
                             CodexAsk::Ignore => {
                                 stderr_lines.push(format!(

@@ -55,9 +55,11 @@
 pub mod audit;
 pub mod cache;
 pub mod codec;
+mod compile;
 pub mod decision;
 pub mod dialect;
 pub mod engine;
+mod evaluate;
 pub mod event;
 pub mod explain;
 pub mod harness;
@@ -70,6 +72,9 @@ pub mod readers;
 pub mod runner;
 pub mod seam;
 pub mod shell;
+/// Program knowledge of the shell-aware tests (flags, operands, `git` options).
+#[path = "shell/programs.rs"]
+pub(crate) mod shell_programs;
 pub mod table;
 pub mod trust;
 
