@@ -167,6 +167,8 @@ pub fn append(path: &Path, records: &[Value]) -> std::io::Result<()> {
 ///
 /// # Errors
 /// One message per violation, naming the 1-based line.
+#[cfg(feature = "oracle")]
+#[doc(hidden)]
 pub fn check_invariants(text: &str) -> Result<usize, Vec<String>> {
     let mut open: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut closed: std::collections::HashSet<String> = std::collections::HashSet::new();

@@ -186,8 +186,9 @@ pub struct Outcome {
     pub fired: Vec<Contribution>,
     /// Warnings for the user (policy load errors, budget exhausted, …).
     pub warnings: Vec<String>,
-    /// How an `ask` verdict is answered to Codex (from the asking rules' policies).
-    pub codex_ask: crate::policy::CodexAsk,
+    /// The `codex_ask` setting of the policy of each rule that asked, in rule order: how the
+    /// Codex encoder answers an `ask` Codex cannot express.
+    pub codex_ask: Vec<crate::policy::CodexAsk>,
     /// Command hooks that fired but were not executed (no runner: replay): (rule id, command).
     pub pending_runs: Vec<(String, String)>,
     /// Command hooks that ran, in declared order.

@@ -2,11 +2,13 @@
 //! the subject, each predicate leaf of `when` and `unless` with whether it held, the guards,
 //! the merged verdict, and the exact bytes each dialect would receive.
 //!
-//! The trace is computed on the policy IR with the reference evaluator
-//! ([`crate::table::naive_pred`]), independently of the compiled decision table; the merged
-//! outcome comes from [`Engine::evaluate`]. When the two disagree on whether a rule fired,
-//! [`RuleTrace::engine_fired`] and [`RuleTrace::fired`] differ, which is a bug worth
-//! reporting.
+//! In: an engine, a seam, a payload and a dialect. Out: an [`Explanation`].
+//!
+//! The trace is the evaluator the hook runs, recorded: the decision table evaluates every
+//! rule of the seam with a recording sink (no short-cuts), and this module renders what it
+//! saw next to the policy as written. The merged outcome comes from [`Engine::evaluate`];
+//! [`RuleTrace::engine_fired`] tells whether the outcome lists the rule (a rule that fired can
+//! still be left out, e.g. an undecidable test under `on_unsure = "ignore"`).
 //!
 //! ```
 //! use seamguard_engine::{load_str, DecisionTable, Dialect, Engine, Scope, Seam};
@@ -35,34 +37,12 @@ use crate::codec::{Encoded, encode};
 use crate::decision::Outcome;
 use crate::dialect::Dialect;
 use crate::engine::Engine;
-use crate::matcher::codex_aliases;
+use crate::evaluate::trace::NodeTrace;
 use crate::policy::{Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
-use crate::seam::{MatcherSubject, Seam};
-use crate::shell::{BrushAnalyzer, ShellAnalyzer, analyze_argv};
-use crate::table::{ShellEnv, naive_pred};
+use crate::seam::Seam;
+use crate::table::DecisionTable;
 
-/// Whether a predicate node held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Held {
-    /// It held.
-    Yes,
-    /// It did not hold.
-    No,
-    /// A shell test could not be decided; it counts as holding in `when` and as not holding
-    /// under `not` and in `unless` (fail closed either way).
-    Unsure,
-}
-
-impl Held {
-    /// `yes`, `no`, `unsure`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Held::Yes => "yes",
-            Held::No => "no",
-            Held::Unsure => "unsure",
-        }
-    }
-}
+pub use crate::evaluate::trace::Held;
 
 /// One node of a predicate tree with its result.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +82,7 @@ pub struct RuleTrace {
     pub when: Option<PredTrace>,
     /// `unless`, evaluated.
     pub unless: Option<PredTrace>,
-    /// Reference evaluator: matcher matched, `when` held and `unless` did not.
+    /// The table's evaluation: matcher matched, `when` held and `unless` did not.
     pub fired: bool,
     /// Whether the engine's outcome lists the rule among the fired contributions.
     pub engine_fired: bool,
@@ -216,86 +196,45 @@ pub fn leaf_label(l: &Leaf) -> String {
     format!("{} {body}", l.field.name)
 }
 
-fn trace_leaf(l: &Leaf, payload: &Value, env: &ShellEnv, positive: bool) -> PredTrace {
-    let p = Pred::Leaf(l.clone());
-    let pos = naive_pred(&p, payload, env, true);
-    let neg = naive_pred(&p, payload, env, false);
-    let held = match (pos, neg) {
-        (true, true) => Held::Yes,
-        (false, false) => Held::No,
-        _ => Held::Unsure,
+/// Render an evaluated predicate next to the policy as written; `n` has the shape of `p`.
+fn render(p: &Pred, n: &NodeTrace, payload: &Value) -> PredTrace {
+    let children = |k: &[Pred]| {
+        k.iter()
+            .zip(&n.children)
+            .map(|(p, c)| render(p, c, payload))
+            .collect()
     };
-    let mut commands = Vec::new();
-    let mut unsure = None;
-    if matches!(l.test, Test::Shell(_)) {
-        let cwd = payload.get("cwd").and_then(Value::as_str);
-        let a = match l.field.resolve(payload) {
-            Some(Value::String(s)) => Some(BrushAnalyzer.analyze(s, cwd)),
-            Some(Value::Array(items)) => {
-                let argv: Vec<String> = items
-                    .iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect();
-                Some(analyze_argv(&argv, cwd))
-            }
-            _ => None,
-        };
-        if let Some(a) = a {
-            commands = a.commands.iter().map(|c| c.display()).collect();
-            unsure = a.unsure;
-        }
-    }
-    PredTrace {
-        label: leaf_label(l),
-        field: Some(l.field.name.clone()),
-        value: l
-            .field
-            .resolve_text(payload)
-            .map(|t| shorten(t.as_ref(), 200)),
-        held,
-        counted: if positive { pos } else { neg },
-        commands,
-        unsure,
-        children: Vec::new(),
-    }
-}
-
-/// Trace a predicate tree; `positive` is the polarity (true in `when`, false in `unless`
-/// and under `not`), exactly as [`naive_pred`] evaluates it.
-pub fn trace_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> PredTrace {
-    let node = |label: &str, children: Vec<PredTrace>, counted: bool| PredTrace {
+    let node = |label: &str, children: Vec<PredTrace>| PredTrace {
         label: label.to_string(),
         field: None,
         value: None,
-        held: if counted { Held::Yes } else { Held::No },
-        counted,
+        held: n.held,
+        counted: n.counted,
         commands: Vec::new(),
         unsure: None,
         children,
     };
     match p {
-        Pred::All(k) => {
-            let c: Vec<PredTrace> = k
-                .iter()
-                .map(|x| trace_pred(x, payload, env, positive))
-                .collect();
-            let counted = c.iter().all(|x| x.counted);
-            node("all", c, counted)
-        }
-        Pred::Any(k) => {
-            let c: Vec<PredTrace> = k
-                .iter()
-                .map(|x| trace_pred(x, payload, env, positive))
-                .collect();
-            let counted = c.iter().any(|x| x.counted);
-            node("any", c, counted)
-        }
-        Pred::Not(x) => {
-            let c = trace_pred(x, payload, env, !positive);
-            let counted = !c.counted;
-            node("not", vec![c], counted)
-        }
-        Pred::Leaf(l) => trace_leaf(l, payload, env, positive),
+        Pred::All(k) => node("all", children(k)),
+        Pred::Any(k) => node("any", children(k)),
+        Pred::Not(x) => node("not", children(std::slice::from_ref(&**x))),
+        Pred::Leaf(l) => PredTrace {
+            label: leaf_label(l),
+            field: Some(l.field.name.clone()),
+            value: l
+                .field
+                .resolve_text(payload)
+                .map(|t| shorten(t.as_ref(), 200)),
+            held: n.held,
+            counted: n.counted,
+            commands: n
+                .analysis
+                .as_ref()
+                .map(|a| a.commands.iter().map(|c| c.display()).collect())
+                .unwrap_or_default(),
+            unsure: n.analysis.as_ref().and_then(|a| a.unsure.clone()),
+            children: Vec::new(),
+        },
     }
 }
 
@@ -341,18 +280,10 @@ fn action_of(r: &Rule) -> String {
 /// The matcher subjects of a payload at a seam in a dialect (the subject, plus Codex
 /// aliases of a tool name).
 pub fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
-    let subject = seam
-        .matcher_subject()
-        .field()
-        .and_then(|f| payload.get(f))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let mut out = vec![subject.clone()];
-    if dialect == Dialect::Codex && seam.matcher_subject() == MatcherSubject::ToolName {
-        out.extend(codex_aliases(&subject).iter().map(|s| s.to_string()));
-    }
-    out
+    DecisionTable::subjects(seam, payload, dialect)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// Explain one event: trace every rule of `seam`, evaluate the merge with `engine`, and
@@ -361,30 +292,33 @@ pub fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
 /// Never executes anything unless `engine` has a command-hook runner attached.
 pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -> Explanation {
     let table = engine.table();
-    let env = table.env();
     let subj = subjects(seam, payload, dialect);
     let outcome = engine.evaluate(seam, payload, dialect);
     let fired_ids = outcome.fired_ids();
     let mut rules = Vec::new();
-    for r in table.rules().iter().filter(|r| r.seam == seam) {
-        let matcher_matched = subj.iter().any(|s| r.matcher.matches(s));
-        let when = r.when.as_ref().map(|p| trace_pred(p, payload, env, true));
+    for e in table.trace(seam, payload, dialect) {
+        let Some(r) = table.rule(e.rule) else {
+            continue;
+        };
+        let when = r
+            .when
+            .as_ref()
+            .zip(e.when.as_ref())
+            .map(|(p, n)| render(p, n, payload));
         let unless = r
             .unless
             .as_ref()
-            .map(|p| trace_pred(p, payload, env, false));
-        let fired = matcher_matched
-            && when.as_ref().is_none_or(|t| t.counted)
-            && !unless.as_ref().is_some_and(|t| t.counted);
+            .zip(e.unless.as_ref())
+            .map(|(p, n)| render(p, n, payload));
         rules.push(RuleTrace {
             id: r.id.clone(),
             kind: r.kind,
             source: r.source.to_string(),
             matcher: r.matcher.to_string(),
-            matcher_matched,
+            matcher_matched: e.matcher_matched,
             when,
             unless,
-            fired,
+            fired: e.fired,
             engine_fired: fired_ids.contains(&r.id.as_str())
                 || outcome.pending_runs.iter().any(|(id, _)| id == &r.id),
             action: action_of(r),
@@ -485,5 +419,107 @@ impl Explanation {
             "warnings": self.outcome.warnings,
             "encoded": enc,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Scope;
+
+    const POLICY: &str = r#"
+[[rule]]
+id = "rm"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { program = "rm", flags_any = ["-r"] }
+unless.command = { args_any = ["/tmp/scratch"] }
+decision = "deny"
+
+[[rule]]
+id = "push"
+seam = "pre-tool"
+tool = "Bash"
+when.all = [{ command = { regex = 'git\s+push' } }, { not = { command = { contains = "--dry-run" } } }]
+decision = "ask"
+
+[[rule]]
+id = "env"
+seam = "pre-tool"
+tool = "Read|Bash"
+when.any = [{ file_path = { glob = "**/.env" } }, { command = { contains = ".env" } }]
+decision = "deny"
+
+[[guard]]
+id = "mkfs"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { program = "mkfs" }
+"#;
+
+    fn bash(cmd: &str) -> Value {
+        json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": cmd}})
+    }
+
+    /// `explain` is the table's own evaluation: a rule is traced as fired exactly when the
+    /// table fires it.
+    #[test]
+    fn the_trace_agrees_with_the_table() {
+        let p = crate::load::load_str(POLICY, "p.toml", Scope::Cli, 0);
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let engine = Engine::new(DecisionTable::new(vec![p]));
+        let read = json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+            "tool_name": "Read", "tool_input": {"file_path": "/w/.env"}});
+        let payloads = [
+            bash("sudo rm -rf /w/build"),
+            bash("rm -r /tmp/scratch"),
+            bash("git push origin main"),
+            bash("git push --dry-run"),
+            bash("cat .env && mkfs /dev/sda"),
+            bash("echo $(eval \"$X\")"),
+            read,
+        ];
+        for payload in &payloads {
+            let fired = engine
+                .table()
+                .fire(Seam::PreTool, payload, Dialect::ClaudeCode, None);
+            let x = explain(&engine, Seam::PreTool, payload, Dialect::ClaudeCode);
+            assert_eq!(x.rules.len(), 4);
+            for (i, r) in x.rules.iter().enumerate() {
+                assert_eq!(
+                    r.fired,
+                    fired.contains(&(i as u32)),
+                    "{} on {payload}",
+                    r.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_leaf_is_traced_with_the_commands_the_analyser_saw() {
+        let p = crate::load::load_str(POLICY, "p.toml", Scope::Cli, 0);
+        let engine = Engine::new(DecisionTable::new(vec![p]));
+        let x = explain(
+            &engine,
+            Seam::PreTool,
+            &bash("rm -r /tmp/scratch"),
+            Dialect::ClaudeCode,
+        );
+        let rm = &x.rules[0];
+        assert!(rm.matcher_matched && !rm.fired);
+        let when = rm.when.as_ref().map(|w| (w.held, w.counted));
+        assert_eq!(when, Some((Held::Yes, true)));
+        let unless = rm.unless.as_ref().map(|u| (u.held, u.counted));
+        assert_eq!(unless, Some((Held::Yes, true)));
+        assert_eq!(
+            rm.when.as_ref().map(|w| w.commands.clone()),
+            Some(vec!["rm -r /tmp/scratch".to_string()])
+        );
+        // Short-cuts are off when tracing: the `not` under `all` is evaluated too.
+        let push = x.rules[1].when.as_ref().map(|w| w.children.len());
+        assert_eq!(push, Some(2));
+        assert_eq!(x.rules[1].when.as_ref().map(|w| w.held), Some(Held::No));
     }
 }

@@ -41,11 +41,15 @@
 //!   `find -exec`, …), mostly as rows of one table, and
 //! - `reentry`: programs that run text as a script (`bash -c`, `eval`, `ssh`, `source`);
 //! - `context`: the analysis state all of them share;
-//! - `tool`: the paths of a whole tool call ([`tool_paths`]).
+//! - `tool`: the paths of a whole tool call ([`tool_paths`]);
+//! - `operands`: what policies' shell tests read of one analysed command (git global
+//!   options, the pattern and script operands of search and edit tools, `git push` flags),
+//!   as tables.
 
 mod context;
 mod emulate;
 mod expand;
+pub(crate) mod operands;
 mod parse;
 mod programs;
 mod quote;

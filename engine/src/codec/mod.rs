@@ -1,0 +1,407 @@
+//! Dialect codecs: an [`Outcome`] encoded as the host expects it on stdout + exit code, and a
+//! command hook's stdout / stderr / exit code decoded as the host would read it (`decode`).
+//!
+//! In: an [`Outcome`] and a dialect. Out: [`Encoded`] stdout, stderr and exit code. The
+//! host-specific mappings live here, not in the evaluator (e.g. how Codex is answered for an
+//! `ask` it cannot express, from the asking policies' `codex_ask`).
+//!
+//! **Encoding is the narrowest valid form** (DESIGN.md §2, HOOKS.md Part G): nothing on stdout
+//! when seamguard has no opinion; exactly the fields the host accepts for the event; exit 0
+//! with JSON (never exit 2, whose meaning differs per event and host). For Codex, whose
+//! output schema rejects unknown keys and whose rejection fails open (HOOKS.md B3), seamguard
+//! never emits `ask`, `defer`, `allow` without `updatedInput`, an empty reason, or a key the
+//! event does not accept. Diagnostics go to stderr (Claude Code: debug log; Codex: ignored
+//! on exit 0) and, where the host shows it, `systemMessage`.
+//!
+//! | verdict | Claude Code | Codex |
+//! |---|---|---|
+//! | pre-tool deny | `permissionDecision: "deny"` + reason | same |
+//! | pre-tool ask / defer | `ask` / `defer` + reason | deny with "approval required" reason (`codex_ask = "deny"`, default) or nothing (`"ignore"`) |
+//! | pre-tool allow | `allow` (+ `updatedInput`) | nothing, or `allow` + `updatedInput` |
+//! | permission allow / deny | `decision.behavior` | same (`updatedInput` dropped) |
+//! | prompt block | `decision: "block"` + reason | same |
+//! | post-tool block | `decision: "block"` + reason | same (replaces the result) |
+//! | post-tool redact | `updatedToolOutput` | `decision: "block"` with the redacted output as reason |
+//! | stop continue | `decision: "block"` + reason | same |
+//! | halt | `continue: false` + `stopReason` | same where accepted; pre-tool: deny |
+//! | contexts | `hookSpecificOutput.additionalContext` | same |
+
+pub(crate) mod decode;
+
+pub use decode::{HookResponse, decode_hook_output};
+
+use serde_json::{Map, Value, json};
+
+use crate::decision::{Outcome, Verdict};
+use crate::dialect::Dialect;
+use crate::policy::CodexAsk;
+use crate::seam::Seam;
+
+/// What to write to the host: stdout bytes, stderr text, exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded {
+    /// Exact stdout (empty, or one JSON object and a newline).
+    pub stdout: String,
+    /// Diagnostics for stderr.
+    pub stderr: String,
+    /// Process exit code.
+    pub exit_code: i32,
+}
+
+fn claude_keeps_system_message(seam: Seam) -> bool {
+    !matches!(
+        seam,
+        Seam::Notification | Seam::PreCompact | Seam::PostCompact | Seam::SessionEnd
+    )
+}
+
+fn codex_keeps_universal(seam: Seam) -> bool {
+    matches!(
+        seam,
+        Seam::SessionStart
+            | Seam::PreCompact
+            | Seam::PostCompact
+            | Seam::PromptSubmit
+            | Seam::SubagentStop
+            | Seam::Stop
+            | Seam::SubagentStart
+            | Seam::PostTool
+    )
+}
+
+/// Longest reason / context / message seamguard emits, in characters: well under the hosts'
+/// 10,000-character cap (HOOKS.md A2; case HK-18), so nothing of ours is spilled to a file.
+pub const MAX_TEXT_CHARS: usize = 9_000;
+
+/// Cut a text to [`MAX_TEXT_CHARS`] characters (never inside a character).
+pub fn cap_chars(s: String) -> String {
+    if s.chars().count() <= MAX_TEXT_CHARS {
+        return s;
+    }
+    let mut t: String = s.chars().take(MAX_TEXT_CHARS - 40).collect();
+    t.push_str(" … [truncated by seamguard]");
+    t
+}
+
+/// The reason Codex receives for an `ask` it cannot express (case CX-01).
+pub fn codex_ask_reason(reason: &str) -> String {
+    format!(
+        "Approval required: {reason}. Codex hooks cannot ask for confirmation, so seamguard denies; \
+         run the command yourself or add an allow rule if it is intended."
+    )
+}
+
+/// How Codex is answered for an `ask` / `defer` it cannot express: with nothing only when
+/// the policy of every rule that asked says `codex_ask = "ignore"`, else with a deny.
+fn codex_ask(outcome: &Outcome) -> CodexAsk {
+    if !outcome.codex_ask.is_empty() && outcome.codex_ask.iter().all(|a| *a == CodexAsk::Ignore) {
+        CodexAsk::Ignore
+    } else {
+        CodexAsk::Deny
+    }
+}
+
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Encode an outcome for a host.
+///
+/// The outcome's seam decides the event; an outcome without a seam encodes to nothing.
+pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
+    let mut stderr_lines: Vec<String> = outcome.warnings.clone();
+    let Some(seam) = outcome.seam else {
+        return Encoded {
+            stdout: String::new(),
+            stderr: stderr_lines.join("\n"),
+            exit_code: 0,
+        };
+    };
+    let event = seam.event_name();
+    let verdict = outcome.verdict();
+    let reason = cap_chars(outcome.reason_text());
+    // Contexts pass through whole: the host spills a long one to a file with a preview.
+    let context = outcome.context_text();
+    let mut top = Map::new();
+    let mut hso = Map::new();
+    hso.insert("hookEventName".into(), Value::String(event.into()));
+    let base_hso_len = hso.len();
+    let mut halt = outcome.halt.as_ref().map(|h| cap_chars(h.text.clone()));
+    let warn = if outcome.warnings.is_empty() {
+        None
+    } else {
+        Some(cap_chars(outcome.warnings.join("\n")))
+    };
+
+    match dialect {
+        Dialect::ClaudeCode => {
+            match seam {
+                Seam::PreTool => {
+                    let pd = match verdict {
+                        Verdict::Allow => Some("allow"),
+                        Verdict::Ask => Some("ask"),
+                        Verdict::Defer => Some("defer"),
+                        Verdict::Deny => Some("deny"),
+                        _ => None,
+                    };
+                    if let Some(pd) = pd {
+                        hso.insert("permissionDecision".into(), json!(pd));
+                        if !reason.is_empty() {
+                            hso.insert("permissionDecisionReason".into(), json!(reason));
+                        }
+                        if let (Verdict::Allow | Verdict::Ask, Some(ui)) =
+                            (verdict, &outcome.updated_input)
+                        {
+                            hso.insert("updatedInput".into(), ui.clone());
+                        }
+                    }
+                    if let Some(c) = &context {
+                        hso.insert("additionalContext".into(), json!(c));
+                    }
+                }
+                Seam::PermissionRequest => match verdict {
+                    Verdict::Allow => {
+                        let mut d = Map::new();
+                        d.insert("behavior".into(), json!("allow"));
+                        if let Some(ui) = &outcome.updated_input {
+                            d.insert("updatedInput".into(), ui.clone());
+                        }
+                        hso.insert("decision".into(), Value::Object(d));
+                    }
+                    Verdict::Deny => {
+                        hso.insert(
+                            "decision".into(),
+                            json!({"behavior": "deny", "message": reason}),
+                        );
+                    }
+                    _ => {}
+                },
+                Seam::PromptSubmit => {
+                    if verdict == Verdict::Block {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                        if outcome.suppress_prompt {
+                            top.insert("suppressOriginalPrompt".into(), json!(true));
+                        }
+                    } else if let Some(c) = &context {
+                        hso.insert("additionalContext".into(), json!(c));
+                    }
+                    if outcome.rewritten_prompt.is_some() {
+                        stderr_lines.push(
+                            "seamguard: prompt rewrite is not part of the Claude Code hook protocol; the prompt was passed unchanged".into(),
+                        );
+                    }
+                }
+                Seam::PostTool => match verdict {
+                    Verdict::Block => {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    }
+                    _ => {
+                        if let (Verdict::Redact, Some(r)) = (verdict, &outcome.redacted_response) {
+                            hso.insert("updatedToolOutput".into(), r.clone());
+                        }
+                        if let Some(c) = &context {
+                            hso.insert("additionalContext".into(), json!(c));
+                        }
+                    }
+                },
+                Seam::PostToolFailure | Seam::SessionStart | Seam::SubagentStart => {
+                    if let Some(c) = &context {
+                        hso.insert("additionalContext".into(), json!(c));
+                    }
+                }
+                Seam::Stop | Seam::SubagentStop => {
+                    if let Some(cd) = outcome.continuation()
+                        && let crate::decision::ContinuationDecision::Continue { reason } = cd
+                    {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    }
+                }
+                Seam::PreCompact => {
+                    if verdict == Verdict::Block {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    } else if let Some(h) = halt.take() {
+                        // PreCompact discards `continue`; blocking compaction is the closest effect.
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(h));
+                    }
+                }
+                Seam::Notification | Seam::PostCompact | Seam::SessionEnd => {}
+            }
+            if let Some(h) = halt {
+                if matches!(
+                    seam,
+                    Seam::Notification | Seam::PostCompact | Seam::SessionEnd
+                ) {
+                    stderr_lines.push(format!(
+                        "seamguard: halt requested but {event} cannot stop the agent: {h}"
+                    ));
+                } else {
+                    top.insert("continue".into(), json!(false));
+                    top.insert("stopReason".into(), json!(h));
+                }
+            }
+            if let Some(w) = &warn
+                && claude_keeps_system_message(seam)
+            {
+                top.insert("systemMessage".into(), json!(w));
+            }
+        }
+        Dialect::Codex => {
+            if !seam.in_codex() {
+                stderr_lines.push(format!(
+                    "seamguard: {event} is not a Codex event; no output"
+                ));
+                return Encoded {
+                    stdout: String::new(),
+                    stderr: stderr_lines.join("\n"),
+                    exit_code: 0,
+                };
+            }
+            match seam {
+                Seam::PreTool => {
+                    let deny_reason = match verdict {
+                        Verdict::Deny => Some(reason.clone()),
+                        Verdict::Ask | Verdict::Defer => match codex_ask(outcome) {
+                            CodexAsk::Deny => Some(codex_ask_reason(&reason)),
+                            CodexAsk::Ignore => {
+                                stderr_lines.push(format!(
+                                    "seamguard: `{}` is not a Codex verdict; left to Codex's approval mode (codex_ask = \"ignore\"): {reason}",
+                                    verdict.name()
+                                ));
+                                None
+                            }
+                        },
+                        _ => None,
+                    };
+                    let deny_reason = deny_reason.or_else(|| halt.take());
+                    if let Some(r) = deny_reason {
+                        let r = if r.trim().is_empty() {
+                            "Denied by seamguard".to_string()
+                        } else {
+                            r
+                        };
+                        hso.insert("permissionDecision".into(), json!("deny"));
+                        hso.insert("permissionDecisionReason".into(), json!(r));
+                    } else if let (Verdict::Allow, Some(ui)) = (verdict, &outcome.updated_input) {
+                        hso.insert("permissionDecision".into(), json!("allow"));
+                        hso.insert("updatedInput".into(), ui.clone());
+                    }
+                    if let Some(c) = &context {
+                        hso.insert("additionalContext".into(), json!(c));
+                    }
+                    halt = None;
+                }
+                Seam::PermissionRequest => {
+                    match verdict {
+                        Verdict::Allow => {
+                            hso.insert("decision".into(), json!({"behavior": "allow"}));
+                        }
+                        Verdict::Deny => {
+                            hso.insert(
+                                "decision".into(),
+                                json!({"behavior": "deny", "message": reason}),
+                            );
+                        }
+                        _ => {}
+                    }
+                    halt = None;
+                }
+                Seam::PromptSubmit => {
+                    if verdict == Verdict::Block {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    } else if let Some(c) = &context {
+                        hso.insert("additionalContext".into(), json!(c));
+                    }
+                    if outcome.rewritten_prompt.is_some() {
+                        stderr_lines.push(
+                            "seamguard: prompt rewrite is not part of the Codex hook protocol; the prompt was passed unchanged".into(),
+                        );
+                    }
+                }
+                Seam::PostTool => match verdict {
+                    Verdict::Block => {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    }
+                    Verdict::Redact => {
+                        // Codex replaces the tool result with a block reason: exactly a redaction.
+                        let text = outcome
+                            .redacted_response
+                            .as_ref()
+                            .map(text_of)
+                            .unwrap_or_default();
+                        let text = if text.trim().is_empty() {
+                            "[REDACTED]".to_string()
+                        } else {
+                            text
+                        };
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(text));
+                    }
+                    _ => {
+                        if let Some(c) = &context {
+                            hso.insert("additionalContext".into(), json!(c));
+                        }
+                    }
+                },
+                Seam::SessionStart | Seam::SubagentStart => {
+                    if let Some(c) = &context {
+                        hso.insert("additionalContext".into(), json!(c));
+                    }
+                }
+                Seam::Stop | Seam::SubagentStop => {
+                    if let Some(crate::decision::ContinuationDecision::Continue { reason }) =
+                        outcome.continuation()
+                    {
+                        top.insert("decision".into(), json!("block"));
+                        top.insert("reason".into(), json!(reason));
+                    }
+                }
+                Seam::PreCompact if verdict == Verdict::Block && halt.is_none() => {
+                    halt = Some(reason.clone());
+                }
+                _ => {}
+            }
+            if let Some(h) = halt {
+                if codex_keeps_universal(seam) {
+                    top.insert("continue".into(), json!(false));
+                    top.insert("stopReason".into(), json!(h));
+                } else {
+                    stderr_lines.push(format!(
+                        "seamguard: halt requested but Codex {event} cannot stop the agent: {h}"
+                    ));
+                }
+            }
+            if let Some(w) = &warn
+                && seam != Seam::SessionEnd
+            {
+                top.insert("systemMessage".into(), json!(w));
+            }
+        }
+    }
+    if seam == Seam::SessionEnd {
+        top.clear();
+        hso.retain(|k, _| k == "hookEventName");
+    }
+    if hso.len() > base_hso_len {
+        top.insert("hookSpecificOutput".into(), Value::Object(hso));
+    }
+    let stdout = if top.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n", Value::Object(top))
+    };
+    Encoded {
+        stdout,
+        stderr: stderr_lines.join("\n"),
+        exit_code: 0,
+    }
+}

@@ -1,0 +1,60 @@
+//! Path globs of shell-aware tests (`path_inside` / `path_outside`).
+//!
+//! In: a [`ShellTest`] and the home folder. Out: its globs ready to match (`~/` expanded),
+//! matched in place with `fast_glob` where it can read them, compiled with `globset`
+//! otherwise.
+
+use globset::GlobBuilder;
+
+use crate::policy::{PathSpec, ShellTest};
+
+/// The glob specs of a shell test's `path_inside` / `path_outside` (`~/` expanded).
+///
+/// Matched in place with `fast_glob` (no compile step: a hook process judges one command, and
+/// building a `GlobSet` per rule cost more than the whole evaluation); a pattern `fast_glob`
+/// cannot read falls back to a compiled `globset` matcher. Both read `*` as not crossing `/`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PathGlobs {
+    pub(crate) inside: GlobList,
+    pub(crate) outside: GlobList,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GlobList {
+    fast: Vec<String>,
+    compiled: Vec<globset::GlobMatcher>,
+}
+
+impl GlobList {
+    pub(crate) fn is_match(&self, path: &str) -> bool {
+        self.fast.iter().any(|g| fast_glob::glob_match(g, path))
+            || self.compiled.iter().any(|m| m.is_match(path))
+    }
+}
+
+impl PathGlobs {
+    pub(crate) fn build(t: &ShellTest, home: &str) -> PathGlobs {
+        let list = |specs: &[PathSpec]| {
+            let mut out = GlobList::default();
+            for spec in specs {
+                if let PathSpec::Glob(g) = spec {
+                    let g = match g.strip_prefix("~/") {
+                        Some(rest) => format!("{}/{rest}", home.trim_end_matches('/')),
+                        None => g.clone(),
+                    };
+                    // A leading `!` negates in fast_glob; in a policy it is a literal.
+                    if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
+                        out.fast.push(g);
+                    } else if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
+                        out.compiled.push(glob.compile_matcher());
+                    }
+                }
+            }
+            out
+        };
+        PathGlobs {
+            inside: list(&t.path_inside),
+            outside: list(&t.path_outside),
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! The evaluate stage: one event in, one merged [`Outcome`](crate::decision::Outcome) out.
+//!
+//! * [`fire`]: which rules of a compiled seam table fire for a payload (field scans,
+//!   anchors, then each candidate's `when` / `unless` via [`pred`] and [`shell_test`]);
+//! * [`trace`]: the sink the evaluator reports to: a no-op for the hook, a recorder for
+//!   `explain`, so `explain` shows the very evaluation the hook ran;
+//! * [`engine`]: the seam evaluator (waterfall of hooks, command hooks, guards, merge) and
+//!   [`ledger`], the stop seams' continuation budget;
+//! * `oracle` (feature `oracle`): the slow reference evaluator the property tests hold the
+//!   table to.
+
+pub(crate) mod command_hooks;
+pub(crate) mod engine;
+pub(crate) mod fire;
+pub(crate) mod ledger;
+#[cfg(feature = "oracle")]
+pub(crate) mod oracle;
+pub(crate) mod pred;
+pub(crate) mod shell_test;
+pub(crate) mod trace;

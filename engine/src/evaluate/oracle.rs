@@ -1,0 +1,77 @@
+//! The reference evaluator (feature `oracle`, for tests and benchmarks only): every rule
+//! checked one by one on the policy as written, with freshly compiled patterns. Slow by
+//! design; property tests hold the compiled table to it.
+//!
+//! In: a [`Pred`] and a payload. Out: whether it holds.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use globset::GlobBuilder;
+use serde_json::Value;
+
+use super::pred::direct;
+use super::shell_test::{Tri, eval_shell};
+use crate::compile::globs::PathGlobs;
+use crate::policy::{Pred, Test};
+use crate::shell::{BrushAnalyzer, ShellAnalyzer, analyze_argv};
+use crate::table::ShellEnv;
+
+/// Evaluate a predicate the slow, obvious way.
+///
+/// `positive` is the polarity: an undecidable shell test holds in positive position and
+/// fails under `not` / in `unless` (fail closed either way).
+pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> bool {
+    match p {
+        Pred::All(k) => k.iter().all(|x| naive_pred(x, payload, env, positive)),
+        Pred::Any(k) => k.iter().any(|x| naive_pred(x, payload, env, positive)),
+        Pred::Not(x) => !naive_pred(x, payload, env, !positive),
+        Pred::Leaf(l) => {
+            if let Test::Shell(t) = &l.test {
+                let globs = PathGlobs::build(t, &env.home);
+                let cwd = payload.get("cwd").and_then(Value::as_str);
+                let a = match l.field.resolve(payload) {
+                    _ if l.field.name == "paths" => crate::shell::tool_paths(payload),
+                    Some(Value::String(s)) => BrushAnalyzer.analyze(s, cwd),
+                    Some(Value::Array(items)) => {
+                        let argv: Vec<String> = items
+                            .iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect();
+                        analyze_argv(&argv, cwd)
+                    }
+                    _ => return false,
+                };
+                return match eval_shell(t, &globs, &a, env, payload, &RefCell::new(HashMap::new()))
+                {
+                    Tri::Yes(_) => true,
+                    Tri::No => false,
+                    Tri::Unknown(_) => positive,
+                };
+            }
+            if let Test::Equals(vals) = &l.test
+                && !vals.iter().all(Value::is_string)
+            {
+                return direct(&l.field, &l.test, payload);
+            }
+            let Some(text) = l.field.resolve_text(payload) else {
+                return false;
+            };
+            match &l.test {
+                Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text.as_ref())),
+                Test::Regex(ps) => ps
+                    .iter()
+                    .any(|p| regex::Regex::new(p).is_ok_and(|r| r.is_match(&text))),
+                Test::Glob(gs) => gs.iter().any(|g| {
+                    GlobBuilder::new(g)
+                        .literal_separator(true)
+                        .build()
+                        .is_ok_and(|g| g.compile_matcher().is_match(text.as_ref()))
+                }),
+                Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
+                Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
+                Test::Shell(_) => false,
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Predicate evaluation: one compiled `when` / `unless` tree against one payload.
+//!
+//! In: a [`CPred`], the payload, the leaf bits the field scans set, and a [`Sink`]. Out:
+//! whether it held, with the simple command that made a shell test hold and why a test
+//! could not be decided (kept in the [`EvalCtx`]).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use super::shell_test::{GlobCache, Tri, eval_shell};
+use super::trace::{Held, Sink};
+use crate::compile::globs::PathGlobs;
+use crate::compile::literals::required_literals;
+use crate::compile::pred::{CPred, LazyMatcher, lazy_compile};
+use crate::policy::{Field, Test};
+use crate::shell::{BrushAnalyzer, ShellAnalysis, ShellAnalyzer, analyze_argv};
+use crate::table::ShellEnv;
+
+/// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
+/// of each command-line field (analysed once), glob operands expanded on disk (once), and
+/// the unsure / matched notes of the rule being evaluated.
+pub(crate) struct EvalCtx<'a> {
+    pub(crate) payload: &'a Value,
+    pub(crate) expanded: GlobCache,
+    pub(crate) bits: &'a [u64],
+    pub(crate) env: &'a ShellEnv,
+    shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
+    pub(crate) unsure: RefCell<Option<String>>,
+    pub(crate) matched: RefCell<Option<String>>,
+}
+
+impl<'a> EvalCtx<'a> {
+    pub(crate) fn new(payload: &'a Value, bits: &'a [u64], env: &'a ShellEnv) -> EvalCtx<'a> {
+        EvalCtx {
+            payload,
+            expanded: RefCell::new(HashMap::new()),
+            bits,
+            env,
+            shell: RefCell::new(Vec::new()),
+            unsure: RefCell::new(None),
+            matched: RefCell::new(None),
+        }
+    }
+
+    /// The shell analysis of a command-line field (the `paths` field: the paths the tool
+    /// call touches), analysed on first use.
+    pub(crate) fn analysis(&self, field: &Field) -> Option<Rc<ShellAnalysis>> {
+        if let Some((_, a)) = self.shell.borrow().iter().find(|(n, _)| *n == field.name) {
+            return Some(a.clone());
+        }
+        let cwd = self.payload.get("cwd").and_then(Value::as_str);
+        if field.name == "paths" {
+            let a = Rc::new(crate::shell::tool_paths(self.payload));
+            self.shell
+                .borrow_mut()
+                .push((field.name.clone(), a.clone()));
+            return Some(a);
+        }
+        let a = match field.resolve(self.payload)? {
+            Value::String(s) => BrushAnalyzer.analyze(s, cwd),
+            Value::Array(items) => {
+                let argv: Vec<String> = items
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect();
+                analyze_argv(&argv, cwd)
+            }
+            _ => return None,
+        };
+        let a = Rc::new(a);
+        self.shell
+            .borrow_mut()
+            .push((field.name.clone(), a.clone()));
+        Some(a)
+    }
+}
+
+/// Record a leaf that held or not.
+fn yes_no<S: Sink>(sink: &mut S, held: bool) -> bool {
+    sink.leaf(if held { Held::Yes } else { Held::No }, held, None);
+    held
+}
+
+impl CPred {
+    /// Evaluate in polarity `positive` (true in `when`, false in `unless` and under `not`):
+    /// an undecidable test holds in positive position and fails in negative position (fail
+    /// closed either way).
+    pub(crate) fn eval<S: Sink>(&self, cx: &EvalCtx<'_>, positive: bool, sink: &mut S) -> bool {
+        match self {
+            // An undecidable branch counts as a match (fail closed), but a definite answer
+            // elsewhere decides: `any` with a definite match, or `all` with a definite miss,
+            // is no longer "unsure" (an unsure branch must not hide a certain deny).
+            CPred::All(k) => {
+                sink.open();
+                let before = cx.unsure.borrow().clone();
+                let mut held = true;
+                for p in k {
+                    if !p.eval(cx, positive, sink) {
+                        held = false;
+                        if !S::RECORDS {
+                            break;
+                        }
+                    }
+                }
+                if !held {
+                    *cx.unsure.borrow_mut() = before;
+                }
+                sink.close(held);
+                held
+            }
+            CPred::Any(k) => {
+                sink.open();
+                let before = cx.unsure.borrow().clone();
+                let mut maybe: Option<Option<String>> = None;
+                let mut certain = false;
+                for p in k {
+                    if certain {
+                        // Recording only: the result is decided.
+                        p.eval(cx, positive, sink);
+                        continue;
+                    }
+                    *cx.unsure.borrow_mut() = before.clone();
+                    if p.eval(cx, positive, sink) {
+                        let now = cx.unsure.borrow().clone();
+                        if now == before {
+                            certain = true;
+                            if !S::RECORDS {
+                                break;
+                            }
+                            continue;
+                        }
+                        maybe.get_or_insert(now);
+                    }
+                }
+                let held = if certain {
+                    *cx.unsure.borrow_mut() = before;
+                    true
+                } else {
+                    match maybe {
+                        Some(u) => {
+                            *cx.unsure.borrow_mut() = u;
+                            true
+                        }
+                        None => {
+                            *cx.unsure.borrow_mut() = before;
+                            false
+                        }
+                    }
+                };
+                sink.close(held);
+                held
+            }
+            CPred::Not(p) => {
+                sink.open();
+                let held = !p.eval(cx, !positive, sink);
+                sink.close(held);
+                held
+            }
+            CPred::Bit(b) => yes_no(sink, bit(cx.bits, *b as usize)),
+            CPred::Direct { field, test } => yes_no(sink, direct(field, test, cx.payload)),
+            CPred::Lazy {
+                field,
+                test,
+                literals,
+                compiled,
+            } => {
+                let Some(text) = field.resolve_text(cx.payload) else {
+                    return yes_no(sink, false);
+                };
+                if compiled.get().is_none()
+                    && literals
+                        .get_or_init(|| match test {
+                            Test::Regex(p) => required_literals(p),
+                            _ => None,
+                        })
+                        .as_ref()
+                        .is_some_and(|ls| !ls.iter().any(|l| text.contains(l.as_str())))
+                {
+                    return yes_no(sink, false);
+                }
+                let m = compiled.get_or_init(|| lazy_compile(test));
+                match m {
+                    LazyMatcher::Regex(set) => yes_no(sink, set.is_match(&text)),
+                    LazyMatcher::Glob(set) => yes_no(sink, set.is_match(text.as_ref())),
+                    LazyMatcher::Broken => {
+                        // Fail closed: a test that cannot be compiled cannot clear anything.
+                        if positive && cx.unsure.borrow().is_none() {
+                            *cx.unsure.borrow_mut() = Some(format!(
+                                "the {} test on `{}` does not compile (size limit)",
+                                test.name(),
+                                field.name
+                            ));
+                        }
+                        sink.leaf(Held::Unsure, positive, None);
+                        positive
+                    }
+                }
+            }
+            CPred::Shell {
+                field,
+                test,
+                home,
+                globs,
+            } => {
+                let globs = globs.get_or_init(|| PathGlobs::build(test, home));
+                let Some(a) = cx.analysis(field) else {
+                    return yes_no(sink, false);
+                };
+                let tri = eval_shell(test, globs, &a, cx.env, cx.payload, &cx.expanded);
+                let (held, counted) = match tri {
+                    Tri::Yes(m) => {
+                        if positive && cx.matched.borrow().is_none() {
+                            *cx.matched.borrow_mut() = Some(m);
+                        }
+                        (Held::Yes, true)
+                    }
+                    Tri::No => (Held::No, false),
+                    Tri::Unknown(why) => {
+                        // Fail closed: an undecidable test counts against the agent.
+                        if positive && cx.unsure.borrow().is_none() {
+                            *cx.unsure.borrow_mut() = Some(why);
+                        }
+                        (Held::Unsure, positive)
+                    }
+                };
+                sink.leaf(held, counted, S::RECORDS.then_some(a));
+                counted
+            }
+        }
+    }
+}
+
+/// Whether leaf bit `i` is set.
+pub(crate) fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64)
+        .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+}
+
+/// Set leaf bit `i`.
+pub(crate) fn set_bit(bits: &mut [u64], i: usize) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        *w |= 1u64 << (i % 64);
+    }
+}
+
+/// A test evaluated on the payload's value itself (non-string `equals`, and `contains` /
+/// `prefix` on its text).
+pub(crate) fn direct(field: &Field, test: &Test, payload: &Value) -> bool {
+    let Some(v) = field.resolve(payload) else {
+        return false;
+    };
+    let text = || match v {
+        Value::String(s) => std::borrow::Cow::Borrowed(s.as_str()),
+        other => std::borrow::Cow::Owned(other.to_string()),
+    };
+    match test {
+        Test::Equals(vals) => vals.iter().any(|x| match (x, v) {
+            (Value::String(a), _) => a.as_str() == text().as_ref(),
+            (a, b) => a == b,
+        }),
+        Test::Contains(cs) => {
+            let t = text();
+            cs.iter().any(|c| t.contains(c.as_str()))
+        }
+        Test::Prefix(ps) => {
+            let t = text();
+            ps.iter().any(|c| t.starts_with(c.as_str()))
+        }
+        // Regex and glob tests are indexed or lazy; shell tests are evaluated elsewhere.
+        _ => false,
+    }
+}

@@ -1,0 +1,275 @@
+//! Shell-aware tests: one `program` / `flags_*` / `args_any` / `path_*` / `push_*` test
+//! against the simple commands the shell analyser found in a command line.
+//!
+//! In: a [`ShellTest`], its path globs, the [`ShellAnalysis`] of the field. Out: [`Tri`]:
+//! held (with the simple command that made it hold), did not hold, or undecidable (why).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::compile::globs::{GlobList, PathGlobs};
+use crate::policy::{PathSpec, ShellTest};
+use crate::shell::ShellAnalysis;
+use crate::shell::operands::{
+    GIT_PUSH_ALL_REFS_FLAGS, GIT_PUSH_DELETE_FLAGS, GIT_PUSH_FORCE_FLAGS, base, cmd_flags,
+    operands, positionals,
+};
+use crate::table::ShellEnv;
+
+/// Three-valued result of a shell test.
+pub(crate) enum Tri {
+    Yes(String),
+    No,
+    Unknown(String),
+}
+
+/// Glob operands expanded on disk during one evaluation, by (operand, working directory):
+/// every rule with a path test sees the same expansion, read from the file system once.
+pub(crate) type GlobCache = RefCell<HashMap<(String, Option<String>), Rc<Vec<String>>>>;
+
+/// Whether `path` is in one of `specs` (`project`, `home`, or one of the globs).
+fn path_in(
+    specs: &[PathSpec],
+    globs: &GlobList,
+    path: &str,
+    env: &ShellEnv,
+    cwd: Option<&str>,
+) -> bool {
+    specs.iter().any(|spec| match spec {
+        PathSpec::Project => {
+            let root = env.project.as_deref().or(cwd);
+            root.and_then(|r| crate::paths::normalize(r, None, &env.home))
+                .is_some_and(|r| crate::paths::is_inside(path, &r))
+        }
+        PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
+            .is_some_and(|h| crate::paths::is_inside(path, &h)),
+        PathSpec::Glob(_) => false,
+    }) || globs.is_match(path)
+}
+
+pub(crate) fn eval_shell(
+    t: &ShellTest,
+    globs: &PathGlobs,
+    a: &ShellAnalysis,
+    env: &ShellEnv,
+    payload: &Value,
+    cache: &GlobCache,
+) -> Tri {
+    let payload_cwd = payload.get("cwd").and_then(Value::as_str);
+    let mut unknown: Option<String> = None;
+    for c in &a.commands {
+        if c.program.is_empty() && t.programs.is_empty() && t.subcommands.is_empty() {
+            // A bare redirection (`> file`): only path tests apply.
+        } else if c.program.is_empty() {
+            continue;
+        }
+        let mut maybe: Option<String> = None;
+        if !t.programs.is_empty() {
+            if c.dynamic_program {
+                maybe = Some(format!("cannot tell which program `{}` runs", c.display()));
+            } else if !t
+                .programs
+                .iter()
+                .any(|p| p == base(&c.program) || p == &c.program)
+            {
+                continue;
+            }
+        }
+        let pos = positionals(c);
+        if !t.subcommands.is_empty() {
+            match pos.first() {
+                Some(s) if s.dynamic => {
+                    maybe = Some(format!("cannot tell the subcommand of `{}`", c.display()))
+                }
+                Some(s) if t.subcommands.contains(&s.text) => {}
+                _ => continue,
+            }
+        }
+        if t.is_push() {
+            if base(&c.program) != "git" {
+                continue;
+            }
+            match pos.first() {
+                Some(s) if s.text == "push" => {}
+                Some(s) if s.dynamic => {
+                    maybe = Some(format!("cannot tell the subcommand of `{}`", c.display()));
+                }
+                _ => continue,
+            }
+            let fl = cmd_flags(c);
+            let refspecs: Vec<&crate::shell::Arg> = pos.iter().skip(2).copied().collect();
+            let force = fl
+                .iter()
+                .any(|f| GIT_PUSH_FORCE_FLAGS.contains(&f.as_str()))
+                || refspecs.iter().any(|r| r.text.starts_with('+'));
+            let delete = fl
+                .iter()
+                .any(|f| GIT_PUSH_DELETE_FLAGS.contains(&f.as_str()))
+                || refspecs.iter().any(|r| r.text.starts_with(':'));
+            if t.push_force && !force {
+                continue;
+            }
+            if t.push_delete && !delete {
+                continue;
+            }
+            if !t.push_to.is_empty() {
+                let all_refs = fl
+                    .iter()
+                    .any(|f| GIT_PUSH_ALL_REFS_FLAGS.contains(&f.as_str()));
+                let targets: Vec<Option<String>> = refspecs
+                    .iter()
+                    .map(|r| {
+                        if r.dynamic {
+                            return None;
+                        }
+                        let t = r.text.trim_start_matches('+');
+                        let dst = t.rsplit_once(':').map_or(t, |(_, d)| d);
+                        let dst = dst.strip_prefix("refs/heads/").unwrap_or(dst);
+                        (!dst.is_empty() && dst != "HEAD").then(|| dst.to_string())
+                    })
+                    .collect();
+                let hit = targets.iter().flatten().any(|d| t.push_to.contains(d));
+                if !hit {
+                    if all_refs || targets.is_empty() || targets.iter().any(Option::is_none) {
+                        maybe = Some(format!(
+                            "cannot tell which branch `{}` updates (no explicit destination)",
+                            c.display()
+                        ));
+                    } else {
+                        continue;
+                    }
+                }
+            }
+        }
+        if !t.flags_any.is_empty() || !t.flags_all.is_empty() || !t.flags_none.is_empty() {
+            let fl = cmd_flags(c);
+            let has = |set: &Vec<String>| set.iter().all(|f| fl.contains(f));
+            if !t.flags_any.is_empty() && !t.flags_any.iter().any(has) {
+                continue;
+            }
+            if !t.flags_all.iter().all(has) {
+                continue;
+            }
+            if t.flags_none.iter().any(has) {
+                continue;
+            }
+        }
+        let operands = operands(c, &pos, !t.subcommands.is_empty());
+        if !t.args_any.is_empty() && !operands.iter().any(|o| t.args_any.contains(&o.text)) {
+            if operands.iter().any(|o| o.dynamic) {
+                maybe = Some(format!(
+                    "an argument of `{}` is only known at run time",
+                    c.display()
+                ));
+            } else {
+                continue;
+            }
+        }
+        if !t.path_inside.is_empty() || !t.path_outside.is_empty() {
+            let cwd = c.cwd.as_deref().or(payload_cwd);
+            let mut any_ok = false;
+            let mut any_dynamic = false;
+            for o in operands.iter().copied().chain(c.redirects.iter()) {
+                if o.dynamic {
+                    any_dynamic = true;
+                    continue;
+                }
+                // A glob names what the shell will expand it to: `cat .en?` reads `.env`.
+                let expanded: Option<Rc<Vec<String>>> =
+                    o.text.contains(['*', '?', '[']).then(|| {
+                        cache
+                            .borrow_mut()
+                            .entry((o.text.clone(), cwd.map(str::to_string)))
+                            .or_insert_with(|| {
+                                Rc::new(crate::paths::expand_glob(&o.text, cwd, &env.home))
+                            })
+                            .clone()
+                    });
+                if let Some(expanded) = expanded.filter(|e| !e.is_empty()) {
+                    let hit = expanded.iter().any(|p| {
+                        (t.path_inside.is_empty()
+                            || path_in(&t.path_inside, &globs.inside, p, env, payload_cwd))
+                            && (t.path_outside.is_empty()
+                                || !path_in(&t.path_outside, &globs.outside, p, env, payload_cwd))
+                    });
+                    if hit {
+                        any_ok = true;
+                        break;
+                    }
+                }
+                let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
+                    // Relative, no working directory: judged by its own components
+                    // (`paths::unknown_cwd_path`); `project` / `home` stay undecided.
+                    let p = crate::paths::unknown_cwd_path(&o.text);
+                    let Some(p) = p.filter(|_| {
+                        !t.path_inside
+                            .iter()
+                            .chain(&t.path_outside)
+                            .any(|s| matches!(s, PathSpec::Project | PathSpec::Home))
+                    }) else {
+                        any_dynamic = true;
+                        continue;
+                    };
+                    let inside_ok = t.path_inside.is_empty()
+                        || path_in(&t.path_inside, &globs.inside, &p, env, None);
+                    let outside_ok = t.path_outside.is_empty()
+                        || !path_in(&t.path_outside, &globs.outside, &p, env, None);
+                    if inside_ok && outside_ok {
+                        any_ok = true;
+                        break;
+                    }
+                    continue;
+                };
+                let inside_ok = t.path_inside.is_empty()
+                    || path_in(&t.path_inside, &globs.inside, &p, env, payload_cwd);
+                let outside_ok = t.path_outside.is_empty()
+                    || !path_in(&t.path_outside, &globs.outside, &p, env, payload_cwd);
+                if inside_ok && outside_ok {
+                    any_ok = true;
+                    break;
+                }
+            }
+            // Without a project directory (no CLAUDE_PROJECT_DIR, no cwd) "inside / outside
+            // the project" cannot be decided.
+            let project_unknown = env.project.is_none()
+                && payload_cwd.is_none()
+                && t.path_inside
+                    .iter()
+                    .chain(&t.path_outside)
+                    .any(|s| *s == PathSpec::Project);
+            if project_unknown {
+                maybe = Some(format!(
+                    "no project directory is known for `{}`",
+                    c.display()
+                ));
+            } else if !any_ok {
+                if any_dynamic {
+                    maybe = Some(format!(
+                        "a path of `{}` is only known at run time",
+                        c.display()
+                    ));
+                } else {
+                    continue;
+                }
+            }
+        }
+        match maybe {
+            None => return Tri::Yes(c.display()),
+            Some(m) => {
+                if unknown.is_none() {
+                    unknown = Some(m);
+                }
+            }
+        }
+    }
+    if let Some(u) = unknown {
+        return Tri::Unknown(u);
+    }
+    if let Some(u) = &a.unsure {
+        return Tri::Unknown(u.clone());
+    }
+    Tri::No
+}
