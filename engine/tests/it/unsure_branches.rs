@@ -2,21 +2,19 @@
 //! answer of another branch: `any` with a definite match fires with a definite reason (a deny
 //! stays a deny instead of becoming an `on_unsure` ask), and `all` with a definite miss does
 //! not fire at all.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+use seamguard_engine::{Dialect, Seam, Verdict};
 use serde_json::json;
 
+use crate::support::engine;
+
 fn evaluate(policy: &str, command: &str) -> (Verdict, String) {
-    let p = load_str(policy, "t.toml", Scope::User, 0);
-    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
-    let engine = Engine::new(DecisionTable::new(vec![p]));
     let payload = json!({
         "session_id": "s", "transcript_path": "/t", "cwd": "/home/u/project",
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "tool_use_id": "x"
     });
-    let o = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+    let o = engine(policy).evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
     (o.verdict(), o.reason_text())
 }
 

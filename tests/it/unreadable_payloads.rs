@@ -1,27 +1,17 @@
 //! Payloads a real host can send that strict JSON parsing rejects: a tool call must never
 //! slip through unchecked because of them.
 
-#![allow(clippy::expect_used, reason = "a failing spawn is a failing test")]
+use std::process::Command;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use crate::support::{BIN, output_with_stdin, root};
 
 fn hook(input: &[u8]) -> (i32, String) {
-    let policies = concat!(env!("CARGO_MANIFEST_DIR"), "/policies");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
-        .args(["hook", "--policy", policies])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn seamguard");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write payload");
-    let out = child.wait_with_output().expect("wait");
+    let out = output_with_stdin(
+        Command::new(BIN)
+            .args(["hook", "--policy"])
+            .arg(root().join("policies")),
+        input,
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -3,7 +3,6 @@
 //! application events.
 
 // Handlers and cleanups below panic and unwrap on purpose: containment is what is tested.
-#![allow(clippy::panic, clippy::unwrap_used)]
 
 use std::sync::Arc;
 use std::sync::Mutex;

@@ -6,32 +6,18 @@
 //!   pathological shapes of the issue (deep nesting, 10,000 chained commands, 1 MB lines).
 //!
 //! This is also the CI stand-in for the cargo-fuzz targets under `fuzz/`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use seamguard_engine::shell::{BrushAnalyzer, MAX_SCRIPT_BYTES, ShellAnalyzer};
-use seamguard_engine::{
-    DecisionTable, Dialect, Engine, MemoryLedger, Scope, Seam, ShellEnv, Verdict, load_dir,
-};
+use seamguard_engine::{Dialect, Engine, Seam, Verdict};
 use serde_json::json;
 
+use crate::support::{library, proptest_config};
+
 thread_local! {
-    static ENGINE: Engine = {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
-        let policies = load_dir(&dir, Scope::User, 0);
-        assert!(!policies.is_empty(), "no policy in {}", dir.display());
-        for p in &policies {
-            assert!(!p.has_errors(), "{:#?}", p.diagnostics);
-        }
-        Engine::new(DecisionTable::new(policies).with_env(ShellEnv {
-            project: Some("/home/user/project".into()),
-            home: "/home/user".into(),
-        }))
-        .with_ledger(Box::new(MemoryLedger::default()))
-    };
+    static ENGINE: Engine = library();
 }
 
 fn verdict(command: &str) -> (Verdict, Vec<String>) {
@@ -186,7 +172,7 @@ fn every_pair_of_wrappers_keeps_every_denial() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+    #![proptest_config(proptest_config(256))]
 
     /// Stacks of up to four wrappers around a denied command: still denied (the depth limit
     /// of re-entry is 8, so four shell re-entries stay below it).

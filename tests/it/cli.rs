@@ -1,18 +1,12 @@
 //! The `seamguard` binary end to end: `hook` on real payloads (exact stdout and exit code),
 //! malformed / unknown / mistyped payloads, `check` diagnostics for each kind of policy error,
 //! fail-closed loading, and `test` with passing and failing examples.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
+use crate::support::{BIN, Run, output_with_stdin, root};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -28,32 +22,19 @@ fn workdir(name: &str) -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
-        .args(args)
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir)
         .env("XDG_CONFIG_HOME", dir.join("config"))
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-        code: out.status.code().unwrap(),
-    }
+        .env_remove("CLAUDE_PROJECT_DIR");
+    Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 
 fn sample(name: &str) -> Vec<u8> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("engine/tests/data/samples")
-        .join(name);
+    let p = root().join("engine/tests/data/samples").join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 

@@ -2,23 +2,17 @@
 //! configurations, `hook --hooks-config` on the cases about command hooks (exact stdout and
 //! exit code), trust of project files (`seamguard trust`), and 32 concurrent `seamguard hook`
 //! processes appending to one audit log.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
+use crate::support::{BIN, Run, output_with_stdin, root};
 
 /// A unique temp folder (also HOME and the XDG folders of the binary), removed on drop.
 struct Work(PathBuf);
@@ -59,27 +53,16 @@ impl Work {
     }
 
     fn seamguard(&self, args: &[&str], stdin: &[u8]) -> Run {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
-            .args(args)
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
             .current_dir(&self.0)
             .env("HOME", self.join("home"))
             .env("XDG_CONFIG_HOME", self.join("config"))
             .env("XDG_STATE_HOME", self.join("state"))
             .env("SEAMGUARD_MANAGED_DIR", self.join("managed"))
             .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("SEAMGUARD_AUDIT_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-        let out = child.wait_with_output().unwrap();
-        Run {
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-            code: out.status.code().unwrap(),
-        }
+            .env_remove("SEAMGUARD_AUDIT_LOG");
+        Run::lossy_stderr(output_with_stdin(&mut cmd, stdin))
     }
 
     /// `seamguard hook --hooks-config CONFIG` on a payload.
@@ -145,7 +128,7 @@ fn settings(command: &str, matcher: &str) -> String {
 #[test]
 fn import_real_sample_configs_and_check_the_result() {
     let w = Work::new("import");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/tests/data/configs");
+    let dir = root().join("engine/tests/data/configs");
     let cases: [(&str, &str, usize); 12] = [
         ("claude-settings-1.json", "claude-code", 12),
         ("claude-settings-2.json", "claude-code", 5),

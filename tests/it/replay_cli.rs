@@ -1,18 +1,13 @@
 //! `seamguard replay` and `seamguard explain` end to end on the bundled recorded sessions.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::{BIN, root};
 
 fn seamguard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_seamguard"))
+    Command::new(BIN)
         .args(args)
         .current_dir(root())
         .env("HOME", "/home/user")

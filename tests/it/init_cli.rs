@@ -3,16 +3,12 @@
 //! Byte-exact merges into existing Claude Code settings, idempotence, `--undo`, `--dry-run`,
 //! Codex (`hooks.json` plus the `[features]` flag in `config.toml`), `--user`, invalid JSON,
 //! edited policy files, and `seamguard check` on the written folder.
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::panic,
-    reason = "test helpers: a failed setup step should stop the test with its message"
-)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use crate::support::BIN;
 
 const CLAUDE_EVENTS: [&str; 13] = [
     "SessionStart",
@@ -61,8 +57,7 @@ impl World {
         }
         if on_path {
             #[cfg(unix)]
-            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_seamguard"), root.join("bin/seamguard"))
-                .expect("symlink");
+            std::os::unix::fs::symlink(BIN, root.join("bin/seamguard")).expect("symlink");
         }
         World { _tmp: tmp, root }
     }
@@ -88,7 +83,7 @@ impl World {
     /// Run `seamguard ARGS` in the project folder with HOME / XDG_CONFIG_HOME / PATH inside
     /// the world.
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_seamguard"))
+        Command::new(BIN)
             .args(args)
             .current_dir(self.project())
             .env_clear()
@@ -231,13 +226,12 @@ fn claude_merge_keeps_every_other_byte() {
         .filter(|n| n.ends_with(".toml"))
         .collect();
     names.sort();
-    let mut lib: Vec<String> =
-        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("policies"))
-            .expect("policies")
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".toml"))
-            .collect();
+    let mut lib: Vec<String> = std::fs::read_dir(crate::support::root().join("policies"))
+        .expect("policies")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
     lib.sort();
     assert_eq!(names, lib);
     for n in &names {
@@ -392,9 +386,7 @@ fn absolute_path_when_seamguard_is_not_on_path() {
     let w = World::new(false);
     let stdout = ok(&w.run(&["init"]));
     assert!(stdout.contains("absolute path"), "{stdout}");
-    let exe = Path::new(env!("CARGO_BIN_EXE_seamguard"))
-        .canonicalize()
-        .expect("exe");
+    let exe = Path::new(BIN).canonicalize().expect("exe");
     let settings: serde_json::Value =
         serde_json::from_str(&w.read("project/.claude/settings.json")).expect("json");
     let cmd = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
@@ -643,7 +635,7 @@ fn invalid_codex_config_is_an_error_and_nothing_is_written() {
 #[test]
 fn project_flag_from_another_folder() {
     let w = World::new(true);
-    let out = Command::new(env!("CARGO_BIN_EXE_seamguard"))
+    let out = Command::new(BIN)
         .args(["init", "--project"])
         .arg(w.project())
         .current_dir(w.path("home"))

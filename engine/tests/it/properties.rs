@@ -5,7 +5,6 @@
 //! * a guard can never turn a deny into an allow — any guard deny makes the outcome deny;
 //! * differential: random small policies evaluated by the indexed `DecisionTable::fire` select
 //!   exactly the rules the reference evaluator `fire_naive` selects, on random payloads.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
 use seamguard_engine::{
@@ -14,19 +13,10 @@ use seamguard_engine::{
 };
 use serde_json::{Map, Value, json};
 
+use crate::support::{VERDICTS, proptest_config};
+
 // ---------------------------------------------------------------------------------------------
 // Merge properties
-
-const VERDICTS: [Verdict; 8] = [
-    Verdict::Abstain,
-    Verdict::Allow,
-    Verdict::Ask,
-    Verdict::Defer,
-    Verdict::Deny,
-    Verdict::Block,
-    Verdict::Redact,
-    Verdict::Continue,
-];
 
 fn verdict() -> impl Strategy<Value = Verdict> {
     proptest::sample::select(VERDICTS.to_vec())
@@ -69,7 +59,7 @@ fn sorted_reasons(o: &seamguard_engine::Outcome) -> Vec<(String, String)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(proptest_config(512))]
 
     #[test]
     fn merged_verdict_is_independent_of_order(
@@ -454,7 +444,7 @@ fn payload() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(192))]
+    #![proptest_config(proptest_config(192))]
 
     #[test]
     fn indexed_fire_equals_reference_fire_naive(

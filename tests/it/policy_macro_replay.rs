@@ -2,13 +2,13 @@
 //! constructors) and the same folder loaded at run time give identical outcomes on every event
 //! of the recorded sessions (issue 6).
 
-#![allow(clippy::unwrap_used)]
-
 use std::path::{Path, PathBuf};
 
 use seamguard::harness::PolicyTable;
 use seamguard::readers::{EventReader, Item};
 use seamguard::{LoadedPolicy, Scope, load_str, policy};
+
+use crate::support::root;
 
 /// The folder's `*.toml` in name order, each named as `policy!` names it (`policies/<file>`)
 /// and numbered in that order.
@@ -33,8 +33,8 @@ fn load_library(root: &Path) -> Vec<LoadedPolicy> {
 #[test]
 fn policy_macro_matches_runtime_load_on_recorded_sessions() {
     let compiled: &'static PolicyTable = policy!("policies");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded = load_library(root);
+    let root = root();
+    let loaded = load_library(&root);
     assert!(loaded.len() > 1, "the library is one file per concern");
     assert!(loaded.iter().all(|p| !p.has_errors()));
     let runtime = PolicyTable::from_policies(loaded);

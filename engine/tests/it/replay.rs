@@ -5,8 +5,6 @@
 //! (`policies/*.toml`), and a two-profile diff (balanced vs balanced + `policies/strict/`).
 //! Every file of `../shared/data/recorded/` is also read when that folder exists.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -19,12 +17,7 @@ use seamguard_engine::{
     DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Scope, Seam, ShellEnv, load_dir,
 };
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
+use crate::support::root;
 
 fn read_all(path: &Path) -> (Vec<RecordedEvent>, Vec<ReadProblem>) {
     let mut ev = Vec::new();

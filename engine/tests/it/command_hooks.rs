@@ -7,7 +7,6 @@
 //! * Fault injection: a hook that never ends (killed with its child at the timeout), one that
 //!   floods stdout, one with invalid UTF-8, one that cannot start (127), one that crashes.
 //! * Trust: a project-scope `run` action does not execute until its file is trusted.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -21,6 +20,8 @@ use seamguard_engine::{
     DecisionTable, Dialect, Engine, LoadedPolicy, Outcome, Scope, Seam, Verdict, encode, load_str,
 };
 use serde_json::{Value, json};
+
+use crate::support::{bash, claude, codex_bash, data_dir, policy};
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -70,61 +71,19 @@ fn q(s: &str) -> String {
     serde_json::to_string(s).unwrap()
 }
 
-fn policy(src: &str, scope: Scope) -> LoadedPolicy {
-    let p = load_str(src, "command-hooks.toml", scope, 0);
-    assert!(!p.has_errors(), "{:#?}\n{src}", p.diagnostics);
-    p
-}
-
 fn engine_of(p: LoadedPolicy) -> Engine {
     Engine::new(DecisionTable::new(vec![p])).with_runner(Box::new(ProcessRunner))
 }
 
+/// An engine of one policy that runs command hooks as real processes.
 fn engine(src: &str) -> Engine {
-    engine_of(policy(src, Scope::User))
+    engine_of(policy(src))
 }
 
 /// Import a hook configuration (as `file`) and build an engine running it.
 fn engine_from_config(file: &str, config: &Value, dialect: Dialect) -> Engine {
     let imp = import_config(file, &config.to_string(), dialect, None).unwrap();
     engine(&imp.toml)
-}
-
-fn claude(cwd: &str, event: &str, extra: Value) -> Value {
-    let mut v = json!({
-        "session_id": "0d9f6c1a-0000-4000-8000-00000000c0de",
-        "transcript_path": "/home/user/.claude/projects/-home-user-project/0d9f6c1a-0000-4000-8000-00000000c0de.jsonl",
-        "cwd": cwd,
-        "permission_mode": "default",
-        "hook_event_name": event,
-    });
-    for (k, x) in extra.as_object().unwrap() {
-        v.as_object_mut().unwrap().insert(k.clone(), x.clone());
-    }
-    v
-}
-
-fn bash(cwd: &str, command: &str) -> Value {
-    claude(
-        cwd,
-        "PreToolUse",
-        json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_01CASE"}),
-    )
-}
-
-fn codex_bash(cwd: &str, command: &str) -> Value {
-    json!({
-        "session_id": "019d0a00-0000-7000-8000-00000000c0de",
-        "turn_id": "019d0b00-0000-7000-8000-00000000c0de",
-        "transcript_path": "/home/user/.codex/sessions/2026/01/01/rollout-019d0a00.jsonl",
-        "cwd": cwd,
-        "hook_event_name": "PreToolUse",
-        "model": "gpt-5.1-codex",
-        "permission_mode": "default",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "call_case",
-    })
 }
 
 fn pre(e: &Engine, payload: &Value) -> Outcome {
@@ -154,7 +113,7 @@ const DENY_JSON: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","
 // Real configurations
 
 fn config_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/configs")
+    data_dir().join("configs")
 }
 
 #[test]
@@ -245,7 +204,7 @@ fn imported_timeouts_matchers_and_dialects_follow_the_source_host() {
     let load = |name: &str, d: Dialect| {
         let text = std::fs::read_to_string(config_dir().join(name)).unwrap();
         let imp = import_config(name, &text, d, None).unwrap();
-        policy(&imp.toml, Scope::User)
+        policy(&imp.toml)
     };
     let t = |p: &LoadedPolicy, i: usize| p.rules[i].action.run.as_ref().unwrap().timeout_ms;
     // Explicit timeouts are seconds (HOOKS.md A2/B1); the defaults are 600 s, 30 s on
@@ -312,7 +271,7 @@ fn every_non_command_handler_type_is_skipped_with_a_warning_naming_it() {
     let imp = import_config("config.toml", toml_src, Dialect::Codex, None).unwrap();
     assert_eq!(imp.rules, 1);
     assert!(imp.warnings.iter().any(|w| w.contains("`prompt`")));
-    assert!(!policy(&imp.toml, Scope::User).has_errors());
+    assert!(!policy(&imp.toml).has_errors());
 }
 
 // ---------------------------------------------------------------------------------------------

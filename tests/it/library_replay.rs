@@ -11,16 +11,16 @@
 //! get `why = "TODO"`, which this test rejects until someone writes one):
 //!
 //! ```text
-//! SEAMGUARD_REGENERATE=1 cargo test --test library_replay
+//! SEAMGUARD_REGENERATE=1 cargo test --test it -- library_replay::
 //! ```
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use seamguard_engine::readers::{EventReader, Item, collect_files};
 use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, Verdict, load_dir};
 use serde_json::{Value, json};
+
+use crate::support::{BIN, output_with_stdin, root};
 
 const FIXTURE: &str = "tests/data/library-replay.jsonl";
 
@@ -30,10 +30,6 @@ const PINNED_EVENTS: usize = 5889;
 const PINNED_FLAGGED: usize = 21;
 /// Of those, denied.
 const PINNED_DENIED: usize = 8;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The balanced library with a fixed path environment: the recordings were scrubbed to
 /// `/home/user`, and the project is each payload's `cwd` (as `seamguard replay` does).
@@ -160,8 +156,7 @@ fn balanced_library_on_recorded_sessions_is_pinned_and_justified() {
 /// The fixture itself stays readable: one JSON object per line, sorted as the replay reads.
 #[test]
 fn fixture_rows_are_well_formed() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE))
-        .expect("fixture");
+    let text = std::fs::read_to_string(root().join(FIXTURE)).expect("fixture");
     for (i, l) in text.lines().enumerate() {
         let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
         for k in ["at", "verdict", "rules", "why"] {
@@ -192,7 +187,7 @@ fn every_library_rule_has_a_catching_and_a_benign_example_and_all_pass() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_seamguard"))
+    let out = Command::new(BIN)
         .args(["test", "policies", "policies/strict"])
         .current_dir(root())
         .output()
@@ -218,24 +213,14 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "sudo rm -rf /"}, "tool_use_id": "t1"
     });
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seamguard"))
-        .args(["hook", "--dialect", "claude-code", "--policy"])
-        .arg(&dir)
-        .env("SEAMGUARD_AUDIT_LOG", &audit)
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = output_with_stdin(
+        Command::new(BIN)
+            .args(["hook", "--dialect", "claude-code", "--policy"])
+            .arg(&dir)
+            .env("SEAMGUARD_AUDIT_LOG", &audit)
+            .env("XDG_STATE_HOME", dir.join("state")),
+        payload.to_string().as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout, b"", "observe mode must not answer the host");
     let log = std::fs::read_to_string(&audit).unwrap();

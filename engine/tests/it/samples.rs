@@ -1,8 +1,7 @@
 //! Real hook payloads (`tests/data/samples/`, see the NOTICE there) decode into typed events,
 //! re-encode losslessly, and evaluate against a small policy to pinned stdout bytes for both
-//! dialects. Recorded hook logs (`tests/data/recorded/hooklog-6.jsonl`, and every
+//! dialects (the expectations per payload: `tests/data/samples.toml`). Recorded hook logs (`tests/data/recorded/hooklog-6.jsonl`, and every
 //! `hooklog-*.jsonl` of `../shared/data/recorded` when that folder exists) round-trip losslessly.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 
@@ -11,9 +10,7 @@ use seamguard_engine::{
 };
 use serde_json::Value;
 
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
+use crate::support::{CODEX_ASK_TAIL, data_dir, read_cases, seam_named, verdict_named};
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -161,176 +158,45 @@ fn engine() -> Engine {
     Engine::new(DecisionTable::new(vec![policy]))
 }
 
+/// One sample of `data/samples.toml`: the payload file, its seam, the merged verdict and the
+/// exact stdout for each host.
 struct Expect {
-    file: &'static str,
+    file: String,
     seam: Seam,
     verdict: Verdict,
-    claude: &'static str,
-    codex: &'static str,
+    claude: String,
+    codex: String,
 }
 
-const CODEX_ASK_TAIL: &str = ". Codex hooks cannot ask for confirmation, so seamguard denies; run the command yourself or add an allow rule if it is intended.";
+/// A row of `data/samples.toml`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Row {
+    file: String,
+    seam: String,
+    verdict: String,
+    claude: String,
+    codex: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Samples {
+    sample: Vec<Row>,
+}
 
 fn expectations() -> Vec<Expect> {
-    vec![
-        Expect {
-            file: "claude-example-input-1.json",
-            seam: Seam::PreTool,
-            verdict: Verdict::Ask,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"Destructive MCP call needs approval [mcp-destructive-ask]"}}"#,
-            codex: "ASK:Destructive MCP call needs approval [mcp-destructive-ask]",
-        },
-        Expect {
-            file: "claude-example-input-2.json",
-            seam: Seam::PreTool,
-            verdict: Verdict::Deny,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Recursive delete is not allowed [no-rm-rf]"}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Recursive delete is not allowed [no-rm-rf]"}}"#,
-        },
-        Expect {
-            file: "claude-input-1.json",
-            seam: Seam::PreTool,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Prefer rg over grep."}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Prefer rg over grep."}}"#,
-        },
-        Expect {
-            file: "claude-input-2.json",
-            seam: Seam::PostTool,
-            verdict: Verdict::Block,
-            claude: r#"{"decision":"block","reason":"Use the Glob tool to count files. [count-feedback]"}"#,
-            codex: r#"{"decision":"block","reason":"Use the Glob tool to count files. [count-feedback]"}"#,
-        },
-        Expect {
-            file: "claude-input-3.json",
-            seam: Seam::PostTool,
-            verdict: Verdict::Abstain,
-            claude: "",
-            codex: "",
-        },
-        Expect {
-            file: "claude-input-4.json",
-            seam: Seam::PostToolFailure,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"That path is a directory; use Glob to list it."}}"#,
-            // PostToolUseFailure is not a Codex event (HOOKS.md B2): nothing on stdout.
-            codex: "",
-        },
-        Expect {
-            file: "claude-input-5.json",
-            seam: Seam::PermissionRequest,
-            verdict: Verdict::Allow,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#,
-        },
-        Expect {
-            file: "claude-input-6.json",
-            seam: Seam::PermissionRequest,
-            verdict: Verdict::Deny,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Web search is disabled in this project [no-web-search]"}}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Web search is disabled in this project [no-web-search]"}}}"#,
-        },
-        Expect {
-            file: "claude-input-7.json",
-            seam: Seam::Notification,
-            verdict: Verdict::Abstain,
-            claude: "",
-            codex: "",
-        },
-        Expect {
-            file: "claude-input-8.json",
-            seam: Seam::SessionStart,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Never push to main."}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Never push to main."}}"#,
-        },
-        Expect {
-            file: "claude-input-9.json",
-            seam: Seam::SessionEnd,
-            verdict: Verdict::Abstain,
-            claude: "",
-            codex: "",
-        },
-        Expect {
-            file: "claude-input-10.json",
-            seam: Seam::SubagentStart,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Plans must list the files they touch."}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Plans must list the files they touch."}}"#,
-        },
-        Expect {
-            file: "claude-input-11.json",
-            seam: Seam::SubagentStop,
-            verdict: Verdict::Continue,
-            claude: r#"{"decision":"block","reason":"Run cargo check before reporting completion."}"#,
-            codex: r#"{"decision":"block","reason":"Run cargo check before reporting completion."}"#,
-        },
-        Expect {
-            file: "claude-input-12.json",
-            seam: Seam::Stop,
-            verdict: Verdict::Continue,
-            claude: r#"{"decision":"block","reason":"Link the audit report in specs/README.md before stopping."}"#,
-            codex: r#"{"decision":"block","reason":"Link the audit report in specs/README.md before stopping."}"#,
-        },
-        Expect {
-            file: "claude-input-13.json",
-            seam: Seam::PromptSubmit,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"The user confirmed the previous proposal."}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"The user confirmed the previous proposal."}}"#,
-        },
-        Expect {
-            file: "claude-input-14.json",
-            seam: Seam::PostTool,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The subagent runs in the background; read its output file later."}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"The subagent runs in the background; read its output file later."}}"#,
-        },
-        Expect {
-            file: "claude-input-15.json",
-            seam: Seam::PreTool,
-            verdict: Verdict::Allow,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
-            // Codex: allow without updatedInput is invalid (HOOKS.md B3, Part G.2) → silence.
-            codex: "",
-        },
-        Expect {
-            file: "claude-input-16.json",
-            seam: Seam::PostTool,
-            verdict: Verdict::Abstain,
-            claude: "",
-            codex: "",
-        },
-        Expect {
-            file: "claude-input-17.json",
-            seam: Seam::PostTool,
-            verdict: Verdict::Redact,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"type":"text","file":{"filePath":"/home/user/project/.gitmodules","content":"[submodule \".example\"]\n\tpath = .example\n\turl = https://github.com/<org>/example-submodule\n","numLines":4,"startLine":1,"totalLines":4}}}}"#,
-            // Codex replaces the tool result with the block reason: the redacted output.
-            codex: r#"{"decision":"block","reason":"{\"type\":\"text\",\"file\":{\"filePath\":\"/home/user/project/.gitmodules\",\"content\":\"[submodule \\\".example\\\"]\\n\\tpath = .example\\n\\turl = https://github.com/<org>/example-submodule\\n\",\"numLines\":4,\"startLine\":1,\"totalLines\":4}}"}"#,
-        },
-        Expect {
-            file: "claude-input-18.json",
-            seam: Seam::PreTool,
-            verdict: Verdict::Ask,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"CI workflow edits need review [workflow-edits-ask]"}}"#,
-            codex: "ASK:CI workflow edits need review [workflow-edits-ask]",
-        },
-        Expect {
-            file: "claude-input-19.json",
-            seam: Seam::SessionStart,
-            verdict: Verdict::Abstain,
-            claude: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Session resumed: re-read TODO.md."}}"#,
-            codex: r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Session resumed: re-read TODO.md."}}"#,
-        },
-        Expect {
-            file: "codex-input-1.json",
-            seam: Seam::SessionEnd,
-            verdict: Verdict::Abstain,
-            claude: "",
-            codex: "",
-        },
-    ]
+    read_cases::<Samples>("samples.toml")
+        .sample
+        .into_iter()
+        .map(|r| Expect {
+            seam: seam_named(&r.seam),
+            verdict: verdict_named(&r.verdict),
+            file: r.file,
+            claude: r.claude,
+            codex: r.codex,
+        })
+        .collect()
 }
 
 /// `ASK:<reason>` stands for the Codex deny that replaces an ask (HOOKS.md Part G.4).
@@ -393,7 +259,7 @@ fn samples_decode_and_reencode_losslessly() {
 #[test]
 fn samples_have_the_expected_seam_and_dialect() {
     for e in expectations() {
-        let v = read_json(&data_dir().join("samples").join(e.file));
+        let v = read_json(&data_dir().join("samples").join(&e.file));
         let event = HookEvent::from_value(&v).unwrap();
         assert_eq!(event.seam(), e.seam, "{}", e.file);
         let want = if e.file.starts_with("codex-") {
@@ -409,9 +275,9 @@ fn samples_have_the_expected_seam_and_dialect() {
 fn samples_evaluate_to_pinned_output_in_both_dialects() {
     let engine = engine();
     for e in expectations() {
-        let v = read_json(&data_dir().join("samples").join(e.file));
+        let v = read_json(&data_dir().join("samples").join(&e.file));
         let seam = HookEvent::from_value(&v).unwrap().seam();
-        for (dialect, want) in [(Dialect::ClaudeCode, e.claude), (Dialect::Codex, e.codex)] {
+        for (dialect, want) in [(Dialect::ClaudeCode, &e.claude), (Dialect::Codex, &e.codex)] {
             let outcome = engine.evaluate(seam, &v, dialect);
             assert_eq!(outcome.verdict(), e.verdict, "{} {dialect}", e.file);
             let enc = encode(&outcome, dialect);

@@ -7,13 +7,14 @@
 //! independent validator of the Codex output rules written from B3 (strict keys, no `ask` /
 //! `defer`, no `allow` without `updatedInput`, no empty reasons), and every answer is read
 //! back through `decode_hook_output` to check the host would see the verdict we meant.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use seamguard_engine::{
     DecisionTable, Dialect, Encoded, Engine, Outcome, Scope, Seam, Verdict, decode_hook_output,
     encode, load_str,
 };
 use serde_json::{Map, Value, json};
+
+use crate::support::engine;
 
 // ---------------------------------------------------------------------------------------------
 // Payloads
@@ -113,16 +114,6 @@ fn merge_into(base: &mut Value, extra: Value) {
 
 // ---------------------------------------------------------------------------------------------
 // Running a policy
-
-fn engine(policy: &str) -> Engine {
-    let p = load_str(policy, "conformance.toml", Scope::User, 0);
-    assert!(
-        !p.has_errors(),
-        "test policy must load: {:#?}",
-        p.diagnostics
-    );
-    Engine::new(DecisionTable::new(vec![p]))
-}
 
 fn run(policy: &str, seam: Seam, dialect: Dialect) -> (Outcome, Encoded) {
     let payload = match dialect {

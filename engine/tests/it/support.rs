@@ -1,0 +1,200 @@
+//! What several test modules share: folders, policies and engines built from TOML, hook
+//! payloads of both hosts, and the proptest configuration.
+
+use std::path::{Path, PathBuf};
+
+use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
+use seamguard_engine::{
+    DecisionTable, Engine, LoadedPolicy, MemoryLedger, Scope, Seam, ShellEnv, Verdict, load_dir,
+    load_str,
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use toml::de::{DeTable, DeValue};
+
+/// The project folder of the payloads (`cwd`) and of the library's path environment.
+pub(crate) const PROJECT: &str = "/home/user/project";
+/// `$HOME` of the payloads and of the library's path environment.
+pub(crate) const HOME: &str = "/home/user";
+
+/// What seamguard appends to the reason when it answers a Codex `ask` with a deny.
+pub(crate) const CODEX_ASK_TAIL: &str = ". Codex hooks cannot ask for confirmation, so seamguard denies; run the command yourself or add an allow rule if it is intended.";
+
+/// The workspace root (the repository).
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// `engine/tests/data`, the fixtures of these tests.
+pub(crate) fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// A policy loaded from TOML as `file`, which must load without an error.
+pub(crate) fn load(src: &str, file: &str, scope: Scope) -> LoadedPolicy {
+    let p = load_str(src, file, scope, 0);
+    assert!(!p.has_errors(), "{:#?}\n{src}", p.diagnostics);
+    p
+}
+
+/// A policy loaded as the user's `case.toml` (diagnostics name that file).
+pub(crate) fn policy(src: &str) -> LoadedPolicy {
+    load(src, "case.toml", Scope::User)
+}
+
+/// An engine of one policy: [`policy`] of `src`.
+pub(crate) fn engine(src: &str) -> Engine {
+    Engine::new(DecisionTable::new(vec![policy(src)]))
+}
+
+/// The bundled balanced library (`policies/*.toml`), exactly as shipped, with the path
+/// environment [`PROJECT`] / [`HOME`] and a ledger.
+pub(crate) fn library() -> Engine {
+    let dir = root().join("policies");
+    let policies = load_dir(&dir, Scope::User, 0);
+    assert!(!policies.is_empty(), "no policy in {}", dir.display());
+    for p in &policies {
+        assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    }
+    let table = DecisionTable::new(policies).with_env(ShellEnv {
+        project: Some(PROJECT.to_string()),
+        home: HOME.to_string(),
+    });
+    Engine::new(table).with_ledger(Box::new(MemoryLedger::default()))
+}
+
+/// A Claude Code payload of `event` in `cwd`, with `extra` fields appended.
+pub(crate) fn claude(cwd: &str, event: &str, extra: Value) -> Value {
+    let mut v = json!({
+        "session_id": "0d9f6c1a-0000-4000-8000-00000000c0de",
+        "transcript_path": "/home/user/.claude/projects/-home-user-project/0d9f6c1a-0000-4000-8000-00000000c0de.jsonl",
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    append(&mut v, extra);
+    v
+}
+
+/// A Codex payload of `event` in `cwd`, with `extra` fields appended.
+pub(crate) fn codex(cwd: &str, event: &str, extra: Value) -> Value {
+    let mut v = json!({
+        "session_id": "019d0a00-0000-7000-8000-00000000c0de",
+        "turn_id": "019d0b00-0000-7000-8000-00000000c0de",
+        "transcript_path": "/home/user/.codex/sessions/2026/01/01/rollout-019d0a00.jsonl",
+        "cwd": cwd,
+        "hook_event_name": event,
+        "model": "gpt-5.1-codex",
+        "permission_mode": "default",
+    });
+    append(&mut v, extra);
+    v
+}
+
+/// A Claude Code `PreToolUse` of `tool` with `input` in `cwd`.
+pub(crate) fn claude_pre_tool(tool: &str, input: Value, cwd: &str) -> Value {
+    claude(
+        cwd,
+        "PreToolUse",
+        json!({"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_01CASE"}),
+    )
+}
+
+/// A Codex `PreToolUse` of `tool` with `input` in `cwd`.
+pub(crate) fn codex_pre_tool(tool: &str, input: Value, cwd: &str) -> Value {
+    codex(
+        cwd,
+        "PreToolUse",
+        json!({"tool_name": tool, "tool_input": input, "tool_use_id": "call_case"}),
+    )
+}
+
+/// A Claude Code Bash call of `command` in `cwd`.
+pub(crate) fn bash(cwd: &str, command: &str) -> Value {
+    claude_pre_tool("Bash", json!({ "command": command }), cwd)
+}
+
+/// A Codex Bash call of `command` in `cwd`.
+pub(crate) fn codex_bash(cwd: &str, command: &str) -> Value {
+    codex_pre_tool("Bash", json!({ "command": command }), cwd)
+}
+
+/// Appends the fields of the object `extra` to the object `base` (in order).
+fn append(base: &mut Value, extra: Value) {
+    let (Value::Object(b), Value::Object(e)) = (base, extra) else {
+        panic!("payloads and their extra fields are objects");
+    };
+    for (k, v) in e {
+        b.insert(k, v);
+    }
+}
+
+/// A proptest configuration of `cases` cases whose failures are persisted beside the test
+/// module's source file (`<module>.proptest-regressions`), where they are read back from.
+/// (The default would look for a `lib.rs`/`main.rs` folder, find `it/main.rs`, and use a
+/// `proptest-regressions/` folder next to it instead.)
+pub(crate) fn proptest_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
+/// Every verdict (in this order: proptest strategies select from it).
+pub(crate) const VERDICTS: [Verdict; 8] = [
+    Verdict::Abstain,
+    Verdict::Allow,
+    Verdict::Ask,
+    Verdict::Defer,
+    Verdict::Deny,
+    Verdict::Block,
+    Verdict::Redact,
+    Verdict::Continue,
+];
+
+/// The verdict whose [`Verdict::name`] is `name` (`none` is abstain).
+pub(crate) fn verdict_named(name: &str) -> Verdict {
+    VERDICTS
+        .into_iter()
+        .find(|v| v.name() == name)
+        .unwrap_or_else(|| panic!("unknown verdict `{name}`"))
+}
+
+/// The seam whose policy-file name is `name` (`pre-tool`).
+pub(crate) fn seam_named(name: &str) -> Seam {
+    Seam::from_name(name).unwrap_or_else(|| panic!("unknown seam `{name}`"))
+}
+
+/// A table of cases, `data/<name>` (TOML), read into `T`.
+pub(crate) fn read_cases<T: DeserializeOwned>(name: &str) -> T {
+    let path = data_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let table =
+        DeTable::parse(&text).unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message()));
+    let json = toml_to_json(&DeValue::Table(table.into_inner()));
+    serde_json::from_value(json).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The data of a TOML value as JSON (strings, booleans, integers, arrays and tables).
+fn toml_to_json(v: &DeValue<'_>) -> Value {
+    match v {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Integer(i) => i64::from_str_radix(&i.as_str().replace('_', ""), i.radix())
+            .map(Value::from)
+            .unwrap_or_else(|e| panic!("integer {}: {e}", i.as_str())),
+        DeValue::Array(a) => a.iter().map(|x| toml_to_json(x.get_ref())).collect(),
+        DeValue::Table(t) => Value::Object(
+            t.iter()
+                .map(|(k, x)| (k.get_ref().to_string(), toml_to_json(x.get_ref())))
+                .collect(),
+        ),
+        other => panic!("no floats or datetimes in case tables: {other:?}"),
+    }
+}

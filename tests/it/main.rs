@@ -1,0 +1,20 @@
+//! Integration tests of the `seamguard` crate (the binary end to end and the embedding API),
+//! linked into one test binary: each module was a test binary of its own, `support` holds
+//! what they share. Run one module with `cargo test --test it -- init_cli::`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "tests: a failed step stops the test with its message"
+)]
+
+mod support;
+
+mod cli;
+mod command_hooks_cli;
+mod harness_pipeline;
+mod init_cli;
+mod library_replay;
+mod policy_macro_replay;
+mod replay_cli;
+mod unreadable_payloads;
