@@ -625,7 +625,7 @@ impl PolicyError {
     /// let p = load_str("[[rule]]\nid = \"a\"\nseam = \"stop\"\nhalt = 1\n", "p.toml", Scope::User, 0);
     /// assert_eq!(
     ///     p.diagnostics[0].render(),
-    ///     "p.toml:4:8: error: `halt`: expected a string, found integer\n  |\n4 | halt = 1\n  |        ^"
+    ///     "p.toml:4:8: error: `halt`: expected a string, found an integer\n  |\n4 | halt = 1\n  |        ^"
     /// );
     /// ```
     pub fn render(&self) -> String {
