@@ -177,7 +177,7 @@ fn shell_label(t: &ShellTest) -> String {
 }
 
 /// The leaf as written: `command regex = "…"`.
-pub fn leaf_label(l: &Leaf) -> String {
+pub(crate) fn leaf_label(l: &Leaf) -> String {
     let body = match &l.test {
         Test::Equals(v) => format!(
             "equals = {}",
@@ -279,7 +279,7 @@ fn action_of(r: &Rule) -> String {
 
 /// The matcher subjects of a payload at a seam in a dialect (the subject, plus Codex
 /// aliases of a tool name).
-pub fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
+pub(crate) fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
     DecisionTable::subjects(seam, payload, dialect)
         .into_iter()
         .map(str::to_string)

@@ -52,38 +52,44 @@
 //! );
 //! ```
 
-/// Loading policy files: [`seamguard_policy::lower`].
-pub use seamguard_policy::lower as load;
-/// The policy model (rules, predicates, actions): [`seamguard_policy::model`].
+// The policy language (the `seamguard-policy` crate). Its model stays reachable by path as
+// [`policy`] (the macros generate `policy::Rule { .. }` literals and embedders build rules by
+// hand); host-configuration import and the trust store are their own modules; the rest is
+// re-exported below.
 pub use seamguard_policy::model as policy;
-pub use seamguard_policy::{dialect, import, matcher, seam, trust};
+use seamguard_policy::{dialect, lower as load, matcher, seam};
+pub use seamguard_policy::{import, trust};
 
+// Public stages: each is an API its users name by path.
 pub mod audit;
-pub mod cache;
-pub mod codec;
-mod compile;
-pub mod decision;
-pub mod engine;
-mod evaluate;
 pub mod event;
 pub mod explain;
 pub mod harness;
-pub mod paths;
 pub mod readers;
 pub mod runner;
 pub mod shell;
-pub mod table;
 
+// Internal stages: their public types are re-exported at the crate root.
+mod cache;
+mod codec;
+mod compile;
+mod decision;
+mod engine;
+mod evaluate;
+mod paths;
+mod table;
+
+pub use cache::load_file_cached;
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
 pub use decision::{
-    Attributed, ContinuationDecision, Contribution, GuardDeny, Observed, Outcome,
+    Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
 };
 pub use dialect::Dialect;
-pub use engine::{ContinuationLedger, Engine, FileLedger, MemoryLedger};
+pub use engine::{ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger};
 pub use event::{DecodeError, HookEvent};
-pub use load::{load_dir, load_file, load_str};
+pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
-pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity};
-pub use seam::Seam;
-pub use table::{DecisionTable, Fired, ShellEnv};
+pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity, Source};
+pub use seam::{ActionKind, MatcherSubject, Seam};
+pub use table::{CompileError, DecisionTable, Fired, LoadFailure, ShellEnv};

@@ -24,7 +24,7 @@ use crate::seam::{MatcherSubject, Seam};
 
 #[cfg(feature = "oracle")]
 #[doc(hidden)]
-pub use crate::evaluate::oracle::naive_pred;
+pub(crate) use crate::evaluate::oracle::naive_pred;
 
 /// Where `project` and `home` are for path-aware tests.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -71,10 +71,10 @@ fn codex_keeps_universal(seam: Seam) -> bool {
 
 /// Longest reason / context / message seamguard emits, in characters: well under the hosts'
 /// 10,000-character cap (HOOKS.md A2; case HK-18), so nothing of ours is spilled to a file.
-pub const MAX_TEXT_CHARS: usize = 9_000;
+pub(crate) const MAX_TEXT_CHARS: usize = 9_000;
 
 /// Cut a text to [`MAX_TEXT_CHARS`] characters (never inside a character).
-pub fn cap_chars(s: String) -> String {
+pub(crate) fn cap_chars(s: String) -> String {
     if s.chars().count() <= MAX_TEXT_CHARS {
         return s;
     }
@@ -84,7 +84,7 @@ pub fn cap_chars(s: String) -> String {
 }
 
 /// The reason Codex receives for an `ask` it cannot express (case CX-01).
-pub fn codex_ask_reason(reason: &str) -> String {
+pub(crate) fn codex_ask_reason(reason: &str) -> String {
     format!(
         "Approval required: {reason}. Codex hooks cannot ask for confirmation, so seamguard denies; \
          run the command yourself or add an allow rule if it is intended."
