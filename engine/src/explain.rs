@@ -290,6 +290,35 @@ pub(crate) fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<Str
 /// encode the outcome for both dialects.
 ///
 /// Never executes anything unless `engine` has a command-hook runner attached.
+///
+/// # Errors
+/// Never fails, for the same reasons as [`Engine::evaluate`].
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use seamguard_engine::explain::{Held, explain};
+/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+///
+/// let policy = load_str(
+///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+///     "inline.toml",
+///     Scope::User,
+///     0,
+/// );
+/// let engine = Engine::new(DecisionTable::new(vec![policy]));
+/// let payload = json!({
+///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
+/// });
+/// let x = explain(&engine, Seam::PreTool, &payload, Dialect::ClaudeCode);
+/// assert_eq!(x.rules.len(), 1);
+/// assert!(x.rules[0].fired);
+/// assert_eq!(x.rules[0].when.as_ref().map(|w| w.held), Some(Held::Yes));
+/// assert_eq!(x.outcome.verdict(), Verdict::Deny);
+/// ```
 pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -> Explanation {
     let table = engine.table();
     let subj = subjects(seam, payload, dialect);

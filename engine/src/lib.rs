@@ -10,14 +10,30 @@
 //! hook payload ──HookEvent::from_slice / Dialect::detect──────────────┘
 //! ```
 //!
-//! * [`seam`]: the lifecycle points and what each may decide.
+//! The stages whose types are re-exported at the crate root (use them from here):
+//!
+//! * loading: [`load_str`], [`load_file`], [`load_dir`] (with [`LoadOptions`]) turn policy
+//!   files into [`LoadedPolicy`] values with `file:line:column` diagnostics;
+//! * compiling: [`DecisionTable`] indexes the rules per [`Seam`] (matcher buckets, one
+//!   multi-pattern regex and one glob set per field);
+//! * evaluating: [`Engine::evaluate`] runs one seam (waterfall, guards, stop-loop budget,
+//!   fail-closed loads) into an [`Outcome`], merged most-restrictive-first ([`merge`]);
+//! * encoding: [`encode`] writes the byte-exact host response per [`Dialect`];
+//!   [`decode_hook_output`] reads a command hook's response.
+//!
+//! The modules that stay public are APIs named by path:
+//!
 //! * [`event`]: typed payloads of every Claude Code / Codex event seamguard evaluates.
-//! * [`load`] / [`policy`]: policy files with `file:line:column` diagnostics.
-//! * [`table`]: rules compiled per seam into one index (matcher buckets, one multi-pattern
-//!   regex and one glob set per field).
-//! * [`decision`]: typed decisions and the most-restrictive merge.
-//! * [`engine`]: the seam evaluator (waterfall, guards, stop-loop budget, fail-closed loads).
-//! * [`codec`]: byte-exact encoding per dialect, and decoding of command-hook output.
+//! * [`policy`]: the policy model (rules, predicates, actions) that loading produces.
+//! * [`import`]: host hook configurations (`settings.json`, `hooks.json`, `config.toml`) as
+//!   rules; [`trust`]: content-hash trust of project command hooks.
+//! * [`runner`]: runs the command hooks a rule names.
+//! * [`shell`]: the shell analysis behind `when.command` shell tests.
+//! * [`explain`]: a per-rule, per-predicate trace of one evaluation.
+//! * [`readers`]: recorded sessions (Claude Code, Codex, Gemini, payload logs) as events
+//!   for replay.
+//! * [`audit`]: the audit log the hook command appends to.
+//! * [`harness`]: the embedding API for Rust agent harnesses.
 //!
 //! ## Policy files are untrusted input
 //!

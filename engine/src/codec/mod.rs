@@ -111,6 +111,34 @@ fn text_of(v: &Value) -> String {
 /// Encode an outcome for a host.
 ///
 /// The outcome's seam decides the event; an outcome without a seam encodes to nothing.
+///
+/// # Errors
+/// Never fails: every outcome has an encoding in every dialect (what a host cannot express,
+/// such as an `ask` in Codex, is mapped per the policy's `codex_ask`).
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, encode, load_str};
+///
+/// let policy = load_str(
+///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+///     "inline.toml",
+///     Scope::User,
+///     0,
+/// );
+/// let engine = Engine::new(DecisionTable::new(vec![policy]));
+/// let payload = json!({
+///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
+/// });
+/// let outcome = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+/// let encoded = encode(&outcome, Dialect::ClaudeCode);
+/// assert_eq!(encoded.exit_code, 0);
+/// assert!(encoded.stdout.contains("\"permissionDecision\":\"deny\""));
+/// ```
 pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
     let mut stderr_lines: Vec<String> = outcome.warnings.clone();
     let Some(seam) = outcome.seam else {
