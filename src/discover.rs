@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use seamguard_engine::load::{LoadOptions, load_file_with};
 use seamguard_engine::trust::TrustStore;
+use seamguard_engine::{LoadOptions, load_file_with};
 use seamguard_engine::{LoadedPolicy, Scope};
 
 /// `*.toml` files of a folder, sorted by name; a file is returned as is.
@@ -140,6 +140,6 @@ pub(crate) fn load_all_cached(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> 
     paths
         .iter()
         .enumerate()
-        .map(|(i, (p, s))| seamguard_engine::cache::load_file_cached(p, *s, i, opts, &dir))
+        .map(|(i, (p, s))| seamguard_engine::load_file_cached(p, *s, i, opts, &dir))
         .collect()
 }

@@ -1,8 +1,34 @@
 //! # seamguard
 //!
 //! Facade crate: re-exports [`seamguard_engine`] (policies, decision table, seam evaluator,
-//! dialect codecs). The `seamguard` binary in this package is the hook command for Claude
-//! Code and Codex (`seamguard hook`) and the policy tool (`check`, `test`, `replay`).
+//! dialect codecs) at its root, and the `seamguard-macros` front end of the embedding API
+//! ([`hook`], [`guard`], [`policy!`], `#[derive(Event)]`). The `seamguard` binary in this
+//! package is the hook command for Claude Code and Codex (`seamguard hook`) and the policy
+//! tool (`check`, `test`, `replay`).
+//!
+//! The engine's public modules are reachable from here by the same paths: [`harness`] (the
+//! embedding API), [`readers`] (recorded sessions for replay), [`explain`], [`event`],
+//! [`policy`](mod@policy), [`import`], [`trust`], [`runner`], [`shell`] and [`audit`]; [`engine`] names
+//! the engine crate itself.
+//!
+//! ```
+//! use seamguard::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+//!
+//! let policy = load_str(
+//!     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+//!      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\n",
+//!     "inline.toml",
+//!     Scope::User,
+//!     0,
+//! );
+//! let engine = Engine::new(DecisionTable::new(vec![policy]));
+//! let payload = serde_json::json!({
+//!     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+//!     "tool_name": "Bash", "tool_input": {"command": "sudo rm -rf /"}
+//! });
+//! let outcome = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+//! assert_eq!(outcome.verdict(), Verdict::Deny);
+//! ```
 
 pub use seamguard_engine as engine;
 pub use seamguard_engine::*;

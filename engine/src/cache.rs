@@ -37,7 +37,7 @@ fn key(file: &str, scope: Scope, opts: LoadOptions, src: &[u8]) -> String {
     format!("{:016x}-{}", h.finish(), src.len())
 }
 
-/// [`crate::load::load_file_with`] through the cache in `dir` (created when missing).
+/// [`crate::load_file_with`] through the cache in `dir` (created when missing).
 ///
 /// With `opts.tests` set the cache is bypassed (entries hold no tests). Cache I/O errors are
 /// ignored: the file is loaded directly.

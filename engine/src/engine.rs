@@ -1,4 +1,4 @@
-//! The seam evaluator: one event in, one merged [`Outcome`](crate::decision::Outcome) out.
+//! The seam evaluator: one event in, one merged [`Outcome`](crate::Outcome) out.
 //! It lives in the evaluate stage ([`crate::evaluate`]); this module keeps its paths.
 
 pub use crate::evaluate::engine::{Engine, LOAD_ERROR_RULE};

@@ -451,7 +451,25 @@ impl HookEvent {
     /// Decode raw bytes (one hook payload as sent on stdin).
     ///
     /// # Errors
-    /// See [`parse_json`] and [`HookEvent::from_value`].
+    /// See [`parse_json`] and [`HookEvent::from_value`]: invalid JSON, a non-object, a
+    /// missing or unknown `hook_event_name`, or a field of the wrong type, each as a
+    /// [`DecodeError`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use seamguard_engine::{DecodeError, HookEvent, Seam};
+    ///
+    /// let event = HookEvent::from_slice(
+    ///     br#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse",
+    ///          "tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+    /// )?;
+    /// assert_eq!(event.seam(), Seam::PreTool);
+    ///
+    /// let err = HookEvent::from_slice(b"[1, 2]").unwrap_err();
+    /// assert!(matches!(err, DecodeError::NotObject { .. }));
+    /// # Ok::<(), DecodeError>(())
+    /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<HookEvent, DecodeError> {
         HookEvent::from_value(&parse_json(bytes)?)
     }

@@ -177,7 +177,7 @@ fn shell_label(t: &ShellTest) -> String {
 }
 
 /// The leaf as written: `command regex = "…"`.
-pub fn leaf_label(l: &Leaf) -> String {
+pub(crate) fn leaf_label(l: &Leaf) -> String {
     let body = match &l.test {
         Test::Equals(v) => format!(
             "equals = {}",
@@ -279,7 +279,7 @@ fn action_of(r: &Rule) -> String {
 
 /// The matcher subjects of a payload at a seam in a dialect (the subject, plus Codex
 /// aliases of a tool name).
-pub fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
+pub(crate) fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
     DecisionTable::subjects(seam, payload, dialect)
         .into_iter()
         .map(str::to_string)
@@ -290,6 +290,35 @@ pub fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<String> {
 /// encode the outcome for both dialects.
 ///
 /// Never executes anything unless `engine` has a command-hook runner attached.
+///
+/// # Errors
+/// Never fails, for the same reasons as [`Engine::evaluate`].
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use seamguard_engine::explain::{Held, explain};
+/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+///
+/// let policy = load_str(
+///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+///     "inline.toml",
+///     Scope::User,
+///     0,
+/// );
+/// let engine = Engine::new(DecisionTable::new(vec![policy]));
+/// let payload = json!({
+///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
+/// });
+/// let x = explain(&engine, Seam::PreTool, &payload, Dialect::ClaudeCode);
+/// assert_eq!(x.rules.len(), 1);
+/// assert!(x.rules[0].fired);
+/// assert_eq!(x.rules[0].when.as_ref().map(|w| w.held), Some(Held::Yes));
+/// assert_eq!(x.outcome.verdict(), Verdict::Deny);
+/// ```
 pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -> Explanation {
     let table = engine.table();
     let subj = subjects(seam, payload, dialect);

@@ -10,14 +10,30 @@
 //! hook payload ──HookEvent::from_slice / Dialect::detect──────────────┘
 //! ```
 //!
-//! * [`seam`]: the lifecycle points and what each may decide.
+//! The stages whose types are re-exported at the crate root (use them from here):
+//!
+//! * loading: [`load_str`], [`load_file`], [`load_dir`] (with [`LoadOptions`]) turn policy
+//!   files into [`LoadedPolicy`] values with `file:line:column` diagnostics;
+//! * compiling: [`DecisionTable`] indexes the rules per [`Seam`] (matcher buckets, one
+//!   multi-pattern regex and one glob set per field);
+//! * evaluating: [`Engine::evaluate`] runs one seam (waterfall, guards, stop-loop budget,
+//!   fail-closed loads) into an [`Outcome`], merged most-restrictive-first ([`merge`]);
+//! * encoding: [`encode`] writes the byte-exact host response per [`Dialect`];
+//!   [`decode_hook_output`] reads a command hook's response.
+//!
+//! The modules that stay public are APIs named by path:
+//!
 //! * [`event`]: typed payloads of every Claude Code / Codex event seamguard evaluates.
-//! * [`load`] / [`policy`]: policy files with `file:line:column` diagnostics.
-//! * [`table`]: rules compiled per seam into one index (matcher buckets, one multi-pattern
-//!   regex and one glob set per field).
-//! * [`decision`]: typed decisions and the most-restrictive merge.
-//! * [`engine`]: the seam evaluator (waterfall, guards, stop-loop budget, fail-closed loads).
-//! * [`codec`]: byte-exact encoding per dialect, and decoding of command-hook output.
+//! * [`policy`]: the policy model (rules, predicates, actions) that loading produces.
+//! * [`import`]: host hook configurations (`settings.json`, `hooks.json`, `config.toml`) as
+//!   rules; [`trust`]: content-hash trust of project command hooks.
+//! * [`runner`]: runs the command hooks a rule names.
+//! * [`shell`]: the shell analysis behind `when.command` shell tests.
+//! * [`explain`]: a per-rule, per-predicate trace of one evaluation.
+//! * [`readers`]: recorded sessions (Claude Code, Codex, Gemini, payload logs) as events
+//!   for replay.
+//! * [`audit`]: the audit log the hook command appends to.
+//! * [`harness`]: the embedding API for Rust agent harnesses.
 //!
 //! ## Policy files are untrusted input
 //!
@@ -52,38 +68,44 @@
 //! );
 //! ```
 
-/// Loading policy files: [`seamguard_policy::lower`].
-pub use seamguard_policy::lower as load;
-/// The policy model (rules, predicates, actions): [`seamguard_policy::model`].
+// The policy language (the `seamguard-policy` crate). Its model stays reachable by path as
+// [`policy`] (the macros generate `policy::Rule { .. }` literals and embedders build rules by
+// hand); host-configuration import and the trust store are their own modules; the rest is
+// re-exported below.
 pub use seamguard_policy::model as policy;
-pub use seamguard_policy::{dialect, import, matcher, seam, trust};
+use seamguard_policy::{dialect, lower as load, matcher, seam};
+pub use seamguard_policy::{import, trust};
 
+// Public stages: each is an API its users name by path.
 pub mod audit;
-pub mod cache;
-pub mod codec;
-mod compile;
-pub mod decision;
-pub mod engine;
-mod evaluate;
 pub mod event;
 pub mod explain;
 pub mod harness;
-pub mod paths;
 pub mod readers;
 pub mod runner;
 pub mod shell;
-pub mod table;
 
+// Internal stages: their public types are re-exported at the crate root.
+mod cache;
+mod codec;
+mod compile;
+mod decision;
+mod engine;
+mod evaluate;
+mod paths;
+mod table;
+
+pub use cache::load_file_cached;
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
 pub use decision::{
-    Attributed, ContinuationDecision, Contribution, GuardDeny, Observed, Outcome,
+    Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
 };
 pub use dialect::Dialect;
-pub use engine::{ContinuationLedger, Engine, FileLedger, MemoryLedger};
+pub use engine::{ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger};
 pub use event::{DecodeError, HookEvent};
-pub use load::{load_dir, load_file, load_str};
+pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
-pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity};
-pub use seam::Seam;
-pub use table::{DecisionTable, Fired, ShellEnv};
+pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity, Source};
+pub use seam::{ActionKind, MatcherSubject, Seam};
+pub use table::{CompileError, DecisionTable, Fired, LoadFailure, ShellEnv};

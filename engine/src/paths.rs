@@ -9,7 +9,7 @@
 use std::path::Path;
 
 /// Lexically join `p` onto `cwd` (absolute and `~` paths are returned as they are).
-pub fn join(cwd: Option<&str>, p: &str) -> String {
+pub(crate) fn join(cwd: Option<&str>, p: &str) -> String {
     if p.starts_with('/') || p.starts_with('~') {
         return p.to_string();
     }
@@ -24,7 +24,7 @@ fn has_glob(s: &str) -> bool {
 }
 
 /// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
-pub fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
     let mut p = p.trim().replace('\\', "/");
     // Windows spellings (case PP-03): `\\?\C:\x`, `C:\x`, `C:/x` → `/x`, folded to lower
     // case like the file systems that use them.
@@ -80,7 +80,7 @@ fn fold(s: &str) -> String {
 }
 
 /// Whether `path` is `root` or below it (both normalized).
-pub fn is_inside(path: &str, root: &str) -> bool {
+pub(crate) fn is_inside(path: &str, root: &str) -> bool {
     let (p, r) = (fold(path), fold(root));
     if r == "/" {
         return true;
@@ -94,7 +94,7 @@ pub fn is_inside(path: &str, root: &str) -> bool {
 /// paths, normalized. Empty when the operand has no glob or has `**`, the directory is
 /// unknown, or nothing matches (then the shell passes the word as it is, and the caller judges it as a path).
 /// Replaying a recorded session on another machine expands nothing.
-pub fn expand_glob(p: &str, cwd: Option<&str>, home: &str) -> Vec<String> {
+pub(crate) fn expand_glob(p: &str, cwd: Option<&str>, home: &str) -> Vec<String> {
     // `**` would walk a whole tree (node_modules, target) inside a hook call: not expanded.
     if !has_glob(p) || p.contains("**") {
         return Vec::new();
@@ -134,14 +134,14 @@ pub fn expand_glob(p: &str, cwd: Option<&str>, home: &str) -> Vec<String> {
 
 /// The stand-in for a working directory nobody knows (a recording without `cwd`): a single
 /// component that no policy glob names, so a relative path is judged by its own components.
-pub const UNKNOWN_CWD: &str = "/\u{1}unknown-cwd";
+pub(crate) const UNKNOWN_CWD: &str = "/\u{1}unknown-cwd";
 
 /// Judge a relative path whose working directory is unknown, by its own components: the
 /// directory is assumed to be an ordinary one, inside no protected location. `**/.env`
 /// matches `a/.env`; `~/.ssh/**` does not match `config` (it would if the agent sat in
 /// `~/.ssh`, which only a payload with a `cwd` can show). Live Claude Code and Codex payloads
 /// always carry `cwd`; recordings without one (Gemini CLI chats) are read this way.
-pub fn unknown_cwd_path(rel: &str) -> Option<String> {
+pub(crate) fn unknown_cwd_path(rel: &str) -> Option<String> {
     normalize(rel, Some(UNKNOWN_CWD), "/\u{1}unknown-home")
 }
 

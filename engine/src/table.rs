@@ -24,7 +24,7 @@ use crate::seam::{MatcherSubject, Seam};
 
 #[cfg(feature = "oracle")]
 #[doc(hidden)]
-pub use crate::evaluate::oracle::naive_pred;
+pub(crate) use crate::evaluate::oracle::naive_pred;
 
 /// Where `project` and `home` are for path-aware tests.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -85,6 +85,30 @@ impl DecisionTable {
     /// this order), with path tests resolving `project` and `home` per the process
     /// environment (`CLAUDE_PROJECT_DIR`, `HOME`). Compilation of each seam happens on
     /// first use.
+    ///
+    /// # Errors
+    /// Never fails. A policy with load errors keeps its loadable rules and is listed in
+    /// [`DecisionTable::failures`] (the evaluator fails closed on it per its `on_load_error`);
+    /// a rule whose patterns do not compile is reported by [`DecisionTable::compile_all`] /
+    /// as an outcome warning, never by a panic.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use seamguard_engine::{DecisionTable, Scope, Seam, load_str};
+    ///
+    /// let policy = load_str(
+    ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+    ///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+    ///     "inline.toml",
+    ///     Scope::User,
+    ///     0,
+    /// );
+    /// let table = DecisionTable::new(vec![policy]);
+    /// assert_eq!(table.seam_len(Seam::PreTool), 1);
+    /// assert!(table.failures().is_empty());
+    /// assert!(table.compile_all().is_empty());
+    /// ```
     pub fn new(policies: Vec<LoadedPolicy>) -> DecisionTable {
         DecisionTable::with_shell_env(policies, ShellEnv::from_process())
     }

@@ -31,7 +31,7 @@ use proc_macro::TokenStream;
 ///
 /// ```ignore
 /// #[hook(seam = "pre-tool", tool = "Bash")]
-/// fn no_curl(call: &ToolCall) -> Option<PreToolDecision> { … }
+/// fn no_curl(call: &ToolCall) -> Option<PreToolDecision> { /* … */ }
 /// ```
 ///
 /// Keys: `seam` (required; a seam name such as `pre-tool`, `post-tool`, `prompt-submit`,
@@ -64,7 +64,7 @@ pub fn hook(args: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// ```ignore
 /// #[guard(tool = "Bash")]
-/// fn no_force_push(call: &ToolCall) -> Option<GuardDeny> { … }
+/// fn no_force_push(call: &ToolCall) -> Option<GuardDeny> { /* … */ }
 /// ```
 ///
 /// The return type must be `Option<GuardDeny>` (or `GuardDeny`, or a `Result` of either): a

@@ -199,7 +199,7 @@ pub(super) fn run(o: Args) -> ExitCode {
             "seamguard: no policy files found (--policy, .seamguard/, $XDG_CONFIG_HOME/seamguard/, /etc/seamguard/); no rules are enforced"
         );
     }
-    let mut loaded = discover::load_all_cached(&paths, seamguard_engine::load::LoadOptions::hook());
+    let mut loaded = discover::load_all_cached(&paths, seamguard_engine::LoadOptions::hook());
     apply_trust(&mut loaded, &paths);
     let mut warnings = Vec::new();
     let n = loaded.len();

@@ -71,10 +71,10 @@ fn codex_keeps_universal(seam: Seam) -> bool {
 
 /// Longest reason / context / message seamguard emits, in characters: well under the hosts'
 /// 10,000-character cap (HOOKS.md A2; case HK-18), so nothing of ours is spilled to a file.
-pub const MAX_TEXT_CHARS: usize = 9_000;
+pub(crate) const MAX_TEXT_CHARS: usize = 9_000;
 
 /// Cut a text to [`MAX_TEXT_CHARS`] characters (never inside a character).
-pub fn cap_chars(s: String) -> String {
+pub(crate) fn cap_chars(s: String) -> String {
     if s.chars().count() <= MAX_TEXT_CHARS {
         return s;
     }
@@ -84,7 +84,7 @@ pub fn cap_chars(s: String) -> String {
 }
 
 /// The reason Codex receives for an `ask` it cannot express (case CX-01).
-pub fn codex_ask_reason(reason: &str) -> String {
+pub(crate) fn codex_ask_reason(reason: &str) -> String {
     format!(
         "Approval required: {reason}. Codex hooks cannot ask for confirmation, so seamguard denies; \
          run the command yourself or add an allow rule if it is intended."
@@ -111,6 +111,34 @@ fn text_of(v: &Value) -> String {
 /// Encode an outcome for a host.
 ///
 /// The outcome's seam decides the event; an outcome without a seam encodes to nothing.
+///
+/// # Errors
+/// Never fails: every outcome has an encoding in every dialect (what a host cannot express,
+/// such as an `ask` in Codex, is mapped per the policy's `codex_ask`).
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, encode, load_str};
+///
+/// let policy = load_str(
+///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+///     "inline.toml",
+///     Scope::User,
+///     0,
+/// );
+/// let engine = Engine::new(DecisionTable::new(vec![policy]));
+/// let payload = json!({
+///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
+/// });
+/// let outcome = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+/// let encoded = encode(&outcome, Dialect::ClaudeCode);
+/// assert_eq!(encoded.exit_code, 0);
+/// assert!(encoded.stdout.contains("\"permissionDecision\":\"deny\""));
+/// ```
 pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
     let mut stderr_lines: Vec<String> = outcome.warnings.clone();
     let Some(seam) = outcome.seam else {

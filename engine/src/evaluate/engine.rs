@@ -154,7 +154,10 @@ struct CommandHookResults {
 
 impl Engine {
     /// An engine without a continuation ledger: on a stop seam with `stop_hook_active`,
-    /// no rule may continue again (the safe reading of an unknown count).
+    /// no rule may continue again (the safe reading of an unknown count), and without a
+    /// command-hook runner (fired `run` actions are only listed as pending).
+    ///
+    /// Never fails; see [`Engine::evaluate`] for an example.
     pub fn new(table: DecisionTable) -> Engine {
         Engine {
             table,
@@ -217,7 +220,35 @@ impl Engine {
     /// Evaluate one payload at its seam.
     ///
     /// `payload` is the hook input as JSON (its `hook_event_name` is not re-read: `seam`
-    /// decides). Never fails; problems become warnings in the outcome.
+    /// decides).
+    ///
+    /// # Errors
+    /// Never fails: a payload missing the fields a rule reads does not fire that rule, a
+    /// pattern that does not compile or a failed command hook becomes a warning in the
+    /// outcome, and a policy that failed to load fails closed per its `on_load_error`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+    ///
+    /// let policy = load_str(
+    ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+    ///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+    ///     "inline.toml",
+    ///     Scope::User,
+    ///     0,
+    /// );
+    /// let engine = Engine::new(DecisionTable::new(vec![policy]));
+    /// let payload = json!({
+    ///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+    ///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
+    /// });
+    /// let outcome = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+    /// assert_eq!(outcome.verdict(), Verdict::Deny);
+    /// assert_eq!(outcome.fired_ids(), ["no-rm"]);
+    /// ```
     pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
         let budget = StopBudget::read(seam, payload, self.ledger.as_deref());
         let mut st = Eval {

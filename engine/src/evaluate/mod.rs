@@ -1,4 +1,4 @@
-//! The evaluate stage: one event in, one merged [`Outcome`](crate::decision::Outcome) out.
+//! The evaluate stage: one event in, one merged [`Outcome`](crate::Outcome) out.
 //!
 //! * [`fire`]: which rules of a compiled seam table fire for a payload (field scans,
 //!   anchors, then each candidate's `when` / `unless` via [`pred`] and [`shell_test`]);

@@ -21,7 +21,7 @@ use crate::table::ShellEnv;
 ///
 /// `positive` is the polarity: an undecidable shell test holds in positive position and
 /// fails under `not` / in `unless` (fail closed either way).
-pub fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> bool {
+pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> bool {
     match p {
         Pred::All(k) => k.iter().all(|x| naive_pred(x, payload, env, positive)),
         Pred::Any(k) => k.iter().any(|x| naive_pred(x, payload, env, positive)),

@@ -3,7 +3,7 @@
 //!
 //! In: a sealed [`ToolCall`] (pre-tool, permission-request), a [`ToolOutput`] (post-tool) or
 //! a [`SeamEvent`] (every other seam). Out: [`Evaluated`] — the typed decision, the merged
-//! [`Outcome`](crate::decision::Outcome) and the handlers that failed. What a failing
+//! [`Outcome`](crate::Outcome) and the handlers that failed. What a failing
 //! handler means is per seam: pre-tool and permission-request deny, prompt-submit blocks,
 //! session-start adds nothing, stop lets the agent stop, post-tool stops the waterfall.
 

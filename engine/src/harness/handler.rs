@@ -179,7 +179,7 @@ pub struct HookDescriptor {
     /// The seam (`PostTool` for `tool-result` observers).
     pub seam: Seam,
     /// Matcher on the seam's subject (tool name, source, …), Claude Code rules
-    /// ([`Matcher::classify`](crate::matcher::Matcher::classify)); `None` matches all.
+    /// ([`Matcher::classify`](crate::Matcher::classify)); `None` matches all.
     pub matcher: Option<&'static str>,
     /// Where the fn is.
     pub provenance: Provenance,

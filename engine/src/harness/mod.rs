@@ -18,8 +18,8 @@
 //!                               are contained and cannot change the returned ToolExecution
 //! ```
 //!
-//! Merging is [`merge`](crate::decision::merge) (most-restrictive), so a TOML rule and a Rust
-//! handler combine into one [`Outcome`](crate::decision::Outcome). Contributions are ordered
+//! Merging is [`merge`](crate::merge) (most-restrictive), so a TOML rule and a Rust
+//! handler combine into one [`Outcome`](crate::Outcome). Contributions are ordered
 //! tables' hooks, handler hooks, tables' guards, handler guards; the verdict does not depend
 //! on that order.
 //!
@@ -46,7 +46,7 @@
 //! ([`Event`], `#[derive(Event)]`), tools ([`Tool`]), around-dispatch [`Wrapper`]s and an
 //! [`Approver`]; then, per evaluation, a sealed [`ToolCall`] or a [`SeamEvent`].
 //!
-//! Out: typed decisions with the merged [`Outcome`](crate::decision::Outcome) behind them
+//! Out: typed decisions with the merged [`Outcome`](crate::Outcome) behind them
 //! ([`Evaluated`]), the immutable record of a tool call ([`ToolExecution`]), a settled batch
 //! ([`BatchOutcome`]), an application event's reduced result, and contained failures
 //! ([`HandlerFailure`]).

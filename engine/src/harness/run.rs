@@ -94,6 +94,35 @@ impl Default for Harness {
 
 impl Harness {
     /// An empty harness (Claude Code dialect for table matchers).
+    ///
+    /// Never fails; registration problems are reported by the `register*` methods, and
+    /// failures of handlers and tools are contained in what each seam method returns.
+    ///
+    /// # Example
+    ///
+    /// A policy table and one pre-tool evaluation (Rust handlers are added with
+    /// [`Harness::register`] and the `seamguard` crate's `#[hook]` / `hooks!`):
+    ///
+    /// ```
+    /// use seamguard_engine::harness::{Harness, ToolCall};
+    /// use seamguard_engine::{DecisionTable, PreToolDecision, Scope, load_str};
+    ///
+    /// let policy = load_str(
+    ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+    ///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
+    ///     "inline.toml",
+    ///     Scope::User,
+    ///     0,
+    /// );
+    /// let mut harness = Harness::new();
+    /// harness.add_table(DecisionTable::new(vec![policy]));
+    ///
+    /// let call = ToolCall::new("Bash", serde_json::json!({"command": "rm -rf /"}), "s1", "/w");
+    /// let rt = tokio::runtime::Builder::new_current_thread().build()?;
+    /// let pre = rt.block_on(harness.pre_tool(&call));
+    /// assert!(matches!(pre.decision, Some(PreToolDecision::Deny { .. })));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new() -> Harness {
         Harness {
             tables: Vec::new(),
@@ -117,7 +146,7 @@ impl Harness {
     }
 
     /// Add a policy table (`policy!(…)`, a [`PolicyTable`](super::PolicyTable), or a
-    /// [`DecisionTable`](crate::table::DecisionTable)). Tables evaluate in the order added,
+    /// [`DecisionTable`](crate::DecisionTable)). Tables evaluate in the order added,
     /// before handlers.
     pub fn add_table(&mut self, table: impl Into<TableRef>) -> &mut Harness {
         self.tables.push(table.into());

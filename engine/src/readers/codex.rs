@@ -21,7 +21,7 @@ pub(super) fn is_record_type(t: &str) -> bool {
 
 /// Quote one word for a POSIX shell (as `shlex` does): bare when it only has safe
 /// characters, else in single quotes.
-pub fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()

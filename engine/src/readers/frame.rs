@@ -56,7 +56,22 @@ impl fmt::Debug for EventReader {
 }
 
 impl EventReader {
-    /// Open a file; a file that cannot be opened yields one problem.
+    /// Open a recorded file (its format is detected from its first record).
+    ///
+    /// # Errors
+    /// Never fails: a file that cannot be opened yields one [`Item::Problem`] of kind
+    /// [`ProblemKind::Unreadable`], and every record that cannot be replayed is a problem
+    /// in file order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use seamguard_engine::readers::{EventReader, Item, ProblemKind};
+    ///
+    /// let items: Vec<Item> = EventReader::open(Path::new("/nonexistent/session.jsonl")).collect();
+    /// assert!(matches!(&items[..], [Item::Problem(p)] if p.kind == ProblemKind::Unreadable));
+    /// ```
     pub fn open(path: &Path) -> EventReader {
         let name = path.display().to_string();
         match File::open(path) {
@@ -77,6 +92,25 @@ impl EventReader {
     }
 
     /// Read from any buffered source; `name` is used in locations.
+    ///
+    /// # Errors
+    /// Never fails; problems are yielded as [`Item::Problem`], as for [`EventReader::open`].
+    ///
+    /// # Example
+    ///
+    /// A log of hook payloads, one per line:
+    ///
+    /// ```
+    /// use seamguard_engine::readers::{EventReader, Item};
+    /// use seamguard_engine::Seam;
+    ///
+    /// let log = r#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+    /// let mut events = EventReader::from_reader("hooks.jsonl", log.as_bytes());
+    /// let Some(Item::Event(e)) = events.next() else { panic!("one event") };
+    /// assert_eq!(e.seam, Seam::PreTool);
+    /// assert_eq!(e.location(), "hooks.jsonl:1");
+    /// assert!(events.next().is_none());
+    /// ```
     pub fn from_reader(name: &str, input: impl BufRead + 'static) -> EventReader {
         let file: Arc<str> = Arc::from(name);
         let mut r = EventReader {

@@ -56,7 +56,7 @@ mod frame;
 mod gemini;
 mod payload_log;
 
-pub use codex::{argv_to_command, shell_quote};
+pub use codex::argv_to_command;
 pub use frame::{EventReader, MAX_DOCUMENT_BYTES, MAX_LINE_BYTES};
 
 /// The on-disk format a record was read from.

@@ -61,29 +61,28 @@ mod wrappers;
 #[cfg(test)]
 mod tests;
 
-pub use parse::bracket_depth;
-pub use quote::{escape_invisible, is_invisible};
+pub(crate) use quote::{escape_invisible, is_invisible};
 pub use tool::tool_paths;
 
 use context::Cx;
 
 /// Maximum nesting of shell re-entry (`bash -c`, `eval`, `$(…)`, …).
-pub const MAX_DEPTH: usize = 8;
+pub(crate) const MAX_DEPTH: usize = 8;
 
 /// Longest command line analysed, in bytes (1 MiB); longer lines are "unsure".
 pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 
 /// Deepest bracket nesting (`(`, `{`, `[`, backticks) handed to the parser; deeper lines are
 /// "unsure" (the parser is recursive; this keeps its stack use bounded).
-pub const MAX_NESTING: usize = 100;
+pub(crate) const MAX_NESTING: usize = 100;
 
 /// Most words a `for` loop's list may have for its variable to be bound to each of them (the
 /// body is analysed once per word); longer lists keep the variable "only known at run time".
-pub const MAX_LOOP_WORDS: usize = 64;
+pub(crate) const MAX_LOOP_WORDS: usize = 64;
 
 /// Budget of loop-body text (in characters) re-analysed by unrolling `for` loops on one line,
 /// nested loops included; past it, a loop's variable stays "only known at run time".
-pub const MAX_LOOP_UNROLL_BYTES: usize = 1 << 18;
+pub(crate) const MAX_LOOP_UNROLL_BYTES: usize = 1 << 18;
 
 /// One argument word after quote removal and expansion of what is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,7 +165,7 @@ impl ShellAnalyzer for BrushAnalyzer {
 }
 
 /// Analyse an argv that is run without a shell (Codex `local_shell_call`, `exec` arrays).
-pub fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
+pub(crate) fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
     let mut cx = Cx::new(cwd);
     let words: Vec<Arg> = argv
         .iter()

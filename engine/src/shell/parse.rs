@@ -13,7 +13,7 @@ use super::{MAX_DEPTH, MAX_NESTING, MAX_SCRIPT_BYTES, ShellAnalysis};
 
 /// An upper bound of the nesting depth of a script: brackets and backticks counted without
 /// regard to quoting (so quoted brackets can only make the estimate larger, never smaller).
-pub fn bracket_depth(s: &str) -> usize {
+pub(crate) fn bracket_depth(s: &str) -> usize {
     let mut depth: usize = 0;
     let mut max = 0;
     let mut in_backtick = false;

@@ -104,12 +104,12 @@ pub(super) fn unescape_backquoted(s: &str) -> String {
 }
 /// Invisible or bidi control characters that make a command render unlike what runs
 /// (case BY-08).
-pub fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Show invisible characters as `<U+200B>`.
-pub fn escape_invisible(s: &str) -> String {
+pub(crate) fn escape_invisible(s: &str) -> String {
     s.chars()
         .map(|c| {
             if is_invisible(c) {

@@ -89,8 +89,33 @@ fn text_wants_deny(src: &str) -> bool {
 
 /// Load one policy from source text.
 ///
-/// `policy_index` is the index this policy will have in the decision table (rules refer to
-/// it). Never fails: every problem is a diagnostic in the result, broken rules are skipped.
+/// `file` names the source in diagnostics and rule sources; `policy_index` is the index this
+/// policy will have in the decision table (rules refer to it).
+///
+/// # Errors
+/// Never fails and never panics: every problem is a located diagnostic in
+/// [`LoadedPolicy::diagnostics`] (see [`LoadedPolicy::has_errors`]), and a broken rule is
+/// skipped while the rest of the file still loads.
+///
+/// # Example
+///
+/// ```
+/// use seamguard_policy::{Scope, Seam, load_str};
+///
+/// let policy = load_str(
+///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\n",
+///     "inline.toml",
+///     Scope::User,
+///     0,
+/// );
+/// assert!(!policy.has_errors());
+/// assert_eq!(policy.rules[0].seam, Seam::PreTool);
+///
+/// let broken = load_str("[[rule]]\nid = \"x\"\nseam = \"nowhere\"\n", "bad.toml", Scope::User, 0);
+/// assert!(broken.has_errors());
+/// assert!(broken.rules.is_empty());
+/// ```
 pub fn load_str(src: &str, file: &str, scope: Scope, policy_index: usize) -> LoadedPolicy {
     load_str_with(src, file, scope, policy_index, LoadOptions::default())
 }
@@ -212,8 +237,27 @@ fn load_str_inner(
 /// `seamguard --policy DIR` does; policy indexes start at `first_index`.
 ///
 /// # Errors
-/// An unreadable folder gives one policy with no rules and an error diagnostic naming it
-/// (never a panic); unreadable files are reported as by [`load_file`].
+/// Never returns an error: an unreadable folder gives one policy with no rules and an error
+/// diagnostic naming it (never a panic); unreadable files are reported as by [`load_file`].
+///
+/// # Example
+///
+/// ```
+/// use seamguard_policy::{Scope, load_dir};
+///
+/// let dir = std::env::temp_dir().join(format!("seamguard-load-dir-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// std::fs::write(dir.join("b.toml"), "[[rule]]\nid = \"b\"\nseam = \"pre-tool\"\ndecision = \"ask\"\n")?;
+/// std::fs::write(dir.join("a.toml"), "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\ndecision = \"ask\"\n")?;
+/// let policies = load_dir(&dir, Scope::Project, 0);
+/// let ids: Vec<&str> = policies.iter().map(|p| p.rules[0].id.as_str()).collect();
+/// assert_eq!(ids, ["a", "b"]); // name order
+///
+/// let missing = load_dir(&dir.join("missing"), Scope::Project, 0);
+/// assert!(missing[0].has_errors());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn load_dir(dir: &Path, scope: Scope, first_index: usize) -> Vec<LoadedPolicy> {
     let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
@@ -236,10 +280,24 @@ pub fn load_dir(dir: &Path, scope: Scope, first_index: usize) -> Vec<LoadedPolic
         .collect()
 }
 
-/// Load one policy file from disk.
+/// Load one policy file from disk; the file's path names it in diagnostics.
 ///
-/// An unreadable or non-UTF-8 file gives a policy with no rules and one error diagnostic
-/// at `file:1:1` (fail-partial, never a panic).
+/// # Errors
+/// Never returns an error: an unreadable or non-UTF-8 file gives a policy with no rules and
+/// one error diagnostic at `file:1:1` (fail-partial, never a panic); problems in the text
+/// are diagnostics as for [`load_str`].
+///
+/// # Example
+///
+/// ```
+/// use std::path::Path;
+/// use seamguard_policy::{Scope, load_file};
+///
+/// let policy = load_file(Path::new("/nonexistent/policy.toml"), Scope::User, 0);
+/// assert!(policy.has_errors());
+/// assert!(policy.rules.is_empty());
+/// assert!(policy.diagnostics[0].to_string().starts_with("/nonexistent/policy.toml:1:1"));
+/// ```
 pub fn load_file(path: &Path, scope: Scope, policy_index: usize) -> LoadedPolicy {
     load_file_with(path, scope, policy_index, LoadOptions::default())
 }
