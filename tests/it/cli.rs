@@ -42,38 +42,7 @@ fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).unwrap();
 }
 
-const POLICY: &str = r#"
-[policy]
-name = "cli"
-
-[[rule]]
-id = "no-rm-rf"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'rm\s+-rf' }
-decision = "deny"
-reason = "Recursive delete is not allowed"
-
-[[rule]]
-id = "mcp-destructive-ask"
-seam = "pre-tool"
-tool = "mcp__.*__delete_.*"
-decision = "ask"
-reason = "Destructive MCP call needs approval"
-
-[[rule]]
-id = "no-web-search"
-seam = "permission-request"
-tool = "WebSearch"
-decision = "deny"
-reason = "Web search is disabled in this project"
-
-[[rule]]
-id = "stop-audit"
-seam = "stop"
-when.last_assistant_message = { contains = "audit report" }
-continue_with = "Link the audit report in specs/README.md before stopping."
-"#;
+const POLICY: &str = include_str!("../data/policies/cli-policy.toml");
 
 fn hook(dir: &Path, extra: &[&str], payload: &[u8]) -> Run {
     let mut args = vec!["hook", "--policy", "policy.toml"];

@@ -289,13 +289,7 @@ fn hk05f_correct_form_blocks_and_is_what_we_emit() {
 // =============================================================================================
 // HK-09: a stop rule honours stop_hook_active and a per-turn continuation budget.
 
-const HK09_POLICY: &str = r#"
-[[rule]]
-id = "tests-must-pass"
-seam = "stop"
-when.last_assistant_message = { regex = '(?i)tests? (still )?fail' }
-continue_with = "cargo test is failing: fix the failing tests before finishing the turn."
-"#;
+const HK09_POLICY: &str = include_str!("../data/policies/cases-hk09-policy.toml");
 
 fn hk09_stop(active: bool) -> Value {
     claude(
@@ -492,15 +486,7 @@ fn hk10_exit_2_on_other_claude_events() {
 // =============================================================================================
 // HK-11: blocking a prompt with decision:block on the `prompt` field.
 
-const HK11_POLICY: &str = r#"
-[[rule]]
-id = "no-live-keys"
-seam = "prompt-submit"
-when.prompt = { regex = '\bsk-live-\S+' }
-decision = "block"
-reason = "Prompt looks like it contains a live API key; remove it and resend"
-suppress_prompt = true
-"#;
+const HK11_POLICY: &str = include_str!("../data/policies/cases-hk11-policy.toml");
 
 fn hk11_payload() -> Value {
     claude(
@@ -708,30 +694,7 @@ fn hk12_deny_discards_another_hooks_rewrite() {
 // =============================================================================================
 // HK-13: an allow never lowers a deny or ask from another rule.
 
-const HK13_POLICY: &str = r#"
-[[rule]]
-id = "no-force-push"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'git\s+push\s+(.*\s)?--force' }
-decision = "deny"
-reason = "Force pushes are denied"
-
-[[rule]]
-id = "push-asks"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { prefix = "git push" }
-decision = "ask"
-reason = "Pushing needs approval"
-
-[[rule]]
-id = "auto-approve"
-seam = "pre-tool"
-tool = "Bash"
-decision = "allow"
-reason = "trusted repo"
-"#;
+const HK13_POLICY: &str = include_str!("../data/policies/cases-hk13-policy.toml");
 
 #[test]
 fn hk13_allow_does_not_lift_deny_or_ask() {
@@ -854,22 +817,7 @@ fn cx01_codex_rejects_bare_allow_and_ask() {
     assert_eq!(b.verdict, Some(Verdict::Ask));
 }
 
-const CX01_POLICY: &str = r#"
-[[rule]]
-id = "git-clean-ask"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'git\s+clean\s+(.*\s)?-[a-zA-Z]*f' }
-decision = "ask"
-reason = "deletes untracked files; confirm first"
-
-[[rule]]
-id = "git-ok"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { prefix = "git status" }
-decision = "allow"
-"#;
+const CX01_POLICY: &str = include_str!("../data/policies/cases-cx01-policy.toml");
 
 #[test]
 fn cx01_our_codex_output_for_ask_is_a_deny_saying_approval_is_required() {
