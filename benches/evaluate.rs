@@ -27,6 +27,8 @@
 //! cargo test --benches                               # each benchmark once + cross-check
 //! ```
 
+mod common;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -774,11 +776,7 @@ fn summary(fixtures: &[Fixture]) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |a: &str| args.iter().any(|x| x == a);
-    // Criterion's own rule: without `--bench` (i.e. `cargo test --benches`) it is test mode.
-    let test_mode = !has("--bench") || has("--test");
-    let listing = has("--list") || args.iter().any(|a| a.starts_with("--profile-time"));
+    let (test_mode, listing) = common::modes();
 
     let t = Instant::now();
     let fixtures: Vec<Fixture> = sizes(test_mode).into_iter().map(Fixture::new).collect();
@@ -795,15 +793,12 @@ fn main() {
         }
     }
 
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-        .configure_from_args();
-    bench_all(&mut c, &fixtures);
-    c.final_summary();
-
-    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
-        summary(&fixtures);
-    }
+    common::run(
+        Duration::from_secs(2),
+        50,
+        test_mode,
+        listing,
+        |c| bench_all(c, &fixtures),
+        || summary(&fixtures),
+    );
 }

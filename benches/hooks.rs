@@ -25,6 +25,8 @@
 // A benchmark aborts when its setup fails.
 #![allow(clippy::panic)]
 
+mod common;
+
 use std::hint::black_box;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -190,24 +192,8 @@ fn bench_all(c: &mut Criterion, bin: &Bin) {
     g.finish();
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn time(n: usize, mut f: impl FnMut()) -> Duration {
-    for _ in 0..n.min(20) {
-        f();
-    }
-    median(
-        (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+fn time(n: usize, f: impl FnMut()) -> Duration {
+    common::measure(n, n.min(20), f)
 }
 
 fn ms(d: Duration) -> String {
@@ -249,7 +235,12 @@ fn summary(bin: &Bin) {
                 b.push(t.elapsed());
             }
         }
-        let (d, r, ev, b) = (median(d), median(r), median(ev), median(b));
+        let (d, r, ev, b) = (
+            common::median(d),
+            common::median(r),
+            common::median(ev),
+            common::median(b),
+        );
         println!(
             "| `{cmd}` | {} ms | {} ms | {} ms | {} ms | {:+.3} ms | {:+.3} ms |",
             ms(d),
@@ -275,7 +266,7 @@ fn summary(bin: &Bin) {
     let max = walls.iter().max().copied().unwrap_or_default();
     println!(
         "8 matching hooks × `sleep 0.1` through `run_all`: median {} ms wall, max {} ms (15 runs; serial would be 800 ms).",
-        ms(median(walls)),
+        ms(common::median(walls)),
         ms(max)
     );
 }
@@ -283,17 +274,13 @@ fn summary(bin: &Bin) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let has = |f: &str| args.iter().any(|a| a == f);
-    let test_mode = has("--test");
-    let listing = has("--list");
     let bin = Bin::new();
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
-        .configure_from_args();
-    bench_all(&mut c, &bin);
-    c.final_summary();
-    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
-        summary(&bin);
-    }
+    common::run(
+        Duration::from_secs(3),
+        30,
+        has("--test"),
+        has("--list"),
+        |c| bench_all(c, &bin),
+        || summary(&bin),
+    );
 }

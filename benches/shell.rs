@@ -21,6 +21,8 @@
 //! cargo bench --bench shell -- library_fire
 //! ```
 
+mod common;
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -259,24 +261,8 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.finish();
 }
 
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
-
-fn measure(n: usize, mut f: impl FnMut()) -> Duration {
-    for _ in 0..n.min(50) {
-        f();
-    }
-    median(
-        (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+fn measure(n: usize, f: impl FnMut()) -> Duration {
+    common::measure(n, n.min(50), f)
 }
 
 fn summary(f: &Fixture) {
@@ -375,21 +361,15 @@ fn summary(f: &Fixture) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |a: &str| args.iter().any(|x| x == a);
-    let test_mode = !has("--bench") || has("--test");
-    let listing = has("--list") || args.iter().any(|a| a.starts_with("--profile-time"));
-
+    let (test_mode, listing) = common::modes();
     let f = Fixture::new();
     f.check();
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-        .configure_from_args();
-    bench_all(&mut c, &f);
-    c.final_summary();
-    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
-        summary(&f);
-    }
+    common::run(
+        Duration::from_secs(2),
+        50,
+        test_mode,
+        listing,
+        |c| bench_all(c, &f),
+        || summary(&f),
+    );
 }
