@@ -120,24 +120,7 @@ fn matcher_fires(mode: &str, matcher: &str, tool_name: &str) -> bool {
 
 #[test]
 fn hk02_claude_code_matcher_table() {
-    let pairs = [
-        ("mcp__github", "mcp__github__create_issue", false),
-        ("mcp__github__.*", "mcp__github__create_issue", true),
-        ("mcp__brave-search", "mcp__brave-search__web_search", false),
-        ("Edit|Write", "NotebookEdit", false),
-        ("Edit, Write", "Write", true),
-        ("Edit.*", "NotebookEdit", true),
-        ("^Edit$", "NotebookEdit", false),
-        ("mcp__db__.*", "mcp__plugin_acme_db__query", false),
-        (
-            "mcp__plugin_acme_db__.*",
-            "mcp__plugin_acme_db__query",
-            true,
-        ),
-        ("", "Read", true),
-        ("*", "Read", true),
-    ];
-    for (m, tool, want) in pairs {
+    for &(m, tool, want) in crate::support::CLAUDE_MATCHER_CASES {
         assert_eq!(
             matcher_fires("claude-code", m, tool),
             want,

@@ -330,24 +330,7 @@ fn hk02_matcher_classification_exact_list_vs_unanchored_regex() {
         "deny.sh",
         &format!("#!/bin/sh\nprintf '%s' '{DENY_JSON}'\n"),
     );
-    let pairs = [
-        ("mcp__github", "mcp__github__create_issue", false),
-        ("mcp__github__.*", "mcp__github__create_issue", true),
-        ("mcp__brave-search", "mcp__brave-search__web_search", false),
-        ("Edit|Write", "NotebookEdit", false),
-        ("Edit, Write", "Write", true),
-        ("Edit.*", "NotebookEdit", true),
-        ("^Edit$", "NotebookEdit", false),
-        ("mcp__db__.*", "mcp__plugin_acme_db__query", false),
-        (
-            "mcp__plugin_acme_db__.*",
-            "mcp__plugin_acme_db__query",
-            true,
-        ),
-        ("", "Read", true),
-        ("*", "Read", true),
-    ];
-    for (matcher, tool, fires) in pairs {
+    for &(matcher, tool, fires) in crate::support::CLAUDE_MATCHER_CASES {
         let cfg = json!({"hooks": {"PreToolUse": [{"matcher": matcher,
             "hooks": [{"type": "command", "command": deny.display().to_string()}]}]}});
         let e = engine_from_config("settings.json", &cfg, Dialect::ClaudeCode);

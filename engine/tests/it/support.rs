@@ -20,6 +20,27 @@ pub(crate) const HOME: &str = "/home/user";
 /// What seamguard appends to the reason when it answers a Codex `ask` with a deny.
 pub(crate) const CODEX_ASK_TAIL: &str = ". Codex hooks cannot ask for confirmation, so seamguard denies; run the command yourself or add an allow rule if it is intended.";
 
+/// HK-02: Claude Code matchers and the tool names they must or must not fire on (`(matcher,
+/// tool name, fires)`). An exact set is letters, digits, `_`, `-`, space, `,` and `|`;
+/// anything else is an unanchored regex.
+pub(crate) const CLAUDE_MATCHER_CASES: &[(&str, &str, bool)] = &[
+    ("mcp__github", "mcp__github__create_issue", false),
+    ("mcp__github__.*", "mcp__github__create_issue", true),
+    ("mcp__brave-search", "mcp__brave-search__web_search", false),
+    ("Edit|Write", "NotebookEdit", false),
+    ("Edit, Write", "Write", true),
+    ("Edit.*", "NotebookEdit", true),
+    ("^Edit$", "NotebookEdit", false),
+    ("mcp__db__.*", "mcp__plugin_acme_db__query", false),
+    (
+        "mcp__plugin_acme_db__.*",
+        "mcp__plugin_acme_db__query",
+        true,
+    ),
+    ("", "Read", true),
+    ("*", "Read", true),
+];
+
 /// The workspace root (the repository).
 pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
