@@ -36,7 +36,6 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use serde_json::json;
 
-use seamguard_engine::policy::OnError;
 use seamguard_engine::runner::{CommandHook, ProcessRunner, RunContext, run_all};
 use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, load_str};
 
@@ -59,14 +58,7 @@ fn cx() -> RunContext {
 }
 
 fn hook(id: &str, cmd: &str) -> CommandHook {
-    CommandHook {
-        id: id.into(),
-        command: cmd.into(),
-        timeout_ms: 30_000,
-        on_error: OnError::Ignore,
-        source: None,
-        env: Vec::new(),
-    }
+    CommandHook::new(id, cmd, 30_000)
 }
 
 /// `/bin/sh -c CMD` with the payload on stdin, as a caller would do it without seamguard.

@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use seamguard_engine::import::{guess_dialect, import_config};
-use seamguard_engine::policy::OnError;
 use seamguard_engine::runner::{CommandHook, OUTPUT_CAP_BYTES, ProcessRunner, RunContext, run_all};
 use seamguard_engine::{
     DecisionTable, Dialect, Engine, LoadedPolicy, Outcome, Scope, Seam, Verdict, encode, load_str,
@@ -1163,14 +1162,7 @@ fn runner_caps_output_and_runs_hooks_concurrently() {
         cwd: None,
         project_dir: None,
     };
-    let hook = |id: &str, cmd: &str| CommandHook {
-        id: id.into(),
-        command: cmd.into(),
-        timeout_ms: 30_000,
-        on_error: OnError::Ignore,
-        source: None,
-        env: Vec::new(),
-    };
+    let hook = |id: &str, cmd: &str| CommandHook::new(id, cmd, 30_000);
     // 50 MB: the capture is bounded and the rest drained (the writer is not blocked).
     let r = run_all(
         &[hook(
