@@ -212,31 +212,12 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(TYPICAL), Some("/home/user/project")))
     });
-    g.bench_function("library_fire", |b| {
-        b.iter(|| {
-            f.library.fire(
-                Seam::PreTool,
-                black_box(&f.typical),
-                Dialect::ClaudeCode,
-                None,
-            )
-        })
-    });
+    g.bench_function("library_fire", |b| b.iter(|| fire(&f.library, &f.typical)));
     g.bench_function("library_evaluate", |b| {
-        b.iter(|| {
-            f.engine
-                .evaluate(Seam::PreTool, black_box(&f.typical), Dialect::ClaudeCode)
-        })
+        b.iter(|| evaluate(&f.engine, &f.typical))
     });
     g.bench_function("regex_policy_fire", |b| {
-        b.iter(|| {
-            f.regex_table.fire(
-                Seam::PreTool,
-                black_box(&f.typical),
-                Dialect::ClaudeCode,
-                None,
-            )
-        })
+        b.iter(|| fire(&f.regex_table, &f.typical))
     });
     g.bench_function("regex_set", |b| {
         b.iter(|| f.regex_set.matches(black_box(TYPICAL)))
@@ -249,16 +230,22 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze_1mb", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(&f.big_line), Some("/home/user/project")))
     });
-    g.bench_function("library_fire_1mb", |b| {
-        b.iter(|| {
-            f.library
-                .fire(Seam::PreTool, black_box(&f.big), Dialect::ClaudeCode, None)
-        })
-    });
+    g.bench_function("library_fire_1mb", |b| b.iter(|| fire(&f.library, &f.big)));
     g.bench_function("regex_set_1mb", |b| {
         b.iter(|| f.regex_set.matches(black_box(&f.big_line)))
     });
     g.finish();
+}
+
+/// The rules of `table` that fire on a Claude Code pre-tool `payload` (the payload hidden
+/// from the optimiser).
+fn fire(table: &DecisionTable, payload: &Value) -> Vec<u32> {
+    table.fire(Seam::PreTool, black_box(payload), Dialect::ClaudeCode, None)
+}
+
+/// `engine`'s outcome for a Claude Code pre-tool `payload` (hidden from the optimiser).
+fn evaluate(engine: &Engine, payload: &Value) -> seamguard_engine::Outcome {
+    engine.evaluate(Seam::PreTool, black_box(payload), Dialect::ClaudeCode)
 }
 
 fn measure(n: usize, f: impl FnMut()) -> Duration {
@@ -277,33 +264,19 @@ fn summary(f: &Fixture) {
         (
             "`DecisionTable::fire`, bundled library (parse + match)",
             measure(n, || {
-                black_box(f.library.fire(
-                    Seam::PreTool,
-                    black_box(&f.typical),
-                    Dialect::ClaudeCode,
-                    None,
-                ));
+                black_box(fire(&f.library, &f.typical));
             }),
         ),
         (
             "`Engine::evaluate`, bundled library",
             measure(n, || {
-                black_box(f.engine.evaluate(
-                    Seam::PreTool,
-                    black_box(&f.typical),
-                    Dialect::ClaudeCode,
-                ));
+                black_box(evaluate(&f.engine, &f.typical));
             }),
         ),
         (
             "`DecisionTable::fire`, regex-only policy",
             measure(n, || {
-                black_box(f.regex_table.fire(
-                    Seam::PreTool,
-                    black_box(&f.typical),
-                    Dialect::ClaudeCode,
-                    None,
-                ));
+                black_box(fire(&f.regex_table, &f.typical));
             }),
         ),
         (
@@ -325,12 +298,7 @@ fn summary(f: &Fixture) {
         (
             "`DecisionTable::fire`, bundled library",
             measure(11, || {
-                black_box(f.library.fire(
-                    Seam::PreTool,
-                    black_box(&f.big),
-                    Dialect::ClaudeCode,
-                    None,
-                ));
+                black_box(fire(&f.library, &f.big));
             }),
         ),
         (
