@@ -793,11 +793,10 @@ fn main() {
         }
     }
 
+    let c = common::criterion(Duration::from_secs(2), 50);
     common::run(
-        Duration::from_secs(2),
-        50,
-        test_mode,
-        listing,
+        c,
+        (test_mode, listing),
         |c| bench_all(c, &fixtures),
         || summary(&fixtures),
     );

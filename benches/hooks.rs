@@ -267,12 +267,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let has = |f: &str| args.iter().any(|a| a == f);
     let bin = Bin::new();
-    common::run(
-        Duration::from_secs(3),
-        30,
-        has("--test"),
-        has("--list"),
-        |c| bench_all(c, &bin),
-        || summary(&bin),
-    );
+    let c = common::criterion(Duration::from_secs(3), 30);
+    let modes = (has("--test"), has("--list"));
+    common::run(c, modes, |c| bench_all(c, &bin), || summary(&bin));
 }

@@ -329,15 +329,8 @@ fn summary(f: &Fixture) {
 }
 
 fn main() {
-    let (test_mode, listing) = common::modes();
     let f = Fixture::new();
     f.check();
-    common::run(
-        Duration::from_secs(2),
-        50,
-        test_mode,
-        listing,
-        |c| bench_all(c, &f),
-        || summary(&f),
-    );
+    let c = common::criterion(Duration::from_secs(2), 50);
+    common::run(c, common::modes(), |c| bench_all(c, &f), || summary(&f));
 }

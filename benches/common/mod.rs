@@ -29,22 +29,24 @@ pub(crate) fn measure(n: usize, warm_up: usize, mut f: impl FnMut()) -> Duration
     )
 }
 
-/// Runs `bench_all` under a Criterion of the given measurement time and sample size (both
-/// overridable from the command line), then `summary` unless this is a test or list run or
-/// `SEAMGUARD_BENCH_NO_SUMMARY` is set.
-pub(crate) fn run(
-    measurement: Duration,
-    samples: usize,
-    test_mode: bool,
-    listing: bool,
-    bench_all: impl FnOnce(&mut Criterion),
-    summary: impl FnOnce(),
-) {
-    let mut c = Criterion::default()
+/// A Criterion of the given measurement time and sample size (both overridable from the
+/// command line).
+pub(crate) fn criterion(measurement: Duration, samples: usize) -> Criterion {
+    Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(measurement)
         .sample_size(samples)
-        .configure_from_args();
+        .configure_from_args()
+}
+
+/// Runs `bench_all` under `c`, then `summary` unless this is a test or list run (`modes`:
+/// `(test_mode, listing)`) or `SEAMGUARD_BENCH_NO_SUMMARY` is set.
+pub(crate) fn run(
+    mut c: Criterion,
+    (test_mode, listing): (bool, bool),
+    bench_all: impl FnOnce(&mut Criterion),
+    summary: impl FnOnce(),
+) {
     bench_all(&mut c);
     c.final_summary();
     if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
