@@ -414,26 +414,7 @@ fn broken_file_without_on_load_error_only_warns() {
 // ---------------------------------------------------------------------------------------------
 // test
 
-const TESTED_POLICY: &str = r#"[[rule]]
-id = "no-rm"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'rm\s+-rf' }
-decision = "deny"
-reason = "No recursive delete"
-
-[[test]]
-name = "rm is denied"
-event = { seam = "pre-tool", tool_name = "Bash", tool_input = { command = "sudo rm -rf /" } }
-expect = "deny"
-reason_contains = "recursive"
-rules = ["no-rm"]
-
-[[test]]
-name = "ls is fine"
-event = { seam = "pre-tool", tool_name = "Bash", tool_input = { command = "ls" } }
-expect = "none"
-"#;
+const TESTED_POLICY: &str = include_str!("../data/policies/cli-tested.toml");
 
 #[test]
 fn test_command_passes() {
