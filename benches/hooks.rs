@@ -30,7 +30,7 @@ mod common;
 use std::hint::black_box;
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
@@ -63,22 +63,25 @@ fn hook(id: &str, cmd: &str) -> CommandHook {
 
 /// `/bin/sh -c CMD` with the payload on stdin, as a caller would do it without seamguard.
 fn direct(cmd: &str, input: &[u8]) {
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir("/tmp")
+    let mut sh = Command::new("/bin/sh");
+    sh.arg("-c").arg(cmd).current_dir("/tmp");
+    black_box(feed(&mut sh, "/bin/sh", input));
+}
+
+/// Runs `cmd` (named `what` in a failure) with `input` on stdin and its output captured.
+fn feed(cmd: &mut Command, what: &str, input: &[u8]) -> Output {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("spawn /bin/sh: {e}"));
+        .unwrap_or_else(|e| panic!("spawn {what}: {e}"));
     if let Some(mut s) = child.stdin.take() {
         let _ = s.write_all(input);
     }
-    let out = child
+    child
         .wait_with_output()
-        .unwrap_or_else(|e| panic!("wait: {e}"));
-    black_box(out);
+        .unwrap_or_else(|e| panic!("wait: {e}"))
 }
 
 fn rule_policy(cmd: &str) -> String {
@@ -114,25 +117,15 @@ impl Bin {
     }
 
     fn hook(&self, policy: &str, input: &[u8]) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
-            .args(["hook", "--policy"])
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_seamguard"));
+        cmd.args(["hook", "--policy"])
             .arg(self.dir.join(policy))
             .env("HOME", &self.dir)
             .env("XDG_CONFIG_HOME", self.dir.join("config"))
             .env("XDG_STATE_HOME", self.dir.join("state"))
             .env("SEAMGUARD_MANAGED_DIR", self.dir.join("managed"))
-            .env_remove("SEAMGUARD_AUDIT_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn seamguard: {e}"));
-        if let Some(mut s) = child.stdin.take() {
-            let _ = s.write_all(input);
-        }
-        let out = child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("wait: {e}"));
+            .env_remove("SEAMGUARD_AUDIT_LOG");
+        let out = feed(&mut cmd, "seamguard", input);
         assert!(
             out.status.success(),
             "{}",
