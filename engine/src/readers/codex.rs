@@ -333,29 +333,19 @@ fn codex_tool(name: &str, args: &Value) -> (String, Value) {
                 .collect()
         })
     };
+    // A command line: a string as is, an argv shell-quoted.
+    let command = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
+        None => String::new(),
+    };
     match name {
-        "shell" | "container.exec" => {
-            let cmd = match args.get("command") {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
-                None => String::new(),
-            };
-            ("Bash".into(), json!({ "command": cmd }))
-        }
-        "shell_command" => {
-            let cmd = match args.get("command") {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
-                None => String::new(),
-            };
-            ("Bash".into(), json!({ "command": cmd }))
-        }
+        "shell" | "container.exec" | "shell_command" => (
+            "Bash".into(),
+            json!({ "command": command(args.get("command")) }),
+        ),
         "exec_command" => {
-            let cmd = match args.get("cmd").or_else(|| args.get("command")) {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
-                None => String::new(),
-            };
+            let cmd = command(args.get("cmd").or_else(|| args.get("command")));
             ("Bash".into(), json!({ "command": cmd }))
         }
         "apply_patch" => {
