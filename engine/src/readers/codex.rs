@@ -360,26 +360,3 @@ fn codex_tool(name: &str, args: &Value) -> (String, Value) {
         _ => (name.to_string(), args.clone()),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn argv_commands() {
-        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            argv_to_command(&v(&["bash", "-lc", "ls -la | head"])),
-            "ls -la | head"
-        );
-        assert_eq!(
-            argv_to_command(&v(&["/bin/zsh", "-c", "echo hi"])),
-            "echo hi"
-        );
-        assert_eq!(
-            argv_to_command(&v(&["rg", "-n", "foo bar", "it's"])),
-            "rg -n 'foo bar' 'it'\"'\"'s'"
-        );
-        assert_eq!(argv_to_command(&v(&["echo", ""])), "echo ''");
-    }
-}
