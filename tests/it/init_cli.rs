@@ -248,21 +248,8 @@ fn claude_merge_keeps_every_other_byte() {
     );
     // The policies of the balanced profile, each with its header line.
     let dir = w.path("project/.seamguard");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("policy dir")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
-    let mut lib: Vec<String> = std::fs::read_dir(crate::support::root().join("policies"))
-        .expect("policies")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    lib.sort();
-    assert_eq!(names, lib);
+    let names = toml_names(&dir);
+    assert_eq!(names, toml_names(&crate::support::root().join("policies")));
     for n in &names {
         let text = std::fs::read_to_string(dir.join(n)).expect("policy");
         let first = text.lines().next().unwrap_or_default();
@@ -274,6 +261,18 @@ fn claude_merge_keeps_every_other_byte() {
             "{n}: {first}"
         );
     }
+}
+
+/// The names of the `.toml` files of `dir`, sorted.
+fn toml_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -566,11 +565,8 @@ fn invalid_json_is_an_error_and_nothing_is_written() {
 #[test]
 fn wrong_shape_is_an_error() {
     let w = World::new(true);
-    let stderr = w.refused(
-        "project/.claude/settings.json",
-        "{\"hooks\": {\"Stop\": {}}}\n",
-        &["init"],
-    );
+    let not_arrays = "{\"hooks\": {\"Stop\": {}}}\n";
+    let stderr = w.refused("project/.claude/settings.json", not_arrays, &["init"]);
     assert!(stderr.contains("`hooks.Stop` is not an array"));
 }
 
