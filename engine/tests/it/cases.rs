@@ -184,20 +184,18 @@ fn hk05(variant: &str) -> HookResponse {
 #[test]
 fn hk05a_missing_event_name_is_rejected_and_the_commit_runs() {
     let r = hk05("a_missing_event_name");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("hook error: hookSpecificOutput.hookEventName is missing")
+    crate::support::assert_discarded(
+        &r,
+        "hook error: hookSpecificOutput.hookEventName is missing",
     );
 }
 
 #[test]
 fn hk05b_root_decision_deny_is_rejected_and_the_commit_runs() {
     let r = hk05("b_root_decision_deny");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("hook error: top-level decision `deny` is not `approve` or `block`")
+    crate::support::assert_discarded(
+        &r,
+        "hook error: top-level decision `deny` is not `approve` or `block`",
     );
 }
 
@@ -230,12 +228,9 @@ fn hk05d_legacy_block_denies_with_reason() {
 #[test]
 fn hk05e_wrong_event_name_is_rejected_never_read_for_another_event() {
     let r = hk05("e_wrong_event_name");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some(
-            "hook error: hookSpecificOutput.hookEventName is `PostToolUse`, expected `PreToolUse`"
-        )
+    crate::support::assert_discarded(
+        &r,
+        "hook error: hookSpecificOutput.hookEventName is `PostToolUse`, expected `PreToolUse`",
     );
     // Mirror bug (clawcodex): a PreToolUse-shaped allow under PermissionRequest is not honoured.
     let r = decode_cc(
@@ -772,12 +767,9 @@ fn cx01_codex_rejects_bare_allow_and_ask() {
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
         "",
     );
-    assert_eq!(a.verdict, None);
-    assert_eq!(
-        a.error.as_deref(),
-        Some(
-            "invalid PreToolUse JSON output: unsupported permissionDecision:allow without updatedInput"
-        )
+    crate::support::assert_discarded(
+        &a,
+        "invalid PreToolUse JSON output: unsupported permissionDecision:allow without updatedInput",
     );
     let b = decode_cx(
         Seam::PreTool,
@@ -785,10 +777,9 @@ fn cx01_codex_rejects_bare_allow_and_ask() {
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"deletes untracked files; confirm first"}}"#,
         "",
     );
-    assert_eq!(b.verdict, None);
-    assert_eq!(
-        b.error.as_deref(),
-        Some("invalid PreToolUse JSON output: unsupported permissionDecision:ask")
+    crate::support::assert_discarded(
+        &b,
+        "invalid PreToolUse JSON output: unsupported permissionDecision:ask",
     );
     // The same outputs are valid for Claude Code.
     let b = decode_cc(
@@ -859,10 +850,9 @@ fn cx01_our_codex_output_for_allow_is_silence() {
 #[test]
 fn cx03a_exit_2_with_empty_stderr_fails_open_in_codex_but_blocks_in_claude() {
     let r = decode_cx(Seam::PreTool, Some(2), "", "");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("exit 2 with empty stderr: failed, not blocked (fails open)")
+    crate::support::assert_discarded(
+        &r,
+        "exit 2 with empty stderr: failed, not blocked (fails open)",
     );
     let r = decode_cx(Seam::PreTool, Some(2), "", "  \n");
     assert_eq!(
@@ -893,11 +883,7 @@ fn cx03c_exit_2_collapsed_to_1_by_a_wrapper_fails_open() {
         "",
         "piping a remote script into a shell is blocked",
     );
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("hook exited with code 1: failed (fails open)")
-    );
+    crate::support::assert_discarded(&r, "hook exited with code 1: failed (fails open)");
 }
 
 #[test]
@@ -906,11 +892,7 @@ fn cx03d_exit_1_fails_open() {
     assert_eq!(r.verdict, None);
     assert!(r.error.is_some());
     let r = decode_cc(Seam::PreTool, Some(1), "", "blocked");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("Failed with non-blocking status code: blocked")
-    );
+    crate::support::assert_discarded(&r, "Failed with non-blocking status code: blocked");
 }
 
 #[test]

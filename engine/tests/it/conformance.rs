@@ -1116,10 +1116,9 @@ fn codex_permission_request_outputs() {
 #[test]
 fn codex_stop_requires_json_and_plain_text_is_context_where_documented() {
     let r = decode_hook_output(Dialect::Codex, Seam::Stop, Some(0), b"keep going", b"");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("plain text output is invalid for Stop/SubagentStop: JSON required")
+    crate::support::assert_discarded(
+        &r,
+        "plain text output is invalid for Stop/SubagentStop: JSON required",
     );
     let r = decode_hook_output(
         Dialect::Codex,

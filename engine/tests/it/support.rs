@@ -41,6 +41,12 @@ pub(crate) const CLAUDE_MATCHER_CASES: &[(&str, &str, bool)] = &[
     ("*", "Read", true),
 ];
 
+/// Asserts that the host discards a decoded hook output (no verdict) with `error`.
+pub(crate) fn assert_discarded(r: &seamguard_engine::HookResponse, error: &str) {
+    assert_eq!(r.verdict, None);
+    assert_eq!(r.error.as_deref(), Some(error));
+}
+
 /// The workspace root (the repository).
 pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
