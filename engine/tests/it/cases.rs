@@ -566,10 +566,10 @@ fn hk12_allow_ask_deny_merge_to_deny_with_h3_reason() {
     let orders = [[H1, H2, H3], [H3, H2, H1], [H2, H3, H1], [H1, H3, H2]];
     for order in orders {
         let o = hk12_eval(&order);
-        assert_eq!(o.verdict(), Verdict::Deny);
-        assert_eq!(
-            o.reason_text(),
-            "Deleting a namespace is irreversible; not allowed from the agent. [h3-destructive-guard]"
+        crate::support::assert_verdict(
+            &o,
+            Verdict::Deny,
+            "Deleting a namespace is irreversible; not allowed from the agent. [h3-destructive-guard]",
         );
         assert_eq!(
             encode(&o, Dialect::ClaudeCode).stdout,
@@ -588,10 +588,10 @@ fn hk12_allow_ask_deny_merge_to_deny_with_h3_reason() {
 #[test]
 fn hk12_variants_h1_h2_is_ask_and_h1_alone_is_allow() {
     let o = hk12_eval(&[H1, H2]);
-    assert_eq!(o.verdict(), Verdict::Ask);
-    assert_eq!(
-        o.reason_text(),
-        "namespace deletion needs a human [h2-prod-guard]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Ask,
+        "namespace deletion needs a human [h2-prod-guard]",
     );
     assert_eq!(
         encode(&o, Dialect::ClaudeCode).stdout,
@@ -606,10 +606,10 @@ fn hk12_variants_h1_h2_is_ask_and_h1_alone_is_allow() {
         )
     );
     let o = hk12_eval(&[H1]);
-    assert_eq!(o.verdict(), Verdict::Allow);
-    assert_eq!(
-        o.reason_text(),
-        "kubectl is on the allow list [h1-allow-list]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Allow,
+        "kubectl is on the allow list [h1-allow-list]",
     );
 }
 
@@ -682,24 +682,21 @@ fn hk13_allow_does_not_lift_deny_or_ask() {
         &bash(PROJECT, "git push --force origin main"),
         Dialect::ClaudeCode,
     );
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(o.reason_text(), "Force pushes are denied [no-force-push]");
+    crate::support::assert_verdict(&o, Verdict::Deny, "Force pushes are denied [no-force-push]");
     // Only the ask rule matches.
     let o = engine.evaluate(
         Seam::PreTool,
         &bash(PROJECT, "git push origin main"),
         Dialect::ClaudeCode,
     );
-    assert_eq!(o.verdict(), Verdict::Ask);
-    assert_eq!(o.reason_text(), "Pushing needs approval [push-asks]");
+    crate::support::assert_verdict(&o, Verdict::Ask, "Pushing needs approval [push-asks]");
     // No restricting rule matches.
     let o = engine.evaluate(
         Seam::PreTool,
         &bash(PROJECT, "git status"),
         Dialect::ClaudeCode,
     );
-    assert_eq!(o.verdict(), Verdict::Allow);
-    assert_eq!(o.reason_text(), "trusted repo [auto-approve]");
+    crate::support::assert_verdict(&o, Verdict::Allow, "trusted repo [auto-approve]");
 }
 
 #[test]
@@ -716,8 +713,11 @@ fn hk13_allow_from_another_policy_does_not_lift_a_deny() {
             &bash(PROJECT, "git push --force origin main"),
             Dialect::ClaudeCode,
         );
-        assert_eq!(o.verdict(), Verdict::Deny);
-        assert_eq!(o.reason_text(), "Force pushes are denied [no-force-push]");
+        crate::support::assert_verdict(
+            &o,
+            Verdict::Deny,
+            "Force pushes are denied [no-force-push]",
+        );
     }
     // A decoded command-hook allow merged with a rule's deny stays deny.
     let hook_allow = decode_cc(

@@ -395,10 +395,10 @@ fn hk03_guard_exiting_1_is_a_non_blocking_error() {
         {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/no-rm-json.py"}]}]}});
     let e = engine_from_config("settings.json", &cfg, Dialect::ClaudeCode);
     let o = pre(&e, &bash(&tmp.s(), "rm -rf build/ dist/"));
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(
-        o.reason_text(),
-        "recursive delete needs review [settings-PreToolUse-1-1]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Deny,
+        "recursive delete needs review [settings-PreToolUse-1-1]",
     );
     let cfg = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": format!("{}/.claude/hooks/no-rm-json.py", tmp.s())}]}]}});
@@ -422,10 +422,10 @@ fn hk04_exit_2_with_schema_invalid_json_blocks_with_stderr() {
         q(&tmp.s())
     ));
     let o = pre(&e, &bash(&tmp.s(), "git checkout release-2.0"));
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(
-        o.reason_text(),
-        "git checkout is blocked in this repository [git-guard]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Deny,
+        "git checkout is blocked in this repository [git-guard]",
     );
     assert_eq!(
         stdout_json(&o, Dialect::ClaudeCode)["hookSpecificOutput"],
@@ -594,8 +594,7 @@ fn hk08_guard_that_cannot_start() {
     if Path::new("/usr/bin/jq").exists() || Path::new("/bin/jq").exists() {
         let e = engine(&rule("guard", &guard.display().to_string(), ""));
         let o = pre(&e, &payload);
-        assert_eq!(o.verdict(), Verdict::Deny);
-        assert_eq!(o.reason_text(), "force push to main [guard]");
+        crate::support::assert_verdict(&o, Verdict::Deny, "force push to main [guard]");
     }
 
     // a: jq missing → exit 127 → non-blocking, reported.
@@ -744,10 +743,10 @@ fn hk14_updated_input_composition() {
     );
     let e = engine(&rules(&[("hk14-a", &a), ("hk14-d", &d)]));
     let o = pre(&e, &payload);
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(
-        o.reason_text(),
-        "tests disabled during release freeze [hk14-d]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Deny,
+        "tests disabled during release freeze [hk14-d]",
     );
     assert_eq!(o.updated_input, None);
     assert!(
@@ -810,10 +809,10 @@ fn hk16_subagent_tool_calls_get_the_same_policy() {
     let om = pre(&e, &main);
     let os = pre(&e, &sub);
     for o in [&om, &os] {
-        assert_eq!(o.verdict(), Verdict::Ask);
-        assert_eq!(
-            o.reason_text(),
-            "git reset --hard discards uncommitted work; confirm first [pre-bash]"
+        crate::support::assert_verdict(
+            o,
+            Verdict::Ask,
+            "git reset --hard discards uncommitted work; confirm first [pre-bash]",
         );
     }
     assert_eq!(
@@ -1150,8 +1149,7 @@ fn faults_each_give_the_documented_outcome_and_the_engine_keeps_working() {
         q(&lossy.display().to_string())
     ));
     let o = pre(&e2, &bash(&cwd, "ls"));
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(o.reason_text(), "bad \u{fffd} byte [lossy]");
+    crate::support::assert_verdict(&o, Verdict::Deny, "bad \u{fffd} byte [lossy]");
     assert!(problems.is_empty(), "{problems:#?}");
 }
 

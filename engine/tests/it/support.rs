@@ -47,6 +47,12 @@ pub(crate) fn assert_discarded(r: &seamguard_engine::HookResponse, error: &str) 
     assert_eq!(r.error.as_deref(), Some(error));
 }
 
+/// Asserts an outcome's merged verdict and its reason text.
+pub(crate) fn assert_verdict(o: &seamguard_engine::Outcome, verdict: Verdict, reason: &str) {
+    assert_eq!(o.verdict(), verdict);
+    assert_eq!(o.reason_text(), reason);
+}
+
 /// The workspace root (the repository).
 pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
