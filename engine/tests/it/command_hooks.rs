@@ -10,7 +10,6 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use seamguard_engine::import::{guess_dialect, import_config};
@@ -30,15 +29,7 @@ struct Tmp(PathBuf);
 
 impl Tmp {
     fn new(name: &str) -> Tmp {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "seamguard-ch-{}-{}-{name}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Tmp(p)
+        Tmp(crate::support::fresh_dir("ch", name))
     }
 
     fn join(&self, rel: &str) -> PathBuf {
