@@ -195,11 +195,11 @@ pub(crate) fn eval_shell(
                             })
                             .clone()
                     });
-                if let Some(expanded) = expanded.filter(|e| !e.is_empty()) {
-                    if expanded.iter().any(|p| placed(p, payload_cwd)) {
-                        any_ok = true;
-                        break;
-                    }
+                if let Some(expanded) = expanded.filter(|e| !e.is_empty())
+                    && expanded.iter().any(|p| placed(p, payload_cwd))
+                {
+                    any_ok = true;
+                    break;
                 }
                 let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
                     // Relative, no working directory: judged by its own components
