@@ -27,6 +27,8 @@
 //! cargo test --benches                               # each benchmark once + cross-check
 //! ```
 
+mod common;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -53,105 +55,33 @@ fn die(msg: &str) -> ! {
 // Rule generation
 // ---------------------------------------------------------------------------------------
 
-const PROGRAMS: &[&str] = &[
-    "git",
-    "cargo",
-    "npm",
-    "docker",
-    "kubectl",
-    "terraform",
-    "rm",
-    "curl",
-    "wget",
-    "ssh",
-    "psql",
-    "aws",
-    "gcloud",
-    "helm",
-    "make",
-    "python3",
-    "pip",
-    "node",
-    "yarn",
-    "pnpm",
-    "go",
-    "rustup",
-    "brew",
-    "apt-get",
-    "systemctl",
-    "chmod",
-    "chown",
-    "scp",
-    "rsync",
-    "sudo",
-];
+const PROGRAMS: &str = "git cargo npm docker kubectl terraform rm curl wget ssh psql aws gcloud helm make python3 pip node yarn pnpm go rustup brew apt-get systemctl chmod chown scp rsync sudo";
 
-const VERBS: &[&str] = &[
-    "push", "publish", "deploy", "delete", "apply", "install", "exec", "run", "drop", "destroy",
-    "release", "upload", "rollout", "migrate", "prune", "reset", "clean", "login", "sync",
-    "restore",
-];
+const VERBS: &str = "push publish deploy delete apply install exec run drop destroy release upload rollout migrate prune reset clean login sync restore";
 
-const DIRS: &[&str] = &[
-    "secrets",
-    "credentials",
-    "private",
-    "vault",
-    "infra",
-    "deploy",
-    "migrations",
-    "certs",
-    "backups",
-    "keys",
-];
+const DIRS: &str = "secrets credentials private vault infra deploy migrations certs backups keys";
 
-const EXTS: &[&str] = &[
-    "pem", "key", "p12", "sqlite", "env", "tfstate", "kdbx", "jks", "ovpn", "gpg",
-];
+const EXTS: &str = "pem key p12 sqlite env tfstate kdbx jks ovpn gpg";
 
-const MCP_SERVERS: &[&str] = &[
-    "github", "slack", "postgres", "linear", "jira", "notion", "sentry", "stripe", "figma", "drive",
-];
+const MCP_SERVERS: &str = "github slack postgres linear jira notion sentry stripe figma drive";
 
-fn pick<'a>(list: &[&'a str], i: usize) -> &'a str {
-    list.get(i % list.len()).copied().unwrap_or("x")
+/// The `i`-th word of a space-separated `list`, cycling.
+fn pick(list: &str, i: usize) -> &str {
+    let n = list.split(' ').count();
+    list.split(' ').nth(i % n).unwrap_or("x")
 }
 
 /// Hand-written rules present at every size; they make the payloads below fire something
 /// (so the "rules that fire" path is measured, not only the "nothing fires" path).
-const FIXED_RULES: &[&str] = &[
-    r#"[[rule]]
-id = "allow-git-readonly"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = '^git\s+(status|diff|log|show)\b' }
-decision = "allow"
-reason = "Read-only git commands are fine"
-"#,
-    r#"[[rule]]
-id = "allow-cargo-dev-loop"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { prefix = ["cargo test", "cargo check", "cargo build", "cargo clippy"] }
-decision = "allow"
-"#,
-    r#"[[rule]]
-id = "source-edits-ok"
-seam = "pre-tool"
-tool = "Edit|Write"
-when.file_path = { glob = "**/src/**/*.rs" }
-unless.file_path = { contains = "/generated/" }
-decision = "allow"
-"#,
-    r#"[[rule]]
-id = "no-force-push"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'git\s+push\s+.*--force' }
-decision = "deny"
-reason = "Force pushes are not allowed"
-"#,
-];
+const FIXED_RULES: &str = include_str!("data/fixed-rules.toml");
+
+/// The rules of [`FIXED_RULES`], each ending in a newline.
+fn fixed_rules() -> Vec<String> {
+    FIXED_RULES
+        .split_terminator("\n\n")
+        .map(|r| format!("{r}\n"))
+        .collect()
+}
 
 /// One generated rule. Every rule carries distinct literals (`{i}`) so that no two rules
 /// are the same test; most do not fire on the benchmark payloads, as in a real policy set.
@@ -272,11 +202,12 @@ fn generated_rule(i: usize) -> String {
 fn policy_toml(n: usize) -> String {
     let mut s = String::with_capacity(n * 200);
     s.push_str("[policy]\nname = \"bench\"\n\n");
-    for r in FIXED_RULES.iter().take(n) {
+    let fixed = fixed_rules();
+    for r in fixed.iter().take(n) {
         s.push_str(r);
         s.push('\n');
     }
-    for i in FIXED_RULES.len()..n {
+    for i in fixed.len()..n {
         s.push_str(&generated_rule(i));
     }
     s
@@ -774,11 +705,7 @@ fn summary(fixtures: &[Fixture]) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |a: &str| args.iter().any(|x| x == a);
-    // Criterion's own rule: without `--bench` (i.e. `cargo test --benches`) it is test mode.
-    let test_mode = !has("--bench") || has("--test");
-    let listing = has("--list") || args.iter().any(|a| a.starts_with("--profile-time"));
+    let (test_mode, listing) = common::modes();
 
     let t = Instant::now();
     let fixtures: Vec<Fixture> = sizes(test_mode).into_iter().map(Fixture::new).collect();
@@ -795,15 +722,11 @@ fn main() {
         }
     }
 
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-        .configure_from_args();
-    bench_all(&mut c, &fixtures);
-    c.final_summary();
-
-    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
-        summary(&fixtures);
-    }
+    let c = common::criterion(Duration::from_secs(2), 50);
+    common::run(
+        c,
+        (test_mode, listing),
+        |c| bench_all(c, &fixtures),
+        || summary(&fixtures),
+    );
 }

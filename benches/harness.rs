@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 use seamguard::harness::{Harness, PolicyTable, ToolCall};
 use seamguard::readers::{EventReader, Item};
-use seamguard::{PreToolDecision, Scope, Seam, hook, hooks, load_dir, policy};
+use seamguard::{Scope, Seam, hooks, load_dir, policy};
 
 /// A sync future never waits: poll once with a no-op waker (no runtime needed).
 fn block_on<F: Future>(f: F) -> F::Output {
@@ -40,14 +40,10 @@ fn block_on<F: Future>(f: F) -> F::Output {
     }
 }
 
-#[hook(seam = "pre-tool", tool = "Bash")]
-fn deny_rm(call: &ToolCall) -> Option<PreToolDecision> {
-    call.command()
-        .filter(|c| c.starts_with("rm "))
-        .map(|_| PreToolDecision::Deny {
-            reason: "no rm".into(),
-        })
-}
+#[path = "../tests/it/sample_hooks.rs"]
+mod sample_hooks;
+
+use sample_hooks::deny_rm;
 
 fn tables() -> (&'static PolicyTable, PolicyTable, Vec<(Seam, Value)>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

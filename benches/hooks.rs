@@ -25,16 +25,17 @@
 // A benchmark aborts when its setup fails.
 #![allow(clippy::panic)]
 
+mod common;
+
 use std::hint::black_box;
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use serde_json::json;
 
-use seamguard_engine::policy::OnError;
 use seamguard_engine::runner::{CommandHook, ProcessRunner, RunContext, run_all};
 use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, load_str};
 
@@ -57,34 +58,30 @@ fn cx() -> RunContext {
 }
 
 fn hook(id: &str, cmd: &str) -> CommandHook {
-    CommandHook {
-        id: id.into(),
-        command: cmd.into(),
-        timeout_ms: 30_000,
-        on_error: OnError::Ignore,
-        source: None,
-        env: Vec::new(),
-    }
+    CommandHook::new(id, cmd, 30_000)
 }
 
 /// `/bin/sh -c CMD` with the payload on stdin, as a caller would do it without seamguard.
 fn direct(cmd: &str, input: &[u8]) {
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(cmd)
-        .current_dir("/tmp")
+    let mut sh = Command::new("/bin/sh");
+    sh.arg("-c").arg(cmd).current_dir("/tmp");
+    black_box(feed(&mut sh, "/bin/sh", input));
+}
+
+/// Runs `cmd` (named `what` in a failure) with `input` on stdin and its output captured.
+fn feed(cmd: &mut Command, what: &str, input: &[u8]) -> Output {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("spawn /bin/sh: {e}"));
+        .unwrap_or_else(|e| panic!("spawn {what}: {e}"));
     if let Some(mut s) = child.stdin.take() {
         let _ = s.write_all(input);
     }
-    let out = child
+    child
         .wait_with_output()
-        .unwrap_or_else(|e| panic!("wait: {e}"));
-    black_box(out);
+        .unwrap_or_else(|e| panic!("wait: {e}"))
 }
 
 fn rule_policy(cmd: &str) -> String {
@@ -120,25 +117,15 @@ impl Bin {
     }
 
     fn hook(&self, policy: &str, input: &[u8]) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_seamguard"))
-            .args(["hook", "--policy"])
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_seamguard"));
+        cmd.args(["hook", "--policy"])
             .arg(self.dir.join(policy))
             .env("HOME", &self.dir)
             .env("XDG_CONFIG_HOME", self.dir.join("config"))
             .env("XDG_STATE_HOME", self.dir.join("state"))
             .env("SEAMGUARD_MANAGED_DIR", self.dir.join("managed"))
-            .env_remove("SEAMGUARD_AUDIT_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn seamguard: {e}"));
-        if let Some(mut s) = child.stdin.take() {
-            let _ = s.write_all(input);
-        }
-        let out = child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("wait: {e}"));
+            .env_remove("SEAMGUARD_AUDIT_LOG");
+        let out = feed(&mut cmd, "seamguard", input);
         assert!(
             out.status.success(),
             "{}",
@@ -190,24 +177,8 @@ fn bench_all(c: &mut Criterion, bin: &Bin) {
     g.finish();
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn time(n: usize, mut f: impl FnMut()) -> Duration {
-    for _ in 0..n.min(20) {
-        f();
-    }
-    median(
-        (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+fn time(n: usize, f: impl FnMut()) -> Duration {
+    common::measure(n, n.min(20), f)
 }
 
 fn ms(d: Duration) -> String {
@@ -249,7 +220,12 @@ fn summary(bin: &Bin) {
                 b.push(t.elapsed());
             }
         }
-        let (d, r, ev, b) = (median(d), median(r), median(ev), median(b));
+        let (d, r, ev, b) = (
+            common::median(d),
+            common::median(r),
+            common::median(ev),
+            common::median(b),
+        );
         println!(
             "| `{cmd}` | {} ms | {} ms | {} ms | {} ms | {:+.3} ms | {:+.3} ms |",
             ms(d),
@@ -275,7 +251,7 @@ fn summary(bin: &Bin) {
     let max = walls.iter().max().copied().unwrap_or_default();
     println!(
         "8 matching hooks × `sleep 0.1` through `run_all`: median {} ms wall, max {} ms (15 runs; serial would be 800 ms).",
-        ms(median(walls)),
+        ms(common::median(walls)),
         ms(max)
     );
 }
@@ -283,17 +259,8 @@ fn summary(bin: &Bin) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let has = |f: &str| args.iter().any(|a| a == f);
-    let test_mode = has("--test");
-    let listing = has("--list");
     let bin = Bin::new();
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(30)
-        .configure_from_args();
-    bench_all(&mut c, &bin);
-    c.final_summary();
-    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
-        summary(&bin);
-    }
+    let c = common::criterion(Duration::from_secs(3), 30);
+    let modes = (has("--test"), has("--list"));
+    common::run(c, modes, |c| bench_all(c, &bin), || summary(&bin));
 }

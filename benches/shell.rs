@@ -21,6 +21,8 @@
 //! cargo bench --bench shell -- library_fire
 //! ```
 
+mod common;
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -210,31 +212,12 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(TYPICAL), Some("/home/user/project")))
     });
-    g.bench_function("library_fire", |b| {
-        b.iter(|| {
-            f.library.fire(
-                Seam::PreTool,
-                black_box(&f.typical),
-                Dialect::ClaudeCode,
-                None,
-            )
-        })
-    });
+    g.bench_function("library_fire", |b| b.iter(|| fire(&f.library, &f.typical)));
     g.bench_function("library_evaluate", |b| {
-        b.iter(|| {
-            f.engine
-                .evaluate(Seam::PreTool, black_box(&f.typical), Dialect::ClaudeCode)
-        })
+        b.iter(|| evaluate(&f.engine, &f.typical))
     });
     g.bench_function("regex_policy_fire", |b| {
-        b.iter(|| {
-            f.regex_table.fire(
-                Seam::PreTool,
-                black_box(&f.typical),
-                Dialect::ClaudeCode,
-                None,
-            )
-        })
+        b.iter(|| fire(&f.regex_table, &f.typical))
     });
     g.bench_function("regex_set", |b| {
         b.iter(|| f.regex_set.matches(black_box(TYPICAL)))
@@ -247,36 +230,26 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze_1mb", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(&f.big_line), Some("/home/user/project")))
     });
-    g.bench_function("library_fire_1mb", |b| {
-        b.iter(|| {
-            f.library
-                .fire(Seam::PreTool, black_box(&f.big), Dialect::ClaudeCode, None)
-        })
-    });
+    g.bench_function("library_fire_1mb", |b| b.iter(|| fire(&f.library, &f.big)));
     g.bench_function("regex_set_1mb", |b| {
         b.iter(|| f.regex_set.matches(black_box(&f.big_line)))
     });
     g.finish();
 }
 
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
+/// The rules of `table` that fire on a Claude Code pre-tool `payload` (the payload hidden
+/// from the optimiser).
+fn fire(table: &DecisionTable, payload: &Value) -> Vec<u32> {
+    table.fire(Seam::PreTool, black_box(payload), Dialect::ClaudeCode, None)
 }
 
-fn measure(n: usize, mut f: impl FnMut()) -> Duration {
-    for _ in 0..n.min(50) {
-        f();
-    }
-    median(
-        (0..n)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+/// `engine`'s outcome for a Claude Code pre-tool `payload` (hidden from the optimiser).
+fn evaluate(engine: &Engine, payload: &Value) -> seamguard_engine::Outcome {
+    engine.evaluate(Seam::PreTool, black_box(payload), Dialect::ClaudeCode)
+}
+
+fn measure(n: usize, f: impl FnMut()) -> Duration {
+    common::measure(n, n.min(50), f)
 }
 
 fn summary(f: &Fixture) {
@@ -291,33 +264,19 @@ fn summary(f: &Fixture) {
         (
             "`DecisionTable::fire`, bundled library (parse + match)",
             measure(n, || {
-                black_box(f.library.fire(
-                    Seam::PreTool,
-                    black_box(&f.typical),
-                    Dialect::ClaudeCode,
-                    None,
-                ));
+                black_box(fire(&f.library, &f.typical));
             }),
         ),
         (
             "`Engine::evaluate`, bundled library",
             measure(n, || {
-                black_box(f.engine.evaluate(
-                    Seam::PreTool,
-                    black_box(&f.typical),
-                    Dialect::ClaudeCode,
-                ));
+                black_box(evaluate(&f.engine, &f.typical));
             }),
         ),
         (
             "`DecisionTable::fire`, regex-only policy",
             measure(n, || {
-                black_box(f.regex_table.fire(
-                    Seam::PreTool,
-                    black_box(&f.typical),
-                    Dialect::ClaudeCode,
-                    None,
-                ));
+                black_box(fire(&f.regex_table, &f.typical));
             }),
         ),
         (
@@ -339,12 +298,7 @@ fn summary(f: &Fixture) {
         (
             "`DecisionTable::fire`, bundled library",
             measure(11, || {
-                black_box(f.library.fire(
-                    Seam::PreTool,
-                    black_box(&f.big),
-                    Dialect::ClaudeCode,
-                    None,
-                ));
+                black_box(fire(&f.library, &f.big));
             }),
         ),
         (
@@ -375,21 +329,8 @@ fn summary(f: &Fixture) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let has = |a: &str| args.iter().any(|x| x == a);
-    let test_mode = !has("--bench") || has("--test");
-    let listing = has("--list") || args.iter().any(|a| a.starts_with("--profile-time"));
-
     let f = Fixture::new();
     f.check();
-    let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-        .configure_from_args();
-    bench_all(&mut c, &f);
-    c.final_summary();
-    if !test_mode && !listing && std::env::var_os("SEAMGUARD_BENCH_NO_SUMMARY").is_none() {
-        summary(&f);
-    }
+    let c = common::criterion(Duration::from_secs(2), 50);
+    common::run(c, common::modes(), |c| bench_all(c, &f), || summary(&f));
 }

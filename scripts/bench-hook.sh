@@ -33,69 +33,67 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
 fi
 
 # --- generated policy files ------------------------------------------------------------
-gen_post() { # 1,000 post-tool rules: contexts, redactions and feedback on distinct literals
+gen_rules() { # NAME SEAM BODY: a policy NAME of 1,000 SEAM rules, `BODY i` writing the rest of rule i
     echo '[policy]'
-    echo 'name = "post-tool-1000"'
+    echo "name = \"$1\""
     echo
     for ((i = 0; i < 1000; i++)); do
         echo '[[rule]]'
-        echo "id = \"post-$i\""
-        echo 'seam = "post-tool"'
-        case $((i % 4)) in
-        0)
-            echo 'tool = "Bash"'
-            echo "when.command = { regex = '\\bdeploy-$i\\s+--env\\s+prod' }"
-            echo "context = \"Deployment $i finished; check the dashboard.\""
-            ;;
-        1)
-            echo 'tool = "Edit|Write"'
-            echo "when.file_path = { glob = \"**/module_$i/**/*.rs\" }"
-            echo "context = \"Run the tests of module $i.\""
-            ;;
-        2)
-            echo 'tool = "Read|Bash"'
-            echo "redact = [{ regex = 'tok_${i}_[A-Za-z0-9]{24}' }]"
-            ;;
-        3)
-            echo 'tool = "Bash"'
-            echo "when.command = { contains = \"migrate-$i\" }"
-            echo "feedback = \"Migration $i ran; verify the schema.\""
-            ;;
-        esac
+        echo "id = \"${2%-tool}-$i\""
+        echo "seam = \"$2\""
+        "$3" "$i"
         echo
     done
 }
-gen_pre() { # 1,000 pre-tool rules on distinct literals (none fires on the payloads)
-    echo '[policy]'
-    echo 'name = "pre-tool-1000"'
-    echo
-    for ((i = 0; i < 1000; i++)); do
-        echo '[[rule]]'
-        echo "id = \"pre-$i\""
-        echo 'seam = "pre-tool"'
-        case $((i % 4)) in
-        0)
-            echo 'tool = "Bash"'
-            echo "when.command = { regex = '\\bdeploy\\s+svc-$i\\b' }"
-            ;;
-        1)
-            echo 'tool = "Bash"'
-            echo "when.command = { contains = \"kubectl delete ns team-$i\" }"
-            ;;
-        2)
-            echo 'tool = "Edit|Write"'
-            echo "when.file_path = { prefix = \"/srv/app-$i/\" }"
-            ;;
-        3)
-            echo 'tool = "Read"'
-            echo "when.file_path = { glob = \"**/vault-$i/**\" }"
-            ;;
-        esac
-        echo 'decision = "deny"'
-        echo "reason = \"generated rule $i\""
-        echo
-    done
+post_rule() { # contexts, redactions and feedback on distinct literals
+    local i=$1
+    case $((i % 4)) in
+    0)
+        echo 'tool = "Bash"'
+        echo "when.command = { regex = '\\bdeploy-$i\\s+--env\\s+prod' }"
+        echo "context = \"Deployment $i finished; check the dashboard.\""
+        ;;
+    1)
+        echo 'tool = "Edit|Write"'
+        echo "when.file_path = { glob = \"**/module_$i/**/*.rs\" }"
+        echo "context = \"Run the tests of module $i.\""
+        ;;
+    2)
+        echo 'tool = "Read|Bash"'
+        echo "redact = [{ regex = 'tok_${i}_[A-Za-z0-9]{24}' }]"
+        ;;
+    3)
+        echo 'tool = "Bash"'
+        echo "when.command = { contains = \"migrate-$i\" }"
+        echo "feedback = \"Migration $i ran; verify the schema.\""
+        ;;
+    esac
 }
+pre_rule() { # denies on distinct literals (none fires on the payloads)
+    local i=$1
+    case $((i % 4)) in
+    0)
+        echo 'tool = "Bash"'
+        echo "when.command = { regex = '\\bdeploy\\s+svc-$i\\b' }"
+        ;;
+    1)
+        echo 'tool = "Bash"'
+        echo "when.command = { contains = \"kubectl delete ns team-$i\" }"
+        ;;
+    2)
+        echo 'tool = "Edit|Write"'
+        echo "when.file_path = { prefix = \"/srv/app-$i/\" }"
+        ;;
+    3)
+        echo 'tool = "Read"'
+        echo "when.file_path = { glob = \"**/vault-$i/**\" }"
+        ;;
+    esac
+    echo 'decision = "deny"'
+    echo "reason = \"generated rule $i\""
+}
+gen_post() { gen_rules post-tool-1000 post-tool post_rule; }
+gen_pre() { gen_rules pre-tool-1000 pre-tool pre_rule; }
 gen_post >"$OUT/post-tool-1000.toml"
 gen_pre >"$OUT/pre-tool-1000.toml"
 for f in "$DATA/baseline-20.toml" "$OUT/post-tool-1000.toml" "$OUT/pre-tool-1000.toml"; do
@@ -132,11 +130,20 @@ echo "binary: $BIN ($(stat -c %s "$BIN") bytes), runs: $RUNS, nproc: $(nproc), c
 echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
+section() { # TITLE COLUMNS: a Markdown section and the head of its table (a scenario, then
+    # the `|`-separated numeric COLUMNS)
+    local rule="|---|"
+    local n
+    n=$(tr -cd '|' <<<"$2")
+    for ((k = 0; k <= ${#n}; k++)); do rule+="---:|"; done
+    echo "## $1"
+    echo
+    echo "| scenario | $2 |"
+    echo "$rule"
+}
+
 # --- Python harness: posix_spawn + wait4 ---------------------------------------------------
-echo "## posix_spawn harness (wall = spawn..wait4)"
-echo
-echo "| scenario | median ms | p90 ms | min ms |"
-echo "|---|---:|---:|---:|"
+section "posix_spawn harness (wall = spawn..wait4)" "median ms | p90 ms | min ms"
 for s in "${SCENARIOS[@]}"; do
     IFS='|' read -r name args input <<<"$s"
     # shellcheck disable=SC2086
@@ -165,10 +172,8 @@ echo
 
 # --- hyperfine --------------------------------------------------------------------------------
 if command -v hyperfine >/dev/null; then
-    echo "## hyperfine $(hyperfine --version | cut -d' ' -f2) (shell start-up subtracted)"
-    echo
-    echo "| scenario | median ms | p90 ms | mean ± σ ms |"
-    echo "|---|---:|---:|---:|"
+    section "hyperfine $(hyperfine --version | cut -d' ' -f2) (shell start-up subtracted)" \
+        "median ms | p90 ms | mean ± σ ms"
     for s in "${SCENARIOS[@]}"; do
         IFS='|' read -r name args input <<<"$s"
         json="$OUT/hyperfine-${name//[^a-z0-9+]/_}.json"
@@ -190,10 +195,7 @@ fi
 
 # --- /usr/bin/time -v cross-check -------------------------------------------------------------
 if [[ -x /usr/bin/time ]]; then
-    echo "## peak RSS, /usr/bin/time -v (20 runs each)"
-    echo
-    echo "| scenario | median MiB | max MiB |"
-    echo "|---|---:|---:|"
+    section "peak RSS, /usr/bin/time -v (20 runs each)" "median MiB | max MiB"
     for s in "${SCENARIOS[@]}"; do
         IFS='|' read -r name args input <<<"$s"
         for _ in $(seq 20); do

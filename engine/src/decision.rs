@@ -59,35 +59,19 @@ impl Verdict {
     /// Verdicts a seam cannot produce rank 0 like abstain.
     pub fn rank(self, seam: Seam) -> u8 {
         use Verdict as V;
-        match seam {
-            Seam::PreTool => match self {
-                V::Allow => 1,
-                V::Ask => 2,
-                V::Defer => 3,
-                V::Deny => 4,
-                _ => 0,
-            },
-            Seam::PermissionRequest => match self {
-                V::Allow => 1,
-                V::Deny => 2,
-                _ => 0,
-            },
-            Seam::PromptSubmit | Seam::PreCompact => match self {
-                V::Allow => 1,
-                V::Block => 2,
-                _ => 0,
-            },
-            Seam::PostTool => match self {
-                V::Redact => 1,
-                V::Block => 2,
-                _ => 0,
-            },
-            Seam::Stop | Seam::SubagentStop => match self {
-                V::Continue => 1,
-                _ => 0,
-            },
-            _ => 0,
-        }
+        // The verdicts the seam can produce, least restrictive first.
+        let order: &[Verdict] = match seam {
+            Seam::PreTool => &[V::Allow, V::Ask, V::Defer, V::Deny],
+            Seam::PermissionRequest => &[V::Allow, V::Deny],
+            Seam::PromptSubmit | Seam::PreCompact => &[V::Allow, V::Block],
+            Seam::PostTool => &[V::Redact, V::Block],
+            Seam::Stop | Seam::SubagentStop => &[V::Continue],
+            _ => &[],
+        };
+        (1..)
+            .zip(order)
+            .find_map(|(rank, v)| (*v == self).then_some(rank))
+            .unwrap_or(0)
     }
 }
 
@@ -256,6 +240,11 @@ impl Outcome {
         )
     }
 
+    /// `Some` when this is an outcome of `seam` (each typed decision belongs to one seam).
+    fn at(&self, seam: Seam) -> Option<()> {
+        (self.seam == Some(seam)).then_some(())
+    }
+
     /// Ids of every fired rule, in order.
     pub fn fired_ids(&self) -> Vec<&str> {
         self.fired.iter().map(|c| c.rule.as_str()).collect()
@@ -263,9 +252,7 @@ impl Outcome {
 
     /// The typed pre-tool decision, or `None` for abstain or another seam.
     pub fn pre_tool(&self) -> Option<PreToolDecision> {
-        if self.seam != Some(Seam::PreTool) {
-            return None;
-        }
+        self.at(Seam::PreTool)?;
         let reason = self.reason_text();
         Some(match self.verdict() {
             Verdict::Allow => PreToolDecision::Allow {
@@ -281,9 +268,7 @@ impl Outcome {
 
     /// The typed permission-request decision.
     pub fn permission(&self) -> Option<PermissionDecision> {
-        if self.seam != Some(Seam::PermissionRequest) {
-            return None;
-        }
+        self.at(Seam::PermissionRequest)?;
         Some(match self.verdict() {
             Verdict::Allow => PermissionDecision::Allow {
                 updated_input: self.updated_input.clone(),
@@ -297,9 +282,7 @@ impl Outcome {
 
     /// The typed prompt-submit decision (allow when nothing blocked).
     pub fn prompt(&self) -> Option<PromptDecision> {
-        if self.seam != Some(Seam::PromptSubmit) {
-            return None;
-        }
+        self.at(Seam::PromptSubmit)?;
         Some(match self.verdict() {
             Verdict::Block => PromptDecision::Block {
                 reason: self.reason_text(),
@@ -314,9 +297,7 @@ impl Outcome {
 
     /// The typed post-tool decision (accept when nothing blocked or redacted).
     pub fn post_tool(&self) -> Option<PostToolDecision> {
-        if self.seam != Some(Seam::PostTool) {
-            return None;
-        }
+        self.at(Seam::PostTool)?;
         let contexts = self.contexts.iter().map(|a| a.text.clone()).collect();
         Some(match self.verdict() {
             Verdict::Block => PostToolDecision::Block {

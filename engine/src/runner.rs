@@ -42,6 +42,21 @@ pub struct CommandHook {
     pub env: Vec<(String, String)>,
 }
 
+impl CommandHook {
+    /// A hook `id` running `command` with a timeout of `timeout_ms`, whose failure is
+    /// ignored, declared nowhere and with no extra environment.
+    pub fn new(id: impl Into<String>, command: impl Into<String>, timeout_ms: u64) -> CommandHook {
+        CommandHook {
+            id: id.into(),
+            command: command.into(),
+            timeout_ms,
+            on_error: OnError::Ignore,
+            source: None,
+            env: Vec::new(),
+        }
+    }
+}
+
 /// What one command hook did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RunResult {
@@ -308,14 +323,7 @@ mod tests {
     use super::*;
 
     fn hook(cmd: &str, timeout_ms: u64) -> CommandHook {
-        CommandHook {
-            id: "t".into(),
-            command: cmd.into(),
-            timeout_ms,
-            on_error: OnError::Ignore,
-            source: None,
-            env: Vec::new(),
-        }
+        CommandHook::new("t", cmd, timeout_ms)
     }
 
     fn cx() -> RunContext {

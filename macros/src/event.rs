@@ -24,16 +24,12 @@ fn parse_attrs(input: &DeriveInput) -> syn::Result<Attrs> {
     let mut errors: Option<syn::Error> = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("event")) {
         let r = attr.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
+            let key = crate::hook::meta_key(&meta);
             match key.as_str() {
-                "name" => a.name = Some(meta.value()?.parse()?),
-                "decision" => a.decision = Some(meta.value()?.parse()?),
-                "reducer" => a.reducer = Some(meta.value()?.parse()?),
-                "crate" => a.krate = Some(meta.value()?.parse()?),
+                "name" => a.name = crate::hook::meta_value(&meta)?,
+                "decision" => a.decision = crate::hook::meta_value(&meta)?,
+                "reducer" => a.reducer = crate::hook::meta_value(&meta)?,
+                "crate" => a.krate = crate::hook::meta_value(&meta)?,
                 _ => {
                     return Err(meta.error(format!(
                         "unknown key `{key}` in #[event(…)]; expected `name`, `decision`, \
@@ -65,10 +61,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         Ok(a) => a,
         Err(e) => return e.to_compile_error(),
     };
-    let krate = attrs
-        .krate
-        .clone()
-        .map_or_else(|| quote!(::seamguard), |p| quote!(#p));
+    let krate = crate::hook::crate_path(attrs.krate.as_ref());
     let h = quote!(#krate::harness);
     let ident = &input.ident;
     let (impl_g, ty_g, where_g) = input.generics.split_for_impl();

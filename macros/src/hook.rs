@@ -36,6 +36,26 @@ struct Shape {
     sync_only: bool,
 }
 
+/// The key of one `key = value` item of an attribute (empty when it is not a plain name).
+pub(crate) fn meta_key(meta: &syn::meta::ParseNestedMeta<'_>) -> String {
+    meta.path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// The value of one `key = value` item of an attribute.
+pub(crate) fn meta_value<T: syn::parse::Parse>(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<Option<T>> {
+    Ok(Some(meta.value()?.parse()?))
+}
+
+/// The path of the `seamguard` crate: a `crate = …` argument, else `::seamguard`.
+pub(crate) fn crate_path(krate: Option<&syn::Path>) -> TokenStream {
+    krate.map_or_else(|| quote!(::seamguard), |p| quote!(#p))
+}
+
 fn did_you_mean<'a>(got: &str, candidates: impl Iterator<Item = &'a str>) -> String {
     seamguard_policy::hint::suffix(got, candidates)
 }
@@ -154,21 +174,17 @@ fn parse_args(args: TokenStream, kind: Kind) -> syn::Result<Args> {
         Kind::Guard => &["tool", "matcher", "name", "cleanup", "crate"],
     };
     let parser = syn::meta::parser(|meta| {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
+        let key = meta_key(&meta);
         match key.as_str() {
-            "seam" if kind == Kind::Hook => a.seam = Some(meta.value()?.parse()?),
+            "seam" if kind == Kind::Hook => a.seam = meta_value(&meta)?,
             "seam" => {
                 return Err(meta
                     .error("a guard always runs at `pre-tool`, after every hook: remove `seam`"));
             }
-            "tool" | "matcher" => a.matcher = Some(meta.value()?.parse()?),
-            "name" => a.name = Some(meta.value()?.parse()?),
-            "cleanup" => a.cleanup = Some(meta.value()?.parse()?),
-            "crate" => a.krate = Some(meta.value()?.parse()?),
+            "tool" | "matcher" => a.matcher = meta_value(&meta)?,
+            "name" => a.name = meta_value(&meta)?,
+            "cleanup" => a.cleanup = meta_value(&meta)?,
+            "crate" => a.krate = meta_value(&meta)?,
             _ => {
                 let hint = did_you_mean(&key, keys.iter().copied());
                 return Err(meta.error(format!(
@@ -266,10 +282,7 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream, kind: Kind) -> TokenS
 
 fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenStream> {
     let args = parse_args(args, kind)?;
-    let krate = args
-        .krate
-        .clone()
-        .map_or_else(|| quote!(::seamguard), |p| quote!(#p));
+    let krate = crate_path(args.krate.as_ref());
     let h = quote!(#krate::harness);
     let sig = &func.sig;
     let fn_name = &sig.ident;

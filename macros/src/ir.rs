@@ -23,19 +23,26 @@ fn variant(path: TokenStream, v: &impl std::fmt::Debug) -> TokenStream {
     quote!(#path::#id)
 }
 
+/// A one-field tuple variant (or function) `path` applied to `x`: `path(x)`.
+fn call(path: TokenStream, x: TokenStream) -> TokenStream {
+    quote!(#path(#x))
+}
+
+/// `Option::Some(x)` or `Option::None`.
+fn opt(x: Option<TokenStream>) -> TokenStream {
+    match x {
+        Some(x) => quote!(::core::option::Option::Some(#x)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 impl Gen {
     fn string(&self, s: &str) -> TokenStream {
         quote!(::std::string::String::from(#s))
     }
 
     fn opt_string(&self, s: &Option<String>) -> TokenStream {
-        match s {
-            Some(s) => {
-                let s = self.string(s);
-                quote!(::core::option::Option::Some(#s))
-            }
-            None => quote!(::core::option::Option::None),
-        }
+        opt(s.as_deref().map(|s| self.string(s)))
     }
 
     fn strings(&self, v: &[String]) -> TokenStream {
@@ -63,10 +70,7 @@ impl Gen {
                     quote!(#j::Value::from(#f))
                 }
             }
-            Value::String(s) => {
-                let s = self.string(s);
-                quote!(#j::Value::String(#s))
-            }
+            Value::String(s) => call(quote!(#j::Value::String), self.string(s)),
             Value::Array(a) => {
                 let items = a.iter().map(|x| self.value(x));
                 quote!(#j::Value::Array(::std::vec![#(#items),*]))
@@ -117,14 +121,8 @@ impl Gen {
         let p = &self.p;
         match m {
             Matcher::All => quote!(#p::Matcher::All),
-            Matcher::Exact(v) => {
-                let v = self.strings(v);
-                quote!(#p::Matcher::Exact(#v))
-            }
-            Matcher::Regex(r) => {
-                let r = self.string(r);
-                quote!(#p::Matcher::Regex(#r))
-            }
+            Matcher::Exact(v) => call(quote!(#p::Matcher::Exact), self.strings(v)),
+            Matcher::Regex(r) => call(quote!(#p::Matcher::Regex), self.string(r)),
         }
     }
 
@@ -140,10 +138,7 @@ impl Gen {
         match s {
             PathSpec::Project => quote!(#p::policy::PathSpec::Project),
             PathSpec::Home => quote!(#p::policy::PathSpec::Home),
-            PathSpec::Glob(g) => {
-                let g = self.string(g);
-                quote!(#p::policy::PathSpec::Glob(#g))
-            }
+            PathSpec::Glob(g) => call(quote!(#p::policy::PathSpec::Glob), self.string(g)),
         }
     }
 
@@ -194,22 +189,10 @@ impl Gen {
                 let v = v.iter().map(|x| self.value(x));
                 quote!(#t_::Equals(::std::vec![#(#v),*]))
             }
-            Test::Regex(v) => {
-                let v = self.strings(v);
-                quote!(#t_::Regex(#v))
-            }
-            Test::Glob(v) => {
-                let v = self.strings(v);
-                quote!(#t_::Glob(#v))
-            }
-            Test::Contains(v) => {
-                let v = self.strings(v);
-                quote!(#t_::Contains(#v))
-            }
-            Test::Prefix(v) => {
-                let v = self.strings(v);
-                quote!(#t_::Prefix(#v))
-            }
+            Test::Regex(v) => call(quote!(#t_::Regex), self.strings(v)),
+            Test::Glob(v) => call(quote!(#t_::Glob), self.strings(v)),
+            Test::Contains(v) => call(quote!(#t_::Contains), self.strings(v)),
+            Test::Prefix(v) => call(quote!(#t_::Prefix), self.strings(v)),
             Test::Shell(s) => {
                 let s = self.shell(s);
                 quote!(#t_::Shell(::std::boxed::Box::new(#s)))
@@ -220,15 +203,14 @@ impl Gen {
     fn pred(&self, pr: &Pred) -> TokenStream {
         let p = &self.p;
         let pp = quote!(#p::policy::Pred);
+        // `Pred::<variant>(vec![…])`.
+        let list = |variant: TokenStream, v: &[Pred]| {
+            let v = v.iter().map(|x| self.pred(x));
+            quote!(#pp::#variant(::std::vec![#(#v),*]))
+        };
         match pr {
-            Pred::All(v) => {
-                let v = v.iter().map(|x| self.pred(x));
-                quote!(#pp::All(::std::vec![#(#v),*]))
-            }
-            Pred::Any(v) => {
-                let v = v.iter().map(|x| self.pred(x));
-                quote!(#pp::Any(::std::vec![#(#v),*]))
-            }
+            Pred::All(v) => list(quote!(All), v),
+            Pred::Any(v) => list(quote!(Any), v),
             Pred::Not(x) => {
                 let x = self.pred(x);
                 quote!(#pp::Not(::std::boxed::Box::new(#x)))
@@ -242,13 +224,7 @@ impl Gen {
     }
 
     fn opt_pred(&self, pr: &Option<Pred>) -> TokenStream {
-        match pr {
-            Some(x) => {
-                let x = self.pred(x);
-                quote!(::core::option::Option::Some(#x))
-            }
-            None => quote!(::core::option::Option::None),
-        }
+        opt(pr.as_ref().map(|x| self.pred(x)))
     }
 
     fn action(&self, a: &Action) -> TokenStream {
@@ -268,32 +244,21 @@ impl Gen {
             suppress_prompt,
             observe,
         } = a;
-        let decision = match decision {
-            Some(d) => {
-                let d = variant(quote!(#pp::DecisionValue), d);
-                quote!(::core::option::Option::Some(#d))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let decision = opt(decision
+            .as_ref()
+            .map(|d| variant(quote!(#pp::DecisionValue), d)));
         let reason = self.opt_string(reason);
         let context = self.opt_string(context);
-        let rewrite = match rewrite {
-            None => quote!(::core::option::Option::None),
-            Some(Rewrite::Prepend(s)) => {
-                let s = self.string(s);
-                quote!(::core::option::Option::Some(#pp::Rewrite::Prepend(#s)))
-            }
-            Some(Rewrite::Append(s)) => {
-                let s = self.string(s);
-                quote!(::core::option::Option::Some(#pp::Rewrite::Append(#s)))
-            }
-            Some(Rewrite::Replace { regex, replace }) => {
+        let rewrite = opt(rewrite.as_ref().map(|r| match r {
+            Rewrite::Prepend(s) => call(quote!(#pp::Rewrite::Prepend), self.string(s)),
+            Rewrite::Append(s) => call(quote!(#pp::Rewrite::Append), self.string(s)),
+            Rewrite::Replace { regex, replace } => {
                 let (regex, replace) = (self.string(regex), self.string(replace));
-                quote!(::core::option::Option::Some(#pp::Rewrite::Replace {
+                quote!(#pp::Rewrite::Replace {
                     regex: #regex, replace: #replace
-                }))
+                })
             }
-        };
+        }));
         let redact = redact.iter().map(|Redaction { regex, replace }| {
             let (regex, replace) = (self.string(regex), self.string(replace));
             quote!(#pp::Redaction { regex: #regex, replace: #replace })
@@ -301,26 +266,25 @@ impl Gen {
         let feedback = self.opt_string(feedback);
         let continue_with = self.opt_string(continue_with);
         let halt = self.opt_string(halt);
-        let run = match run {
-            None => quote!(::core::option::Option::None),
-            Some(RunSpec {
-                command,
-                timeout_ms,
-                on_error,
-                env,
-            }) => {
+        let run = opt(run.as_ref().map(
+            |RunSpec {
+                 command,
+                 timeout_ms,
+                 on_error,
+                 env,
+             }| {
                 let command = self.string(command);
                 let on_error = variant(quote!(#pp::OnError), on_error);
                 let env = env.iter().map(|(k, v)| {
                     let (k, v) = (self.string(k), self.string(v));
                     quote!((#k, #v))
                 });
-                quote!(::core::option::Option::Some(#pp::RunSpec {
+                quote!(#pp::RunSpec {
                     command: #command, timeout_ms: #timeout_ms, on_error: #on_error,
                     env: ::std::vec![#(#env),*],
-                }))
-            }
-        };
+                })
+            },
+        ));
         quote!(#pp::Action {
             decision: #decision,
             reason: #reason,
@@ -378,13 +342,7 @@ impl Gen {
         } = t;
         let name = self.string(name);
         let payload = self.value(payload);
-        let dialect = match dialect {
-            Some(d) => {
-                let d = variant(quote!(#p::Dialect), d);
-                quote!(::core::option::Option::Some(#d))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let dialect = opt(dialect.as_ref().map(|d| variant(quote!(#p::Dialect), d)));
         let expect = self.string(expect);
         let reason_contains = self.opt_string(reason_contains);
         let rules = self.strings(rules);

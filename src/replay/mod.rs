@@ -57,7 +57,7 @@ mod text;
 use progress::Progress;
 use report::{
     Brief, Change, EventRecord, FileStat, JsonlEvent, JsonlProblem, JsonlSummary, NeverFired,
-    ProblemRecord, Report, WouldRun, fired_set,
+    PendingRun, ProblemRecord, Report, WouldRun, fired_set,
 };
 use text::Style;
 
@@ -212,12 +212,11 @@ pub(crate) fn run(o: &Options) -> ExitCode {
                     base_brief = Some(Brief::new(&b, base_fired));
                 }
             }
-            for (id, cmd) in &out.pending_runs {
+            for run in &out.pending_runs {
                 report.would_run.push(WouldRun {
                     file: ev.file.clone(),
                     line: ev.line,
-                    rule: id.clone(),
-                    command: cmd.clone(),
+                    run: PendingRun::new(run),
                 });
             }
             if jsonl {

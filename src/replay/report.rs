@@ -96,10 +96,9 @@ pub(super) struct WouldRun {
     pub(super) file: Arc<str>,
     /// Its line (or entry index).
     pub(super) line: usize,
-    /// Rule id.
-    pub(super) rule: String,
-    /// The command line.
-    pub(super) command: String,
+    /// The hook (`rule`, `command`).
+    #[serde(flatten)]
+    pub(super) run: PendingRun,
 }
 
 /// A pending command hook inside an [`EventRecord`].
@@ -111,9 +110,20 @@ pub(super) struct PendingRun {
     pub(super) command: String,
 }
 
-/// One evaluated event and its outcome (an *event record* of the module doc).
+impl PendingRun {
+    /// The pending run of an outcome's `(rule id, command)`.
+    pub(super) fn new((rule, command): &(String, String)) -> PendingRun {
+        PendingRun {
+            rule: rule.clone(),
+            command: command.clone(),
+        }
+    }
+}
+
+/// Where a recorded event stands and what it is: the leading fields of an [`EventRecord`]
+/// and of a [`Change`].
 #[derive(Debug, Serialize)]
-pub(super) struct EventRecord {
+pub(super) struct EventHead {
     /// The recorded file.
     pub(super) file: Arc<str>,
     /// 1-based line (entry index for JSON arrays and Gemini chats).
@@ -128,6 +138,29 @@ pub(super) struct EventRecord {
     pub(super) subject: String,
     /// Command / path / prompt on one line.
     pub(super) summary: String,
+}
+
+impl EventHead {
+    /// The head of `ev` evaluated in `dialect`.
+    pub(super) fn new(ev: &RecordedEvent, dialect: Dialect) -> EventHead {
+        EventHead {
+            file: ev.file.clone(),
+            line: ev.line,
+            format: ev.format.name(),
+            dialect: dialect.name(),
+            seam: ev.seam.name(),
+            subject: subject_of(ev),
+            summary: summary_of(&ev.payload),
+        }
+    }
+}
+
+/// One evaluated event and its outcome (an *event record* of the module doc).
+#[derive(Debug, Serialize)]
+pub(super) struct EventRecord {
+    /// The event.
+    #[serde(flatten)]
+    pub(super) head: EventHead,
     /// Verdict name.
     pub(super) verdict: &'static str,
     /// Reasons joined, one per line.
@@ -146,26 +179,13 @@ impl EventRecord {
     /// The record of `ev` evaluated in `dialect` with outcome `o`.
     pub(super) fn new(ev: &RecordedEvent, dialect: Dialect, o: &Outcome) -> EventRecord {
         EventRecord {
-            file: ev.file.clone(),
-            line: ev.line,
-            format: ev.format.name(),
-            dialect: dialect.name(),
-            seam: ev.seam.name(),
-            subject: subject_of(ev),
-            summary: summary_of(&ev.payload),
+            head: EventHead::new(ev, dialect),
             verdict: o.verdict().name(),
             reason: o.reason_text(),
             rules: o.fired_ids().into_iter().map(str::to_string).collect(),
             contexts: o.contexts.iter().map(|c| c.text.clone()).collect(),
             halt: o.halt.as_ref().map(|h| h.text.clone()),
-            would_run: o
-                .pending_runs
-                .iter()
-                .map(|(rule, command)| PendingRun {
-                    rule: rule.clone(),
-                    command: command.clone(),
-                })
-                .collect(),
+            would_run: o.pending_runs.iter().map(PendingRun::new).collect(),
         }
     }
 }
@@ -195,20 +215,9 @@ impl Brief {
 /// An event whose outcome differs from the baseline's.
 #[derive(Debug, Serialize)]
 pub(super) struct Change {
-    /// The recorded file.
-    pub(super) file: Arc<str>,
-    /// Its line (or entry index).
-    pub(super) line: usize,
-    /// Format name.
-    pub(super) format: &'static str,
-    /// Dialect name.
-    pub(super) dialect: &'static str,
-    /// Seam name.
-    pub(super) seam: &'static str,
-    /// Matcher subject.
-    pub(super) subject: String,
-    /// One-line summary.
-    pub(super) summary: String,
+    /// The event.
+    #[serde(flatten)]
+    pub(super) head: EventHead,
     /// Outcome with the baseline policies.
     pub(super) baseline: Brief,
     /// Outcome with the policies.
@@ -224,13 +233,7 @@ impl Change {
         policy: Brief,
     ) -> Change {
         Change {
-            file: ev.file.clone(),
-            line: ev.line,
-            format: ev.format.name(),
-            dialect: dialect.name(),
-            seam: ev.seam.name(),
-            subject: subject_of(ev),
-            summary: summary_of(&ev.payload),
+            head: EventHead::new(ev, dialect),
             baseline,
             policy,
         }

@@ -106,53 +106,49 @@ pub(super) fn render(
     for n in never {
         writeln!(w, "  {} ({})", n.rule, n.source)?;
     }
+    let n = report.decisions.len();
     writeln!(
         w,
         "{}",
-        style.bold(&format!(
-            "decisions other than allow ({}):",
-            report.decisions.len()
-        ))
+        style.bold(&format!("decisions other than allow ({n}):"))
     )?;
     for d in &report.decisions {
         writeln!(
             w,
             "  {}:{}  {} {}  {}  [{}]  {}\n      {}",
-            d.file,
-            d.line,
-            d.seam,
-            d.subject,
+            d.head.file,
+            d.head.line,
+            d.head.seam,
+            d.head.subject,
             style.verdict(d.verdict),
             joined(&d.rules),
-            d.summary,
+            d.head.summary,
             d.reason.lines().next().unwrap_or("")
         )?;
     }
     if !report.would_run.is_empty() {
+        let n = report.would_run.len();
         writeln!(
             w,
             "{}",
             style.bold(&format!(
-                "command hooks not executed ({}; --exec-hooks runs them):",
-                report.would_run.len()
+                "command hooks not executed ({n}; --exec-hooks runs them):"
             ))
         )?;
         for r in &report.would_run {
             writeln!(
                 w,
                 "  {}:{}  [{}]  would run: {}",
-                r.file, r.line, r.rule, r.command
+                r.file, r.line, r.run.rule, r.run.command
             )?;
         }
     }
     if let Some(diff) = &report.diff {
+        let n = diff.events.len();
         writeln!(
             w,
             "{}",
-            style.bold(&format!(
-                "changed against the baseline ({} event(s)):",
-                diff.events.len()
-            ))
+            style.bold(&format!("changed against the baseline ({n} event(s)):"))
         )?;
         writeln!(
             w,
@@ -164,11 +160,11 @@ pub(super) fn render(
             writeln!(
                 w,
                 "  {}:{}  {} {}  {}\n      baseline {}  ->  policy {}",
-                c.file,
-                c.line,
-                c.seam,
-                c.subject,
-                c.summary,
+                c.head.file,
+                c.head.line,
+                c.head.seam,
+                c.head.subject,
+                c.head.summary,
                 side(&c.baseline),
                 side(&c.policy),
             )?;

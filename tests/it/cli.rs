@@ -42,38 +42,7 @@ fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).unwrap();
 }
 
-const POLICY: &str = r#"
-[policy]
-name = "cli"
-
-[[rule]]
-id = "no-rm-rf"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'rm\s+-rf' }
-decision = "deny"
-reason = "Recursive delete is not allowed"
-
-[[rule]]
-id = "mcp-destructive-ask"
-seam = "pre-tool"
-tool = "mcp__.*__delete_.*"
-decision = "ask"
-reason = "Destructive MCP call needs approval"
-
-[[rule]]
-id = "no-web-search"
-seam = "permission-request"
-tool = "WebSearch"
-decision = "deny"
-reason = "Web search is disabled in this project"
-
-[[rule]]
-id = "stop-audit"
-seam = "stop"
-when.last_assistant_message = { contains = "audit report" }
-continue_with = "Link the audit report in specs/README.md before stopping."
-"#;
+const POLICY: &str = include_str!("../data/policies/cli-policy.toml");
 
 fn hook(dir: &Path, extra: &[&str], payload: &[u8]) -> Run {
     let mut args = vec!["hook", "--policy", "policy.toml"];
@@ -445,26 +414,7 @@ fn broken_file_without_on_load_error_only_warns() {
 // ---------------------------------------------------------------------------------------------
 // test
 
-const TESTED_POLICY: &str = r#"[[rule]]
-id = "no-rm"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'rm\s+-rf' }
-decision = "deny"
-reason = "No recursive delete"
-
-[[test]]
-name = "rm is denied"
-event = { seam = "pre-tool", tool_name = "Bash", tool_input = { command = "sudo rm -rf /" } }
-expect = "deny"
-reason_contains = "recursive"
-rules = ["no-rm"]
-
-[[test]]
-name = "ls is fine"
-event = { seam = "pre-tool", tool_name = "Bash", tool_input = { command = "ls" } }
-expect = "none"
-"#;
+const TESTED_POLICY: &str = include_str!("../data/policies/cli-tested.toml");
 
 #[test]
 fn test_command_passes() {

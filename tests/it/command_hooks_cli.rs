@@ -7,25 +7,18 @@ use std::collections::HashSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, output_with_stdin, root};
+use crate::support::{BIN, Run, bash, codex_bash, output_with_stdin, root};
 
 /// A unique temp folder (also HOME and the XDG folders of the binary), removed on drop.
 struct Work(PathBuf);
 
 impl Work {
     fn new(name: &str) -> Work {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "seamguard-chcli-{}-{}-{name}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&p);
+        let p = crate::support::fresh_dir("chcli", name);
         std::fs::create_dir_all(p.join("home")).unwrap();
         std::fs::create_dir_all(p.join("project")).unwrap();
         Work(p)
@@ -78,34 +71,6 @@ impl Drop for Work {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn bash(cwd: &str, command: &str) -> Value {
-    json!({
-        "session_id": "0d9f6c1a-0000-4000-8000-00000000c0de",
-        "transcript_path": "/home/user/.claude/projects/-home-user-project/0d9f6c1a-0000-4000-8000-00000000c0de.jsonl",
-        "cwd": cwd,
-        "permission_mode": "default",
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "toolu_01CASE",
-    })
-}
-
-fn codex_bash(cwd: &str, command: &str) -> Value {
-    json!({
-        "session_id": "019d0a00-0000-7000-8000-00000000c0de",
-        "turn_id": "019d0b00-0000-7000-8000-00000000c0de",
-        "transcript_path": "/home/user/.codex/sessions/2026/01/01/rollout-019d0a00.jsonl",
-        "cwd": cwd,
-        "hook_event_name": "PreToolUse",
-        "model": "gpt-5.1-codex",
-        "permission_mode": "default",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "call_case",
-    })
 }
 
 fn deny_stdout(reason: &str) -> String {

@@ -35,19 +35,11 @@ fn counting(n: &Arc<AtomicUsize>) -> impl Tool + use<> {
 
 // ---- deny skips dispatch -------------------------------------------------------------------
 
-#[hook(seam = "pre-tool", tool = "Bash")]
-fn deny_rm(call: &ToolCall) -> Option<PreToolDecision> {
-    call.command()
-        .filter(|c| c.starts_with("rm "))
-        .map(|_| PreToolDecision::Deny {
-            reason: "no rm".into(),
-        })
-}
-
 #[tokio::test]
 async fn deny_skips_dispatch() {
     let mut h = Harness::new();
-    h.register_all(hooks![deny_rm]).unwrap();
+    h.register_all(hooks![crate::sample_hooks::deny_rm])
+        .unwrap();
     let ran = Arc::new(AtomicUsize::new(0));
     let tool = counting(&ran);
 

@@ -80,6 +80,24 @@ impl World {
         std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 
+    /// The `hooks` object of the JSON file `rel`, whose keys must be `events` in order.
+    fn hooks_for_every_event(
+        &self,
+        rel: &str,
+        events: &[&str],
+    ) -> serde_json::Map<String, serde_json::Value> {
+        let mut doc: serde_json::Value = serde_json::from_str(&self.read(rel)).expect("json");
+        let hooks = doc["hooks"]
+            .as_object_mut()
+            .map(std::mem::take)
+            .expect("hooks");
+        assert_eq!(
+            hooks.keys().collect::<Vec<_>>(),
+            events.iter().collect::<Vec<_>>()
+        );
+        hooks
+    }
+
     /// Run `seamguard ARGS` in the project folder with HOME / XDG_CONFIG_HOME / PATH inside
     /// the world.
     fn run(&self, args: &[&str]) -> Output {
@@ -98,6 +116,17 @@ impl World {
     }
 
     /// Every file under the world (relative path → bytes), for "nothing changed" checks.
+    /// `seamguard ARGS` after writing `text` to `rel`: it must fail with exit code 1 and
+    /// change no file. Returns its stderr.
+    fn refused(&self, rel: &str, text: &str, args: &[&str]) -> String {
+        self.write(rel, text);
+        let before = self.snapshot();
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(self.snapshot(), before);
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
     fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
         fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
             for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
@@ -219,21 +248,8 @@ fn claude_merge_keeps_every_other_byte() {
     );
     // The policies of the balanced profile, each with its header line.
     let dir = w.path("project/.seamguard");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("policy dir")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
-    let mut lib: Vec<String> = std::fs::read_dir(crate::support::root().join("policies"))
-        .expect("policies")
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    lib.sort();
-    assert_eq!(names, lib);
+    let names = toml_names(&dir);
+    assert_eq!(names, toml_names(&crate::support::root().join("policies")));
     for n in &names {
         let text = std::fs::read_to_string(dir.join(n)).expect("policy");
         let first = text.lines().next().unwrap_or_default();
@@ -245,6 +261,18 @@ fn claude_merge_keeps_every_other_byte() {
             "{n}: {first}"
         );
     }
+}
+
+/// The names of the `.toml` files of `dir`, sorted.
+fn toml_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -399,14 +427,8 @@ fn absolute_path_when_seamguard_is_not_on_path() {
 fn new_settings_file_has_every_event() {
     let w = World::new(true);
     ok(&w.run(&["init", "--agent", "claude-code"]));
-    let settings: serde_json::Value =
-        serde_json::from_str(&w.read("project/.claude/settings.json")).expect("json");
-    let hooks = settings["hooks"].as_object().expect("hooks");
-    assert_eq!(
-        hooks.keys().collect::<Vec<_>>(),
-        CLAUDE_EVENTS.iter().collect::<Vec<_>>()
-    );
-    for (_, groups) in hooks {
+    let hooks = w.hooks_for_every_event("project/.claude/settings.json", &CLAUDE_EVENTS);
+    for (_, groups) in &hooks {
         assert_eq!(
             groups,
             &serde_json::json!([{"hooks": [{"type": "command", "command": "seamguard hook --dialect claude-code"}]}])
@@ -497,13 +519,7 @@ fn codex_hooks_json_and_features_flag() {
 fn codex_new_hooks_file() {
     let w = World::new(true);
     ok(&w.run(&["init", "--agent", "codex"]));
-    let doc: serde_json::Value =
-        serde_json::from_str(&w.read("project/.codex/hooks.json")).expect("json");
-    let hooks = doc["hooks"].as_object().expect("hooks");
-    assert_eq!(
-        hooks.keys().collect::<Vec<_>>(),
-        CODEX_EVENTS.iter().collect::<Vec<_>>()
-    );
+    w.hooks_for_every_event("project/.codex/hooks.json", &CODEX_EVENTS);
     assert!(!w.path("project/.codex/config.toml").exists());
 }
 
@@ -537,32 +553,21 @@ fn user_install_goes_to_home_and_xdg() {
 fn invalid_json_is_an_error_and_nothing_is_written() {
     let w = World::new(true);
     let broken = "{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n";
-    w.write("project/.claude/settings.json", broken);
-    let before = w.snapshot();
-    let out = w.run(&["init"]);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = w.refused("project/.claude/settings.json", broken, &["init"]);
     assert!(
         stderr.contains(".claude/settings.json:3:20: not valid JSON"),
         "{stderr}"
     );
     assert!(stderr.contains("nothing was written"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(w.snapshot(), before);
 }
 
 #[test]
 fn wrong_shape_is_an_error() {
     let w = World::new(true);
-    w.write(
-        "project/.claude/settings.json",
-        "{\"hooks\": {\"Stop\": {}}}\n",
-    );
-    let before = w.snapshot();
-    let out = w.run(&["init"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("`hooks.Stop` is not an array"));
-    assert_eq!(w.snapshot(), before);
+    let not_arrays = "{\"hooks\": {\"Stop\": {}}}\n";
+    let stderr = w.refused("project/.claude/settings.json", not_arrays, &["init"]);
+    assert!(stderr.contains("`hooks.Stop` is not an array"));
 }
 
 #[test]
@@ -619,17 +624,13 @@ fn profile_switch_replaces_unedited_files() {
 #[test]
 fn invalid_codex_config_is_an_error_and_nothing_is_written() {
     let w = World::new(true);
-    w.write(
+    let stderr = w.refused(
         "project/.codex/config.toml",
         "model = \"gpt-5\"\n[features\nhooks = false\n",
+        &["init", "--agent", "codex"],
     );
-    let before = w.snapshot();
-    let out = w.run(&["init", "--agent", "codex"]);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(".codex/config.toml:2:"), "{stderr}");
     assert!(stderr.contains("not valid TOML"), "{stderr}");
-    assert_eq!(w.snapshot(), before);
 }
 
 #[test]

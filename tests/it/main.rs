@@ -17,4 +17,5 @@ mod init_cli;
 mod library_replay;
 mod policy_macro_replay;
 mod replay_cli;
+mod sample_hooks;
 mod unreadable_payloads;

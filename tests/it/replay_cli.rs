@@ -17,6 +17,21 @@ fn seamguard(args: &[&str]) -> Output {
         .expect("run seamguard")
 }
 
+/// [`seamguard`] with the space-separated words of `args`.
+fn seamguard_words(args: &str) -> Output {
+    seamguard(&args.split(' ').collect::<Vec<_>>())
+}
+
+/// The last component of a path in a JSON report.
+fn file_name(path: &Value) -> String {
+    path.as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
 fn json_of(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
@@ -29,14 +44,7 @@ fn json_of(o: &Output) -> Value {
 
 #[test]
 fn replay_json_report_on_the_bundled_sessions() {
-    let o = seamguard(&[
-        "replay",
-        "data/recorded",
-        "--policy",
-        "policies",
-        "--format",
-        "json",
-    ]);
+    let o = seamguard_words("replay data/recorded --policy policies --format json");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = json_of(&o);
     assert_eq!(r["schema"], "seamguard.replay/1");
@@ -61,13 +69,7 @@ fn replay_json_report_on_the_bundled_sessions() {
         .iter()
         .map(|f| {
             (
-                f["path"]
-                    .as_str()
-                    .unwrap()
-                    .rsplit('/')
-                    .next()
-                    .unwrap()
-                    .to_string(),
+                file_name(&f["path"]),
                 f["format"].as_str().unwrap().to_string(),
                 f["events"].as_u64().unwrap(),
             )
@@ -114,18 +116,9 @@ fn replay_json_report_on_the_bundled_sessions() {
 
 #[test]
 fn replay_baseline_diff_and_would_run() {
-    let o = seamguard(&[
-        "replay",
-        "data/recorded",
-        "--policy",
-        "policies",
-        "--policy",
-        "tests/data/replay/strict.toml",
-        "--baseline",
-        "policies",
-        "--format",
-        "json",
-    ]);
+    let o = seamguard_words(
+        "replay data/recorded --policy policies --policy tests/data/replay/strict.toml --baseline policies --format json",
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = json_of(&o);
     assert_eq!(
@@ -151,16 +144,9 @@ fn replay_baseline_diff_and_would_run() {
             .all(|x| x["command"] == "logger -t seamguard-audit")
     );
 
-    let t = seamguard(&[
-        "replay",
-        "data/recorded/claude-2.jsonl",
-        "--policy",
-        "policies",
-        "--policy",
-        "tests/data/replay/strict.toml",
-        "--baseline",
-        "policies",
-    ]);
+    let t = seamguard_words(
+        "replay data/recorded/claude-2.jsonl --policy policies --policy tests/data/replay/strict.toml --baseline policies",
+    );
     let text = String::from_utf8_lossy(&t.stdout);
     assert!(
         text.contains("would run: logger -t seamguard-audit"),
@@ -178,16 +164,9 @@ fn replay_baseline_diff_and_would_run() {
 
 #[test]
 fn replay_jsonl_and_fail_on() {
-    let o = seamguard(&[
-        "replay",
-        "data/recorded/codex-4.jsonl",
-        "--policy",
-        "tests/data/replay/strict.toml",
-        "--format",
-        "jsonl",
-        "--fail-on",
-        "deny",
-    ]);
+    let o = seamguard_words(
+        "replay data/recorded/codex-4.jsonl --policy tests/data/replay/strict.toml --format jsonl --fail-on deny",
+    );
     assert_eq!(o.status.code(), Some(1), "a deny with --fail-on deny");
     let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
         .lines()
@@ -197,14 +176,9 @@ fn replay_jsonl_and_fail_on() {
     assert!(lines[..87].iter().all(|l| l["type"] == "event"));
     assert_eq!(lines[87]["type"], "summary");
     assert_eq!(lines[87]["events"], 87);
-    let ok = seamguard(&[
-        "replay",
-        "data/recorded/codex-6.jsonl",
-        "--policy",
-        "tests/data/replay/strict.toml",
-        "--fail-on",
-        "ask",
-    ]);
+    let ok = seamguard_words(
+        "replay data/recorded/codex-6.jsonl --policy tests/data/replay/strict.toml --fail-on ask",
+    );
     assert_eq!(ok.status.code(), Some(0));
 }
 
@@ -234,18 +208,7 @@ fn replay_reports_damaged_files_and_keeps_going() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| {
-            (
-                p["file"]
-                    .as_str()
-                    .unwrap()
-                    .rsplit('/')
-                    .next()
-                    .unwrap()
-                    .to_string(),
-                p["line"].as_u64().unwrap(),
-            )
-        })
+        .map(|p| (file_name(&p["file"]), p["line"].as_u64().unwrap()))
         .collect();
     assert_eq!(
         probs,
@@ -265,12 +228,7 @@ fn replay_reports_damaged_files_and_keeps_going() {
 
 #[test]
 fn explain_file_line_shows_rules_predicates_and_both_encodings() {
-    let o = seamguard(&[
-        "explain",
-        "data/recorded/hooklog-3.jsonl:495",
-        "--policy",
-        "policies",
-    ]);
+    let o = seamguard_words("explain data/recorded/hooklog-3.jsonl:495 --policy policies");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     for want in [
@@ -286,14 +244,9 @@ fn explain_file_line_shows_rules_predicates_and_both_encodings() {
     }
 
     // A Codex rollout line, as JSON.
-    let o = seamguard(&[
-        "explain",
-        "data/recorded/codex-4.jsonl:102",
-        "--policy",
-        "tests/data/replay/strict.toml",
-        "--format",
-        "json",
-    ]);
+    let o = seamguard_words(
+        "explain data/recorded/codex-4.jsonl:102 --policy tests/data/replay/strict.toml --format json",
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v = json_of(&o);
     let e = &v[0];

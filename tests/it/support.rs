@@ -5,6 +5,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+#[path = "../../engine/tests/it/fixtures.rs"]
+#[allow(dead_code, reason = "the engine tests use the other fixtures")]
+mod fixtures;
+pub(crate) use fixtures::{bash, codex_bash, fresh_dir};
+
 /// The `seamguard` binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_seamguard");
 

@@ -47,6 +47,21 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
+/// What `decision: "block"` means at `seam`: the stop seams continue the agent, the others
+/// block.
+fn block_verdict(seam: Seam) -> Verdict {
+    if matches!(seam, Seam::Stop | Seam::SubagentStop) {
+        Verdict::Continue
+    } else {
+        Verdict::Block
+    }
+}
+
+/// `additionalContext` of a `hookSpecificOutput` object, when there is one.
+fn context_of(hso: Option<&Map<String, Value>>) -> Result<Option<String>, String> {
+    hso.map_or(Ok(None), |h| str_field(h, "additionalContext"))
+}
+
 fn str_field(m: &Map<String, Value>, k: &str) -> Result<Option<String>, String> {
     match m.get(k) {
         None | Some(Value::Null) => Ok(None),
@@ -177,9 +192,7 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
         }
         Some(_) => return Err("hookSpecificOutput must be an object".into()),
     };
-    if let Some(h) = hso {
-        r.context = str_field(h, "additionalContext")?;
-    }
+    r.context = context_of(hso)?;
     let top_decision = str_field(m, "decision")?;
     let top_reason = str_field(m, "reason")?;
     match seam {
@@ -248,11 +261,7 @@ fn claude_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, Strin
         | Seam::SubagentStop => {
             match top_decision.as_deref() {
                 Some("block") => {
-                    r.verdict = Some(if matches!(seam, Seam::Stop | Seam::SubagentStop) {
-                        Verdict::Continue
-                    } else {
-                        Verdict::Block
-                    });
+                    r.verdict = Some(block_verdict(seam));
                     r.reason = top_reason;
                 }
                 Some(o) => return Err(format!("top-level decision `{o}` is not `block`")),
@@ -421,9 +430,7 @@ fn codex_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, String
         }
         Some(_) => return Err("hookSpecificOutput must be an object".into()),
     };
-    if let Some(h) = hso {
-        r.context = str_field(h, "additionalContext")?;
-    }
+    r.context = context_of(hso)?;
     let decision = str_field(m, "decision")?;
     let reason = str_field(m, "reason")?;
     let nonempty = |s: &Option<String>| s.as_deref().is_some_and(|x| !x.trim().is_empty());
@@ -508,11 +515,7 @@ fn codex_json(seam: Seam, m: &Map<String, Value>) -> Result<HookResponse, String
                     if !nonempty(&reason) {
                         return Err("decision:block needs a non-empty reason".into());
                     }
-                    r.verdict = Some(if matches!(seam, Seam::Stop | Seam::SubagentStop) {
-                        Verdict::Continue
-                    } else {
-                        Verdict::Block
-                    });
+                    r.verdict = Some(block_verdict(seam));
                     r.reason = reason;
                 }
                 Some(o) => return Err(format!("unsupported decision:{o}")),

@@ -83,6 +83,19 @@ pub(crate) fn cap_chars(s: String) -> String {
     t
 }
 
+/// `decision: "block"` with `reason` at the top level of the output.
+fn block(top: &mut Map<String, Value>, reason: &str) {
+    top.insert("decision".into(), json!("block"));
+    top.insert("reason".into(), json!(reason));
+}
+
+/// The warning that a prompt rewrite was dropped: `host`'s protocol cannot carry it.
+fn rewrite_dropped(host: &str) -> String {
+    format!(
+        "seamguard: prompt rewrite is not part of the {host} hook protocol; the prompt was passed unchanged"
+    )
+}
+
 /// The reason Codex receives for an `ask` it cannot express (case CX-01).
 pub(crate) fn codex_ask_reason(reason: &str) -> String {
     format!(
@@ -209,8 +222,7 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 },
                 Seam::PromptSubmit => {
                     if verdict == Verdict::Block {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
+                        block(&mut top, &reason);
                         if outcome.suppress_prompt {
                             top.insert("suppressOriginalPrompt".into(), json!(true));
                         }
@@ -218,16 +230,11 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                         hso.insert("additionalContext".into(), json!(c));
                     }
                     if outcome.rewritten_prompt.is_some() {
-                        stderr_lines.push(
-                            "seamguard: prompt rewrite is not part of the Claude Code hook protocol; the prompt was passed unchanged".into(),
-                        );
+                        stderr_lines.push(rewrite_dropped("Claude Code"));
                     }
                 }
                 Seam::PostTool => match verdict {
-                    Verdict::Block => {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
-                    }
+                    Verdict::Block => block(&mut top, &reason),
                     _ => {
                         if let (Verdict::Redact, Some(r)) = (verdict, &outcome.redacted_response) {
                             hso.insert("updatedToolOutput".into(), r.clone());
@@ -246,18 +253,15 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                     if let Some(cd) = outcome.continuation()
                         && let crate::decision::ContinuationDecision::Continue { reason } = cd
                     {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
+                        block(&mut top, &reason);
                     }
                 }
                 Seam::PreCompact => {
                     if verdict == Verdict::Block {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
+                        block(&mut top, &reason);
                     } else if let Some(h) = halt.take() {
                         // PreCompact discards `continue`; blocking compaction is the closest effect.
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(h));
+                        block(&mut top, &h);
                     }
                 }
                 Seam::Notification | Seam::PostCompact | Seam::SessionEnd => {}
@@ -343,22 +347,16 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 }
                 Seam::PromptSubmit => {
                     if verdict == Verdict::Block {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
+                        block(&mut top, &reason);
                     } else if let Some(c) = &context {
                         hso.insert("additionalContext".into(), json!(c));
                     }
                     if outcome.rewritten_prompt.is_some() {
-                        stderr_lines.push(
-                            "seamguard: prompt rewrite is not part of the Codex hook protocol; the prompt was passed unchanged".into(),
-                        );
+                        stderr_lines.push(rewrite_dropped("Codex"));
                     }
                 }
                 Seam::PostTool => match verdict {
-                    Verdict::Block => {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
-                    }
+                    Verdict::Block => block(&mut top, &reason),
                     Verdict::Redact => {
                         // Codex replaces the tool result with a block reason: exactly a redaction.
                         let text = outcome
@@ -371,8 +369,7 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                         } else {
                             text
                         };
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(text));
+                        block(&mut top, &text);
                     }
                     _ => {
                         if let Some(c) = &context {
@@ -389,8 +386,7 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                     if let Some(crate::decision::ContinuationDecision::Continue { reason }) =
                         outcome.continuation()
                     {
-                        top.insert("decision".into(), json!("block"));
-                        top.insert("reason".into(), json!(reason));
+                        block(&mut top, &reason);
                     }
                 }
                 Seam::PreCompact if verdict == Verdict::Block && halt.is_none() => {

@@ -14,7 +14,7 @@ use super::pred::direct;
 use super::shell_test::{Tri, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::policy::{Pred, Test};
-use crate::shell::{BrushAnalyzer, ShellAnalyzer, analyze_argv};
+use crate::shell::analyze_command;
 use crate::table::ShellEnv;
 
 /// Evaluate a predicate the slow, obvious way.
@@ -30,17 +30,17 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
             if let Test::Shell(t) = &l.test {
                 let globs = PathGlobs::build(t, &env.home);
                 let cwd = payload.get("cwd").and_then(Value::as_str);
-                let a = match l.field.resolve(payload) {
-                    _ if l.field.name == "paths" => crate::shell::tool_paths(payload),
-                    Some(Value::String(s)) => BrushAnalyzer.analyze(s, cwd),
-                    Some(Value::Array(items)) => {
-                        let argv: Vec<String> = items
-                            .iter()
-                            .filter_map(|x| x.as_str().map(str::to_string))
-                            .collect();
-                        analyze_argv(&argv, cwd)
+                let a = if l.field.name == "paths" {
+                    crate::shell::tool_paths(payload)
+                } else {
+                    match l
+                        .field
+                        .resolve(payload)
+                        .and_then(|v| analyze_command(v, cwd))
+                    {
+                        Some(a) => a,
+                        None => return false,
                     }
-                    _ => return false,
                 };
                 return match eval_shell(t, &globs, &a, env, payload, &RefCell::new(HashMap::new()))
                 {

@@ -16,7 +16,7 @@ use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;
 use crate::compile::pred::{CPred, LazyMatcher, lazy_compile};
 use crate::policy::{Field, Test};
-use crate::shell::{BrushAnalyzer, ShellAnalysis, ShellAnalyzer, analyze_argv};
+use crate::shell::{ShellAnalysis, analyze_command};
 use crate::table::ShellEnv;
 
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
@@ -59,17 +59,7 @@ impl<'a> EvalCtx<'a> {
                 .push((field.name.clone(), a.clone()));
             return Some(a);
         }
-        let a = match field.resolve(self.payload)? {
-            Value::String(s) => BrushAnalyzer.analyze(s, cwd),
-            Value::Array(items) => {
-                let argv: Vec<String> = items
-                    .iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect();
-                analyze_argv(&argv, cwd)
-            }
-            _ => return None,
-        };
+        let a = analyze_command(field.resolve(self.payload)?, cwd)?;
         let a = Rc::new(a);
         self.shell
             .borrow_mut()

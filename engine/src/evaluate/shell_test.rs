@@ -170,6 +170,13 @@ pub(crate) fn eval_shell(
         }
         if !t.path_inside.is_empty() || !t.path_outside.is_empty() {
             let cwd = c.cwd.as_deref().or(payload_cwd);
+            // Whether path `p` passes both `path_inside` and `path_outside` (`base`: the
+            // folder that `project` falls back to).
+            let placed = |p: &str, base: Option<&str>| {
+                (t.path_inside.is_empty() || path_in(&t.path_inside, &globs.inside, p, env, base))
+                    && (t.path_outside.is_empty()
+                        || !path_in(&t.path_outside, &globs.outside, p, env, base))
+            };
             let mut any_ok = false;
             let mut any_dynamic = false;
             for o in operands.iter().copied().chain(c.redirects.iter()) {
@@ -188,17 +195,11 @@ pub(crate) fn eval_shell(
                             })
                             .clone()
                     });
-                if let Some(expanded) = expanded.filter(|e| !e.is_empty()) {
-                    let hit = expanded.iter().any(|p| {
-                        (t.path_inside.is_empty()
-                            || path_in(&t.path_inside, &globs.inside, p, env, payload_cwd))
-                            && (t.path_outside.is_empty()
-                                || !path_in(&t.path_outside, &globs.outside, p, env, payload_cwd))
-                    });
-                    if hit {
-                        any_ok = true;
-                        break;
-                    }
+                if let Some(expanded) = expanded.filter(|e| !e.is_empty())
+                    && expanded.iter().any(|p| placed(p, payload_cwd))
+                {
+                    any_ok = true;
+                    break;
                 }
                 let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
                     // Relative, no working directory: judged by its own components
@@ -213,21 +214,13 @@ pub(crate) fn eval_shell(
                         any_dynamic = true;
                         continue;
                     };
-                    let inside_ok = t.path_inside.is_empty()
-                        || path_in(&t.path_inside, &globs.inside, &p, env, None);
-                    let outside_ok = t.path_outside.is_empty()
-                        || !path_in(&t.path_outside, &globs.outside, &p, env, None);
-                    if inside_ok && outside_ok {
+                    if placed(&p, None) {
                         any_ok = true;
                         break;
                     }
                     continue;
                 };
-                let inside_ok = t.path_inside.is_empty()
-                    || path_in(&t.path_inside, &globs.inside, &p, env, payload_cwd);
-                let outside_ok = t.path_outside.is_empty()
-                    || !path_in(&t.path_outside, &globs.outside, &p, env, payload_cwd);
-                if inside_ok && outside_ok {
+                if placed(&p, payload_cwd) {
                     any_ok = true;
                     break;
                 }

@@ -68,9 +68,7 @@ impl Harness {
                 }
                 Err(m) => {
                     // Fail closed: a pre-tool hook that cannot answer denies the call.
-                    contributions
-                        .push(e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))));
-                    failures.push(e.failure(m));
+                    e.fail(Verdict::Deny, m, &mut contributions, &mut failures);
                 }
             }
         }
@@ -148,11 +146,7 @@ impl Harness {
                 Ok(Some(PermissionDecision::Deny { message })) => {
                     contributions.push(e.contribution(Verdict::Deny, Some(message)));
                 }
-                Err(m) => {
-                    contributions
-                        .push(e.contribution(Verdict::Deny, Some(format!("handler failed: {m}"))));
-                    failures.push(e.failure(m));
-                }
+                Err(m) => e.fail(Verdict::Deny, m, &mut contributions, &mut failures),
             }
         }
         let mut outcome = merge(Seam::PermissionRequest, contributions);
@@ -195,11 +189,7 @@ impl Harness {
                 Ok(Some(PromptDecision::Block { reason, .. })) => {
                     contributions.push(e.contribution(Verdict::Block, Some(reason)));
                 }
-                Err(m) => {
-                    contributions
-                        .push(e.contribution(Verdict::Block, Some(format!("handler failed: {m}"))));
-                    failures.push(e.failure(m));
-                }
+                Err(m) => e.fail(Verdict::Block, m, &mut contributions, &mut failures),
             }
         }
         let mut outcome = merge(Seam::PromptSubmit, contributions);

@@ -109,6 +109,20 @@ impl Entry {
         }
     }
 
+    /// A handler that failed with `message`: adds the contribution that fails closed with
+    /// `verdict` (reason `handler failed: …`) and the failure to report.
+    pub(super) fn fail(
+        &self,
+        verdict: Verdict,
+        message: String,
+        contributions: &mut Vec<Contribution>,
+        failures: &mut Vec<HandlerFailure>,
+    ) {
+        let reason = format!("handler failed: {message}");
+        contributions.push(self.contribution(verdict, Some(reason)));
+        failures.push(self.failure(message));
+    }
+
     pub(super) fn contribution(&self, verdict: Verdict, reason: Option<String>) -> Contribution {
         Contribution {
             rule: self.rule.clone(),

@@ -333,29 +333,19 @@ fn codex_tool(name: &str, args: &Value) -> (String, Value) {
                 .collect()
         })
     };
+    // A command line: a string as is, an argv shell-quoted.
+    let command = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
+        None => String::new(),
+    };
     match name {
-        "shell" | "container.exec" => {
-            let cmd = match args.get("command") {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
-                None => String::new(),
-            };
-            ("Bash".into(), json!({ "command": cmd }))
-        }
-        "shell_command" => {
-            let cmd = match args.get("command") {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
-                None => String::new(),
-            };
-            ("Bash".into(), json!({ "command": cmd }))
-        }
+        "shell" | "container.exec" | "shell_command" => (
+            "Bash".into(),
+            json!({ "command": command(args.get("command")) }),
+        ),
         "exec_command" => {
-            let cmd = match args.get("cmd").or_else(|| args.get("command")) {
-                Some(Value::String(s)) => s.clone(),
-                Some(v) => argv(v).map(|a| argv_to_command(&a)).unwrap_or_default(),
-                None => String::new(),
-            };
+            let cmd = command(args.get("cmd").or_else(|| args.get("command")));
             ("Bash".into(), json!({ "command": cmd }))
         }
         "apply_patch" => {
@@ -368,28 +358,5 @@ fn codex_tool(name: &str, args: &Value) -> (String, Value) {
             ("apply_patch".into(), json!({ "command": patch }))
         }
         _ => (name.to_string(), args.clone()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn argv_commands() {
-        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            argv_to_command(&v(&["bash", "-lc", "ls -la | head"])),
-            "ls -la | head"
-        );
-        assert_eq!(
-            argv_to_command(&v(&["/bin/zsh", "-c", "echo hi"])),
-            "echo hi"
-        );
-        assert_eq!(
-            argv_to_command(&v(&["rg", "-n", "foo bar", "it's"])),
-            "rg -n 'foo bar' 'it'\"'\"'s'"
-        );
-        assert_eq!(argv_to_command(&v(&["echo", ""])), "echo ''");
     }
 }

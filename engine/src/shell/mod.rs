@@ -164,6 +164,23 @@ impl ShellAnalyzer for BrushAnalyzer {
     }
 }
 
+/// Analyse a command value of a payload: a string is a shell command line, an array of
+/// strings an argv run without a shell (non-string items skipped); anything else is not a
+/// command.
+pub(crate) fn analyze_command(v: &serde_json::Value, cwd: Option<&str>) -> Option<ShellAnalysis> {
+    match v {
+        serde_json::Value::String(s) => Some(BrushAnalyzer.analyze(s, cwd)),
+        serde_json::Value::Array(items) => {
+            let argv: Vec<String> = items
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect();
+            Some(analyze_argv(&argv, cwd))
+        }
+        _ => None,
+    }
+}
+
 /// Analyse an argv that is run without a shell (Codex `local_shell_call`, `exec` arrays).
 pub(crate) fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
     let mut cx = Cx::new(cwd);

@@ -152,25 +152,18 @@ fn for_loop_variable_stays_dynamic_when_the_words_are_not_all_static() {
             shape("cat $f", &[true]),
         ]
     );
-    assert_eq!(
-        shapes("for f in a $X; do cat \"$f\"; done"),
-        vec![shape("cat $f", &[true])]
-    );
-    // `for x; do`: the positional parameters.
-    assert_eq!(
-        shapes("for x; do cat \"$x\"; done"),
-        vec![shape("cat $x", &[true])]
-    );
-    // Brace expansion makes several words out of one: not bound.
-    assert_eq!(
-        shapes("for f in {a,.env}; do cat $f; done"),
-        vec![shape("cat $f", &[true])]
-    );
-    // An unquoted expansion with blanks is split by the shell: not bound.
-    assert_eq!(
-        shapes("L='a .env'; for f in $L; do cat $f; done"),
-        vec![shape("cat $f", &[true])]
-    );
+    // One `cat` of the unbound, dynamic loop variable.
+    for (line, cat) in [
+        ("for f in a $X; do cat \"$f\"; done", "cat $f"),
+        // `for x; do`: the positional parameters.
+        ("for x; do cat \"$x\"; done", "cat $x"),
+        // Brace expansion makes several words out of one: not bound.
+        ("for f in {a,.env}; do cat $f; done", "cat $f"),
+        // An unquoted expansion with blanks is split by the shell: not bound.
+        ("L='a .env'; for f in $L; do cat $f; done", "cat $f"),
+    ] {
+        assert_eq!(shapes(line), vec![shape(cat, &[true])], "{line}");
+    }
     // A value assigned before the loop does not leak into an unbound loop variable.
     assert_eq!(
         shapes("f=README.md; for f in $(ls); do cat $f; done"),
@@ -280,31 +273,17 @@ fn printf_output_is_modelled() {
     assert_eq!(printf_of(&["--", "%s", "x"]).as_deref(), Ok("x"));
     assert_eq!(printf_of(&["-v", "v", "%s", "rm -rf ~"]).as_deref(), Ok(""));
     // Anything else is not modelled.
-    assert_eq!(
-        printf_of(&["%5s", "x"]),
-        Err("the directive `%5s` is not modelled".to_string())
-    );
-    assert_eq!(
-        printf_of(&["%x", "1"]),
-        Err("the directive `%x` is not modelled".to_string())
-    );
-    assert_eq!(
-        printf_of(&["%d", "abc"]),
-        Err("`abc` is not a number".to_string())
-    );
-    assert_eq!(
-        printf_of(&["%d", "12 "]),
-        Err("`12 ` is not a number".to_string())
-    );
-    assert_eq!(
-        printf_of(&["a%"]),
-        Err("the directive `%` is not modelled".to_string())
-    );
-    assert_eq!(printf_of(&[]), Err("no format".to_string()));
-    assert_eq!(
-        printf_of(&["-x", "y"]),
-        Err("the option `-x` is not modelled".to_string())
-    );
+    for (args, want) in [
+        (&["%5s", "x"][..], "the directive `%5s` is not modelled"),
+        (&["%x", "1"][..], "the directive `%x` is not modelled"),
+        (&["%d", "abc"][..], "`abc` is not a number"),
+        (&["%d", "12 "][..], "`12 ` is not a number"),
+        (&["a%"][..], "the directive `%` is not modelled"),
+        (&[][..], "no format"),
+        (&["-x", "y"][..], "the option `-x` is not modelled"),
+    ] {
+        assert_eq!(printf_of(args), Err(want.to_string()), "{args:?}");
+    }
     // The output is bounded.
     let many = vec!["x".repeat(1000); 2000];
     let mut args = vec!["%s%s%s%s%s%s%s%s%s%s".to_string()];

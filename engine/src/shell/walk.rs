@@ -317,8 +317,7 @@ impl Cx {
                     self.redirect(io, via, depth, &mut redirects, Some(&mut stdin));
                 }
                 ast::CommandPrefixOrSuffixItem::Word(w) => {
-                    let a = self.word(w, via, depth);
-                    words.push(a);
+                    words.push(self.word(w, via, depth));
                 }
                 ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
                     self.procsub(sub, via, depth);
@@ -326,8 +325,7 @@ impl Cx {
             }
         }
         if let Some(w) = &s.word_or_name {
-            let a = self.word(w, via, depth);
-            words.push(a);
+            words.push(self.word(w, via, depth));
         }
         for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
             match item {
@@ -335,13 +333,11 @@ impl Cx {
                     self.redirect(io, via, depth, &mut redirects, Some(&mut stdin));
                 }
                 ast::CommandPrefixOrSuffixItem::Word(w) => {
-                    let a = self.word(w, via, depth);
-                    words.push(a);
+                    words.push(self.word(w, via, depth));
                 }
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                     // `export R=rm`, `declare X=1`: the word as written.
-                    let a = self.word(w, via, depth);
-                    words.push(a);
+                    words.push(self.word(w, via, depth));
                 }
                 ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
                     procsubs.push(self.procsub(sub, via, depth));

@@ -120,24 +120,7 @@ fn matcher_fires(mode: &str, matcher: &str, tool_name: &str) -> bool {
 
 #[test]
 fn hk02_claude_code_matcher_table() {
-    let pairs = [
-        ("mcp__github", "mcp__github__create_issue", false),
-        ("mcp__github__.*", "mcp__github__create_issue", true),
-        ("mcp__brave-search", "mcp__brave-search__web_search", false),
-        ("Edit|Write", "NotebookEdit", false),
-        ("Edit, Write", "Write", true),
-        ("Edit.*", "NotebookEdit", true),
-        ("^Edit$", "NotebookEdit", false),
-        ("mcp__db__.*", "mcp__plugin_acme_db__query", false),
-        (
-            "mcp__plugin_acme_db__.*",
-            "mcp__plugin_acme_db__query",
-            true,
-        ),
-        ("", "Read", true),
-        ("*", "Read", true),
-    ];
-    for (m, tool, want) in pairs {
+    for &(m, tool, want) in crate::support::CLAUDE_MATCHER_CASES {
         assert_eq!(
             matcher_fires("claude-code", m, tool),
             want,
@@ -201,20 +184,18 @@ fn hk05(variant: &str) -> HookResponse {
 #[test]
 fn hk05a_missing_event_name_is_rejected_and_the_commit_runs() {
     let r = hk05("a_missing_event_name");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("hook error: hookSpecificOutput.hookEventName is missing")
+    crate::support::assert_discarded(
+        &r,
+        "hook error: hookSpecificOutput.hookEventName is missing",
     );
 }
 
 #[test]
 fn hk05b_root_decision_deny_is_rejected_and_the_commit_runs() {
     let r = hk05("b_root_decision_deny");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("hook error: top-level decision `deny` is not `approve` or `block`")
+    crate::support::assert_discarded(
+        &r,
+        "hook error: top-level decision `deny` is not `approve` or `block`",
     );
 }
 
@@ -247,12 +228,9 @@ fn hk05d_legacy_block_denies_with_reason() {
 #[test]
 fn hk05e_wrong_event_name_is_rejected_never_read_for_another_event() {
     let r = hk05("e_wrong_event_name");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some(
-            "hook error: hookSpecificOutput.hookEventName is `PostToolUse`, expected `PreToolUse`"
-        )
+    crate::support::assert_discarded(
+        &r,
+        "hook error: hookSpecificOutput.hookEventName is `PostToolUse`, expected `PreToolUse`",
     );
     // Mirror bug (clawcodex): a PreToolUse-shaped allow under PermissionRequest is not honoured.
     let r = decode_cc(
@@ -289,13 +267,7 @@ fn hk05f_correct_form_blocks_and_is_what_we_emit() {
 // =============================================================================================
 // HK-09: a stop rule honours stop_hook_active and a per-turn continuation budget.
 
-const HK09_POLICY: &str = r#"
-[[rule]]
-id = "tests-must-pass"
-seam = "stop"
-when.last_assistant_message = { regex = '(?i)tests? (still )?fail' }
-continue_with = "cargo test is failing: fix the failing tests before finishing the turn."
-"#;
+const HK09_POLICY: &str = include_str!("../data/policies/cases-hk09-policy.toml");
 
 fn hk09_stop(active: bool) -> Value {
     claude(
@@ -492,15 +464,7 @@ fn hk10_exit_2_on_other_claude_events() {
 // =============================================================================================
 // HK-11: blocking a prompt with decision:block on the `prompt` field.
 
-const HK11_POLICY: &str = r#"
-[[rule]]
-id = "no-live-keys"
-seam = "prompt-submit"
-when.prompt = { regex = '\bsk-live-\S+' }
-decision = "block"
-reason = "Prompt looks like it contains a live API key; remove it and resend"
-suppress_prompt = true
-"#;
+const HK11_POLICY: &str = include_str!("../data/policies/cases-hk11-policy.toml");
 
 fn hk11_payload() -> Value {
     claude(
@@ -602,10 +566,10 @@ fn hk12_allow_ask_deny_merge_to_deny_with_h3_reason() {
     let orders = [[H1, H2, H3], [H3, H2, H1], [H2, H3, H1], [H1, H3, H2]];
     for order in orders {
         let o = hk12_eval(&order);
-        assert_eq!(o.verdict(), Verdict::Deny);
-        assert_eq!(
-            o.reason_text(),
-            "Deleting a namespace is irreversible; not allowed from the agent. [h3-destructive-guard]"
+        crate::support::assert_verdict(
+            &o,
+            Verdict::Deny,
+            "Deleting a namespace is irreversible; not allowed from the agent. [h3-destructive-guard]",
         );
         assert_eq!(
             encode(&o, Dialect::ClaudeCode).stdout,
@@ -624,10 +588,10 @@ fn hk12_allow_ask_deny_merge_to_deny_with_h3_reason() {
 #[test]
 fn hk12_variants_h1_h2_is_ask_and_h1_alone_is_allow() {
     let o = hk12_eval(&[H1, H2]);
-    assert_eq!(o.verdict(), Verdict::Ask);
-    assert_eq!(
-        o.reason_text(),
-        "namespace deletion needs a human [h2-prod-guard]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Ask,
+        "namespace deletion needs a human [h2-prod-guard]",
     );
     assert_eq!(
         encode(&o, Dialect::ClaudeCode).stdout,
@@ -642,10 +606,10 @@ fn hk12_variants_h1_h2_is_ask_and_h1_alone_is_allow() {
         )
     );
     let o = hk12_eval(&[H1]);
-    assert_eq!(o.verdict(), Verdict::Allow);
-    assert_eq!(
-        o.reason_text(),
-        "kubectl is on the allow list [h1-allow-list]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Allow,
+        "kubectl is on the allow list [h1-allow-list]",
     );
 }
 
@@ -708,30 +672,7 @@ fn hk12_deny_discards_another_hooks_rewrite() {
 // =============================================================================================
 // HK-13: an allow never lowers a deny or ask from another rule.
 
-const HK13_POLICY: &str = r#"
-[[rule]]
-id = "no-force-push"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'git\s+push\s+(.*\s)?--force' }
-decision = "deny"
-reason = "Force pushes are denied"
-
-[[rule]]
-id = "push-asks"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { prefix = "git push" }
-decision = "ask"
-reason = "Pushing needs approval"
-
-[[rule]]
-id = "auto-approve"
-seam = "pre-tool"
-tool = "Bash"
-decision = "allow"
-reason = "trusted repo"
-"#;
+const HK13_POLICY: &str = include_str!("../data/policies/cases-hk13-policy.toml");
 
 #[test]
 fn hk13_allow_does_not_lift_deny_or_ask() {
@@ -741,24 +682,21 @@ fn hk13_allow_does_not_lift_deny_or_ask() {
         &bash(PROJECT, "git push --force origin main"),
         Dialect::ClaudeCode,
     );
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(o.reason_text(), "Force pushes are denied [no-force-push]");
+    crate::support::assert_verdict(&o, Verdict::Deny, "Force pushes are denied [no-force-push]");
     // Only the ask rule matches.
     let o = engine.evaluate(
         Seam::PreTool,
         &bash(PROJECT, "git push origin main"),
         Dialect::ClaudeCode,
     );
-    assert_eq!(o.verdict(), Verdict::Ask);
-    assert_eq!(o.reason_text(), "Pushing needs approval [push-asks]");
+    crate::support::assert_verdict(&o, Verdict::Ask, "Pushing needs approval [push-asks]");
     // No restricting rule matches.
     let o = engine.evaluate(
         Seam::PreTool,
         &bash(PROJECT, "git status"),
         Dialect::ClaudeCode,
     );
-    assert_eq!(o.verdict(), Verdict::Allow);
-    assert_eq!(o.reason_text(), "trusted repo [auto-approve]");
+    crate::support::assert_verdict(&o, Verdict::Allow, "trusted repo [auto-approve]");
 }
 
 #[test]
@@ -775,8 +713,11 @@ fn hk13_allow_from_another_policy_does_not_lift_a_deny() {
             &bash(PROJECT, "git push --force origin main"),
             Dialect::ClaudeCode,
         );
-        assert_eq!(o.verdict(), Verdict::Deny);
-        assert_eq!(o.reason_text(), "Force pushes are denied [no-force-push]");
+        crate::support::assert_verdict(
+            &o,
+            Verdict::Deny,
+            "Force pushes are denied [no-force-push]",
+        );
     }
     // A decoded command-hook allow merged with a rule's deny stays deny.
     let hook_allow = decode_cc(
@@ -826,12 +767,9 @@ fn cx01_codex_rejects_bare_allow_and_ask() {
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
         "",
     );
-    assert_eq!(a.verdict, None);
-    assert_eq!(
-        a.error.as_deref(),
-        Some(
-            "invalid PreToolUse JSON output: unsupported permissionDecision:allow without updatedInput"
-        )
+    crate::support::assert_discarded(
+        &a,
+        "invalid PreToolUse JSON output: unsupported permissionDecision:allow without updatedInput",
     );
     let b = decode_cx(
         Seam::PreTool,
@@ -839,10 +777,9 @@ fn cx01_codex_rejects_bare_allow_and_ask() {
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"deletes untracked files; confirm first"}}"#,
         "",
     );
-    assert_eq!(b.verdict, None);
-    assert_eq!(
-        b.error.as_deref(),
-        Some("invalid PreToolUse JSON output: unsupported permissionDecision:ask")
+    crate::support::assert_discarded(
+        &b,
+        "invalid PreToolUse JSON output: unsupported permissionDecision:ask",
     );
     // The same outputs are valid for Claude Code.
     let b = decode_cc(
@@ -854,22 +791,7 @@ fn cx01_codex_rejects_bare_allow_and_ask() {
     assert_eq!(b.verdict, Some(Verdict::Ask));
 }
 
-const CX01_POLICY: &str = r#"
-[[rule]]
-id = "git-clean-ask"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'git\s+clean\s+(.*\s)?-[a-zA-Z]*f' }
-decision = "ask"
-reason = "deletes untracked files; confirm first"
-
-[[rule]]
-id = "git-ok"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { prefix = "git status" }
-decision = "allow"
-"#;
+const CX01_POLICY: &str = include_str!("../data/policies/cases-cx01-policy.toml");
 
 #[test]
 fn cx01_our_codex_output_for_ask_is_a_deny_saying_approval_is_required() {
@@ -928,10 +850,9 @@ fn cx01_our_codex_output_for_allow_is_silence() {
 #[test]
 fn cx03a_exit_2_with_empty_stderr_fails_open_in_codex_but_blocks_in_claude() {
     let r = decode_cx(Seam::PreTool, Some(2), "", "");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("exit 2 with empty stderr: failed, not blocked (fails open)")
+    crate::support::assert_discarded(
+        &r,
+        "exit 2 with empty stderr: failed, not blocked (fails open)",
     );
     let r = decode_cx(Seam::PreTool, Some(2), "", "  \n");
     assert_eq!(
@@ -962,11 +883,7 @@ fn cx03c_exit_2_collapsed_to_1_by_a_wrapper_fails_open() {
         "",
         "piping a remote script into a shell is blocked",
     );
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("hook exited with code 1: failed (fails open)")
-    );
+    crate::support::assert_discarded(&r, "hook exited with code 1: failed (fails open)");
 }
 
 #[test]
@@ -975,11 +892,7 @@ fn cx03d_exit_1_fails_open() {
     assert_eq!(r.verdict, None);
     assert!(r.error.is_some());
     let r = decode_cc(Seam::PreTool, Some(1), "", "blocked");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("Failed with non-blocking status code: blocked")
-    );
+    crate::support::assert_discarded(&r, "Failed with non-blocking status code: blocked");
 }
 
 #[test]

@@ -10,11 +10,9 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use seamguard_engine::import::{guess_dialect, import_config};
-use seamguard_engine::policy::OnError;
 use seamguard_engine::runner::{CommandHook, OUTPUT_CAP_BYTES, ProcessRunner, RunContext, run_all};
 use seamguard_engine::{
     DecisionTable, Dialect, Engine, LoadedPolicy, Outcome, Scope, Seam, Verdict, encode, load_str,
@@ -31,15 +29,7 @@ struct Tmp(PathBuf);
 
 impl Tmp {
     fn new(name: &str) -> Tmp {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let p = std::env::temp_dir().join(format!(
-            "seamguard-ch-{}-{}-{name}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Tmp(p)
+        Tmp(crate::support::fresh_dir("ch", name))
     }
 
     fn join(&self, rel: &str) -> PathBuf {
@@ -330,24 +320,7 @@ fn hk02_matcher_classification_exact_list_vs_unanchored_regex() {
         "deny.sh",
         &format!("#!/bin/sh\nprintf '%s' '{DENY_JSON}'\n"),
     );
-    let pairs = [
-        ("mcp__github", "mcp__github__create_issue", false),
-        ("mcp__github__.*", "mcp__github__create_issue", true),
-        ("mcp__brave-search", "mcp__brave-search__web_search", false),
-        ("Edit|Write", "NotebookEdit", false),
-        ("Edit, Write", "Write", true),
-        ("Edit.*", "NotebookEdit", true),
-        ("^Edit$", "NotebookEdit", false),
-        ("mcp__db__.*", "mcp__plugin_acme_db__query", false),
-        (
-            "mcp__plugin_acme_db__.*",
-            "mcp__plugin_acme_db__query",
-            true,
-        ),
-        ("", "Read", true),
-        ("*", "Read", true),
-    ];
-    for (matcher, tool, fires) in pairs {
+    for &(matcher, tool, fires) in crate::support::CLAUDE_MATCHER_CASES {
         let cfg = json!({"hooks": {"PreToolUse": [{"matcher": matcher,
             "hooks": [{"type": "command", "command": deny.display().to_string()}]}]}});
         let e = engine_from_config("settings.json", &cfg, Dialect::ClaudeCode);
@@ -413,10 +386,10 @@ fn hk03_guard_exiting_1_is_a_non_blocking_error() {
         {"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/no-rm-json.py"}]}]}});
     let e = engine_from_config("settings.json", &cfg, Dialect::ClaudeCode);
     let o = pre(&e, &bash(&tmp.s(), "rm -rf build/ dist/"));
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(
-        o.reason_text(),
-        "recursive delete needs review [settings-PreToolUse-1-1]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Deny,
+        "recursive delete needs review [settings-PreToolUse-1-1]",
     );
     let cfg = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": format!("{}/.claude/hooks/no-rm-json.py", tmp.s())}]}]}});
@@ -440,10 +413,10 @@ fn hk04_exit_2_with_schema_invalid_json_blocks_with_stderr() {
         q(&tmp.s())
     ));
     let o = pre(&e, &bash(&tmp.s(), "git checkout release-2.0"));
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(
-        o.reason_text(),
-        "git checkout is blocked in this repository [git-guard]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Deny,
+        "git checkout is blocked in this repository [git-guard]",
     );
     assert_eq!(
         stdout_json(&o, Dialect::ClaudeCode)["hookSpecificOutput"],
@@ -612,8 +585,7 @@ fn hk08_guard_that_cannot_start() {
     if Path::new("/usr/bin/jq").exists() || Path::new("/bin/jq").exists() {
         let e = engine(&rule("guard", &guard.display().to_string(), ""));
         let o = pre(&e, &payload);
-        assert_eq!(o.verdict(), Verdict::Deny);
-        assert_eq!(o.reason_text(), "force push to main [guard]");
+        crate::support::assert_verdict(&o, Verdict::Deny, "force push to main [guard]");
     }
 
     // a: jq missing → exit 127 → non-blocking, reported.
@@ -762,10 +734,10 @@ fn hk14_updated_input_composition() {
     );
     let e = engine(&rules(&[("hk14-a", &a), ("hk14-d", &d)]));
     let o = pre(&e, &payload);
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(
-        o.reason_text(),
-        "tests disabled during release freeze [hk14-d]"
+    crate::support::assert_verdict(
+        &o,
+        Verdict::Deny,
+        "tests disabled during release freeze [hk14-d]",
     );
     assert_eq!(o.updated_input, None);
     assert!(
@@ -828,10 +800,10 @@ fn hk16_subagent_tool_calls_get_the_same_policy() {
     let om = pre(&e, &main);
     let os = pre(&e, &sub);
     for o in [&om, &os] {
-        assert_eq!(o.verdict(), Verdict::Ask);
-        assert_eq!(
-            o.reason_text(),
-            "git reset --hard discards uncommitted work; confirm first [pre-bash]"
+        crate::support::assert_verdict(
+            o,
+            Verdict::Ask,
+            "git reset --hard discards uncommitted work; confirm first [pre-bash]",
         );
     }
     assert_eq!(
@@ -1168,8 +1140,7 @@ fn faults_each_give_the_documented_outcome_and_the_engine_keeps_working() {
         q(&lossy.display().to_string())
     ));
     let o = pre(&e2, &bash(&cwd, "ls"));
-    assert_eq!(o.verdict(), Verdict::Deny);
-    assert_eq!(o.reason_text(), "bad \u{fffd} byte [lossy]");
+    crate::support::assert_verdict(&o, Verdict::Deny, "bad \u{fffd} byte [lossy]");
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
@@ -1180,14 +1151,7 @@ fn runner_caps_output_and_runs_hooks_concurrently() {
         cwd: None,
         project_dir: None,
     };
-    let hook = |id: &str, cmd: &str| CommandHook {
-        id: id.into(),
-        command: cmd.into(),
-        timeout_ms: 30_000,
-        on_error: OnError::Ignore,
-        source: None,
-        env: Vec::new(),
-    };
+    let hook = |id: &str, cmd: &str| CommandHook::new(id, cmd, 30_000);
     // 50 MB: the capture is bounded and the rest drained (the writer is not blocked).
     let r = run_all(
         &[hook(

@@ -328,15 +328,7 @@ fn codex_violations(seam: Seam, stdout: &str) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // PreToolUse (HOOKS.md A5.4 / B3 "PreToolUse")
 
-const PRE_DENY: &str = r#"
-[[rule]]
-id = "no-force-push"
-seam = "pre-tool"
-tool = "Bash"
-when.command = { regex = 'git\s+push\s+.*--force' }
-decision = "deny"
-reason = "Force pushes are not allowed"
-"#;
+const PRE_DENY: &str = include_str!("../data/policies/conformance-pre-deny.toml");
 
 #[test]
 fn pre_tool_deny() {
@@ -437,19 +429,7 @@ fn pre_tool_defer() {
 
 #[test]
 fn pre_tool_contexts_accumulate_in_rule_order() {
-    let policy = r#"
-[[rule]]
-id = "c1"
-seam = "pre-tool"
-tool = "Bash"
-context = "Remote is github.com/example/app."
-
-[[rule]]
-id = "c2"
-seam = "pre-tool"
-tool = "Bash|Edit"
-context = "Main is protected."
-"#;
+    let policy = include_str!("../data/policies/conformance-contexts.toml");
     let out = line(
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"Remote is github.com/example/app.\n\nMain is protected."}}"#,
     );
@@ -484,19 +464,7 @@ fn pre_tool_halt() {
 
 #[test]
 fn pre_tool_guard_beats_allow() {
-    let policy = r#"
-[[rule]]
-id = "trust-git"
-seam = "pre-tool"
-tool = "Bash"
-decision = "allow"
-
-[[guard]]
-id = "no-force"
-tool = "Bash"
-when.command = { contains = "--force" }
-reason = "Force pushes are never allowed"
-"#;
+    let policy = include_str!("../data/policies/conformance-guard-beats-allow.toml");
     let out = line(
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Force pushes are never allowed [no-force]"}}"#,
     );
@@ -1148,10 +1116,9 @@ fn codex_permission_request_outputs() {
 #[test]
 fn codex_stop_requires_json_and_plain_text_is_context_where_documented() {
     let r = decode_hook_output(Dialect::Codex, Seam::Stop, Some(0), b"keep going", b"");
-    assert_eq!(r.verdict, None);
-    assert_eq!(
-        r.error.as_deref(),
-        Some("plain text output is invalid for Stop/SubagentStop: JSON required")
+    crate::support::assert_discarded(
+        &r,
+        "plain text output is invalid for Stop/SubagentStop: JSON required",
     );
     let r = decode_hook_output(
         Dialect::Codex,

@@ -583,18 +583,13 @@ fn generated_policy_toml_is_what_the_loader_expects() {
     let p = load_str(&src, "x.toml", Scope::User, 0);
     assert!(!p.has_errors(), "{:#?}", p.diagnostics);
     let engine = Engine::new(DecisionTable::new(vec![p]));
-    let o = engine.evaluate(
-        Seam::PreTool,
-        &json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                "tool_input": {"command": "git push", "timeout": 120000}}),
-        Dialect::ClaudeCode,
-    );
-    assert_eq!(o.verdict(), Verdict::Ask);
-    let o = engine.evaluate(
-        Seam::PreTool,
-        &json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                "tool_input": {"command": "git push", "timeout": 5}}),
-        Dialect::ClaudeCode,
-    );
-    assert_eq!(o.verdict(), Verdict::Abstain);
+    for (timeout, want) in [(120000, Verdict::Ask), (5, Verdict::Abstain)] {
+        let o = engine.evaluate(
+            Seam::PreTool,
+            &json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                    "tool_input": {"command": "git push", "timeout": timeout}}),
+            Dialect::ClaudeCode,
+        );
+        assert_eq!(o.verdict(), want, "timeout {timeout}");
+    }
 }

@@ -637,16 +637,25 @@ fn codex_rollout_shell_versions_become_codex_payloads() {
 
 #[test]
 fn argv_joins_like_a_shell() {
-    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert_eq!(
-        argv_to_command(&v(&["bash", "-lc", "echo 'a b'"])),
-        "echo 'a b'"
-    );
-    assert_eq!(
-        argv_to_command(&v(&["powershell.exe", "-Command", "Get-ChildItem"])),
-        "powershell.exe -Command Get-ChildItem"
-    );
-    assert_eq!(argv_to_command(&v(&["echo", "$HOME"])), "echo '$HOME'");
+    let cases: [(&[&str], &str); 7] = [
+        (&["bash", "-lc", "echo 'a b'"], "echo 'a b'"),
+        (
+            &["powershell.exe", "-Command", "Get-ChildItem"],
+            "powershell.exe -Command Get-ChildItem",
+        ),
+        (&["echo", "$HOME"], "echo '$HOME'"),
+        (&["bash", "-lc", "ls -la | head"], "ls -la | head"),
+        (&["/bin/zsh", "-c", "echo hi"], "echo hi"),
+        (
+            &["rg", "-n", "foo bar", "it's"],
+            "rg -n 'foo bar' 'it'\"'\"'s'",
+        ),
+        (&["echo", ""], "echo ''"),
+    ];
+    for (argv, want) in cases {
+        let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+        assert_eq!(argv_to_command(&argv), want, "{argv:?}");
+    }
 }
 
 #[test]

@@ -101,6 +101,30 @@ const TABLE_TESTS: &[&str] = &[
     "a_shell_running_text_from_a_pipe_or_process_substitution_is_not_allowed",
 ];
 
+/// The mismatches of one test, reported all at once.
+#[derive(Default)]
+struct Mismatches(Vec<String>);
+
+impl Mismatches {
+    /// Records `what` unless the verdict of `o` is one `want` accepts.
+    fn check(&mut self, what: impl std::fmt::Display, want: Want, o: &Outcome) {
+        if !want.holds(o.verdict()) {
+            self.0
+                .push(format!("{what}: want {want:?}, got {}", describe(o)));
+        }
+    }
+
+    /// Panics with the full list of mismatches, if any.
+    fn assert_none(self) {
+        assert!(
+            self.0.is_empty(),
+            "{} mismatch(es):\n{}",
+            self.0.len(),
+            self.0.join("\n")
+        );
+    }
+}
+
 /// Checks every command line of the groups of `test` in `data/shell_cases.toml` as a
 /// Claude Code Bash call in the project, and panics with the full list of mismatches.
 fn check_bash(test: &str) {
@@ -114,7 +138,7 @@ fn check_bash(test: &str) {
         "no group of `{test}` in shell_cases.toml"
     );
     let e = library();
-    let mut bad = Vec::new();
+    let mut bad = Mismatches::default();
     for g in &groups {
         let want = Want::named(&g.want);
         for cmd in &g.commands {
@@ -125,13 +149,8 @@ fn check_bash(test: &str) {
             );
             match &g.rules {
                 None => {
-                    if !want.holds(o.verdict()) {
-                        let case = g.case.as_deref().unwrap_or(test);
-                        bad.push(format!(
-                            "{case}: {cmd:?}: want {want:?}, got {}",
-                            describe(&o)
-                        ));
-                    }
+                    let case = g.case.as_deref().unwrap_or(test);
+                    bad.check(format_args!("{case}: {cmd:?}"), want, &o);
                 }
                 Some(rules) => {
                     let fired = o.fired_ids();
@@ -141,7 +160,7 @@ fn check_bash(test: &str) {
                         rules.iter().all(|r| fired.contains(&r.as_str()))
                     };
                     if !want.holds(o.verdict()) || !rules_ok {
-                        bad.push(format!(
+                        bad.0.push(format!(
                             "{cmd:?}: want {want:?} with {rules:?}, got {}",
                             describe(&o)
                         ));
@@ -150,12 +169,7 @@ fn check_bash(test: &str) {
             }
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatch(es):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    bad.assert_none();
 }
 
 /// Every group of the table is checked by one of [`TABLE_TESTS`], and each of them has one.
@@ -342,18 +356,13 @@ fn pp_01_file_tools() {
         ),
         ("Read", "/home/user/project/.env.example", Want::None),
     ];
-    let mut bad = Vec::new();
+    let mut bad = Mismatches::default();
     for (tool, path, want) in rows {
         let o = eval(
             &claude_pre_tool(tool, json!({ "file_path": path }), PROJECT),
             Dialect::ClaudeCode,
         );
-        if !want.holds(o.verdict()) {
-            bad.push(format!(
-                "PP-01 {tool} {path}: want {want:?}, got {}",
-                describe(&o)
-            ));
-        }
+        bad.check(format_args!("PP-01 {tool} {path}"), want, &o);
     }
     // The note: a Read-only guard was bypassed by Grep.
     let o = eval(
@@ -364,13 +373,8 @@ fn pp_01_file_tools() {
         ),
         Dialect::ClaudeCode,
     );
-    if o.verdict() != Verdict::Deny {
-        bad.push(format!(
-            "PP-01 Grep on .env: want Deny, got {}",
-            describe(&o)
-        ));
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    bad.check("PP-01 Grep on .env", Want::Deny, &o);
+    bad.assert_none();
 }
 
 /// Regression test, an engine gap found here and fixed in bd33cd8 (PP-01 allow): `grep -n '.env' .gitignore` must be allowed, but
@@ -389,25 +393,15 @@ fn pp_01_grep_pattern_is_not_a_path() {
 // ---------------------------------------------------------------------------------------
 
 fn check_read(case: &str, rows: &[(&str, &str, Want)]) {
-    let mut bad = Vec::new();
+    let mut bad = Mismatches::default();
     for (cwd, path, want) in rows {
         let o = eval(
             &claude_pre_tool("Read", json!({ "file_path": path }), cwd),
             Dialect::ClaudeCode,
         );
-        if !want.holds(o.verdict()) {
-            bad.push(format!(
-                "{case} Read {path}: want {want:?}, got {}",
-                describe(&o)
-            ));
-        }
+        bad.check(format_args!("{case} Read {path}"), *want, &o);
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatch(es):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    bad.assert_none();
 }
 
 #[test]
@@ -520,12 +514,10 @@ fn pp_04_every_writing_tool() {
             Want::None,
         ),
     ];
-    let mut bad = Vec::new();
+    let mut bad = Mismatches::default();
     for (what, tool, input, want) in rows {
         let o = eval(&claude_pre_tool(tool, input, PROJECT), Dialect::ClaudeCode);
-        if !want.holds(o.verdict()) {
-            bad.push(format!("PP-04 {what}: want {want:?}, got {}", describe(&o)));
-        }
+        bad.check(format_args!("PP-04 {what}"), want, &o);
     }
     // Codex apply_patch (CX-04 route) adding a .env file.
     let o = eval(
@@ -536,18 +528,8 @@ fn pp_04_every_writing_tool() {
         ),
         Dialect::Codex,
     );
-    if o.verdict() != Verdict::Deny {
-        bad.push(format!(
-            "PP-04 apply_patch .env.local: want Deny, got {}",
-            describe(&o)
-        ));
-    }
-    assert!(
-        bad.is_empty(),
-        "{} mismatch(es):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    bad.check("PP-04 apply_patch .env.local", Want::Deny, &o);
+    bad.assert_none();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -556,7 +538,7 @@ fn pp_04_every_writing_tool() {
 
 #[test]
 fn cx_05_wrappers_and_lookalikes() {
-    let mut bad = Vec::new();
+    let mut bad = Mismatches::default();
     // The payload: a Codex Bash call with a string command.
     let o = eval(
         &codex_pre_tool(
@@ -566,9 +548,7 @@ fn cx_05_wrappers_and_lookalikes() {
         ),
         Dialect::Codex,
     );
-    if o.verdict() != Verdict::Deny {
-        bad.push(format!("CX-05 payload: want Deny, got {}", describe(&o)));
-    }
+    bad.check("CX-05 payload", Want::Deny, &o);
     // The variants are argv lists (execpolicy sees argv). A Codex hook sees them as a `Bash`
     // call whose command is the argv shell-quoted (what `readers` produce for `shell` /
     // `local_shell_call`); the engine also accepts the argv itself as an array.
@@ -604,20 +584,10 @@ fn cx_05_wrappers_and_lookalikes() {
                 &codex_pre_tool("Bash", input.clone(), PROJECT),
                 Dialect::Codex,
             );
-            if !want.holds(o.verdict()) {
-                bad.push(format!(
-                    "CX-05 {name} as {input}: want {want:?}, got {}",
-                    describe(&o)
-                ));
-            }
+            bad.check(format_args!("CX-05 {name} as {input}"), *want, &o);
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatch(es):\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    bad.assert_none();
 }
 
 // ---------------------------------------------------------------------------------------

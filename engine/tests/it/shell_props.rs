@@ -114,6 +114,24 @@ fn meaningful(outer: &str, inner: &str) -> bool {
         ))
 }
 
+/// Records `line` (labelled `what`) in `bad` unless it is denied.
+fn check_denied(bad: &mut Vec<String>, what: impl std::fmt::Display, line: &str) {
+    let (v, fired) = verdict(line);
+    if v != Verdict::Deny {
+        bad.push(format!("{what}: {line:?} -> {} {fired:?}", v.name()));
+    }
+}
+
+/// Panics with every line of `bad` (commands that were not denied), if any.
+fn assert_none_allowed(bad: &[String]) {
+    assert!(
+        bad.is_empty(),
+        "{} not denied:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn denied_commands_are_denied_unwrapped() {
     for c in DENIED {
@@ -129,19 +147,10 @@ fn every_wrapper_keeps_every_denial() {
         for (name, w) in WRAPPERS {
             // `xargs` runs its command with extra operands from stdin, which cannot turn a
             // deny into an allow but the pipeline form of `curl | sh` does not apply.
-            let line = w(c);
-            let (v, fired) = verdict(&line);
-            if v != Verdict::Deny {
-                bad.push(format!("{name}: {line:?} -> {} {fired:?}", v.name()));
-            }
+            check_denied(&mut bad, name, &w(c));
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} not denied:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_none_allowed(&bad);
 }
 
 /// Every ordered pair of wrappers around every denied command (the exhaustive version of
@@ -155,20 +164,11 @@ fn every_pair_of_wrappers_keeps_every_denial() {
                 if !meaningful(n2, n1) {
                     continue;
                 }
-                let line = w2(&w1(c));
-                let (v, fired) = verdict(&line);
-                if v != Verdict::Deny {
-                    bad.push(format!("[{n1}, {n2}] {line:?} -> {} {fired:?}", v.name()));
-                }
+                check_denied(&mut bad, format_args!("[{n1}, {n2}]"), &w2(&w1(c)));
             }
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} not denied:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_none_allowed(&bad);
 }
 
 proptest! {

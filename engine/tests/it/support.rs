@@ -9,8 +9,14 @@ use seamguard_engine::{
     load_str,
 };
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 use toml::de::{DeTable, DeValue};
+
+#[path = "fixtures.rs"]
+mod fixtures;
+pub(crate) use fixtures::{
+    bash, claude, claude_pre_tool, codex, codex_bash, codex_pre_tool, fresh_dir,
+};
 
 /// The project folder of the payloads (`cwd`) and of the library's path environment.
 pub(crate) const PROJECT: &str = "/home/user/project";
@@ -19,6 +25,39 @@ pub(crate) const HOME: &str = "/home/user";
 
 /// What seamguard appends to the reason when it answers a Codex `ask` with a deny.
 pub(crate) const CODEX_ASK_TAIL: &str = ". Codex hooks cannot ask for confirmation, so seamguard denies; run the command yourself or add an allow rule if it is intended.";
+
+/// HK-02: Claude Code matchers and the tool names they must or must not fire on (`(matcher,
+/// tool name, fires)`). An exact set is letters, digits, `_`, `-`, space, `,` and `|`;
+/// anything else is an unanchored regex.
+pub(crate) const CLAUDE_MATCHER_CASES: &[(&str, &str, bool)] = &[
+    ("mcp__github", "mcp__github__create_issue", false),
+    ("mcp__github__.*", "mcp__github__create_issue", true),
+    ("mcp__brave-search", "mcp__brave-search__web_search", false),
+    ("Edit|Write", "NotebookEdit", false),
+    ("Edit, Write", "Write", true),
+    ("Edit.*", "NotebookEdit", true),
+    ("^Edit$", "NotebookEdit", false),
+    ("mcp__db__.*", "mcp__plugin_acme_db__query", false),
+    (
+        "mcp__plugin_acme_db__.*",
+        "mcp__plugin_acme_db__query",
+        true,
+    ),
+    ("", "Read", true),
+    ("*", "Read", true),
+];
+
+/// Asserts that the host discards a decoded hook output (no verdict) with `error`.
+pub(crate) fn assert_discarded(r: &seamguard_engine::HookResponse, error: &str) {
+    assert_eq!(r.verdict, None);
+    assert_eq!(r.error.as_deref(), Some(error));
+}
+
+/// Asserts an outcome's merged verdict and its reason text.
+pub(crate) fn assert_verdict(o: &seamguard_engine::Outcome, verdict: Verdict, reason: &str) {
+    assert_eq!(o.verdict(), verdict);
+    assert_eq!(o.reason_text(), reason);
+}
 
 /// The workspace root (the repository).
 pub(crate) fn root() -> PathBuf {
@@ -64,72 +103,6 @@ pub(crate) fn library() -> Engine {
         home: HOME.to_string(),
     });
     Engine::new(table).with_ledger(Box::new(MemoryLedger::default()))
-}
-
-/// A Claude Code payload of `event` in `cwd`, with `extra` fields appended.
-pub(crate) fn claude(cwd: &str, event: &str, extra: Value) -> Value {
-    let mut v = json!({
-        "session_id": "0d9f6c1a-0000-4000-8000-00000000c0de",
-        "transcript_path": "/home/user/.claude/projects/-home-user-project/0d9f6c1a-0000-4000-8000-00000000c0de.jsonl",
-        "cwd": cwd,
-        "permission_mode": "default",
-        "hook_event_name": event,
-    });
-    append(&mut v, extra);
-    v
-}
-
-/// A Codex payload of `event` in `cwd`, with `extra` fields appended.
-pub(crate) fn codex(cwd: &str, event: &str, extra: Value) -> Value {
-    let mut v = json!({
-        "session_id": "019d0a00-0000-7000-8000-00000000c0de",
-        "turn_id": "019d0b00-0000-7000-8000-00000000c0de",
-        "transcript_path": "/home/user/.codex/sessions/2026/01/01/rollout-019d0a00.jsonl",
-        "cwd": cwd,
-        "hook_event_name": event,
-        "model": "gpt-5.1-codex",
-        "permission_mode": "default",
-    });
-    append(&mut v, extra);
-    v
-}
-
-/// A Claude Code `PreToolUse` of `tool` with `input` in `cwd`.
-pub(crate) fn claude_pre_tool(tool: &str, input: Value, cwd: &str) -> Value {
-    claude(
-        cwd,
-        "PreToolUse",
-        json!({"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_01CASE"}),
-    )
-}
-
-/// A Codex `PreToolUse` of `tool` with `input` in `cwd`.
-pub(crate) fn codex_pre_tool(tool: &str, input: Value, cwd: &str) -> Value {
-    codex(
-        cwd,
-        "PreToolUse",
-        json!({"tool_name": tool, "tool_input": input, "tool_use_id": "call_case"}),
-    )
-}
-
-/// A Claude Code Bash call of `command` in `cwd`.
-pub(crate) fn bash(cwd: &str, command: &str) -> Value {
-    claude_pre_tool("Bash", json!({ "command": command }), cwd)
-}
-
-/// A Codex Bash call of `command` in `cwd`.
-pub(crate) fn codex_bash(cwd: &str, command: &str) -> Value {
-    codex_pre_tool("Bash", json!({ "command": command }), cwd)
-}
-
-/// Appends the fields of the object `extra` to the object `base` (in order).
-fn append(base: &mut Value, extra: Value) {
-    let (Value::Object(b), Value::Object(e)) = (base, extra) else {
-        panic!("payloads and their extra fields are objects");
-    };
-    for (k, v) in e {
-        b.insert(k, v);
-    }
 }
 
 /// A proptest configuration of `cases` cases whose failures are persisted beside the test

@@ -18,18 +18,7 @@ fn evaluate(policy: &str, command: &str) -> (Verdict, String) {
     (o.verdict(), o.reason_text())
 }
 
-const ANY: &str = r#"
-[[rule]]
-id = "secret-upload"
-seam = "pre-tool"
-tool = "Bash"
-when.any = [
-  { command = { program = "curl", path_inside = ["**/.env"] } },
-  { command = { program = "cat", path_inside = ["**/.env"] } },
-]
-decision = "deny"
-reason = "secret upload"
-"#;
+const ANY: &str = include_str!("../data/policies/unsure-branches-any.toml");
 
 #[test]
 fn a_definite_match_after_an_undecidable_branch_decides() {
@@ -46,18 +35,7 @@ fn only_undecidable_branches_still_fail_closed() {
     assert!(reason.contains("only known at run time"), "{reason}");
 }
 
-const ALL: &str = r#"
-[[rule]]
-id = "both"
-seam = "pre-tool"
-tool = "Bash"
-when.all = [
-  { command = { program = "cp", path_inside = ["/etc/**"] } },
-  { command = { program = "git", subcommand = "push" } },
-]
-decision = "deny"
-reason = "both"
-"#;
+const ALL: &str = include_str!("../data/policies/unsure-branches-all.toml");
 
 #[test]
 fn a_definite_miss_in_all_is_not_unsure() {

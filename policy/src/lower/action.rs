@@ -22,6 +22,22 @@ pub(super) fn parse_duration_ms(s: &str) -> Option<u64> {
 }
 
 /// The action keys of one rule table and how many were given.
+/// The error of a blank `reason`.
+const BLANK_REASON: &str = "`reason`: must not be empty (Codex rejects empty reasons)";
+/// The error of a blank `continue_with`.
+const BLANK_CONTINUE_WITH: &str =
+    "`continue_with`: must not be empty (the agent needs a reason to continue)";
+
+/// A string (reported as `what` otherwise) that must not be blank (`blank`: the error when
+/// it is; the text is kept).
+fn want_text(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str, blank: &str) -> Option<String> {
+    let s = want_str(ctx, v, what);
+    if s.as_deref().is_some_and(|r| r.trim().is_empty()) {
+        ctx.error(v.span(), blank);
+    }
+    s
+}
+
 pub(super) fn lower_action(
     ctx: &mut Ctx<'_>,
     t: &DeTable<'_>,
@@ -72,17 +88,7 @@ pub(super) fn lower_action(
         }
     }
     if let Some((_, rv)) = get(t, "reason") {
-        action.reason = want_str(ctx, rv, "`reason`");
-        if action
-            .reason
-            .as_deref()
-            .is_some_and(|r| r.trim().is_empty())
-        {
-            ctx.error(
-                rv.span(),
-                "`reason`: must not be empty (Codex rejects empty reasons)",
-            );
-        }
+        action.reason = want_text(ctx, rv, "`reason`", BLANK_REASON);
     }
     if let Some((_, cv)) = get(t, "context") {
         action.context = want_str(ctx, cv, "`context`");
@@ -97,17 +103,7 @@ pub(super) fn lower_action(
         n_actions += 1;
     }
     if let Some((_, cv)) = get(t, "continue_with") {
-        action.continue_with = want_str(ctx, cv, "`continue_with`");
-        if action
-            .continue_with
-            .as_deref()
-            .is_some_and(|r| r.trim().is_empty())
-        {
-            ctx.error(
-                cv.span(),
-                "`continue_with`: must not be empty (the agent needs a reason to continue)",
-            );
-        }
+        action.continue_with = want_text(ctx, cv, "`continue_with`", BLANK_CONTINUE_WITH);
         n_actions += 1;
     }
     if let Some((_, mv)) = get(t, "max_continuations") {

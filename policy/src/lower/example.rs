@@ -124,20 +124,8 @@ pub(super) fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Optio
     };
     let reason_contains =
         get(t, "reason_contains").and_then(|(_, v)| want_str(ctx, v, "`reason_contains`"));
-    let rules = match get(t, "rules") {
-        Some((_, v)) => want_str_list(ctx, v, "`rules`")?
-            .into_iter()
-            .map(|(s, _)| s)
-            .collect(),
-        None => Vec::new(),
-    };
-    let not_rules = match get(t, "not_rules") {
-        Some((_, v)) => want_str_list(ctx, v, "`not_rules`")?
-            .into_iter()
-            .map(|(s, _)| s)
-            .collect(),
-        None => Vec::new(),
-    };
+    let rules = rule_ids(ctx, t, "rules", "`rules`")?;
+    let not_rules = rule_ids(ctx, t, "not_rules", "`not_rules`")?;
     let dialect = match get(t, "dialect") {
         Some((_, dv)) => {
             let d = want_str(ctx, dv, "`dialect`")?;
@@ -164,4 +152,18 @@ pub(super) fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Optio
         not_rules,
         source: ctx.source(&v.span()),
     })
+}
+
+/// The rule ids listed under `key` (none when absent); `None` when it is not a list of
+/// strings (reported as `what`).
+fn rule_ids(ctx: &mut Ctx<'_>, t: &DeTable<'_>, key: &str, what: &str) -> Option<Vec<String>> {
+    match get(t, key) {
+        Some((_, v)) => Some(
+            want_str_list(ctx, v, what)?
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect(),
+        ),
+        None => Some(Vec::new()),
+    }
 }

@@ -128,7 +128,14 @@ pub fn load_str_with(
     policy_index: usize,
     opts: LoadOptions,
 ) -> LoadedPolicy {
-    let mut p = load_str_inner(src, file, scope, policy_index, opts);
+    let ctx = Ctx {
+        file: Arc::from(file),
+        scope,
+        lines: LineIndex::new(src),
+        diags: Vec::new(),
+        opts,
+    };
+    let mut p = lower_policy(src, ctx, policy_index);
     // Only project files need their content hash (trust of `run` actions).
     if scope == Scope::Project {
         p.meta.content_hash = crate::trust::content_hash(src.as_bytes());
@@ -136,21 +143,9 @@ pub fn load_str_with(
     p
 }
 
-fn load_str_inner(
-    src: &str,
-    file: &str,
-    scope: Scope,
-    policy_index: usize,
-    opts: LoadOptions,
-) -> LoadedPolicy {
-    let file: Arc<str> = Arc::from(file);
-    let mut ctx = Ctx {
-        file: file.clone(),
-        scope,
-        lines: LineIndex::new(src),
-        diags: Vec::new(),
-        opts,
-    };
+/// The policy of `src`, lowered in `ctx` (its file, scope and options).
+fn lower_policy<'s>(src: &'s str, mut ctx: Ctx<'s>, policy_index: usize) -> LoadedPolicy {
+    let (file, scope) = (ctx.file.clone(), ctx.scope);
     let root = match DeTable::parse(src) {
         Ok(r) => r,
         Err(e) => {

@@ -86,8 +86,9 @@ pub(super) fn lower_rule(
         .filter(|d| d.severity == Severity::Error)
         .count();
     check_rule_keys(ctx, t, kind, what);
-    let id = lower_id(ctx, t, v, what, ordinal);
-    let seam = lower_seam(ctx, t, v, kind, what, ordinal);
+    let at = RuleAt { v, what, ordinal };
+    let id = lower_id(ctx, t, &at);
+    let seam = lower_seam(ctx, t, kind, &at);
     let matcher = lower_matcher(ctx, t, seam, pc.meta.matcher_mode);
     let when = get(t, "when").and_then(|(_, v)| lower_cond(ctx, v, "`when`"));
     let unless = get(t, "unless").and_then(|(_, v)| lower_cond(ctx, v, "`unless`"));
@@ -180,14 +181,25 @@ fn check_rule_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, kind: RuleKind, what: &st
     }
 }
 
-/// `id`: present, a string, not blank.
-fn lower_id(
-    ctx: &mut Ctx<'_>,
-    t: &DeTable<'_>,
-    v: &SV<'_>,
-    what: &str,
+/// Which rule of the file is being lowered: its value, `[[rule]]` or `[[guard]]`, and its
+/// 1-based position among them.
+struct RuleAt<'a, 'de> {
+    v: &'a SV<'de>,
+    what: &'a str,
     ordinal: usize,
-) -> Option<String> {
+}
+
+impl RuleAt<'_, '_> {
+    /// Reports that the rule has no `key` (`rest`: the key and a hint) at the rule.
+    fn missing<T>(&self, ctx: &mut Ctx<'_>, rest: &str) -> Option<T> {
+        let (what, ordinal) = (self.what, self.ordinal);
+        ctx.error(self.v.span(), format!("{what} #{ordinal} has no {rest}"));
+        None
+    }
+}
+
+/// `id`: present, a string, not blank.
+fn lower_id(ctx: &mut Ctx<'_>, t: &DeTable<'_>, at: &RuleAt<'_, '_>) -> Option<String> {
     match get(t, "id") {
         Some((_, v)) => want_str(ctx, v, "`id`").filter(|s| {
             if s.trim().is_empty() {
@@ -197,13 +209,7 @@ fn lower_id(
                 true
             }
         }),
-        None => {
-            ctx.error(
-                v.span(),
-                format!("{what} #{ordinal} has no `id`; every rule needs a unique id"),
-            );
-            None
-        }
+        None => at.missing(ctx, "`id`; every rule needs a unique id"),
     }
 }
 
@@ -211,10 +217,8 @@ fn lower_id(
 fn lower_seam(
     ctx: &mut Ctx<'_>,
     t: &DeTable<'_>,
-    v: &SV<'_>,
     kind: RuleKind,
-    what: &str,
-    ordinal: usize,
+    at: &RuleAt<'_, '_>,
 ) -> Option<Seam> {
     match (get(t, "seam"), kind) {
         (Some((_, sv)), _) => match want_str(ctx, sv, "`seam`") {
@@ -247,13 +251,7 @@ fn lower_seam(
             None => None,
         },
         (None, RuleKind::Guard) => Some(Seam::PreTool),
-        (None, RuleKind::Hook) => {
-            ctx.error(
-                v.span(),
-                format!("{what} #{ordinal} has no `seam` (e.g. `seam = \"pre-tool\"`)"),
-            );
-            None
-        }
+        (None, RuleKind::Hook) => at.missing(ctx, "`seam` (e.g. `seam = \"pre-tool\"`)"),
     }
 }
 

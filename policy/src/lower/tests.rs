@@ -10,6 +10,12 @@ fn errors(src: &str) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that some error of `src` (loaded as `p.toml`) satisfies `pred`.
+fn assert_error(src: &str, pred: impl Fn(&String) -> bool) {
+    let e = errors(src);
+    assert!(e.iter().any(pred), "{e:#?}");
+}
+
 #[test]
 fn design_contract_example_loads() {
     let src = include_str!("../../../engine/tests/data/design-example.toml");
@@ -26,46 +32,36 @@ fn design_contract_example_loads() {
 
 #[test]
 fn unknown_key_has_location_and_suggestion() {
-    let e = errors("[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\ndecison = \"deny\"\n");
-    assert!(
-        e.iter().any(
-            |m| m.starts_with("p.toml:4:1: error: unknown key `decison` in [[rule]]")
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\ndecison = \"deny\"\n",
+        |m| {
+            m.starts_with("p.toml:4:1: error: unknown key `decison` in [[rule]]")
                 && m.contains("did you mean `decision`?")
-        ),
-        "{e:#?}"
+        },
     );
 }
 
 #[test]
 fn invalid_regex_points_at_the_pattern() {
-    let e = errors(
+    assert_error(
         "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.command = { regex = \"(unclosed\" }\ndecision = \"deny\"\n",
-    );
-    assert!(
-        e.iter()
-            .any(|m| m.starts_with("p.toml:4:26: error: `regex` on `command`: invalid regex")),
-        "{e:#?}"
+        |m| m.starts_with("p.toml:4:26: error: `regex` on `command`: invalid regex"),
     );
 }
 
 #[test]
 fn action_not_allowed_on_seam() {
-    let e = errors("[[rule]]\nid = \"a\"\nseam = \"stop\"\ndecision = \"deny\"\n");
-    assert!(
-        e.iter()
-            .any(|m| m.starts_with("p.toml:4:1: error: seam `stop` cannot take `decision`")),
-        "{e:#?}"
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"stop\"\ndecision = \"deny\"\n",
+        |m| m.starts_with("p.toml:4:1: error: seam `stop` cannot take `decision`"),
     );
 }
 
 #[test]
 fn guard_cannot_allow() {
-    let e = errors("[[guard]]\nid = \"g\"\ndecision = \"allow\"\n");
-    assert!(
-        e.iter()
-            .any(|m| m.contains("`decision` is not allowed in [[guard]]: guards can only deny")),
-        "{e:#?}"
-    );
+    assert_error("[[guard]]\nid = \"g\"\ndecision = \"allow\"\n", |m| {
+        m.contains("`decision` is not allowed in [[guard]]: guards can only deny")
+    });
 }
 
 #[test]
