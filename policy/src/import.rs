@@ -182,7 +182,7 @@ pub fn import_config(
             file: file.into(),
             message: e.message().trim().to_string(),
         })?;
-        crate::lower::cx::to_json(&toml::de::DeValue::Table(t.into_inner()))
+        crate::lower::session::to_json(&toml::de::DeValue::Table(t.into_inner()))
     } else {
         serde_json::from_str(text).map_err(|e| ImportError::Parse {
             file: file.into(),

@@ -9,7 +9,7 @@
 use regex_automata::{Input, PatternSet};
 use serde_json::Value;
 
-use super::pred::{EvalCtx, bit, set_bit};
+use super::pred::{Evaluation, bit, set_bit};
 use super::trace::Sink;
 use crate::compile::SeamTable;
 use crate::policy::RuleKind;
@@ -88,7 +88,7 @@ impl SeamTable {
 
     /// The rules that could fire: unanchored rules of the matched buckets, and anchored
     /// rules whose anchor held (sorted, local ids).
-    fn candidates(&self, cx: &EvalCtx<'_>, buckets: &[u32], matched_leaves: &[u32]) -> Vec<u32> {
+    fn candidates(&self, cx: &Evaluation<'_>, buckets: &[u32], matched_leaves: &[u32]) -> Vec<u32> {
         let mut candidates: Vec<u32> = Vec::new();
         for b in buckets {
             if let Some(list) = self.unanchored.get(*b as usize) {
@@ -141,7 +141,7 @@ impl SeamTable {
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let (bits, matched_leaves) = self.scan::<S>(payload, &buckets);
-        let cx = EvalCtx::new(payload, &bits, env);
+        let cx = Evaluation::new(payload, &bits, env);
         let candidates = if S::RECORDS {
             (0..self.rules.len() as u32).collect()
         } else {

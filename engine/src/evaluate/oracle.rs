@@ -11,7 +11,7 @@ use globset::GlobBuilder;
 use serde_json::Value;
 
 use super::pred::direct;
-use super::shell_test::{Tri, eval_shell};
+use super::shell_test::{Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::policy::{Pred, Test};
 use crate::shell::analyze_command;
@@ -44,9 +44,9 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                 };
                 return match eval_shell(t, &globs, &a, env, payload, &RefCell::new(HashMap::new()))
                 {
-                    Tri::Yes(_) => true,
-                    Tri::No => false,
-                    Tri::Unknown(_) => positive,
+                    Judgement::Yes(_) => true,
+                    Judgement::No => false,
+                    Judgement::Unknown(_) => positive,
                 };
             }
             if let Test::Equals(vals) = &l.test

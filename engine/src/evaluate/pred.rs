@@ -2,7 +2,7 @@
 //!
 //! In: a [`CPred`], the payload, the leaf bits the field scans set, and a [`Sink`]. Out:
 //! whether it held, with the simple command that made a shell test hold and why a test
-//! could not be decided (kept in the [`EvalCtx`]).
+//! could not be decided (kept in the [`Evaluation`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::shell_test::{GlobCache, Tri, eval_shell};
+use super::shell_test::{GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;
@@ -22,7 +22,7 @@ use crate::table::ShellEnv;
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
 /// of each command-line field (analysed once), glob operands expanded on disk (once), and
 /// the unsure / matched notes of the rule being evaluated.
-pub(crate) struct EvalCtx<'a> {
+pub(crate) struct Evaluation<'a> {
     pub(crate) payload: &'a Value,
     pub(crate) expanded: GlobCache,
     pub(crate) bits: &'a [u64],
@@ -32,9 +32,9 @@ pub(crate) struct EvalCtx<'a> {
     pub(crate) matched: RefCell<Option<String>>,
 }
 
-impl<'a> EvalCtx<'a> {
-    pub(crate) fn new(payload: &'a Value, bits: &'a [u64], env: &'a ShellEnv) -> EvalCtx<'a> {
-        EvalCtx {
+impl<'a> Evaluation<'a> {
+    pub(crate) fn new(payload: &'a Value, bits: &'a [u64], env: &'a ShellEnv) -> Evaluation<'a> {
+        Evaluation {
             payload,
             expanded: RefCell::new(HashMap::new()),
             bits,
@@ -78,7 +78,7 @@ impl CPred {
     /// Evaluate in polarity `positive` (true in `when`, false in `unless` and under `not`):
     /// an undecidable test holds in positive position and fails in negative position (fail
     /// closed either way).
-    pub(crate) fn eval<S: Sink>(&self, cx: &EvalCtx<'_>, positive: bool, sink: &mut S) -> bool {
+    pub(crate) fn eval<S: Sink>(&self, cx: &Evaluation<'_>, positive: bool, sink: &mut S) -> bool {
         match self {
             // An undecidable branch counts as a match (fail closed), but a definite answer
             // elsewhere decides: `any` with a definite match, or `all` with a definite miss,
@@ -201,14 +201,14 @@ impl CPred {
                 };
                 let tri = eval_shell(test, globs, &a, cx.env, cx.payload, &cx.expanded);
                 let (held, counted) = match tri {
-                    Tri::Yes(m) => {
+                    Judgement::Yes(m) => {
                         if positive && cx.matched.borrow().is_none() {
                             *cx.matched.borrow_mut() = Some(m);
                         }
                         (Held::Yes, true)
                     }
-                    Tri::No => (Held::No, false),
-                    Tri::Unknown(why) => {
+                    Judgement::No => (Held::No, false),
+                    Judgement::Unknown(why) => {
                         // Fail closed: an undecidable test counts against the agent.
                         if positive && cx.unsure.borrow().is_none() {
                             *cx.unsure.borrow_mut() = Some(why);

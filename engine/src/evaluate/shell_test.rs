@@ -1,7 +1,7 @@
 //! Shell-aware tests: one `program` / `flags_*` / `args_any` / `path_*` / `push_*` test
 //! against the simple commands the shell analyser found in a command line.
 //!
-//! In: a [`ShellTest`], its path globs, the [`ShellAnalysis`] of the field. Out: [`Tri`]:
+//! In: a [`ShellTest`], its path globs, the [`ShellAnalysis`] of the field. Out: [`Judgement`]:
 //! held (with the simple command that made it hold), did not hold, or undecidable (why).
 
 use std::cell::RefCell;
@@ -20,7 +20,7 @@ use crate::shell::operands::{
 use crate::table::ShellEnv;
 
 /// Three-valued result of a shell test.
-pub(crate) enum Tri {
+pub(crate) enum Judgement {
     Yes(String),
     No,
     Unknown(String),
@@ -57,7 +57,7 @@ pub(crate) fn eval_shell(
     env: &ShellEnv,
     payload: &Value,
     cache: &GlobCache,
-) -> Tri {
+) -> Judgement {
     let payload_cwd = payload.get("cwd").and_then(Value::as_str);
     let mut unknown: Option<String> = None;
     for c in &a.commands {
@@ -250,7 +250,7 @@ pub(crate) fn eval_shell(
             }
         }
         match maybe {
-            None => return Tri::Yes(c.display()),
+            None => return Judgement::Yes(c.display()),
             Some(m) => {
                 if unknown.is_none() {
                     unknown = Some(m);
@@ -259,10 +259,10 @@ pub(crate) fn eval_shell(
         }
     }
     if let Some(u) = unknown {
-        return Tri::Unknown(u);
+        return Judgement::Unknown(u);
     }
     if let Some(u) = &a.unsure {
-        return Tri::Unknown(u.clone());
+        return Judgement::Unknown(u.clone());
     }
-    Tri::No
+    Judgement::No
 }

@@ -34,7 +34,7 @@ pub(super) struct Feed {
 pub(super) const PROCSUB: &str = "<(…)";
 
 /// The analysis of one line in progress.
-pub(super) struct Cx {
+pub(super) struct LineAnalysis {
     /// The simple commands recorded so far, in source order.
     pub(super) out: Vec<SimpleCommand>,
     /// Files written by redirections earlier on the line, with their content when it is a
@@ -52,10 +52,10 @@ pub(super) struct Cx {
     pub(super) loop_budget: usize,
 }
 
-impl Cx {
+impl LineAnalysis {
     /// A fresh analysis of a line that starts in `cwd`.
     pub(super) fn new(cwd: Option<&str>) -> Self {
-        Cx {
+        LineAnalysis {
             out: Vec::new(),
             written: HashMap::new(),
             unsure: None,

@@ -13,10 +13,10 @@ use brush_parser::word::{
 };
 
 use super::Arg;
-use super::context::Cx;
+use super::context::LineAnalysis;
 use super::quote::{decode_ansi_c, strip_ansi_quotes, strip_single_quotes, unescape_backquoted};
 
-impl Cx {
+impl LineAnalysis {
     /// Append the expansion of `pieces` to `out`; `in_dq` inside double quotes.
     fn pieces(
         &mut self,

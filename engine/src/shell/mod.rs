@@ -64,7 +64,7 @@ mod tests;
 pub(crate) use quote::{escape_invisible, is_invisible};
 pub use tool::tool_paths;
 
-use context::Cx;
+use context::LineAnalysis;
 
 /// Maximum nesting of shell re-entry (`bash -c`, `eval`, `$(…)`, …).
 pub(crate) const MAX_DEPTH: usize = 8;
@@ -157,7 +157,7 @@ pub struct BrushAnalyzer;
 impl ShellAnalyzer for BrushAnalyzer {
     fn analyze(&self, script: &str, cwd: Option<&str>) -> ShellAnalysis {
         parse::contained(|| {
-            let mut cx = Cx::new(cwd);
+            let mut cx = LineAnalysis::new(cwd);
             cx.script(script, &[], 0);
             cx.finish()
         })
@@ -183,7 +183,7 @@ pub(crate) fn analyze_command(v: &serde_json::Value, cwd: Option<&str>) -> Optio
 
 /// Analyse an argv that is run without a shell (Codex `local_shell_call`, `exec` arrays).
 pub(crate) fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
-    let mut cx = Cx::new(cwd);
+    let mut cx = LineAnalysis::new(cwd);
     let words: Vec<Arg> = argv
         .iter()
         .map(|a| Arg {

@@ -8,7 +8,7 @@
 
 use brush_parser::Parser;
 
-use super::context::Cx;
+use super::context::LineAnalysis;
 use super::{MAX_DEPTH, MAX_NESTING, MAX_SCRIPT_BYTES, ShellAnalysis};
 
 /// An upper bound of the nesting depth of a script: brackets and backticks counted without
@@ -51,7 +51,7 @@ pub(super) fn contained(run: impl FnOnce() -> ShellAnalysis) -> ShellAnalysis {
     })
 }
 
-impl Cx {
+impl LineAnalysis {
     /// Parse `src` and walk every complete command in it, run through `via` at re-entry
     /// level `depth`.
     pub(super) fn script(&mut self, src: &str, via: &[String], depth: usize) {

@@ -6,7 +6,7 @@
 //! shell's or `eval`'s script analysed ([`super::reentry`]), `cd` moving the working
 //! directory, builtins that set variables to values read at run time forgetting them.
 
-use super::context::{Cx, Feed};
+use super::context::{Feed, LineAnalysis};
 use super::reentry::SHELLS;
 use super::wrappers::{is_assignment, wrapper};
 use super::{Arg, MAX_DEPTH};
@@ -15,7 +15,7 @@ use super::{Arg, MAX_DEPTH};
 /// (`printf` only with `-v`).
 const SETS_VARIABLES: &[&str] = &["read", "mapfile", "readarray", "getopts", "unset", "printf"];
 
-impl Cx {
+impl LineAnalysis {
     /// Record and unwrap a command that reads no script from its input (an argv run without
     /// a shell, a `find -exec` command).
     pub(super) fn peel(

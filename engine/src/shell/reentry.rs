@@ -7,7 +7,7 @@
 //! script is only known at run time (`curl … | sh`, `source <(…)`, `eval "$X"`).
 
 use super::Arg;
-use super::context::{Cx, Feed, Input, PROCSUB};
+use super::context::{Feed, Input, LineAnalysis, PROCSUB};
 use super::wrappers::skip_options;
 
 /// Programs that read a shell script (`bash -c '…'`, `bash file`, `… | bash`).
@@ -25,7 +25,7 @@ const SSH_VALUED: &[&str] = &[
 /// Paths that name the reading process's own standard input.
 const STDIN_PATHS: &[&str] = &["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
 
-impl Cx {
+impl LineAnalysis {
     /// `bash [-opts] -c 'script'`, `bash FILE`, `bash` reading standard input (a pipe, a
     /// heredoc, `bash -s`).
     pub(super) fn shell(

@@ -1,7 +1,7 @@
 //! The walk over brush-parser's syntax tree.
 //!
-//! In: a parsed program (from [`Cx::script`]). Out: every simple command it contains, handed
-//! to the program knowledge ([`Cx::peel_with_input`]) in the order bash would run them: each
+//! In: a parsed program (from [`LineAnalysis::script`]). Out: every simple command it contains, handed
+//! to the program knowledge ([`LineAnalysis::peel_with_input`]) in the order bash would run them: each
 //! element of every pipeline and `&&`/`||` list, subshell, brace group, `if`/`while`/`case`
 //! body, function body, coprocess and process substitution. On the way the walk tracks what
 //! later commands depend on: a pipe's literal producer (`echo … | sh`), heredocs and
@@ -10,11 +10,11 @@
 
 use brush_parser::ast;
 
-use super::context::{Cx, Feed, Input, PROCSUB};
+use super::context::{Feed, Input, LineAnalysis, PROCSUB};
 use super::emulate::{echo_output, printf_output};
 use super::{Arg, MAX_LOOP_WORDS, SimpleCommand};
 
-impl Cx {
+impl LineAnalysis {
     /// Walk every `&&`/`||` list of a compound list (`a; b & c`).
     pub(super) fn compound_list(&mut self, list: &ast::CompoundList, via: &[String], depth: usize) {
         for item in &list.0 {

@@ -9,7 +9,7 @@
 //! routines of their own.
 
 use super::Arg;
-use super::context::{Cx, Feed};
+use super::context::{Feed, LineAnalysis};
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -43,7 +43,7 @@ impl Wrapper {
     }
 }
 
-/// Every wrapper unwrapped by [`Cx::unwrap_command`]. Leading `NAME=value` words of the
+/// Every wrapper unwrapped by [`LineAnalysis::unwrap_command`]. Leading `NAME=value` words of the
 /// command are environment for all of them (`sudo FOO=1 rm …`).
 static WRAPPERS: &[Wrapper] = &[
     Wrapper::options(
@@ -180,7 +180,7 @@ const ENV_SPLIT: &[&str] = &["-S", "--split-string"];
 /// `find`'s actions that run a command on each file found, up to `;` or `+`.
 const FIND_EXEC: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 
-impl Cx {
+impl LineAnalysis {
     /// Run the command a table wrapper wraps (`sudo …`, `timeout 5 …`, `watch '…'`).
     pub(super) fn unwrap_command(
         &mut self,

@@ -7,8 +7,6 @@
 //!
 //! This is also the CI stand-in for the cargo-fuzz targets under `fuzz/`.
 
-use std::time::{Duration, Instant};
-
 use proptest::prelude::*;
 use seamguard_engine::shell::{BrushAnalyzer, MAX_SCRIPT_BYTES, ShellAnalyzer};
 use seamguard_engine::{Dialect, Engine, Seam, Verdict};
@@ -195,47 +193,35 @@ proptest! {
         prop_assert_eq!(v, Verdict::Deny, "{:?} via {:?}: {:?}", line, names, fired);
     }
 
-    /// Arbitrary text never panics, and a verdict comes back quickly.
+    /// Arbitrary text never panics and always comes back with a verdict.
     #[test]
     fn arbitrary_strings_never_panic(s in any::<String>()) {
-        let t = Instant::now();
         let _ = BrushAnalyzer.analyze(&s, Some("/home/user/project"));
         let _ = verdict(&s);
-        prop_assert!(t.elapsed() < budget(Duration::from_millis(100)), "{:?} took {:?}", s, t.elapsed());
     }
 
     /// Shell-shaped noise (quotes, substitutions, redirections, heredoc markers, brackets):
-    /// never panics, bounded time, and never *allows*.
+    /// never panics and never *allows*.
     #[test]
     fn shell_shaped_noise_never_panics(
         s in "([a-z0-9 ./~$=-]|'|\"|`|\\\\|\\(|\\)|\\{|\\}|\\[|\\]|;|&|\\||<|>|<<|\\$\\(|\\$\\{|\\n|#|!|\\*|\\?){0,300}"
     ) {
-        let t = Instant::now();
         let _ = BrushAnalyzer.analyze(&s, Some("/home/user/project"));
         let (v, _) = verdict(&s);
         prop_assert!(v != Verdict::Allow);
-        prop_assert!(t.elapsed() < budget(Duration::from_millis(100)), "{:?} took {:?}", s, t.elapsed());
     }
 }
 
-/// Time budgets are for release builds; debug builds (plain `cargo test`) get 40 times more.
-fn budget(release: Duration) -> Duration {
-    if cfg!(debug_assertions) {
-        release * 40
-    } else {
-        release
-    }
-}
-
-fn timed(what: &str, line: &str, limit: Duration) -> Verdict {
-    let limit = budget(limit);
-    let t = Instant::now();
+/// The verdict of a pathological line. Tests pin what is decided, never how long it takes
+/// (a test must not fail because the machine is busy): the cost of these shapes is measured
+/// by `benches/shell.rs` against the same-run baselines there (BENCHMARKS.md, "Shell
+/// analysis").
+fn judged(what: &str, line: &str) -> Verdict {
     let a = BrushAnalyzer.analyze(line, Some("/home/user/project"));
-    let (v, _) = verdict(line);
-    let took = t.elapsed();
-    assert!(
-        took < limit,
-        "{what}: {took:?} (limit {limit:?}), unsure={:?}",
+    let (v, fired) = verdict(line);
+    eprintln!(
+        "{what}: {} (unsure: {:?}, rules: {fired:?})",
+        v.name(),
         a.unsure
     );
     v
@@ -262,7 +248,7 @@ fn deep_nesting_is_bounded_and_fails_closed() {
         ("unbalanced", "(".repeat(100_000)),
         ("backticks", "`".repeat(10_001)),
     ] {
-        let v = timed(what, &line, Duration::from_millis(500));
+        let v = judged(what, &line);
         assert_ne!(v, Verdict::Allow, "{what}");
         if line.contains("rm -rf /") {
             assert!(
@@ -282,13 +268,13 @@ fn nested_shell_reentry_past_the_depth_limit_is_not_allowed() {
     for _ in 0..10 {
         line = format!("bash -c {}", squote(&line));
     }
-    let v = timed("10 x bash -c", &line, Duration::from_secs(1));
+    let v = judged("10 x bash -c", &line);
     assert!(matches!(v, Verdict::Deny | Verdict::Ask), "{}", v.name());
     let mut line = "rm -rf /".to_string();
     for _ in 0..50 {
         line = format!("echo \"$( {line})\"");
     }
-    let v = timed("50 x $(…)", &line, Duration::from_millis(500));
+    let v = judged("50 x $(…)", &line);
     assert!(matches!(v, Verdict::Deny | Verdict::Ask), "{}", v.name());
 }
 
@@ -296,18 +282,12 @@ fn nested_shell_reentry_past_the_depth_limit_is_not_allowed() {
 fn ten_thousand_chained_commands() {
     let mut line = "true; ".repeat(9_999);
     line.push_str("rm -rf /");
-    assert_eq!(timed("10k ;", &line, Duration::from_secs(1)), Verdict::Deny);
+    assert_eq!(judged("10k ;", &line), Verdict::Deny);
     let mut line = "echo ok && ".repeat(9_999);
     line.push_str("git push --force origin main");
-    assert_eq!(
-        timed("10k &&", &line, Duration::from_secs(1)),
-        Verdict::Deny
-    );
+    assert_eq!(judged("10k &&", &line), Verdict::Deny);
     let line = vec!["cat README.md"; 10_000].join(" | ");
-    assert_eq!(
-        timed("10k |", &line, Duration::from_secs(1)),
-        Verdict::Abstain
-    );
+    assert_eq!(judged("10k |", &line), Verdict::Abstain);
 }
 
 #[test]
@@ -315,21 +295,18 @@ fn one_megabyte_lines() {
     // A 1 MB argument (just under the limit): analysed, and the delete is seen.
     let arg = "a".repeat(MAX_SCRIPT_BYTES - 64);
     let line = format!("echo {arg} && rm -rf /");
-    assert_eq!(
-        timed("1 MB word", &line, Duration::from_secs(1)),
-        Verdict::Deny
-    );
+    assert_eq!(judged("1 MB word", &line), Verdict::Deny);
     // Over the limit: not analysed, fails closed (never allowed).
     let line = format!("echo {} ; rm -rf /", "b".repeat(MAX_SCRIPT_BYTES + 1));
-    let v = timed("over 1 MiB", &line, Duration::from_secs(1));
+    let v = judged("over 1 MiB", &line);
     assert!(matches!(v, Verdict::Deny | Verdict::Ask), "{}", v.name());
     // A 1 MB line of many short commands.
     let line = "ls -la src; ".repeat((1 << 20) / 12);
-    let v = timed("1 MB of commands", &line, Duration::from_secs(2));
+    let v = judged("1 MB of commands", &line);
     assert_ne!(v, Verdict::Allow);
     // A 1 MB quoted string.
     let line = format!("git commit -m '{}'", "rm -rf / ".repeat((1 << 20) / 10));
-    let v = timed("1 MB commit message", &line, Duration::from_secs(1));
+    let v = judged("1 MB commit message", &line);
     assert_ne!(v, Verdict::Deny, "data-only text is never denied");
 }
 

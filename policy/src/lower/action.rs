@@ -30,7 +30,7 @@ const BLANK_CONTINUE_WITH: &str =
 
 /// A string (reported as `what` otherwise) that must not be blank (`blank`: the error when
 /// it is; the text is kept).
-fn want_text(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str, blank: &str) -> Option<String> {
+fn want_text(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str, blank: &str) -> Option<String> {
     let s = want_str(ctx, v, what);
     if s.as_deref().is_some_and(|r| r.trim().is_empty()) {
         ctx.error(v.span(), blank);
@@ -39,7 +39,7 @@ fn want_text(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str, blank: &str) -> Option<S
 }
 
 pub(super) fn lower_action(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Lowering<'_>,
     t: &DeTable<'_>,
     seam: Option<Seam>,
     kind: RuleKind,
@@ -171,7 +171,7 @@ pub(super) fn lower_action(
     }
     if let Some((_, rv)) = get(t, "redact") {
         n_actions += 1;
-        let items: Vec<&SV<'_>> = match rv.get_ref() {
+        let items: Vec<&TomlValue<'_>> = match rv.get_ref() {
             DeValue::Array(a) => a.iter().collect(),
             _ => vec![rv],
         };

@@ -49,7 +49,7 @@ pub(super) fn field_names() -> Vec<&'static str> {
 }
 
 /// Lower a condition table (`when` / `unless` / items of `any` / `all` / `not`).
-pub(super) fn lower_cond(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<Pred> {
+pub(super) fn lower_cond(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str) -> Option<Pred> {
     let t = want_table(ctx, v, what)?;
     if t.is_empty() {
         ctx.error(
@@ -128,7 +128,11 @@ pub(super) fn lower_cond(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<Pr
     })
 }
 
-pub(super) fn lower_tests(ctx: &mut Ctx<'_>, field: &Field, v: &SV<'_>) -> Option<Vec<Pred>> {
+pub(super) fn lower_tests(
+    ctx: &mut Lowering<'_>,
+    field: &Field,
+    v: &TomlValue<'_>,
+) -> Option<Vec<Pred>> {
     let what = format!("test on `{}`", field.name);
     let t = want_table(ctx, v, &what)?;
     if t.is_empty() {

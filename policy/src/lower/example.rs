@@ -5,7 +5,11 @@
 
 use super::*;
 
-pub(super) fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Option<PolicyTest> {
+pub(super) fn lower_test(
+    ctx: &mut Lowering<'_>,
+    v: &TomlValue<'_>,
+    ordinal: usize,
+) -> Option<PolicyTest> {
     let t = want_table(ctx, v, "[[test]]")?;
     if !check_keys(
         ctx,
@@ -156,7 +160,7 @@ pub(super) fn lower_test(ctx: &mut Ctx<'_>, v: &SV<'_>, ordinal: usize) -> Optio
 
 /// The rule ids listed under `key` (none when absent); `None` when it is not a list of
 /// strings (reported as `what`).
-fn rule_ids(ctx: &mut Ctx<'_>, t: &DeTable<'_>, key: &str, what: &str) -> Option<Vec<String>> {
+fn rule_ids(ctx: &mut Lowering<'_>, t: &DeTable<'_>, key: &str, what: &str) -> Option<Vec<String>> {
     match get(t, key) {
         Some((_, v)) => Some(
             want_str_list(ctx, v, what)?

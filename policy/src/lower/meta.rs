@@ -5,7 +5,7 @@
 use super::*;
 
 pub(super) fn lower_meta(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Lowering<'_>,
     root: &DeTable<'_>,
     file: &Arc<str>,
     scope: Scope,

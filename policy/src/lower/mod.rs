@@ -21,19 +21,19 @@ use crate::seam::{ActionKind, MatcherSubject, Seam};
 
 mod action;
 mod cond;
-pub(crate) mod cx;
 mod example;
 mod meta;
 mod rule;
+pub(crate) mod session;
 #[cfg(test)]
 mod tests;
 
 use action::*;
 use cond::*;
-use cx::*;
 use example::*;
 use meta::*;
 use rule::*;
+use session::*;
 
 /// Default command-hook timeout in ms (HOOKS.md A2/B1: 600 s).
 pub const DEFAULT_RUN_TIMEOUT_MS: u64 = 600_000;
@@ -128,7 +128,7 @@ pub fn load_str_with(
     policy_index: usize,
     opts: LoadOptions,
 ) -> LoadedPolicy {
-    let ctx = Ctx {
+    let ctx = Lowering {
         file: Arc::from(file),
         scope,
         lines: LineIndex::new(src),
@@ -144,7 +144,7 @@ pub fn load_str_with(
 }
 
 /// The policy of `src`, lowered in `ctx` (its file, scope and options).
-fn lower_policy<'s>(src: &'s str, mut ctx: Ctx<'s>, policy_index: usize) -> LoadedPolicy {
+fn lower_policy<'s>(src: &'s str, mut ctx: Lowering<'s>, policy_index: usize) -> LoadedPolicy {
     let (file, scope) = (ctx.file.clone(), ctx.scope);
     let root = match DeTable::parse(src) {
         Ok(r) => r,
@@ -172,7 +172,7 @@ fn lower_policy<'s>(src: &'s str, mut ctx: Ctx<'s>, policy_index: usize) -> Load
         "the policy file",
         &["policy", "rule", "guard", "test"],
     );
-    let pc = PolicyCtx {
+    let pc = PolicyHeader {
         meta,
         index: policy_index,
     };

@@ -63,15 +63,15 @@ pub(super) fn seams_allowing(a: ActionKind) -> String {
         .join(", ")
 }
 
-pub(super) struct PolicyCtx {
+pub(super) struct PolicyHeader {
     pub(super) meta: PolicyMeta,
     pub(super) index: usize,
 }
 
 pub(super) fn lower_rule(
-    ctx: &mut Ctx<'_>,
-    pc: &PolicyCtx,
-    v: &SV<'_>,
+    ctx: &mut Lowering<'_>,
+    pc: &PolicyHeader,
+    v: &TomlValue<'_>,
     kind: RuleKind,
     ordinal: usize,
 ) -> Option<Rule> {
@@ -148,7 +148,7 @@ pub(super) fn lower_rule(
 }
 
 /// Unknown keys, and keys of `[[rule]]` that a `[[guard]]` may not have.
-fn check_rule_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, kind: RuleKind, what: &str) {
+fn check_rule_keys(ctx: &mut Lowering<'_>, t: &DeTable<'_>, kind: RuleKind, what: &str) {
     let allowed = match kind {
         RuleKind::Hook => RULE_KEYS,
         RuleKind::Guard => GUARD_KEYS,
@@ -184,14 +184,14 @@ fn check_rule_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, kind: RuleKind, what: &st
 /// Which rule of the file is being lowered: its value, `[[rule]]` or `[[guard]]`, and its
 /// 1-based position among them.
 struct RuleAt<'a, 'de> {
-    v: &'a SV<'de>,
+    v: &'a TomlValue<'de>,
     what: &'a str,
     ordinal: usize,
 }
 
 impl RuleAt<'_, '_> {
     /// Reports that the rule has no `key` (`rest`: the key and a hint) at the rule.
-    fn missing<T>(&self, ctx: &mut Ctx<'_>, rest: &str) -> Option<T> {
+    fn missing<T>(&self, ctx: &mut Lowering<'_>, rest: &str) -> Option<T> {
         let (what, ordinal) = (self.what, self.ordinal);
         ctx.error(self.v.span(), format!("{what} #{ordinal} has no {rest}"));
         None
@@ -199,7 +199,7 @@ impl RuleAt<'_, '_> {
 }
 
 /// `id`: present, a string, not blank.
-fn lower_id(ctx: &mut Ctx<'_>, t: &DeTable<'_>, at: &RuleAt<'_, '_>) -> Option<String> {
+fn lower_id(ctx: &mut Lowering<'_>, t: &DeTable<'_>, at: &RuleAt<'_, '_>) -> Option<String> {
     match get(t, "id") {
         Some((_, v)) => want_str(ctx, v, "`id`").filter(|s| {
             if s.trim().is_empty() {
@@ -215,7 +215,7 @@ fn lower_id(ctx: &mut Ctx<'_>, t: &DeTable<'_>, at: &RuleAt<'_, '_>) -> Option<S
 
 /// `seam`: a known seam name (guards: only `pre-tool`, the default).
 fn lower_seam(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Lowering<'_>,
     t: &DeTable<'_>,
     kind: RuleKind,
     at: &RuleAt<'_, '_>,
@@ -257,7 +257,7 @@ fn lower_seam(
 
 /// `tool` / `matcher`: classified in the policy's matcher mode, checked against the seam.
 fn lower_matcher(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Lowering<'_>,
     t: &DeTable<'_>,
     seam: Option<Seam>,
     mode: MatcherMode,

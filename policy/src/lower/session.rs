@@ -47,7 +47,7 @@ impl<'s> LineIndex<'s> {
     }
 }
 
-pub(super) struct Ctx<'s> {
+pub(super) struct Lowering<'s> {
     pub(super) file: Arc<str>,
     pub(super) scope: Scope,
     pub(super) lines: LineIndex<'s>,
@@ -55,7 +55,7 @@ pub(super) struct Ctx<'s> {
     pub(super) opts: LoadOptions,
 }
 
-impl Ctx<'_> {
+impl Lowering<'_> {
     pub(super) fn diag(
         &mut self,
         severity: Severity,
@@ -113,7 +113,7 @@ impl Ctx<'_> {
     }
 }
 
-pub(super) type SV<'i> = Spanned<DeValue<'i>>;
+pub(super) type TomlValue<'i> = Spanned<DeValue<'i>>;
 
 pub(super) fn type_name(v: &DeValue<'_>) -> &'static str {
     match v {
@@ -131,7 +131,12 @@ pub(super) fn suggest(word: &str, candidates: &[&str]) -> String {
     crate::hint::suffix(word, candidates.iter().copied())
 }
 
-pub(super) fn check_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, what: &str, allowed: &[&str]) -> bool {
+pub(super) fn check_keys(
+    ctx: &mut Lowering<'_>,
+    t: &DeTable<'_>,
+    what: &str,
+    allowed: &[&str],
+) -> bool {
     let mut ok = true;
     for (k, _) in t.iter() {
         let key: &str = k.get_ref();
@@ -151,14 +156,14 @@ pub(super) fn check_keys(ctx: &mut Ctx<'_>, t: &DeTable<'_>, what: &str, allowed
 pub(super) fn get<'a, 'i>(
     t: &'a DeTable<'i>,
     key: &str,
-) -> Option<(&'a Spanned<std::borrow::Cow<'i, str>>, &'a SV<'i>)> {
+) -> Option<(&'a Spanned<std::borrow::Cow<'i, str>>, &'a TomlValue<'i>)> {
     t.iter().find(|(k, _)| {
         let s: &str = k.get_ref();
         s == key
     })
 }
 
-pub(super) fn want_str(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<String> {
+pub(super) fn want_str(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str) -> Option<String> {
     match v.get_ref() {
         DeValue::String(s) => Some(s.to_string()),
         other => {
@@ -174,8 +179,8 @@ pub(super) fn want_str(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<Stri
 /// A string that must be one of `choices` (listed in the order the message names them):
 /// the matching value, or an error "`what`: expected `a`, `b` or `c`, found `x`".
 pub(super) fn want_keyword<T: Copy>(
-    ctx: &mut Ctx<'_>,
-    v: &SV<'_>,
+    ctx: &mut Lowering<'_>,
+    v: &TomlValue<'_>,
     what: &str,
     choices: &[(&str, T)],
 ) -> Option<T> {
@@ -196,7 +201,7 @@ pub(super) fn want_keyword<T: Copy>(
     None
 }
 
-pub(super) fn want_bool(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<bool> {
+pub(super) fn want_bool(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str) -> Option<bool> {
     match v.get_ref() {
         DeValue::Boolean(b) => Some(*b),
         other => {
@@ -209,7 +214,7 @@ pub(super) fn want_bool(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<boo
     }
 }
 
-pub(super) fn want_int(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<i64> {
+pub(super) fn want_int(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str) -> Option<i64> {
     match v.get_ref() {
         DeValue::Integer(i) => {
             let parsed = i64::from_str_radix(i.as_str().replace('_', "").as_str(), i.radix());
@@ -233,8 +238,8 @@ pub(super) fn want_int(ctx: &mut Ctx<'_>, v: &SV<'_>, what: &str) -> Option<i64>
 
 /// A string or an array of strings, each with its span.
 pub(super) fn want_str_list(
-    ctx: &mut Ctx<'_>,
-    v: &SV<'_>,
+    ctx: &mut Lowering<'_>,
+    v: &TomlValue<'_>,
     what: &str,
 ) -> Option<Vec<(String, Range<usize>)>> {
     match v.get_ref() {
@@ -274,8 +279,8 @@ pub(super) fn want_str_list(
 }
 
 pub(super) fn want_table<'a, 'i>(
-    ctx: &mut Ctx<'_>,
-    v: &'a SV<'i>,
+    ctx: &mut Lowering<'_>,
+    v: &'a TomlValue<'i>,
     what: &str,
 ) -> Option<&'a DeTable<'i>> {
     match v.get_ref() {
@@ -319,7 +324,7 @@ pub(crate) fn to_json(v: &DeValue<'_>) -> Value {
 }
 
 pub(super) fn check_regex(
-    ctx: &mut Ctx<'_>,
+    ctx: &mut Lowering<'_>,
     pattern: &str,
     span: Range<usize>,
     what: &str,
@@ -337,7 +342,7 @@ pub(super) fn check_regex(
     }
 }
 
-pub(super) fn check_glob(ctx: &mut Ctx<'_>, pattern: &str, span: Range<usize>) -> bool {
+pub(super) fn check_glob(ctx: &mut Lowering<'_>, pattern: &str, span: Range<usize>) -> bool {
     match globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
