@@ -242,7 +242,7 @@ fn check_unknown_key() {
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stderr,
-        "unknown-key.toml:5:1: error: unknown key `reasn` in [[rule]]; did you mean `reason`?\n  |\n5 | reasn = \"typo\"\n  | ^^^^^\n  |\n  = note: expected one of: id, seam, tool, matcher, description, when, unless, decision, reason, context, rewrite, redact, feedback, continue_with, max_continuations, halt, run, suppress_prompt, observe\n",
+        "unknown-key.toml:5:1: error: unknown key `reasn` in [[rule]]; did you mean `reason`?\n  |\n5 | reasn = \"typo\"\n  | ^^^^^\n  |\n  = note: expected one of: id, seam, tool, matcher, description, when, unless, reason, decision, context, rewrite, redact, feedback, continue_with, max_continuations, halt, run, suppress_prompt, observe\n",
         "one line with file:line:column, then the source line with the key underlined, then what was expected"
     );
     assert_eq!(

@@ -35,33 +35,27 @@ pub(super) fn lower_meta(
             "mode",
         ],
     );
-    if let Some((_, v)) = get(t, "mode")
-        && let Some(x) = want_keyword(
-            ctx,
-            v,
-            "`mode`",
-            &[
-                ("enforce", PolicyMode::Enforce),
-                ("observe", PolicyMode::Observe),
-            ],
-        )
-    {
-        meta.mode = x;
-    }
-    if let Some((_, v)) = get(t, "on_unsure")
-        && let Some(x) = want_keyword(
-            ctx,
-            v,
-            "`on_unsure`",
-            &[
-                ("ask", OnUnsure::Ask),
-                ("deny", OnUnsure::Deny),
-                ("ignore", OnUnsure::Ignore),
-            ],
-        )
-    {
-        meta.on_unsure = x;
-    }
+    keyword(
+        ctx,
+        t,
+        "mode",
+        &[
+            ("enforce", PolicyMode::Enforce),
+            ("observe", PolicyMode::Observe),
+        ],
+        &mut meta.mode,
+    );
+    keyword(
+        ctx,
+        t,
+        "on_unsure",
+        &[
+            ("ask", OnUnsure::Ask),
+            ("deny", OnUnsure::Deny),
+            ("ignore", OnUnsure::Ignore),
+        ],
+        &mut meta.on_unsure,
+    );
     if let Some((_, v)) = get(t, "name")
         && let Some(n) = want_str(ctx, v, "`name`")
     {
@@ -70,38 +64,44 @@ pub(super) fn lower_meta(
     if let Some((_, v)) = get(t, "description") {
         meta.description = want_str(ctx, v, "`description`");
     }
-    if let Some((_, v)) = get(t, "on_load_error")
-        && let Some(x) = want_keyword(
-            ctx,
-            v,
-            "`on_load_error`",
-            &[("warn", OnLoadError::Warn), ("deny", OnLoadError::Deny)],
-        )
-    {
-        meta.on_load_error = x;
-    }
-    if let Some((_, v)) = get(t, "matcher_mode")
-        && let Some(x) = want_keyword(
-            ctx,
-            v,
-            "`matcher_mode`",
-            &[
-                ("claude-code", MatcherMode::ClaudeCode),
-                ("codex", MatcherMode::Codex),
-            ],
-        )
-    {
-        meta.matcher_mode = x;
-    }
-    if let Some((_, v)) = get(t, "codex_ask")
-        && let Some(x) = want_keyword(
-            ctx,
-            v,
-            "`codex_ask`",
-            &[("deny", CodexAsk::Deny), ("ignore", CodexAsk::Ignore)],
-        )
-    {
-        meta.codex_ask = x;
-    }
+    keyword(
+        ctx,
+        t,
+        "on_load_error",
+        &[("warn", OnLoadError::Warn), ("deny", OnLoadError::Deny)],
+        &mut meta.on_load_error,
+    );
+    keyword(
+        ctx,
+        t,
+        "matcher_mode",
+        &[
+            ("claude-code", MatcherMode::ClaudeCode),
+            ("codex", MatcherMode::Codex),
+        ],
+        &mut meta.matcher_mode,
+    );
+    keyword(
+        ctx,
+        t,
+        "codex_ask",
+        &[("deny", CodexAsk::Deny), ("ignore", CodexAsk::Ignore)],
+        &mut meta.codex_ask,
+    );
     meta
+}
+
+/// A `[policy]` setting that is one of `choices`: stored in `slot` when present and valid.
+fn keyword<T: Copy>(
+    ctx: &mut Lowering<'_>,
+    t: &DeTable<'_>,
+    key: &str,
+    choices: &[(&str, T)],
+    slot: &mut T,
+) {
+    if let Some((_, v)) = get(t, key)
+        && let Some(x) = want_keyword(ctx, v, &format!("`{key}`"), choices)
+    {
+        *slot = x;
+    }
 }

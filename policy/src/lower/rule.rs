@@ -6,6 +6,8 @@
 
 use super::*;
 
+/// The keys of a `[[rule]]`: the keys a `[[guard]]` shares first ([`GUARD_KEYS`]), then the
+/// actions only a hook rule can take.
 pub(super) const RULE_KEYS: &[&str] = &[
     "id",
     "seam",
@@ -14,8 +16,8 @@ pub(super) const RULE_KEYS: &[&str] = &[
     "description",
     "when",
     "unless",
-    "decision",
     "reason",
+    "decision",
     "context",
     "rewrite",
     "redact",
@@ -28,16 +30,8 @@ pub(super) const RULE_KEYS: &[&str] = &[
     "observe",
 ];
 
-pub(super) const GUARD_KEYS: &[&str] = &[
-    "id",
-    "seam",
-    "tool",
-    "matcher",
-    "description",
-    "when",
-    "unless",
-    "reason",
-];
+/// The keys of a `[[guard]]`: a guard can only deny (with `reason`) or abstain.
+pub(super) const GUARD_KEYS: &[&str] = RULE_KEYS.split_at(8).0;
 
 pub(super) fn action_of(key: &str) -> Option<ActionKind> {
     Some(match key {
