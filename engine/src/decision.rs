@@ -432,6 +432,72 @@ pub enum ContinuationDecision {
     },
 }
 
+/// The verdict of [`merge`] alone: the most restrictive verdict among the contributions that
+/// decide (observers take no part); `Abstain` when none does.
+///
+/// ```
+/// use seamguard_engine::{Contribution, Seam, Verdict, merged_verdict};
+///
+/// let c = [
+///     Contribution::verdict("a", Verdict::Allow, None),
+///     Contribution::verdict("b", Verdict::Ask, Some("check first".into())),
+/// ];
+/// assert_eq!(merged_verdict(Seam::PreTool, &c), Verdict::Ask);
+/// ```
+pub fn merged_verdict(seam: Seam, contributions: &[Contribution]) -> Verdict {
+    contributions
+        .iter()
+        .filter(|c| !c.observe)
+        .map(|c| c.verdict)
+        .fold(Verdict::Abstain, |best, v| {
+            if v.rank(seam) > best.rank(seam) {
+                v
+            } else {
+                best
+            }
+        })
+}
+
+/// `merge(Seam::PreTool, contributions).pre_tool()` without building the outcome: the
+/// harness answers a pre-tool call with this and merges the whole outcome only when asked.
+/// The verdict comes from [`merged_verdict`], the reason is [`Outcome::reason_text`]'s.
+pub fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecision> {
+    let seam = Seam::PreTool;
+    let best = merged_verdict(seam, contributions);
+    if best.rank(seam) == 0 {
+        return None;
+    }
+    let winners = || {
+        contributions
+            .iter()
+            .filter(move |c| !c.observe && c.verdict == best)
+    };
+    let cap = winners()
+        .filter_map(|c| c.reason.as_ref().map(|r| r.len() + c.rule.len() + 4))
+        .sum();
+    let mut reason = String::with_capacity(cap);
+    for c in winners() {
+        if let Some(r) = &c.reason {
+            if !reason.is_empty() {
+                reason.push('\n');
+            }
+            reason.push_str(r);
+            reason.push_str(" [");
+            reason.push_str(&c.rule);
+            reason.push(']');
+        }
+    }
+    Some(match best {
+        Verdict::Allow => PreToolDecision::Allow {
+            reason: (!reason.is_empty()).then_some(reason),
+            updated_input: None,
+        },
+        Verdict::Ask => PreToolDecision::Ask { reason },
+        Verdict::Defer => PreToolDecision::Defer { reason },
+        _ => PreToolDecision::Deny { reason },
+    })
+}
+
 /// Merge contributions (in rule order) into an outcome for `seam`.
 ///
 /// Order-independent for the verdict; contexts and reasons keep rule order. Observers are
@@ -441,12 +507,7 @@ pub fn merge(seam: Seam, contributions: Vec<Contribution>) -> Outcome {
         seam: Some(seam),
         ..Outcome::default()
     };
-    let mut best = Verdict::Abstain;
-    for c in contributions.iter().filter(|c| !c.observe) {
-        if c.verdict.rank(seam) > best.rank(seam) {
-            best = c.verdict;
-        }
-    }
+    let best = merged_verdict(seam, &contributions);
     for c in &contributions {
         if c.observe {
             continue;
@@ -486,6 +547,35 @@ pub fn merge(seam: Seam, contributions: Vec<Contribution>) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The harness's pre-tool shortcut gives exactly what the merged outcome gives.
+    #[test]
+    fn pre_tool_decision_equals_the_merged_outcome() {
+        let v = [
+            Verdict::Abstain,
+            Verdict::Allow,
+            Verdict::Ask,
+            Verdict::Defer,
+            Verdict::Deny,
+        ];
+        for a in v {
+            for b in v {
+                for (ra, rb) in [(Some("ra"), Some("rb")), (None, Some("rb")), (None, None)] {
+                    let mut cs = vec![
+                        Contribution::verdict("a", a, ra.map(str::to_string)),
+                        Contribution::verdict("b", b, rb.map(str::to_string)),
+                        Contribution::verdict("c", Verdict::Deny, Some("seen".into())),
+                    ];
+                    cs[2].observe = true;
+                    assert_eq!(
+                        pre_tool_decision(&cs),
+                        merge(Seam::PreTool, cs.clone()).pre_tool(),
+                        "{a:?} {b:?} {ra:?} {rb:?}"
+                    );
+                }
+            }
+        }
+    }
 
     fn c(rule: &str, v: Verdict, r: &str) -> Contribution {
         Contribution::verdict(rule, v, Some(r.to_string()))

@@ -100,6 +100,7 @@ pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
 pub use decision::{
     Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
+    merged_verdict, pre_tool_decision,
 };
 pub use dialect::Dialect;
 pub use engine::{ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger};

@@ -15,7 +15,7 @@ use super::table::TablePart;
 use super::{Evaluated, HandlerFn, Harness, SeamEvent, ToolCall, ToolOutput};
 use crate::decision::{
     ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
-    PreToolDecision, PromptDecision, Verdict, merge,
+    PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
 };
 use crate::seam::Seam;
 
@@ -99,9 +99,13 @@ impl Harness {
                 }
             }
         }
-        let mut outcome = merge(Seam::PreTool, contributions);
-        outcome.warnings = warnings;
-        Evaluated::ready(outcome.pre_tool(), outcome, failures)
+        Evaluated::merged_on_use(
+            pre_tool_decision(&contributions),
+            Seam::PreTool,
+            contributions,
+            warnings,
+            failures,
+        )
     }
 
     /// **pre-tool** (phases 1–2 only, no dispatch): the merged [`PreToolDecision`] of every

@@ -9,7 +9,7 @@
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
@@ -17,7 +17,7 @@ use super::app_event::EventSlot;
 use super::registry::{CleanupSlot, Entry};
 use super::table::TablePart;
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
-use crate::decision::{Contribution, Outcome, Verdict};
+use crate::decision::{Contribution, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -28,7 +28,10 @@ pub struct Evaluated<D> {
     pub decision: D,
     /// Handlers that failed (contained; see each seam method for what a failure means).
     pub failures: Vec<HandlerFailure>,
-    outcome: Outcome,
+    seam: Seam,
+    contributions: Vec<Contribution>,
+    warnings: Vec<String>,
+    outcome: OnceLock<Outcome>,
 }
 
 impl<D> Evaluated<D> {
@@ -40,19 +43,53 @@ impl<D> Evaluated<D> {
         Evaluated {
             decision,
             failures,
-            outcome,
+            seam: outcome.seam.unwrap_or(Seam::PreTool),
+            contributions: Vec::new(),
+            warnings: Vec::new(),
+            outcome: OnceLock::from(outcome),
+        }
+    }
+
+    /// A decision taken from `contributions` whose outcome is merged (with [`merge`]) on
+    /// first use.
+    pub(super) fn merged_on_use(
+        decision: D,
+        seam: Seam,
+        contributions: Vec<Contribution>,
+        warnings: Vec<String>,
+        failures: Vec<HandlerFailure>,
+    ) -> Evaluated<D> {
+        Evaluated {
+            decision,
+            failures,
+            seam,
+            contributions,
+            warnings,
+            outcome: OnceLock::new(),
         }
     }
 
     /// The merged outcome (reasons and contexts with provenance, every fired rule/handler,
-    /// warnings).
+    /// warnings). On `pre-tool` it is merged on first use, so a caller that only needs the
+    /// decision does not pay for it.
     pub fn outcome(&self) -> &Outcome {
-        &self.outcome
+        self.outcome.get_or_init(|| {
+            let mut o = merge(self.seam, self.contributions.clone());
+            o.warnings = self.warnings.clone();
+            o
+        })
     }
 
     /// The merged outcome, by value.
-    pub fn into_outcome(self) -> Outcome {
-        self.outcome
+    pub fn into_outcome(mut self) -> Outcome {
+        match self.outcome.take() {
+            Some(o) => o,
+            None => {
+                let mut o = merge(self.seam, std::mem::take(&mut self.contributions));
+                o.warnings = std::mem::take(&mut self.warnings);
+                o
+            }
+        }
     }
 }
 
