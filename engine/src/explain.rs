@@ -230,7 +230,7 @@ fn render(p: &Pred, n: &NodeTrace, payload: &Value) -> PredTrace {
             commands: n
                 .analysis
                 .as_ref()
-                .map(|a| a.commands.iter().map(|c| c.display()).collect())
+                .map(|a| a.commands.iter().map(|c| c.display_words()).collect())
                 .unwrap_or_default(),
             unsure: n.analysis.as_ref().and_then(|a| a.unsure.clone()),
             children: Vec::new(),

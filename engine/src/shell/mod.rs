@@ -116,12 +116,26 @@ impl SimpleCommand {
         self.program.rsplit('/').next().unwrap_or(&self.program)
     }
 
-    /// `rm -rf / (via sudo)`: the command as run, and the wrapper path.
+    /// `rm -rf / (via sudo)`: the command as run, and the wrapper path. A file tool's path
+    /// (a command with no program) shows as a space and the path, as decision reasons have
+    /// always quoted it.
     pub fn display(&self) -> String {
+        self.render(true)
+    }
+
+    /// [`SimpleCommand::display`] without the space before a file tool's path: the form
+    /// `explain` lists.
+    pub fn display_words(&self) -> String {
+        self.render(false)
+    }
+
+    fn render(&self, space_after_empty_program: bool) -> String {
         // Invisible and bidi characters are shown escaped, so the reason reads as what runs.
         let mut s = escape_invisible(&self.program);
         for a in &self.args {
-            s.push(' ');
+            if space_after_empty_program || !s.is_empty() {
+                s.push(' ');
+            }
             s.push_str(&escape_invisible(&a.text));
         }
         if s.chars().count() > 120 {
