@@ -3,122 +3,132 @@
 
 use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, encode, load_str};
 
-use super::{STOP_CONTINUE, check, claude_payload, codex_payload, line, run};
+use super::{Row, STOP_CONTINUE, check, check_rows, claude_payload, codex_payload, line, run};
 
 // ---------------------------------------------------------------------------------------------
 // PermissionRequest
 
 #[test]
-fn permission_request_allow() {
-    let policy = "[[rule]]\nid = \"pub\"\nseam = \"permission-request\"\ntool = \"Bash\"\ndecision = \"allow\"\n";
-    let out = line(
-        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#,
-    );
-    check(policy, Seam::PermissionRequest, Verdict::Allow, &out, &out);
-}
-
-#[test]
-fn permission_request_deny() {
-    let policy = "[[rule]]\nid = \"no-publish\"\nseam = \"permission-request\"\ntool = \"Bash\"\nwhen.command = { prefix = \"npm publish\" }\ndecision = \"deny\"\nreason = \"network publishing is disabled in this repo\"\n";
-    let out = line(
-        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"network publishing is disabled in this repo [no-publish]"}}}"#,
-    );
-    check(policy, Seam::PermissionRequest, Verdict::Deny, &out, &out);
+fn permission_request() {
+    check_rows(&[
+        Row::both(
+            "allow",
+            "[[rule]]\nid = \"pub\"\nseam = \"permission-request\"\ntool = \"Bash\"\ndecision = \"allow\"\n",
+            Seam::PermissionRequest,
+            Verdict::Allow,
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#,
+            ),
+        ),
+        Row::both(
+            "deny",
+            "[[rule]]\nid = \"no-publish\"\nseam = \"permission-request\"\ntool = \"Bash\"\nwhen.command = { prefix = \"npm publish\" }\ndecision = \"deny\"\nreason = \"network publishing is disabled in this repo\"\n",
+            Seam::PermissionRequest,
+            Verdict::Deny,
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"network publishing is disabled in this repo [no-publish]"}}}"#,
+            ),
+        ),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // UserPromptSubmit
 
 #[test]
-fn prompt_block() {
-    let policy = "[[rule]]\nid = \"no-prod\"\nseam = \"prompt-submit\"\nwhen.prompt = { contains = \"prod\" }\ndecision = \"block\"\nreason = \"Production deploys go through the release train\"\n";
-    let out = line(
-        r#"{"decision":"block","reason":"Production deploys go through the release train [no-prod]"}"#,
-    );
-    check(policy, Seam::PromptSubmit, Verdict::Block, &out, &out);
-}
-
-#[test]
-fn prompt_block_with_suppress_prompt() {
-    let policy = "[[rule]]\nid = \"no-prod\"\nseam = \"prompt-submit\"\nwhen.prompt = { contains = \"prod\" }\ndecision = \"block\"\nreason = \"Blocked\"\nsuppress_prompt = true\n";
-    check(
-        policy,
-        Seam::PromptSubmit,
-        Verdict::Block,
-        &line(r#"{"decision":"block","reason":"Blocked [no-prod]","suppressOriginalPrompt":true}"#),
-        // B3: `suppressOriginalPrompt` is not a Codex key (strict schema) → never sent.
-        &line(r#"{"decision":"block","reason":"Blocked [no-prod]"}"#),
-    );
-}
-
-#[test]
-fn prompt_context() {
-    let policy =
-        "[[rule]]\nid = \"ctx\"\nseam = \"prompt-submit\"\ncontext = \"Repository: example/app\"\n";
-    let out = line(
-        r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Repository: example/app"}}"#,
-    );
-    check(policy, Seam::PromptSubmit, Verdict::Abstain, &out, &out);
-}
-
-#[test]
-fn prompt_halt() {
-    let policy =
-        "[[rule]]\nid = \"h\"\nseam = \"prompt-submit\"\nhalt = \"Session closed by policy\"\n";
-    let out = line(r#"{"continue":false,"stopReason":"Session closed by policy"}"#);
-    check(policy, Seam::PromptSubmit, Verdict::Abstain, &out, &out);
+fn prompt_submit() {
+    check_rows(&[
+        Row::both(
+            "block",
+            "[[rule]]\nid = \"no-prod\"\nseam = \"prompt-submit\"\nwhen.prompt = { contains = \"prod\" }\ndecision = \"block\"\nreason = \"Production deploys go through the release train\"\n",
+            Seam::PromptSubmit,
+            Verdict::Block,
+            line(
+                r#"{"decision":"block","reason":"Production deploys go through the release train [no-prod]"}"#,
+            ),
+        ),
+        Row::each(
+            "block with suppress_prompt",
+            "[[rule]]\nid = \"no-prod\"\nseam = \"prompt-submit\"\nwhen.prompt = { contains = \"prod\" }\ndecision = \"block\"\nreason = \"Blocked\"\nsuppress_prompt = true\n",
+            Seam::PromptSubmit,
+            Verdict::Block,
+            line(
+                r#"{"decision":"block","reason":"Blocked [no-prod]","suppressOriginalPrompt":true}"#,
+            ),
+            // B3: `suppressOriginalPrompt` is not a Codex key (strict schema) → never sent.
+            line(r#"{"decision":"block","reason":"Blocked [no-prod]"}"#),
+        ),
+        Row::both(
+            "context",
+            "[[rule]]\nid = \"ctx\"\nseam = \"prompt-submit\"\ncontext = \"Repository: example/app\"\n",
+            Seam::PromptSubmit,
+            Verdict::Abstain,
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"Repository: example/app"}}"#,
+            ),
+        ),
+        Row::both(
+            "halt",
+            "[[rule]]\nid = \"h\"\nseam = \"prompt-submit\"\nhalt = \"Session closed by policy\"\n",
+            Seam::PromptSubmit,
+            Verdict::Abstain,
+            line(r#"{"continue":false,"stopReason":"Session closed by policy"}"#),
+        ),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // PostToolUse
 
 #[test]
-fn post_tool_block_feedback() {
-    let policy = "[[rule]]\nid = \"env-read\"\nseam = \"post-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \".env\" }\nfeedback = \"Do not print .env files; use the secrets manager.\"\n";
-    let out = line(
-        r#"{"decision":"block","reason":"Do not print .env files; use the secrets manager. [env-read]"}"#,
-    );
-    check(policy, Seam::PostTool, Verdict::Block, &out, &out);
-}
-
-#[test]
-fn post_tool_block_decision() {
-    let policy = "[[rule]]\nid = \"b\"\nseam = \"post-tool\"\ntool = \"Bash\"\ndecision = \"block\"\nreason = \"Output flagged after the fact\"\n";
-    let out = line(r#"{"decision":"block","reason":"Output flagged after the fact [b]"}"#);
-    check(policy, Seam::PostTool, Verdict::Block, &out, &out);
-}
-
-#[test]
-fn post_tool_redact() {
-    let policy = "[[rule]]\nid = \"tokens\"\nseam = \"post-tool\"\ntool = \"Bash\"\nredact = { regex = 'API_TOKEN=\\S+', replace = \"API_TOKEN=[REDACTED]\" }\n";
-    check(
-        policy,
-        Seam::PostTool,
-        Verdict::Redact,
-        // A5.4: `updatedToolOutput` must match the tool's output shape (the Bash object).
-        &line(
-            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"API_TOKEN=[REDACTED]\nDEBUG=1\n","stderr":"","interrupted":false,"isImage":false}}}"#,
+fn post_tool() {
+    check_rows(&[
+        Row::both(
+            "block feedback",
+            "[[rule]]\nid = \"env-read\"\nseam = \"post-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \".env\" }\nfeedback = \"Do not print .env files; use the secrets manager.\"\n",
+            Seam::PostTool,
+            Verdict::Block,
+            line(
+                r#"{"decision":"block","reason":"Do not print .env files; use the secrets manager. [env-read]"}"#,
+            ),
         ),
-        // B3: Codex replaces the tool result with the block reason.
-        &line(r#"{"decision":"block","reason":"API_TOKEN=[REDACTED]\nDEBUG=1\n"}"#),
-    );
-}
-
-#[test]
-fn post_tool_context() {
-    let policy = "[[rule]]\nid = \"c\"\nseam = \"post-tool\"\ntool = \"Bash\"\ncontext = \"Remember to rotate leaked keys.\"\n";
-    let out = line(
-        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Remember to rotate leaked keys."}}"#,
-    );
-    check(policy, Seam::PostTool, Verdict::Abstain, &out, &out);
-}
-
-#[test]
-fn post_tool_halt() {
-    let policy = "[[rule]]\nid = \"h\"\nseam = \"post-tool\"\ntool = \"Bash\"\nhalt = \"Secrets were printed; stopping\"\n";
-    // B3: Codex PostToolUse supports `continue:false` + `stopReason`.
-    let out = line(r#"{"continue":false,"stopReason":"Secrets were printed; stopping"}"#);
-    check(policy, Seam::PostTool, Verdict::Abstain, &out, &out);
+        Row::both(
+            "block decision",
+            "[[rule]]\nid = \"b\"\nseam = \"post-tool\"\ntool = \"Bash\"\ndecision = \"block\"\nreason = \"Output flagged after the fact\"\n",
+            Seam::PostTool,
+            Verdict::Block,
+            line(r#"{"decision":"block","reason":"Output flagged after the fact [b]"}"#),
+        ),
+        Row::each(
+            "redact",
+            "[[rule]]\nid = \"tokens\"\nseam = \"post-tool\"\ntool = \"Bash\"\nredact = { regex = 'API_TOKEN=\\S+', replace = \"API_TOKEN=[REDACTED]\" }\n",
+            Seam::PostTool,
+            Verdict::Redact,
+            // A5.4: `updatedToolOutput` must match the tool's output shape (the Bash object).
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"API_TOKEN=[REDACTED]\nDEBUG=1\n","stderr":"","interrupted":false,"isImage":false}}}"#,
+            ),
+            // B3: Codex replaces the tool result with the block reason.
+            line(r#"{"decision":"block","reason":"API_TOKEN=[REDACTED]\nDEBUG=1\n"}"#),
+        ),
+        Row::both(
+            "context",
+            "[[rule]]\nid = \"c\"\nseam = \"post-tool\"\ntool = \"Bash\"\ncontext = \"Remember to rotate leaked keys.\"\n",
+            Seam::PostTool,
+            Verdict::Abstain,
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Remember to rotate leaked keys."}}"#,
+            ),
+        ),
+        // B3: Codex PostToolUse supports `continue:false` + `stopReason`.
+        Row::both(
+            "halt",
+            "[[rule]]\nid = \"h\"\nseam = \"post-tool\"\ntool = \"Bash\"\nhalt = \"Secrets were printed; stopping\"\n",
+            Seam::PostTool,
+            Verdict::Abstain,
+            line(r#"{"continue":false,"stopReason":"Secrets were printed; stopping"}"#),
+        ),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,58 +153,75 @@ fn post_tool_failure_context() {
 // Stop / SubagentStop
 
 #[test]
-fn stop_continue() {
-    let out =
-        line(r#"{"decision":"block","reason":"Run cargo test and fix failures before stopping."}"#);
-    check(STOP_CONTINUE, Seam::Stop, Verdict::Continue, &out, &out);
-}
-
-#[test]
-fn stop_lets_the_agent_stop() {
-    let policy = "[[rule]]\nid = \"tests-first\"\nseam = \"stop\"\nwhen.last_assistant_message = { contains = \"FAILED\" }\ncontinue_with = \"Fix the failing tests.\"\n";
-    check(policy, Seam::Stop, Verdict::Abstain, "", "");
-}
-
-#[test]
-fn stop_halt() {
-    let policy = "[[rule]]\nid = \"h\"\nseam = \"stop\"\nhalt = \"Budget exhausted\"\n";
-    let out = line(r#"{"continue":false,"stopReason":"Budget exhausted"}"#);
-    check(policy, Seam::Stop, Verdict::Abstain, &out, &out);
-}
-
-#[test]
-fn subagent_stop_continue() {
-    let policy = "[[rule]]\nid = \"explore-more\"\nseam = \"subagent-stop\"\nmatcher = \"Explore\"\ncontinue_with = \"Also list the tests that cover each call site.\"\n";
-    let out =
-        line(r#"{"decision":"block","reason":"Also list the tests that cover each call site."}"#);
-    check(policy, Seam::SubagentStop, Verdict::Continue, &out, &out);
-}
-
-#[test]
-fn subagent_stop_lets_the_agent_stop() {
-    let policy = "[[rule]]\nid = \"plan-more\"\nseam = \"subagent-stop\"\nmatcher = \"Plan\"\ncontinue_with = \"Add a rollback step.\"\n";
-    check(policy, Seam::SubagentStop, Verdict::Abstain, "", "");
+fn stop_and_subagent_stop() {
+    check_rows(&[
+        Row::both(
+            "stop: continue",
+            STOP_CONTINUE,
+            Seam::Stop,
+            Verdict::Continue,
+            line(
+                r#"{"decision":"block","reason":"Run cargo test and fix failures before stopping."}"#,
+            ),
+        ),
+        Row::both(
+            "stop: lets the agent stop",
+            "[[rule]]\nid = \"tests-first\"\nseam = \"stop\"\nwhen.last_assistant_message = { contains = \"FAILED\" }\ncontinue_with = \"Fix the failing tests.\"\n",
+            Seam::Stop,
+            Verdict::Abstain,
+            String::new(),
+        ),
+        Row::both(
+            "stop: halt",
+            "[[rule]]\nid = \"h\"\nseam = \"stop\"\nhalt = \"Budget exhausted\"\n",
+            Seam::Stop,
+            Verdict::Abstain,
+            line(r#"{"continue":false,"stopReason":"Budget exhausted"}"#),
+        ),
+        Row::both(
+            "subagent stop: continue",
+            "[[rule]]\nid = \"explore-more\"\nseam = \"subagent-stop\"\nmatcher = \"Explore\"\ncontinue_with = \"Also list the tests that cover each call site.\"\n",
+            Seam::SubagentStop,
+            Verdict::Continue,
+            line(
+                r#"{"decision":"block","reason":"Also list the tests that cover each call site."}"#,
+            ),
+        ),
+        Row::both(
+            "subagent stop: lets the agent stop",
+            "[[rule]]\nid = \"plan-more\"\nseam = \"subagent-stop\"\nmatcher = \"Plan\"\ncontinue_with = \"Add a rollback step.\"\n",
+            Seam::SubagentStop,
+            Verdict::Abstain,
+            String::new(),
+        ),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // SessionStart / SubagentStart
 
 #[test]
-fn session_start_context() {
-    let policy = "[[rule]]\nid = \"branch\"\nseam = \"session-start\"\nmatcher = \"startup|resume\"\ncontext = \"Never push to main; open a pull request instead.\"\n";
-    let out = line(
-        r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Never push to main; open a pull request instead."}}"#,
-    );
-    check(policy, Seam::SessionStart, Verdict::Abstain, &out, &out);
-}
-
-#[test]
-fn subagent_start_context() {
-    let policy = "[[rule]]\nid = \"explore\"\nseam = \"subagent-start\"\nmatcher = \"Explore\"\ncontext = \"Read-only: do not edit files.\"\n";
-    let out = line(
-        r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Read-only: do not edit files."}}"#,
-    );
-    check(policy, Seam::SubagentStart, Verdict::Abstain, &out, &out);
+fn session_and_subagent_start_context() {
+    check_rows(&[
+        Row::both(
+            "session start",
+            "[[rule]]\nid = \"branch\"\nseam = \"session-start\"\nmatcher = \"startup|resume\"\ncontext = \"Never push to main; open a pull request instead.\"\n",
+            Seam::SessionStart,
+            Verdict::Abstain,
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Never push to main; open a pull request instead."}}"#,
+            ),
+        ),
+        Row::both(
+            "subagent start",
+            "[[rule]]\nid = \"explore\"\nseam = \"subagent-start\"\nmatcher = \"Explore\"\ncontext = \"Read-only: do not edit files.\"\n",
+            Seam::SubagentStart,
+            Verdict::Abstain,
+            line(
+                r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Read-only: do not edit files."}}"#,
+            ),
+        ),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -150,25 +150,84 @@ fn line(json: &str) -> String {
 
 /// One conformance row: a policy evaluated at a seam, in both dialects.
 fn check(policy: &str, seam: Seam, verdict: Verdict, claude: &str, codex: &str) {
+    check_at(&seam.to_string(), policy, seam, verdict, claude, codex);
+}
+
+/// A named conformance row of a table test; [`check_rows`] runs it through `check`.
+struct Row {
+    case: &'static str,
+    policy: &'static str,
+    seam: Seam,
+    verdict: Verdict,
+    claude: String,
+    codex: String,
+}
+
+impl Row {
+    /// A row whose stdout is the same for both hosts.
+    fn both(
+        case: &'static str,
+        policy: &'static str,
+        seam: Seam,
+        verdict: Verdict,
+        stdout: String,
+    ) -> Self {
+        Self::each(case, policy, seam, verdict, stdout.clone(), stdout)
+    }
+
+    /// A row with one stdout for Claude Code and another for Codex.
+    fn each(
+        case: &'static str,
+        policy: &'static str,
+        seam: Seam,
+        verdict: Verdict,
+        claude: String,
+        codex: String,
+    ) -> Self {
+        Self {
+            case,
+            policy,
+            seam,
+            verdict,
+            claude,
+            codex,
+        }
+    }
+}
+
+/// Every row through `check`, each failure message naming the row's case.
+fn check_rows(rows: &[Row]) {
+    for r in rows {
+        let at = format!("{} (case `{}`)", r.seam, r.case);
+        check_at(&at, r.policy, r.seam, r.verdict, &r.claude, &r.codex);
+    }
+}
+
+/// `check` with `at` (the seam, or the seam and the case) in every failure message.
+fn check_at(at: &str, policy: &str, seam: Seam, verdict: Verdict, claude: &str, codex: &str) {
     let (o, enc) = run(policy, seam, Dialect::ClaudeCode);
-    assert_eq!(o.verdict(), verdict, "claude-code verdict at {seam}");
-    assert_eq!(enc.stdout, claude, "claude-code stdout at {seam}");
-    assert_eq!(enc.exit_code, 0, "claude-code exit code at {seam}");
-    claude_valid(seam, &enc.stdout);
+    assert_eq!(o.verdict(), verdict, "claude-code verdict at {at}");
+    assert_eq!(enc.stdout, claude, "claude-code stdout at {at}");
+    assert_eq!(enc.exit_code, 0, "claude-code exit code at {at}");
+    claude_valid(at, seam, &enc.stdout);
 
     let (o, enc) = run(policy, seam, Dialect::Codex);
-    assert_eq!(o.verdict(), verdict, "codex verdict at {seam}");
-    assert_eq!(enc.stdout, codex, "codex stdout at {seam}");
-    assert_eq!(enc.exit_code, 0, "codex exit code at {seam}");
+    assert_eq!(o.verdict(), verdict, "codex verdict at {at}");
+    assert_eq!(enc.stdout, codex, "codex stdout at {at}");
+    assert_eq!(enc.exit_code, 0, "codex exit code at {at}");
     let violations = codex_violations(seam, &enc.stdout);
     assert!(
         violations.is_empty(),
-        "codex output at {seam} breaks HOOKS.md B3: {violations:?}\n{}",
+        "codex output at {at} breaks HOOKS.md B3: {violations:?}\n{}",
         enc.stdout
     );
     if seam.in_codex() && seam != Seam::SessionEnd {
         let back = decode_hook_output(Dialect::Codex, seam, Some(0), enc.stdout.as_bytes(), b"");
-        assert_eq!(back.error, None, "codex would reject: {}", enc.stdout);
+        assert_eq!(
+            back.error, None,
+            "codex would reject at {at}: {}",
+            enc.stdout
+        );
     }
 }
 
@@ -190,7 +249,7 @@ fn parse_object(stdout: &str) -> Option<Map<String, Value>> {
 
 /// Claude Code: a JSON object whose `hookSpecificOutput.hookEventName` equals the running
 /// event (HOOKS.md A5.1) and that the engine's Claude decoder accepts without error.
-fn claude_valid(seam: Seam, stdout: &str) {
+fn claude_valid(at: &str, seam: Seam, stdout: &str) {
     let Some(m) = parse_object(stdout) else {
         return;
     };
@@ -198,11 +257,14 @@ fn claude_valid(seam: Seam, stdout: &str) {
         assert_eq!(
             h.get("hookEventName"),
             Some(&Value::String(seam.event_name().into())),
-            "hookEventName must equal the running event (A5.1)"
+            "hookEventName must equal the running event (A5.1) at {at}"
         );
     }
     let back = decode_hook_output(Dialect::ClaudeCode, seam, Some(0), stdout.as_bytes(), b"");
-    assert_eq!(back.error, None, "claude decoder rejects our own output");
+    assert_eq!(
+        back.error, None,
+        "claude decoder rejects our own output at {at}"
+    );
 }
 
 const UNIVERSAL: &[&str] = &["continue", "stopReason", "systemMessage", "suppressOutput"];
