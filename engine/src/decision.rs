@@ -219,11 +219,11 @@ impl Outcome {
 
     /// The reasons joined for the host: `text [rule-id]`, one per line.
     pub fn reason_text(&self) -> String {
-        self.reasons
-            .iter()
-            .map(|a| format!("{} [{}]", a.text, a.rule))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let mut out = String::new();
+        for a in &self.reasons {
+            push_reason(&mut out, &a.text, &a.rule);
+        }
+        out
     }
 
     /// The additional contexts joined by blank lines.
@@ -432,6 +432,17 @@ pub enum ContinuationDecision {
     },
 }
 
+/// One line of a merged reason, `text [rule]`, after a line break when `out` has lines.
+fn push_reason(out: &mut String, text: &str, rule: &str) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(text);
+    out.push_str(" [");
+    out.push_str(rule);
+    out.push(']');
+}
+
 /// The verdict of [`merge`] alone: the most restrictive verdict among the contributions that
 /// decide (observers take no part); `Abstain` when none does.
 ///
@@ -478,13 +489,7 @@ pub fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecisi
     let mut reason = String::with_capacity(cap);
     for c in winners() {
         if let Some(r) = &c.reason {
-            if !reason.is_empty() {
-                reason.push('\n');
-            }
-            reason.push_str(r);
-            reason.push_str(" [");
-            reason.push_str(&c.rule);
-            reason.push(']');
+            push_reason(&mut reason, r, &c.rule);
         }
     }
     Some(match best {

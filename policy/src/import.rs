@@ -15,7 +15,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 use crate::dialect::Dialect;
-use crate::lower::{DEFAULT_RUN_TIMEOUT_MS, PROMPT_RUN_TIMEOUT_MS};
+use crate::lower::default_run_timeout_ms;
 use crate::matcher::{Matcher, MatcherMode};
 use crate::model::{
     Action, Field, Leaf, LoadedPolicy, OnError, PolicyError, PolicyMeta, Pred, Rule, RuleKind,
@@ -425,11 +425,7 @@ impl Imported {
                 });
                 continue;
             }
-            let default_timeout = if h.seam == Seam::PromptSubmit {
-                PROMPT_RUN_TIMEOUT_MS
-            } else {
-                DEFAULT_RUN_TIMEOUT_MS
-            };
+            let default_timeout = default_run_timeout_ms(h.seam);
             rules.push(Rule {
                 id: h.id.clone(),
                 kind: RuleKind::Hook,

@@ -210,11 +210,7 @@ pub(super) fn lower_action(
                     None
                 }
             };
-            let default_timeout = if seam == Some(Seam::PromptSubmit) {
-                PROMPT_RUN_TIMEOUT_MS
-            } else {
-                DEFAULT_RUN_TIMEOUT_MS
-            };
+            let default_timeout = default_run_timeout_ms(seam.unwrap_or(Seam::PreTool));
             let timeout_ms = match get(rt, "timeout") {
                     Some((_, tv)) => match tv.get_ref() {
                         DeValue::String(s) => parse_duration_ms(s).or_else(|| {

@@ -40,6 +40,15 @@ pub const DEFAULT_RUN_TIMEOUT_MS: u64 = 600_000;
 /// Default command-hook timeout on prompt-submit in ms (HOOKS.md A2: 30 s).
 pub const PROMPT_RUN_TIMEOUT_MS: u64 = 30_000;
 
+/// The protocol's timeout of a command hook at `seam`, in ms, when the rule gives none.
+pub fn default_run_timeout_ms(seam: Seam) -> u64 {
+    if seam == Seam::PromptSubmit {
+        PROMPT_RUN_TIMEOUT_MS
+    } else {
+        DEFAULT_RUN_TIMEOUT_MS
+    }
+}
+
 /// How thoroughly to load (the hook command trades a little up-front checking for start-up
 /// time; `check`, `test` and `replay` load fully).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
