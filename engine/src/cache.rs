@@ -23,6 +23,11 @@ struct Entry {
     diagnostics: Vec<PolicyError>,
 }
 
+/// Bumped whenever what the loader produces changes within one crate version (diagnostic
+/// fields and texts, the rule model), so an entry of an older build is never reused.
+/// 2: diagnostics carry `width` and `note`; one-line messages.
+const LOWERED_FORMAT: u32 = 2;
+
 /// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
 /// content, plus the content length. Not a cryptographic hash: it only has to tell versions
 /// of a file apart (SHA-256 of a 200 KB library cost more than the whole evaluation); writing
@@ -31,6 +36,7 @@ fn key(file: &str, scope: Scope, opts: LoadOptions, src: &[u8]) -> String {
     use std::hash::{Hash, Hasher};
     let mut h = std::hash::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
+    LOWERED_FORMAT.hash(&mut h);
     file.hash(&mut h);
     format!("{scope:?}/{}/{}", opts.full_regex_check, opts.tests).hash(&mut h);
     src.hash(&mut h);
