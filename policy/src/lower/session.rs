@@ -76,7 +76,8 @@ impl Lowering<'_> {
             file: self.file.clone(),
             line,
             column,
-            message,
+            // One line, whatever the file's ids, keys or patterns hold.
+            message: message.replace('\r', "\\r").replace('\n', "\\n"),
             snippet: Some(text),
             width: spanned.min(rest).max(1),
             note,

@@ -101,3 +101,15 @@ fn durations() {
     assert_eq!(parse_duration_ms("7"), Some(7_000));
     assert_eq!(parse_duration_ms("soon"), None);
 }
+
+#[test]
+fn messages_stay_on_one_line_whatever_the_file_holds() {
+    let e = errors("[[rule]]\nid = \"r\\n1\"\nseam = \"pre-tool\"\n\"bad\\nkey\" = 1\n");
+    assert_eq!(
+        e,
+        [
+            "p.toml:1:1: error: [[rule]] `r\\n1` has no action; add one of `decision`, `context`, `rewrite`, `redact`, `feedback`, `continue_with`, `halt`, `run`, or `observe = true`",
+            "p.toml:4:1: error: unknown key `bad\\nkey` in [[rule]]",
+        ]
+    );
+}
