@@ -29,6 +29,8 @@
 //!   rules; [`trust`]: content-hash trust of project command hooks.
 //! * [`runner`]: runs the command hooks a rule names.
 //! * [`shell`]: the shell analysis behind `when.command` shell tests.
+//! * [`effects`]: what a tool call does (runs, reads, writes, deletes, sends, …) on every
+//!   route, the ground of `when.reads` / `when.sends` / … predicates.
 //! * [`explain`]: a per-rule, per-predicate trace of one evaluation.
 //! * [`readers`]: recorded sessions (Claude Code, Codex, Gemini, payload logs) as events
 //!   for replay.
@@ -78,6 +80,7 @@ pub use seamguard_policy::{import, trust};
 
 // Public stages: each is an API its users name by path.
 pub mod audit;
+pub mod effects;
 pub mod event;
 pub mod explain;
 pub mod harness;
