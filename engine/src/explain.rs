@@ -38,7 +38,7 @@ use crate::decision::Outcome;
 use crate::dialect::Dialect;
 use crate::engine::Engine;
 use crate::evaluate::trace::NodeTrace;
-use crate::policy::{Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
+use crate::policy::{EffectTest, Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
 use crate::seam::Seam;
 use crate::table::DecisionTable;
 
@@ -176,6 +176,49 @@ fn shell_label(t: &ShellTest) -> String {
     }
 }
 
+/// An effect test's constraints as written (`path_inside = [...], recursive = true`).
+fn effect_label(t: &EffectTest) -> String {
+    let shell = shell_label(&t.shell);
+    let mut parts = Vec::new();
+    if shell != "(shell test)" {
+        parts.push(shell);
+    }
+    if let Some(r) = t.recursive {
+        parts.push(format!("recursive = {r}"));
+    }
+    if let Some(a) = t.append {
+        parts.push(format!("append = {a}"));
+    }
+    for (k, v) in [
+        ("host_in", &t.host_in),
+        ("host_not_in", &t.host_not_in),
+        ("ip_class", &t.ip_class),
+        ("scheme", &t.scheme),
+        ("method", &t.method),
+        ("body_from_env", &t.body_from_env),
+        ("target", &t.targets),
+        ("manager", &t.managers),
+        ("source_not_in", &t.source_not_in),
+        ("lens", &t.lenses),
+    ] {
+        if !v.is_empty() {
+            parts.push(format!("{k} = {}", list(v)));
+        }
+    }
+    if !t.body_from.is_empty() {
+        let v: Vec<String> = t.body_from.iter().map(path_spec).collect();
+        parts.push(format!("body_from = {}", list(&v)));
+    }
+    if t.credential_in_url {
+        parts.push("credential_in_url = true".into());
+    }
+    if parts.is_empty() {
+        "(any)".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
 /// The leaf as written: `command regex = "…"`.
 pub(crate) fn leaf_label(l: &Leaf) -> String {
     let body = match &l.test {
@@ -192,6 +235,7 @@ pub(crate) fn leaf_label(l: &Leaf) -> String {
         Test::Contains(v) => format!("contains = {}", list(v)),
         Test::Prefix(v) => format!("prefix = {}", list(v)),
         Test::Shell(t) => shell_label(t),
+        Test::Effect(t) => effect_label(t),
     };
     format!("{} {body}", l.field.name)
 }

@@ -115,7 +115,9 @@ impl DecisionTable {
 
     /// Build a table from loaded policies (in precedence order) with an explicit path
     /// environment. Compilation of each seam happens on first use.
-    pub fn with_shell_env(policies: Vec<LoadedPolicy>, env: ShellEnv) -> DecisionTable {
+    pub fn with_shell_env(mut policies: Vec<LoadedPolicy>, env: ShellEnv) -> DecisionTable {
+        // Named lists resolve across the whole set (a user file extends the library's).
+        seamguard_policy::lists::resolve(&mut policies);
         let mut metas = Vec::new();
         let mut rules = Vec::new();
         let mut failures = Vec::new();

@@ -7,8 +7,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use seamguard_policy::matcher::Matcher;
 use seamguard_policy::model::{
-    Action, Field, Leaf, LoadedPolicy, PathSpec, PolicyError, PolicyMeta, PolicyTest, Pred,
-    Redaction, Rewrite, Rule, RunSpec, ShellTest, Source, Test,
+    Action, EffectTest, Field, Leaf, LoadedPolicy, PathSpec, PolicyError, PolicyMeta, PolicyTest,
+    Pred, Redaction, Rewrite, Rule, RunSpec, ShellTest, Source, Test,
 };
 use serde_json::Value;
 
@@ -114,6 +114,7 @@ impl Gen {
             name: #name, description: #description, file: #file, scope: #scope,
             on_load_error: #on_load_error, matcher_mode: #matcher_mode, codex_ask: #codex_ask,
             on_unsure: #on_unsure, mode: #mode, trusted: #trusted, content_hash: #content_hash,
+            lists: ::std::vec::Vec::new(), list_refs: ::std::vec::Vec::new(),
         })
     }
 
@@ -197,7 +198,80 @@ impl Gen {
                 let s = self.shell(s);
                 quote!(#t_::Shell(::std::boxed::Box::new(#s)))
             }
+            Test::Effect(e) => {
+                let e = self.effect(e);
+                quote!(#t_::Effect(::std::boxed::Box::new(#e)))
+            }
         }
+    }
+
+    fn effect(&self, t: &EffectTest) -> TokenStream {
+        let p = &self.p;
+        let EffectTest {
+            kind,
+            shell,
+            recursive,
+            append,
+            host_in,
+            host_not_in,
+            ip_class,
+            scheme,
+            method,
+            body_from,
+            body_from_env,
+            credential_in_url,
+            targets,
+            managers,
+            source_not_in,
+            lenses,
+        } = t;
+        let kind = variant(quote!(#p::policy::EffectKind), kind);
+        let shell = self.shell(shell);
+        let recursive = opt(recursive.map(|b| quote!(#b)));
+        let append = opt(append.map(|b| quote!(#b)));
+        let body_from = body_from.iter().map(|s| self.path_spec(s));
+        let [
+            host_in,
+            host_not_in,
+            ip_class,
+            scheme,
+            method,
+            body_from_env,
+            targets,
+            managers,
+            source_not_in,
+            lenses,
+        ] = [
+            host_in,
+            host_not_in,
+            ip_class,
+            scheme,
+            method,
+            body_from_env,
+            targets,
+            managers,
+            source_not_in,
+            lenses,
+        ]
+        .map(|v| self.strings(v));
+        quote!(#p::policy::EffectTest {
+            kind: #kind,
+            shell: #shell,
+            recursive: #recursive,
+            append: #append,
+            host_in: #host_in,
+            host_not_in: #host_not_in,
+            ip_class: #ip_class,
+            scheme: #scheme,
+            method: #method,
+            body_from: ::std::vec![#(#body_from),*],
+            body_from_env: #body_from_env,
+            credential_in_url: #credential_in_url,
+            targets: #targets,
+            managers: #managers,
+            source_not_in: #source_not_in,
+            lenses: #lenses,
+        })
     }
 
     fn pred(&self, pr: &Pred) -> TokenStream {

@@ -92,6 +92,7 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
     let g = Gen {
         p: quote!(#krate::harness::__private),
     };
+    let mut loaded_all = Vec::new();
     for (i, (file, file_rel)) in files.iter().enumerate() {
         let src = std::fs::read_to_string(file).map_err(|e| {
             syn::Error::new(
@@ -100,7 +101,17 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
             )
         })?;
         // The rules' provenance names the file as written in the macro call.
-        let loaded = seamguard_policy::load_str(&src, file_rel, Scope::Embedded, i);
+        loaded_all.push(seamguard_policy::load_str(
+            &src,
+            file_rel,
+            Scope::Embedded,
+            i,
+        ));
+        tracks.push(LitStr::new(&file.display().to_string(), Span::call_site()));
+    }
+    // Named lists (`"@name"`) resolve across the files of the call, at compile time.
+    seamguard_policy::lists::resolve(&mut loaded_all);
+    for loaded in &loaded_all {
         for d in loaded
             .diagnostics
             .iter()
@@ -113,7 +124,7 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
             }
         }
         // One function per policy (see `Gen::loaded`: bounded stack in debug builds).
-        let policy = g.loaded(&loaded);
+        let policy = g.loaded(loaded);
         let p = &g.p;
         policies.push(quote!({
             fn __seamguard_policy() -> #p::policy::LoadedPolicy {
@@ -121,7 +132,6 @@ fn expand_inner(input: TokenStream) -> syn::Result<TokenStream> {
             }
             __seamguard_policy()
         }));
-        tracks.push(LitStr::new(&file.display().to_string(), Span::call_site()));
     }
     if let Some(e) = errors {
         return Err(e);

@@ -42,6 +42,7 @@
 pub mod dialect;
 pub mod hint;
 pub mod import;
+pub mod lists;
 pub mod lower;
 pub mod matcher;
 pub mod model;

@@ -122,6 +122,35 @@ pub struct PolicyMeta {
     pub trusted: bool,
     /// SHA-256 of the file content (hex), for trust.
     pub content_hash: String,
+    /// Named lists the file defines or extends (`[lists]`), referenced as `"@name"`.
+    #[serde(default)]
+    pub lists: Vec<NamedList>,
+    /// Where the file references named lists (`"@name"`), for diagnostics of unknown names.
+    #[serde(default)]
+    pub list_refs: Vec<ListRef>,
+}
+
+/// A named list of a `[lists]` table: `secret_paths = [...]` defines it,
+/// `[lists.secret_paths] extend = [...]` adds to a list defined by another file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NamedList {
+    /// The name, without `@`.
+    pub name: String,
+    /// The items (strings; what they mean depends on where the list is used).
+    pub items: Vec<String>,
+    /// Whether this adds to a list defined elsewhere (`extend = [...]`).
+    pub extend: bool,
+    /// Where it is written.
+    pub source: Source,
+}
+
+/// One `"@name"` reference in a file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ListRef {
+    /// The name, without `@`.
+    pub name: String,
+    /// Where it is written.
+    pub source: Source,
 }
 
 impl PolicyMeta {
@@ -141,6 +170,8 @@ impl PolicyMeta {
             mode: PolicyMode::Enforce,
             trusted: scope != Scope::Project,
             content_hash: String::new(),
+            lists: Vec::new(),
+            list_refs: Vec::new(),
         }
     }
 }
@@ -299,6 +330,155 @@ pub enum Test {
     Prefix(Vec<String>),
     /// Shell-aware test on a command line (see [`ShellTest`]).
     Shell(Box<ShellTest>),
+    /// A test on the effects of the tool call (see [`EffectTest`]); its field is the
+    /// effect key (`reads`, `sends`, …) and reads nothing of the payload directly.
+    Effect(Box<EffectTest>),
+}
+
+/// The kind of an effect: what a tool call does (DESIGN.md §3b). The policy language's
+/// `when.<key>` names all but `Unsure`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum EffectKind {
+    /// A program runs (`when.runs`).
+    Run,
+    /// A path is read (`when.reads`).
+    Read,
+    /// A path is written (`when.writes`).
+    Write,
+    /// A path is deleted, emptied or moved away (`when.deletes`).
+    Delete,
+    /// A network request is sent (`when.sends`).
+    Send,
+    /// Processes are signalled or stopped (`when.signals`).
+    Signal,
+    /// Permissions or ownership of a path change (`when.changes_permission`).
+    ChangePermission,
+    /// A package is installed (`when.installs`).
+    Install,
+    /// Part of the call could not be resolved (no policy key: every effect test treats it
+    /// as "cannot tell").
+    Unsure,
+}
+
+impl EffectKind {
+    /// The effect keys of the policy language, with their kinds.
+    pub const KEYS: &'static [(&'static str, EffectKind)] = &[
+        ("runs", EffectKind::Run),
+        ("reads", EffectKind::Read),
+        ("writes", EffectKind::Write),
+        ("deletes", EffectKind::Delete),
+        ("sends", EffectKind::Send),
+        ("signals", EffectKind::Signal),
+        ("changes_permission", EffectKind::ChangePermission),
+        ("installs", EffectKind::Install),
+    ];
+
+    /// The kind a `when` key names (`reads` → `Read`).
+    pub fn from_key(key: &str) -> Option<EffectKind> {
+        Self::KEYS.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// The `when` key (`Read` → `reads`; `Unsure` → `unsure`).
+    pub fn key(self) -> &'static str {
+        Self::KEYS
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map_or("unsure", |(k, _)| *k)
+    }
+
+    /// The verb used in reasons and `explain` (`reads`, `sends to`, …).
+    pub fn verb(self) -> &'static str {
+        match self {
+            EffectKind::Run => "runs",
+            EffectKind::Read => "reads",
+            EffectKind::Write => "writes",
+            EffectKind::Delete => "deletes",
+            EffectKind::Send => "sends to",
+            EffectKind::Signal => "signals",
+            EffectKind::ChangePermission => "changes the permissions of",
+            EffectKind::Install => "installs",
+            EffectKind::Unsure => "cannot resolve",
+        }
+    }
+}
+
+/// A test on the effects of a tool call: holds when **one** effect of [`EffectTest::kind`]
+/// satisfies every given constraint (DESIGN.md §3b). Empty constraints: any effect of the
+/// kind. Lists may hold `"@name"` references until [`crate::lists::resolve`] expands them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EffectTest {
+    /// The effect kind tested.
+    pub kind: EffectKind,
+    /// `runs`: the shell-aware constraints on the program run (`program`, `flags_any`, …);
+    /// `reads` / `writes` / `deletes` / `changes_permission`: `path_inside` / `path_outside`
+    /// on the path (matched case-insensitively: see [`EffectTest::case_insensitive`]).
+    pub shell: ShellTest,
+    /// `recursive = true|false` (deletes, changes_permission).
+    pub recursive: Option<bool>,
+    /// `append = true|false` (writes).
+    pub append: Option<bool>,
+    /// `host_in`: the destination host matches one of these (`example.com` and its
+    /// subdomains, `*.example.com`, an IP, a CIDR block).
+    pub host_in: Vec<String>,
+    /// `host_not_in`: the destination host matches none of these.
+    pub host_not_in: Vec<String>,
+    /// `ip_class`: the destination is `loopback`, `private`, `link-local`, `metadata` or
+    /// `public`.
+    pub ip_class: Vec<String>,
+    /// `scheme`: the URL scheme is one of these (`http`, `file`, `ftp`).
+    pub scheme: Vec<String>,
+    /// `method`: the request method is one of these (upper case).
+    pub method: Vec<String>,
+    /// `body_from`: the body comes from a file in one of these (path specs).
+    pub body_from: Vec<PathSpec>,
+    /// `body_from_env`: the body carries an environment variable whose name matches one of
+    /// these globs (`AWS_*`, `*TOKEN*`, `*`).
+    pub body_from_env: Vec<String>,
+    /// `credential_in_url = true`: the URL carries a credential (a password, or a query
+    /// parameter named like a token or key).
+    pub credential_in_url: bool,
+    /// `target`: a signalled process or unit is named one of these (globs: `ssh*`).
+    pub targets: Vec<String>,
+    /// `manager`: the package manager is one of these (`npm`, `pip`).
+    pub managers: Vec<String>,
+    /// `source_not_in`: the install names a source (registry, index, URL) whose host matches
+    /// none of these.
+    pub source_not_in: Vec<String>,
+    /// `lens`: the effect came through one of these lenses (`shell`, `file`, `web`, `mcp`).
+    pub lenses: Vec<String>,
+}
+
+impl EffectTest {
+    /// An effect test of `kind` with no constraints.
+    pub fn new(kind: EffectKind) -> EffectTest {
+        EffectTest {
+            kind,
+            shell: ShellTest::default(),
+            recursive: None,
+            append: None,
+            host_in: Vec::new(),
+            host_not_in: Vec::new(),
+            ip_class: Vec::new(),
+            scheme: Vec::new(),
+            method: Vec::new(),
+            body_from: Vec::new(),
+            body_from_env: Vec::new(),
+            credential_in_url: false,
+            targets: Vec::new(),
+            managers: Vec::new(),
+            source_not_in: Vec::new(),
+            lenses: Vec::new(),
+        }
+    }
+
+    /// Path globs of effect tests match case-insensitively, always: a case-insensitive file
+    /// system (macOS, Windows) opens `~/.SSH/ID_RSA` as `~/.ssh/id_rsa`, and a guard must not
+    /// depend on where the hook runs.
+    pub const fn case_insensitive(&self) -> bool {
+        true
+    }
 }
 
 /// Where a path must (not) be for `path_inside` / `path_outside`.
@@ -362,6 +542,7 @@ impl Test {
             Test::Contains(_) => "contains",
             Test::Prefix(_) => "prefix",
             Test::Shell(_) => "shell",
+            Test::Effect(t) => t.kind.key(),
         }
     }
 }

@@ -23,38 +23,61 @@ pub(crate) struct PathGlobs {
 pub(crate) struct GlobList {
     fast: Vec<String>,
     compiled: Vec<globset::GlobMatcher>,
+    /// Match case-insensitively (patterns are stored folded; the path is folded to match).
+    fold: bool,
 }
 
 impl GlobList {
     pub(crate) fn is_match(&self, path: &str) -> bool {
+        if self.fold && path.chars().any(char::is_uppercase) {
+            let folded = path.to_lowercase();
+            return self.matches(&folded);
+        }
+        self.matches(path)
+    }
+
+    fn matches(&self, path: &str) -> bool {
         self.fast.iter().any(|g| fast_glob::glob_match(g, path))
             || self.compiled.iter().any(|m| m.is_match(path))
+    }
+
+    /// The globs of `specs` (`~/` expanded against `home`); `fold`: match
+    /// case-insensitively.
+    pub(crate) fn build(specs: &[PathSpec], home: &str, fold: bool) -> GlobList {
+        let mut out = GlobList {
+            fold,
+            ..GlobList::default()
+        };
+        for spec in specs {
+            if let PathSpec::Glob(g) = spec {
+                let g = match g.strip_prefix("~/") {
+                    Some(rest) => format!("{}/{rest}", home.trim_end_matches('/')),
+                    None => g.clone(),
+                };
+                let g = if fold { g.to_lowercase() } else { g };
+                // A leading `!` negates in fast_glob; in a policy it is a literal.
+                if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
+                    out.fast.push(g);
+                } else if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
+                    out.compiled.push(glob.compile_matcher());
+                }
+            }
+        }
+        out
     }
 }
 
 impl PathGlobs {
-    pub(crate) fn build(t: &ShellTest, home: &str) -> PathGlobs {
-        let list = |specs: &[PathSpec]| {
-            let mut out = GlobList::default();
-            for spec in specs {
-                if let PathSpec::Glob(g) = spec {
-                    let g = match g.strip_prefix("~/") {
-                        Some(rest) => format!("{}/{rest}", home.trim_end_matches('/')),
-                        None => g.clone(),
-                    };
-                    // A leading `!` negates in fast_glob; in a policy it is a literal.
-                    if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
-                        out.fast.push(g);
-                    } else if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
-                        out.compiled.push(glob.compile_matcher());
-                    }
-                }
-            }
-            out
-        };
+    /// The globs of a shell test's `path_inside` / `path_outside`; `fold`: match
+    /// case-insensitively (effect tests).
+    pub(crate) fn build_folded(t: &ShellTest, home: &str, fold: bool) -> PathGlobs {
         PathGlobs {
-            inside: list(&t.path_inside),
-            outside: list(&t.path_outside),
+            inside: GlobList::build(&t.path_inside, home, fold),
+            outside: GlobList::build(&t.path_outside, home, fold),
         }
+    }
+
+    pub(crate) fn build(t: &ShellTest, home: &str) -> PathGlobs {
+        Self::build_folded(t, home, false)
     }
 }

@@ -10,8 +10,29 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use super::error::CompileError;
+use super::globs::GlobList;
 use super::globs::PathGlobs;
-use crate::policy::{Field, Leaf, Pred, Rule, ShellTest, Test};
+use crate::policy::{EffectTest, Field, Leaf, Pred, Rule, ShellTest, Test};
+
+/// The globs of an effect test, case-insensitive: the path tests (`path_inside` /
+/// `path_outside`), `body_from`, `body_from_env` and `target`.
+#[derive(Debug, Clone)]
+pub(crate) struct EffectGlobs {
+    pub(crate) path: PathGlobs,
+    pub(crate) body: PathGlobs,
+}
+
+impl EffectGlobs {
+    pub(crate) fn build(t: &EffectTest, home: &str) -> EffectGlobs {
+        EffectGlobs {
+            path: PathGlobs::build_folded(&t.shell, home, t.case_insensitive()),
+            body: PathGlobs {
+                inside: GlobList::build(&t.body_from, home, t.case_insensitive()),
+                outside: GlobList::default(),
+            },
+        }
+    }
+}
 
 /// A compiled predicate. Leaves refer to bits set by the field scans.
 #[derive(Debug, Clone)]
@@ -32,6 +53,12 @@ pub(crate) enum CPred {
         test: Box<ShellTest>,
         home: String,
         globs: OnceLock<PathGlobs>,
+    },
+    /// A test on the effects of the tool call; its globs compile on first use.
+    Effect {
+        test: Box<EffectTest>,
+        home: String,
+        globs: OnceLock<EffectGlobs>,
     },
     /// A regex / glob test that is not an index anchor: compiled on first use only, so a
     /// rule that never becomes a candidate never costs a compile.
@@ -108,6 +135,11 @@ impl CPred {
             } => {
                 let _ = globs.get_or_init(|| PathGlobs::build(test, home));
             }
+            CPred::Effect {
+                test, home, globs, ..
+            } => {
+                let _ = globs.get_or_init(|| EffectGlobs::build(test, home));
+            }
             CPred::Bit(_) | CPred::Direct { .. } => {}
         }
     }
@@ -144,7 +176,7 @@ pub(crate) fn has_index_anchor(p: &Pred) -> bool {
         Pred::Leaf(l) => match &l.test {
             Test::Regex(_) | Test::Contains(_) | Test::Prefix(_) | Test::Glob(_) => true,
             Test::Equals(v) => v.iter().all(Value::is_string),
-            Test::Shell(_) => false,
+            Test::Shell(_) | Test::Effect(_) => false,
         },
         Pred::All(k) => k.iter().any(has_index_anchor),
         _ => false,
@@ -219,6 +251,14 @@ impl Builder {
         }
     }
 
+    fn effect(&self, t: &EffectTest) -> CPred {
+        CPred::Effect {
+            test: Box::new(t.clone()),
+            home: self.home.clone(),
+            globs: OnceLock::new(),
+        }
+    }
+
     fn leaf(&mut self, l: &Leaf, lazy: bool) -> CPred {
         if lazy {
             return match &l.test {
@@ -229,6 +269,7 @@ impl Builder {
                     compiled: OnceLock::new(),
                 },
                 Test::Shell(t) => self.shell(l, t),
+                Test::Effect(t) => self.effect(t),
                 _ => CPred::Direct {
                     field: l.field.clone(),
                     test: l.test.clone(),
@@ -261,6 +302,7 @@ impl Builder {
                 };
             }
             Test::Shell(t) => return self.shell(l, t),
+            Test::Effect(t) => return self.effect(t),
         };
         let id = self.next_leaf();
         let slot = self.field_slot(&l.field);

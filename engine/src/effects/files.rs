@@ -131,12 +131,12 @@ pub(crate) fn lens(tool: &str, input: &Value, cwd: Option<&str>, fx: &mut Effect
             if let Some(g) = s("glob").or_else(|| (tool == "Glob").then(|| s("pattern")).flatten())
             {
                 let base = path.text.trim_end_matches('/');
+                // The filter applies at any depth; its own last part names the files.
+                let g = g.trim_start_matches("**/");
                 let joined = if g.starts_with('/') || g.starts_with('~') {
                     g.to_string()
-                } else if g.starts_with("**/") {
-                    format!("{base}/{g}")
                 } else {
-                    format!("{base}/**/{g}")
+                    format!("{base}/{g}")
                 };
                 fx.push(
                     What::Read(PathRef::new(joined, cwd)),

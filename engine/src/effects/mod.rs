@@ -39,45 +39,7 @@ use crate::table::ShellEnv;
 
 pub use url::{Endpoint, IpClass};
 
-/// The kind of an effect (the policy language's `when.<kind>` key).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EffectKind {
-    /// A program runs (`when.runs`).
-    Run,
-    /// A path is read (`when.reads`).
-    Read,
-    /// A path is written (`when.writes`).
-    Write,
-    /// A path is deleted or truncated (`when.deletes`).
-    Delete,
-    /// A network request is sent (`when.sends`).
-    Send,
-    /// Processes are signalled or stopped (`when.signals`).
-    Signal,
-    /// Permissions or ownership of a path change (`when.changes_permission`).
-    ChangePermission,
-    /// A package is installed (`when.installs`).
-    Install,
-    /// Part of the call could not be resolved.
-    Unsure,
-}
-
-impl EffectKind {
-    /// The verb used in reasons and `explain` (`reads`, `sends`, …).
-    pub fn verb(self) -> &'static str {
-        match self {
-            EffectKind::Run => "runs",
-            EffectKind::Read => "reads",
-            EffectKind::Write => "writes",
-            EffectKind::Delete => "deletes",
-            EffectKind::Send => "sends",
-            EffectKind::Signal => "signals",
-            EffectKind::ChangePermission => "changes the permissions of",
-            EffectKind::Install => "installs",
-            EffectKind::Unsure => "cannot resolve",
-        }
-    }
-}
+pub use crate::policy::EffectKind;
 
 /// The lens an effect came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -42,6 +42,23 @@ pub enum IpClass {
     Public,
 }
 
+impl Endpoint {
+    /// The class of the destination.
+    pub fn class(&self) -> IpClass {
+        IpClass::Public
+    }
+
+    /// Whether the host matches `pattern`.
+    pub fn host_matches(&self, pattern: &str) -> bool {
+        self.host == pattern
+    }
+
+    /// The credential the URL carries, if any.
+    pub fn credential_in_url(&self) -> Option<String> {
+        None
+    }
+}
+
 /// Parse a URL (or `host[:port]`).
 pub fn parse(s: &str) -> Option<Endpoint> {
     let _ = s;

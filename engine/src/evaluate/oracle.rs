@@ -49,6 +49,21 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                     Judgement::Unknown(_) => positive,
                 };
             }
+            if let Test::Effect(t) = &l.test {
+                let globs = crate::compile::pred::EffectGlobs::build(t, &env.home);
+                let fx = crate::effects::effects_of(payload, env);
+                let cache = RefCell::new(HashMap::new());
+                let cx = super::effect_test::EffectContext {
+                    env,
+                    payload,
+                    cache: &cache,
+                };
+                return match super::effect_test::eval_effect(t, &globs, &fx, &cx) {
+                    Judgement::Yes(_) => true,
+                    Judgement::No => false,
+                    Judgement::Unknown(_) => positive,
+                };
+            }
             if let Test::Equals(vals) = &l.test
                 && !vals.iter().all(Value::is_string)
             {
@@ -70,7 +85,7 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                 }),
                 Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
                 Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
-                Test::Shell(_) => false,
+                Test::Shell(_) | Test::Effect(_) => false,
             }
         }
     }

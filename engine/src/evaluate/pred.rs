@@ -4,17 +4,19 @@
 //! whether it held, with the simple command that made a shell test hold and why a test
 //! could not be decided (kept in the [`Evaluation`]).
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::effect_test::{EffectContext, eval_effect};
 use super::shell_test::{GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;
-use crate::compile::pred::{CPred, LazyMatcher, lazy_compile};
+use crate::compile::pred::{CPred, EffectGlobs, LazyMatcher, lazy_compile};
+use crate::effects::Effects;
 use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
 use crate::table::ShellEnv;
@@ -28,6 +30,7 @@ pub(crate) struct Evaluation<'a> {
     pub(crate) bits: &'a [u64],
     pub(crate) env: &'a ShellEnv,
     shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
+    effects: OnceCell<Rc<Effects>>,
     pub(crate) unsure: RefCell<Option<String>>,
     pub(crate) matched: RefCell<Option<String>>,
 }
@@ -40,6 +43,7 @@ impl<'a> Evaluation<'a> {
             bits,
             env,
             shell: RefCell::new(Vec::new()),
+            effects: OnceCell::new(),
             unsure: RefCell::new(None),
             matched: RefCell::new(None),
         }
@@ -65,6 +69,15 @@ impl<'a> Evaluation<'a> {
             .borrow_mut()
             .push((field.name.clone(), a.clone()));
         Some(a)
+    }
+}
+
+impl Evaluation<'_> {
+    /// The effects of the tool call, found on first use.
+    pub(crate) fn effects(&self) -> Rc<Effects> {
+        self.effects
+            .get_or_init(|| Rc::new(crate::effects::effects_of(self.payload, self.env)))
+            .clone()
     }
 }
 
@@ -189,6 +202,17 @@ impl CPred {
                     }
                 }
             }
+            CPred::Effect { test, home, globs } => {
+                let globs = globs.get_or_init(|| EffectGlobs::build(test, home));
+                let fx = cx.effects();
+                let ecx = EffectContext {
+                    env: cx.env,
+                    payload: cx.payload,
+                    cache: &cx.expanded,
+                };
+                let tri = eval_effect(test, globs, &fx, &ecx);
+                judged(cx, positive, sink, tri, None)
+            }
             CPred::Shell {
                 field,
                 test,
@@ -200,27 +224,38 @@ impl CPred {
                     return yes_no(sink, false);
                 };
                 let tri = eval_shell(test, globs, &a, cx.env, cx.payload, &cx.expanded);
-                let (held, counted) = match tri {
-                    Judgement::Yes(m) => {
-                        if positive && cx.matched.borrow().is_none() {
-                            *cx.matched.borrow_mut() = Some(m);
-                        }
-                        (Held::Yes, true)
-                    }
-                    Judgement::No => (Held::No, false),
-                    Judgement::Unknown(why) => {
-                        // Fail closed: an undecidable test counts against the agent.
-                        if positive && cx.unsure.borrow().is_none() {
-                            *cx.unsure.borrow_mut() = Some(why);
-                        }
-                        (Held::Unsure, positive)
-                    }
-                };
-                sink.leaf(held, counted, S::RECORDS.then_some(a));
-                counted
+                judged(cx, positive, sink, tri, S::RECORDS.then_some(a))
             }
         }
     }
+}
+
+/// Record a three-valued leaf: a match remembers what matched (for the reason), an
+/// undecidable test counts against the agent (fail closed) and remembers why.
+fn judged<S: Sink>(
+    cx: &Evaluation<'_>,
+    positive: bool,
+    sink: &mut S,
+    tri: Judgement,
+    analysis: Option<Rc<ShellAnalysis>>,
+) -> bool {
+    let (held, counted) = match tri {
+        Judgement::Yes(m) => {
+            if positive && cx.matched.borrow().is_none() {
+                *cx.matched.borrow_mut() = Some(m);
+            }
+            (Held::Yes, true)
+        }
+        Judgement::No => (Held::No, false),
+        Judgement::Unknown(why) => {
+            if positive && cx.unsure.borrow().is_none() {
+                *cx.unsure.borrow_mut() = Some(why);
+            }
+            (Held::Unsure, positive)
+        }
+    };
+    sink.leaf(held, counted, analysis);
+    counted
 }
 
 /// Whether leaf bit `i` is set.

@@ -50,6 +50,99 @@ fn path_in(
     }) || globs.is_match(path)
 }
 
+/// Where a path must (not) be: a test's `path_inside` / `path_outside` with their globs, and
+/// what resolving a path needs.
+pub(crate) struct Placement<'a> {
+    pub(crate) inside: &'a [PathSpec],
+    pub(crate) outside: &'a [PathSpec],
+    pub(crate) globs: &'a PathGlobs,
+    pub(crate) env: &'a ShellEnv,
+    pub(crate) payload_cwd: Option<&'a str>,
+    pub(crate) cache: &'a GlobCache,
+}
+
+impl Placement<'_> {
+    /// Whether path `text` (relative to `cwd`) is inside `inside` and outside `outside`;
+    /// `None` when that cannot be told (only known at run time, or relative with no
+    /// working directory against `project` / `home`).
+    pub(crate) fn holds(&self, text: &str, dynamic: bool, cwd: Option<&str>) -> Option<bool> {
+        if dynamic {
+            return None;
+        }
+        let env = self.env;
+        // Whether path `p` passes both `path_inside` and `path_outside` (`base`: the folder
+        // that `project` falls back to).
+        let placed = |p: &str, base: Option<&str>| {
+            (self.inside.is_empty() || path_in(self.inside, &self.globs.inside, p, env, base))
+                && (self.outside.is_empty()
+                    || !path_in(self.outside, &self.globs.outside, p, env, base))
+        };
+        // A glob names what the shell will expand it to: `cat .en?` reads `.env`.
+        let expanded: Option<Rc<Vec<String>>> = text.contains(['*', '?', '[']).then(|| {
+            self.cache
+                .borrow_mut()
+                .entry((text.to_string(), cwd.map(str::to_string)))
+                .or_insert_with(|| Rc::new(crate::paths::expand_glob(text, cwd, &env.home)))
+                .clone()
+        });
+        if let Some(expanded) = expanded.filter(|e| !e.is_empty())
+            && expanded.iter().any(|p| placed(p, self.payload_cwd))
+        {
+            return Some(true);
+        }
+        // A pattern that names nothing on this disk still says what it would read: its
+        // shortest instance (`.env*` → `.env`, `id_?sa` → `id_xsa`) is judged too.
+        if text.contains(['*', '?', '['])
+            && let Some(p) = crate::paths::normalize(&shortest_instance(text), cwd, &env.home)
+            && placed(&p, self.payload_cwd)
+        {
+            return Some(true);
+        }
+        let Some(p) = crate::paths::normalize(text, cwd, &env.home) else {
+            // Relative, no working directory: judged by its own components
+            // (`paths::unknown_cwd_path`); `project` / `home` stay undecided.
+            let p = crate::paths::unknown_cwd_path(text)?;
+            if self
+                .inside
+                .iter()
+                .chain(self.outside)
+                .any(|s| matches!(s, PathSpec::Project | PathSpec::Home))
+            {
+                return None;
+            }
+            return Some(placed(&p, None));
+        };
+        Some(placed(&p, self.payload_cwd))
+    }
+}
+
+/// The shortest path a glob pattern matches: `*` and `**` match nothing, `?` one `x`, a
+/// bracket its first member.
+fn shortest_instance(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => {}
+            '?' => out.push('x'),
+            '[' => {
+                let mut first = None;
+                for m in chars.by_ref() {
+                    if m == ']' && first.is_some() {
+                        break;
+                    }
+                    if first.is_none() && m != '!' && m != '^' {
+                        first = Some(m);
+                    }
+                }
+                out.extend(first);
+            }
+            _ => out.push(c),
+        }
+    }
+    out.replace("//", "/")
+}
+
 pub(crate) fn eval_shell(
     t: &ShellTest,
     globs: &PathGlobs,
@@ -170,59 +263,24 @@ pub(crate) fn eval_shell(
         }
         if !t.path_inside.is_empty() || !t.path_outside.is_empty() {
             let cwd = c.cwd.as_deref().or(payload_cwd);
-            // Whether path `p` passes both `path_inside` and `path_outside` (`base`: the
-            // folder that `project` falls back to).
-            let placed = |p: &str, base: Option<&str>| {
-                (t.path_inside.is_empty() || path_in(&t.path_inside, &globs.inside, p, env, base))
-                    && (t.path_outside.is_empty()
-                        || !path_in(&t.path_outside, &globs.outside, p, env, base))
-            };
             let mut any_ok = false;
             let mut any_dynamic = false;
             for o in operands.iter().copied().chain(c.redirects.iter()) {
-                if o.dynamic {
-                    any_dynamic = true;
-                    continue;
-                }
-                // A glob names what the shell will expand it to: `cat .en?` reads `.env`.
-                let expanded: Option<Rc<Vec<String>>> =
-                    o.text.contains(['*', '?', '[']).then(|| {
-                        cache
-                            .borrow_mut()
-                            .entry((o.text.clone(), cwd.map(str::to_string)))
-                            .or_insert_with(|| {
-                                Rc::new(crate::paths::expand_glob(&o.text, cwd, &env.home))
-                            })
-                            .clone()
-                    });
-                if let Some(expanded) = expanded.filter(|e| !e.is_empty())
-                    && expanded.iter().any(|p| placed(p, payload_cwd))
-                {
-                    any_ok = true;
-                    break;
-                }
-                let Some(p) = crate::paths::normalize(&o.text, cwd, &env.home) else {
-                    // Relative, no working directory: judged by its own components
-                    // (`paths::unknown_cwd_path`); `project` / `home` stay undecided.
-                    let p = crate::paths::unknown_cwd_path(&o.text);
-                    let Some(p) = p.filter(|_| {
-                        !t.path_inside
-                            .iter()
-                            .chain(&t.path_outside)
-                            .any(|s| matches!(s, PathSpec::Project | PathSpec::Home))
-                    }) else {
-                        any_dynamic = true;
-                        continue;
-                    };
-                    if placed(&p, None) {
+                let place = Placement {
+                    inside: &t.path_inside,
+                    outside: &t.path_outside,
+                    globs,
+                    env,
+                    payload_cwd,
+                    cache,
+                };
+                match place.holds(&o.text, o.dynamic, cwd) {
+                    Some(true) => {
                         any_ok = true;
                         break;
                     }
-                    continue;
-                };
-                if placed(&p, payload_cwd) {
-                    any_ok = true;
-                    break;
+                    Some(false) => {}
+                    None => any_dynamic = true,
                 }
             }
             // Without a project directory (no CLAUDE_PROJECT_DIR, no cwd) "inside / outside

@@ -45,7 +45,95 @@ pub(super) fn split_flag(f: &str) -> Vec<String> {
 }
 
 pub(super) fn field_names() -> Vec<&'static str> {
-    FIELD_ALIASES.iter().map(|(n, _)| *n).collect()
+    FIELD_ALIASES
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(EffectKind::KEYS.iter().map(|(k, _)| *k))
+        .collect()
+}
+
+/// Lower one shell-aware key (`program`, `flags_any`, `path_inside`, `push_force`, …) into
+/// `shell`; false when it reported an error.
+pub(super) fn lower_shell_key(
+    ctx: &mut Lowering<'_>,
+    key: &str,
+    val: &TomlValue<'_>,
+    shell: &mut ShellTest,
+) -> bool {
+    if key == "push_force" || key == "push_delete" {
+        return match want_bool(ctx, val, &format!("`{key}`")) {
+            Some(true) => {
+                if key == "push_force" {
+                    shell.push_force = true;
+                } else {
+                    shell.push_delete = true;
+                }
+                true
+            }
+            Some(false) => {
+                ctx.error(
+                    val.span(),
+                    format!("`{key} = false` tests nothing; remove it or use `not`"),
+                );
+                false
+            }
+            None => false,
+        };
+    }
+    let Some(items) = want_list_items(ctx, val, &format!("`{key}`")) else {
+        return false;
+    };
+    match key {
+        "path_inside" | "path_outside" => {
+            let Some(specs) = path_specs(ctx, val, items) else {
+                return false;
+            };
+            if key == "path_inside" {
+                shell.path_inside.extend(specs);
+            } else {
+                shell.path_outside.extend(specs);
+            }
+        }
+        _ => {
+            let items: Vec<String> = items.into_iter().map(|(s, _)| s).collect();
+            match key {
+                "program" | "program_any" => shell.programs.extend(items),
+                "subcommand" => shell.subcommands.extend(items),
+                "flags_any" => shell.flags_any.extend(items.iter().map(|f| split_flag(f))),
+                "flags_all" => shell.flags_all.extend(items.iter().map(|f| split_flag(f))),
+                "flags_none" => shell.flags_none.extend(items.iter().map(|f| split_flag(f))),
+                "args_any" => shell.args_any.extend(items),
+                _ => shell.push_to.extend(items),
+            }
+        }
+    }
+    true
+}
+
+/// Path specs of a `path_inside` / `path_outside` / `body_from` list: `project`, `home`,
+/// a glob, or a `"@name"` list reference (kept for [`crate::lists::resolve`]).
+pub(super) fn path_specs(
+    ctx: &mut Lowering<'_>,
+    val: &TomlValue<'_>,
+    items: Vec<(String, Range<usize>)>,
+) -> Option<Vec<PathSpec>> {
+    let mut ok = true;
+    let mut specs = Vec::new();
+    for (it, span) in items {
+        specs.push(match it.as_str() {
+            "project" => PathSpec::Project,
+            "home" => PathSpec::Home,
+            g if crate::lists::reference(g).is_some() => PathSpec::Glob(g.to_string()),
+            g => {
+                if !check_glob(ctx, g, span) {
+                    ok = false;
+                }
+                PathSpec::Glob(g.to_string())
+            }
+        });
+    }
+    let _ = val;
+    ok.then_some(specs)
 }
 
 /// Lower a condition table (`when` / `unless` / items of `any` / `all` / `not`).
@@ -97,6 +185,12 @@ pub(super) fn lower_cond(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str) 
                 Some(p) => parts.push(Pred::Not(Box::new(p))),
                 None => ok = false,
             },
+            effect_key if EffectKind::from_key(effect_key).is_some() => {
+                match super::effect::lower_effect(ctx, effect_key, val) {
+                    Some(p) => parts.push(p),
+                    None => ok = false,
+                }
+            }
             field_name => {
                 let Some(field) = Field::parse(field_name) else {
                     let names = field_names();
@@ -162,60 +256,7 @@ pub(super) fn lower_tests(
                 ok = false;
                 continue;
             }
-            if key == "push_force" || key == "push_delete" {
-                match want_bool(ctx, val, &format!("`{key}`")) {
-                    Some(true) => {
-                        if key == "push_force" {
-                            shell.push_force = true;
-                        } else {
-                            shell.push_delete = true;
-                        }
-                    }
-                    Some(false) => {
-                        ctx.error(
-                            val.span(),
-                            format!("`{key} = false` tests nothing; remove it or use `not`"),
-                        );
-                        ok = false;
-                    }
-                    None => ok = false,
-                }
-                continue;
-            }
-            let Some(items) = want_str_list(ctx, val, &format!("`{key}`")) else {
-                ok = false;
-                continue;
-            };
-            let items: Vec<String> = items.into_iter().map(|(s, _)| s).collect();
-            match key {
-                "program" | "program_any" => shell.programs.extend(items),
-                "subcommand" => shell.subcommands.extend(items),
-                "flags_any" => shell.flags_any.extend(items.iter().map(|f| split_flag(f))),
-                "flags_all" => shell.flags_all.extend(items.iter().map(|f| split_flag(f))),
-                "flags_none" => shell.flags_none.extend(items.iter().map(|f| split_flag(f))),
-                "args_any" => shell.args_any.extend(items),
-                "push_to" => shell.push_to.extend(items),
-                _ => {
-                    let mut specs = Vec::new();
-                    for it in items {
-                        specs.push(match it.as_str() {
-                            "project" => PathSpec::Project,
-                            "home" => PathSpec::Home,
-                            g => {
-                                if !check_glob(ctx, g, val.span()) {
-                                    ok = false;
-                                }
-                                PathSpec::Glob(g.to_string())
-                            }
-                        });
-                    }
-                    if key == "path_inside" {
-                        shell.path_inside.extend(specs);
-                    } else {
-                        shell.path_outside.extend(specs);
-                    }
-                }
-            }
+            ok &= lower_shell_key(ctx, key, val, &mut shell);
             continue;
         }
         let test = match key {
@@ -239,12 +280,15 @@ pub(super) fn lower_tests(
                 other => Test::Equals(vec![to_json(other)]),
             },
             "regex" | "glob" | "contains" | "prefix" => {
-                let Some(items) = want_str_list(ctx, val, &format!("`{key}`")) else {
+                let Some(items) = want_list_items(ctx, val, &format!("`{key}`")) else {
                     ok = false;
                     continue;
                 };
                 let mut valid = true;
                 for (p, span) in &items {
+                    if crate::lists::reference(p).is_some() {
+                        continue;
+                    }
                     valid &= match key {
                         "regex" => check_regex(
                             ctx,

@@ -23,6 +23,12 @@ pub(super) fn lower_test(
             "rules",
             "not_rules",
             "dialect",
+            "command",
+            "file_path",
+            "tool",
+            "content",
+            "url",
+            "mcp",
         ],
     ) {
         return None;
@@ -30,20 +36,41 @@ pub(super) fn lower_test(
     let name = get(t, "name")
         .and_then(|(_, v)| want_str(ctx, v, "`name`"))
         .unwrap_or_else(|| format!("test #{ordinal}"));
-    let Some((_, ev)) = get(t, "event") else {
-        ctx.error(v.span(), "[[test]] needs `event = { seam = \"…\", … }`");
-        return None;
-    };
-    let et = want_table(ctx, ev, "`event`")?;
-    let mut payload = match to_json(ev.get_ref()) {
-        Value::Object(m) => m,
-        _ => Map::new(),
+    let shorthand = shorthand_event(ctx, t, v)?;
+    let (mut payload, ev_span, et) = match (shorthand, get(t, "event")) {
+        (Some(p), None) => (p, v.span(), None),
+        (None, Some((_, ev))) => {
+            let et = want_table(ctx, ev, "`event`")?;
+            let payload = match to_json(ev.get_ref()) {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            };
+            (payload, ev.span(), Some(et))
+        }
+        (Some(_), Some((k, _))) => {
+            ctx.error(
+                k.span(),
+                "[[test]]: give either `event` or one of `command`, `file_path`, `url`, `mcp`, not both",
+            );
+            return None;
+        }
+        (None, None) => {
+            ctx.error_with_note(
+                v.span(),
+                "[[test]] needs an event",
+                "write `event = { seam = \"…\", … }`, or for a pre-tool call `command = \"…\"`, `file_path = \"…\"` (with `tool`), `url = \"…\"` or `mcp = { tool = \"…\", arguments = { … } }`",
+            );
+            return None;
+        }
     };
     let seam = match (payload.remove("seam"), payload.get("hook_event_name")) {
         (Some(Value::String(s)), _) => match Seam::from_name(&s) {
             Some(seam) => seam,
             None => {
-                let span = get(et, "seam").map(|(_, v)| v.span()).unwrap_or(ev.span());
+                let span = et
+                    .and_then(|et| get(et, "seam"))
+                    .map(|(_, v)| v.span())
+                    .unwrap_or(ev_span);
                 ctx.error(span, format!("unknown seam `{s}` in test event"));
                 return None;
             }
@@ -52,7 +79,7 @@ pub(super) fn lower_test(
             Some(s) => s,
             None => {
                 ctx.error(
-                    ev.span(),
+                    ev_span,
                     format!("unknown hook_event_name `{n}` in test event"),
                 );
                 return None;
@@ -60,7 +87,7 @@ pub(super) fn lower_test(
         },
         _ => {
             ctx.error(
-                ev.span(),
+                ev_span,
                 "test `event` needs `seam = \"…\"` (or `hook_event_name`)",
             );
             return None;
@@ -156,6 +183,101 @@ pub(super) fn lower_test(
         not_rules,
         source: ctx.source(&v.span()),
     })
+}
+
+/// The pre-tool event of a shorthand test: `command = "…"` (a `Bash` call, or `tool`),
+/// `file_path = "…"` (a `Read`, or `tool`; `content` for a `Write`), `url = "…"` (a
+/// `WebFetch`), `mcp = { tool = "…", arguments = { … } }`. `Some(None)`: no shorthand;
+/// `None`: an error was reported.
+fn shorthand_event(
+    ctx: &mut Lowering<'_>,
+    t: &DeTable<'_>,
+    v: &TomlValue<'_>,
+) -> Option<Option<Map<String, Value>>> {
+    let given: Vec<&str> = ["command", "file_path", "url", "mcp"]
+        .into_iter()
+        .filter(|k| get(t, k).is_some())
+        .collect();
+    let tool = match get(t, "tool") {
+        Some((_, tv)) => Some(want_str(ctx, tv, "`tool`")?),
+        None => None,
+    };
+    let content = match get(t, "content") {
+        Some((_, cv)) => Some(want_str(ctx, cv, "`content`")?),
+        None => None,
+    };
+    let key = match given.as_slice() {
+        [] => {
+            if tool.is_some() || content.is_some() {
+                ctx.error(
+                    v.span(),
+                    "[[test]]: `tool` and `content` go with `command` or `file_path`",
+                );
+                return None;
+            }
+            return Some(None);
+        }
+        [one] => *one,
+        more => {
+            ctx.error(
+                v.span(),
+                format!("[[test]]: give one of {}, not several", more.join(", ")),
+            );
+            return None;
+        }
+    };
+    let (_, val) = get(t, key)?;
+    let mut input = Map::new();
+    let tool_name = match key {
+        "command" => {
+            input.insert(
+                "command".into(),
+                Value::String(want_str(ctx, val, "`command`")?),
+            );
+            tool.unwrap_or_else(|| "Bash".into())
+        }
+        "file_path" => {
+            input.insert(
+                "file_path".into(),
+                Value::String(want_str(ctx, val, "`file_path`")?),
+            );
+            if let Some(c) = content {
+                input.insert("content".into(), Value::String(c));
+            }
+            tool.unwrap_or_else(|| "Read".into())
+        }
+        "url" => {
+            input.insert("url".into(), Value::String(want_str(ctx, val, "`url`")?));
+            input.insert("prompt".into(), Value::String("Summarize the page".into()));
+            tool.unwrap_or_else(|| "WebFetch".into())
+        }
+        _ => {
+            let mt = want_table(ctx, val, "`mcp`")?;
+            if !check_keys(ctx, mt, "`mcp`", &["tool", "arguments"]) {
+                return None;
+            }
+            let Some((_, tv)) = get(mt, "tool") else {
+                ctx.error(val.span(), "`mcp` needs `tool = \"mcp__<server>__<tool>\"`");
+                return None;
+            };
+            let name = want_str(ctx, tv, "`mcp.tool`")?;
+            if let Some((_, av)) = get(mt, "arguments") {
+                match to_json(av.get_ref()) {
+                    Value::Object(m) => input = m,
+                    _ => {
+                        ctx.error(av.span(), "`mcp.arguments`: expected a table");
+                        return None;
+                    }
+                }
+            }
+            name
+        }
+    };
+    let mut payload = Map::new();
+    payload.insert("seam".into(), Value::String("pre-tool".into()));
+    payload.insert("tool_name".into(), Value::String(tool_name));
+    payload.insert("tool_input".into(), Value::Object(input));
+    Some(Some(payload))
 }
 
 /// The rule ids listed under `key` (none when absent); `None` when it is not a list of

@@ -21,6 +21,7 @@ use crate::seam::{ActionKind, MatcherSubject, Seam};
 
 mod action;
 mod cond;
+mod effect;
 mod example;
 mod meta;
 mod rule;
@@ -143,6 +144,7 @@ pub fn load_str_with(
         lines: LineIndex::new(src),
         diags: Vec::new(),
         opts,
+        list_refs: Vec::new(),
     };
     let mut p = lower_policy(src, ctx, policy_index);
     // Only project files need their content hash (trust of `run` actions).
@@ -174,13 +176,16 @@ fn lower_policy<'s>(src: &'s str, mut ctx: Lowering<'s>, policy_index: usize) ->
         }
     };
     let root_t = root.get_ref();
-    let meta = lower_meta(&mut ctx, root_t, &file, scope);
+    let mut meta = lower_meta(&mut ctx, root_t, &file, scope);
     check_keys(
         &mut ctx,
         root_t,
         "the policy file",
-        &["policy", "rule", "guard", "test"],
+        &["policy", "lists", "rule", "guard", "test"],
     );
+    if let Some((_, v)) = get(root_t, "lists") {
+        meta.lists = lower_lists(&mut ctx, v);
+    }
     let pc = PolicyHeader {
         meta,
         index: policy_index,
@@ -229,12 +234,63 @@ fn lower_policy<'s>(src: &'s str, mut ctx: Lowering<'s>, policy_index: usize) ->
         }
     }
     ctx.diags.sort_by_key(|d| (d.line, d.column));
+    let mut meta = pc.meta;
+    meta.list_refs = std::mem::take(&mut ctx.list_refs);
     LoadedPolicy {
-        meta: pc.meta,
+        meta,
         rules,
         tests,
         diagnostics: ctx.diags,
     }
+}
+
+/// The `[lists]` table: `name = ["…", …]` defines a list, `[lists.name] extend = ["…"]`
+/// adds to a list another file defines.
+fn lower_lists(ctx: &mut Lowering<'_>, v: &TomlValue<'_>) -> Vec<NamedList> {
+    let Some(t) = want_table(ctx, v, "`lists`") else {
+        return Vec::new();
+    };
+    let mut out: Vec<NamedList> = Vec::new();
+    for (k, val) in t.iter() {
+        let name: &str = k.get_ref();
+        if !crate::lists::valid_name(name) {
+            ctx.error(
+                k.span(),
+                format!("`lists.{name}`: a list name has letters, digits and `_`"),
+            );
+            continue;
+        }
+        let source = ctx.source(&k.span());
+        let what = format!("`lists.{name}`");
+        let (items_v, extend) = match val.get_ref() {
+            DeValue::Table(inner) => {
+                if !check_keys(ctx, inner, &what, &["extend"]) {
+                    continue;
+                }
+                match get(inner, "extend") {
+                    Some((_, e)) => (e, true),
+                    None => {
+                        ctx.error(
+                            val.span(),
+                            format!("{what}: expected a list of strings or `{{ extend = [...] }}`"),
+                        );
+                        continue;
+                    }
+                }
+            }
+            _ => (val, false),
+        };
+        let Some(items) = want_list_items(ctx, items_v, &what) else {
+            continue;
+        };
+        out.push(NamedList {
+            name: name.to_string(),
+            items: items.into_iter().map(|(s, _)| s).collect(),
+            extend,
+            source,
+        });
+    }
+    out
 }
 
 /// Load the `*.toml` files of a folder (not its sub-folders), in name order, as

@@ -53,6 +53,8 @@ pub(super) struct Lowering<'s> {
     pub(super) lines: LineIndex<'s>,
     pub(super) diags: Vec<PolicyError>,
     pub(super) opts: LoadOptions,
+    /// The `"@name"` list references met so far.
+    pub(super) list_refs: Vec<ListRef>,
 }
 
 impl Lowering<'_> {
@@ -277,6 +279,29 @@ pub(super) fn want_str_list(
             None
         }
     }
+}
+
+/// A string list whose items may be `"@name"` references to named lists (`@` and a list
+/// name; anything else, such as a regex `@\S+`, is taken as written): each reference is
+/// recorded (resolved later, across files, by
+/// [`crate::lists::resolve`]).
+pub(super) fn want_list_items(
+    ctx: &mut Lowering<'_>,
+    v: &TomlValue<'_>,
+    what: &str,
+) -> Option<Vec<(String, Range<usize>)>> {
+    let items = want_str_list(ctx, v, what)?;
+    let _ = what;
+    for (s, span) in &items {
+        if let Some(name) = crate::lists::reference(s) {
+            let source = ctx.source(span);
+            ctx.list_refs.push(ListRef {
+                name: name.to_string(),
+                source,
+            });
+        }
+    }
+    Some(items)
 }
 
 pub(super) fn want_table<'a, 'i>(

@@ -1,0 +1,290 @@
+//! Effect tests: one `when.reads` / `when.sends` / `when.runs` / … test against the effects
+//! the lenses found in a tool call.
+//!
+//! In: an [`EffectTest`], its globs, the call's [`Effects`]. Out: [`Judgement`]: held (with
+//! the effect and its route, for the reason), did not hold, or undecidable (why).
+//!
+//! An effect test holds when **one** effect of its kind satisfies every constraint. A
+//! constraint on something only known at run time (a path from a variable, a URL built at
+//! run time) is undecidable, and so is a call part of which no lens could see
+//! ([`Effects::unsure`]): the rule then fails closed, as shell tests do.
+
+use serde_json::Value;
+
+use super::shell_test::{GlobCache, Judgement, Placement, eval_shell};
+use crate::compile::pred::EffectGlobs;
+use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, IpClass, Lens, What};
+use crate::policy::EffectTest;
+use crate::shell::ShellAnalysis;
+use crate::table::ShellEnv;
+
+/// The name a `lens` constraint uses for a lens.
+fn lens_name(l: Option<Lens>) -> &'static str {
+    match l {
+        Some(Lens::Shell) => "shell",
+        Some(Lens::File) => "file",
+        Some(Lens::Web) => "web",
+        Some(Lens::Mcp) => "mcp",
+        None => "",
+    }
+}
+
+/// What an effect test needs besides the test and the effects.
+pub(crate) struct EffectContext<'a> {
+    pub(crate) env: &'a ShellEnv,
+    pub(crate) payload: &'a Value,
+    pub(crate) cache: &'a GlobCache,
+}
+
+pub(crate) fn eval_effect(
+    t: &EffectTest,
+    globs: &EffectGlobs,
+    fx: &Effects,
+    cx: &EffectContext<'_>,
+) -> Judgement {
+    let payload_cwd = cx.payload.get("cwd").and_then(Value::as_str);
+    let lens_ok =
+        |e: &Effect| t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens));
+    if t.kind == EffectKind::Run {
+        // The shell-aware constraints, over every program the call runs (any route).
+        let mut a = ShellAnalysis::default();
+        for e in fx.of(EffectKind::Run).filter(|e| lens_ok(e)) {
+            if let What::Run(c) = &e.what {
+                a.commands.push(c.clone());
+            }
+        }
+        a.unsure = fx.unsure().map(str::to_string);
+        return match eval_shell(&t.shell, &globs.path, &a, cx.env, cx.payload, cx.cache) {
+            Judgement::Yes(shown) => {
+                // Name the route: the tool (and argument) the command came through.
+                let route = fx
+                    .of(EffectKind::Run)
+                    .find(|e| matches!(&e.what, What::Run(c) if c.display() == shown))
+                    .map(|e| e.route.clone());
+                Judgement::Yes(match route {
+                    Some(r) if r.lens != Some(Lens::Shell) || !r.argument.is_empty() => {
+                        format!("{shown} ({}{})", r.tool, arg_suffix(&r.argument))
+                    }
+                    _ => shown,
+                })
+            }
+            other => other,
+        };
+    }
+    let place = Placement {
+        inside: &t.shell.path_inside,
+        outside: &t.shell.path_outside,
+        globs: &globs.path,
+        env: cx.env,
+        payload_cwd,
+        cache: cx.cache,
+    };
+    let has_path_test = !t.shell.path_inside.is_empty() || !t.shell.path_outside.is_empty();
+    let mut unknown: Option<String> = None;
+    for e in fx.of(t.kind).filter(|e| lens_ok(e)) {
+        let verdict = match &e.what {
+            What::Read(p) => path_ok(
+                has_path_test,
+                &place,
+                p.text.as_str(),
+                p.dynamic,
+                p.cwd.as_deref(),
+            ),
+            What::Write { path, append, .. } => {
+                if t.append.is_some_and(|a| a != *append) {
+                    Some(false)
+                } else {
+                    path_ok(
+                        has_path_test,
+                        &place,
+                        &path.text,
+                        path.dynamic,
+                        path.cwd.as_deref(),
+                    )
+                }
+            }
+            What::Delete { path, recursive }
+            | What::ChangePermission {
+                path, recursive, ..
+            } => {
+                if t.recursive.is_some_and(|r| r != *recursive) {
+                    Some(false)
+                } else {
+                    path_ok(
+                        has_path_test,
+                        &place,
+                        &path.text,
+                        path.dynamic,
+                        path.cwd.as_deref(),
+                    )
+                }
+            }
+            What::Send(s) => send_ok(t, globs, s, &place, cx),
+            What::Signal { targets, .. } => {
+                let named = targets
+                    .iter()
+                    .any(|a| !a.dynamic && name_matches(&t.targets, &a.text));
+                if t.targets.is_empty() || named {
+                    Some(true)
+                } else if targets.iter().any(|a| a.dynamic) {
+                    None
+                } else {
+                    Some(false)
+                }
+            }
+            What::Install {
+                manager, source, ..
+            } => {
+                if !t.managers.is_empty() && !t.managers.iter().any(|m| m == manager) {
+                    Some(false)
+                } else if t.source_not_in.is_empty() {
+                    Some(true)
+                } else {
+                    match source {
+                        None => Some(false),
+                        Some(src) => match crate::effects::url::parse(src) {
+                            Some(ep) => Some(!t.source_not_in.iter().any(|h| ep.host_matches(h))),
+                            None => Some(true),
+                        },
+                    }
+                }
+            }
+            What::Run(_) | What::Unsure(_) => Some(false),
+        };
+        match verdict {
+            Some(true) => return Judgement::Yes(e.to_string()),
+            Some(false) => {}
+            None => {
+                unknown.get_or_insert_with(|| format!("cannot tell where it goes: {e}"));
+            }
+        }
+    }
+    if let Some(u) = unknown {
+        return Judgement::Unknown(u);
+    }
+    if let Some(u) = fx.unsure() {
+        return Judgement::Unknown(u.to_string());
+    }
+    Judgement::No
+}
+
+fn arg_suffix(argument: &str) -> String {
+    if argument.is_empty() {
+        String::new()
+    } else {
+        format!(", argument `{argument}`")
+    }
+}
+
+/// A path constraint on one path: holds when there is none.
+fn path_ok(
+    has_test: bool,
+    place: &Placement<'_>,
+    text: &str,
+    dynamic: bool,
+    cwd: Option<&str>,
+) -> Option<bool> {
+    if !has_test {
+        return Some(true);
+    }
+    place.holds(text, dynamic, cwd)
+}
+
+/// Whether `name` matches one of `patterns` (globs, case-insensitive).
+fn name_matches(patterns: &[String], name: &str) -> bool {
+    let name = name.to_lowercase();
+    let base = name.rsplit('/').next().unwrap_or(&name);
+    patterns.iter().any(|p| {
+        let p = p.to_lowercase();
+        fast_glob::glob_match(&p, base) || fast_glob::glob_match(&p, &name)
+    })
+}
+
+/// The constraints of a `sends` test on one request.
+fn send_ok(
+    t: &EffectTest,
+    globs: &EffectGlobs,
+    s: &crate::effects::Send,
+    place: &Placement<'_>,
+    cx: &EffectContext<'_>,
+) -> Option<bool> {
+    let needs_endpoint = !t.host_in.is_empty()
+        || !t.host_not_in.is_empty()
+        || !t.ip_class.is_empty()
+        || !t.scheme.is_empty()
+        || t.credential_in_url;
+    let ep: Option<&Endpoint> = s.endpoint.as_ref();
+    if needs_endpoint {
+        let Some(ep) = ep else {
+            // The destination is only known at run time (or does not parse).
+            return None;
+        };
+        if !t.scheme.is_empty() && !t.scheme.contains(&ep.scheme) {
+            return Some(false);
+        }
+        if !t.host_in.is_empty() && !t.host_in.iter().any(|h| ep.host_matches(h)) {
+            return Some(false);
+        }
+        if !t.host_not_in.is_empty() && t.host_not_in.iter().any(|h| ep.host_matches(h)) {
+            return Some(false);
+        }
+        if !t.ip_class.is_empty() && !t.ip_class.iter().any(|c| c == class_name(ep.class())) {
+            return Some(false);
+        }
+        if t.credential_in_url && ep.credential_in_url().is_none() {
+            return Some(false);
+        }
+    }
+    if !t.method.is_empty() {
+        match &s.method {
+            Some(m) if t.method.contains(m) => {}
+            Some(_) => return Some(false),
+            None => return None,
+        }
+    }
+    if !t.body_from.is_empty() {
+        let from_place = Placement {
+            inside: &t.body_from,
+            outside: &[],
+            globs: &globs.body,
+            env: cx.env,
+            payload_cwd: place.payload_cwd,
+            cache: cx.cache,
+        };
+        let mut any_unknown = false;
+        let mut hit = false;
+        for b in &s.body {
+            if let BodySource::File(p) = b {
+                match from_place.holds(&p.text, p.dynamic, p.cwd.as_deref()) {
+                    Some(true) => hit = true,
+                    Some(false) => {}
+                    None => any_unknown = true,
+                }
+            }
+        }
+        if !hit {
+            return if any_unknown { None } else { Some(false) };
+        }
+    }
+    if !t.body_from_env.is_empty() {
+        let hit = s.body.iter().any(|b| match b {
+            BodySource::Env(n) => name_matches(&t.body_from_env, n),
+            _ => false,
+        });
+        if !hit {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// The name `ip_class` uses for a class.
+fn class_name(c: IpClass) -> &'static str {
+    match c {
+        IpClass::Loopback => "loopback",
+        IpClass::Private => "private",
+        IpClass::LinkLocal => "link-local",
+        IpClass::Metadata => "metadata",
+        IpClass::Public => "public",
+    }
+}

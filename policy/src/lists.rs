@@ -1,0 +1,363 @@
+//! Named lists (`[lists]`), resolved across the files of one policy set.
+//!
+//! In: loaded policies whose string lists may hold `"@name"` references, and the lists their
+//! files define (`name = [...]`) or extend (`[lists.name] extend = [...]`). Out: the same
+//! policies with every reference replaced by the list's items, and an error at the reference's
+//! `file:line:column` for a name no visible file defines (the rule that holds it is dropped,
+//! so the policy fails the way a broken rule does, never open).
+//!
+//! **Visibility** keeps layering monotone: a rule sees the definition and the extensions
+//! written in files at least as trusted as its own (by [`Scope`] order: managed, user,
+//! command line, project, embedded). A user file that extends `allowed_hosts` changes the
+//! library's rules loaded from the user folder or the command line; a project file's
+//! extension only changes the project's own rules, so a cloned repository cannot widen an
+//! allow-list of its user.
+
+use std::collections::HashMap;
+
+use crate::model::{
+    EffectTest, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Rule, Scope, Severity,
+    ShellTest, Source, Test,
+};
+
+/// Deepest chain of lists referencing lists (`a = ["@b"]`).
+const MAX_LIST_DEPTH: usize = 8;
+
+/// The list name of a `"@name"` reference (`@` and a valid name), or `None` for any other
+/// string.
+pub fn reference(item: &str) -> Option<&str> {
+    item.strip_prefix('@').filter(|n| valid_name(n))
+}
+
+/// Whether `name` is a valid list name: ASCII letters, digits, `_` and `-`, not empty.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// One file's contribution to a list, with the file's scope.
+struct Contribution<'a> {
+    list: &'a NamedList,
+    scope: Scope,
+}
+
+/// Resolve every `"@name"` reference of `policies` (one policy set, in precedence order).
+///
+/// Errors are pushed into the referencing file's diagnostics: a name defined twice, an
+/// extension of a list nobody defines, a reference to a list no visible file defines, a
+/// cycle. A rule with an unresolved reference is removed (it cannot be judged as written).
+///
+/// # Examples
+///
+/// ```
+/// use seamguard_policy::{Scope, lists, load_str};
+///
+/// let library = load_str(
+///     "[lists]\nallowed_hosts = [\"github.com\"]\n[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.sends = { host_not_in = \"@allowed_hosts\" }\ndecision = \"ask\"\n",
+///     "lib.toml", Scope::User, 0);
+/// let mine = load_str("[lists.allowed_hosts]\nextend = [\"docs.rs\"]\n", "mine.toml", Scope::User, 1);
+/// let mut set = vec![library, mine];
+/// lists::resolve(&mut set);
+/// assert!(!set[0].has_errors());
+/// let text = format!("{:?}", set[0].rules[0].when);
+/// assert!(text.contains("\"github.com\"") && text.contains("\"docs.rs\""));
+/// ```
+pub fn resolve(policies: &mut [LoadedPolicy]) {
+    if policies
+        .iter()
+        .all(|p| p.meta.lists.is_empty() && p.meta.list_refs.is_empty())
+    {
+        return;
+    }
+    let mut errors: Vec<(usize, PolicyError)> = Vec::new();
+    // name → (definition, extensions), each with the file's scope.
+    let mut defs: HashMap<String, Contribution<'_>> = HashMap::new();
+    let mut exts: HashMap<String, Vec<Contribution<'_>>> = HashMap::new();
+    for (i, p) in policies.iter().enumerate() {
+        for l in &p.meta.lists {
+            let c = Contribution {
+                list: l,
+                scope: p.meta.scope,
+            };
+            if l.extend {
+                exts.entry(l.name.clone()).or_default().push(c);
+            } else if let Some(first) = defs.get(&l.name) {
+                errors.push((
+                    i,
+                    error(
+                        &l.source,
+                        format!(
+                            "list `{}` is already defined at {}; add to it with `[lists.{}] extend = [...]`",
+                            l.name, first.list.source, l.name
+                        ),
+                    ),
+                ));
+            } else {
+                defs.insert(l.name.clone(), c);
+            }
+        }
+    }
+    for (name, list) in &exts {
+        if !defs.contains_key(name) {
+            for c in list {
+                let i = policies
+                    .iter()
+                    .position(|p| p.meta.file == c.list.source.file)
+                    .unwrap_or(0);
+                errors.push((
+                    i,
+                    error(
+                        &c.list.source,
+                        format!("`[lists.{name}]` extends a list that no loaded policy defines"),
+                    ),
+                ));
+            }
+        }
+    }
+    // The items a rule of `scope` sees for `name`, references expanded.
+    let lookup = |name: &str, scope: Scope| -> Result<Vec<String>, String> {
+        fn go(
+            name: &str,
+            scope: Scope,
+            depth: usize,
+            defs: &HashMap<String, Contribution<'_>>,
+            exts: &HashMap<String, Vec<Contribution<'_>>>,
+        ) -> Result<Vec<String>, String> {
+            if depth > MAX_LIST_DEPTH {
+                return Err(format!(
+                    "lists nest deeper than {MAX_LIST_DEPTH} levels at `@{name}` (a cycle?)"
+                ));
+            }
+            let Some(def) = defs.get(name).filter(|d| d.scope <= scope) else {
+                return Err(match defs.get(name) {
+                    Some(d) => format!(
+                        "list `@{name}` is defined only in a less trusted file ({}, {} scope)",
+                        d.list.source,
+                        d.scope.name()
+                    ),
+                    None => format!("unknown list `@{name}`; define it in a `[lists]` table"),
+                });
+            };
+            let mut out = Vec::new();
+            let extra = exts
+                .get(name)
+                .into_iter()
+                .flatten()
+                .filter(|c| c.scope <= scope)
+                .flat_map(|c| c.list.items.iter());
+            for item in def.list.items.iter().chain(extra) {
+                match reference(item) {
+                    Some(inner) => out.extend(go(inner, scope, depth + 1, defs, exts)?),
+                    None => out.push(item.clone()),
+                }
+            }
+            Ok(out)
+        }
+        go(name, scope, 0, &defs, &exts)
+    };
+    // Resolve per policy; a cache per (name, scope) keeps it linear.
+    let mut cache: HashMap<(String, Scope), Result<Vec<String>, String>> = HashMap::new();
+    let mut resolved: Vec<Vec<Option<Rule>>> = Vec::new();
+    for (i, p) in policies.iter().enumerate() {
+        let scope = p.meta.scope;
+        let mut rules = Vec::new();
+        for r in &p.rules {
+            let mut x = Expander {
+                lookup: &lookup,
+                cache: &mut cache,
+                scope,
+                failed: None,
+            };
+            let mut rule = r.clone();
+            let mut touched = false;
+            if let Some(w) = rule.when.as_mut() {
+                touched |= expand_pred(w, &mut x);
+            }
+            if let Some(u) = rule.unless.as_mut() {
+                touched |= expand_pred(u, &mut x);
+            }
+            match x.failed {
+                Some(why) => {
+                    let at = p
+                        .meta
+                        .list_refs
+                        .iter()
+                        .find(|lr| why.contains(&format!("`@{}`", lr.name)))
+                        .map_or_else(|| rule.source.clone(), |lr| lr.source.clone());
+                    errors.push((i, error(&at, format!("{why} (rule `{}`)", rule.id))));
+                    rules.push(None);
+                }
+                None if touched => rules.push(Some(rule)),
+                None => rules.push(Some(r.clone())),
+            }
+        }
+        resolved.push(rules);
+    }
+    for (p, rules) in policies.iter_mut().zip(resolved) {
+        p.rules = rules.into_iter().flatten().collect();
+    }
+    for (i, e) in errors {
+        if let Some(p) = policies.get_mut(i)
+            && !p.diagnostics.contains(&e)
+        {
+            p.diagnostics.push(e);
+        }
+    }
+}
+
+/// Expands references for one rule, remembering the first failure.
+trait Expand {
+    /// The items of list `name` (nothing after a failure).
+    fn expand(&mut self, name: &str) -> Vec<String>;
+    /// Record why the rule cannot be resolved.
+    fn fail(&mut self, why: String);
+}
+
+type Lookup<'l> = dyn Fn(&str, Scope) -> Result<Vec<String>, String> + 'l;
+
+struct Expander<'c, 'l> {
+    lookup: &'c Lookup<'l>,
+    cache: &'c mut HashMap<(String, Scope), Result<Vec<String>, String>>,
+    scope: Scope,
+    failed: Option<String>,
+}
+
+impl Expand for Expander<'_, '_> {
+    fn expand(&mut self, name: &str) -> Vec<String> {
+        let got = self
+            .cache
+            .entry((name.to_string(), self.scope))
+            .or_insert_with(|| (self.lookup)(name, self.scope))
+            .clone();
+        got.unwrap_or_else(|why| {
+            self.fail(why);
+            Vec::new()
+        })
+    }
+
+    fn fail(&mut self, why: String) {
+        self.failed.get_or_insert(why);
+    }
+}
+
+fn error(at: &Source, message: String) -> PolicyError {
+    PolicyError {
+        severity: Severity::Error,
+        file: at.file.clone(),
+        line: at.line,
+        column: at.column,
+        message,
+        snippet: None,
+        width: 1,
+        note: None,
+    }
+}
+
+/// Expand the references of one predicate tree; whether anything was expanded.
+fn expand_pred(p: &mut Pred, x: &mut dyn Expand) -> bool {
+    match p {
+        Pred::All(k) | Pred::Any(k) => {
+            let mut t = false;
+            for c in k {
+                t |= expand_pred(c, x);
+            }
+            t
+        }
+        Pred::Not(c) => expand_pred(c, x),
+        Pred::Leaf(l) => match &mut l.test {
+            Test::Regex(v) | Test::Glob(v) | Test::Contains(v) | Test::Prefix(v) => strings(v, x),
+            Test::Equals(_) => false,
+            Test::Shell(s) => shell(s, x),
+            Test::Effect(e) => effect(e, x),
+        },
+    }
+}
+
+fn effect(e: &mut EffectTest, x: &mut dyn Expand) -> bool {
+    let mut t = shell(&mut e.shell, x);
+    for v in [
+        &mut e.host_in,
+        &mut e.host_not_in,
+        &mut e.ip_class,
+        &mut e.scheme,
+        &mut e.method,
+        &mut e.body_from_env,
+        &mut e.targets,
+        &mut e.managers,
+        &mut e.source_not_in,
+        &mut e.lenses,
+    ] {
+        t |= strings(v, x);
+    }
+    t |= specs(&mut e.body_from, x);
+    t
+}
+
+fn shell(s: &mut ShellTest, x: &mut dyn Expand) -> bool {
+    let mut t = false;
+    for v in [
+        &mut s.programs,
+        &mut s.subcommands,
+        &mut s.args_any,
+        &mut s.push_to,
+    ] {
+        t |= strings(v, x);
+    }
+    t |= specs(&mut s.path_inside, x);
+    t |= specs(&mut s.path_outside, x);
+    t
+}
+
+fn strings(v: &mut Vec<String>, x: &mut dyn Expand) -> bool {
+    if !v.iter().any(|s| reference(s).is_some()) {
+        return false;
+    }
+    let mut out = Vec::with_capacity(v.len());
+    for s in v.drain(..) {
+        match reference(&s) {
+            Some(name) => out.extend(x.expand(name)),
+            None => out.push(s),
+        }
+    }
+    *v = out;
+    true
+}
+
+fn specs(v: &mut Vec<PathSpec>, x: &mut dyn Expand) -> bool {
+    let refers = |s: &PathSpec| matches!(s, PathSpec::Glob(g) if reference(g).is_some());
+    if !v.iter().any(refers) {
+        return false;
+    }
+    let mut out = Vec::with_capacity(v.len());
+    for s in v.drain(..) {
+        match &s {
+            PathSpec::Glob(g) if reference(g).is_some() => {
+                for item in x.expand(&g[1..]) {
+                    out.push(match item.as_str() {
+                        "project" => PathSpec::Project,
+                        "home" => PathSpec::Home,
+                        _ => {
+                            if let Err(e) = globset::GlobBuilder::new(&item)
+                                .literal_separator(true)
+                                .build()
+                            {
+                                x.fail(format!(
+                                    "invalid glob `{item}` in list `@{}`: {}",
+                                    &g[1..],
+                                    e.kind()
+                                ));
+                                continue;
+                            }
+                            PathSpec::Glob(item)
+                        }
+                    });
+                }
+            }
+            _ => out.push(s),
+        }
+    }
+    *v = out;
+    true
+}

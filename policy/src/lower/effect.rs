@@ -1,0 +1,163 @@
+//! Effect tests: `when.runs`, `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
+//! `when.signals`, `when.changes_permission`, `when.installs` (DESIGN.md §3b).
+//!
+//! In: the spanned value of one effect key. Out: a [`Pred::Leaf`] whose test is
+//! [`Test::Effect`], with every key that does not apply to the effect kind reported at its
+//! span.
+
+use super::cond::{lower_shell_key, path_specs};
+use super::*;
+
+/// The shell-aware keys `runs` takes (today's `when.command` shell tests).
+const RUN_KEYS: &[&str] = &[
+    "program",
+    "program_any",
+    "subcommand",
+    "flags_any",
+    "flags_all",
+    "flags_none",
+    "args_any",
+    "path_inside",
+    "path_outside",
+    "push_force",
+    "push_delete",
+    "push_to",
+    "lens",
+];
+const PATH_KEYS: &[&str] = &["path_inside", "path_outside", "lens"];
+const WRITE_KEYS: &[&str] = &["path_inside", "path_outside", "append", "lens"];
+const RECURSIVE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens"];
+const SEND_KEYS: &[&str] = &[
+    "host_in",
+    "host_not_in",
+    "ip_class",
+    "scheme",
+    "method",
+    "body_from",
+    "body_from_env",
+    "credential_in_url",
+    "lens",
+];
+const SIGNAL_KEYS: &[&str] = &["target", "lens"];
+const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens"];
+
+/// The IP classes `ip_class` accepts.
+pub(super) const IP_CLASSES: &[&str] = &["loopback", "private", "link-local", "metadata", "public"];
+/// The lenses `lens` accepts.
+pub(super) const LENSES: &[&str] = &["shell", "file", "web", "mcp"];
+
+/// The keys an effect test of `kind` accepts.
+pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
+    match kind {
+        EffectKind::Run => RUN_KEYS,
+        EffectKind::Read => PATH_KEYS,
+        EffectKind::Write => WRITE_KEYS,
+        EffectKind::Delete | EffectKind::ChangePermission => RECURSIVE_KEYS,
+        EffectKind::Send => SEND_KEYS,
+        EffectKind::Signal => SIGNAL_KEYS,
+        EffectKind::Install => INSTALL_KEYS,
+        EffectKind::Unsure => &[],
+    }
+}
+
+/// Lower `when.<key> = { … }` (an empty table: any effect of the kind).
+pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>) -> Option<Pred> {
+    let kind = EffectKind::from_key(key)?;
+    let what = format!("`{key}`");
+    let t = want_table(ctx, v, &what)?;
+    let allowed = keys_of(kind);
+    if !check_keys(ctx, t, &what, allowed) {
+        return None;
+    }
+    let mut test = EffectTest::new(kind);
+    let mut ok = true;
+    for (k, val) in t.iter() {
+        let k: &str = k.get_ref();
+        let label = format!("`{key}.{k}`");
+        match k {
+            "recursive" | "append" => match want_bool(ctx, val, &label) {
+                Some(b) if k == "recursive" => test.recursive = Some(b),
+                Some(b) => test.append = Some(b),
+                None => ok = false,
+            },
+            "credential_in_url" => match want_bool(ctx, val, &label) {
+                Some(true) => test.credential_in_url = true,
+                Some(false) => {
+                    ctx.error(
+                        val.span(),
+                        format!("{label} = false tests nothing; remove it or use `not`"),
+                    );
+                    ok = false;
+                }
+                None => ok = false,
+            },
+            "body_from" => match want_list_items(ctx, val, &label)
+                .and_then(|items| path_specs(ctx, val, items))
+            {
+                Some(specs) => test.body_from = specs,
+                None => ok = false,
+            },
+            k if kind == EffectKind::Run || k == "path_inside" || k == "path_outside" => {
+                ok &= lower_shell_key(ctx, k, val, &mut test.shell);
+            }
+            _ => {
+                let Some(items) = want_list_items(ctx, val, &label) else {
+                    ok = false;
+                    continue;
+                };
+                let mut strings = Vec::new();
+                for (s, span) in items {
+                    let allowed_words = match k {
+                        "ip_class" => Some(IP_CLASSES),
+                        "lens" => Some(LENSES),
+                        _ => None,
+                    };
+                    if let Some(words) = allowed_words
+                        && crate::lists::reference(&s).is_none()
+                        && !words.contains(&s.as_str())
+                    {
+                        let hint = suggest(&s, words);
+                        ctx.error(
+                            span,
+                            format!(
+                                "{label}: unknown value `{s}`; expected one of: {}{hint}",
+                                words.join(", ")
+                            ),
+                        );
+                        ok = false;
+                        continue;
+                    }
+                    strings.push(match k {
+                        "method" => s.to_ascii_uppercase(),
+                        "scheme" | "host_in" | "host_not_in" | "source_not_in" => {
+                            s.to_ascii_lowercase()
+                        }
+                        _ => s,
+                    });
+                }
+                let slot = match k {
+                    "host_in" => &mut test.host_in,
+                    "host_not_in" => &mut test.host_not_in,
+                    "ip_class" => &mut test.ip_class,
+                    "scheme" => &mut test.scheme,
+                    "method" => &mut test.method,
+                    "body_from_env" => &mut test.body_from_env,
+                    "target" => &mut test.targets,
+                    "manager" => &mut test.managers,
+                    "source_not_in" => &mut test.source_not_in,
+                    _ => &mut test.lenses,
+                };
+                slot.extend(strings);
+            }
+        }
+    }
+    ok.then(|| {
+        Pred::Leaf(Leaf {
+            field: Field {
+                name: key.to_string(),
+                pointers: Vec::new(),
+            },
+            test: Test::Effect(Box::new(test)),
+        })
+    })
+}
