@@ -116,18 +116,21 @@ pub(crate) fn policy_paths(args: &[PathBuf], payload: Option<&Value>) -> Vec<(Pa
     out
 }
 
-/// Load every file (fail-partial: unreadable files become error diagnostics).
+/// Load every file (fail-partial: unreadable files become error diagnostics), named lists
+/// resolved across the set.
 pub(crate) fn load_all(paths: &[(PathBuf, Scope)]) -> Vec<LoadedPolicy> {
     load_all_with(paths, LoadOptions::default())
 }
 
 /// [`load_all`] with load options (the hook command uses the fast profile).
 pub(crate) fn load_all_with(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Vec<LoadedPolicy> {
-    paths
+    let mut loaded: Vec<LoadedPolicy> = paths
         .iter()
         .enumerate()
         .map(|(i, (p, s))| load_file_with(p, *s, i, opts))
-        .collect()
+        .collect();
+    seamguard_engine::lists::resolve(&mut loaded);
+    loaded
 }
 
 /// [`load_all_with`] through the lowered-policy cache in `<state dir>/cache`
@@ -137,9 +140,11 @@ pub(crate) fn load_all_cached(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> 
         return load_all_with(paths, opts);
     }
     let dir = state_dir().join("cache");
-    paths
+    let mut loaded: Vec<LoadedPolicy> = paths
         .iter()
         .enumerate()
         .map(|(i, (p, s))| seamguard_engine::load_file_cached(p, *s, i, opts, &dir))
-        .collect()
+        .collect();
+    seamguard_engine::lists::resolve(&mut loaded);
+    loaded
 }

@@ -76,7 +76,7 @@
 // re-exported below.
 pub use seamguard_policy::model as policy;
 use seamguard_policy::{dialect, lower as load, matcher, seam};
-pub use seamguard_policy::{import, trust};
+pub use seamguard_policy::{import, lists, trust};
 
 // Public stages: each is an API its users name by path.
 pub mod audit;

@@ -48,6 +48,7 @@ struct Contribution<'a> {
 /// Errors are pushed into the referencing file's diagnostics: a name defined twice, an
 /// extension of a list nobody defines, a reference to a list no visible file defines, a
 /// cycle. A rule with an unresolved reference is removed (it cannot be judged as written).
+/// The lists and references are consumed: resolving the result again changes nothing.
 ///
 /// # Examples
 ///
@@ -197,6 +198,12 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
     }
     for (p, rules) in policies.iter_mut().zip(resolved) {
         p.rules = rules.into_iter().flatten().collect();
+    }
+    // Resolved: a second pass over the same policies (a table built from some of them) has
+    // nothing left to do.
+    for p in policies.iter_mut() {
+        p.meta.lists.clear();
+        p.meta.list_refs.clear();
     }
     for (i, e) in errors {
         if let Some(p) = policies.get_mut(i)

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use seamguard_engine::{
     DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Seam, Verdict,
-    load_file,
 };
 
 use crate::discover;
@@ -47,8 +46,11 @@ pub(super) fn run(a: &Args) -> ExitCode {
     let mut failed = 0usize;
     let mut passed = 0usize;
     let mut load_errors = 0usize;
-    for (path, scope) in &files {
-        let policy = load_file(path, *scope, 0);
+    // Each file's examples run against that file alone, its named lists resolved with the
+    // lists of every file given (the library keeps its lists in `lists.toml`).
+    let loaded = discover::load_all(&files);
+    for mut policy in loaded {
+        policy.rules.iter_mut().for_each(|r| r.policy = 0);
         let (errors, _) = print_diagnostics(std::slice::from_ref(&policy));
         load_errors += errors;
         let tests = policy.tests.clone();

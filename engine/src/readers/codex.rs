@@ -271,10 +271,10 @@ impl CodexState {
                         Value::String(raw.to_string())
                     }
                 };
-                if name == "write_stdin" {
-                    // Feeds a running exec_command session; never re-triggers PreToolUse.
-                    return;
-                }
+                // `write_stdin` types text into a running `exec_command` session. The live
+                // hook never sees it (it does not trigger PreToolUse), but what it types can
+                // be a command line: replay judges it as a `write_stdin` call whose `chars`
+                // the shell lens reads.
                 let (tool, input) = codex_tool(name, &args);
                 self.pre_tool(out, line, call_id, &tool, input);
             }
