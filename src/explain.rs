@@ -120,6 +120,12 @@ fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bo
             x.subjects.join(" / ")
         ))
     );
+    if !x.effects.is_empty() {
+        let _ = writeln!(w, "  effects:");
+        for e in &x.effects {
+            let _ = writeln!(w, "    {e}");
+        }
+    }
     let mut seen: Vec<String> = Vec::new();
     if x.rules.is_empty() {
         let _ = writeln!(w, "  no rule at this seam");

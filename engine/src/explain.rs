@@ -107,6 +107,9 @@ pub struct Explanation {
     pub outcome: Outcome,
     /// The encoded answer per dialect (each dialect evaluated in its own right).
     pub encoded: Vec<(Dialect, Outcome, Encoded)>,
+    /// What the tool call does, one line per effect with its route (`reads ~/.ssh/id_rsa
+    /// (Bash: `cat ~/.ssh/id_rsa`)`); empty for events without a tool call.
+    pub effects: Vec<String>,
 }
 
 fn shorten(s: &str, n: usize) -> String {
@@ -408,6 +411,15 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
         let e = encode(&o, d);
         encoded.push((d, o, e));
     }
+    let effects = if seam.matcher_subject() == crate::seam::MatcherSubject::ToolName {
+        crate::effects::effects_of(payload, table.env())
+            .list
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    } else {
+        Vec::new()
+    };
     Explanation {
         seam,
         dialect,
@@ -415,6 +427,7 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
         rules,
         outcome,
         encoded,
+        effects,
     }
 }
 
@@ -465,7 +478,7 @@ impl RuleTrace {
 }
 
 impl Explanation {
-    /// As JSON: `{seam, dialect, subjects, rules: [...], verdict, reason, fired, would_run,
+    /// As JSON: `{seam, dialect, subjects, effects: ["reads …", …], rules: [...], verdict, reason, fired, would_run,
     /// warnings, encoded: {"claude-code": {stdout, stderr, exit_code}, "codex": {…}}}`.
     pub fn to_json(&self) -> Value {
         let mut enc = serde_json::Map::new();
@@ -484,6 +497,7 @@ impl Explanation {
             "seam": self.seam.name(),
             "dialect": self.dialect.name(),
             "subjects": self.subjects,
+            "effects": self.effects,
             "rules": self.rules.iter().map(RuleTrace::to_json).collect::<Vec<_>>(),
             "verdict": self.outcome.verdict().name(),
             "reason": self.outcome.reason_text(),

@@ -220,7 +220,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
                 });
             }
             if jsonl {
-                let record = EventRecord::new(&ev, dialect, &out);
+                let record = EventRecord::new(&ev, dialect, &out, engine.table().env());
                 let line = JsonlEvent {
                     record: &record,
                     kind: "event",
@@ -231,7 +231,9 @@ pub(crate) fn run(o: &Options) -> ExitCode {
                 || !out.contexts.is_empty()
                 || out.halt.is_some()
             {
-                report.decisions.push(EventRecord::new(&ev, dialect, &out));
+                report
+                    .decisions
+                    .push(EventRecord::new(&ev, dialect, &out, engine.table().env()));
             }
         }
         report.files.push(st);

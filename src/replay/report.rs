@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use seamguard_engine::readers::{ReadProblem, RecordedEvent};
-use seamguard_engine::{Dialect, Outcome};
+use seamguard_engine::{Dialect, Outcome, Verdict};
 
 /// The schema name of the JSON report.
 const SCHEMA: &str = "seamguard.replay/1";
@@ -173,12 +173,33 @@ pub(super) struct EventRecord {
     pub(super) halt: Option<String>,
     /// Command hooks that fired and were not executed.
     pub(super) would_run: Vec<PendingRun>,
+    /// What the tool call does (one line per effect, with its route), for events that were
+    /// not left alone; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) effects: Vec<String>,
 }
 
 impl EventRecord {
-    /// The record of `ev` evaluated in `dialect` with outcome `o`.
-    pub(super) fn new(ev: &RecordedEvent, dialect: Dialect, o: &Outcome) -> EventRecord {
+    /// The record of `ev` evaluated in `dialect` with outcome `o`; the effects of its tool
+    /// call are listed when the outcome is not a plain allow (`env`: home and project).
+    pub(super) fn new(
+        ev: &RecordedEvent,
+        dialect: Dialect,
+        o: &Outcome,
+        env: &seamguard_engine::ShellEnv,
+    ) -> EventRecord {
+        let flagged = !matches!(o.verdict(), Verdict::Abstain | Verdict::Allow);
+        let effects = if flagged && ev.payload.get("tool_input").is_some() {
+            seamguard_engine::effects::effects_of(&ev.payload, env)
+                .list
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
         EventRecord {
+            effects,
             head: EventHead::new(ev, dialect),
             verdict: o.verdict().name(),
             reason: o.reason_text(),

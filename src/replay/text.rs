@@ -125,6 +125,17 @@ pub(super) fn render(
             d.head.summary,
             d.reason.lines().next().unwrap_or("")
         )?;
+        // What the call does besides running its programs (the summary shows those).
+        let seen: Vec<&str> = d
+            .effects
+            .iter()
+            .filter(|e| !e.starts_with("runs "))
+            .map(String::as_str)
+            .take(4)
+            .collect();
+        if !seen.is_empty() {
+            writeln!(w, "      effects: {}", seen.join("; "))?;
+        }
     }
     if !report.would_run.is_empty() {
         let n = report.would_run.len();

@@ -602,7 +602,10 @@ fn codex_rollout_shell_versions_become_codex_payloads() {
             ("Bash", "git push --force".to_string()),
             ("Bash", "cargo test".to_string()),
             // Typed into the running session: judged by the shell lens in replay.
-            ("write_stdin", "{\"session_id\":1,\"chars\":\"y\\n\"}".to_string()),
+            (
+                "write_stdin",
+                "{\"session_id\":1,\"chars\":\"y\\n\"}".to_string()
+            ),
             ("Bash", "sudo rm -rf /".to_string()),
             (
                 "apply_patch",
