@@ -98,6 +98,23 @@ impl ToolCall {
     pub fn payload(&self) -> &Value {
         &self.0.payload
     }
+
+    /// What this call does, seen through the policy language's effect lenses (a shell
+    /// command's reads, writes, deletes and requests; a file tool's path; an MCP tool's
+    /// arguments). Paths resolve against `CLAUDE_PROJECT_DIR` and `$HOME` of this process.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use seamguard_engine::effects::EffectKind;
+    /// use seamguard_engine::harness::ToolCall;
+    ///
+    /// let call = ToolCall::new("Write", serde_json::json!({"file_path": "a.txt", "content": "x"}), "s", "/w");
+    /// assert_eq!(call.effects().of(EffectKind::Write).count(), 1);
+    /// ```
+    pub fn effects(&self) -> crate::effects::Effects {
+        crate::effects::effects_of(self.payload(), &crate::ShellEnv::from_process())
+    }
 }
 
 /// One event at a non-tool seam (prompt-submit, session-start, stop, notification, …) as its
@@ -135,6 +152,29 @@ impl SeamEvent {
     /// A top-level payload string field.
     pub fn field(&self, key: &str) -> Option<&str> {
         self.payload.get(key).and_then(Value::as_str)
+    }
+
+    /// What the tool call of this event does, seen through the same lenses the policy
+    /// language's effect tests use (`runs`, `reads`, `writes`, `deletes`, `sends`, …); empty
+    /// for an event without a tool call. Paths resolve against `CLAUDE_PROJECT_DIR` and
+    /// `$HOME` of this process; use [`crate::effects::effects_of`] for another environment.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use seamguard_engine::effects::EffectKind;
+    /// use seamguard_engine::harness::SeamEvent;
+    /// use seamguard_engine::Seam;
+    ///
+    /// let ev = SeamEvent::new(Seam::PreTool, serde_json::json!({
+    ///     "cwd": "/w", "tool_name": "Read", "tool_input": {"file_path": "/w/.env"}
+    /// }));
+    /// let fx = ev.effects();
+    /// let read = fx.of(EffectKind::Read).next().and_then(|e| e.path()).map(|p| p.text.clone());
+    /// assert_eq!(read.as_deref(), Some("/w/.env"));
+    /// ```
+    pub fn effects(&self) -> crate::effects::Effects {
+        crate::effects::effects_of(&self.payload, &crate::ShellEnv::from_process())
     }
 }
 
