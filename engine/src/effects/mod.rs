@@ -27,6 +27,8 @@ pub(crate) mod files;
 pub(crate) mod mcp;
 pub(crate) mod programs;
 pub(crate) mod shell;
+#[cfg(test)]
+mod shell_tests;
 pub mod url;
 pub(crate) mod web;
 

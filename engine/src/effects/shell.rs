@@ -4,11 +4,18 @@
 //! In: a command value (a command line string, or an argv array) and its working directory.
 //! Out: a `run` effect per simple command, the effects the program knowledge table gives for
 //! its operands and redirections, and `unsure` for what the analyser could not see.
+//!
+//! A program the table does not know only runs: its operands are not guessed at. Shell text
+//! a program runs itself (`git -c alias.x='!sh …'`, `rg --pre CMD`, `rsync -e CMD`,
+//! `socat … EXEC:CMD`) is analysed as a command line of its own.
 
 use serde_json::Value;
 
-use super::{Effects, Lens, Route, What};
-use crate::shell::{ShellAnalysis, analyze_command};
+use super::programs::{Action, Fallback, Parsed, Role, Switch, is_remote, parse};
+use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
+use crate::shell::{
+    Arg, BrushAnalyzer, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_command,
+};
 use crate::table::ShellEnv;
 
 /// The command value of a shell tool call (`Bash`, Codex `shell` / `exec_command` /
@@ -43,16 +50,51 @@ pub(crate) fn lens_analysis(
     fx: &mut Effects,
 ) {
     let _ = env;
+    lens_commands(tool, argument, a, &[], fx);
+}
+
+/// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
+/// path (shell text run by a program, analysed on its own).
+fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], fx: &mut Effects) {
     for c in &a.commands {
+        let mut full_via = via.to_vec();
+        full_via.extend(c.via.iter().cloned());
+        let mut command = c.display_words();
+        if command.is_empty() {
+            command = redirections_text(c);
+        }
         let route = Route {
             tool: tool.to_string(),
             lens: Some(Lens::Shell),
             argument: argument.to_string(),
-            command: Some(c.display_words()),
-            via: c.via.clone(),
+            command: Some(command),
+            via: full_via.clone(),
         };
+        let mut out = Out::default();
         if !c.program.is_empty() {
-            fx.push(What::Run(c.clone()), route);
+            out.push(What::Run(c.clone()));
+        }
+        program_effects(c, &mut out);
+        redirect_effects(c, &mut out);
+        for w in out.list {
+            fx.push(w, route.clone());
+        }
+        // Shell text the program runs itself, analysed as a line of its own.
+        for (who, text) in out.scripts {
+            let mut nested = full_via.clone();
+            nested.push(who);
+            if text.dynamic {
+                fx.push(
+                    What::Unsure(format!(
+                        "`{}` runs shell text that is only known at run time",
+                        c.display_words()
+                    )),
+                    route.clone(),
+                );
+                continue;
+            }
+            let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
+            lens_commands(tool, argument, &inner, &nested, fx);
         }
     }
     if let Some(u) = &a.unsure {
@@ -63,8 +105,1145 @@ pub(crate) fn lens_analysis(
                 lens: Some(Lens::Shell),
                 argument: argument.to_string(),
                 command: None,
-                via: Vec::new(),
+                via: via.to_vec(),
             },
         );
+    }
+}
+
+/// `> /etc/hosts`, `< .env`: how a command with no program shows in a route.
+fn redirections_text(c: &SimpleCommand) -> String {
+    c.redirections
+        .iter()
+        .map(|r| {
+            let op = match r.mode {
+                RedirectMode::Read => "<",
+                RedirectMode::Write => ">",
+                RedirectMode::Append => ">>",
+                RedirectMode::ReadWrite => "<>",
+            };
+            let fd = r.fd.map(|n| n.to_string()).unwrap_or_default();
+            format!("{fd}{op} {}", r.target.text)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The effects of one command, without repeats, and the shell text it runs.
+#[derive(Default)]
+struct Out {
+    /// The effects, in order.
+    list: Vec<What>,
+    /// Shell text the program runs (who runs it, the text).
+    scripts: Vec<(String, Arg)>,
+}
+
+impl Out {
+    /// Add an effect unless the same one is there already.
+    fn push(&mut self, w: What) {
+        if !self.list.contains(&w) {
+            self.list.push(w);
+        }
+    }
+}
+
+/// Paths that are not files: reading or writing them touches nothing.
+const PSEUDO_FILES: &[&str] = &[
+    "/dev/null",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "/dev/fd/0",
+    "/dev/fd/1",
+    "/dev/fd/2",
+    "-",
+];
+
+/// A path operand of `c`, or `None` for a pseudo-file (`/dev/null`, `-`).
+fn path(a: &Arg, c: &SimpleCommand) -> Option<PathRef> {
+    (a.dynamic || !PSEUDO_FILES.contains(&a.text.as_str()))
+        .then(|| PathRef::from_arg(a, c.cwd.as_deref()))
+}
+
+fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
+    if let Some(p) = path(a, c) {
+        out.push(What::Read(p));
+    }
+}
+
+fn write(a: &Arg, append: bool, c: &SimpleCommand, out: &mut Out) {
+    if let Some(p) = path(a, c) {
+        out.push(What::Write {
+            path: p,
+            append,
+            content: None,
+        });
+    }
+}
+
+fn delete(a: &Arg, recursive: bool, c: &SimpleCommand, out: &mut Out) {
+    if let Some(p) = path(a, c) {
+        out.push(What::Delete { path: p, recursive });
+    }
+}
+
+/// The file a command's redirections read, write or append to.
+fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
+    for r in &c.redirections {
+        match r.mode {
+            RedirectMode::Read => read(&r.target, c, out),
+            RedirectMode::Write => write(&r.target, false, c, out),
+            RedirectMode::Append => write(&r.target, true, c, out),
+            RedirectMode::ReadWrite => {
+                read(&r.target, c, out);
+                write(&r.target, false, c, out);
+            }
+        }
+    }
+}
+
+/// The file standard input is redirected from, if any (`nc host 80 < file`).
+fn stdin_file(c: &SimpleCommand) -> Option<&Arg> {
+    c.redirections
+        .iter()
+        .rev()
+        .find(|r| r.mode == RedirectMode::Read && r.fd.is_none_or(|fd| fd == 0))
+        .map(|r| &r.target)
+}
+
+/// The variable names a word expands (`$AWS_KEY`, `${TOKEN}`, `${TOKEN:-x}`), in order.
+fn variables(t: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'$' {
+            let braced = b.get(i + 1) == Some(&b'{');
+            let start = if braced { i + 2 } else { i + 1 };
+            let mut end = start;
+            while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+                end += 1;
+            }
+            if end > start
+                && !b[start].is_ascii_digit()
+                && let Some(name) = t.get(start..end)
+                && !out.iter().any(|n| n == name)
+            {
+                out.push(name.to_string());
+            }
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The body sources of a request data word (`@file`, `@-`, `$VAR`, literal text).
+fn data_sources(v: &Arg, c: &SimpleCommand) -> Vec<BodySource> {
+    let mut body = Vec::new();
+    if let Some(f) = v.text.strip_prefix('@') {
+        if f == "-" {
+            body.push(BodySource::Stdin);
+        } else {
+            body.push(BodySource::File(PathRef::from_arg(
+                &Arg {
+                    text: f.to_string(),
+                    dynamic: v.dynamic,
+                },
+                c.cwd.as_deref(),
+            )));
+        }
+        return body;
+    }
+    let vars = variables(&v.text);
+    if vars.is_empty() {
+        body.push(BodySource::Literal);
+    }
+    body.extend(vars.into_iter().map(BodySource::Env));
+    body
+}
+
+/// The body sources of a form field (`name=@file`, `name=<file`, `name=value`).
+fn form_sources(v: &Arg, c: &SimpleCommand) -> Vec<BodySource> {
+    match v.text.split_once('=') {
+        Some((_, value)) if value.starts_with(['@', '<']) => {
+            let f = value.get(1..).unwrap_or_default();
+            let f = f.split(';').next().unwrap_or(f);
+            if f == "-" {
+                vec![BodySource::Stdin]
+            } else {
+                vec![BodySource::File(PathRef::from_arg(
+                    &Arg {
+                        text: f.to_string(),
+                        dynamic: v.dynamic,
+                    },
+                    c.cwd.as_deref(),
+                ))]
+            }
+        }
+        Some((_, value)) => data_sources(
+            &Arg {
+                text: value.to_string(),
+                dynamic: v.dynamic,
+            },
+            c,
+        ),
+        None => data_sources(v, c),
+    }
+}
+
+/// Add body sources, keeping each once.
+fn add_body(body: &mut Vec<BodySource>, more: Vec<BodySource>) {
+    for b in more {
+        if !body.contains(&b) {
+            body.push(b);
+        }
+    }
+}
+
+/// Whether the destination part of a URL (`scheme://authority`, or a bare host) is only
+/// known at run time.
+fn destination_dynamic(a: &Arg) -> bool {
+    if !a.dynamic {
+        return false;
+    }
+    let t = a.text.as_str();
+    let rest = t.split_once("://").map_or(t, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    t.starts_with('$')
+        || authority.contains(['$', '`'])
+        || t.split_once("://").is_some_and(|(s, _)| s.contains('$'))
+}
+
+/// A `send` to a URL word; variables in the URL itself are sent too.
+fn send_url(url: &Arg, method: Option<String>, mut body: Vec<BodySource>) -> What {
+    let dynamic = destination_dynamic(url);
+    add_body(
+        &mut body,
+        variables(&url.text)
+            .into_iter()
+            .map(BodySource::Env)
+            .collect(),
+    );
+    What::Send(Send {
+        url: Some(url.text.clone()),
+        endpoint: if dynamic {
+            None
+        } else {
+            super::url::parse(&url.text)
+        },
+        method,
+        body,
+        dynamic,
+    })
+}
+
+/// A `send` to a host (`nc host 80`, `ssh user@host`): no URL, the endpoint parsed from
+/// `host[:port]`.
+fn send_host(host: &Arg, port: Option<&str>, body: Vec<BodySource>) -> What {
+    let h = host
+        .text
+        .rsplit_once('@')
+        .map_or(host.text.as_str(), |(_, h)| h);
+    let target = match port {
+        Some(p) if h.contains(':') && !h.starts_with('[') => format!("[{h}]:{p}"),
+        Some(p) => format!("{h}:{p}"),
+        None => h.to_string(),
+    };
+    let dynamic = host.dynamic;
+    What::Send(Send {
+        url: None,
+        endpoint: if dynamic {
+            None
+        } else {
+            super::url::parse(&target)
+        },
+        method: None,
+        body,
+        dynamic,
+    })
+}
+
+/// A `send` to a remote copy operand (`host:path`, `user@host:path`, `rsync://host/x`).
+fn send_remote(a: &Arg, body: Vec<BodySource>) -> What {
+    if a.text.contains("://") {
+        return send_url(a, None, body);
+    }
+    let host = a.text.split_once(':').map_or(a.text.as_str(), |(h, _)| h);
+    let h = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    What::Send(Send {
+        url: Some(a.text.clone()),
+        endpoint: if a.dynamic {
+            None
+        } else {
+            super::url::parse(h)
+        },
+        method: None,
+        body,
+        dynamic: a.dynamic,
+    })
+}
+
+/// The effects a program's row gives one command.
+fn program_effects(c: &SimpleCommand, out: &mut Out) {
+    if c.dynamic_program || c.program.is_empty() {
+        return;
+    }
+    if c.basename() == "git" {
+        git_config(c, out);
+    }
+    let Some(p) = parse(c) else {
+        return;
+    };
+    let recursive = p.has(Switch::Recursive);
+    // Option values with a path or script role.
+    for (role, v) in &p.values {
+        match role {
+            Role::Read => read(v, c, out),
+            Role::Write => write(v, false, c, out),
+            Role::Append => write(v, true, c, out),
+            Role::Delete => delete(v, recursive, c, out),
+            Role::Shell => out
+                .scripts
+                .push((format!("{} {}", c.basename(), "option"), v.clone())),
+            _ => {}
+        }
+    }
+    match p.row.action {
+        Action::Files => files(c, &p, out),
+        Action::Copy { moves } => copy(c, &p, moves, out),
+        Action::Send => send(c, &p, out),
+        Action::Connect => connect(c, &p, out),
+        Action::HttpItems => http_items(c, &p, out),
+        Action::Socat => socat(c, &p, out),
+        Action::Signal => signal(&p, out),
+        Action::Service => service(&p, out),
+        Action::Permission => permission(c, &p, out),
+        Action::Chattr => chattr(c, out),
+        Action::Install => install(c, &p, out),
+        Action::Find => find(c, &p, out),
+    }
+}
+
+/// The search roots of a command: its read operands, or the working directory it falls
+/// back to.
+fn roots(p: &Parsed) -> Vec<Arg> {
+    let read: Vec<Arg> = p.operands_of(Role::Read).cloned().collect();
+    let falls_back = match p.row.fallback {
+        Fallback::None => false,
+        Fallback::Cwd => true,
+        Fallback::CwdIfRecursive => p.has(Switch::Recursive),
+    };
+    if read.is_empty() && falls_back {
+        vec![Arg {
+            text: ".".into(),
+            dynamic: false,
+        }]
+    } else {
+        read
+    }
+}
+
+/// Operands with path roles, switches applied; the program-specific readings of `tar`,
+/// `truncate` and `git`.
+fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let base = c.basename();
+    if matches!(base, "tar" | "gtar" | "bsdtar") {
+        tar(c, p, out);
+        return;
+    }
+    if base == "git" && git_files(c, p, out) {
+        return;
+    }
+    let in_place = p.has(Switch::InPlace);
+    let append = p.has(Switch::Append);
+    let recursive =
+        p.has(Switch::Recursive) || (base == "git" && p.sub.first().is_some_and(|s| s == "clean"));
+    // `truncate -s 0 f` (and `-s0`, `--size=0`, `0K`) empties the file.
+    let empties = p.values_of(Role::Size).any(|s| {
+        !s.dynamic
+            && s.text.starts_with('0')
+            && s.text
+                .trim_start_matches('0')
+                .chars()
+                .all(|ch| ch.is_ascii_alphabetic())
+    });
+    // `uniq IN OUT`, `xxd IN OUT`: the second operand is written.
+    let second_written = matches!(base, "uniq" | "xxd");
+    let roots = roots(p);
+    let mut reads = 0;
+    for (role, a) in &p.operands {
+        match role {
+            Role::Read => {
+                reads += 1;
+                if second_written && reads == 2 {
+                    write(a, false, c, out);
+                    continue;
+                }
+                // An awk `var=value` operand is an assignment, not a file.
+                if matches!(base, "awk" | "gawk" | "mawk" | "nawk") && is_assignment(&a.text) {
+                    continue;
+                }
+                read(a, c, out);
+                if in_place {
+                    write(a, false, c, out);
+                }
+            }
+            Role::Write if empties => delete(a, false, c, out),
+            Role::Write => write(a, append, c, out),
+            Role::Append => write(a, true, c, out),
+            Role::Delete => delete(a, recursive, c, out),
+            _ => {}
+        }
+    }
+    if p.row.rest == Role::Read && p.operands.iter().all(|(r, _)| *r != Role::Read) {
+        for r in &roots {
+            read(r, c, out);
+        }
+    }
+    if p.row.fallback == Fallback::Cwd
+        && p.operands_of(Role::Delete).next().is_none()
+        && p.row.rest == Role::Delete
+    {
+        // `git clean`: everything untracked below the working directory.
+        if !dry_run(p) {
+            delete(
+                &Arg {
+                    text: ".".into(),
+                    dynamic: false,
+                },
+                true,
+                c,
+                out,
+            );
+        }
+    }
+    // `rg -g '*.env'`, `grep --include=.env*`: the glob joined onto each search root.
+    for g in p.values_of(Role::Glob) {
+        if g.text.starts_with('!') {
+            continue;
+        }
+        for r in &roots {
+            let joined = join_glob(&r.text, &g.text);
+            read(
+                &Arg {
+                    text: joined,
+                    dynamic: r.dynamic || g.dynamic,
+                },
+                c,
+                out,
+            );
+        }
+    }
+}
+
+/// Whether a word is a `NAME=value` assignment.
+fn is_assignment(t: &str) -> bool {
+    t.split_once('=').is_some_and(|(n, _)| {
+        !n.is_empty()
+            && !n.starts_with(|ch: char| ch.is_ascii_digit())
+            && n.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+    })
+}
+
+/// A search glob joined onto a root: `./**/*.env`, an absolute glob as is.
+fn join_glob(root: &str, g: &str) -> String {
+    let base = root.trim_end_matches('/');
+    if g.starts_with('/') || g.starts_with('~') {
+        g.to_string()
+    } else if g.starts_with("**/") {
+        format!("{base}/{g}")
+    } else {
+        format!("{base}/**/{g}")
+    }
+}
+
+/// `-n` / `--dry-run` among the flags (`git clean -n`).
+fn dry_run(p: &Parsed) -> bool {
+    p.other_flags
+        .iter()
+        .any(|f| f.text == "--dry-run" || (!f.text.starts_with("--") && f.text.contains('n')))
+}
+
+/// `tar`: the archive (`-f`) is written when creating (`c`, `r`, `u`), read otherwise; the
+/// other operands are read when creating and written (extracted) otherwise, `-C DIR` the
+/// same way; listing (`t`) writes nothing. The old form `tar czf out.tgz dir` too.
+fn tar(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut flags = String::new();
+    let mut archives: Vec<Arg> = Vec::new();
+    let mut dirs: Vec<Arg> = Vec::new();
+    let mut operands: Vec<&Arg> = Vec::new();
+    // Values owed by the letters of a bundle (`czf out.tgz`: `f` takes the next word).
+    let mut owed: Vec<char> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        let part = |v: &str| Arg {
+            text: v.to_string(),
+            dynamic: a.dynamic,
+        };
+        if let Some(letter) = (!owed.is_empty()).then(|| owed.remove(0)) {
+            if letter == 'f' {
+                archives.push(a.clone());
+            } else {
+                dirs.push(a.clone());
+            }
+            continue;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(part(v))),
+                None => (long, None),
+            };
+            let value = || value.clone().or_else(|| c.args.get(i).cloned());
+            match name {
+                "file" | "directory" => {
+                    if let Some(v) = value() {
+                        if name == "file" {
+                            archives.push(v);
+                        } else {
+                            dirs.push(v);
+                        }
+                    }
+                    if !long.contains('=') {
+                        i += 1;
+                    }
+                }
+                "create" | "append" | "update" => flags.push('c'),
+                "list" => flags.push('t'),
+                _ if !long.contains('=') && p.row.valued.contains(&t) => i += 1,
+                _ => {}
+            }
+            continue;
+        }
+        let bundle = if let Some(b) = t.strip_prefix('-') {
+            Some(b)
+        } else if i == 1 && !t.is_empty() && t.chars().all(|ch| ch.is_ascii_alphabetic()) {
+            // `tar czf …`: a first word of letters is a bundle.
+            Some(t)
+        } else {
+            None
+        };
+        match bundle {
+            Some(b) if !b.is_empty() => {
+                for (k, ch) in b.char_indices() {
+                    flags.push(ch);
+                    if ch == 'f' || ch == 'C' {
+                        let rest = &b[k + 1..];
+                        if t.starts_with('-') && !rest.is_empty() {
+                            let v = part(rest);
+                            if ch == 'f' {
+                                archives.push(v)
+                            } else {
+                                dirs.push(v)
+                            }
+                            break;
+                        }
+                        owed.push(ch);
+                    }
+                }
+                if t.starts_with('-') && p.row.valued.contains(&t) {
+                    i += 1;
+                }
+            }
+            _ => operands.push(a),
+        }
+    }
+    let creates = flags.contains(['c', 'r', 'u']);
+    let lists = flags.contains('t') && !creates;
+    for a in &archives {
+        if creates {
+            write(a, false, c, out);
+        } else {
+            read(a, c, out);
+        }
+    }
+    if lists {
+        return;
+    }
+    for a in dirs.iter().chain(operands.iter().copied()) {
+        if creates {
+            read(a, c, out);
+        } else {
+            write(a, false, c, out);
+        }
+    }
+}
+
+/// `git diff|log|show|blame|cat-file|archive …`: the paths they print. A `REV:path`
+/// operand names the blob at `path`; `show` and `cat-file` read only those and the paths
+/// after `--`, the others every operand (a revision read as a path names nothing).
+/// Returns whether the subcommand was one of these.
+fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
+    let Some(sub) = p.sub.first().map(String::as_str) else {
+        return false;
+    };
+    let history = matches!(
+        sub,
+        "diff"
+            | "log"
+            | "show"
+            | "blame"
+            | "annotate"
+            | "cat-file"
+            | "whatchanged"
+            | "archive"
+            | "difftool"
+    );
+    if !history {
+        return false;
+    }
+    let blobs_only = matches!(sub, "show" | "cat-file" | "archive");
+    for (k, (role, a)) in p.operands.iter().enumerate() {
+        if *role != Role::Read {
+            continue;
+        }
+        if let Some((_, path_part)) = a.text.split_once(':') {
+            if !path_part.is_empty() {
+                read(
+                    &Arg {
+                        text: path_part.to_string(),
+                        dynamic: a.dynamic,
+                    },
+                    c,
+                    out,
+                );
+            }
+        } else if !blobs_only || k >= p.before_dashes {
+            read(a, c, out);
+        }
+    }
+    true
+}
+
+/// `git -c KEY=VALUE`: a config value that is shell text (`alias.x=!sh …`,
+/// `core.sshCommand`, `core.pager`, `core.editor`, `core.fsmonitor`, a filter or diff
+/// driver) runs when git uses it; it is analysed as a command line.
+fn git_config(c: &SimpleCommand, out: &mut Out) {
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        let kv = if t == "-c" {
+            i += 1;
+            c.args.get(i)
+        } else if !t.starts_with('-') {
+            // The subcommand: `-c` after it is the subcommand's own option.
+            break;
+        } else {
+            None
+        };
+        i += 1;
+        let Some(kv) = kv else { continue };
+        let Some((key, value)) = kv.text.split_once('=') else {
+            continue;
+        };
+        let k = key.to_ascii_lowercase();
+        let runs_shell = (k.starts_with("alias.") && value.starts_with('!'))
+            || matches!(
+                k.as_str(),
+                "core.sshcommand"
+                    | "core.pager"
+                    | "core.editor"
+                    | "core.fsmonitor"
+                    | "core.askpass"
+                    | "core.gitproxy"
+                    | "sequence.editor"
+                    | "diff.external"
+                    | "credential.helper"
+                    | "gpg.program"
+                    | "uploadpack.packobjectshook"
+            )
+            || k.starts_with("pager.")
+            || (k.starts_with("filter.")
+                && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
+            || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
+            || (k.starts_with("merge.") && k.ends_with(".driver"));
+        if runs_shell {
+            out.scripts.push((
+                format!("git -c {key}"),
+                Arg {
+                    text: value.trim_start_matches('!').to_string(),
+                    dynamic: kv.dynamic,
+                },
+            ));
+        } else if k == "core.hookspath" || k == "include.path" {
+            // Hooks or config from a folder the call names.
+            out.push(What::Read(PathRef::new(value, c.cwd.as_deref())));
+        }
+    }
+}
+
+/// `cp`/`install`/`ln`/`mv`/`scp`/`rsync SOURCES… DEST`: sources read (sent when the
+/// destination is remote, deleted by `mv`), the destination written (fetched into when a
+/// source is remote); `rsync --delete` deletes in the destination.
+fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    if p.has(Switch::AllWritten) {
+        for a in ops {
+            write(a, false, c, out);
+        }
+        return;
+    }
+    let dest_opt: Option<&Arg> = p.values_of(Role::Dest).next();
+    let (sources, dest): (Vec<&Arg>, Option<&Arg>) = match (dest_opt, ops.split_last()) {
+        (Some(d), _) => (ops.clone(), Some(d)),
+        (None, Some((last, rest))) if !rest.is_empty() => (rest.to_vec(), Some(*last)),
+        (None, _) => (ops.clone(), None),
+    };
+    let dest_remote = dest.is_some_and(|d| is_remote(&d.text));
+    let removes_sources = moves || p.has(Switch::Operation);
+    let mut sent: Vec<BodySource> = Vec::new();
+    for s in &sources {
+        if is_remote(&s.text) {
+            out.push(send_remote(s, Vec::new()));
+            continue;
+        }
+        read(s, c, out);
+        if removes_sources {
+            delete(s, true, c, out);
+        }
+        if let Some(pr) = path(s, c) {
+            sent.push(BodySource::File(pr));
+        }
+    }
+    if let Some(d) = dest {
+        if dest_remote {
+            out.push(send_remote(d, sent));
+        } else {
+            if p.has(Switch::Delete) {
+                delete(d, true, c, out);
+            }
+            write(d, false, c, out);
+        }
+    }
+}
+
+/// `curl`, `wget`, `git push|fetch|clone …`: a `send` per URL with the method and body the
+/// options give.
+fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut body: Vec<BodySource> = Vec::new();
+    let mut has_data = false;
+    let mut uploads = false;
+    let mut headers: Vec<BodySource> = Vec::new();
+    for (role, v) in &p.values {
+        match role {
+            Role::Data => {
+                has_data = true;
+                add_body(&mut body, data_sources(v, c));
+            }
+            Role::Form => {
+                has_data = true;
+                add_body(&mut body, form_sources(v, c));
+            }
+            Role::BodyFile => {
+                uploads = true;
+                if v.text == "-" || v.text == "." {
+                    add_body(&mut body, vec![BodySource::Stdin]);
+                } else {
+                    add_body(
+                        &mut body,
+                        vec![BodySource::File(PathRef::from_arg(v, c.cwd.as_deref()))],
+                    );
+                }
+            }
+            Role::Header => {
+                add_body(
+                    &mut headers,
+                    variables(&v.text)
+                        .into_iter()
+                        .map(BodySource::Env)
+                        .collect(),
+                );
+            }
+            _ => {}
+        }
+    }
+    let is_git = c.basename() == "git";
+    let method = if is_git {
+        None
+    } else if let Some(m) = p.values_of(Role::Method).next() {
+        Some(m.text.to_ascii_uppercase())
+    } else if p.has(Switch::Get) {
+        Some("GET".to_string())
+    } else if uploads && c.basename().starts_with("curl") {
+        // `curl -T` uploads with PUT; `wget --post-file` posts.
+        Some("PUT".to_string())
+    } else if uploads || has_data {
+        Some("POST".to_string())
+    } else {
+        Some("GET".to_string())
+    };
+    add_body(&mut body, headers);
+    let urls: Vec<&Arg> = p
+        .values_of(Role::Url)
+        .chain(p.operands_of(Role::Url))
+        .collect();
+    if is_git {
+        // Only operands written as URLs (`origin` names a configured remote).
+        let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+        let mut sent_any = false;
+        for a in &ops {
+            if is_remote(&a.text) {
+                out.push(send_remote(a, Vec::new()));
+                sent_any = true;
+            }
+        }
+        // `git clone URL DIR` writes DIR.
+        if p.sub
+            .first()
+            .is_some_and(|s| s == "clone" || s == "submodule")
+            && sent_any
+            && let Some(last) = ops.last()
+            && !is_remote(&last.text)
+        {
+            write(last, false, c, out);
+        }
+        return;
+    }
+    for u in urls {
+        out.push(send_url(u, method.clone(), body.clone()));
+    }
+}
+
+/// `nc host port`, `telnet host port`, `ssh [user@]host [cmd]`, `sftp host`: a `send` to
+/// the host; `nc` and `telnet` send their standard input (a redirected file by name).
+fn connect(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    let base = c.basename();
+    let netcat = matches!(
+        base,
+        "nc" | "ncat" | "netcat" | "telnet" | "openssl-s_client"
+    );
+    // `nc -l 4444` listens: it connects nowhere.
+    if netcat
+        && p.other_flags
+            .iter()
+            .any(|f| !f.text.starts_with("--") && f.text.contains('l'))
+    {
+        return;
+    }
+    let Some(host) = ops.first() else { return };
+    let port = if netcat {
+        ops.get(1)
+            .map(|a| a.text.as_str())
+            .filter(|t| !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit()))
+    } else {
+        None
+    };
+    let body = match stdin_file(c) {
+        Some(f) => path(f, c).map(BodySource::File).into_iter().collect(),
+        None if netcat => vec![BodySource::Stdin],
+        None => Vec::new(),
+    };
+    out.push(send_host(host, port, body));
+}
+
+/// `http [METHOD] URL [ITEMS]` (HTTPie, xh): `k=v` / `k:=json` data, `k@file` / `k=@file`
+/// files, `k==v` query, `Header:value`.
+fn http_items(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    let mut method: Option<String> = None;
+    if let Some(first) = ops.first()
+        && ops.len() > 1
+        && !first.text.is_empty()
+        && first.text.chars().all(|ch| ch.is_ascii_uppercase())
+    {
+        method = Some(first.text.clone());
+        ops.remove(0);
+    }
+    let Some((url, items)) = ops.split_first() else {
+        return;
+    };
+    let mut body: Vec<BodySource> = Vec::new();
+    let mut has_data = false;
+    for it in items {
+        let t = it.text.as_str();
+        let as_arg = |s: &str| Arg {
+            text: s.to_string(),
+            dynamic: it.dynamic,
+        };
+        if let Some((_, v)) = t.split_once("==") {
+            add_body(
+                &mut body,
+                variables(v).into_iter().map(BodySource::Env).collect(),
+            );
+        } else if let Some((_, f)) = t.split_once(":=@").or_else(|| t.split_once("=@")) {
+            has_data = true;
+            add_body(
+                &mut body,
+                vec![BodySource::File(PathRef::from_arg(
+                    &as_arg(f),
+                    c.cwd.as_deref(),
+                ))],
+            );
+        } else if let Some((_, v)) = t.split_once(":=").or_else(|| t.split_once('=')) {
+            has_data = true;
+            add_body(&mut body, data_sources(&as_arg(v), c));
+        } else if let Some((_, f)) = t.split_once('@') {
+            has_data = true;
+            add_body(
+                &mut body,
+                vec![BodySource::File(PathRef::from_arg(
+                    &as_arg(f),
+                    c.cwd.as_deref(),
+                ))],
+            );
+        } else if let Some((_, v)) = t.split_once(':') {
+            add_body(
+                &mut body,
+                variables(v).into_iter().map(BodySource::Env).collect(),
+            );
+        }
+    }
+    if let Some(f) = stdin_file(c)
+        && let Some(pr) = path(f, c)
+    {
+        has_data = true;
+        add_body(&mut body, vec![BodySource::File(pr)]);
+    }
+    for h in p.values_of(Role::Header) {
+        add_body(
+            &mut body,
+            variables(&h.text)
+                .into_iter()
+                .map(BodySource::Env)
+                .collect(),
+        );
+    }
+    let method = method.or_else(|| Some(if has_data { "POST" } else { "GET" }.to_string()));
+    out.push(send_url(url, method, body));
+}
+
+/// `socat ADDRESS ADDRESS`: network addresses are sent to with the file or standard input
+/// of the other side as body; `FILE:`/`OPEN:` read, `CREATE:` writes, `EXEC:`/`SYSTEM:` run
+/// shell text.
+fn socat(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut body: Vec<BodySource> = Vec::new();
+    let mut targets: Vec<Arg> = Vec::new();
+    for (_, a) in &p.operands {
+        let t = a.text.as_str();
+        let (kind, rest) = t.split_once(':').unwrap_or((t, ""));
+        let rest = rest.split(',').next().unwrap_or(rest);
+        let arg = |s: &str| Arg {
+            text: s.to_string(),
+            dynamic: a.dynamic,
+        };
+        match kind.to_ascii_uppercase().as_str() {
+            "TCP" | "TCP4" | "TCP6" | "TCP-CONNECT" | "OPENSSL" | "OPENSSL-CONNECT" | "SSL"
+            | "UDP" | "UDP4" | "UDP6" | "UDP-SENDTO" | "UDP-CONNECT" | "SCTP" | "SCTP-CONNECT"
+            | "SOCKS4" | "SOCKS4A" | "SOCKS5" | "PROXY" | "DCCP" => targets.push(arg(rest)),
+            "FILE" | "OPEN" | "GOPEN" => {
+                read(&arg(rest), c, out);
+                if let Some(pr) = path(&arg(rest), c) {
+                    body.push(BodySource::File(pr));
+                }
+            }
+            "CREATE" => write(&arg(rest), false, c, out),
+            "EXEC" | "SYSTEM" => out.scripts.push(("socat EXEC".into(), arg(rest))),
+            "-" | "STDIO" | "STDIN" | "STDOUT" => match stdin_file(c).and_then(|f| path(f, c)) {
+                Some(pr) => body.push(BodySource::File(pr)),
+                None => body.push(BodySource::Stdin),
+            },
+            _ => {}
+        }
+    }
+    for t in targets {
+        let (host, port) = match t.text.rsplit_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p.to_string())),
+            None => (t.text.clone(), None),
+        };
+        out.push(send_host(
+            &Arg {
+                text: host,
+                dynamic: t.dynamic,
+            },
+            port.as_deref(),
+            body.clone(),
+        ));
+    }
+}
+
+/// The signal of a `-9` / `-KILL` / `-SIGTERM` flag word.
+fn signal_flag(p: &Parsed) -> Option<String> {
+    p.other_flags
+        .iter()
+        .map(|f| f.text.trim_start_matches('-'))
+        .find(|t| {
+            !t.is_empty()
+                && (t.chars().all(|ch| ch.is_ascii_digit())
+                    || (t.len() > 1
+                        && t.chars().all(|ch| {
+                            ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '+' || ch == '-'
+                        })))
+        })
+        .map(str::to_string)
+}
+
+/// `kill`, `pkill`, `killall`, `systemctl stop|kill|…`, `launchctl unload|…`.
+fn signal(p: &Parsed, out: &mut Out) {
+    let targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
+    let signal = p
+        .values_of(Role::Signal)
+        .next()
+        .map(|a| a.text.clone())
+        .or_else(|| signal_flag(p))
+        .or_else(|| p.sub.first().cloned());
+    let whole_system = p
+        .sub
+        .first()
+        .is_some_and(|s| matches!(s.as_str(), "poweroff" | "reboot" | "halt" | "suspend"));
+    if targets.is_empty() && !whole_system {
+        return;
+    }
+    out.push(What::Signal { targets, signal });
+}
+
+/// `service NAME stop|restart|…`.
+fn service(p: &Parsed, out: &mut Out) {
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    if let [name, action, ..] = ops.as_slice()
+        && matches!(
+            action.text.as_str(),
+            "stop"
+                | "restart"
+                | "force-reload"
+                | "force-stop"
+                | "kill"
+                | "try-restart"
+                | "condrestart"
+                | "zap"
+        )
+    {
+        out.push(What::Signal {
+            targets: vec![(*name).clone()],
+            signal: Some(action.text.clone()),
+        });
+    }
+}
+
+/// `chmod [-R] MODE PATHS`, `chown [-R] OWNER PATHS`, `setfacl -m ACL PATHS`.
+fn permission(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let recursive = p.has(Switch::Recursive);
+    let mut mode: Option<String> = p
+        .operands_of(Role::Mode)
+        .next()
+        .or_else(|| p.values_of(Role::Mode).next())
+        .map(|a| a.text.clone());
+    let mut paths: Vec<&Arg> = p.operands_of(Role::Permission).collect();
+    // `chmod -x f`: a mode spelled like an option; the word read as the mode is a path.
+    if c.basename() == "chmod"
+        && let Some(m) = p
+            .other_flags
+            .iter()
+            .find(|f| f.text.len() > 1 && f.text[1..].chars().all(|ch| "rwxXst".contains(ch)))
+    {
+        if let Some(first) = p.operands_of(Role::Mode).next() {
+            paths.insert(0, first);
+        }
+        mode = Some(m.text.clone());
+    }
+    for a in paths {
+        if let Some(pr) = path(a, c) {
+            out.push(What::ChangePermission {
+                path: pr,
+                mode: mode.clone(),
+                recursive,
+            });
+        }
+    }
+}
+
+/// `chattr [-R] [-v V] [-p P] +i|-a|=… PATHS`.
+fn chattr(c: &SimpleCommand, out: &mut Out) {
+    let mut recursive = false;
+    let mut modes: Vec<String> = Vec::new();
+    let mut paths: Vec<&Arg> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        match t {
+            "-R" => recursive = true,
+            "-V" | "-f" => {}
+            "-v" | "-p" => i += 1,
+            _ if t.starts_with(['+', '-', '=']) && t.len() > 1 => modes.push(t.to_string()),
+            _ => paths.push(a),
+        }
+        i += 1;
+    }
+    let mode = (!modes.is_empty()).then(|| modes.join(" "));
+    for a in paths {
+        if let Some(pr) = path(a, c) {
+            out.push(What::ChangePermission {
+                path: pr,
+                mode: mode.clone(),
+                recursive,
+            });
+        }
+    }
+}
+
+/// `npm install PKGS --registry URL`, `pip install -i URL PKGS`, `apt install PKGS`, ….
+fn install(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let base = c.basename();
+    if matches!(base, "pacman" | "yay" | "paru") {
+        // `-S` / `-U` install; `-Ss`, `-Si`, `-Sl`, `-Sc`, `-Sw` only look.
+        let looks = p
+            .other_flags
+            .iter()
+            .chain(c.args.iter().filter(|a| a.text.starts_with("-S")))
+            .any(|f| {
+                !f.text.starts_with("--") && f.text.chars().skip(1).any(|ch| "silcwgp".contains(ch))
+            });
+        if !p.has(Switch::Operation) || looks {
+            return;
+        }
+    }
+    let mut packages: Vec<Arg> = p
+        .values_of(Role::Package)
+        .chain(p.operands_of(Role::Package))
+        .cloned()
+        .collect();
+    let source = p
+        .values_of(Role::Source)
+        .chain(p.operands_of(Role::Source))
+        .next()
+        .map(|a| a.text.clone());
+    // `apt-key add KEYFILE`: the key file is what gets trusted.
+    if base == "apt-key" {
+        packages = p.operands_of(Role::Read).cloned().collect();
+        for a in &packages {
+            read(a, c, out);
+        }
+    }
+    let manager = if base == "uv" && p.sub.first().is_some_and(|s| s == "pip") {
+        "uv pip".to_string()
+    } else {
+        base.to_string()
+    };
+    out.push(What::Install {
+        manager,
+        packages,
+        source,
+    });
+}
+
+/// `find START… [EXPRESSION]`: with `-delete`, every start path goes, recursively.
+fn find(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    if !p.has(Switch::Delete) {
+        return;
+    }
+    let mut starts: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    let dot = Arg {
+        text: ".".into(),
+        dynamic: false,
+    };
+    if starts.is_empty() {
+        starts.push(&dot);
+    }
+    for s in starts {
+        delete(s, true, c, out);
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use brush_parser::ParserOptions;
 
-use super::{Arg, MAX_LOOP_UNROLL_BYTES, ShellAnalysis, SimpleCommand};
+use super::{Arg, MAX_LOOP_UNROLL_BYTES, Redirect, ShellAnalysis, SimpleCommand};
 
 /// What a shell would read as its script from standard input or a process substitution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +50,9 @@ pub(super) struct LineAnalysis {
     pub(super) options: ParserOptions,
     /// What is left of [`MAX_LOOP_UNROLL_BYTES`] on this line.
     pub(super) loop_budget: usize,
+    /// File descriptors opened on files by a bare `exec` earlier on the line
+    /// (`exec 4< key`), so that `cat <&4` reads `key`.
+    pub(super) fds: HashMap<i32, Redirect>,
 }
 
 impl LineAnalysis {
@@ -63,6 +66,7 @@ impl LineAnalysis {
             cwd: cwd.map(str::to_string),
             options: ParserOptions::default(),
             loop_budget: MAX_LOOP_UNROLL_BYTES,
+            fds: HashMap::new(),
         }
     }
 
@@ -83,7 +87,7 @@ impl LineAnalysis {
 
     /// Record `words` as a simple command run through `via`; an unresolved command word makes
     /// the line unsure.
-    pub(super) fn push(&mut self, words: &[Arg], redirects: Vec<Arg>, via: &[String]) {
+    pub(super) fn push(&mut self, words: &[Arg], redirections: Vec<Redirect>, via: &[String]) {
         let Some((first, rest)) = words.split_first() else {
             return;
         };
@@ -97,7 +101,8 @@ impl LineAnalysis {
             program: first.text.clone(),
             dynamic_program: first.dynamic,
             args: rest.to_vec(),
-            redirects,
+            redirects: redirections.iter().map(|r| r.target.clone()).collect(),
+            redirections,
             via: via.to_vec(),
             cwd: self.cwd.clone(),
         });

@@ -93,6 +93,31 @@ pub struct Arg {
     pub dynamic: bool,
 }
 
+/// Which way a redirection moves data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RedirectMode {
+    /// The file is read (`<`, `<&N` of a descriptor opened for reading).
+    Read,
+    /// The file is written from its start (`>`, `>|`, `&>`, `>& file`).
+    Write,
+    /// The file is appended to (`>>`, `&>>`).
+    Append,
+    /// The file is opened for reading and writing (`<>`).
+    ReadWrite,
+}
+
+/// One redirection of a command to or from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The file descriptor redirected as written (`2` in `2> log`); `None` for the default
+    /// (standard input for reads, standard output for writes, both outputs for `&>`).
+    pub fd: Option<i32>,
+    /// The direction.
+    pub mode: RedirectMode,
+    /// The file.
+    pub target: Arg,
+}
+
 /// A simple command the shell will run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
@@ -102,8 +127,12 @@ pub struct SimpleCommand {
     pub dynamic_program: bool,
     /// Arguments after the program.
     pub args: Vec<Arg>,
-    /// Redirection targets (files written or read).
+    /// Redirection targets (files written or read), in the order written: the targets of
+    /// [`SimpleCommand::redirections`].
     pub redirects: Vec<Arg>,
+    /// The redirections with their direction and file descriptor (`2>> log`, `< .env`,
+    /// `<&4` resolved to the file descriptor 4 was opened on).
+    pub redirections: Vec<Redirect>,
     /// The wrappers it came through, outermost first (`sudo`, `bash -c`, `$(…)`).
     pub via: Vec<String>,
     /// Working directory in effect (after `cd` earlier on the line), if known.

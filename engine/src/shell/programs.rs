@@ -9,7 +9,7 @@
 use super::context::{Feed, LineAnalysis};
 use super::reentry::SHELLS;
 use super::wrappers::{is_assignment, wrapper};
-use super::{Arg, MAX_DEPTH};
+use super::{Arg, MAX_DEPTH, Redirect};
 
 /// Builtins that set the variables named by their arguments to values read at run time
 /// (`printf` only with `-v`).
@@ -21,7 +21,7 @@ impl LineAnalysis {
     pub(super) fn peel(
         &mut self,
         words: Vec<Arg>,
-        redirects: Vec<Arg>,
+        redirects: Vec<Redirect>,
         via: Vec<String>,
         depth: usize,
     ) {
@@ -33,7 +33,7 @@ impl LineAnalysis {
     pub(super) fn peel_with_input(
         &mut self,
         words: Vec<Arg>,
-        redirects: Vec<Arg>,
+        redirects: Vec<Redirect>,
         via: Vec<String>,
         depth: usize,
         input: Feed,

@@ -88,6 +88,7 @@ fn file_command(args: Vec<Arg>, cwd: Option<&str>) -> SimpleCommand {
         dynamic_program: false,
         args,
         redirects: Vec::new(),
+        redirections: Vec::new(),
         via: Vec::new(),
         cwd: cwd.map(str::to_string),
     }

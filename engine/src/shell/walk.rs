@@ -12,7 +12,7 @@ use brush_parser::ast;
 
 use super::context::{Feed, Input, LineAnalysis, PROCSUB};
 use super::emulate::{echo_output, printf_output};
-use super::{Arg, MAX_LOOP_WORDS, SimpleCommand};
+use super::{Arg, MAX_LOOP_WORDS, Redirect, RedirectMode, SimpleCommand};
 
 impl LineAnalysis {
     /// Walk every `&&`/`||` list of a compound list (`a; b & c`).
@@ -117,11 +117,32 @@ impl LineAnalysis {
         match c {
             ast::Command::Simple(s) => self.simple(s, via, depth, stdin),
             ast::Command::Compound(cc, redirects) => {
+                let before = self.out.len();
                 self.compound(cc, via, depth);
+                // `while read l; do …; done < .env`, `{ …; } > out`: the redirections of a
+                // compound command apply to every command of its body; a body that records
+                // no command keeps them on a command with no program, the way a bare
+                // `> file` is recorded.
                 if let Some(r) = redirects {
                     let mut sink = Vec::new();
                     for io in &r.0 {
                         self.redirect(io, via, depth, &mut sink, None);
+                    }
+                    for t in &sink {
+                        // What the body writes is not visible: a later `bash out` is unsure.
+                        if t.mode != RedirectMode::Read && !t.target.dynamic {
+                            self.written.insert(t.target.text.clone(), None);
+                        }
+                    }
+                    match self.out.get_mut(before..) {
+                        Some(body) if !body.is_empty() => {
+                            for c in body {
+                                c.redirects.extend(sink.iter().map(|r| r.target.clone()));
+                                c.redirections.extend(sink.iter().cloned());
+                            }
+                        }
+                        _ if !sink.is_empty() => self.record_redirections(sink, via),
+                        _ => {}
                     }
                 }
             }
@@ -222,23 +243,39 @@ impl LineAnalysis {
         self.vars.remove(&name);
     }
 
-    /// Read one redirection: its target word goes to `sink`; what it feeds to standard
-    /// input (a heredoc, a here-string, a file written earlier on the line, `< <(…)`) goes to
-    /// `stdin` when given.
+    /// Read one redirection: the file it opens, with its direction, goes to `sink` (a
+    /// descriptor duplicated from one opened on a file earlier — `exec 4< key; cat <&4` —
+    /// counts as that file); what it feeds to standard input (a heredoc, a here-string, a
+    /// file written earlier on the line, `< <(…)`) goes to `stdin` when given.
     fn redirect(
         &mut self,
         io: &ast::IoRedirect,
         via: &[String],
         depth: usize,
-        sink: &mut Vec<Arg>,
+        sink: &mut Vec<Redirect>,
         stdin: Option<&mut Option<Input>>,
     ) {
         match io {
             ast::IoRedirect::File(fd, kind, target) => {
                 let reads_stdin =
                     matches!(kind, ast::IoFileRedirectKind::Read) && fd.is_none_or(|fd| fd == 0);
+                let mode = match kind {
+                    ast::IoFileRedirectKind::Read | ast::IoFileRedirectKind::DuplicateInput => {
+                        RedirectMode::Read
+                    }
+                    ast::IoFileRedirectKind::Write
+                    | ast::IoFileRedirectKind::Clobber
+                    | ast::IoFileRedirectKind::DuplicateOutput => RedirectMode::Write,
+                    ast::IoFileRedirectKind::Append => RedirectMode::Append,
+                    ast::IoFileRedirectKind::ReadAndWrite => RedirectMode::ReadWrite,
+                };
+                let duplicates = matches!(
+                    kind,
+                    ast::IoFileRedirectKind::DuplicateInput
+                        | ast::IoFileRedirectKind::DuplicateOutput
+                );
                 match target {
-                    ast::IoFileRedirectTarget::Filename(w) => {
+                    ast::IoFileRedirectTarget::Filename(w) if !duplicates => {
                         let a = self.word(w, via, depth);
                         // `bash < x.sh` with x.sh written earlier on the line.
                         if reads_stdin
@@ -254,7 +291,23 @@ impl LineAnalysis {
                                 )),
                             });
                         }
-                        sink.push(a);
+                        sink.push(Redirect {
+                            fd: *fd,
+                            mode,
+                            target: a,
+                        });
+                    }
+                    ast::IoFileRedirectTarget::Filename(w)
+                    | ast::IoFileRedirectTarget::Duplicate(w) => {
+                        let a = self.word(w, via, depth);
+                        self.duplicate(*fd, mode, a, sink);
+                    }
+                    ast::IoFileRedirectTarget::Fd(n) => {
+                        let a = Arg {
+                            text: n.to_string(),
+                            dynamic: false,
+                        };
+                        self.duplicate(*fd, mode, a, sink);
                     }
                     ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
                         let input = self.procsub(sub, via, depth);
@@ -262,12 +315,19 @@ impl LineAnalysis {
                             *slot = Some(input);
                         }
                     }
-                    _ => {}
                 }
             }
-            ast::IoRedirect::OutputAndError(w, _) => {
+            ast::IoRedirect::OutputAndError(w, append) => {
                 let a = self.word(w, via, depth);
-                sink.push(a);
+                sink.push(Redirect {
+                    fd: None,
+                    mode: if *append {
+                        RedirectMode::Append
+                    } else {
+                        RedirectMode::Write
+                    },
+                    target: a,
+                });
             }
             ast::IoRedirect::HereDocument(_, doc) => {
                 if let Some(h) = stdin {
@@ -283,6 +343,63 @@ impl LineAnalysis {
         }
     }
 
+    /// `<&N` / `>&N` / `>& file`: a descriptor opened on a file earlier in this command
+    /// (`cat 4< key <&4`) or by a bare `exec` earlier on the line counts as that file, opened
+    /// the way it was opened; `>& file` writes the file; `<&-` closes and a standard
+    /// descriptor (`2>&1`) opens nothing. A descriptor only known at run time (`<&$fd`) is
+    /// kept as a dynamic target.
+    fn duplicate(&mut self, fd: Option<i32>, mode: RedirectMode, a: Arg, sink: &mut Vec<Redirect>) {
+        let t = a.text.trim_end_matches('-');
+        if a.dynamic {
+            sink.push(Redirect {
+                fd,
+                mode,
+                target: a,
+            });
+            return;
+        }
+        if t.is_empty() {
+            return;
+        }
+        match t.parse::<i32>() {
+            Ok(n) => {
+                let opened = sink
+                    .iter()
+                    .rev()
+                    .find(|r| r.fd == Some(n))
+                    .or_else(|| self.fds.get(&n))
+                    .cloned();
+                if let Some(o) = opened {
+                    sink.push(Redirect {
+                        fd,
+                        mode: o.mode,
+                        target: o.target,
+                    });
+                }
+            }
+            // `>& file` is `&> file`; `<& file` is an error in bash, read as a read.
+            Err(_) => sink.push(Redirect {
+                fd,
+                mode,
+                target: a,
+            }),
+        }
+    }
+
+    /// Record a command with no program that only carries redirections (`> file`, the
+    /// redirections of a compound command).
+    fn record_redirections(&mut self, redirections: Vec<Redirect>, via: &[String]) {
+        self.out.push(SimpleCommand {
+            program: String::new(),
+            dynamic_program: false,
+            args: Vec::new(),
+            redirects: redirections.iter().map(|r| r.target.clone()).collect(),
+            redirections,
+            via: via.to_vec(),
+            cwd: self.cwd.clone(),
+        });
+    }
+
     /// Expand a simple command's words, apply its assignments, then record and unwrap it;
     /// afterwards remember what its redirections wrote.
     fn simple(
@@ -293,7 +410,7 @@ impl LineAnalysis {
         piped: Option<Input>,
     ) {
         let mut words: Vec<Arg> = Vec::new();
-        let mut redirects: Vec<Arg> = Vec::new();
+        let mut redirects: Vec<Redirect> = Vec::new();
         let mut assignments: Vec<(String, Option<String>)> = Vec::new();
         let mut stdin: Option<Input> = None;
         let mut procsubs: Vec<Input> = Vec::new();
@@ -361,16 +478,21 @@ impl LineAnalysis {
                 }
             }
             if !redirects.is_empty() {
-                self.out.push(SimpleCommand {
-                    program: String::new(),
-                    dynamic_program: false,
-                    args: Vec::new(),
-                    redirects,
-                    via: via.to_vec(),
-                    cwd: self.cwd.clone(),
-                });
+                self.record_redirections(redirects, via);
             }
             return;
+        }
+        // `exec 4< key`: the descriptors stay open for the rest of the line.
+        if words.len() == 1
+            && words
+                .first()
+                .is_some_and(|w| w.text == "exec" && !w.dynamic)
+        {
+            for r in &redirects {
+                if let Some(fd) = r.fd {
+                    self.fds.insert(fd, r.clone());
+                }
+            }
         }
         // `export NAME=value` also persists.
         if words
@@ -403,10 +525,10 @@ impl LineAnalysis {
             .get(before..)
             .and_then(|o| o.iter().find(|c| c.via == via))
             .map(|c| {
-                c.redirects
+                c.redirections
                     .iter()
-                    .filter(|r| !r.dynamic)
-                    .map(|r| r.text.clone())
+                    .filter(|r| !r.target.dynamic && r.mode != RedirectMode::Read)
+                    .map(|r| r.target.text.clone())
                     .collect()
             })
             .unwrap_or_default();

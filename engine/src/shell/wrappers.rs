@@ -8,8 +8,8 @@
 //! reading of options and `-S`) and `find -exec` (whose `{}` stands for the files found) have
 //! routines of their own.
 
-use super::Arg;
-use super::context::{Feed, LineAnalysis};
+use super::context::{Feed, Input, LineAnalysis};
+use super::{Arg, MAX_LOOP_WORDS};
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -27,6 +27,9 @@ pub(super) struct Wrapper {
     /// Whether the wrapped command gets the wrapper's standard input as arguments instead
     /// (`find … | xargs bash` runs script files, it does not pipe a script into `bash`).
     input_as_args: bool,
+    /// The subcommand that makes the program a wrapper (`docker exec`), after the options
+    /// in `valued`; empty: none.
+    sub: &'static str,
 }
 
 impl Wrapper {
@@ -39,6 +42,7 @@ impl Wrapper {
             queries: &[],
             lone_word_is_script: false,
             input_as_args: false,
+            sub: "",
         }
     }
 }
@@ -95,6 +99,53 @@ static WRAPPERS: &[Wrapper] = &[
             ],
         )
     },
+    // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
+    Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
+    Wrapper {
+        // `docker exec [-it] [-e X=1] CONTAINER CMD…`: the command runs in the container.
+        operands: 1,
+        sub: "exec",
+        ..Wrapper::options(
+            &["docker", "podman", "nerdctl"],
+            &[
+                "-e",
+                "--env",
+                "-u",
+                "--user",
+                "-w",
+                "--workdir",
+                "--env-file",
+                "--detach-keys",
+                "-H",
+                "--host",
+                "--context",
+                "-c",
+            ],
+        )
+    },
+    Wrapper {
+        // `kubectl exec [-n NS] POD [-c C] -- CMD…`.
+        operands: 1,
+        sub: "exec",
+        ..Wrapper::options(
+            &["kubectl", "oc"],
+            &[
+                "-n",
+                "--namespace",
+                "-c",
+                "--container",
+                "--context",
+                "--kubeconfig",
+                "-f",
+                "--filename",
+                "--pod-running-timeout",
+                "--cluster",
+                "--user",
+                "-s",
+                "--server",
+            ],
+        )
+    },
 ];
 
 /// The row of [`WRAPPERS`] for a program's base name.
@@ -122,8 +173,22 @@ impl Wrapper {
         {
             return Wrapped::Nothing;
         }
+        let rest = if self.sub.is_empty() {
+            rest
+        } else {
+            // `docker -H h exec …`: options may come before the subcommand.
+            match skip_options(rest, self.valued, false).split_first() {
+                Some((s, after)) if !s.dynamic && s.text == self.sub => after,
+                _ => return Wrapped::Nothing,
+            }
+        };
         let cmd = skip_options(rest, self.valued, true);
-        let cmd = cmd.get(self.operands..).unwrap_or(&[]);
+        let mut cmd = cmd.get(self.operands..).unwrap_or(&[]);
+        if self.operands > 0
+            && let Some(("--", after)) = cmd.split_first().map(|(a, r)| (a.text.as_str(), r))
+        {
+            cmd = after;
+        }
         match cmd {
             [] => Wrapped::Nothing,
             [line] if self.lone_word_is_script => Wrapped::Script(line),
@@ -191,17 +256,102 @@ impl LineAnalysis {
         depth: usize,
         mut input: Feed,
     ) {
-        if w.input_as_args {
-            input.stdin = None;
+        // `xargs cat <<< .env`, `echo .env | xargs cat`: input known now becomes arguments.
+        let mut static_args: Option<String> = None;
+        if w.input_as_args
+            && let Some(Input::Text(t)) = input.stdin.take()
+        {
+            static_args = Some(t);
         }
+        let name = if w.sub.is_empty() {
+            base.to_string()
+        } else {
+            format!("{base} {}", w.sub)
+        };
         match w.wrapped(rest) {
             Wrapped::Nothing => {}
             Wrapped::Script(line) => {
                 let mut v = via.to_vec();
-                v.push(base.to_string());
+                v.push(name);
                 self.script(&line.text, &v, depth + 1);
             }
-            Wrapped::Command(cmd) => self.enter(base, cmd.to_vec(), via, depth, input),
+            Wrapped::Command(cmd) => match static_args {
+                Some(text) => self.xargs_static(&name, rest, cmd, &text, via, depth),
+                None => self.enter(&name, cmd.to_vec(), via, depth, input),
+            },
+        }
+    }
+
+    /// `xargs CMD` fed text known now: CMD runs with the words of the text appended, or
+    /// with `-I R` once per line with R replaced (within [`MAX_LOOP_WORDS`] lines; more
+    /// make the arguments only known at run time).
+    fn xargs_static(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        cmd: &[Arg],
+        text: &str,
+        via: &[String],
+        depth: usize,
+    ) {
+        let replace = rest.iter().enumerate().find_map(|(k, a)| {
+            let t = a.text.as_str();
+            match t {
+                "-I" => rest.get(k + 1).map(|r| r.text.clone()),
+                "-i" | "--replace" => Some("{}".to_string()),
+                _ => t
+                    .strip_prefix("--replace=")
+                    .or_else(|| t.strip_prefix("-I").filter(|r| !r.is_empty()))
+                    .or_else(|| t.strip_prefix("-i").filter(|r| !r.is_empty()))
+                    .map(str::to_string),
+            }
+        });
+        let word = |t: &str| Arg {
+            text: t.to_string(),
+            dynamic: false,
+        };
+        let too_many = Arg {
+            text: "…".to_string(),
+            dynamic: true,
+        };
+        match replace {
+            Some(r) if !r.is_empty() => {
+                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                if lines.len() > MAX_LOOP_WORDS {
+                    let inner = cmd
+                        .iter()
+                        .map(|a| {
+                            if a.text.contains(&r) {
+                                too_many.clone()
+                            } else {
+                                a.clone()
+                            }
+                        })
+                        .collect();
+                    self.enter(name, inner, via, depth, Feed::default());
+                    return;
+                }
+                for l in lines {
+                    let inner = cmd
+                        .iter()
+                        .map(|a| Arg {
+                            text: a.text.replace(&r, l.trim()),
+                            dynamic: a.dynamic,
+                        })
+                        .collect();
+                    self.enter(name, inner, via, depth, Feed::default());
+                }
+            }
+            _ => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                let mut inner = cmd.to_vec();
+                if words.len() > MAX_LOOP_WORDS {
+                    inner.push(too_many);
+                } else {
+                    inner.extend(words.into_iter().map(word));
+                }
+                self.enter(name, inner, via, depth, Feed::default());
+            }
         }
     }
 
