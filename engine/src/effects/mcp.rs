@@ -350,6 +350,10 @@ fn key_kind(key: &str) -> KeyKind {
     if NOT_PATH_WORDS.contains(&last) || w.iter().any(|x| x == "library") {
         return KeyKind::NotPath;
     }
+    // `pathInProject`, `file_to_read`.
+    if w.len() > 1 && PATH_WORDS.contains(&w[0].as_str()) {
+        return KeyKind::Path(Role::Any);
+    }
     KeyKind::Generic
 }
 
@@ -588,6 +592,10 @@ struct Walk<'a> {
     shell_tool: bool,
     /// Script text runs in a page (`evaluate`, `browser_run_code`).
     evaluates: bool,
+    /// The tool runs code it is given (`run_code`, `executeCode`, `python_repl`).
+    runs_code: bool,
+    /// The language the tool's name says it runs (`python`, `javascript`, `bash`).
+    code_lang: Option<&'static str>,
     /// A git tool: `target`, `source`, `branch` are revisions.
     git_tool: bool,
     /// A database tool: `query` holds SQL even when short.
@@ -672,8 +680,37 @@ impl<'a> Walk<'a> {
                 "post" | "submit" | "upload" | "send" | "publish" | "webhook"
             )
         });
+        let runs_code = name.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "run"
+                    | "execute"
+                    | "exec"
+                    | "eval"
+                    | "interpret"
+                    | "interpreter"
+                    | "repl"
+                    | "sandbox"
+                    | "jupyter"
+                    | "notebook"
+                    | "kernel"
+            )
+        });
+        let code_lang = name.iter().find_map(|w| match w.as_str() {
+            "python" | "python3" | "py" | "ipython" => Some("python"),
+            "node" | "nodejs" | "javascript" | "js" | "deno" | "bun" | "typescript" | "ts" => {
+                Some("javascript")
+            }
+            "ruby" => Some("ruby"),
+            "php" => Some("php"),
+            "perl" => Some("perl"),
+            "bash" | "sh" | "shell" | "zsh" => Some("bash"),
+            _ => None,
+        });
         Walk {
             tool,
+            runs_code,
+            code_lang,
             env,
             name,
             verb,
@@ -906,6 +943,38 @@ impl<'a> Walk<'a> {
             self.unsure("runs page script".to_string(), ptr, fx);
             return;
         }
+        // Code run by an interpreter the tool names (`run_code`, `executeCode`,
+        // `python_repl`): a shell language goes through the shell lens, any other cannot
+        // be seen into.
+        let lang = parent
+            .and_then(|m| {
+                m.iter().find_map(|(k, v)| {
+                    matches!(
+                        words(k).concat().as_str(),
+                        "language" | "lang" | "runtime" | "kernel" | "kernelname" | "interpreter"
+                    )
+                    .then_some(v.as_str()?)
+                })
+            })
+            .map(str::to_ascii_lowercase)
+            .or_else(|| self.code_lang.map(str::to_string));
+        let code_key = matches!(
+            joined.as_str(),
+            "code" | "source" | "sourcecode" | "program" | "snippet" | "cell"
+        ) || (joined == "script" && lang.is_some());
+        if self.runs_code && code_key {
+            match lang.as_deref() {
+                Some("bash" | "sh" | "shell" | "zsh" | "sh-session") => {
+                    self.shell(&Value::String(s.to_string()), ptr, base, fx);
+                }
+                None if self.shell_tool => {
+                    self.shell(&Value::String(s.to_string()), ptr, base, fx);
+                }
+                Some(l) => self.unsure(format!("runs {l} code"), ptr, fx),
+                None => self.unsure("runs code".to_string(), ptr, fx),
+            }
+            return;
+        }
         // SQL.
         let sql_key = matches!(
             joined.as_str(),
@@ -940,8 +1009,9 @@ impl<'a> Walk<'a> {
         let kind = key.map(key_kind).unwrap_or(KeyKind::Generic);
         // JSON inside a string (not the data a write puts in a file).
         let file_data = kind == KeyKind::Data && matches!(self.verb, Verb::Write | Verb::Append);
-        if !file_data && (t.starts_with('{') && t.ends_with('}'))
-            || (t.starts_with('[') && t.ends_with(']'))
+        if !file_data
+            && ((t.starts_with('{') && t.ends_with('}'))
+                || (t.starts_with('[') && t.ends_with(']')))
         {
             if t.len() > MAX_JSON_STRING || self.json_bytes + t.len() > MAX_JSON_TOTAL {
                 self.unsure(
@@ -968,8 +1038,12 @@ impl<'a> Walk<'a> {
         } else {
             kind
         };
-        // A URL.
-        if url_shaped(t) {
+        // A URL (under a URL key, a bare host too; `view-source:` shows what it wraps).
+        let t = t
+            .strip_prefix("view-source:")
+            .filter(|u| url_shaped(u))
+            .unwrap_or(t);
+        if url_shaped(t) || kind == KeyKind::Url && super::url::parse(t).is_some() {
             if let Some(e) = super::url::parse(t)
                 && e.scheme == "file"
                 && e.host.is_empty()
@@ -1051,6 +1125,10 @@ impl<'a> Walk<'a> {
                 if path_shaped(t) {
                     self.path(t, Role::Any, ptr, parent, base, fx);
                 }
+            }
+            // A file tool's path-shaped `name` is still a path.
+            KeyKind::NotPath if self.file_tool && path_shaped(t) => {
+                self.path(t, Role::Any, ptr, parent, base, fx);
             }
             KeyKind::Url | KeyKind::Data | KeyKind::NotPath => {}
         }
@@ -1381,10 +1459,23 @@ enum CommandKey {
 }
 
 fn command_key(k: &str) -> CommandKey {
-    match words(k).concat().as_str() {
+    let w = words(k);
+    match w.concat().as_str() {
         "command" | "cmd" | "commandline" | "cmdline" | "shellcommand" | "bashcommand"
-        | "script" | "shell" | "bash" | "sh" | "argv" | "shellscript" | "run" => CommandKey::Argv,
-        "commands" | "cmds" | "scripts" => CommandKey::Lines,
+        | "script" | "shell" | "bash" | "sh" | "argv" | "shellscript" | "run" => {
+            return CommandKey::Argv;
+        }
+        "commands" | "cmds" | "scripts" => return CommandKey::Lines,
+        _ => {}
+    }
+    // `cli_command`, `shell_cmd`, `init_script`, `command_line`.
+    let last = w.last().map(String::as_str).unwrap_or("");
+    let before = w.len().checked_sub(2).map(|i| w[i].as_str()).unwrap_or("");
+    match (before, last) {
+        (_, "command" | "cmd" | "cmdline" | "script") | ("command" | "cmd", "line") => {
+            CommandKey::Argv
+        }
+        (_, "commands" | "scripts") => CommandKey::Lines,
         _ => CommandKey::No,
     }
 }

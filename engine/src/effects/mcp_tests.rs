@@ -718,3 +718,114 @@ fn tool_names_and_words() {
     assert_eq!(verb_of(&words("directory_tree")), Verb::Read);
     assert_eq!(verb_of(&words("browser_file_upload")), Verb::Upload);
 }
+
+#[test]
+fn code_run_by_an_interpreter() {
+    let t = "mcp__ide__executeCode";
+    assert_eq!(
+        fx(t, json!({"code": "import os; os.system('id')"})).list,
+        list(&[(What::Unsure("runs code".into()), route(t, "/code"))])
+    );
+    let t = "mcp__e2b__run_code";
+    assert_eq!(
+        fx(t, json!({"code": "print(1)", "language": "Python"})).list,
+        list(&[(What::Unsure("runs python code".into()), route(t, "/code"))])
+    );
+    let t = "mcp__sandbox__python_repl";
+    assert_eq!(
+        fx(t, json!({"script": "open('/etc/passwd').read()"})).list,
+        list(&[(What::Unsure("runs python code".into()), route(t, "/script"))])
+    );
+    let t = "mcp__e2b__run_code";
+    let f = fx(t, json!({"code": "cat ~/.netrc", "language": "bash"}));
+    assert_eq!(
+        runs(&f),
+        vec![(
+            "cat".to_string(),
+            vec!["~/.netrc".to_string()],
+            Route {
+                command: Some("cat ~/.netrc".into()),
+                ..route(t, "/code")
+            }
+        )]
+    );
+    // Reading code is not running it.
+    assert!(
+        fx("mcp__figma__get_code", json!({"nodeId": "1:2"}))
+            .list
+            .is_empty()
+    );
+}
+
+#[test]
+fn key_spellings() {
+    let t = "mcp__jetbrains__get_file_text_by_path";
+    assert_eq!(
+        fx(t, json!({"pathInProject": "src/main.rs"})).list,
+        list(&[(read("src/main.rs", Some(CWD)), route(t, "/pathInProject"))])
+    );
+    let t = "mcp__aws__call_aws";
+    let f = fx(t, json!({"cli_command": "aws s3 ls"}));
+    assert_eq!(
+        runs(&f),
+        vec![(
+            "aws".to_string(),
+            vec!["s3".to_string(), "ls".to_string()],
+            Route {
+                command: Some("aws s3 ls".into()),
+                ..route(t, "/cli_command")
+            }
+        )]
+    );
+    // A file tool's path-shaped `name` is a path; elsewhere a name is not.
+    let t = "mcp__files__read_file";
+    assert_eq!(
+        fx(t, json!({"name": "/etc/shadow"})).list,
+        list(&[(read("/etc/shadow", Some(CWD)), route(t, "/name"))])
+    );
+    assert!(
+        fx("mcp__notes__create_note", json!({"name": "/etc/shadow"}))
+            .list
+            .is_empty()
+    );
+    // Weak keys: an address or a word is not a path outside file tools.
+    assert!(
+        fx(
+            "mcp__x__notify",
+            json!({"to": "ops@example.com", "target": "prod"})
+        )
+        .list
+        .is_empty()
+    );
+}
+
+#[test]
+fn url_keys_and_wrapped_urls() {
+    let t = "mcp__browser__open";
+    let f = fx(t, json!({"url": "169.254.169.254/latest/"}));
+    let (s, r) = sends(&f)[0];
+    assert_eq!(r, &route(t, "/url"));
+    assert_eq!(
+        s.endpoint.as_ref().map(Endpoint::class),
+        Some(IpClass::Metadata)
+    );
+    assert_eq!(
+        fx(t, json!({"url": "view-source:file:///etc/passwd"})).list,
+        list(&[(read("/etc/passwd", None), route(t, "/url"))])
+    );
+    // A URL under a data key is data, unless the tool fetches.
+    assert!(
+        fx(
+            "mcp__notes__add_note",
+            json!({"text": "https://x.example/a"})
+        )
+        .list
+        .is_empty()
+    );
+    // The IDE's file URI.
+    let t = "mcp__ide__getDiagnostics";
+    assert_eq!(
+        fx(t, json!({"uri": "file:///repo/src/a%20b.ts"})).list,
+        list(&[(read("/repo/src/a b.ts", None), route(t, "/uri"))])
+    );
+}
