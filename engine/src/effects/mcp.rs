@@ -53,9 +53,10 @@ const MAX_JSON_TOTAL: usize = 1024 * 1024;
 
 /// The effects of one MCP tool call.
 pub(crate) fn lens(tool: &str, input: &Value, cwd: Option<&str>, env: &ShellEnv, fx: &mut Effects) {
+    let start = fx.list.len();
     let mut w = Walk::new(tool, env);
     w.walk(input, "", None, None, cwd, 0, fx);
-    w.finish(input, fx);
+    w.finish(input, start, fx);
 }
 
 /// What a tool's name says it does to the paths it is given.
@@ -623,13 +624,14 @@ impl<'a> Walk<'a> {
         let server_words = words(&server);
         let sv = |w: &str| server_words.iter().any(|x| x == w) || server.contains(w);
         let short_l = short.to_ascii_lowercase();
-        let shell_tool = ["shell", "terminal", "bash", "tmux", "powershell", "console"]
+        // `process` as a noun (`start_process`, `interact_with_process`), not the verb
+        // (`process_text`).
+        let process_noun = name.iter().skip(1).any(|w| w == "process");
+        let shell_tool = ["shell", "terminal", "bash", "tmux", "powershell"]
             .iter()
             .any(|w| short_l.contains(w) || sv(w))
             || has("exec")
-            || has("execute") && (has("command") || has("process") || has("shell"))
-            || has("run") && (has("command") || has("process") || has("shell"))
-            || has("process")
+            || process_noun
             || has("cmd")
             || has("command");
         let browser_tool = ["browser", "playwright", "puppeteer", "chrome", "selenium"]
@@ -881,6 +883,19 @@ impl<'a> Walk<'a> {
         if !searches || self.remote.is_some() {
             return;
         }
+        // A content search (`search_code {path, pattern}`) matches text, not names: only its
+        // file filter names files.
+        let content_search = self.name.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "code" | "content" | "contents" | "text" | "grep" | "regex"
+            )
+        });
+        let pattern_keys: &[&str] = if content_search {
+            &["filepattern", "glob", "include", "filefilter"]
+        } else {
+            &["pattern", "glob", "filepattern", "include"]
+        };
         let path = m.iter().find_map(|(k, v)| {
             let s = v.as_str()?;
             matches!(
@@ -889,13 +904,9 @@ impl<'a> Walk<'a> {
             )
             .then_some(s)
         });
-        let pattern = m.iter().find(|(k, v)| {
-            v.is_string()
-                && matches!(
-                    words(k).concat().as_str(),
-                    "pattern" | "glob" | "filepattern"
-                )
-        });
+        let pattern = m
+            .iter()
+            .find(|(k, v)| v.is_string() && pattern_keys.contains(&words(k).concat().as_str()));
         let (Some(path), Some((pk, Value::String(g)))) = (path, pattern) else {
             return;
         };
@@ -1098,9 +1109,7 @@ impl<'a> Walk<'a> {
         }
         match kind {
             KeyKind::Host => {
-                if let Some(e) = super::url::parse(t)
-                    && (e.ip.is_some() || e.host.contains('.') || e.host == "localhost")
-                {
+                if let Some(e) = super::url::parse(t) {
                     fx.push(
                         What::Send(Send {
                             url: None,
@@ -1278,13 +1287,15 @@ impl<'a> Walk<'a> {
     }
 
     /// What the whole call adds: the request an upload sends, a remote repository's write.
-    fn finish(&mut self, input: &Value, fx: &mut Effects) {
+    fn finish(&mut self, input: &Value, start: usize, fx: &mut Effects) {
         if !self.uploads.is_empty() {
             let body: Vec<BodySource> = self.uploads.drain(..).map(BodySource::File).collect();
             // The files go with the request the call names, if it names one.
             let mut attached = false;
-            for e in fx.list.iter_mut() {
-                if let What::Send(s) = &mut e.what {
+            for e in fx.list.iter_mut().skip(start) {
+                if let What::Send(s) = &mut e.what
+                    && e.route.command.is_none()
+                {
                     s.body.extend(body.iter().cloned());
                     s.method = Some("POST".to_string());
                     attached = true;

@@ -829,3 +829,44 @@ fn url_keys_and_wrapped_urls() {
         list(&[(read("/repo/src/a b.ts", None), route(t, "/uri"))])
     );
 }
+
+#[test]
+fn searches_and_processes() {
+    // A content search reads below its path; its pattern is text, not a file name.
+    let t = "mcp__desktop-commander__search_code";
+    assert_eq!(
+        fx(t, json!({"path": "/repo", "pattern": "password"})).list,
+        list(&[(read("/repo", Some(CWD)), route(t, "/path"))])
+    );
+    assert_eq!(
+        fx(
+            t,
+            json!({"path": "/repo", "pattern": "key", "filePattern": "*.pem"})
+        )
+        .list,
+        list(&[
+            (read("/repo", Some(CWD)), route(t, "/path")),
+            (read("/repo/**/*.pem", Some(CWD)), route(t, "/filePattern")),
+        ])
+    );
+    // `process` the verb is not a process tool.
+    assert!(
+        fx(
+            "mcp__nlp__process_text",
+            json!({"text": "rm -rf / is a bad idea"})
+        )
+        .list
+        .is_empty()
+    );
+    // A container network's single-label host is a destination too.
+    let t = "mcp__redis__connect";
+    let f = fx(t, json!({"host": "cache", "port": 6379}));
+    assert_eq!(
+        sends(&f)[0]
+            .0
+            .endpoint
+            .as_ref()
+            .map(|e| (e.host.as_str(), e.class())),
+        Some(("cache", IpClass::Private))
+    );
+}
