@@ -65,8 +65,8 @@ pub enum IpClass {
     /// Every address that is not globally reachable and not one of the other classes:
     /// RFC 1918 (`10/8`, `172.16/12`, `192.168/16`), shared address space `100.64/10`,
     /// `192.0.0/24`, benchmarking `198.18/15`, documentation ranges, multicast, `240/4`,
-    /// broadcast, `fc00::/7`, `fec0::/10`, `ff00::/8`, `2001:db8::/32`; and the names of
-    /// local networks: `*.internal`, `*.local` (mDNS), `*.lan`, `*.home.arpa`,
+    /// broadcast, `fc00::/7`, `fec0::/10`, `ff00::/8`, `2001:db8::/32`, `::/96`; and the
+    /// names of local networks: `*.internal`, `*.local` (mDNS), `*.lan`, `*.home.arpa`,
     /// `*.localdomain`, `*.intranet`, `*.corp`, `*.svc.cluster.local`, and single-label
     /// names (`db`, `redis`: resolved by search domains or container networks, never on
     /// the public internet).
@@ -432,7 +432,8 @@ impl Endpoint {
     ///
     /// - `example.com`: the host and its subdomains (`api.example.com`), not
     ///   `badexample.com`;
-    /// - `*.example.com`: subdomains only; `*`: every host;
+    /// - `*.example.com`: subdomains only; `.example.com`: like `example.com`; `*`: every
+    ///   host;
     /// - an IP (`10.0.0.1`, `::1`, `[::1]`, in any notation) or a CIDR block
     ///   (`10.0.0.0/8`, `fd00::/8`): the address is in it;
     /// - `localhost`: every loopback destination (`localhost`, `127.0.0.1`, `[::1]`, …);
@@ -466,7 +467,8 @@ impl Endpoint {
         }
         let (wild, p) = match p.strip_prefix("*.") {
             Some(rest) => (true, rest),
-            None => (false, p),
+            // `.example.com` (as in `no_proxy`): the host and its subdomains.
+            None => (false, p.strip_prefix('.').unwrap_or(p)),
         };
         let text = if p.contains(':') && !p.starts_with('[') {
             format!("[{p}]")
@@ -634,6 +636,9 @@ fn v6_class(a: Ipv6Addr) -> IpClass {
         IpClass::Metadata
     } else if a.is_loopback() || a.is_unspecified() {
         IpClass::Loopback
+    } else if s[..6] == [0; 6] {
+        // IPv4-compatible `::a.b.c.d` (deprecated, not routed).
+        IpClass::Private
     } else if (s[0] & 0xffc0) == 0xfe80 {
         IpClass::LinkLocal
     } else if (s[0] & 0xfe00) == 0xfc00

@@ -264,6 +264,7 @@ fn ipv6() {
         IpClass::Metadata
     );
     assert_eq!(ep("http://[2606:4700::1111]/").class(), IpClass::Public);
+    assert_eq!(ep("http://[::a9fe:a9fe]/").class(), IpClass::Private);
 }
 
 #[test]
@@ -397,6 +398,8 @@ fn host_patterns() {
     assert!(!ep("localhost:3001").host_matches("localhost:3000"));
     assert!(!ep("http://10.0.0.1/").host_matches("localhost"));
     assert!(ep("https://bücher.example/").host_matches("Bücher.example"));
+    assert!(api.host_matches(".github.com"));
+    assert!(ep("https://github.com/").host_matches(".github.com"));
 }
 
 #[test]
