@@ -608,6 +608,7 @@ struct Walk<'a> {
     nodes: usize,
     json_bytes: usize,
     too_large: bool,
+    too_deep: bool,
     /// Files an upload reads (sent with the request).
     uploads: Vec<PathRef>,
     /// Where the first uploaded file was named.
@@ -726,6 +727,7 @@ impl<'a> Walk<'a> {
             nodes: 0,
             json_bytes: 0,
             too_large: false,
+            too_deep: false,
             uploads: Vec::new(),
             upload_arg: None,
         }
@@ -775,6 +777,10 @@ impl<'a> Walk<'a> {
             return;
         }
         if depth > MAX_DEPTH {
+            // Once per call: a wide tree of deep branches says it once.
+            if std::mem::replace(&mut self.too_deep, true) {
+                return;
+            }
             self.unsure(
                 format!("argument `{ptr}` nested deeper than {MAX_DEPTH} levels: not walked"),
                 ptr,

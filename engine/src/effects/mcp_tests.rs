@@ -668,13 +668,17 @@ fn too_deep_or_too_large_is_unsure() {
     for _ in 0..20 {
         v = json!({ "a": v });
     }
-    let f = fx("mcp__x__y", v);
+    let f = fx("mcp__x__y", v.clone());
     assert_eq!(f.of(EffectKind::Read).count(), 0);
     let deep = "/a".repeat(17);
     assert_eq!(
         f.unsure(),
         Some(format!("argument `{deep}` nested deeper than 16 levels: not walked").as_str())
     );
+
+    // Said once, however many branches are too deep.
+    let f = fx("mcp__x__y", json!([v.clone(), v.clone(), v]));
+    assert_eq!(f.of(EffectKind::Unsure).count(), 1);
 
     let many: Vec<Value> = (0..25_000).map(|i| json!(i)).collect();
     let f = fx("mcp__x__y", json!({ "items": many }));
