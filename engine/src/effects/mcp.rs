@@ -1012,7 +1012,7 @@ impl<'a> Walk<'a> {
         let shell_input = self.shell_tool
             && matches!(
                 joined.as_str(),
-                "input" | "text" | "chars" | "keys" | "line" | "stdin" | "code"
+                "input" | "text" | "chars" | "keys" | "line" | "code"
             );
         if ck != CommandKey::No || shell_input {
             self.shell(&Value::String(s.to_string()), ptr, base, fx);
@@ -1115,7 +1115,23 @@ impl<'a> Walk<'a> {
         }
         match kind {
             KeyKind::Host => {
-                if let Some(e) = super::url::parse(t) {
+                if let Some(mut e) = super::url::parse(t).filter(|e| e.path == "/") {
+                    // A bare host says nothing of the protocol: the port beside it, if any.
+                    e.scheme = String::new();
+                    e.path = String::new();
+                    let port = parent.and_then(|m| {
+                        m.iter().find_map(|(k, v)| {
+                            (words(k).concat() == "port").then_some(())?;
+                            match v {
+                                Value::Number(n) => n.as_u64(),
+                                Value::String(s) => s.parse().ok(),
+                                _ => None,
+                            }
+                        })
+                    });
+                    if !t.contains(':') || t.starts_with('[') && !t.contains("]:") {
+                        e.port = port.and_then(|p| u16::try_from(p).ok());
+                    }
                     fx.push(
                         What::Send(Send {
                             url: None,
@@ -1143,6 +1159,10 @@ impl<'a> Walk<'a> {
             }
             // A file tool's path-shaped `name` is still a path.
             KeyKind::NotPath if self.file_tool && path_shaped(t) => {
+                self.path(t, Role::Any, ptr, parent, base, fx);
+            }
+            // A URI key's local path (`uri: "/repo/x.ts"`).
+            KeyKind::Url if path_shaped(t) => {
                 self.path(t, Role::Any, ptr, parent, base, fx);
             }
             KeyKind::Url | KeyKind::Data | KeyKind::NotPath => {}
@@ -1512,7 +1532,10 @@ fn verb_of(name: &[String]) -> Verb {
         Verb::Delete
     } else if has(&["copy", "cp", "duplicate"]) {
         Verb::Copy
-    } else if has(&["upload", "attach"]) {
+    } else if has(&["upload", "attach"])
+        // `put_object {localPath}`, `push_blob`: a local file goes to a remote store.
+        || has(&["put", "push"]) && !has(&["file", "files", "dir", "directory"])
+    {
         Verb::Upload
     } else if has(&["append"]) {
         Verb::Append

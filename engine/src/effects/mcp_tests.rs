@@ -874,3 +874,76 @@ fn searches_and_processes() {
         Some(("cache", IpClass::Private))
     );
 }
+
+#[test]
+fn remote_stores_hosts_and_uris() {
+    // A local file put to a remote store is read and sent.
+    let t = "mcp__s3__put_object";
+    let creds = PathRef::new("~/.aws/credentials", Some(CWD));
+    assert_eq!(
+        fx(
+            t,
+            json!({"bucket": "b", "key": "k", "localPath": "~/.aws/credentials"})
+        )
+        .list,
+        list(&[
+            (What::Read(creds.clone()), route(t, "/localPath")),
+            (
+                What::Send(Send {
+                    url: None,
+                    endpoint: None,
+                    method: Some("POST".into()),
+                    body: vec![BodySource::File(creds)],
+                    dynamic: true,
+                }),
+                route(t, "/localPath")
+            ),
+        ])
+    );
+    // A host key: no protocol, the port beside it.
+    let t = "mcp__ssh__exec";
+    let f = fx(
+        t,
+        json!({"host": "10.0.0.5", "port": 2222, "command": "uptime"}),
+    );
+    let (s, r) = sends(&f)[0];
+    assert_eq!(r, &route(t, "/host"));
+    let e = s.endpoint.clone();
+    assert_eq!(
+        e.map(|e| (e.class(), e.scheme, e.host, e.port, e.path)),
+        Some((
+            IpClass::Private,
+            String::new(),
+            "10.0.0.5".to_string(),
+            Some(2222),
+            String::new()
+        ))
+    );
+    // A URI key holding a local path.
+    let t = "mcp__vscode__open_file";
+    assert_eq!(
+        fx(t, json!({"uri": "/repo/src/x.ts", "line": 3})).list,
+        list(&[(read("/repo/src/x.ts", Some(CWD)), route(t, "/uri"))])
+    );
+    // Standard input fed to a command is data; `cwd` is read and is the command's directory.
+    let t = "mcp__mcp-server-commands__run_command";
+    let f = fx(
+        t,
+        json!({"command": "ls", "stdin": "rm -rf /", "cwd": "/tmp"}),
+    );
+    assert_eq!(
+        runs(&f),
+        vec![(
+            "ls".to_string(),
+            Vec::new(),
+            Route {
+                command: Some("ls".into()),
+                ..route(t, "/command")
+            }
+        )]
+    );
+    assert_eq!(
+        f.of(EffectKind::Read).cloned().collect::<Vec<_>>(),
+        list(&[(read("/tmp", Some(CWD)), route(t, "/cwd"))])
+    );
+}

@@ -239,6 +239,22 @@ fn ipv4_in_every_notation() {
         );
         assert_eq!(e.class(), IpClass::Metadata, "{s}");
     }
+    // Percent-encoded and full-width digits, userinfo and fragment decoys.
+    for s in [
+        "http://%31%36%39.254.169.254/",
+        "http://１６９.２５４.１６９.２５４/",
+        "http://evil.example@169.254.169.254/",
+        "http://169.254.169.254#@evil.example",
+        "ubuntu@169.254.169.254:~/x",
+    ] {
+        assert_eq!(ep(s).host, "169.254.169.254", "{s}");
+    }
+    assert_eq!(
+        ep("http://169.254.169.254@evil.example/").host,
+        "evil.example"
+    );
+    assert_eq!(ep("http://127.000.000.001/").host, "127.0.0.1");
+    assert_eq!(ep("http://[::ffff:7f00:1]/").class(), IpClass::Loopback);
     assert_eq!(ep("http://0x7f.1/").host, "127.0.0.1");
     assert_eq!(ep("http://017700000001/").host, "127.0.0.1");
     assert_eq!(ep("http://0/").host, "0.0.0.0");
