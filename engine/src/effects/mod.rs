@@ -46,14 +46,15 @@ pub use crate::policy::EffectKind;
 /// The lens an effect came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lens {
-    /// A shell command line (Bash, Codex `shell` / `exec_command`, a shell inside an MCP
-    /// argument, text typed into a shell session with `write_stdin`).
+    /// A shell command line of a shell tool (Bash, Codex `shell` / `exec_command`, text
+    /// typed into a shell session with `write_stdin`).
     Shell,
     /// A file tool (`Read`, `Write`, `Edit`, …) or a patch (`apply_patch`).
     File,
     /// A web tool (`WebFetch`, `WebSearch`).
     Web,
-    /// An MCP tool's arguments.
+    /// An MCP tool's arguments (a command inside one is analysed by the shell lens but
+    /// keeps this lens: the route is the MCP tool).
     Mcp,
 }
 
