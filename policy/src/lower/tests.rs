@@ -113,3 +113,201 @@ fn messages_stay_on_one_line_whatever_the_file_holds() {
         ]
     );
 }
+
+const LIBRARY: &str = r#"[lists]
+secret_paths = ["**/.env", "**/.ssh/**"]
+allowed_hosts = ["github.com"]
+
+[[rule]]
+id = "secrets"
+seam = "pre-tool"
+when.reads = { path_inside = "@secret_paths", path_outside = ["**/.env.example"] }
+decision = "deny"
+
+[[rule]]
+id = "uploads"
+seam = "pre-tool"
+when.sends = { host_not_in = "@allowed_hosts", method = ["post", "PUT"] }
+decision = "ask"
+"#;
+
+/// The effect test of rule `i` of the first policy.
+fn effect_of(p: &LoadedPolicy, i: usize) -> EffectTest {
+    match p.rules[i].when.as_ref() {
+        Some(Pred::Leaf(Leaf {
+            test: Test::Effect(t),
+            ..
+        })) => (**t).clone(),
+        other => panic!("not an effect test: {other:?}"),
+    }
+}
+
+#[test]
+fn effect_tests_lower_with_their_kind_and_constraints() {
+    let p = load_str(LIBRARY, "lib.toml", Scope::User, 0);
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!(t.kind, EffectKind::Read);
+    assert_eq!(
+        t.shell.path_inside,
+        [PathSpec::Glob("@secret_paths".into())]
+    );
+    assert_eq!(
+        t.shell.path_outside,
+        [PathSpec::Glob("**/.env.example".into())]
+    );
+    let t = effect_of(&p, 1);
+    assert_eq!(t.kind, EffectKind::Send);
+    assert_eq!(t.method, ["POST", "PUT"]);
+    assert_eq!(
+        p.meta
+            .list_refs
+            .iter()
+            .map(|r| (r.name.as_str(), r.source.line, r.source.column))
+            .collect::<Vec<_>>(),
+        [("secret_paths", 8, 30), ("allowed_hosts", 14, 30)]
+    );
+}
+
+#[test]
+fn lists_resolve_across_files_and_layers_stay_monotone() {
+    let lib = load_str(LIBRARY, "lib.toml", Scope::Cli, 0);
+    let user = load_str(
+        "[lists.allowed_hosts]\nextend = [\"docs.rs\"]\n",
+        "user.toml",
+        Scope::User,
+        1,
+    );
+    let project = load_str(
+        "[lists.allowed_hosts]\nextend = [\"evil.example\"]\n[[rule]]\nid = \"p\"\nseam = \"pre-tool\"\nwhen.sends = { host_not_in = \"@allowed_hosts\" }\ndecision = \"deny\"\n",
+        ".seamguard/p.toml",
+        Scope::Project,
+        2,
+    );
+    let mut set = vec![lib, user, project];
+    crate::lists::resolve(&mut set);
+    for p in &set {
+        assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    }
+    // The library (command line) sees the user's extension, not the project's.
+    assert_eq!(effect_of(&set[0], 1).host_not_in, ["github.com", "docs.rs"]);
+    // The project's own rule sees all three.
+    assert_eq!(
+        effect_of(&set[2], 0).host_not_in,
+        ["github.com", "docs.rs", "evil.example"]
+    );
+    assert_eq!(
+        effect_of(&set[0], 0).shell.path_inside,
+        [
+            PathSpec::Glob("**/.env".into()),
+            PathSpec::Glob("**/.ssh/**".into())
+        ]
+    );
+    // Resolved once: a second pass changes nothing.
+    let before = format!("{:?}", set[0].rules);
+    crate::lists::resolve(&mut set);
+    assert_eq!(format!("{:?}", set[0].rules), before);
+}
+
+#[test]
+fn an_unknown_list_is_an_error_at_the_reference_and_drops_the_rule() {
+    let mut set = vec![load_str(
+        "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = \"@secret_path\" }\ndecision = \"deny\"\n",
+        "p.toml",
+        Scope::User,
+        0,
+    )];
+    crate::lists::resolve(&mut set);
+    let msgs: Vec<String> = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "p.toml:4:30: error: unknown list `@secret_path`; define it in a `[lists]` table (rule `r`)"
+        ]
+    );
+    assert!(set[0].rules.is_empty());
+}
+
+#[test]
+fn list_definitions_twice_and_orphan_extensions_are_errors() {
+    let a = load_str("[lists]\nx = [\"a\"]\n", "a.toml", Scope::User, 0);
+    let b = load_str(
+        "[lists]\nx = [\"b\"]\n[lists.y]\nextend = [\"c\"]\n",
+        "b.toml",
+        Scope::User,
+        1,
+    );
+    let mut set = vec![a, b];
+    crate::lists::resolve(&mut set);
+    let msgs: Vec<String> = set[1].diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "b.toml:2:1: error: list `x` is already defined at a.toml:2:1; add to it with `[lists.x] extend = [...]`",
+            "b.toml:3:8: error: `[lists.y]` extends a list that no loaded policy defines",
+        ]
+    );
+}
+
+#[test]
+fn effect_keys_are_checked_per_kind() {
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.reads = { host_in = \"x\" }\ndecision = \"deny\"\n",
+        |m| m.starts_with("p.toml:4:16: error: unknown key `host_in` in `reads`"),
+    );
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.sends = { ip_class = \"metdata\" }\ndecision = \"deny\"\n",
+        |m| {
+            m.starts_with("p.toml:4:27: error: `sends.ip_class`: unknown value `metdata`")
+                && m.contains("did you mean `metadata`?")
+        },
+    );
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.sennds = { }\ndecision = \"deny\"\n",
+        |m| m.contains("unknown field `sennds`") && m.contains("did you mean `sends`?"),
+    );
+}
+
+#[test]
+fn test_shorthands_build_pre_tool_events() {
+    let p = load_str(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\ndecision = \"ask\"\n[[test]]\ncommand = \"ls\"\nexpect = \"ask\"\n[[test]]\nfile_path = \"/w/a\"\ntool = \"Write\"\ncontent = \"x\"\nexpect = \"ask\"\n[[test]]\nurl = \"https://docs.rs\"\nexpect = \"ask\"\n[[test]]\nmcp = { tool = \"mcp__fs__read_file\", arguments = { path = \"/w/a\" } }\nexpect = \"ask\"\n",
+        "p.toml",
+        Scope::User,
+        0,
+    );
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let calls: Vec<(String, String)> = p
+        .tests
+        .iter()
+        .map(|t| {
+            (
+                t.payload["tool_name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                t.payload["tool_input"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("Bash".to_string(), r#"{"command":"ls"}"#.to_string()),
+            (
+                "Write".into(),
+                r#"{"file_path":"/w/a","content":"x"}"#.into()
+            ),
+            (
+                "WebFetch".into(),
+                r#"{"url":"https://docs.rs","prompt":"Summarize the page"}"#.into()
+            ),
+            ("mcp__fs__read_file".into(), r#"{"path":"/w/a"}"#.into()),
+        ]
+    );
+    assert!(
+        p.tests
+            .iter()
+            .all(|t| t.payload["hook_event_name"] == "PreToolUse")
+    );
+}
