@@ -8,6 +8,7 @@ mod support;
 mod cases;
 mod command_hooks;
 mod conformance;
+mod effect_routes;
 mod properties;
 mod replay;
 mod samples;
