@@ -359,6 +359,17 @@ impl Effects {
 /// assert!(fx.of(EffectKind::Send).next().is_some());
 /// ```
 pub fn effects_of(payload: &Value, env: &ShellEnv) -> Effects {
+    effects_with(payload, env, None)
+}
+
+/// [`effects_of`] reusing the shell analysis of the call's `tool_input.command` when the
+/// evaluation already made it (shell tests on `command` and the shell lens read the same
+/// line).
+pub(crate) fn effects_with(
+    payload: &Value,
+    env: &ShellEnv,
+    command: Option<&crate::shell::ShellAnalysis>,
+) -> Effects {
     let mut fx = Effects::default();
     let tool = payload
         .get("tool_name")
@@ -375,7 +386,10 @@ pub fn effects_of(payload: &Value, env: &ShellEnv) -> Effects {
     } else if files::handles(tool, input) {
         files::lens(tool, input, cwd, &mut fx);
     } else if let Some(cmd) = shell::command_of(tool, input) {
-        shell::lens_value(tool, "", cmd, cwd, env, &mut fx);
+        match command.filter(|_| input.get("command").is_some_and(|c| std::ptr::eq(c, cmd))) {
+            Some(a) => shell::lens_analysis(tool, "", a, env, &mut fx),
+            None => shell::lens_value(tool, "", cmd, cwd, env, &mut fx),
+        }
     }
     fx
 }

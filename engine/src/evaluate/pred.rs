@@ -76,7 +76,20 @@ impl Evaluation<'_> {
     /// The effects of the tool call, found on first use.
     pub(crate) fn effects(&self) -> Rc<Effects> {
         self.effects
-            .get_or_init(|| Rc::new(crate::effects::effects_of(self.payload, self.env)))
+            .get_or_init(|| {
+                // A shell test on `command` may have analysed the line already.
+                let command = self
+                    .shell
+                    .borrow()
+                    .iter()
+                    .find(|(n, _)| n == "command")
+                    .map(|(_, a)| a.clone());
+                Rc::new(crate::effects::effects_with(
+                    self.payload,
+                    self.env,
+                    command.as_deref(),
+                ))
+            })
             .clone()
     }
 }
