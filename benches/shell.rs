@@ -4,6 +4,8 @@
 //! library (`policies/*.toml`) by:
 //!
 //! * `analyze`: [`BrushAnalyzer::analyze`] alone (parse + flatten into simple commands);
+//! * `effects`: [`effects_of`] on the payload (parse + the shell lens: the call's runs,
+//!   reads, writes, deletes, requests);
 //! * `library_fire`: [`DecisionTable::fire`] on the `PreToolUse` payload, i.e. parse + match
 //!   of every shell-aware rule of the bundled policies (the target: median ≤ 20 µs);
 //! * `library_evaluate`: the full [`Engine::evaluate`] (fire + merge + reasons);
@@ -31,6 +33,7 @@ use criterion::Criterion;
 use regex::RegexSet;
 use serde_json::{Value, json};
 
+use seamguard_engine::effects::effects_of;
 use seamguard_engine::shell::{BrushAnalyzer, ShellAnalyzer};
 use seamguard_engine::{
     DecisionTable, Dialect, Engine, LoadedPolicy, Scope, Seam, ShellEnv, load_dir, load_str,
@@ -212,6 +215,9 @@ fn bench_all(c: &mut Criterion, f: &Fixture) {
     g.bench_function("analyze", |b| {
         b.iter(|| BrushAnalyzer.analyze(black_box(TYPICAL), Some("/home/user/project")))
     });
+    g.bench_function("effects", |b| {
+        b.iter(|| effects_of(black_box(&f.typical), f.library.env()))
+    });
     g.bench_function("library_fire", |b| b.iter(|| fire(&f.library, &f.typical)));
     g.bench_function("library_evaluate", |b| {
         b.iter(|| evaluate(&f.engine, &f.typical))
@@ -262,7 +268,13 @@ fn summary(f: &Fixture) {
             }),
         ),
         (
-            "`DecisionTable::fire`, bundled library (parse + match)",
+            "`effects_of` (parse + shell lens)",
+            measure(n, || {
+                black_box(effects_of(black_box(&f.typical), f.library.env()));
+            }),
+        ),
+        (
+            "`DecisionTable::fire`, bundled library (parse + effects + match)",
             measure(n, || {
                 black_box(fire(&f.library, &f.typical));
             }),
