@@ -29,6 +29,8 @@ pub(crate) mod programs;
 pub(crate) mod shell;
 #[cfg(test)]
 mod shell_tests;
+#[cfg(test)]
+mod tests;
 pub mod url;
 pub(crate) mod web;
 
@@ -36,7 +38,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::shell::{Arg, SimpleCommand};
+use crate::shell::{Arg, ShellAnalyzer, SimpleCommand};
 use crate::table::ShellEnv;
 
 pub use url::{Endpoint, IpClass};
@@ -385,6 +387,8 @@ pub(crate) fn effects_with(
         web::lens(tool, input, &mut fx);
     } else if files::handles(tool, input) {
         files::lens(tool, input, cwd, &mut fx);
+    } else if tool == "write_stdin" {
+        typed(tool, input, cwd, env, &mut fx);
     } else if let Some(cmd) = shell::command_of(tool, input) {
         match command.filter(|_| input.get("command").is_some_and(|c| std::ptr::eq(c, cmd))) {
             Some(a) => shell::lens_analysis(tool, "", a, env, &mut fx),
@@ -392,4 +396,30 @@ pub(crate) fn effects_with(
         }
     }
     fx
+}
+
+/// Codex `write_stdin`: text typed into a running session. What runs there is not known (a
+/// shell, a REPL, a prompt answered with `y`), so the text is judged as a command line when it
+/// reads as one; text that does not parse as shell (Python typed into a REPL) is input to a
+/// program, not a command line the guard failed to see. Control characters (`^C`, `^D`) are
+/// keystrokes, not text.
+fn typed(tool: &str, input: &Value, cwd: Option<&str>, env: &ShellEnv, fx: &mut Effects) {
+    let Some(chars) = input.get("chars").and_then(Value::as_str) else {
+        return;
+    };
+    let text: String = chars
+        .chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+        .collect();
+    if text.trim().is_empty() {
+        return;
+    }
+    let mut a = crate::shell::BrushAnalyzer.analyze(&text, cwd);
+    if a.unsure
+        .as_deref()
+        .is_some_and(|u| u.contains("does not parse"))
+    {
+        a.unsure = None;
+    }
+    shell::lens_analysis(tool, "/chars", &a, env, fx);
 }
