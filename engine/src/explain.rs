@@ -203,6 +203,7 @@ fn effect_label(t: &EffectTest) -> String {
         ("manager", &t.managers),
         ("source_not_in", &t.source_not_in),
         ("lens", &t.lenses),
+        ("content_regex", &t.content_regex),
     ] {
         if !v.is_empty() {
             parts.push(format!("{k} = {}", list(v)));

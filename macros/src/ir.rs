@@ -224,6 +224,7 @@ impl Gen {
             managers,
             source_not_in,
             lenses,
+            content_regex,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
@@ -241,6 +242,7 @@ impl Gen {
             managers,
             source_not_in,
             lenses,
+            content_regex,
         ] = [
             host_in,
             host_not_in,
@@ -252,6 +254,7 @@ impl Gen {
             managers,
             source_not_in,
             lenses,
+            content_regex,
         ]
         .map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
@@ -271,6 +274,7 @@ impl Gen {
             managers: #managers,
             source_not_in: #source_not_in,
             lenses: #lenses,
+            content_regex: #content_regex,
         })
     }
 

@@ -295,6 +295,7 @@ fn effect(e: &mut EffectTest, x: &mut dyn Expand) -> bool {
         &mut e.managers,
         &mut e.source_not_in,
         &mut e.lenses,
+        &mut e.content_regex,
     ] {
         t |= strings(v, x);
     }

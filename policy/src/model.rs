@@ -448,6 +448,10 @@ pub struct EffectTest {
     pub source_not_in: Vec<String>,
     /// `lens`: the effect came through one of these lenses (`shell`, `file`, `web`, `mcp`).
     pub lenses: Vec<String>,
+    /// `content_regex` (writes): the written data matches one of these regexes (a write
+    /// whose data is not visible cannot be told).
+    #[serde(default)]
+    pub content_regex: Vec<String>,
 }
 
 impl EffectTest {
@@ -470,6 +474,7 @@ impl EffectTest {
             managers: Vec::new(),
             source_not_in: Vec::new(),
             lenses: Vec::new(),
+            content_regex: Vec::new(),
         }
     }
 

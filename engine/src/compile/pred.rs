@@ -20,6 +20,9 @@ use crate::policy::{EffectTest, Field, Leaf, Pred, Rule, ShellTest, Test};
 pub(crate) struct EffectGlobs {
     pub(crate) path: PathGlobs,
     pub(crate) body: PathGlobs,
+    /// `content_regex`, compiled (`None`: none given; an error: it does not compile, and
+    /// the test then cannot clear anything).
+    pub(crate) content: Option<Result<regex::RegexSet, String>>,
 }
 
 impl EffectGlobs {
@@ -30,6 +33,8 @@ impl EffectGlobs {
                 inside: GlobList::build(&t.body_from, home, t.case_insensitive()),
                 outside: GlobList::default(),
             },
+            content: (!t.content_regex.is_empty())
+                .then(|| regex::RegexSet::new(&t.content_regex).map_err(|e| e.to_string())),
         }
     }
 }

@@ -23,6 +23,7 @@
 //! Policies test effects with `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
 //! `when.runs`, `when.signals`, `when.changes_permission` and `when.installs`.
 
+pub(crate) mod content;
 pub(crate) mod files;
 pub(crate) mod mcp;
 pub(crate) mod programs;
@@ -395,6 +396,7 @@ pub(crate) fn effects_with(
             None => shell::lens_value(tool, "", cmd, cwd, env, &mut fx),
         }
     }
+    content::executed_content(&mut fx, env);
     fx
 }
 

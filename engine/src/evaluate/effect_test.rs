@@ -90,17 +90,24 @@ pub(crate) fn eval_effect(
                 p.dynamic,
                 p.cwd.as_deref(),
             ),
-            What::Write { path, append, .. } => {
+            What::Write {
+                path,
+                append,
+                content,
+            } => {
                 if t.append.is_some_and(|a| a != *append) {
                     Some(false)
                 } else {
-                    path_ok(
+                    match path_ok(
                         has_path_test,
                         &place,
                         &path.text,
                         path.dynamic,
                         path.cwd.as_deref(),
-                    )
+                    ) {
+                        Some(true) => content_ok(globs, content.as_deref()),
+                        other => other,
+                    }
                 }
             }
             What::Delete { path, recursive }
@@ -173,6 +180,16 @@ fn arg_suffix(argument: &str) -> String {
         String::new()
     } else {
         format!(", argument `{argument}`")
+    }
+}
+
+/// The `content_regex` constraint on written data: holds when there is none; cannot be
+/// told when the data is not visible (or the patterns do not compile).
+fn content_ok(globs: &EffectGlobs, content: Option<&str>) -> Option<bool> {
+    match (&globs.content, content) {
+        (None, _) => Some(true),
+        (Some(Ok(set)), Some(c)) => Some(set.is_match(c)),
+        (Some(_), _) => None,
     }
 }
 

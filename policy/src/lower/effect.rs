@@ -25,7 +25,13 @@ const RUN_KEYS: &[&str] = &[
     "lens",
 ];
 const PATH_KEYS: &[&str] = &["path_inside", "path_outside", "lens"];
-const WRITE_KEYS: &[&str] = &["path_inside", "path_outside", "append", "lens"];
+const WRITE_KEYS: &[&str] = &[
+    "path_inside",
+    "path_outside",
+    "append",
+    "content_regex",
+    "lens",
+];
 const RECURSIVE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens"];
 const SEND_KEYS: &[&str] = &[
     "host_in",
@@ -91,6 +97,18 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 }
                 None => ok = false,
             },
+            "content_regex" => {
+                let Some(items) = want_list_items(ctx, val, &label) else {
+                    ok = false;
+                    continue;
+                };
+                for (p, span) in &items {
+                    if crate::lists::reference(p).is_none() {
+                        ok &= check_regex(ctx, p, span.clone(), &label);
+                    }
+                }
+                test.content_regex = items.into_iter().map(|(s, _)| s).collect();
+            }
             "body_from" => match want_list_items(ctx, val, &label)
                 .and_then(|items| path_specs(ctx, val, items))
             {

@@ -1,0 +1,215 @@
+//! What a written file will do when it runs: the content of files that are executed without
+//! anyone asking (shell start-up files, git hooks, `.envrc`, cron tables, systemd units, npm
+//! lifecycle scripts, editor tasks that run on folder open) goes through the shell lens.
+//!
+//! In: the effects the lenses found (a `write` with its content, from any route). Out: the
+//! effects of that content added to the call, each route marked `via "runs from <path>"`, so
+//! the rules that judge a command judge it in a start-up file too: a `.zshrc` line that
+//! downloads code sends, a git hook that deletes the home folder deletes. Content that is
+//! written but not visible (`cp x ~/.bashrc`) adds nothing here; the rules on the write itself
+//! still apply.
+
+use serde_json::Value;
+
+use super::{Effect, Effects, What};
+use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+use crate::table::ShellEnv;
+
+/// How a file that runs keeps its commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    /// The whole file is a shell script.
+    Shell,
+    /// A cron table: the command after the schedule (and the user, in system tables).
+    Crontab { user_field: bool },
+    /// A systemd unit: the values of its `Exec*=` lines.
+    SystemdUnit,
+    /// `package.json`: the lifecycle scripts npm runs on install.
+    PackageJson,
+    /// `.vscode/tasks.json`: tasks that run when the folder opens.
+    EditorTasks,
+}
+
+/// Files that run by themselves, as case-insensitive globs over the absolute path.
+const EXECUTED: &[(&str, Runs)] = &[
+    ("**/.bashrc", Runs::Shell),
+    ("**/.bash_profile", Runs::Shell),
+    ("**/.bash_login", Runs::Shell),
+    ("**/.bash_logout", Runs::Shell),
+    ("**/.profile", Runs::Shell),
+    ("**/.zshrc", Runs::Shell),
+    ("**/.zshenv", Runs::Shell),
+    ("**/.zprofile", Runs::Shell),
+    ("**/.zlogin", Runs::Shell),
+    ("**/.zlogout", Runs::Shell),
+    ("**/.kshrc", Runs::Shell),
+    ("**/.mkshrc", Runs::Shell),
+    ("**/.config/fish/config.fish", Runs::Shell),
+    ("**/.config/fish/conf.d/*.fish", Runs::Shell),
+    ("/etc/profile", Runs::Shell),
+    ("/etc/profile.d/*", Runs::Shell),
+    ("/etc/bash.bashrc", Runs::Shell),
+    ("/etc/bashrc", Runs::Shell),
+    ("/etc/zshrc", Runs::Shell),
+    ("/etc/zsh/*", Runs::Shell),
+    ("/etc/rc.local", Runs::Shell),
+    ("**/.envrc", Runs::Shell),
+    ("**/.git/hooks/*", Runs::Shell),
+    ("**/.husky/*", Runs::Shell),
+    ("/etc/crontab", Runs::Crontab { user_field: true }),
+    ("/etc/cron.d/*", Runs::Crontab { user_field: true }),
+    ("/var/spool/cron/**", Runs::Crontab { user_field: false }),
+    ("/etc/cron.hourly/*", Runs::Shell),
+    ("/etc/cron.daily/*", Runs::Shell),
+    ("/etc/cron.weekly/*", Runs::Shell),
+    ("/etc/cron.monthly/*", Runs::Shell),
+    ("**/systemd/**/*.service", Runs::SystemdUnit),
+    ("**/package.json", Runs::PackageJson),
+    ("**/.vscode/tasks.json", Runs::EditorTasks),
+];
+
+/// The npm lifecycle scripts that run on `npm install` / `npm ci` / publish without being
+/// named.
+const NPM_LIFECYCLE: &[&str] = &[
+    "preinstall",
+    "install",
+    "postinstall",
+    "prepare",
+    "preprepare",
+    "postprepare",
+    "prepublish",
+    "prepack",
+    "postpack",
+    "dependencies",
+];
+
+/// Largest content analysed, in bytes (256 KiB); a longer write is judged by its path only.
+const MAX_CONTENT: usize = 256 * 1024;
+
+/// How `path` runs, if it is a file that runs by itself.
+fn runs_of(path: &str) -> Option<Runs> {
+    let folded = path.to_lowercase();
+    EXECUTED
+        .iter()
+        .find(|(g, _)| fast_glob::glob_match(g, &folded))
+        .map(|(_, r)| *r)
+}
+
+/// The command lines a file of kind `runs` holds.
+fn commands(runs: Runs, content: &str) -> Vec<String> {
+    match runs {
+        Runs::Shell => vec![content.to_string()],
+        Runs::Crontab { user_field } => content
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            // `NAME=value` lines set the environment of the jobs.
+            .filter(|l| {
+                let first = l.split_whitespace().next().unwrap_or("");
+                !first.contains('=') || first.starts_with('@')
+            })
+            .filter_map(|l| {
+                let fields = if l.starts_with('@') { 1 } else { 5 };
+                let skip = fields + usize::from(user_field);
+                let mut rest = l;
+                for _ in 0..skip {
+                    rest = rest.trim_start();
+                    let end = rest.find(char::is_whitespace)?;
+                    rest = &rest[end..];
+                }
+                let cmd = rest.trim();
+                (!cmd.is_empty()).then(|| cmd.to_string())
+            })
+            .collect(),
+        Runs::SystemdUnit => content
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.trim().split_once('=')?;
+                k.trim().starts_with("Exec").then(|| {
+                    // `-`, `@`, `:`, `+`, `!` prefixes change how it runs, not what.
+                    v.trim()
+                        .trim_start_matches(['-', '@', ':', '+', '!'])
+                        .to_string()
+                })
+            })
+            .collect(),
+        Runs::PackageJson => serde_json::from_str::<Value>(content)
+            .ok()
+            .and_then(|v| v.get("scripts").cloned())
+            .and_then(|s| match s {
+                Value::Object(m) => Some(
+                    m.into_iter()
+                        .filter(|(k, _)| NPM_LIFECYCLE.contains(&k.as_str()))
+                        .filter_map(|(_, v)| v.as_str().map(str::to_string))
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .unwrap_or_default(),
+        Runs::EditorTasks => serde_json::from_str::<Value>(content)
+            .ok()
+            .and_then(|v| v.get("tasks").and_then(Value::as_array).cloned())
+            .map(|tasks| {
+                tasks
+                    .iter()
+                    .filter(|t| {
+                        t.pointer("/runOptions/runOn").and_then(Value::as_str) == Some("folderOpen")
+                    })
+                    .filter_map(|t| {
+                        let cmd = t.get("command").and_then(Value::as_str)?;
+                        let args: Vec<&str> = t
+                            .get("args")
+                            .and_then(Value::as_array)
+                            .map(|a| a.iter().filter_map(Value::as_str).collect())
+                            .unwrap_or_default();
+                        Some(if args.is_empty() {
+                            cmd.to_string()
+                        } else {
+                            format!("{cmd} {}", args.join(" "))
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Add the effects of the content of every written file that runs by itself.
+pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv) {
+    let mut derived: Vec<Effect> = Vec::new();
+    for e in &fx.list {
+        let What::Write {
+            path,
+            content: Some(content),
+            ..
+        } = &e.what
+        else {
+            continue;
+        };
+        if path.dynamic || content.len() > MAX_CONTENT {
+            continue;
+        }
+        let Some(abs) = crate::paths::normalize(&path.text, path.cwd.as_deref(), &env.home) else {
+            continue;
+        };
+        let Some(runs) = runs_of(&abs) else {
+            continue;
+        };
+        // The file runs in its own folder's context; `cd` in it is tracked from there.
+        let dir = abs
+            .rsplit_once('/')
+            .map(|(d, _)| d)
+            .filter(|d| !d.is_empty());
+        for line in commands(runs, content) {
+            let a = BrushAnalyzer.analyze(&line, dir);
+            let mut inner = Effects::default();
+            super::shell::lens_analysis(&e.route.tool, &e.route.argument, &a, env, &mut inner);
+            for mut d in inner.list {
+                d.route.lens = e.route.lens;
+                d.route.via.insert(0, format!("runs from {}", path.text));
+                derived.push(d);
+            }
+        }
+    }
+    fx.list.extend(derived);
+}
