@@ -260,7 +260,7 @@ const GREP_VALUED: &[&str] = &[
     "--colour",
 ];
 
-/// Options of `rg` / `ag` / `ack` that take a value the effect model ignores.
+/// Options of `rg` that take a value the effect model ignores.
 const SEARCH_VALUED: &[&str] = &[
     "-m",
     "--max-count",
@@ -572,24 +572,24 @@ const NODE_INSTALL_OPTIONS: &[(&str, Role)] =
 
 /// Every program the effect model knows, tried in order for a program's base name.
 pub(crate) static PROGRAMS: &[Program] = &[
-    // Readers: every operand is read.
+    // Readers: every operand is read. Rows differ in which options take a value
+    // (`cat -n` is a switch, `nl -n ln` is not).
     Program {
         names: &[
             "cat",
-            "tac",
-            "nl",
-            "od",
-            "hexdump",
-            "hd",
-            "strings",
-            "base64",
-            "base32",
-            "wc",
-            "less",
+            "rev",
+            "zcat",
+            "bzcat",
+            "xzcat",
+            "zstdcat",
+            "lzcat",
+            "zmore",
             "more",
             "most",
             "pg",
-            "view",
+            "tsort",
+            "readlink",
+            "realpath",
             "md5sum",
             "sha1sum",
             "sha224sum",
@@ -599,87 +599,211 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "b2sum",
             "cksum",
             "sum",
-            "shasum",
             "md5",
-            "file",
-            "stat",
-            "readlink",
-            "realpath",
-            "fold",
-            "fmt",
-            "expand",
-            "unexpand",
-            "rev",
-            "tsort",
-            "look",
-            "iconv",
-            "column",
-            "pr",
-            "zcat",
-            "bzcat",
-            "xzcat",
-            "zless",
-            "zmore",
-            "lzcat",
-            "zstdcat",
-            "gunzip",
-            "openssl",
-            "gpg",
-            "xmllint",
-            "batcat",
-            "bat",
             "vim",
             "vi",
             "nvim",
+            "view",
             "nano",
             "emacs",
             "code",
             "ed",
             "ex",
+            "xmllint",
+            "dos2unix",
+            "unix2dos",
+            "gunzip",
+            "bunzip2",
+            "unxz",
+            "unzstd",
         ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["tac"],
+        valued: &["-s", "--separator"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["shasum"],
+        valued: &["-a", "--algorithm"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["less", "zless"],
+        valued: &[
+            "-b",
+            "-h",
+            "-j",
+            "-p",
+            "-P",
+            "-t",
+            "-x",
+            "-y",
+            "-z",
+            "-#",
+            "--pattern",
+            "--prompt",
+            "--tag",
+            "--tabs",
+            "--window",
+            "--shift",
+        ],
+        options: &[
+            ("-o", Role::Write),
+            ("-O", Role::Write),
+            ("--log-file", Role::Write),
+            ("--LOG-FILE", Role::Write),
+            ("-k", Role::Read),
+            ("-T", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["nl"],
+        valued: &["-b", "-d", "-f", "-h", "-i", "-l", "-n", "-s", "-v", "-w"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["od"],
+        valued: &[
+            "-A",
+            "-j",
+            "-N",
+            "-S",
+            "-t",
+            "--address-radix",
+            "--skip-bytes",
+            "--read-bytes",
+            "--strings",
+            "--format",
+            "--endian",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["hexdump", "hd"],
+        valued: &["-n", "-s", "-e", "--length", "--skip"],
+        options: &[("-f", Role::Read)],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["strings"],
         valued: &[
             "-n",
-            "-s",
-            "-w",
-            "-b",
-            "-v",
-            "-i",
-            "-f",
             "-t",
-            "-A",
-            "-N",
-            "-j",
-            "-l",
+            "-e",
+            "-s",
+            "--bytes",
+            "--radix",
+            "--encoding",
+            "--output-separator",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["base64", "base32", "basenc"],
+        valued: &["-w", "--wrap"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["wc"],
+        options: &[("--files0-from", Role::Read)],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["file"],
+        valued: &["-F", "--separator", "-P", "--parameter", "-e", "--exclude"],
+        options: &[
+            ("-m", Role::Read),
+            ("--magic-file", Role::Read),
+            ("-f", Role::Read),
+            ("--files-from", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["stat", "gstat"],
+        valued: &["-c", "--format", "--printf", "-f"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["fold", "fmt"],
+        valued: &["-w", "--width", "-p", "--prefix", "-g", "--goal"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["expand", "unexpand"],
+        valued: &["-t", "--tabs"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["iconv"],
+        valued: &["-f", "-t", "--from-code", "--to-code"],
+        options: &[("-o", Role::Write), ("--output", Role::Write)],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["column"],
+        valued: &[
+            "-s",
             "-c",
             "-o",
-            "--format",
-            "--printf",
+            "-N",
+            "-R",
+            "-H",
+            "-O",
+            "-E",
+            "-d",
+            "-W",
+            "-l",
+            "--separator",
+            "--output-separator",
+            "--output-width",
+            "--table-columns",
+            "--table-name",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["bat", "batcat"],
+        valued: &[
+            "-l",
             "--language",
+            "-H",
+            "--highlight-line",
+            "-r",
             "--line-range",
             "--style",
             "--theme",
+            "-m",
             "--map-syntax",
             "--tabs",
             "--wrap",
-            "--width",
-            "-H",
-            "--highlight-line",
-            "--number-format",
-            "--address-radix",
-            "--read-bytes",
-            "--skip-bytes",
-            "--bytes",
-            "--width",
-            "--algorithm",
-            "-a",
-            "--separator",
-            "-m",
-            "--magic-file",
-            "--from-code",
-            "--to-code",
-            "-I",
-            "--input-separator",
-            "--output-separator",
+            "--terminal-width",
+            "--file-name",
+            "--diff-context",
+            "--color",
+            "--decorations",
+            "--paging",
+            "--pager",
+            "--italic-text",
         ],
         rest: Role::Read,
         ..ROW
@@ -700,8 +824,8 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        // `xxd IN [OUT]`, `uniq IN [OUT]`: a second operand is written.
-        names: &["xxd", "uniq"],
+        // `xxd IN [OUT]`: a second operand is written.
+        names: &["xxd"],
         valued: &[
             "-c",
             "-g",
@@ -709,16 +833,27 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-s",
             "-o",
             "-n",
-            "-f",
-            "--skip-fields",
-            "--skip-chars",
-            "--check-chars",
-            "-w",
             "--cols",
             "--groupsize",
             "--len",
             "--seek",
             "--name",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `uniq IN [OUT]`: a second operand is written.
+        names: &["uniq"],
+        valued: &[
+            "-f",
+            "-s",
+            "-w",
+            "--skip-fields",
+            "--skip-chars",
+            "--check-chars",
+            "--group",
+            "--all-repeated",
         ],
         rest: Role::Read,
         ..ROW
@@ -749,9 +884,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &[
-            "cut", "paste", "join", "comm", "split", "csplit", "tr", "expand",
-        ],
+        names: &["cut"],
         valued: &[
             "-d",
             "--delimiter",
@@ -762,36 +895,30 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-b",
             "--bytes",
             "--output-delimiter",
-            "-t",
-            "-1",
-            "-2",
-            "-j",
-            "-o",
-            "-e",
-            "-a",
-            "-v",
-            "-l",
-            "-n",
-            "--lines",
-            "--suffix-length",
-            "--additional-suffix",
-            "--number",
-            "--prefix",
         ],
         rest: Role::Read,
         ..ROW
     },
     Program {
-        names: &[
-            "diff",
-            "cmp",
-            "diff3",
-            "sdiff",
-            "colordiff",
-            "delta",
-            "difft",
-            "vimdiff",
-        ],
+        names: &["paste"],
+        valued: &["-d", "--delimiters"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["join"],
+        valued: &["-t", "-1", "-2", "-j", "-o", "-e", "-a", "-v"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["comm"],
+        valued: &["--output-delimiter"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["diff", "diff3", "sdiff", "colordiff", "vimdiff"],
         valued: &[
             "-U",
             "--unified",
@@ -808,23 +935,121 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-W",
             "--width",
             "--line-format",
-            "--from-file",
-            "--to-file",
-            "-i",
-            "-n",
-            "--ignore-initial",
-            "--bytes",
+            "--old-line-format",
+            "--new-line-format",
+            "--unchanged-line-format",
             "--color",
             "--palette",
             "--tabsize",
+            "-D",
+            "--ifdef",
+            "--horizon-lines",
         ],
-        options: &[("-X", Role::Read), ("--exclude-from", Role::Read)],
+        options: &[
+            ("-X", Role::Read),
+            ("--exclude-from", Role::Read),
+            ("--from-file", Role::Read),
+            ("--to-file", Role::Read),
+            ("-o", Role::Write),
+            ("--output", Role::Write),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["cmp"],
+        valued: &["-i", "--ignore-initial", "-n", "--bytes"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["delta", "difft", "difftastic"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `openssl enc -in F -out G`, `openssl x509 -in cert`: options of one dash and a word.
+        names: &["openssl"],
+        word_options: true,
+        valued: &[
+            "-pass",
+            "-passin",
+            "-passout",
+            "-k",
+            "-md",
+            "-cipher",
+            "-subj",
+            "-days",
+            "-newkey",
+            "-inform",
+            "-outform",
+            "-name",
+            "-servername",
+            "-connect",
+        ],
+        options: &[
+            ("-in", Role::Read),
+            ("-out", Role::Write),
+            ("-inkey", Role::Read),
+            ("-key", Role::Read),
+            ("-kfile", Role::Read),
+            ("-CAfile", Role::Read),
+            ("-cert", Role::Read),
+            ("-signkey", Role::Read),
+            ("-keyout", Role::Write),
+        ],
+        ..ROW
+    },
+    Program {
+        names: &["gpg", "gpg2"],
+        valued: &[
+            "-r",
+            "--recipient",
+            "-u",
+            "--local-user",
+            "--default-key",
+            "--homedir",
+            "--keyserver",
+            "--passphrase",
+            "--cipher-algo",
+            "--trust-model",
+            "--pinentry-mode",
+        ],
+        options: &[
+            ("-o", Role::Write),
+            ("--output", Role::Write),
+            ("--passphrase-file", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `zip -r out.zip dir`: the archive first.
+        names: &["zip"],
+        valued: &["-x", "-i", "-P", "--password", "-b", "-n", "-t", "-tt"],
+        lead: &[Role::Write],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["unzip"],
+        valued: &["-x", "-P"],
+        options: &[("-d", Role::Write)],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
+        names: &["gzip", "bzip2", "xz", "zstd", "lz4", "compress", "pigz"],
+        valued: &["-S", "--suffix", "-T", "--threads", "-b", "--block-size"],
+        options: &[("-o", Role::Write), ("--output", Role::Write)],
         rest: Role::Read,
         ..ROW
     },
     // Search tools: the first operand is the pattern unless an option gives it.
     Program {
-        names: &["grep", "egrep", "fgrep", "zgrep", "bzgrep", "xzgrep"],
+        names: &[
+            "grep", "egrep", "fgrep", "zgrep", "bzgrep", "xzgrep", "ugrep", "ug",
+        ],
         valued: GREP_VALUED,
         options: &[
             ("-e", Role::Ignore),
@@ -841,7 +1066,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["rg", "ag", "ack", "ack-grep", "pt", "ugrep", "ug"],
+        names: &["rg"],
         valued: SEARCH_VALUED,
         options: &[
             ("-e", Role::Ignore),
@@ -851,14 +1076,44 @@ pub(crate) static PROGRAMS: &[Program] = &[
             ("-g", Role::Glob),
             ("--glob", Role::Glob),
             ("--iglob", Role::Glob),
-            ("--include", Role::Glob),
             ("--pre", Role::Shell),
             ("--ignore-file", Role::Read),
-            ("-p", Role::Read),
-            ("--path-to-ignore", Role::Read),
         ],
         lead: &[Role::Ignore],
         lead_options: &["-e", "--regexp", "-f", "--file"],
+        rest: Role::Read,
+        fallback: Fallback::Cwd,
+        ..ROW
+    },
+    Program {
+        names: &["ag", "pt", "ack", "ack-grep"],
+        valued: &[
+            "-A",
+            "-B",
+            "-C",
+            "-m",
+            "-G",
+            "-W",
+            "--after",
+            "--before",
+            "--context",
+            "--max-count",
+            "--file-search-regex",
+            "--ignore",
+            "--ignore-dir",
+            "--depth",
+            "--pager",
+            "--width",
+            "--type",
+            "--type-add",
+            "--type-set",
+            "--ignore-file",
+            "--output",
+            "--match",
+        ],
+        options: &[("-p", Role::Read), ("--path-to-ignore", Role::Read)],
+        lead: &[Role::Ignore],
+        lead_options: &["--match"],
         rest: Role::Read,
         fallback: Fallback::Cwd,
         ..ROW
@@ -912,6 +1167,26 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ],
         lead: &[Role::Ignore],
         lead_options: &["-f", "--from-file"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `yq e '.a' f` (v4): the subcommand, then the expression.
+        names: &["yq"],
+        subs: &[&["e"], &["eval"], &["ea"], &["eval-all"]],
+        valued: &[
+            "-o",
+            "--output-format",
+            "-p",
+            "--input-format",
+            "-I",
+            "--indent",
+            "--expression",
+        ],
+        options: &[("--from-file", Role::Read)],
+        switches: &[("-i", Switch::InPlace), ("--inplace", Switch::InPlace)],
+        lead: &[Role::Ignore],
+        lead_options: &["--from-file", "--expression"],
         rest: Role::Read,
         ..ROW
     },
@@ -1386,7 +1661,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
             ("--exec", Role::Shell),
             ("-c", Role::Shell),
             ("--sh-exec", Role::Shell),
-            ("--lua-exec", Role::Shell),
+            ("--lua-exec", Role::Read),
             ("-o", Role::Write),
             ("--output", Role::Write),
         ],
@@ -1568,6 +1843,81 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ],
         options: NODE_INSTALL_OPTIONS,
         rest: Role::Package,
+        ..ROW
+    },
+    Program {
+        // `npx pkg`, `pnpm dlx pkg`, `uvx pkg`, `pipx run pkg`: fetch a package and run it.
+        names: &["npx", "bunx", "pnpx"],
+        valued: &[
+            "--node-options",
+            "--cache",
+            "--userconfig",
+            "-w",
+            "--workspace",
+        ],
+        options: &[
+            ("-p", Role::Package),
+            ("--package", Role::Package),
+            ("-c", Role::Shell),
+            ("--call", Role::Shell),
+            ("--registry", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["-p", "--package", "-c", "--call"],
+        ..ROW
+    },
+    Program {
+        names: &["npm", "pnpm", "yarn", "bun"],
+        subs: &[&["dlx"], &["exec"], &["x"]],
+        options: &[
+            ("-p", Role::Package),
+            ("--package", Role::Package),
+            ("-c", Role::Shell),
+            ("--call", Role::Shell),
+            ("--registry", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["-p", "--package", "-c", "--call"],
+        ..ROW
+    },
+    Program {
+        names: &["uvx", "pipx", "uv"],
+        subs: &[&["run"], &["tool", "run"]],
+        valued: &["--python", "-p", "--spec"],
+        options: &[
+            ("--from", Role::Package),
+            ("--with", Role::Package),
+            ("--index-url", Role::Source),
+            ("-i", Role::Source),
+            ("--index", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["--from"],
+        ..ROW
+    },
+    Program {
+        names: &["uvx"],
+        valued: &["--python", "-p"],
+        options: &[
+            ("--from", Role::Package),
+            ("--with", Role::Package),
+            ("--index-url", Role::Source),
+            ("-i", Role::Source),
+            ("--index", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["--from"],
+        ..ROW
+    },
+    Program {
+        // A power change signals every process.
+        names: &["reboot", "poweroff", "halt", "shutdown"],
+        action: Action::Signal,
+        valued: &["-t"],
         ..ROW
     },
     Program {
@@ -1757,9 +2107,19 @@ pub(crate) struct Parsed {
     pub(crate) lead_given: bool,
     /// How many of the positional words came before `--` (all of them without one).
     pub(crate) before_dashes: usize,
+    /// Shell text given to options that run it (`--pre CMD`, `-e CMD`), with the option.
+    pub(crate) scripts: Vec<(String, Arg)>,
 }
 
 impl Parsed {
+    /// Record an option's value; shell text is kept with the option that runs it.
+    fn value(&mut self, option: &str, role: Role, v: Arg) {
+        if role == Role::Shell {
+            self.scripts.push((option.to_string(), v.clone()));
+        }
+        self.values.push((role, v));
+    }
+
     /// Whether the switch was given.
     pub(crate) fn has(&self, s: Switch) -> bool {
         self.switches.contains(&s)
@@ -1844,6 +2204,7 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
         operands: Vec::new(),
         lead_given: false,
         before_dashes: usize::MAX,
+        scripts: Vec::new(),
     };
     let valued_role = |name: &str| -> Option<Role> {
         row.options
@@ -1910,7 +2271,7 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
                 };
                 if let Some(v) = v {
                     out.lead_given |= row.lead_options.contains(&name);
-                    out.values.push((r, v));
+                    out.value(name, r, v);
                 }
                 continue;
             }
@@ -1936,11 +2297,11 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
                 out.lead_given |= row.lead_options.contains(&name.as_str());
                 if after.is_empty() {
                     if let Some(v) = args.get(i) {
-                        out.values.push((r, v.clone()));
+                        out.value(&name, r, v.clone());
                     }
                     i += 1;
                 } else {
-                    out.values.push((r, part(a, after)));
+                    out.value(&name, r, part(a, after));
                 }
                 break;
             }

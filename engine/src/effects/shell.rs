@@ -188,13 +188,55 @@ fn delete(a: &Arg, recursive: bool, c: &SimpleCommand, out: &mut Out) {
     }
 }
 
-/// The file a command's redirections read, write or append to.
+/// The file a command's redirections read, write or append to; what a literal `echo` /
+/// `printf` writes is the content of its writes. Bash's `/dev/tcp/HOST/PORT` and
+/// `/dev/udp/HOST/PORT` are connections: a `send` whose body is what the command reads.
 fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
+    let content = c.literal_output();
     for r in &c.redirections {
+        if let Some(rest) = (!r.target.dynamic)
+            .then(|| {
+                r.target
+                    .text
+                    .strip_prefix("/dev/tcp/")
+                    .or_else(|| r.target.text.strip_prefix("/dev/udp/"))
+            })
+            .flatten()
+        {
+            let (host, port) = rest.split_once('/').unwrap_or((rest, ""));
+            let mut body: Vec<BodySource> = out
+                .list
+                .iter()
+                .filter_map(|w| match w {
+                    What::Read(p) => Some(BodySource::File(p.clone())),
+                    _ => None,
+                })
+                .collect();
+            if body.is_empty() && r.mode != RedirectMode::Read {
+                body.push(if content.is_some() {
+                    BodySource::Literal
+                } else {
+                    BodySource::Stdin
+                });
+            }
+            let host = Arg {
+                text: host.to_string(),
+                dynamic: false,
+            };
+            out.push(send_host(&host, (!port.is_empty()).then_some(port), body));
+            continue;
+        }
         match r.mode {
             RedirectMode::Read => read(&r.target, c, out),
-            RedirectMode::Write => write(&r.target, false, c, out),
-            RedirectMode::Append => write(&r.target, true, c, out),
+            RedirectMode::Write | RedirectMode::Append => {
+                if let Some(p) = path(&r.target, c) {
+                    out.push(What::Write {
+                        path: p,
+                        append: r.mode == RedirectMode::Append,
+                        content: content.clone(),
+                    });
+                }
+            }
             RedirectMode::ReadWrite => {
                 read(&r.target, c, out);
                 write(&r.target, false, c, out);
@@ -394,6 +436,10 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     if c.basename() == "git" {
         git_config(c, out);
     }
+    if let Some(inner) = python_module(c) {
+        program_effects(&inner, out);
+        return;
+    }
     let Some(p) = parse(c) else {
         return;
     };
@@ -405,11 +451,12 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
             Role::Write => write(v, false, c, out),
             Role::Append => write(v, true, c, out),
             Role::Delete => delete(v, recursive, c, out),
-            Role::Shell => out
-                .scripts
-                .push((format!("{} {}", c.basename(), "option"), v.clone())),
             _ => {}
         }
+    }
+    for (option, text) in &p.scripts {
+        out.scripts
+            .push((format!("{} {option}", c.basename()), text.clone()));
     }
     match p.row.action {
         Action::Files => files(c, &p, out),
@@ -418,13 +465,30 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Connect => connect(c, &p, out),
         Action::HttpItems => http_items(c, &p, out),
         Action::Socat => socat(c, &p, out),
-        Action::Signal => signal(&p, out),
+        Action::Signal => signal(c, &p, out),
         Action::Service => service(&p, out),
         Action::Permission => permission(c, &p, out),
         Action::Chattr => chattr(c, out),
         Action::Install => install(c, &p, out),
         Action::Find => find(c, &p, out),
     }
+}
+
+/// `python -m pip install x`: a module the table knows, run as that program.
+fn python_module(c: &SimpleCommand) -> Option<SimpleCommand> {
+    if !c.basename().starts_with("python") {
+        return None;
+    }
+    let k = c.args.iter().position(|a| a.text == "-m")?;
+    let module = c.args.get(k + 1)?;
+    if module.dynamic || !matches!(module.text.as_str(), "pip" | "pip3" | "pipx" | "uv") {
+        return None;
+    }
+    Some(SimpleCommand {
+        program: module.text.clone(),
+        args: c.args.get(k + 2..).unwrap_or_default().to_vec(),
+        ..c.clone()
+    })
 }
 
 /// The search roots of a command: its read operands, or the working directory it falls
@@ -906,6 +970,20 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     for u in urls {
         out.push(send_url(u, method.clone(), body.clone()));
     }
+    // `wget -i urls.txt`: the addresses are in a file.
+    if c.basename().starts_with("wget")
+        && c.args
+            .iter()
+            .any(|a| a.text == "-i" || a.text.starts_with("--input-file"))
+    {
+        out.push(What::Send(Send {
+            url: None,
+            endpoint: None,
+            method,
+            body,
+            dynamic: true,
+        }));
+    }
 }
 
 /// `nc host port`, `telnet host port`, `ssh [user@]host [cmd]`, `sftp host`: a `send` to
@@ -1082,19 +1160,38 @@ fn signal_flag(p: &Parsed) -> Option<String> {
         .map(str::to_string)
 }
 
-/// `kill`, `pkill`, `killall`, `systemctl stop|kill|…`, `launchctl unload|…`.
-fn signal(p: &Parsed, out: &mut Out) {
-    let targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
-    let signal = p
-        .values_of(Role::Signal)
-        .next()
-        .map(|a| a.text.clone())
-        .or_else(|| signal_flag(p))
-        .or_else(|| p.sub.first().cloned());
-    let whole_system = p
-        .sub
-        .first()
-        .is_some_and(|s| matches!(s.as_str(), "poweroff" | "reboot" | "halt" | "suspend"));
+/// `kill`, `pkill`, `killall`, `systemctl stop|kill|…`, `launchctl unload|…`, `reboot`.
+/// `kill -9 -1`: after the signal, a negative number is a process group target.
+fn signal(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
+    let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
+    let mut signal = given.clone().or_else(|| signal_flag(p));
+    if c.basename() == "kill" {
+        let numeric: Vec<&Arg> = p
+            .other_flags
+            .iter()
+            .filter(|f| f.text.len() > 1 && f.text[1..].chars().all(|ch| ch.is_ascii_digit()))
+            .collect();
+        let skip = usize::from(
+            given.is_none()
+                && signal
+                    .as_deref()
+                    .is_some_and(|s| s.chars().all(|ch| ch.is_ascii_digit())),
+        );
+        let groups: Vec<Arg> = numeric.into_iter().skip(skip).cloned().collect();
+        targets.splice(0..0, groups);
+    }
+    let base = c.basename();
+    let whole_system = matches!(base, "reboot" | "poweroff" | "halt" | "shutdown")
+        || p.sub
+            .first()
+            .is_some_and(|s| matches!(s.as_str(), "poweroff" | "reboot" | "halt" | "suspend"));
+    if whole_system && signal.is_none() {
+        signal = Some(p.sub.first().cloned().unwrap_or_else(|| base.to_string()));
+    }
+    if signal.is_none() {
+        signal = p.sub.first().cloned();
+    }
     if targets.is_empty() && !whole_system {
         return;
     }

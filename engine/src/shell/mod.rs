@@ -145,6 +145,20 @@ impl SimpleCommand {
         self.program.rsplit('/').next().unwrap_or(&self.program)
     }
 
+    /// What the command writes to standard output when it is a literal `echo` or `printf`
+    /// (`None` for anything else, or when an argument is only known at run time).
+    pub(crate) fn literal_output(&self) -> Option<String> {
+        if self.dynamic_program || self.args.iter().any(|a| a.dynamic) {
+            return None;
+        }
+        let args: Vec<String> = self.args.iter().map(|a| a.text.clone()).collect();
+        match self.basename() {
+            "echo" => Some(emulate::echo_output(&args)),
+            "printf" => emulate::printf_output(&args).ok(),
+            _ => None,
+        }
+    }
+
     /// `rm -rf / (via sudo)`: the command as run, and the wrapper path. A file tool's path
     /// (a command with no program) shows as a space and the path, as decision reasons have
     /// always quoted it.
