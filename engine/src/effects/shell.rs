@@ -14,7 +14,8 @@ use serde_json::Value;
 use super::programs::{Action, Fallback, Parsed, Role, Switch, is_remote, parse};
 use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
 use crate::shell::{
-    Arg, BrushAnalyzer, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_command,
+    Arg, BrushAnalyzer, PROCSUB, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
+    analyze_command,
 };
 use crate::table::ShellEnv;
 
@@ -59,7 +60,12 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
     for c in &a.commands {
         let mut full_via = via.to_vec();
         full_via.extend(c.via.iter().cloned());
-        let mut command = c.display_words();
+        // The words as run; the wrapper path is the route's `via`.
+        let mut command = SimpleCommand {
+            via: Vec::new(),
+            ..c.clone()
+        }
+        .display_words();
         if command.is_empty() {
             command = redirections_text(c);
         }
@@ -160,10 +166,15 @@ const PSEUDO_FILES: &[&str] = &[
     "-",
 ];
 
-/// A path operand of `c`, or `None` for a pseudo-file (`/dev/null`, `-`).
+/// A path operand of `c`, or `None` for a pseudo-file (`/dev/null`, `-`) or a process
+/// substitution (`diff <(sort a) b`: what it reads is the substitution's own commands').
 fn path(a: &Arg, c: &SimpleCommand) -> Option<PathRef> {
-    (a.dynamic || !PSEUDO_FILES.contains(&a.text.as_str()))
-        .then(|| PathRef::from_arg(a, c.cwd.as_deref()))
+    let pseudo = if a.dynamic {
+        a.text == PROCSUB
+    } else {
+        PSEUDO_FILES.contains(&a.text.as_str())
+    };
+    (!pseudo).then(|| PathRef::from_arg(a, c.cwd.as_deref()))
 }
 
 fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
@@ -762,7 +773,8 @@ fn tar(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     }
 }
 
-/// `git diff|log|show|blame|cat-file|archive …`: the paths they print. A `REV:path`
+/// `git checkout`: the paths it overwrites. `git diff|log|show|blame|cat-file|archive …`:
+/// the paths they print. A `REV:path`
 /// operand names the blob at `path`; `show` and `cat-file` read only those and the paths
 /// after `--`, the others every operand (a revision read as a path names nothing).
 /// Returns whether the subcommand was one of these.
@@ -770,6 +782,21 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
     let Some(sub) = p.sub.first().map(String::as_str) else {
         return false;
     };
+    if sub == "checkout" {
+        // `git checkout REV -- PATHS`, `git checkout REV PATHS`, `git checkout .`: the paths
+        // are overwritten; a lone `git checkout main` switches branches.
+        for (k, (_, a)) in p.operands.iter().enumerate() {
+            let is_path = if p.before_dashes == usize::MAX {
+                k > 0 || a.text == "."
+            } else {
+                k >= p.before_dashes
+            };
+            if is_path {
+                write(a, false, c, out);
+            }
+        }
+        return true;
+    }
     let history = matches!(
         sub,
         "diff"

@@ -955,13 +955,17 @@ fn routes_name_tool_lens_command_and_wrappers() {
             ("write /tmp/x".into(), route("sudo cat /etc/shadow", &[])),
             (
                 "run cat /etc/shadow (via sudo)".into(),
-                route("cat /etc/shadow (via sudo)", &["sudo"])
+                route("cat /etc/shadow", &["sudo"])
             ),
             (
                 "read /etc/shadow".into(),
-                route("cat /etc/shadow (via sudo)", &["sudo"])
+                route("cat /etc/shadow", &["sudo"])
             ),
         ]
+    );
+    assert_eq!(
+        fx.list.last().map(|e| e.to_string()),
+        Some("reads /etc/shadow (Bash: `cat /etc/shadow` via sudo)".to_string())
     );
     // A command with no program shows its redirection.
     let fx = effects("> /etc/hosts");
@@ -1229,5 +1233,84 @@ fn downloads_object_stores_and_container_mounts() {
             "git clean -fd src/",
             &["run git clean -fd src/", "delete src/ recursively"],
         ),
+    ]);
+}
+
+#[test]
+fn everyday_commands_have_only_their_own_effects() {
+    table(&[
+        (
+            "diff <(sort a) b",
+            &[
+                "run sort a (via <(…))",
+                "read a",
+                "run diff <(…) b",
+                "read b",
+            ],
+        ),
+        ("git checkout main", &["run git checkout main"]),
+        (
+            "git checkout -b feature/x",
+            &["run git checkout -b feature/x"],
+        ),
+        ("git checkout .", &["run git checkout .", "write ."]),
+        (
+            "git checkout HEAD~1 -- src/a.rs",
+            &["run git checkout HEAD~1 -- src/a.rs", "write src/a.rs"],
+        ),
+        (
+            "git restore src/a.rs",
+            &["run git restore src/a.rs", "write src/a.rs"],
+        ),
+        ("git log --oneline -5", &["run git log --oneline -5"]),
+        ("git commit -am 'fix: x'", &["run git commit -am fix: x"]),
+        ("npm run build", &["run npm run build"]),
+        (
+            "pip install -e .",
+            &["run pip install -e .", "install pip [.] -"],
+        ),
+        (
+            "python manage.py runserver",
+            &["run python manage.py runserver", "read manage.py"],
+        ),
+        (
+            "cat package.json | jq .scripts",
+            &[
+                "run cat package.json",
+                "read package.json",
+                "run jq .scripts",
+            ],
+        ),
+        (
+            "sed -n '1,200p' src/main.rs",
+            &["run sed -n 1,200p src/main.rs", "read src/main.rs"],
+        ),
+        (
+            "head -50 README.md",
+            &["run head -50 README.md", "read README.md"],
+        ),
+        (
+            "cp -r src dst",
+            &["run cp -r src dst", "read src", "write dst"],
+        ),
+        (
+            "mkdir -p build && cd build && cmake ..",
+            &[
+                "run mkdir -p build",
+                "write build",
+                "run cd build",
+                "run cmake ..",
+            ],
+        ),
+        (
+            "curl -s localhost:3000/health | jq .",
+            &[
+                "run curl -s localhost:3000/health",
+                "send localhost:3000/health GET []",
+                "run jq .",
+            ],
+        ),
+        ("apt update", &["run apt update"]),
+        ("docker build -t x .", &["run docker build -t x ."]),
     ]);
 }

@@ -61,6 +61,7 @@ mod wrappers;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use context::PROCSUB;
 pub(crate) use quote::{escape_invisible, is_invisible};
 pub use tool::tool_paths;
 
