@@ -37,6 +37,14 @@ pub(crate) enum Role {
     Data,
     /// A form field (`-F f=@file`).
     Form,
+    /// URL-encoded request data: `name@file` and `@file` read a file
+    /// (`--data-urlencode k@.env`).
+    Urlencoded,
+    /// A host (or proxy URL) a connection goes to (`curl -x proxy`, `ssh -J jump`,
+    /// `openssl s_client -connect host:443`).
+    Host,
+    /// A device or file wiped whole (`mkfs /dev/sda1`): deleted, recursively.
+    Wipe,
     /// A file uploaded as the body (`-T file`).
     BodyFile,
     /// A header, user or cookie sent with a request: sends the variables it names.
@@ -93,6 +101,8 @@ pub(crate) enum Action {
     Install,
     /// `find START… EXPRESSION`: the operands end at the expression.
     Find,
+    /// Names looked up or probed (`dig`, `ping`): a `send` to each host-like operand.
+    Resolve,
 }
 
 /// A switch that changes what a program's operands are.
@@ -313,8 +323,6 @@ const CURL_VALUED: &[&str] = &[
     "--connect-timeout",
     "-w",
     "--write-out",
-    "-x",
-    "--proxy",
     "-r",
     "--range",
     "-Y",
@@ -358,7 +366,6 @@ const CURL_VALUED: &[&str] = &[
     "--socks4",
     "--socks4a",
     "--noproxy",
-    "--preproxy",
     "--mail-from",
     "--mail-rcpt",
 ];
@@ -372,7 +379,7 @@ const CURL_OPTIONS: &[(&str, Role)] = &[
     ("--data-ascii", Role::Data),
     ("--data-binary", Role::Data),
     ("--data-raw", Role::Data),
-    ("--data-urlencode", Role::Data),
+    ("--data-urlencode", Role::Urlencoded),
     ("--json", Role::Data),
     ("-F", Role::Form),
     ("--form", Role::Form),
@@ -409,6 +416,9 @@ const CURL_OPTIONS: &[(&str, Role)] = &[
     ("--capath", Role::Read),
     ("--netrc-file", Role::Read),
     ("--url", Role::Url),
+    ("-x", Role::Host),
+    ("--proxy", Role::Host),
+    ("--preproxy", Role::Host),
 ];
 
 /// `wget`'s options that take a value the effect model ignores.
@@ -469,12 +479,17 @@ const WGET_OPTIONS: &[(&str, Role)] = &[
 
 /// `ssh`'s options that take a value the effect model ignores.
 const SSH_VALUED: &[&str] = &[
-    "-p", "-l", "-o", "-J", "-L", "-R", "-D", "-b", "-c", "-e", "-I", "-m", "-O", "-Q", "-S", "-W",
-    "-w", "-B", "-P",
+    "-p", "-l", "-o", "-L", "-R", "-D", "-b", "-c", "-e", "-I", "-m", "-O", "-Q", "-S", "-W", "-w",
+    "-B", "-P",
 ];
 
 /// `ssh` / `scp` / `sftp` options that name a file read.
-const SSH_OPTIONS: &[(&str, Role)] = &[("-i", Role::Read), ("-F", Role::Read), ("-E", Role::Write)];
+const SSH_OPTIONS: &[(&str, Role)] = &[
+    ("-i", Role::Read),
+    ("-F", Role::Read),
+    ("-E", Role::Write),
+    ("-J", Role::Host),
+];
 
 /// `rsync`'s options that take a value the effect model ignores.
 const RSYNC_VALUED: &[&str] = &[
@@ -990,7 +1005,6 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-outform",
             "-name",
             "-servername",
-            "-connect",
         ],
         options: &[
             ("-in", Role::Read),
@@ -1002,6 +1016,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
             ("-cert", Role::Read),
             ("-signkey", Role::Read),
             ("-keyout", Role::Write),
+            ("-connect", Role::Host),
         ],
         ..ROW
     },
@@ -1424,7 +1439,66 @@ pub(crate) static PROGRAMS: &[Program] = &[
         rest: Role::Read,
         ..ROW
     },
+    Program {
+        // `split -l 100 big.log part-`: the input, then the output prefix.
+        names: &["split", "csplit", "gsplit"],
+        valued: &[
+            "-b",
+            "--bytes",
+            "-l",
+            "--lines",
+            "-n",
+            "--number",
+            "-a",
+            "--suffix-length",
+            "-C",
+            "--line-bytes",
+            "-t",
+            "--separator",
+            "--additional-suffix",
+            "-f",
+            "--prefix",
+            "--suffix-format",
+        ],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
+        // `sqlite3 app.db .dump`: the database, then SQL.
+        names: &["sqlite3", "sqlite", "duckdb"],
+        valued: &["-cmd", "-separator", "-newline", "-nullvalue"],
+        options: &[("-init", Role::Read)],
+        word_options: true,
+        lead: &[Role::Read],
+        ..ROW
+    },
     // Deleters.
+    Program {
+        // Making a file system or swap erases the device.
+        names: &[
+            "mkfs",
+            "mkfs.ext2",
+            "mkfs.ext3",
+            "mkfs.ext4",
+            "mkfs.xfs",
+            "mkfs.btrfs",
+            "mkfs.vfat",
+            "mkfs.fat",
+            "mkfs.msdos",
+            "mkfs.ntfs",
+            "mkfs.exfat",
+            "mke2fs",
+            "mkswap",
+            "wipefs",
+            "blkdiscard",
+        ],
+        valued: &[
+            "-t", "--type", "-L", "--label", "-b", "-O", "-E", "-N", "-m", "-U", "-I", "-i", "-T",
+            "-C", "-n", "-o", "--offset",
+        ],
+        rest: Role::Wipe,
+        ..ROW
+    },
     Program {
         names: &[
             "rm",
@@ -1479,7 +1553,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
     Program {
         names: &["scp"],
         action: Action::Copy { moves: false },
-        valued: &["-P", "-o", "-c", "-l", "-J", "-S", "-X", "-D"],
+        valued: &["-P", "-o", "-c", "-l", "-S", "-X", "-D"],
         options: SSH_OPTIONS,
         ..ROW
     },
@@ -1547,7 +1621,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
     Program {
         // `git checkout -- f`, `git restore f`, `git reset --hard` overwrite files.
         names: &["git"],
-        subs: &[&["checkout"], &["restore"]],
+        subs: &[&["checkout"], &["restore"], &["reset"]],
         global: GIT_GLOBAL,
         valued: &["-b", "-B", "--orphan", "-s", "--source", "--conflict"],
         rest: Role::Write,
@@ -1792,6 +1866,32 @@ pub(crate) static PROGRAMS: &[Program] = &[
         names: &["sshpass"],
         options: &[("-f", Role::Read)],
         valued: &["-p", "-d", "-P"],
+        ..ROW
+    },
+    Program {
+        // `dig NAME`, `ping HOST`: the name is looked up (its servers see it).
+        names: &[
+            "dig",
+            "nslookup",
+            "host",
+            "drill",
+            "ping",
+            "ping6",
+            "traceroute",
+            "tracepath",
+            "mtr",
+            "whois",
+            "arping",
+            "fping",
+            "hping3",
+            "nmap",
+        ],
+        action: Action::Resolve,
+        valued: &[
+            "-c", "-i", "-W", "-w", "-t", "-p", "-s", "-I", "-q", "-b", "-f", "-m", "-x", "-k",
+            "-y", "-l", "-Q", "-S", "-T", "-h",
+        ],
+        rest: Role::Host,
         ..ROW
     },
     // Signals.
@@ -2174,6 +2274,27 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "--cachedir",
             "--config",
             "--arch",
+        ],
+        rest: Role::Package,
+        ..ROW
+    },
+    Program {
+        // `dpkg -i x.deb`, `rpm -ivh x.rpm`: only the install operation installs.
+        names: &["dpkg", "rpm", "installer", "pkg"],
+        action: Action::Install,
+        switches: &[
+            ("-i", Switch::Operation),
+            ("-U", Switch::Operation),
+            ("--install", Switch::Operation),
+            ("--upgrade", Switch::Operation),
+        ],
+        valued: &[
+            "--root",
+            "--admindir",
+            "--instdir",
+            "--dbpath",
+            "-target",
+            "-pkg",
         ],
         rest: Role::Package,
         ..ROW

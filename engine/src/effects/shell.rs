@@ -57,6 +57,9 @@ pub(crate) fn lens_analysis(
 /// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
 /// path (shell text run by a program, analysed on its own).
 fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], fx: &mut Effects) {
+    // Files programs wrote earlier on the line (`curl -o i.sh`, `cp x i.sh`): running one
+    // runs content that is not visible. (Redirections are the analyser's to follow.)
+    let mut downloaded: Vec<String> = Vec::new();
     for c in &a.commands {
         let mut full_via = via.to_vec();
         full_via.extend(c.via.iter().cloned());
@@ -73,7 +76,7 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             tool: tool.to_string(),
             lens: Some(Lens::Shell),
             argument: argument.to_string(),
-            command: Some(command),
+            command: Some(command.clone()),
             via: full_via.clone(),
         };
         let mut out = Out::default();
@@ -81,6 +84,18 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             out.push(What::Run(c.clone()));
         }
         program_effects(c, &mut out);
+        if let Some(file) = runs_downloaded(c, &out, &downloaded) {
+            out.push(What::Unsure(format!(
+                "`{command}` runs `{file}`, written earlier on the same line by a program whose output is not visible"
+            )));
+        }
+        for w in &out.list {
+            if let What::Write { path, .. } = w
+                && !path.dynamic
+            {
+                downloaded.push(plain(&path.text).to_string());
+            }
+        }
         redirect_effects(c, &mut out);
         for w in out.list {
             fx.push(w, route.clone());
@@ -117,6 +132,37 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
     }
 }
 
+/// Programs that run a script file named by their first operand.
+const SCRIPT_RUNNERS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "source", ".", "python", "python2",
+    "python3", "node", "deno", "bun", "ruby", "perl", "php", "Rscript", "lua",
+];
+
+/// A path without a leading `./`.
+fn plain(t: &str) -> &str {
+    t.strip_prefix("./").unwrap_or(t)
+}
+
+/// The file a command runs that a program wrote earlier on the line: its program
+/// (`./i.sh`) or the script an interpreter reads (`bash i.sh`).
+fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Option<String> {
+    if downloaded.is_empty() || c.dynamic_program {
+        return None;
+    }
+    if downloaded.iter().any(|d| d == plain(&c.program)) {
+        return Some(c.program.clone());
+    }
+    if !SCRIPT_RUNNERS.contains(&c.basename()) {
+        return None;
+    }
+    out.list.iter().find_map(|w| match w {
+        What::Read(p) if !p.dynamic && downloaded.iter().any(|d| d == plain(&p.text)) => {
+            Some(p.text.clone())
+        }
+        _ => None,
+    })
+}
+
 /// `> /etc/hosts`, `< .env`: how a command with no program shows in a route.
 fn redirections_text(c: &SimpleCommand) -> String {
     c.redirections
@@ -145,9 +191,10 @@ struct Out {
 }
 
 impl Out {
-    /// Add an effect unless the same one is there already.
+    /// Add an effect unless the same one is there already (every `send` is kept: two
+    /// destinations only known by host can look alike before they are resolved).
     fn push(&mut self, w: What) {
-        if !self.list.contains(&w) {
+        if matches!(w, What::Send(_)) || !self.list.contains(&w) {
             self.list.push(w);
         }
     }
@@ -463,6 +510,8 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
             Role::Append => write(v, true, c, out),
             Role::Delete => delete(v, recursive, c, out),
             Role::Mount => mount(v, c, out),
+            Role::Host if v.text.contains("://") => out.push(send_url(v, None, Vec::new())),
+            Role::Host => out.push(send_host(v, None, Vec::new())),
             _ => {}
         }
     }
@@ -483,6 +532,22 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Chattr => chattr(c, out),
         Action::Install => install(c, &p, out),
         Action::Find => find(c, &p, out),
+        Action::Resolve => {
+            // Record types (`TXT`, `ANY`) and ports are not names.
+            for a in p.operands_of(Role::Host) {
+                let h = a.text.trim_start_matches('@');
+                if a.dynamic || h.contains(['.', ':']) {
+                    out.push(send_host(
+                        &Arg {
+                            text: h.to_string(),
+                            dynamic: a.dynamic,
+                        },
+                        None,
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -593,6 +658,7 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             Role::Write if empties => delete(a, false, c, out),
             Role::Write => write(a, append, c, out),
             Role::Append => write(a, true, c, out),
+            Role::Wipe => delete(a, true, c, out),
             Role::Delete if dry => {}
             Role::Delete => delete(a, recursive, c, out),
             _ => {}
@@ -782,6 +848,24 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
     let Some(sub) = p.sub.first().map(String::as_str) else {
         return false;
     };
+    if sub == "reset" {
+        // `git reset --hard` overwrites the working tree.
+        if c.args
+            .iter()
+            .any(|a| matches!(a.text.as_str(), "--hard" | "--merge" | "--keep"))
+        {
+            write(
+                &Arg {
+                    text: ".".into(),
+                    dynamic: false,
+                },
+                false,
+                c,
+                out,
+            );
+        }
+        return true;
+    }
     if sub == "checkout" {
         // `git checkout REV -- PATHS`, `git checkout REV PATHS`, `git checkout .`: the paths
         // are overwritten; a lone `git checkout main` switches branches.
@@ -812,7 +896,9 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
     if !history {
         return false;
     }
-    let blobs_only = matches!(sub, "show" | "cat-file" | "archive");
+    // `show` and `cat-file` name revisions and blobs; `archive TREE PATHS…` names paths
+    // after its tree.
+    let blobs_only = matches!(sub, "show" | "cat-file");
     for (k, (role, a)) in p.operands.iter().enumerate() {
         if *role != Role::Read {
             continue;
@@ -828,7 +914,10 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
                     out,
                 );
             }
-        } else if !blobs_only || k >= p.before_dashes {
+        } else if (sub == "archive" && k > 0)
+            || (sub != "archive" && !blobs_only)
+            || k >= p.before_dashes
+        {
             read(a, c, out);
         }
     }
@@ -953,6 +1042,27 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             Role::Form => {
                 has_data = true;
                 add_body(&mut body, form_sources(v, c));
+            }
+            Role::Urlencoded => {
+                has_data = true;
+                // `name@file` / `@file` read the file; `name=value` is data.
+                let file = match v.text.split_once('@') {
+                    Some((name, f)) if !name.contains('=') => Some(f),
+                    _ => None,
+                };
+                match file {
+                    Some(f) => add_body(
+                        &mut body,
+                        data_sources(
+                            &Arg {
+                                text: format!("@{f}"),
+                                dynamic: v.dynamic,
+                            },
+                            c,
+                        ),
+                    ),
+                    None => add_body(&mut body, form_sources(v, c)),
+                }
             }
             Role::BodyFile => {
                 uploads = true;
@@ -1370,16 +1480,16 @@ fn chattr(c: &SimpleCommand, out: &mut Out) {
 /// `npm install PKGS --registry URL`, `pip install -i URL PKGS`, `apt install PKGS`, ….
 fn install(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let base = c.basename();
+    // `pacman -S`, `dpkg -i`, `rpm -U`: rows with an install operation need it.
+    if p.row.switches.iter().any(|(_, s)| *s == Switch::Operation) && !p.has(Switch::Operation) {
+        return;
+    }
     if matches!(base, "pacman" | "yay" | "paru") {
-        // `-S` / `-U` install; `-Ss`, `-Si`, `-Sl`, `-Sc`, `-Sw` only look.
-        let looks = p
-            .other_flags
-            .iter()
-            .chain(c.args.iter().filter(|a| a.text.starts_with("-S")))
-            .any(|f| {
-                !f.text.starts_with("--") && f.text.chars().skip(1).any(|ch| "silcwgp".contains(ch))
-            });
-        if !p.has(Switch::Operation) || looks {
+        // `-Ss`, `-Si`, `-Sl`, `-Sc`, `-Sw` only look.
+        let looks = c.args.iter().any(|f| {
+            f.text.starts_with("-S") && f.text.chars().skip(2).any(|ch| "silcwgp".contains(ch))
+        });
+        if looks {
             return;
         }
     }
