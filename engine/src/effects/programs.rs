@@ -2391,10 +2391,13 @@ fn part(a: &Arg, text: &str) -> Arg {
 
 /// Read `args` by `row`; `None` when the row's subcommand does not match.
 fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
+    // Where the words after the subcommand start, and where the subcommand starts.
     let mut i = 0;
+    let mut sub_start = 0;
     let mut sub = Vec::new();
     if !row.subs.is_empty() {
-        // Skip options before each subcommand word (`git -C d diff`, `apt-get -y install`).
+        // Skip options before each subcommand word (`git -C d diff`, `apt-get -y install`,
+        // `npm --registry URL install`).
         let mut words: Vec<(usize, &Arg)> = Vec::new();
         let want = row.subs.iter().map(|s| s.len()).max().unwrap_or(0);
         let mut j = 0;
@@ -2405,7 +2408,9 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
             let t = a.text.as_str();
             if t.starts_with('-') && t.len() > 1 && !row.subs.iter().any(|s| s.first() == Some(&t))
             {
-                let takes = row.global.contains(&t) || row.valued.contains(&t);
+                let takes = row.global.contains(&t)
+                    || row.valued.contains(&t)
+                    || row.options.iter().any(|(o, _)| *o == t);
                 j += if takes { 2 } else { 1 };
                 continue;
             }
@@ -2418,6 +2423,7 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
                     .zip(&words)
                     .all(|(w, (_, a))| !a.dynamic && a.text == *w)
         })?;
+        sub_start = words.first().map_or(0, |(k, _)| *k);
         i = words
             .get(matched.len() - 1)
             .map(|(k, _)| k + 1)
@@ -2435,126 +2441,23 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
         before_dashes: usize::MAX,
         scripts: Vec::new(),
     };
-    let valued_role = |name: &str| -> Option<Role> {
-        row.options
-            .iter()
-            .find(|(o, _)| *o == name)
-            .map(|(_, r)| *r)
-            .or_else(|| row.valued.contains(&name).then_some(Role::Ignore))
-    };
-    let switch = |name: &str| -> Option<Switch> {
-        row.switches
-            .iter()
-            .find(|(o, _)| *o == name)
-            .map(|(_, s)| *s)
-    };
-    let mut positional: Vec<&Arg> = Vec::new();
-    let mut after_dashes = false;
-    // In `find`, the expression starts at the first option word: the rest is not operands.
-    let mut expression = false;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        let t = a.text.as_str();
-        if after_dashes || t == "-" || !t.starts_with('-') {
-            if row.action == Action::Find && (expression || t == "(" || t == "!") {
-                expression = true;
-                continue;
-            }
-            if let Some((k, v)) = t.split_once('=')
-                && let Some((_, r)) = row.assigns.iter().find(|(n, _)| *n == k)
-            {
-                out.values.push((*r, part(a, v)));
-                continue;
-            }
-            positional.push(a);
-            continue;
-        }
-        if t == "--" {
-            after_dashes = true;
-            out.before_dashes = out.before_dashes.min(positional.len());
-            continue;
-        }
-        if row.action == Action::Find {
-            expression = true;
-        }
-        if let Some(long) = t
-            .strip_prefix("--")
-            .or(if row.word_options { Some(t) } else { None })
-        {
-            let name_end = long.find('=').map(|k| k + t.len() - long.len());
-            let name = name_end.map_or(t, |k| &t[..k]);
-            if let Some((_, r)) = row.pairs.iter().find(|(o, _)| *o == name) {
-                if let Some(v) = args.get(i + 1) {
-                    out.values.push((*r, v.clone()));
-                }
-                i += 2;
-                continue;
-            }
-            if let Some(r) = valued_role(name) {
-                let v = match name_end {
-                    Some(k) => Some(part(a, &t[k + 1..])),
-                    None => {
-                        i += 1;
-                        args.get(i - 1).cloned()
-                    }
-                };
-                if let Some(v) = v {
-                    out.lead_given |= row.lead_options.contains(&name);
-                    out.value(name, r, v);
-                }
-                continue;
-            }
-            if let Some(s) = switch(name) {
-                out.switches.push(s);
-                if s == Switch::ArgsFollow {
-                    after_dashes = true;
-                }
-            } else if row.word_options {
-                out.other_flags.push(a.clone());
-            }
-            if row.word_options || t.starts_with("--") {
-                continue;
-            }
-        }
-        // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
-        let letters: Vec<(usize, char)> = t.char_indices().skip(1).collect();
-        let mut unknown = false;
-        for (k, ch) in &letters {
-            let name = format!("-{ch}");
-            let after = &t[k + ch.len_utf8()..];
-            if let Some(r) = valued_role(&name) {
-                out.lead_given |= row.lead_options.contains(&name.as_str());
-                if after.is_empty() {
-                    if let Some(v) = args.get(i) {
-                        out.value(&name, r, v.clone());
-                    }
-                    i += 1;
-                } else {
-                    out.value(&name, r, part(a, after));
-                }
-                break;
-            }
-            if let Some(s) = switch(&name) {
-                out.switches.push(s);
-                if s == Switch::InPlace {
-                    break;
-                }
-                continue;
-            }
-            unknown = true;
-        }
-        if unknown {
-            out.other_flags.push(a.clone());
-        }
-    }
+    let mut scan = Scan::default();
+    // Options before the subcommand (its global options take values too), then the rest.
+    scan.words(
+        row,
+        args.get(..sub_start).unwrap_or_default(),
+        true,
+        &mut out,
+    );
+    scan.words(row, args.get(i..).unwrap_or_default(), false, &mut out);
     // The leading operands, unless an option gave them.
-    let mut rest = positional.as_slice();
+    let mut rest = scan.positional.as_slice();
     if !out.lead_given {
         for r in row.lead {
             let Some((first, tail)) = rest.split_first() else {
                 break;
             };
-            out.operands.push((*r, (*first).clone()));
+            out.operands.push((*r, first.clone()));
             rest = tail;
         }
     }
@@ -2563,9 +2466,137 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
         _ => row.rest,
     };
     for a in rest {
-        out.operands.push((role, (*a).clone()));
+        out.operands.push((role, a.clone()));
     }
     Some(out)
+}
+
+/// The state of reading a command's words by its row.
+#[derive(Default)]
+struct Scan {
+    /// The positional words so far.
+    positional: Vec<Arg>,
+    /// `--` was seen (or `jq --args`): every word is positional.
+    after_dashes: bool,
+    /// In `find`, the expression started: no more operands.
+    expression: bool,
+}
+
+impl Scan {
+    /// Read `args` by `row` into `out`; `global`: the words before the subcommand.
+    fn words(&mut self, row: &Program, args: &[Arg], global: bool, out: &mut Parsed) {
+        let valued_role = |name: &str| -> Option<Role> {
+            row.options
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, r)| *r)
+                .or_else(|| {
+                    (row.valued.contains(&name) || (global && row.global.contains(&name)))
+                        .then_some(Role::Ignore)
+                })
+        };
+        let switch = |name: &str| -> Option<Switch> {
+            row.switches
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, s)| *s)
+        };
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            i += 1;
+            let t = a.text.as_str();
+            if self.after_dashes || t == "-" || !t.starts_with('-') {
+                if row.action == Action::Find && (self.expression || t == "(" || t == "!") {
+                    self.expression = true;
+                    continue;
+                }
+                if let Some((k, v)) = t.split_once('=')
+                    && let Some((_, r)) = row.assigns.iter().find(|(n, _)| *n == k)
+                {
+                    out.values.push((*r, part(a, v)));
+                    continue;
+                }
+                self.positional.push(a.clone());
+                continue;
+            }
+            if t == "--" {
+                self.after_dashes = true;
+                out.before_dashes = out.before_dashes.min(self.positional.len());
+                continue;
+            }
+            if row.action == Action::Find {
+                self.expression = true;
+            }
+            if let Some(long) =
+                t.strip_prefix("--")
+                    .or(if row.word_options { Some(t) } else { None })
+            {
+                let name_end = long.find('=').map(|k| k + t.len() - long.len());
+                let name = name_end.map_or(t, |k| &t[..k]);
+                if let Some((_, r)) = row.pairs.iter().find(|(o, _)| *o == name) {
+                    if let Some(v) = args.get(i + 1) {
+                        out.values.push((*r, v.clone()));
+                    }
+                    i += 2;
+                    continue;
+                }
+                if let Some(r) = valued_role(name) {
+                    let v = match name_end {
+                        Some(k) => Some(part(a, &t[k + 1..])),
+                        None => {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        }
+                    };
+                    if let Some(v) = v {
+                        out.lead_given |= row.lead_options.contains(&name);
+                        out.value(name, r, v);
+                    }
+                    continue;
+                }
+                if let Some(s) = switch(name) {
+                    out.switches.push(s);
+                    if s == Switch::ArgsFollow {
+                        self.after_dashes = true;
+                    }
+                } else if row.word_options {
+                    out.other_flags.push(a.clone());
+                }
+                if row.word_options || t.starts_with("--") {
+                    continue;
+                }
+            }
+            // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
+            let mut unknown = false;
+            for (k, ch) in t.char_indices().skip(1) {
+                let name = format!("-{ch}");
+                let after = &t[k + ch.len_utf8()..];
+                if let Some(r) = valued_role(&name) {
+                    out.lead_given |= row.lead_options.contains(&name.as_str());
+                    if after.is_empty() {
+                        if let Some(v) = args.get(i) {
+                            out.value(&name, r, v.clone());
+                        }
+                        i += 1;
+                    } else {
+                        out.value(&name, r, part(a, after));
+                    }
+                    break;
+                }
+                if let Some(s) = switch(&name) {
+                    out.switches.push(s);
+                    if s == Switch::InPlace {
+                        break;
+                    }
+                    continue;
+                }
+                unknown = true;
+            }
+            if unknown {
+                out.other_flags.push(a.clone());
+            }
+        }
+    }
 }
 
 /// Whether an operand names a remote place: a URL (`https://…`, `ssh://…`) or an scp-style

