@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::programs::{Action, Fallback, Parsed, Role, Switch, is_remote, parse};
 use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
 use crate::shell::{
-    Arg, BrushAnalyzer, PROCSUB, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
-    analyze_command,
+    Arg, BrushAnalyzer, MAX_DEPTH, PROCSUB, RedirectMode, ShellAnalysis, ShellAnalyzer,
+    SimpleCommand, analyze_command,
 };
 use crate::table::ShellEnv;
 
@@ -51,12 +51,19 @@ pub(crate) fn lens_analysis(
     fx: &mut Effects,
 ) {
     let _ = env;
-    lens_commands(tool, argument, a, &[], fx);
+    lens_commands(tool, argument, a, &[], 0, fx);
 }
 
 /// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
-/// path (shell text run by a program, analysed on its own).
-fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], fx: &mut Effects) {
+/// path (shell text run by a program, analysed on its own, `depth` levels down).
+fn lens_commands(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    via: &[String],
+    depth: usize,
+    fx: &mut Effects,
+) {
     // Files programs wrote earlier on the line (`curl -o i.sh`, `cp x i.sh`): running one
     // runs content that is not visible. (Redirections are the analyser's to follow.)
     let mut downloaded: Vec<String> = Vec::new();
@@ -107,15 +114,23 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             if text.dynamic {
                 fx.push(
                     What::Unsure(format!(
-                        "`{}` runs shell text that is only known at run time",
-                        c.display_words()
+                        "`{command}` runs shell text that is only known at run time"
+                    )),
+                    route.clone(),
+                );
+                continue;
+            }
+            if depth >= MAX_DEPTH {
+                fx.push(
+                    What::Unsure(format!(
+                        "`{command}` runs shell text nested deeper than {MAX_DEPTH} levels"
                     )),
                     route.clone(),
                 );
                 continue;
             }
             let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
-            lens_commands(tool, argument, &inner, &nested, fx);
+            lens_commands(tool, argument, &inner, &nested, depth + 1, fx);
         }
     }
     if let Some(u) = &a.unsure {

@@ -1493,3 +1493,25 @@ fn running_a_file_a_program_wrote_on_the_same_line_is_unsure() {
         ),
     ]);
 }
+
+#[test]
+fn shell_text_nested_in_program_options_stops_at_the_depth_limit() {
+    // Each level: `rg --pre '<next level>' K`, quoted for the level above.
+    let mut line = "cat .env".to_string();
+    for _ in 0..12 {
+        line = format!("rg --pre '{}' K", line.replace('\'', "'\\''"));
+    }
+    let fx = effects(&line);
+    assert_eq!(
+        fx.unsure()
+            .map(|u| u.ends_with("runs shell text nested deeper than 8 levels")),
+        Some(true)
+    );
+    assert_eq!(
+        fx.list
+            .iter()
+            .filter(|e| matches!(e.what, What::Run(_)))
+            .count(),
+        9
+    );
+}
