@@ -37,6 +37,14 @@ pub(crate) enum Role {
     Data,
     /// A form field (`-F f=@file`).
     Form,
+    /// URL-encoded request data: `name@file` and `@file` read a file
+    /// (`--data-urlencode k@.env`).
+    Urlencoded,
+    /// A host (or proxy URL) a connection goes to (`curl -x proxy`, `ssh -J jump`,
+    /// `openssl s_client -connect host:443`).
+    Host,
+    /// A device or file wiped whole (`mkfs /dev/sda1`): deleted, recursively.
+    Wipe,
     /// A file uploaded as the body (`-T file`).
     BodyFile,
     /// A header, user or cookie sent with a request: sends the variables it names.
@@ -57,6 +65,9 @@ pub(crate) enum Role {
     Dest,
     /// Shell text the program runs (`--pre CMD`, `-e PROG`).
     Shell,
+    /// A bind mount `HOST:CONTAINER[:opts]` (`docker run -v ~/.ssh:/root/.ssh`): the host
+    /// path is read and written.
+    Mount,
 }
 
 /// The effect family of a program.
@@ -90,6 +101,8 @@ pub(crate) enum Action {
     Install,
     /// `find START… EXPRESSION`: the operands end at the expression.
     Find,
+    /// Names looked up or probed (`dig`, `ping`): a `send` to each host-like operand.
+    Resolve,
 }
 
 /// A switch that changes what a program's operands are.
@@ -110,6 +123,8 @@ pub(crate) enum Switch {
     AllWritten,
     /// Selects the install operation (`pacman -S`, `pacman -U`).
     Operation,
+    /// Saves each URL to the file its path ends in (`curl -O`).
+    RemoteName,
     /// The remaining operands are arguments, not files (`jq --args`).
     ArgsFollow,
 }
@@ -260,7 +275,7 @@ const GREP_VALUED: &[&str] = &[
     "--colour",
 ];
 
-/// Options of `rg` / `ag` / `ack` that take a value the effect model ignores.
+/// Options of `rg` that take a value the effect model ignores.
 const SEARCH_VALUED: &[&str] = &[
     "-m",
     "--max-count",
@@ -308,8 +323,6 @@ const CURL_VALUED: &[&str] = &[
     "--connect-timeout",
     "-w",
     "--write-out",
-    "-x",
-    "--proxy",
     "-r",
     "--range",
     "-Y",
@@ -353,7 +366,6 @@ const CURL_VALUED: &[&str] = &[
     "--socks4",
     "--socks4a",
     "--noproxy",
-    "--preproxy",
     "--mail-from",
     "--mail-rcpt",
 ];
@@ -367,7 +379,7 @@ const CURL_OPTIONS: &[(&str, Role)] = &[
     ("--data-ascii", Role::Data),
     ("--data-binary", Role::Data),
     ("--data-raw", Role::Data),
-    ("--data-urlencode", Role::Data),
+    ("--data-urlencode", Role::Urlencoded),
     ("--json", Role::Data),
     ("-F", Role::Form),
     ("--form", Role::Form),
@@ -404,6 +416,9 @@ const CURL_OPTIONS: &[(&str, Role)] = &[
     ("--capath", Role::Read),
     ("--netrc-file", Role::Read),
     ("--url", Role::Url),
+    ("-x", Role::Host),
+    ("--proxy", Role::Host),
+    ("--preproxy", Role::Host),
 ];
 
 /// `wget`'s options that take a value the effect model ignores.
@@ -464,12 +479,17 @@ const WGET_OPTIONS: &[(&str, Role)] = &[
 
 /// `ssh`'s options that take a value the effect model ignores.
 const SSH_VALUED: &[&str] = &[
-    "-p", "-l", "-o", "-J", "-L", "-R", "-D", "-b", "-c", "-e", "-I", "-m", "-O", "-Q", "-S", "-W",
-    "-w", "-B", "-P",
+    "-p", "-l", "-o", "-L", "-R", "-D", "-b", "-c", "-e", "-I", "-m", "-O", "-Q", "-S", "-W", "-w",
+    "-B", "-P",
 ];
 
 /// `ssh` / `scp` / `sftp` options that name a file read.
-const SSH_OPTIONS: &[(&str, Role)] = &[("-i", Role::Read), ("-F", Role::Read), ("-E", Role::Write)];
+const SSH_OPTIONS: &[(&str, Role)] = &[
+    ("-i", Role::Read),
+    ("-F", Role::Read),
+    ("-E", Role::Write),
+    ("-J", Role::Host),
+];
 
 /// `rsync`'s options that take a value the effect model ignores.
 const RSYNC_VALUED: &[&str] = &[
@@ -572,24 +592,24 @@ const NODE_INSTALL_OPTIONS: &[(&str, Role)] =
 
 /// Every program the effect model knows, tried in order for a program's base name.
 pub(crate) static PROGRAMS: &[Program] = &[
-    // Readers: every operand is read.
+    // Readers: every operand is read. Rows differ in which options take a value
+    // (`cat -n` is a switch, `nl -n ln` is not).
     Program {
         names: &[
             "cat",
-            "tac",
-            "nl",
-            "od",
-            "hexdump",
-            "hd",
-            "strings",
-            "base64",
-            "base32",
-            "wc",
-            "less",
+            "rev",
+            "zcat",
+            "bzcat",
+            "xzcat",
+            "zstdcat",
+            "lzcat",
+            "zmore",
             "more",
             "most",
             "pg",
-            "view",
+            "tsort",
+            "readlink",
+            "realpath",
             "md5sum",
             "sha1sum",
             "sha224sum",
@@ -599,87 +619,211 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "b2sum",
             "cksum",
             "sum",
-            "shasum",
             "md5",
-            "file",
-            "stat",
-            "readlink",
-            "realpath",
-            "fold",
-            "fmt",
-            "expand",
-            "unexpand",
-            "rev",
-            "tsort",
-            "look",
-            "iconv",
-            "column",
-            "pr",
-            "zcat",
-            "bzcat",
-            "xzcat",
-            "zless",
-            "zmore",
-            "lzcat",
-            "zstdcat",
-            "gunzip",
-            "openssl",
-            "gpg",
-            "xmllint",
-            "batcat",
-            "bat",
             "vim",
             "vi",
             "nvim",
+            "view",
             "nano",
             "emacs",
             "code",
             "ed",
             "ex",
+            "xmllint",
+            "dos2unix",
+            "unix2dos",
+            "gunzip",
+            "bunzip2",
+            "unxz",
+            "unzstd",
         ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["tac"],
+        valued: &["-s", "--separator"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["shasum"],
+        valued: &["-a", "--algorithm"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["less", "zless"],
+        valued: &[
+            "-b",
+            "-h",
+            "-j",
+            "-p",
+            "-P",
+            "-t",
+            "-x",
+            "-y",
+            "-z",
+            "-#",
+            "--pattern",
+            "--prompt",
+            "--tag",
+            "--tabs",
+            "--window",
+            "--shift",
+        ],
+        options: &[
+            ("-o", Role::Write),
+            ("-O", Role::Write),
+            ("--log-file", Role::Write),
+            ("--LOG-FILE", Role::Write),
+            ("-k", Role::Read),
+            ("-T", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["nl"],
+        valued: &["-b", "-d", "-f", "-h", "-i", "-l", "-n", "-s", "-v", "-w"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["od"],
+        valued: &[
+            "-A",
+            "-j",
+            "-N",
+            "-S",
+            "-t",
+            "--address-radix",
+            "--skip-bytes",
+            "--read-bytes",
+            "--strings",
+            "--format",
+            "--endian",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["hexdump", "hd"],
+        valued: &["-n", "-s", "-e", "--length", "--skip"],
+        options: &[("-f", Role::Read)],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["strings"],
         valued: &[
             "-n",
-            "-s",
-            "-w",
-            "-b",
-            "-v",
-            "-i",
-            "-f",
             "-t",
-            "-A",
-            "-N",
-            "-j",
-            "-l",
+            "-e",
+            "-s",
+            "--bytes",
+            "--radix",
+            "--encoding",
+            "--output-separator",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["base64", "base32", "basenc"],
+        valued: &["-w", "--wrap"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["wc"],
+        options: &[("--files0-from", Role::Read)],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["file"],
+        valued: &["-F", "--separator", "-P", "--parameter", "-e", "--exclude"],
+        options: &[
+            ("-m", Role::Read),
+            ("--magic-file", Role::Read),
+            ("-f", Role::Read),
+            ("--files-from", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["stat", "gstat"],
+        valued: &["-c", "--format", "--printf", "-f"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["fold", "fmt"],
+        valued: &["-w", "--width", "-p", "--prefix", "-g", "--goal"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["expand", "unexpand"],
+        valued: &["-t", "--tabs"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["iconv"],
+        valued: &["-f", "-t", "--from-code", "--to-code"],
+        options: &[("-o", Role::Write), ("--output", Role::Write)],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["column"],
+        valued: &[
+            "-s",
             "-c",
             "-o",
-            "--format",
-            "--printf",
+            "-N",
+            "-R",
+            "-H",
+            "-O",
+            "-E",
+            "-d",
+            "-W",
+            "-l",
+            "--separator",
+            "--output-separator",
+            "--output-width",
+            "--table-columns",
+            "--table-name",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["bat", "batcat"],
+        valued: &[
+            "-l",
             "--language",
+            "-H",
+            "--highlight-line",
+            "-r",
             "--line-range",
             "--style",
             "--theme",
+            "-m",
             "--map-syntax",
             "--tabs",
             "--wrap",
-            "--width",
-            "-H",
-            "--highlight-line",
-            "--number-format",
-            "--address-radix",
-            "--read-bytes",
-            "--skip-bytes",
-            "--bytes",
-            "--width",
-            "--algorithm",
-            "-a",
-            "--separator",
-            "-m",
-            "--magic-file",
-            "--from-code",
-            "--to-code",
-            "-I",
-            "--input-separator",
-            "--output-separator",
+            "--terminal-width",
+            "--file-name",
+            "--diff-context",
+            "--color",
+            "--decorations",
+            "--paging",
+            "--pager",
+            "--italic-text",
         ],
         rest: Role::Read,
         ..ROW
@@ -700,8 +844,8 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        // `xxd IN [OUT]`, `uniq IN [OUT]`: a second operand is written.
-        names: &["xxd", "uniq"],
+        // `xxd IN [OUT]`: a second operand is written.
+        names: &["xxd"],
         valued: &[
             "-c",
             "-g",
@@ -709,16 +853,27 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-s",
             "-o",
             "-n",
-            "-f",
-            "--skip-fields",
-            "--skip-chars",
-            "--check-chars",
-            "-w",
             "--cols",
             "--groupsize",
             "--len",
             "--seek",
             "--name",
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `uniq IN [OUT]`: a second operand is written.
+        names: &["uniq"],
+        valued: &[
+            "-f",
+            "-s",
+            "-w",
+            "--skip-fields",
+            "--skip-chars",
+            "--check-chars",
+            "--group",
+            "--all-repeated",
         ],
         rest: Role::Read,
         ..ROW
@@ -749,9 +904,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &[
-            "cut", "paste", "join", "comm", "split", "csplit", "tr", "expand",
-        ],
+        names: &["cut"],
         valued: &[
             "-d",
             "--delimiter",
@@ -762,36 +915,30 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-b",
             "--bytes",
             "--output-delimiter",
-            "-t",
-            "-1",
-            "-2",
-            "-j",
-            "-o",
-            "-e",
-            "-a",
-            "-v",
-            "-l",
-            "-n",
-            "--lines",
-            "--suffix-length",
-            "--additional-suffix",
-            "--number",
-            "--prefix",
         ],
         rest: Role::Read,
         ..ROW
     },
     Program {
-        names: &[
-            "diff",
-            "cmp",
-            "diff3",
-            "sdiff",
-            "colordiff",
-            "delta",
-            "difft",
-            "vimdiff",
-        ],
+        names: &["paste"],
+        valued: &["-d", "--delimiters"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["join"],
+        valued: &["-t", "-1", "-2", "-j", "-o", "-e", "-a", "-v"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["comm"],
+        valued: &["--output-delimiter"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["diff", "diff3", "sdiff", "colordiff", "vimdiff"],
         valued: &[
             "-U",
             "--unified",
@@ -808,23 +955,121 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "-W",
             "--width",
             "--line-format",
-            "--from-file",
-            "--to-file",
-            "-i",
-            "-n",
-            "--ignore-initial",
-            "--bytes",
+            "--old-line-format",
+            "--new-line-format",
+            "--unchanged-line-format",
             "--color",
             "--palette",
             "--tabsize",
+            "-D",
+            "--ifdef",
+            "--horizon-lines",
         ],
-        options: &[("-X", Role::Read), ("--exclude-from", Role::Read)],
+        options: &[
+            ("-X", Role::Read),
+            ("--exclude-from", Role::Read),
+            ("--from-file", Role::Read),
+            ("--to-file", Role::Read),
+            ("-o", Role::Write),
+            ("--output", Role::Write),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["cmp"],
+        valued: &["-i", "--ignore-initial", "-n", "--bytes"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["delta", "difft", "difftastic"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `openssl enc -in F -out G`, `openssl x509 -in cert`: options of one dash and a word.
+        names: &["openssl"],
+        word_options: true,
+        valued: &[
+            "-pass",
+            "-passin",
+            "-passout",
+            "-k",
+            "-md",
+            "-cipher",
+            "-subj",
+            "-days",
+            "-newkey",
+            "-inform",
+            "-outform",
+            "-name",
+            "-servername",
+        ],
+        options: &[
+            ("-in", Role::Read),
+            ("-out", Role::Write),
+            ("-inkey", Role::Read),
+            ("-key", Role::Read),
+            ("-kfile", Role::Read),
+            ("-CAfile", Role::Read),
+            ("-cert", Role::Read),
+            ("-signkey", Role::Read),
+            ("-keyout", Role::Write),
+            ("-connect", Role::Host),
+        ],
+        ..ROW
+    },
+    Program {
+        names: &["gpg", "gpg2"],
+        valued: &[
+            "-r",
+            "--recipient",
+            "-u",
+            "--local-user",
+            "--default-key",
+            "--homedir",
+            "--keyserver",
+            "--passphrase",
+            "--cipher-algo",
+            "--trust-model",
+            "--pinentry-mode",
+        ],
+        options: &[
+            ("-o", Role::Write),
+            ("--output", Role::Write),
+            ("--passphrase-file", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `zip -r out.zip dir`: the archive first.
+        names: &["zip"],
+        valued: &["-x", "-i", "-P", "--password", "-b", "-n", "-t", "-tt"],
+        lead: &[Role::Write],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        names: &["unzip"],
+        valued: &["-x", "-P"],
+        options: &[("-d", Role::Write)],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
+        names: &["gzip", "bzip2", "xz", "zstd", "lz4", "compress", "pigz"],
+        valued: &["-S", "--suffix", "-T", "--threads", "-b", "--block-size"],
+        options: &[("-o", Role::Write), ("--output", Role::Write)],
         rest: Role::Read,
         ..ROW
     },
     // Search tools: the first operand is the pattern unless an option gives it.
     Program {
-        names: &["grep", "egrep", "fgrep", "zgrep", "bzgrep", "xzgrep"],
+        names: &[
+            "grep", "egrep", "fgrep", "zgrep", "bzgrep", "xzgrep", "ugrep", "ug",
+        ],
         valued: GREP_VALUED,
         options: &[
             ("-e", Role::Ignore),
@@ -841,7 +1086,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["rg", "ag", "ack", "ack-grep", "pt", "ugrep", "ug"],
+        names: &["rg"],
         valued: SEARCH_VALUED,
         options: &[
             ("-e", Role::Ignore),
@@ -851,14 +1096,44 @@ pub(crate) static PROGRAMS: &[Program] = &[
             ("-g", Role::Glob),
             ("--glob", Role::Glob),
             ("--iglob", Role::Glob),
-            ("--include", Role::Glob),
             ("--pre", Role::Shell),
             ("--ignore-file", Role::Read),
-            ("-p", Role::Read),
-            ("--path-to-ignore", Role::Read),
         ],
         lead: &[Role::Ignore],
         lead_options: &["-e", "--regexp", "-f", "--file"],
+        rest: Role::Read,
+        fallback: Fallback::Cwd,
+        ..ROW
+    },
+    Program {
+        names: &["ag", "pt", "ack", "ack-grep"],
+        valued: &[
+            "-A",
+            "-B",
+            "-C",
+            "-m",
+            "-G",
+            "-W",
+            "--after",
+            "--before",
+            "--context",
+            "--max-count",
+            "--file-search-regex",
+            "--ignore",
+            "--ignore-dir",
+            "--depth",
+            "--pager",
+            "--width",
+            "--type",
+            "--type-add",
+            "--type-set",
+            "--ignore-file",
+            "--output",
+            "--match",
+        ],
+        options: &[("-p", Role::Read), ("--path-to-ignore", Role::Read)],
+        lead: &[Role::Ignore],
+        lead_options: &["--match"],
         rest: Role::Read,
         fallback: Fallback::Cwd,
         ..ROW
@@ -912,6 +1187,26 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ],
         lead: &[Role::Ignore],
         lead_options: &["-f", "--from-file"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `yq e '.a' f` (v4): the subcommand, then the expression.
+        names: &["yq"],
+        subs: &[&["e"], &["eval"], &["ea"], &["eval-all"]],
+        valued: &[
+            "-o",
+            "--output-format",
+            "-p",
+            "--input-format",
+            "-I",
+            "--indent",
+            "--expression",
+        ],
+        options: &[("--from-file", Role::Read)],
+        switches: &[("-i", Switch::InPlace), ("--inplace", Switch::InPlace)],
+        lead: &[Role::Ignore],
+        lead_options: &["--from-file", "--expression"],
         rest: Role::Read,
         ..ROW
     },
@@ -1144,7 +1439,66 @@ pub(crate) static PROGRAMS: &[Program] = &[
         rest: Role::Read,
         ..ROW
     },
+    Program {
+        // `split -l 100 big.log part-`: the input, then the output prefix.
+        names: &["split", "csplit", "gsplit"],
+        valued: &[
+            "-b",
+            "--bytes",
+            "-l",
+            "--lines",
+            "-n",
+            "--number",
+            "-a",
+            "--suffix-length",
+            "-C",
+            "--line-bytes",
+            "-t",
+            "--separator",
+            "--additional-suffix",
+            "-f",
+            "--prefix",
+            "--suffix-format",
+        ],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
+        // `sqlite3 app.db .dump`: the database, then SQL.
+        names: &["sqlite3", "sqlite", "duckdb"],
+        valued: &["-cmd", "-separator", "-newline", "-nullvalue"],
+        options: &[("-init", Role::Read)],
+        word_options: true,
+        lead: &[Role::Read],
+        ..ROW
+    },
     // Deleters.
+    Program {
+        // Making a file system or swap erases the device.
+        names: &[
+            "mkfs",
+            "mkfs.ext2",
+            "mkfs.ext3",
+            "mkfs.ext4",
+            "mkfs.xfs",
+            "mkfs.btrfs",
+            "mkfs.vfat",
+            "mkfs.fat",
+            "mkfs.msdos",
+            "mkfs.ntfs",
+            "mkfs.exfat",
+            "mke2fs",
+            "mkswap",
+            "wipefs",
+            "blkdiscard",
+        ],
+        valued: &[
+            "-t", "--type", "-L", "--label", "-b", "-O", "-E", "-N", "-m", "-U", "-I", "-i", "-T",
+            "-C", "-n", "-o", "--offset",
+        ],
+        rest: Role::Wipe,
+        ..ROW
+    },
     Program {
         names: &[
             "rm",
@@ -1199,7 +1553,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
     Program {
         names: &["scp"],
         action: Action::Copy { moves: false },
-        valued: &["-P", "-o", "-c", "-l", "-J", "-S", "-X", "-D"],
+        valued: &["-P", "-o", "-c", "-l", "-S", "-X", "-D"],
         options: SSH_OPTIONS,
         ..ROW
     },
@@ -1267,7 +1621,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
     Program {
         // `git checkout -- f`, `git restore f`, `git reset --hard` overwrite files.
         names: &["git"],
-        subs: &[&["checkout"], &["restore"]],
+        subs: &[&["checkout"], &["restore"], &["reset"]],
         global: GIT_GLOBAL,
         valued: &["-b", "-B", "--orphan", "-s", "--source", "--conflict"],
         rest: Role::Write,
@@ -1313,13 +1667,116 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ],
         ..ROW
     },
+    // Object-store copies: `s3://…` / `gs://…` operands are remote.
+    Program {
+        names: &["aws"],
+        subs: &[&["s3", "cp"], &["s3", "sync"], &["s3", "mv"]],
+        global: &["--profile", "--region", "--endpoint-url", "--output"],
+        action: Action::Copy { moves: false },
+        valued: &[
+            "--profile",
+            "--region",
+            "--endpoint-url",
+            "--exclude",
+            "--include",
+            "--acl",
+            "--storage-class",
+            "--sse",
+            "--content-type",
+            "--expires",
+            "--cache-control",
+        ],
+        switches: &[("--delete", Switch::Delete)],
+        ..ROW
+    },
+    Program {
+        names: &["gsutil", "gcloud"],
+        subs: &[
+            &["cp"],
+            &["rsync"],
+            &["mv"],
+            &["storage", "cp"],
+            &["storage", "rsync"],
+            &["storage", "mv"],
+        ],
+        global: &["-o", "-h", "--project", "--account"],
+        action: Action::Copy { moves: false },
+        valued: &["-x", "-z", "-j", "-a", "--project"],
+        switches: &[
+            ("-d", Switch::Delete),
+            ("--delete-unmatched-destination-objects", Switch::Delete),
+        ],
+        ..ROW
+    },
+    // Containers: bind mounts expose host paths.
+    Program {
+        names: &["docker", "podman", "nerdctl"],
+        subs: &[
+            &["run"],
+            &["create"],
+            &["container", "run"],
+            &["container", "create"],
+        ],
+        global: &["-H", "--host", "--context", "-c", "--config"],
+        valued: &[
+            "-e",
+            "--env",
+            "-p",
+            "--publish",
+            "--name",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--network",
+            "--net",
+            "--entrypoint",
+            "-h",
+            "--hostname",
+            "--platform",
+            "-l",
+            "--label",
+            "--memory",
+            "-m",
+            "--cpus",
+            "--restart",
+            "--add-host",
+            "--pull",
+            "--log-driver",
+            "--log-opt",
+            "--cap-add",
+            "--cap-drop",
+            "--device",
+            "--ulimit",
+            "--security-opt",
+            "--tmpfs",
+            "--shm-size",
+            "--gpus",
+            "--pid",
+            "--ipc",
+            "--mount",
+        ],
+        options: &[
+            ("-v", Role::Mount),
+            ("--volume", Role::Mount),
+            ("--env-file", Role::Read),
+            ("--cidfile", Role::Write),
+        ],
+        ..ROW
+    },
     // Senders.
     Program {
         names: &["curl", "curlie"],
         action: Action::Send,
         valued: CURL_VALUED,
         options: CURL_OPTIONS,
-        switches: &[("-G", Switch::Get), ("--get", Switch::Get)],
+        switches: &[
+            ("-G", Switch::Get),
+            ("--get", Switch::Get),
+            ("-O", Switch::RemoteName),
+            ("--remote-name", Switch::RemoteName),
+            ("--remote-name-all", Switch::RemoteName),
+        ],
         rest: Role::Url,
         ..ROW
     },
@@ -1386,7 +1843,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
             ("--exec", Role::Shell),
             ("-c", Role::Shell),
             ("--sh-exec", Role::Shell),
-            ("--lua-exec", Role::Shell),
+            ("--lua-exec", Role::Read),
             ("-o", Role::Write),
             ("--output", Role::Write),
         ],
@@ -1409,6 +1866,32 @@ pub(crate) static PROGRAMS: &[Program] = &[
         names: &["sshpass"],
         options: &[("-f", Role::Read)],
         valued: &["-p", "-d", "-P"],
+        ..ROW
+    },
+    Program {
+        // `dig NAME`, `ping HOST`: the name is looked up (its servers see it).
+        names: &[
+            "dig",
+            "nslookup",
+            "host",
+            "drill",
+            "ping",
+            "ping6",
+            "traceroute",
+            "tracepath",
+            "mtr",
+            "whois",
+            "arping",
+            "fping",
+            "hping3",
+            "nmap",
+        ],
+        action: Action::Resolve,
+        valued: &[
+            "-c", "-i", "-W", "-w", "-t", "-p", "-s", "-I", "-q", "-b", "-f", "-m", "-x", "-k",
+            "-y", "-l", "-Q", "-S", "-T", "-h",
+        ],
+        rest: Role::Host,
         ..ROW
     },
     // Signals.
@@ -1571,6 +2054,81 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
+        // `npx pkg`, `pnpm dlx pkg`, `uvx pkg`, `pipx run pkg`: fetch a package and run it.
+        names: &["npx", "bunx", "pnpx"],
+        valued: &[
+            "--node-options",
+            "--cache",
+            "--userconfig",
+            "-w",
+            "--workspace",
+        ],
+        options: &[
+            ("-p", Role::Package),
+            ("--package", Role::Package),
+            ("-c", Role::Shell),
+            ("--call", Role::Shell),
+            ("--registry", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["-p", "--package", "-c", "--call"],
+        ..ROW
+    },
+    Program {
+        names: &["npm", "pnpm", "yarn", "bun"],
+        subs: &[&["dlx"], &["exec"], &["x"]],
+        options: &[
+            ("-p", Role::Package),
+            ("--package", Role::Package),
+            ("-c", Role::Shell),
+            ("--call", Role::Shell),
+            ("--registry", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["-p", "--package", "-c", "--call"],
+        ..ROW
+    },
+    Program {
+        names: &["uvx", "pipx", "uv"],
+        subs: &[&["run"], &["tool", "run"]],
+        valued: &["--python", "-p", "--spec"],
+        options: &[
+            ("--from", Role::Package),
+            ("--with", Role::Package),
+            ("--index-url", Role::Source),
+            ("-i", Role::Source),
+            ("--index", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["--from"],
+        ..ROW
+    },
+    Program {
+        names: &["uvx"],
+        valued: &["--python", "-p"],
+        options: &[
+            ("--from", Role::Package),
+            ("--with", Role::Package),
+            ("--index-url", Role::Source),
+            ("-i", Role::Source),
+            ("--index", Role::Source),
+        ],
+        action: Action::Install,
+        lead: &[Role::Package],
+        lead_options: &["--from"],
+        ..ROW
+    },
+    Program {
+        // A power change signals every process.
+        names: &["reboot", "poweroff", "halt", "shutdown"],
+        action: Action::Signal,
+        valued: &["-t"],
+        ..ROW
+    },
+    Program {
         names: &[
             "pip", "pip3", "pip2", "pipx", "uv", "poetry", "pdm", "pipenv", "conda", "mamba",
         ],
@@ -1721,6 +2279,27 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
+        // `dpkg -i x.deb`, `rpm -ivh x.rpm`: only the install operation installs.
+        names: &["dpkg", "rpm", "installer", "pkg"],
+        action: Action::Install,
+        switches: &[
+            ("-i", Switch::Operation),
+            ("-U", Switch::Operation),
+            ("--install", Switch::Operation),
+            ("--upgrade", Switch::Operation),
+        ],
+        valued: &[
+            "--root",
+            "--admindir",
+            "--instdir",
+            "--dbpath",
+            "-target",
+            "-pkg",
+        ],
+        rest: Role::Package,
+        ..ROW
+    },
+    Program {
         // `apt-key add KEYFILE` trusts a signing key.
         names: &["apt-key"],
         subs: &[&["add"]],
@@ -1757,9 +2336,19 @@ pub(crate) struct Parsed {
     pub(crate) lead_given: bool,
     /// How many of the positional words came before `--` (all of them without one).
     pub(crate) before_dashes: usize,
+    /// Shell text given to options that run it (`--pre CMD`, `-e CMD`), with the option.
+    pub(crate) scripts: Vec<(String, Arg)>,
 }
 
 impl Parsed {
+    /// Record an option's value; shell text is kept with the option that runs it.
+    fn value(&mut self, option: &str, role: Role, v: Arg) {
+        if role == Role::Shell {
+            self.scripts.push((option.to_string(), v.clone()));
+        }
+        self.values.push((role, v));
+    }
+
     /// Whether the switch was given.
     pub(crate) fn has(&self, s: Switch) -> bool {
         self.switches.contains(&s)
@@ -1802,10 +2391,13 @@ fn part(a: &Arg, text: &str) -> Arg {
 
 /// Read `args` by `row`; `None` when the row's subcommand does not match.
 fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
+    // Where the words after the subcommand start, and where the subcommand starts.
     let mut i = 0;
+    let mut sub_start = 0;
     let mut sub = Vec::new();
     if !row.subs.is_empty() {
-        // Skip options before each subcommand word (`git -C d diff`, `apt-get -y install`).
+        // Skip options before each subcommand word (`git -C d diff`, `apt-get -y install`,
+        // `npm --registry URL install`).
         let mut words: Vec<(usize, &Arg)> = Vec::new();
         let want = row.subs.iter().map(|s| s.len()).max().unwrap_or(0);
         let mut j = 0;
@@ -1816,7 +2408,9 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
             let t = a.text.as_str();
             if t.starts_with('-') && t.len() > 1 && !row.subs.iter().any(|s| s.first() == Some(&t))
             {
-                let takes = row.global.contains(&t) || row.valued.contains(&t);
+                let takes = row.global.contains(&t)
+                    || row.valued.contains(&t)
+                    || row.options.iter().any(|(o, _)| *o == t);
                 j += if takes { 2 } else { 1 };
                 continue;
             }
@@ -1829,6 +2423,7 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
                     .zip(&words)
                     .all(|(w, (_, a))| !a.dynamic && a.text == *w)
         })?;
+        sub_start = words.first().map_or(0, |(k, _)| *k);
         i = words
             .get(matched.len() - 1)
             .map(|(k, _)| k + 1)
@@ -1844,127 +2439,25 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
         operands: Vec::new(),
         lead_given: false,
         before_dashes: usize::MAX,
+        scripts: Vec::new(),
     };
-    let valued_role = |name: &str| -> Option<Role> {
-        row.options
-            .iter()
-            .find(|(o, _)| *o == name)
-            .map(|(_, r)| *r)
-            .or_else(|| row.valued.contains(&name).then_some(Role::Ignore))
-    };
-    let switch = |name: &str| -> Option<Switch> {
-        row.switches
-            .iter()
-            .find(|(o, _)| *o == name)
-            .map(|(_, s)| *s)
-    };
-    let mut positional: Vec<&Arg> = Vec::new();
-    let mut after_dashes = false;
-    // In `find`, the expression starts at the first option word: the rest is not operands.
-    let mut expression = false;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        let t = a.text.as_str();
-        if after_dashes || t == "-" || !t.starts_with('-') {
-            if row.action == Action::Find && (expression || t == "(" || t == "!") {
-                expression = true;
-                continue;
-            }
-            if let Some((k, v)) = t.split_once('=')
-                && let Some((_, r)) = row.assigns.iter().find(|(n, _)| *n == k)
-            {
-                out.values.push((*r, part(a, v)));
-                continue;
-            }
-            positional.push(a);
-            continue;
-        }
-        if t == "--" {
-            after_dashes = true;
-            out.before_dashes = out.before_dashes.min(positional.len());
-            continue;
-        }
-        if row.action == Action::Find {
-            expression = true;
-        }
-        if let Some(long) = t
-            .strip_prefix("--")
-            .or(if row.word_options { Some(t) } else { None })
-        {
-            let name_end = long.find('=').map(|k| k + t.len() - long.len());
-            let name = name_end.map_or(t, |k| &t[..k]);
-            if let Some((_, r)) = row.pairs.iter().find(|(o, _)| *o == name) {
-                if let Some(v) = args.get(i + 1) {
-                    out.values.push((*r, v.clone()));
-                }
-                i += 2;
-                continue;
-            }
-            if let Some(r) = valued_role(name) {
-                let v = match name_end {
-                    Some(k) => Some(part(a, &t[k + 1..])),
-                    None => {
-                        i += 1;
-                        args.get(i - 1).cloned()
-                    }
-                };
-                if let Some(v) = v {
-                    out.lead_given |= row.lead_options.contains(&name);
-                    out.values.push((r, v));
-                }
-                continue;
-            }
-            if let Some(s) = switch(name) {
-                out.switches.push(s);
-                if s == Switch::ArgsFollow {
-                    after_dashes = true;
-                }
-            } else if row.word_options {
-                out.other_flags.push(a.clone());
-            }
-            if row.word_options || t.starts_with("--") {
-                continue;
-            }
-        }
-        // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
-        let letters: Vec<(usize, char)> = t.char_indices().skip(1).collect();
-        let mut unknown = false;
-        for (k, ch) in &letters {
-            let name = format!("-{ch}");
-            let after = &t[k + ch.len_utf8()..];
-            if let Some(r) = valued_role(&name) {
-                out.lead_given |= row.lead_options.contains(&name.as_str());
-                if after.is_empty() {
-                    if let Some(v) = args.get(i) {
-                        out.values.push((r, v.clone()));
-                    }
-                    i += 1;
-                } else {
-                    out.values.push((r, part(a, after)));
-                }
-                break;
-            }
-            if let Some(s) = switch(&name) {
-                out.switches.push(s);
-                if s == Switch::InPlace {
-                    break;
-                }
-                continue;
-            }
-            unknown = true;
-        }
-        if unknown {
-            out.other_flags.push(a.clone());
-        }
-    }
+    let mut scan = Scan::default();
+    // Options before the subcommand (its global options take values too), then the rest.
+    scan.words(
+        row,
+        args.get(..sub_start).unwrap_or_default(),
+        true,
+        &mut out,
+    );
+    scan.words(row, args.get(i..).unwrap_or_default(), false, &mut out);
     // The leading operands, unless an option gave them.
-    let mut rest = positional.as_slice();
+    let mut rest = scan.positional.as_slice();
     if !out.lead_given {
         for r in row.lead {
             let Some((first, tail)) = rest.split_first() else {
                 break;
             };
-            out.operands.push((*r, (*first).clone()));
+            out.operands.push((*r, first.clone()));
             rest = tail;
         }
     }
@@ -1973,9 +2466,137 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
         _ => row.rest,
     };
     for a in rest {
-        out.operands.push((role, (*a).clone()));
+        out.operands.push((role, a.clone()));
     }
     Some(out)
+}
+
+/// The state of reading a command's words by its row.
+#[derive(Default)]
+struct Scan {
+    /// The positional words so far.
+    positional: Vec<Arg>,
+    /// `--` was seen (or `jq --args`): every word is positional.
+    after_dashes: bool,
+    /// In `find`, the expression started: no more operands.
+    expression: bool,
+}
+
+impl Scan {
+    /// Read `args` by `row` into `out`; `global`: the words before the subcommand.
+    fn words(&mut self, row: &Program, args: &[Arg], global: bool, out: &mut Parsed) {
+        let valued_role = |name: &str| -> Option<Role> {
+            row.options
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, r)| *r)
+                .or_else(|| {
+                    (row.valued.contains(&name) || (global && row.global.contains(&name)))
+                        .then_some(Role::Ignore)
+                })
+        };
+        let switch = |name: &str| -> Option<Switch> {
+            row.switches
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, s)| *s)
+        };
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            i += 1;
+            let t = a.text.as_str();
+            if self.after_dashes || t == "-" || !t.starts_with('-') {
+                if row.action == Action::Find && (self.expression || t == "(" || t == "!") {
+                    self.expression = true;
+                    continue;
+                }
+                if let Some((k, v)) = t.split_once('=')
+                    && let Some((_, r)) = row.assigns.iter().find(|(n, _)| *n == k)
+                {
+                    out.values.push((*r, part(a, v)));
+                    continue;
+                }
+                self.positional.push(a.clone());
+                continue;
+            }
+            if t == "--" {
+                self.after_dashes = true;
+                out.before_dashes = out.before_dashes.min(self.positional.len());
+                continue;
+            }
+            if row.action == Action::Find {
+                self.expression = true;
+            }
+            if let Some(long) =
+                t.strip_prefix("--")
+                    .or(if row.word_options { Some(t) } else { None })
+            {
+                let name_end = long.find('=').map(|k| k + t.len() - long.len());
+                let name = name_end.map_or(t, |k| &t[..k]);
+                if let Some((_, r)) = row.pairs.iter().find(|(o, _)| *o == name) {
+                    if let Some(v) = args.get(i + 1) {
+                        out.values.push((*r, v.clone()));
+                    }
+                    i += 2;
+                    continue;
+                }
+                if let Some(r) = valued_role(name) {
+                    let v = match name_end {
+                        Some(k) => Some(part(a, &t[k + 1..])),
+                        None => {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        }
+                    };
+                    if let Some(v) = v {
+                        out.lead_given |= row.lead_options.contains(&name);
+                        out.value(name, r, v);
+                    }
+                    continue;
+                }
+                if let Some(s) = switch(name) {
+                    out.switches.push(s);
+                    if s == Switch::ArgsFollow {
+                        self.after_dashes = true;
+                    }
+                } else if row.word_options {
+                    out.other_flags.push(a.clone());
+                }
+                if row.word_options || t.starts_with("--") {
+                    continue;
+                }
+            }
+            // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
+            let mut unknown = false;
+            for (k, ch) in t.char_indices().skip(1) {
+                let name = format!("-{ch}");
+                let after = &t[k + ch.len_utf8()..];
+                if let Some(r) = valued_role(&name) {
+                    out.lead_given |= row.lead_options.contains(&name.as_str());
+                    if after.is_empty() {
+                        if let Some(v) = args.get(i) {
+                            out.value(&name, r, v.clone());
+                        }
+                        i += 1;
+                    } else {
+                        out.value(&name, r, part(a, after));
+                    }
+                    break;
+                }
+                if let Some(s) = switch(&name) {
+                    out.switches.push(s);
+                    if s == Switch::InPlace {
+                        break;
+                    }
+                    continue;
+                }
+                unknown = true;
+            }
+            if unknown {
+                out.other_flags.push(a.clone());
+            }
+        }
+    }
 }
 
 /// Whether an operand names a remote place: a URL (`https://…`, `ssh://…`) or an scp-style

@@ -14,7 +14,8 @@ use serde_json::Value;
 use super::programs::{Action, Fallback, Parsed, Role, Switch, is_remote, parse};
 use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
 use crate::shell::{
-    Arg, BrushAnalyzer, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_command,
+    Arg, BrushAnalyzer, MAX_DEPTH, PROCSUB, RedirectMode, ShellAnalysis, ShellAnalyzer,
+    SimpleCommand, analyze_command,
 };
 use crate::table::ShellEnv;
 
@@ -50,16 +51,31 @@ pub(crate) fn lens_analysis(
     fx: &mut Effects,
 ) {
     let _ = env;
-    lens_commands(tool, argument, a, &[], fx);
+    lens_commands(tool, argument, a, &[], 0, fx);
 }
 
 /// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
-/// path (shell text run by a program, analysed on its own).
-fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], fx: &mut Effects) {
+/// path (shell text run by a program, analysed on its own, `depth` levels down).
+fn lens_commands(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    via: &[String],
+    depth: usize,
+    fx: &mut Effects,
+) {
+    // Files programs wrote earlier on the line (`curl -o i.sh`, `cp x i.sh`): running one
+    // runs content that is not visible. (Redirections are the analyser's to follow.)
+    let mut downloaded: Vec<String> = Vec::new();
     for c in &a.commands {
         let mut full_via = via.to_vec();
         full_via.extend(c.via.iter().cloned());
-        let mut command = c.display_words();
+        // The words as run; the wrapper path is the route's `via`.
+        let mut command = SimpleCommand {
+            via: Vec::new(),
+            ..c.clone()
+        }
+        .display_words();
         if command.is_empty() {
             command = redirections_text(c);
         }
@@ -67,7 +83,7 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             tool: tool.to_string(),
             lens: Some(Lens::Shell),
             argument: argument.to_string(),
-            command: Some(command),
+            command: Some(command.clone()),
             via: full_via.clone(),
         };
         let mut out = Out::default();
@@ -75,6 +91,18 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             out.push(What::Run(c.clone()));
         }
         program_effects(c, &mut out);
+        if let Some(file) = runs_downloaded(c, &out, &downloaded) {
+            out.push(What::Unsure(format!(
+                "`{command}` runs `{file}`, written earlier on the same line by a program whose output is not visible"
+            )));
+        }
+        for w in &out.list {
+            if let What::Write { path, .. } = w
+                && !path.dynamic
+            {
+                downloaded.push(plain(&path.text).to_string());
+            }
+        }
         redirect_effects(c, &mut out);
         for w in out.list {
             fx.push(w, route.clone());
@@ -86,15 +114,23 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             if text.dynamic {
                 fx.push(
                     What::Unsure(format!(
-                        "`{}` runs shell text that is only known at run time",
-                        c.display_words()
+                        "`{command}` runs shell text that is only known at run time"
+                    )),
+                    route.clone(),
+                );
+                continue;
+            }
+            if depth >= MAX_DEPTH {
+                fx.push(
+                    What::Unsure(format!(
+                        "`{command}` runs shell text nested deeper than {MAX_DEPTH} levels"
                     )),
                     route.clone(),
                 );
                 continue;
             }
             let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
-            lens_commands(tool, argument, &inner, &nested, fx);
+            lens_commands(tool, argument, &inner, &nested, depth + 1, fx);
         }
     }
     if let Some(u) = &a.unsure {
@@ -109,6 +145,37 @@ fn lens_commands(tool: &str, argument: &str, a: &ShellAnalysis, via: &[String], 
             },
         );
     }
+}
+
+/// Programs that run a script file named by their first operand.
+const SCRIPT_RUNNERS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "source", ".", "python", "python2",
+    "python3", "node", "deno", "bun", "ruby", "perl", "php", "Rscript", "lua",
+];
+
+/// A path without a leading `./`.
+fn plain(t: &str) -> &str {
+    t.strip_prefix("./").unwrap_or(t)
+}
+
+/// The file a command runs that a program wrote earlier on the line: its program
+/// (`./i.sh`) or the script an interpreter reads (`bash i.sh`).
+fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Option<String> {
+    if downloaded.is_empty() || c.dynamic_program {
+        return None;
+    }
+    if downloaded.iter().any(|d| d == plain(&c.program)) {
+        return Some(c.program.clone());
+    }
+    if !SCRIPT_RUNNERS.contains(&c.basename()) {
+        return None;
+    }
+    out.list.iter().find_map(|w| match w {
+        What::Read(p) if !p.dynamic && downloaded.iter().any(|d| d == plain(&p.text)) => {
+            Some(p.text.clone())
+        }
+        _ => None,
+    })
 }
 
 /// `> /etc/hosts`, `< .env`: how a command with no program shows in a route.
@@ -139,9 +206,10 @@ struct Out {
 }
 
 impl Out {
-    /// Add an effect unless the same one is there already.
+    /// Add an effect unless the same one is there already (every `send` is kept: two
+    /// destinations only known by host can look alike before they are resolved).
     fn push(&mut self, w: What) {
-        if !self.list.contains(&w) {
+        if matches!(w, What::Send(_)) || !self.list.contains(&w) {
             self.list.push(w);
         }
     }
@@ -160,10 +228,15 @@ const PSEUDO_FILES: &[&str] = &[
     "-",
 ];
 
-/// A path operand of `c`, or `None` for a pseudo-file (`/dev/null`, `-`).
+/// A path operand of `c`, or `None` for a pseudo-file (`/dev/null`, `-`) or a process
+/// substitution (`diff <(sort a) b`: what it reads is the substitution's own commands').
 fn path(a: &Arg, c: &SimpleCommand) -> Option<PathRef> {
-    (a.dynamic || !PSEUDO_FILES.contains(&a.text.as_str()))
-        .then(|| PathRef::from_arg(a, c.cwd.as_deref()))
+    let pseudo = if a.dynamic {
+        a.text == PROCSUB
+    } else {
+        PSEUDO_FILES.contains(&a.text.as_str())
+    };
+    (!pseudo).then(|| PathRef::from_arg(a, c.cwd.as_deref()))
 }
 
 fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
@@ -188,13 +261,55 @@ fn delete(a: &Arg, recursive: bool, c: &SimpleCommand, out: &mut Out) {
     }
 }
 
-/// The file a command's redirections read, write or append to.
+/// The file a command's redirections read, write or append to; what a literal `echo` /
+/// `printf` writes is the content of its writes. Bash's `/dev/tcp/HOST/PORT` and
+/// `/dev/udp/HOST/PORT` are connections: a `send` whose body is what the command reads.
 fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
+    let content = c.literal_output();
     for r in &c.redirections {
+        if let Some(rest) = (!r.target.dynamic)
+            .then(|| {
+                r.target
+                    .text
+                    .strip_prefix("/dev/tcp/")
+                    .or_else(|| r.target.text.strip_prefix("/dev/udp/"))
+            })
+            .flatten()
+        {
+            let (host, port) = rest.split_once('/').unwrap_or((rest, ""));
+            let mut body: Vec<BodySource> = out
+                .list
+                .iter()
+                .filter_map(|w| match w {
+                    What::Read(p) => Some(BodySource::File(p.clone())),
+                    _ => None,
+                })
+                .collect();
+            if body.is_empty() && r.mode != RedirectMode::Read {
+                body.push(if content.is_some() {
+                    BodySource::Literal
+                } else {
+                    BodySource::Stdin
+                });
+            }
+            let host = Arg {
+                text: host.to_string(),
+                dynamic: false,
+            };
+            out.push(send_host(&host, (!port.is_empty()).then_some(port), body));
+            continue;
+        }
         match r.mode {
             RedirectMode::Read => read(&r.target, c, out),
-            RedirectMode::Write => write(&r.target, false, c, out),
-            RedirectMode::Append => write(&r.target, true, c, out),
+            RedirectMode::Write | RedirectMode::Append => {
+                if let Some(p) = path(&r.target, c) {
+                    out.push(What::Write {
+                        path: p,
+                        append: r.mode == RedirectMode::Append,
+                        content: content.clone(),
+                    });
+                }
+            }
             RedirectMode::ReadWrite => {
                 read(&r.target, c, out);
                 write(&r.target, false, c, out);
@@ -394,6 +509,10 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     if c.basename() == "git" {
         git_config(c, out);
     }
+    if let Some(inner) = python_module(c) {
+        program_effects(&inner, out);
+        return;
+    }
     let Some(p) = parse(c) else {
         return;
     };
@@ -405,11 +524,15 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
             Role::Write => write(v, false, c, out),
             Role::Append => write(v, true, c, out),
             Role::Delete => delete(v, recursive, c, out),
-            Role::Shell => out
-                .scripts
-                .push((format!("{} {}", c.basename(), "option"), v.clone())),
+            Role::Mount => mount(v, c, out),
+            Role::Host if v.text.contains("://") => out.push(send_url(v, None, Vec::new())),
+            Role::Host => out.push(send_host(v, None, Vec::new())),
             _ => {}
         }
+    }
+    for (option, text) in &p.scripts {
+        out.scripts
+            .push((format!("{} {option}", c.basename()), text.clone()));
     }
     match p.row.action {
         Action::Files => files(c, &p, out),
@@ -418,13 +541,67 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Connect => connect(c, &p, out),
         Action::HttpItems => http_items(c, &p, out),
         Action::Socat => socat(c, &p, out),
-        Action::Signal => signal(&p, out),
+        Action::Signal => signal(c, &p, out),
         Action::Service => service(&p, out),
         Action::Permission => permission(c, &p, out),
         Action::Chattr => chattr(c, out),
         Action::Install => install(c, &p, out),
         Action::Find => find(c, &p, out),
+        Action::Resolve => {
+            // Record types (`TXT`, `ANY`) and ports are not names.
+            for a in p.operands_of(Role::Host) {
+                let h = a.text.trim_start_matches('@');
+                if a.dynamic || h.contains(['.', ':']) {
+                    out.push(send_host(
+                        &Arg {
+                            text: h.to_string(),
+                            dynamic: a.dynamic,
+                        },
+                        None,
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
     }
+}
+
+/// `-v HOST:CONTAINER[:ro]`: a host path (not a named volume) is read, and written unless
+/// mounted read-only.
+fn mount(v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    let mut parts = v.text.split(':');
+    let host = parts.next().unwrap_or_default();
+    let read_only = parts
+        .nth(1)
+        .is_some_and(|o| o.split(',').any(|x| x == "ro"));
+    if !host.starts_with(['/', '~', '.', '$']) {
+        return;
+    }
+    let a = Arg {
+        text: host.to_string(),
+        dynamic: v.dynamic,
+    };
+    read(&a, c, out);
+    if !read_only {
+        write(&a, false, c, out);
+    }
+}
+
+/// `python -m pip install x`: a module the table knows, run as that program.
+fn python_module(c: &SimpleCommand) -> Option<SimpleCommand> {
+    if !c.basename().starts_with("python") {
+        return None;
+    }
+    let k = c.args.iter().position(|a| a.text == "-m")?;
+    let module = c.args.get(k + 1)?;
+    if module.dynamic || !matches!(module.text.as_str(), "pip" | "pip3" | "pipx" | "uv") {
+        return None;
+    }
+    Some(SimpleCommand {
+        program: module.text.clone(),
+        args: c.args.get(k + 2..).unwrap_or_default().to_vec(),
+        ..c.clone()
+    })
 }
 
 /// The search roots of a command: its read operands, or the working directory it falls
@@ -470,6 +647,8 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 .chars()
                 .all(|ch| ch.is_ascii_alphabetic())
     });
+    // `git clean -n` only lists.
+    let dry = base == "git" && dry_run(p);
     // `uniq IN OUT`, `xxd IN OUT`: the second operand is written.
     let second_written = matches!(base, "uniq" | "xxd");
     let roots = roots(p);
@@ -494,6 +673,8 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             Role::Write if empties => delete(a, false, c, out),
             Role::Write => write(a, append, c, out),
             Role::Append => write(a, true, c, out),
+            Role::Wipe => delete(a, true, c, out),
+            Role::Delete if dry => {}
             Role::Delete => delete(a, recursive, c, out),
             _ => {}
         }
@@ -508,7 +689,7 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         && p.row.rest == Role::Delete
     {
         // `git clean`: everything untracked below the working directory.
-        if !dry_run(p) {
+        if !dry {
             delete(
                 &Arg {
                     text: ".".into(),
@@ -673,7 +854,8 @@ fn tar(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     }
 }
 
-/// `git diff|log|show|blame|cat-file|archive …`: the paths they print. A `REV:path`
+/// `git checkout`: the paths it overwrites. `git diff|log|show|blame|cat-file|archive …`:
+/// the paths they print. A `REV:path`
 /// operand names the blob at `path`; `show` and `cat-file` read only those and the paths
 /// after `--`, the others every operand (a revision read as a path names nothing).
 /// Returns whether the subcommand was one of these.
@@ -681,6 +863,39 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
     let Some(sub) = p.sub.first().map(String::as_str) else {
         return false;
     };
+    if sub == "reset" {
+        // `git reset --hard` overwrites the working tree.
+        if c.args
+            .iter()
+            .any(|a| matches!(a.text.as_str(), "--hard" | "--merge" | "--keep"))
+        {
+            write(
+                &Arg {
+                    text: ".".into(),
+                    dynamic: false,
+                },
+                false,
+                c,
+                out,
+            );
+        }
+        return true;
+    }
+    if sub == "checkout" {
+        // `git checkout REV -- PATHS`, `git checkout REV PATHS`, `git checkout .`: the paths
+        // are overwritten; a lone `git checkout main` switches branches.
+        for (k, (_, a)) in p.operands.iter().enumerate() {
+            let is_path = if p.before_dashes == usize::MAX {
+                k > 0 || a.text == "."
+            } else {
+                k >= p.before_dashes
+            };
+            if is_path {
+                write(a, false, c, out);
+            }
+        }
+        return true;
+    }
     let history = matches!(
         sub,
         "diff"
@@ -696,7 +911,9 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
     if !history {
         return false;
     }
-    let blobs_only = matches!(sub, "show" | "cat-file" | "archive");
+    // `show` and `cat-file` name revisions and blobs; `archive TREE PATHS…` names paths
+    // after its tree.
+    let blobs_only = matches!(sub, "show" | "cat-file");
     for (k, (role, a)) in p.operands.iter().enumerate() {
         if *role != Role::Read {
             continue;
@@ -712,7 +929,10 @@ fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
                     out,
                 );
             }
-        } else if !blobs_only || k >= p.before_dashes {
+        } else if (sub == "archive" && k > 0)
+            || (sub != "archive" && !blobs_only)
+            || k >= p.before_dashes
+        {
             read(a, c, out);
         }
     }
@@ -838,6 +1058,27 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 has_data = true;
                 add_body(&mut body, form_sources(v, c));
             }
+            Role::Urlencoded => {
+                has_data = true;
+                // `name@file` / `@file` read the file; `name=value` is data.
+                let file = match v.text.split_once('@') {
+                    Some((name, f)) if !name.contains('=') => Some(f),
+                    _ => None,
+                };
+                match file {
+                    Some(f) => add_body(
+                        &mut body,
+                        data_sources(
+                            &Arg {
+                                text: format!("@{f}"),
+                                dynamic: v.dynamic,
+                            },
+                            c,
+                        ),
+                    ),
+                    None => add_body(&mut body, form_sources(v, c)),
+                }
+            }
             Role::BodyFile => {
                 uploads = true;
                 if v.text == "-" || v.text == "." {
@@ -903,9 +1144,56 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         }
         return;
     }
+    // `curl -O URL`, `wget URL`: the response is saved under the URL's last path segment.
+    let saves = p.has(Switch::RemoteName)
+        || (c.basename().starts_with("wget")
+            && p.values_of(Role::Write).next().is_none()
+            && !c.args.iter().any(|a| a.text == "--spider"));
+    let prefix = c
+        .args
+        .windows(2)
+        .find(|w| matches!(w[0].text.as_str(), "-P" | "--directory-prefix"))
+        .map(|w| w[1].clone());
     for u in urls {
+        if saves && let Some(name) = remote_name(u) {
+            let file = match &prefix {
+                Some(d) => Arg {
+                    text: format!("{}/{}", d.text.trim_end_matches('/'), name.text),
+                    dynamic: d.dynamic || name.dynamic,
+                },
+                None => name,
+            };
+            write(&file, false, c, out);
+        }
         out.push(send_url(u, method.clone(), body.clone()));
     }
+    // `wget -i urls.txt`: the addresses are in a file.
+    if c.basename().starts_with("wget")
+        && c.args
+            .iter()
+            .any(|a| a.text == "-i" || a.text.starts_with("--input-file"))
+    {
+        out.push(What::Send(Send {
+            url: None,
+            endpoint: None,
+            method,
+            body,
+            dynamic: true,
+        }));
+    }
+}
+
+/// The file name a URL is saved under: its last path segment (`index.html` for none).
+fn remote_name(u: &Arg) -> Option<Arg> {
+    let rest = u.text.split_once("://").map_or(u.text.as_str(), |(_, r)| r);
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    let (_, path) = path.split_once('/').unwrap_or((path, ""));
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let name = if name.is_empty() { "index.html" } else { name };
+    (!name.starts_with('$')).then(|| Arg {
+        text: name.to_string(),
+        dynamic: u.dynamic && name.contains(['$', '`']),
+    })
 }
 
 /// `nc host port`, `telnet host port`, `ssh [user@]host [cmd]`, `sftp host`: a `send` to
@@ -1082,19 +1370,38 @@ fn signal_flag(p: &Parsed) -> Option<String> {
         .map(str::to_string)
 }
 
-/// `kill`, `pkill`, `killall`, `systemctl stop|kill|…`, `launchctl unload|…`.
-fn signal(p: &Parsed, out: &mut Out) {
-    let targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
-    let signal = p
-        .values_of(Role::Signal)
-        .next()
-        .map(|a| a.text.clone())
-        .or_else(|| signal_flag(p))
-        .or_else(|| p.sub.first().cloned());
-    let whole_system = p
-        .sub
-        .first()
-        .is_some_and(|s| matches!(s.as_str(), "poweroff" | "reboot" | "halt" | "suspend"));
+/// `kill`, `pkill`, `killall`, `systemctl stop|kill|…`, `launchctl unload|…`, `reboot`.
+/// `kill -9 -1`: after the signal, a negative number is a process group target.
+fn signal(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
+    let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
+    let mut signal = given.clone().or_else(|| signal_flag(p));
+    if c.basename() == "kill" {
+        let numeric: Vec<&Arg> = p
+            .other_flags
+            .iter()
+            .filter(|f| f.text.len() > 1 && f.text[1..].chars().all(|ch| ch.is_ascii_digit()))
+            .collect();
+        let skip = usize::from(
+            given.is_none()
+                && signal
+                    .as_deref()
+                    .is_some_and(|s| s.chars().all(|ch| ch.is_ascii_digit())),
+        );
+        let groups: Vec<Arg> = numeric.into_iter().skip(skip).cloned().collect();
+        targets.splice(0..0, groups);
+    }
+    let base = c.basename();
+    let whole_system = matches!(base, "reboot" | "poweroff" | "halt" | "shutdown")
+        || p.sub
+            .first()
+            .is_some_and(|s| matches!(s.as_str(), "poweroff" | "reboot" | "halt" | "suspend"));
+    if whole_system && signal.is_none() {
+        signal = Some(p.sub.first().cloned().unwrap_or_else(|| base.to_string()));
+    }
+    if signal.is_none() {
+        signal = p.sub.first().cloned();
+    }
     if targets.is_empty() && !whole_system {
         return;
     }
@@ -1188,16 +1495,16 @@ fn chattr(c: &SimpleCommand, out: &mut Out) {
 /// `npm install PKGS --registry URL`, `pip install -i URL PKGS`, `apt install PKGS`, ….
 fn install(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let base = c.basename();
+    // `pacman -S`, `dpkg -i`, `rpm -U`: rows with an install operation need it.
+    if p.row.switches.iter().any(|(_, s)| *s == Switch::Operation) && !p.has(Switch::Operation) {
+        return;
+    }
     if matches!(base, "pacman" | "yay" | "paru") {
-        // `-S` / `-U` install; `-Ss`, `-Si`, `-Sl`, `-Sc`, `-Sw` only look.
-        let looks = p
-            .other_flags
-            .iter()
-            .chain(c.args.iter().filter(|a| a.text.starts_with("-S")))
-            .any(|f| {
-                !f.text.starts_with("--") && f.text.chars().skip(1).any(|ch| "silcwgp".contains(ch))
-            });
-        if !p.has(Switch::Operation) || looks {
+        // `-Ss`, `-Si`, `-Sl`, `-Sc`, `-Sw` only look.
+        let looks = c.args.iter().any(|f| {
+            f.text.starts_with("-S") && f.text.chars().skip(2).any(|ch| "silcwgp".contains(ch))
+        });
+        if looks {
             return;
         }
     }

@@ -31,7 +31,7 @@ pub(super) struct Feed {
 }
 
 /// The text an argument word has when it is a process substitution.
-pub(super) const PROCSUB: &str = "<(…)";
+pub(crate) const PROCSUB: &str = "<(…)";
 
 /// The analysis of one line in progress.
 pub(super) struct LineAnalysis {

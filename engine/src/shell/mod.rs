@@ -61,6 +61,7 @@ mod wrappers;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use context::PROCSUB;
 pub(crate) use quote::{escape_invisible, is_invisible};
 pub use tool::tool_paths;
 
@@ -143,6 +144,20 @@ impl SimpleCommand {
     /// The program's base name (`/usr/bin/git` → `git`).
     pub fn basename(&self) -> &str {
         self.program.rsplit('/').next().unwrap_or(&self.program)
+    }
+
+    /// What the command writes to standard output when it is a literal `echo` or `printf`
+    /// (`None` for anything else, or when an argument is only known at run time).
+    pub(crate) fn literal_output(&self) -> Option<String> {
+        if self.dynamic_program || self.args.iter().any(|a| a.dynamic) {
+            return None;
+        }
+        let args: Vec<String> = self.args.iter().map(|a| a.text.clone()).collect();
+        match self.basename() {
+            "echo" => Some(emulate::echo_output(&args)),
+            "printf" => emulate::printf_output(&args).ok(),
+            _ => None,
+        }
     }
 
     /// `rm -rf / (via sudo)`: the command as run, and the wrapper path. A file tool's path
