@@ -20,6 +20,7 @@ mod init;
 mod replay;
 mod test;
 mod trust;
+mod try_call;
 
 /// A subcommand and its arguments.
 #[derive(Subcommand, Debug)]
@@ -32,6 +33,8 @@ pub(crate) enum Command {
     Test(test::Args),
     Replay(replay::Args),
     Explain(explain::Args),
+    /// Judge one call in one line: `seamguard try 'rm -rf ~'` (exit 0 runs, 1 ask, 2 deny).
+    Try(try_call::Args),
 }
 
 impl Command {
@@ -46,6 +49,7 @@ impl Command {
             Command::Test(a) => test::run(&a),
             Command::Replay(a) => replay::run(a),
             Command::Explain(a) => explain::run(a),
+            Command::Try(a) => try_call::run(&a),
         }
     }
 }

@@ -18,4 +18,5 @@ mod library_replay;
 mod policy_macro_replay;
 mod replay_cli;
 mod sample_hooks;
+mod try_cli;
 mod unreadable_payloads;
