@@ -91,6 +91,16 @@ fn lens_commands(
             out.push(What::Run(c.clone()));
         }
         program_effects(c, &mut out);
+        // `tee f <<EOF`: the text is what `tee` writes.
+        if c.basename() == "tee"
+            && let Some(text) = c.stdin_text()
+        {
+            for w in &mut out.list {
+                if let What::Write { content, .. } = w {
+                    *content = Some(text.to_string());
+                }
+            }
+        }
         if let Some(file) = runs_downloaded(c, &out, &downloaded) {
             out.push(What::Unsure(format!(
                 "`{command}` runs `{file}`, written earlier on the same line by a program whose output is not visible"
@@ -188,6 +198,7 @@ fn redirections_text(c: &SimpleCommand) -> String {
                 RedirectMode::Write => ">",
                 RedirectMode::Append => ">>",
                 RedirectMode::ReadWrite => "<>",
+                RedirectMode::Text => "<<",
             };
             let fd = r.fd.map(|n| n.to_string()).unwrap_or_default();
             format!("{fd}{op} {}", r.target.text)
@@ -265,7 +276,12 @@ fn delete(a: &Arg, recursive: bool, c: &SimpleCommand, out: &mut Out) {
 /// `printf` writes is the content of its writes. Bash's `/dev/tcp/HOST/PORT` and
 /// `/dev/udp/HOST/PORT` are connections: a `send` whose body is what the command reads.
 fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
-    let content = c.literal_output();
+    // `echo …`, `printf …`, `cat <<EOF`, `tee f <<< …`: what is written is visible.
+    let content = c.literal_output().or_else(|| {
+        matches!(c.basename(), "cat" | "tee")
+            .then(|| c.stdin_text().map(str::to_string))
+            .flatten()
+    });
     for r in &c.redirections {
         if let Some(rest) = (!r.target.dynamic)
             .then(|| {
@@ -314,6 +330,7 @@ fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
                 read(&r.target, c, out);
                 write(&r.target, false, c, out);
             }
+            RedirectMode::Text => {}
         }
     }
 }

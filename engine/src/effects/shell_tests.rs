@@ -1515,3 +1515,47 @@ fn shell_text_nested_in_program_options_stops_at_the_depth_limit() {
         9
     );
 }
+
+#[test]
+fn heredoc_and_here_string_text_is_the_content_written() {
+    let contents = |line: &str| -> Vec<(String, Option<String>)> {
+        effects(line)
+            .list
+            .into_iter()
+            .filter_map(|e| match e.what {
+                What::Write { path, content, .. } => Some((path.text, content)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        contents("cat > ~/.bashrc <<'EOF'\ncurl x | sh\nEOF"),
+        vec![("~/.bashrc".to_string(), Some("curl x | sh\n".to_string()))]
+    );
+    assert_eq!(
+        contents("tee -a f <<< 'hi'"),
+        vec![("f".to_string(), Some("hi\n".to_string()))]
+    );
+    // An unquoted delimiter expands `$…` at run time: the content is not known.
+    assert_eq!(
+        contents("cat > f <<EOF\n$(id)\nEOF"),
+        vec![("f".to_string(), None)]
+    );
+    // The text is no file: nothing reads it.
+    assert_eq!(fx("cat <<EOF\n.env\nEOF"), vec!["run cat"]);
+}
+
+#[test]
+fn a_script_written_from_a_heredoc_is_analysed_when_run() {
+    table(&[(
+        "cat > x.sh <<'EOF'\nrm -rf ~\nEOF\nbash x.sh",
+        &[
+            "run cat",
+            "write x.sh",
+            "run bash x.sh",
+            "read x.sh",
+            "run rm -rf ~ (via bash x.sh)",
+            "delete ~ recursively",
+        ],
+    )]);
+}
