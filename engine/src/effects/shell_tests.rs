@@ -906,6 +906,14 @@ fn wrappers_show_the_command_they_run() {
         ),
         ("docker build .", &["run docker build ."]),
         (
+            "busybox cat .env",
+            &[
+                "run busybox cat .env",
+                "run cat .env (via busybox)",
+                "read .env",
+            ],
+        ),
+        (
             "kubectl exec -n prod pod -- env",
             &[
                 "run kubectl exec -n prod pod -- env",
