@@ -1279,6 +1279,21 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
+        // `deno run -A x.ts`, `bun run x.ts`: the script (or a package script's name).
+        names: &["deno", "bun"],
+        subs: &[&["run"]],
+        valued: &[
+            "--config",
+            "-c",
+            "--import-map",
+            "--env-file",
+            "--location",
+            "--seed",
+        ],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
         // `perl -ne 'print' .env` reads `.env`; `perl -i -pe … f` writes it.
         names: &["perl", "ruby", "perl5"],
         valued: &["-I", "-M", "-m", "-r", "-F"],
@@ -2375,10 +2390,17 @@ impl Parsed {
 /// not know (or a subcommand none of its rows covers).
 pub(crate) fn parse(c: &SimpleCommand) -> Option<Parsed> {
     let base = c.basename();
-    PROGRAMS
-        .iter()
-        .filter(|p| p.names.contains(&base))
+    let rows = || PROGRAMS.iter().filter(move |p| p.names.contains(&base));
+    // A row for a subcommand wins over the program's general row (`bun install` is not
+    // `bun SCRIPT`).
+    rows()
+        .filter(|p| !p.subs.is_empty())
         .find_map(|p| parse_row(p, &c.args))
+        .or_else(|| {
+            rows()
+                .filter(|p| p.subs.is_empty())
+                .find_map(|p| parse_row(p, &c.args))
+        })
 }
 
 /// An argument word with new text (an inline option value), dynamic as its word.

@@ -1393,6 +1393,14 @@ fn signal(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let mut targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
     let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
     let mut signal = given.clone().or_else(|| signal_flag(p));
+    // `kill -l 9` names a signal; it sends none.
+    if c.basename() == "kill"
+        && p.other_flags
+            .iter()
+            .any(|f| matches!(f.text.as_str(), "-l" | "-L" | "--list" | "--table"))
+    {
+        return;
+    }
     if c.basename() == "kill" {
         let numeric: Vec<&Arg> = p
             .other_flags

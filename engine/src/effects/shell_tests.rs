@@ -709,6 +709,7 @@ fn signals_name_their_targets_and_signal() {
         ("kill -9 1234", &["run kill -9 1234", "signal 1234 9"]),
         ("kill -s TERM 1", &["run kill -s TERM 1", "signal 1 TERM"]),
         ("kill -l", &["run kill -l"]),
+        ("kill -l 9", &["run kill -l 9"]),
         (
             "killall -KILL node",
             &["run killall -KILL node", "signal node KILL"],
@@ -803,6 +804,9 @@ fn installs_name_manager_packages_and_source() {
             "yarn add left-pad",
             &["run yarn add left-pad", "install yarn [left-pad] -"],
         ),
+        ("bun install x", &["run bun install x", "install bun [x] -"]),
+        ("bun run dev", &["run bun run dev", "read dev"]),
+        ("bun x.ts", &["run bun x.ts", "read x.ts"]),
         (
             "printf 'pw' | sudo -S apt install x",
             &[
