@@ -7,8 +7,9 @@
 //! after the subcommand. The shell lens turns a [`Parsed`] into effects.
 //!
 //! Every program is one row of [`PROGRAMS`]; a program with subcommands (`git diff`,
-//! `npm install`, `systemctl stop`) has one row per subcommand family, tried in order. A
-//! program without a row is unknown: it only runs.
+//! `npm install`, `systemctl stop`) has one row per subcommand family, tried in order before
+//! the program's general row. A program without a row is unknown: it only runs, and none of
+//! its operands is guessed at.
 
 use crate::shell::{Arg, SimpleCommand};
 
@@ -1449,9 +1450,18 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["zip", "7z", "7za", "rar"],
-        valued: &["-x", "-i", "-P", "--password", "-p"],
+        // `7z a out.7z files`: the archive written, the files read.
+        names: &["7z", "7za", "7zz", "rar"],
+        subs: &[&["a"], &["u"]],
+        lead: &[Role::Write],
         rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `7z x in.7z`: the archive read.
+        names: &["7z", "7za", "7zz", "rar", "unrar"],
+        subs: &[&["x"], &["e"], &["l"], &["t"]],
+        lead: &[Role::Read],
         ..ROW
     },
     Program {
