@@ -1589,3 +1589,39 @@ fn each_program_has_at_most_one_general_row() {
     }
     assert_eq!(twice, Vec::<&str>::new());
 }
+
+#[test]
+fn odd_words_never_panic() {
+    for line in [
+        "cat -ñ ü",
+        "tar -xfé ä",
+        "tar ñf x",
+        "curl -dé https://é.example",
+        "chmod -é f",
+        "kill -é 1",
+        "grep --include=é",
+        "rg -gé",
+        "git -c é=! x",
+        "git -c alias.x=! x",
+        "socat é:é",
+        "nc é é",
+        "http é é=é é@ é:",
+        "dd if= of=",
+        "truncate -s",
+        "curl -F",
+        "docker run -v",
+        "cp",
+        "mv -t",
+        "scp :",
+        "echo x > /dev/tcp/",
+        "cat <&",
+        "exec 4<&-",
+        "xargs -I",
+    ] {
+        let fx = effects(line);
+        assert!(
+            fx.list.iter().all(|e| e.route.lens == Some(Lens::Shell)),
+            "{line}"
+        );
+    }
+}
