@@ -1548,6 +1548,14 @@ fn heredoc_and_here_string_text_is_the_content_written() {
         contents("tee -a f <<< 'hi'"),
         vec![("f".to_string(), Some("hi\n".to_string()))]
     );
+    // A literal piped in, through a wrapper too.
+    assert_eq!(
+        contents("echo 'ssh-ed25519 AAAA x' | sudo tee -a ~/.ssh/authorized_keys"),
+        vec![(
+            "~/.ssh/authorized_keys".to_string(),
+            Some("ssh-ed25519 AAAA x\n".to_string())
+        )]
+    );
     // An unquoted delimiter expands `$…` at run time: the content is not known.
     assert_eq!(
         contents("cat > f <<EOF\n$(id)\nEOF"),
