@@ -1214,7 +1214,8 @@ fn remote_name(u: &Arg) -> Option<Arg> {
 }
 
 /// `nc host port`, `telnet host port`, `ssh [user@]host [cmd]`, `sftp host`: a `send` to
-/// the host; `nc` and `telnet` send their standard input (a redirected file by name).
+/// the host; `nc` and `telnet` send their standard input (a redirected file by name, text
+/// written in the line as a literal).
 fn connect(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
     let base = c.basename();
@@ -1240,6 +1241,8 @@ fn connect(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     };
     let body = match stdin_file(c) {
         Some(f) => path(f, c).map(BodySource::File).into_iter().collect(),
+        // `echo hi | nc h 80`, `nc h 80 <<< hi`: text written in the line.
+        None if netcat && c.stdin_text().is_some() => vec![BodySource::Literal],
         None if netcat => vec![BodySource::Stdin],
         None => Vec::new(),
     };
