@@ -963,9 +963,23 @@ fn git_config(c: &SimpleCommand, out: &mut Out) {
     let mut i = 0;
     while let Some(a) = c.args.get(i) {
         let t = a.text.as_str();
-        let kv = if t == "-c" {
+        // `--config-env KEY=ENVVAR`: the value comes from the environment.
+        let from_env = t == "--config-env" || t.starts_with("--config-env=");
+        let kv = if t == "-c" || t == "--config-env" {
             i += 1;
-            c.args.get(i)
+            c.args.get(i).cloned()
+        } else if let Some(v) = t.strip_prefix("--config-env=") {
+            Some(Arg {
+                text: v.to_string(),
+                dynamic: a.dynamic,
+            })
+        } else if matches!(
+            t,
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" | "--exec-path"
+        ) {
+            // A global option's value, not the subcommand.
+            i += 2;
+            continue;
         } else if !t.starts_with('-') {
             // The subcommand: `-c` after it is the subcommand's own option.
             break;
@@ -973,7 +987,9 @@ fn git_config(c: &SimpleCommand, out: &mut Out) {
             None
         };
         i += 1;
-        let Some(kv) = kv else { continue };
+        let Some(mut kv) = kv else { continue };
+        kv.dynamic |= from_env;
+        let kv = &kv;
         let Some((key, value)) = kv.text.split_once('=') else {
             continue;
         };

@@ -487,6 +487,21 @@ fn git_config_values_that_run_shell_text_are_analysed() {
             &["run git -c user.name=x commit -m y"],
         ),
     ]);
+    assert_eq!(
+        fx("git -C sub -c core.pager='cat .env' log"),
+        vec![
+            "run git -C sub -c core.pager=cat .env log",
+            "run cat .env",
+            "read .env"
+        ]
+    );
+    assert_eq!(
+        fx("git --config-env=core.sshCommand=CMD fetch"),
+        vec![
+            "run git --config-env=core.sshCommand=CMD fetch",
+            "unsure `git --config-env=core.sshCommand=CMD fetch` runs shell text that is only known at run time"
+        ]
+    );
     let pager = effects("git -c core.pager='cat ~/.aws/credentials' log");
     let read = pager.list.iter().find(|e| matches!(e.what, What::Read(_)));
     assert_eq!(
