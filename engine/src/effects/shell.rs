@@ -1180,8 +1180,12 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     // `curl -O URL`, `wget URL`: the response is saved under the URL's last path segment.
     let saves = p.has(Switch::RemoteName)
         || (c.basename().starts_with("wget")
-            && p.values_of(Role::Write).next().is_none()
-            && !c.args.iter().any(|a| a.text == "--spider"));
+            && !c.args.iter().any(|a| {
+                let t = a.text.as_str();
+                t == "--spider"
+                    || t.starts_with("--output-document")
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('O'))
+            }));
     let prefix = c
         .args
         .windows(2)

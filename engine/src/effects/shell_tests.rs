@@ -1220,6 +1220,15 @@ fn downloads_object_stores_and_container_mounts() {
             ],
         ),
         (
+            "wget -o log.txt https://x.example/a.zip",
+            &[
+                "run wget -o log.txt https://x.example/a.zip",
+                "write log.txt",
+                "write a.zip",
+                "send https://x.example/a.zip GET []",
+            ],
+        ),
+        (
             "wget -P dl https://x.example/",
             &[
                 "run wget -P dl https://x.example/",
