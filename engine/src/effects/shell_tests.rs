@@ -267,6 +267,7 @@ fn compound_commands_keep_their_redirections() {
             &["run read l", "read .env", "run echo $l", "read .env"],
         ),
         ("{ cat; } < in > out", &["run cat", "read in", "write out"]),
+        ("f() { cat; } < .env", &["run cat", "read .env"]),
         (
             "for f in a b; do cat $f; done >> all.txt",
             &[

@@ -125,42 +125,56 @@ impl LineAnalysis {
             ast::Command::Compound(cc, redirects) => {
                 let before = self.out.len();
                 self.compound(cc, via, depth);
-                // `while read l; do …; done < .env`, `{ …; } > out`: the redirections of a
-                // compound command apply to every command of its body; a body that records
-                // no command keeps them on a command with no program, the way a bare
-                // `> file` is recorded.
                 if let Some(r) = redirects {
-                    let mut sink = Vec::new();
-                    for io in &r.0 {
-                        self.redirect(io, via, depth, &mut sink, None);
-                    }
-                    for t in &sink {
-                        // What the body writes is not visible: a later `bash out` is unsure.
-                        if matches!(
-                            t.mode,
-                            RedirectMode::Write | RedirectMode::Append | RedirectMode::ReadWrite
-                        ) && !t.target.dynamic
-                        {
-                            self.written.insert(t.target.text.clone(), None);
-                        }
-                    }
-                    match self.out.get_mut(before..) {
-                        Some(body) if !body.is_empty() => {
-                            for c in body {
-                                c.redirects.extend(super::redirect_files(&sink));
-                                c.redirections.extend(sink.iter().cloned());
-                            }
-                        }
-                        _ if !sink.is_empty() => self.record_redirections(sink, via),
-                        _ => {}
-                    }
+                    self.compound_redirects(before, r, via, depth);
                 }
             }
             ast::Command::Function(f) => {
                 // The body runs only when called; analysing it is the safe reading.
+                let before = self.out.len();
                 self.compound(&f.body.0, via, depth);
+                if let Some(r) = &f.body.1 {
+                    self.compound_redirects(before, r, via, depth);
+                }
             }
             ast::Command::ExtendedTest(_, _) => {}
+        }
+    }
+
+    /// `while read l; do …; done < .env`, `{ …; } > out`, `f() { …; } > out`: the
+    /// redirections of a compound command apply to every command of its body (recorded from
+    /// `before` on); a body that records no command keeps them on a command with no program,
+    /// the way a bare `> file` is recorded.
+    fn compound_redirects(
+        &mut self,
+        before: usize,
+        r: &ast::RedirectList,
+        via: &[String],
+        depth: usize,
+    ) {
+        let mut sink = Vec::new();
+        for io in &r.0 {
+            self.redirect(io, via, depth, &mut sink, None);
+        }
+        for t in &sink {
+            // What the body writes is not visible: a later `bash out` is unsure.
+            if matches!(
+                t.mode,
+                RedirectMode::Write | RedirectMode::Append | RedirectMode::ReadWrite
+            ) && !t.target.dynamic
+            {
+                self.written.insert(t.target.text.clone(), None);
+            }
+        }
+        match self.out.get_mut(before..) {
+            Some(body) if !body.is_empty() => {
+                for c in body {
+                    c.redirects.extend(super::redirect_files(&sink));
+                    c.redirections.extend(sink.iter().cloned());
+                }
+            }
+            _ if !sink.is_empty() => self.record_redirections(sink, via),
+            _ => {}
         }
     }
 
