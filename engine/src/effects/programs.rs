@@ -7,8 +7,9 @@
 //! after the subcommand. The shell lens turns a [`Parsed`] into effects.
 //!
 //! Every program is one row of [`PROGRAMS`]; a program with subcommands (`git diff`,
-//! `npm install`, `systemctl stop`) has one row per subcommand family, tried in order. A
-//! program without a row is unknown: it only runs.
+//! `npm install`, `systemctl stop`) has one row per subcommand family, tried in order before
+//! the program's general row. A program without a row is unknown: it only runs, and none of
+//! its operands is guessed at.
 
 use crate::shell::{Arg, SimpleCommand};
 
@@ -1279,6 +1280,21 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
+        // `deno run -A x.ts`, `bun run x.ts`: the script (or a package script's name).
+        names: &["deno", "bun"],
+        subs: &[&["run"]],
+        valued: &[
+            "--config",
+            "-c",
+            "--import-map",
+            "--env-file",
+            "--location",
+            "--seed",
+        ],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
         // `perl -ne 'print' .env` reads `.env`; `perl -i -pe … f` writes it.
         names: &["perl", "ruby", "perl5"],
         valued: &["-I", "-M", "-m", "-r", "-F"],
@@ -1434,9 +1450,18 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["zip", "7z", "7za", "rar"],
-        valued: &["-x", "-i", "-P", "--password", "-p"],
+        // `7z a out.7z files`: the archive written, the files read.
+        names: &["7z", "7za", "7zz", "rar"],
+        subs: &[&["a"], &["u"]],
+        lead: &[Role::Write],
         rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `7z x in.7z`: the archive read.
+        names: &["7z", "7za", "7zz", "rar", "unrar"],
+        subs: &[&["x"], &["e"], &["l"], &["t"]],
+        lead: &[Role::Read],
         ..ROW
     },
     Program {
@@ -2375,10 +2400,17 @@ impl Parsed {
 /// not know (or a subcommand none of its rows covers).
 pub(crate) fn parse(c: &SimpleCommand) -> Option<Parsed> {
     let base = c.basename();
-    PROGRAMS
-        .iter()
-        .filter(|p| p.names.contains(&base))
+    let rows = || PROGRAMS.iter().filter(move |p| p.names.contains(&base));
+    // A row for a subcommand wins over the program's general row (`bun install` is not
+    // `bun SCRIPT`).
+    rows()
+        .filter(|p| !p.subs.is_empty())
         .find_map(|p| parse_row(p, &c.args))
+        .or_else(|| {
+            rows()
+                .filter(|p| p.subs.is_empty())
+                .find_map(|p| parse_row(p, &c.args))
+        })
 }
 
 /// An argument word with new text (an inline option value), dynamic as its word.

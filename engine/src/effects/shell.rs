@@ -91,6 +91,16 @@ fn lens_commands(
             out.push(What::Run(c.clone()));
         }
         program_effects(c, &mut out);
+        // `tee f <<EOF`: the text is what `tee` writes.
+        if c.basename() == "tee"
+            && let Some(text) = c.stdin_text()
+        {
+            for w in &mut out.list {
+                if let What::Write { content, .. } = w {
+                    *content = Some(text.to_string());
+                }
+            }
+        }
         if let Some(file) = runs_downloaded(c, &out, &downloaded) {
             out.push(What::Unsure(format!(
                 "`{command}` runs `{file}`, written earlier on the same line by a program whose output is not visible"
@@ -188,6 +198,7 @@ fn redirections_text(c: &SimpleCommand) -> String {
                 RedirectMode::Write => ">",
                 RedirectMode::Append => ">>",
                 RedirectMode::ReadWrite => "<>",
+                RedirectMode::Text => "<<",
             };
             let fd = r.fd.map(|n| n.to_string()).unwrap_or_default();
             format!("{fd}{op} {}", r.target.text)
@@ -265,7 +276,12 @@ fn delete(a: &Arg, recursive: bool, c: &SimpleCommand, out: &mut Out) {
 /// `printf` writes is the content of its writes. Bash's `/dev/tcp/HOST/PORT` and
 /// `/dev/udp/HOST/PORT` are connections: a `send` whose body is what the command reads.
 fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
-    let content = c.literal_output();
+    // `echo …`, `printf …`, `cat <<EOF`, `tee f <<< …`: what is written is visible.
+    let content = c.literal_output().or_else(|| {
+        matches!(c.basename(), "cat" | "tee")
+            .then(|| c.stdin_text().map(str::to_string))
+            .flatten()
+    });
     for r in &c.redirections {
         if let Some(rest) = (!r.target.dynamic)
             .then(|| {
@@ -314,6 +330,7 @@ fn redirect_effects(c: &SimpleCommand, out: &mut Out) {
                 read(&r.target, c, out);
                 write(&r.target, false, c, out);
             }
+            RedirectMode::Text => {}
         }
     }
 }
@@ -946,9 +963,23 @@ fn git_config(c: &SimpleCommand, out: &mut Out) {
     let mut i = 0;
     while let Some(a) = c.args.get(i) {
         let t = a.text.as_str();
-        let kv = if t == "-c" {
+        // `--config-env KEY=ENVVAR`: the value comes from the environment.
+        let from_env = t == "--config-env" || t.starts_with("--config-env=");
+        let kv = if t == "-c" || t == "--config-env" {
             i += 1;
-            c.args.get(i)
+            c.args.get(i).cloned()
+        } else if let Some(v) = t.strip_prefix("--config-env=") {
+            Some(Arg {
+                text: v.to_string(),
+                dynamic: a.dynamic,
+            })
+        } else if matches!(
+            t,
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" | "--exec-path"
+        ) {
+            // A global option's value, not the subcommand.
+            i += 2;
+            continue;
         } else if !t.starts_with('-') {
             // The subcommand: `-c` after it is the subcommand's own option.
             break;
@@ -956,7 +987,9 @@ fn git_config(c: &SimpleCommand, out: &mut Out) {
             None
         };
         i += 1;
-        let Some(kv) = kv else { continue };
+        let Some(mut kv) = kv else { continue };
+        kv.dynamic |= from_env;
+        let kv = &kv;
         let Some((key, value)) = kv.text.split_once('=') else {
             continue;
         };
@@ -1147,8 +1180,12 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     // `curl -O URL`, `wget URL`: the response is saved under the URL's last path segment.
     let saves = p.has(Switch::RemoteName)
         || (c.basename().starts_with("wget")
-            && p.values_of(Role::Write).next().is_none()
-            && !c.args.iter().any(|a| a.text == "--spider"));
+            && !c.args.iter().any(|a| {
+                let t = a.text.as_str();
+                t == "--spider"
+                    || t.starts_with("--output-document")
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('O'))
+            }));
     let prefix = c
         .args
         .windows(2)
@@ -1197,7 +1234,8 @@ fn remote_name(u: &Arg) -> Option<Arg> {
 }
 
 /// `nc host port`, `telnet host port`, `ssh [user@]host [cmd]`, `sftp host`: a `send` to
-/// the host; `nc` and `telnet` send their standard input (a redirected file by name).
+/// the host; `nc` and `telnet` send their standard input (a redirected file by name, text
+/// written in the line as a literal).
 fn connect(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
     let base = c.basename();
@@ -1223,6 +1261,8 @@ fn connect(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     };
     let body = match stdin_file(c) {
         Some(f) => path(f, c).map(BodySource::File).into_iter().collect(),
+        // `echo hi | nc h 80`, `nc h 80 <<< hi`: text written in the line.
+        None if netcat && c.stdin_text().is_some() => vec![BodySource::Literal],
         None if netcat => vec![BodySource::Stdin],
         None => Vec::new(),
     };
@@ -1376,6 +1416,14 @@ fn signal(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let mut targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
     let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
     let mut signal = given.clone().or_else(|| signal_flag(p));
+    // `kill -l 9` names a signal; it sends none.
+    if c.basename() == "kill"
+        && p.other_flags
+            .iter()
+            .any(|f| matches!(f.text.as_str(), "-l" | "-L" | "--list" | "--table"))
+    {
+        return;
+    }
     if c.basename() == "kill" {
         let numeric: Vec<&Arg> = p
             .other_flags

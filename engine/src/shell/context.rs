@@ -101,7 +101,7 @@ impl LineAnalysis {
             program: first.text.clone(),
             dynamic_program: first.dynamic,
             args: rest.to_vec(),
-            redirects: redirections.iter().map(|r| r.target.clone()).collect(),
+            redirects: super::redirect_files(&redirections),
             redirections,
             via: via.to_vec(),
             cwd: self.cwd.clone(),

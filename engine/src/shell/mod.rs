@@ -105,6 +105,9 @@ pub enum RedirectMode {
     Append,
     /// The file is opened for reading and writing (`<>`).
     ReadWrite,
+    /// Standard input is text written in the line (`<<EOF`, `<<<`): the target is that
+    /// text, not a file.
+    Text,
 }
 
 /// One redirection of a command to or from a file.
@@ -119,6 +122,15 @@ pub struct Redirect {
     pub target: Arg,
 }
 
+/// The files of some redirections (here-documents and here-strings are text, not files).
+pub(crate) fn redirect_files(redirections: &[Redirect]) -> Vec<Arg> {
+    redirections
+        .iter()
+        .filter(|r| r.mode != RedirectMode::Text)
+        .map(|r| r.target.clone())
+        .collect()
+}
+
 /// A simple command the shell will run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
@@ -128,8 +140,8 @@ pub struct SimpleCommand {
     pub dynamic_program: bool,
     /// Arguments after the program.
     pub args: Vec<Arg>,
-    /// Redirection targets (files written or read), in the order written: the targets of
-    /// [`SimpleCommand::redirections`].
+    /// Redirection targets (files written or read), in the order written: the file targets
+    /// of [`SimpleCommand::redirections`].
     pub redirects: Vec<Arg>,
     /// The redirections with their direction and file descriptor (`2>> log`, `< .env`,
     /// `<&4` resolved to the file descriptor 4 was opened on).
@@ -158,6 +170,17 @@ impl SimpleCommand {
             "printf" => emulate::printf_output(&args).ok(),
             _ => None,
         }
+    }
+
+    /// The text a here-document or here-string feeds the command (`cat > f <<EOF`), when
+    /// it has one known now.
+    pub(crate) fn stdin_text(&self) -> Option<&str> {
+        self.redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+            .filter(|r| !r.target.dynamic)
+            .map(|r| r.target.text.as_str())
     }
 
     /// `rm -rf / (via sudo)`: the command as run, and the wrapper path. A file tool's path

@@ -6,10 +6,10 @@
 //! shell's or `eval`'s script analysed ([`super::reentry`]), `cd` moving the working
 //! directory, builtins that set variables to values read at run time forgetting them.
 
-use super::context::{Feed, LineAnalysis};
+use super::context::{Feed, Input, LineAnalysis};
 use super::reentry::SHELLS;
 use super::wrappers::{is_assignment, wrapper};
-use super::{Arg, MAX_DEPTH, Redirect};
+use super::{Arg, MAX_DEPTH, Redirect, RedirectMode};
 
 /// Builtins that set the variables named by their arguments to values read at run time
 /// (`printf` only with `-v`).
@@ -62,6 +62,21 @@ impl LineAnalysis {
             .next()
             .unwrap_or(&first.text)
             .to_string();
+        // Text known now on standard input (`echo x | tee f`, through wrappers too) is kept
+        // with the command, as a here-document is.
+        let mut redirects = redirects;
+        if let Some(Input::Text(t)) = &input.stdin
+            && !redirects.iter().any(|r| r.mode == RedirectMode::Text)
+        {
+            redirects.push(Redirect {
+                fd: None,
+                mode: RedirectMode::Text,
+                target: Arg {
+                    text: t.clone(),
+                    dynamic: false,
+                },
+            });
+        }
         self.push(&words, redirects, &via);
         let rest = &words[1..];
         if let Some(w) = wrapper(&base) {

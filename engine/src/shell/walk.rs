@@ -57,7 +57,8 @@ impl LineAnalysis {
     }
 
     /// What the simple command recorded from `from` on writes (for `… | sh`, `> x.sh`,
-    /// `<(…)`): the text of a literal `echo` / `printf`, anything else unknown. The command
+    /// `<(…)`): the text of a literal `echo` / `printf` or of `cat` fed a here-document,
+    /// anything else unknown. The command
     /// is the first one recorded with the same wrapper path (substitutions inside its words
     /// are recorded before it, with a longer one).
     fn producer(&self, from: usize, via: &[String]) -> Input {
@@ -81,6 +82,11 @@ impl LineAnalysis {
             "printf" => match printf_output(&args) {
                 Ok(t) => Input::Text(t),
                 Err(why) => unknown(format!("{shown}: {why}")),
+            },
+            // `cat <<EOF`: the here-document, as is.
+            "cat" if args.is_empty() => match c.stdin_text() {
+                Some(t) => Input::Text(t.to_string()),
+                None => unknown(shown),
             },
             _ => unknown(shown),
         }
@@ -119,38 +125,56 @@ impl LineAnalysis {
             ast::Command::Compound(cc, redirects) => {
                 let before = self.out.len();
                 self.compound(cc, via, depth);
-                // `while read l; do …; done < .env`, `{ …; } > out`: the redirections of a
-                // compound command apply to every command of its body; a body that records
-                // no command keeps them on a command with no program, the way a bare
-                // `> file` is recorded.
                 if let Some(r) = redirects {
-                    let mut sink = Vec::new();
-                    for io in &r.0 {
-                        self.redirect(io, via, depth, &mut sink, None);
-                    }
-                    for t in &sink {
-                        // What the body writes is not visible: a later `bash out` is unsure.
-                        if t.mode != RedirectMode::Read && !t.target.dynamic {
-                            self.written.insert(t.target.text.clone(), None);
-                        }
-                    }
-                    match self.out.get_mut(before..) {
-                        Some(body) if !body.is_empty() => {
-                            for c in body {
-                                c.redirects.extend(sink.iter().map(|r| r.target.clone()));
-                                c.redirections.extend(sink.iter().cloned());
-                            }
-                        }
-                        _ if !sink.is_empty() => self.record_redirections(sink, via),
-                        _ => {}
-                    }
+                    self.compound_redirects(before, r, via, depth);
                 }
             }
             ast::Command::Function(f) => {
                 // The body runs only when called; analysing it is the safe reading.
+                let before = self.out.len();
                 self.compound(&f.body.0, via, depth);
+                if let Some(r) = &f.body.1 {
+                    self.compound_redirects(before, r, via, depth);
+                }
             }
             ast::Command::ExtendedTest(_, _) => {}
+        }
+    }
+
+    /// `while read l; do …; done < .env`, `{ …; } > out`, `f() { …; } > out`: the
+    /// redirections of a compound command apply to every command of its body (recorded from
+    /// `before` on); a body that records no command keeps them on a command with no program,
+    /// the way a bare `> file` is recorded.
+    fn compound_redirects(
+        &mut self,
+        before: usize,
+        r: &ast::RedirectList,
+        via: &[String],
+        depth: usize,
+    ) {
+        let mut sink = Vec::new();
+        for io in &r.0 {
+            self.redirect(io, via, depth, &mut sink, None);
+        }
+        for t in &sink {
+            // What the body writes is not visible: a later `bash out` is unsure.
+            if matches!(
+                t.mode,
+                RedirectMode::Write | RedirectMode::Append | RedirectMode::ReadWrite
+            ) && !t.target.dynamic
+            {
+                self.written.insert(t.target.text.clone(), None);
+            }
+        }
+        match self.out.get_mut(before..) {
+            Some(body) if !body.is_empty() => {
+                for c in body {
+                    c.redirects.extend(super::redirect_files(&sink));
+                    c.redirections.extend(sink.iter().cloned());
+                }
+            }
+            _ if !sink.is_empty() => self.record_redirections(sink, via),
+            _ => {}
         }
     }
 
@@ -329,13 +353,31 @@ impl LineAnalysis {
                     target: a,
                 });
             }
-            ast::IoRedirect::HereDocument(_, doc) => {
+            ast::IoRedirect::HereDocument(fd, doc) => {
                 if let Some(h) = stdin {
                     *h = Some(Input::Text(doc.doc.value.clone()));
                 }
+                // Unquoted delimiters expand `$…` and `` `…` `` in the text at run time.
+                let expands = doc.requires_expansion && doc.doc.value.contains(['$', '`']);
+                sink.push(Redirect {
+                    fd: *fd,
+                    mode: RedirectMode::Text,
+                    target: Arg {
+                        text: doc.doc.value.clone(),
+                        dynamic: expands,
+                    },
+                });
             }
-            ast::IoRedirect::HereString(_, w) => {
+            ast::IoRedirect::HereString(fd, w) => {
                 let a = self.word(w, via, depth);
+                sink.push(Redirect {
+                    fd: *fd,
+                    mode: RedirectMode::Text,
+                    target: Arg {
+                        text: format!("{}\n", a.text),
+                        dynamic: a.dynamic,
+                    },
+                });
                 if let Some(h) = stdin {
                     *h = Some(Input::Text(a.text));
                 }
@@ -389,11 +431,14 @@ impl LineAnalysis {
     /// Record a command with no program that only carries redirections (`> file`, the
     /// redirections of a compound command).
     fn record_redirections(&mut self, redirections: Vec<Redirect>, via: &[String]) {
+        if redirections.iter().all(|r| r.mode == RedirectMode::Text) {
+            return;
+        }
         self.out.push(SimpleCommand {
             program: String::new(),
             dynamic_program: false,
             args: Vec::new(),
-            redirects: redirections.iter().map(|r| r.target.clone()).collect(),
+            redirects: super::redirect_files(&redirections),
             redirections,
             via: via.to_vec(),
             cwd: self.cwd.clone(),
@@ -527,7 +572,15 @@ impl LineAnalysis {
             .map(|c| {
                 c.redirections
                     .iter()
-                    .filter(|r| !r.target.dynamic && r.mode != RedirectMode::Read)
+                    .filter(|r| {
+                        !r.target.dynamic
+                            && matches!(
+                                r.mode,
+                                RedirectMode::Write
+                                    | RedirectMode::Append
+                                    | RedirectMode::ReadWrite
+                            )
+                    })
                     .map(|r| r.target.text.clone())
                     .collect()
             })

@@ -99,6 +99,8 @@ static WRAPPERS: &[Wrapper] = &[
             ],
         )
     },
+    // `busybox cat .env`, `busybox sh -c …`: the applet is the command.
+    Wrapper::options(&["busybox", "toybox"], &[]),
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
     Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
     Wrapper {
