@@ -321,7 +321,6 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     let want: BTreeMap<String, usize> = [
         ("agent-settings-change-needs-approval", 5),
         ("credential-lookup-needs-approval", 4),
-        ("delete-outside-project-needs-approval", 1),
         ("force-push-needs-approval", 4),
         ("gist-needs-approval", 4),
         ("git-clean-needs-approval", 4),
@@ -340,7 +339,6 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("no-recursive-delete-outside-project", 5),
         ("no-recursive-permission-change-of-root-or-home", 4),
         ("no-secret-file-over-network", 4),
-        ("no-system-file-delete", 4),
         ("no-unguarded-agent-launch", 4),
         ("persistence-file-write-needs-approval", 1),
         ("raw-socket-send-needs-approval", 4),
