@@ -821,7 +821,7 @@ fn explain_traces_every_rule_of_the_seam() {
     let when = r.when.as_ref().expect("a when");
     assert_eq!(when.held, Held::Yes);
     assert!(when.counted);
-    // The leaf that held shows what the shell analyser saw.
+    // The leaf that held is a `runs` effect test (the rule judges every route).
     fn leaves(
         t: &seamguard_engine::explain::PredTrace,
     ) -> Vec<&seamguard_engine::explain::PredTrace> {
@@ -833,11 +833,17 @@ fn explain_traces_every_rule_of_the_seam() {
     }
     assert!(leaves(when).iter().any(|l| {
         l.held == Held::Yes
-            && l.field.as_deref() == Some("command")
-            && l.commands
-                .iter()
-                .any(|c| c.starts_with("git push origin --delete"))
+            && l.field.as_deref() == Some("runs")
+            && l.label == "runs push_delete = true"
     }));
+    // The reason names the command the effect test held on.
+    assert!(
+        x.outcome
+            .reason_text()
+            .contains("git push origin --delete feature/issue-363-phase2-universal-tools"),
+        "{}",
+        x.outcome.reason_text()
+    );
     // Matchers that do not match are reported too.
     let secret = x
         .rules
