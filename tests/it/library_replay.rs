@@ -235,7 +235,8 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
         result["observed"]["rules"],
         json!([
             "no-recursive-delete-outside-project",
-            "no-recursive-delete-of-root-or-home"
+            "no-recursive-delete-of-root-or-home",
+            "delete-outside-project-needs-approval"
         ])
     );
     assert_eq!(result["tool_name"], "Bash");

@@ -319,27 +319,28 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         }
     }
     let want: BTreeMap<String, usize> = [
-        ("agent-settings-change-needs-approval", 1),
+        ("agent-settings-change-needs-approval", 5),
         ("credential-lookup-needs-approval", 4),
         ("force-push-needs-approval", 4),
         ("gist-needs-approval", 4),
         ("git-clean-needs-approval", 4),
         ("git-discard-needs-approval", 6),
         ("git-history-purge-needs-approval", 4),
-        ("hook-folder-removal", 4),
+        ("hook-folder-removal", 1),
         ("infrastructure-destroy-needs-approval", 4),
         ("install-from-url-or-git-needs-approval", 4),
         ("mcp-destructive-call-needs-approval", 5),
-        ("no-authorized-keys-write-via-shell", 4),
         ("no-credential-store-dump", 4),
         ("no-disk-tools", 4),
         ("no-download-then-run", 4),
         ("no-force-push-to-protected", 4),
+        ("no-loosening-of-system-file-permissions", 4),
         ("no-recursive-delete-of-root-or-home", 5),
         ("no-recursive-delete-outside-project", 5),
         ("no-recursive-permission-change-of-root-or-home", 4),
         ("no-secret-file-over-network", 4),
-        ("persistence-shell-write-needs-approval", 4),
+        ("no-unguarded-agent-launch", 4),
+        ("persistence-file-write-needs-approval", 1),
         ("raw-socket-send-needs-approval", 4),
         (
             "recursive-permission-change-outside-project-needs-approval",
@@ -349,9 +350,11 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("remote-copy-needs-approval", 5),
         ("remote-repository-delete-needs-approval", 4),
         ("scheduler-or-autostart-change-needs-approval", 4),
+        ("seamguard-files-are-read-only", 4),
         ("secret-files-via-shell", 8),
         ("shred-needs-approval", 4),
         ("ssh-access-changes-need-approval", 6),
+        ("system-process-signal-needs-approval", 4),
         ("upload-to-unlisted-host", 4),
     ]
     .iter()
@@ -417,7 +420,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             }
         }
     }
-    assert_eq!(changed.len(), 340, "{changed:#?}");
+    assert_eq!(changed.len(), 339, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
         ["none", "allow", "ask", "defer", "deny"]
@@ -430,7 +433,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     );
     let transitions =
         |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
-    assert_eq!(transitions("none", "ask"), 324);
+    assert_eq!(transitions("none", "ask"), 323);
     assert_eq!(transitions("ask", "ask"), 10);
     assert_eq!(transitions("deny", "deny"), 6);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
@@ -441,7 +444,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             "claude-2.jsonl:212".into(),
             "none",
             "ask",
-            "agent-folder-write-via-shell-needs-approval".into()
+            "agent-folder-write-needs-approval".into()
         ))
     );
     // `npx` may download and run a package.
@@ -497,7 +500,10 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     };
     assert_eq!(by_rule("network-needs-approval"), 90);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
-    assert_eq!(by_rule("agent-folder-write-needs-approval"), 77);
+    // One rule for every route now (the shell copy was merged into it): the 13 shell writes
+    // under `~/.claude` it asked for, and 5 `cd ~/.claude/voice-server && … > logs/…` lines
+    // whose redirection the old regex could not place.
+    assert_eq!(by_rule("agent-folder-write-needs-approval"), 95);
     assert_eq!(by_rule("home-dotfile-access-needs-approval"), 9);
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 43);
     assert_eq!(by_rule("package-install-needs-approval"), 23);
@@ -815,7 +821,7 @@ fn explain_traces_every_rule_of_the_seam() {
     let when = r.when.as_ref().expect("a when");
     assert_eq!(when.held, Held::Yes);
     assert!(when.counted);
-    // The leaf that held shows what the shell analyser saw.
+    // The leaf that held is a `runs` effect test (the rule judges every route).
     fn leaves(
         t: &seamguard_engine::explain::PredTrace,
     ) -> Vec<&seamguard_engine::explain::PredTrace> {
@@ -827,11 +833,17 @@ fn explain_traces_every_rule_of_the_seam() {
     }
     assert!(leaves(when).iter().any(|l| {
         l.held == Held::Yes
-            && l.field.as_deref() == Some("command")
-            && l.commands
-                .iter()
-                .any(|c| c.starts_with("git push origin --delete"))
+            && l.field.as_deref() == Some("runs")
+            && l.label == "runs push_delete = true"
     }));
+    // The reason names the command the effect test held on.
+    assert!(
+        x.outcome
+            .reason_text()
+            .contains("git push origin --delete feature/issue-363-phase2-universal-tools"),
+        "{}",
+        x.outcome.reason_text()
+    );
     // Matchers that do not match are reported too.
     let secret = x
         .rules
