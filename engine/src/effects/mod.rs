@@ -302,10 +302,15 @@ impl fmt::Display for Effect {
                 }
             }
             What::Install {
-                manager, packages, ..
+                manager,
+                packages,
+                source,
             } => {
                 let p: Vec<&str> = packages.iter().map(|a| a.text.as_str()).collect();
-                write!(f, "{v} {} with {manager}", p.join(" "))?
+                write!(f, "{v} {} with {manager}", p.join(" "))?;
+                if let Some(src) = source {
+                    write!(f, " from {src}")?;
+                }
             }
             What::Unsure(why) => write!(f, "{v}: {why}")?,
         }

@@ -1540,6 +1540,41 @@ fn chattr(c: &SimpleCommand, out: &mut Out) {
     }
 }
 
+/// The source a package spec names by itself, as a URL: `git+https://h/x` → `https://h/x`,
+/// `https://h/x.tgz`, `git@h:u/r` → `ssh://git@h/u/r`, `github:u/r` → `https://github.com/u/r`
+/// (also `gitlab:`, `bitbucket:`); `None` for a plain name (`left-pad`, `serde@1`,
+/// `@scope/pkg`, `requests>=2`) or a local path.
+pub(crate) fn package_source(spec: &str) -> Option<String> {
+    // A URL anywhere in the spec (`git+https://…`, `name @ https://…`, `name@https://…`):
+    // from its scheme on, without a `git+` prefix.
+    if let Some(at) = spec.find("://") {
+        let start = spec[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '+'))
+            .map_or(0, |i| i + 1);
+        let url = &spec[start..];
+        return Some(url.strip_prefix("git+").unwrap_or(url).to_string());
+    }
+    for (prefix, host) in [
+        ("github:", "github.com"),
+        ("gitlab:", "gitlab.com"),
+        ("bitbucket:", "bitbucket.org"),
+    ] {
+        if let Some(rest) = spec.strip_prefix(prefix) {
+            return Some(format!("https://{host}/{rest}"));
+        }
+    }
+    // scp-like `git@host:user/repo(.git)`, with or without `git+`.
+    let s = spec.strip_prefix("git+").unwrap_or(spec);
+    if let Some((user_host, path)) = s.split_once(':')
+        && let Some((user, host)) = user_host.split_once('@')
+        && !user.is_empty()
+        && host.contains('.')
+    {
+        return Some(format!("ssh://{user}@{host}/{path}"));
+    }
+    None
+}
+
 /// `npm install PKGS --registry URL`, `pip install -i URL PKGS`, `apt install PKGS`, ….
 fn install(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let base = c.basename();
@@ -1573,6 +1608,9 @@ fn install(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             read(a, c, out);
         }
     }
+    // A package named by where it comes from (`git+https://…`, a tarball URL,
+    // `github:user/repo`) is its own source.
+    let source = source.or_else(|| packages.iter().find_map(|a| package_source(&a.text)));
     let manager = if base == "uv" && p.sub.first().is_some_and(|s| s == "pip") {
         "uv pip".to_string()
     } else {

@@ -1671,3 +1671,36 @@ fn odd_words_never_panic() {
         );
     }
 }
+
+#[test]
+fn a_package_named_by_its_location_is_its_own_source() {
+    use super::shell::package_source;
+    let cases = [
+        ("git+https://github.com/x/y", Some("https://github.com/x/y")),
+        (
+            "https://evil.example/x.tar.gz",
+            Some("https://evil.example/x.tar.gz"),
+        ),
+        (
+            "pkg @ https://h.example/p.whl",
+            Some("https://h.example/p.whl"),
+        ),
+        (
+            "pkg@git+ssh://git@h.example/r.git",
+            Some("ssh://git@h.example/r.git"),
+        ),
+        ("github:u/r", Some("https://github.com/u/r")),
+        (
+            "git@gitlab.com:u/r.git",
+            Some("ssh://git@gitlab.com/u/r.git"),
+        ),
+        ("left-pad", None),
+        ("serde@1.0", None),
+        ("@types/node", None),
+        ("requests>=2.31", None),
+        ("./local/pkg", None),
+    ];
+    for (spec, want) in cases {
+        assert_eq!(package_source(spec).as_deref(), want, "{spec}");
+    }
+}
