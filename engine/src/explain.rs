@@ -204,6 +204,7 @@ fn effect_label(t: &EffectTest) -> String {
         ("source_not_in", &t.source_not_in),
         ("lens", &t.lenses),
         ("content_regex", &t.content_regex),
+        ("mode", &t.modes),
     ] {
         if !v.is_empty() {
             parts.push(format!("{k} = {}", list(v)));

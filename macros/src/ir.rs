@@ -225,6 +225,7 @@ impl Gen {
             source_not_in,
             lenses,
             content_regex,
+            modes,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
@@ -243,6 +244,7 @@ impl Gen {
             source_not_in,
             lenses,
             content_regex,
+            modes,
         ] = [
             host_in,
             host_not_in,
@@ -255,6 +257,7 @@ impl Gen {
             source_not_in,
             lenses,
             content_regex,
+            modes,
         ]
         .map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
@@ -275,6 +278,7 @@ impl Gen {
             source_not_in: #source_not_in,
             lenses: #lenses,
             content_regex: #content_regex,
+            modes: #modes,
         })
     }
 

@@ -296,6 +296,7 @@ fn effect(e: &mut EffectTest, x: &mut dyn Expand) -> bool {
         &mut e.source_not_in,
         &mut e.lenses,
         &mut e.content_regex,
+        &mut e.modes,
     ] {
         t |= strings(v, x);
     }

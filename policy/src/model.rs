@@ -452,6 +452,10 @@ pub struct EffectTest {
     /// whose data is not visible cannot be told).
     #[serde(default)]
     pub content_regex: Vec<String>,
+    /// `mode` (changes_permission): the mode or owner as given matches one of these globs
+    /// (`777`, `*+s*`, `4???`, `root:*`).
+    #[serde(default)]
+    pub modes: Vec<String>,
 }
 
 impl EffectTest {
@@ -475,6 +479,7 @@ impl EffectTest {
             source_not_in: Vec::new(),
             lenses: Vec::new(),
             content_regex: Vec::new(),
+            modes: Vec::new(),
         }
     }
 

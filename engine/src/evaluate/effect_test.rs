@@ -114,7 +114,13 @@ pub(crate) fn eval_effect(
             | What::ChangePermission {
                 path, recursive, ..
             } => {
-                if t.recursive.is_some_and(|r| r != *recursive) {
+                let mode = match &e.what {
+                    What::ChangePermission { mode, .. } => mode.as_deref(),
+                    _ => None,
+                };
+                if t.recursive.is_some_and(|r| r != *recursive)
+                    || (!t.modes.is_empty() && !mode.is_some_and(|m| name_matches(&t.modes, m)))
+                {
                     Some(false)
                 } else {
                     path_ok(

@@ -32,7 +32,8 @@ const WRITE_KEYS: &[&str] = &[
     "content_regex",
     "lens",
 ];
-const RECURSIVE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens"];
+const DELETE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens"];
+const PERMISSION_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "mode", "lens"];
 const SEND_KEYS: &[&str] = &[
     "host_in",
     "host_not_in",
@@ -58,7 +59,8 @@ pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
         EffectKind::Run => RUN_KEYS,
         EffectKind::Read => PATH_KEYS,
         EffectKind::Write => WRITE_KEYS,
-        EffectKind::Delete | EffectKind::ChangePermission => RECURSIVE_KEYS,
+        EffectKind::Delete => DELETE_KEYS,
+        EffectKind::ChangePermission => PERMISSION_KEYS,
         EffectKind::Send => SEND_KEYS,
         EffectKind::Signal => SIGNAL_KEYS,
         EffectKind::Install => INSTALL_KEYS,
@@ -163,6 +165,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "target" => &mut test.targets,
                     "manager" => &mut test.managers,
                     "source_not_in" => &mut test.source_not_in,
+                    "mode" => &mut test.modes,
                     _ => &mut test.lenses,
                 };
                 slot.extend(strings);
