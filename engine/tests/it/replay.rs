@@ -335,10 +335,12 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("no-disk-tools", 4),
         ("no-download-then-run", 4),
         ("no-force-push-to-protected", 4),
+        ("no-metadata-endpoint", 3),
         ("no-recursive-delete-of-root-or-home", 5),
         ("no-recursive-delete-outside-project", 5),
         ("no-recursive-permission-change-of-root-or-home", 4),
-        ("no-secret-file-over-network", 4),
+        ("no-secret-file-over-network", 6),
+        ("password-on-command-line-needs-approval", 4),
         ("persistence-shell-write-needs-approval", 4),
         ("raw-socket-send-needs-approval", 4),
         (
@@ -349,14 +351,21 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("remote-copy-needs-approval", 5),
         ("remote-repository-delete-needs-approval", 4),
         ("scheduler-or-autostart-change-needs-approval", 4),
-        ("secret-files-via-shell", 8),
+        ("secret-files-are-off-limits", 8),
         ("shred-needs-approval", 4),
         ("ssh-access-changes-need-approval", 6),
-        ("upload-to-unlisted-host", 4),
+        ("upload-to-unlisted-host", 7),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
     .collect();
+    // Effect rules (issue 12): `secret-files-via-shell` merged into
+    // `secret-files-are-off-limits` (same 8 events). `no-secret-file-over-network` also holds
+    // where a line reads a secret file and sends (claude-1.jsonl:165, 384);
+    // `upload-to-unlisted-host` also sees those curl requests and the scp body of
+    // gemini-1.json:92. `no-metadata-endpoint` (3) and `password-on-command-line-needs-approval`
+    // (4) hold only on the unsure lines below, which every guard fails closed on. No event
+    // changed verdict.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
@@ -832,12 +841,13 @@ fn explain_traces_every_rule_of_the_seam() {
                 .iter()
                 .any(|c| c.starts_with("git push origin --delete"))
     }));
-    // Matchers that do not match are reported too.
+    // Rules that do not fire are reported too. `secret-files-are-off-limits` names no tool
+    // (it tests the effects of every tool), so its matcher matches a Bash call.
     let secret = x
         .rules
         .iter()
         .find(|r| r.id == "secret-files-are-off-limits");
-    assert!(secret.is_some_and(|r| !r.matcher_matched && !r.fired));
+    assert!(secret.is_some_and(|r| r.matcher_matched && !r.fired));
     // Both dialects encoded; Codex has no ask, so it gets a deny.
     let cc = &x.encoded[0].2.stdout;
     let cx = &x.encoded[1].2.stdout;
