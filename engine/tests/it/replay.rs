@@ -504,10 +504,16 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             .filter(|c| c.3.split(',').any(|r| r == id))
             .count()
     };
-    assert_eq!(by_rule("network-needs-approval"), 90);
+    // Strict network and upload rules test sends (issue 12): claude-3.jsonl:71, a POST to
+    // `http://localhost:***REMOVED***/notify` whose scrubbed port does not parse, so its
+    // destination is unknown and strict asks; claude-1.jsonl:437, a POST to localhost:8888 the
+    // old regex missed, no longer asks (the total stays 340).
+    assert_eq!(by_rule("network-needs-approval"), 91);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
     assert_eq!(by_rule("agent-folder-write-needs-approval"), 77);
-    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 9);
+    // hooklog-1.jsonl:360 (a line that does not parse, denied by balanced) names no home
+    // folder: the strict path rules no longer count it as unsure (issue 12).
+    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 8);
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 43);
     assert_eq!(by_rule("package-install-needs-approval"), 23);
 }
