@@ -27,6 +27,7 @@ macro_rules! library {
 pub(crate) const BALANCED: &[PolicyFile] = library!("":
     "destructive.toml",
     "exfiltration.toml",
+    "lists.toml",
     "mcp.toml",
     "obfuscation.toml",
     "persistence.toml",

@@ -335,11 +335,13 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("no-download-then-run", 4),
         ("no-force-push-to-protected", 4),
         ("no-loosening-of-system-file-permissions", 4),
+        ("no-metadata-endpoint", 3),
         ("no-recursive-delete-of-root-or-home", 5),
         ("no-recursive-delete-outside-project", 5),
         ("no-recursive-permission-change-of-root-or-home", 4),
-        ("no-secret-file-over-network", 4),
+        ("no-secret-file-over-network", 6),
         ("no-unguarded-agent-launch", 4),
+        ("password-on-command-line-needs-approval", 4),
         ("persistence-file-write-needs-approval", 1),
         ("raw-socket-send-needs-approval", 4),
         (
@@ -351,15 +353,22 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("remote-repository-delete-needs-approval", 4),
         ("scheduler-or-autostart-change-needs-approval", 4),
         ("seamguard-files-are-read-only", 4),
-        ("secret-files-via-shell", 8),
+        ("secret-files-are-off-limits", 8),
         ("shred-needs-approval", 4),
         ("ssh-access-changes-need-approval", 6),
         ("system-process-signal-needs-approval", 4),
-        ("upload-to-unlisted-host", 4),
+        ("upload-to-unlisted-host", 7),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
     .collect();
+    // Effect rules (issue 12): `secret-files-via-shell` merged into
+    // `secret-files-are-off-limits` (same 8 events). `no-secret-file-over-network` also holds
+    // where a line reads a secret file and sends (claude-1.jsonl:165, 384);
+    // `upload-to-unlisted-host` also sees those curl requests and the scp body of
+    // gemini-1.json:92. `no-metadata-endpoint` (3) and `password-on-command-line-needs-approval`
+    // (4) hold only on the unsure lines below, which every guard fails closed on. No event
+    // changed verdict.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
@@ -498,13 +507,19 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             .filter(|c| c.3.split(',').any(|r| r == id))
             .count()
     };
-    assert_eq!(by_rule("network-needs-approval"), 90);
+    // Strict network and upload rules test sends (issue 12): claude-3.jsonl:71, a POST to
+    // `http://localhost:***REMOVED***/notify` whose scrubbed port does not parse, so its
+    // destination is unknown and strict asks; claude-1.jsonl:437, a POST to localhost:8888 the
+    // old regex missed, no longer asks (the total stays 340).
+    assert_eq!(by_rule("network-needs-approval"), 91);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
     // One rule for every route now (the shell copy was merged into it): the 13 shell writes
     // under `~/.claude` it asked for, and 5 `cd ~/.claude/voice-server && … > logs/…` lines
     // whose redirection the old regex could not place.
     assert_eq!(by_rule("agent-folder-write-needs-approval"), 95);
-    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 9);
+    // hooklog-1.jsonl:360 (a line that does not parse, denied by balanced) names no home
+    // folder: the strict path rules no longer count it as unsure (issue 12).
+    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 8);
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 43);
     assert_eq!(by_rule("package-install-needs-approval"), 23);
 }
@@ -844,12 +859,13 @@ fn explain_traces_every_rule_of_the_seam() {
         "{}",
         x.outcome.reason_text()
     );
-    // Matchers that do not match are reported too.
+    // Rules that do not fire are reported too. `secret-files-are-off-limits` names no tool
+    // (it tests the effects of every tool), so its matcher matches a Bash call.
     let secret = x
         .rules
         .iter()
         .find(|r| r.id == "secret-files-are-off-limits");
-    assert!(secret.is_some_and(|r| !r.matcher_matched && !r.fired));
+    assert!(secret.is_some_and(|r| r.matcher_matched && !r.fired));
     // Both dialects encoded; Codex has no ask, so it gets a deny.
     let cc = &x.encoded[0].2.stdout;
     let cx = &x.encoded[1].2.stdout;

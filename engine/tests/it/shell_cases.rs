@@ -378,7 +378,7 @@ fn pp_01_file_tools() {
 }
 
 /// Regression test, an engine gap found here and fixed in bd33cd8 (PP-01 allow): `grep -n '.env' .gitignore` must be allowed, but
-/// `secret-files-via-shell` denies it: `path_inside` checks every positional, and the first
+/// `secret-files-are-off-limits` (then `secret-files-via-shell`) denied it: `path_inside` checks every positional, and the first
 /// positional of `grep`/`egrep`/`rg`/`ag` (like `awk`'s program and `sed`'s script) is a
 /// pattern, not a path. Recommended: a per-program operand model in `table::positionals`
 /// (skip the pattern operand unless `-e`/`-f`/`--regexp` supplies it), so that `grep KEY .env`
