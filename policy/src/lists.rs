@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    EffectTest, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Rule, Scope, Severity,
+    EffectTest, ListRef, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Scope, Severity,
     ShellTest, Source, Test,
 };
 
@@ -73,14 +73,26 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
         return;
     }
     let mut errors: Vec<(usize, PolicyError)> = Vec::new();
+    // The lists and references are taken out of the policies (resolution consumes them), so
+    // the rules can be expanded in place.
+    let taken: Vec<(Scope, Vec<NamedList>, Vec<ListRef>)> = policies
+        .iter_mut()
+        .map(|p| {
+            (
+                p.meta.scope,
+                std::mem::take(&mut p.meta.lists),
+                std::mem::take(&mut p.meta.list_refs),
+            )
+        })
+        .collect();
     // name → (definition, extensions), each with the file's scope.
     let mut defs: HashMap<String, Contribution<'_>> = HashMap::new();
     let mut exts: HashMap<String, Vec<Contribution<'_>>> = HashMap::new();
-    for (i, p) in policies.iter().enumerate() {
-        for l in &p.meta.lists {
+    for (i, (scope, lists, _)) in taken.iter().enumerate() {
+        for l in lists {
             let c = Contribution {
                 list: l,
-                scope: p.meta.scope,
+                scope: *scope,
             };
             if l.extend {
                 exts.entry(l.name.clone()).or_default().push(c);
@@ -103,9 +115,9 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
     for (name, list) in &exts {
         if !defs.contains_key(name) {
             for c in list {
-                let i = policies
+                let i = taken
                     .iter()
-                    .position(|p| p.meta.file == c.list.source.file)
+                    .position(|(_, lists, _)| lists.iter().any(|l| std::ptr::eq(l, c.list)))
                     .unwrap_or(0);
                 errors.push((
                     i,
@@ -158,52 +170,41 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
         }
         go(name, scope, 0, &defs, &exts)
     };
-    // Resolve per policy; a cache per (name, scope) keeps it linear.
+    // Resolve per policy, in place; a cache per (name, scope) and one glob check per item
+    // keep it linear.
     let mut cache: HashMap<(String, Scope), Result<Vec<String>, String>> = HashMap::new();
-    let mut resolved: Vec<Vec<Option<Rule>>> = Vec::new();
-    for (i, p) in policies.iter().enumerate() {
-        let scope = p.meta.scope;
-        let mut rules = Vec::new();
-        for r in &p.rules {
+    let globs: HashMap<String, String> = taken
+        .iter()
+        .flat_map(|(_, lists, _)| lists.iter().flat_map(|l| l.glob_errors.iter().cloned()))
+        .collect();
+    for (i, (p, (scope, _, refs))) in policies.iter_mut().zip(&taken).enumerate() {
+        let mut failed_rules: Vec<usize> = Vec::new();
+        for (k, rule) in p.rules.iter_mut().enumerate() {
             let mut x = Expander {
                 lookup: &lookup,
                 cache: &mut cache,
-                scope,
+                globs: &globs,
+                scope: *scope,
                 failed: None,
             };
-            let mut rule = r.clone();
-            let mut touched = false;
             if let Some(w) = rule.when.as_mut() {
-                touched |= expand_pred(w, &mut x);
+                expand_pred(w, &mut x);
             }
             if let Some(u) = rule.unless.as_mut() {
-                touched |= expand_pred(u, &mut x);
+                expand_pred(u, &mut x);
             }
-            match x.failed {
-                Some(why) => {
-                    let at = p
-                        .meta
-                        .list_refs
-                        .iter()
-                        .find(|lr| why.contains(&format!("`@{}`", lr.name)))
-                        .map_or_else(|| rule.source.clone(), |lr| lr.source.clone());
-                    errors.push((i, error(&at, format!("{why} (rule `{}`)", rule.id))));
-                    rules.push(None);
-                }
-                None if touched => rules.push(Some(rule)),
-                None => rules.push(Some(r.clone())),
+            if let Some(why) = x.failed {
+                let at = refs
+                    .iter()
+                    .find(|lr| why.contains(&format!("`@{}`", lr.name)))
+                    .map_or_else(|| rule.source.clone(), |lr| lr.source.clone());
+                errors.push((i, error(&at, format!("{why} (rule `{}`)", rule.id))));
+                failed_rules.push(k);
             }
         }
-        resolved.push(rules);
-    }
-    for (p, rules) in policies.iter_mut().zip(resolved) {
-        p.rules = rules.into_iter().flatten().collect();
-    }
-    // Resolved: a second pass over the same policies (a table built from some of them) has
-    // nothing left to do.
-    for p in policies.iter_mut() {
-        p.meta.lists.clear();
-        p.meta.list_refs.clear();
+        for k in failed_rules.into_iter().rev() {
+            p.rules.remove(k);
+        }
     }
     for (i, e) in errors {
         if let Some(p) = policies.get_mut(i)
@@ -220,6 +221,8 @@ trait Expand {
     fn expand(&mut self, name: &str) -> Vec<String>;
     /// Record why the rule cannot be resolved.
     fn fail(&mut self, why: String);
+    /// Why `item` is not a valid path glob, if it is not.
+    fn glob_error(&mut self, item: &str) -> Option<String>;
 }
 
 type Lookup<'l> = dyn Fn(&str, Scope) -> Result<Vec<String>, String> + 'l;
@@ -227,6 +230,8 @@ type Lookup<'l> = dyn Fn(&str, Scope) -> Result<Vec<String>, String> + 'l;
 struct Expander<'c, 'l> {
     lookup: &'c Lookup<'l>,
     cache: &'c mut HashMap<(String, Scope), Result<Vec<String>, String>>,
+    /// List items that are not valid path globs, with why (checked at lowering).
+    globs: &'c HashMap<String, String>,
     scope: Scope,
     failed: Option<String>,
 }
@@ -246,6 +251,10 @@ impl Expand for Expander<'_, '_> {
 
     fn fail(&mut self, why: String) {
         self.failed.get_or_insert(why);
+    }
+
+    fn glob_error(&mut self, item: &str) -> Option<String> {
+        self.globs.get(item).cloned()
     }
 }
 
@@ -348,14 +357,10 @@ fn specs(v: &mut Vec<PathSpec>, x: &mut dyn Expand) -> bool {
                         "project" => PathSpec::Project,
                         "home" => PathSpec::Home,
                         _ => {
-                            if let Err(e) = globset::GlobBuilder::new(&item)
-                                .literal_separator(true)
-                                .build()
-                            {
+                            if let Some(e) = x.glob_error(&item) {
                                 x.fail(format!(
-                                    "invalid glob `{item}` in list `@{}`: {}",
-                                    &g[1..],
-                                    e.kind()
+                                    "invalid glob `{item}` in list `@{}`: {e}",
+                                    &g[1..]
                                 ));
                                 continue;
                             }

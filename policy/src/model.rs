@@ -140,6 +140,10 @@ pub struct NamedList {
     pub items: Vec<String>,
     /// Whether this adds to a list defined elsewhere (`extend = [...]`).
     pub extend: bool,
+    /// The items that are not valid path globs, with why (checked when the file is lowered,
+    /// reported only where the list is used as paths).
+    #[serde(default)]
+    pub glob_errors: Vec<(String, String)>,
     /// Where it is written.
     pub source: Source,
 }

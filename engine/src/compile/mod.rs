@@ -31,7 +31,7 @@ use regex_automata::meta;
 
 pub use error::CompileError;
 use literals::required_literals;
-use pred::{Anchor, Builder, CPred, has_index_anchor, has_program_anchor};
+use pred::{Anchor, Builder, CPred, has_effect_anchor, has_index_anchor, has_program_anchor};
 
 use crate::matcher::Matcher;
 use crate::policy::{Field, Rule, RuleKind};
@@ -232,9 +232,12 @@ impl SeamTable {
             // are only looked at when the program ran, so they compile lazily.
             // A rule without any anchor is evaluated whenever its matcher matches: its leaves
             // are lazy too. Only rules anchored on an indexed test feed the field indexes.
+            // A rule that requires an effect test is judged on the call's effects first: its
+            // regex leaves are lazy as well.
             let program_anchored = rule.when.as_ref().is_some_and(has_program_anchor);
+            let effect_anchored = rule.when.as_ref().is_some_and(has_effect_anchor);
             let index_anchored = rule.when.as_ref().is_some_and(has_index_anchor);
-            let lazy = program_anchored || !index_anchored;
+            let lazy = program_anchored || effect_anchored || !index_anchored;
             rb.sort_unstable();
             rb.dedup();
             b.buckets = rb.clone();

@@ -174,6 +174,20 @@ pub(crate) fn has_program_anchor(p: &Pred) -> bool {
     }
 }
 
+/// Whether a predicate requires an effect test at its top level: such a rule is looked at
+/// through its effects (computed once per call), so its regex leaves need not feed the field
+/// indexes — they compile on first use, which is only when the effect test held.
+pub(crate) fn has_effect_anchor(p: &Pred) -> bool {
+    match p {
+        Pred::Leaf(Leaf {
+            test: Test::Effect(_),
+            ..
+        }) => true,
+        Pred::All(k) => k.iter().any(has_effect_anchor),
+        _ => false,
+    }
+}
+
 /// Whether a predicate requires an indexable test (regex, contains, prefix, string equals,
 /// glob) at its top level.
 pub(crate) fn has_index_anchor(p: &Pred) -> bool {

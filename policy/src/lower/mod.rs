@@ -283,11 +283,23 @@ fn lower_lists(ctx: &mut Lowering<'_>, v: &TomlValue<'_>) -> Vec<NamedList> {
         let Some(items) = want_list_items(ctx, items_v, &what) else {
             continue;
         };
+        let glob_errors = items
+            .iter()
+            .filter(|(s, _)| crate::lists::reference(s).is_none())
+            .filter_map(|(s, _)| {
+                globset::GlobBuilder::new(s)
+                    .literal_separator(true)
+                    .build()
+                    .err()
+                    .map(|e| (s.clone(), e.kind().to_string()))
+            })
+            .collect();
         out.push(NamedList {
             name: name.to_string(),
             items: items.into_iter().map(|(s, _)| s).collect(),
             extend,
             source,
+            glob_errors,
         });
     }
     out

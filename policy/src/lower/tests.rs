@@ -311,3 +311,25 @@ fn test_shorthands_build_pre_tool_events() {
             .all(|t| t.payload["hook_event_name"] == "PreToolUse")
     );
 }
+
+#[test]
+fn an_invalid_glob_in_a_list_used_as_paths_is_an_error_where_it_is_used() {
+    let mut set = vec![load_str(
+        "[lists]\nbad = [\"src/[oops\"]\nhosts = [\"[oops\"]\n[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = \"@bad\" }\ndecision = \"deny\"\n[[rule]]\nid = \"h\"\nseam = \"pre-tool\"\nwhen.sends = { host_in = \"@hosts\" }\ndecision = \"ask\"\n",
+        "p.toml",
+        Scope::User,
+        0,
+    )];
+    crate::lists::resolve(&mut set);
+    let msgs: Vec<String> = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(msgs.len(), 1, "{msgs:#?}");
+    assert!(
+        msgs[0].starts_with("p.toml:7:30: error: invalid glob `src/[oops` in list `@bad`"),
+        "{msgs:#?}"
+    );
+    // The rule that reads the list as paths is dropped; the host list is not a glob list.
+    assert_eq!(
+        set[0].rules.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        ["h"]
+    );
+}
