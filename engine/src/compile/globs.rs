@@ -25,6 +25,9 @@ pub(crate) struct GlobList {
     compiled: Vec<globset::GlobMatcher>,
     /// Match case-insensitively (patterns are stored folded; the path is folded to match).
     fold: bool,
+    /// The literal path components of the globs (`.ssh`, `id_rsa`, `credentials`): the
+    /// names a glob operand is tried with when it matches nothing on disk.
+    names: Vec<String>,
 }
 
 impl GlobList {
@@ -34,6 +37,16 @@ impl GlobList {
             return self.matches(&folded);
         }
         self.matches(path)
+    }
+
+    /// Whether patterns and paths are folded to lower case.
+    pub(crate) fn folds(&self) -> bool {
+        self.fold
+    }
+
+    /// The literal path components of the globs.
+    pub(crate) fn literal_names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(String::as_str)
     }
 
     fn matches(&self, path: &str) -> bool {
@@ -55,6 +68,14 @@ impl GlobList {
                     None => g.clone(),
                 };
                 let g = if fold { g.to_lowercase() } else { g };
+                for comp in g.split('/') {
+                    if !comp.is_empty()
+                        && !comp.contains(['*', '?', '[', '{'])
+                        && !out.names.iter().any(|n| n == comp)
+                    {
+                        out.names.push(comp.to_string());
+                    }
+                }
                 // A leading `!` negates in fast_glob; in a policy it is a literal.
                 if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
                     out.fast.push(g);

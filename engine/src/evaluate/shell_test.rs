@@ -69,6 +69,17 @@ impl Placement<'_> {
         if dynamic {
             return None;
         }
+        // A last component that is only a wildcard (`dir/*`, `~/*`, `*`) names everything in
+        // the folder: it is judged as the folder (`rm -rf /tmp/*` empties /tmp).
+        let (parent, last) = text.rsplit_once('/').unwrap_or(("", text));
+        if !last.is_empty() && last.chars().all(|c| matches!(c, '*' | '?')) {
+            let folder = match (parent, text.contains('/')) {
+                (_, false) => ".",
+                ("", true) => "/",
+                (p, true) => p,
+            };
+            return self.holds(folder, false, cwd);
+        }
         let env = self.env;
         // Whether path `p` passes both `path_inside` and `path_outside` (`base`: the folder
         // that `project` falls back to).
@@ -85,18 +96,27 @@ impl Placement<'_> {
                 .or_insert_with(|| Rc::new(crate::paths::expand_glob(text, cwd, &env.home)))
                 .clone()
         });
-        if let Some(expanded) = expanded.filter(|e| !e.is_empty())
-            && expanded.iter().any(|p| placed(p, self.payload_cwd))
-        {
-            return Some(true);
+        if let Some(expanded) = expanded.filter(|e| !e.is_empty()) {
+            // What the pattern names on this disk is what the shell will pass.
+            return Some(expanded.iter().any(|p| placed(p, self.payload_cwd)));
         }
-        // A pattern that names nothing on this disk still says what it would read: its
-        // shortest instance (`.env*` → `.env`, `id_?sa` → `id_xsa`) is judged too.
-        if text.contains(['*', '?', '['])
-            && let Some(p) = crate::paths::normalize(&shortest_instance(text), cwd, &env.home)
-            && placed(&p, self.payload_cwd)
-        {
-            return Some(true);
+        if text.contains(['*', '?', '[']) {
+            // A pattern that names nothing on this disk (a replay, a file the call creates)
+            // is judged by what it could name: each of its instances built from the names
+            // the test itself lists (`~/.ss?/id_*` with
+            // `**/.ssh/**` and `**/id_rsa` listed: `~/.ssh/id_rsa`), and its shortest instance
+            // (`.env*` → `.env`; `/tmp/*.log` → `/tmp/.log`, a file in /tmp, not /tmp itself).
+            let mut any_unknown = false;
+            for candidate in glob_instances(text, &self.globs.inside, &self.globs.outside) {
+                match crate::paths::normalize(&candidate, cwd, &env.home) {
+                    Some(p) if placed(&p, self.payload_cwd) => return Some(true),
+                    Some(_) => {}
+                    None => any_unknown = true,
+                }
+            }
+            if !any_unknown {
+                return Some(false);
+            }
         }
         let Some(p) = crate::paths::normalize(text, cwd, &env.home) else {
             // Relative, no working directory: judged by its own components
@@ -114,6 +134,61 @@ impl Placement<'_> {
         };
         Some(placed(&p, self.payload_cwd))
     }
+}
+
+/// Most instances of one glob pattern tried against a test.
+const MAX_GLOB_INSTANCES: usize = 64;
+
+/// Instances of glob pattern `text`: per component with glob characters, the literal names
+/// of the test's globs it matches (`.ss?` → `.ssh`), or its shortest instance; the
+/// shortest instance of the whole pattern first. At most [`MAX_GLOB_INSTANCES`].
+fn glob_instances(text: &str, inside: &GlobList, outside: &GlobList) -> Vec<String> {
+    let mut out = vec![shortest_instance(text)];
+    let mut partial: Vec<String> = vec![String::new()];
+    for (i, comp) in text.split('/').enumerate() {
+        let options: Vec<String> = if comp.contains(['*', '?', '[']) {
+            let pattern = if inside.folds() {
+                comp.to_lowercase()
+            } else {
+                comp.to_string()
+            };
+            // Only a component with a literal part names something (`id_*`, `.ss?`); a bare
+            // `*` could be anything and is judged by what is on disk. As in the shell, a
+            // pattern matches a leading dot only when it starts with one.
+            let literal = comp.chars().any(|c| !matches!(c, '*' | '?' | '[' | ']'));
+            let mut o: Vec<String> = inside
+                .literal_names()
+                .chain(outside.literal_names())
+                .filter(|name| literal && (!name.starts_with('.') || comp.starts_with('.')))
+                .filter(|name| fast_glob::glob_match(&pattern, name))
+                .map(str::to_string)
+                .collect();
+            o.sort();
+            o.dedup();
+            o.push(shortest_instance(comp));
+            o
+        } else {
+            vec![comp.to_string()]
+        };
+        let mut next = Vec::new();
+        'grow: for p in &partial {
+            for o in &options {
+                next.push(if i == 0 {
+                    o.clone()
+                } else {
+                    format!("{p}/{o}")
+                });
+                if next.len() >= MAX_GLOB_INSTANCES {
+                    break 'grow;
+                }
+            }
+        }
+        partial = next;
+    }
+    out.extend(partial);
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|c| seen.insert(c.clone()));
+    out
 }
 
 /// The shortest path a glob pattern matches: `*` and `**` match nothing, `?` one `x`, a
@@ -323,4 +398,28 @@ pub(crate) fn eval_shell(
         return Judgement::Unknown(u.clone());
     }
     Judgement::No
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::PathSpec;
+
+    #[test]
+    fn a_pattern_is_tried_with_the_names_the_test_lists() {
+        let specs = [
+            PathSpec::Glob("**/.ssh/**".into()),
+            PathSpec::Glob("**/id_rsa".into()),
+            PathSpec::Glob("**/.env".into()),
+        ];
+        let inside = GlobList::build(&specs, "/home/u", true);
+        let none = GlobList::default();
+        assert_eq!(
+            glob_instances("~/.ss?/id_*", &inside, &none),
+            ["~/.ssx/id_", "~/.ssh/id_rsa", "~/.ssh/id_", "~/.ssx/id_rsa"]
+        );
+        // A bare wildcard names nothing in particular, and does not match a leading dot.
+        assert_eq!(glob_instances("src/*", &inside, &none), ["src/"]);
+        assert_eq!(glob_instances("./.e*", &inside, &none), ["./.e", "./.env"]);
+    }
 }

@@ -429,7 +429,10 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
             }
         }
     }
-    assert_eq!(changed.len(), 339, "{changed:#?}");
+    // 340: hooklog-5.jsonl:32, a Grep of `~/.claude` with the file filter `*.json`, asks in
+    // strict now: a pattern that names nothing on the replaying machine is judged by what it
+    // could name (`secrets.json`, `credentials.json` there are secret-prone files).
+    assert_eq!(changed.len(), 340, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
         ["none", "allow", "ask", "defer", "deny"]
@@ -442,7 +445,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     );
     let transitions =
         |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
-    assert_eq!(transitions("none", "ask"), 323);
+    assert_eq!(transitions("none", "ask"), 324);
     assert_eq!(transitions("ask", "ask"), 10);
     assert_eq!(transitions("deny", "deny"), 6);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();

@@ -329,7 +329,11 @@ fn an_invalid_glob_in_a_list_used_as_paths_is_an_error_where_it_is_used() {
     );
     // The rule that reads the list as paths is dropped; the host list is not a glob list.
     assert_eq!(
-        set[0].rules.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        set[0]
+            .rules
+            .iter()
+            .map(|r| r.id.as_str())
+            .collect::<Vec<_>>(),
         ["h"]
     );
 }
