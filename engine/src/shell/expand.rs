@@ -73,9 +73,11 @@ impl LineAnalysis {
                     match name {
                         Some(n) if self.vars.contains_key(&n) => {
                             let v = self.vars.get(&n).map(String::as_str).unwrap_or("");
-                            // Unquoted, a value with blanks is split into several words at run
-                            // time (`R="rm -rf /"; $R`): not modelled, so the word is unknown.
-                            if !in_dq && v.contains([' ', '\t', '\n']) {
+                            // Unquoted, a value is split at the characters of IFS into several
+                            // words at run time (`R="rm -rf /"; $R`, `IFS=,; x=cat,f; $x`):
+                            // not modelled, so the word is unknown.
+                            let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
+                            if !in_dq && v.contains(|c: char| ifs.contains(c)) {
                                 out.dynamic = true;
                             }
                             out.text.push_str(v);

@@ -84,7 +84,13 @@ impl LineAnalysis {
             return;
         }
         match base.as_str() {
-            "cd" => self.cd(rest),
+            "cd" | "pushd" => self.cd(rest),
+            // `popd` returns to a folder this analysis may not know.
+            "popd" => self.cwd = None,
+            // An alias makes a later word run something else (where aliases expand).
+            "alias" if rest.iter().any(|a| a.text.contains('=')) => self.mark_unsure(
+                "the line defines an alias, so a later word may run something else".into(),
+            ),
             "env" => self.env(rest, &via, depth, input),
             "find" => self.find_exec(rest, &via, depth),
             "eval" => self.eval(rest, &via, depth),
@@ -98,7 +104,20 @@ impl LineAnalysis {
 
     /// `cd DIR`: later commands run in DIR; a dynamic or glob DIR makes it unknown.
     fn cd(&mut self, rest: &[Arg]) {
-        if let Some(dir) = rest.iter().find(|a| !a.text.starts_with('-')) {
+        let Some(dir) = rest
+            .iter()
+            .find(|a| !a.text.starts_with('-') || a.text == "-")
+        else {
+            // A bare `cd` goes home.
+            self.cwd = Some("~".into());
+            return;
+        };
+        if dir.text == "-" {
+            // `cd -`: the previous folder, not followed.
+            self.cwd = None;
+            return;
+        }
+        {
             // A glob names the directory only once the shell expands it.
             if dir.dynamic || dir.text.contains(['*', '?', '[']) {
                 self.cwd = None;

@@ -544,3 +544,39 @@ fn table_wrappers_unwrap_their_command() {
     );
     assert_eq!(cmds("env - rm x"), vec!["env - rm x", "rm x (via env)"]);
 }
+
+#[test]
+fn ifs_aliases_and_cd_forms_are_followed_or_reported() {
+    // A value split at a changed IFS is a word only known at run time.
+    let a = BrushAnalyzer.analyze("IFS=,; x=cat,/etc/shadow; $x", Some("/w"));
+    assert!(a.unsure.is_some(), "{a:?}");
+    let a = BrushAnalyzer.analyze("export IFS=_; c=rm_-rf_~; $c", Some("/w"));
+    assert!(a.unsure.is_some(), "{a:?}");
+    // The everyday `IFS= read -r` and a quoted expansion stay clear.
+    let a = BrushAnalyzer.analyze(
+        "while IFS= read -r f; do echo \"$f\"; done < list.txt",
+        Some("/w"),
+    );
+    assert_eq!(a.unsure, None);
+    // An alias makes a later word run something else.
+    let a = BrushAnalyzer.analyze("alias x='rm -rf'; x ~", Some("/w"));
+    assert_eq!(
+        a.unsure.as_deref(),
+        Some("the line defines an alias, so a later word may run something else")
+    );
+    // A bare `cd` goes home; `pushd` moves like `cd`; `cd -` and `popd` lose track.
+    let cwd_of = |line: &str| {
+        BrushAnalyzer
+            .analyze(line, Some("/w"))
+            .commands
+            .last()
+            .and_then(|c| c.cwd.clone())
+    };
+    assert_eq!(cwd_of("cd; ls").as_deref(), Some("~"));
+    assert_eq!(
+        cwd_of("pushd ~/.aws; cat credentials").as_deref(),
+        Some("~/.aws")
+    );
+    assert_eq!(cwd_of("cd -; ls"), None);
+    assert_eq!(cwd_of("pushd /tmp; popd; ls"), None);
+}
