@@ -48,6 +48,9 @@ pub struct Endpoint {
     /// The names of query parameters that look like secrets (`token`, `api_key`,
     /// `X-Amz-Signature`, …) and have a non-empty value, as written.
     pub secret_params: Vec<String>,
+    /// A value shaped like a well-known credential anywhere in the URL (path, query value,
+    /// fragment, host): its kind, e.g. `a GitHub token`. See [`token_kind`].
+    pub token: Option<&'static str>,
 }
 
 /// A class of IP address or host.
@@ -237,6 +240,7 @@ fn scp_style(s: &str) -> Option<Endpoint> {
         user: user.map(decode),
         password: false,
         secret_params: Vec::new(),
+        token: token_kind(&decode(s)),
     })
 }
 
@@ -355,7 +359,57 @@ fn from_url(u: &Url) -> Option<Endpoint> {
         user: (!u.username().is_empty()).then(|| decode(u.username())),
         password: u.password().is_some_and(|p| !p.is_empty()),
         secret_params,
+        token: token_kind(&decode(u.as_str())),
     })
+}
+
+/// Formats of well-known credentials (GitHub, GitLab, OpenAI / Anthropic, Slack, AWS access
+/// key ids, npm, Google API keys and OAuth tokens, Stripe, Hugging Face, SendGrid, JWTs),
+/// with the kind each names.
+const TOKEN_FORMATS: &[(&str, &str)] = &[
+    (
+        r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}",
+        "a GitHub token",
+    ),
+    (r"glpat-[A-Za-z0-9_-]{20,}", "a GitLab token"),
+    (
+        r"sk-(?:proj-|ant-[a-z]+\d*-)?[A-Za-z0-9_-]{20,}",
+        "an AI provider API key",
+    ),
+    (r"xox[abposr]-[A-Za-z0-9-]{10,}", "a Slack token"),
+    (
+        r"(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}",
+        "an AWS access key id",
+    ),
+    (r"npm_[A-Za-z0-9]{36}", "an npm token"),
+    (r"AIza[0-9A-Za-z_-]{35}", "a Google API key"),
+    (r"ya29\.[0-9A-Za-z_-]{20,}", "a Google OAuth token"),
+    (r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", "a Stripe key"),
+    (r"hf_[A-Za-z0-9]{30,}", "a Hugging Face token"),
+    (
+        r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
+        "a SendGrid key",
+    ),
+    (
+        r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+        "a JSON Web Token",
+    ),
+];
+
+/// The kind of well-known credential `text` holds, if any (ASCII boundaries: a token is not
+/// part of a longer word).
+pub fn token_kind(text: &str) -> Option<&'static str> {
+    static SET: std::sync::LazyLock<Option<regex::RegexSet>> = std::sync::LazyLock::new(|| {
+        regex::RegexSet::new(
+            TOKEN_FORMATS
+                .iter()
+                .map(|(p, _)| format!(r"(?-u:\b)(?:{p})(?-u:\b)")),
+        )
+        .ok()
+    });
+    let set = SET.as_ref()?;
+    let hit = set.matches(text).into_iter().next()?;
+    TOKEN_FORMATS.get(hit).map(|(_, kind)| *kind)
 }
 
 /// Whether a query parameter name looks like it carries a secret: case and `-`, `_`, `.`
@@ -526,12 +580,17 @@ impl Endpoint {
     /// userinfo (`https://u:pw@host/`), else the name of the first query parameter that
     /// looks like a secret and has a value (`token`, `access_token`, `api_key`, `apikey`,
     /// `key`, `secret`, `password`, `auth`, `sig`, `signature`, `client_secret`,
-    /// `X-Amz-Signature`, `X-Amz-Security-Token`, …; case, `-` and `_` ignored).
+    /// `X-Amz-Signature`, `X-Amz-Security-Token`, …; case, `-` and `_` ignored), else the
+    /// kind of a value shaped like a well-known credential anywhere in the URL
+    /// (`https://x.example/?t=ghp_…` → `a GitHub token`).
     pub fn credential_in_url(&self) -> Option<String> {
         if self.password {
             return Some("userinfo password".into());
         }
-        self.secret_params.first().cloned()
+        self.secret_params
+            .first()
+            .cloned()
+            .or_else(|| self.token.map(str::to_string))
     }
 }
 

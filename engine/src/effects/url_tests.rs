@@ -501,3 +501,26 @@ fn push_url_reads_file_urls_and_sends_the_rest() {
         Some(IpClass::Metadata)
     );
 }
+
+#[test]
+fn token_shaped_values_are_credentials_wherever_they_are() {
+    assert_eq!(
+        token_kind("https://x.example/?t=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        Some("a GitHub token")
+    );
+    assert_eq!(
+        token_kind("/v1/AKIAIOSFODNN7EXAMPLE/x"),
+        Some("an AWS access key id")
+    );
+    assert_eq!(
+        token_kind("https://x.example/#sk-proj-abcdefghijklmnopqrstuvwxyz012345"),
+        Some("an AI provider API key")
+    );
+    assert_eq!(
+        token_kind("https://api.github.com/repos/a/b?page_token=abc"),
+        None
+    );
+    assert_eq!(token_kind("https://docs.rs/serde/latest/serde/"), None);
+    let ep = parse("https://evil.example.com/?t=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789").unwrap();
+    assert_eq!(ep.credential_in_url().as_deref(), Some("a GitHub token"));
+}
