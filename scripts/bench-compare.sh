@@ -11,6 +11,8 @@
 # Usage: scripts/bench-compare.sh OLD_BIN NEW_BIN [RUNS]   (default 30 runs)
 # Build the old binary from another checkout, e.g.
 #   git worktree add /tmp/old <rev> && (cd /tmp/old && cargo build --release)
+# When the policy library changed too, give the old binary its own library:
+#   OLD_POLICIES=/tmp/old/policies scripts/bench-compare.sh …
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OLD="$1"
@@ -34,25 +36,34 @@ SCENARIOS=(
     "replay: 19 sessions, library|replay data/recorded --policy policies|/dev/null"
 )
 
+# The arguments for one binary: the old one reads OLD_POLICIES (default: this checkout's).
+args_for() { # which args
+    if [[ $1 == old && -n ${OLD_POLICIES:-} ]]; then
+        echo "${2//policies/$OLD_POLICIES}"
+    else
+        echo "$2"
+    fi
+}
+
 # Each binary keeps its own lowered-policy cache, warmed once (the state of every call after
 # the first).
 state() { echo "$OUT/state-$1"; }
 for which in old new; do
     bin=$OLD; [[ $which == new ]] && bin=$NEW
     rm -rf "$(state $which)"
-    XDG_STATE_HOME="$(state $which)" "$bin" hook --policy policies <"$DATA/pre-tool-bash-git-status.json" >/dev/null 2>&1 || true
-    XDG_STATE_HOME="$(state $which)" "$bin" hook --policy policies --policy policies/strict <"$DATA/pre-tool-bash-git-status.json" >/dev/null 2>&1 || true
+    XDG_STATE_HOME="$(state $which)" "$bin" $(args_for $which "hook --policy policies") <"$DATA/pre-tool-bash-git-status.json" >/dev/null 2>&1 || true
+    XDG_STATE_HOME="$(state $which)" "$bin" $(args_for $which "hook --policy policies --policy policies/strict") <"$DATA/pre-tool-bash-git-status.json" >/dev/null 2>&1 || true
 done
 
 instructions() { # which bin args stdin
     XDG_STATE_HOME="$(state "$1")" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        "$2" $3 <"$4" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+        "$2" $(args_for "$1" "$3") <"$4" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
 wall_ms() { # which bin args stdin -> one run in ms
     local t0 t1
     t0=$(date +%s%N)
-    XDG_STATE_HOME="$(state "$1")" "$2" $3 <"$4" >/dev/null 2>&1 || true
+    XDG_STATE_HOME="$(state "$1")" "$2" $(args_for "$1" "$3") <"$4" >/dev/null 2>&1 || true
     t1=$(date +%s%N)
     echo $(((t1 - t0) / 1000))
 }

@@ -236,6 +236,9 @@ pub(super) fn run(o: Args) -> ExitCode {
             (started.elapsed() - t_compiled).as_secs_f64() * 1000.0
         );
     }
+    // The process ends right after the answer: tearing the compiled table down would only
+    // cost time (its ledger writes are done during `evaluate`).
+    std::mem::forget(engine);
     outcome.warnings.splice(0..0, warnings);
     let enc = encode(&outcome, dialect);
     // Observe-mode rules exist to be recorded: without a configured log they go to the

@@ -216,8 +216,13 @@ impl CPred {
                 }
             }
             CPred::Effect { test, home, globs } => {
-                let globs = globs.get_or_init(|| EffectGlobs::build(test, home));
                 let fx = cx.effects();
+                // No effect of the kind and nothing unresolved: no match, and no glob to
+                // build (most effect tests of most calls).
+                if fx.of(test.kind).next().is_none() && fx.unsure().is_none() {
+                    return yes_no(sink, false);
+                }
+                let globs = globs.get_or_init(|| EffectGlobs::build(test, home));
                 let ecx = EffectContext {
                     env: cx.env,
                     payload: cx.payload,
