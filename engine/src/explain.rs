@@ -205,6 +205,7 @@ fn effect_label(t: &EffectTest) -> String {
         ("lens", &t.lenses),
         ("content_regex", &t.content_regex),
         ("mode", &t.modes),
+        ("body", &t.body_kinds),
     ] {
         if !v.is_empty() {
             parts.push(format!("{k} = {}", list(v)));

@@ -226,6 +226,7 @@ impl Gen {
             lenses,
             content_regex,
             modes,
+            body_kinds,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
@@ -245,6 +246,7 @@ impl Gen {
             lenses,
             content_regex,
             modes,
+            body_kinds,
         ] = [
             host_in,
             host_not_in,
@@ -258,6 +260,7 @@ impl Gen {
             lenses,
             content_regex,
             modes,
+            body_kinds,
         ]
         .map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
@@ -279,6 +282,7 @@ impl Gen {
             lenses: #lenses,
             content_regex: #content_regex,
             modes: #modes,
+            body_kinds: #body_kinds,
         })
     }
 

@@ -306,6 +306,7 @@ fn effect(e: &mut EffectTest, x: &mut dyn Expand) -> bool {
         &mut e.lenses,
         &mut e.content_regex,
         &mut e.modes,
+        &mut e.body_kinds,
     ] {
         t |= strings(v, x);
     }

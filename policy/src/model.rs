@@ -460,6 +460,10 @@ pub struct EffectTest {
     /// (`777`, `*+s*`, `4???`, `root:*`).
     #[serde(default)]
     pub modes: Vec<String>,
+    /// `body` (sends): the request carries a body of one of these kinds (`file`, `env`,
+    /// `stdin`, `literal`).
+    #[serde(default)]
+    pub body_kinds: Vec<String>,
 }
 
 impl EffectTest {
@@ -484,6 +488,7 @@ impl EffectTest {
             lenses: Vec::new(),
             content_regex: Vec::new(),
             modes: Vec::new(),
+            body_kinds: Vec::new(),
         }
     }
 

@@ -289,6 +289,21 @@ fn send_ok(
             return if any_unknown { None } else { Some(false) };
         }
     }
+    if !t.body_kinds.is_empty() {
+        let kind = |b: &BodySource| match b {
+            BodySource::File(_) => "file",
+            BodySource::Env(_) => "env",
+            BodySource::Stdin => "stdin",
+            BodySource::Literal => "literal",
+        };
+        if !s
+            .body
+            .iter()
+            .any(|b| t.body_kinds.iter().any(|k| k == kind(b)))
+        {
+            return Some(false);
+        }
+    }
     if !t.body_from_env.is_empty() {
         let hit = s.body.iter().any(|b| match b {
             BodySource::Env(n) => name_matches(&t.body_from_env, n),

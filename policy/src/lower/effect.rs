@@ -40,6 +40,7 @@ const SEND_KEYS: &[&str] = &[
     "ip_class",
     "scheme",
     "method",
+    "body",
     "body_from",
     "body_from_env",
     "credential_in_url",
@@ -50,6 +51,8 @@ const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens"];
 
 /// The IP classes `ip_class` accepts.
 pub(super) const IP_CLASSES: &[&str] = &["loopback", "private", "link-local", "metadata", "public"];
+/// The body kinds `body` accepts.
+pub(super) const BODY_KINDS: &[&str] = &["file", "env", "stdin", "literal"];
 /// The lenses `lens` accepts.
 pub(super) const LENSES: &[&str] = &["shell", "file", "web", "mcp"];
 
@@ -130,6 +133,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     let allowed_words = match k {
                         "ip_class" => Some(IP_CLASSES),
                         "lens" => Some(LENSES),
+                        "body" => Some(BODY_KINDS),
                         _ => None,
                     };
                     if let Some(words) = allowed_words
@@ -166,6 +170,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "manager" => &mut test.managers,
                     "source_not_in" => &mut test.source_not_in,
                     "mode" => &mut test.modes,
+                    "body" => &mut test.body_kinds,
                     _ => &mut test.lenses,
                 };
                 slot.extend(strings);
