@@ -1279,6 +1279,16 @@ impl<'a> Walk<'a> {
     /// and wrapper path and take this call's route.
     fn shell(&mut self, v: &Value, ptr: &str, base: Option<&str>, fx: &mut Effects) {
         let mut inner = Effects::default();
+        // A tool named after a command-line program takes that program's arguments
+        // (`mcp__k8s__kubectl {"command": "delete namespace prod"}` runs
+        // `kubectl delete namespace prod`).
+        let prefixed = v.as_str().and_then(|line| {
+            let program = program_of_tool(self.tool)?;
+            let first = line.split_whitespace().next().unwrap_or("");
+            (first != program && !first.ends_with(&format!("/{program}")))
+                .then(|| Value::String(format!("{program} {line}")))
+        });
+        let v = prefixed.as_ref().unwrap_or(v);
         super::shell::lens_value(self.tool, ptr, v, base, self.env, &mut inner);
         for mut e in inner.list {
             e.route.tool = self.tool.to_string();
@@ -1587,3 +1597,38 @@ fn split_tool(tool: &str) -> (&str, &str) {
 #[cfg(test)]
 #[path = "mcp_tests.rs"]
 mod tests;
+
+/// The command-line program an MCP tool is named after (`mcp__k8s__kubectl` → `kubectl`),
+/// for the programs whose subcommand line such tools take.
+fn program_of_tool(tool: &str) -> Option<&'static str> {
+    const PROGRAMS: &[&str] = &[
+        "kubectl",
+        "helm",
+        "docker",
+        "podman",
+        "git",
+        "gh",
+        "glab",
+        "aws",
+        "gcloud",
+        "az",
+        "terraform",
+        "redis-cli",
+        "npm",
+        "pnpm",
+        "yarn",
+        "cargo",
+        "pip",
+        "brew",
+        "apt-get",
+        "systemctl",
+        "psql",
+        "mysql",
+    ];
+    let last = tool.rsplit("__").next()?.rsplit(':').next()?;
+    let name = last.to_ascii_lowercase().replace('_', "-");
+    PROGRAMS
+        .iter()
+        .find(|p| name == **p || name == format!("run-{p}") || name == format!("{p}-command"))
+        .copied()
+}

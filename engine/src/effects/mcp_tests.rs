@@ -962,3 +962,29 @@ fn remote_stores_hosts_and_uris() {
         list(&[(read("/tmp", Some(CWD)), route(t, "/cwd"))])
     );
 }
+
+#[test]
+fn a_tool_named_after_a_program_takes_its_arguments() {
+    let t = "mcp__kubernetes__kubectl";
+    let runs: Vec<String> = fx(t, json!({"command": "delete namespace prod"}))
+        .list
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Run(c) => Some(c.display_words()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(runs, ["kubectl delete namespace prod"]);
+    // Already spelled out: kept as it is.
+    let runs: Vec<String> = fx(t, json!({"command": "kubectl get pods"}))
+        .list
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Run(c) => Some(c.display_words()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(runs, ["kubectl get pods"]);
+    assert_eq!(program_of_tool("mcp__x__run_git"), Some("git"));
+    assert_eq!(program_of_tool("mcp__x__execute_command"), None);
+}
