@@ -174,17 +174,20 @@ pub(crate) fn has_program_anchor(p: &Pred) -> bool {
     }
 }
 
-/// Whether a predicate requires an effect test at its top level: such a rule is looked at
-/// through its effects (computed once per call), so its regex leaves need not feed the field
-/// indexes — they compile on first use, which is only when the effect test held.
+/// Whether a predicate tests effects: such a rule is looked at through its effects (computed
+/// once per call), so its regex leaves need not feed the field indexes — they compile on
+/// first use, when the evaluation reaches them.
 pub(crate) fn has_effect_anchor(p: &Pred) -> bool {
     match p {
         Pred::Leaf(Leaf {
             test: Test::Effect(_),
             ..
         }) => true,
-        Pred::All(k) => k.iter().any(has_effect_anchor),
-        _ => false,
+        // A rule judged on effects anywhere keeps its text tests as the prefilters they are:
+        // lazy, never a scan of every call's whole input.
+        Pred::All(k) | Pred::Any(k) => k.iter().any(has_effect_anchor),
+        Pred::Not(x) => has_effect_anchor(x),
+        Pred::Leaf(_) => false,
     }
 }
 

@@ -408,6 +408,10 @@ pub fn token_kind(text: &str) -> Option<&'static str> {
         .ok()
     });
     let set = SET.as_ref()?;
+    // The fast test first: which pattern matched is only asked of a URL that holds one.
+    if !set.is_match(text) {
+        return None;
+    }
     let hit = set.matches(text).into_iter().next()?;
     TOKEN_FORMATS.get(hit).map(|(_, kind)| *kind)
 }
