@@ -31,6 +31,8 @@ pub(crate) struct Evaluation<'a> {
     pub(crate) env: &'a ShellEnv,
     shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
     effects: OnceCell<Rc<Effects>>,
+    /// Fields whose value is not a string (`tool_input`), serialized once per evaluation.
+    texts: RefCell<Vec<(String, Rc<str>)>>,
     pub(crate) unsure: RefCell<Option<String>>,
     pub(crate) matched: RefCell<Option<String>>,
 }
@@ -44,6 +46,7 @@ impl<'a> Evaluation<'a> {
             env,
             shell: RefCell::new(Vec::new()),
             effects: OnceCell::new(),
+            texts: RefCell::new(Vec::new()),
             unsure: RefCell::new(None),
             matched: RefCell::new(None),
         }
@@ -72,7 +75,39 @@ impl<'a> Evaluation<'a> {
     }
 }
 
-impl Evaluation<'_> {
+/// The text of a field: borrowed from the payload, or serialized once and shared.
+pub(crate) enum FieldText<'a> {
+    Borrowed(&'a str),
+    Shared(Rc<str>),
+}
+
+impl std::ops::Deref for FieldText<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            FieldText::Borrowed(s) => s,
+            FieldText::Shared(s) => s,
+        }
+    }
+}
+
+impl<'a> Evaluation<'a> {
+    /// The text of a field: a string as it is, other JSON serialized once per evaluation
+    /// (every rule that tests `tool_input` reads the same text).
+    pub(crate) fn text(&self, field: &Field) -> Option<FieldText<'a>> {
+        let v: &'a Value = field.resolve(self.payload)?;
+        if let Value::String(s) = v {
+            return Some(FieldText::Borrowed(s.as_str()));
+        }
+        if let Some((_, t)) = self.texts.borrow().iter().find(|(n, _)| *n == field.name) {
+            return Some(FieldText::Shared(t.clone()));
+        }
+        let t: Rc<str> = Rc::from(v.to_string());
+        self.texts.borrow_mut().push((field.name.clone(), t.clone()));
+        Some(FieldText::Shared(t))
+    }
+
     /// The effects of the tool call, found on first use.
     pub(crate) fn effects(&self) -> Rc<Effects> {
         self.effects
@@ -183,7 +218,7 @@ impl CPred {
                 literals,
                 compiled,
             } => {
-                let Some(text) = field.resolve_text(cx.payload) else {
+                let Some(text) = cx.text(field) else {
                     return yes_no(sink, false);
                 };
                 if compiled.get().is_none()
@@ -200,7 +235,7 @@ impl CPred {
                 let m = compiled.get_or_init(|| lazy_compile(test));
                 match m {
                     LazyMatcher::Regex(set) => yes_no(sink, set.is_match(&text)),
-                    LazyMatcher::Glob(set) => yes_no(sink, set.is_match(text.as_ref())),
+                    LazyMatcher::Glob(set) => yes_no(sink, set.is_match(&*text)),
                     LazyMatcher::Broken => {
                         // Fail closed: a test that cannot be compiled cannot clear anything.
                         if positive && cx.unsure.borrow().is_none() {
