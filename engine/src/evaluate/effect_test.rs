@@ -34,6 +34,22 @@ pub(crate) struct EffectContext<'a> {
     pub(crate) env: &'a ShellEnv,
     pub(crate) payload: &'a Value,
     pub(crate) cache: &'a GlobCache,
+    /// Every program the call runs (all lenses) as one analysis, built once per call by
+    /// [`runs_analysis`]; `None`: build it here.
+    pub(crate) runs: Option<&'a ShellAnalysis>,
+}
+
+/// Every program a call runs, through the lenses `lens_ok` admits, as one analysis (the
+/// call's unresolved part as its `unsure`).
+pub(crate) fn runs_analysis(fx: &Effects, lens_ok: impl Fn(&Effect) -> bool) -> ShellAnalysis {
+    let mut a = ShellAnalysis::default();
+    for e in fx.of(EffectKind::Run).filter(|e| lens_ok(e)) {
+        if let What::Run(c) = &e.what {
+            a.commands.push(c.clone());
+        }
+    }
+    a.unsure = fx.unsure().map(str::to_string);
+    a
 }
 
 pub(crate) fn eval_effect(
@@ -47,14 +63,15 @@ pub(crate) fn eval_effect(
         |e: &Effect| t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens));
     if t.kind == EffectKind::Run {
         // The shell-aware constraints, over every program the call runs (any route).
-        let mut a = ShellAnalysis::default();
-        for e in fx.of(EffectKind::Run).filter(|e| lens_ok(e)) {
-            if let What::Run(c) = &e.what {
-                a.commands.push(c.clone());
+        let built;
+        let a = match cx.runs.filter(|_| t.lenses.is_empty()) {
+            Some(a) => a,
+            None => {
+                built = runs_analysis(fx, lens_ok);
+                &built
             }
-        }
-        a.unsure = fx.unsure().map(str::to_string);
-        return match eval_shell(&t.shell, &globs.path, &a, cx.env, cx.payload, cx.cache) {
+        };
+        return match eval_shell(&t.shell, &globs.path, a, cx.env, cx.payload, cx.cache) {
             Judgement::Yes(shown) => {
                 // Name the route: the tool (and argument) the command came through.
                 let route = fx

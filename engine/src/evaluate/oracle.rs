@@ -57,6 +57,7 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                     env,
                     payload,
                     cache: &cache,
+                    runs: None,
                 };
                 return match super::effect_test::eval_effect(t, &globs, &fx, &cx) {
                     Judgement::Yes(_) => true,

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::effect_test::{EffectContext, eval_effect};
+use super::effect_test::{EffectContext, eval_effect, runs_analysis};
 use super::shell_test::{GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
@@ -31,6 +31,8 @@ pub(crate) struct Evaluation<'a> {
     pub(crate) env: &'a ShellEnv,
     shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
     effects: OnceCell<Rc<Effects>>,
+    /// Every program the call runs, as one analysis for `runs` tests (built on first use).
+    runs: OnceCell<Rc<ShellAnalysis>>,
     /// Fields whose value is not a string (`tool_input`), serialized once per evaluation.
     texts: RefCell<Vec<(String, Rc<str>)>>,
     pub(crate) unsure: RefCell<Option<String>>,
@@ -47,6 +49,7 @@ impl<'a> Evaluation<'a> {
             shell: RefCell::new(Vec::new()),
             effects: OnceCell::new(),
             texts: RefCell::new(Vec::new()),
+            runs: OnceCell::new(),
             unsure: RefCell::new(None),
             matched: RefCell::new(None),
         }
@@ -104,7 +107,9 @@ impl<'a> Evaluation<'a> {
             return Some(FieldText::Shared(t.clone()));
         }
         let t: Rc<str> = Rc::from(v.to_string());
-        self.texts.borrow_mut().push((field.name.clone(), t.clone()));
+        self.texts
+            .borrow_mut()
+            .push((field.name.clone(), t.clone()));
         Some(FieldText::Shared(t))
     }
 
@@ -258,10 +263,16 @@ impl CPred {
                     return yes_no(sink, false);
                 }
                 let globs = globs.get_or_init(|| EffectGlobs::build(test, home));
+                let runs = (test.kind == crate::policy::EffectKind::Run).then(|| {
+                    cx.runs
+                        .get_or_init(|| Rc::new(runs_analysis(&fx, |_| true)))
+                        .clone()
+                });
                 let ecx = EffectContext {
                     env: cx.env,
                     payload: cx.payload,
                     cache: &cx.expanded,
+                    runs: runs.as_deref(),
                 };
                 let tri = eval_effect(test, globs, &fx, &ecx);
                 judged(cx, positive, sink, tri, None)
