@@ -67,7 +67,23 @@ fn lens_commands(
     // Files programs wrote earlier on the line (`curl -o i.sh`, `cp x i.sh`): running one
     // runs content that is not visible. (Redirections are the analyser's to follow.)
     let mut downloaded: Vec<String> = Vec::new();
+    // A command seen before on the line (same words, redirections, folder and wrappers) has
+    // the same effects: a long generated line repeats a few commands thousands of times.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for c in &a.commands {
+        // (A file downloaded since makes the same words run something new.)
+        let key = format!(
+            "{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{}",
+            c.program,
+            c.args,
+            c.redirections,
+            c.cwd,
+            c.via,
+            downloaded.len()
+        );
+        if !seen.insert(key) {
+            continue;
+        }
         let mut full_via = via.to_vec();
         full_via.extend(c.via.iter().cloned());
         // The words as run; the wrapper path is the route's `via`.
