@@ -354,7 +354,9 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("scheduler-or-autostart-change-needs-approval", 4),
         ("seamguard-files-are-read-only", 4),
         ("secret-files-are-off-limits", 8),
+        ("security-controls-off-needs-approval", 4),
         ("shred-needs-approval", 4),
+        ("shutdown-or-reboot-needs-approval", 4),
         ("ssh-access-changes-need-approval", 6),
         ("system-process-signal-needs-approval", 4),
         ("upload-to-unlisted-host", 7),
@@ -367,8 +369,9 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // where a line reads a secret file and sends (claude-1.jsonl:165, 384);
     // `upload-to-unlisted-host` also sees those curl requests and the scp body of
     // gemini-1.json:92. `no-metadata-endpoint` (3) and `password-on-command-line-needs-approval`
-    // (4) hold only on the unsure lines below, which every guard fails closed on. No event
-    // changed verdict.
+    // (4) hold only on the unsure lines below, which every guard fails closed on, and so do
+    // `shutdown-or-reboot-needs-approval` and `security-controls-off-needs-approval` (4). No
+    // event changed verdict.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,

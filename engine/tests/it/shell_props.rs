@@ -38,7 +38,7 @@ fn verdict(command: &str) -> (Verdict, Vec<String>) {
 const DENIED: &[&str] = &[
     "rm -rf /",
     "rm -fr ~",
-    "rm --recursive --force ../other-repo",
+    "rm --recursive --force ~/.config/other-tool",
     "git push --force origin main",
     "git push origin +refs/heads/master",
     "mkfs.ext4 /dev/sda1",
