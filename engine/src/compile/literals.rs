@@ -71,9 +71,116 @@ pub(crate) fn required_literal(pattern: &str) -> Option<String> {
     (!best.is_empty()).then_some(best)
 }
 
-/// One required literal per pattern of a regex list, or `None` if any pattern has none.
-pub(crate) fn required_literals(patterns: &[String]) -> Option<Vec<String>> {
-    patterns.iter().map(|p| required_literal(p)).collect()
+/// What every match of a regex list contains: one of `any` (compared case-insensitively when
+/// `fold`). A text with none of them cannot match, so the regex need not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Required {
+    /// The literals, lower-cased when `fold`.
+    pub(crate) any: Vec<String>,
+    /// Compare case-insensitively (a pattern under `(?i)`).
+    pub(crate) fold: bool,
+}
+
+impl Required {
+    /// Whether `text` contains one of the literals.
+    pub(crate) fn found_in(&self, text: &str) -> bool {
+        if self.fold {
+            let lower = text.to_lowercase();
+            self.any.iter().any(|l| lower.contains(l.as_str()))
+        } else {
+            self.any.iter().any(|l| text.contains(l.as_str()))
+        }
+    }
+}
+
+/// The literals one of which every match of `pattern` contains, read from its syntax tree:
+/// runs of literal characters in a sequence, and alternations whose every branch has such
+/// a set (`\b(passwd|useradd)\b`, `(sv\s+down|s6-svc\s+-d)\s+x`), choosing in a sequence the
+/// set whose shortest literal is longest. A leading `(?i)` makes the comparison
+/// case-insensitive. `None` when no such set exists. The second value: case-insensitive.
+fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
+    use regex_syntax::ast::{Ast, RepetitionKind, RepetitionRange};
+    let (body, fold) = match pattern.strip_prefix("(?i)") {
+        Some(rest) => (rest, true),
+        None => (pattern, false),
+    };
+    // How good a set is as a prefilter: its shortest literal (longer is rarer).
+    fn score(set: &[String]) -> usize {
+        set.iter().map(|l| l.chars().count()).min().unwrap_or(0)
+    }
+    fn better(best: &mut Option<Vec<String>>, cand: Vec<String>) {
+        if cand.is_empty() || cand.iter().any(String::is_empty) {
+            return;
+        }
+        if best.as_ref().is_none_or(|b| score(&cand) > score(b)) {
+            *best = Some(cand);
+        }
+    }
+    fn set(ast: &Ast) -> Option<Vec<String>> {
+        match ast {
+            Ast::Literal(l) => Some(vec![l.c.to_string()]),
+            Ast::Group(g) if g.flags().is_none() => set(&g.ast),
+            Ast::Alternation(a) => {
+                let mut all = Vec::new();
+                for b in &a.asts {
+                    all.extend(set(b)?);
+                }
+                Some(all)
+            }
+            Ast::Repetition(r) => {
+                let at_least_one = match &r.op.kind {
+                    RepetitionKind::OneOrMore => true,
+                    RepetitionKind::Range(RepetitionRange::Exactly(n))
+                    | RepetitionKind::Range(RepetitionRange::AtLeast(n))
+                    | RepetitionKind::Range(RepetitionRange::Bounded(n, _)) => *n >= 1,
+                    _ => false,
+                };
+                if at_least_one { set(&r.ast) } else { None }
+            }
+            Ast::Concat(c) => {
+                let mut best: Option<Vec<String>> = None;
+                let mut run = String::new();
+                for a in &c.asts {
+                    match a {
+                        Ast::Literal(l) => run.push(l.c),
+                        Ast::Flags(_) => return None,
+                        other => {
+                            better(&mut best, vec![std::mem::take(&mut run)]);
+                            if let Some(s) = set(other) {
+                                better(&mut best, s);
+                            }
+                        }
+                    }
+                }
+                better(&mut best, vec![run]);
+                best
+            }
+            _ => None,
+        }
+    }
+    let ast = regex_syntax::ast::parse::Parser::new().parse(body).ok()?;
+    let found = set(&ast)?;
+    (score(&found) >= 1 && found.len() <= 64).then_some((found, fold))
+}
+
+/// What every match of a regex list contains, or `None` if some pattern has no literal.
+pub(crate) fn required_literals(patterns: &[String]) -> Option<Required> {
+    let mut any = Vec::new();
+    let mut fold = false;
+    let mut parts = Vec::new();
+    for p in patterns {
+        let (lits, f) = required_any(p)?;
+        fold |= f;
+        parts.push((lits, f));
+    }
+    for (lits, _) in parts {
+        // Mixed lists compare every literal folded: a looser prefilter, never a missed match.
+        any.extend(
+            lits.into_iter()
+                .map(|l| if fold { l.to_lowercase() } else { l }),
+        );
+    }
+    Some(Required { any, fold })
 }
 
 #[cfg(test)]
@@ -95,5 +202,25 @@ mod tests {
         assert_eq!(lit(r"(abc)+x").as_deref(), Some("abc"));
         assert_eq!(lit(r"\x27ab").as_deref(), Some("'ab"));
         assert_eq!(lit(r"[a-z]+"), None);
+    }
+
+    #[test]
+    fn alternations_and_case_folding_give_any_of_sets() {
+        use super::required_literals as lits;
+        let r = lits(&[r"\b(passwd|useradd|visudo)\b".to_string()]).unwrap();
+        assert_eq!(r.any, ["passwd", "useradd", "visudo"]);
+        assert!(!r.fold);
+        assert!(r.found_in("sudo visudo -f x") && !r.found_in("git status"));
+        let r = lits(&[r"(?i)settings|\.claude|config\.toml".to_string()]).unwrap();
+        assert_eq!(r.any, ["settings", ".claude", "config.toml"]);
+        assert!(r.fold && r.found_in("edit ~/.CLAUDE/x") && !r.found_in("git status"));
+        let r =
+            lits(&[r"(?i)(^|[\s;])/etc/(rc\.d/)?init\.d/(sshd?|cron)\s+stop".to_string()]).unwrap();
+        assert!(r.found_in("/ETC/init.d/cron stop") && !r.found_in("git status"));
+        assert_eq!(lits(&[r"a|[b-c]+".to_string()]), None);
+        assert_eq!(
+            lits(&[r"^Bash$".to_string()]).map(|r| r.any),
+            Some(vec!["Bash".to_string()])
+        );
     }
 }

@@ -120,7 +120,11 @@ impl FieldIndex {
 }
 
 /// Regex matcher sources, their required literals, and the set compiled on first need.
-pub(crate) type LazyRegexSet = (Vec<String>, Vec<String>, OnceLock<Option<regex::RegexSet>>);
+pub(crate) type LazyRegexSet = (
+    Vec<String>,
+    literals::Required,
+    OnceLock<Option<regex::RegexSet>>,
+);
 
 /// Matcher buckets of a seam.
 #[derive(Debug, Default)]

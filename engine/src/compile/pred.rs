@@ -73,7 +73,7 @@ pub(crate) enum CPred {
         /// Regex tests: a literal per pattern that any match contains (see
         /// [`super::literals::required_literal`]); a text with none of them is no match,
         /// without compiling.
-        literals: OnceLock<Option<Vec<String>>>,
+        literals: OnceLock<Option<super::literals::Required>>,
         compiled: OnceLock<LazyMatcher>,
     },
 }

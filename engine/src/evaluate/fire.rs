@@ -30,7 +30,7 @@ impl SeamTable {
                 .lazy_regex
                 .as_ref()
                 .and_then(|(srcs, lits, set)| {
-                    if set.get().is_none() && !lits.iter().any(|l| s.contains(l.as_str())) {
+                    if set.get().is_none() && !lits.found_in(s) {
                         return None;
                     }
                     set.get_or_init(|| regex::RegexSet::new(srcs).ok()).as_ref()

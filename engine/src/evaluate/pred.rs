@@ -233,7 +233,7 @@ impl CPred {
                             _ => None,
                         })
                         .as_ref()
-                        .is_some_and(|ls| !ls.iter().any(|l| text.contains(l.as_str())))
+                        .is_some_and(|ls| !ls.found_in(&text))
                 {
                     return yes_no(sink, false);
                 }
