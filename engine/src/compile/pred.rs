@@ -71,7 +71,7 @@ pub(crate) enum CPred {
         field: Field,
         test: Test,
         /// Regex tests: a literal per pattern that any match contains (see
-        /// [`super::literals::required_literal`]); a text with none of them is no match,
+        /// [`super::literals::Required`]); a text with none of them is no match,
         /// without compiling.
         literals: OnceLock<Option<super::literals::Required>>,
         compiled: OnceLock<LazyMatcher>,
