@@ -91,7 +91,14 @@ impl LineAnalysis {
         let Some((first, rest)) = words.split_first() else {
             return;
         };
-        if first.dynamic {
+        // Only the folder computed (`$(npm bin)/eslint`, `"$VENV/bin/python"`): the program is
+        // known by its name, which is what policies match.
+        // (A word split at IFS runs its first piece, not the last: never read that way.)
+        let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
+        let named = first.dynamic
+            && !first.text.contains(|c: char| ifs.contains(c))
+            && known_basename(&first.text);
+        if first.dynamic && !named {
             self.mark_unsure(format!(
                 "the command word `{}` comes from an expansion that cannot be resolved before it runs",
                 first.text
@@ -99,7 +106,7 @@ impl LineAnalysis {
         }
         self.out.push(SimpleCommand {
             program: first.text.clone(),
-            dynamic_program: first.dynamic,
+            dynamic_program: first.dynamic && !named,
             args: rest.to_vec(),
             redirects: super::redirect_files(&redirections),
             redirections,
@@ -107,4 +114,18 @@ impl LineAnalysis {
             cwd: self.cwd.clone(),
         });
     }
+}
+
+/// Whether a command word whose folder is only known at run time still names its program:
+/// the part after the last `/` is a plain name (`$(npm bin)/eslint` → `eslint`).
+fn known_basename(word: &str) -> bool {
+    let Some((dir, name)) = word.rsplit_once('/') else {
+        return false;
+    };
+    // The folder is what was computed: it holds the expansion.
+    dir.contains(['$', '…', '`'])
+        && !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
 }

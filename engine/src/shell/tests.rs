@@ -580,3 +580,19 @@ fn ifs_aliases_and_cd_forms_are_followed_or_reported() {
     assert_eq!(cwd_of("cd -; ls"), None);
     assert_eq!(cwd_of("pushd /tmp; popd; ls"), None);
 }
+
+#[test]
+fn a_computed_folder_with_a_named_program_is_that_program() {
+    let a = BrushAnalyzer.analyze("$(npm bin)/eslint .", Some("/w"));
+    assert_eq!(a.unsure, None);
+    assert_eq!(a.commands.last().map(|c| c.basename()), Some("eslint"));
+    assert!(a.commands.last().is_some_and(|c| !c.dynamic_program));
+    // The name itself computed: only known at run time.
+    let a = BrushAnalyzer.analyze("$X/$Y -rf ~", Some("/w"));
+    assert!(a.unsure.is_some());
+    let a = BrushAnalyzer.analyze("\"$PYTHON\" -m pytest", Some("/w"));
+    assert!(a.unsure.is_some());
+    // A word split at IFS runs its first piece: its last path part names nothing.
+    let a = BrushAnalyzer.analyze("IFS=,; x=\"rm,-rf,~/$z/ls\"; $x", Some("/w"));
+    assert!(a.unsure.is_some(), "{a:?}");
+}
