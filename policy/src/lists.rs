@@ -215,18 +215,9 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
     }
 }
 
-/// Expands references for one rule, remembering the first failure.
-trait Expand {
-    /// The items of list `name` (nothing after a failure).
-    fn expand(&mut self, name: &str) -> Vec<String>;
-    /// Record why the rule cannot be resolved.
-    fn fail(&mut self, why: String);
-    /// Why `item` is not a valid path glob, if it is not.
-    fn glob_error(&mut self, item: &str) -> Option<String>;
-}
-
 type Lookup<'l> = dyn Fn(&str, Scope) -> Result<Vec<String>, String> + 'l;
 
+/// Expands references for one rule, remembering the first failure.
 struct Expander<'c, 'l> {
     lookup: &'c Lookup<'l>,
     cache: &'c mut HashMap<(String, Scope), Result<Vec<String>, String>>,
@@ -236,7 +227,8 @@ struct Expander<'c, 'l> {
     failed: Option<String>,
 }
 
-impl Expand for Expander<'_, '_> {
+impl Expander<'_, '_> {
+    /// The items of list `name` (nothing after a failure).
     fn expand(&mut self, name: &str) -> Vec<String> {
         let got = self
             .cache
@@ -249,10 +241,12 @@ impl Expand for Expander<'_, '_> {
         })
     }
 
+    /// Record why the rule cannot be resolved.
     fn fail(&mut self, why: String) {
         self.failed.get_or_insert(why);
     }
 
+    /// Why `item` is not a valid path glob, if it is not.
     fn glob_error(&mut self, item: &str) -> Option<String> {
         self.globs.get(item).cloned()
     }
@@ -271,28 +265,22 @@ fn error(at: &Source, message: String) -> PolicyError {
     }
 }
 
-/// Expand the references of one predicate tree; whether anything was expanded.
-fn expand_pred(p: &mut Pred, x: &mut dyn Expand) -> bool {
+/// Expand the references of one predicate tree.
+fn expand_pred(p: &mut Pred, x: &mut Expander<'_, '_>) {
     match p {
-        Pred::All(k) | Pred::Any(k) => {
-            let mut t = false;
-            for c in k {
-                t |= expand_pred(c, x);
-            }
-            t
-        }
+        Pred::All(k) | Pred::Any(k) => k.iter_mut().for_each(|c| expand_pred(c, x)),
         Pred::Not(c) => expand_pred(c, x),
         Pred::Leaf(l) => match &mut l.test {
             Test::Regex(v) | Test::Glob(v) | Test::Contains(v) | Test::Prefix(v) => strings(v, x),
-            Test::Equals(_) => false,
+            Test::Equals(_) => {}
             Test::Shell(s) => shell(s, x),
             Test::Effect(e) => effect(e, x),
         },
     }
 }
 
-fn effect(e: &mut EffectTest, x: &mut dyn Expand) -> bool {
-    let mut t = shell(&mut e.shell, x);
+fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
+    shell(&mut e.shell, x);
     for v in [
         &mut e.host_in,
         &mut e.host_not_in,
@@ -308,30 +296,27 @@ fn effect(e: &mut EffectTest, x: &mut dyn Expand) -> bool {
         &mut e.modes,
         &mut e.body_kinds,
     ] {
-        t |= strings(v, x);
+        strings(v, x);
     }
-    t |= specs(&mut e.body_from, x);
-    t
+    specs(&mut e.body_from, x);
 }
 
-fn shell(s: &mut ShellTest, x: &mut dyn Expand) -> bool {
-    let mut t = false;
+fn shell(s: &mut ShellTest, x: &mut Expander<'_, '_>) {
     for v in [
         &mut s.programs,
         &mut s.subcommands,
         &mut s.args_any,
         &mut s.push_to,
     ] {
-        t |= strings(v, x);
+        strings(v, x);
     }
-    t |= specs(&mut s.path_inside, x);
-    t |= specs(&mut s.path_outside, x);
-    t
+    specs(&mut s.path_inside, x);
+    specs(&mut s.path_outside, x);
 }
 
-fn strings(v: &mut Vec<String>, x: &mut dyn Expand) -> bool {
+fn strings(v: &mut Vec<String>, x: &mut Expander<'_, '_>) {
     if !v.iter().any(|s| reference(s).is_some()) {
-        return false;
+        return;
     }
     let mut out = Vec::with_capacity(v.len());
     for s in v.drain(..) {
@@ -341,13 +326,12 @@ fn strings(v: &mut Vec<String>, x: &mut dyn Expand) -> bool {
         }
     }
     *v = out;
-    true
 }
 
-fn specs(v: &mut Vec<PathSpec>, x: &mut dyn Expand) -> bool {
+fn specs(v: &mut Vec<PathSpec>, x: &mut Expander<'_, '_>) {
     let refers = |s: &PathSpec| matches!(s, PathSpec::Glob(g) if reference(g).is_some());
     if !v.iter().any(refers) {
-        return false;
+        return;
     }
     let mut out = Vec::with_capacity(v.len());
     for s in v.drain(..) {
@@ -374,5 +358,4 @@ fn specs(v: &mut Vec<PathSpec>, x: &mut dyn Expand) -> bool {
         }
     }
     *v = out;
-    true
 }

@@ -19,11 +19,16 @@ impl Required {
     /// Whether `text` contains one of the literals.
     pub(crate) fn found_in(&self, text: &str) -> bool {
         if self.fold {
-            let lower = text.to_lowercase();
-            self.any.iter().any(|l| lower.contains(l.as_str()))
+            self.found_in_lower(&text.to_lowercase())
         } else {
             self.any.iter().any(|l| text.contains(l.as_str()))
         }
+    }
+
+    /// [`Required::found_in`] given the text and its lower-case form (made once by the
+    /// caller for every test of the same text).
+    pub(crate) fn found_in_lower(&self, lower: &str) -> bool {
+        self.any.iter().any(|l| lower.contains(l.as_str()))
     }
 }
 

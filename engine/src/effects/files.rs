@@ -148,6 +148,23 @@ pub(crate) fn lens(tool: &str, input: &Value, cwd: Option<&str>, fx: &mut Effect
     }
 }
 
+/// The file headers of an `apply_patch` patch, as written.
+const PATCH_HEADERS: &[&str] = &[
+    "*** Add File",
+    "*** Update File",
+    "*** Delete File",
+    "*** Move to",
+];
+
+/// The header and path of a patch line that names a file (`*** Update File: src/a.rs` →
+/// `("*** Update File", "src/a.rs")`).
+pub(crate) fn patch_header(line: &str) -> Option<(&'static str, &str)> {
+    PATCH_HEADERS.iter().find_map(|h| {
+        let path = line.strip_prefix(h)?.strip_prefix(": ")?;
+        Some((*h, path.trim()))
+    })
+}
+
 /// The effects of an `apply_patch` patch: `*** Add File:` / `*** Update File:` write (with
 /// the added lines as content), `*** Delete File:` deletes, `*** Move to:` writes the new path
 /// and deletes the old one.
@@ -167,22 +184,21 @@ fn patch(tool: &str, text: &str, cwd: Option<&str>, fx: &mut Effects) {
         }
     };
     for line in text.lines() {
-        if let Some(p) = line.strip_prefix("*** Add File: ") {
+        let header = patch_header(line);
+        if let Some((kind @ ("*** Add File" | "*** Update File"), p)) = header {
             flush(&mut current, fx);
-            current = Some((p.trim().to_string(), "*** Add File", Vec::new()));
-        } else if let Some(p) = line.strip_prefix("*** Update File: ") {
-            flush(&mut current, fx);
-            current = Some((p.trim().to_string(), "*** Update File", Vec::new()));
-        } else if let Some(p) = line.strip_prefix("*** Delete File: ") {
+            current = Some((p.to_string(), kind, Vec::new()));
+        } else if let Some(("*** Delete File", p)) = header {
             flush(&mut current, fx);
             fx.push(
                 What::Delete {
-                    path: PathRef::new(p.trim(), cwd),
+                    path: PathRef::new(p, cwd),
                     recursive: false,
                 },
                 route(tool, "*** Delete File"),
             );
-        } else if let Some(p) = line.strip_prefix("*** Move to: ") {
+        } else if let Some((_, p)) = header {
+            // `*** Move to`: the file being updated goes, its new path is written.
             if let Some((old, ..)) = &current {
                 fx.push(
                     What::Delete {
@@ -193,7 +209,7 @@ fn patch(tool: &str, text: &str, cwd: Option<&str>, fx: &mut Effects) {
                 );
             }
             if let Some(cur) = current.as_mut() {
-                cur.0 = p.trim().to_string();
+                cur.0 = p.to_string();
                 cur.1 = "*** Move to";
             }
         } else if line.starts_with("*** End Patch") {

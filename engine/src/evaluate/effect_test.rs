@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::shell_test::{GlobCache, Judgement, Placement, eval_shell};
 use crate::compile::pred::EffectGlobs;
-use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, IpClass, Lens, What};
+use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Lens, What};
 use crate::policy::EffectTest;
 use crate::shell::ShellAnalysis;
 use crate::table::ShellEnv;
@@ -268,7 +268,7 @@ fn send_ok(
         if !t.host_not_in.is_empty() && t.host_not_in.iter().any(|h| ep.host_matches(h)) {
             return Some(false);
         }
-        if !t.ip_class.is_empty() && !t.ip_class.iter().any(|c| c == class_name(ep.class())) {
+        if !t.ip_class.is_empty() && !t.ip_class.iter().any(|c| c == ep.class().name()) {
             return Some(false);
         }
         if t.credential_in_url && ep.credential_in_url().is_none() {
@@ -331,15 +331,4 @@ fn send_ok(
         }
     }
     Some(true)
-}
-
-/// The name `ip_class` uses for a class.
-fn class_name(c: IpClass) -> &'static str {
-    match c {
-        IpClass::Loopback => "loopback",
-        IpClass::Private => "private",
-        IpClass::LinkLocal => "link-local",
-        IpClass::Metadata => "metadata",
-        IpClass::Public => "public",
-    }
 }

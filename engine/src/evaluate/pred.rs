@@ -35,6 +35,8 @@ pub(crate) struct Evaluation<'a> {
     runs: OnceCell<Rc<ShellAnalysis>>,
     /// Fields whose value is not a string (`tool_input`), serialized once per evaluation.
     texts: RefCell<Vec<(String, Rc<str>)>>,
+    /// Field texts in lower case, for the case-insensitive regex prefilters (made once).
+    lowered: RefCell<Vec<(String, Rc<str>)>>,
     pub(crate) unsure: RefCell<Option<String>>,
     pub(crate) matched: RefCell<Option<String>>,
 }
@@ -49,6 +51,7 @@ impl<'a> Evaluation<'a> {
             shell: RefCell::new(Vec::new()),
             effects: OnceCell::new(),
             texts: RefCell::new(Vec::new()),
+            lowered: RefCell::new(Vec::new()),
             runs: OnceCell::new(),
             unsure: RefCell::new(None),
             matched: RefCell::new(None),
@@ -111,6 +114,18 @@ impl<'a> Evaluation<'a> {
             .borrow_mut()
             .push((field.name.clone(), t.clone()));
         Some(FieldText::Shared(t))
+    }
+
+    /// The lower-case form of a field's text (`text`), made once per evaluation.
+    fn lowered(&self, field: &Field, text: &str) -> Rc<str> {
+        if let Some((_, t)) = self.lowered.borrow().iter().find(|(n, _)| *n == field.name) {
+            return t.clone();
+        }
+        let t: Rc<str> = Rc::from(text.to_lowercase());
+        self.lowered
+            .borrow_mut()
+            .push((field.name.clone(), t.clone()));
+        t
     }
 
     /// The effects of the tool call, found on first use.
@@ -233,7 +248,13 @@ impl CPred {
                             _ => None,
                         })
                         .as_ref()
-                        .is_some_and(|ls| !ls.found_in(&text))
+                        .is_some_and(|ls| {
+                            if ls.fold {
+                                !ls.found_in_lower(&cx.lowered(field, &text))
+                            } else {
+                                !ls.found_in(&text)
+                            }
+                        })
                 {
                     return yes_no(sink, false);
                 }

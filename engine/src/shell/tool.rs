@@ -37,20 +37,11 @@ pub fn tool_paths(payload: &serde_json::Value) -> ShellAnalysis {
         .and_then(Value::as_str)
         .filter(|p| tool == "apply_patch" || p.trim_start().starts_with("*** Begin Patch"));
     if let Some(p) = patch {
-        for line in p.lines() {
-            for h in [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-            ] {
-                if let Some(rest) = line.strip_prefix(h) {
-                    args.push(Arg {
-                        text: rest.trim().to_string(),
-                        dynamic: false,
-                    });
-                }
-            }
+        for (_, path) in p.lines().filter_map(crate::effects::files::patch_header) {
+            args.push(Arg {
+                text: path.to_string(),
+                dynamic: false,
+            });
         }
     } else {
         match ti.and_then(|t| t.get("command")) {
