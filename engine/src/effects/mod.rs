@@ -387,7 +387,24 @@ pub(crate) fn effects_with(
         return fx;
     };
     let cwd = payload.get("cwd").and_then(Value::as_str);
-    if tool.starts_with("mcp__") || tool.starts_with("mcp:") || tool.starts_with("MCP:") {
+    // A shell call whose whole input is the command line (`"tool_input": "rm -rf ~"`).
+    if let Value::String(line) = input
+        && SHELL_TOOLS.contains(&tool)
+    {
+        shell::lens_value(tool, "", &Value::String(line.clone()), cwd, env, &mut fx);
+        content::executed_content(&mut fx, env);
+        return fx;
+    }
+    if let Some(why) = odd_shape(tool, input) {
+        fx.push(
+            What::Unsure(why),
+            Route {
+                tool: tool.to_string(),
+                ..Route::default()
+            },
+        );
+    }
+    if is_mcp(tool) {
         mcp::lens(tool, input, cwd, env, &mut fx);
     } else if web::handles(tool) {
         web::lens(tool, input, &mut fx);
@@ -395,6 +412,21 @@ pub(crate) fn effects_with(
         files::lens(tool, input, cwd, &mut fx);
     } else if tool == "write_stdin" {
         typed(tool, input, cwd, env, &mut fx);
+    } else if let Some(Value::Array(items)) = shell::command_of(tool, input)
+        && items
+            .iter()
+            .any(|i| i.as_str().is_some_and(|t| t.contains(char::is_whitespace)))
+    {
+        // A list of command lines (`["rm -rf ~"]`), not an argv: judged as lines.
+        let lines: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+        shell::lens_value(
+            tool,
+            "",
+            &Value::String(lines.join("\n")),
+            cwd,
+            env,
+            &mut fx,
+        );
     } else if let Some(cmd) = shell::command_of(tool, input) {
         match command.filter(|_| input.get("command").is_some_and(|c| std::ptr::eq(c, cmd))) {
             Some(a) => shell::lens_analysis(tool, "", a, env, &mut fx),
@@ -403,6 +435,77 @@ pub(crate) fn effects_with(
     }
     content::executed_content(&mut fx, env);
     fx
+}
+
+/// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).
+fn is_mcp(tool: &str) -> bool {
+    tool.starts_with("mcp__") || tool.starts_with("mcp:") || tool.starts_with("MCP:")
+}
+
+/// The tools whose input is a command line (Claude Code `Bash`, the Codex shell tools).
+const SHELL_TOOLS: &[&str] = &[
+    "Bash",
+    "shell",
+    "shell_command",
+    "exec_command",
+    "local_shell",
+    "container.exec",
+];
+
+/// Why a tool input cannot be judged as the host documents it, if it cannot: not an object,
+/// or a command or file path of another type (`"command": 5`, `"file_path": [".env"]`). A
+/// missing command or path is no effect (the host refuses such a call).
+/// Such a call is unsure, never passed because nothing in it looked like an effect.
+fn odd_shape(tool: &str, input: &Value) -> Option<String> {
+    let kind = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    let Value::Object(m) = input else {
+        // Codex `apply_patch` may carry the patch itself as its input; the MCP lens walks
+        // whatever an MCP tool is given.
+        if (tool == "apply_patch" && input.is_string()) || is_mcp(tool) {
+            return None;
+        }
+        return Some(format!(
+            "the input of {tool} is {}, not an object",
+            kind(input)
+        ));
+    };
+    if SHELL_TOOLS.contains(&tool) {
+        return match m.get("command").or_else(|| m.get("cmd")) {
+            Some(Value::String(_)) => None,
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => None,
+            Some(Value::Array(_)) => Some(format!(
+                "the command of {tool} is an array with items that are not strings"
+            )),
+            Some(other) => Some(format!(
+                "the command of {tool} is {}, not a string",
+                kind(other)
+            )),
+            // Nothing to run: the host refuses such a call (a transcript may still hold one).
+            None => None,
+        };
+    }
+    if matches!(
+        tool,
+        "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit"
+    ) {
+        let path = m.get("file_path").or_else(|| m.get("notebook_path"));
+        return match path {
+            Some(Value::String(_)) => None,
+            Some(other) => Some(format!(
+                "the file path of {tool} is {}, not a string",
+                kind(other)
+            )),
+            None => None,
+        };
+    }
+    None
 }
 
 /// Codex `write_stdin`: text typed into a running session. What runs there is not known (a

@@ -224,3 +224,56 @@ fn a_file_that_runs_by_itself_is_judged_by_its_content() {
         ["writes /w/src/main.sh.txt (Write, argument `/file_path`)"]
     );
 }
+
+#[test]
+fn inputs_of_another_shape_are_judged_or_unsure_never_empty() {
+    // A shell call whose whole input is the line: judged as the line.
+    let f = effects_of(
+        &json!({"cwd": "/w", "tool_name": "Bash", "tool_input": "rm -rf ~"}),
+        &env(),
+    );
+    assert!(
+        f.of(EffectKind::Delete)
+            .any(|e| e.path().is_some_and(|p| p.text == "~"))
+    );
+    let cases = [
+        (
+            "Bash",
+            json!(null),
+            "the input of Bash is null, not an object",
+        ),
+        (
+            "Bash",
+            json!({"command": 5}),
+            "the command of Bash is a number, not a string",
+        ),
+        (
+            "Bash",
+            json!({"command": ["rm", 5]}),
+            "the command of Bash is an array with items that are not strings",
+        ),
+        (
+            "Read",
+            json!({"file_path": [".env"]}),
+            "the file path of Read is an array, not a string",
+        ),
+        (
+            "Write",
+            json!("x"),
+            "the input of Write is a string, not an object",
+        ),
+    ];
+    for (tool, input, why) in cases {
+        let f = effects_of(
+            &json!({"cwd": "/w", "tool_name": tool, "tool_input": input}),
+            &env(),
+        );
+        assert_eq!(f.unsure(), Some(why), "{tool} {input}");
+    }
+    // A call the host would refuse (no command, no path) has no effect to judge.
+    let f = effects_of(
+        &json!({"cwd": "/w", "tool_name": "MultiEdit", "tool_input": {}}),
+        &env(),
+    );
+    assert!(f.list.is_empty());
+}
