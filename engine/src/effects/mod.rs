@@ -414,10 +414,12 @@ pub(crate) fn effects_with(
         typed(tool, input, cwd, env, &mut fx);
     } else if let Some(Value::Array(items)) = shell::command_of(tool, input)
         && items
-            .iter()
-            .any(|i| i.as_str().is_some_and(|t| t.contains(char::is_whitespace)))
+            .first()
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.contains(char::is_whitespace))
     {
-        // A list of command lines (`["rm -rf ~"]`), not an argv: judged as lines.
+        // A list of command lines (`["rm -rf ~"]`): its first item is no program name, so
+        // this is not an argv. Judged as lines.
         let lines: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
         shell::lens_value(
             tool,
