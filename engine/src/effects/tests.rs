@@ -277,3 +277,19 @@ fn inputs_of_another_shape_are_judged_or_unsure_never_empty() {
     );
     assert!(f.list.is_empty());
 }
+
+#[test]
+fn a_list_of_command_lines_is_judged_as_lines_and_an_argv_as_an_argv() {
+    let delete_of_home = |command: Value| {
+        let f = effects_of(
+            &json!({"cwd": "/w", "tool_name": "Bash", "tool_input": {"command": command}}),
+            &env(),
+        );
+        f.of(EffectKind::Delete)
+            .any(|e| e.path().is_some_and(|p| p.text == "~"))
+    };
+    assert!(delete_of_home(json!(["rm -rf ~", "ls"])));
+    assert!(delete_of_home(json!(["rm", "-rf", "~"])));
+    // `ls` given a file named `rm -rf ~`: an argv, nothing deleted.
+    assert!(!delete_of_home(json!(["ls", "rm -rf ~"])));
+}
