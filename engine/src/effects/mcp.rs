@@ -42,6 +42,9 @@ use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
 use crate::shell::{Arg, SimpleCommand};
 use crate::table::ShellEnv;
 
+/// Most keys of an object whose values are read with their siblings as context.
+const MAX_SIBLINGS: usize = 256;
+
 /// Deepest nesting walked (objects, arrays and JSON inside strings together).
 const MAX_DEPTH: usize = 16;
 /// Most values walked in one call.
@@ -869,7 +872,11 @@ impl<'a> Walk<'a> {
             } else {
                 base
             };
-            self.walk(v, &pointer(ptr, k), Some(k), Some(m), b, depth + 1, fx);
+            // Each value looks at its siblings (`dryRun`, `body`, `language`); past
+            // `MAX_SIBLINGS` keys an object is walked without that context, so a wide object
+            // costs linear time, not quadratic.
+            let parent = (m.len() <= MAX_SIBLINGS).then_some(m);
+            self.walk(v, &pointer(ptr, k), Some(k), parent, b, depth + 1, fx);
         }
         self.search_pattern(m, ptr, base, fx);
     }

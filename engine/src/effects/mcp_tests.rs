@@ -988,3 +988,18 @@ fn a_tool_named_after_a_program_takes_its_arguments() {
     assert_eq!(program_of_tool("mcp__x__run_git"), Some("git"));
     assert_eq!(program_of_tool("mcp__x__execute_command"), None);
 }
+
+#[test]
+fn a_wide_object_is_walked_in_linear_time() {
+    // 5,000 sibling keys: each value no longer scans every sibling (it took seconds).
+    let mut m = serde_json::Map::new();
+    for i in 0..5_000 {
+        m.insert(format!("k{i}"), json!("v"));
+    }
+    m.insert("path".into(), json!("/home/u/.ssh/id_rsa"));
+    let f = fx("mcp__fs__read", Value::Object(m));
+    assert!(
+        f.of(EffectKind::Read)
+            .any(|e| e.path().is_some_and(|p| p.text == "/home/u/.ssh/id_rsa"))
+    );
+}
