@@ -150,7 +150,10 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
                         d.list.source,
                         d.scope.name()
                     ),
-                    None => format!("unknown list `@{name}`; define it in a `[lists]` table"),
+                    None => format!(
+                        "unknown list `@{name}`{}; define it in a `[lists]` table",
+                        crate::hint::suffix(name, defs.keys().map(String::as_str))
+                    ),
                 });
             };
             let mut out = Vec::new();

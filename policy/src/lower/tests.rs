@@ -337,3 +337,21 @@ fn an_invalid_glob_in_a_list_used_as_paths_is_an_error_where_it_is_used() {
         ["h"]
     );
 }
+
+#[test]
+fn an_unknown_list_names_the_closest_defined_one() {
+    let mut set = vec![load_str(
+        "[lists]\nsecret_paths = [\"**/.env\"]\n[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = \"@secret_path\" }\ndecision = \"deny\"\n",
+        "p.toml",
+        Scope::User,
+        0,
+    )];
+    crate::lists::resolve(&mut set);
+    let msgs: Vec<String> = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        msgs,
+        [
+            "p.toml:6:30: error: unknown list `@secret_path`; did you mean `secret_paths`?; define it in a `[lists]` table (rule `r`)"
+        ]
+    );
+}
