@@ -85,14 +85,22 @@ fn print_pred(w: &mut impl Write, t: &PredTrace, depth: usize, seen: &mut Vec<St
         } else {
             let _ = writeln!(w, "{pad}    {f}: absent");
         }
-        if !t.commands.is_empty() {
+        if let Some(u) = &t.unsure {
+            let _ = writeln!(w, "{pad}    unsure: {u}");
+        }
+    }
+    // The simple commands a shell test saw: once per field, at the first test that analysed
+    // it (the field's first test may be a plain regex).
+    if let Some(f) = &t.field
+        && !t.commands.is_empty()
+    {
+        let key = format!("{f}\u{0}commands");
+        if !seen.contains(&key) {
+            seen.push(key);
             let _ = writeln!(w, "{pad}    simple commands seen:");
             for c in &t.commands {
                 let _ = writeln!(w, "{pad}      {c}");
             }
-        }
-        if let Some(u) = &t.unsure {
-            let _ = writeln!(w, "{pad}    unsure: {u}");
         }
     }
     for c in &t.children {

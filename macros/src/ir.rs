@@ -227,6 +227,8 @@ impl Gen {
             content_regex,
             modes,
             body_kinds,
+            changes,
+            agents,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
@@ -247,6 +249,8 @@ impl Gen {
             content_regex,
             modes,
             body_kinds,
+            changes,
+            agents,
         ] = [
             host_in,
             host_not_in,
@@ -261,6 +265,8 @@ impl Gen {
             content_regex,
             modes,
             body_kinds,
+            changes,
+            agents,
         ]
         .map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
@@ -283,6 +289,8 @@ impl Gen {
             content_regex: #content_regex,
             modes: #modes,
             body_kinds: #body_kinds,
+            changes: #changes,
+            agents: #agents,
         })
     }
 

@@ -361,6 +361,9 @@ pub enum EffectKind {
     ChangePermission,
     /// A package is installed (`when.installs`).
     Install,
+    /// An agent's own settings change in a way that matters to the guard
+    /// (`when.configures`).
+    Configure,
     /// Part of the call could not be resolved (no policy key: every effect test treats it
     /// as "cannot tell").
     Unsure,
@@ -377,6 +380,7 @@ impl EffectKind {
         ("signals", EffectKind::Signal),
         ("changes_permission", EffectKind::ChangePermission),
         ("installs", EffectKind::Install),
+        ("configures", EffectKind::Configure),
     ];
 
     /// The kind a `when` key names (`reads` → `Read`).
@@ -403,6 +407,7 @@ impl EffectKind {
             EffectKind::Signal => "signals",
             EffectKind::ChangePermission => "changes the permissions of",
             EffectKind::Install => "installs",
+            EffectKind::Configure => "configures",
             EffectKind::Unsure => "cannot resolve",
         }
     }
@@ -464,6 +469,14 @@ pub struct EffectTest {
     /// `stdin`, `literal`).
     #[serde(default)]
     pub body_kinds: Vec<String>,
+    /// `change` (configures): the settings change is one of these (`blanket-allow`,
+    /// `bypass-approval`, `guard-removed`).
+    #[serde(default)]
+    pub changes: Vec<String>,
+    /// `agent` (configures): the settings are those of one of these agents (`claude-code`,
+    /// `codex`).
+    #[serde(default)]
+    pub agents: Vec<String>,
 }
 
 impl EffectTest {
@@ -489,6 +502,8 @@ impl EffectTest {
             content_regex: Vec::new(),
             modes: Vec::new(),
             body_kinds: Vec::new(),
+            changes: Vec::new(),
+            agents: Vec::new(),
         }
     }
 

@@ -17,16 +17,20 @@
 //! - `web`: `WebFetch` / `WebSearch`;
 //! - `mcp`: MCP tools — every argument at any depth, classified as path, URL, command or SQL,
 //!   plus named lenses for common servers;
+//! - `settings`: what a write to an agent's own settings does to the guard (blanket
+//!   permission, approval off, seamguard's hook removed), as `configure` effects.
 //! - `url`: URL parsing and host normalization (IDNA, IP literals in every notation, IP
 //!   classes) shared by every lens that sends.
 //!
 //! Policies test effects with `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
-//! `when.runs`, `when.signals`, `when.changes_permission` and `when.installs`.
+//! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs` and
+//! `when.configures`.
 
 pub(crate) mod content;
 pub(crate) mod files;
 pub(crate) mod mcp;
 pub(crate) mod programs;
+pub mod settings;
 pub(crate) mod shell;
 #[cfg(test)]
 mod shell_tests;
@@ -42,6 +46,7 @@ use serde_json::Value;
 use crate::shell::{Arg, ShellAnalyzer, SimpleCommand};
 use crate::table::ShellEnv;
 
+pub use settings::{Agent, Change, SettingsChange};
 pub use url::{Endpoint, IpClass};
 
 pub use crate::policy::EffectKind;
@@ -205,6 +210,9 @@ pub enum What {
         /// A registry / index / source other than the default, when given.
         source: Option<String>,
     },
+    /// An agent's own settings change in a way that matters to the guard (blanket
+    /// permission, approval switched off, seamguard's hook removed): see [`settings`].
+    Configure(SettingsChange),
     /// Part of the call could not be resolved.
     Unsure(String),
 }
@@ -230,6 +238,7 @@ impl Effect {
             What::Signal { .. } => EffectKind::Signal,
             What::ChangePermission { .. } => EffectKind::ChangePermission,
             What::Install { .. } => EffectKind::Install,
+            What::Configure(_) => EffectKind::Configure,
             What::Unsure(_) => EffectKind::Unsure,
         }
     }
@@ -312,6 +321,7 @@ impl fmt::Display for Effect {
                     write!(f, " from {src}")?;
                 }
             }
+            What::Configure(c) => write!(f, "{c}")?,
             What::Unsure(why) => write!(f, "{v}: {why}")?,
         }
         write!(f, " ({})", self.route)
@@ -392,7 +402,7 @@ pub(crate) fn effects_with(
         && SHELL_TOOLS.contains(&tool)
     {
         shell::lens_value(tool, "", &Value::String(line.clone()), cwd, env, &mut fx);
-        content::executed_content(&mut fx, env);
+        derived(payload, &mut fx, env);
         return fx;
     }
     if let Some(why) = odd_shape(tool, input) {
@@ -435,8 +445,16 @@ pub(crate) fn effects_with(
             None => shell::lens_value(tool, "", cmd, cwd, env, &mut fx),
         }
     }
-    content::executed_content(&mut fx, env);
+    derived(payload, &mut fx, env);
     fx
+}
+
+/// The effects that follow from the lenses' effects: what written content will do when it
+/// runs ([`content`]) and what a write to an agent's settings does to the guard
+/// ([`settings`]).
+fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv) {
+    content::executed_content(fx, env);
+    settings::settings_changes(payload, fx, env);
 }
 
 /// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).

@@ -101,6 +101,7 @@ fn show(w: &What) -> String {
                 source.as_deref().unwrap_or("-")
             )
         }
+        What::Configure(c) => format!("configure {} {}", c.change.name(), c.file.text),
         What::Unsure(why) => format!("unsure {why}"),
     }
 }

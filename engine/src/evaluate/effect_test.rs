@@ -179,6 +179,21 @@ pub(crate) fn eval_effect(
                     }
                 }
             }
+            What::Configure(c) => {
+                if (!t.changes.is_empty() && !t.changes.iter().any(|x| x == c.change.name()))
+                    || (!t.agents.is_empty() && !t.agents.iter().any(|x| x == c.agent.name()))
+                {
+                    Some(false)
+                } else {
+                    path_ok(
+                        has_path_test,
+                        &place,
+                        &c.file.text,
+                        c.file.dynamic,
+                        c.file.cwd.as_deref(),
+                    )
+                }
+            }
             What::Run(_) | What::Unsure(_) => Some(false),
         };
         match verdict {

@@ -327,9 +327,11 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("git-discard-needs-approval", 6),
         ("git-history-purge-needs-approval", 4),
         ("hook-folder-removal", 1),
+        ("hook-settings-tampering", 4),
         ("infrastructure-destroy-needs-approval", 4),
         ("install-from-url-or-git-needs-approval", 4),
         ("mcp-destructive-call-needs-approval", 5),
+        ("no-approval-bypass-in-agent-settings", 4),
         ("no-credential-store-dump", 4),
         ("no-disk-tools", 4),
         ("no-download-then-run", 4),
@@ -371,7 +373,9 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // gemini-1.json:92. `no-metadata-endpoint` (3) and `password-on-command-line-needs-approval`
     // (4) hold only on the unsure lines below, which every guard fails closed on, and so do
     // `shutdown-or-reboot-needs-approval` and `security-controls-off-needs-approval` (4). No
-    // event changed verdict.
+    // event changed verdict. Parsed agent settings (issue 13): `hook-settings-tampering` and
+    // `no-approval-bypass-in-agent-settings` now test `configures` effects, so they too hold
+    // only on the 4 unsure lines.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,

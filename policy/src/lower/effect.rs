@@ -1,5 +1,6 @@
 //! Effect tests: `when.runs`, `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
-//! `when.signals`, `when.changes_permission`, `when.installs` (DESIGN.md §3b).
+//! `when.signals`, `when.changes_permission`, `when.installs`, `when.configures` (DESIGN.md
+//! §3b).
 //!
 //! In: the spanned value of one effect key. Out: a [`Pred::Leaf`] whose test is
 //! [`Test::Effect`], with every key that does not apply to the effect kind reported at its
@@ -48,6 +49,7 @@ const SEND_KEYS: &[&str] = &[
 ];
 const SIGNAL_KEYS: &[&str] = &["target", "lens"];
 const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens"];
+const CONFIGURE_KEYS: &[&str] = &["change", "agent", "path_inside", "path_outside", "lens"];
 
 /// The IP classes `ip_class` accepts.
 pub(super) const IP_CLASSES: &[&str] = &["loopback", "private", "link-local", "metadata", "public"];
@@ -55,6 +57,10 @@ pub(super) const IP_CLASSES: &[&str] = &["loopback", "private", "link-local", "m
 pub(super) const BODY_KINDS: &[&str] = &["file", "env", "stdin", "literal"];
 /// The lenses `lens` accepts.
 pub(super) const LENSES: &[&str] = &["shell", "file", "web", "mcp"];
+/// The settings changes `change` accepts.
+pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard-removed"];
+/// The agents `agent` accepts.
+pub(super) const AGENTS: &[&str] = &["claude-code", "codex"];
 
 /// The keys an effect test of `kind` accepts.
 pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
@@ -67,6 +73,7 @@ pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
         EffectKind::Send => SEND_KEYS,
         EffectKind::Signal => SIGNAL_KEYS,
         EffectKind::Install => INSTALL_KEYS,
+        EffectKind::Configure => CONFIGURE_KEYS,
         EffectKind::Unsure => &[],
     }
 }
@@ -134,6 +141,8 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                         "ip_class" => Some(IP_CLASSES),
                         "lens" => Some(LENSES),
                         "body" => Some(BODY_KINDS),
+                        "change" => Some(CHANGES),
+                        "agent" => Some(AGENTS),
                         _ => None,
                     };
                     if let Some(words) = allowed_words
@@ -171,6 +180,8 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "source_not_in" => &mut test.source_not_in,
                     "mode" => &mut test.modes,
                     "body" => &mut test.body_kinds,
+                    "change" => &mut test.changes,
+                    "agent" => &mut test.agents,
                     _ => &mut test.lenses,
                 };
                 slot.extend(strings);
