@@ -1,6 +1,7 @@
 //! What a written file will do when it runs: the content of files that are executed without
 //! anyone asking (shell start-up files, git hooks, `.envrc`, cron tables, systemd units, npm
-//! lifecycle scripts, editor tasks that run on folder open) goes through the shell lens.
+//! lifecycle scripts, editor tasks that run on folder open, launchd agents and daemons) goes
+//! through the shell lens.
 //!
 //! In: the effects the lenses found (a `write` with its content, from any route). Out: the
 //! effects of that content added to the call, each route marked `via "runs from <path>"`, so
@@ -28,6 +29,9 @@ enum Runs {
     PackageJson,
     /// `.vscode/tasks.json`: tasks that run when the folder opens.
     EditorTasks,
+    /// A launchd property list (`~/Library/LaunchAgents/*.plist`): its `ProgramArguments`
+    /// (or `Program`), run at load.
+    LaunchdPlist,
 }
 
 /// Files that run by themselves, as case-insensitive globs over the absolute path.
@@ -66,6 +70,8 @@ const EXECUTED: &[(&str, Runs)] = &[
     ("**/systemd/**/*.service", Runs::SystemdUnit),
     ("**/package.json", Runs::PackageJson),
     ("**/.vscode/tasks.json", Runs::EditorTasks),
+    ("**/library/launchagents/*.plist", Runs::LaunchdPlist),
+    ("**/library/launchdaemons/*.plist", Runs::LaunchdPlist),
 ];
 
 /// The npm lifecycle scripts that run on `npm install` / `npm ci` / publish without being
@@ -171,7 +177,26 @@ fn commands(runs: Runs, content: &str) -> Vec<String> {
                     .collect()
             })
             .unwrap_or_default(),
+        Runs::LaunchdPlist => launchd_command(content).into_iter().collect(),
     }
+}
+
+/// The command line a launchd property list runs: its `ProgramArguments` quoted for the
+/// shell, else its `Program`. XML, binary or JSON-like property lists are read by the `plist`
+/// crate; one that does not parse runs nothing launchd could load.
+fn launchd_command(content: &str) -> Option<String> {
+    let v = plist::Value::from_reader(std::io::Cursor::new(content.as_bytes())).ok()?;
+    let d = v.as_dictionary()?;
+    if let Some(args) = d.get("ProgramArguments").and_then(plist::Value::as_array) {
+        let words: Vec<&str> = args.iter().filter_map(plist::Value::as_string).collect();
+        if !words.is_empty() {
+            return shlex::try_join(words).ok();
+        }
+    }
+    d.get("Program")
+        .and_then(plist::Value::as_string)
+        .and_then(|p| shlex::try_quote(p).ok())
+        .map(|p| p.into_owned())
 }
 
 /// Add the effects of the content of every written file that runs by itself.
