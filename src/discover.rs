@@ -93,6 +93,14 @@ fn project_dir(payload: Option<&Value>) -> Option<PathBuf> {
 
 /// Policy files to load, in precedence order (managed, user, project; or the given paths).
 pub(crate) fn policy_paths(args: &[PathBuf], payload: Option<&Value>) -> Vec<(PathBuf, Scope)> {
+    crate::lint::dedupe(found_policy_paths(args, payload)).0
+}
+
+/// Every policy file [`policy_paths`] finds, before files found twice are dropped.
+pub(crate) fn found_policy_paths(
+    args: &[PathBuf],
+    payload: Option<&Value>,
+) -> Vec<(PathBuf, Scope)> {
     let mut out = Vec::new();
     if !args.is_empty() {
         for a in args {

@@ -14,6 +14,7 @@ mod discover;
 mod explain;
 mod init;
 mod library;
+mod lint;
 mod replay;
 mod report;
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use seamguard_engine::{DecisionTable, Seam};
+use seamguard_engine::{DecisionTable, Seam, Severity};
 
 use crate::discover;
 use crate::report::{exit_code, print_diagnostics};
@@ -13,17 +13,31 @@ use crate::report::{exit_code, print_diagnostics};
 pub(crate) struct Args {
     /// Policy files or folders (default: discovered policies).
     paths: Vec<PathBuf>,
+    /// Treat lint warnings (unknown tools, tests naming no rule, files or rule ids loaded
+    /// twice, shadowed rules, conditions that never hold) as errors.
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
-/// Exit 1 when a file has errors or no file is found.
+/// Exit 1 when a file has errors (or, with `--deny-warnings`, warnings) or no file is found.
 pub(super) fn run(a: &Args) -> ExitCode {
-    let files = discover::policy_paths(&a.paths, None);
+    let (files, mut lints) = crate::lint::dedupe(discover::found_policy_paths(&a.paths, None));
     if files.is_empty() {
         eprintln!("seamguard: no policy files found (give a path, or create .seamguard/*.toml)");
         return ExitCode::from(1);
     }
     let loaded = discover::load_all(&files);
-    let (mut errors, warnings) = print_diagnostics(&loaded);
+    let (mut errors, mut warnings) = print_diagnostics(&loaded);
+    lints.extend(crate::lint::lint(&loaded));
+    for mut l in lints {
+        if a.deny_warnings {
+            l.severity = Severity::Error;
+            errors += 1;
+        } else {
+            warnings += 1;
+        }
+        eprintln!("{}", l.render());
+    }
     let n_policies = loaded.len();
     let table = DecisionTable::new(loaded);
     for e in table.compile_all() {
@@ -46,5 +60,5 @@ pub(super) fn run(a: &Args) -> ExitCode {
             per_seam.join(", ")
         }
     );
-    exit_code(errors > 0)
+    exit_code(errors > 0 || (a.deny_warnings && warnings > 0))
 }
