@@ -194,7 +194,7 @@ pub(crate) fn hook_policies(
 ) -> HookPolicies {
     let opts = LoadOptions::hook();
     let paths = policy_paths(args, payload);
-    if paths.is_empty() && args.is_empty() && !have_hooks_configs {
+    if source_of(args, &paths, have_hooks_configs) == PolicySource::BuiltIn {
         return HookPolicies {
             paths,
             loaded: library::load_balanced(opts),
@@ -214,6 +214,28 @@ pub(crate) fn hook_policies(
         loaded,
         source: PolicySource::Configured,
     }
+}
+
+/// Where the hook's policies come from, given its `--policy` arguments and the files they
+/// and discovery found: the built-in library only when nothing at all is configured.
+fn source_of(
+    args: &[PathBuf],
+    paths: &[(PathBuf, Scope)],
+    have_hooks_configs: bool,
+) -> PolicySource {
+    if paths.is_empty() && args.is_empty() && !have_hooks_configs {
+        PolicySource::BuiltIn
+    } else {
+        PolicySource::Configured
+    }
+}
+
+/// Where the policies of a hook call in `cwd` (the current folder when `None`) come from,
+/// without loading them: what `status` reports, with [`PolicySource::notice`].
+#[allow(dead_code, reason = "the `status` command reads it")]
+pub(crate) fn policy_source(args: &[PathBuf], cwd: Option<&Path>) -> PolicySource {
+    let payload = cwd.map(|c| serde_json::json!({ "cwd": c.display().to_string() }));
+    source_of(args, &policy_paths(args, payload.as_ref()), false)
 }
 
 /// The failed policy standing for a `--policy` folder that holds no `*.toml` file.
@@ -274,6 +296,24 @@ pub(crate) fn apply_load_error_default(loaded: &mut [LoadedPolicy], forced: Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn built_in_only_when_nothing_is_configured() {
+        let none: &[(PathBuf, Scope)] = &[];
+        assert_eq!(source_of(&[], none, false), PolicySource::BuiltIn);
+        assert_eq!(source_of(&[], none, true), PolicySource::Configured);
+        // An explicit path that found nothing is a load failure, not "nothing configured".
+        assert_eq!(
+            source_of(&[PathBuf::from("typo.toml")], none, false),
+            PolicySource::Configured
+        );
+        assert_eq!(
+            policy_source(&[PathBuf::from("typo.toml")], None),
+            PolicySource::Configured
+        );
+        assert!(PolicySource::BuiltIn.notice().is_some());
+        assert_eq!(PolicySource::Configured.notice(), None);
+    }
 
     #[test]
     fn only_an_explicit_warn_line_keeps_a_broken_file_open() {
