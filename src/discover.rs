@@ -4,9 +4,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use seamguard_engine::policy::OnLoadError;
 use seamguard_engine::trust::TrustStore;
 use seamguard_engine::{LoadOptions, load_file_with};
-use seamguard_engine::{LoadedPolicy, Scope};
+use seamguard_engine::{LoadedPolicy, PolicyError, Scope, Severity};
+
+use crate::library;
 
 /// `*.toml` files of a folder, sorted by name; a file is returned as is.
 fn expand(path: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>) {
@@ -155,4 +158,177 @@ pub(crate) fn load_all_cached(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> 
         .collect();
     seamguard_engine::lists::resolve(&mut loaded);
     loaded
+}
+
+/// Where the policies of a hook call come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PolicySource {
+    /// `--policy` paths, or the managed, user and project folders.
+    Configured,
+    /// Nothing is configured anywhere: the balanced library built into the binary.
+    BuiltIn,
+}
+
+impl PolicySource {
+    /// The one-line notice a user sees when the built-in library is in force (on session
+    /// start, and in `status`); `None` when policies are configured.
+    pub(crate) fn notice(self) -> Option<&'static str> {
+        match self {
+            PolicySource::Configured => None,
+            PolicySource::BuiltIn => Some(library::BUILT_IN_NOTICE),
+        }
+    }
+}
+
+/// What `seamguard hook` enforces for one payload, and where it came from.
+#[derive(Debug)]
+pub(crate) struct HookPolicies {
+    /// The policy files in precedence order (empty for the built-in library).
+    pub(crate) paths: Vec<(PathBuf, Scope)>,
+    /// The loaded policies (a broken or missing file is a policy with an error diagnostic).
+    pub(crate) loaded: Vec<LoadedPolicy>,
+    /// Configured or built in.
+    pub(crate) source: PolicySource,
+}
+
+/// Which policies the hook of `payload` enforces: the `--policy` paths, else the managed,
+/// user and project layers, else (with no hooks config either) the built-in balanced
+/// library. An explicitly given path that yields no policy file is a load failure, not an
+/// empty policy set.
+pub(crate) fn hook_policies(
+    args: &[PathBuf],
+    payload: Option<&Value>,
+    have_hooks_configs: bool,
+) -> HookPolicies {
+    let opts = LoadOptions::hook();
+    let paths = policy_paths(args, payload);
+    if source_of(args, &paths, have_hooks_configs) == PolicySource::BuiltIn {
+        return HookPolicies {
+            paths,
+            loaded: library::load_balanced(opts),
+            source: PolicySource::BuiltIn,
+        };
+    }
+    let mut loaded = load_all_cached(&paths, opts);
+    let mut with_paths = paths.clone();
+    for a in args {
+        if a.is_dir() && !paths.iter().any(|(f, _)| f.parent() == Some(a.as_path())) {
+            loaded.push(empty_folder(a));
+            with_paths.push((a.clone(), Scope::Cli));
+        }
+    }
+    HookPolicies {
+        paths: with_paths,
+        loaded,
+        source: PolicySource::Configured,
+    }
+}
+
+/// Where the hook's policies come from, given its `--policy` arguments and the files they
+/// and discovery found: the built-in library only when nothing at all is configured.
+fn source_of(
+    args: &[PathBuf],
+    paths: &[(PathBuf, Scope)],
+    have_hooks_configs: bool,
+) -> PolicySource {
+    if paths.is_empty() && args.is_empty() && !have_hooks_configs {
+        PolicySource::BuiltIn
+    } else {
+        PolicySource::Configured
+    }
+}
+
+/// Where the policies of a hook call in `cwd` (the current folder when `None`) come from,
+/// without loading them: what `status` reports, with [`PolicySource::notice`].
+#[allow(dead_code, reason = "the `status` command reads it")]
+pub(crate) fn policy_source(args: &[PathBuf], cwd: Option<&Path>) -> PolicySource {
+    let payload = cwd.map(|c| serde_json::json!({ "cwd": c.display().to_string() }));
+    source_of(args, &policy_paths(args, payload.as_ref()), false)
+}
+
+/// The failed policy standing for a `--policy` folder that holds no `*.toml` file.
+fn empty_folder(dir: &Path) -> LoadedPolicy {
+    let file = dir.display().to_string();
+    let f: std::sync::Arc<str> = std::sync::Arc::from(file.as_str());
+    LoadedPolicy {
+        meta: seamguard_engine::policy::PolicyMeta::defaults(file.clone(), f.clone(), Scope::Cli),
+        rules: Vec::new(),
+        tests: Vec::new(),
+        diagnostics: vec![PolicyError {
+            severity: Severity::Error,
+            file: f,
+            line: 1,
+            column: 1,
+            message: "the folder given with --policy holds no policy file (*.toml)".to_string(),
+            snippet: None,
+            width: 1,
+            note: None,
+        }],
+    }
+}
+
+/// Whether a policy file's text chooses `on_load_error = "warn"` itself (on its own line, as
+/// `[policy]` writes it; read from the raw text so a file too broken to parse still counts).
+fn text_says_warn(src: &str) -> bool {
+    src.lines().any(|l| {
+        l.trim()
+            .strip_prefix("on_load_error")
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix('='))
+            .map(str::trim)
+            .is_some_and(|r| r.starts_with("\"warn\"") || r.starts_with("'warn'"))
+    })
+}
+
+/// The hook's load-error policy: a policy that failed to load fails closed (its pre-tool and
+/// permission-request calls are denied) unless the file itself says `on_load_error = "warn"`;
+/// `forced` (the `--on-load-error` flag) overrides every file.
+pub(crate) fn apply_load_error_default(loaded: &mut [LoadedPolicy], forced: Option<OnLoadError>) {
+    for p in loaded.iter_mut() {
+        if let Some(f) = forced {
+            p.meta.on_load_error = f;
+            continue;
+        }
+        if !p.has_errors() || p.meta.on_load_error == OnLoadError::Deny {
+            continue;
+        }
+        let explicit_warn = std::fs::read(&*p.meta.file)
+            .ok()
+            .is_some_and(|b| text_says_warn(&String::from_utf8_lossy(&b)));
+        if !explicit_warn {
+            p.meta.on_load_error = OnLoadError::Deny;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_only_when_nothing_is_configured() {
+        let none: &[(PathBuf, Scope)] = &[];
+        assert_eq!(source_of(&[], none, false), PolicySource::BuiltIn);
+        assert_eq!(source_of(&[], none, true), PolicySource::Configured);
+        // An explicit path that found nothing is a load failure, not "nothing configured".
+        assert_eq!(
+            source_of(&[PathBuf::from("typo.toml")], none, false),
+            PolicySource::Configured
+        );
+        assert_eq!(
+            policy_source(&[PathBuf::from("typo.toml")], None),
+            PolicySource::Configured
+        );
+        assert!(PolicySource::BuiltIn.notice().is_some());
+        assert_eq!(PolicySource::Configured.notice(), None);
+    }
+
+    #[test]
+    fn only_an_explicit_warn_line_keeps_a_broken_file_open() {
+        assert!(text_says_warn("[policy]\non_load_error = \"warn\"\n"));
+        assert!(text_says_warn("  on_load_error='warn'  # old behaviour\n"));
+        assert!(!text_says_warn("[policy]\non_load_error = \"deny\"\n"));
+        assert!(!text_says_warn("# on_load_error = \"warn\"\n"));
+        assert!(!text_says_warn("reason = \"on_load_error = warn\"\n"));
+    }
 }

@@ -5,6 +5,32 @@
 //! descend into sub-folders). A unit test compares these lists with the folders, so a new
 //! policy file cannot be left out of the binary.
 
+use seamguard_engine::{LoadOptions, LoadedPolicy, Scope, load_str_with};
+
+/// What the hook says (once, on session start) when no policy is configured anywhere and the
+/// built-in balanced library is enforced.
+pub(crate) const BUILT_IN_NOTICE: &str = "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); enforcing the built-in balanced library. Run `seamguard init` to choose and install a policy.";
+
+/// The balanced library as loaded policies, named `<built-in>/<file>` (the hook's default
+/// when no policy is configured anywhere), named lists resolved.
+pub(crate) fn load_balanced(opts: LoadOptions) -> Vec<LoadedPolicy> {
+    let mut loaded: Vec<LoadedPolicy> = BALANCED
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            load_str_with(
+                f.text,
+                &format!("<built-in>/{}", f.name),
+                Scope::Embedded,
+                i,
+                opts,
+            )
+        })
+        .collect();
+    seamguard_engine::lists::resolve(&mut loaded);
+    loaded
+}
+
 /// One embedded policy file.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PolicyFile {
@@ -70,6 +96,17 @@ mod tests {
         let mut v: Vec<String> = files.iter().map(|f| f.name.to_string()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn built_in_library_loads_without_errors() {
+        let loaded = load_balanced(LoadOptions::hook());
+        assert_eq!(loaded.len(), BALANCED.len());
+        for p in &loaded {
+            assert!(!p.has_errors(), "{}: {:?}", p.meta.file, p.diagnostics);
+            assert!(p.meta.file.starts_with("<built-in>/"), "{}", p.meta.file);
+        }
+        assert!(loaded.iter().map(|p| p.rules.len()).sum::<usize>() > 20);
     }
 
     #[test]

@@ -1,22 +1,23 @@
 //! `seamguard hook`: one payload on stdin → the host's answer on stdout + exit code.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::ValueEnum;
+use serde_json::Value;
 
 use seamguard_engine::import::{guess_dialect, import_config, plugin_root_of};
 use seamguard_engine::policy::OnLoadError;
 use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::trust::content_hash;
 use seamguard_engine::{
-    DecisionTable, DecodeError, Dialect, Engine, FileLedger, HookEvent, LoadedPolicy, Scope, audit,
-    encode,
+    DecisionTable, DecodeError, Dialect, Encoded, Engine, FileLedger, HookEvent, LoadedPolicy,
+    Outcome, Scope, Seam, audit, encode,
 };
 
-use super::DialectArg;
+use super::{DialectArg, hook_input};
 use crate::discover;
 
 /// Answer one hook payload on stdin (what goes into settings.json / hooks.json).
@@ -33,7 +34,9 @@ pub(crate) struct Args {
     /// hooks.json, or Codex config.toml (repeatable).
     #[arg(long = "hooks-config", value_name = "PATH")]
     hooks_configs: Vec<PathBuf>,
-    /// Fail closed (deny tool calls) when any policy has errors, whatever the file says.
+    /// What a policy with errors does to tool calls, whatever its file says: `deny` (the
+    /// default for a file that does not set `on_load_error = "warn"`) or `warn` (let calls
+    /// through, report the errors).
     #[arg(long, value_enum)]
     on_load_error: Option<LoadErrorArg>,
     /// Append hook/invoked + hook/result records to this JSON Lines file
@@ -143,32 +146,66 @@ fn apply_trust(policies: &mut [LoadedPolicy], paths: &[(PathBuf, Scope)]) {
     }
 }
 
-/// Read the payload, evaluate it and answer the host.
+/// Write an answer to the host and turn its exit code into the process's.
+fn answer(enc: &Encoded) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    let write_ok = out
+        .write_all(enc.stdout.as_bytes())
+        .and_then(|_| out.flush())
+        .is_ok();
+    if !enc.stderr.is_empty() {
+        eprintln!("{}", enc.stderr);
+    }
+    if !write_ok {
+        return ExitCode::from(2);
+    }
+    ExitCode::from(enc.exit_code.clamp(0, 255) as u8)
+}
+
+/// The text of a caught panic.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+/// Read the payload, evaluate it and answer the host. A payload that cannot be judged (too
+/// large, not JSON, fields of the wrong type, an internal error) is refused per
+/// [`hook_input::refuse`]: never waved through, never exit 1.
 pub(super) fn run(o: Args) -> ExitCode {
     let started = Instant::now();
     let started_ms = audit::now_ms();
-    let mut input = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        eprintln!("seamguard: cannot read the hook payload from stdin: {e}");
-        return ExitCode::from(1);
-    }
-    let payload = match seamguard_engine::event::parse_json(&input) {
-        Ok(v) => v,
+    let fallback_dialect = o.dialect.map_or(Dialect::ClaudeCode, Dialect::from);
+    let raw = match hook_input::read_payload(&mut std::io::stdin().lock()) {
+        Ok(r) => r,
         Err(e) => {
-            eprintln!(
-                "seamguard: malformed hook payload ({} bytes): {e}",
-                input.len()
-            );
-            // A tool call whose payload cannot be read (too deeply nested, broken escapes)
-            // is denied rather than let through unchecked; anything else is non-blocking:
-            // the host proceeds with its normal flow and shows the line above.
-            if let Some(out) = unreadable_tool_call_answer(&input, &e.to_string()) {
-                print!("{out}");
-                return ExitCode::SUCCESS;
-            }
-            return ExitCode::from(1);
+            let why = format!("cannot read the hook payload from stdin: {e}");
+            return answer(&hook_input::refuse(None, fallback_dialect, &why));
         }
     };
+    if raw.too_large() {
+        let why = format!(
+            "the payload is {} bytes, over the {}-byte limit",
+            raw.total,
+            hook_input::MAX_PAYLOAD_BYTES
+        );
+        let seam = hook_input::raw_seam(&raw.bytes);
+        return answer(&hook_input::refuse(seam, fallback_dialect, &why));
+    }
+    let mut payload = match seamguard_engine::event::parse_json(&raw.bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            let why = format!("malformed hook payload ({} bytes): {e}", raw.total);
+            let seam = hook_input::raw_seam(&raw.bytes);
+            return answer(&hook_input::refuse(seam, fallback_dialect, &why));
+        }
+    };
+    drop(raw);
+    let notes = hook_input::coerce_fields(&mut payload);
+    let dialect = o
+        .dialect
+        .map_or_else(|| Dialect::detect(&payload), Dialect::from);
     let event = match HookEvent::from_value(&payload) {
         Ok(ev) => ev,
         Err(e @ DecodeError::UnknownEvent(_)) => {
@@ -176,70 +213,34 @@ pub(super) fn run(o: Args) -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("seamguard: {e}");
-            return ExitCode::from(1);
+            let seam = payload
+                .get("hook_event_name")
+                .and_then(|n| n.as_str())
+                .and_then(Seam::from_event_name);
+            return answer(&hook_input::refuse(seam, dialect, &e.to_string()));
         }
     };
-    let dialect = o
-        .dialect
-        .map_or_else(|| Dialect::detect(&payload), Dialect::from);
     let seam = event.seam();
-    let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
-        .ok()
-        .filter(|p| !p.is_empty());
-    let project_for_scope = project_dir.clone().or_else(|| {
-        payload
-            .get("cwd")
-            .and_then(|c| c.as_str())
-            .map(str::to_string)
-    });
-    let paths = discover::policy_paths(&o.policies, Some(&payload));
-    if paths.is_empty() && o.hooks_configs.is_empty() {
-        eprintln!(
-            "seamguard: no policy files found (--policy, .seamguard/, $XDG_CONFIG_HOME/seamguard/, /etc/seamguard/); no rules are enforced"
-        );
+    drop(event);
+    if matches!(seam, Seam::PreTool | Seam::PermissionRequest)
+        && let Some(why) = hook_input::oversized_command(&payload)
+    {
+        return answer(&hook_input::refuse(Some(seam), dialect, &why));
     }
-    let mut loaded = discover::load_all_cached(&paths, seamguard_engine::LoadOptions::hook());
-    apply_trust(&mut loaded, &paths);
-    let mut warnings = Vec::new();
-    let n = loaded.len();
-    loaded.extend(load_hooks_configs(
-        &o.hooks_configs,
-        project_for_scope.as_deref(),
-        n,
-        &mut warnings,
-    ));
-    if o.on_load_error == Some(LoadErrorArg::Deny) {
-        for p in &mut loaded {
-            p.meta.on_load_error = OnLoadError::Deny;
+    let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        judge(&o, &payload, seam, dialect, started)
+    }));
+    let outcome = match judged {
+        Ok(outcome) => outcome,
+        Err(p) => {
+            let why = format!("internal error ({})", panic_text(p.as_ref()));
+            return answer(&hook_input::refuse(Some(seam), dialect, &why));
         }
+    };
+    // Coercions are routine: the host's debug log, not the user's screen.
+    for n in &notes {
+        eprintln!("{n}");
     }
-    let t_loaded = started.elapsed();
-    let table = DecisionTable::new(loaded);
-    let engine = Engine::new(table)
-        .with_ledger(Box::new(FileLedger::new(
-            discover::state_dir().join("continuations"),
-        )))
-        .with_runner(Box::new(ProcessRunner))
-        .with_project_dir(project_dir);
-    let timing = std::env::var_os("SEAMGUARD_TIMING").is_some();
-    if timing {
-        engine.table().prepare(seam);
-    }
-    let t_compiled = started.elapsed();
-    let mut outcome = engine.evaluate(seam, &payload, dialect);
-    if timing {
-        eprintln!(
-            "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
-            t_loaded.as_secs_f64() * 1000.0,
-            (t_compiled - t_loaded).as_secs_f64() * 1000.0,
-            (started.elapsed() - t_compiled).as_secs_f64() * 1000.0
-        );
-    }
-    // The process ends right after the answer: tearing the compiled table down would only
-    // cost time (its ledger writes are done during `evaluate`).
-    std::mem::forget(engine);
-    outcome.warnings.splice(0..0, warnings);
     let enc = encode(&outcome, dialect);
     // Observe-mode rules exist to be recorded: without a configured log they go to the
     // default one in the state folder.
@@ -253,14 +254,7 @@ pub(super) fn run(o: Args) -> ExitCode {
                 .is_some()
                 .then(|| discover::state_dir().join("audit.jsonl"))
         });
-    let mut out = std::io::stdout().lock();
-    let write_ok = out
-        .write_all(enc.stdout.as_bytes())
-        .and_then(|_| out.flush())
-        .is_ok();
-    if !enc.stderr.is_empty() {
-        eprintln!("{}", enc.stderr);
-    }
+    let code = answer(&enc);
     if let Some(path) = audit_path {
         let recs = audit::records(
             &audit::new_handler_id(),
@@ -278,38 +272,83 @@ pub(super) fn run(o: Args) -> ExitCode {
             );
         }
     }
-    if !write_ok {
-        return ExitCode::from(1);
+    code
+}
+
+/// A fault switch for the failure-matrix tests (debug builds only): `SEAMGUARD_FAULT=panic`
+/// panics while the call is judged, as a bug in a lens or the parser would.
+#[cfg(debug_assertions)]
+#[allow(clippy::panic, reason = "fault injection, debug builds only")]
+fn injected_fault() {
+    if std::env::var_os("SEAMGUARD_FAULT").is_some_and(|v| v == "panic") {
+        panic!("injected fault (SEAMGUARD_FAULT=panic)");
     }
-    ExitCode::from(enc.exit_code.clamp(0, 255) as u8)
 }
 
-/// The event name a payload's raw text declares, found without parsing it.
-fn raw_event_name(input: &[u8]) -> Option<String> {
-    let text = String::from_utf8_lossy(input);
-    let key = "\"hook_event_name\"";
-    let at = text.find(key)? + key.len();
-    let rest = text.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
-    let rest = rest.strip_prefix('"')?;
-    Some(rest.split('"').next()?.to_string())
-}
+#[cfg(not(debug_assertions))]
+fn injected_fault() {}
 
-/// The deny answer for a `PreToolUse` / `PermissionRequest` payload that cannot be read (valid
-/// in both dialects); `None` for other events.
-fn unreadable_tool_call_answer(input: &[u8], why: &str) -> Option<String> {
-    let reason =
-        format!("seamguard could not read this tool call's payload ({why}); denied to be safe");
-    let out = match raw_event_name(input)?.as_str() {
-        "PreToolUse" => serde_json::json!({"hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }}),
-        "PermissionRequest" => serde_json::json!({"hookSpecificOutput": {
-            "hookEventName": "PermissionRequest",
-            "decision": {"behavior": "deny", "message": reason},
-        }}),
-        _ => return None,
-    };
-    Some(format!("{out}\n"))
+/// Load the policies of `payload` and evaluate it (the part of a hook call that a bug could
+/// make panic; [`run`] refuses the call when it does).
+fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Instant) -> Outcome {
+    let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
+        .ok()
+        .filter(|p| !p.is_empty());
+    let project_for_scope = project_dir.clone().or_else(|| {
+        payload
+            .get("cwd")
+            .and_then(|c| c.as_str())
+            .map(str::to_string)
+    });
+    let found = discover::hook_policies(&o.policies, Some(payload), !o.hooks_configs.is_empty());
+    let mut loaded = found.loaded;
+    apply_trust(&mut loaded, &found.paths);
+    discover::apply_load_error_default(
+        &mut loaded,
+        o.on_load_error.map(|a| match a {
+            LoadErrorArg::Warn => OnLoadError::Warn,
+            LoadErrorArg::Deny => OnLoadError::Deny,
+        }),
+    );
+    let mut warnings = Vec::new();
+    if seam == Seam::SessionStart
+        && let Some(notice) = found.source.notice()
+    {
+        warnings.push(notice.to_string());
+    }
+    let n = loaded.len();
+    loaded.extend(load_hooks_configs(
+        &o.hooks_configs,
+        project_for_scope.as_deref(),
+        n,
+        &mut warnings,
+    ));
+    let t_loaded = started.elapsed();
+    let table = DecisionTable::new(loaded);
+    let engine = Engine::new(table)
+        .with_ledger(Box::new(FileLedger::new(
+            discover::state_dir().join("continuations"),
+        )))
+        .with_runner(Box::new(ProcessRunner))
+        .with_project_dir(project_dir);
+    let timing = std::env::var_os("SEAMGUARD_TIMING").is_some();
+    if timing {
+        engine.table().prepare(seam);
+    }
+    let t_compiled = started.elapsed();
+    injected_fault();
+    let mut outcome = engine.evaluate(seam, payload, dialect);
+    if timing {
+        eprintln!(
+            "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
+            t_loaded.as_secs_f64() * 1000.0,
+            (t_compiled - t_loaded).as_secs_f64() * 1000.0,
+            (started.elapsed() - t_compiled).as_secs_f64() * 1000.0
+        );
+    }
+    // The process ends right after the answer: tearing the compiled table down would only
+    // cost time (its ledger writes are done during `evaluate`).
+    std::mem::forget(engine);
+    outcome.warnings.splice(0..0, warnings);
+    outcome
 }

@@ -15,6 +15,7 @@ use seamguard_engine::Dialect;
 mod check;
 mod explain;
 mod hook;
+mod hook_input;
 mod import;
 mod init;
 mod replay;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{DialectArg, Format};
+use crate::discover;
 use crate::replay::{self, OutputFormat};
 
 /// Dry-run recorded sessions (Claude Code transcripts, Codex rollouts, hook-payload logs,
@@ -44,8 +45,63 @@ impl From<Format> for OutputFormat {
     }
 }
 
-/// Replay the recordings with [`crate::replay::run`].
+/// Why a set of `--policy` (or `--baseline`) paths cannot be replayed against, if it cannot:
+/// a path that does not exist, a folder without a policy file, or no rule loaded at all
+/// (nothing given and nothing discovered included). A replay against no rules would pass
+/// every `--fail-on`.
+fn unusable_policies(flag: &str, paths: &[PathBuf]) -> Option<String> {
+    for p in paths {
+        if !p.exists() {
+            return Some(format!(
+                "{flag} {}: no such file or folder; give a policy file or a folder of *.toml files",
+                p.display()
+            ));
+        }
+    }
+    let files = discover::policy_paths(paths, None);
+    if let Some(dir) = paths
+        .iter()
+        .find(|d| d.is_dir() && !files.iter().any(|(f, _)| f.parent() == Some(d.as_path())))
+    {
+        return Some(format!(
+            "{flag} {}: the folder holds no policy file (*.toml)",
+            dir.display()
+        ));
+    }
+    if files.is_empty() {
+        return Some(
+            "no policy given and none found (.seamguard/, $XDG_CONFIG_HOME/seamguard/, /etc/seamguard/); pass --policy"
+                .to_string(),
+        );
+    }
+    let loaded = discover::load_all(&files);
+    if loaded.iter().all(|p| p.rules.is_empty()) {
+        for d in loaded.iter().flat_map(|p| &p.diagnostics) {
+            eprintln!("{}", d.render());
+        }
+        let names: Vec<String> = files.iter().map(|(f, _)| f.display().to_string()).collect();
+        return Some(format!(
+            "no rule loaded from {} (run `seamguard check` on it)",
+            names.join(", ")
+        ));
+    }
+    None
+}
+
+/// Replay the recordings with [`crate::replay::run`]; exit 2 before reading anything when
+/// the policies are unusable (see [`unusable_policies`]).
 pub(super) fn run(a: Args) -> ExitCode {
+    let problem = unusable_policies("--policy", &a.policies).or_else(|| {
+        if a.baseline.is_empty() {
+            None
+        } else {
+            unusable_policies("--baseline", &a.baseline)
+        }
+    });
+    if let Some(why) = problem {
+        eprintln!("seamguard: {why}");
+        return ExitCode::from(2);
+    }
     replay::run(&replay::Options {
         inputs: a.files,
         policies: a.policies,

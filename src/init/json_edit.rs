@@ -91,26 +91,37 @@ fn check_shape(path: &Path, doc: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// The matcher-less group with one command handler.
-fn group(command: &str) -> CstInputValue {
+/// The matcher-less group with one command handler; `block_on_failure` adds Claude Code's
+/// `onFailure: "block"` (see [`super::fail_closed`]).
+fn group(command: &str, block_on_failure: bool) -> CstInputValue {
+    let mut handler = vec![
+        ("type".into(), CstInputValue::String("command".into())),
+        ("command".into(), CstInputValue::String(command.into())),
+    ];
+    if block_on_failure {
+        handler.push(("onFailure".into(), CstInputValue::String("block".into())));
+    }
     CstInputValue::Object(vec![(
         "hooks".into(),
-        CstInputValue::Array(vec![CstInputValue::Object(vec![
-            ("type".into(), CstInputValue::String("command".into())),
-            ("command".into(), CstInputValue::String(command.into())),
-        ])]),
+        CstInputValue::Array(vec![CstInputValue::Object(handler)]),
     )])
 }
+
+/// The events whose handler may carry `onFailure: "block"`: the ones that gate a call. A
+/// Stop is never blocked by a failed hook (that would keep the agent going).
+pub(super) const BLOCK_ON_FAILURE_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest"];
 
 /// Add a seamguard group for each missing event to a settings / hooks JSON text.
 ///
 /// Returns the new text and the events added; `None` when every event is covered.
+/// `block_on_failure`: write `onFailure: "block"` on the [`BLOCK_ON_FAILURE_EVENTS`].
 pub(super) fn add_json_hooks(
     path: &Path,
     old: Option<&str>,
     events: &[&str],
     covered: &BTreeSet<String>,
     command: &str,
+    block_on_failure: bool,
 ) -> Result<Option<(String, Vec<String>)>, String> {
     let base = match old {
         Some(t) if !t.trim().is_empty() => t.to_string(),
@@ -140,7 +151,10 @@ pub(super) fn add_json_hooks(
         let arr = hooks
             .array_value_or_create(event)
             .ok_or_else(|| format!("{}: `hooks.{event}` is not an array", disp(path)))?;
-        arr.append(group(command));
+        arr.append(group(
+            command,
+            block_on_failure && BLOCK_ON_FAILURE_EVENTS.contains(&event.as_str()),
+        ));
     }
     let mut text = root.to_string();
     if old.is_none_or(|t| t.trim().is_empty()) && !text.ends_with('\n') {

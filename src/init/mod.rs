@@ -78,6 +78,7 @@ macro_rules! say_raw {
 }
 
 mod backup;
+mod fail_closed;
 mod json_edit;
 mod layout;
 mod manifest;
@@ -169,7 +170,32 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
 
     let mut plan = Plan::default();
     plan_policies(&layout, &manifest, opts.profile, opts.force, &mut plan)?;
-    plan_agent(&layout, dialect, &command, &mut plan)?;
+    // Whether a failed hook blocks the call: only Claude Code can be told so, and only a
+    // version that knows the key (an unknown key can cost the whole settings file).
+    let on_failure = match dialect {
+        Dialect::ClaudeCode => fail_closed::probe(layout.home().ok()),
+        Dialect::Codex => fail_closed::Verdict {
+            write_key: false,
+            note: fail_closed::CODEX_NOTE.to_string(),
+        },
+    };
+    plan_agent(&layout, dialect, &command, on_failure.write_key, &mut plan)?;
+    let note = if on_failure.write_key {
+        // Say what the settings file will hold: handlers written earlier lack the key.
+        let settings = layout.claude_dir()?.join("settings.json");
+        let text = match plan.changes.iter().find(|c| c.path == settings) {
+            Some(c) => c.new.clone(),
+            None => layout::read_text(&settings)?,
+        };
+        if text.is_some_and(|t| fail_closed::settings_block_on_failure(&t, MARKER)) {
+            on_failure.note
+        } else {
+            fail_closed::missing_key_note(&disp(&settings))
+        }
+    } else {
+        on_failure.note
+    };
+    plan.notes.push(note);
 
     let scope = match &layout.root {
         Some(r) => format!("project {}", disp(r)),

@@ -145,10 +145,13 @@ pub(super) fn plan_policies(
 }
 
 /// Plan the hook entries of the agent's settings (and turn Codex hooks back on).
+/// `block_on_failure`: write Claude Code's `onFailure: "block"` on the events that gate a
+/// call (see [`super::fail_closed`]); ignored for Codex, which has no such setting.
 pub(super) fn plan_agent(
     layout: &Layout,
     dialect: Dialect,
     command: &str,
+    block_on_failure: bool,
     plan: &mut Plan,
 ) -> Result<(), String> {
     let events = events(dialect);
@@ -164,7 +167,14 @@ pub(super) fn plan_agent(
             {
                 covered = json_installed(&doc);
             }
-            plan_json_file(&settings, &events, &covered, command, plan)?;
+            plan_json_file(
+                &settings,
+                &events,
+                &covered,
+                command,
+                block_on_failure,
+                plan,
+            )?;
         }
         Dialect::Codex => {
             let dir = layout.codex_dir()?;
@@ -185,7 +195,14 @@ pub(super) fn plan_agent(
                     });
                 }
             }
-            plan_json_file(&dir.join("hooks.json"), &events, &covered, command, plan)?;
+            plan_json_file(
+                &dir.join("hooks.json"),
+                &events,
+                &covered,
+                command,
+                false,
+                plan,
+            )?;
             if layout.root.is_some()
                 && layout.home().is_ok()
                 && let Ok(user_dir) = layout.user_codex_dir()
@@ -211,10 +228,18 @@ fn plan_json_file(
     events: &[&str],
     covered: &BTreeSet<String>,
     command: &str,
+    block_on_failure: bool,
     plan: &mut Plan,
 ) -> Result<(), String> {
     let old = read_text(path)?;
-    match add_json_hooks(path, old.as_deref(), events, covered, command)? {
+    match add_json_hooks(
+        path,
+        old.as_deref(),
+        events,
+        covered,
+        command,
+        block_on_failure,
+    )? {
         None => plan
             .notes
             .push(format!("{}: already installed", disp(path))),

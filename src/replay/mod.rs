@@ -285,6 +285,11 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             report.problems.len() - errors
         );
     }
+    if fail_at.is_some() && report.events == 0 {
+        // Nothing was judged: `--fail-on` cannot vouch for anything.
+        eprintln!("seamguard: --fail-on: no event was read from the recordings; failing");
+        return ExitCode::from(1);
+    }
     if failed {
         ExitCode::from(1)
     } else {

@@ -156,15 +156,18 @@ fn hook_codex_session_end_sample_is_silent() {
 // ---------------------------------------------------------------------------------------------
 // hook: bad input
 
+/// A payload whose event cannot be known is blocked with exit 2 and the reason on stderr:
+/// every host reads that as a block of a tool call (HOOKS.md A5.2, B3).
 #[test]
-fn hook_malformed_json_exits_1_with_a_diagnostic() {
+fn hook_malformed_json_of_an_unknown_event_blocks_with_exit_2() {
     let dir = policy_dir("malformed");
     for input in [&b"{\"session_id\":"[..], b"not json", b"", b"{\"a\":1}}"] {
         let r = hook(&dir, &[], input);
-        assert_eq!(r.code, 1, "{input:?}");
+        assert_eq!(r.code, 2, "{input:?}");
         assert_eq!(r.stdout, "", "{input:?}");
         assert!(
-            r.stderr.starts_with("seamguard: malformed hook payload"),
+            r.stderr
+                .starts_with("seamguard could not read this hook payload (malformed hook payload"),
             "{input:?}: {}",
             r.stderr
         );
@@ -172,7 +175,7 @@ fn hook_malformed_json_exits_1_with_a_diagnostic() {
     let r = hook(&dir, &[], b"{\"session_id\":");
     assert_eq!(
         r.stderr,
-        "seamguard: malformed hook payload (14 bytes): payload is not valid JSON at line 1 column 14: EOF while parsing a value at line 1 column 14\n"
+        "seamguard could not read this hook payload (malformed hook payload (14 bytes): payload is not valid JSON at line 1 column 14: EOF while parsing a value at line 1 column 14) and cannot tell which event it is; blocked to be safe\n"
     );
 }
 
@@ -192,6 +195,8 @@ fn hook_unknown_event_is_reported_and_ignored() {
     );
 }
 
+/// A field of the wrong type whose meaning is not clear: a tool call is denied naming the
+/// field, a Stop gets a message and is not blocked; never exit 1 (the host would run the call).
 #[test]
 fn hook_wrong_field_type_names_the_field() {
     let dir = policy_dir("fieldtype");
@@ -200,8 +205,11 @@ fn hook_wrong_field_type_names_the_field() {
         &[],
         br#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":3,"tool_input":{}}"#,
     );
-    assert_eq!(r.code, 1);
-    assert_eq!(r.stdout, "");
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard could not judge this tool call: PreToolUse payload: field `tool_name`: invalid type: integer `3`, expected a string; denied to be safe [seamguard:unreadable-payload]\"}}\n"
+    );
     assert_eq!(
         r.stderr,
         "seamguard: PreToolUse payload: field `tool_name`: invalid type: integer `3`, expected a string\n"
@@ -211,12 +219,10 @@ fn hook_wrong_field_type_names_the_field() {
         &[],
         br#"{"session_id":"s","cwd":"/w","hook_event_name":"Stop","stop_hook_active":"yes"}"#,
     );
-    assert_eq!(r.code, 1);
-    assert_eq!(r.stdout, "");
-    assert!(
-        r.stderr.contains("field `stop_hook_active`"),
-        "{}",
-        r.stderr
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "{\"systemMessage\":\"seamguard could not judge this Stop event: Stop payload: field `stop_hook_active`: invalid type: string \\\"yes\\\", expected a boolean; no rule was applied\"}\n"
     );
 }
 
@@ -349,7 +355,7 @@ fn on_load_error_deny_in_a_broken_file_denies_pre_tool() {
     let first =
         "policy.toml:7:27: error: invalid glob `src/[a-`: unclosed character class; missing ']'";
     let want = format!(
-        "{{\"systemMessage\":\"seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): {first}\",\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard policy policy.toml failed to load and is set to fail closed (on_load_error = \\\"deny\\\"): {first} [seamguard:load-error]\"}}}}\n"
+        "{{\"systemMessage\":\"seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): {first}\",\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard policy policy.toml failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check policy.toml`), or set `on_load_error = \\\"warn\\\"` in its [policy] table to let calls through while it is broken [seamguard:load-error]\"}}}}\n"
     );
     for extra in [&[][..], &["--dialect", "codex"]] {
         let r = hook(&dir, extra, PAYLOAD_LS);
@@ -387,21 +393,39 @@ fn on_load_error_deny_survives_a_toml_syntax_error() {
     );
 }
 
+/// A broken file fails closed unless it says `on_load_error = "warn"` itself, or the hook
+/// is given `--on-load-error warn`.
 #[test]
-fn broken_file_without_on_load_error_only_warns() {
+fn broken_file_fails_closed_unless_it_chooses_warn() {
     let dir = workdir("failwarn");
+    let broken = "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.file_path = { glob = \"src/[a-\" }\ndecision = \"deny\"\n";
+    write(&dir, "policy.toml", broken);
+    let r = hook(&dir, &[], PAYLOAD_LS);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard policy policy.toml failed to load, so tool calls are denied until it is fixed: policy.toml:4:27: error: invalid glob"),
+        "{}",
+        r.stdout
+    );
+    let warned = "{\"systemMessage\":\"seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): policy.toml:4:27: error: invalid glob `src/[a-`: unclosed character class; missing ']'\"}\n";
+    let r = hook(&dir, &["--on-load-error", "warn"], PAYLOAD_LS);
+    assert_eq!((r.code, r.stdout.as_str()), (0, warned));
     write(
         &dir,
         "policy.toml",
-        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.file_path = { glob = \"src/[a-\" }\ndecision = \"deny\"\n",
+        &format!("[policy]\non_load_error = \"warn\"\n\n{broken}"),
     );
     let r = hook(&dir, &[], PAYLOAD_LS);
-    assert_eq!(r.code, 0);
     assert_eq!(
-        r.stdout,
-        "{\"systemMessage\":\"seamguard: policy policy.toml has 1 error and some rules are not enforced (run `seamguard check`): policy.toml:4:27: error: invalid glob `src/[a-`: unclosed character class; missing ']'\"}\n"
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            warned
+                .replace("policy.toml:4:27", "policy.toml:7:27")
+                .as_str()
+        )
     );
-    // `--on-load-error deny` makes the same file fail closed.
+    // `--on-load-error deny` overrides the file's choice.
     let r = hook(&dir, &["--on-load-error", "deny"], PAYLOAD_LS);
     assert_eq!(r.code, 0);
     assert!(

@@ -651,3 +651,79 @@ fn project_flag_from_another_folder() {
     assert!(w.path("project/.seamguard/.init-manifest.json").is_file());
     assert!(!w.path("home/.claude").exists());
 }
+
+// ---------------------------------------------------------------------------------------------
+// A failed hook: `onFailure: "block"` only where every Claude Code knows the key
+
+/// Put an executable `claude` printing `version` at `rel` in the world.
+#[cfg(unix)]
+fn fake_claude(w: &World, rel: &str, version: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    w.write(rel, &format!("#!/bin/sh\necho '{version} (Claude Code)'\n"));
+    std::fs::set_permissions(w.path(rel), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// The `onFailure` of the seamguard handler of each event in the project's settings.
+fn on_failure_by_event(w: &World) -> Vec<(String, Option<String>)> {
+    let hooks = w.hooks_for_every_event("project/.claude/settings.json", &CLAUDE_EVENTS);
+    hooks
+        .iter()
+        .map(|(e, groups)| {
+            let h = &groups[0]["hooks"][0];
+            (e.clone(), h["onFailure"].as_str().map(str::to_string))
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn claude_new_enough_everywhere_gets_on_failure_block_on_gating_events() {
+    let w = World::new(true);
+    fake_claude(&w, "bin/claude", "2.1.300");
+    let stdout = ok(&w.run(&["init", "--agent", "claude-code"]));
+    assert!(
+        stdout.contains("  fail-closed: Claude Code blocks a tool call or permission request when the seamguard hook fails (onFailure = \"block\"; every Claude Code found is 2.1.295 or newer)\n"),
+        "{stdout}"
+    );
+    for (event, on_failure) in on_failure_by_event(&w) {
+        let want = matches!(event.as_str(), "PreToolUse" | "PermissionRequest");
+        assert_eq!(on_failure.as_deref(), want.then_some("block"), "{event}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn one_old_claude_keeps_the_key_out_and_says_the_call_still_runs() {
+    let w = World::new(true);
+    fake_claude(&w, "bin/claude", "2.1.300");
+    fake_claude(&w, "home/.local/bin/claude", "2.1.240");
+    let stdout = ok(&w.run(&["init", "--agent", "claude-code"]));
+    assert!(
+        stdout.contains(&format!(
+            "  warning: if the seamguard hook fails (crash, timeout, missing binary), Claude Code still runs the call: onFailure = \"block\" needs Claude Code 2.1.295 or newer and {} is 2.1.240; run init again after updating\n",
+            w.path("home/.local/bin/claude").display()
+        )),
+        "{stdout}"
+    );
+    assert!(on_failure_by_event(&w).iter().all(|(_, f)| f.is_none()));
+}
+
+#[test]
+fn no_claude_found_and_codex_both_warn_that_a_failed_hook_lets_the_call_run() {
+    let w = World::new(true);
+    let stdout = ok(&w.run(&["init", "--agent", "claude-code"]));
+    assert!(
+        stdout.contains("  warning: if the seamguard hook fails (crash, timeout, missing binary), Claude Code still runs the call: onFailure = \"block\" needs Claude Code 2.1.295 or newer and no Claude Code binary was found to check; run init again after updating\n"),
+        "{stdout}"
+    );
+    assert!(
+        !w.read("project/.claude/settings.json")
+            .contains("onFailure")
+    );
+    let stdout = ok(&w.run(&["init", "--agent", "codex"]));
+    assert!(
+        stdout.contains("  warning: if the seamguard hook fails (crash, timeout, missing binary), Codex still runs the call: Codex has no setting that blocks on a failed hook\n"),
+        "{stdout}"
+    );
+    assert!(!w.read("project/.codex/hooks.json").contains("onFailure"));
+}

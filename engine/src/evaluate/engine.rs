@@ -82,6 +82,8 @@ struct StopBudget {
     key: String,
     /// Continuations already granted in this chain.
     used: u32,
+    /// Why the ledger cannot keep the count (the budget then counts as spent).
+    unusable: Option<String>,
 }
 
 impl StopBudget {
@@ -91,6 +93,7 @@ impl StopBudget {
                 active: false,
                 key: String::new(),
                 used: 0,
+                unusable: None,
             };
         }
         let active = payload
@@ -109,12 +112,22 @@ impl StopBudget {
                 .and_then(Value::as_str)
                 .unwrap_or("main"),
         );
-        let used = if active {
-            ledger.map_or(u32::MAX, |l| l.used(&key))
+        let unusable = if active {
+            ledger.and_then(|l| l.unusable(&key))
         } else {
-            0
+            None
         };
-        StopBudget { active, key, used }
+        let used = match (active, &unusable) {
+            (false, _) => 0,
+            (true, Some(_)) => u32::MAX,
+            (true, None) => ledger.map_or(u32::MAX, |l| l.used(&key)),
+        };
+        StopBudget {
+            active,
+            key,
+            used,
+            unusable,
+        }
     }
 }
 
@@ -139,6 +152,8 @@ struct Eval<'p> {
     to_run: Vec<CommandHook>,
     /// Continuations already granted in this chain (stop seams).
     used: u32,
+    /// Why the continuation ledger cannot keep the count, when it cannot.
+    ledger_unusable: Option<String>,
 }
 
 /// What the command hooks of one evaluation produced.
@@ -265,6 +280,7 @@ impl Engine {
             codex_ask: Vec::new(),
             to_run: Vec::new(),
             used: budget.used,
+            ledger_unusable: budget.unusable.clone(),
         };
         self.load_failures(&mut st);
 
@@ -328,8 +344,8 @@ impl Engine {
                     guard: true,
                     verdict: Verdict::Deny,
                     reason: Some(format!(
-                        "seamguard policy {} failed to load and is set to fail closed (on_load_error = \"deny\"): {first}",
-                        f.policy.file
+                        "seamguard policy {file} failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check {file}`), or set `on_load_error = \"warn\"` in its [policy] table to let calls through while it is broken",
+                        file = f.policy.file
                     )),
                     context: None,
                     halt: None,
@@ -428,6 +444,11 @@ impl Engine {
             if st.used < a.max_continuations {
                 verdict = Verdict::Continue;
                 reason = Some(cw.clone());
+            } else if let Some(why) = &st.ledger_unusable {
+                st.warnings.push(format!(
+                    "seamguard: rule `{}` would continue, but its continuation budget counts as spent because {why}; letting the agent stop",
+                    rule.id
+                ));
             } else {
                 st.warnings.push(format!(
                     "seamguard: rule `{}` would continue, but its budget of {} continuation(s) per turn is used (stop_hook_active); letting the agent stop",

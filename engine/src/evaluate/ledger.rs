@@ -17,6 +17,12 @@ pub trait ContinuationLedger: Send + Sync {
     fn used(&self, key: &str) -> u32;
     /// Record the count for the current chain.
     fn set(&self, key: &str, n: u32);
+    /// Why the count of `key` cannot be kept between invocations (the store cannot be read
+    /// or written), if it cannot: the budget then counts as spent and the agent may stop.
+    fn unusable(&self, key: &str) -> Option<String> {
+        let _ = key;
+        None
+    }
 }
 
 /// In-memory ledger (replay, embedding, tests).
@@ -75,6 +81,57 @@ impl ContinuationLedger for FileLedger {
         }
     }
 
+    fn unusable(&self, key: &str) -> Option<String> {
+        let p = self.path(key);
+        match std::fs::read_to_string(&p) {
+            Ok(s) if s.trim().parse::<u32>().is_err() => {
+                return Some(format!(
+                    "the continuation ledger {} holds no count",
+                    p.display()
+                ));
+            }
+            // Appending nothing checks the file can be written without changing it.
+            Ok(_) => {
+                return std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&p)
+                    .err()
+                    .map(|e| {
+                        format!(
+                            "the continuation ledger {} cannot be written ({e})",
+                            p.display()
+                        )
+                    });
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Some(format!(
+                    "the continuation ledger {} cannot be read ({e})",
+                    p.display()
+                ));
+            }
+            Err(_) => {}
+        }
+        // No count yet: the folder must take one.
+        let probe = self.dir.join(format!(".probe-{}", std::process::id()));
+        let made = std::fs::create_dir_all(&self.dir).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&probe)
+                .map(drop)
+        });
+        match made {
+            Ok(()) => {
+                let _ = std::fs::remove_file(&probe);
+                None
+            }
+            Err(e) => Some(format!(
+                "the continuation ledger folder {} cannot be written ({e})",
+                self.dir.display()
+            )),
+        }
+    }
+
     fn set(&self, key: &str, n: u32) {
         let p = self.path(key);
         if n == 0 && !p.exists() {
@@ -82,5 +139,57 @@ impl ContinuationLedger for FileLedger {
         }
         let _ = std::fs::create_dir_all(&self.dir);
         let _ = std::fs::write(p, n.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("sg-ledger-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_writable_folder_keeps_the_count() {
+        let d = scratch("ok");
+        let l = FileLedger::new(d.join("continuations"));
+        assert_eq!(l.unusable("s-stop-main"), None);
+        l.set("s-stop-main", 2);
+        assert_eq!(l.used("s-stop-main"), 2);
+        assert_eq!(l.unusable("s-stop-main"), None);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_made_or_a_broken_count_is_unusable() {
+        let d = scratch("bad");
+        // A file where the folder should be: no count can ever be written (even as root).
+        std::fs::write(d.join("state"), "").unwrap();
+        let l = FileLedger::new(d.join("state").join("continuations"));
+        let why = l.unusable("k").unwrap();
+        assert!(
+            why.starts_with(&format!(
+                "the continuation ledger {} cannot be read (",
+                d.join("state").join("continuations").join("k").display()
+            )),
+            "{why}"
+        );
+        let l = FileLedger::new(d.clone());
+        std::fs::write(d.join("k"), "lots").unwrap();
+        assert_eq!(
+            l.unusable("k"),
+            Some(format!(
+                "the continuation ledger {} holds no count",
+                d.join("k").display()
+            ))
+        );
+        std::fs::create_dir_all(d.join("dir")).unwrap();
+        assert!(l.unusable("dir").unwrap().contains("cannot be read"));
+        let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -58,7 +58,7 @@ fn on_load_error_deny_fails_closed_on_pre_tool_and_permission_request() {
     assert_eq!(first, BROKEN_FIRST.replace("w.toml:5:1", "w.toml:8:1"));
     let engine = Engine::new(DecisionTable::new(vec![p]));
     let reason = format!(
-        "seamguard policy w.toml failed to load and is set to fail closed (on_load_error = \"deny\"): {first} [seamguard:load-error]"
+        "seamguard policy w.toml failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check w.toml`), or set `on_load_error = \"warn\"` in its [policy] table to let calls through while it is broken [seamguard:load-error]"
     );
     let warning = format!(
         "seamguard: policy w.toml has 1 error and some rules are not enforced (run `seamguard check`): {first}"

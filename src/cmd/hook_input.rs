@@ -1,0 +1,288 @@
+//! The input side of `seamguard hook`: reading the payload within its size limit, coercing
+//! fields whose meaning is clear, and the answer to a payload seamguard cannot judge.
+//!
+//! Nothing here lets a tool call through silently. A payload that cannot be judged is
+//! refused: a pre-tool or permission-request event is denied in its dialect's shape, any
+//! other event gets a non-blocking message (a Stop is never blocked by it), and when the
+//! event itself cannot be known the answer is exit 2 with the reason on stderr, which every
+//! supported host reads as a block of a tool call (HOOKS.md A5.2, B3: Claude Code blocks a
+//! `PreToolUse` on exit 2; Codex blocks a `PreToolUse` and denies a `PermissionRequest` on
+//! exit 2 with a non-empty stderr).
+
+use std::io::Read;
+
+use serde_json::Value;
+
+use seamguard_engine::{Contribution, Dialect, Encoded, Outcome, Seam, Verdict, encode, merge};
+
+/// The largest payload seamguard reads (bytes). A bigger one is refused before it is parsed:
+/// a tool call is denied, another event gets a message. Real payloads are far smaller (hosts
+/// cap tool output); a command line over [`seamguard_engine::shell::MAX_SCRIPT_BYTES`] is
+/// refused as well, before any rule looks at it.
+pub(crate) const MAX_PAYLOAD_BYTES: usize = 16 << 20;
+
+/// The rule id a refusal is reported under.
+pub(crate) const UNREADABLE_RULE: &str = "seamguard:unreadable-payload";
+
+/// The payload as read from stdin: its first [`MAX_PAYLOAD_BYTES`] + 1 bytes and its full
+/// length (the rest is read and dropped, so the host's write never fails on a closed pipe).
+pub(crate) struct RawPayload {
+    /// The bytes kept.
+    pub(crate) bytes: Vec<u8>,
+    /// How many bytes the host sent.
+    pub(crate) total: u64,
+}
+
+impl RawPayload {
+    /// Whether the payload is over [`MAX_PAYLOAD_BYTES`].
+    pub(crate) fn too_large(&self) -> bool {
+        self.total > MAX_PAYLOAD_BYTES as u64
+    }
+}
+
+/// Read the whole of `input`, keeping at most [`MAX_PAYLOAD_BYTES`] + 1 bytes.
+///
+/// # Errors
+/// The read error of `input`.
+pub(crate) fn read_payload(input: &mut dyn Read) -> std::io::Result<RawPayload> {
+    let mut bytes = Vec::new();
+    let kept = input
+        .take(MAX_PAYLOAD_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    let mut total = kept as u64;
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        total += std::io::copy(input, &mut std::io::sink())?;
+    }
+    Ok(RawPayload { bytes, total })
+}
+
+/// The identifier fields a host sends as strings; a number there is read as its digits.
+const ID_FIELDS: &[&str] = &[
+    "session_id",
+    "turn_id",
+    "prompt_id",
+    "agent_id",
+    "tool_use_id",
+];
+
+/// Coerce the top-level fields of `payload` whose intended value is clear: a numeric
+/// identifier (`"session_id": 5`) becomes its digits, a `stop_hook_active` written as
+/// `"true"` / `"false"` or `1` / `0` becomes the boolean. Returns one note per coerced field.
+/// Other wrong types are left for [`seamguard_engine::HookEvent::from_value`] to report.
+pub(crate) fn coerce_fields(payload: &mut Value) -> Vec<String> {
+    let mut notes = Vec::new();
+    let Some(map) = payload.as_object_mut() else {
+        return notes;
+    };
+    for key in ID_FIELDS {
+        if let Some(v) = map.get_mut(*key)
+            && let Value::Number(n) = v
+        {
+            let s = n.to_string();
+            notes.push(format!(
+                "seamguard: `{key}` is a number ({s}); read as the string \"{s}\""
+            ));
+            *v = Value::String(s);
+        }
+    }
+    if let Some(v) = map.get_mut("stop_hook_active") {
+        let b = match v {
+            Value::String(s) if s == "true" => Some(true),
+            Value::String(s) if s == "false" => Some(false),
+            Value::Number(n) if n.as_u64() == Some(1) => Some(true),
+            Value::Number(n) if n.as_u64() == Some(0) => Some(false),
+            _ => None,
+        };
+        if let Some(b) = b {
+            notes.push(format!(
+                "seamguard: `stop_hook_active` is {v}, not a boolean; read as {b}"
+            ));
+            *v = Value::Bool(b);
+        }
+    }
+    notes
+}
+
+/// Why the command line of a tool call is too large to judge, when it is: the shell command
+/// (`command` / `cmd`, a string or a list of strings) or a tool input that is itself a line,
+/// over the analysis limit. Checked before any rule reads it.
+pub(crate) fn oversized_command(payload: &Value) -> Option<String> {
+    let limit = seamguard_engine::shell::MAX_SCRIPT_BYTES;
+    let input = payload.get("tool_input")?;
+    let len = |v: &Value| match v {
+        Value::String(s) => s.len(),
+        Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::len).sum(),
+        _ => 0,
+    };
+    let n = match input {
+        Value::Object(m) => m.get("command").or_else(|| m.get("cmd")).map_or(0, len),
+        other => len(other),
+    };
+    (n > limit)
+        .then(|| format!("the command line is {n} bytes, over the {limit}-byte analysis limit"))
+}
+
+/// Every event name the raw text declares (`"hook_event_name": "…"`), found without parsing
+/// it; a name inside a string value is escaped (`\"`) and not found.
+fn raw_event_names(input: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(input);
+    let key = "\"hook_event_name\"";
+    let mut names: Vec<String> = Vec::new();
+    let mut rest = text.as_ref();
+    while let Some(at) = rest.find(key) {
+        rest = rest.get(at + key.len()..).unwrap_or("");
+        let name = rest
+            .trim_start()
+            .strip_prefix(':')
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix('"'))
+            .and_then(|r| r.split('"').next());
+        if let Some(n) = name
+            && !names.iter().any(|x| x == n)
+        {
+            names.push(n.to_string());
+        }
+    }
+    names
+}
+
+/// The seam a payload that cannot be parsed declares: its one event name, when it names a
+/// seam. Several different names, or none, mean the event cannot be known.
+pub(crate) fn raw_seam(input: &[u8]) -> Option<Seam> {
+    match raw_event_names(input).as_slice() {
+        [one] => Seam::from_event_name(one),
+        _ => None,
+    }
+}
+
+/// The answer to a payload seamguard cannot judge (see the module documentation): `seam` is
+/// the event when it is known, `why` says what was wrong.
+pub(crate) fn refuse(seam: Option<Seam>, dialect: Dialect, why: &str) -> Encoded {
+    let Some(seam) = seam else {
+        return Encoded {
+            stdout: String::new(),
+            stderr: format!(
+                "seamguard could not read this hook payload ({why}) and cannot tell which event it is; blocked to be safe"
+            ),
+            exit_code: 2,
+        };
+    };
+    let outcome = if matches!(seam, Seam::PreTool | Seam::PermissionRequest) {
+        let mut c = Contribution::verdict(
+            UNREADABLE_RULE,
+            Verdict::Deny,
+            Some(format!(
+                "seamguard could not judge this tool call: {why}; denied to be safe"
+            )),
+        );
+        c.guard = true;
+        merge(seam, vec![c])
+    } else {
+        Outcome {
+            seam: Some(seam),
+            warnings: vec![format!(
+                "seamguard could not judge this {} event: {why}; no rule was applied",
+                seam.event_name()
+            )],
+            ..Outcome::default()
+        }
+    };
+    let mut enc = encode(&outcome, dialect);
+    if enc.stderr.is_empty() {
+        enc.stderr = format!("seamguard: {why}");
+    }
+    enc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numeric_ids_and_boolean_words_are_coerced() {
+        let mut v = json!({"session_id": 5, "turn_id": 7, "cwd": 7, "stop_hook_active": "true"});
+        let notes = coerce_fields(&mut v);
+        assert_eq!(
+            v,
+            json!({"session_id": "5", "turn_id": "7", "cwd": 7, "stop_hook_active": true})
+        );
+        assert_eq!(
+            notes,
+            [
+                "seamguard: `session_id` is a number (5); read as the string \"5\"",
+                "seamguard: `turn_id` is a number (7); read as the string \"7\"",
+                "seamguard: `stop_hook_active` is \"true\", not a boolean; read as true",
+            ]
+        );
+        let mut v = json!({"stop_hook_active": "yes"});
+        assert!(coerce_fields(&mut v).is_empty());
+        assert_eq!(v, json!({"stop_hook_active": "yes"}));
+    }
+
+    #[test]
+    fn raw_event_name_needs_one_unescaped_name() {
+        assert_eq!(
+            raw_seam(br#"{"hook_event_name": "PreToolUse", "tool_input": {"command": "#),
+            Some(Seam::PreTool)
+        );
+        assert_eq!(
+            raw_seam(br#"{"hook_event_name":"Stop","x":{"hook_event_name":"PreToolUse""#),
+            None
+        );
+        assert_eq!(
+            raw_seam(br#"{"c":"{\"hook_event_name\":\"Stop\"}","hook_event_name":"PreToolUse"#),
+            Some(Seam::PreTool)
+        );
+        assert_eq!(raw_seam(b"not json"), None);
+    }
+
+    #[test]
+    fn oversized_command_is_measured_in_every_shape() {
+        let big = "a".repeat(seamguard_engine::shell::MAX_SCRIPT_BYTES + 1);
+        let n = big.len();
+        let want = format!("the command line is {n} bytes, over the 1048576-byte analysis limit");
+        for input in [
+            json!({"command": big.clone()}),
+            json!({"cmd": [big.clone()]}),
+            json!(big.clone()),
+        ] {
+            assert_eq!(
+                oversized_command(&json!({"tool_input": input})).as_deref(),
+                Some(want.as_str())
+            );
+        }
+        assert_eq!(
+            oversized_command(&json!({"tool_input": {"command": "ls"}})),
+            None
+        );
+        assert_eq!(
+            oversized_command(&json!({"tool_input": {"content": big}})),
+            None
+        );
+    }
+
+    #[test]
+    fn refusals_deny_tool_calls_and_never_block_a_stop() {
+        let e = refuse(Some(Seam::PreTool), Dialect::Codex, "x");
+        assert_eq!(
+            e.stdout,
+            "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"seamguard could not judge this tool call: x; denied to be safe [seamguard:unreadable-payload]\"}}\n"
+        );
+        assert_eq!(e.exit_code, 0);
+        let e = refuse(Some(Seam::Stop), Dialect::ClaudeCode, "x");
+        assert_eq!(e.exit_code, 0);
+        assert!(!e.stdout.contains("block"), "{}", e.stdout);
+        let e = refuse(None, Dialect::ClaudeCode, "x");
+        assert_eq!((e.exit_code, e.stdout.as_str()), (2, ""));
+    }
+
+    #[test]
+    fn read_payload_keeps_the_limit_and_counts_the_rest() {
+        let data = vec![b' '; MAX_PAYLOAD_BYTES + 10];
+        let raw = read_payload(&mut data.as_slice()).unwrap();
+        assert_eq!(raw.bytes.len(), MAX_PAYLOAD_BYTES + 1);
+        assert_eq!(raw.total, (MAX_PAYLOAD_BYTES + 10) as u64);
+        assert!(raw.too_large());
+    }
+}
