@@ -448,6 +448,9 @@ pub struct EffectTest {
     /// `credential_in_url = true`: the URL carries a credential (a password, or a query
     /// parameter named like a token or key).
     pub credential_in_url: bool,
+    /// `runs_response = true` (sends): what comes back is run as code (`curl … | sh`).
+    #[serde(default)]
+    pub runs_response: bool,
     /// `target`: a signalled process or unit is named one of these (globs: `ssh*`).
     pub targets: Vec<String>,
     /// `manager`: the package manager is one of these (`npm`, `pip`).
@@ -495,6 +498,7 @@ impl EffectTest {
             body_from: Vec::new(),
             body_from_env: Vec::new(),
             credential_in_url: false,
+            runs_response: false,
             targets: Vec::new(),
             managers: Vec::new(),
             source_not_in: Vec::new(),

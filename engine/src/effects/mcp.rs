@@ -1146,6 +1146,7 @@ impl<'a> Walk<'a> {
                             method: None,
                             body: Vec::new(),
                             dynamic: false,
+                            runs_response: false,
                         }),
                         self.route(ptr),
                     );
@@ -1354,6 +1355,7 @@ impl<'a> Walk<'a> {
                         method: Some("POST".to_string()),
                         body,
                         dynamic: true,
+                        runs_response: false,
                     }),
                     self.route(&arg),
                 );
@@ -1445,6 +1447,7 @@ impl<'a> Walk<'a> {
                 method: Some(method.to_string()),
                 body,
                 dynamic: false,
+                runs_response: false,
             }),
             self.route(&content_arg.map(|k| format!("/{k}")).unwrap_or_default()),
         );

@@ -322,6 +322,7 @@ fn browser_script_and_upload() {
                         Some(CWD)
                     ))],
                     dynamic: true,
+                    runs_response: false,
                 }),
                 route(t, "/paths/0")
             ),
@@ -910,6 +911,7 @@ fn remote_stores_hosts_and_uris() {
                     method: Some("POST".into()),
                     body: vec![BodySource::File(creds)],
                     dynamic: true,
+                    runs_response: false,
                 }),
                 route(t, "/localPath")
             ),

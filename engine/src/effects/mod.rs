@@ -157,6 +157,9 @@ pub struct Send {
     pub body: Vec<BodySource>,
     /// Part of the destination is only known at run time.
     pub dynamic: bool,
+    /// What comes back is run as code: piped into a shell or interpreter (`curl … | sh`,
+    /// `wget -O- … | python3`).
+    pub runs_response: bool,
 }
 
 /// What an effect does.
@@ -288,6 +291,9 @@ impl fmt::Display for Effect {
                         BodySource::Stdin => f.write_str(" standard input")?,
                         BodySource::Literal => {}
                     }
+                }
+                if s.runs_response {
+                    f.write_str(" and runs what comes back")?;
                 }
             }
             What::Signal { targets, signal } => {

@@ -128,6 +128,8 @@ pub(crate) enum Switch {
     RemoteName,
     /// The remaining operands are arguments, not files (`jq --args`).
     ArgsFollow,
+    /// The script is standard input and the operands are its arguments (`bash -s -- --yes`).
+    StdinScript,
 }
 
 /// Which operand the program falls back to when none is given.
@@ -1330,6 +1332,8 @@ pub(crate) static PROGRAMS: &[Program] = &[
         names: &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"],
         valued: &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"],
         options: &[("-c", Role::Ignore)],
+        // `-s`: the script is standard input and the operands are its arguments.
+        switches: &[("-s", Switch::StdinScript)],
         lead: &[Role::Read],
         lead_options: &["-c"],
         ..ROW
@@ -2484,6 +2488,9 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
     scan.words(row, args.get(i..).unwrap_or_default(), false, &mut out);
     // The leading operands, unless an option gave them.
     let mut rest = scan.positional.as_slice();
+    if out.switches.contains(&Switch::StdinScript) {
+        rest = &[];
+    }
     if !out.lead_given {
         for r in row.lead {
             let Some((first, tail)) = rest.split_first() else {

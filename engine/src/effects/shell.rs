@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use super::programs::{Action, Fallback, Parsed, Role, Switch, is_remote, parse};
-use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
+use super::{BodySource, Effect, Effects, Lens, PathRef, Route, Send, What};
 use crate::shell::{
     Arg, BrushAnalyzer, MAX_DEPTH, PROCSUB, RedirectMode, ShellAnalysis, ShellAnalyzer,
     SimpleCommand, analyze_command,
@@ -70,7 +70,9 @@ fn lens_commands(
     // A command seen before on the line (same words, redirections, folder and wrappers) has
     // the same effects: a long generated line repeats a few commands thousands of times.
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for c in &a.commands {
+    // The effects each command added (`fx.list` index range), for the pipes between them.
+    let mut spans: Vec<std::ops::Range<usize>> = vec![0..0; a.commands.len()];
+    for (ci, c) in a.commands.iter().enumerate() {
         // (A file downloaded since makes the same words run something new.)
         let key = format!(
             "{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{}",
@@ -130,8 +132,34 @@ fn lens_commands(
             }
         }
         redirect_effects(c, &mut out);
+        // `nc host 80 <<< "$TOKEN"`: a request whose body is standard input sends the
+        // variables of the text fed to it.
+        if let Some(r) = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+        {
+            let vars = variables(&r.target.text);
+            for w in &mut out.list {
+                if let What::Send(s) = w
+                    && s.body.contains(&BodySource::Stdin)
+                {
+                    for v in &vars {
+                        let src = BodySource::Env(v.clone());
+                        if !s.body.contains(&src) {
+                            s.body.push(src);
+                        }
+                    }
+                }
+            }
+        }
+        let start = fx.list.len();
         for w in out.list {
             fx.push(w, route.clone());
+        }
+        if let Some(span) = spans.get_mut(ci) {
+            *span = start..fx.list.len();
         }
         // Shell text the program runs itself, analysed as a line of its own.
         for (who, text) in out.scripts {
@@ -159,6 +187,7 @@ fn lens_commands(
             lens_commands(tool, argument, &inner, &nested, depth + 1, fx);
         }
     }
+    through_pipes(a, &spans, fx);
     if let Some(u) = &a.unsure {
         fx.push(
             What::Unsure(u.clone()),
@@ -170,6 +199,177 @@ fn lens_commands(
                 via: via.to_vec(),
             },
         );
+    }
+}
+
+/// Programs that run what they read on standard input as code when given no script
+/// (`… | sh`, `… | python3 -`).
+const STDIN_RUNNERS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "fish",
+    "busybox",
+    "python",
+    "python2",
+    "python3",
+    "pypy",
+    "pypy3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "php",
+    "pwsh",
+    "powershell",
+    "osascript",
+    "source",
+    ".",
+    "tclsh",
+    "lua",
+    "Rscript",
+];
+
+/// Whether `c` runs its standard input as code: a shell or interpreter with no script operand
+/// and no inline code (`sh`, `sudo bash -s -- --flag`, `python3 -`, `source /dev/stdin`).
+fn runs_stdin(c: &SimpleCommand) -> bool {
+    let b = c.basename();
+    let b = b.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
+    if !STDIN_RUNNERS.contains(&b) && !STDIN_RUNNERS.contains(&c.basename()) {
+        return false;
+    }
+    for a in &c.args {
+        let t = a.text.as_str();
+        if t == "-" || t == "/dev/stdin" || t == "--" || t == "-s" {
+            return true;
+        }
+        if t.starts_with('-') {
+            // Inline code (`-c`, `-e`, `--eval`, `-r`) or a module (`-m`): not standard input.
+            if matches!(
+                t,
+                "-c" | "-e" | "-E" | "--eval" | "-r" | "-m" | "-p" | "--print" | "-Command"
+            ) || (t.len() > 1
+                && !t.starts_with("--")
+                && t.contains('c')
+                && SHELLS_C.contains(&b))
+            {
+                return false;
+            }
+            continue;
+        }
+        // A script operand.
+        return false;
+    }
+    true
+}
+
+/// Shells whose `-c` may be bundled with other flags (`-xc`).
+const SHELLS_C: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"];
+
+/// The commands a pipeline element runs: the first one recorded for it and those it wraps
+/// (`sudo bash` is `sudo`, then `bash` through `sudo`).
+fn element(a: &ShellAnalysis, first: usize) -> std::ops::Range<usize> {
+    let Some(head) = a.commands.get(first) else {
+        return first..first;
+    };
+    let depth = head.via.len();
+    let mut end = first + 1;
+    while a
+        .commands
+        .get(end)
+        .is_some_and(|c| c.via.len() > depth && c.via.starts_with(&head.via))
+    {
+        end += 1;
+    }
+    first..end
+}
+
+/// What flows through the pipes of a line: a request whose response is piped into a shell or
+/// interpreter runs that response as code (`curl … | sh`); a request whose body is standard
+/// input sends what the commands before it read or print (`cat .env | curl -d @- …`,
+/// `printf %s "$TOKEN" | nc host 80`), through filters (`| base64 |`).
+fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>], fx: &mut Effects) {
+    if a.pipes.is_empty() {
+        return;
+    }
+    let effects_of = |r: std::ops::Range<usize>| -> Vec<usize> {
+        r.filter_map(|k| spans.get(k))
+            .flat_map(Clone::clone)
+            .collect()
+    };
+    // What an element reads or prints, and what was piped into it, transitively.
+    let mut fed: std::collections::HashMap<usize, Vec<BodySource>> =
+        std::collections::HashMap::new();
+    for &(from, to) in &a.pipes {
+        let producer = element(a, from);
+        let mut sources: Vec<BodySource> = fed.get(&from).cloned().unwrap_or_default();
+        for k in producer.clone() {
+            let Some(c) = a.commands.get(k) else { continue };
+            match c.basename() {
+                "echo" | "printf" | "print" => {
+                    for arg in &c.args {
+                        sources.extend(variables(&arg.text).into_iter().map(BodySource::Env));
+                    }
+                }
+                "printenv" => sources.extend(
+                    c.args
+                        .iter()
+                        .filter(|x| !x.text.starts_with('-') && !x.dynamic)
+                        .map(|x| BodySource::Env(x.text.clone())),
+                ),
+                _ => {}
+            }
+            if let Some(text) = c.stdin_text() {
+                sources.extend(variables(text).into_iter().map(BodySource::Env));
+            }
+        }
+        for i in effects_of(producer.clone()) {
+            if let Some(Effect {
+                what: What::Read(p),
+                ..
+            }) = fx.list.get(i)
+            {
+                sources.push(BodySource::File(p.clone()));
+            }
+        }
+        let consumer = element(a, to);
+        let runs = consumer
+            .clone()
+            .any(|k| a.commands.get(k).is_some_and(runs_stdin));
+        // A request whose response is run as code.
+        if runs {
+            for i in effects_of(producer) {
+                if let Some(Effect {
+                    what: What::Send(s),
+                    ..
+                }) = fx.list.get_mut(i)
+                {
+                    s.runs_response = true;
+                }
+            }
+        }
+        // A request whose body is standard input sends what was fed into it.
+        for i in effects_of(consumer) {
+            if let Some(Effect {
+                what: What::Send(s),
+                ..
+            }) = fx.list.get_mut(i)
+                && s.body.contains(&BodySource::Stdin)
+            {
+                for src in &sources {
+                    if !s.body.contains(src) {
+                        s.body.push(src.clone());
+                    }
+                }
+            }
+        }
+        fed.entry(to).or_default().extend(sources);
     }
 }
 
@@ -485,6 +685,7 @@ fn send_url(url: &Arg, method: Option<String>, mut body: Vec<BodySource>) -> Wha
         method,
         body,
         dynamic,
+        runs_response: false,
     })
 }
 
@@ -511,6 +712,7 @@ fn send_host(host: &Arg, port: Option<&str>, body: Vec<BodySource>) -> What {
         method: None,
         body,
         dynamic,
+        runs_response: false,
     })
 }
 
@@ -531,6 +733,7 @@ fn send_remote(a: &Arg, body: Vec<BodySource>) -> What {
         method: None,
         body,
         dynamic: a.dynamic,
+        runs_response: false,
     })
 }
 
@@ -1232,6 +1435,7 @@ fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             method,
             body,
             dynamic: true,
+            runs_response: false,
         }));
     }
 }

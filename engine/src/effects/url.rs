@@ -777,6 +777,7 @@ pub(crate) fn push_url(
             method,
             body,
             dynamic: false,
+            runs_response: false,
         }),
         route,
     );

@@ -268,6 +268,9 @@ fn send_ok(
         || !t.ip_class.is_empty()
         || !t.scheme.is_empty()
         || t.credential_in_url;
+    if t.runs_response && !s.runs_response {
+        return Some(false);
+    }
     let ep: Option<&Endpoint> = s.endpoint.as_ref();
     if needs_endpoint {
         let Some(ep) = ep else {

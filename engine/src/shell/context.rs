@@ -53,6 +53,8 @@ pub(super) struct LineAnalysis {
     /// File descriptors opened on files by a bare `exec` earlier on the line
     /// (`exec 4< key`), so that `cat <&4` reads `key`.
     pub(super) fds: HashMap<i32, Redirect>,
+    /// The pipes recorded so far (see [`ShellAnalysis::pipes`]).
+    pub(super) pipes: Vec<(usize, usize)>,
 }
 
 impl LineAnalysis {
@@ -67,6 +69,7 @@ impl LineAnalysis {
             options: ParserOptions::default(),
             loop_budget: MAX_LOOP_UNROLL_BYTES,
             fds: HashMap::new(),
+            pipes: Vec::new(),
         }
     }
 
@@ -75,6 +78,7 @@ impl LineAnalysis {
         ShellAnalysis {
             commands: self.out,
             unsure: self.unsure,
+            pipes: self.pipes,
         }
     }
 

@@ -223,6 +223,10 @@ pub struct ShellAnalysis {
     /// Why part of the line could not be analysed (parse error, dynamic command word,
     /// depth limit), if so.
     pub unsure: Option<String>,
+    /// The pipes between commands, as `(producer, consumer)` indices into
+    /// [`ShellAnalysis::commands`]: `curl … | sh` is `(0, 1)`. Each names the first command
+    /// recorded for a pipeline element (a wrapper before what it wraps).
+    pub pipes: Vec<(usize, usize)>,
 }
 
 /// A shell-line analyser (the parser is swappable behind this trait).

@@ -48,6 +48,7 @@ pub(super) fn contained(run: impl FnOnce() -> ShellAnalysis) -> ShellAnalysis {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| ShellAnalysis {
         commands: Vec::new(),
         unsure: Some("the shell parser failed on this line (internal error)".to_string()),
+        pipes: Vec::new(),
     })
 }
 

@@ -69,6 +69,7 @@ pub fn tool_paths(payload: &serde_json::Value) -> ShellAnalysis {
             vec![file_command(args, cwd)]
         },
         unsure: None,
+        pipes: Vec::new(),
     }
 }
 

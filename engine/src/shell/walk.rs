@@ -38,9 +38,21 @@ impl LineAnalysis {
         // Every element but a lone one runs in a subshell: `cd` there does not persist.
         let saved = if n > 1 { Some(self.cwd.clone()) } else { None };
         let mut stdin: Option<Input> = None;
+        // The first command recorded for the element before, with this wrapper path.
+        let mut producer: Option<usize> = None;
+        let first_of = |out: &[SimpleCommand], from: usize| {
+            out.get(from..)
+                .and_then(|o| o.iter().position(|c| c.via == via))
+                .map(|k| from + k)
+        };
         for (i, c) in p.seq.iter().enumerate() {
             let before = self.out.len();
             self.command(c, via, depth, stdin.take());
+            let this = first_of(&self.out, before);
+            if let (Some(from), Some(to)) = (producer, this) {
+                self.pipes.push((from, to));
+            }
+            producer = this;
             // `echo 'rm -rf /' | sh`: a literal producer piped into a shell.
             if i + 1 < n {
                 stdin = Some(match c {

@@ -334,6 +334,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("no-approval-bypass-in-agent-settings", 4),
         ("no-credential-store-dump", 4),
         ("no-disk-tools", 4),
+        ("no-download-into-shell", 4),
         ("no-download-then-run", 4),
         ("no-force-push-to-protected", 4),
         ("no-loosening-of-system-file-permissions", 4),
@@ -374,8 +375,9 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // (4) hold only on the unsure lines below, which every guard fails closed on, and so do
     // `shutdown-or-reboot-needs-approval` and `security-controls-off-needs-approval` (4). No
     // event changed verdict. Parsed agent settings (issue 13): `hook-settings-tampering` and
-    // `no-approval-bypass-in-agent-settings` now test `configures` effects, so they too hold
-    // only on the 4 unsure lines.
+    // `no-approval-bypass-in-agent-settings` now test `configures` effects, and
+    // `no-download-into-shell` a `sends` effect (any tool), so they too hold only on the 4
+    // unsure lines.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,

@@ -45,6 +45,7 @@ const SEND_KEYS: &[&str] = &[
     "body_from",
     "body_from_env",
     "credential_in_url",
+    "runs_response",
     "lens",
 ];
 const SIGNAL_KEYS: &[&str] = &["target", "lens"];
@@ -98,7 +99,8 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 Some(b) => test.append = Some(b),
                 None => ok = false,
             },
-            "credential_in_url" => match want_bool(ctx, val, &label) {
+            "credential_in_url" | "runs_response" => match want_bool(ctx, val, &label) {
+                Some(true) if k == "runs_response" => test.runs_response = true,
                 Some(true) => test.credential_in_url = true,
                 Some(false) => {
                     ctx.error(
