@@ -128,7 +128,7 @@ pub fn records(
 
 /// What an event is about, for a human reading the log: the tool input's `command`,
 /// `file_path`, `path`, `url` or `pattern`, else the `prompt`; at most 200 characters.
-fn subject(payload: &Value) -> Option<String> {
+pub fn subject(payload: &Value) -> Option<String> {
     let ti = payload.get("tool_input");
     let s = ["command", "file_path", "path", "url", "pattern"]
         .iter()

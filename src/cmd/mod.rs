@@ -12,12 +12,15 @@ use clap::{Subcommand, ValueEnum};
 
 use seamguard_engine::Dialect;
 
+mod allow;
 mod check;
 mod explain;
+mod grants;
 mod hook;
 mod hook_input;
 mod import;
 mod init;
+mod log;
 mod replay;
 mod test;
 mod trust;
@@ -36,6 +39,10 @@ pub(crate) enum Command {
     Explain(explain::Args),
     /// Judge one call in one line: `seamguard try 'rm -rf ~'` (exit 0 runs, 1 ask, 2 deny).
     Try(try_call::Args),
+    /// Approve the call of the last ask: `seamguard allow --last [--session|--project|--always]`.
+    Allow(allow::Args),
+    /// List or revoke grants: `seamguard grants [list | revoke ID]`.
+    Grants(grants::Args),
 }
 
 impl Command {
@@ -51,6 +58,8 @@ impl Command {
             Command::Replay(a) => replay::run(a),
             Command::Explain(a) => explain::run(a),
             Command::Try(a) => try_call::run(&a),
+            Command::Allow(a) => allow::run(&a),
+            Command::Grants(a) => grants::run(&a),
         }
     }
 }

@@ -13,6 +13,7 @@ mod support;
 mod cli;
 mod command_hooks_cli;
 mod failure_matrix;
+mod grants_cli;
 mod harness_pipeline;
 mod init_cli;
 mod library_replay;
