@@ -22,6 +22,7 @@ mod import;
 mod init;
 mod log;
 mod replay;
+mod status;
 mod test;
 mod trust;
 mod try_call;
@@ -43,6 +44,8 @@ pub(crate) enum Command {
     Allow(allow::Args),
     /// List or revoke grants: `seamguard grants [list | revoke ID]`.
     Grants(grants::Args),
+    /// Is the guard on: hooks installed per agent, binary, policies, last run (exit 1: off).
+    Status(status::Args),
 }
 
 impl Command {
@@ -60,6 +63,7 @@ impl Command {
             Command::Try(a) => try_call::run(&a),
             Command::Allow(a) => allow::run(&a),
             Command::Grants(a) => grants::run(&a),
+            Command::Status(a) => status::run(&a),
         }
     }
 }

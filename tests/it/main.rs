@@ -20,5 +20,6 @@ mod library_replay;
 mod policy_macro_replay;
 mod replay_cli;
 mod sample_hooks;
+mod status_cli;
 mod try_cli;
 mod unreadable_payloads;
