@@ -386,23 +386,27 @@ pub(crate) fn apply(
 }
 
 /// Add the grant fields to the evaluation's `hook/result` record (the last one): `call` (the
-/// normalized call of an ask or a granted call), `project` (its project root, where a
-/// `--project` grant goes), `tool_name`, `subject`, and `grant` / `grant_scope` when a grant
-/// lifted the ask.
+/// normalized call of an ask or a granted call) and `project` (its project root, where a
+/// `--project` grant goes); `tool_name` and `subject` of every decision (not of events no rule
+/// decided, so `seamguard log` can show what was decided); `grant` / `grant_scope` when a
+/// grant lifted the ask.
 pub(crate) fn annotate(
     records: &mut [Value],
     payload: &Value,
     call: Option<Value>,
     applied: Option<&Applied>,
 ) {
-    let (Some(call), Some(Value::Object(last))) = (call, records.last_mut()) else {
+    let Some(Value::Object(last)) = records.last_mut() else {
         return;
     };
-    last.insert("call".into(), call);
-    if let Some(root) = project_root(payload) {
-        last.insert("project".into(), json!(root.display().to_string()));
+    if let Some(call) = call {
+        last.insert("call".into(), call);
+        if let Some(root) = project_root(payload) {
+            last.insert("project".into(), json!(root.display().to_string()));
+        }
     }
-    if !last.contains_key("tool_name") {
+    let decided = last.get("decision").and_then(Value::as_str) != Some("none");
+    if decided && !last.contains_key("tool_name") {
         last.insert(
             "tool_name".into(),
             payload.get("tool_name").cloned().unwrap_or(Value::Null),

@@ -13,7 +13,10 @@
 //! `mode = "observe"` policy had something to say, the result also carries `observed`
 //! (`decision`, `reason`, `rules`: what the outcome would have been with them enforced),
 //! `tool_name` and `subject` (the command, file path, URL or prompt, at most 200 characters),
-//! so the log alone shows what the observe profile would have stopped.
+//! so the log alone shows what the observe profile would have stopped. `seamguard hook` adds
+//! `tool_name` and `subject` to every decided result, and for an `ask` (or an ask a grant
+//! lifted) `call` (the normalized call a grant matches), `project`, and `grant` /
+//! `grant_scope` when a grant decided.
 
 use std::io::Write;
 use std::path::Path;

@@ -46,6 +46,8 @@ pub(crate) enum Command {
     Grants(grants::Args),
     /// Is the guard on: hooks installed per agent, binary, policies, last run (exit 1: off).
     Status(status::Args),
+    /// Read the audit log: last decisions, filters, counts per rule, observe-mode summary.
+    Log(log::Args),
 }
 
 impl Command {
@@ -64,6 +66,7 @@ impl Command {
             Command::Allow(a) => allow::run(&a),
             Command::Grants(a) => grants::run(&a),
             Command::Status(a) => status::run(&a),
+            Command::Log(a) => log::run(&a),
         }
     }
 }

@@ -124,7 +124,7 @@ fn version_of(bin: &Path) -> Option<String> {
 }
 
 /// `YYYY-MM-DD HH:MM:SS UTC` of a Unix time in ms.
-fn utc(ms: u64) -> String {
+pub(super) fn utc(ms: u64) -> String {
     let secs = ms / 1000;
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;

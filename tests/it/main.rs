@@ -17,6 +17,7 @@ mod grants_cli;
 mod harness_pipeline;
 mod init_cli;
 mod library_replay;
+mod log_cli;
 mod policy_macro_replay;
 mod replay_cli;
 mod sample_hooks;
