@@ -10,6 +10,7 @@
 
 mod support;
 
+mod check_json_cli;
 mod cli;
 mod command_hooks_cli;
 mod failure_matrix;
