@@ -230,3 +230,42 @@ fn a_project_grant_cannot_lift_the_ask_of_a_rule_outside_the_project() {
     let r = seamguard(&dir, &["hook"], &payload(&dir, "s2", cmd));
     assert_eq!(decision(&r), "allow", "{}", r.stderr);
 }
+
+#[test]
+fn a_codex_deny_that_stands_for_an_ask_says_how_to_approve_and_can_be_approved() {
+    let dir = workdir();
+    let payload = |session: &str| {
+        json!({
+            "session_id": session, "turn_id": "t1", "transcript_path": null,
+            "cwd": dir.display().to_string(), "hook_event_name": "PreToolUse", "model": "gpt-5",
+            "permission_mode": "default", "tool_name": "Bash",
+            "tool_input": { "command": "git push origin main" }, "tool_use_id": "call_1",
+        })
+        .to_string()
+        .into_bytes()
+    };
+    let args = ["hook", "--policy", "ask.toml", "--dialect", "codex"];
+    let r = seamguard(&dir, &args, &payload("c1"));
+    assert_eq!(
+        r.stdout,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Pushing needs your approval [push-ask]. Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
+    );
+    let r = seamguard(&dir, &["allow", "--last"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains(" (session c1) Bash: git push origin main\n"),
+        "{}",
+        r.stdout
+    );
+    // Allowed: Codex gets no answer, so the call runs.
+    let r = seamguard(&dir, &args, &payload("c1"));
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!(last_result(&dir)["dialect"], "codex");
+    assert!(
+        last_result(&dir)["grant"]
+            .as_str()
+            .unwrap()
+            .starts_with("g-")
+    );
+}
