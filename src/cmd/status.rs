@@ -266,11 +266,16 @@ fn agent_status(
     }
     let on_failure = match dialect {
         Dialect::ClaudeCode => {
-            let blocks = files.iter().any(|f| {
-                f.events.as_ref().is_some_and(|e| !e.is_empty())
-                    && std::fs::read_to_string(&f.path)
-                        .is_ok_and(|t| inspect::blocks_on_failure(&t))
-            });
+            // Every file with a seamguard handler must block: one handler that fails open
+            // is enough for the call to run.
+            let hooked: Vec<&HooksFile> = files
+                .iter()
+                .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
+                .collect();
+            let blocks = !hooked.is_empty()
+                && hooked.iter().all(|f| {
+                    std::fs::read_to_string(&f.path).is_ok_and(|t| inspect::blocks_on_failure(&t))
+                });
             if blocks {
                 "blocks the call (onFailure = \"block\" on the seamguard handlers)"
             } else {
@@ -279,6 +284,16 @@ fn agent_status(
         }
         Dialect::Codex => "runs the call (Codex has no setting that blocks on a failed hook)",
     };
+    let hooked_files = files
+        .iter()
+        .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
+        .count();
+    if hooked_files > 1 && commands.len() > 1 {
+        warnings.push(format!(
+            "{label}: seamguard is hooked in {hooked_files} files with {} different commands, so each call is judged more than once",
+            commands.len()
+        ));
+    }
     if installed && last_run.is_none() {
         warnings.push(format!(
             "{label}: the hook is installed but has never run (no record in the audit log)"

@@ -172,3 +172,34 @@ fn a_hook_run_from_a_build_folder_and_codex_hooks_turned_off_are_problems() {
             .contains("built-in balanced library")
     );
 }
+
+#[test]
+fn two_different_seamguard_commands_judge_each_call_twice() {
+    let dir = workdir();
+    claude_settings(&dir, "seamguard hook --dialect claude-code");
+    let handler = json!([{ "hooks": [{ "type": "command", "command": "seamguard hook --dialect claude-code --policy p.toml" }] }]);
+    std::fs::create_dir_all(dir.join("proj/.claude")).unwrap();
+    std::fs::write(
+        dir.join("proj/.claude/settings.json"),
+        json!({ "hooks": { "PreToolUse": handler } }).to_string(),
+    )
+    .unwrap();
+    let r = seamguard(&dir, &["status", "--format", "json"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v["warnings"],
+        json!([
+            "Claude Code: seamguard is hooked in 2 files with 2 different commands, so each call is judged more than once",
+            "Claude Code: the hook is installed but has never run (no record in the audit log)"
+        ])
+    );
+    // Only the user file blocks on failure: the project handler lets a call run.
+    assert!(
+        v["agents"][0]["on_hook_failure"]
+            .as_str()
+            .unwrap()
+            .starts_with("runs the call")
+    );
+    assert_eq!(v["agents"][0]["files"][1]["events"], json!(["PreToolUse"]));
+}
