@@ -15,6 +15,9 @@ use seamguard_engine::audit;
 
 use crate::grants::{self, Grant, GrantScope};
 
+/// How much of the end of the audit log is read first for the last ask.
+const TAIL_BYTES: u64 = 4 << 20;
+
 /// Approve the last call a rule asked about, so the same call runs without asking.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
@@ -42,16 +45,25 @@ pub(super) fn run(a: &Args) -> ExitCode {
         eprintln!("seamguard: the audit log is off (SEAMGUARD_AUDIT_LOG=off): no ask to approve");
         return ExitCode::from(1);
     };
-    let results = match super::log::read_results(&log) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("seamguard: {e}");
-            return ExitCode::from(3);
-        }
-    };
-    let Some(rec) = results.iter().rev().find(|r| {
+    let is_ask = |r: &&Value| {
         r.get("decision").and_then(Value::as_str) == Some("ask") && r.get("call").is_some()
-    }) else {
+    };
+    // The last ask is near the end of the log: read its tail first, the whole log only when
+    // the tail holds none.
+    let mut results = Vec::new();
+    for max in [TAIL_BYTES, u64::MAX] {
+        results = match super::log::read_results_tail(&log, max) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("seamguard: {e}");
+                return ExitCode::from(3);
+            }
+        };
+        if results.iter().any(|r| is_ask(&r)) {
+            break;
+        }
+    }
+    let Some(rec) = results.iter().rev().find(is_ask) else {
         eprintln!(
             "seamguard: no ask to approve in {} (only pre-tool asks can be approved)",
             log.display()

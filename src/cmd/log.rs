@@ -28,11 +28,36 @@ pub(super) fn audit_path(explicit: Option<&Path>) -> Option<PathBuf> {
 /// # Errors
 /// The log exists but cannot be read.
 pub(super) fn read_results(path: &Path) -> Result<Vec<Value>, String> {
-    let text = match std::fs::read(path) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+    read_results_tail(path, u64::MAX)
+}
+
+/// [`read_results`] of at most the last `max_bytes` of the log (from the first whole line in
+/// them): what `allow --last` needs from a log that only grows.
+///
+/// # Errors
+/// The log exists but cannot be read.
+pub(super) fn read_results_tail(path: &Path, max_bytes: u64) -> Result<Vec<Value>, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(err(e)),
     };
+    let len = f.metadata().map_err(err)?.len();
+    let start = len.saturating_sub(max_bytes);
+    f.seek(SeekFrom::Start(start)).map_err(err)?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).map_err(err)?;
+    if start > 0 {
+        // The first line is cut: start after its end.
+        let cut = bytes
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.drain(..cut);
+    }
+    let text = String::from_utf8_lossy(&bytes);
     Ok(text
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
@@ -300,6 +325,22 @@ pub(super) fn run(a: &Args) -> std::process::ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tail_starts_at_a_whole_line() {
+        let p = std::env::temp_dir().join(format!("sg-log-tail-{}.jsonl", std::process::id()));
+        let rec = |d: &str| format!("{{\"type\":\"hook/result\",\"decision\":\"{d}\"}}\n");
+        std::fs::write(&p, rec("deny") + &rec("ask") + &rec("allow")).unwrap();
+        let all = read_results(&p).unwrap();
+        assert_eq!(all.len(), 3);
+        let tail = read_results_tail(&p, rec("allow").len() as u64 + 5).unwrap();
+        assert_eq!(
+            tail,
+            vec![serde_json::json!({"type": "hook/result", "decision": "allow"})]
+        );
+        std::fs::remove_file(&p).unwrap();
+        assert_eq!(read_results(&p).unwrap(), Vec::<Value>::new());
+    }
 
     #[test]
     fn ages() {
