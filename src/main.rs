@@ -12,6 +12,7 @@ use clap::Parser;
 mod cmd;
 mod discover;
 mod explain;
+mod grants;
 mod init;
 mod library;
 mod lint;

@@ -13,7 +13,10 @@
 //! `mode = "observe"` policy had something to say, the result also carries `observed`
 //! (`decision`, `reason`, `rules`: what the outcome would have been with them enforced),
 //! `tool_name` and `subject` (the command, file path, URL or prompt, at most 200 characters),
-//! so the log alone shows what the observe profile would have stopped.
+//! so the log alone shows what the observe profile would have stopped. `seamguard hook` adds
+//! `tool_name` and `subject` to every decided result, and for an `ask` (or an ask a grant
+//! lifted) `call` (the normalized call a grant matches), `project`, and `grant` /
+//! `grant_scope` when a grant decided.
 
 use std::io::Write;
 use std::path::Path;
@@ -128,7 +131,7 @@ pub fn records(
 
 /// What an event is about, for a human reading the log: the tool input's `command`,
 /// `file_path`, `path`, `url` or `pattern`, else the `prompt`; at most 200 characters.
-fn subject(payload: &Value) -> Option<String> {
+pub fn subject(payload: &Value) -> Option<String> {
     let ti = payload.get("tool_input");
     let s = ["command", "file_path", "path", "url", "pattern"]
         .iter()

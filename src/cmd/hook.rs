@@ -39,8 +39,8 @@ pub(crate) struct Args {
     /// through, report the errors).
     #[arg(long, value_enum)]
     on_load_error: Option<LoadErrorArg>,
-    /// Append hook/invoked + hook/result records to this JSON Lines file
-    /// (default: $SEAMGUARD_AUDIT_LOG when set).
+    /// Append hook/invoked + hook/result records to this JSON Lines file (default:
+    /// $SEAMGUARD_AUDIT_LOG when set, `off` for none, else <state dir>/audit.jsonl).
     #[arg(long, value_name = "PATH")]
     audit_log: Option<PathBuf>,
 }
@@ -230,7 +230,7 @@ pub(super) fn run(o: Args) -> ExitCode {
     let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         judge(&o, &payload, seam, dialect, started)
     }));
-    let outcome = match judged {
+    let mut outcome = match judged {
         Ok(outcome) => outcome,
         Err(p) => {
             let why = format!("internal error ({})", panic_text(p.as_ref()));
@@ -241,22 +241,15 @@ pub(super) fn run(o: Args) -> ExitCode {
     for n in &notes {
         eprintln!("{n}");
     }
+    // Grants (`seamguard allow`): a matching grant lifts an `ask`, never anything else.
+    let (call, granted) = crate::grants::apply(&mut outcome, &payload, seam);
     let enc = encode(&outcome, dialect);
-    // Observe-mode rules exist to be recorded: without a configured log they go to the
-    // default one in the state folder.
-    let audit_path = o
-        .audit_log
-        .clone()
-        .or_else(|| discover::env_path("SEAMGUARD_AUDIT_LOG"))
-        .or_else(|| {
-            outcome
-                .observed
-                .is_some()
-                .then(|| discover::state_dir().join("audit.jsonl"))
-        });
+    // Every decision is recorded (`allow --last`, `log` and `status` read the log): by default
+    // in the state folder; `SEAMGUARD_AUDIT_LOG=off` turns it off.
+    let audit_path = super::log::audit_path(o.audit_log.as_deref());
     let code = answer(&enc);
     if let Some(path) = audit_path {
-        let recs = audit::records(
+        let mut recs = audit::records(
             &audit::new_handler_id(),
             dialect,
             seam.event_name(),
@@ -265,6 +258,7 @@ pub(super) fn run(o: Args) -> ExitCode {
             &outcome,
             Some(&payload),
         );
+        crate::grants::annotate(&mut recs, &payload, call, granted.as_ref());
         if let Err(e) = audit::append(&path, &recs) {
             eprintln!(
                 "seamguard: cannot append to the audit log {}: {e}",

@@ -12,13 +12,17 @@ use clap::{Subcommand, ValueEnum};
 
 use seamguard_engine::Dialect;
 
+mod allow;
 mod check;
 mod explain;
+mod grants;
 mod hook;
 mod hook_input;
 mod import;
 mod init;
+mod log;
 mod replay;
+mod status;
 mod test;
 mod trust;
 mod try_call;
@@ -36,6 +40,14 @@ pub(crate) enum Command {
     Explain(explain::Args),
     /// Judge one call in one line: `seamguard try 'rm -rf ~'` (exit 0 runs, 1 ask, 2 deny).
     Try(try_call::Args),
+    /// Approve the call of the last ask: `seamguard allow --last [--session|--project|--always]`.
+    Allow(allow::Args),
+    /// List or revoke grants: `seamguard grants [list | revoke ID]`.
+    Grants(grants::Args),
+    /// Is the guard on: hooks installed per agent, binary, policies, last run (exit 1: off).
+    Status(status::Args),
+    /// Read the audit log: last decisions, filters, counts per rule, observe-mode summary.
+    Log(log::Args),
 }
 
 impl Command {
@@ -51,6 +63,10 @@ impl Command {
             Command::Replay(a) => replay::run(a),
             Command::Explain(a) => explain::run(a),
             Command::Try(a) => try_call::run(&a),
+            Command::Allow(a) => allow::run(&a),
+            Command::Grants(a) => grants::run(&a),
+            Command::Status(a) => status::run(&a),
+            Command::Log(a) => log::run(&a),
         }
     }
 }

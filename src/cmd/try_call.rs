@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, LoadedPolicy, MemoryLedger, Scope, Seam, ShellEnv, Verdict,
-    load_str,
+    DecisionTable, Dialect, Engine, LoadOptions, LoadedPolicy, MemoryLedger, Seam, ShellEnv,
+    Verdict,
 };
 
 use super::{DialectArg, Format};
@@ -130,13 +130,7 @@ fn policies(a: &Args, payload: &Value) -> Vec<LoadedPolicy> {
         eprintln!(
             "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); judging with the built-in balanced library"
         );
-        let mut loaded: Vec<LoadedPolicy> = library::BALANCED
-            .iter()
-            .enumerate()
-            .map(|(i, f)| load_str(f.text, &format!("<built-in>/{}", f.name), Scope::User, i))
-            .collect();
-        seamguard_engine::lists::resolve(&mut loaded);
-        return loaded;
+        return library::load_balanced(LoadOptions::default());
     }
     discover::load_all(&files)
 }

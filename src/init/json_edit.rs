@@ -33,7 +33,7 @@ fn parse_json(path: &Path, text: &str) -> Result<Value, String> {
 }
 
 /// Every `command` string under a JSON value.
-fn json_commands(v: &Value, out: &mut Vec<String>) {
+pub(super) fn json_commands(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {

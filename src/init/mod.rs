@@ -92,6 +92,71 @@ use plan::{Kind, Plan, plan_agent, plan_policies, print_diff};
 /// The marker that identifies a seamguard handler in a hooks configuration.
 const MARKER: &str = "seamguard hook";
 
+/// What `seamguard status` reads from an agent's hooks file, with `init`'s own readers.
+pub(crate) mod inspect {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// The events of a Claude Code `settings.json`, a Codex `hooks.json` (JSON) or a Codex
+    /// `config.toml` (`[hooks]` tables) that have a seamguard handler; `Ok(None)` when the
+    /// file does not exist.
+    ///
+    /// # Errors
+    /// The file cannot be read or parsed.
+    pub(crate) fn seamguard_events(path: &Path) -> Result<Option<BTreeSet<String>>, String> {
+        let Some(text) = super::layout::read_text(path)? else {
+            return Ok(None);
+        };
+        if path.extension().is_some_and(|x| x == "toml") {
+            let doc = super::toml_edit::parse_toml(path, &text)?;
+            return Ok(Some(super::toml_edit::toml_installed(&doc)));
+        }
+        let doc: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not valid JSON: {e}", path.display()))?;
+        Ok(Some(super::json_edit::json_installed(&doc)))
+    }
+
+    /// The seamguard handler commands (containing [`MARKER`]) of a hooks file, as
+    /// [`seamguard_events`] reads it; empty when it is missing or unreadable.
+    pub(crate) fn seamguard_commands(path: &Path) -> Vec<String> {
+        let Ok(Some(text)) = super::layout::read_text(path) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if path.extension().is_some_and(|x| x == "toml") {
+            if let Ok(doc) = text.parse::<toml_edit::DocumentMut>()
+                && let Some(hooks) = doc.get("hooks")
+            {
+                super::toml_edit::toml_commands(hooks, &mut out);
+            }
+        } else if let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) {
+            super::json_edit::json_commands(&doc, &mut out);
+        }
+        out.retain(|c| c.contains(MARKER));
+        out.dedup();
+        out
+    }
+
+    /// Whether every seamguard handler of the gating events of a Claude Code settings text
+    /// carries `onFailure: "block"` (and there is one).
+    pub(crate) fn blocks_on_failure(settings_text: &str) -> bool {
+        super::fail_closed::settings_block_on_failure(settings_text, super::MARKER)
+    }
+
+    /// Keys of a Codex `config.toml` that turn hooks off.
+    pub(crate) fn codex_hooks_disabled(path: &Path) -> Vec<String> {
+        super::toml_edit::codex_hooks_disabled(path)
+    }
+
+    /// The marker of a seamguard handler command (`seamguard hook`).
+    pub(crate) const MARKER: &str = super::MARKER;
+
+    /// The events `init` registers for a dialect.
+    pub(crate) fn events(dialect: seamguard_engine::Dialect) -> Vec<&'static str> {
+        super::layout::events(dialect)
+    }
+}
+
 /// A policy profile of the embedded library.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Profile {

@@ -26,7 +26,7 @@ pub(super) fn parse_toml(path: &Path, text: &str) -> Result<DocumentMut, String>
 }
 
 /// Every `command` string under a TOML item.
-fn toml_commands(item: &Item, out: &mut Vec<String>) {
+pub(super) fn toml_commands(item: &Item, out: &mut Vec<String>) {
     match item {
         Item::Table(t) => table_commands(t, out),
         Item::ArrayOfTables(a) => a.iter().for_each(|t| table_commands(t, out)),

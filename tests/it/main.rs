@@ -10,14 +10,18 @@
 
 mod support;
 
+mod check_json_cli;
 mod cli;
 mod command_hooks_cli;
 mod failure_matrix;
+mod grants_cli;
 mod harness_pipeline;
 mod init_cli;
 mod library_replay;
+mod log_cli;
 mod policy_macro_replay;
 mod replay_cli;
 mod sample_hooks;
+mod status_cli;
 mod try_cli;
 mod unreadable_payloads;

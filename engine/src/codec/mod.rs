@@ -100,7 +100,7 @@ fn rewrite_dropped(host: &str) -> String {
 pub(crate) fn codex_ask_reason(reason: &str) -> String {
     format!(
         "Approval required: {reason}. Codex hooks cannot ask for confirmation, so seamguard denies; \
-         run the command yourself or add an allow rule if it is intended."
+         if the call is intended, the user can approve it with `seamguard allow --last` and retry."
     )
 }
 

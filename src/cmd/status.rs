@@ -1,0 +1,551 @@
+//! `seamguard status`: is the guard on, for which agent, with which policies, and is it firing.
+//!
+//! In: the agents' hooks files (user and project, read with `init`'s readers), the policies
+//! `hook` would load for the project, and the audit log. Out: per agent (Claude Code, Codex)
+//! whether seamguard's hook is installed and for which events, whether its command resolves to
+//! a stable binary and which version, what the agent does when the hook fails, and when the
+//! hook last ran; then the policies (files, rules, errors, duplicates, built-in default).
+//! Exit 1 when something is off (listed under `problems`), 0 otherwise.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use seamguard_engine::{Dialect, LoadOptions, LoadedPolicy, Severity};
+
+use super::Format;
+use crate::discover::{self, PolicySource};
+use crate::init::inspect;
+use crate::{grants, library, lint};
+
+/// Show whether seamguard's hook is installed and firing, and which policies it enforces.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// The project folder (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Output format (`text` or `json`).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// One hooks file of an agent.
+struct HooksFile {
+    path: PathBuf,
+    scope: &'static str,
+    events: Option<BTreeSet<String>>,
+    error: Option<String>,
+}
+
+/// The hooks files of `dialect`: the user's, then the project's.
+fn hooks_files(dialect: Dialect, home: Option<&Path>, root: &Path) -> Vec<(PathBuf, &'static str)> {
+    let mut out = Vec::new();
+    match dialect {
+        Dialect::ClaudeCode => {
+            if let Some(h) = home {
+                out.push((h.join(".claude/settings.json"), "user"));
+            }
+            out.push((root.join(".claude/settings.json"), "project"));
+            out.push((root.join(".claude/settings.local.json"), "project"));
+        }
+        Dialect::Codex => {
+            let user = discover::env_path("CODEX_HOME").or_else(|| home.map(|h| h.join(".codex")));
+            if let Some(u) = user {
+                out.push((u.join("hooks.json"), "user"));
+                out.push((u.join("config.toml"), "user"));
+            }
+            out.push((root.join(".codex/hooks.json"), "project"));
+            out.push((root.join(".codex/config.toml"), "project"));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    out.retain(|(p, _)| seen.insert(p.clone()));
+    out
+}
+
+/// The program of a hook command: its first word after quote removal.
+fn program_of(command: &str) -> String {
+    grants::simple_argv(command)
+        .and_then(|w| w.into_iter().next())
+        .or_else(|| command.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Where `program` resolves: itself when it names a path, else the first executable on `PATH`.
+fn resolve(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return p.is_file().then_some(p);
+    }
+    std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join(program))
+            .find(|c| c.is_file())
+    })
+}
+
+/// Why a resolved binary is not a stable place to run from: a build folder or a temp folder.
+fn unstable(path: &Path) -> Option<&'static str> {
+    // A cargo profile folder: `debug` / `release` in a folder named `target`, or holding
+    // cargo's `deps/` and `build/` folders (a custom CARGO_TARGET_DIR).
+    let build = path.ancestors().skip(1).any(|d| {
+        d.file_name()
+            .is_some_and(|n| n == "debug" || n == "release")
+            && (d
+                .ancestors()
+                .skip(1)
+                .take(2)
+                .any(|t| t.file_name().is_some_and(|n| n == "target"))
+                || (d.join("deps").is_dir() && d.join("build").is_dir()))
+    });
+    if build {
+        return Some("a build folder: rebuilding or `cargo clean` replaces or removes it");
+    }
+    let tmp = std::fs::canonicalize(std::env::temp_dir()).unwrap_or_else(|_| std::env::temp_dir());
+    if path.starts_with(&tmp) || path.starts_with("/tmp") {
+        return Some("a temp folder: it can be cleaned away");
+    }
+    None
+}
+
+/// The first line of `<bin> --version`.
+fn version_of(bin: &Path) -> Option<String> {
+    let out = std::process::Command::new(bin)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().next()?.trim().to_string();
+    (out.status.success() && !line.is_empty()).then_some(line)
+}
+
+/// `YYYY-MM-DD HH:MM:SS UTC` of a Unix time in ms.
+pub(super) fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Days to a civil date (proleptic Gregorian), after H. Hinnant's `civil_from_days`.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// How long ago `ms` was, roughly.
+fn ago(ms: u64, now: u64) -> String {
+    let s = now.saturating_sub(ms) / 1000;
+    match s {
+        0..60 => format!("{s} s ago"),
+        60..3600 => format!("{} min ago", s / 60),
+        3600..86_400 => format!("{} h ago", s / 3600),
+        _ => format!("{} days ago", s / 86_400),
+    }
+}
+
+/// The status of one agent, and its problems and warnings.
+fn agent_status(
+    dialect: Dialect,
+    home: Option<&Path>,
+    root: &Path,
+    last_run: Option<u64>,
+    problems: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) -> Value {
+    let label = match dialect {
+        Dialect::ClaudeCode => "Claude Code",
+        Dialect::Codex => "Codex",
+    };
+    let files: Vec<HooksFile> = hooks_files(dialect, home, root)
+        .into_iter()
+        .map(|(path, scope)| match inspect::seamguard_events(&path) {
+            Ok(events) => HooksFile {
+                path,
+                scope,
+                events,
+                error: None,
+            },
+            Err(e) => HooksFile {
+                path,
+                scope,
+                events: None,
+                error: Some(e),
+            },
+        })
+        .collect();
+    let mut events = BTreeSet::new();
+    let mut commands: Vec<String> = Vec::new();
+    for f in &files {
+        if let Some(e) = &f.error {
+            problems.push(format!("{label}: {e}"));
+        }
+        events.extend(f.events.iter().flatten().cloned());
+        for c in inspect::seamguard_commands(&f.path) {
+            if !commands.contains(&c) {
+                commands.push(c);
+            }
+        }
+    }
+    let installed = !events.is_empty();
+    let gating: &[&str] = match dialect {
+        Dialect::ClaudeCode => &["PreToolUse", "PermissionRequest"],
+        Dialect::Codex => &["PreToolUse"],
+    };
+    let missing: Vec<&str> = inspect::events(dialect)
+        .into_iter()
+        .filter(|e| !events.contains(*e))
+        .collect();
+    if installed {
+        for g in gating {
+            if !events.contains(*g) {
+                problems.push(format!(
+                    "{label}: seamguard has no {g} hook, so tool calls are not checked there"
+                ));
+            }
+        }
+    }
+    let binaries: Vec<Value> = commands
+        .iter()
+        .map(|c| {
+            let program = program_of(c);
+            let resolved = resolve(&program).map(|p| std::fs::canonicalize(&p).unwrap_or(p));
+            let (stable, version, problem) = match &resolved {
+                None => (
+                    false,
+                    None,
+                    Some(format!("`{program}` is not found: the hook cannot run")),
+                ),
+                Some(p) => match unstable(p) {
+                    Some(why) => (
+                        false,
+                        version_of(p),
+                        Some(format!("{} is in {why}", p.display())),
+                    ),
+                    None => (true, version_of(p), None),
+                },
+            };
+            if let Some(why) = &problem {
+                problems.push(format!("{label}: {why}"));
+            }
+            json!({
+                "command": c,
+                "resolved": resolved.map(|p| p.display().to_string()),
+                "stable": stable,
+                "version": version,
+            })
+        })
+        .collect();
+    let disabled: Vec<String> = files
+        .iter()
+        .filter(|f| f.path.extension().is_some_and(|x| x == "toml"))
+        .flat_map(|f| {
+            inspect::codex_hooks_disabled(&f.path)
+                .into_iter()
+                .map(|k| format!("{} = false in {}", k, f.path.display()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if installed {
+        for d in &disabled {
+            problems.push(format!("{label}: hooks are turned off ({d})"));
+        }
+    }
+    let on_failure = match dialect {
+        Dialect::ClaudeCode => {
+            // Every file with a seamguard handler must block: one handler that fails open
+            // is enough for the call to run.
+            let hooked: Vec<&HooksFile> = files
+                .iter()
+                .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
+                .collect();
+            let blocks = !hooked.is_empty()
+                && hooked.iter().all(|f| {
+                    std::fs::read_to_string(&f.path).is_ok_and(|t| inspect::blocks_on_failure(&t))
+                });
+            if blocks {
+                "blocks the call (onFailure = \"block\" on the seamguard handlers)"
+            } else {
+                "runs the call (no onFailure = \"block\" on the seamguard handlers; `seamguard init` adds it for Claude Code 2.1.295 or newer)"
+            }
+        }
+        Dialect::Codex => "runs the call (Codex has no setting that blocks on a failed hook)",
+    };
+    let hooked_files = files
+        .iter()
+        .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
+        .count();
+    if hooked_files > 1 && commands.len() > 1 {
+        warnings.push(format!(
+            "{label}: seamguard is hooked in {hooked_files} files with {} different commands, so each call is judged more than once",
+            commands.len()
+        ));
+    }
+    if installed && last_run.is_none() {
+        warnings.push(format!(
+            "{label}: the hook is installed but has never run (no record in the audit log)"
+        ));
+    }
+    json!({
+        "agent": dialect.name(),
+        "name": label,
+        "installed": installed,
+        "files": files.iter().map(|f| json!({
+            "path": f.path.display().to_string(),
+            "scope": f.scope,
+            "exists": f.events.is_some(),
+            "events": f.events.as_ref().map(|e| e.iter().collect::<Vec<_>>()),
+            "error": f.error,
+        })).collect::<Vec<_>>(),
+        "events": events.iter().collect::<Vec<_>>(),
+        "missing_events": missing,
+        "commands": binaries,
+        "hooks_disabled": disabled,
+        "on_hook_failure": on_failure,
+        "last_run_ms": last_run,
+    })
+}
+
+/// The policies `hook` would load in `root`.
+fn policies_status(root: &Path, problems: &mut Vec<String>) -> Value {
+    let payload = json!({ "cwd": root.display().to_string() });
+    let source = discover::policy_source(&[], Some(root));
+    let found = discover::found_policy_paths(&[], Some(&payload));
+    let (paths, dups) = lint::dedupe(found);
+    let loaded: Vec<LoadedPolicy> = match source {
+        PolicySource::BuiltIn => library::load_balanced(LoadOptions::default()),
+        PolicySource::Configured => discover::load_all(&paths),
+    };
+    let mut errors = Vec::new();
+    for p in &loaded {
+        for d in p
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+        {
+            errors.push(format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message));
+        }
+    }
+    for e in &errors {
+        problems.push(format!("policy error: {e}"));
+    }
+    let mut duplicates: Vec<String> = dups
+        .iter()
+        .map(|d| format!("{}: {}", d.file, d.message))
+        .collect();
+    let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for p in &loaded {
+        for r in &p.rules {
+            if let Some(first) = seen.insert(&r.id, &p.meta.file)
+                && first != &*p.meta.file
+            {
+                duplicates.push(format!(
+                    "rule id `{}` is defined in {first} and {}",
+                    r.id, p.meta.file
+                ));
+            }
+        }
+    }
+    json!({
+        "source": match source { PolicySource::BuiltIn => "built-in", PolicySource::Configured => "configured" },
+        "notice": source.notice(),
+        "files": loaded.iter().map(|p| json!({
+            "file": p.meta.file.to_string(),
+            "scope": p.meta.scope.name(),
+            "rules": p.rules.len(),
+            "errors": p.has_errors(),
+        })).collect::<Vec<_>>(),
+        "rules": loaded.iter().map(|p| p.rules.len()).sum::<usize>(),
+        "errors": errors,
+        "duplicates": duplicates,
+    })
+}
+
+/// The newest `ts_ms` of the evaluations in the audit log, per dialect name.
+fn last_runs(log: Option<&Path>) -> std::collections::HashMap<String, u64> {
+    let mut out = std::collections::HashMap::new();
+    let recs = log
+        .and_then(|l| super::log::read_results(l).ok())
+        .unwrap_or_default();
+    for r in recs {
+        if let (Some(d), Some(ts)) = (
+            r.get("dialect").and_then(Value::as_str),
+            r.get("ts_ms").and_then(Value::as_u64),
+        ) {
+            let e = out.entry(d.to_string()).or_insert(0);
+            *e = (*e).max(ts);
+        }
+    }
+    out
+}
+
+/// The text form of a status.
+fn text(v: &Value, now: u64) -> String {
+    let mut out = String::new();
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    for a in v["agents"].as_array().into_iter().flatten() {
+        out.push_str(&format!("{}\n", s(&a["name"])));
+        if a["installed"] == json!(true) {
+            for f in a["files"].as_array().into_iter().flatten() {
+                let ev: Vec<String> = f["events"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(s)
+                    .collect();
+                if !ev.is_empty() {
+                    out.push_str(&format!(
+                        "  hook: {} ({}): {}\n",
+                        s(&f["path"]),
+                        s(&f["scope"]),
+                        ev.join(", ")
+                    ));
+                }
+            }
+            let missing: Vec<String> = a["missing_events"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(s)
+                .collect();
+            if !missing.is_empty() {
+                out.push_str(&format!("  not hooked: {}\n", missing.join(", ")));
+            }
+            for c in a["commands"].as_array().into_iter().flatten() {
+                let at = c["resolved"].as_str().unwrap_or("not found");
+                let version = c["version"].as_str().unwrap_or("no version");
+                let stable = if c["stable"] == json!(true) {
+                    "stable"
+                } else {
+                    "NOT STABLE"
+                };
+                out.push_str(&format!(
+                    "  command: {} -> {at} ({version}, {stable})\n",
+                    s(&c["command"])
+                ));
+            }
+            out.push_str(&format!(
+                "  when the hook fails: {}\n",
+                s(&a["on_hook_failure"])
+            ));
+            match a["last_run_ms"].as_u64() {
+                Some(ms) => out.push_str(&format!("  last ran: {} ({})\n", utc(ms), ago(ms, now))),
+                None => out.push_str("  last ran: never\n"),
+            }
+        } else {
+            out.push_str("  hook: not installed (run `seamguard init`)\n");
+        }
+    }
+    let p = &v["policies"];
+    out.push_str("Policies\n");
+    if p["source"] == "built-in" {
+        out.push_str("  none configured: the built-in balanced library is enforced\n");
+    }
+    let files = p["files"].as_array().map_or(0, Vec::len);
+    let n = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    out.push_str(&format!(
+        "  {}, {}, {}, {}\n",
+        n(files, "file"),
+        n(p["rules"].as_u64().unwrap_or(0) as usize, "rule"),
+        n(p["errors"].as_array().map_or(0, Vec::len), "error"),
+        n(p["duplicates"].as_array().map_or(0, Vec::len), "duplicate")
+    ));
+    for e in p["errors"].as_array().into_iter().flatten() {
+        out.push_str(&format!("  error: {}\n", s(e)));
+    }
+    for d in p["duplicates"].as_array().into_iter().flatten() {
+        out.push_str(&format!("  duplicate: {}\n", s(d)));
+    }
+    out.push_str(&format!("Audit log: {}\n", s(&v["audit_log"])));
+    for w in v["warnings"].as_array().into_iter().flatten() {
+        out.push_str(&format!("warning: {}\n", s(w)));
+    }
+    for w in v["problems"].as_array().into_iter().flatten() {
+        out.push_str(&format!("problem: {}\n", s(w)));
+    }
+    out
+}
+
+/// Run `seamguard status`.
+pub(super) fn run(a: &Args) -> ExitCode {
+    let root = match a.project.clone().map_or_else(std::env::current_dir, Ok) {
+        Ok(r) => std::fs::canonicalize(&r).unwrap_or(r),
+        Err(e) => {
+            eprintln!("seamguard: cannot read the current folder: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let home = discover::env_path("HOME");
+    let log = super::log::audit_path(None);
+    let runs = last_runs(log.as_deref());
+    let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    let agents: Vec<Value> = [Dialect::ClaudeCode, Dialect::Codex]
+        .into_iter()
+        .map(|d| {
+            agent_status(
+                d,
+                home.as_deref(),
+                &root,
+                runs.get(d.name()).copied(),
+                &mut problems,
+                &mut warnings,
+            )
+        })
+        .collect();
+    if !agents.iter().any(|a| a["installed"] == json!(true)) {
+        problems
+            .push("seamguard's hook is not installed for any agent: run `seamguard init`".into());
+    }
+    let policies = policies_status(&root, &mut problems);
+    let v = json!({
+        "agents": agents,
+        "policies": policies,
+        "audit_log": log.map(|l| l.display().to_string()),
+        "warnings": warnings,
+        "problems": problems,
+    });
+    let out = if a.format == Format::Text {
+        text(&v, seamguard_engine::audit::now_ms())
+    } else {
+        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+    };
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    if v["problems"].as_array().is_some_and(|p| !p.is_empty()) {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_and_build_folders() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc(1_764_618_784_000), "2025-12-01 19:53:04 UTC");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
+        assert!(unstable(Path::new("/w/proj/target/debug/seamguard")).is_some());
+        assert!(unstable(Path::new("/tmp/x/seamguard")).is_some());
+        assert_eq!(unstable(Path::new("/usr/local/bin/seamguard")), None);
+        assert_eq!(
+            program_of("'/opt/my tools/seamguard' hook"),
+            "/opt/my tools/seamguard"
+        );
+        assert_eq!(ago(0, 125_000), "2 min ago");
+    }
+}

@@ -1,0 +1,271 @@
+//! Grants end to end through the binary: an ask, `allow --last --session`, the same call
+//! allowed in that session and asked in another, a deny no grant lifts, the audit record of a
+//! granted decision, `grants list` and `grants revoke`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+
+use crate::support::{BIN, Run, output_with_stdin};
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+const ASK: &str = r#"
+[[rule]]
+id = "push-ask"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { contains = "git push" }
+decision = "ask"
+reason = "Pushing needs your approval"
+"#;
+
+const DENY: &str = r#"
+[[rule]]
+id = "push-ask"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { contains = "git push" }
+decision = "ask"
+reason = "Pushing needs your approval"
+
+[[rule]]
+id = "force-deny"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { contains = "--force" }
+decision = "deny"
+reason = "Force pushes are not allowed"
+"#;
+
+/// A fresh folder used as working folder, HOME and XDG dirs.
+fn workdir() -> PathBuf {
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("grants-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ask.toml"), ASK).unwrap();
+    std::fs::write(dir.join("deny.toml"), DENY).unwrap();
+    dir
+}
+
+fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(dir)
+        .env("HOME", dir.join("home"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        .env_remove("SEAMGUARD_AUDIT_LOG")
+        .env_remove("CLAUDE_PROJECT_DIR");
+    Run::utf8(output_with_stdin(&mut cmd, stdin))
+}
+
+fn payload(dir: &Path, session: &str, command: &str) -> Vec<u8> {
+    json!({
+        "session_id": session,
+        "transcript_path": "",
+        "cwd": dir.display().to_string(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": { "command": command },
+        "tool_use_id": "toolu_1",
+    })
+    .to_string()
+    .into_bytes()
+}
+
+fn hook(dir: &Path, policy: &str, session: &str, command: &str) -> Run {
+    seamguard(
+        dir,
+        &["hook", "--policy", policy],
+        &payload(dir, session, command),
+    )
+}
+
+fn decision(r: &Run) -> String {
+    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout));
+    v["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn last_result(dir: &Path) -> Value {
+    let log = std::fs::read_to_string(dir.join("state/seamguard/audit.jsonl")).unwrap();
+    serde_json::from_str(log.lines().last().unwrap()).unwrap()
+}
+
+/// The grant id of `allow`'s first line: `granted g-… (…`.
+fn granted_id(r: &Run) -> String {
+    r.stdout
+        .strip_prefix("granted ")
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or_else(|| panic!("{}", r.stdout))
+        .to_string()
+}
+
+#[test]
+fn a_session_grant_lifts_the_ask_in_its_session_only_and_revoke_ends_it() {
+    let dir = workdir();
+    let cmd = "git push origin 'main'";
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s1", cmd)), "ask");
+    let rec = last_result(&dir);
+    assert_eq!(
+        rec["call"],
+        json!({"tool": "Bash", "argv": ["git", "push", "origin", "main"]})
+    );
+
+    let r = seamguard(&dir, &["allow", "--last", "--session"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let id = granted_id(&r);
+    assert_eq!(id.len(), 12, "{id}");
+    let file = dir.join("state/seamguard/grants.json");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "granted {id} (session s1) Bash: git push origin 'main'\n  lifts the ask of: push-ask\n  stored in {}; undo with `seamguard grants revoke {id}`\n",
+            file.display()
+        )
+    );
+
+    // The same call (quoted differently: the same argv) runs in s1, still asks in s2.
+    let r = hook(&dir, "ask.toml", "s1", "git push \"origin\" main");
+    assert_eq!(decision(&r), "allow");
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecisionReason"],
+        json!(format!(
+            "approved by a session grant (asked: Pushing needs your approval [push-ask]) [{id}]"
+        ))
+    );
+    let rec = last_result(&dir);
+    assert_eq!(rec["decision"], "allow");
+    assert_eq!(rec["grant"], json!(id));
+    assert_eq!(rec["grant_scope"], "session");
+    assert_eq!(rec["rules"], json!(["push-ask"]));
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s2", cmd)), "ask");
+    // Another command line is another call.
+    assert_eq!(
+        decision(&hook(&dir, "ask.toml", "s1", "git push origin dev")),
+        "ask"
+    );
+
+    let r = seamguard(&dir, &["grants", "list"], b"");
+    assert_eq!(
+        r.stdout,
+        format!("{id}  session s1  Bash: git push origin 'main'  [push-ask]\n")
+    );
+    let r = seamguard(&dir, &["grants", "revoke", &id], b"");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, format!("revoked {id}\n").as_str())
+    );
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s1", cmd)), "ask");
+    let r = seamguard(&dir, &["grants"], b"");
+    assert_eq!(r.stdout, "no grants\n");
+    let r = seamguard(&dir, &["grants", "revoke", &id], b"");
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (1, format!("seamguard: no grant {id}\n").as_str())
+    );
+}
+
+#[test]
+fn no_grant_lifts_a_deny() {
+    let dir = workdir();
+    let cmd = "git push --force origin main";
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s1", cmd)), "ask");
+    let r = seamguard(&dir, &["allow", "--last", "--always"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("granted g-"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains(" (always) Bash: git push --force origin main\n"),
+        "{}",
+        r.stdout
+    );
+    // The always grant applies in any session…
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s9", cmd)), "allow");
+    // …but the same call under a policy that denies it stays denied.
+    let r = hook(&dir, "deny.toml", "s1", cmd);
+    assert_eq!(decision(&r), "deny");
+    let rec = last_result(&dir);
+    assert_eq!(rec["decision"], "deny");
+    assert_eq!(rec.get("grant"), None);
+}
+
+#[test]
+fn allow_without_an_ask_says_so() {
+    let dir = workdir();
+    let r = hook(&dir, "ask.toml", "s1", "git status");
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    let r = seamguard(&dir, &["allow", "--last"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "seamguard: no ask to approve in {} (only pre-tool asks can be approved)\n",
+            dir.join("state/seamguard/audit.jsonl").display()
+        )
+    );
+}
+
+#[test]
+fn a_project_grant_cannot_lift_the_ask_of_a_rule_outside_the_project() {
+    let dir = workdir();
+    let cmd = "git push origin main";
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s1", cmd)), "ask");
+    let r = seamguard(&dir, &["allow", "--last", "--project"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(dir.join(".seamguard/grants.json").is_file());
+    // The asking rule comes from a --policy file, not from the project's policies.
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s1", cmd)), "ask");
+    // A project's own policy asking: the project grant lifts it.
+    std::fs::write(dir.join(".seamguard/ask.toml"), ASK).unwrap();
+    let r = seamguard(&dir, &["hook"], &payload(&dir, "s2", cmd));
+    assert_eq!(decision(&r), "allow", "{}", r.stderr);
+}
+
+#[test]
+fn a_codex_deny_that_stands_for_an_ask_says_how_to_approve_and_can_be_approved() {
+    let dir = workdir();
+    let payload = |session: &str| {
+        json!({
+            "session_id": session, "turn_id": "t1", "transcript_path": null,
+            "cwd": dir.display().to_string(), "hook_event_name": "PreToolUse", "model": "gpt-5",
+            "permission_mode": "default", "tool_name": "Bash",
+            "tool_input": { "command": "git push origin main" }, "tool_use_id": "call_1",
+        })
+        .to_string()
+        .into_bytes()
+    };
+    let args = ["hook", "--policy", "ask.toml", "--dialect", "codex"];
+    let r = seamguard(&dir, &args, &payload("c1"));
+    assert_eq!(
+        r.stdout,
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Pushing needs your approval [push-ask]. Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
+    );
+    let r = seamguard(&dir, &["allow", "--last"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains(" (session c1) Bash: git push origin main\n"),
+        "{}",
+        r.stdout
+    );
+    // Allowed: Codex gets no answer, so the call runs.
+    let r = seamguard(&dir, &args, &payload("c1"));
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!(last_result(&dir)["dialect"], "codex");
+    assert!(
+        last_result(&dir)["grant"]
+            .as_str()
+            .unwrap()
+            .starts_with("g-")
+    );
+}

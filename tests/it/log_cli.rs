@@ -1,0 +1,289 @@
+//! `seamguard log` over a written audit log: the last N decisions, each filter, counts per
+//! rule, the observe-mode summary and the JSON forms; and over a log the hook wrote.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+
+use crate::support::{BIN, Run, output_with_stdin};
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+fn workdir() -> PathBuf {
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("log-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        .env_remove("SEAMGUARD_AUDIT_LOG")
+        .env_remove("CLAUDE_PROJECT_DIR");
+    Run::utf8(output_with_stdin(&mut cmd, stdin))
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// 2025-12-01 19:53:04 UTC.
+const T0: u64 = 1_764_618_784_000;
+
+#[allow(clippy::too_many_arguments, reason = "one record's fields")]
+fn result(
+    ts: u64,
+    dialect: &str,
+    session: &str,
+    decision: &str,
+    rules: &[&str],
+    tool: &str,
+    subject: &str,
+) -> Value {
+    json!({
+        "type": "hook/result", "handler_id": format!("h{ts}"), "ts_ms": ts, "dialect": dialect,
+        "event": "PreToolUse", "session_id": session, "decision": decision, "reason": "",
+        "rules": rules, "duration_ms": 1.0, "tool_name": tool, "subject": subject,
+    })
+}
+
+fn write_log(dir: &Path, recs: &[Value]) -> PathBuf {
+    let mut text = String::new();
+    for r in recs {
+        let invoked = json!({"type": "hook/invoked", "handler_id": r["handler_id"], "ts_ms": r["ts_ms"], "dialect": r["dialect"], "event": "PreToolUse", "session_id": r["session_id"]});
+        text.push_str(&format!("{invoked}\n{r}\n"));
+    }
+    text.push_str("not json\n");
+    let p = dir.join("audit.jsonl");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn sample(dir: &Path) -> PathBuf {
+    let mut granted = result(
+        T0 + 3000,
+        "claude-code",
+        "s1",
+        "allow",
+        &["push-ask"],
+        "Bash",
+        "git push",
+    );
+    granted["grant"] = json!("g-0123456789");
+    let mut observed = result(
+        T0 + 4000,
+        "claude-code",
+        "s2",
+        "none",
+        &[],
+        "Bash",
+        "rm -rf build",
+    );
+    observed["observed"] = json!({"decision": "deny", "reason": "r", "rules": ["rm-deny"]});
+    write_log(
+        dir,
+        &[
+            result(
+                T0,
+                "claude-code",
+                "s1",
+                "ask",
+                &["push-ask"],
+                "Bash",
+                "git push",
+            ),
+            result(
+                T0 + 1000,
+                "codex",
+                "c1",
+                "deny",
+                &["secrets", "push-ask"],
+                "Read",
+                "/w/.env",
+            ),
+            result(T0 + 2000, "claude-code", "s1", "none", &[], "", ""),
+            granted,
+            observed,
+        ],
+    )
+}
+
+fn log(dir: &Path, log: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["log", "--audit-log", log.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    seamguard(dir, &args, b"")
+}
+
+#[test]
+fn lists_the_last_decisions_and_filters_them() {
+    let dir = workdir();
+    let p = sample(&dir);
+    let r = log(&dir, &p, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "2025-12-01 19:53:04 UTC  claude-code  ask    PreToolUse  Bash: git push  [push-ask]\n\
+         2025-12-01 19:53:05 UTC  codex        deny   PreToolUse  Read: /w/.env  [secrets, push-ask]\n\
+         2025-12-01 19:53:06 UTC  claude-code  none   PreToolUse\n\
+         2025-12-01 19:53:07 UTC  claude-code  allow  PreToolUse  Bash: git push  [push-ask]  (granted: g-0123456789)\n\
+         2025-12-01 19:53:08 UTC  claude-code  none   PreToolUse  Bash: rm -rf build\n"
+    );
+    let r = log(&dir, &p, &["-n", "1"]);
+    assert_eq!(r.stdout.lines().count(), 1);
+    assert!(r.stdout.contains("rm -rf build"), "{}", r.stdout);
+    let r = log(&dir, &p, &["--verdict", "deny"]);
+    assert_eq!(
+        r.stdout,
+        "2025-12-01 19:53:05 UTC  codex        deny   PreToolUse  Read: /w/.env  [secrets, push-ask]\n"
+    );
+    let r = log(&dir, &p, &["--rule", "push-ask", "--agent", "claude-code"]);
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
+    let r = log(&dir, &p, &["--session", "c1", "--format", "jsonl"]);
+    let v: Value = serde_json::from_str(r.stdout.trim_end()).unwrap();
+    assert_eq!(
+        (v["decision"].as_str(), r.stdout.lines().count()),
+        (Some("deny"), 1)
+    );
+    let r = log(&dir, &p, &["--agent", "codex", "--format", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 1);
+    assert_eq!(v[0]["subject"], "/w/.env");
+    // Everything in the sample is older than 2 h.
+    let r = log(&dir, &p, &["--since", "2h"]);
+    assert_eq!(
+        r.stdout,
+        format!("no decision in {} matches\n", p.display())
+    );
+    let r = log(&dir, &p, &["--since", "2 hours"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            2,
+            "seamguard: --since 2 hours: expected a number and s, m, h, d or w (`2h`)\n"
+        )
+    );
+}
+
+#[test]
+fn since_keeps_recent_decisions() {
+    let dir = workdir();
+    let now = now_ms();
+    let p = write_log(
+        &dir,
+        &[
+            result(
+                now - 3 * 3_600_000,
+                "codex",
+                "c1",
+                "deny",
+                &["old"],
+                "Bash",
+                "old",
+            ),
+            result(
+                now - 3_600_000,
+                "codex",
+                "c1",
+                "deny",
+                &["new"],
+                "Bash",
+                "new",
+            ),
+        ],
+    );
+    let r = log(&dir, &p, &["--since", "2h", "--format", "jsonl"]);
+    let subjects: Vec<String> = r
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["subject"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(subjects, ["new"]);
+}
+
+#[test]
+fn counts_per_rule_and_the_observe_summary() {
+    let dir = workdir();
+    let p = sample(&dir);
+    let r = log(&dir, &p, &["--counts"]);
+    assert_eq!(
+        r.stdout,
+        "     3  push-ask  (ask 1, deny 1, allow 1)\n     1  secrets  (deny 1)\n"
+    );
+    let r = log(&dir, &p, &["--counts", "--format", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v,
+        json!([
+            {"rule": "push-ask", "ask": 1, "deny": 1, "allow": 1, "total": 3},
+            {"rule": "secrets", "deny": 1, "total": 1}
+        ])
+    );
+    let r = log(&dir, &p, &["--observed"]);
+    assert_eq!(
+        r.stdout,
+        "observe mode: 1 of 5 recorded decisions would have been denied, 0 asked, 0 blocked\n\
+         2025-12-01 19:53:08 UTC  claude-code  deny   PreToolUse  Bash: rm -rf build  [rm-deny]  (enforced: none)\n"
+    );
+    let r = log(&dir, &p, &["--observed", "--counts"]);
+    assert_eq!(r.stdout, "     1  rm-deny  (deny 1)\n");
+}
+
+#[test]
+fn the_hook_records_every_decision_for_log() {
+    let dir = workdir();
+    std::fs::write(
+        dir.join("p.toml"),
+        "[[rule]]\nid = \"env-deny\"\nseam = \"pre-tool\"\ntool = \"Read\"\nwhen.reads = { path_inside = [\"**/.env\"] }\ndecision = \"deny\"\nreason = \"no\"\n",
+    )
+    .unwrap();
+    for (tool, path) in [("Read", "/w/.env"), ("Read", "/w/README.md")] {
+        let payload = json!({
+            "session_id": "s1", "transcript_path": "", "cwd": "/w", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": {"file_path": path},
+        });
+        let r = seamguard(
+            &dir,
+            &["hook", "--policy", "p.toml"],
+            payload.to_string().as_bytes(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let r = seamguard(&dir, &["log", "--format", "jsonl"], b"");
+    let recs: Vec<Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 2, "{}", r.stdout);
+    assert_eq!(
+        (
+            recs[0]["decision"].as_str(),
+            recs[0]["subject"].as_str(),
+            recs[0]["tool_name"].as_str()
+        ),
+        (Some("deny"), Some("/w/.env"), Some("Read"))
+    );
+    // An event no rule decided carries no subject.
+    assert_eq!(
+        (recs[1]["decision"].as_str(), recs[1].get("subject")),
+        (Some("none"), None)
+    );
+}

@@ -1,0 +1,205 @@
+//! `seamguard status` on a temporary HOME: no hook installed, hooks installed but never run,
+//! a hook that ran, a command in a build folder, and the JSON form.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+
+use crate::support::{BIN, Run, output_with_stdin};
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+const POLICY: &str = r#"
+[[rule]]
+id = "push-ask"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { contains = "git push" }
+decision = "ask"
+"#;
+
+/// A fresh folder with `home/`, `proj/` (the working folder), a user policy and `bin/seamguard`
+/// (a script running the tested binary: a stable install, as `PATH` would find it).
+fn workdir() -> PathBuf {
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("status-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["home", "proj", "bin", "config/seamguard"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::write(dir.join("config/seamguard/p.toml"), POLICY).unwrap();
+    let script = dir.join("bin/seamguard");
+    std::fs::write(&script, format!("#!/bin/sh\nexec '{BIN}' \"$@\"\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    dir
+}
+
+fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(dir.join("proj"))
+        .env("HOME", dir.join("home"))
+        .env("PATH", path)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        .env_remove("CODEX_HOME")
+        .env_remove("SEAMGUARD_AUDIT_LOG")
+        .env_remove("CLAUDE_PROJECT_DIR");
+    Run::utf8(output_with_stdin(&mut cmd, stdin))
+}
+
+fn claude_settings(dir: &Path, command: &str) {
+    let handler =
+        json!([{ "hooks": [{ "type": "command", "command": command, "onFailure": "block" }] }]);
+    let s = json!({ "hooks": { "PreToolUse": handler, "PermissionRequest": handler } });
+    std::fs::create_dir_all(dir.join("home/.claude")).unwrap();
+    std::fs::write(dir.join("home/.claude/settings.json"), s.to_string()).unwrap();
+}
+
+#[test]
+fn nothing_installed_is_a_problem() {
+    let dir = workdir();
+    let r = seamguard(&dir, &["status"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        format!(
+            "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {}\nproblem: seamguard's hook is not installed for any agent: run `seamguard init`\n",
+            dir.join("state/seamguard/audit.jsonl").display()
+        )
+    );
+}
+
+#[test]
+fn installed_but_never_run_then_run() {
+    let dir = workdir();
+    claude_settings(&dir, "seamguard hook --dialect claude-code");
+    let r = seamguard(&dir, &["status"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let expected = format!(
+        "Claude Code\n  hook: {home}/.claude/settings.json (user): PermissionRequest, PreToolUse\n  not hooked: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, SubagentStart, Notification, PreCompact, PostCompact, SessionEnd\n  command: seamguard hook --dialect claude-code -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (onFailure = \"block\" on the seamguard handlers)\n  last ran: never\nCodex\n  hook: not installed (run `seamguard init`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Claude Code: the hook is installed but has never run (no record in the audit log)\n",
+        home = dir.join("home").display(),
+        bin = dir.join("bin/seamguard").canonicalize().unwrap().display(),
+        v = env!("CARGO_PKG_VERSION"),
+        log = dir.join("state/seamguard/audit.jsonl").display(),
+    );
+    assert_eq!(r.stdout, expected);
+
+    let payload = json!({
+        "session_id": "s1", "transcript_path": "", "cwd": dir.join("proj").display().to_string(),
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let h = seamguard(
+        &dir,
+        &["hook", "--dialect", "claude-code"],
+        payload.to_string().as_bytes(),
+    );
+    assert_eq!(h.code, 0, "{}", h.stderr);
+    let r = seamguard(&dir, &["status", "--format", "json"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let claude = &v["agents"][0];
+    assert_eq!(claude["agent"], "claude-code");
+    assert_eq!(claude["installed"], true);
+    assert_eq!(claude["events"], json!(["PermissionRequest", "PreToolUse"]));
+    assert!(claude["last_run_ms"].as_u64().unwrap() > 1_700_000_000_000);
+    assert_eq!(claude["commands"][0]["stable"], true);
+    assert_eq!(v["agents"][1]["installed"], false);
+    assert_eq!(v["policies"]["source"], "configured");
+    assert_eq!(v["policies"]["rules"], 1);
+    assert_eq!(v["warnings"], json!([]));
+    assert_eq!(v["problems"], json!([]));
+    let r = seamguard(&dir, &["status"], b"");
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("  last ran: "))
+        .unwrap();
+    assert!(
+        line.ends_with(" s ago)") && line.contains(" UTC ("),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_hook_run_from_a_build_folder_and_codex_hooks_turned_off_are_problems() {
+    let dir = workdir();
+    std::fs::remove_dir_all(dir.join("config")).unwrap();
+    let codex = dir.join("home/.codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    let handler = json!([{ "hooks": [{ "type": "command", "command": format!("{BIN} hook --dialect codex") }] }]);
+    std::fs::write(
+        codex.join("hooks.json"),
+        json!({ "hooks": { "PreToolUse": handler } }).to_string(),
+    )
+    .unwrap();
+    std::fs::write(codex.join("config.toml"), "[features]\nhooks = false\n").unwrap();
+    let r = seamguard(&dir, &["status", "--format", "json"], b"");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let bin = Path::new(BIN).canonicalize().unwrap();
+    assert_eq!(
+        v["problems"],
+        json!([
+            format!(
+                "Codex: {} is in a build folder: rebuilding or `cargo clean` replaces or removes it",
+                bin.display()
+            ),
+            format!(
+                "Codex: hooks are turned off (features.hooks = false in {})",
+                codex.join("config.toml").display()
+            ),
+        ])
+    );
+    assert_eq!(
+        v["agents"][1]["on_hook_failure"],
+        "runs the call (Codex has no setting that blocks on a failed hook)"
+    );
+    assert_eq!(v["policies"]["source"], "built-in");
+    assert!(
+        v["policies"]["notice"]
+            .as_str()
+            .unwrap()
+            .contains("built-in balanced library")
+    );
+}
+
+#[test]
+fn two_different_seamguard_commands_judge_each_call_twice() {
+    let dir = workdir();
+    claude_settings(&dir, "seamguard hook --dialect claude-code");
+    let handler = json!([{ "hooks": [{ "type": "command", "command": "seamguard hook --dialect claude-code --policy p.toml" }] }]);
+    std::fs::create_dir_all(dir.join("proj/.claude")).unwrap();
+    std::fs::write(
+        dir.join("proj/.claude/settings.json"),
+        json!({ "hooks": { "PreToolUse": handler } }).to_string(),
+    )
+    .unwrap();
+    let r = seamguard(&dir, &["status", "--format", "json"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v["warnings"],
+        json!([
+            "Claude Code: seamguard is hooked in 2 files with 2 different commands, so each call is judged more than once",
+            "Claude Code: the hook is installed but has never run (no record in the audit log)"
+        ])
+    );
+    // Only the user file blocks on failure: the project handler lets a call run.
+    assert!(
+        v["agents"][0]["on_hook_failure"]
+            .as_str()
+            .unwrap()
+            .starts_with("runs the call")
+    );
+    assert_eq!(v["agents"][0]["files"][1]["events"], json!(["PreToolUse"]));
+}
