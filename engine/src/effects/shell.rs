@@ -50,8 +50,21 @@ pub(crate) fn lens_analysis(
     env: &ShellEnv,
     fx: &mut Effects,
 ) {
-    let _ = env;
-    lens_commands(tool, argument, a, &[], 0, fx);
+    lens_commands(tool, argument, a, &[], env, 0, fx);
+}
+
+/// The effects of a command line run by something else at `depth` (a command inline code
+/// runs, `subprocess.run([...])`), each route's `via` starting with `via`.
+pub(crate) fn lens_nested(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    via: &[String],
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    lens_commands(tool, argument, a, via, env, depth, fx);
 }
 
 /// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
@@ -61,6 +74,7 @@ fn lens_commands(
     argument: &str,
     a: &ShellAnalysis,
     via: &[String],
+    env: &ShellEnv,
     depth: usize,
     fx: &mut Effects,
 ) {
@@ -156,7 +170,27 @@ fn lens_commands(
                 continue;
             }
             let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
-            lens_commands(tool, argument, &inner, &nested, depth + 1, fx);
+            lens_commands(tool, argument, &inner, &nested, env, depth + 1, fx);
+        }
+        // Code an interpreter runs (`python3 -c`, `node -e`, `python3 - <<EOF`), read by the
+        // inline-code lens.
+        for (who, lang, code) in out.codes {
+            let mut nested = full_via.clone();
+            nested.push(who);
+            let r = Route {
+                via: nested,
+                ..route.clone()
+            };
+            super::inline::code_lens_at(
+                lang,
+                &code.text,
+                code.dynamic,
+                &r,
+                c.cwd.as_deref(),
+                env,
+                depth,
+                fx,
+            );
         }
     }
     if let Some(u) = &a.unsure {
@@ -230,6 +264,8 @@ struct Out {
     list: Vec<What>,
     /// Shell text the program runs (who runs it, the text).
     scripts: Vec<(String, Arg)>,
+    /// Code an interpreter runs (who runs it, its language, the text).
+    codes: Vec<(String, super::inline::Language, Arg)>,
 }
 
 impl Out {
@@ -566,6 +602,39 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     for (option, text) in &p.scripts {
         out.scripts
             .push((format!("{} {option}", c.basename()), text.clone()));
+    }
+    for (option, lang, code) in &p.codes {
+        out.codes
+            .push((format!("{} {option}", c.basename()), *lang, code.clone()));
+    }
+    for (role, code) in &p.operands {
+        if let Role::Code(lang) = role {
+            out.codes.push((
+                format!("{} {}", c.basename(), p.sub.join(" ")),
+                *lang,
+                code.clone(),
+            ));
+        }
+    }
+    // `python3 - <<EOF`, `node <<< '…'`: an interpreter given no script reads its code from
+    // standard input.
+    if let Some(lang) = super::programs::stdin_language(c.basename())
+        && p.row.subs.is_empty()
+        && !p.lead_given
+        && p.operands
+            .first()
+            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
+        && let Some(text) = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+    {
+        out.codes.push((
+            format!("{} <<stdin", c.basename()),
+            lang,
+            text.target.clone(),
+        ));
     }
     match p.row.action {
         Action::Files => files(c, &p, out),
