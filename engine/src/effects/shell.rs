@@ -174,23 +174,14 @@ fn lens_commands(
         }
         // Code an interpreter runs (`python3 -c`, `node -e`, `python3 - <<EOF`), read by the
         // inline-code lens.
-        for (who, lang, code) in out.codes {
+        for run in out.codes {
             let mut nested = full_via.clone();
-            nested.push(who);
+            nested.push(run.who.clone());
             let r = Route {
                 via: nested,
                 ..route.clone()
             };
-            super::inline::code_lens_at(
-                lang,
-                &code.text,
-                code.dynamic,
-                &r,
-                c.cwd.as_deref(),
-                env,
-                depth,
-                fx,
-            );
+            super::inline::run_code(&run, &r, c.cwd.as_deref(), env, depth, fx);
         }
     }
     if let Some(u) = &a.unsure {
@@ -265,7 +256,7 @@ struct Out {
     /// Shell text the program runs (who runs it, the text).
     scripts: Vec<(String, Arg)>,
     /// Code an interpreter runs (who runs it, its language, the text).
-    codes: Vec<(String, super::inline::Language, Arg)>,
+    codes: Vec<super::inline::CodeRun>,
 }
 
 impl Out {
@@ -603,39 +594,7 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
         out.scripts
             .push((format!("{} {option}", c.basename()), text.clone()));
     }
-    for (option, lang, code) in &p.codes {
-        out.codes
-            .push((format!("{} {option}", c.basename()), *lang, code.clone()));
-    }
-    for (role, code) in &p.operands {
-        if let Role::Code(lang) = role {
-            out.codes.push((
-                format!("{} {}", c.basename(), p.sub.join(" ")),
-                *lang,
-                code.clone(),
-            ));
-        }
-    }
-    // `python3 - <<EOF`, `node <<< '…'`: an interpreter given no script reads its code from
-    // standard input.
-    if let Some(lang) = super::programs::stdin_language(c.basename())
-        && p.row.subs.is_empty()
-        && !p.lead_given
-        && p.operands
-            .first()
-            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
-        && let Some(text) = c
-            .redirections
-            .iter()
-            .rev()
-            .find(|r| r.mode == RedirectMode::Text)
-    {
-        out.codes.push((
-            format!("{} <<stdin", c.basename()),
-            lang,
-            text.target.clone(),
-        ));
-    }
+    out.codes.extend(super::inline::code_runs(c, &p));
     match p.row.action {
         Action::Files => files(c, &p, out),
         Action::Copy { moves } => copy(c, &p, moves, out),

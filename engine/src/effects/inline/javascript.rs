@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, mode_text, nodes, text, unescape,
+    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, text,
+    unescape,
 };
 use crate::effects::{BodySource, PathRef, What};
 
@@ -20,6 +21,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
     let all = nodes(tree.root_node());
     let mut js = Js {
         src,
+        argv: cx.argv,
         bind: Bindings::new(),
         imports: HashMap::new(),
         picked: HashMap::new(),
@@ -37,6 +39,8 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
 /// What is known about a program while its calls are read.
 struct Js<'t, 's> {
     src: &'s str,
+    /// `process.argv`.
+    argv: &'s [Option<String>],
     /// Names bound by declarations, assignments, parameters.
     bind: Bindings<'t>,
     /// Names bound by `import`, to what they name (`fs` → `fs`, `x` → `child_process.exec`).
@@ -365,7 +369,16 @@ impl<'t> Js<'t, '_> {
             | "as_expression" => self.res(n.named_child(0)?, d),
             "assignment_expression" => self.res(n.child_by_field_name("right")?, d),
             "identifier" => self.res(self.bind.once(self.t(n))?, d),
-            "member_expression" | "subscript_expression" => {
+            "subscript_expression" => {
+                // `process.argv[2]`.
+                let obj = n.child_by_field_name("object")?;
+                let idx = n.child_by_field_name("index")?;
+                if idx.kind() == "number" && self.qual(obj, d).as_deref() == Some("process.argv") {
+                    return argv_item(self.argv, self.t(idx));
+                }
+                (self.qual(n, d).as_deref() == Some("process.env.HOME")).then(Res::home)
+            }
+            "member_expression" => {
                 (self.qual(n, d).as_deref() == Some("process.env.HOME")).then(Res::home)
             }
             "number" => Some(Res::lit(self.t(n))),
@@ -452,7 +465,10 @@ impl<'t> Js<'t, '_> {
 
     /// A read of an argument: a literal path, or a path known only at run time.
     fn read_arg(&self, a: Option<Node<'t>>, cx: &mut Collect<'_>) {
-        let Some(a) = a else { return };
+        // A number is a file descriptor (`readFileSync(0)` reads standard input).
+        let Some(a) = a.filter(|a| a.kind() != "number") else {
+            return;
+        };
         let p = match self.res(a, 0) {
             Some(r) => cx.path(&r),
             None => cx.computed_path(self.t(a)),

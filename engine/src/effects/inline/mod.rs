@@ -38,8 +38,12 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
+use super::programs::{Parsed, Role, stdin_language};
 use super::{Effects, PathRef, Route, What};
-use crate::shell::{BrushAnalyzer, MAX_DEPTH, ShellAnalysis, ShellAnalyzer, analyze_argv};
+use crate::shell::{
+    Arg, BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
+    analyze_argv,
+};
 use crate::table::ShellEnv;
 
 /// The language of a piece of inline code.
@@ -82,45 +86,162 @@ pub(crate) const PARSE_BUDGET: Duration = Duration::from_millis(250);
 /// How deep a value is followed through names and calls (`a = b; b = c; …`).
 const MAX_RESOLVE_DEPTH: usize = 24;
 
-/// The effects of `code` in `lang`, run by the command `route` names, in `cwd`.
-///
-/// Each effect the code has directly is pushed with `route` as given (the caller puts how the
-/// code runs in its `via`, e.g. `python3 -c`); each command the code runs is analysed by the
-/// shell lens with the call that runs it added to `via` (`subprocess.run`). For scripts run by
-/// path (`python3 x.py`) call it with the file's text and a `via` naming the file.
-///
-/// # Examples
-///
-/// ```ignore
-/// let route = Route { tool: "Bash".into(), via: vec!["python3 -c".into()], ..Route::default() };
-/// code_lens(Language::Python, "import shutil; shutil.rmtree('build')", &route, Some("/p"), &env, &mut fx);
-/// // fx: deletes build recursively (Bash via python3 -c)
-/// ```
-#[cfg_attr(not(test), allow(dead_code))] // Called for scripts run by path.
-pub(crate) fn code_lens(
-    lang: Language,
-    code: &str,
-    route: &Route,
-    cwd: Option<&str>,
-    env: &ShellEnv,
-    fx: &mut Effects,
-) {
-    code_lens_at(lang, code, false, route, cwd, env, 0, fx);
+/// Code an interpreter on a command line runs: who runs it, its language, the code, and the
+/// argument vector the code sees.
+#[derive(Debug, Clone)]
+pub(crate) struct CodeRun {
+    /// How it runs, for the route's `via` (`python3 -c`, `node <<stdin`, `deno eval`).
+    pub(crate) who: String,
+    /// Its language.
+    pub(crate) lang: Language,
+    /// The code as the shell passes it.
+    pub(crate) code: Arg,
+    /// `sys.argv` / `process.argv` as the code sees it; `None` for an argument known only at
+    /// run time.
+    pub(crate) argv: Vec<Option<String>>,
 }
 
-/// [`code_lens`] for code found `depth` levels into a command line; `dynamic`: part of the
-/// code text comes from an expansion the shell lens could not resolve (`$X` inside it).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn code_lens_at(
-    lang: Language,
-    code: &str,
-    dynamic: bool,
+/// The code a command runs: `-c CODE` / `-e CODE` option values, `deno eval CODE`, and the
+/// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
+pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
+    let mut out = Vec::new();
+    let base = c.basename();
+    let known = |a: &Arg| (!a.dynamic).then(|| a.text.clone());
+    // The words after the code.
+    let rest: Vec<Option<String>> = p
+        .operands
+        .iter()
+        .filter(|(r, _)| !matches!(r, Role::Code(_)))
+        .map(|(_, a)| known(a))
+        .collect();
+    for (option, lang, code) in &p.codes {
+        let first = match lang {
+            Language::Python => "-c",
+            _ => base,
+        };
+        let mut argv = vec![Some(first.to_string())];
+        argv.extend(rest.iter().cloned());
+        out.push(CodeRun {
+            who: format!("{base} {option}"),
+            lang: *lang,
+            code: code.clone(),
+            argv,
+        });
+    }
+    for (role, code) in &p.operands {
+        if let Role::Code(lang) = role {
+            out.push(CodeRun {
+                who: format!("{base} {}", p.sub.join(" ")),
+                lang: *lang,
+                code: code.clone(),
+                argv: Vec::new(),
+            });
+        }
+    }
+    // An interpreter given no script reads its code from standard input.
+    if let Some(lang) = stdin_language(base)
+        && p.row.subs.is_empty()
+        && !p.lead_given
+        && p.operands
+            .first()
+            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
+        && let Some(text) = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+    {
+        let argv = match lang {
+            // `python3 - a b`: `sys.argv` is `['-', 'a', 'b']`; with no `-`, `['']`.
+            Language::Python if rest.is_empty() => vec![Some(String::new())],
+            Language::Python => rest.clone(),
+            _ => Vec::new(),
+        };
+        out.push(CodeRun {
+            who: format!("{base} <<stdin"),
+            lang,
+            code: text.target.clone(),
+            argv,
+        });
+    }
+    out
+}
+
+/// The effects of code a command line runs, pushed with `route`, `depth` levels into the line.
+pub(crate) fn run_code(
+    run: &CodeRun,
     route: &Route,
     cwd: Option<&str>,
     env: &ShellEnv,
     depth: usize,
     fx: &mut Effects,
 ) {
+    let code = Code {
+        lang: run.lang,
+        text: &run.code.text,
+        dynamic: run.code.dynamic,
+        argv: &run.argv,
+    };
+    code_lens_at(&code, route, cwd, env, depth, fx);
+}
+
+/// A piece of code to read.
+struct Code<'a> {
+    lang: Language,
+    text: &'a str,
+    /// Part of the text comes from an expansion the shell lens could not resolve.
+    dynamic: bool,
+    /// `sys.argv` / `process.argv` as the code sees it.
+    argv: &'a [Option<String>],
+}
+
+/// The effects of `code` in `lang`, run by the command `route` names, in `cwd`.
+///
+/// Each effect the code has directly is pushed with `route` as given (the caller puts how the
+/// code runs in its `via`, e.g. `python3 -c`); each command the code runs is analysed by the
+/// shell lens with the call that runs it added to `via` (`subprocess.run`). For scripts run by
+/// path (`python3 x.py`) call it with the file's text and a `via` naming the file; `argv` is
+/// the argument vector the code sees (`sys.argv`, `process.argv`: for `python3 x.py build`,
+/// `["x.py", "build"]`), so `shutil.rmtree(sys.argv[1])` deletes `build`.
+///
+/// # Examples
+///
+/// ```ignore
+/// let route = Route { tool: "Bash".into(), via: vec!["python3 -c".into()], ..Route::default() };
+/// code_lens(Language::Python, "import shutil; shutil.rmtree('build')", &[], &route, Some("/p"), &env, &mut fx);
+/// // fx: deletes build recursively (Bash via python3 -c)
+/// ```
+#[cfg_attr(not(test), allow(dead_code))] // Called for scripts run by path.
+pub(crate) fn code_lens(
+    lang: Language,
+    code: &str,
+    argv: &[String],
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    fx: &mut Effects,
+) {
+    let argv: Vec<Option<String>> = argv.iter().cloned().map(Some).collect();
+    let code = Code {
+        lang,
+        text: code,
+        dynamic: false,
+        argv: &argv,
+    };
+    code_lens_at(&code, route, cwd, env, 0, fx);
+}
+
+/// [`code_lens`] for code found `depth` levels into a command line.
+fn code_lens_at(
+    code: &Code<'_>,
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    let (lang, dynamic, argv) = (code.lang, code.dynamic, code.argv);
+    let code = code.text;
     let who = route
         .via
         .last()
@@ -129,6 +250,7 @@ pub(crate) fn code_lens_at(
     let mut cx = Collect {
         cwd,
         dynamic,
+        argv,
         found: Vec::new(),
     };
     match parse(lang, code) {
@@ -192,7 +314,13 @@ pub(crate) fn code_lens_at(
                 }
                 let mut r = route.clone();
                 r.via.push(who);
-                code_lens_at(lang, &text, dynamic, &r, cwd, env, depth + 1, fx);
+                let inner = Code {
+                    lang,
+                    text: &text,
+                    dynamic,
+                    argv,
+                };
+                code_lens_at(&inner, &r, cwd, env, depth + 1, fx);
             }
         }
     }
@@ -381,6 +509,8 @@ pub(super) struct Collect<'c> {
     pub(super) cwd: Option<&'c str>,
     /// Part of the code text is only known at run time.
     pub(super) dynamic: bool,
+    /// `sys.argv` / `process.argv` as the code sees it.
+    pub(super) argv: &'c [Option<String>],
     /// What was found, in source order.
     pub(super) found: Vec<Found>,
 }
@@ -518,6 +648,16 @@ impl Collect<'_> {
             dynamic,
         }));
     }
+}
+
+/// Item `i` (as written in the code) of an argument vector, when it is known.
+pub(super) fn argv_item(argv: &[Option<String>], i: &str) -> Option<Res> {
+    let i: usize = i.trim().parse().ok()?;
+    // A word the shell passed with a leading `~` was expanded to the home folder.
+    argv.get(i)
+        .cloned()
+        .flatten()
+        .map(|a| Res::lit(a).expand_user())
 }
 
 /// Add `more` body sources to `body`, without repeats.

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, mode_text, nodes, text, unescape,
+    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, text,
+    unescape,
 };
 use crate::effects::{BodySource, What};
 
@@ -19,6 +20,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
     let mut py = Py {
         src,
         root: tree.root_node(),
+        argv: cx.argv,
         bind: Bindings::new(),
         imports: HashMap::new(),
         stars: Vec::new(),
@@ -40,6 +42,8 @@ struct Py<'t, 's> {
     src: &'s str,
     /// The module.
     root: Node<'t>,
+    /// `sys.argv`.
+    argv: &'s [Option<String>],
     /// Names bound by assignment, loops, parameters.
     bind: Bindings<'t>,
     /// Names bound by imports, to what they name (`sh` → `shutil`, `remove` → `os.remove`).
@@ -122,7 +126,19 @@ impl<'t> Py<'t, '_> {
                 }
             }
             "for_statement" | "for_in_clause" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                let Some(l) = n.child_by_field_name("left") else {
+                    return;
+                };
+                // `for f in glob.glob('*.o')`: each `f` is a path the pattern matches.
+                let r = n
+                    .child_by_field_name("right")
+                    .filter(|r| self.lists_paths(*r));
+                if l.kind() == "identifier"
+                    && let Some(r) = r
+                {
+                    let name = self.t(l).to_string();
+                    self.bind.bind(&name, Some(r));
+                } else {
                     self.bind_all(l);
                 }
             }
@@ -219,6 +235,28 @@ impl<'t> Py<'t, '_> {
             }
             _ => {}
         }
+    }
+
+    /// Whether an expression lists paths by a pattern (`glob.glob('*.o')`,
+    /// `Path('d').glob('*.py')`, `os.listdir('d')`).
+    fn lists_paths(&self, n: Node<'t>) -> bool {
+        if n.kind() != "call" {
+            return false;
+        }
+        let Some(f) = n.child_by_field_name("function") else {
+            return false;
+        };
+        if matches!(
+            self.qual(f, 0).as_deref(),
+            Some("glob.glob" | "glob.iglob" | "os.listdir")
+        ) {
+            return true;
+        }
+        f.kind() == "attribute"
+            && f.child_by_field_name("attribute")
+                .is_some_and(|a| matches!(self.t(a), "glob" | "rglob" | "iterdir"))
+            && f.child_by_field_name("object")
+                .is_some_and(|o| self.is_path(o, 0))
     }
 
     /// Every identifier under `n` is bound to something not known here.
@@ -366,11 +404,14 @@ impl<'t> Py<'t, '_> {
             "assignment" => self.res(n.child_by_field_name("right")?, d),
             "identifier" => self.res(self.bind.once(self.t(n))?, d),
             "subscript" => {
-                // `os.environ['HOME']`.
+                // `os.environ['HOME']`, `sys.argv[1]`.
                 let v = n.child_by_field_name("value")?;
                 let k = n.child_by_field_name("subscript")?;
-                (self.qual(v, d).as_deref() == Some("os.environ") && self.res(k, d)?.text == "HOME")
-                    .then(Res::home)
+                match self.qual(v, d).as_deref() {
+                    Some("os.environ") => (self.res(k, d)?.text == "HOME").then(Res::home),
+                    Some("sys.argv") if k.kind() == "integer" => argv_item(self.argv, self.t(k)),
+                    _ => None,
+                }
             }
             "attribute" => {
                 // `Path(p).parent`.
@@ -463,6 +504,10 @@ impl<'t> Py<'t, '_> {
                 "os.path.abspath" | "os.path.realpath" | "os.path.normpath" | "os.fspath"
                 | "str" => return self.res(self.arg(n, 0, "path")?, d),
                 "pathlib.Path.home" => return Some(Res::home()),
+                "glob.glob" | "glob.iglob" => return self.res(self.arg(n, 0, "pathname")?, d),
+                // The names in a folder, relative to the working directory as the code uses
+                // them (`os.path.join(d, f)` puts the folder back).
+                "os.listdir" => return Some(Res::lit("*")),
                 "pathlib.Path.cwd" | "os.getcwd" => return Some(Res::lit(".")),
                 "os.getenv" | "os.environ.get" => {
                     return (self.res(self.arg(n, 0, "key")?, d)?.text == "HOME").then(Res::home);
@@ -479,6 +524,17 @@ impl<'t> Py<'t, '_> {
         match attr {
             "expanduser" => Some(self.res(obj, d)?.expand_user()),
             "resolve" | "absolute" | "as_posix" | "encode" | "decode" => self.res(obj, d),
+            "glob" | "rglob" | "iterdir" if self.is_path(obj, d) => {
+                let pattern = match attr {
+                    "iterdir" => Res::lit("*"),
+                    _ => self.res(self.arg(n, 0, "pattern")?, d)?,
+                };
+                let pattern = match attr {
+                    "rglob" => Res::lit("**").join(&pattern, false),
+                    _ => pattern,
+                };
+                Some(self.res(obj, d)?.join(&pattern, false))
+            }
             "joinpath" => {
                 let mut out = self.res(obj, d)?;
                 for a in self.positional(n)? {
@@ -534,6 +590,9 @@ impl<'t> Py<'t, '_> {
                                 matches!(
                                     self.t(a),
                                     "expanduser"
+                                        | "glob"
+                                        | "rglob"
+                                        | "iterdir"
                                         | "resolve"
                                         | "absolute"
                                         | "joinpath"

@@ -55,7 +55,7 @@ fn code(lang: Language, src: &str) -> Vec<String> {
         ..Route::default()
     };
     let mut fx = Effects::default();
-    code_lens(lang, src, &route, Some("/home/u/p"), &env(), &mut fx);
+    code_lens(lang, src, &[], &route, Some("/home/u/p"), &env(), &mut fx);
     fx.list.iter().map(|e| show(&e.what)).collect()
 }
 
@@ -163,7 +163,7 @@ fn python_files_opened_read_written_and_appended() {
         ),
         // A content the code computes is not visible.
         (
-            r#"python3 -c "import sys; open('log.txt', 'w').write(sys.argv[1])" x"#,
+            r#"python3 -c "import sys; open('log.txt', 'w').write(input())""#,
             &["write log.txt"],
         ),
         (
@@ -231,12 +231,16 @@ fn python_deletes_are_recursive_from_rmtree_only() {
             &["delete /srv/data recursively"],
         ),
         (
-            r#"python3 -c "import shutil, sys; shutil.rmtree(sys.argv[1])" build"#,
+            r#"python3 -c "import shutil, sys; shutil.rmtree(sys.argv[1])""#,
             &["unsure `shutil.rmtree` with a path known only at run time"],
         ),
         (
-            r#"python3 -c "import os; [os.remove(f) for f in os.listdir('.') if f.endswith('.pyc')]""#,
+            r#"python3 -c "import os; [os.remove(p) for p in [input()]]""#,
             &["unsure `os.remove` with a path known only at run time"],
+        ),
+        (
+            r#"python3 -c "import os; [os.remove(f) for f in os.listdir('.') if f.endswith('.pyc')]""#,
+            &["delete *"],
         ),
     ]);
 }
@@ -266,7 +270,7 @@ fn python_commands_go_through_the_shell_lens() {
             &["run rm -rf /", "delete / recursively"],
         ),
         (
-            r#"python3 -c "import subprocess, sys; subprocess.run(sys.argv[1], shell=True)" ls"#,
+            r#"python3 -c "import subprocess, sys; subprocess.run(sys.argv[1], shell=True)""#,
             &["unsure `subprocess.run` with a command known only at run time"],
         ),
         (r#"python3 -c "__import__('os').system('id')""#, &["run id"]),
@@ -312,7 +316,7 @@ fn python_sends_with_bodies_from_the_environment_and_files() {
             &["send https://h.example/p PUT []"],
         ),
         (
-            r#"python3 -c "import requests, sys; requests.get(sys.argv[1])" u"#,
+            r#"python3 -c "import requests, sys; requests.get(sys.argv[1])""#,
             &["unsure `requests.get` with a URL known only at run time"],
         ),
         (
@@ -354,11 +358,11 @@ fn javascript_fs_functions() {
             &["permission bin/run 755", "read package.json"],
         ),
         (
-            r#"node -e "const fs = require('fs'); fs.rmSync(process.argv[1], {recursive: true})" x"#,
+            r#"node -e "const fs = require('fs'); fs.rmSync(process.argv[1], {recursive: true})""#,
             &["unsure `fs.rm` with a path known only at run time"],
         ),
         (
-            r#"node -e "const fs = require('fs'); console.log(fs.readFileSync(process.argv[1], 'utf8'))" x"#,
+            r#"node -e "const fs = require('fs'); console.log(fs.readFileSync(process.argv[1], 'utf8'))""#,
             &["read process.argv[1] (dynamic)"],
         ),
     ]);
@@ -388,7 +392,7 @@ fn javascript_commands_and_requests() {
             &["send https://x.example/up POST []"],
         ),
         (
-            r#"node -e "const cp = require('child_process'); cp.exec(process.argv[1])" ls"#,
+            r#"node -e "const cp = require('child_process'); cp.exec(process.argv[1])""#,
             &["unsure `child_process.exec` with a command known only at run time"],
         ),
         (
@@ -513,7 +517,7 @@ fn code_run_as_code_and_names_looked_up_by_value() {
             &["delete /etc/hosts"],
         ),
         (
-            r#"python3 -c "import os, sys; getattr(os, sys.argv[1])('x')" system"#,
+            r#"python3 -c "import os, sys; getattr(os, sys.argv[1])('x')""#,
             &["unsure `getattr` on `os` with a name known only at run time"],
         ),
         (
@@ -525,8 +529,66 @@ fn code_run_as_code_and_names_looked_up_by_value() {
             &["delete /srv recursively"],
         ),
         (
-            r#"node -e "new Function(process.argv[1])()" x"#,
+            r#"node -e "new Function(process.argv[1])()""#,
             &["unsure `Function` of code known only at run time"],
         ),
     ]);
+}
+
+#[test]
+fn arguments_after_the_code_and_listed_paths_resolve() {
+    table(&[
+        (
+            r#"python3 -c "import shutil, sys; shutil.rmtree(sys.argv[1])" ~/work"#,
+            &["delete ~/work recursively"],
+        ),
+        (
+            r#"python3 -c "import sys; [print(l) for l in open(sys.argv[1])]" data.jsonl"#,
+            &["read data.jsonl"],
+        ),
+        (
+            r#"python3 -c "import sys, os; os.remove(sys.argv[2])" a "$F""#,
+            &["unsure `os.remove` with a path known only at run time"],
+        ),
+        (
+            "python3 - build <<'EOF'\nimport sys, shutil\nshutil.rmtree(sys.argv[1])\nEOF",
+            &["delete build recursively"],
+        ),
+        (
+            r#"node -e "require('fs').rmSync(process.argv[1], {recursive: true})" /srv/data"#,
+            &["delete /srv/data recursively"],
+        ),
+        (
+            r#"python3 -c "import os, glob; [os.remove(f) for f in glob.glob('*.tmp')]""#,
+            &["delete *.tmp"],
+        ),
+        (
+            r#"python3 -c "from pathlib import Path; [p.unlink() for p in Path('build').rglob('*.o')]""#,
+            &["delete build/**/*.o"],
+        ),
+        (
+            r#"python3 -c "import os; home = os.path.expanduser('~'); [os.remove(os.path.join(home, f)) for f in os.listdir(home)]""#,
+            &["delete ~/*"],
+        ),
+    ]);
+    assert_eq!(
+        code_with_argv(
+            Language::Python,
+            "import shutil, sys\nshutil.rmtree(sys.argv[1])\n",
+            &["x.py", "/etc"]
+        ),
+        vec!["delete /etc recursively"]
+    );
+}
+
+/// [`code`] with an argument vector.
+fn code_with_argv(lang: Language, src: &str, argv: &[&str]) -> Vec<String> {
+    let route = Route {
+        tool: "Bash".into(),
+        ..Route::default()
+    };
+    let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
+    let mut fx = Effects::default();
+    code_lens(lang, src, &argv, &route, Some("/home/u/p"), &env(), &mut fx);
+    fx.list.iter().map(|e| show(&e.what)).collect()
 }
