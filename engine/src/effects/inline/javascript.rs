@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, text,
-    unescape,
+    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, path_text,
+    text, unescape,
 };
 use crate::effects::{BodySource, PathRef, What};
 
@@ -22,6 +22,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
     let mut js = Js {
         src,
         argv: cx.argv,
+        tilde_is_home: cx.tilde_is_home,
         bind: Bindings::new(),
         imports: HashMap::new(),
         picked: HashMap::new(),
@@ -41,6 +42,8 @@ struct Js<'t, 's> {
     src: &'s str,
     /// `process.argv`.
     argv: &'s [Option<String>],
+    /// A leading `~` in a string is the home folder ([`Collect::tilde_is_home`]).
+    tilde_is_home: bool,
     /// Names bound by declarations, assignments, parameters.
     bind: Bindings<'t>,
     /// Names bound by `import`, to what they name (`fs` → `fs`, `x` → `child_process.exec`).
@@ -125,7 +128,26 @@ impl<'t> Js<'t, '_> {
                     self.bind.bind(&id, None);
                 }
             }
-            "formal_parameters" | "catch_clause" => self.bind_all(n),
+            "formal_parameters" => {
+                // `import('fs').then(fs => …)`, `.then(function (cp) {…})`: the first
+                // parameter is the module.
+                if let Some(m) = self.then_module(n.parent()) {
+                    let mut c = n.walk();
+                    let params: Vec<Node<'t>> = n.named_children(&mut c).collect();
+                    if let Some((first, rest)) = params.split_first()
+                        && first.kind() == "identifier"
+                    {
+                        let id = self.t(*first).to_string();
+                        self.bind.bind(&id, Some(m));
+                        for p in rest {
+                            self.bind_all(*p);
+                        }
+                        return;
+                    }
+                }
+                self.bind_all(n);
+            }
+            "catch_clause" => self.bind_all(n),
             "for_in_statement" => {
                 if let Some(l) = n.child_by_field_name("left") {
                     self.bind_all(l);
@@ -133,7 +155,13 @@ impl<'t> Js<'t, '_> {
             }
             "arrow_function" => {
                 if let Some(p) = n.child_by_field_name("parameter") {
-                    self.bind_all(p);
+                    match self.then_module(Some(n)) {
+                        Some(m) if p.kind() == "identifier" => {
+                            let id = self.t(p).to_string();
+                            self.bind.bind(&id, Some(m));
+                        }
+                        _ => self.bind_all(p),
+                    }
                 }
             }
             "function_declaration" | "class_declaration" | "generator_function_declaration" => {
@@ -184,6 +212,28 @@ impl<'t> Js<'t, '_> {
         }
     }
 
+    /// When `f` is the callback of `import('m').then(f)` (or `require('m')`), the call that
+    /// loads the module.
+    fn then_module(&self, f: Option<Node<'t>>) -> Option<Node<'t>> {
+        let f = f?;
+        if !matches!(
+            f.kind(),
+            "arrow_function" | "function_expression" | "function"
+        ) {
+            return None;
+        }
+        let args = f.parent().filter(|a| a.kind() == "arguments")?;
+        let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+        let then = call
+            .child_by_field_name("function")
+            .filter(|m| m.kind() == "member_expression")?;
+        if then.child_by_field_name("property").map(|p| self.t(p)) != Some("then") {
+            return None;
+        }
+        let loader = then.child_by_field_name("object")?;
+        (loader.kind() == "call_expression").then_some(loader)
+    }
+
     /// Every identifier under `n` is bound to something not known here.
     fn bind_all(&mut self, n: Node<'t>) {
         for id in nodes(n) {
@@ -213,6 +263,7 @@ impl<'t> Js<'t, '_> {
                 {
                     format!("{}.{prop}", self.qual(*v, d)?)
                 } else if let Some(v) = self.bind.once(name) {
+                    // (A parameter bound to `import('m')` by `.then` is that module.)
                     match v.kind() {
                         "call_expression"
                         | "member_expression"
@@ -239,8 +290,12 @@ impl<'t> Js<'t, '_> {
             "call_expression" => {
                 // `require('fs')`, `await import('fs')`.
                 let f = n.child_by_field_name("function")?;
-                let callee = self.t(f);
-                if callee != "require" && f.kind() != "import" {
+                // `require`, `module.require`, `process.mainModule.require`, `import()`.
+                let requires = self.t(f) == "require"
+                    || (f.kind() == "member_expression"
+                        && f.child_by_field_name("property")
+                            .is_some_and(|p| self.t(p) == "require"));
+                if !requires && f.kind() != "import" {
                     return None;
                 }
                 let args = n.child_by_field_name("arguments")?;
@@ -258,6 +313,10 @@ impl<'t> Js<'t, '_> {
         let Some(a) = call.child_by_field_name("arguments") else {
             return Vec::new();
         };
+        // A tagged template (`` $`rm -rf ${x}` ``) has the template as its one argument.
+        if a.kind() == "template_string" {
+            return vec![a];
+        }
         let mut c = a.walk();
         a.named_children(&mut c)
             .filter(|x| x.kind() != "comment")
@@ -603,6 +662,12 @@ impl<'t> Js<'t, '_> {
                     write(cx, p, flags.contains('a'), None);
                 }
             }
+            "Bun.$" | "zx.$" | "execa.$" | "execa.execaCommand" => {
+                match a(0).and_then(|c| self.res(c, 0)) {
+                    Some(cmd) => cx.shell(q, cmd.text),
+                    None => cx.unknown(q, "a command"),
+                }
+            }
             "child_process.exec" => match a(0).and_then(|c| self.res(c, 0)) {
                 Some(cmd) => cx.shell(q, cmd.text),
                 None => cx.unknown(q, "a command"),
@@ -832,11 +897,7 @@ impl<'t> Js<'t, '_> {
                             "fs.readFile" | "Deno.readTextFile" | "Deno.readFile" | "Bun.file",
                         ) => {
                             if let Some(p) = first.and_then(|p| self.res(p, depth)) {
-                                let text = if p.text.starts_with('~') && !p.home {
-                                    format!("./{}", p.text)
-                                } else {
-                                    p.text
-                                };
+                                let text = path_text(&p, self.tilde_is_home);
                                 add_body(
                                     &mut out,
                                     vec![BodySource::File(PathRef::new(text, None))],

@@ -181,6 +181,7 @@ pub(crate) fn run_code(
         text: &run.code.text,
         dynamic: run.code.dynamic,
         argv: &run.argv,
+        from_shell: true,
     };
     code_lens_at(&code, route, cwd, env, depth, fx);
 }
@@ -193,6 +194,8 @@ struct Code<'a> {
     dynamic: bool,
     /// `sys.argv` / `process.argv` as the code sees it.
     argv: &'a [Option<String>],
+    /// The text is a word of a command line, expanded by the shell lens.
+    from_shell: bool,
 }
 
 /// The effects of `code` in `lang`, run by the command `route` names, in `cwd`.
@@ -227,6 +230,7 @@ pub(crate) fn code_lens(
         text: code,
         dynamic: false,
         argv: &argv,
+        from_shell: false,
     };
     code_lens_at(&code, route, cwd, env, 0, fx);
 }
@@ -240,7 +244,7 @@ fn code_lens_at(
     depth: usize,
     fx: &mut Effects,
 ) {
-    let (lang, dynamic, argv) = (code.lang, code.dynamic, code.argv);
+    let (lang, dynamic, argv, from_shell) = (code.lang, code.dynamic, code.argv, code.from_shell);
     let code = code.text;
     let who = route
         .via
@@ -251,6 +255,7 @@ fn code_lens_at(
         cwd,
         dynamic,
         argv,
+        tilde_is_home: from_shell,
         found: Vec::new(),
     };
     match parse(lang, code) {
@@ -319,6 +324,7 @@ fn code_lens_at(
                     text: &text,
                     dynamic,
                     argv,
+                    from_shell,
                 };
                 code_lens_at(&inner, &r, cwd, env, depth + 1, fx);
             }
@@ -511,6 +517,9 @@ pub(super) struct Collect<'c> {
     pub(super) dynamic: bool,
     /// `sys.argv` / `process.argv` as the code sees it.
     pub(super) argv: &'c [Option<String>],
+    /// A leading `~` in a string is the home folder: the code went through the shell, which
+    /// turns `"$HOME"` inside it into `~` before the text is read here.
+    pub(super) tilde_is_home: bool,
     /// What was found, in source order.
     pub(super) found: Vec<Found>,
 }
@@ -520,11 +529,7 @@ impl Collect<'_> {
     /// functions do not expand it); text from a run-time expansion of the command line is
     /// dynamic.
     pub(super) fn path(&self, r: &Res) -> PathRef {
-        let text = if r.text.starts_with('~') && !r.home {
-            format!("./{}", r.text)
-        } else {
-            r.text.clone()
-        };
+        let text = path_text(r, self.tilde_is_home);
         PathRef {
             dynamic: self.dynamic && text.contains('$'),
             text,
@@ -647,6 +652,16 @@ impl Collect<'_> {
             body,
             dynamic,
         }));
+    }
+}
+
+/// The text of a path: a literal leading `~` is a folder named `~` (the file functions do
+/// not expand it) unless `tilde_is_home`.
+pub(super) fn path_text(r: &Res, tilde_is_home: bool) -> String {
+    if r.text.starts_with('~') && !r.home && !tilde_is_home {
+        format!("./{}", r.text)
+    } else {
+        r.text.clone()
     }
 }
 

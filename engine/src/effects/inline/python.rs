@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, text,
-    unescape,
+    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, path_text,
+    text, unescape,
 };
 use crate::effects::{BodySource, What};
 
@@ -21,6 +21,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
         src,
         root: tree.root_node(),
         argv: cx.argv,
+        tilde_is_home: cx.tilde_is_home,
         bind: Bindings::new(),
         imports: HashMap::new(),
         stars: Vec::new(),
@@ -44,6 +45,8 @@ struct Py<'t, 's> {
     root: Node<'t>,
     /// `sys.argv`.
     argv: &'s [Option<String>],
+    /// A leading `~` in a string is the home folder ([`Collect::tilde_is_home`]).
+    tilde_is_home: bool,
     /// Names bound by assignment, loops, parameters.
     bind: Bindings<'t>,
     /// Names bound by imports, to what they name (`sh` → `shutil`, `remove` → `os.remove`).
@@ -280,9 +283,9 @@ impl<'t> Py<'t, '_> {
                 if let Some(m) = self.imports.get(name) {
                     m.clone()
                 } else if let Some(v) = self.bind.once(name)
-                    && matches!(v.kind(), "attribute" | "identifier")
+                    && matches!(v.kind(), "attribute" | "identifier" | "call")
                 {
-                    // `rm = shutil.rmtree; rm(p)`.
+                    // `rm = shutil.rmtree; rm(p)`, `libc = ctypes.CDLL(None)`.
                     self.qual(v, depth + 1)?
                 } else if let Some((m, _)) = STAR_NAMES
                     .iter()
@@ -310,6 +313,11 @@ impl<'t> Py<'t, '_> {
                         let name = self.res(self.arg(n, 1, "")?, depth + 1)?.text;
                         format!("{obj}.{name}")
                     }
+                    // The C library: `ctypes.CDLL(None).system(b'…')`.
+                    "ctypes.CDLL"
+                    | "ctypes.cdll.LoadLibrary"
+                    | "ctypes.PyDLL"
+                    | "ctypes.util.CDLL" => "libc".to_string(),
                     _ => return None,
                 }
             }
@@ -393,10 +401,18 @@ impl<'t> Py<'t, '_> {
             }
             "binary_operator" => {
                 let l = self.res(n.child_by_field_name("left")?, d)?;
-                let r = self.res(n.child_by_field_name("right")?, d)?;
+                let right = n.child_by_field_name("right")?;
                 match self.t(n.child_by_field_name("operator")?) {
-                    "+" => Some(l.concat(&r)),
-                    "/" => Some(l.join(&r, true)),
+                    "+" => Some(l.concat(&self.res(right, d)?)),
+                    "/" => Some(l.join(&self.res(right, d)?, true)),
+                    // `'%s -rf %s' % ('rm', '~')`.
+                    "%" => {
+                        let values = match right.kind() {
+                            "tuple" => self.list(right, d)?,
+                            _ => vec![self.res(right, d)?.text],
+                        };
+                        percent_format(&l.text, &values).map(Res::lit)
+                    }
                     _ => None,
                 }
             }
@@ -501,6 +517,21 @@ impl<'t> Py<'t, '_> {
                     }
                     return Some(out);
                 }
+                "os.path.expandvars" => {
+                    // `$HOME/x`; other variables are not known here.
+                    let r = self.res(self.arg(n, 0, "path")?, d)?;
+                    let rest = r
+                        .text
+                        .strip_prefix("$HOME")
+                        .or_else(|| r.text.strip_prefix("${HOME}"));
+                    return match rest {
+                        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                            Some(Res::home().concat(&Res::lit(rest)))
+                        }
+                        _ if r.text.contains('$') => None,
+                        _ => Some(r),
+                    };
+                }
                 "os.path.abspath" | "os.path.realpath" | "os.path.normpath" | "os.fspath"
                 | "str" => return self.res(self.arg(n, 0, "path")?, d),
                 "pathlib.Path.home" => return Some(Res::home()),
@@ -524,6 +555,16 @@ impl<'t> Py<'t, '_> {
         match attr {
             "expanduser" => Some(self.res(obj, d)?.expand_user()),
             "resolve" | "absolute" | "as_posix" | "encode" | "decode" => self.res(obj, d),
+            "format" => {
+                // `'{} -rf {}'.format('rm', '~')` with positional literals.
+                let template = self.res(obj, d)?;
+                let values = self
+                    .positional(n)?
+                    .into_iter()
+                    .map(|a| self.res(a, d).map(|r| r.text))
+                    .collect::<Option<Vec<String>>>()?;
+                brace_format(&template.text, &values).map(Res::lit)
+            }
             "glob" | "rglob" | "iterdir" if self.is_path(obj, d) => {
                 let pattern = match attr {
                     "iterdir" => Res::lit("*"),
@@ -660,9 +701,8 @@ impl<'t> Py<'t, '_> {
             self.path_method(n, obj, &attr, cx);
             return;
         }
-        let Some(q) = self.qual(f, 0) else {
-            return;
-        };
+        // (A method of an object the table does not name, `s.connect(…)`, has no full name.)
+        let q = self.qual(f, 0).unwrap_or_default();
         match q.as_str() {
             "open" | "io.open" | "codecs.open" | "builtins.open" => {
                 let mode = match self.arg(n, 1, "mode") {
@@ -760,6 +800,8 @@ impl<'t> Py<'t, '_> {
             }
             "os.system"
             | "os.popen"
+            | "libc.system"
+            | "libc.popen"
             | "subprocess.getoutput"
             | "subprocess.getstatusoutput"
             | "commands.getoutput"
@@ -1254,12 +1296,7 @@ impl<'t> Py<'t, '_> {
 
     /// A path as a body source (no working directory needed to name it).
     fn path_of(&self, r: &Res) -> crate::effects::PathRef {
-        let text = if r.text.starts_with('~') && !r.home {
-            format!("./{}", r.text)
-        } else {
-            r.text.clone()
-        };
-        crate::effects::PathRef::new(text, None)
+        crate::effects::PathRef::new(path_text(r, self.tilde_is_home), None)
     }
 
     /// The content of the files opened for writing: what `f.write(…)` / `print(…, file=f)`
@@ -1395,6 +1432,65 @@ fn is_http_client(q: &str) -> bool {
             verb,
             "get" | "post" | "put" | "patch" | "delete" | "head" | "options" | "request" | "stream"
         )
+}
+
+/// `template % values` with `%s` / `%r`-free placeholders; `None` for any other conversion.
+fn percent_format(template: &str, values: &[String]) -> Option<String> {
+    let mut out = String::new();
+    let mut it = template.chars();
+    let mut k = 0;
+    while let Some(c) = it.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match it.next()? {
+            '%' => out.push('%'),
+            's' => {
+                out.push_str(values.get(k)?);
+                k += 1;
+            }
+            _ => return None,
+        }
+    }
+    (k == values.len()).then_some(out)
+}
+
+/// `template.format(values)` with `{}` / `{0}` placeholders; `None` for any other field.
+fn brace_format(template: &str, values: &[String]) -> Option<String> {
+    let mut out = String::new();
+    let mut it = template.chars().peekable();
+    let mut next = 0;
+    while let Some(c) = it.next() {
+        match c {
+            '{' if it.peek() == Some(&'{') => {
+                it.next();
+                out.push('{');
+            }
+            '}' if it.peek() == Some(&'}') => {
+                it.next();
+                out.push('}');
+            }
+            '{' => {
+                let mut field = String::new();
+                for f in it.by_ref() {
+                    if f == '}' {
+                        break;
+                    }
+                    field.push(f);
+                }
+                let i = if field.is_empty() {
+                    next += 1;
+                    next - 1
+                } else {
+                    field.parse::<usize>().ok()?
+                };
+                out.push_str(values.get(i)?);
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
 }
 
 /// One spelling for the names that have several (`posix.remove` → `os.remove`,

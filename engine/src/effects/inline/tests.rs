@@ -156,10 +156,15 @@ fn python_files_opened_read_written_and_appended() {
             r#"python3 -c "open('data.bin', 'r+b')""#,
             &["read data.bin", "write data.bin"],
         ),
-        // `open` does not expand `~`: this is a folder named `~` in the working directory.
+        // `open` does not expand `~`, but the shell turns `"$HOME"` in the code into `~`
+        // before it is read: a leading `~` on a command line is taken as the home folder.
         (
             r#"python3 -c "open('~/.zshrc', 'a')""#,
-            &["append ./~/.zshrc"],
+            &["append ~/.zshrc"],
+        ),
+        (
+            r#"python3 -c "import shutil; shutil.rmtree('$HOME')""#,
+            &["delete ~ recursively"],
         ),
         // A content the code computes is not visible.
         (
@@ -202,7 +207,7 @@ fn python_pathlib_and_os_functions() {
         ),
         (
             r#"python3 -c "import shutil as sh; sh.copy('~/.ssh/id_rsa', '/tmp/k')""#,
-            &["read ./~/.ssh/id_rsa", "write /tmp/k"],
+            &["read ~/.ssh/id_rsa", "write /tmp/k"],
         ),
     ]);
 }
@@ -450,6 +455,11 @@ fn scripts_by_path_use_the_same_lens() {
         ),
         vec!["delete /etc/nginx recursively"]
     );
+    // In a file `~` is only a folder name: `open` and `fs` do not expand it.
+    assert_eq!(
+        code(Language::Python, "open('~/.zshrc', 'a').write('x')\n"),
+        vec!["append ./~/.zshrc = \"x\""]
+    );
     assert_eq!(
         code(
             Language::JavaScript,
@@ -591,4 +601,42 @@ fn code_with_argv(lang: Language, src: &str, argv: &[&str]) -> Vec<String> {
     let mut fx = Effects::default();
     code_lens(lang, src, &argv, &route, Some("/home/u/p"), &env(), &mut fx);
     fx.list.iter().map(|e| show(&e.what)).collect()
+}
+
+#[test]
+fn strings_built_from_literals_and_other_ways_to_run() {
+    table(&[
+        (
+            r#"python3 -c "import os; os.system('{} -rf {}'.format('rm', '/srv'))""#,
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+        (
+            r#"python3 -c "import os; os.system('%s -rf %s' % ('rm', '/srv'))""#,
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+        (
+            r#"python3 -c "import os; os.remove(os.path.expandvars('$HOME/.bashrc'))""#,
+            &["delete ~/.bashrc"],
+        ),
+        (
+            r#"python3 -c "import ctypes; libc = ctypes.CDLL(None); libc.system(b'rm -rf /srv')""#,
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+        (
+            r#"node -e "process.mainModule.require('child_process').execSync('rm -rf /srv')""#,
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+        (
+            r#"node -e "import('node:child_process').then(cp => cp.execSync('rm -rf /srv'))""#,
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+        (
+            r#"node -e "require('child_process')['exec' + 'Sync']('rm -rf /srv')""#,
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+        (
+            "bun -e 'await Bun.$`rm -rf /srv`'",
+            &["run rm -rf /srv", "delete /srv recursively"],
+        ),
+    ]);
 }
