@@ -11,18 +11,19 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, path_text,
-    text, unescape,
+    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes,
+    path_text, text, unescape,
 };
 use crate::effects::{BodySource, PathRef, What};
 
 /// Collect the effects of a parsed program.
-pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
+pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
     let all = nodes(tree.root_node());
     let mut js = Js {
         src,
         argv: cx.argv,
         tilde_is_home: cx.tilde_is_home,
+        budget: Budget::default(),
         bind: Bindings::new(),
         imports: HashMap::new(),
         picked: HashMap::new(),
@@ -35,6 +36,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
             js.call(*n, cx);
         }
     }
+    js.budget.exhausted()
 }
 
 /// What is known about a program while its calls are read.
@@ -44,6 +46,8 @@ struct Js<'t, 's> {
     argv: &'s [Option<String>],
     /// A leading `~` in a string is the home folder ([`Collect::tilde_is_home`]).
     tilde_is_home: bool,
+    /// The steps taken resolving values.
+    budget: Budget,
     /// Names bound by declarations, assignments, parameters.
     bind: Bindings<'t>,
     /// Names bound by `import`, to what they name (`fs` → `fs`, `x` → `child_process.exec`).
@@ -249,6 +253,9 @@ impl<'t> Js<'t, '_> {
 
     /// The full name of a callee or module expression (`require('fs').rmSync` → `fs.rm`).
     fn qual(&self, n: Node<'t>, depth: usize) -> Option<String> {
+        if !self.budget.spend() {
+            return None;
+        }
         if depth > MAX_RESOLVE_DEPTH {
             return None;
         }
@@ -381,6 +388,9 @@ impl<'t> Js<'t, '_> {
 
     /// The value of an expression, when it is a literal or resolves to one.
     fn res(&self, n: Node<'t>, depth: usize) -> Option<Res> {
+        if !self.budget.spend() {
+            return None;
+        }
         if depth > MAX_RESOLVE_DEPTH {
             return None;
         }
@@ -495,6 +505,9 @@ impl<'t> Js<'t, '_> {
 
     /// The items of an array of literals.
     fn list(&self, n: Node<'t>, d: usize) -> Option<Vec<String>> {
+        if !self.budget.spend() {
+            return None;
+        }
         let n = self.value(n);
         if n.kind() != "array" {
             return None;
@@ -868,6 +881,9 @@ impl<'t> Js<'t, '_> {
     /// The environment variables and files an expression reads (`process.env.X`,
     /// `Deno.env.get('X')`, `fs.readFileSync(p)`).
     fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        if !self.budget.spend() {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         if depth > MAX_RESOLVE_DEPTH {
             return out;

@@ -81,10 +81,35 @@ impl Language {
 pub(crate) const MAX_CODE: usize = 256 * 1024;
 
 /// Longest time a parse may take; a slower parse is stopped and the code is `unsure`.
-pub(crate) const PARSE_BUDGET: Duration = Duration::from_millis(250);
+pub(crate) const PARSE_BUDGET: Duration = Duration::from_millis(500);
 
 /// How deep a value is followed through names and calls (`a = b; b = c; …`).
 const MAX_RESOLVE_DEPTH: usize = 24;
+
+/// How many resolution steps one piece of code may take (names bound to names bound to
+/// names can branch: `b = a + a; c = b + b; …`); past it the code is `unsure`.
+const MAX_STEPS: usize = 200_000;
+
+/// How many effects and commands one piece of code may yield.
+const MAX_FOUND: usize = 2_000;
+
+/// The steps a walker has taken, against [`MAX_STEPS`].
+#[derive(Default)]
+pub(super) struct Budget(std::cell::Cell<usize>);
+
+impl Budget {
+    /// Take one step; `false` once the budget is spent.
+    pub(super) fn spend(&self) -> bool {
+        let n = self.0.get().saturating_add(1);
+        self.0.set(n);
+        n <= MAX_STEPS
+    }
+
+    /// Whether the budget ran out.
+    pub(super) fn exhausted(&self) -> bool {
+        self.0.get() > MAX_STEPS
+    }
+}
 
 /// Code an interpreter on a command line runs: who runs it, its language, the code, and the
 /// argument vector the code sees.
@@ -257,6 +282,7 @@ fn code_lens_at(
         argv,
         tilde_is_home: from_shell,
         found: Vec::new(),
+        full: false,
     };
     match parse(lang, code) {
         Err(why) => {
@@ -288,11 +314,17 @@ fn code_lens_at(
                 };
                 cx.unsure(why);
             }
-            match lang {
+            let exhausted = match lang {
                 Language::Python => python::effects(&tree, code, &mut cx),
                 Language::JavaScript | Language::TypeScript => {
                     javascript::effects(&tree, code, &mut cx)
                 }
+            };
+            if exhausted {
+                cx.unsure(format!(
+                    "the {} code of `{who}` is too involved to read within {MAX_STEPS} steps",
+                    lang.name()
+                ));
             }
         }
     }
@@ -522,6 +554,8 @@ pub(super) struct Collect<'c> {
     pub(super) tilde_is_home: bool,
     /// What was found, in source order.
     pub(super) found: Vec<Found>,
+    /// [`MAX_FOUND`] was reached.
+    pub(super) full: bool,
 }
 
 impl Collect<'_> {
@@ -547,9 +581,31 @@ impl Collect<'_> {
         }
     }
 
-    /// Add an effect; its index in `found`.
+    /// Add an effect unless the same one is there already (every `send` is kept); its index
+    /// in `found`.
     pub(super) fn push(&mut self, w: What) -> usize {
-        self.found.push(Found::What(Box::new(w)));
+        if !matches!(w, What::Send(_))
+            && let Some(k) = self
+                .found
+                .iter()
+                .position(|f| matches!(f, Found::What(x) if **x == w))
+        {
+            return k;
+        }
+        self.add(Found::What(Box::new(w)))
+    }
+
+    /// Add what was found, up to [`MAX_FOUND`] items; then one `unsure` says the rest was not
+    /// kept. The index of the item (of the last one kept when full).
+    fn add(&mut self, f: Found) -> usize {
+        if self.found.len() < MAX_FOUND {
+            self.found.push(f);
+        } else if !self.full {
+            self.full = true;
+            self.found.push(Found::What(Box::new(What::Unsure(format!(
+                "the code has more than {MAX_FOUND} effects; the rest were not read"
+            )))));
+        }
         self.found.len() - 1
     }
 
@@ -561,7 +617,7 @@ impl Collect<'_> {
             .iter()
             .any(|f| matches!(f, Found::What(x) if **x == w))
         {
-            self.found.push(Found::What(Box::new(w)));
+            self.add(Found::What(Box::new(w)));
         }
     }
 
@@ -572,7 +628,7 @@ impl Collect<'_> {
 
     /// A command line the code runs.
     pub(super) fn shell(&mut self, who: &str, text: String) {
-        self.found.push(Found::Shell {
+        self.add(Found::Shell {
             who: who.to_string(),
             text,
         });
@@ -580,7 +636,7 @@ impl Collect<'_> {
 
     /// Code of the same language the code runs.
     pub(super) fn code(&mut self, who: &str, text: String) {
-        self.found.push(Found::Code {
+        self.add(Found::Code {
             who: who.to_string(),
             text,
         });
@@ -591,7 +647,7 @@ impl Collect<'_> {
         if argv.is_empty() {
             return;
         }
-        self.found.push(Found::Argv {
+        self.add(Found::Argv {
             who: who.to_string(),
             argv,
         });

@@ -9,19 +9,20 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes, path_text,
-    text, unescape,
+    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes,
+    path_text, text, unescape,
 };
 use crate::effects::{BodySource, What};
 
 /// Collect the effects of a parsed Python module.
-pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
+pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
     let all = nodes(tree.root_node());
     let mut py = Py {
         src,
-        root: tree.root_node(),
         argv: cx.argv,
         tilde_is_home: cx.tilde_is_home,
+        budget: Budget::default(),
+        refs: HashMap::new(),
         bind: Bindings::new(),
         imports: HashMap::new(),
         stars: Vec::new(),
@@ -29,6 +30,10 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
     };
     for n in &all {
         py.collect(*n);
+        if n.kind() == "identifier" {
+            let name = py.t(*n).to_string();
+            py.refs.entry(name).or_default().push(*n);
+        }
     }
     for n in &all {
         if n.kind() == "call" {
@@ -36,17 +41,20 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) {
         }
     }
     py.contents(&all, cx);
+    py.budget.exhausted()
 }
 
 /// What is known about a module while its calls are read.
 struct Py<'t, 's> {
     src: &'s str,
-    /// The module.
-    root: Node<'t>,
     /// `sys.argv`.
     argv: &'s [Option<String>],
     /// A leading `~` in a string is the home folder ([`Collect::tilde_is_home`]).
     tilde_is_home: bool,
+    /// The steps taken resolving values.
+    budget: Budget,
+    /// Every identifier of the module, by name.
+    refs: HashMap<String, Vec<Node<'t>>>,
     /// Names bound by assignment, loops, parameters.
     bind: Bindings<'t>,
     /// Names bound by imports, to what they name (`sh` → `shutil`, `remove` → `os.remove`).
@@ -274,6 +282,9 @@ impl<'t> Py<'t, '_> {
 
     /// The full name of a callee or module expression (`sh.rmtree` → `shutil.rmtree`).
     fn qual(&self, n: Node<'t>, depth: usize) -> Option<String> {
+        if !self.budget.spend() {
+            return None;
+        }
         if depth > MAX_RESOLVE_DEPTH {
             return None;
         }
@@ -385,6 +396,9 @@ impl<'t> Py<'t, '_> {
 
     /// The value of an expression, when it is a literal or resolves to one.
     fn res(&self, n: Node<'t>, depth: usize) -> Option<Res> {
+        if !self.budget.spend() {
+            return None;
+        }
         if depth > MAX_RESOLVE_DEPTH {
             return None;
         }
@@ -595,6 +609,9 @@ impl<'t> Py<'t, '_> {
 
     /// The items of a list or tuple of literals.
     fn list(&self, n: Node<'t>, d: usize) -> Option<Vec<String>> {
+        if !self.budget.spend() {
+            return None;
+        }
         match n.kind() {
             "list" | "tuple" => {
                 let mut c = n.walk();
@@ -615,6 +632,9 @@ impl<'t> Py<'t, '_> {
 
     /// Whether an expression is a `pathlib.Path`.
     fn is_path(&self, n: Node<'t>, d: usize) -> bool {
+        if !self.budget.spend() {
+            return false;
+        }
         if d > MAX_RESOLVE_DEPTH {
             return false;
         }
@@ -1191,16 +1211,15 @@ impl<'t> Py<'t, '_> {
     /// What is sent on a socket bound to `name` (`s.sendall(…)`).
     fn sent_on(&self, name: &str) -> Vec<BodySource> {
         let mut body = Vec::new();
-        for c in nodes(self.root) {
-            if c.kind() != "call" {
-                continue;
-            }
-            let Some(f) = c.child_by_field_name("function") else {
+        for o in self.refs.get(name).map(Vec::as_slice).unwrap_or_default() {
+            let Some(f) = o.parent().filter(|f| f.kind() == "attribute") else {
                 continue;
             };
-            if f.kind() == "attribute"
-                && f.child_by_field_name("object")
-                    .is_some_and(|o| self.t(o) == name)
+            let Some(c) = f.parent().filter(|c| c.kind() == "call") else {
+                continue;
+            };
+            if f.child_by_field_name("object")
+                .is_some_and(|x| x.id() == o.id())
                 && f.child_by_field_name("attribute").is_some_and(|a| {
                     matches!(self.t(a), "send" | "sendall" | "sendto" | "sendfile")
                 })
@@ -1225,6 +1244,9 @@ impl<'t> Py<'t, '_> {
     /// The environment variables and files an expression reads (`os.environ['X']`,
     /// `os.getenv('X')`, `open(p).read()`, `Path(p).read_text()`, an open file handle).
     fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        if !self.budget.spend() {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         if depth > MAX_RESOLVE_DEPTH {
             return out;
@@ -1334,10 +1356,7 @@ impl<'t> Py<'t, '_> {
             let mut text = String::new();
             let mut known = true;
             let mut any = false;
-            for m in all {
-                if m.kind() != "identifier" || self.t(*m) != name {
-                    continue;
-                }
+            for m in self.refs.get(name).map(Vec::as_slice).unwrap_or_default() {
                 let Some(p) = m.parent() else { continue };
                 if p.kind() == "as_pattern_target"
                     || (p.kind() == "assignment"

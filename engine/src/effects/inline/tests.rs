@@ -640,3 +640,41 @@ fn strings_built_from_literals_and_other_ways_to_run() {
         ),
     ]);
 }
+
+#[test]
+fn names_that_branch_exhaust_a_bounded_budget() {
+    // `x1 = x0 + x0`, …: each use of x11 takes 2^11 steps to resolve; a thousand uses are
+    // more than one piece of code may take.
+    let mut src = String::from("import os\nx0 = 'a'\n");
+    for i in 1..=11 {
+        src.push_str(&format!("x{i} = x{} + x{}\n", i - 1, i - 1));
+    }
+    for _ in 0..1000 {
+        src.push_str("os.remove(x11)\n");
+    }
+    let started = std::time::Instant::now();
+    let out = code(Language::Python, &src);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some(
+            "unsure the Python code of `python3 x.py` is too involved to read within 200000 steps"
+        )
+    );
+    assert!(out.contains(&"unsure `os.remove` with a path known only at run time".to_string()));
+}
+
+#[test]
+fn a_large_script_is_read_within_its_bounds() {
+    let mut src = String::new();
+    let mut i = 0;
+    while src.len() < 200 * 1024 {
+        src.push_str(&format!(
+            "def f{i}(x):\n    return os.path.join('a{i}', str(x)) + f'{{x}}'\n"
+        ));
+        i += 1;
+    }
+    src.push_str("import shutil\nshutil.rmtree('/srv/www')\n");
+    let out = code(Language::Python, &src);
+    assert_eq!(out, vec!["delete /srv/www recursively"]);
+}
