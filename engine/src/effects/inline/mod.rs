@@ -284,7 +284,18 @@ fn code_lens_at(
         found: Vec::new(),
         full: false,
     };
-    match parse(lang, code) {
+    // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
+    // `bun -e`): read it as TypeScript when that parses.
+    let parsed = match parse(lang, code) {
+        Ok(t) if lang == Language::JavaScript && t.root_node().has_error() => {
+            match parse(Language::TypeScript, code) {
+                Ok(ts) if !ts.root_node().has_error() => Ok(ts),
+                _ => Ok(t),
+            }
+        }
+        other => other,
+    };
+    match parsed {
         Err(why) => {
             let why = if dynamic {
                 format!(
@@ -313,6 +324,13 @@ fn code_lens_at(
                     )
                 };
                 cx.unsure(why);
+            } else if dynamic && lang != Language::Python && shell_variable_in_code(&tree, code) {
+                // `node -e "$CODE"`: `$CODE` is a valid name in JavaScript, but it is the
+                // shell's variable, known only at run time.
+                cx.unsure(format!(
+                    "`{who}` runs {} code that is only known at run time",
+                    lang.name()
+                ));
             }
             let exhausted = match lang {
                 Language::Python => python::effects(&tree, code, &mut cx),
@@ -428,6 +446,17 @@ fn parse(lang: Language, code: &str) -> Result<Tree, String> {
                 PARSE_BUDGET.as_millis()
             )
         })
+}
+
+/// Whether a name in the code is a shell expansion left in it (`$CODE`, `$1`): in
+/// JavaScript `$` starts a name, so it parses.
+fn shell_variable_in_code(tree: &Tree, code: &str) -> bool {
+    nodes(tree.root_node()).into_iter().any(|n| {
+        matches!(
+            n.kind(),
+            "identifier" | "shorthand_property_identifier" | "property_identifier"
+        ) && text(n, code).starts_with('$')
+    })
 }
 
 /// Where the first syntax error of a tree is, if it has one.

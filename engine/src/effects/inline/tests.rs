@@ -678,3 +678,18 @@ fn a_large_script_is_read_within_its_bounds() {
     let out = code(Language::Python, &src);
     assert_eq!(out, vec!["delete /srv/www recursively"]);
 }
+
+#[test]
+fn javascript_from_the_shell_and_typescript() {
+    table(&[
+        (
+            r#"node -e "$CODE""#,
+            &["unsure `node -e` runs JavaScript code that is only known at run time"],
+        ),
+        (
+            r#"node -e "const x: string = '/srv'; require('fs').rmSync(x, {recursive: true})""#,
+            &["delete /srv recursively"],
+        ),
+        (r#"node -e "console.log('$HOME')""#, &[]),
+    ]);
+}
