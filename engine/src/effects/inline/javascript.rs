@@ -681,10 +681,18 @@ impl<'t> Js<'t, '_> {
                     None => cx.unknown(q, "a command"),
                 }
             }
-            "child_process.exec" => match a(0).and_then(|c| self.res(c, 0)) {
-                Some(cmd) => cx.shell(q, cmd.text),
-                None => cx.unknown(q, "a command"),
-            },
+            "process.chdir" | "Deno.chdir" => {
+                let dir = a(0).and_then(|d| self.res(d, 0));
+                cx.chdir(dir, q);
+            }
+            "child_process.exec" => {
+                let saved = self.enter_cwd(a(1), q, cx);
+                match a(0).and_then(|c| self.res(c, 0)) {
+                    Some(cmd) => cx.shell(q, cmd.text),
+                    None => cx.unknown(q, "a command"),
+                }
+                cx.cwd = saved;
+            }
             "child_process.execFile" | "child_process.spawn" | "child_process.fork" => {
                 let Some(file) = a(0).and_then(|c| self.res(c, 0)) else {
                     cx.unknown(q, "a command");
@@ -710,11 +718,13 @@ impl<'t> Js<'t, '_> {
                 }
                 argv.push(file.text);
                 argv.extend(rest);
+                let saved = self.enter_cwd(opts, q, cx);
                 if self.flag(opts, "shell") == Some(true) {
                     cx.shell(q, argv.join(" "));
                 } else {
                     cx.argv(q, argv);
                 }
+                cx.cwd = saved;
             }
             "Bun.spawn" | "Bun.spawnSync" | "Deno.run" => {
                 let cmd = match a(0) {
@@ -866,6 +876,16 @@ impl<'t> Js<'t, '_> {
             }
             _ => {}
         }
+    }
+
+    /// Move into the `cwd` option of a command's options, if it has one; the folder to come
+    /// back to.
+    fn enter_cwd(&self, opts: Option<Node<'t>>, q: &str, cx: &mut Collect<'_>) -> Option<String> {
+        let saved = cx.cwd.clone();
+        if let Some(d) = opts.and_then(|o| self.prop(o, "cwd")) {
+            cx.chdir(self.res(d, 0), &format!("{q} with a `cwd` option"));
+        }
+        saved
     }
 
     /// Where the data of an expression comes from: environment variables, files read, or

@@ -11,19 +11,32 @@
 //! through the shell lens with the call added to the route's `via`.
 //!
 //! "Literal" covers what a reader resolves without running anything: string literals,
-//! concatenations and f-strings / template strings of literals, `os.path.expanduser`,
-//! `os.path.join`, `Path.home() / 'x'`, `path.join(os.homedir(), …)`, `process.env.HOME`, and
-//! names bound once to such a value in the same code. A call to an effectful function whose
-//! path, URL or command is not literal is `unsure` with that cause ("`shutil.rmtree` with a path
-//! known only at run time"); a read from a computed path is a read of a path known only at
-//! run time (as `cat "$F"` is). Pure code (`print(1+1)`, `json.loads(…)`) has no effect.
-//! Code that does not parse, is longer than [`MAX_CODE`] or takes longer than
-//! [`PARSE_BUDGET`] to parse is `unsure` with that cause.
+//! concatenations, f-strings / template strings, `%` and `.format` of literals,
+//! `os.path.expanduser` / `expandvars('$HOME…')`, `os.path.join`, `Path.home() / 'x'`,
+//! `path.join(os.homedir(), …)`, `process.env.HOME`, names bound once to such a value in the
+//! same code, `sys.argv[i]` / `process.argv[i]` given on the command line, and a loop over
+//! `glob.glob(pattern)` / `Path(d).glob(p)` / `os.listdir(d)` (each item is the pattern). A
+//! call to an effectful function whose path, URL or command is not literal is `unsure` with
+//! that cause ("`shutil.rmtree` with a path known only at run time"); a read from a computed
+//! path is a read of a path known only at run time (as `cat "$F"` is); `exec('…')` /
+//! `eval('…')` of literal code is read like the rest, of other code is `unsure`. Pure code
+//! (`print(1+1)`, `json.loads(…)`) has no effect. Code that does not parse, is longer than
+//! [`MAX_CODE`], takes longer than [`PARSE_BUDGET`] to parse or more than [`MAX_STEPS`] to
+//! resolve is `unsure` with that cause.
 //!
-//! The parser is tree-sitter with its Python, JavaScript and TypeScript grammars: one API
-//! for the three languages, maintained grammars, error-tolerant trees (the position of the
-//! first error is reported), and a progress callback that bounds the parse in time. The
-//! grammars are C and build with the system C compiler (about 10 s of a first build).
+//! `open('~/x')` does not expand `~`, so in a script file a literal `~` is a folder of that
+//! name; in code on a command line a leading `~` is taken as the home folder, because the
+//! shell lens has already turned `"$HOME"` inside the code into `~`.
+//!
+//! The parser is tree-sitter with its Python, JavaScript and TypeScript grammars: one API and
+//! one walker design for the three languages, grammars maintained by the tree-sitter project,
+//! error-tolerant trees (the position of the first error is reported and what parses is still
+//! read), and a progress callback that bounds the parse in time. A Rust-native parser was
+//! weighed: `rustpython-parser` reads Python only and stops at the first error; `oxc_parser`
+//! reads JavaScript / TypeScript only; two parsers would mean two tree models for one lens.
+//! The grammars are C and build with the system C compiler: a clean build of the four crates
+//! takes about 16 s of CPU (30 s on two busy cores); they build at `opt-level = 2` in the
+//! dev profile too (root `Cargo.toml`), and parse 256 KiB of Python in about 140 ms.
 //!
 //! Ruby, Perl, PHP and AppleScript code is not parsed here: for those the policy rules that
 //! read the command text still apply.
@@ -277,7 +290,7 @@ fn code_lens_at(
         .cloned()
         .unwrap_or_else(|| lang.name().into());
     let mut cx = Collect {
-        cwd,
+        cwd: cwd.map(str::to_string),
         dynamic,
         argv,
         tilde_is_home: from_shell,
@@ -349,12 +362,12 @@ fn code_lens_at(
     for f in cx.found {
         match f {
             Found::What(w) => fx.push(*w, route.clone()),
-            Found::Shell { who, text } => {
-                let a = BrushAnalyzer.analyze(&text, cwd);
+            Found::Shell { who, text, dir } => {
+                let a = BrushAnalyzer.analyze(&text, dir.as_deref());
                 nested(&a, &who, route, env, depth, fx);
             }
-            Found::Argv { who, argv } => {
-                let a = analyze_argv(&argv, cwd);
+            Found::Argv { who, argv, dir } => {
+                let a = analyze_argv(&argv, dir.as_deref());
                 nested(&a, &who, route, env, depth, fx);
             }
             Found::Code { who, text } => {
@@ -489,6 +502,8 @@ pub(super) enum Found {
         who: String,
         /// The command line.
         text: String,
+        /// The folder it runs in.
+        dir: Option<String>,
     },
     /// Code of the same language run by the code (`exec('…')`, `eval('…')`).
     Code {
@@ -503,6 +518,8 @@ pub(super) enum Found {
         who: String,
         /// The words.
         argv: Vec<String>,
+        /// The folder it runs in.
+        dir: Option<String>,
     },
 }
 
@@ -572,8 +589,8 @@ impl Res {
 
 /// What the walkers collect, and how they make paths.
 pub(super) struct Collect<'c> {
-    /// The working directory the code runs in.
-    pub(super) cwd: Option<&'c str>,
+    /// The working directory of the code at the call being read (`os.chdir` moves it).
+    pub(super) cwd: Option<String>,
     /// Part of the code text is only known at run time.
     pub(super) dynamic: bool,
     /// `sys.argv` / `process.argv` as the code sees it.
@@ -596,8 +613,24 @@ impl Collect<'_> {
         PathRef {
             dynamic: self.dynamic && text.contains('$'),
             text,
-            cwd: self.cwd.map(str::to_string),
+            cwd: self.cwd.clone(),
         }
+    }
+
+    /// `os.chdir(dir)`, `process.chdir(dir)`, a `cwd` option: later relative paths are
+    /// relative to `dir`; a folder known only at run time leaves every later relative path
+    /// unknown, so the code is unsure.
+    pub(super) fn chdir(&mut self, dir: Option<Res>, call: &str) {
+        let Some(d) = dir else {
+            self.unsure(format!("`{call}` to a folder known only at run time"));
+            return;
+        };
+        let d = path_text(&d, self.tilde_is_home);
+        self.cwd = Some(match &self.cwd {
+            _ if d.starts_with(['/', '~']) => d,
+            Some(c) => format!("{}/{d}", c.trim_end_matches('/')),
+            None => d,
+        });
     }
 
     /// A path known only at run time, shown as the expression that computes it.
@@ -606,7 +639,7 @@ impl Collect<'_> {
         PathRef {
             text: shown,
             dynamic: true,
-            cwd: self.cwd.map(str::to_string),
+            cwd: self.cwd.clone(),
         }
     }
 
@@ -657,9 +690,11 @@ impl Collect<'_> {
 
     /// A command line the code runs.
     pub(super) fn shell(&mut self, who: &str, text: String) {
+        let dir = self.cwd.clone();
         self.add(Found::Shell {
             who: who.to_string(),
             text,
+            dir,
         });
     }
 
@@ -676,9 +711,11 @@ impl Collect<'_> {
         if argv.is_empty() {
             return;
         }
+        let dir = self.cwd.clone();
         self.add(Found::Argv {
             who: who.to_string(),
             argv,
+            dir,
         });
     }
 

@@ -831,30 +831,23 @@ impl<'t> Py<'t, '_> {
                     None => cx.unknown(&q, "a command"),
                 }
             }
+            "os.chdir" => {
+                let dir = self.arg(n, 0, "path").and_then(|a| self.res(a, 0));
+                cx.chdir(dir, &q);
+            }
             "subprocess.run"
             | "subprocess.call"
             | "subprocess.check_call"
             | "subprocess.check_output"
             | "subprocess.Popen"
             | "pty.spawn" => {
-                let shell = self.kw_true(n, "shell");
-                let Some(cmd) = self.arg(n, 0, "args") else {
-                    return;
-                };
-                if let Some(words) = self.list(cmd, 0) {
-                    match (shell, words.split_first()) {
-                        (true, Some((line, _))) => cx.shell(&q, line.clone()),
-                        _ => cx.argv(&q, words),
-                    }
-                } else if let Some(line) = self.res(cmd, 0) {
-                    if shell {
-                        cx.shell(&q, line.text);
-                    } else {
-                        cx.argv(&q, vec![line.text]);
-                    }
-                } else {
-                    cx.unknown(&q, "a command");
+                // `cwd=`: the command runs there.
+                let saved = cx.cwd.clone();
+                if let Some(d) = self.arg(n, usize::MAX, "cwd") {
+                    cx.chdir(self.res(d, 0), &format!("{q}(cwd=…)"));
                 }
+                self.subprocess(n, &q, cx);
+                cx.cwd = saved;
             }
             q if q.starts_with("os.exec")
                 || q.starts_with("os.spawn")
@@ -965,6 +958,28 @@ impl<'t> Py<'t, '_> {
                     self.connect(n, "socket.connect", body, cx);
                 }
             }
+        }
+    }
+
+    /// `subprocess.run([…])`, `subprocess.run('…', shell=True)`.
+    fn subprocess(&self, n: Node<'t>, q: &str, cx: &mut Collect<'_>) {
+        let shell = self.kw_true(n, "shell");
+        let Some(cmd) = self.arg(n, 0, "args") else {
+            return;
+        };
+        if let Some(words) = self.list(cmd, 0) {
+            match (shell, words.split_first()) {
+                (true, Some((line, _))) => cx.shell(q, line.clone()),
+                _ => cx.argv(q, words),
+            }
+        } else if let Some(line) = self.res(cmd, 0) {
+            if shell {
+                cx.shell(q, line.text);
+            } else {
+                cx.argv(q, vec![line.text]);
+            }
+        } else {
+            cx.unknown(q, "a command");
         }
     }
 

@@ -668,7 +668,7 @@ fn names_that_branch_exhaust_a_bounded_budget() {
 fn a_large_script_is_read_within_its_bounds() {
     let mut src = String::new();
     let mut i = 0;
-    while src.len() < 200 * 1024 {
+    while src.len() < 64 * 1024 {
         src.push_str(&format!(
             "def f{i}(x):\n    return os.path.join('a{i}', str(x)) + f'{{x}}'\n"
         ));
@@ -692,4 +692,44 @@ fn javascript_from_the_shell_and_typescript() {
         ),
         (r#"node -e "console.log('$HOME')""#, &[]),
     ]);
+}
+
+#[test]
+fn the_working_directory_the_code_moves_to() {
+    table(&[
+        (
+            r#"python3 -c "import os, shutil; os.chdir('/'); shutil.rmtree('etc')""#,
+            &["delete etc recursively"],
+        ),
+        (
+            r#"python3 -c "import subprocess; subprocess.run(['rm', '-rf', 'etc'], cwd='/')""#,
+            &["run rm -rf etc", "delete etc recursively"],
+        ),
+        (
+            r#"python3 -c "import os, sys; os.chdir(sys.argv[1] if len(sys.argv) > 1 else '.'); os.remove('x')""#,
+            &[
+                "unsure `os.chdir` to a folder known only at run time",
+                "delete x",
+            ],
+        ),
+        (
+            r#"node -e "process.chdir('/etc'); require('fs').unlinkSync('hosts')""#,
+            &["delete hosts"],
+        ),
+    ]);
+    // The folder is the path's working directory.
+    let fx = effects(r#"python3 -c "import os, shutil; os.chdir('/'); shutil.rmtree('etc')""#);
+    let d = fx
+        .of(EffectKind::Delete)
+        .next()
+        .and_then(|e| e.path())
+        .and_then(|p| p.cwd.clone());
+    assert_eq!(d.as_deref(), Some("/"));
+    let fx = effects(r#"node -e "require('child_process').execSync('rm -rf etc', {cwd: '/'})""#);
+    let d = fx
+        .of(EffectKind::Delete)
+        .next()
+        .and_then(|e| e.path())
+        .and_then(|p| p.cwd.clone());
+    assert_eq!(d.as_deref(), Some("/"));
 }
