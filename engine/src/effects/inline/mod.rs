@@ -10,6 +10,11 @@
 //! files, and commands run (`subprocess.run`, `os.system`, `child_process.execSync`), which go
 //! through the shell lens with the call added to the route's `via`.
 //!
+//! Code reaches the lens from `-c` / `-e` / `--eval` / `-p` option values, `deno eval CODE`,
+//! and the standard input of an interpreter given no script when the shell lens knows that
+//! text (a heredoc, a here-string, a literal `echo … |`); the words after the code are the
+//! code's `sys.argv` / `process.argv`. [`code_lens`] is the entry for a script file's text.
+//!
 //! "Literal" covers what a reader resolves without running anything: string literals,
 //! concatenations, f-strings / template strings, `%` and `.format` of literals,
 //! `os.path.expanduser` / `expandvars('$HOME…')`, `os.path.join`, `Path.home() / 'x'`,
