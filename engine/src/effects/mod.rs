@@ -28,6 +28,7 @@
 
 pub(crate) mod content;
 pub(crate) mod files;
+pub(crate) mod inline;
 pub(crate) mod mcp;
 pub(crate) mod programs;
 pub mod settings;

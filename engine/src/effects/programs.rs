@@ -11,6 +11,7 @@
 //! the program's general row. A program without a row is unknown: it only runs, and none of
 //! its operands is guessed at.
 
+use super::inline::Language;
 use crate::shell::{Arg, SimpleCommand};
 
 /// What an option value or an operand is to the effect model.
@@ -69,6 +70,8 @@ pub(crate) enum Role {
     /// A bind mount `HOST:CONTAINER[:opts]` (`docker run -v ~/.ssh:/root/.ssh`): the host
     /// path is read and written.
     Mount,
+    /// Code in a language the inline-code lens reads (`python3 -c CODE`, `node -e CODE`).
+    Code(Language),
 }
 
 /// The effect family of a program.
@@ -1252,33 +1255,50 @@ pub(crate) static PROGRAMS: &[Program] = &[
             "python3.13",
         ],
         valued: &["-W", "-X", "--check-hash-based-pycs"],
-        options: &[("-c", Role::Ignore), ("-m", Role::Ignore)],
+        options: &[("-c", Role::Code(Language::Python)), ("-m", Role::Ignore)],
         lead: &[Role::Read],
         lead_options: &["-c", "-m"],
         ..ROW
     },
     Program {
-        names: &["node", "nodejs", "deno", "bun", "tsx", "ts-node"],
-        valued: &[
-            "-r",
-            "--require",
-            "--loader",
-            "--import",
-            "--experimental-loader",
-            "--env-file",
-            "--inspect-port",
-            "--title",
-            "--conditions",
-            "-C",
-        ],
+        names: &["node", "nodejs", "bun"],
+        valued: NODE_VALUED,
         options: &[
-            ("-e", Role::Ignore),
-            ("--eval", Role::Ignore),
-            ("-p", Role::Ignore),
-            ("--print", Role::Ignore),
+            ("-e", Role::Code(Language::JavaScript)),
+            ("--eval", Role::Code(Language::JavaScript)),
+            ("-p", Role::Code(Language::JavaScript)),
+            ("--print", Role::Code(Language::JavaScript)),
         ],
         lead: &[Role::Read],
         lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        names: &["deno", "tsx", "ts-node"],
+        valued: NODE_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::TypeScript)),
+            ("--eval", Role::Code(Language::TypeScript)),
+            ("-p", Role::Code(Language::TypeScript)),
+            ("--print", Role::Code(Language::TypeScript)),
+        ],
+        lead: &[Role::Read],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        // `deno eval CODE`.
+        names: &["deno"],
+        subs: &[&["eval"]],
+        valued: &[
+            "--config",
+            "-c",
+            "--import-map",
+            "--env-file",
+            "--location",
+            "--seed",
+        ],
+        lead: &[Role::Code(Language::TypeScript)],
         ..ROW
     },
     Program {
@@ -2346,6 +2366,34 @@ pub(crate) static PROGRAMS: &[Program] = &[
     },
 ];
 
+/// Options of `node`-like runtimes that take a value the effect model ignores.
+const NODE_VALUED: &[&str] = &[
+    "-r",
+    "--require",
+    "--loader",
+    "--import",
+    "--experimental-loader",
+    "--env-file",
+    "--inspect-port",
+    "--title",
+    "--conditions",
+    "-C",
+];
+
+/// The language an interpreter reads as code from standard input when it is given no script
+/// (`python3 - <<EOF`, `node <<EOF`), if it is one the inline-code lens reads.
+pub(crate) fn stdin_language(program: &str) -> Option<Language> {
+    if program.starts_with("python") || program.starts_with("pypy") {
+        Some(Language::Python)
+    } else if matches!(program, "node" | "nodejs" | "bun") {
+        Some(Language::JavaScript)
+    } else if matches!(program, "tsx" | "ts-node") {
+        Some(Language::TypeScript)
+    } else {
+        None
+    }
+}
+
 /// The words of one command sorted by the role its row gives them.
 #[derive(Debug)]
 pub(crate) struct Parsed {
@@ -2367,6 +2415,8 @@ pub(crate) struct Parsed {
     pub(crate) before_dashes: usize,
     /// Shell text given to options that run it (`--pre CMD`, `-e CMD`), with the option.
     pub(crate) scripts: Vec<(String, Arg)>,
+    /// Code the inline-code lens reads (`-c CODE`, `-e CODE`), with the option and language.
+    pub(crate) codes: Vec<(String, Language, Arg)>,
 }
 
 impl Parsed {
@@ -2374,6 +2424,9 @@ impl Parsed {
     fn value(&mut self, option: &str, role: Role, v: Arg) {
         if role == Role::Shell {
             self.scripts.push((option.to_string(), v.clone()));
+        }
+        if let Role::Code(lang) = role {
+            self.codes.push((option.to_string(), lang, v.clone()));
         }
         self.values.push((role, v));
     }
@@ -2476,6 +2529,7 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
         lead_given: false,
         before_dashes: usize::MAX,
         scripts: Vec::new(),
+        codes: Vec::new(),
     };
     let mut scan = Scan::default();
     // Options before the subcommand (its global options take values too), then the rest.

@@ -50,8 +50,21 @@ pub(crate) fn lens_analysis(
     env: &ShellEnv,
     fx: &mut Effects,
 ) {
-    let _ = env;
-    lens_commands(tool, argument, a, &[], 0, fx);
+    lens_commands(tool, argument, a, &[], env, 0, fx);
+}
+
+/// The effects of a command line run by something else at `depth` (a command inline code
+/// runs, `subprocess.run([...])`), each route's `via` starting with `via`.
+pub(crate) fn lens_nested(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    via: &[String],
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    lens_commands(tool, argument, a, via, env, depth, fx);
 }
 
 /// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
@@ -61,6 +74,7 @@ fn lens_commands(
     argument: &str,
     a: &ShellAnalysis,
     via: &[String],
+    env: &ShellEnv,
     depth: usize,
     fx: &mut Effects,
 ) {
@@ -184,7 +198,18 @@ fn lens_commands(
                 continue;
             }
             let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
-            lens_commands(tool, argument, &inner, &nested, depth + 1, fx);
+            lens_commands(tool, argument, &inner, &nested, env, depth + 1, fx);
+        }
+        // Code an interpreter runs (`python3 -c`, `node -e`, `python3 - <<EOF`), read by the
+        // inline-code lens.
+        for run in out.codes {
+            let mut nested = full_via.clone();
+            nested.push(run.who.clone());
+            let r = Route {
+                via: nested,
+                ..route.clone()
+            };
+            super::inline::run_code(&run, &r, c.cwd.as_deref(), env, depth, fx);
         }
     }
     through_pipes(a, &spans, fx);
@@ -430,6 +455,8 @@ struct Out {
     list: Vec<What>,
     /// Shell text the program runs (who runs it, the text).
     scripts: Vec<(String, Arg)>,
+    /// Code an interpreter runs (who runs it, its language, the text).
+    codes: Vec<super::inline::CodeRun>,
 }
 
 impl Out {
@@ -770,6 +797,7 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
         out.scripts
             .push((format!("{} {option}", c.basename()), text.clone()));
     }
+    out.codes.extend(super::inline::code_runs(c, &p));
     match p.row.action {
         Action::Files => files(c, &p, out),
         Action::Copy { moves } => copy(c, &p, moves, out),

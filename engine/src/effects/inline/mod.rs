@@ -1,0 +1,941 @@
+//! The inline-code lens: Python and JavaScript / TypeScript given to an interpreter on the
+//! command line (`python3 -c`, `python3 - <<EOF`, `node -e`, `deno eval`, `bun -e`).
+//!
+//! In: the code text, the [`Language`] it is in, the [`Route`] of the command that runs it
+//! and its working directory. Out: the effects of the calls in it whose arguments are
+//! literals: files opened, written, deleted or changed in mode (`open(p, 'a')`,
+//! `Path(p).write_text(…)`, `shutil.rmtree`, `fs.writeFileSync`, `fs.rmSync(p, {recursive:
+//! true})`), requests sent (`urllib.request.urlopen`, `requests.post`, `fetch`,
+//! `http.request`, socket connects) with the bodies they carry from the environment or from
+//! files, and commands run (`subprocess.run`, `os.system`, `child_process.execSync`), which go
+//! through the shell lens with the call added to the route's `via`.
+//!
+//! Code reaches the lens from `-c` / `-e` / `--eval` / `-p` option values, `deno eval CODE`,
+//! and the standard input of an interpreter given no script when the shell lens knows that
+//! text (a heredoc, a here-string, a literal `echo … |`); the words after the code are the
+//! code's `sys.argv` / `process.argv`. [`code_lens`] is the entry for a script file's text.
+//!
+//! "Literal" covers what a reader resolves without running anything: string literals,
+//! concatenations, f-strings / template strings, `%` and `.format` of literals,
+//! `os.path.expanduser` / `expandvars('$HOME…')`, `os.path.join`, `Path.home() / 'x'`,
+//! `path.join(os.homedir(), …)`, `process.env.HOME`, names bound once to such a value in the
+//! same code, `sys.argv[i]` / `process.argv[i]` given on the command line, and a loop over
+//! `glob.glob(pattern)` / `Path(d).glob(p)` / `os.listdir(d)` (each item is the pattern). A
+//! call to an effectful function whose path, URL or command is not literal is `unsure` with
+//! that cause ("`shutil.rmtree` with a path known only at run time"); a read from a computed
+//! path is a read of a path known only at run time (as `cat "$F"` is); `exec('…')` /
+//! `eval('…')` of literal code is read like the rest, of other code is `unsure`. Pure code
+//! (`print(1+1)`, `json.loads(…)`) has no effect. Code that does not parse, is longer than
+//! [`MAX_CODE`], takes longer than [`PARSE_BUDGET`] to parse or more than [`MAX_STEPS`] to
+//! resolve is `unsure` with that cause.
+//!
+//! `open('~/x')` does not expand `~`, so in a script file a literal `~` is a folder of that
+//! name; in code on a command line a leading `~` is taken as the home folder, because the
+//! shell lens has already turned `"$HOME"` inside the code into `~`.
+//!
+//! The parser is tree-sitter with its Python, JavaScript and TypeScript grammars: one API and
+//! one walker design for the three languages, grammars maintained by the tree-sitter project,
+//! error-tolerant trees (the position of the first error is reported and what parses is still
+//! read), and a progress callback that bounds the parse in time. A Rust-native parser was
+//! weighed: `rustpython-parser` reads Python only and stops at the first error; `oxc_parser`
+//! reads JavaScript / TypeScript only; two parsers would mean two tree models for one lens.
+//! The grammars are C and build with the system C compiler: a clean build of the four crates
+//! takes about 16 s of CPU (30 s on two busy cores); they build at `opt-level = 2` in the
+//! dev profile too (root `Cargo.toml`), and parse 256 KiB of Python in about 140 ms.
+//!
+//! Ruby, Perl, PHP and AppleScript code is not parsed here: for those the policy rules that
+//! read the command text still apply.
+
+mod javascript;
+mod python;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
+
+use super::programs::{Parsed, Role, stdin_language};
+use super::{Effects, PathRef, Route, What};
+use crate::shell::{
+    Arg, BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
+    analyze_argv,
+};
+use crate::table::ShellEnv;
+
+/// The language of a piece of inline code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Language {
+    /// Python 2 or 3.
+    Python,
+    /// JavaScript (Node, Bun).
+    JavaScript,
+    /// TypeScript (Deno, `tsx`, `ts-node`).
+    TypeScript,
+}
+
+impl Language {
+    /// The name used in reasons.
+    fn name(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::JavaScript => "JavaScript",
+            Language::TypeScript => "TypeScript",
+        }
+    }
+
+    /// The tree-sitter grammar.
+    fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Language::Python => tree_sitter_python::LANGUAGE.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        }
+    }
+}
+
+/// Largest code parsed, in bytes (256 KiB); longer code is `unsure`.
+pub(crate) const MAX_CODE: usize = 256 * 1024;
+
+/// Longest time a parse may take; a slower parse is stopped and the code is `unsure`.
+pub(crate) const PARSE_BUDGET: Duration = Duration::from_millis(500);
+
+/// How deep a value is followed through names and calls (`a = b; b = c; …`).
+const MAX_RESOLVE_DEPTH: usize = 24;
+
+/// How many resolution steps one piece of code may take (names bound to names bound to
+/// names can branch: `b = a + a; c = b + b; …`); past it the code is `unsure`.
+const MAX_STEPS: usize = 200_000;
+
+/// How many effects and commands one piece of code may yield.
+const MAX_FOUND: usize = 2_000;
+
+/// The steps a walker has taken, against [`MAX_STEPS`].
+#[derive(Default)]
+pub(super) struct Budget(std::cell::Cell<usize>);
+
+impl Budget {
+    /// Take one step; `false` once the budget is spent.
+    pub(super) fn spend(&self) -> bool {
+        let n = self.0.get().saturating_add(1);
+        self.0.set(n);
+        n <= MAX_STEPS
+    }
+
+    /// Whether the budget ran out.
+    pub(super) fn exhausted(&self) -> bool {
+        self.0.get() > MAX_STEPS
+    }
+}
+
+/// Code an interpreter on a command line runs: who runs it, its language, the code, and the
+/// argument vector the code sees.
+#[derive(Debug, Clone)]
+pub(crate) struct CodeRun {
+    /// How it runs, for the route's `via` (`python3 -c`, `node <<stdin`, `deno eval`).
+    pub(crate) who: String,
+    /// Its language.
+    pub(crate) lang: Language,
+    /// The code as the shell passes it.
+    pub(crate) code: Arg,
+    /// `sys.argv` / `process.argv` as the code sees it; `None` for an argument known only at
+    /// run time.
+    pub(crate) argv: Vec<Option<String>>,
+}
+
+/// The code a command runs: `-c CODE` / `-e CODE` option values, `deno eval CODE`, and the
+/// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
+pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
+    let mut out = Vec::new();
+    let base = c.basename();
+    let known = |a: &Arg| (!a.dynamic).then(|| a.text.clone());
+    // The words after the code.
+    let rest: Vec<Option<String>> = p
+        .operands
+        .iter()
+        .filter(|(r, _)| !matches!(r, Role::Code(_)))
+        .map(|(_, a)| known(a))
+        .collect();
+    for (option, lang, code) in &p.codes {
+        let first = match lang {
+            Language::Python => "-c",
+            _ => base,
+        };
+        let mut argv = vec![Some(first.to_string())];
+        argv.extend(rest.iter().cloned());
+        out.push(CodeRun {
+            who: format!("{base} {option}"),
+            lang: *lang,
+            code: code.clone(),
+            argv,
+        });
+    }
+    for (role, code) in &p.operands {
+        if let Role::Code(lang) = role {
+            out.push(CodeRun {
+                who: format!("{base} {}", p.sub.join(" ")),
+                lang: *lang,
+                code: code.clone(),
+                argv: Vec::new(),
+            });
+        }
+    }
+    // An interpreter given no script reads its code from standard input.
+    if let Some(lang) = stdin_language(base)
+        && p.row.subs.is_empty()
+        && !p.lead_given
+        && p.operands
+            .first()
+            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
+        && let Some(text) = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+    {
+        let argv = match lang {
+            // `python3 - a b`: `sys.argv` is `['-', 'a', 'b']`; with no `-`, `['']`.
+            Language::Python if rest.is_empty() => vec![Some(String::new())],
+            Language::Python => rest.clone(),
+            _ => Vec::new(),
+        };
+        out.push(CodeRun {
+            who: format!("{base} <<stdin"),
+            lang,
+            code: text.target.clone(),
+            argv,
+        });
+    }
+    out
+}
+
+/// The effects of code a command line runs, pushed with `route`, `depth` levels into the line.
+pub(crate) fn run_code(
+    run: &CodeRun,
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    let code = Code {
+        lang: run.lang,
+        text: &run.code.text,
+        dynamic: run.code.dynamic,
+        argv: &run.argv,
+        from_shell: true,
+    };
+    code_lens_at(&code, route, cwd, env, depth, fx);
+}
+
+/// A piece of code to read.
+struct Code<'a> {
+    lang: Language,
+    text: &'a str,
+    /// Part of the text comes from an expansion the shell lens could not resolve.
+    dynamic: bool,
+    /// `sys.argv` / `process.argv` as the code sees it.
+    argv: &'a [Option<String>],
+    /// The text is a word of a command line, expanded by the shell lens.
+    from_shell: bool,
+}
+
+/// The effects of `code` in `lang`, run by the command `route` names, in `cwd`.
+///
+/// Each effect the code has directly is pushed with `route` as given (the caller puts how the
+/// code runs in its `via`, e.g. `python3 -c`); each command the code runs is analysed by the
+/// shell lens with the call that runs it added to `via` (`subprocess.run`). For scripts run by
+/// path (`python3 x.py`) call it with the file's text and a `via` naming the file; `argv` is
+/// the argument vector the code sees (`sys.argv`, `process.argv`: for `python3 x.py build`,
+/// `["x.py", "build"]`), so `shutil.rmtree(sys.argv[1])` deletes `build`.
+///
+/// # Examples
+///
+/// ```ignore
+/// let route = Route { tool: "Bash".into(), via: vec!["python3 -c".into()], ..Route::default() };
+/// code_lens(Language::Python, "import shutil; shutil.rmtree('build')", &[], &route, Some("/p"), &env, &mut fx);
+/// // fx: deletes build recursively (Bash via python3 -c)
+/// ```
+#[cfg_attr(not(test), allow(dead_code))] // Called for scripts run by path.
+pub(crate) fn code_lens(
+    lang: Language,
+    code: &str,
+    argv: &[String],
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    fx: &mut Effects,
+) {
+    let argv: Vec<Option<String>> = argv.iter().cloned().map(Some).collect();
+    let code = Code {
+        lang,
+        text: code,
+        dynamic: false,
+        argv: &argv,
+        from_shell: false,
+    };
+    code_lens_at(&code, route, cwd, env, 0, fx);
+}
+
+/// [`code_lens`] for code found `depth` levels into a command line.
+fn code_lens_at(
+    code: &Code<'_>,
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    let (lang, dynamic, argv, from_shell) = (code.lang, code.dynamic, code.argv, code.from_shell);
+    let code = code.text;
+    let who = route
+        .via
+        .last()
+        .cloned()
+        .unwrap_or_else(|| lang.name().into());
+    let mut cx = Collect {
+        cwd: cwd.map(str::to_string),
+        dynamic,
+        argv,
+        tilde_is_home: from_shell,
+        found: Vec::new(),
+        full: false,
+    };
+    // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
+    // `bun -e`): read it as TypeScript when that parses.
+    let parsed = match parse(lang, code) {
+        Ok(t) if lang == Language::JavaScript && t.root_node().has_error() => {
+            match parse(Language::TypeScript, code) {
+                Ok(ts) if !ts.root_node().has_error() => Ok(ts),
+                _ => Ok(t),
+            }
+        }
+        other => other,
+    };
+    match parsed {
+        Err(why) => {
+            let why = if dynamic {
+                format!(
+                    "`{who}` runs {} code that is only known at run time",
+                    lang.name()
+                )
+            } else {
+                format!("the {} code of `{who}` {why}", lang.name())
+            };
+            fx.push(What::Unsure(why), route.clone());
+            return;
+        }
+        Ok(tree) => {
+            if let Some(at) = first_error(tree.root_node()) {
+                let why = if dynamic {
+                    format!(
+                        "`{who}` runs {} code that is only known at run time",
+                        lang.name()
+                    )
+                } else {
+                    format!(
+                        "the {} code of `{who}` does not parse (line {}, column {})",
+                        lang.name(),
+                        at.row + 1,
+                        at.column + 1
+                    )
+                };
+                cx.unsure(why);
+            } else if dynamic && lang != Language::Python && shell_variable_in_code(&tree, code) {
+                // `node -e "$CODE"`: `$CODE` is a valid name in JavaScript, but it is the
+                // shell's variable, known only at run time.
+                cx.unsure(format!(
+                    "`{who}` runs {} code that is only known at run time",
+                    lang.name()
+                ));
+            }
+            let exhausted = match lang {
+                Language::Python => python::effects(&tree, code, &mut cx),
+                Language::JavaScript | Language::TypeScript => {
+                    javascript::effects(&tree, code, &mut cx)
+                }
+            };
+            if exhausted {
+                cx.unsure(format!(
+                    "the {} code of `{who}` is too involved to read within {MAX_STEPS} steps",
+                    lang.name()
+                ));
+            }
+        }
+    }
+    for f in cx.found {
+        match f {
+            Found::What(w) => fx.push(*w, route.clone()),
+            Found::Shell { who, text, dir } => {
+                let a = BrushAnalyzer.analyze(&text, dir.as_deref());
+                nested(&a, &who, route, env, depth, fx);
+            }
+            Found::Argv { who, argv, dir } => {
+                let a = analyze_argv(&argv, dir.as_deref());
+                nested(&a, &who, route, env, depth, fx);
+            }
+            Found::Code { who, text } => {
+                if depth >= MAX_DEPTH {
+                    fx.push(
+                        What::Unsure(format!(
+                            "`{who}` runs code nested deeper than {MAX_DEPTH} levels"
+                        )),
+                        route.clone(),
+                    );
+                    continue;
+                }
+                let mut r = route.clone();
+                r.via.push(who);
+                let inner = Code {
+                    lang,
+                    text: &text,
+                    dynamic,
+                    argv,
+                    from_shell,
+                };
+                code_lens_at(&inner, &r, cwd, env, depth + 1, fx);
+            }
+        }
+    }
+}
+
+/// The effects of a command the code runs, through the shell lens one level deeper.
+fn nested(
+    a: &ShellAnalysis,
+    who: &str,
+    route: &Route,
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    if depth >= MAX_DEPTH {
+        fx.push(
+            What::Unsure(format!(
+                "`{who}` runs a command nested deeper than {MAX_DEPTH} levels"
+            )),
+            route.clone(),
+        );
+        return;
+    }
+    let mut via = route.via.clone();
+    via.push(who.to_string());
+    let mut inner = Effects::default();
+    super::shell::lens_nested(
+        &route.tool,
+        &route.argument,
+        a,
+        &via,
+        env,
+        depth + 1,
+        &mut inner,
+    );
+    for mut e in inner.list {
+        if route.lens.is_some() {
+            e.route.lens = route.lens;
+        }
+        fx.list.push(e);
+    }
+}
+
+/// Parse `code`, bounded in size and time.
+fn parse(lang: Language, code: &str) -> Result<Tree, String> {
+    if code.len() > MAX_CODE {
+        return Err(format!(
+            "is longer than {} KiB and is not read",
+            MAX_CODE / 1024
+        ));
+    }
+    let mut parser = Parser::new();
+    parser
+        .set_language(&lang.grammar())
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    let start = Instant::now();
+    let bytes = code.as_bytes();
+    let mut input = |at: usize, _| bytes.get(at..).unwrap_or_default();
+    // Returning `true` stops the parse.
+    let mut over_time = |_: &tree_sitter::ParseState| start.elapsed() > PARSE_BUDGET;
+    let options = ParseOptions::new().progress_callback(&mut over_time);
+    parser
+        .parse_with_options(&mut input, None, Some(options))
+        .ok_or_else(|| {
+            format!(
+                "took longer than {} ms to parse and was not read",
+                PARSE_BUDGET.as_millis()
+            )
+        })
+}
+
+/// Whether a name in the code is a shell expansion left in it (`$CODE`, `$1`): in
+/// JavaScript `$` starts a name, so it parses.
+fn shell_variable_in_code(tree: &Tree, code: &str) -> bool {
+    nodes(tree.root_node()).into_iter().any(|n| {
+        matches!(
+            n.kind(),
+            "identifier" | "shorthand_property_identifier" | "property_identifier"
+        ) && text(n, code).starts_with('$')
+    })
+}
+
+/// Where the first syntax error of a tree is, if it has one.
+fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            return Some(n.start_position());
+        }
+        if n.has_error() {
+            let mut c = n.walk();
+            let kids: Vec<Node<'_>> = n.children(&mut c).collect();
+            stack.extend(kids.into_iter().rev());
+        }
+    }
+    Some(root.start_position())
+}
+
+/// What a walker found: an effect of the code itself, or a command it runs.
+#[derive(Debug)]
+pub(super) enum Found {
+    /// An effect.
+    What(Box<What>),
+    /// A shell command line (`os.system(…)`, `execSync(…)`, `shell=True`).
+    Shell {
+        /// The call that runs it (`os.system`).
+        who: String,
+        /// The command line.
+        text: String,
+        /// The folder it runs in.
+        dir: Option<String>,
+    },
+    /// Code of the same language run by the code (`exec('…')`, `eval('…')`).
+    Code {
+        /// The call that runs it (`exec`).
+        who: String,
+        /// The code.
+        text: String,
+    },
+    /// A program run with an argument vector, no shell (`subprocess.run([…])`).
+    Argv {
+        /// The call that runs it.
+        who: String,
+        /// The words.
+        argv: Vec<String>,
+        /// The folder it runs in.
+        dir: Option<String>,
+    },
+}
+
+/// A value a walker resolved without running the code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Res {
+    /// The text (`~` stands for the home folder when `home`).
+    pub(super) text: String,
+    /// The text starts with the home folder, expanded by the code (`expanduser`,
+    /// `Path.home()`, `os.homedir()`), not a literal `~` (which `open` does not expand).
+    pub(super) home: bool,
+}
+
+impl Res {
+    /// A literal.
+    pub(super) fn lit(text: impl Into<String>) -> Res {
+        Res {
+            text: text.into(),
+            home: false,
+        }
+    }
+
+    /// The home folder.
+    pub(super) fn home() -> Res {
+        Res {
+            text: "~".into(),
+            home: true,
+        }
+    }
+
+    /// `self` followed by `other` (string concatenation).
+    pub(super) fn concat(mut self, other: &Res) -> Res {
+        if self.text.is_empty() {
+            return other.clone();
+        }
+        self.text.push_str(&other.text);
+        self
+    }
+
+    /// `self` joined with `other` by a `/`; an absolute `other` replaces it when `resets`
+    /// (`os.path.join`, `Path / '/x'`).
+    pub(super) fn join(self, other: &Res, resets: bool) -> Res {
+        if self.text.is_empty() || (resets && (other.text.starts_with('/') || other.home)) {
+            return other.clone();
+        }
+        if other.text.is_empty() {
+            return self;
+        }
+        // (`/` joined with `x` is `/x`.)
+        let mut text = self.text.trim_end_matches('/').to_string();
+        text.push('/');
+        text.push_str(other.text.trim_start_matches('/'));
+        Res {
+            text,
+            home: self.home,
+        }
+    }
+
+    /// `os.path.expanduser`: a leading `~` is the home folder.
+    pub(super) fn expand_user(mut self) -> Res {
+        if self.text == "~" || self.text.starts_with("~/") {
+            self.home = true;
+        }
+        self
+    }
+}
+
+/// What the walkers collect, and how they make paths.
+pub(super) struct Collect<'c> {
+    /// The working directory of the code at the call being read (`os.chdir` moves it).
+    pub(super) cwd: Option<String>,
+    /// Part of the code text is only known at run time.
+    pub(super) dynamic: bool,
+    /// `sys.argv` / `process.argv` as the code sees it.
+    pub(super) argv: &'c [Option<String>],
+    /// A leading `~` in a string is the home folder: the code went through the shell, which
+    /// turns `"$HOME"` inside it into `~` before the text is read here.
+    pub(super) tilde_is_home: bool,
+    /// What was found, in source order.
+    pub(super) found: Vec<Found>,
+    /// [`MAX_FOUND`] was reached.
+    pub(super) full: bool,
+}
+
+impl Collect<'_> {
+    /// A path from a resolved value: a literal `~` is a folder named `~` (the file
+    /// functions do not expand it); text from a run-time expansion of the command line is
+    /// dynamic.
+    pub(super) fn path(&self, r: &Res) -> PathRef {
+        let text = path_text(r, self.tilde_is_home);
+        PathRef {
+            dynamic: self.dynamic && text.contains('$'),
+            text,
+            cwd: self.cwd.clone(),
+        }
+    }
+
+    /// `os.chdir(dir)`, `process.chdir(dir)`, a `cwd` option: later relative paths are
+    /// relative to `dir`; a folder known only at run time leaves every later relative path
+    /// unknown, so the code is unsure.
+    pub(super) fn chdir(&mut self, dir: Option<Res>, call: &str) {
+        let Some(d) = dir else {
+            self.unsure(format!("`{call}` to a folder known only at run time"));
+            return;
+        };
+        let d = path_text(&d, self.tilde_is_home);
+        self.cwd = Some(match &self.cwd {
+            _ if d.starts_with(['/', '~']) => d,
+            Some(c) => format!("{}/{d}", c.trim_end_matches('/')),
+            None => d,
+        });
+    }
+
+    /// A path known only at run time, shown as the expression that computes it.
+    pub(super) fn computed_path(&self, expr: &str) -> PathRef {
+        let shown: String = expr.chars().take(80).collect();
+        PathRef {
+            text: shown,
+            dynamic: true,
+            cwd: self.cwd.clone(),
+        }
+    }
+
+    /// Add an effect unless the same one is there already (every `send` is kept); its index
+    /// in `found`.
+    pub(super) fn push(&mut self, w: What) -> usize {
+        if !matches!(w, What::Send(_))
+            && let Some(k) = self
+                .found
+                .iter()
+                .position(|f| matches!(f, Found::What(x) if **x == w))
+        {
+            return k;
+        }
+        self.add(Found::What(Box::new(w)))
+    }
+
+    /// Add what was found, up to [`MAX_FOUND`] items; then one `unsure` says the rest was not
+    /// kept. The index of the item (of the last one kept when full).
+    fn add(&mut self, f: Found) -> usize {
+        if self.found.len() < MAX_FOUND {
+            self.found.push(f);
+        } else if !self.full {
+            self.full = true;
+            self.found.push(Found::What(Box::new(What::Unsure(format!(
+                "the code has more than {MAX_FOUND} effects; the rest were not read"
+            )))));
+        }
+        self.found.len() - 1
+    }
+
+    /// Add an `unsure` with its cause (once per cause).
+    pub(super) fn unsure(&mut self, why: String) {
+        let w = What::Unsure(why);
+        if !self
+            .found
+            .iter()
+            .any(|f| matches!(f, Found::What(x) if **x == w))
+        {
+            self.add(Found::What(Box::new(w)));
+        }
+    }
+
+    /// `{call}` with a {what} known only at run time.
+    pub(super) fn unknown(&mut self, call: &str, what: &str) {
+        self.unsure(format!("`{call}` with {what} known only at run time"));
+    }
+
+    /// A command line the code runs.
+    pub(super) fn shell(&mut self, who: &str, text: String) {
+        let dir = self.cwd.clone();
+        self.add(Found::Shell {
+            who: who.to_string(),
+            text,
+            dir,
+        });
+    }
+
+    /// Code of the same language the code runs.
+    pub(super) fn code(&mut self, who: &str, text: String) {
+        self.add(Found::Code {
+            who: who.to_string(),
+            text,
+        });
+    }
+
+    /// An argument vector the code runs.
+    pub(super) fn argv(&mut self, who: &str, argv: Vec<String>) {
+        if argv.is_empty() {
+            return;
+        }
+        let dir = self.cwd.clone();
+        self.add(Found::Argv {
+            who: who.to_string(),
+            argv,
+            dir,
+        });
+    }
+
+    /// Set the content of the write at `idx` (found by [`Collect::push`]).
+    pub(super) fn set_content(&mut self, idx: usize, content: Option<String>) {
+        if let Some(Found::What(w)) = self.found.get_mut(idx)
+            && let What::Write { content: c, .. } = w.as_mut()
+        {
+            *c = content;
+        }
+    }
+
+    /// A `send` to a URL.
+    pub(super) fn send_url(
+        &mut self,
+        url: &Res,
+        method: Option<String>,
+        body: Vec<super::BodySource>,
+    ) {
+        let dynamic = self.dynamic && url.text.contains('$');
+        self.push(What::Send(super::Send {
+            url: Some(url.text.clone()),
+            endpoint: if dynamic {
+                None
+            } else {
+                super::url::parse(&url.text)
+            },
+            method,
+            body,
+            dynamic,
+            runs_response: false,
+        }));
+    }
+
+    /// A `send` to `host` (and `port`), no URL.
+    pub(super) fn send_host(
+        &mut self,
+        host: &Res,
+        port: Option<&str>,
+        body: Vec<super::BodySource>,
+    ) {
+        let h = host.text.as_str();
+        let target = match port {
+            Some(p) if h.contains(':') && !h.starts_with('[') => format!("[{h}]:{p}"),
+            Some(p) => format!("{h}:{p}"),
+            None => h.to_string(),
+        };
+        let dynamic = self.dynamic && h.contains('$');
+        self.push(What::Send(super::Send {
+            url: None,
+            endpoint: if dynamic {
+                None
+            } else {
+                super::url::parse(&target)
+            },
+            method: None,
+            body,
+            dynamic,
+            runs_response: false,
+        }));
+    }
+}
+
+/// The text of a path: a literal leading `~` is a folder named `~` (the file functions do
+/// not expand it) unless `tilde_is_home`.
+pub(super) fn path_text(r: &Res, tilde_is_home: bool) -> String {
+    if r.text.starts_with('~') && !r.home && !tilde_is_home {
+        format!("./{}", r.text)
+    } else {
+        r.text.clone()
+    }
+}
+
+/// Item `i` (as written in the code) of an argument vector, when it is known.
+pub(super) fn argv_item(argv: &[Option<String>], i: &str) -> Option<Res> {
+    let i: usize = i.trim().parse().ok()?;
+    // A word the shell passed with a leading `~` was expanded to the home folder.
+    argv.get(i)
+        .cloned()
+        .flatten()
+        .map(|a| Res::lit(a).expand_user())
+}
+
+/// Add `more` body sources to `body`, without repeats.
+pub(super) fn add_body(body: &mut Vec<super::BodySource>, more: Vec<super::BodySource>) {
+    for b in more {
+        if !body.contains(&b) {
+            body.push(b);
+        }
+    }
+}
+
+/// A numeric file mode as `chmod` spells it (`0o755`, `0755`, `493` → `755`).
+pub(super) fn mode_text(t: &str) -> Option<String> {
+    let t = t.trim().replace('_', "");
+    let n = if let Some(o) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {
+        u32::from_str_radix(o, 8).ok()?
+    } else if let Some(x) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u32::from_str_radix(x, 16).ok()?
+    } else if t.len() > 1 && t.starts_with('0') {
+        u32::from_str_radix(&t[1..], 8).ok()?
+    } else {
+        t.parse::<u32>().ok()?
+    };
+    Some(format!("{n:o}"))
+}
+
+/// Names bound in the code, counted: a name bound exactly once to a value can be resolved to
+/// that value.
+pub(super) struct Bindings<'t> {
+    /// Each name's bound values (a name bound by a parameter or a loop has a `None`).
+    pub(super) map: HashMap<String, Vec<Option<Node<'t>>>>,
+}
+
+impl<'t> Bindings<'t> {
+    /// No bindings.
+    pub(super) fn new() -> Self {
+        Bindings {
+            map: HashMap::new(),
+        }
+    }
+
+    /// Record a binding of `name` (to `value`, when it is one expression).
+    pub(super) fn bind(&mut self, name: &str, value: Option<Node<'t>>) {
+        self.map.entry(name.to_string()).or_default().push(value);
+    }
+
+    /// The one value `name` is bound to, if it is bound exactly once.
+    pub(super) fn once(&self, name: &str) -> Option<Node<'t>> {
+        match self.map.get(name).map(Vec::as_slice) {
+            Some([Some(v)]) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// Every node of a tree in source order (pre-order), without recursion.
+pub(super) fn nodes(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        out.push(n);
+        let mut c = n.walk();
+        let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    out
+}
+
+/// The text of a node.
+pub(super) fn text<'s>(n: Node<'_>, src: &'s str) -> &'s str {
+    src.get(n.byte_range()).unwrap_or("")
+}
+
+/// Decode the backslash escapes of a string literal's text (`\n`, `\t`, `\\`, `\'`, `\x41`,
+/// `\u0041`); an escape that is not understood keeps its text.
+pub(super) fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = it.next() else {
+            out.push('\\');
+            break;
+        };
+        match e {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            '"' => out.push('"'),
+            '`' => out.push('`'),
+            '$' => out.push('$'),
+            '\n' => {}
+            'x' | 'u' => {
+                let len = if e == 'x' { 2 } else { 4 };
+                let mut hex = String::new();
+                if e == 'u' && it.peek() == Some(&'{') {
+                    it.next();
+                    while let Some(&h) = it.peek() {
+                        it.next();
+                        if h == '}' {
+                            break;
+                        }
+                        hex.push(h);
+                    }
+                } else {
+                    for _ in 0..len {
+                        if let Some(&h) = it.peek()
+                            && h.is_ascii_hexdigit()
+                        {
+                            hex.push(h);
+                            it.next();
+                        }
+                    }
+                }
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(ch) => out.push(ch),
+                    None => {
+                        out.push('\\');
+                        out.push(e);
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}
