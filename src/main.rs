@@ -16,6 +16,7 @@ mod init;
 mod library;
 mod replay;
 mod report;
+mod session_memory;
 
 pub(crate) use report::{bump, outcome_json, show};
 

@@ -464,6 +464,10 @@ pub struct EffectTest {
     /// `stdin`, `literal`).
     #[serde(default)]
     pub body_kinds: Vec<String>,
+    /// `earlier_read_inside` (sends): the session read, in an earlier call, a path in one of
+    /// these (path specs): taint from the session memory.
+    #[serde(default)]
+    pub earlier_read_inside: Vec<PathSpec>,
 }
 
 impl EffectTest {
@@ -489,6 +493,7 @@ impl EffectTest {
             content_regex: Vec::new(),
             modes: Vec::new(),
             body_kinds: Vec::new(),
+            earlier_read_inside: Vec::new(),
         }
     }
 
@@ -762,6 +767,10 @@ pub struct PolicyTest {
     /// `not_rules`: ids that must not be among the fired rules (a benign look-alike names
     /// the rules it must not trip).
     pub not_rules: Vec<String>,
+    /// `earlier`: pre-tool calls made earlier in the same session (their payloads, in
+    /// order), remembered before the event is judged (session memory: a script written, a
+    /// symlink created, a secret read).
+    pub earlier: Vec<Value>,
     /// Where it was declared.
     pub source: Source,
 }

@@ -227,7 +227,10 @@ pub(super) fn run(o: Args) -> ExitCode {
         engine.table().prepare(seam);
     }
     let t_compiled = started.elapsed();
-    let mut outcome = engine.evaluate(seam, &payload, dialect);
+    let mut session = crate::session_memory::Session::load(&payload, seam);
+    warnings.extend(session.take_problems());
+    let mut outcome = session.evaluate(|| engine.evaluate(seam, &payload, dialect));
+    let env = engine.table().env().clone();
     if timing {
         eprintln!(
             "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
@@ -278,6 +281,8 @@ pub(super) fn run(o: Args) -> ExitCode {
             );
         }
     }
+    // After the answer: the host does not wait for it.
+    session.record(&payload, &outcome, &env);
     if !write_ok {
         return ExitCode::from(1);
     }

@@ -27,6 +27,7 @@ pub(crate) mod content;
 pub(crate) mod files;
 pub(crate) mod mcp;
 pub(crate) mod programs;
+pub(crate) mod scripts;
 pub(crate) mod shell;
 #[cfg(test)]
 mod shell_tests;
@@ -392,6 +393,7 @@ pub(crate) fn effects_with(
         && SHELL_TOOLS.contains(&tool)
     {
         shell::lens_value(tool, "", &Value::String(line.clone()), cwd, env, &mut fx);
+        from_files(&mut fx, env);
         content::executed_content(&mut fx, env);
         return fx;
     }
@@ -435,8 +437,16 @@ pub(crate) fn effects_with(
             None => shell::lens_value(tool, "", cmd, cwd, env, &mut fx),
         }
     }
+    from_files(&mut fx, env);
     content::executed_content(&mut fx, env);
     fx
+}
+
+/// What the call does through files it names: reads and writes through a symlink the
+/// session created earlier, and scripts it runs by path (their own effects).
+fn from_files(fx: &mut Effects, env: &ShellEnv) {
+    crate::memory::through_links(fx, env);
+    scripts::scripts_run(fx, env);
 }
 
 /// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).

@@ -1,0 +1,1048 @@
+//! Scripts run by path: what a script file does when a call runs it.
+//!
+//! In: the `run` effects the lenses found: `bash x.sh`, `sh x.sh`, `./x.sh`, `scripts/x.sh`
+//! (a program word that is a path), `sh -c ./x.sh` (the analyser already gives the inner
+//! `./x.sh`), `source x.sh` / `. x.sh`, `make [TARGET…]`, and `python x.py` / `node x.js`.
+//! Out: the effects of the script's commands added to the call, each route marked
+//! `via "runs <path>"` (`"runs <path> as written earlier in this session"` for a remembered
+//! version, `"runs <Makefile> (target `t`)"` for a make recipe), so every rule that judges a
+//! command judges it inside a script too.
+//!
+//! What is read: the file on disk relative to the command's working directory (symlinks
+//! resolved), only a regular file, at most [`MAX_SCRIPT`] bytes; and what the session wrote
+//! there earlier ([`crate::memory`]). Both are judged when both exist and differ (a script
+//! changed on disk since the agent wrote it, or not on disk yet in a replay).
+//!
+//! Decisions:
+//! - a file that does not exist and that the session did not write adds nothing: the shell
+//!   fails to run it (`./configure` before `autoreconf`, a `node_modules/.bin/x` not
+//!   installed); a file written earlier on the same line is the shell analyser's to follow;
+//! - a binary (ELF, Mach-O, PE, or a NUL byte in its first 8 KiB) adds nothing: it is a
+//!   program, not a script;
+//! - a file that cannot be read, is larger than [`MAX_SCRIPT`] or is not a regular file (a
+//!   FIFO, a device) is `unsure`, with that cause;
+//! - a script the session wrote (remembered) whose content is not visible and that cannot
+//!   be read now is `unsure`;
+//! - parts of a script that the analyser cannot resolve (`exec "$JAVACMD" "$@"`: a command,
+//!   argument, path or destination only known at run time) are judged as such (`unsure`)
+//!   when the session wrote the script; in a file the session did not write (the project's
+//!   own `./gradlew`) they are left out, as they were before scripts were read: its
+//!   resolved effects are judged, and the call is not made noisy by its variables;
+//! - Python and JavaScript files are read with the same bounds and handed to
+//!   [`code_script`], where the code lens judges them.
+//!
+//! A script that runs another script is followed [`MAX_SCRIPT_DEPTH`] levels deep; a script
+//! already followed in the call is not followed again (cycles stop).
+
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+
+use super::{Effect, Effects, Route, What};
+use crate::memory::SessionMemory;
+use crate::shell::{Arg, BrushAnalyzer, ShellAnalyzer, SimpleCommand};
+use crate::table::ShellEnv;
+
+/// Largest script read, in bytes (256 KiB).
+pub(crate) const MAX_SCRIPT: u64 = 256 * 1024;
+
+/// How many levels of scripts run by scripts are followed.
+pub(crate) const MAX_SCRIPT_DEPTH: usize = 4;
+
+/// Most make targets (with their prerequisites) followed for one `make` call.
+const MAX_MAKE_TARGETS: usize = 64;
+
+/// The languages of the code lens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lang {
+    /// Python.
+    Python,
+    /// JavaScript / TypeScript (Node, Deno, Bun).
+    JavaScript,
+}
+
+/// How a script file is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum How {
+    /// By a shell (`bash x.sh`, `source x.sh`).
+    Shell,
+    /// By its `#!` line (`./x.sh`): a shell when it has none.
+    Shebang,
+    /// By an interpreter of the code lens (`python x.py`).
+    Code(Lang),
+}
+
+/// What a command runs from a file.
+enum Job {
+    /// A script file.
+    Script { path: String, how: How },
+    /// `make`: recipes of a Makefile.
+    Make,
+}
+
+/// Shells that run a script file named by their first operand.
+const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"];
+
+/// A shell's options that take a value.
+const SHELL_VALUED: &[&str] = &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"];
+
+/// Python's options that take a value.
+const PYTHON_VALUED: &[&str] = &["-W", "-X", "--check-hash-based-pycs"];
+
+/// Node's options that take a value (when not written `--opt=value`).
+const NODE_VALUED: &[&str] = &[
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "-C",
+    "--conditions",
+    "--input-type",
+    "--env-file",
+    "--title",
+];
+
+/// The script operand of a shell's words (`bash -x x.sh`), if it reads one: none with `-c`
+/// (inline text, the analyser's) or `-s` (standard input).
+fn shell_operand(args: &[Arg]) -> Option<&Arg> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "--" {
+            return args.get(i + 1);
+        }
+        if SHELL_VALUED.contains(&t) {
+            i += 2;
+            continue;
+        }
+        if t.starts_with('-') && !t.starts_with("--") && (t.contains('c') || t.contains('s')) {
+            return None;
+        }
+        if t.starts_with('-') || t.starts_with('+') {
+            i += 1;
+            continue;
+        }
+        return Some(a);
+    }
+    None
+}
+
+/// The script operand of an interpreter's words: the first operand after its options;
+/// none when the code comes from an option (`-c`, `-m`, `-e`) or standard input.
+fn code_operand<'a>(args: &'a [Arg], valued: &[&str], inline: &[&str]) -> Option<&'a Arg> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "--" {
+            return args.get(i + 1);
+        }
+        if t == "-" {
+            return None;
+        }
+        if inline.iter().any(|o| {
+            t == *o
+                || (o.starts_with("--") && t.starts_with(&format!("{o}=")))
+                || (o.len() == 2
+                    && !t.starts_with("--")
+                    && t.starts_with('-')
+                    && t.ends_with(&o[1..]))
+        }) {
+            return None;
+        }
+        if valued.contains(&t) {
+            i += 2;
+            continue;
+        }
+        if t.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        return Some(a);
+    }
+    None
+}
+
+/// What `c` runs from a file, if anything (no I/O: the name and words only).
+fn job_of(c: &SimpleCommand) -> Option<Job> {
+    if c.dynamic_program || c.program.is_empty() {
+        return None;
+    }
+    let base = c.basename();
+    let script = |a: Option<&Arg>, how: How| {
+        a.filter(|a| !a.dynamic && !a.text.is_empty())
+            .map(|a| Job::Script {
+                path: a.text.clone(),
+                how,
+            })
+    };
+    if SHELLS.contains(&base) {
+        return script(shell_operand(&c.args), How::Shell);
+    }
+    match base {
+        "source" | "." => {
+            let first = match c.args.first() {
+                Some(a) if a.text == "--" => c.args.get(1),
+                other => other,
+            };
+            return script(first, How::Shell);
+        }
+        "make" | "gmake" => return Some(Job::Make),
+        "node" | "nodejs" => {
+            let op = code_operand(&c.args, NODE_VALUED, &["-e", "--eval", "-p", "--print"]);
+            return script(op, How::Code(Lang::JavaScript));
+        }
+        _ => {}
+    }
+    if is_python(base) {
+        let op = code_operand(&c.args, PYTHON_VALUED, &["-c", "-m"]);
+        return script(op, How::Code(Lang::Python));
+    }
+    if c.program.contains('/') {
+        return Some(Job::Script {
+            path: c.program.clone(),
+            how: How::Shebang,
+        });
+    }
+    None
+}
+
+/// `python`, `python3`, `python3.12`, `pypy3`.
+fn is_python(base: &str) -> bool {
+    let rest = base
+        .strip_prefix("python")
+        .or_else(|| base.strip_prefix("pypy"));
+    rest.is_some_and(|r| r.chars().all(|ch| ch.is_ascii_digit() || ch == '.'))
+}
+
+/// What the interpreter of a script's `#!` line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Interp {
+    Shell,
+    Code(Lang),
+    Other,
+}
+
+/// The interpreter a script names on its `#!` line (a shell when it has none: the shell runs
+/// a text file the kernel cannot execute).
+fn interpreter(text: &str) -> Interp {
+    let Some(line) = text.strip_prefix("#!") else {
+        return Interp::Shell;
+    };
+    let line = line.lines().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    let mut prog = words.next().unwrap_or("");
+    if prog.rsplit('/').next() == Some("env") {
+        prog = words
+            .find(|w| !w.starts_with('-') && !w.contains('='))
+            .unwrap_or("");
+    }
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    if SHELLS.contains(&base) {
+        Interp::Shell
+    } else if is_python(base) {
+        Interp::Code(Lang::Python)
+    } else if matches!(base, "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node") {
+        Interp::Code(Lang::JavaScript)
+    } else {
+        Interp::Other
+    }
+}
+
+/// A script file as found on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Disk {
+    /// Not there (or a folder): nothing runs from it.
+    Missing,
+    /// A program, not a script.
+    Binary,
+    /// Its text.
+    Text(String),
+    /// It cannot be judged: why.
+    Problem(String),
+}
+
+/// Executable formats by their first bytes: ELF, Mach-O (32/64-bit, both byte orders, fat),
+/// PE (`MZ`), WebAssembly.
+const BINARY_MAGIC: &[&[u8]] = &[
+    b"\x7fELF",
+    b"\xfe\xed\xfa\xce",
+    b"\xce\xfa\xed\xfe",
+    b"\xfe\xed\xfa\xcf",
+    b"\xcf\xfa\xed\xfe",
+    b"\xca\xfe\xba\xbe",
+    b"MZ",
+    b"\0asm",
+];
+
+/// Read the script at the absolute path `abs` (`shown`: as the call names it): only a
+/// regular file (symlinks followed), a binary recognised by its first bytes, at most
+/// [`MAX_SCRIPT`] bytes of text.
+pub(crate) fn read_script(abs: &str, shown: &str) -> Disk {
+    let meta = match std::fs::metadata(abs) {
+        Ok(m) => m,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Disk::Missing;
+        }
+        Err(e) => return Disk::Problem(format!("cannot read the script `{shown}`: {e}")),
+    };
+    if meta.is_dir() {
+        return Disk::Missing;
+    }
+    if !meta.is_file() {
+        return Disk::Problem(format!(
+            "`{shown}` is not a regular file (a FIFO, a device or a socket): what it runs cannot be read"
+        ));
+    }
+    let mut f = match std::fs::File::open(abs) {
+        Ok(f) => f,
+        Err(e) => return Disk::Problem(format!("cannot read the script `{shown}`: {e}")),
+    };
+    let mut head = Vec::with_capacity(8192);
+    if let Err(e) = (&mut f).take(8192).read_to_end(&mut head) {
+        return Disk::Problem(format!("cannot read the script `{shown}`: {e}"));
+    }
+    if BINARY_MAGIC.iter().any(|m| head.starts_with(m)) || head.contains(&0) {
+        return Disk::Binary;
+    }
+    if meta.len() > MAX_SCRIPT {
+        return Disk::Problem(format!(
+            "the script `{shown}` is larger than {} KiB: what it runs is not read",
+            MAX_SCRIPT / 1024
+        ));
+    }
+    let mut all = head;
+    if let Err(e) = f.take(MAX_SCRIPT + 1).read_to_end(&mut all) {
+        return Disk::Problem(format!("cannot read the script `{shown}`: {e}"));
+    }
+    if all.len() as u64 > MAX_SCRIPT {
+        return Disk::Problem(format!(
+            "the script `{shown}` is larger than {} KiB: what it runs is not read",
+            MAX_SCRIPT / 1024
+        ));
+    }
+    Disk::Text(String::from_utf8_lossy(&all).into_owned())
+}
+
+/// Where the Python / JavaScript code lens judges a script file run by path (`python x.py`,
+/// `node x.js`, `./x.py` whose `#!` line names python): `text` is the file's text (or the
+/// version the session wrote), read with the bounds of a shell script; `route` is the
+/// route its effects take (its `via` already names the file). Until that lens is wired in
+/// here, such a script keeps the effects it always had (the interpreter's read of the file).
+fn code_script(
+    lang: Lang,
+    text: &str,
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    fx: &mut Vec<Effect>,
+) {
+    let _ = (lang, text, route, cwd, env, fx);
+}
+
+/// Add the effects of every script the call's `run` effects run by path.
+pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
+    let memory = crate::memory::current();
+    let mut visited: HashSet<String> = HashSet::new();
+    let mut start = 0;
+    for depth in 0..=MAX_SCRIPT_DEPTH {
+        let end = fx.list.len();
+        if start >= end {
+            break;
+        }
+        let mut derived: Vec<Effect> = Vec::new();
+        for e in &fx.list[start..end] {
+            let What::Run(c) = &e.what else {
+                continue;
+            };
+            let Some(job) = job_of(c) else {
+                continue;
+            };
+            let mut cx = Scripts {
+                c,
+                route: &e.route,
+                env,
+                memory: memory.as_deref(),
+                visited: &mut visited,
+                out: &mut derived,
+            };
+            if depth == MAX_SCRIPT_DEPTH {
+                cx.unsure(
+                    format!(
+                        "`{}`: scripts run by scripts are not followed deeper than {MAX_SCRIPT_DEPTH} levels",
+                        c.display_words()
+                    ),
+                    None,
+                );
+                continue;
+            }
+            match job {
+                Job::Script { path, how } => cx.script(&path, how),
+                Job::Make => cx.make(),
+            }
+        }
+        fx.list.extend(derived);
+        start = end;
+    }
+}
+
+/// Whether an effect is fully known now: not `unsure`, and no program, argument, path or
+/// destination of it only known at run time.
+fn resolved(w: &What) -> bool {
+    match w {
+        What::Unsure(_) => false,
+        What::Run(c) => !c.dynamic_program && !c.args.iter().any(|a| a.dynamic),
+        What::Read(p)
+        | What::Write { path: p, .. }
+        | What::Delete { path: p, .. }
+        | What::ChangePermission { path: p, .. } => !p.dynamic,
+        What::Send(s) => !s.dynamic && s.endpoint.is_some(),
+        What::Signal { targets, .. } => !targets.iter().any(|a| a.dynamic),
+        What::Install { packages, .. } => !packages.iter().any(|a| a.dynamic),
+    }
+}
+
+/// One command that runs a file, and where its effects go.
+struct Scripts<'a> {
+    c: &'a SimpleCommand,
+    route: &'a Route,
+    env: &'a ShellEnv,
+    memory: Option<&'a SessionMemory>,
+    visited: &'a mut HashSet<String>,
+    out: &'a mut Vec<Effect>,
+}
+
+/// The versions of one file to judge: (how it is named in `via`, its text).
+type Versions = Vec<(String, String)>;
+
+impl Scripts<'_> {
+    /// The route of what runs from the file, `label` added to its wrappers.
+    fn route_via(&self, label: Option<&str>) -> Route {
+        let mut r = self.route.clone();
+        if let Some(l) = label {
+            r.via.push(l.to_string());
+        }
+        r
+    }
+
+    fn unsure(&mut self, why: String, label: Option<&str>) {
+        let route = self.route_via(label);
+        self.out.push(Effect {
+            what: What::Unsure(why),
+            route,
+        });
+    }
+
+    /// The versions of the file at `abs` (disk, and what the session wrote), with the
+    /// problems reported; `None` when nothing is there.
+    fn versions(&mut self, abs: &str, shown: &str, label: &str) -> Option<(Versions, bool)> {
+        let disk = read_script(abs, shown);
+        let written = self.memory.and_then(|m| m.written(abs));
+        let mut versions: Versions = Vec::new();
+        let mut disk_text: Option<String> = None;
+        match disk {
+            Disk::Missing if written.is_none() => return None,
+            Disk::Missing | Disk::Binary => {}
+            Disk::Text(t) => {
+                disk_text = Some(t.clone());
+                versions.push((label.to_string(), t));
+            }
+            Disk::Problem(why) => self.unsure(why, Some(label)),
+        }
+        let here = written.is_some();
+        if let Some(w) = written {
+            for t in w.texts {
+                if disk_text.as_deref() != Some(t) {
+                    versions.push((
+                        format!("{label} as written earlier in this session"),
+                        t.to_string(),
+                    ));
+                }
+            }
+            if w.unknown && disk_text.is_none() {
+                self.unsure(
+                    format!(
+                        "`{shown}` was written earlier in this session with content that is not visible, and cannot be read now"
+                    ),
+                    Some(label),
+                );
+            }
+        }
+        Some((versions, here))
+    }
+
+    /// A script file run by path.
+    fn script(&mut self, path: &str, how: How) {
+        let cwd = self.c.cwd.as_deref();
+        let Some(abs) = crate::paths::normalize(path, cwd, &self.env.home) else {
+            return;
+        };
+        if !self.visited.insert(abs.clone()) {
+            return;
+        }
+        let label = format!("runs {path}");
+        let Some((versions, here)) = self.versions(&abs, path, &label) else {
+            return;
+        };
+        for (label, text) in versions {
+            let how = match (how, interpreter(&text)) {
+                (How::Shebang, Interp::Shell) | (How::Shell, _) => How::Shell,
+                (How::Shebang, Interp::Code(l)) | (How::Code(l), _) => How::Code(l),
+                (How::Shebang, Interp::Other) => continue,
+            };
+            match how {
+                How::Code(lang) => {
+                    let route = self.route_via(Some(&label));
+                    code_script(lang, &text, &route, cwd, self.env, self.out);
+                }
+                _ => self.shell_text(&text, cwd, &label, here),
+            }
+        }
+    }
+
+    /// Shell text run from a file, in `cwd`.
+    fn shell_text(&mut self, text: &str, cwd: Option<&str>, label: &str, keep_unsure: bool) {
+        let a = BrushAnalyzer.analyze(text, cwd);
+        let mut inner = Effects::default();
+        super::shell::lens_analysis(
+            &self.route.tool,
+            &self.route.argument,
+            &a,
+            self.env,
+            &mut inner,
+        );
+        for mut d in inner.list {
+            if !keep_unsure && !resolved(&d.what) {
+                continue;
+            }
+            d.route.lens = self.route.lens;
+            let mut via = self.route.via.clone();
+            via.push(label.to_string());
+            via.append(&mut d.route.via);
+            d.route.via = via;
+            self.out.push(d);
+        }
+    }
+
+    /// `make [-C DIR] [-f FILE] [VAR=value…] [TARGET…]`: the recipes of the targets (the
+    /// default goal when none is named) and of their prerequisites.
+    fn make(&mut self) {
+        let Some(call) = MakeCall::parse(&self.c.args) else {
+            return;
+        };
+        let cwd = self.c.cwd.as_deref();
+        let dir = match &call.dir {
+            Some(d) => crate::paths::normalize(d, cwd, &self.env.home),
+            None => cwd.and_then(|c| crate::paths::normalize(c, None, &self.env.home)),
+        };
+        let Some(dir) = dir else {
+            return;
+        };
+        let names: Vec<String> = match &call.file {
+            Some(f) => vec![f.clone()],
+            None => ["GNUmakefile", "makefile", "Makefile"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        };
+        for name in names {
+            let Some(abs) = crate::paths::normalize(&name, Some(&dir), &self.env.home) else {
+                continue;
+            };
+            let key = format!("make\u{0}{abs}\u{0}{}", call.targets.join("\u{0}"));
+            if self.visited.contains(&key) {
+                return;
+            }
+            let label = format!("runs {name}");
+            let Some((versions, here)) = self.versions(&abs, &name, &label) else {
+                continue;
+            };
+            self.visited.insert(key);
+            for (label, text) in versions {
+                let mf = Makefile::parse(&text);
+                for (target, line) in mf.recipes(&call.targets, &call.vars) {
+                    let l = format!("{label} (target `{target}`)");
+                    self.shell_text(&line, Some(&dir), &l, here);
+                }
+            }
+            // make reads the first of its default names that exists.
+            return;
+        }
+    }
+}
+
+/// The words of a `make` call.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct MakeCall {
+    dir: Option<String>,
+    file: Option<String>,
+    targets: Vec<String>,
+    vars: HashMap<String, String>,
+}
+
+/// `make` options that take a value.
+const MAKE_VALUED: &[&str] = &["-I", "-j", "-l", "-o", "-W", "--jobs", "--load-average"];
+
+impl MakeCall {
+    /// `None` when nothing runs (`-n`, `-q`, `-p`, `-t`, `--version`, `--help`) or a word
+    /// that matters is only known at run time.
+    fn parse(args: &[Arg]) -> Option<MakeCall> {
+        let mut call = MakeCall::default();
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            i += 1;
+            let t = a.text.as_str();
+            let mut value = |inline: &str| -> Option<String> {
+                if inline.is_empty() {
+                    let v = args.get(i)?;
+                    i += 1;
+                    (!v.dynamic).then(|| v.text.clone())
+                } else {
+                    Some(inline.to_string())
+                }
+            };
+            if let Some(rest) = t.strip_prefix("--") {
+                let (name, inline) = rest.split_once('=').unwrap_or((rest, ""));
+                match name {
+                    "just-print" | "dry-run" | "recon" | "question" | "print-data-base"
+                    | "touch" | "version" | "help" => return None,
+                    "directory" => call.dir = Some(value(inline)?),
+                    "file" | "makefile" => call.file = Some(value(inline)?),
+                    "include-dir" | "what-if" | "new-file" | "assume-new" | "old-file"
+                    | "assume-old" | "eval"
+                        if inline.is_empty() =>
+                    {
+                        i += 1;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                let flags = &t[1..];
+                for (k, ch) in flags.char_indices() {
+                    match ch {
+                        'n' | 'q' | 'p' | 't' | 'v' => return None,
+                        'C' | 'f' => {
+                            let v = value(&flags[k + 1..])?;
+                            if ch == 'C' {
+                                call.dir = Some(match call.dir.take() {
+                                    Some(d) if !v.starts_with('/') => format!("{d}/{v}"),
+                                    _ => v,
+                                });
+                            } else {
+                                call.file = Some(v);
+                            }
+                            break;
+                        }
+                        'I' | 'o' | 'W' | 'l' => {
+                            if flags[k + 1..].is_empty() {
+                                i += 1;
+                            }
+                            break;
+                        }
+                        'j' => break,
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            if MAKE_VALUED.contains(&t) {
+                i += 1;
+                continue;
+            }
+            if let Some((k, v)) = t.split_once('=')
+                && !k.is_empty()
+                && !k.contains(char::is_whitespace)
+            {
+                let k = k.trim_end_matches([':', '?', '+', '!']);
+                call.vars.insert(k.to_string(), v.to_string());
+                continue;
+            }
+            if a.dynamic {
+                return None;
+            }
+            call.targets.push(t.to_string());
+        }
+        Some(call)
+    }
+}
+
+/// One rule of a Makefile.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct MakeRule {
+    targets: Vec<String>,
+    prereqs: Vec<String>,
+    recipe: Vec<String>,
+}
+
+/// What a Makefile says, as far as recipes go: variables, explicit rules, the default goal.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Makefile {
+    vars: HashMap<String, String>,
+    rules: Vec<MakeRule>,
+    default_goal: Option<String>,
+}
+
+/// Variables make defines by itself (GNU make's built-in rules).
+const MAKE_DEFAULTS: &[(&str, &str)] = &[
+    ("MAKE", "make"),
+    ("CC", "cc"),
+    ("CXX", "g++"),
+    ("CPP", "cc -E"),
+    ("AR", "ar"),
+    ("AS", "as"),
+    ("LD", "ld"),
+    ("RM", "rm -f"),
+    ("SHELL", "/bin/sh"),
+    ("LEX", "lex"),
+    ("YACC", "yacc"),
+    ("FC", "f77"),
+];
+
+/// Directives that are not rules or assignments (conditionals keep both branches).
+const MAKE_DIRECTIVES: &[&str] = &[
+    "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude",
+    "vpath", "unexport", "undefine", "private",
+];
+
+/// A line without its comment (`#` not escaped).
+fn strip_comment(l: &str) -> &str {
+    let b = l.as_bytes();
+    for (i, &ch) in b.iter().enumerate() {
+        if ch == b'#' && (i == 0 || b[i - 1] != b'\\') {
+            return &l[..i];
+        }
+    }
+    l
+}
+
+/// `NAME = value`, `NAME := value`, `NAME ?= value`, `NAME += value`, `NAME != cmd`: the
+/// name, the operator's last-but-`=` part and the value.
+fn assignment(t: &str) -> Option<(&str, &str, &str)> {
+    let eq = t.find('=')?;
+    let head = &t[..eq];
+    let (name, op) = ["::", ":", "?", "+", "!"]
+        .iter()
+        .find_map(|op| head.strip_suffix(op).map(|n| (n, *op)))
+        .unwrap_or((head, ""));
+    let name = name.trim();
+    if name.is_empty() || name.contains([':', ' ', '\t']) {
+        return None;
+    }
+    Some((name, op, t[eq + 1..].trim()))
+}
+
+impl Makefile {
+    fn parse(text: &str) -> Makefile {
+        let mut mf = Makefile::default();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut current: Option<usize> = None;
+        let mut in_define = false;
+        let mut i = 0;
+        while let Some(&raw) = lines.get(i) {
+            i += 1;
+            if in_define {
+                in_define = !raw.trim_start().starts_with("endef");
+                continue;
+            }
+            if let Some(recipe) = raw.strip_prefix('\t') {
+                let Some(r) = current.and_then(|r| mf.rules.get_mut(r)) else {
+                    continue;
+                };
+                let mut l = recipe.to_string();
+                // The shell gets a continued line with its backslash-newlines.
+                while l.ends_with('\\')
+                    && let Some(next) = lines.get(i)
+                {
+                    l.push('\n');
+                    l.push_str(next.strip_prefix('\t').unwrap_or(next));
+                    i += 1;
+                }
+                r.recipe.push(l);
+                continue;
+            }
+            let mut l = raw.to_string();
+            while l.ends_with('\\')
+                && let Some(next) = lines.get(i)
+            {
+                l.pop();
+                l.push(' ');
+                l.push_str(next.trim_start());
+                i += 1;
+            }
+            let t = strip_comment(&l).trim();
+            if t.is_empty() {
+                continue;
+            }
+            let first = t.split_whitespace().next().unwrap_or("");
+            if first == "define"
+                || (matches!(first, "export" | "override") && t.contains(" define "))
+            {
+                in_define = true;
+                current = None;
+                continue;
+            }
+            if MAKE_DIRECTIVES.contains(&first) {
+                continue;
+            }
+            let t = t
+                .strip_prefix("export ")
+                .or_else(|| t.strip_prefix("override "))
+                .unwrap_or(t)
+                .trim();
+            if let Some((name, op, value)) = assignment(t) {
+                current = None;
+                let v = match op {
+                    "+" => match mf.vars.get(name) {
+                        Some(old) => format!("{old} {value}"),
+                        None => value.to_string(),
+                    },
+                    "?" if mf.vars.contains_key(name) => continue,
+                    // `!=`: the output of a shell command, only known at run time.
+                    "!" => format!("$(shell {value})"),
+                    _ => value.to_string(),
+                };
+                if name == ".DEFAULT_GOAL" {
+                    mf.default_goal = Some(v.trim().to_string());
+                }
+                mf.vars.insert(name.to_string(), v);
+                continue;
+            }
+            let Some(colon) = t.find(':') else {
+                current = None;
+                continue;
+            };
+            // Targets and prerequisites are expanded when the rule is read.
+            let none = HashMap::new();
+            let targets: Vec<String> = mf
+                .expand(&t[..colon], None, &none, 0)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            let rest = t[colon + 1..].trim_start_matches(':');
+            let (prereqs, inline) = rest.split_once(';').unwrap_or((rest, ""));
+            if prereqs.contains('=') || targets.is_empty() {
+                // A target-specific variable (`t: VAR = x`).
+                current = None;
+                continue;
+            }
+            let prereqs: Vec<String> = mf
+                .expand(prereqs, None, &none, 0)
+                .split_whitespace()
+                .filter(|p| *p != "|")
+                .map(str::to_string)
+                .collect();
+            if mf.default_goal.is_none()
+                && let Some(first) = targets
+                    .iter()
+                    .find(|t| !t.starts_with('.') && !t.contains('%'))
+            {
+                mf.default_goal = Some(first.clone());
+            }
+            let mut rule = MakeRule {
+                targets,
+                prereqs,
+                recipe: Vec::new(),
+            };
+            if !inline.trim().is_empty() {
+                rule.recipe.push(inline.trim().to_string());
+            }
+            mf.rules.push(rule);
+            current = Some(mf.rules.len() - 1);
+        }
+        mf
+    }
+
+    /// The recipe lines of `goals` (the default goal when empty), prerequisites first, each
+    /// with its target, expanded as make would and without its `@` / `-` / `+` prefixes.
+    fn recipes(
+        &self,
+        goals: &[String],
+        cmdline: &HashMap<String, String>,
+    ) -> Vec<(String, String)> {
+        let goals: Vec<String> = if goals.is_empty() {
+            self.default_goal.iter().cloned().collect()
+        } else {
+            goals.to_vec()
+        };
+        let mut out = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        for g in goals {
+            self.walk(&g, 0, cmdline, &mut seen, &mut out);
+        }
+        out
+    }
+
+    fn walk(
+        &self,
+        target: &str,
+        depth: usize,
+        cmdline: &HashMap<String, String>,
+        seen: &mut HashSet<String>,
+        out: &mut Vec<(String, String)>,
+    ) {
+        if depth > crate::shell::MAX_DEPTH
+            || seen.len() >= MAX_MAKE_TARGETS
+            || !seen.insert(target.to_string())
+        {
+            return;
+        }
+        let rules: Vec<&MakeRule> = self
+            .rules
+            .iter()
+            .filter(|r| r.targets.iter().any(|t| t == target))
+            .collect();
+        for r in &rules {
+            for p in &r.prereqs {
+                self.walk(p, depth + 1, cmdline, seen, out);
+            }
+        }
+        for r in rules {
+            let auto = Auto {
+                target,
+                prereqs: &r.prereqs,
+            };
+            for line in &r.recipe {
+                let l = line.trim_start_matches(['@', '-', '+', ' ', '\t']);
+                let l = self.expand(l, Some(&auto), cmdline, 0);
+                if !l.trim().is_empty() {
+                    out.push((target.to_string(), l));
+                }
+            }
+        }
+    }
+
+    /// The value of variable `name`, expanded; `None` when make does not know it here.
+    fn var(
+        &self,
+        name: &str,
+        auto: Option<&Auto<'_>>,
+        cmdline: &HashMap<String, String>,
+        depth: usize,
+    ) -> Option<String> {
+        let v = cmdline
+            .get(name)
+            .or_else(|| self.vars.get(name))
+            .map(String::as_str)
+            .or_else(|| {
+                MAKE_DEFAULTS
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| *v)
+            })?;
+        Some(self.expand(v, auto, cmdline, depth + 1))
+    }
+
+    /// Expand make references in `s`: `$$` → `$`, known variables and automatic variables
+    /// by their value, `$(shell CMD)` as the shell's `$(CMD)`, and what make cannot know
+    /// here (a variable from the environment, a function) as a shell variable
+    /// (`${NAME}`), which the shell lens treats as only known at run time.
+    fn expand(
+        &self,
+        s: &str,
+        auto: Option<&Auto<'_>>,
+        cmdline: &HashMap<String, String>,
+        depth: usize,
+    ) -> String {
+        if depth > 16 || !s.contains('$') {
+            return s.to_string();
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut chars = s.char_indices().peekable();
+        while let Some((i, ch)) = chars.next() {
+            if ch != '$' {
+                out.push(ch);
+                continue;
+            }
+            let Some(&(j, next)) = chars.peek() else {
+                out.push('$');
+                break;
+            };
+            chars.next();
+            match next {
+                '$' => out.push('$'),
+                '(' | '{' => {
+                    let close = if next == '(' { ')' } else { '}' };
+                    let mut level = 1;
+                    let mut end = None;
+                    for (k, c2) in chars.by_ref() {
+                        if c2 == next {
+                            level += 1;
+                        } else if c2 == close {
+                            level -= 1;
+                            if level == 0 {
+                                end = Some(k);
+                                break;
+                            }
+                        }
+                    }
+                    let Some(end) = end else {
+                        out.push_str(&s[i..]);
+                        break;
+                    };
+                    let inner = &s[j + 1..end];
+                    out.push_str(&self.reference(inner, auto, cmdline, depth));
+                }
+                c2 => {
+                    let name = c2.to_string();
+                    out.push_str(&self.reference(&name, auto, cmdline, depth));
+                }
+            }
+        }
+        out
+    }
+
+    /// The expansion of one reference (`VAR`, `@`, `shell CMD`, `wildcard *.c`).
+    fn reference(
+        &self,
+        inner: &str,
+        auto: Option<&Auto<'_>>,
+        cmdline: &HashMap<String, String>,
+        depth: usize,
+    ) -> String {
+        if let Some(a) = auto {
+            match inner {
+                "@" => return a.target.to_string(),
+                "<" => return a.prereqs.first().cloned().unwrap_or_default(),
+                "^" | "+" | "?" => return a.prereqs.join(" "),
+                "*" => return String::new(),
+                _ => {}
+            }
+        }
+        if let Some(cmd) = inner.strip_prefix("shell ") {
+            return format!("$({})", self.expand(cmd, auto, cmdline, depth + 1));
+        }
+        if !inner.contains([' ', ',', ':', '$'])
+            && let Some(v) = self.var(inner, auto, cmdline, depth)
+        {
+            return v;
+        }
+        let name: String = inner
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty()
+            && !inner.contains([' ', ','])
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+        {
+            format!("${{{name}}}")
+        } else {
+            "${MAKE_FUNCTION}".to_string()
+        }
+    }
+}
+
+/// Automatic variables of one recipe.
+struct Auto<'a> {
+    target: &'a str,
+    prereqs: &'a [String],
+}
+
+#[cfg(test)]
+#[path = "scripts_tests.rs"]
+mod tests;
