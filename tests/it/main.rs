@@ -18,5 +18,6 @@ mod library_replay;
 mod policy_macro_replay;
 mod replay_cli;
 mod sample_hooks;
+mod session_memory_cli;
 mod try_cli;
 mod unreadable_payloads;
