@@ -395,11 +395,20 @@ pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
 fn resolved(w: &What) -> bool {
     match w {
         What::Unsure(_) => false,
-        What::Run(c) => !c.dynamic_program && !c.args.iter().any(|a| a.dynamic),
+        What::Run(c) => {
+            // With the folder unknown (`cd "$D"`), a relative operand names an unknown path.
+            let relative = |a: &Arg| !a.text.starts_with(['-', '/', '~']);
+            !c.dynamic_program
+                && !c.args.iter().chain(&c.redirects).any(|a| a.dynamic)
+                && (c.cwd.is_some() || !c.args.iter().any(relative))
+        }
         What::Read(p)
         | What::Write { path: p, .. }
         | What::Delete { path: p, .. }
-        | What::ChangePermission { path: p, .. } => !p.dynamic,
+        | What::ChangePermission { path: p, .. } => {
+            // A relative path after a `cd` to a folder only known at run time is unknown too.
+            !p.dynamic && (p.cwd.is_some() || p.text.starts_with(['/', '~']))
+        }
         What::Send(s) => !s.dynamic && s.endpoint.is_some(),
         What::Signal { targets, .. } => !targets.iter().any(|a| a.dynamic),
         What::Install { packages, .. } => !packages.iter().any(|a| a.dynamic),

@@ -321,7 +321,7 @@ fn a_remembered_script_whose_content_is_not_known_is_unsure_when_not_on_disk() {
 #[test]
 fn unresolved_parts_count_only_in_scripts_the_session_wrote() {
     let d = Dir::new();
-    let text = b"#!/bin/sh\nexec \"$JAVACMD\" \"$@\"\nrm -rf \"$APP_HOME/build\"\nrm -rf ~/.gradle/caches\n";
+    let text = b"#!/bin/sh\nexec \"$JAVACMD\" \"$@\"\nrm -rf \"$APP_HOME/build\"\nrm -rf ~/.gradle/caches\ncat < \"$F\"\n(cd \"$D\" && rm -rf out)\n";
     d.write("gradlew", text);
     // The project's own script: what is resolved is judged, the rest is left out.
     let got = lines(&bash("./gradlew build", &d.path()), &d.path());
