@@ -487,7 +487,7 @@ impl Scripts<'_> {
     /// A script file run by path.
     fn script(&mut self, path: &str, how: How) {
         let cwd = self.c.cwd.as_deref();
-        let Some(abs) = crate::paths::normalize(path, cwd, &self.env.home) else {
+        let Some(abs) = crate::memory::key_of(path, cwd, &self.env.home) else {
             return;
         };
         if !self.visited.insert(abs.clone()) {
@@ -545,8 +545,8 @@ impl Scripts<'_> {
         };
         let cwd = self.c.cwd.as_deref();
         let dir = match &call.dir {
-            Some(d) => crate::paths::normalize(d, cwd, &self.env.home),
-            None => cwd.and_then(|c| crate::paths::normalize(c, None, &self.env.home)),
+            Some(d) => crate::memory::key_of(d, cwd, &self.env.home),
+            None => cwd.and_then(|c| crate::memory::key_of(c, None, &self.env.home)),
         };
         let Some(dir) = dir else {
             return;
@@ -559,7 +559,7 @@ impl Scripts<'_> {
                 .collect(),
         };
         for name in names {
-            let Some(abs) = crate::paths::normalize(&name, Some(&dir), &self.env.home) else {
+            let Some(abs) = crate::memory::key_of(&name, Some(&dir), &self.env.home) else {
                 continue;
             };
             let key = format!("make\u{0}{abs}\u{0}{}", call.targets.join("\u{0}"));

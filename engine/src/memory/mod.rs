@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::effects::{Effects, PathRef, Route, What};
+use crate::effects::{BodySource, Effects, PathRef, Route, What};
 use crate::table::ShellEnv;
 
 /// Largest content kept for one written file, in bytes (256 KiB: the bound of a script read
@@ -246,7 +246,35 @@ fn absolute(p: &PathRef, env: &ShellEnv) -> Option<String> {
     if p.dynamic {
         return None;
     }
-    crate::paths::normalize(&p.text, p.cwd.as_deref(), &env.home)
+    key_of(&p.text, p.cwd.as_deref(), &env.home)
+}
+
+/// A path as the memory names it: absolute, with symlinks resolved as far as the path
+/// exists (a file written before it exists and read after it does has one name, also when
+/// a folder above it is a symlink).
+pub(crate) fn key_of(text: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+    let n = crate::paths::normalize(text, cwd, home)?;
+    let mut head = n.as_str();
+    let mut tail: Vec<&str> = Vec::new();
+    loop {
+        if let Ok(c) = std::fs::canonicalize(if head.is_empty() { "/" } else { head }) {
+            let mut out = c.to_string_lossy().into_owned();
+            for part in tail.iter().rev() {
+                if !out.ends_with('/') {
+                    out.push('/');
+                }
+                out.push_str(part);
+            }
+            return Some(out);
+        }
+        match head.rsplit_once('/') {
+            Some((parent, name)) => {
+                tail.push(name);
+                head = parent;
+            }
+            None => return Some(n.clone()),
+        }
+    }
 }
 
 /// What a call did that the memory keeps: its writes (with the content of files that can be
@@ -291,14 +319,13 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
             What::Run(c) if c.basename() == "ln" && !c.dynamic_program => {
                 for (target, link) in symlinks(c) {
                     let cwd = c.cwd.as_deref();
-                    let Some(link_abs) = crate::paths::normalize(&link, cwd, &env.home) else {
+                    let Some(link_abs) = key_of(&link, cwd, &env.home) else {
                         continue;
                     };
                     // A relative target is relative to the link's folder.
                     let dir = link_abs.rsplit_once('/').map_or("/", |(d, _)| d);
                     let dir = if dir.is_empty() { "/" } else { dir };
-                    let Some(target_abs) = crate::paths::normalize(&target, Some(dir), &env.home)
-                    else {
+                    let Some(target_abs) = key_of(&target, Some(dir), &env.home) else {
                         continue;
                     };
                     push(
@@ -398,43 +425,59 @@ fn symlinks(c: &crate::shell::SimpleCommand) -> Vec<(String, String)> {
     }
 }
 
+/// The path `p` names through a symlink the session created earlier (the link itself or a
+/// path below a linked folder), if it goes through one.
+fn through_link(m: &SessionMemory, p: &PathRef, env: &ShellEnv) -> Option<String> {
+    let abs = absolute(p, env)?;
+    let mut at = abs.as_str();
+    let mut rest = String::new();
+    loop {
+        if let Some(t) = m.link_target(at) {
+            return Some(format!("{t}{rest}"));
+        }
+        match at.rsplit_once('/') {
+            Some((parent, name)) if !parent.is_empty() => {
+                rest = format!("/{name}{rest}");
+                at = parent;
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// Reads and writes through a symlink the session created earlier: each is also an effect
 /// on the link's target (`ln -s ~/.ssh/id_rsa notes.txt`, then `cat notes.txt` reads
-/// `~/.ssh/id_rsa`), its route marked `via "through the symlink <link>"`.
+/// `~/.ssh/id_rsa`), its route marked `via "through the symlink <link>"`; a request body
+/// read from such a path is also read from the target.
 pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv) {
     let Some(m) = current().filter(|m| m.has_links()) else {
         return;
     };
     let mut derived: Vec<(What, Route)> = Vec::new();
-    for e in &fx.list {
-        let Some(p) = e.path() else {
+    for e in &mut fx.list {
+        if let What::Send(s) = &mut e.what {
+            let extra: Vec<BodySource> = s
+                .body
+                .iter()
+                .filter_map(|b| match b {
+                    BodySource::File(p) => through_link(&m, p, env),
+                    _ => None,
+                })
+                .map(|t| BodySource::File(PathRef::new(t, None)))
+                .collect();
+            s.body.extend(extra);
             continue;
-        };
+        }
         if !matches!(e.what, What::Read(_) | What::Write { .. }) {
             continue;
         }
-        let Some(abs) = absolute(p, env) else {
+        let Some(p) = e.path() else {
             continue;
         };
-        // The link itself or a path below it (a link to a folder).
-        let mut at = abs.as_str();
-        let mut rest = String::new();
-        let target = loop {
-            if let Some(t) = m.link_target(at) {
-                break Some(t);
-            }
-            match at.rsplit_once('/') {
-                Some((parent, name)) if !parent.is_empty() => {
-                    rest = format!("/{name}{rest}");
-                    at = parent;
-                }
-                _ => break None,
-            }
-        };
-        let Some(target) = target else {
+        let Some(target) = through_link(&m, p, env) else {
             continue;
         };
-        let resolved = PathRef::new(format!("{target}{rest}"), None);
+        let resolved = PathRef::new(target, None);
         let what = match &e.what {
             What::Write {
                 append, content, ..
