@@ -2,7 +2,9 @@
 //!
 //! In: the `run` effects the lenses found: `bash x.sh`, `sh x.sh`, `./x.sh`, `scripts/x.sh`
 //! (a program word that is a path), `sh -c ./x.sh` (the analyser already gives the inner
-//! `./x.sh`), `source x.sh` / `. x.sh`, `make [TARGET…]`, and `python x.py` / `node x.js`.
+//! `./x.sh`), `source x.sh` / `. x.sh`, `make [TARGET…]`, the `package.json` scripts of
+//! `npm run NAME` / `npm test` / `npm install` (and `yarn`, `pnpm`, `bun`), and
+//! `python x.py` / `node x.js`.
 //! Out: the effects of the script's commands added to the call, each route marked
 //! `via "runs <path>"` (`"runs <path> as written earlier in this session"` for a remembered
 //! version, `"runs <Makefile> (target `t`)"` for a make recipe), so every rule that judges a
@@ -77,6 +79,12 @@ enum Job {
     Script { path: String, how: How },
     /// `make`: recipes of a Makefile.
     Make,
+    /// `npm run NAME`, `npm test`, `npm install` (…): scripts of `package.json`, run in
+    /// `dir` (or the working directory).
+    Npm {
+        names: Vec<String>,
+        dir: Option<String>,
+    },
 }
 
 /// Shells that run a script file named by their first operand.
@@ -187,6 +195,7 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
             return script(first, How::Shell);
         }
         "make" | "gmake" => return Some(Job::Make),
+        "npm" | "pnpm" | "yarn" | "bun" => return npm_job(base, &c.args),
         "node" | "nodejs" => {
             let op = code_operand(&c.args, NODE_VALUED, &["-e", "--eval", "-p", "--print"]);
             return script(op, How::Code(Lang::JavaScript));
@@ -205,6 +214,119 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
     }
     None
 }
+
+/// The lifecycle scripts `npm install` / `npm ci` (with no package named) runs from the
+/// project's own `package.json`, in order.
+const NPM_INSTALL_SCRIPTS: &[&str] = &["preinstall", "install", "postinstall", "prepare"];
+
+/// The `package.json` scripts a package manager call runs: `npm run NAME` (`run-script`,
+/// `pnpm run`, `yarn run`, `bun run`), `npm test` / `start` / `stop` / `restart` (and `yarn` /
+/// `pnpm` with a script name), with their `pre` / `post` scripts; `npm install` / `ci` with
+/// no package named runs the install lifecycle. `--prefix DIR`, `-C DIR`, `--cwd DIR` name
+/// the package folder.
+fn npm_job(base: &str, args: &[Arg]) -> Option<Job> {
+    let mut dir: Option<String> = None;
+    let mut words: Vec<&Arg> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        if matches!(t, "--prefix" | "-C" | "--dir" | "--cwd") {
+            dir = Some(args.get(i)?.text.clone());
+            i += 1;
+            continue;
+        }
+        if let Some(d) = ["--prefix=", "--dir=", "--cwd="]
+            .iter()
+            .find_map(|p| t.strip_prefix(p))
+        {
+            dir = Some(d.to_string());
+            continue;
+        }
+        if t == "--" {
+            break;
+        }
+        if t.starts_with('-') {
+            continue;
+        }
+        words.push(a);
+    }
+    if words.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    let first = words.first().map(|a| a.text.as_str());
+    let with_hooks = |n: &str| vec![format!("pre{n}"), n.to_string(), format!("post{n}")];
+    let names = match (base, first) {
+        (_, Some("run" | "run-script" | "rum" | "urn")) => with_hooks(&words.get(1)?.text),
+        (_, Some("test" | "t" | "tst" | "start" | "stop" | "restart")) => {
+            let n = match first? {
+                "t" | "tst" => "test",
+                n => n,
+            };
+            with_hooks(n)
+        }
+        ("npm" | "pnpm" | "yarn", Some("install" | "i" | "ci" | "add")) | ("yarn", None)
+            if words.len() <= 1 =>
+        {
+            NPM_INSTALL_SCRIPTS.iter().map(|s| s.to_string()).collect()
+        }
+        // `yarn build`, `pnpm build`: a script name where no built-in command is meant.
+        ("yarn" | "pnpm", Some(n)) if !YARN_BUILTINS.contains(&n) => with_hooks(n),
+        _ => return None,
+    };
+    Some(Job::Npm { names, dir })
+}
+
+/// `yarn` / `pnpm` commands that are not script names.
+const YARN_BUILTINS: &[&str] = &[
+    "add",
+    "audit",
+    "bin",
+    "cache",
+    "config",
+    "create",
+    "dlx",
+    "exec",
+    "global",
+    "help",
+    "info",
+    "init",
+    "install",
+    "i",
+    "link",
+    "list",
+    "ls",
+    "outdated",
+    "pack",
+    "publish",
+    "remove",
+    "rm",
+    "up",
+    "update",
+    "upgrade",
+    "why",
+    "workspace",
+    "workspaces",
+    "version",
+    "store",
+    "import",
+    "licenses",
+    "login",
+    "logout",
+    "owner",
+    "prune",
+    "rebuild",
+    "unlink",
+    "set",
+    "plugin",
+    "patch",
+    "dedupe",
+    "fetch",
+    "setup",
+    "env",
+    "root",
+    "x",
+];
 
 /// `python`, `python3`, `python3.12`, `pypy3`.
 fn is_python(base: &str) -> bool {
@@ -383,6 +505,7 @@ pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
             match job {
                 Job::Script { path, how } => cx.script(&path, how),
                 Job::Make => cx.make(),
+                Job::Npm { names, dir } => cx.npm(&names, dir.as_deref()),
             }
         }
         fx.list.extend(derived);
@@ -580,6 +703,49 @@ impl Scripts<'_> {
             }
             // make reads the first of its default names that exists.
             return;
+        }
+    }
+}
+
+impl Scripts<'_> {
+    /// `package.json` scripts run by a package manager, in the nearest folder (from the
+    /// working directory, or `dir`, up) that has one on disk or written by the session.
+    fn npm(&mut self, names: &[String], dir: Option<&str>) {
+        let cwd = self.c.cwd.as_deref();
+        let start = match dir {
+            Some(d) => crate::memory::key_of(d, cwd, &self.env.home),
+            None => cwd.and_then(|c| crate::memory::key_of(c, None, &self.env.home)),
+        };
+        let Some(mut folder) = start else {
+            return;
+        };
+        for _ in 0..32 {
+            let abs = format!("{}/package.json", folder.trim_end_matches('/'));
+            let key = format!("npm\u{0}{abs}\u{0}{}", names.join("\u{0}"));
+            if self.visited.contains(&key) {
+                return;
+            }
+            let label = "runs package.json".to_string();
+            if let Some((versions, here)) = self.versions(&abs, "package.json", &label) {
+                self.visited.insert(key);
+                for (label, text) in versions {
+                    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+                        continue;
+                    };
+                    for n in names {
+                        let cmd = v.get("scripts").and_then(|s| s.get(n.as_str()));
+                        if let Some(cmd) = cmd.and_then(serde_json::Value::as_str) {
+                            let l = format!("{label} (script `{n}`)");
+                            self.shell_text(cmd, Some(&folder), &l, here);
+                        }
+                    }
+                }
+                return;
+            }
+            match folder.rsplit_once('/') {
+                Some((parent, _)) if !parent.is_empty() => folder = parent.to_string(),
+                _ => return,
+            }
         }
     }
 }
