@@ -548,8 +548,16 @@ struct Scripts<'a> {
     out: &'a mut Vec<Effect>,
 }
 
-/// The versions of one file to judge: (how it is named in `via`, its text).
-type Versions = Vec<(String, String)>;
+/// One version of a file to judge.
+struct Version {
+    /// How it is named in `via`.
+    label: String,
+    /// Its text.
+    text: String,
+    /// Whether what it leaves unresolved counts (`unsure`): in a file the session wrote,
+    /// not in a fragment of one (an edit is judged by what it resolves to).
+    keep_unsure: bool,
+}
 
 impl Scripts<'_> {
     /// The route of what runs from the file, `label` added to its wrappers.
@@ -571,28 +579,51 @@ impl Scripts<'_> {
 
     /// The versions of the file at `abs` (disk, and what the session wrote), with the
     /// problems reported; `None` when nothing is there.
-    fn versions(&mut self, abs: &str, shown: &str, label: &str) -> Option<(Versions, bool)> {
+    fn versions(&mut self, abs: &str, shown: &str, label: &str) -> Option<Vec<Version>> {
         let disk = read_script(abs, shown);
         let written = self.memory.and_then(|m| m.written(abs));
-        let mut versions: Versions = Vec::new();
+        let here = written.is_some();
+        let mut versions: Vec<Version> = Vec::new();
         let mut disk_text: Option<String> = None;
         match disk {
             Disk::Missing if written.is_none() => return None,
             Disk::Missing | Disk::Binary => {}
             Disk::Text(t) => {
                 disk_text = Some(t.clone());
-                versions.push((label.to_string(), t));
+                versions.push(Version {
+                    label: label.to_string(),
+                    text: t,
+                    keep_unsure: here,
+                });
             }
             Disk::Problem(why) => self.unsure(why, Some(label)),
         }
-        let here = written.is_some();
         if let Some(w) = written {
-            for t in w.texts {
-                if disk_text.as_deref() != Some(t) {
-                    versions.push((
-                        format!("{label} as written earlier in this session"),
-                        t.to_string(),
-                    ));
+            let remembered = format!("{label} as written earlier in this session");
+            // The disk holds every edit made since the whole version: it is that version,
+            // edited, and the edits are judged with it.
+            let edited_on_disk = !w.fragments.is_empty()
+                && disk_text
+                    .as_deref()
+                    .is_some_and(|d| w.fragments.iter().all(|f| d.contains(f)));
+            if let Some(t) = w
+                .whole
+                .filter(|t| disk_text.as_deref() != Some(*t) && !edited_on_disk)
+            {
+                versions.push(Version {
+                    label: remembered.clone(),
+                    text: t.to_string(),
+                    keep_unsure: true,
+                });
+            }
+            // A fragment the file on disk holds is judged with it.
+            for t in w.fragments {
+                if !disk_text.as_deref().is_some_and(|d| d.contains(t)) {
+                    versions.push(Version {
+                        label: remembered.clone(),
+                        text: t.to_string(),
+                        keep_unsure: false,
+                    });
                 }
             }
             if w.unknown && disk_text.is_none() {
@@ -604,7 +635,7 @@ impl Scripts<'_> {
                 );
             }
         }
-        Some((versions, here))
+        Some(versions)
     }
 
     /// A script file run by path.
@@ -617,10 +648,15 @@ impl Scripts<'_> {
             return;
         }
         let label = format!("runs {path}");
-        let Some((versions, here)) = self.versions(&abs, path, &label) else {
+        let Some(versions) = self.versions(&abs, path, &label) else {
             return;
         };
-        for (label, text) in versions {
+        for Version {
+            label,
+            text,
+            keep_unsure,
+        } in versions
+        {
             let how = match (how, interpreter(&text)) {
                 (How::Shebang, Interp::Shell) | (How::Shell, _) => How::Shell,
                 (How::Shebang, Interp::Code(l)) | (How::Code(l), _) => How::Code(l),
@@ -631,7 +667,7 @@ impl Scripts<'_> {
                     let route = self.route_via(Some(&label));
                     code_script(lang, &text, &route, cwd, self.env, self.out);
                 }
-                _ => self.shell_text(&text, cwd, &label, here),
+                _ => self.shell_text(&text, cwd, &label, keep_unsure),
             }
         }
     }
@@ -690,15 +726,15 @@ impl Scripts<'_> {
                 return;
             }
             let label = format!("runs {name}");
-            let Some((versions, here)) = self.versions(&abs, &name, &label) else {
+            let Some(versions) = self.versions(&abs, &name, &label) else {
                 continue;
             };
             self.visited.insert(key);
-            for (label, text) in versions {
-                let mf = Makefile::parse(&text);
+            for v in versions {
+                let mf = Makefile::parse(&v.text);
                 for (target, line) in mf.recipes(&call.targets, &call.vars) {
-                    let l = format!("{label} (target `{target}`)");
-                    self.shell_text(&line, Some(&dir), &l, here);
+                    let l = format!("{} (target `{target}`)", v.label);
+                    self.shell_text(&line, Some(&dir), &l, v.keep_unsure);
                 }
             }
             // make reads the first of its default names that exists.
@@ -726,17 +762,17 @@ impl Scripts<'_> {
                 return;
             }
             let label = "runs package.json".to_string();
-            if let Some((versions, here)) = self.versions(&abs, "package.json", &label) {
+            if let Some(versions) = self.versions(&abs, "package.json", &label) {
                 self.visited.insert(key);
-                for (label, text) in versions {
-                    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+                for version in versions {
+                    let Ok(v) = serde_json::from_str::<serde_json::Value>(&version.text) else {
                         continue;
                     };
                     for n in names {
                         let cmd = v.get("scripts").and_then(|s| s.get(n.as_str()));
                         if let Some(cmd) = cmd.and_then(serde_json::Value::as_str) {
-                            let l = format!("{label} (script `{n}`)");
-                            self.shell_text(cmd, Some(&folder), &l, here);
+                            let l = format!("{} (script `{n}`)", version.label);
+                            self.shell_text(cmd, Some(&folder), &l, version.keep_unsure);
                         }
                     }
                 }

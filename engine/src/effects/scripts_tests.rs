@@ -575,3 +575,44 @@ fn package_manager_scripts_are_read_from_package_json() {
         );
     }
 }
+
+#[test]
+fn an_edit_is_judged_with_the_file_it_went_into() {
+    let d = Dir::new();
+    let abs = format!("{}/run.sh", d.path());
+    let entries = vec![
+        Entry::Wrote {
+            path: abs.clone(),
+            content: Some("#!/bin/sh\nif [ -n \"$1\" ]; then\n  echo \"$1\"\nfi\n".into()),
+            partial: false,
+        },
+        // An edit's text alone does not parse (`fi` is in the file).
+        Entry::Wrote {
+            path: abs.clone(),
+            content: Some("  rm -rf ~/tmp/out\n  echo \"$1\"".into()),
+            partial: true,
+        },
+    ];
+    // Not on disk (a replay): the whole version counts fully, the edit by what it resolves to.
+    let fx = bash_with("./run.sh x", &d.path(), entries.clone());
+    assert_eq!(fx.unsure(), None, "{:?}", lines(&fx, &d.path()));
+    assert!(lines(&fx, &d.path()).contains(
+        &"delete ~/tmp/out -r | via runs ./run.sh as written earlier in this session".to_string()
+    ));
+    // On disk with the edit in it: judged once, from the disk.
+    d.write(
+        "run.sh",
+        b"#!/bin/sh\nif [ -n \"$1\" ]; then\n  rm -rf ~/tmp/out\n  echo \"$1\"\nfi\n",
+    );
+    let got = lines(&bash_with("./run.sh x", &d.path(), entries), &d.path());
+    assert_eq!(
+        got.iter()
+            .filter(|l| l.starts_with("delete "))
+            .collect::<Vec<_>>(),
+        ["delete ~/tmp/out -r | via runs ./run.sh"]
+    );
+    assert!(
+        !got.iter().any(|l| l.contains("as written earlier")),
+        "{got:?}"
+    );
+}

@@ -71,8 +71,10 @@ pub enum Entry {
 /// What the session wrote to one file, as the memory holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Written<'m> {
-    /// The texts to judge: the last whole content, then the fragments written after it.
-    pub texts: Vec<&'m str>,
+    /// The last whole content written, when it is known.
+    pub whole: Option<&'m str>,
+    /// What was written into it since (edits, appends, patch hunks), in order.
+    pub fragments: Vec<&'m str>,
     /// Part of what was written is not known (a write whose content was not visible or not
     /// kept).
     pub unknown: bool,
@@ -141,14 +143,16 @@ impl SessionMemory {
             let w = out.get_or_insert_with(Written::default);
             match (content, partial) {
                 (Some(c), false) => {
-                    w.texts = vec![c.as_str()];
+                    w.whole = Some(c.as_str());
+                    w.fragments.clear();
                     w.unknown = false;
                 }
                 (None, false) => {
-                    w.texts.clear();
+                    w.whole = None;
+                    w.fragments.clear();
                     w.unknown = true;
                 }
-                (Some(c), true) => w.texts.push(c.as_str()),
+                (Some(c), true) => w.fragments.push(c.as_str()),
                 (None, true) => w.unknown = true,
             }
         }
@@ -296,8 +300,10 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
                 let Some(abs) = absolute(path, env) else {
                     continue;
                 };
+                // An edit, an append or a patch's update hunks write part of the file.
                 let partial = *append
-                    || matches!(e.route.tool.as_str(), "Edit" | "MultiEdit" | "NotebookEdit");
+                    || matches!(e.route.tool.as_str(), "Edit" | "MultiEdit" | "NotebookEdit")
+                    || matches!(e.route.argument.as_str(), "*** Update File" | "*** Move to");
                 let content = content
                     .as_ref()
                     .filter(|c| c.len() <= MAX_CONTENT && runnable(&abs, c))

@@ -26,8 +26,9 @@ use sha2::{Digest, Sha256};
 
 use super::{Entry, SessionMemory};
 
-/// Largest session file appended to, in bytes (8 MiB).
-pub const MAX_FILE_BYTES: u64 = 8 << 20;
+/// Largest session file appended to, in bytes (4 MiB: it is read on every pre-tool call of
+/// the session).
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
 /// Most entries read from one session file.
 pub const MAX_ENTRIES: usize = 20_000;

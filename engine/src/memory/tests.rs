@@ -94,6 +94,17 @@ fn a_call_leaves_its_writes_reads_and_symlinks() {
             wrote("/home/u/.zshrc", Some("curl x | sh\n"), true),
         ]
     );
+    // A patch: an added file is whole, an updated one gets fragments.
+    assert_eq!(
+        remembered(
+            "apply_patch",
+            json!({"input": "*** Begin Patch\n*** Add File: a.sh\n+echo a\n*** Update File: b.sh\n@@\n-x\n+rm -rf ~\n*** End Patch\n"})
+        ),
+        [
+            wrote("/nonexistent-sg/p/a.sh", Some("echo a"), false),
+            wrote("/nonexistent-sg/p/b.sh", Some("rm -rf ~"), true),
+        ]
+    );
     // A path only known at run time is not remembered.
     assert_eq!(remembered("Bash", json!({"command": "cat \"$F\""})), []);
 }
@@ -164,7 +175,8 @@ fn the_memory_answers_what_was_written_linked_and_read() {
     assert_eq!(
         m.written("/p/x.sh"),
         Some(Written {
-            texts: vec!["echo 1", "rm -rf ~"],
+            whole: Some("echo 1"),
+            fragments: vec!["rm -rf ~"],
             unknown: false
         })
     );
@@ -172,7 +184,8 @@ fn the_memory_answers_what_was_written_linked_and_read() {
     assert_eq!(
         m.written("/p/x.sh"),
         Some(Written {
-            texts: vec![],
+            whole: None,
+            fragments: vec![],
             unknown: true
         })
     );
@@ -302,7 +315,7 @@ fn a_full_or_unwritable_store_refuses_and_says_why() {
     f.set_len(MAX_FILE_BYTES).unwrap();
     let err = store.append("s", &[read("/p/b")]).unwrap_err();
     assert!(
-        err.ends_with("it is full (8388608 bytes); this call is not remembered"),
+        err.ends_with("it is full (4194304 bytes); this call is not remembered"),
         "{err}"
     );
     // A folder that cannot be created (a file is in the way).
