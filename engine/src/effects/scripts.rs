@@ -5,6 +5,7 @@
 //! `./x.sh`), `source x.sh` / `. x.sh`, `make [TARGET…]`, the `package.json` scripts of
 //! `npm run NAME` / `npm test` / `npm install` (and `yarn`, `pnpm`, `bun`), and
 //! `python x.py` / `node x.js`.
+//! A shell reading its script from a file on standard input (`bash < x.sh`) runs it too.
 //! Out: the effects of the script's commands added to the call, each route marked
 //! `via "runs <path>"` (`"runs <path> as written earlier in this session"` for a remembered
 //! version, `"runs <Makefile> (target `t`)"` for a make recipe), so every rule that judges a
@@ -41,7 +42,7 @@ use std::io::Read;
 
 use super::{Effect, Effects, Route, What};
 use crate::memory::SessionMemory;
-use crate::shell::{Arg, BrushAnalyzer, ShellAnalyzer, SimpleCommand};
+use crate::shell::{Arg, BrushAnalyzer, RedirectMode, ShellAnalyzer, SimpleCommand};
 use crate::table::ShellEnv;
 
 /// Largest script read, in bytes (256 KiB).
@@ -176,15 +177,37 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
         return None;
     }
     let base = c.basename();
+    // Devices and descriptors (`/dev/null`, `/dev/stdin`, `/proc/self/fd/0`) are no script
+    // files: standard input is the analyser's to follow.
     let script = |a: Option<&Arg>, how: How| {
-        a.filter(|a| !a.dynamic && !a.text.is_empty())
-            .map(|a| Job::Script {
-                path: a.text.clone(),
-                how,
-            })
+        a.filter(|a| {
+            !a.dynamic
+                && !a.text.is_empty()
+                && a.text != "-"
+                && !a.text.starts_with("/dev/")
+                && !a.text.starts_with("/proc/self/fd/")
+        })
+        .map(|a| Job::Script {
+            path: a.text.clone(),
+            how,
+        })
     };
     if SHELLS.contains(&base) {
-        return script(shell_operand(&c.args), How::Shell);
+        let inline = c.args.iter().any(|a| {
+            let t = a.text.as_str();
+            t.starts_with('-') && !t.starts_with("--") && t.contains('c')
+        });
+        // `bash < x.sh`, `sh -s < x.sh`: the script is standard input, read from a file.
+        let from_stdin = || {
+            c.redirections
+                .iter()
+                .rev()
+                .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
+                .filter(|r| r.mode == RedirectMode::Read)
+                .map(|r| &r.target)
+        };
+        let op = shell_operand(&c.args).or_else(|| (!inline).then(from_stdin).flatten());
+        return script(op, How::Shell);
     }
     match base {
         "source" | "." => {

@@ -136,6 +136,8 @@ fn every_way_of_running_a_script_by_path_reads_it() {
         ("source tools/x.sh", "runs tools/x.sh"),
         (". ./tools/x.sh", "runs ./tools/x.sh"),
         ("cd tools && ./x.sh", "runs ./x.sh"),
+        ("bash < tools/x.sh", "runs tools/x.sh"),
+        ("sh -s -- a b < tools/x.sh", "runs tools/x.sh"),
     ] {
         let got = lines(&bash(line, &d.path()), &d.path());
         assert!(
