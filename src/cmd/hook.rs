@@ -281,7 +281,7 @@ pub(super) fn run(o: Args) -> ExitCode {
             );
         }
     }
-    // After the answer: the host does not wait for it.
+    // Recorded once the answer is written: a failure here changes nothing in it.
     session.record(&payload, &outcome, &env);
     if !write_ok {
         return ExitCode::from(1);
