@@ -35,7 +35,8 @@
 //!   [`code_script`], where the code lens judges them.
 //!
 //! A script that runs another script is followed [`MAX_SCRIPT_DEPTH`] levels deep; a script
-//! already followed in the call is not followed again (cycles stop).
+//! already followed in the call is not followed again (cycles stop); one call analyses at
+//! most [`MAX_CALL_SCRIPT_BYTES`] of script text (what is past it is `unsure`).
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -47,6 +48,9 @@ use crate::table::ShellEnv;
 
 /// Largest script read, in bytes (256 KiB).
 pub(crate) const MAX_SCRIPT: u64 = 256 * 1024;
+
+/// Most script text analysed for one call, in bytes (1 MiB, the longest command line).
+pub(crate) const MAX_CALL_SCRIPT_BYTES: usize = crate::shell::MAX_SCRIPT_BYTES;
 
 /// How many levels of scripts run by scripts are followed.
 pub(crate) const MAX_SCRIPT_DEPTH: usize = 4;
@@ -493,6 +497,7 @@ fn code_script(
 pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
     let memory = crate::memory::current();
     let mut visited: HashSet<String> = HashSet::new();
+    let mut budget = MAX_CALL_SCRIPT_BYTES;
     let mut start = 0;
     for depth in 0..=MAX_SCRIPT_DEPTH {
         let end = fx.list.len();
@@ -513,6 +518,7 @@ pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
                 env,
                 memory: memory.as_deref(),
                 visited: &mut visited,
+                budget: &mut budget,
                 out: &mut derived,
             };
             if depth == MAX_SCRIPT_DEPTH {
@@ -568,6 +574,8 @@ struct Scripts<'a> {
     env: &'a ShellEnv,
     memory: Option<&'a SessionMemory>,
     visited: &'a mut HashSet<String>,
+    /// Bytes of script text this call may still analyse.
+    budget: &'a mut usize,
     out: &'a mut Vec<Effect>,
 }
 
@@ -658,6 +666,18 @@ impl Scripts<'_> {
                 );
             }
         }
+        let size: usize = versions.iter().map(|v| v.text.len()).sum();
+        if size > *self.budget {
+            self.unsure(
+                format!(
+                    "the scripts this call runs are longer than {} KiB together: `{shown}` is not read",
+                    MAX_CALL_SCRIPT_BYTES / 1024
+                ),
+                Some(label),
+            );
+            return Some(Vec::new());
+        }
+        *self.budget -= size;
         Some(versions)
     }
 

@@ -618,3 +618,21 @@ fn an_edit_is_judged_with_the_file_it_went_into() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_call_reads_at_most_a_megabyte_of_scripts() {
+    let d = Dir::new();
+    let mut body = "# filler\n".repeat(25_000);
+    body.push_str("echo done\n");
+    assert!(body.len() < MAX_SCRIPT as usize);
+    let mut line = Vec::new();
+    for i in 0..6 {
+        d.write(&format!("s{i}.sh"), body.as_bytes());
+        line.push(format!("./s{i}.sh"));
+    }
+    let fx = bash(&line.join(" && "), &d.path());
+    assert_eq!(
+        fx.unsure(),
+        Some("the scripts this call runs are longer than 1024 KiB together: `./s4.sh` is not read")
+    );
+}
