@@ -13,7 +13,7 @@
 //! In: the [`Effects`] of each call that was allowed or asked ([`entries_of`]). Out: a
 //! [`SessionMemory`] the lenses consult while a later call of the same session is judged:
 //! a script run by path is judged by its remembered content too (`effects::scripts`), a read
-//! through a remembered symlink is a read of its target ([`through_links`]), and
+//! through a remembered symlink is a read of its target (`through_links`), and
 //! `when.sends.earlier_read_inside` tests the remembered reads (taint).
 //!
 //! The memory in effect is set for the duration of one evaluation with [`with_memory`]
