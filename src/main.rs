@@ -18,6 +18,7 @@ mod library;
 mod lint;
 mod replay;
 mod report;
+mod session_memory;
 
 pub(crate) use report::{bump, outcome_json, show};
 

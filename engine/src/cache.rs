@@ -26,7 +26,8 @@ struct Entry {
 /// Bumped whenever what the loader produces changes within one crate version (diagnostic
 /// fields and texts, the rule model), so an entry of an older build is never reused.
 /// 2: diagnostics carry `width` and `note`; one-line messages.
-const LOWERED_FORMAT: u32 = 3;
+/// 4: effect tests carry `earlier_read_inside`.
+const LOWERED_FORMAT: u32 = 4;
 
 /// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
 /// content, plus the content length. Not a cryptographic hash: it only has to tell versions

@@ -215,6 +215,10 @@ fn effect_label(t: &EffectTest) -> String {
         let v: Vec<String> = t.body_from.iter().map(path_spec).collect();
         parts.push(format!("body_from = {}", list(&v)));
     }
+    if !t.earlier_read_inside.is_empty() {
+        let v: Vec<String> = t.earlier_read_inside.iter().map(path_spec).collect();
+        parts.push(format!("earlier_read_inside = {}", list(&v)));
+    }
     if t.credential_in_url {
         parts.push("credential_in_url = true".into());
     }

@@ -84,6 +84,7 @@ pub mod effects;
 pub mod event;
 pub mod explain;
 pub mod harness;
+pub mod memory;
 pub mod readers;
 pub mod runner;
 pub mod shell;

@@ -230,12 +230,14 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            earlier_read_inside,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
         let recursive = opt(recursive.map(|b| quote!(#b)));
         let append = opt(append.map(|b| quote!(#b)));
         let body_from = body_from.iter().map(|s| self.path_spec(s));
+        let earlier_read_inside = earlier_read_inside.iter().map(|s| self.path_spec(s));
         let [
             host_in,
             host_not_in,
@@ -293,6 +295,7 @@ impl Gen {
             body_kinds: #body_kinds,
             changes: #changes,
             agents: #agents,
+            earlier_read_inside: ::std::vec![#(#earlier_read_inside),*],
         })
     }
 
@@ -434,6 +437,7 @@ impl Gen {
             reason_contains,
             rules,
             not_rules,
+            earlier,
             source,
         } = t;
         let name = self.string(name);
@@ -443,11 +447,12 @@ impl Gen {
         let reason_contains = self.opt_string(reason_contains);
         let rules = self.strings(rules);
         let not_rules = self.strings(not_rules);
+        let earlier = earlier.iter().map(|v| self.value(v));
         let source = self.source(source);
         quote!(#p::policy::PolicyTest {
             name: #name, payload: #payload, dialect: #dialect, expect: #expect,
             reason_contains: #reason_contains, rules: #rules, not_rules: #not_rules,
-            source: #source,
+            earlier: ::std::vec![#(#earlier),*], source: #source,
         })
     }
 

@@ -302,6 +302,7 @@ fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
         strings(v, x);
     }
     specs(&mut e.body_from, x);
+    specs(&mut e.earlier_read_inside, x);
 }
 
 fn shell(s: &mut ShellTest, x: &mut Expander<'_, '_>) {

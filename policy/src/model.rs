@@ -480,6 +480,10 @@ pub struct EffectTest {
     /// `codex`).
     #[serde(default)]
     pub agents: Vec<String>,
+    /// `earlier_read_inside` (sends): the session read, in an earlier call, a path in one of
+    /// these (path specs): taint from the session memory.
+    #[serde(default)]
+    pub earlier_read_inside: Vec<PathSpec>,
 }
 
 impl EffectTest {
@@ -508,6 +512,7 @@ impl EffectTest {
             body_kinds: Vec::new(),
             changes: Vec::new(),
             agents: Vec::new(),
+            earlier_read_inside: Vec::new(),
         }
     }
 
@@ -781,6 +786,10 @@ pub struct PolicyTest {
     /// `not_rules`: ids that must not be among the fired rules (a benign look-alike names
     /// the rules it must not trip).
     pub not_rules: Vec<String>,
+    /// `earlier`: pre-tool calls made earlier in the same session (their payloads, in
+    /// order), remembered before the event is judged (session memory: a script written, a
+    /// symlink created, a secret read).
+    pub earlier: Vec<Value>,
     /// Where it was declared.
     pub source: Source,
 }

@@ -230,8 +230,12 @@ pub(super) fn run(o: Args) -> ExitCode {
     let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         judge(&o, &payload, seam, dialect, started)
     }));
-    let mut outcome = match judged {
-        Ok(outcome) => outcome,
+    let Judged {
+        mut outcome,
+        session,
+        env,
+    } = match judged {
+        Ok(j) => j,
         Err(p) => {
             let why = format!("internal error ({})", panic_text(p.as_ref()));
             return answer(&hook_input::refuse(Some(seam), dialect, &why));
@@ -266,6 +270,8 @@ pub(super) fn run(o: Args) -> ExitCode {
             );
         }
     }
+    // Recorded once the answer is written: a failure here changes nothing in it.
+    session.record(&payload, &outcome, &env);
     code
 }
 
@@ -284,7 +290,15 @@ fn injected_fault() {}
 
 /// Load the policies of `payload` and evaluate it (the part of a hook call that a bug could
 /// make panic; [`run`] refuses the call when it does).
-fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Instant) -> Outcome {
+/// A judged call: the outcome, and the session memory to record it in once the answer is
+/// written.
+struct Judged {
+    outcome: Outcome,
+    session: crate::session_memory::Session,
+    env: seamguard_engine::ShellEnv,
+}
+
+fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Instant) -> Judged {
     let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
         .ok()
         .filter(|p| !p.is_empty());
@@ -331,7 +345,11 @@ fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Insta
     }
     let t_compiled = started.elapsed();
     injected_fault();
-    let mut outcome = engine.evaluate(seam, payload, dialect);
+    // Session memory (what earlier calls of this session wrote, linked and read).
+    let mut session = crate::session_memory::Session::load(payload, seam);
+    warnings.extend(session.take_problems());
+    let mut outcome = session.evaluate(|| engine.evaluate(seam, payload, dialect));
+    let env = engine.table().env().clone();
     if timing {
         eprintln!(
             "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
@@ -344,5 +362,9 @@ fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Insta
     // cost time (its ledger writes are done during `evaluate`).
     std::mem::forget(engine);
     outcome.warnings.splice(0..0, warnings);
-    outcome
+    Judged {
+        outcome,
+        session,
+        env,
+    }
 }

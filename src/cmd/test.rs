@@ -36,6 +36,21 @@ fn expectation_holds(t: &PolicyTest, seam: Seam, o: &Outcome) -> bool {
     verdict_ok && reason_ok && rules_ok
 }
 
+/// Run `f` with the session memory the test's `earlier` calls leave (none: no memory).
+fn with_earlier<R>(engine: &Engine, t: &PolicyTest, f: impl FnOnce() -> R) -> R {
+    use seamguard_engine::memory::{SessionMemory, entries_of, with_memory};
+    if t.earlier.is_empty() {
+        return f();
+    }
+    let env = engine.table().env();
+    let mut m = std::rc::Rc::new(SessionMemory::default());
+    for p in &t.earlier {
+        let fx = with_memory(m.clone(), || seamguard_engine::effects::effects_of(p, env));
+        std::rc::Rc::make_mut(&mut m).remember(entries_of(&fx, env));
+    }
+    with_memory(m, f)
+}
+
 /// Exit 1 when a test fails, a file has errors or no file is found.
 pub(super) fn run(a: &Args) -> ExitCode {
     let files = discover::policy_paths(&a.paths, None);
@@ -70,7 +85,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
                     continue;
                 }
             };
-            let o = engine.evaluate(seam, &t.payload, dialect);
+            let o = with_earlier(&engine, t, || engine.evaluate(seam, &t.payload, dialect));
             if expectation_holds(t, seam, &o) {
                 passed += 1;
                 println!(

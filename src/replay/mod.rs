@@ -50,6 +50,7 @@ use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Verdict};
 
 use crate::{bump, discover, show};
 
+mod memory;
 mod progress;
 mod report;
 mod text;
@@ -153,6 +154,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
 
     let mut report = Report::new(policy_names, baseline_names);
     let mut failed = false;
+    let mut memories = memory::Memories::default();
 
     for (fi, f) in files.iter().enumerate() {
         let mut st = FileStat {
@@ -182,7 +184,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             report.events += 1;
             progress.tick(fi + 1, files.len(), report.events, &st.path);
             let dialect = o.dialect.unwrap_or(ev.dialect);
-            let out = engine.evaluate(ev.seam, &ev.payload, dialect);
+            let out = memories.evaluate(&ev, || engine.evaluate(ev.seam, &ev.payload, dialect));
             bump(&mut report.events_by_seam, ev.seam.name());
             bump(&mut report.verdicts, out.verdict().name());
             let fired = fired_set(&out);
@@ -194,7 +196,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             }
             let mut base_brief = None;
             if let (Some(b), Some(diff)) = (&baseline, &mut report.diff) {
-                let b = b.evaluate(ev.seam, &ev.payload, dialect);
+                let b = memories.evaluate(&ev, || b.evaluate(ev.seam, &ev.payload, dialect));
                 bump(&mut diff.baseline_verdicts, b.verdict().name());
                 let base_fired = fired_set(&b);
                 for id in &base_fired {
@@ -212,6 +214,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
                     base_brief = Some(Brief::new(&b, base_fired));
                 }
             }
+            memories.record(&ev, &out, engine.table().env());
             for run in &out.pending_runs {
                 report.would_run.push(WouldRun {
                     file: ev.file.clone(),

@@ -20,6 +20,8 @@ use crate::policy::{EffectTest, Field, Leaf, Pred, Rule, ShellTest, Test};
 pub(crate) struct EffectGlobs {
     pub(crate) path: PathGlobs,
     pub(crate) body: PathGlobs,
+    /// `earlier_read_inside` (boxed: rarely used, and it keeps [`CPred`] small).
+    pub(crate) earlier: Box<PathGlobs>,
     /// `content_regex`, compiled (`None`: none given; an error: it does not compile, and
     /// the test then cannot clear anything).
     pub(crate) content: Option<Result<regex::RegexSet, String>>,
@@ -33,6 +35,10 @@ impl EffectGlobs {
                 inside: GlobList::build(&t.body_from, home, t.case_insensitive()),
                 outside: GlobList::default(),
             },
+            earlier: Box::new(PathGlobs {
+                inside: GlobList::build(&t.earlier_read_inside, home, t.case_insensitive()),
+                outside: GlobList::default(),
+            }),
             content: (!t.content_regex.is_empty())
                 .then(|| regex::RegexSet::new(&t.content_regex).map_err(|e| e.to_string())),
         }

@@ -101,6 +101,12 @@ fn runs_of(path: &str) -> Option<Runs> {
         .map(|(_, r)| *r)
 }
 
+/// Whether the file at the absolute `path` runs by itself (a start-up file, a git hook, a
+/// cron table, a unit, …).
+pub(crate) fn runs_by_itself(path: &str) -> bool {
+    runs_of(path).is_some()
+}
+
 /// The command lines a file of kind `runs` holds.
 fn commands(runs: Runs, content: &str) -> Vec<String> {
     match runs {

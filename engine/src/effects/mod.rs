@@ -31,6 +31,7 @@ pub(crate) mod files;
 pub(crate) mod inline;
 pub(crate) mod mcp;
 pub(crate) mod programs;
+pub(crate) mod scripts;
 pub mod settings;
 pub(crate) mod shell;
 #[cfg(test)]
@@ -456,10 +457,13 @@ pub(crate) fn effects_with(
     fx
 }
 
-/// The effects that follow from the lenses' effects: what written content will do when it
-/// runs ([`content`]) and what a write to an agent's settings does to the guard
-/// ([`settings`]).
+/// The effects that follow from the lenses' effects: what the call does through files it
+/// names (reads and writes through a symlink the session created earlier, scripts it runs by
+/// path: [`scripts`]), what written content will do when it runs ([`content`]) and what a
+/// write to an agent's settings does to the guard ([`settings`]).
 fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv) {
+    crate::memory::through_links(fx, env);
+    scripts::scripts_run(fx, env);
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);
 }

@@ -58,6 +58,11 @@ pub(crate) fn eval_effect(
     fx: &Effects,
     cx: &EffectContext<'_>,
 ) -> Judgement {
+    // Taint is about the session, not this call: without an earlier read of the kind, no
+    // request of the call matches, whatever it could not resolve.
+    if !t.earlier_read_inside.is_empty() && !earlier_read(t, globs, cx) {
+        return Judgement::No;
+    }
     let payload_cwd = cx.payload.get("cwd").and_then(Value::as_str);
     let lens_ok =
         |e: &Effect| t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens));
@@ -253,6 +258,24 @@ fn name_matches(patterns: &[String], name: &str) -> bool {
         let p = p.to_lowercase();
         fast_glob::glob_match(&p, base) || fast_glob::glob_match(&p, &name)
     })
+}
+
+/// `earlier_read_inside`: whether the session read, in an earlier call, a path inside one of
+/// the specs (the session memory in effect; none: nothing was read).
+fn earlier_read(t: &EffectTest, globs: &EffectGlobs, cx: &EffectContext<'_>) -> bool {
+    let Some(m) = crate::memory::current() else {
+        return false;
+    };
+    let from_place = Placement {
+        inside: &t.earlier_read_inside,
+        outside: &[],
+        globs: &globs.earlier,
+        env: cx.env,
+        payload_cwd: cx.payload.get("cwd").and_then(Value::as_str),
+        cache: cx.cache,
+    };
+    m.reads()
+        .any(|p| from_place.holds(p, false, None) == Some(true))
 }
 
 /// The constraints of a `sends` test on one request.

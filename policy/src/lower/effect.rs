@@ -46,6 +46,7 @@ const SEND_KEYS: &[&str] = &[
     "body_from_env",
     "credential_in_url",
     "runs_response",
+    "earlier_read_inside",
     "lens",
 ];
 const SIGNAL_KEYS: &[&str] = &["target", "lens"];
@@ -127,6 +128,13 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 .and_then(|items| path_specs(ctx, val, items))
             {
                 Some(specs) => test.body_from = specs,
+                None => ok = false,
+            },
+            // Paths the session read in earlier calls (session memory): taint.
+            "earlier_read_inside" => match want_list_items(ctx, val, &label)
+                .and_then(|items| path_specs(ctx, val, items))
+            {
+                Some(specs) => test.earlier_read_inside = specs,
                 None => ok = false,
             },
             k if kind == EffectKind::Run || k == "path_inside" || k == "path_outside" => {

@@ -22,6 +22,7 @@ pub(super) fn lower_test(
             "reason_contains",
             "rules",
             "not_rules",
+            "earlier",
             "dialect",
             "command",
             "file_path",
@@ -173,6 +174,32 @@ pub(super) fn lower_test(
         }
         None => None,
     };
+    // Earlier calls of the same session: pre-tool events in the test's folder.
+    let mut earlier = Vec::new();
+    if let Some((_, ev)) = get(t, "earlier") {
+        let DeValue::Array(items) = ev.get_ref() else {
+            ctx.error(
+                ev.span(),
+                "`earlier`: expected an array of tool call tables",
+            );
+            return None;
+        };
+        for it in items.iter() {
+            let span = it.span();
+            let Value::Object(mut m) = to_json(it.get_ref()) else {
+                ctx.error(span, "`earlier`: each item is a tool call table (`{ tool_name = \"…\", tool_input = { … } }`)");
+                return None;
+            };
+            for k in ["session_id", "cwd"] {
+                if let Some(x) = full.get(k) {
+                    m.entry(k).or_insert_with(|| x.clone());
+                }
+            }
+            m.entry("hook_event_name")
+                .or_insert_with(|| Value::String("PreToolUse".into()));
+            earlier.push(Value::Object(m));
+        }
+    }
     Some(PolicyTest {
         name,
         payload: Value::Object(full),
@@ -181,6 +208,7 @@ pub(super) fn lower_test(
         reason_contains,
         rules,
         not_rules,
+        earlier,
         source: ctx.source(&v.span()),
     })
 }

@@ -257,7 +257,6 @@ struct Code<'a> {
 /// code_lens(Language::Python, "import shutil; shutil.rmtree('build')", &[], &route, Some("/p"), &env, &mut fx);
 /// // fx: deletes build recursively (Bash via python3 -c)
 /// ```
-#[cfg_attr(not(test), allow(dead_code))] // Called for scripts run by path.
 pub(crate) fn code_lens(
     lang: Language,
     code: &str,

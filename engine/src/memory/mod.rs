@@ -1,0 +1,504 @@
+//! Session memory: what the agent did earlier in the same session, for judging a later call.
+//!
+//! One payload does not show what happened before it: a script the agent wrote in one call
+//! and runs in the next, a symlink to a credential file created earlier and read now, a
+//! secret read before a request to an unknown host. The memory keeps, per session
+//! (`session_id`):
+//!
+//! - files the agent **wrote** (absolute path; for files that can be run — scripts, shell
+//!   start-up files, Makefiles, `package.json`, … — their content, up to [`MAX_CONTENT`]);
+//! - **symlinks** it created (`ln -s TARGET LINK`);
+//! - paths it **read**.
+//!
+//! In: the [`Effects`] of each call that was allowed or asked ([`entries_of`]). Out: a
+//! [`SessionMemory`] the lenses consult while a later call of the same session is judged:
+//! a script run by path is judged by its remembered content too (`effects::scripts`), a read
+//! through a remembered symlink is a read of its target (`through_links`), and
+//! `when.sends.earlier_read_inside` tests the remembered reads (taint).
+//!
+//! The memory in effect is set for the duration of one evaluation with [`with_memory`]
+//! (a thread-local scope, so the engine's evaluation API stays as it is); without one, every
+//! lookup finds nothing and costs nothing. [`store::MemoryStore`] keeps it on disk for the
+//! hook (one process per call); `replay` keeps it in memory per recorded session.
+
+pub mod store;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::effects::{BodySource, Effects, PathRef, Route, What};
+use crate::table::ShellEnv;
+
+/// Largest content kept for one written file, in bytes (256 KiB: the bound of a script read
+/// from disk). A longer write is remembered by its path only.
+pub const MAX_CONTENT: usize = 256 * 1024;
+
+/// One thing the session did.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Entry {
+    /// A file was written.
+    Wrote {
+        /// The absolute path.
+        path: String,
+        /// What was written, for a file that can be run (bounded); `None` when it is not kept
+        /// or was not visible.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<String>,
+        /// Only part of the file was written (an edit, an append): `content` is a fragment.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        partial: bool,
+    },
+    /// A symlink was created.
+    Linked {
+        /// The link's absolute path.
+        link: String,
+        /// What it points to, absolute.
+        target: String,
+    },
+    /// A path was read.
+    Read {
+        /// The absolute path.
+        path: String,
+    },
+}
+
+/// What the session wrote to one file, as the memory holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Written<'m> {
+    /// The last whole content written, when it is known.
+    pub whole: Option<&'m str>,
+    /// What was written into it since (edits, appends, patch hunks), in order.
+    pub fragments: Vec<&'m str>,
+    /// Part of what was written is not known (a write whose content was not visible or not
+    /// kept).
+    pub unknown: bool,
+}
+
+/// What one session did, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionMemory {
+    entries: Vec<Entry>,
+    /// The entries, for "already known" checks.
+    known: HashSet<Entry>,
+}
+
+impl SessionMemory {
+    /// A memory holding `entries` (in the order they happened; repeats are kept once).
+    pub fn from_entries(entries: Vec<Entry>) -> SessionMemory {
+        let mut m = SessionMemory::default();
+        m.remember(entries);
+        m
+    }
+
+    /// The entries, in order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Add what a call did; returns the entries that were new (the ones to store). A read
+    /// or a symlink already known is not added again; a write always is (content changes).
+    pub fn remember(&mut self, new: Vec<Entry>) -> Vec<Entry> {
+        let mut added = Vec::new();
+        for e in new {
+            let repeat = self.known.contains(&e);
+            if repeat && !matches!(e, Entry::Wrote { .. }) {
+                continue;
+            }
+            if repeat && self.entries.last() == Some(&e) {
+                continue;
+            }
+            self.known.insert(e.clone());
+            self.entries.push(e.clone());
+            added.push(e);
+        }
+        added
+    }
+
+    /// What the session wrote to the absolute path `abs`, if anything.
+    pub fn written(&self, abs: &str) -> Option<Written<'_>> {
+        let mut out: Option<Written<'_>> = None;
+        for e in &self.entries {
+            let Entry::Wrote {
+                path,
+                content,
+                partial,
+            } = e
+            else {
+                continue;
+            };
+            if path != abs {
+                continue;
+            }
+            let w = out.get_or_insert_with(Written::default);
+            match (content, partial) {
+                (Some(c), false) => {
+                    w.whole = Some(c.as_str());
+                    w.fragments.clear();
+                    w.unknown = false;
+                }
+                (None, false) => {
+                    w.whole = None;
+                    w.fragments.clear();
+                    w.unknown = true;
+                }
+                (Some(c), true) => w.fragments.push(c.as_str()),
+                (None, true) => w.unknown = true,
+            }
+        }
+        out
+    }
+
+    /// The target of the last symlink the session created at `abs`, if any.
+    pub fn link_target(&self, abs: &str) -> Option<&str> {
+        self.entries.iter().rev().find_map(|e| match e {
+            Entry::Linked { link, target } if link == abs => Some(target.as_str()),
+            _ => None,
+        })
+    }
+
+    /// Whether the session created any symlink.
+    pub fn has_links(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| matches!(e, Entry::Linked { .. }))
+    }
+
+    /// The paths the session read, in order.
+    pub fn reads(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().filter_map(|e| match e {
+            Entry::Read { path } => Some(path.as_str()),
+            _ => None,
+        })
+    }
+}
+
+thread_local! {
+    /// The memory of the session whose call is being judged on this thread.
+    static CURRENT: RefCell<Option<Rc<SessionMemory>>> = const { RefCell::new(None) };
+}
+
+/// Run `f` (an evaluation, a lens) with `memory` as the session memory in effect; the one
+/// in effect before is restored afterwards, also when `f` panics.
+pub fn with_memory<R>(memory: Rc<SessionMemory>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Rc<SessionMemory>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let prev = self.0.take();
+            CURRENT.with(|c| *c.borrow_mut() = prev);
+        }
+    }
+    let prev = CURRENT.with(|c| c.borrow_mut().replace(memory));
+    let _restore = Restore(prev);
+    f()
+}
+
+/// The session memory in effect, if any (and not empty).
+pub(crate) fn current() -> Option<Rc<SessionMemory>> {
+    CURRENT
+        .with(|c| c.borrow().clone())
+        .filter(|m| !m.is_empty())
+}
+
+/// File names whose content is kept when written: they run when named (`make`, `npm`) or
+/// are scripts by their extension.
+const RUNNABLE_NAMES: &[&str] = &[
+    "makefile",
+    "gnumakefile",
+    "package.json",
+    "justfile",
+    ".envrc",
+];
+
+/// Extensions of script files.
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "ksh", "dash", "fish", "command", "mk", "py", "js", "mjs", "cjs", "ts",
+    "mts", "rb", "pl", "php", "lua", "ps1", "bat", "cmd",
+];
+
+/// Whether a file written at `abs` with `content` can be run (its content is worth keeping):
+/// a `#!` line, a script extension, a Makefile or `package.json`, or a file that runs by
+/// itself (start-up files, git hooks, cron tables, units).
+pub(crate) fn runnable(abs: &str, content: &str) -> bool {
+    if content.starts_with("#!") {
+        return true;
+    }
+    let name = abs.rsplit('/').next().unwrap_or(abs).to_lowercase();
+    if RUNNABLE_NAMES.contains(&name.as_str()) {
+        return true;
+    }
+    if let Some((_, ext)) = name.rsplit_once('.')
+        && SCRIPT_EXTENSIONS.contains(&ext)
+    {
+        return true;
+    }
+    crate::effects::content::runs_by_itself(abs)
+}
+
+/// The absolute path of a path reference, when it is known.
+fn absolute(p: &PathRef, env: &ShellEnv) -> Option<String> {
+    if p.dynamic {
+        return None;
+    }
+    key_of(&p.text, p.cwd.as_deref(), &env.home)
+}
+
+/// A path as the memory names it: absolute, with symlinks resolved as far as the path
+/// exists (a file written before it exists and read after it does has one name, also when
+/// a folder above it is a symlink).
+pub(crate) fn key_of(text: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+    let n = crate::paths::normalize(text, cwd, home)?;
+    let mut head = n.as_str();
+    let mut tail: Vec<&str> = Vec::new();
+    loop {
+        if let Ok(c) = std::fs::canonicalize(if head.is_empty() { "/" } else { head }) {
+            let mut out = c.to_string_lossy().into_owned();
+            for part in tail.iter().rev() {
+                if !out.ends_with('/') {
+                    out.push('/');
+                }
+                out.push_str(part);
+            }
+            return Some(out);
+        }
+        match head.rsplit_once('/') {
+            Some((parent, name)) => {
+                tail.push(name);
+                head = parent;
+            }
+            None => return Some(n.clone()),
+        }
+    }
+}
+
+/// What a call did that the memory keeps: its writes (with the content of files that can be
+/// run), the symlinks it creates and the paths it reads, each once.
+pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    let push = |e: Entry, out: &mut Vec<Entry>| {
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    };
+    for e in &fx.list {
+        match &e.what {
+            What::Write {
+                path,
+                append,
+                content,
+            } => {
+                let Some(abs) = absolute(path, env) else {
+                    continue;
+                };
+                // An edit, an append or a patch's update hunks write part of the file.
+                let partial = *append
+                    || matches!(e.route.tool.as_str(), "Edit" | "MultiEdit" | "NotebookEdit")
+                    || matches!(e.route.argument.as_str(), "*** Update File" | "*** Move to");
+                let content = content
+                    .as_ref()
+                    .filter(|c| c.len() <= MAX_CONTENT && runnable(&abs, c))
+                    .cloned();
+                push(
+                    Entry::Wrote {
+                        path: abs,
+                        content,
+                        partial,
+                    },
+                    &mut out,
+                );
+            }
+            What::Read(p) => {
+                if let Some(abs) = absolute(p, env) {
+                    push(Entry::Read { path: abs }, &mut out);
+                }
+            }
+            What::Run(c) if c.basename() == "ln" && !c.dynamic_program => {
+                for (target, link) in symlinks(c) {
+                    let cwd = c.cwd.as_deref();
+                    let Some(link_abs) = key_of(&link, cwd, &env.home) else {
+                        continue;
+                    };
+                    // A relative target is relative to the link's folder.
+                    let dir = link_abs.rsplit_once('/').map_or("/", |(d, _)| d);
+                    let dir = if dir.is_empty() { "/" } else { dir };
+                    let Some(target_abs) = key_of(&target, Some(dir), &env.home) else {
+                        continue;
+                    };
+                    push(
+                        Entry::Linked {
+                            link: link_abs,
+                            target: target_abs,
+                        },
+                        &mut out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The symlinks an `ln` command creates, as (target, link) words; none unless `-s`.
+fn symlinks(c: &crate::shell::SimpleCommand) -> Vec<(String, String)> {
+    let mut symbolic = false;
+    let mut dir: Option<String> = None;
+    let mut no_dir = false;
+    let mut ops: Vec<&crate::shell::Arg> = Vec::new();
+    let mut i = 0;
+    let mut options = true;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        i += 1;
+        if options && t == "--" {
+            options = false;
+            continue;
+        }
+        if options && t.starts_with("--") {
+            match t {
+                "--symbolic" => symbolic = true,
+                "--no-target-directory" => no_dir = true,
+                "--target-directory" => {
+                    dir = c.args.get(i).map(|d| d.text.clone());
+                    i += 1;
+                }
+                _ => {
+                    if let Some(d) = t.strip_prefix("--target-directory=") {
+                        dir = Some(d.to_string());
+                    }
+                }
+            }
+            continue;
+        }
+        if options && t.starts_with('-') && t.len() > 1 {
+            let flags = &t[1..];
+            symbolic |= flags.contains('s');
+            no_dir |= flags.contains('T');
+            if let Some(at) = flags.find('t') {
+                let rest = &flags[at + 1..];
+                if rest.is_empty() {
+                    dir = c.args.get(i).map(|d| d.text.clone());
+                    i += 1;
+                } else {
+                    dir = Some(rest.to_string());
+                }
+            } else if flags.contains('S') {
+                // `-S SUFFIX`: the backup suffix.
+                i += 1;
+            }
+            continue;
+        }
+        if a.dynamic {
+            return Vec::new();
+        }
+        ops.push(a);
+    }
+    if !symbolic || ops.is_empty() {
+        return Vec::new();
+    }
+    let base = |t: &str| {
+        t.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(t)
+            .to_string()
+    };
+    let into = |d: &str, t: &str| format!("{}/{}", d.trim_end_matches('/'), base(t));
+    if let Some(d) = dir {
+        return ops
+            .iter()
+            .map(|t| (t.text.clone(), into(&d, &t.text)))
+            .collect();
+    }
+    match ops.as_slice() {
+        [t] => vec![(t.text.clone(), base(&t.text))],
+        [t, l] if no_dir || !l.text.ends_with('/') => vec![(t.text.clone(), l.text.clone())],
+        [targets @ .., d] => targets
+            .iter()
+            .map(|t| (t.text.clone(), into(&d.text, &t.text)))
+            .collect(),
+        [] => Vec::new(),
+    }
+}
+
+/// The path `p` names through a symlink the session created earlier (the link itself or a
+/// path below a linked folder), if it goes through one.
+fn through_link(m: &SessionMemory, p: &PathRef, env: &ShellEnv) -> Option<String> {
+    let abs = absolute(p, env)?;
+    let mut at = abs.as_str();
+    let mut rest = String::new();
+    loop {
+        if let Some(t) = m.link_target(at) {
+            return Some(format!("{t}{rest}"));
+        }
+        match at.rsplit_once('/') {
+            Some((parent, name)) if !parent.is_empty() => {
+                rest = format!("/{name}{rest}");
+                at = parent;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Reads and writes through a symlink the session created earlier: each is also an effect
+/// on the link's target (`ln -s ~/.ssh/id_rsa notes.txt`, then `cat notes.txt` reads
+/// `~/.ssh/id_rsa`), its route marked `via "through the symlink <link>"`; a request body
+/// read from such a path is also read from the target.
+pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv) {
+    let Some(m) = current().filter(|m| m.has_links()) else {
+        return;
+    };
+    let mut derived: Vec<(What, Route)> = Vec::new();
+    for e in &mut fx.list {
+        if let What::Send(s) = &mut e.what {
+            let extra: Vec<BodySource> = s
+                .body
+                .iter()
+                .filter_map(|b| match b {
+                    BodySource::File(p) => through_link(&m, p, env),
+                    _ => None,
+                })
+                .map(|t| BodySource::File(PathRef::new(t, None)))
+                .collect();
+            s.body.extend(extra);
+            continue;
+        }
+        if !matches!(e.what, What::Read(_) | What::Write { .. }) {
+            continue;
+        }
+        let Some(p) = e.path() else {
+            continue;
+        };
+        let Some(target) = through_link(&m, p, env) else {
+            continue;
+        };
+        let resolved = PathRef::new(target, None);
+        let what = match &e.what {
+            What::Write {
+                append, content, ..
+            } => What::Write {
+                path: resolved,
+                append: *append,
+                content: content.clone(),
+            },
+            _ => What::Read(resolved),
+        };
+        let mut route = e.route.clone();
+        route.via.push(format!("through the symlink {}", p.text));
+        derived.push((what, route));
+    }
+    for (w, r) in derived {
+        fx.push(w, r);
+    }
+}
