@@ -231,6 +231,7 @@ impl Gen {
             changes,
             agents,
             earlier_read_inside,
+            earlier_read_outside,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
@@ -238,6 +239,7 @@ impl Gen {
         let append = opt(append.map(|b| quote!(#b)));
         let body_from = body_from.iter().map(|s| self.path_spec(s));
         let earlier_read_inside = earlier_read_inside.iter().map(|s| self.path_spec(s));
+        let earlier_read_outside = earlier_read_outside.iter().map(|s| self.path_spec(s));
         let [
             host_in,
             host_not_in,
@@ -296,6 +298,7 @@ impl Gen {
             changes: #changes,
             agents: #agents,
             earlier_read_inside: ::std::vec![#(#earlier_read_inside),*],
+            earlier_read_outside: ::std::vec![#(#earlier_read_outside),*],
         })
     }
 

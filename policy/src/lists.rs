@@ -303,6 +303,7 @@ fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
     }
     specs(&mut e.body_from, x);
     specs(&mut e.earlier_read_inside, x);
+    specs(&mut e.earlier_read_outside, x);
 }
 
 fn shell(s: &mut ShellTest, x: &mut Expander<'_, '_>) {

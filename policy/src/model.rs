@@ -484,6 +484,10 @@ pub struct EffectTest {
     /// these (path specs): taint from the session memory.
     #[serde(default)]
     pub earlier_read_inside: Vec<PathSpec>,
+    /// `earlier_read_outside` (sends, with `earlier_read_inside`): such an earlier read counts
+    /// only outside these (path specs: the exceptions of a secret list).
+    #[serde(default)]
+    pub earlier_read_outside: Vec<PathSpec>,
 }
 
 impl EffectTest {
@@ -513,6 +517,7 @@ impl EffectTest {
             changes: Vec::new(),
             agents: Vec::new(),
             earlier_read_inside: Vec::new(),
+            earlier_read_outside: Vec::new(),
         }
     }
 

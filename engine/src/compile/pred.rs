@@ -37,7 +37,7 @@ impl EffectGlobs {
             },
             earlier: Box::new(PathGlobs {
                 inside: GlobList::build(&t.earlier_read_inside, home, t.case_insensitive()),
-                outside: GlobList::default(),
+                outside: GlobList::build(&t.earlier_read_outside, home, t.case_insensitive()),
             }),
             content: (!t.content_regex.is_empty())
                 .then(|| regex::RegexSet::new(&t.content_regex).map_err(|e| e.to_string())),

@@ -685,14 +685,9 @@ impl Scripts<'_> {
                     });
                 }
             }
-            if w.unknown && disk_text.is_none() {
-                self.unsure(
-                    format!(
-                        "`{shown}` was written earlier in this session with content that is not visible, and cannot be read now"
-                    ),
-                    Some(label),
-                );
-            }
+            // Written with content that was not visible and not on disk now: the shell
+            // cannot run it (it was removed, or never made because the write was refused),
+            // and a replay on another machine has no disk to read. Nothing to add.
         }
         let size: usize = versions.iter().map(|v| v.text.len()).sum();
         if size > *self.budget {

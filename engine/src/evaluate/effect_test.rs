@@ -261,14 +261,15 @@ fn name_matches(patterns: &[String], name: &str) -> bool {
 }
 
 /// `earlier_read_inside`: whether the session read, in an earlier call, a path inside one of
-/// the specs (the session memory in effect; none: nothing was read).
+/// the specs and outside every `earlier_read_outside` spec (the session memory in effect;
+/// none: nothing was read).
 fn earlier_read(t: &EffectTest, globs: &EffectGlobs, cx: &EffectContext<'_>) -> bool {
     let Some(m) = crate::memory::current() else {
         return false;
     };
     let from_place = Placement {
         inside: &t.earlier_read_inside,
-        outside: &[],
+        outside: &t.earlier_read_outside,
         globs: &globs.earlier,
         env: cx.env,
         payload_cwd: cx.payload.get("cwd").and_then(Value::as_str),

@@ -47,6 +47,7 @@ const SEND_KEYS: &[&str] = &[
     "credential_in_url",
     "runs_response",
     "earlier_read_inside",
+    "earlier_read_outside",
     "lens",
 ];
 const SIGNAL_KEYS: &[&str] = &["target", "lens"];
@@ -131,12 +132,15 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 None => ok = false,
             },
             // Paths the session read in earlier calls (session memory): taint.
-            "earlier_read_inside" => match want_list_items(ctx, val, &label)
-                .and_then(|items| path_specs(ctx, val, items))
-            {
-                Some(specs) => test.earlier_read_inside = specs,
-                None => ok = false,
-            },
+            "earlier_read_inside" | "earlier_read_outside" => {
+                match want_list_items(ctx, val, &label)
+                    .and_then(|items| path_specs(ctx, val, items))
+                {
+                    Some(specs) if k == "earlier_read_inside" => test.earlier_read_inside = specs,
+                    Some(specs) => test.earlier_read_outside = specs,
+                    None => ok = false,
+                }
+            }
             k if kind == EffectKind::Run || k == "path_inside" || k == "path_outside" => {
                 ok &= lower_shell_key(ctx, k, val, &mut test.shell);
             }
