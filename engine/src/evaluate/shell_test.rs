@@ -66,6 +66,11 @@ impl Placement<'_> {
     /// `None` when that cannot be told (only known at run time, or relative with no
     /// working directory against `project` / `home`).
     pub(crate) fn holds(&self, text: &str, dynamic: bool, cwd: Option<&str>) -> Option<bool> {
+        if dynamic && text == crate::shell::PROCSUB {
+            // `source <(…)`, `diff <(a) <(b)`: the path is the pipe bash opens (what the
+            // substitution itself reads or runs is judged on its own).
+            return self.holds("/dev/fd/63", false, None);
+        }
         if dynamic {
             return None;
         }

@@ -53,6 +53,14 @@ pub(super) struct LineAnalysis {
     /// File descriptors opened on files by a bare `exec` earlier on the line
     /// (`exec 4< key`), so that `cat <&4` reads `key`.
     pub(super) fds: HashMap<i32, Redirect>,
+    /// While a word is expanded: no defaulted variable (`${X:-d}`) in it had a default that
+    /// is itself unknown or splits into several words.
+    pub(super) resolved_by_default: bool,
+    /// While a word is expanded: how many variables not set on the line took their default.
+    pub(super) defaults_used: usize,
+    /// The texts of command substitutions that print environment definitions
+    /// (`$(pyenv init -)`), which `eval` may run without the line becoming unsure.
+    pub(super) generated: std::collections::HashSet<String>,
 }
 
 impl LineAnalysis {
@@ -67,6 +75,9 @@ impl LineAnalysis {
             options: ParserOptions::default(),
             loop_budget: MAX_LOOP_UNROLL_BYTES,
             fds: HashMap::new(),
+            resolved_by_default: true,
+            defaults_used: 0,
+            generated: std::collections::HashSet::new(),
         }
     }
 
@@ -75,6 +86,16 @@ impl LineAnalysis {
         ShellAnalysis {
             commands: self.out,
             unsure: self.unsure,
+        }
+    }
+
+    /// Whether the commands recorded from `from` on with wrapper path `via` are one
+    /// shell-environment generator (`pyenv init -`) and nothing else.
+    pub(super) fn only_generator(&self, from: usize, via: &[String]) -> bool {
+        let mut mine = self.out.get(from..).unwrap_or_default().iter();
+        match (mine.next(), mine.next()) {
+            (Some(c), None) => c.via == via && super::generators::env_generator(c),
+            _ => false,
         }
     }
 

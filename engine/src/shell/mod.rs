@@ -49,6 +49,7 @@
 mod context;
 mod emulate;
 mod expand;
+mod generators;
 pub(crate) mod operands;
 mod parse;
 mod programs;
