@@ -58,7 +58,8 @@ pub(crate) fn eval_effect(
     fx: &Effects,
     cx: &EffectContext<'_>,
 ) -> Judgement {
-    let payload_cwd = cx.payload.get("cwd").and_then(Value::as_str);
+    let project = super::shell_test::project_base(cx.payload);
+    let payload_cwd = project.as_deref();
     let lens_ok =
         |e: &Effect| t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens));
     if t.kind == EffectKind::Run {

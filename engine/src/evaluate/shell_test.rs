@@ -232,6 +232,7 @@ pub(crate) fn eval_shell(
     cache: &GlobCache,
 ) -> Judgement {
     let payload_cwd = payload.get("cwd").and_then(Value::as_str);
+    let project = project_base(payload);
     let mut unknown: Option<String> = None;
     for c in &a.commands {
         if c.program.is_empty() && t.programs.is_empty() && t.subcommands.is_empty() {
@@ -345,13 +346,19 @@ pub(crate) fn eval_shell(
             let cwd = c.cwd.as_deref().or(payload_cwd);
             let mut any_ok = false;
             let mut any_dynamic = false;
-            for o in operands.iter().copied().chain(c.redirects.iter()) {
+            // A redirection into a stream device (`2>/dev/null`, `>/dev/stderr`) names no file
+            // the command acts on: `rm -rf build 2>/dev/null` deletes `build` only.
+            let files = c
+                .redirects
+                .iter()
+                .filter(|r| r.dynamic || !is_stream_device(&r.text));
+            for o in operands.iter().copied().chain(files) {
                 let place = Placement {
                     inside: &t.path_inside,
                     outside: &t.path_outside,
                     globs,
                     env,
-                    payload_cwd,
+                    payload_cwd: project.as_deref(),
                     cache,
                 };
                 match place.holds(&o.text, o.dynamic, cwd) {
@@ -427,4 +434,52 @@ mod tests {
         assert_eq!(glob_instances("src/*", &inside, &none), ["src/"]);
         assert_eq!(glob_instances("./.e*", &inside, &none), ["./.e", "./.env"]);
     }
+}
+
+/// Whether a redirection target is a stream device rather than a file: `/dev/null`,
+/// `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/tty`, `/dev/fd/N`.
+fn is_stream_device(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "/dev/zero"
+    ) || path
+        .strip_prefix("/dev/fd/")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The folder "the project" means for a payload when no project directory is configured:
+/// the session's project folder, not the folder the agent `cd`-ed into since. Claude Code
+/// keeps a session's transcript under `~/.claude/projects/<project folder, each character
+/// that is not a letter or digit written as '-'>/`: the payload's `cwd`, or the closest of
+/// its parent folders, whose name encodes to that folder name is the project. Otherwise
+/// the `cwd`.
+pub(crate) fn project_base(payload: &Value) -> Option<String> {
+    let cwd = payload.get("cwd").and_then(Value::as_str)?;
+    let encode = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect()
+    };
+    let folder = payload
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .and_then(|t| {
+            let mut parts = t.rsplit(['/', '\\']);
+            let _file = parts.next()?;
+            let dir = parts.next()?;
+            (parts.next() == Some("projects")).then(|| encode(dir))
+        });
+    if let Some(folder) = folder {
+        let mut at = cwd.trim_end_matches('/');
+        while !at.is_empty() {
+            if encode(at) == folder {
+                return Some(at.to_string());
+            }
+            match at.rsplit_once('/') {
+                Some((parent, _)) => at = parent,
+                None => break,
+            }
+        }
+    }
+    Some(cwd.to_string())
 }
