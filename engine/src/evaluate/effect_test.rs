@@ -150,7 +150,7 @@ pub(crate) fn eval_effect(
                     )
                 }
             }
-            What::Send(s) => send_ok(t, globs, s, &place, cx),
+            What::Send(s) => send_ok(t, globs, s, e.route.command.as_deref(), &place, cx),
             What::Signal { targets, .. } => {
                 let named = targets
                     .iter()
@@ -246,6 +246,7 @@ fn send_ok(
     t: &EffectTest,
     globs: &EffectGlobs,
     s: &crate::effects::Send,
+    command: Option<&str>,
     place: &Placement<'_>,
     cx: &EffectContext<'_>,
 ) -> Option<bool> {
@@ -254,7 +255,12 @@ fn send_ok(
         || !t.ip_class.is_empty()
         || !t.scheme.is_empty()
         || t.credential_in_url;
-    let ep: Option<&Endpoint> = s.endpoint.as_ref();
+    let swept = if s.endpoint.is_none() && s.dynamic {
+        command.and_then(lan_sweep_endpoint)
+    } else {
+        None
+    };
+    let ep: Option<&Endpoint> = s.endpoint.as_ref().or(swept.as_ref());
     if needs_endpoint {
         let Some(ep) = ep else {
             // The destination is only known at run time (or does not parse).
@@ -332,4 +338,44 @@ fn send_ok(
         }
     }
     Some(true)
+}
+
+/// The destination of a sweep over a local network (`ping -c1 192.168.1.$i`): when the only
+/// part of the command known at run time is the last numbers of an IPv4 address whose fixed
+/// first numbers are in a private or loopback range (10/8, 172.16/12, 192.168/16, 127/8),
+/// the address is in that range whatever the numbers are; it stands for the address with
+/// them set to 0. A computed name (labels after the variable, a substitution) is none.
+fn lan_sweep_endpoint(command: &str) -> Option<Endpoint> {
+    if command.matches('$').count() != 1 || command.contains(['`', '(']) {
+        return None;
+    }
+    let word = command.split_whitespace().find(|w| w.contains('$'))?;
+    let word = word.trim_matches(|c| c == '"' || c == '\'');
+    let (fixed, var) = word.split_once(".$")?;
+    let var = var
+        .strip_prefix('{')
+        .and_then(|v| v.strip_suffix('}'))
+        .unwrap_or(var);
+    if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let octets: Vec<u8> = fixed
+        .split('.')
+        .map(str::parse::<u8>)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let private = match octets.as_slice() {
+        [10, ..] | [127, ..] => octets.len() >= 1,
+        [192, 168, ..] => true,
+        [172, b, ..] => (16..=31).contains(b),
+        _ => false,
+    };
+    if !private || octets.len() > 3 {
+        return None;
+    }
+    let mut full = octets.iter().map(u8::to_string).collect::<Vec<_>>();
+    while full.len() < 4 {
+        full.push("0".into());
+    }
+    crate::effects::url::parse(&full.join("."))
 }
