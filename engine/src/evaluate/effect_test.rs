@@ -379,3 +379,24 @@ fn lan_sweep_endpoint(command: &str) -> Option<Endpoint> {
     }
     crate::effects::url::parse(&full.join("."))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lan_sweep_endpoint;
+
+    #[test]
+    fn a_sweep_of_a_private_subnet_has_a_private_destination() {
+        let class = |c: &str| lan_sweep_endpoint(c).map(|e| e.class().name());
+        assert_eq!(class("ping -c1 -W1 192.168.1.$i"), Some("private"));
+        assert_eq!(class("ping -c 1 10.0.0.${h}"), Some("private"));
+        assert_eq!(class("nc -z -w1 172.20.$n"), Some("private"));
+        assert_eq!(class("ping 127.0.0.$i"), Some("loopback"));
+        // Public prefixes, labels after the variable, other computed parts: unknown.
+        assert_eq!(class("ping 8.8.8.$i"), None);
+        assert_eq!(class("ping 172.32.0.$i"), None);
+        assert_eq!(class("ping 192.168.1.$i.evil.io"), None);
+        assert_eq!(class("ping $NET.$i"), None);
+        assert_eq!(class("ping 192.168.1.$(cat x)"), None);
+        assert_eq!(class("ping -c $N 192.168.1.$i"), None);
+    }
+}

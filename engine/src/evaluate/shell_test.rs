@@ -72,7 +72,10 @@ impl Placement<'_> {
             return self.holds("/dev/fd/63", false, None);
         }
         if dynamic {
-            return None;
+            // `strings $(command -v codex)`, `ls $(go env GOPATH)/bin`: a path whose computed
+            // part is a locator is judged as a path of its kind.
+            return crate::shell::locators::representative(text, self.payload_cwd)
+                .and_then(|p| self.holds(&p, false, cwd));
         }
         // A last component that is only a wildcard (`dir/*`, `~/*`, `*`) names everything in
         // the folder: it is judged as the folder (`rm -rf /tmp/*` empties /tmp).

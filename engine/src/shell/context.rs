@@ -117,7 +117,7 @@ impl LineAnalysis {
         // (A word split at IFS runs its first piece, not the last: never read that way.)
         let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
         let named = first.dynamic
-            && !first.text.contains(|c: char| ifs.contains(c))
+            && !without_substitutions(&first.text).contains(|c: char| ifs.contains(c))
             && known_basename(&first.text);
         if first.dynamic && !named {
             self.mark_unsure(format!(
@@ -135,6 +135,24 @@ impl LineAnalysis {
             cwd: self.cwd.clone(),
         });
     }
+}
+
+/// `word` without the text of the substitutions written out in it (`$(npm bin)/eslint` →
+/// `$()/eslint`): blanks inside them are no word splitting.
+fn without_substitutions(word: &str) -> String {
+    let mut out = String::new();
+    let mut rest = word;
+    while let Some(at) = rest.find("$(") {
+        out.push_str(&rest[..at + 2]);
+        match rest[at + 2..].find(')') {
+            Some(end) => rest = &rest[at + 2 + end..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether a command word whose folder is only known at run time still names its program:

@@ -166,7 +166,32 @@ impl LineAnalysis {
                     let unsure_before = self.unsure.clone();
                     self.script(&script, &v, depth + 1);
                     self.cwd = saved;
-                    if self.unsure == unsure_before && self.only_generator(before, &v) {
+                    let located = self.unsure == unsure_before
+                        && match self.out.get(before..) {
+                            Some([c]) if c.via == v && !c.dynamic_program => {
+                                !c.args.iter().any(|a| a.dynamic)
+                                    && super::locators::locator_path(
+                                        &std::iter::once(c.program.as_str())
+                                            .chain(c.args.iter().map(|a| a.text.as_str()))
+                                            .collect::<Vec<_>>(),
+                                    )
+                                    .is_some()
+                            }
+                            _ => false,
+                        };
+                    if located {
+                        // `$(command -v codex)`: written out, so path tests know its kind.
+                        let words: Vec<&str> = self
+                            .out
+                            .get(before)
+                            .map(|c| {
+                                std::iter::once(c.program.as_str())
+                                    .chain(c.args.iter().map(|a| a.text.as_str()))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        out.text.push_str(&format!("$({})", words.join(" ")));
+                    } else if self.unsure == unsure_before && self.only_generator(before, &v) {
                         // `$(pyenv init -)`: environment definitions, named for `eval`.
                         let shown = self
                             .out

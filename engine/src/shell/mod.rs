@@ -50,6 +50,7 @@ mod context;
 mod emulate;
 mod expand;
 mod generators;
+pub(crate) mod locators;
 pub(crate) mod operands;
 mod parse;
 mod programs;

@@ -708,3 +708,42 @@ fn a_here_document_closed_by_the_end_of_input_is_read_to_the_end() {
         Some("cat <<\"E\" > f\nbody\nE\n".to_string())
     );
 }
+
+#[test]
+fn locator_substitutions_are_written_out_and_stand_for_a_path_of_their_kind() {
+    assert_eq!(
+        cmds("strings $(command -v codex)"),
+        vec!["command -v codex (via $(…))", "strings $(command -v codex)"]
+    );
+    // Any other substitution stays `$(…)`.
+    assert_eq!(cmds("cat $(echo x)"), vec!["echo x (via $(…))", "cat $(…)"]);
+    use super::locators::representative;
+    assert_eq!(
+        representative("$(command -v codex)", None).as_deref(),
+        Some("/usr/bin/codex")
+    );
+    assert_eq!(
+        representative("$(go env GOPATH)/bin", None).as_deref(),
+        Some("~/go/bin")
+    );
+    assert_eq!(
+        representative("$(git rev-parse --show-toplevel)/build", Some("/w/p")).as_deref(),
+        Some("/w/p/build")
+    );
+    assert_eq!(
+        representative("$(git rev-parse --show-toplevel)/x", None),
+        None
+    );
+    // Another unknown part, or no locator: not a path of a known kind.
+    assert_eq!(representative("$(go env GOPATH)/$X", None), None);
+    assert_eq!(representative("$(…)/bin", None), None);
+    assert_eq!(representative("$(command -v ../../x)", None), None);
+    assert_eq!(representative("plain", None), None);
+    // The folder of a command word is a locator: the program is known by its name.
+    let a = BrushAnalyzer.analyze("$(npm bin)/eslint .", Some("/p"));
+    assert_eq!(a.unsure, None);
+    assert_eq!(
+        a.commands.last().map(SimpleCommand::basename),
+        Some("eslint")
+    );
+}
