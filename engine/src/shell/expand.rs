@@ -164,6 +164,15 @@ impl LineAnalysis {
                     };
                     let before = self.out.len();
                     let unsure_before = self.unsure.clone();
+                    if bodiless_function(&script) {
+                        // `` `Build()` `` (Markdown in a commit message or a note): bash parses
+                        // a backquoted text when it runs it, fails on a function header with
+                        // no body, runs nothing of it and substitutes nothing.
+                        self.cwd = saved;
+                        out.text.push_str("$(…)");
+                        out.dynamic = true;
+                        continue;
+                    }
                     self.script(&script, &v, depth + 1);
                     self.cwd = saved;
                     let located = self.unsure == unsure_before
@@ -335,4 +344,23 @@ fn piece_is_dynamic(p: &WordPiece, in_dq: bool, cx: &LineAnalysis) -> bool {
         WordPiece::TildeExpansion(_) => true,
         _ => false,
     }
+}
+
+/// Whether a script is one function header with no body (`Build()`, `obj.method()`): bash
+/// rejects it with a syntax error and runs none of it.
+fn bodiless_function(script: &str) -> bool {
+    let t = script.trim();
+    let Some(name) = t
+        .strip_suffix(')')
+        .map(str::trim_end)
+        .and_then(|r| r.strip_suffix('('))
+    else {
+        return false;
+    };
+    let name = name.trim_end();
+    !name.is_empty()
+        && !name.contains(|c: char| c.is_whitespace())
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-' | '/'))
 }

@@ -747,3 +747,28 @@ fn locator_substitutions_are_written_out_and_stand_for_a_path_of_their_kind() {
         Some("eslint")
     );
 }
+
+#[test]
+fn a_backquoted_function_header_runs_nothing() {
+    // Markdown in a note: bash fails on `InitProject()` when it runs the substitution, and
+    // runs the outer command with nothing substituted.
+    let line = "backlog task edit 26 --notes \"Created `InitService` with `InitProject()` method\"";
+    assert_eq!(unsure(line), None);
+    assert_eq!(
+        cmds(line),
+        vec![
+            "InitService (via $(…))",
+            "backlog task edit 26 --notes Created $(…) with $(…) method"
+        ]
+    );
+    assert_eq!(
+        unsure("git commit -m \"fix `obj.run()` and `Build()`\""),
+        None
+    );
+    // Anything else backquoted is analysed as before.
+    assert_eq!(
+        cmds("echo \"`rm -rf ~`\""),
+        vec!["rm -rf ~ (via $(…))", "echo $(…)"]
+    );
+    assert!(unsure("echo `f() {`").is_some());
+}
