@@ -365,7 +365,7 @@ fn lan_sweep_endpoint(command: &str) -> Option<Endpoint> {
         .collect::<Result<_, _>>()
         .ok()?;
     let private = match octets.as_slice() {
-        [10, ..] | [127, ..] => octets.len() >= 1,
+        [10, ..] | [127, ..] => true,
         [192, 168, ..] => true,
         [172, b, ..] => (16..=31).contains(b),
         _ => false,

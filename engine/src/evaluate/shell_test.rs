@@ -415,30 +415,6 @@ pub(crate) fn eval_shell(
     Judgement::No
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::policy::PathSpec;
-
-    #[test]
-    fn a_pattern_is_tried_with_the_names_the_test_lists() {
-        let specs = [
-            PathSpec::Glob("**/.ssh/**".into()),
-            PathSpec::Glob("**/id_rsa".into()),
-            PathSpec::Glob("**/.env".into()),
-        ];
-        let inside = GlobList::build(&specs, "/home/u", true);
-        let none = GlobList::default();
-        assert_eq!(
-            glob_instances("~/.ss?/id_*", &inside, &none),
-            ["~/.ssx/id_", "~/.ssh/id_rsa", "~/.ssh/id_", "~/.ssx/id_rsa"]
-        );
-        // A bare wildcard names nothing in particular, and does not match a leading dot.
-        assert_eq!(glob_instances("src/*", &inside, &none), ["src/"]);
-        assert_eq!(glob_instances("./.e*", &inside, &none), ["./.e", "./.env"]);
-    }
-}
-
 /// Whether a redirection target is a stream device rather than a file: `/dev/null`,
 /// `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/tty`, `/dev/fd/N`.
 fn is_stream_device(path: &str) -> bool {
@@ -485,4 +461,72 @@ pub(crate) fn project_base(payload: &Value) -> Option<String> {
         }
     }
     Some(cwd.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::PathSpec;
+
+    #[test]
+    fn a_pattern_is_tried_with_the_names_the_test_lists() {
+        let specs = [
+            PathSpec::Glob("**/.ssh/**".into()),
+            PathSpec::Glob("**/id_rsa".into()),
+            PathSpec::Glob("**/.env".into()),
+        ];
+        let inside = GlobList::build(&specs, "/home/u", true);
+        let none = GlobList::default();
+        assert_eq!(
+            glob_instances("~/.ss?/id_*", &inside, &none),
+            ["~/.ssx/id_", "~/.ssh/id_rsa", "~/.ssh/id_", "~/.ssx/id_rsa"]
+        );
+        // A bare wildcard names nothing in particular, and does not match a leading dot.
+        assert_eq!(glob_instances("src/*", &inside, &none), ["src/"]);
+        assert_eq!(glob_instances("./.e*", &inside, &none), ["./.e", "./.env"]);
+    }
+}
+
+#[cfg(test)]
+mod project_tests {
+    use super::project_base;
+    use serde_json::json;
+
+    #[test]
+    fn the_project_is_the_session_folder_not_the_folder_cd_moved_to() {
+        let p = |cwd: &str, t: &str| project_base(&json!({"cwd": cwd, "transcript_path": t}));
+        let t = "/home/u/.claude/projects/-home-u-my-app/0b1.jsonl";
+        assert_eq!(
+            p("/home/u/my_app/build", t).as_deref(),
+            Some("/home/u/my_app")
+        );
+        assert_eq!(
+            p(
+                "/home/u/my.app/a/b",
+                "/h/.claude/projects/-home-u-my-app/s.jsonl"
+            )
+            .as_deref(),
+            Some("/home/u/my.app")
+        );
+        assert_eq!(p("/home/u/my_app", t).as_deref(), Some("/home/u/my_app"));
+        // A folder that is no parent of the cwd, or no transcript: the cwd.
+        assert_eq!(p("/srv/other", t).as_deref(), Some("/srv/other"));
+        assert_eq!(
+            project_base(&json!({"cwd": "/w/x"})).as_deref(),
+            Some("/w/x")
+        );
+        assert_eq!(p("/w/x", "/tmp/rollout.jsonl").as_deref(), Some("/w/x"));
+        assert_eq!(project_base(&json!({})), None);
+    }
+
+    #[test]
+    fn stream_devices_are_no_files() {
+        use super::is_stream_device;
+        for d in ["/dev/null", "/dev/stderr", "/dev/fd/2", "/dev/tty"] {
+            assert!(is_stream_device(d), "{d}");
+        }
+        for f in ["/dev/sda", "/dev/fd/", "/dev/fd/x", "build", "/tmp/null"] {
+            assert!(!is_stream_device(f), "{f}");
+        }
+    }
 }
