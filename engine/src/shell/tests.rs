@@ -772,3 +772,15 @@ fn a_backquoted_function_header_runs_nothing() {
     );
     assert!(unsure("echo `f() {`").is_some());
 }
+
+#[test]
+fn an_unknown_program_given_a_script_with_c_is_judged_as_a_shell_too() {
+    let a = BrushAnalyzer.analyze("$SHELL -c 'rm -rf ~'", Some("/p"));
+    assert!(a.unsure.is_some(), "{a:?}");
+    assert_eq!(
+        cmds("$SHELL -c 'rm -rf ~'"),
+        vec!["$SHELL -c rm -rf ~", "rm -rf ~ (via $SHELL -c)"]
+    );
+    // Without `-c`, nothing more is read into it.
+    assert_eq!(cmds("$PY script.py"), vec!["$PY script.py"]);
+}
