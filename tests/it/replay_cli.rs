@@ -126,7 +126,9 @@ fn replay_baseline_diff_and_would_run() {
         r["policies"].as_array().unwrap().len()
     );
     let diff = &r["diff"];
-    assert_eq!(diff["changed"], 73);
+    // 72 (issue 14): hooklog-1.jsonl:360, whose backquoted `InitProject()` runs nothing, is
+    // left alone by both policy sets now.
+    assert_eq!(diff["changed"], 72);
     let ev = diff["events"].as_array().unwrap();
     let codex = ev
         .iter()
