@@ -140,7 +140,8 @@ fn replay_baseline_diff_and_would_run() {
     assert_eq!(codex["subject"], "apply_patch");
     // `run` rules are listed, never executed.
     let runs = r["would_run"].as_array().unwrap();
-    assert_eq!(runs.len(), 21);
+    // 20: `audit-shell` no longer fires on hooklog-1.jsonl:360, which was undecidable.
+    assert_eq!(runs.len(), 20);
     assert!(
         runs.iter()
             .all(|x| x["command"] == "logger -t seamguard-audit")
