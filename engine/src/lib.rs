@@ -107,7 +107,9 @@ pub use decision::{
     merged_verdict, pre_tool_decision,
 };
 pub use dialect::Dialect;
-pub use engine::{ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger};
+pub use engine::{
+    ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
+};
 pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};

@@ -56,6 +56,10 @@ pub struct Fired {
     pub matched: Option<String>,
     /// Why a shell test could not be decided (the rule fired as a precaution).
     pub unsure: Option<String>,
+    /// With `unsure`: the call itself has a part no lens could resolve (a line that does not
+    /// parse, an unknown program word), so any rule may be involved through it; the engine
+    /// asks once for such rules instead of once per rule.
+    pub call_unsure: bool,
 }
 
 /// A policy file's load status as the table keeps it (for loud reporting and fail-closed).
@@ -296,11 +300,12 @@ impl DecisionTable {
         let subjects = Self::subjects(seam, payload, dialect);
         t.fire(payload, &subjects, kind, &self.env, &mut NoTrace)
             .into_iter()
-            .filter_map(|(l, matched, unsure)| {
+            .filter_map(|(l, matched, unsure, call_unsure)| {
                 t.rules.get(l as usize).map(|r| Fired {
                     rule: r.global,
                     matched,
                     unsure,
+                    call_unsure,
                 })
             })
             .collect()

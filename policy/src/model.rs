@@ -113,9 +113,10 @@ pub struct PolicyMeta {
     pub codex_ask: CodexAsk,
     /// `mode`: `enforce` (default) or `observe`.
     pub mode: PolicyMode,
-    /// `on_unsure`: verdict of a hook rule whose shell test cannot be decided (a line that
-    /// does not parse, a command word from an unresolved variable, the depth limit).
-    /// Guards always deny.
+    /// `on_unsure`: verdict of a rule (hook or guard) whose test cannot be decided (a line
+    /// that does not parse, a command word from an unresolved variable, the depth limit, a
+    /// computed path): `ask` (the default: the call is asked about once, with the cause),
+    /// `deny`, or `ignore`.
     pub on_unsure: OnUnsure,
     /// Whether its `run` actions may execute: user, managed and command-line policies are
     /// trusted; a project policy only after `seamguard trust` recorded its exact content.

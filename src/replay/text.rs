@@ -90,7 +90,13 @@ pub(super) fn render(
     let mut hv: Vec<_> = report.rule_hits.iter().collect();
     hv.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     for (r, n) in hv {
-        writeln!(w, "  {n:>6}  {r}")?;
+        if r == seamguard_engine::UNSURE_RULE {
+            // Lines with a part seamguard cannot resolve: one ask each, whatever number of
+            // rules could have been involved.
+            writeln!(w, "  {n:>6}  {r}  (undecidable: asked once per call)")?;
+        } else {
+            writeln!(w, "  {n:>6}  {r}")?;
+        }
     }
     let never = &report.never_fired;
     writeln!(

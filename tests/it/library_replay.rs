@@ -26,10 +26,14 @@ const FIXTURE: &str = "tests/data/library-replay.jsonl";
 
 /// Events read from `data/recorded/`.
 const PINNED_EVENTS: usize = 5889;
-/// Events the balanced library does not leave alone (rows of the fixture).
-const PINNED_FLAGGED: usize = 21;
+/// Events the balanced library does not leave alone (rows of the fixture). Issue 14: a line
+/// with a part seamguard cannot resolve asks once with its cause (`seamguard:unsure`)
+/// instead of being denied by every guard: gemini-1.json:93, 99, 106 became asks, and
+/// hooklog-1.jsonl:360 (a note whose Markdown backquotes `InitProject()`, which bash runs as
+/// nothing) is left alone.
+const PINNED_FLAGGED: usize = 20;
 /// Of those, denied.
-const PINNED_DENIED: usize = 8;
+const PINNED_DENIED: usize = 4;
 
 /// The balanced library with a fixed path environment: the recordings were scrubbed to
 /// `/home/user`, and the project is each payload's `cwd` (as `seamguard replay` does).

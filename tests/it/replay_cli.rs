@@ -126,7 +126,9 @@ fn replay_baseline_diff_and_would_run() {
         r["policies"].as_array().unwrap().len()
     );
     let diff = &r["diff"];
-    assert_eq!(diff["changed"], 73);
+    // 72 (issue 14): hooklog-1.jsonl:360, whose backquoted `InitProject()` runs nothing, is
+    // left alone by both policy sets now.
+    assert_eq!(diff["changed"], 72);
     let ev = diff["events"].as_array().unwrap();
     let codex = ev
         .iter()
@@ -138,7 +140,8 @@ fn replay_baseline_diff_and_would_run() {
     assert_eq!(codex["subject"], "apply_patch");
     // `run` rules are listed, never executed.
     let runs = r["would_run"].as_array().unwrap();
-    assert_eq!(runs.len(), 21);
+    // 20: `audit-shell` no longer fires on hooklog-1.jsonl:360, which was undecidable.
+    assert_eq!(runs.len(), 20);
     assert!(
         runs.iter()
             .all(|x| x["command"] == "logger -t seamguard-audit")

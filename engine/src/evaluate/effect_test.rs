@@ -63,7 +63,8 @@ pub(crate) fn eval_effect(
     if !t.earlier_read_inside.is_empty() && !earlier_read(t, globs, cx) {
         return Judgement::No;
     }
-    let payload_cwd = cx.payload.get("cwd").and_then(Value::as_str);
+    let project = super::shell_test::project_base(cx.payload);
+    let payload_cwd = project.as_deref();
     let lens_ok =
         |e: &Effect| t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens));
     if t.kind == EffectKind::Run {
@@ -154,7 +155,7 @@ pub(crate) fn eval_effect(
                     )
                 }
             }
-            What::Send(s) => send_ok(t, globs, s, &place, cx),
+            What::Send(s) => send_ok(t, globs, s, e.route.command.as_deref(), &place, cx),
             What::Signal { targets, .. } => {
                 let named = targets
                     .iter()
@@ -284,6 +285,7 @@ fn send_ok(
     t: &EffectTest,
     globs: &EffectGlobs,
     s: &crate::effects::Send,
+    command: Option<&str>,
     place: &Placement<'_>,
     cx: &EffectContext<'_>,
 ) -> Option<bool> {
@@ -295,7 +297,12 @@ fn send_ok(
     if t.runs_response && !s.runs_response {
         return Some(false);
     }
-    let ep: Option<&Endpoint> = s.endpoint.as_ref();
+    let swept = if s.endpoint.is_none() && s.dynamic {
+        command.and_then(lan_sweep_endpoint)
+    } else {
+        None
+    };
+    let ep: Option<&Endpoint> = s.endpoint.as_ref().or(swept.as_ref());
     if needs_endpoint {
         let Some(ep) = ep else {
             // The destination is only known at run time (or does not parse).
@@ -373,4 +380,65 @@ fn send_ok(
         }
     }
     Some(true)
+}
+
+/// The destination of a sweep over a local network (`ping -c1 192.168.1.$i`): when the only
+/// part of the command known at run time is the last numbers of an IPv4 address whose fixed
+/// first numbers are in a private or loopback range (10/8, 172.16/12, 192.168/16, 127/8),
+/// the address is in that range whatever the numbers are; it stands for the address with
+/// them set to 0. A computed name (labels after the variable, a substitution) is none.
+fn lan_sweep_endpoint(command: &str) -> Option<Endpoint> {
+    if command.matches('$').count() != 1 || command.contains(['`', '(']) {
+        return None;
+    }
+    let word = command.split_whitespace().find(|w| w.contains('$'))?;
+    let word = word.trim_matches(|c| c == '"' || c == '\'');
+    let (fixed, var) = word.split_once(".$")?;
+    let var = var
+        .strip_prefix('{')
+        .and_then(|v| v.strip_suffix('}'))
+        .unwrap_or(var);
+    if var.is_empty() || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let octets: Vec<u8> = fixed
+        .split('.')
+        .map(str::parse::<u8>)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let private = match octets.as_slice() {
+        [10, ..] | [127, ..] => true,
+        [192, 168, ..] => true,
+        [172, b, ..] => (16..=31).contains(b),
+        _ => false,
+    };
+    if !private || octets.len() > 3 {
+        return None;
+    }
+    let mut full = octets.iter().map(u8::to_string).collect::<Vec<_>>();
+    while full.len() < 4 {
+        full.push("0".into());
+    }
+    crate::effects::url::parse(&full.join("."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lan_sweep_endpoint;
+
+    #[test]
+    fn a_sweep_of_a_private_subnet_has_a_private_destination() {
+        let class = |c: &str| lan_sweep_endpoint(c).map(|e| e.class().name());
+        assert_eq!(class("ping -c1 -W1 192.168.1.$i"), Some("private"));
+        assert_eq!(class("ping -c 1 10.0.0.${h}"), Some("private"));
+        assert_eq!(class("nc -z -w1 172.20.$n"), Some("private"));
+        assert_eq!(class("ping 127.0.0.$i"), Some("loopback"));
+        // Public prefixes, labels after the variable, other computed parts: unknown.
+        assert_eq!(class("ping 8.8.8.$i"), None);
+        assert_eq!(class("ping 172.32.0.$i"), None);
+        assert_eq!(class("ping 192.168.1.$i.evil.io"), None);
+        assert_eq!(class("ping $NET.$i"), None);
+        assert_eq!(class("ping 192.168.1.$(cat x)"), None);
+        assert_eq!(class("ping -c $N 192.168.1.$i"), None);
+    }
 }

@@ -24,6 +24,28 @@ use crate::table::{DecisionTable, Fired};
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
 
+/// Rule id of the one `ask` a pre-tool call gets when part of it cannot be resolved (an
+/// unknown program word, a computed path, a line that does not parse) and rules whose effect
+/// could be involved would otherwise each decide on it: the call is asked about once, with
+/// the unresolved part as the reason (DESIGN.md §2, "Never throw into the agent").
+pub const UNSURE_RULE: &str = "seamguard:unsure";
+
+/// Most distinct causes quoted in the reason of the [`UNSURE_RULE`] ask.
+const MAX_UNSURE_CAUSES: usize = 3;
+
+/// A rule that fired only because part of the call could not be resolved, collected into the
+/// one [`UNSURE_RULE`] ask.
+struct UnsureHit {
+    /// The rule id.
+    rule: String,
+    /// What could not be resolved.
+    why: String,
+    /// Its policy is in observe mode.
+    observe: bool,
+    /// Its policy's `codex_ask`.
+    codex_ask: CodexAsk,
+}
+
 /// Evaluates events against a [`DecisionTable`].
 pub struct Engine {
     table: DecisionTable,
@@ -154,6 +176,8 @@ struct Eval<'p> {
     used: u32,
     /// Why the continuation ledger cannot keep the count, when it cannot.
     ledger_unusable: Option<String>,
+    /// Rules that fired only because part of the call could not be resolved (pre-tool).
+    unsure: Vec<UnsureHit>,
 }
 
 /// What the command hooks of one evaluation produced.
@@ -281,6 +305,7 @@ impl Engine {
             to_run: Vec::new(),
             used: budget.used,
             ledger_unusable: budget.unusable.clone(),
+            unsure: Vec::new(),
         };
         self.load_failures(&mut st);
 
@@ -307,6 +332,7 @@ impl Engine {
         if seam == Seam::PreTool {
             self.guards(&mut st, guards_fired);
         }
+        Self::unsure_ask(&mut st);
 
         // Patterns compile on first use: report any that failed (size limits).
         for e in self.table.seam_errors(seam) {
@@ -400,7 +426,31 @@ impl Engine {
         };
         let mut reason = a.reason.clone();
         if let Some(why) = &f.unsure {
-            match meta.map(|p| p.on_unsure).unwrap_or_default() {
+            let on_unsure = meta.map(|p| p.on_unsure).unwrap_or_default();
+            // A rule that only decides (asks or denies) asks once for the whole call, with
+            // the unresolved part as the reason.
+            let decides_only = matches!(verdict, Verdict::Ask | Verdict::Deny)
+                && a.run.is_none()
+                && a.context.is_none()
+                && a.halt.is_none()
+                && a.feedback.is_none()
+                && a.continue_with.is_none()
+                && a.redact.is_empty()
+                && a.rewrite.is_none();
+            if f.call_unsure
+                && on_unsure == OnUnsure::Ask
+                && st.seam == Seam::PreTool
+                && decides_only
+            {
+                st.unsure.push(UnsureHit {
+                    rule: rule.id.clone(),
+                    why: why.clone(),
+                    observe: self.observing(meta) || a.observe,
+                    codex_ask: meta.map_or(CodexAsk::Deny, |m| m.codex_ask),
+                });
+                return false;
+            }
+            match on_unsure {
                 OnUnsure::Ignore => return false,
                 OnUnsure::Ask if st.seam == Seam::PreTool && verdict != Verdict::Allow => {
                     verdict = Verdict::Ask;
@@ -646,28 +696,123 @@ impl Engine {
             let Some(rule) = self.table.rule(f.rule) else {
                 continue;
             };
+            let meta = self.table.policies().get(rule.policy);
+            if let Some(why) = &f.unsure {
+                // What a guard cannot check is asked about, once for the call, unless its
+                // policy chose `on_unsure = "deny"` (or `"ignore"`).
+                match meta.map(|p| p.on_unsure).unwrap_or_default() {
+                    OnUnsure::Ask if f.call_unsure => {
+                        st.unsure.push(UnsureHit {
+                            rule: rule.id.clone(),
+                            why: why.clone(),
+                            observe: self.observing(meta) || rule.action.observe,
+                            codex_ask: meta.map_or(CodexAsk::Deny, |m| m.codex_ask),
+                        });
+                        continue;
+                    }
+                    OnUnsure::Ask => {
+                        // Only this guard's own effect is undecidable (a computed path): it
+                        // asks, saying what it could not see.
+                        let base =
+                            rule.action.reason.clone().unwrap_or_else(|| {
+                                format!("Denied by seamguard guard `{}`", rule.id)
+                            });
+                        let mut c = self.contribution(
+                            rule,
+                            Verdict::Ask,
+                            Some(format!("{why}; seamguard cannot rule out: {base}")),
+                        );
+                        c.guard = true;
+                        if self.observing(meta) {
+                            c.observe = true;
+                            st.observed.push(st.contributions.len());
+                        } else {
+                            st.codex_ask
+                                .push(meta.map_or(CodexAsk::Deny, |m| m.codex_ask));
+                        }
+                        st.contributions.push(c);
+                        continue;
+                    }
+                    OnUnsure::Ignore => continue,
+                    OnUnsure::Deny => {}
+                }
+            }
             let base = rule
                 .action
                 .reason
                 .clone()
                 .unwrap_or_else(|| format!("Denied by seamguard guard `{}`", rule.id));
             let reason = match (&f.unsure, &f.matched) {
-                // Guards fail closed: say so, so the reason is not read as a finding.
+                // `on_unsure = "deny"`: say so, so the reason is not read as a finding.
                 // The guard's own reason would read like a finding ("Disk and partition
                 // tools…" on a line that does not parse): say only why it could not check.
                 (Some(why), _) => {
-                    format!("{why}; seamguard's guards deny what they cannot check")
+                    format!(
+                        "{why}; this policy denies what seamguard cannot check (on_unsure = \"deny\")"
+                    )
                 }
                 (None, Some(m)) => format!("{base}: {m}"),
                 (None, None) => base,
             };
             let mut c =
                 Contribution::from_guard(&rule.id, Some(rule.source.clone()), GuardDeny { reason });
-            if self.observing(self.table.policies().get(rule.policy)) {
+            if self.observing(meta) {
                 c.observe = true;
                 st.observed.push(st.contributions.len());
             }
             st.contributions.push(c);
+        }
+    }
+
+    /// The one `ask` for what could not be resolved: the distinct causes, and how many rules
+    /// could be involved (enforced and observed rules apart).
+    fn unsure_ask(st: &mut Eval<'_>) {
+        let hits = std::mem::take(&mut st.unsure);
+        for observe in [false, true] {
+            let mine: Vec<&UnsureHit> = hits.iter().filter(|h| h.observe == observe).collect();
+            let Some(first) = mine.first() else {
+                continue;
+            };
+            let mut causes: Vec<&str> = Vec::new();
+            for h in &mine {
+                if !causes.contains(&h.why.as_str()) {
+                    causes.push(&h.why);
+                }
+            }
+            let mut rules: Vec<&str> = mine.iter().map(|h| h.rule.as_str()).collect();
+            rules.dedup();
+            let shown = causes
+                .iter()
+                .take(MAX_UNSURE_CAUSES)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("; ");
+            let more = causes.len().saturating_sub(MAX_UNSURE_CAUSES);
+            let more = if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
+            let n = rules.len();
+            let plural = if n == 1 { "" } else { "s" };
+            let reason = format!(
+                "{shown}{more}: seamguard cannot check this part of the call, so it asks ({n} rule{plural} could apply)"
+            );
+            if observe {
+                st.observed.push(st.contributions.len());
+            } else {
+                st.codex_ask.push(first.codex_ask);
+            }
+            st.contributions.push(Contribution {
+                rule: UNSURE_RULE.to_string(),
+                source: None,
+                guard: false,
+                verdict: Verdict::Ask,
+                reason: Some(reason),
+                context: None,
+                halt: None,
+                observe,
+            });
         }
     }
 

@@ -15,8 +15,9 @@ use crate::compile::SeamTable;
 use crate::policy::RuleKind;
 use crate::table::ShellEnv;
 
-/// A fired rule (local id), the command its shell test matched, why a test was undecidable.
-pub(crate) type LocalFired = (u32, Option<String>, Option<String>);
+/// A fired rule (local id), the command its shell test matched, why a test was undecidable,
+/// and whether that is because the call itself has an unresolved part.
+pub(crate) type LocalFired = (u32, Option<String>, Option<String>, bool);
 
 impl SeamTable {
     fn matched_buckets(&self, subjects: &[&str], out: &mut Vec<u32>) {
@@ -181,7 +182,8 @@ impl SeamTable {
             } else if unless {
                 continue;
             }
-            out.push((r, matched, unsure));
+            let call_unsure = unsure.is_some() && cx.call_unsure();
+            out.push((r, matched, unsure, call_unsure));
         }
         out
     }

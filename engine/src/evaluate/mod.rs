@@ -19,3 +19,5 @@ pub(crate) mod oracle;
 pub(crate) mod pred;
 pub(crate) mod shell_test;
 pub(crate) mod trace;
+#[cfg(test)]
+mod unsure_tests;

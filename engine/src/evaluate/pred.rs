@@ -128,6 +128,24 @@ impl<'a> Evaluation<'a> {
         t
     }
 
+    /// Whether the call has a part no lens could resolve: an unsure effect, or a command line
+    /// a shell test analysed that does not parse or runs an unknown program. Rules are then
+    /// undecidable through it, whatever their own test.
+    pub(crate) fn call_unsure(&self) -> bool {
+        let shell = self
+            .shell
+            .borrow()
+            .iter()
+            .any(|(_, a)| a.unsure.is_some() || a.commands.iter().any(|c| c.dynamic_program));
+        shell
+            || self.effects.get().is_some_and(|fx| {
+                fx.unsure().is_some()
+                    || fx.list.iter().any(
+                        |e| matches!(&e.what, crate::effects::What::Run(c) if c.dynamic_program),
+                    )
+            })
+    }
+
     /// The effects of the tool call, found on first use.
     pub(crate) fn effects(&self) -> Rc<Effects> {
         self.effects

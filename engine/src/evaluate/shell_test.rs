@@ -66,8 +66,16 @@ impl Placement<'_> {
     /// `None` when that cannot be told (only known at run time, or relative with no
     /// working directory against `project` / `home`).
     pub(crate) fn holds(&self, text: &str, dynamic: bool, cwd: Option<&str>) -> Option<bool> {
+        if dynamic && text == crate::shell::PROCSUB {
+            // `source <(…)`, `diff <(a) <(b)`: the path is the pipe bash opens (what the
+            // substitution itself reads or runs is judged on its own).
+            return self.holds("/dev/fd/63", false, None);
+        }
         if dynamic {
-            return None;
+            // `strings $(command -v codex)`, `ls $(go env GOPATH)/bin`: a path whose computed
+            // part is a locator is judged as a path of its kind.
+            return crate::shell::locators::representative(text, self.payload_cwd)
+                .and_then(|p| self.holds(&p, false, cwd));
         }
         // A last component that is only a wildcard (`dir/*`, `~/*`, `*`) names everything in
         // the folder: it is judged as the folder (`rm -rf /tmp/*` empties /tmp).
@@ -227,6 +235,7 @@ pub(crate) fn eval_shell(
     cache: &GlobCache,
 ) -> Judgement {
     let payload_cwd = payload.get("cwd").and_then(Value::as_str);
+    let project = project_base(payload);
     let mut unknown: Option<String> = None;
     for c in &a.commands {
         if c.program.is_empty() && t.programs.is_empty() && t.subcommands.is_empty() {
@@ -340,13 +349,19 @@ pub(crate) fn eval_shell(
             let cwd = c.cwd.as_deref().or(payload_cwd);
             let mut any_ok = false;
             let mut any_dynamic = false;
-            for o in operands.iter().copied().chain(c.redirects.iter()) {
+            // A redirection into a stream device (`2>/dev/null`, `>/dev/stderr`) names no file
+            // the command acts on: `rm -rf build 2>/dev/null` deletes `build` only.
+            let files = c
+                .redirects
+                .iter()
+                .filter(|r| r.dynamic || !is_stream_device(&r.text));
+            for o in operands.iter().copied().chain(files) {
                 let place = Placement {
                     inside: &t.path_inside,
                     outside: &t.path_outside,
                     globs,
                     env,
-                    payload_cwd,
+                    payload_cwd: project.as_deref(),
                     cache,
                 };
                 match place.holds(&o.text, o.dynamic, cwd) {
@@ -400,6 +415,54 @@ pub(crate) fn eval_shell(
     Judgement::No
 }
 
+/// Whether a redirection target is a stream device rather than a file: `/dev/null`,
+/// `/dev/stdout`, `/dev/stderr`, `/dev/stdin`, `/dev/tty`, `/dev/fd/N`.
+fn is_stream_device(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "/dev/zero"
+    ) || path
+        .strip_prefix("/dev/fd/")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The folder "the project" means for a payload when no project directory is configured:
+/// the session's project folder, not the folder the agent `cd`-ed into since. Claude Code
+/// keeps a session's transcript under `~/.claude/projects/<project folder, each character
+/// that is not a letter or digit written as '-'>/`: the payload's `cwd`, or the closest of
+/// its parent folders, whose name encodes to that folder name is the project. Otherwise
+/// the `cwd`.
+pub(crate) fn project_base(payload: &Value) -> Option<String> {
+    let cwd = payload.get("cwd").and_then(Value::as_str)?;
+    let encode = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect()
+    };
+    let folder = payload
+        .get("transcript_path")
+        .and_then(Value::as_str)
+        .and_then(|t| {
+            let mut parts = t.rsplit(['/', '\\']);
+            let _file = parts.next()?;
+            let dir = parts.next()?;
+            (parts.next() == Some("projects")).then(|| encode(dir))
+        });
+    if let Some(folder) = folder {
+        let mut at = cwd.trim_end_matches('/');
+        while !at.is_empty() {
+            if encode(at) == folder {
+                return Some(at.to_string());
+            }
+            match at.rsplit_once('/') {
+                Some((parent, _)) => at = parent,
+                None => break,
+            }
+        }
+    }
+    Some(cwd.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,5 +484,49 @@ mod tests {
         // A bare wildcard names nothing in particular, and does not match a leading dot.
         assert_eq!(glob_instances("src/*", &inside, &none), ["src/"]);
         assert_eq!(glob_instances("./.e*", &inside, &none), ["./.e", "./.env"]);
+    }
+}
+
+#[cfg(test)]
+mod project_tests {
+    use super::project_base;
+    use serde_json::json;
+
+    #[test]
+    fn the_project_is_the_session_folder_not_the_folder_cd_moved_to() {
+        let p = |cwd: &str, t: &str| project_base(&json!({"cwd": cwd, "transcript_path": t}));
+        let t = "/home/u/.claude/projects/-home-u-my-app/0b1.jsonl";
+        assert_eq!(
+            p("/home/u/my_app/build", t).as_deref(),
+            Some("/home/u/my_app")
+        );
+        assert_eq!(
+            p(
+                "/home/u/my.app/a/b",
+                "/h/.claude/projects/-home-u-my-app/s.jsonl"
+            )
+            .as_deref(),
+            Some("/home/u/my.app")
+        );
+        assert_eq!(p("/home/u/my_app", t).as_deref(), Some("/home/u/my_app"));
+        // A folder that is no parent of the cwd, or no transcript: the cwd.
+        assert_eq!(p("/srv/other", t).as_deref(), Some("/srv/other"));
+        assert_eq!(
+            project_base(&json!({"cwd": "/w/x"})).as_deref(),
+            Some("/w/x")
+        );
+        assert_eq!(p("/w/x", "/tmp/rollout.jsonl").as_deref(), Some("/w/x"));
+        assert_eq!(project_base(&json!({})), None);
+    }
+
+    #[test]
+    fn stream_devices_are_no_files() {
+        use super::is_stream_device;
+        for d in ["/dev/null", "/dev/stderr", "/dev/fd/2", "/dev/tty"] {
+            assert!(is_stream_device(d), "{d}");
+        }
+        for f in ["/dev/sda", "/dev/fd/", "/dev/fd/x", "build", "/tmp/null"] {
+            assert!(!is_stream_device(f), "{f}");
+        }
     }
 }

@@ -177,7 +177,7 @@ impl EventReader {
                     return;
                 }
                 let line = std::mem::take(&mut self.buf);
-                match serde_json::from_slice::<Value>(&line) {
+                match json_value(&line) {
                     Ok(v) => {
                         let n = self.line_no;
                         self.record(n, v);
@@ -262,7 +262,7 @@ impl EventReader {
 
     /// A whole JSON document: a Gemini chat, one payload, or an array.
     fn document(&mut self, doc: &[u8]) {
-        let v: Value = match serde_json::from_slice(doc) {
+        let v: Value = match json_value(doc) {
             Ok(v) => v,
             Err(e) => {
                 let line = e.line().max(1);
@@ -309,7 +309,7 @@ impl EventReader {
                 }
                 let line = std::mem::take(&mut self.buf);
                 let n = self.line_no;
-                match serde_json::from_slice::<Value>(&line) {
+                match json_value(&line) {
                     Ok(v) => self.record(n, v),
                     Err(e) => self.bad_line(n, &line, &e),
                 }
@@ -487,5 +487,58 @@ impl Iterator for EventReader {
                 self.finish();
             }
         }
+    }
+}
+
+/// Parse one JSON value as the hook does ([`crate::event::parse_json`]): a lone UTF-16
+/// surrogate escape (`"\udc90"`, written by hosts on Windows) reads as U+FFFD instead of
+/// failing the record. The strict parser's error when it still does not parse.
+pub(crate) fn json_value(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    serde_json::from_slice::<Value>(bytes).or_else(|e| {
+        if e.is_eof() {
+            return Err(e);
+        }
+        crate::event::parse_json(bytes).map_err(|_| e)
+    })
+}
+
+#[cfg(test)]
+mod surrogate_tests {
+    use super::*;
+    use crate::readers::Item;
+
+    #[test]
+    fn a_hook_log_with_lone_surrogate_escapes_is_read_as_the_hook_reads_it() {
+        // A Windows host wrote a lone low surrogate in a path; a pair stays a pair.
+        let log = concat!(
+            r#"{"session_id":"s","cwd":"C:\\w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat \udc90.txt \ud83d\ude00"}}"#,
+            "\n",
+            r#"{"session_id":"s","cwd":"C:\\w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+            "\n"
+        );
+        let items: Vec<Item> = EventReader::from_reader("hooks.jsonl", log.as_bytes()).collect();
+        let commands: Vec<String> = items
+            .iter()
+            .map(|i| match i {
+                Item::Event(e) => e
+                    .payload
+                    .pointer("/tool_input/command")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                Item::Problem(p) => format!("problem: {p:?}"),
+            })
+            .collect();
+        assert_eq!(commands, ["cat \u{FFFD}.txt \u{1F600}", "ls"]);
+    }
+
+    #[test]
+    fn broken_json_is_still_a_problem() {
+        assert!(json_value(br#"{"a": "\udc90"#).is_err());
+        assert!(json_value(br#"{"a": x}"#).is_err());
+        assert_eq!(
+            json_value(br#"{"a":"\ud800"}"#).ok(),
+            Some(serde_json::json!({"a": "\u{FFFD}"}))
+        );
     }
 }

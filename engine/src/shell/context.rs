@@ -55,6 +55,14 @@ pub(super) struct LineAnalysis {
     pub(super) fds: HashMap<i32, Redirect>,
     /// The pipes recorded so far (see [`ShellAnalysis::pipes`]).
     pub(super) pipes: Vec<(usize, usize)>,
+    /// While a word is expanded: no defaulted variable (`${X:-d}`) in it had a default that
+    /// is itself unknown or splits into several words.
+    pub(super) resolved_by_default: bool,
+    /// While a word is expanded: how many variables not set on the line took their default.
+    pub(super) defaults_used: usize,
+    /// The texts of command substitutions that print environment definitions
+    /// (`$(pyenv init -)`), which `eval` may run without the line becoming unsure.
+    pub(super) generated: std::collections::HashSet<String>,
 }
 
 impl LineAnalysis {
@@ -70,6 +78,9 @@ impl LineAnalysis {
             loop_budget: MAX_LOOP_UNROLL_BYTES,
             fds: HashMap::new(),
             pipes: Vec::new(),
+            resolved_by_default: true,
+            defaults_used: 0,
+            generated: std::collections::HashSet::new(),
         }
     }
 
@@ -79,6 +90,16 @@ impl LineAnalysis {
             commands: self.out,
             unsure: self.unsure,
             pipes: self.pipes,
+        }
+    }
+
+    /// Whether the commands recorded from `from` on with wrapper path `via` are one
+    /// shell-environment generator (`pyenv init -`) and nothing else.
+    pub(super) fn only_generator(&self, from: usize, via: &[String]) -> bool {
+        let mut mine = self.out.get(from..).unwrap_or_default().iter();
+        match (mine.next(), mine.next()) {
+            (Some(c), None) => c.via == via && super::generators::env_generator(c),
+            _ => false,
         }
     }
 
@@ -100,7 +121,7 @@ impl LineAnalysis {
         // (A word split at IFS runs its first piece, not the last: never read that way.)
         let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
         let named = first.dynamic
-            && !first.text.contains(|c: char| ifs.contains(c))
+            && !without_substitutions(&first.text).contains(|c: char| ifs.contains(c))
             && known_basename(&first.text);
         if first.dynamic && !named {
             self.mark_unsure(format!(
@@ -118,6 +139,24 @@ impl LineAnalysis {
             cwd: self.cwd.clone(),
         });
     }
+}
+
+/// `word` without the text of the substitutions written out in it (`$(npm bin)/eslint` →
+/// `$()/eslint`): blanks inside them are no word splitting.
+fn without_substitutions(word: &str) -> String {
+    let mut out = String::new();
+    let mut rest = word;
+    while let Some(at) = rest.find("$(") {
+        out.push_str(&rest[..at + 2]);
+        match rest[at + 2..].find(')') {
+            Some(end) => rest = &rest[at + 2 + end..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether a command word whose folder is only known at run time still names its program:

@@ -62,6 +62,62 @@ impl LineAnalysis {
                         out.dynamic = true;
                     }
                 },
+                WordPiece::ParameterExpansion(ParameterExpr::UseDefaultValues {
+                    parameter: Parameter::Named(n),
+                    indirect: false,
+                    test_type,
+                    default_value,
+                })
+                | WordPiece::ParameterExpansion(ParameterExpr::AssignDefaultValues {
+                    parameter: Parameter::Named(n),
+                    indirect: false,
+                    test_type,
+                    default_value,
+                }) => {
+                    let assign = matches!(
+                        p.piece,
+                        WordPiece::ParameterExpansion(ParameterExpr::AssignDefaultValues { .. })
+                    );
+                    let known = self.vars.get(n).cloned().filter(|v| {
+                        !(v.is_empty() && matches!(test_type, word::ParameterTestType::UnsetOrNull))
+                    });
+                    match known {
+                        Some(v) => {
+                            let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
+                            if !in_dq && v.contains(|c: char| ifs.contains(c)) {
+                                out.dynamic = true;
+                            }
+                            out.text.push_str(&v);
+                        }
+                        None => {
+                            // `${EDITOR:-vi}`: not set on this line, so the default the line
+                            // gives; the environment could still set it, which makes the word
+                            // dynamic, but a command word is known by its default
+                            // ([`LineAnalysis::defaulted`]).
+                            let mut d = Arg {
+                                text: String::new(),
+                                dynamic: false,
+                            };
+                            let raw = default_value.as_deref().unwrap_or("");
+                            match word::parse(raw, &self.options) {
+                                Ok(ps) => self.pieces(&ps, in_dq, via, depth, &mut d),
+                                Err(_) => {
+                                    d.text = raw.to_string();
+                                    d.dynamic = true;
+                                }
+                            }
+                            if assign && !d.dynamic {
+                                self.vars.insert(n.clone(), d.text.clone());
+                            }
+                            out.text.push_str(&d.text);
+                            if d.dynamic || d.text.contains([' ', '\t', '\n']) {
+                                self.resolved_by_default = false;
+                            }
+                            self.defaults_used += 1;
+                            out.dynamic = true;
+                        }
+                    }
+                }
                 WordPiece::ParameterExpansion(pe) => {
                     let name = match pe {
                         ParameterExpr::Parameter {
@@ -106,9 +162,62 @@ impl LineAnalysis {
                     } else {
                         s.clone()
                     };
+                    let before = self.out.len();
+                    let unsure_before = self.unsure.clone();
+                    if bodiless_function(&script) {
+                        // `` `Build()` `` (Markdown in a commit message or a note): bash parses
+                        // a backquoted text when it runs it, fails on a function header with
+                        // no body, runs nothing of it and substitutes nothing.
+                        self.cwd = saved;
+                        out.text.push_str("$(…)");
+                        out.dynamic = true;
+                        continue;
+                    }
                     self.script(&script, &v, depth + 1);
                     self.cwd = saved;
-                    out.text.push_str("$(…)");
+                    let located = self.unsure == unsure_before
+                        && match self.out.get(before..) {
+                            Some([c]) if c.via == v && !c.dynamic_program => {
+                                !c.args.iter().any(|a| a.dynamic)
+                                    && super::locators::locator_path(
+                                        &std::iter::once(c.program.as_str())
+                                            .chain(c.args.iter().map(|a| a.text.as_str()))
+                                            .collect::<Vec<_>>(),
+                                    )
+                                    .is_some()
+                            }
+                            _ => false,
+                        };
+                    if located {
+                        // `$(command -v codex)`: written out, so path tests know its kind.
+                        let words: Vec<&str> = self
+                            .out
+                            .get(before)
+                            .map(|c| {
+                                std::iter::once(c.program.as_str())
+                                    .chain(c.args.iter().map(|a| a.text.as_str()))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        out.text.push_str(&format!("$({})", words.join(" ")));
+                    } else if self.unsure == unsure_before && self.only_generator(before, &v) {
+                        // `$(pyenv init -)`: environment definitions, named for `eval`.
+                        let shown = self
+                            .out
+                            .get(before)
+                            .map(|c| {
+                                std::iter::once(c.program.as_str())
+                                    .chain(c.args.iter().map(|a| a.text.as_str()))
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            })
+                            .unwrap_or_default();
+                        let text = format!("$({shown})");
+                        self.generated.insert(text.clone());
+                        out.text.push_str(&text);
+                    } else {
+                        out.text.push_str("$(…)");
+                    }
                     out.dynamic = true;
                 }
                 WordPiece::ArithmeticExpression(_) => {
@@ -122,18 +231,136 @@ impl LineAnalysis {
     /// Expand one word; a word the word parser cannot read makes the line unsure and is kept
     /// as written, dynamic.
     pub(super) fn word(&mut self, w: &ast::Word, via: &[String], depth: usize) -> Arg {
+        self.word_with_default(w, via, depth).0
+    }
+
+    /// [`LineAnalysis::word`], and whether its only unknown parts are variables not set on
+    /// this line whose default the word gives (`${EDITOR:-vi}`): the text is then the word
+    /// with those defaults.
+    pub(super) fn word_with_default(
+        &mut self,
+        w: &ast::Word,
+        via: &[String],
+        depth: usize,
+    ) -> (Arg, bool) {
         let mut out = Arg {
             text: String::new(),
             dynamic: false,
         };
+        let (saved_ok, saved_n) = (self.resolved_by_default, self.defaults_used);
+        self.resolved_by_default = true;
+        self.defaults_used = 0;
+        let mut only_defaults = false;
         match word::parse(&w.value, &self.options) {
-            Ok(pieces) => self.pieces(&pieces, false, via, depth, &mut out),
+            Ok(pieces) => {
+                // Whether anything but a defaulted variable is unknown: expand without the
+                // defaults' contribution to `dynamic` by checking the other pieces.
+                let other_dynamic = pieces
+                    .iter()
+                    .any(|p| piece_is_dynamic(&p.piece, false, self));
+                self.pieces(&pieces, false, via, depth, &mut out);
+                only_defaults = out.dynamic
+                    && self.defaults_used > 0
+                    && self.resolved_by_default
+                    && !other_dynamic;
+            }
             Err(_) => {
                 self.mark_unsure(format!("cannot read the word `{}`", w.value));
                 out.text = w.value.clone();
                 out.dynamic = true;
             }
         }
-        out
+        self.resolved_by_default = saved_ok;
+        self.defaults_used = saved_n;
+        (out, only_defaults)
     }
+
+    /// The fields of a word the shell splits: an unquoted `$NAME` / `${NAME}` alone, whose
+    /// value is known from earlier on the line, is split at the characters of IFS
+    /// (`CMD="pytest -q"; $CMD` runs `pytest` with `-q`). `None` for any other word.
+    pub(super) fn split_fields(&self, w: &ast::Word) -> Option<Vec<Arg>> {
+        let v = w.value.as_str();
+        let name = v
+            .strip_prefix("${")
+            .and_then(|r| r.strip_suffix('}'))
+            .or_else(|| v.strip_prefix('$'))?;
+        let mut chars = name.chars();
+        let first = chars.next()?;
+        if !(first.is_ascii_alphabetic() || first == '_')
+            || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return None;
+        }
+        let value = self.vars.get(name)?;
+        let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
+        Some(
+            value
+                .split(|c: char| ifs.contains(c))
+                .filter(|f| !f.is_empty())
+                .map(|f| Arg {
+                    text: f.to_string(),
+                    dynamic: false,
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Whether a piece is only known at run time by itself (a variable not known on the line, a
+/// substitution, arithmetic), a defaulted variable (`${X:-d}`) excepted; a double-quoted
+/// sequence is dynamic when one of its pieces is.
+fn piece_is_dynamic(p: &WordPiece, in_dq: bool, cx: &LineAnalysis) -> bool {
+    match p {
+        WordPiece::DoubleQuotedSequence(v) | WordPiece::GettextDoubleQuotedSequence(v) => {
+            v.iter().any(|x| piece_is_dynamic(&x.piece, true, cx))
+        }
+        WordPiece::ParameterExpansion(ParameterExpr::UseDefaultValues {
+            parameter: Parameter::Named(_),
+            indirect: false,
+            ..
+        })
+        | WordPiece::ParameterExpansion(ParameterExpr::AssignDefaultValues {
+            parameter: Parameter::Named(_),
+            indirect: false,
+            ..
+        }) => false,
+        WordPiece::ParameterExpansion(ParameterExpr::Parameter {
+            parameter: Parameter::Named(n),
+            indirect: false,
+        }) => match cx.vars.get(n) {
+            // Unquoted, a value with a blank is split (not modelled here).
+            Some(v) => {
+                let ifs = cx.vars.get("IFS").map_or(" \t\n", String::as_str);
+                !in_dq && v.contains(|c: char| ifs.contains(c))
+            }
+            None => !(n == "HOME" || (n == "PWD" && cx.cwd.is_some())),
+        },
+        WordPiece::ParameterExpansion(_)
+        | WordPiece::CommandSubstitution(_)
+        | WordPiece::BackquotedCommandSubstitution(_)
+        | WordPiece::ArithmeticExpression(_) => true,
+        WordPiece::TildeExpansion(TildeExpr::WorkingDir) => cx.cwd.is_none(),
+        WordPiece::TildeExpansion(TildeExpr::Home | TildeExpr::UserHome(_)) => false,
+        WordPiece::TildeExpansion(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether a script is one function header with no body (`Build()`, `obj.method()`): bash
+/// rejects it with a syntax error and runs none of it.
+fn bodiless_function(script: &str) -> bool {
+    let t = script.trim();
+    let Some(name) = t
+        .strip_suffix(')')
+        .map(str::trim_end)
+        .and_then(|r| r.strip_suffix('('))
+    else {
+        return false;
+    };
+    let name = name.trim_end();
+    !name.is_empty()
+        && !name.contains(|c: char| c.is_whitespace())
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-' | '/'))
 }

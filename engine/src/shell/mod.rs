@@ -49,6 +49,8 @@
 mod context;
 mod emulate;
 mod expand;
+mod generators;
+pub(crate) mod locators;
 pub(crate) mod operands;
 mod parse;
 mod programs;

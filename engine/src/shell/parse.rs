@@ -78,7 +78,18 @@ impl LineAnalysis {
             return;
         }
         let mut parser = Parser::new(std::io::Cursor::new(src.as_bytes()), &self.options);
-        match parser.parse_program() {
+        let parsed = parser.parse_program().or_else(|e| {
+            // Bash runs a here-document closed by the end of the input (with a warning):
+            // `apply_patch <<'PATCH'` … `*** End Patch` and no `PATCH` line. Read it the
+            // same way, as if the delimiter closed it.
+            match closed_heredoc(src) {
+                Some(closed) => Parser::new(std::io::Cursor::new(closed.as_bytes()), &self.options)
+                    .parse_program()
+                    .map_err(|_| e),
+                None => Err(e),
+            }
+        });
+        match parsed {
             Ok(prog) => {
                 for cc in &prog.complete_commands {
                     self.compound_list(cc, via, depth);
@@ -91,4 +102,65 @@ impl LineAnalysis {
             }
         }
     }
+}
+
+/// `src` with the delimiter line added after its first here-document that the input ends
+/// without closing (bash reads such a document up to the end of the input, with a warning),
+/// or `None` when every here-document operator found is closed.
+///
+/// The operators are found by a plain scan (`<<WORD`, `<<-WORD`, `<<'WORD'`, `<<"WORD"`; not
+/// `<<<`), so one inside quotes can be mistaken for an operator: the result is only used when
+/// the input does not parse, and only if it then does.
+pub(crate) fn closed_heredoc(src: &str) -> Option<String> {
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while let Some(at) = src.get(i..).and_then(|r| r.find("<<")) {
+        let start = i + at + 2;
+        i = start;
+        if bytes.get(start) == Some(&b'<') {
+            // A here-string.
+            i = start + 1;
+            continue;
+        }
+        let mut j = start;
+        let strip_tabs = bytes.get(j) == Some(&b'-');
+        if strip_tabs {
+            j += 1;
+        }
+        while matches!(bytes.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        let rest = src.get(j..)?;
+        let word: String = rest
+            .chars()
+            .take_while(|c| {
+                !c.is_whitespace() && !matches!(c, ';' | '&' | '|' | '<' | '>' | '(' | ')')
+            })
+            .collect();
+        let delim: String = word
+            .chars()
+            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+            .collect();
+        if delim.is_empty() {
+            continue;
+        }
+        // The document starts on the line after the operator.
+        let Some(nl) = rest.find('\n') else {
+            continue;
+        };
+        let body = &rest[nl + 1..];
+        let closed = body.lines().any(|l| {
+            let l = if strip_tabs {
+                l.trim_start_matches('\t')
+            } else {
+                l
+            };
+            l == delim
+        });
+        if !closed {
+            let sep = if src.ends_with('\n') { "" } else { "\n" };
+            return Some(format!("{src}{sep}{delim}\n"));
+        }
+    }
+    None
 }

@@ -78,6 +78,8 @@ impl LineAnalysis {
             });
         }
         self.push(&words, redirects, &via);
+        // The command word stays unknown (not a computed folder with a known name).
+        let unknown_program = first.dynamic && self.out.last().is_some_and(|c| c.dynamic_program);
         let rest = &words[1..];
         if let Some(w) = wrapper(&base) {
             self.unwrap_command(w, &base, rest, &via, depth, input);
@@ -98,6 +100,20 @@ impl LineAnalysis {
             "source" | "." => self.source(&base, rest, &via, depth, input),
             b if SHELLS.contains(&b) => self.shell(b, rest, &via, depth, input),
             b if SETS_VARIABLES.contains(&b) => self.sets_variables(b, rest),
+            // `$SHELL -c 'rm -rf ~'`: the program is unknown (the line is unsure), but if it
+            // is a shell it runs the script, so the script is judged too.
+            b if unknown_program => {
+                let c_flag = rest.iter().any(|a| {
+                    !a.dynamic
+                        && a.text.starts_with('-')
+                        && !a.text.starts_with("--")
+                        && a.text.contains('c')
+                });
+                if c_flag {
+                    let b = b.to_string();
+                    self.shell(&b, rest, &via, depth, input);
+                }
+            }
             _ => {}
         }
     }

@@ -86,6 +86,10 @@ impl LineAnalysis {
         let s: Vec<&str> = rest.iter().map(|a| a.text.as_str()).collect();
         let mut nested = via.to_vec();
         nested.push("eval".into());
+        // `eval "$(pyenv init -)"`: what it runs only defines the environment.
+        if !rest.is_empty() && rest.iter().all(|a| self.generated.contains(&a.text)) {
+            return;
+        }
         if rest.iter().any(|a| a.dynamic) {
             self.mark_unsure("`eval` of text that is only known at run time".into());
         }

@@ -85,6 +85,10 @@ impl LineAnalysis {
             return unknown("a command that writes nothing known".into());
         };
         let shown = format!("`{}`", c.display());
+        if super::generators::env_generator(c) {
+            // `pyenv init - | source /dev/stdin`: environment definitions only.
+            return Input::Text(String::new());
+        }
         if c.dynamic_program || c.args.iter().any(|a| a.dynamic) {
             return unknown(shown);
         }
@@ -123,6 +127,10 @@ impl LineAnalysis {
         };
         if !single {
             return unknown();
+        }
+        if self.only_generator(before, &v) {
+            // `source <(fnm env)`: environment definitions only.
+            return Input::Text(String::new());
         }
         match self.producer(before, &v) {
             Input::Text(t) => Input::Text(t),
@@ -499,16 +507,27 @@ impl LineAnalysis {
             }
         }
         if let Some(w) = &s.word_or_name {
-            words.push(self.word(w, via, depth));
+            if let Some(fields) = self.split_fields(w) {
+                words.extend(fields);
+            } else {
+                // `${EDITOR:-vi} file` runs vi unless the environment says otherwise: the
+                // command word is known by its default.
+                let (mut a, defaulted) = self.word_with_default(w, via, depth);
+                if defaulted && !a.text.is_empty() {
+                    a.dynamic = false;
+                }
+                words.push(a);
+            }
         }
         for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
             match item {
                 ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
                     self.redirect(io, via, depth, &mut redirects, Some(&mut stdin));
                 }
-                ast::CommandPrefixOrSuffixItem::Word(w) => {
-                    words.push(self.word(w, via, depth));
-                }
+                ast::CommandPrefixOrSuffixItem::Word(w) => match self.split_fields(w) {
+                    Some(fields) => words.extend(fields),
+                    None => words.push(self.word(w, via, depth)),
+                },
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                     // `export R=rm`, `declare X=1`: the word as written.
                     words.push(self.word(w, via, depth));

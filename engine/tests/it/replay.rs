@@ -319,78 +319,45 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         }
     }
     let want: BTreeMap<String, usize> = [
-        ("agent-settings-change-needs-approval", 5),
-        ("credential-lookup-needs-approval", 4),
-        ("force-push-needs-approval", 4),
-        ("gist-needs-approval", 4),
-        ("git-clean-needs-approval", 4),
-        ("git-discard-needs-approval", 6),
-        ("git-history-purge-needs-approval", 4),
-        ("hook-folder-removal", 1),
-        ("hook-settings-tampering", 4),
-        ("infrastructure-destroy-needs-approval", 4),
-        ("install-from-url-or-git-needs-approval", 4),
+        ("agent-settings-change-needs-approval", 1),
+        ("git-discard-needs-approval", 2),
         ("mcp-destructive-call-needs-approval", 5),
-        ("no-approval-bypass-in-agent-settings", 4),
-        ("no-credential-store-dump", 4),
-        ("no-disk-tools", 4),
-        ("no-download-into-shell", 4),
-        ("no-download-then-run", 4),
-        ("no-force-push-to-protected", 4),
-        ("no-loosening-of-system-file-permissions", 4),
-        ("no-metadata-endpoint", 3),
-        ("no-recursive-delete-of-root-or-home", 5),
-        ("no-recursive-delete-outside-project", 5),
-        ("no-recursive-permission-change-of-root-or-home", 4),
-        ("no-secret-file-over-network", 6),
-        ("no-unguarded-agent-launch", 4),
-        ("password-on-command-line-needs-approval", 4),
-        ("persistence-file-write-needs-approval", 1),
-        ("raw-socket-send-needs-approval", 4),
-        (
-            "recursive-permission-change-outside-project-needs-approval",
-            4,
-        ),
-        ("remote-branch-delete-needs-approval", 5),
-        ("remote-copy-needs-approval", 5),
-        ("remote-repository-delete-needs-approval", 4),
-        ("scheduler-or-autostart-change-needs-approval", 4),
-        ("seamguard-files-are-read-only", 4),
-        ("secret-files-are-off-limits", 8),
-        ("security-controls-off-needs-approval", 4),
-        ("shred-needs-approval", 4),
-        ("shutdown-or-reboot-needs-approval", 4),
-        ("ssh-access-changes-need-approval", 6),
-        ("system-process-signal-needs-approval", 4),
-        ("upload-to-unlisted-host", 7),
+        ("no-recursive-delete-of-root-or-home", 1),
+        ("no-recursive-delete-outside-project", 1),
+        ("no-secret-file-over-network", 2),
+        ("raw-socket-send-needs-approval", 3),
+        ("remote-branch-delete-needs-approval", 1),
+        ("remote-copy-needs-approval", 1),
+        ("seamguard:unsure", 3),
+        ("secret-files-are-off-limits", 4),
+        ("ssh-access-changes-need-approval", 2),
+        ("upload-to-unlisted-host", 3),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), *v))
     .collect();
-    // Effect rules (issue 12): `secret-files-via-shell` merged into
-    // `secret-files-are-off-limits` (same 8 events). `no-secret-file-over-network` also holds
-    // where a line reads a secret file and sends (claude-1.jsonl:165, 384);
-    // `upload-to-unlisted-host` also sees those curl requests and the scp body of
-    // gemini-1.json:92. `no-metadata-endpoint` (3) and `password-on-command-line-needs-approval`
-    // (4) hold only on the unsure lines below, which every guard fails closed on, and so do
-    // `shutdown-or-reboot-needs-approval` and `security-controls-off-needs-approval` (4). No
-    // event changed verdict. Parsed agent settings (issue 13): `hook-settings-tampering` and
-    // `no-approval-bypass-in-agent-settings` now test `configures` effects, and
-    // `no-download-into-shell` a `sends` effect (any tool), so they too hold only on the 4
-    // unsure lines.
+    // Issue 14: a line with a part seamguard cannot resolve is asked about once, with its
+    // cause, as `seamguard:unsure` (3: gemini-1.json:93, 99, 106, scripts piped into
+    // `ssh host "cat > x && sh x"`), instead of firing every rule whose test it made
+    // undecidable (29 rules, each counted 4 times before); hooklog-1.jsonl:360, a note whose
+    // Markdown backquotes `InitProject()` (bash runs nothing of it), is left alone.
+    // `raw-socket-send-needs-approval` still holds on gemini-1.json:93, 99, 106 (data piped
+    // into ssh). Effect rules (issue 12): `secret-files-via-shell` merged into
+    // `secret-files-are-off-limits`; `no-secret-file-over-network` holds where a line reads a
+    // secret file and sends (claude-1.jsonl:165, 384); `upload-to-unlisted-host` also sees
+    // those curl requests and the scp body of gemini-1.json:92.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 13), ("deny", 8), ("none", 5868)]
+        [("ask", 16), ("deny", 4), ("none", 5869)]
             .into_iter()
             .collect()
     );
     // Claude Code: `.env` files read from the shell (claude-1.jsonl:80 greps a key name out of
     // `~/.claude/.env`; :165 and :384 grep an API key out of it and send it with curl). Codex: a heredoc written into
-    // `.env.local` (codex-3.jsonl:1078). Gemini and a hook log: lines that run a script written
-    // earlier on the same line (`cat x.sh | ssh host "cat > /tmp/x.sh && sh /tmp/x.sh"`,
-    // gemini-1.json:93, 99, 106) or that do not parse (hooklog-1.jsonl:360) are unsure, and
-    // the shell guards fail closed. The `rm -rf` after `cd` in a Gemini session
+    // `.env.local` (codex-3.jsonl:1078). Lines that run a script written earlier on the same
+    // line (`cat x.sh | ssh host "cat > /tmp/x.sh && sh /tmp/x.sh"`, gemini-1.json:93, 99,
+    // 106) are unsure: they ask once with that cause (issue 14), no longer denied. The `rm -rf` after `cd` in a Gemini session
     // (gemini-2.json:112) asks: the scrubbed `cd /home/[USER]/…` is a glob, so the working
     // directory, and whether the delete hits a home folder, is only known at run time.
     // No longer denied (the old single baseline denied them): hooklog-3.jsonl:308, a sanitizer
@@ -404,10 +371,6 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
             "claude-1.jsonl:165",
             "claude-1.jsonl:384",
             "codex-3.jsonl:1078",
-            "gemini-1.json:93",
-            "gemini-1.json:99",
-            "gemini-1.json:106",
-            "hooklog-1.jsonl:360",
         ]
     );
 }
@@ -441,7 +404,9 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // 340: hooklog-5.jsonl:32, a Grep of `~/.claude` with the file filter `*.json`, asks in
     // strict now: a pattern that names nothing on the replaying machine is judged by what it
     // could name (`secrets.json`, `credentials.json` there are secret-prone files).
-    assert_eq!(changed.len(), 340, "{changed:#?}");
+    // 339 (issue 14): gemini-1.json:93, 99, 106 ask once in both profiles (their rule lists
+    // differ: strict adds rules), no longer deny; hooklog-1.jsonl:360 is left alone by both.
+    assert_eq!(changed.len(), 339, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
         ["none", "allow", "ask", "defer", "deny"]
@@ -455,8 +420,8 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     let transitions =
         |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
     assert_eq!(transitions("none", "ask"), 324);
-    assert_eq!(transitions("ask", "ask"), 10);
-    assert_eq!(transitions("deny", "deny"), 6);
+    assert_eq!(transitions("ask", "ask"), 13);
+    assert_eq!(transitions("deny", "deny"), 2);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
     // Claude Code transcript: renaming a skill folder under `~/.claude` now asks.
     assert_eq!(
@@ -522,18 +487,21 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // Strict network and upload rules test sends (issue 12): claude-3.jsonl:71, a POST to
     // `http://localhost:***REMOVED***/notify` whose scrubbed port does not parse, so its
     // destination is unknown and strict asks; claude-1.jsonl:437, a POST to localhost:8888 the
-    // old regex missed, no longer asks (the total stays 340).
-    assert_eq!(by_rule("network-needs-approval"), 91);
+    // old regex missed, no longer asks (the total stays 340). Issue 14: hooklog-1.jsonl:360
+    // (its backquoted `InitProject()` runs nothing) is no longer unsure: 90.
+    assert_eq!(by_rule("network-needs-approval"), 90);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
     // One rule for every route now (the shell copy was merged into it): the 13 shell writes
     // under `~/.claude` it asked for, and 5 `cd ~/.claude/voice-server && … > logs/…` lines
     // whose redirection the old regex could not place.
     assert_eq!(by_rule("agent-folder-write-needs-approval"), 95);
     // hooklog-1.jsonl:360 (a line that does not parse, denied by balanced) names no home
-    // folder: the strict path rules no longer count it as unsure (issue 12).
-    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 8);
-    assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 43);
-    assert_eq!(by_rule("package-install-needs-approval"), 23);
+    // folder: the strict path rules no longer count it as unsure (issue 12). Issue 14: the
+    // unsure gemini-1.json:93, 99, 106 ask once as `seamguard:unsure`, not by this rule: 5.
+    assert_eq!(by_rule("home-dotfile-access-needs-approval"), 5);
+    // Issue 14: 4 fewer, the undecidable lines above (now `seamguard:unsure` asks).
+    assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 39);
+    assert_eq!(by_rule("package-install-needs-approval"), 19);
 }
 
 const CLAUDE: &str = r#"{"type":"file-history-snapshot","messageId":"m0","snapshot":{},"isSnapshotUpdate":false}

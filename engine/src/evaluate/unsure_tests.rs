@@ -1,0 +1,139 @@
+//! What cannot be resolved asks once, with its cause (issue 14).
+
+use serde_json::json;
+
+use crate::{
+    DecisionTable, Dialect, Engine, Scope, Seam, ShellEnv, UNSURE_RULE, Verdict, load_str,
+};
+
+const GUARDS: &str = r#"
+[[guard]]
+id = "no-disk-tools"
+seam = "pre-tool"
+when.runs = { program_any = ["mkfs", "dd"] }
+reason = "Disk tools"
+
+[[guard]]
+id = "no-home-delete"
+seam = "pre-tool"
+when.deletes = { path_inside = ["~", "~/**"], path_outside = ["project"] }
+reason = "Deletes in the home folder"
+
+[[rule]]
+id = "curl-asks"
+seam = "pre-tool"
+when.runs = { program = "curl" }
+decision = "ask"
+reason = "curl asks"
+
+[[rule]]
+id = "no-rm-root"
+seam = "pre-tool"
+when.runs = { program = "rm", path_inside = ["/"] }
+decision = "deny"
+reason = "rm of /"
+"#;
+
+fn engine(extra: &str) -> Engine {
+    let src = format!("{extra}{GUARDS}");
+    let env = ShellEnv {
+        project: Some("/home/u/p".into()),
+        home: "/home/u".into(),
+    };
+    Engine::new(DecisionTable::new(vec![load_str(&src, "t.toml", Scope::User, 0)]).with_env(env))
+}
+
+fn judge(e: &Engine, command: &str) -> (Verdict, Vec<String>, String) {
+    let payload = json!({
+        "session_id": "s", "cwd": "/home/u/p", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": command}
+    });
+    let o = e.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+    (
+        o.verdict(),
+        o.fired_ids().iter().map(|s| s.to_string()).collect(),
+        o.reason_text(),
+    )
+}
+
+#[test]
+fn an_unknown_program_word_asks_once_with_its_cause() {
+    let (v, fired, reason) = judge(&engine(""), "\"$PYTHON\" -m pytest");
+    assert_eq!(v, Verdict::Ask);
+    assert_eq!(fired, [UNSURE_RULE]);
+    assert_eq!(
+        reason,
+        "cannot tell which program `$PYTHON -m pytest` runs; the command word `$PYTHON` comes \
+         from an expansion that cannot be resolved before it runs: seamguard cannot check this \
+         part of the call, so it asks (4 rules could apply) [seamguard:unsure]"
+    );
+    // A line that does not parse: the same, with that cause.
+    let (v, fired, reason) = judge(&engine(""), "echo (");
+    assert_eq!((v, fired), (Verdict::Ask, vec![UNSURE_RULE.to_string()]));
+    assert!(
+        reason.starts_with("the shell line does not parse"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_definite_deny_next_to_an_unsure_part_still_denies() {
+    let (v, fired, _) = judge(&engine(""), "rm -rf /; $X");
+    assert_eq!(v, Verdict::Deny);
+    assert_eq!(fired, ["no-rm-root", UNSURE_RULE]);
+    let (v, fired, _) = judge(&engine(""), "dd if=/dev/zero of=/dev/sda; $X");
+    assert_eq!(v, Verdict::Deny);
+    assert_eq!(fired, ["no-disk-tools", UNSURE_RULE]);
+}
+
+#[test]
+fn on_unsure_deny_is_a_policy_s_explicit_choice() {
+    let e = engine("[policy]\non_unsure = \"deny\"\n");
+    let (v, fired, reason) = judge(&e, "\"$PYTHON\" -m pytest");
+    assert_eq!(v, Verdict::Deny);
+    assert!(fired.contains(&"no-disk-tools".to_string()), "{fired:?}");
+    assert!(!fired.contains(&UNSURE_RULE.to_string()), "{fired:?}");
+    assert!(reason.contains("on_unsure = \"deny\""), "{reason}");
+    // `ignore`: nothing.
+    let e = engine("[policy]\non_unsure = \"ignore\"\n");
+    assert_eq!(judge(&e, "\"$PYTHON\" -m pytest").0, Verdict::Abstain);
+}
+
+#[test]
+fn a_guard_whose_own_effect_is_undecidable_asks_under_its_id() {
+    // Only the deleted path is computed; the program is known.
+    let (v, fired, reason) = judge(&engine(""), "unlink ~/$NAME");
+    assert_eq!(v, Verdict::Ask);
+    assert_eq!(fired, ["no-home-delete"]);
+    assert!(
+        reason.ends_with("seamguard cannot rule out: Deletes in the home folder [no-home-delete]"),
+        "{reason}"
+    );
+    // Nothing unresolved and nothing matched: no opinion.
+    assert_eq!(judge(&engine(""), "pytest -q").0, Verdict::Abstain);
+    assert_eq!(
+        judge(&engine(""), "CMD=\"pytest -q\"; $CMD").0,
+        Verdict::Abstain
+    );
+    assert_eq!(
+        judge(&engine(""), "${EDITOR:-vi} notes.md").0,
+        Verdict::Abstain
+    );
+    assert_eq!(
+        judge(&engine(""), "$(npm bin)/eslint .").0,
+        Verdict::Abstain
+    );
+    assert_eq!(
+        judge(&engine(""), "eval \"$(pyenv init -)\"").0,
+        Verdict::Abstain
+    );
+    // Resolved look-alikes are judged as what they are.
+    assert_eq!(
+        judge(&engine(""), "CMD=\"mkfs /dev/sda\"; $CMD").0,
+        Verdict::Deny
+    );
+    assert_eq!(
+        judge(&engine(""), "${TOOL:-dd} if=x of=/dev/sda").0,
+        Verdict::Deny
+    );
+}
