@@ -28,6 +28,7 @@
 
 pub(crate) mod content;
 pub(crate) mod files;
+pub(crate) mod host_tools;
 pub(crate) mod inline;
 pub(crate) mod mcp;
 pub(crate) mod programs;
@@ -397,6 +398,9 @@ pub(crate) fn effects_with(
     command: Option<&crate::shell::ShellAnalysis>,
 ) -> Effects {
     let mut fx = Effects::default();
+    // Another host's tool (`run_shell_command`, `Shell`, `view`, …) as the call its lens reads.
+    let canonical = host_tools::canonical_payload(payload);
+    let payload: &Value = &canonical;
     let tool = payload
         .get("tool_name")
         .and_then(Value::as_str)

@@ -1,0 +1,209 @@
+//! The tool names of the other hosts, mapped onto the lenses (HOSTS.md §1).
+//!
+//! One table: a host's tool name, the Claude Code tool whose lens reads it, and the argument
+//! keys to rename (the host's key → the key the lens reads). A rename applies only when the
+//! lens's key is absent. [`CWD`] as a target means the argument is the working folder of the
+//! call (Gemini CLI `run_shell_command` `dir_path`). The same table gives tool matchers their
+//! aliases (a rule on `Bash` also matches `run_shell_command`).
+//!
+//! Sources: Gemini CLI `docs/reference/tools.md`; Cursor hooks (`Shell`, `Read`, `Write`,
+//! `StrReplace`, `Delete`, `Grep`, `Glob`); Copilot CLI hooks reference (`bash`, `view`,
+//! `create`, `edit`, `glob`, `grep`, `web_fetch`); Factory Droid (`Execute`, `Create`); Kiro
+//! CLI (`execute_bash`); Qwen Code (Gemini CLI's names); pi and OpenCode (`bash`, `read`,
+//! `write`, `edit`, `filePath`).
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+/// Rename target meaning "the working folder of the call".
+pub(crate) const CWD: &str = "@cwd";
+
+/// One host tool: its name, the lens tool it is read as, the keys to rename.
+pub(crate) struct HostTool {
+    /// The host's tool name.
+    pub(crate) name: &'static str,
+    /// The Claude Code tool whose lens reads it.
+    pub(crate) canonical: &'static str,
+    /// `(host key, lens key)` renames.
+    pub(crate) keys: &'static [(&'static str, &'static str)],
+}
+
+const fn t(
+    name: &'static str,
+    canonical: &'static str,
+    keys: &'static [(&'static str, &'static str)],
+) -> HostTool {
+    HostTool {
+        name,
+        canonical,
+        keys,
+    }
+}
+
+/// The host tools (names no Claude Code or Codex tool uses).
+pub(crate) const HOST_TOOLS: &[HostTool] = &[
+    // Gemini CLI (also Qwen Code).
+    t(
+        "run_shell_command",
+        "Bash",
+        &[("dir_path", CWD), ("directory", CWD)],
+    ),
+    t("read_file", "Read", &[("absolute_path", "file_path")]),
+    t("write_file", "Write", &[]),
+    t("replace", "Edit", &[("absolute_path", "file_path")]),
+    t("glob", "Glob", &[("dir_path", "path")]),
+    t(
+        "search_file_content",
+        "Grep",
+        &[("dir_path", "path"), ("include", "glob")],
+    ),
+    t(
+        "grep_search",
+        "Grep",
+        &[("dir_path", "path"), ("include", "glob")],
+    ),
+    t("list_directory", "LS", &[("dir_path", "path")]),
+    t("web_fetch", "WebFetch", &[]),
+    t("google_web_search", "WebSearch", &[]),
+    // Cursor (`Read`, `Write`, `Edit`, `Grep`, `Glob` are Claude Code's names).
+    t("Shell", "Bash", &[("cwd", CWD), ("working_directory", CWD)]),
+    t(
+        "StrReplace",
+        "Edit",
+        &[("path", "file_path"), ("contents", "new_string")],
+    ),
+    t("Delete", "Delete", &[("path", "file_path")]),
+    // GitHub Copilot CLI.
+    t("bash", "Bash", &[]),
+    t("view", "Read", &[("path", "file_path")]),
+    t(
+        "create",
+        "Write",
+        &[
+            ("path", "file_path"),
+            ("file_text", "content"),
+            ("filePath", "file_path"),
+        ],
+    ),
+    t(
+        "edit",
+        "Edit",
+        &[
+            ("path", "file_path"),
+            ("filePath", "file_path"),
+            ("old_str", "old_string"),
+            ("new_str", "new_string"),
+            ("oldString", "old_string"),
+            ("newString", "new_string"),
+            ("newText", "new_string"),
+        ],
+    ),
+    t("grep", "Grep", &[]),
+    // Factory Droid.
+    t("Execute", "Bash", &[]),
+    t("Create", "Write", &[]),
+    // Kiro CLI.
+    t("execute_bash", "Bash", &[]),
+    // pi, OpenCode.
+    t(
+        "read",
+        "Read",
+        &[("path", "file_path"), ("filePath", "file_path")],
+    ),
+    t(
+        "write",
+        "Write",
+        &[("path", "file_path"), ("filePath", "file_path")],
+    ),
+];
+
+/// The host tool named `tool`, if the table has it.
+pub(crate) fn host_tool(tool: &str) -> Option<&'static HostTool> {
+    HOST_TOOLS.iter().find(|h| h.name == tool)
+}
+
+/// The Claude Code tool a host tool answers to in tool matchers (`run_shell_command` →
+/// `Bash`).
+pub(crate) fn alias(tool: &str) -> Option<&'static str> {
+    host_tool(tool).map(|h| h.canonical)
+}
+
+/// A payload whose host tool call is rewritten as the Claude Code call its lens reads:
+/// `tool_name` the canonical tool, the arguments renamed, a working-folder argument as `cwd`
+/// (relative to the payload's `cwd`). Every other payload is borrowed unchanged.
+pub(crate) fn canonical_payload(payload: &Value) -> Cow<'_, Value> {
+    let Some(h) = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .and_then(host_tool)
+    else {
+        return Cow::Borrowed(payload);
+    };
+    let mut p = payload.clone();
+    let Some(m) = p.as_object_mut() else {
+        return Cow::Borrowed(payload);
+    };
+    m.insert("tool_name".into(), Value::String(h.canonical.to_string()));
+    let mut cwd: Option<String> = None;
+    if let Some(Value::Object(input)) = m.get_mut("tool_input") {
+        rename(input, h.keys, &mut cwd);
+        if h.canonical == "WebFetch" && !input.contains_key("url") {
+            // Gemini CLI `web_fetch` names its URLs (up to 20) inside `prompt`: the first is
+            // read as `url`, the others as `urls`.
+            let mut urls = input
+                .get("prompt")
+                .and_then(Value::as_str)
+                .map(urls_in)
+                .unwrap_or_default()
+                .into_iter();
+            if let Some(first) = urls.next() {
+                input.insert("url".into(), Value::String(first));
+                let rest: Vec<Value> = urls.map(Value::String).collect();
+                if !rest.is_empty() {
+                    input.insert("urls".into(), Value::Array(rest));
+                }
+            }
+        }
+    }
+    if let Some(dir) = cwd {
+        let joined = match m.get("cwd").and_then(Value::as_str) {
+            Some(base) if !dir.starts_with('/') && !dir.starts_with('~') => {
+                format!("{}/{dir}", base.trim_end_matches('/'))
+            }
+            _ => dir,
+        };
+        m.insert("cwd".into(), Value::String(joined));
+    }
+    Cow::Owned(p)
+}
+
+/// Apply `keys` to a tool input.
+fn rename(input: &mut Map<String, Value>, keys: &[(&str, &str)], cwd: &mut Option<String>) {
+    for (from, to) in keys {
+        if *to == CWD {
+            if let Some(Value::String(d)) = input.get(*from)
+                && !d.is_empty()
+            {
+                *cwd = Some(d.clone());
+            }
+            continue;
+        }
+        if !input.contains_key(*to)
+            && let Some(v) = input.remove(*from)
+        {
+            input.insert((*to).to_string(), v);
+        }
+    }
+}
+
+/// The `http(s)://` URLs in a text, in order.
+pub(crate) fn urls_in(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'))
+        .filter(|w| w.starts_with("http://") || w.starts_with("https://"))
+        .map(|w| {
+            w.trim_end_matches(['.', ',', ';', ':', ')', ']', '!', '?'])
+                .to_string()
+        })
+        .collect()
+}
