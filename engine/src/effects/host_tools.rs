@@ -207,3 +207,125 @@ pub(crate) fn urls_in(text: &str) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+    use serde_json::{Value, json};
+
+    use crate::effects::effects_of;
+    use crate::table::ShellEnv;
+
+    /// Every effect of a call, displayed.
+    fn shown(tool: &str, input: Value) -> Vec<String> {
+        let env = ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        let payload = json!({"cwd": "/w", "tool_name": tool, "tool_input": input});
+        effects_of(&payload, &env)
+            .list
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn host_tools_read_as_the_same_effects_as_claude_code_tools() {
+        for (tool, input, cc_tool, cc_input) in [
+            (
+                "read_file",
+                json!({"file_path": "/w/.env"}),
+                "Read",
+                json!({"file_path": "/w/.env"}),
+            ),
+            (
+                "read_file",
+                json!({"absolute_path": "/w/.env"}),
+                "Read",
+                json!({"file_path": "/w/.env"}),
+            ),
+            (
+                "view",
+                json!({"path": "/w/.env"}),
+                "Read",
+                json!({"file_path": "/w/.env"}),
+            ),
+            (
+                "create",
+                json!({"path": "/w/a.sh", "file_text": "echo hi"}),
+                "Write",
+                json!({"file_path": "/w/a.sh", "content": "echo hi"}),
+            ),
+            (
+                "edit",
+                json!({"path": "/w/a.sh", "old_str": "a", "new_str": "b"}),
+                "Edit",
+                json!({"file_path": "/w/a.sh", "old_string": "a", "new_string": "b"}),
+            ),
+            (
+                "StrReplace",
+                json!({"path": "/w/a.sh", "old_string": "a", "new_string": "b"}),
+                "Edit",
+                json!({"file_path": "/w/a.sh", "old_string": "a", "new_string": "b"}),
+            ),
+            (
+                "Shell",
+                json!({"command": "cat ~/.ssh/id_rsa"}),
+                "Bash",
+                json!({"command": "cat ~/.ssh/id_rsa"}),
+            ),
+            (
+                "Execute",
+                json!({"command": "rm -rf ~"}),
+                "Bash",
+                json!({"command": "rm -rf ~"}),
+            ),
+        ] {
+            assert_eq!(shown(tool, input), shown(cc_tool, cc_input), "{tool}");
+        }
+    }
+
+    #[test]
+    fn a_working_folder_argument_is_the_cwd_of_the_command() {
+        assert_eq!(
+            shown(
+                "run_shell_command",
+                json!({"command": "rm -rf build", "dir_path": "sub"})
+            ),
+            [
+                "runs `rm -rf build` (Bash: `rm -rf build`)",
+                "deletes build recursively (Bash: `rm -rf build`)"
+            ]
+        );
+        let env = ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        let payload = json!({"cwd": "/w", "tool_name": "run_shell_command",
+            "tool_input": {"command": "rm -rf build", "dir_path": "sub"}});
+        let fx = effects_of(&payload, &env);
+        let p = fx
+            .list
+            .iter()
+            .find_map(|e| e.path())
+            .expect("a deleted path");
+        assert_eq!(p.cwd.as_deref(), Some("/w/sub"));
+    }
+
+    #[test]
+    fn cursor_delete_deletes_and_gemini_web_fetch_sends_to_every_url() {
+        assert_eq!(
+            shown("Delete", json!({"path": "/w/.env"})),
+            ["deletes /w/.env (Delete, argument `/file_path`)"]
+        );
+        let sends = shown(
+            "web_fetch",
+            json!({"prompt": "Summarise https://a.example/x and https://b.example/y."}),
+        );
+        assert_eq!(sends.len(), 2, "{sends:?}");
+        assert!(sends[0].contains("a.example"), "{sends:?}");
+        assert!(sends[1].contains("b.example"), "{sends:?}");
+    }
+}
