@@ -14,16 +14,17 @@
 //!
 //! | verdict | Gemini CLI `BeforeTool` | Cursor shell / MCP | Cursor `preToolUse` / `beforeReadFile` | Copilot CLI `preToolUse` |
 //! |---|---|---|---|---|
-//! | deny | `decision: "deny"` + `reason` | `permission: "deny"` + `user_message`, `agent_message` | same | `permissionDecision: "deny"` + reason |
+//! | deny | `decision: "deny"` + `reason` | `permission: "deny"` + `user_message`, `agent_message` | same (`beforeReadFile`: `user_message` only) | `permissionDecision: "deny"` + reason |
 //! | ask / defer | `decision: "ask"` + `reason` | `permission: "ask"` + messages | deny + how to approve | `permissionDecision: "ask"` + reason |
 //! | allow | `decision: "allow"` (+ `hookSpecificOutput.tool_input`) | `permission: "allow"` | same | `permissionDecision: "allow"` (+ `modifiedArgs`) |
 //! | no opinion | nothing | nothing | nothing | nothing |
 //!
 //! Other events: Gemini `BeforeAgent` / `AfterTool` / `AfterAgent` block with
-//! `decision: "deny"` + `reason` and take `hookSpecificOutput.additionalContext`; a halt is
-//! `continue: false` + `stopReason`. Cursor `beforeSubmitPrompt` blocks with
-//! `continue: false` + `user_message`, `stop` continues with `followup_message`. Copilot CLI
-//! reads no answer outside `preToolUse`.
+//! `decision: "deny"` + `reason` and take `hookSpecificOutput.additionalContext`; a redaction
+//! is `hookSpecificOutput.tool_output`; a halt is `continue: false` + `stopReason` where Gemini
+//! honours flow control (not on `SessionStart`, `SessionEnd`, `Notification`, `PreCompress`).
+//! Cursor `beforeSubmitPrompt` blocks with `continue: false` + `user_message`, `stop`
+//! continues with `followup_message`. Copilot CLI reads no answer outside `preToolUse`.
 
 use serde_json::{Map, Value, json};
 
@@ -390,7 +391,7 @@ pub(crate) fn encode_host(
                         top.insert("decision".into(), json!("deny"));
                         top.insert("reason".into(), json!(reason));
                     } else if let (Verdict::Redact, Seam::PostTool) = (v, seam) {
-                        // The result is replaced by the reason: exactly a redaction.
+                        // `hookSpecificOutput.tool_output` replaces the result the model sees.
                         let text = outcome
                             .redacted_response
                             .as_ref()
@@ -400,8 +401,10 @@ pub(crate) fn encode_host(
                             })
                             .filter(|t| !t.trim().is_empty())
                             .unwrap_or_else(|| "[REDACTED]".to_string());
-                        top.insert("decision".into(), json!("deny"));
-                        top.insert("reason".into(), json!(text));
+                        hso.insert("tool_output".into(), json!(text));
+                        if let Some(c) = &context {
+                            hso.insert("additionalContext".into(), json!(c));
+                        }
                     } else if let Some(c) = &context {
                         hso.insert("additionalContext".into(), json!(c));
                     }
@@ -424,8 +427,18 @@ pub(crate) fn encode_host(
                 _ => {}
             }
             if let Some(h) = halt {
-                top.insert("continue".into(), json!(false));
-                top.insert("stopReason".into(), json!(h));
+                // SessionStart, SessionEnd, Notification and PreCompress ignore flow control.
+                if matches!(
+                    seam,
+                    Seam::PreTool | Seam::PostTool | Seam::PromptSubmit | Seam::Stop
+                ) {
+                    top.insert("continue".into(), json!(false));
+                    top.insert("stopReason".into(), json!(h));
+                } else {
+                    stderr_lines.push(format!(
+                        "seamguard: halt requested but Gemini CLI {event} cannot stop the agent: {h}"
+                    ));
+                }
             }
             if let Some(w) = warn {
                 top.insert("systemMessage".into(), json!(w));
@@ -452,7 +465,10 @@ pub(crate) fn encode_host(
                         top.insert("permission".into(), json!(permission));
                         if let Some(msg) = message {
                             top.insert("user_message".into(), json!(msg));
-                            top.insert("agent_message".into(), json!(msg));
+                            // `beforeReadFile` answers carry no message for the agent.
+                            if event != "beforeReadFile" {
+                                top.insert("agent_message".into(), json!(msg));
+                            }
                         }
                     }
                     if outcome.updated_input.is_some() {

@@ -234,10 +234,7 @@ fn cursor_before_read_file_takes_allow_or_deny_only() {
             (
                 ask_env,
                 Verdict::Ask,
-                line(
-                    &json!({"permission": "deny", "user_message": msg, "agent_message": msg})
-                        .to_string(),
-                ),
+                line(&json!({"permission": "deny", "user_message": msg}).to_string()),
             ),
             (NOTHING, Verdict::Abstain, String::new()),
         ],
