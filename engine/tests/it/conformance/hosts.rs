@@ -514,3 +514,75 @@ fn seam_of_every_host_event() {
         assert_eq!(got.ok(), Some(seam), "{dialect}: {p}");
     }
 }
+
+/// Commands and file paths of everyday and risky calls, combined at random.
+const PROGRAMS: &[&str] = &[
+    "rm -rf",
+    "rm",
+    "cat",
+    "cp",
+    "chmod -R 777",
+    "curl -d @",
+    "mv",
+    "ls -la",
+    "git clean -fdx",
+    "tar czf /tmp/x.tgz",
+    "scp",
+];
+const PATHS: &[&str] = &[
+    "~",
+    "~/.ssh/id_rsa",
+    ".env",
+    "/home/user/project/src",
+    "/etc/passwd",
+    "build",
+    "/",
+    "~/.aws/credentials",
+    "node_modules",
+    "/tmp/x",
+    "~/.bashrc",
+];
+
+proptest::proptest! {
+    #![proptest_config(crate::support::proptest_config(48))]
+
+    /// A shell call and a file read judged by the bundled library get the same verdict in
+    /// every dialect they can be written in.
+    #[test]
+    fn every_dialect_gives_the_claude_code_verdict(
+        program in proptest::sample::select(PROGRAMS),
+        path in proptest::sample::select(PATHS),
+    ) {
+        let lib = library();
+        let command = format!("{program} {path}");
+        let c = json!({"command": command});
+        let cc = |tool: &str, input: Value| json!({
+            "session_id": "s", "cwd": PROJECT, "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input,
+        });
+        let shell = [
+            (Dialect::GeminiCli, gemini_before_tool("run_shell_command", c.clone())),
+            (Dialect::Cursor, cursor_shell(&command)),
+            (Dialect::Cursor, cursor_pre_tool("Shell", c.clone())),
+            (Dialect::CopilotCli, copilot_pre_tool("bash", &c)),
+            (Dialect::ClaudeCode, cc("Execute", c.clone())),
+        ];
+        let (want, _) = answer(&lib, Dialect::ClaudeCode, &cc("Bash", c));
+        for (dialect, raw) in shell {
+            let (got, _) = answer(&lib, dialect, &raw);
+            proptest::prop_assert_eq!(got, want, "{} in {}", command, dialect);
+        }
+        let file = json!({"file_path": path});
+        let reads = [
+            (Dialect::GeminiCli, gemini_before_tool("read_file", file.clone())),
+            (Dialect::Cursor, cursor_read(path)),
+            (Dialect::Cursor, cursor_pre_tool("Read", file.clone())),
+            (Dialect::CopilotCli, copilot_pre_tool("view", &json!({"path": path}))),
+        ];
+        let (want, _) = answer(&lib, Dialect::ClaudeCode, &cc("Read", file));
+        for (dialect, raw) in reads {
+            let (got, _) = answer(&lib, dialect, &raw);
+            proptest::prop_assert_eq!(got, want, "read {} in {}", path, dialect);
+        }
+    }
+}
