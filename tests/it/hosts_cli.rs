@@ -1,6 +1,7 @@
 //! `seamguard hook` for Gemini CLI, Cursor and Copilot CLI payloads: detected (or named with
 //! `--dialect`), judged by the bundled library, answered in the host's own format.
 
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -107,4 +108,53 @@ fn host_events_seamguard_does_not_judge_get_no_answer() {
         "tool_name": "run_shell_command", "tool_input": {"command": "ls -la"}
     });
     assert_eq!(hook(Some("gemini-cli"), &ls), (0, String::new()));
+}
+
+/// An ask Cursor does not enforce on `preToolUse` is denied with how to approve it, and
+/// approving it (`seamguard allow --last`) lets the same call run.
+#[test]
+fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hosts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_default();
+    let policy = "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"git push\" }\ndecision = \"ask\"\nreason = \"Pushing needs your approval\"\n";
+    std::fs::write(dir.join("ask.toml"), policy).unwrap_or_default();
+    let run = |args: &[&str], stdin: &[u8]| {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .current_dir(&dir)
+            .env("HOME", dir.join("home"))
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+            .env_remove("SEAMGUARD_AUDIT_LOG")
+            .env_remove("CLAUDE_PROJECT_DIR");
+        output_with_stdin(&mut cmd, stdin)
+    };
+    let payload = json!({
+        "conversation_id": "c1", "generation_id": "g", "hook_event_name": "preToolUse",
+        "cursor_version": "2.0.77", "workspace_roots": [dir.display().to_string()],
+        "tool_name": "Shell", "tool_input": {"command": "git push origin main"},
+        "tool_use_id": "t1"
+    })
+    .to_string();
+    let first = run(&["hook", "--policy", "ask.toml"], payload.as_bytes());
+    let v: Value = serde_json::from_slice(&first.stdout).unwrap_or_default();
+    assert_eq!(v["permission"], "deny", "{v}");
+    assert_eq!(
+        v["agent_message"],
+        "Approval required: Pushing needs your approval [push-ask]. Cursor does not enforce a confirmation on preToolUse, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
+    );
+    let allow = run(&["allow", "--last"], b"");
+    assert_eq!(
+        allow.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&allow.stderr)
+    );
+    let again = run(&["hook", "--policy", "ask.toml"], payload.as_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        "{\"permission\":\"allow\"}\n"
+    );
 }
