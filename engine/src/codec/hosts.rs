@@ -223,6 +223,18 @@ fn cursor(m: &mut Map<String, Value>) -> Result<(), String> {
             };
             m.insert("tool_input".into(), input);
         }
+        Some("preToolUse") => {
+            // `MCP:<tool>` with its server named: the MCP tool name every MCP rule reads.
+            let server = m.get("mcp_server_name").and_then(Value::as_str);
+            let tool = m.get("tool_name").and_then(Value::as_str);
+            if let (Some(s), Some(t)) = (server, tool.and_then(|t| t.strip_prefix("MCP:")))
+                && !s.is_empty()
+                && !t.is_empty()
+            {
+                let name = format!("mcp__{s}__{t}");
+                m.insert("tool_name".into(), json!(name));
+            }
+        }
         Some("postToolUse") => move_key(m, "tool_output", "tool_response"),
         Some("stop") => {
             let again = m_loop_count(m) > 0;

@@ -50,6 +50,8 @@ pub(crate) const HOST_TOOLS: &[HostTool] = &[
         &[("dir_path", CWD), ("directory", CWD)],
     ),
     t("read_file", "Read", &[("absolute_path", "file_path")]),
+    // Its paths or glob patterns (`include`, older `paths`) are read by [`read_patterns`].
+    t("read_many_files", "Read", &[]),
     t("write_file", "Write", &[]),
     t("replace", "Edit", &[("absolute_path", "file_path")]),
     t("glob", "Glob", &[("dir_path", "path")]),
@@ -197,6 +199,19 @@ fn rename(input: &mut Map<String, Value>, keys: &[(&str, &str)], cwd: &mut Optio
     }
 }
 
+/// The paths or glob patterns a many-file read names (Gemini CLI `read_many_files`:
+/// `include`, or `paths` in older versions), when the call names no single `file_path`.
+pub(crate) fn read_patterns<'v>(tool: &str, input: &'v Value) -> Option<Vec<&'v str>> {
+    if tool != "Read" || input.get("file_path").is_some() {
+        return None;
+    }
+    let list = input
+        .get("include")
+        .or_else(|| input.get("paths"))?
+        .as_array()?;
+    Some(list.iter().filter_map(Value::as_str).collect())
+}
+
 /// The `http(s)://` URLs in a text, in order.
 pub(crate) fn urls_in(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'))
@@ -285,6 +300,22 @@ mod tests {
         ] {
             assert_eq!(shown(tool, input), shown(cc_tool, cc_input), "{tool}");
         }
+    }
+
+    #[test]
+    fn a_many_file_read_reads_every_pattern() {
+        assert_eq!(
+            shown(
+                "read_many_files",
+                json!({"include": ["**/.env", "/home/u/.ssh/id_rsa"]})
+            ),
+            [
+                "reads /w (Glob, argument `/path`)",
+                "reads /w/.env (Glob, argument `/pattern`)",
+                "reads /w (Glob, argument `/path`)",
+                "reads /home/u/.ssh/id_rsa (Glob, argument `/pattern`)"
+            ]
+        );
     }
 
     #[test]

@@ -430,6 +430,11 @@ pub(crate) fn effects_with(
         mcp::lens(tool, input, cwd, env, &mut fx);
     } else if web::handles(tool) {
         web::lens(tool, input, &mut fx);
+    } else if let Some(patterns) = host_tools::read_patterns(tool, input) {
+        for p in patterns {
+            let one = serde_json::json!({ "path": cwd.unwrap_or("."), "pattern": p });
+            files::lens("Glob", &one, cwd, &mut fx);
+        }
     } else if files::handles(tool, input) {
         files::lens(tool, input, cwd, &mut fx);
     } else if tool == "write_stdin" {

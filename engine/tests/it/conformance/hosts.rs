@@ -262,6 +262,13 @@ fn cursor_mcp_call_is_an_mcp_tool_with_parsed_input() {
         payload["tool_input"],
         json!({"command": "delete namespace prod"})
     );
+    let mut pre = cursor_pre_tool("MCP:kubectl", json!({"command": "get pods"}));
+    pre["mcp_server_name"] = json!("k8s");
+    let p = normalize(&pre, Dialect::Cursor).unwrap_or_default();
+    assert_eq!(p["tool_name"], "mcp__k8s__kubectl");
+    let unnamed = cursor_pre_tool("MCP:kubectl", json!({"command": "get pods"}));
+    let p = normalize(&unnamed, Dialect::Cursor).unwrap_or_default();
+    assert_eq!(p["tool_name"], "MCP:kubectl");
     let ask_mcp = "[[rule]]\nid = \"mcp-ask\"\nseam = \"pre-tool\"\ntool = '^mcp__k8s__'\ndecision = \"ask\"\nreason = \"Cluster calls need a human\"\n";
     let (v, enc) = answer(&engine(ask_mcp), Dialect::Cursor, &raw);
     assert_eq!(v, Verdict::Ask);
