@@ -9,8 +9,9 @@
 //! Sources: Gemini CLI `docs/reference/tools.md`; Cursor hooks (`Shell`, `Read`, `Write`,
 //! `StrReplace`, `Delete`, `Grep`, `Glob`); Copilot CLI hooks reference (`bash`, `view`,
 //! `create`, `edit`, `glob`, `grep`, `web_fetch`); Factory Droid (`Execute`, `Create`); Kiro
-//! CLI (`execute_bash`); Qwen Code (Gemini CLI's names); pi and OpenCode (`bash`, `read`,
-//! `write`, `edit`, `filePath`).
+//! CLI (`execute_bash`); Qwen Code (Gemini CLI's names); Kimi Code CLI (`ReadFile`,
+//! `WriteFile`, `StrReplaceFile`, `FetchURL`); pi and OpenCode (`bash`, `read`, `write`, `edit`,
+//! `filePath`).
 
 use std::borrow::Cow;
 
@@ -107,6 +108,12 @@ pub(crate) const HOST_TOOLS: &[HostTool] = &[
     t("Create", "Write", &[]),
     // Kiro CLI.
     t("execute_bash", "Bash", &[]),
+    // Kimi Code CLI (`Shell`, `Glob`, `Grep` as above).
+    t("ReadFile", "Read", &[("path", "file_path")]),
+    t("WriteFile", "Write", &[("path", "file_path")]),
+    t("StrReplaceFile", "Edit", &[("path", "file_path")]),
+    t("FetchURL", "WebFetch", &[]),
+    t("SearchWeb", "WebSearch", &[]),
     // pi, OpenCode.
     t(
         "read",
@@ -296,6 +303,18 @@ mod tests {
                 json!({"command": "rm -rf ~"}),
                 "Bash",
                 json!({"command": "rm -rf ~"}),
+            ),
+            (
+                "ReadFile",
+                json!({"path": "/w/.env"}),
+                "Read",
+                json!({"file_path": "/w/.env"}),
+            ),
+            (
+                "FetchURL",
+                json!({"url": "https://x.example/a"}),
+                "WebFetch",
+                json!({"url": "https://x.example/a"}),
             ),
         ] {
             assert_eq!(shown(tool, input), shown(cc_tool, cc_input), "{tool}");
