@@ -129,7 +129,8 @@ pub fn normalize(payload: &Value, dialect: Dialect) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
-/// Rename the event of a payload per `table`, keeping the host's name.
+/// Rename the event of a payload to the seam event it is judged as, keeping the host's name
+/// under [`HOST_EVENT_KEY`]; returns the host's event name.
 fn rename_event(m: &mut Map<String, Value>, dialect: Dialect) -> Option<String> {
     let host = m.get("hook_event_name")?.as_str()?.to_string();
     if let Some(seam) = seam_event(dialect, &host) {
