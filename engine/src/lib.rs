@@ -91,7 +91,7 @@ pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
 mod cache;
-mod codec;
+pub mod codec;
 mod compile;
 mod decision;
 mod engine;
@@ -100,7 +100,7 @@ mod paths;
 mod table;
 
 pub use cache::load_file_cached;
-pub use codec::{Encoded, HookResponse, decode_hook_output, encode};
+pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
 pub use decision::{
     Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,

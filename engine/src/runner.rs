@@ -164,7 +164,9 @@ fn kill_group(pid: Option<u32>) {
 pub async fn run_one(hook: &CommandHook, input: Arc<Vec<u8>>, cx: &RunContext) -> RunResult {
     let started = Instant::now();
     let (shell, flag) = match cx.dialect {
-        Dialect::ClaudeCode => ("/bin/sh".to_string(), "-c"),
+        Dialect::ClaudeCode | Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            ("/bin/sh".to_string(), "-c")
+        }
         Dialect::Codex => (
             std::env::var("SHELL")
                 .ok()

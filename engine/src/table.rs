@@ -275,6 +275,12 @@ impl DecisionTable {
         if dialect == Dialect::Codex && seam.matcher_subject() == MatcherSubject::ToolName {
             subjects.extend_from_slice(codex_aliases(subject));
         }
+        // Another host's tool also answers to the Claude Code tool it is read as.
+        if seam.matcher_subject() == MatcherSubject::ToolName
+            && let Some(a) = crate::effects::host_tools::alias(subject)
+        {
+            subjects.push(a);
+        }
         subjects
     }
 

@@ -14,10 +14,10 @@ use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::trust::content_hash;
 use seamguard_engine::{
     DecisionTable, DecodeError, Dialect, Encoded, Engine, FileLedger, HookEvent, LoadedPolicy,
-    Outcome, Scope, Seam, audit, encode,
+    Outcome, Scope, Seam, audit, encode_for,
 };
 
-use super::{DialectArg, hook_input};
+use super::{HookDialectArg, hook_input};
 use crate::discover;
 
 /// Answer one hook payload on stdin (what goes into settings.json / hooks.json).
@@ -25,7 +25,7 @@ use crate::discover;
 pub(crate) struct Args {
     /// Host protocol; detected from the payload when omitted.
     #[arg(long, value_enum)]
-    dialect: Option<DialectArg>,
+    dialect: Option<HookDialectArg>,
     /// Policy file or folder (repeatable); default: .seamguard/ of the project plus the
     /// user folder ($XDG_CONFIG_HOME/seamguard/) and /etc/seamguard/.
     #[arg(long = "policy", value_name = "PATH")]
@@ -162,6 +162,20 @@ fn answer(enc: &Encoded) -> ExitCode {
     ExitCode::from(enc.exit_code.clamp(0, 255) as u8)
 }
 
+/// The seam of a payload that [`seamguard_engine::codec::normalize`] refused: the tool events
+/// of the other hosts are pre-tool when they name a tool.
+fn dialect_seam(payload: &Value, dialect: Dialect) -> Option<Seam> {
+    match dialect {
+        Dialect::Cursor | Dialect::CopilotCli | Dialect::GeminiCli => {
+            let tool_call = ["toolName", "toolArgs", "tool_name", "tool_input", "command"]
+                .iter()
+                .any(|k| payload.get(*k).is_some());
+            tool_call.then_some(Seam::PreTool)
+        }
+        Dialect::ClaudeCode | Dialect::Codex => None,
+    }
+}
+
 /// The text of a caught panic.
 fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>()
@@ -206,6 +220,14 @@ pub(super) fn run(o: Args) -> ExitCode {
     let dialect = o
         .dialect
         .map_or_else(|| Dialect::detect(&payload), Dialect::from);
+    // Gemini CLI, Cursor, Copilot CLI: the host's payload as the common payload of its seam.
+    let payload = match seamguard_engine::codec::normalize(&payload, dialect) {
+        Ok(p) => p,
+        Err(why) => {
+            let seam = dialect_seam(&payload, dialect);
+            return answer(&hook_input::refuse(seam, dialect, &why));
+        }
+    };
     let event = match HookEvent::from_value(&payload) {
         Ok(ev) => ev,
         Err(e @ DecodeError::UnknownEvent(_)) => {
@@ -247,7 +269,7 @@ pub(super) fn run(o: Args) -> ExitCode {
     }
     // Grants (`seamguard allow`): a matching grant lifts an `ask`, never anything else.
     let (call, granted) = crate::grants::apply(&mut outcome, &payload, seam);
-    let enc = encode(&outcome, dialect);
+    let enc = encode_for(&outcome, dialect, &payload);
     // Every decision is recorded (`allow --last`, `log` and `status` read the log): by default
     // in the state folder; `SEAMGUARD_AUDIT_LOG=off` turns it off.
     let audit_path = super::log::audit_path(o.audit_log.as_deref());

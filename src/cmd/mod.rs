@@ -88,6 +88,31 @@ impl From<DialectArg> for Dialect {
     }
 }
 
+/// `hook --dialect`: the host protocol a payload is read and answered in.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum HookDialectArg {
+    #[value(name = "claude-code", alias = "claude")]
+    ClaudeCode,
+    Codex,
+    #[value(name = "gemini-cli", alias = "gemini")]
+    GeminiCli,
+    Cursor,
+    #[value(name = "copilot-cli", alias = "copilot")]
+    CopilotCli,
+}
+
+impl From<HookDialectArg> for Dialect {
+    fn from(d: HookDialectArg) -> Dialect {
+        match d {
+            HookDialectArg::ClaudeCode => Dialect::ClaudeCode,
+            HookDialectArg::Codex => Dialect::Codex,
+            HookDialectArg::GeminiCli => Dialect::GeminiCli,
+            HookDialectArg::Cursor => Dialect::Cursor,
+            HookDialectArg::CopilotCli => Dialect::CopilotCli,
+        }
+    }
+}
+
 /// `--format` of the report commands.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
 enum Format {

@@ -59,6 +59,8 @@ fn hooks_files(dialect: Dialect, home: Option<&Path>, root: &Path) -> Vec<(PathB
             out.push((root.join(".codex/hooks.json"), "project"));
             out.push((root.join(".codex/config.toml"), "project"));
         }
+        // Not installed by `init` yet: nothing to inspect.
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {}
     }
     let mut seen = BTreeSet::new();
     out.retain(|(p, _)| seen.insert(p.clone()));
@@ -169,6 +171,9 @@ fn agent_status(
     let label = match dialect {
         Dialect::ClaudeCode => "Claude Code",
         Dialect::Codex => "Codex",
+        Dialect::GeminiCli => "Gemini CLI",
+        Dialect::Cursor => "Cursor",
+        Dialect::CopilotCli => "Copilot CLI",
     };
     let files: Vec<HooksFile> = hooks_files(dialect, home, root)
         .into_iter()
@@ -203,7 +208,9 @@ fn agent_status(
     let installed = !events.is_empty();
     let gating: &[&str] = match dialect {
         Dialect::ClaudeCode => &["PreToolUse", "PermissionRequest"],
-        Dialect::Codex => &["PreToolUse"],
+        Dialect::Codex | Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            &["PreToolUse"]
+        }
     };
     let missing: Vec<&str> = inspect::events(dialect)
         .into_iter()
@@ -283,6 +290,9 @@ fn agent_status(
             }
         }
         Dialect::Codex => "runs the call (Codex has no setting that blocks on a failed hook)",
+        Dialect::GeminiCli => "runs the call (Gemini CLI warns and runs it on a failed hook)",
+        Dialect::Cursor => "runs the call unless the hook entry sets \"failClosed\": true",
+        Dialect::CopilotCli => "runs the call on a timeout (Copilot CLI)",
     };
     let hooked_files = files
         .iter()

@@ -243,6 +243,11 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
             write_key: false,
             note: fail_closed::CODEX_NOTE.to_string(),
         },
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            return Err(format!(
+                "`init` cannot install seamguard for {dialect} yet; add `seamguard hook --dialect {dialect}` to its hooks file"
+            ));
+        }
     };
     plan_agent(&layout, dialect, &command, on_failure.write_key, &mut plan)?;
     let note = if on_failure.write_key {

@@ -156,6 +156,9 @@ pub(super) fn plan_agent(
 ) -> Result<(), String> {
     let events = events(dialect);
     match dialect {
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            return Err(format!("`init` cannot install seamguard for {dialect} yet"));
+        }
         Dialect::ClaudeCode => {
             let dir = layout.claude_dir()?;
             let settings = dir.join("settings.json");

@@ -16,6 +16,7 @@ mod command_hooks_cli;
 mod failure_matrix;
 mod grants_cli;
 mod harness_pipeline;
+mod hosts_cli;
 mod init_cli;
 mod library_replay;
 mod log_cli;

@@ -86,6 +86,11 @@ pub fn decode_hook_output(
     match dialect {
         Dialect::ClaudeCode => decode_claude(seam, exit_code, &out, &err),
         Dialect::Codex => decode_codex(seam, exit_code, &out, &err),
+        // Hooks of these hosts are not imported; a hook run in their session is read by the
+        // Claude Code rules (exit 2 blocks, JSON on exit 0), the protocol they descend from.
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            decode_claude(seam, exit_code, &out, &err)
+        }
     }
 }
 

@@ -27,8 +27,10 @@
 //! | contexts | `hookSpecificOutput.additionalContext` | same |
 
 pub(crate) mod decode;
+pub(crate) mod hosts;
 
 pub use decode::{HookResponse, decode_hook_output};
+pub use hosts::{HOST_EVENT_KEY, normalize};
 
 use serde_json::{Map, Value, json};
 
@@ -153,6 +155,12 @@ fn text_of(v: &Value) -> String {
 /// assert!(encoded.stdout.contains("\"permissionDecision\":\"deny\""));
 /// ```
 pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
+    if matches!(
+        dialect,
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli
+    ) {
+        return hosts::encode_host(outcome, dialect, None);
+    }
     let mut stderr_lines: Vec<String> = outcome.warnings.clone();
     let Some(seam) = outcome.seam else {
         return Encoded {
@@ -410,6 +418,8 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
                 top.insert("systemMessage".into(), json!(w));
             }
         }
+        // Answered by `hosts::encode_host` above.
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {}
     }
     if seam == Seam::SessionEnd {
         top.clear();
@@ -427,5 +437,19 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
         stdout,
         stderr: stderr_lines.join("\n"),
         exit_code: 0,
+    }
+}
+
+/// [`encode`] for the payload the outcome judged: the host's own event name, kept by
+/// [`normalize`] under [`HOST_EVENT_KEY`], picks the answer where a host answers its events
+/// differently (Cursor enforces `ask` on `beforeShellExecution` and `beforeMCPExecution`
+/// only).
+pub fn encode_for(outcome: &Outcome, dialect: Dialect, payload: &Value) -> Encoded {
+    match dialect {
+        Dialect::ClaudeCode | Dialect::Codex => encode(outcome, dialect),
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            let host_event = payload.get(HOST_EVENT_KEY).and_then(Value::as_str);
+            hosts::encode_host(outcome, dialect, host_event)
+        }
     }
 }

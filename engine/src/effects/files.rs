@@ -23,6 +23,7 @@ pub(crate) fn handles(tool: &str, input: &Value) -> bool {
             | "Glob"
             | "LS"
             | "apply_patch"
+            | "Delete"
     ) || patch_text(tool, input).is_some()
 }
 
@@ -69,6 +70,14 @@ pub(crate) fn lens(tool: &str, input: &Value, cwd: Option<&str>, fx: &mut Effect
     let path = PathRef::new(s(key).unwrap_or_default(), cwd);
     let r = route(tool, &format!("/{key}"));
     match tool {
+        // Cursor `Delete` (read through `host_tools`): the file goes.
+        "Delete" => fx.push(
+            What::Delete {
+                path,
+                recursive: false,
+            },
+            r,
+        ),
         "Write" => fx.push(
             What::Write {
                 path,

@@ -28,6 +28,7 @@
 
 pub(crate) mod content;
 pub(crate) mod files;
+pub(crate) mod host_tools;
 pub(crate) mod inline;
 pub(crate) mod mcp;
 pub(crate) mod programs;
@@ -397,6 +398,9 @@ pub(crate) fn effects_with(
     command: Option<&crate::shell::ShellAnalysis>,
 ) -> Effects {
     let mut fx = Effects::default();
+    // Another host's tool (`run_shell_command`, `Shell`, `view`, …) as the call its lens reads.
+    let canonical = host_tools::canonical_payload(payload);
+    let payload: &Value = &canonical;
     let tool = payload
         .get("tool_name")
         .and_then(Value::as_str)
@@ -426,6 +430,11 @@ pub(crate) fn effects_with(
         mcp::lens(tool, input, cwd, env, &mut fx);
     } else if web::handles(tool) {
         web::lens(tool, input, &mut fx);
+    } else if let Some(patterns) = host_tools::read_patterns(tool, input) {
+        for p in patterns {
+            let one = serde_json::json!({ "path": cwd.unwrap_or("."), "pattern": p });
+            files::lens("Glob", &one, cwd, &mut fx);
+        }
     } else if files::handles(tool, input) {
         files::lens(tool, input, cwd, &mut fx);
     } else if tool == "write_stdin" {

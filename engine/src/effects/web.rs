@@ -15,15 +15,38 @@ pub(crate) fn handles(tool: &str) -> bool {
 
 /// The effects of one web-tool call.
 pub(crate) fn lens(tool: &str, input: &Value, fx: &mut Effects) {
-    let Some(url) = input.get("url").and_then(Value::as_str) else {
-        return;
-    };
-    let route = Route {
+    let route = |argument: String| Route {
         tool: tool.to_string(),
         lens: Some(Lens::Web),
-        argument: "/url".to_string(),
+        argument,
         command: None,
         via: Vec::new(),
     };
-    super::url::push_url(url, Some("GET".to_string()), Vec::new(), route, fx);
+    if let Some(url) = input.get("url").and_then(Value::as_str) {
+        super::url::push_url(
+            url,
+            Some("GET".to_string()),
+            Vec::new(),
+            route("/url".into()),
+            fx,
+        );
+    }
+    // A fetch of several URLs (Gemini CLI `web_fetch`, read by `host_tools`).
+    for (i, url) in input
+        .get("urls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if let Some(u) = url.as_str() {
+            super::url::push_url(
+                u,
+                Some("GET".to_string()),
+                Vec::new(),
+                route(format!("/urls/{i}")),
+                fx,
+            );
+        }
+    }
 }

@@ -268,6 +268,7 @@ fn session_end_stays_silent_even_with_load_warnings() {
         let payload = match dialect {
             Dialect::ClaudeCode => claude_payload(Seam::SessionEnd),
             Dialect::Codex => codex_payload(Seam::SessionEnd),
+            other => unreachable!("not in the loop: {other}"),
         };
         let enc = encode(
             &engine.evaluate(Seam::SessionEnd, &payload, dialect),

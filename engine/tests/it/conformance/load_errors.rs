@@ -36,6 +36,7 @@ fn load_errors_become_a_system_message() {
         let payload = match dialect {
             Dialect::ClaudeCode => claude_payload(Seam::PreTool),
             Dialect::Codex => codex_payload(Seam::PreTool),
+            other => unreachable!("not in the loop: {other}"),
         };
         let enc = encode(&engine.evaluate(Seam::PreTool, &payload, dialect), dialect);
         assert_eq!(enc.stdout, expected, "{dialect}");
@@ -67,6 +68,7 @@ fn on_load_error_deny_fails_closed_on_pre_tool_and_permission_request() {
         let payload = match dialect {
             Dialect::ClaudeCode => claude_payload(Seam::PreTool),
             Dialect::Codex => codex_payload(Seam::PreTool),
+            other => unreachable!("not in the loop: {other}"),
         };
         let o = engine.evaluate(Seam::PreTool, &payload, dialect);
         assert_eq!(o.verdict(), Verdict::Deny);
@@ -84,6 +86,7 @@ fn on_load_error_deny_fails_closed_on_pre_tool_and_permission_request() {
         let payload = match dialect {
             Dialect::ClaudeCode => claude_payload(Seam::PermissionRequest),
             Dialect::Codex => codex_payload(Seam::PermissionRequest),
+            other => unreachable!("not in the loop: {other}"),
         };
         let o = engine.evaluate(Seam::PermissionRequest, &payload, dialect);
         assert_eq!(o.verdict(), Verdict::Deny);

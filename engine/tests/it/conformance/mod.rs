@@ -15,6 +15,7 @@ use crate::support::engine;
 
 mod decode;
 mod events;
+mod hosts;
 mod load_errors;
 mod pre_tool;
 mod read_back;
@@ -128,6 +129,7 @@ fn run(policy: &str, seam: Seam, dialect: Dialect) -> (Outcome, Encoded) {
     let payload = match dialect {
         Dialect::ClaudeCode => claude_payload(seam),
         Dialect::Codex => codex_payload(seam),
+        other => unreachable!("host payloads are built in hosts.rs: {other}"),
     };
     let outcome = engine(policy).evaluate(seam, &payload, dialect);
     let enc = encode(&outcome, dialect);
