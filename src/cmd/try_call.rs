@@ -205,12 +205,19 @@ pub(super) fn run(a: &Args) -> ExitCode {
         let tool = payload["tool_name"].as_str().unwrap_or("");
         let _ = writeln!(out, "{}  {tool}: {subject}", verdict.name());
         for r in &rules {
-            let _ = writeln!(
-                out,
-                "  rule: {} ({})",
-                r["id"].as_str().unwrap_or(""),
-                r["source"].as_str().unwrap_or("?")
-            );
+            let id = r["id"].as_str().unwrap_or("");
+            // `seamguard:unsure` is the engine's own contribution: no policy file declares it.
+            match r["source"].as_str() {
+                Some(src) => {
+                    let _ = writeln!(out, "  rule: {id} ({src})");
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "  rule: {id} (seamguard: part of the call cannot be checked)"
+                    );
+                }
+            }
         }
         let reason = outcome.reason_text();
         if !reason.is_empty() {
