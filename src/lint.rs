@@ -144,7 +144,13 @@ pub(crate) fn lint(loaded: &[LoadedPolicy]) -> Vec<PolicyError> {
     for p in loaded {
         for t in &p.tests {
             for id in t.rules.iter().chain(&t.not_rules) {
-                if !first.contains_key(id.as_str()) {
+                // The engine's own contributions (`seamguard:unsure`, the load-error rule).
+                let engine_own = [
+                    seamguard_engine::UNSURE_RULE,
+                    seamguard_engine::LOAD_ERROR_RULE,
+                ]
+                .contains(&id.as_str());
+                if !engine_own && !first.contains_key(id.as_str()) {
                     let hint = closest(id, first.keys().copied());
                     out.push(warning(
                         &t.source,

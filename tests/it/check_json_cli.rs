@@ -90,3 +90,20 @@ fn deny_warnings_keeps_the_lint_code() {
         (Some(1), Some(0))
     );
 }
+
+#[test]
+fn the_bundled_library_is_lint_clean() {
+    let dir = workdir("library");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = root.join("policies");
+    let strict = root.join("policies/strict");
+    let (lib, strict) = (lib.to_str().unwrap(), strict.to_str().unwrap());
+    for args in [
+        vec!["--deny-warnings", "--format", "json", lib],
+        vec!["--deny-warnings", "--format", "json", lib, strict],
+    ] {
+        let (r, v) = check(&dir, &args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stdout);
+        assert_eq!(v["diagnostics"], json!([]), "{args:?}");
+    }
+}
