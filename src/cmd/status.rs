@@ -105,8 +105,9 @@ fn unstable(path: &Path) -> Option<&'static str> {
     if build {
         return Some("a build folder: rebuilding or `cargo clean` replaces or removes it");
     }
+    // The temp folder the system names (`$TMPDIR`, else `/tmp` on Unix).
     let tmp = std::fs::canonicalize(std::env::temp_dir()).unwrap_or_else(|_| std::env::temp_dir());
-    if path.starts_with(&tmp) || path.starts_with("/tmp") {
+    if path.starts_with(&tmp) {
         return Some("a temp folder: it can be cleaned away");
     }
     None
@@ -550,7 +551,7 @@ mod tests {
         assert_eq!(utc(1_764_618_784_000), "2025-12-01 19:53:04 UTC");
         assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00 UTC");
         assert!(unstable(Path::new("/w/proj/target/debug/seamguard")).is_some());
-        assert!(unstable(Path::new("/tmp/x/seamguard")).is_some());
+        assert!(unstable(&std::env::temp_dir().join("x/seamguard")).is_some());
         assert_eq!(unstable(Path::new("/usr/local/bin/seamguard")), None);
         assert_eq!(
             program_of("'/opt/my tools/seamguard' hook"),

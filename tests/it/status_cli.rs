@@ -51,6 +51,9 @@ fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
         .env("XDG_CONFIG_HOME", dir.join("config"))
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        // The test's files live wherever the checkout is (a CI clone may be under /tmp): the
+        // temp folder status warns about is another one.
+        .env("TMPDIR", dir.join("system-tmp"))
         .env_remove("CODEX_HOME")
         .env_remove("SEAMGUARD_AUDIT_LOG")
         .env_remove("CLAUDE_PROJECT_DIR");
