@@ -166,6 +166,9 @@ fn shell_label(t: &ShellTest) -> String {
     if t.push_force {
         parts.push("push_force = true".into());
     }
+    if t.push_force_unleased {
+        parts.push("push_force_unleased = true".into());
+    }
     if t.push_delete {
         parts.push("push_delete = true".into());
     }

@@ -155,6 +155,7 @@ impl Gen {
             path_inside,
             path_outside,
             push_force,
+            push_force_unleased,
             push_delete,
             push_to,
         } = t;
@@ -177,6 +178,7 @@ impl Gen {
             path_inside: ::std::vec![#(#pi),*],
             path_outside: ::std::vec![#(#po),*],
             push_force: #push_force,
+            push_force_unleased: #push_force_unleased,
             push_delete: #push_delete,
             push_to: #push_to,
         })

@@ -565,6 +565,10 @@ pub struct ShellTest {
     /// `push_force = true`: a `git push` that forces by any spelling (`--force`, `-f`,
     /// `--force-with-lease`, `--mirror`, a `+refspec`).
     pub push_force: bool,
+    /// `push_force_unleased = true`: a `git push` that forces without a lease (`--force`,
+    /// `-f`, `--mirror`, a `+refspec`); `--force-with-lease` alone is not one.
+    #[serde(default)]
+    pub push_force_unleased: bool,
     /// `push_delete = true`: a `git push` that deletes a remote ref (`--delete`, `-d`,
     /// `:ref`).
     pub push_delete: bool,
@@ -577,7 +581,7 @@ impl ShellTest {
     /// Whether a git-push refspec test is set (it implies `program = "git"`,
     /// `subcommand = "push"`).
     pub fn is_push(&self) -> bool {
-        self.push_force || self.push_delete || !self.push_to.is_empty()
+        self.push_force || self.push_force_unleased || self.push_delete || !self.push_to.is_empty()
     }
 }
 

@@ -14,8 +14,8 @@ use crate::compile::globs::{GlobList, PathGlobs};
 use crate::policy::{PathSpec, ShellTest};
 use crate::shell::ShellAnalysis;
 use crate::shell::operands::{
-    GIT_PUSH_ALL_REFS_FLAGS, GIT_PUSH_DELETE_FLAGS, GIT_PUSH_FORCE_FLAGS, base, cmd_flags,
-    operands, positionals,
+    GIT_PUSH_ALL_REFS_FLAGS, GIT_PUSH_DELETE_FLAGS, GIT_PUSH_FORCE_FLAGS, GIT_PUSH_UNLEASED_FLAGS,
+    base, cmd_flags, operands, positionals,
 };
 use crate::table::ShellEnv;
 
@@ -287,6 +287,14 @@ pub(crate) fn eval_shell(
                 .any(|f| GIT_PUSH_DELETE_FLAGS.contains(&f.as_str()))
                 || refspecs.iter().any(|r| r.text.starts_with(':'));
             if t.push_force && !force {
+                continue;
+            }
+            // Forced without a lease: `--force`, `-f`, `--mirror` or a `+refspec`.
+            let unleased = fl
+                .iter()
+                .any(|f| GIT_PUSH_UNLEASED_FLAGS.contains(&f.as_str()))
+                || refspecs.iter().any(|r| r.text.starts_with('+'));
+            if t.push_force_unleased && !unleased {
                 continue;
             }
             if t.push_delete && !delete {

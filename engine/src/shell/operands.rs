@@ -38,6 +38,10 @@ pub(crate) const GIT_PUSH_FORCE_FLAGS: &[&str] = &[
     "--force-if-includes",
 ];
 
+/// `git push` options that overwrite remote history without checking it is what was seen
+/// (no lease).
+pub(crate) const GIT_PUSH_UNLEASED_FLAGS: &[&str] = &["--force", "-f", "--mirror"];
+
 /// `git push` options that delete remote refs.
 pub(crate) const GIT_PUSH_DELETE_FLAGS: &[&str] = &["--delete", "-d"];
 

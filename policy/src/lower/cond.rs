@@ -23,6 +23,7 @@ pub(super) const TEST_KEYS: &[&str] = &[
     "path_inside",
     "path_outside",
     "push_force",
+    "push_force_unleased",
     "push_delete",
     "push_to",
 ];
@@ -60,13 +61,13 @@ pub(super) fn lower_shell_key(
     val: &TomlValue<'_>,
     shell: &mut ShellTest,
 ) -> bool {
-    if key == "push_force" || key == "push_delete" {
+    if key == "push_force" || key == "push_force_unleased" || key == "push_delete" {
         return match want_bool(ctx, val, &format!("`{key}`")) {
             Some(true) => {
-                if key == "push_force" {
-                    shell.push_force = true;
-                } else {
-                    shell.push_delete = true;
+                match key {
+                    "push_force" => shell.push_force = true,
+                    "push_force_unleased" => shell.push_force_unleased = true,
+                    _ => shell.push_delete = true,
                 }
                 true
             }

@@ -21,6 +21,7 @@ const RUN_KEYS: &[&str] = &[
     "path_inside",
     "path_outside",
     "push_force",
+    "push_force_unleased",
     "push_delete",
     "push_to",
     "lens",
