@@ -91,3 +91,24 @@ for s in "${SCENARIOS[@]}"; do
         "$(printf "%'d" "$io")" "$(printf "%'d" "$in")" "$(echo "$in / $io" | bc -l)" \
         "$wo" "$wn" "$(echo "$wn / $wo" | bc -l)"
 done
+
+# The replay on several cores: callgrind counts every thread's instructions into the total
+# above (the files' session scan included). Per thread, the longest is what the wall time
+# follows when every core is free: the critical path of the replay.
+echo
+echo "| replay, per thread | old: main + longest other | new: main + longest other | threads new |"
+echo "|---|---:|---:|---:|"
+per_thread() { # which bin -> "critical-path threads"
+    local dir="$OUT/threads-$1"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    XDG_STATE_HOME="$(state "$1")" valgrind --tool=callgrind --separate-threads=yes \
+        --callgrind-out-file="$dir/cg.out" "$2" $(args_for "$1" "replay data/recorded --policy policies") \
+        >/dev/null 2>&1 || true
+    # cg.out-01 is the main thread; the others are the workers.
+    awk '/^summary:/ {print FILENAME, $2}' "$dir"/cg.out-* | sort |
+        awk '{n++; if ($1 ~ /-01$/) main = $2; else if ($2 > w) w = $2} END {printf "%.0f %d", main + w, n}'
+}
+read -r po _ <<<"$(per_thread old "$OLD")"
+read -r pn tn <<<"$(per_thread new "$NEW")"
+printf '| replay: 19 sessions, library | %s | %s | %s |\n' "$(printf "%'d" "$po")" "$(printf "%'d" "$pn")" "$tn"

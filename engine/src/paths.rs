@@ -6,7 +6,75 @@
 //! are resolved where the path exists. Comparison folds case where the platform's default
 //! file system does (macOS, Windows).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
+
+thread_local! {
+    /// Symlink resolutions of this thread's current evaluation, by lexical path (`None`
+    /// outside a [`ResolveScope`]: nothing is remembered).
+    static RESOLVED: RefCell<Option<HashMap<String, String>>> = const { RefCell::new(None) };
+}
+
+/// While alive, [`normalize`] on this thread resolves each lexical path on the file system
+/// once: the lenses and every rule's path test resolve the same operands, and one command
+/// line's paths are otherwise looked up several times (a failing `readlink` per component
+/// each time). One scope per evaluation, so a later evaluation sees the file system as it
+/// is then; nested scopes share the outermost one's memory.
+pub(crate) struct ResolveScope {
+    outermost: bool,
+}
+
+impl ResolveScope {
+    /// Start remembering resolutions on this thread (until the outermost scope ends).
+    pub(crate) fn enter() -> ResolveScope {
+        let outermost = RESOLVED.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut memo) if memo.is_none() => {
+                *memo = Some(HashMap::new());
+                true
+            }
+            _ => false,
+        });
+        ResolveScope { outermost }
+    }
+}
+
+impl Drop for ResolveScope {
+    fn drop(&mut self) {
+        if self.outermost {
+            RESOLVED.with(|cell| {
+                if let Ok(mut memo) = cell.try_borrow_mut() {
+                    *memo = None;
+                }
+            });
+        }
+    }
+}
+
+/// `lexical` with its symlinks resolved where it exists (as it is otherwise), remembered
+/// within the current [`ResolveScope`].
+fn resolve(lexical: String) -> String {
+    let known = RESOLVED.with(|cell| {
+        cell.try_borrow()
+            .ok()
+            .and_then(|memo| memo.as_ref().and_then(|m| m.get(&lexical).cloned()))
+    });
+    if let Some(r) = known {
+        return r;
+    }
+    let resolved = match std::fs::canonicalize(Path::new(&lexical)) {
+        Ok(r) => r.to_string_lossy().to_string(),
+        Err(_) => lexical.clone(),
+    };
+    RESOLVED.with(|cell| {
+        if let Ok(mut memo) = cell.try_borrow_mut()
+            && let Some(m) = memo.as_mut()
+        {
+            m.insert(lexical, resolved.clone());
+        }
+    });
+    resolved
+}
 
 /// Lexically join `p` onto `cwd` (absolute and `~` paths are returned as they are).
 pub(crate) fn join(cwd: Option<&str>, p: &str) -> String {
@@ -64,11 +132,7 @@ pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String
         }
     }
     let lexical = format!("/{}", parts.join("/"));
-    let resolved = match std::fs::canonicalize(Path::new(&lexical)) {
-        Ok(r) => r.to_string_lossy().to_string(),
-        Err(_) => lexical,
-    };
-    Some(resolved)
+    Some(resolve(lexical))
 }
 
 fn fold(s: &str) -> String {
@@ -167,6 +231,35 @@ mod tests {
         assert_eq!(normalize("build", None, "/h"), None);
         assert!(is_inside("/nonexist/p/build", "/nonexist/p"));
         assert!(!is_inside("/nonexist/pp", "/nonexist/p"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_scope_remembers_resolutions_until_it_ends() {
+        let dir = std::env::temp_dir().join(format!("sg-resolve-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap_or_default();
+        let base = std::fs::canonicalize(&dir)
+            .map(|d| d.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let link = format!("{base}/link");
+        let real = format!("{base}/real");
+        let scope = ResolveScope::enter();
+        // Not a link yet: the lexical path, remembered for the rest of the scope.
+        assert_eq!(normalize(&link, None, "/h").as_deref(), Some(link.as_str()));
+        let made = std::os::unix::fs::symlink(&real, &link).is_ok();
+        assert!(made);
+        assert_eq!(normalize(&link, None, "/h").as_deref(), Some(link.as_str()));
+        {
+            // A nested scope shares the outer one's memory and does not end it.
+            let _inner = ResolveScope::enter();
+            assert_eq!(normalize(&link, None, "/h").as_deref(), Some(link.as_str()));
+        }
+        assert_eq!(normalize(&link, None, "/h").as_deref(), Some(link.as_str()));
+        drop(scope);
+        // The next evaluation sees the file system as it is now.
+        assert_eq!(normalize(&link, None, "/h").as_deref(), Some(real.as_str()));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

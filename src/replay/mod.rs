@@ -40,13 +40,15 @@
 //! `report` holds the typed report (the JSON keys above, in order) and its JSONL lines,
 //! `text` renders the same report for people, `progress` shows progress on stderr.
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use rayon::prelude::*;
 use seamguard_engine::readers::{self, EventReader, Item, ProblemKind};
 use seamguard_engine::runner::ProcessRunner;
-use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Verdict};
+use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Seam, Verdict};
 
 use crate::{bump, discover, show};
 
@@ -154,92 +156,61 @@ pub(crate) fn run(o: &Options) -> ExitCode {
 
     let mut report = Report::new(policy_names, baseline_names);
     let mut failed = false;
-    let mut memories = memory::Memories::default();
-
-    for (fi, f) in files.iter().enumerate() {
-        let mut st = FileStat {
-            path: show(f),
-            format: None,
-            events: 0,
-            problems: 0,
-        };
-        for item in EventReader::open(f) {
-            let ev = match item {
-                Item::Event(ev) => ev,
-                Item::Problem(p) => {
-                    st.problems += 1;
-                    if jsonl {
-                        let line = JsonlProblem {
-                            kind: "problem",
-                            problem: ProblemRecord::from(&p),
-                        };
-                        let _ = writeln!(stdout, "{}", json_line(&line));
-                    }
-                    report.problems.push(p);
-                    continue;
-                }
-            };
-            st.format.get_or_insert(ev.format.name());
-            st.events += 1;
-            report.events += 1;
-            progress.tick(fi + 1, files.len(), report.events, &st.path);
-            let dialect = o.dialect.unwrap_or(ev.dialect);
-            let out = memories.evaluate(&ev, || engine.evaluate(ev.seam, &ev.payload, dialect));
-            bump(&mut report.events_by_seam, ev.seam.name());
-            bump(&mut report.verdicts, out.verdict().name());
-            let fired = fired_set(&out);
-            for id in &fired {
-                bump(&mut report.rule_hits, id);
-            }
-            if let Some(r) = fail_at {
-                failed |= fail_rank(out.verdict()) >= r;
-            }
-            let mut base_brief = None;
-            if let (Some(b), Some(diff)) = (&baseline, &mut report.diff) {
-                let b = memories.evaluate(&ev, || b.evaluate(ev.seam, &ev.payload, dialect));
-                bump(&mut diff.baseline_verdicts, b.verdict().name());
-                let base_fired = fired_set(&b);
-                for id in &base_fired {
-                    bump(&mut diff.baseline_rule_hits, id);
-                }
-                if b.verdict() != out.verdict() || base_fired != fired {
-                    diff.events.push(Change::new(
-                        &ev,
-                        dialect,
-                        Brief::new(&b, base_fired.clone()),
-                        Brief::new(&out, fired),
-                    ));
-                }
-                if jsonl {
-                    base_brief = Some(Brief::new(&b, base_fired));
-                }
-            }
-            memories.record(&ev, &out, engine.table().env());
-            for run in &out.pending_runs {
-                report.would_run.push(WouldRun {
-                    file: ev.file.clone(),
-                    line: ev.line,
-                    run: PendingRun::new(run),
-                });
-            }
-            if jsonl {
-                let record = EventRecord::new(&ev, dialect, &out, engine.table().env());
-                let line = JsonlEvent {
-                    record: &record,
-                    kind: "event",
-                    baseline: base_brief,
-                };
-                let _ = writeln!(stdout, "{}", json_line(&line));
-            } else if !matches!(out.verdict(), Verdict::Abstain | Verdict::Allow)
-                || !out.contexts.is_empty()
-                || out.halt.is_some()
-            {
-                report
-                    .decisions
-                    .push(EventRecord::new(&ev, dialect, &out, engine.table().env()));
+    let run = Replay {
+        engine: &engine,
+        baseline: baseline.as_ref(),
+        dialect: o.dialect,
+        fail_at,
+        jsonl,
+    };
+    let groups = parallel_groups(o, &files);
+    if groups.len() > 1 {
+        // Each group on its own core, with its own session memory; parts merged in file
+        // order, so the report and the lines are what one thread would have written.
+        let mut parts: Vec<Option<FilePart>> = files.iter().map(|_| None).collect();
+        let done: Vec<Vec<(usize, FilePart)>> = groups
+            .par_iter()
+            .map(|group| {
+                let mut memories = memory::Memories::default();
+                group
+                    .iter()
+                    .filter_map(|&fi| {
+                        let f = files.get(fi)?;
+                        let mut lines = Lines::Buffered(Vec::new());
+                        let part = run.file(f, &mut memories, &mut lines, &mut |_, _| {});
+                        Some((fi, part.with_lines(lines)))
+                    })
+                    .collect()
+            })
+            .collect();
+        for (fi, part) in done.into_iter().flatten() {
+            if let Some(slot) = parts.get_mut(fi) {
+                *slot = Some(part);
             }
         }
-        report.files.push(st);
+        for (fi, part) in parts.into_iter().enumerate() {
+            let Some(part) = part else { continue };
+            for line in &part.lines {
+                let _ = writeln!(stdout, "{line}");
+            }
+            progress.tick(
+                fi + 1,
+                files.len(),
+                report.events + part.stat.events,
+                &part.stat.path,
+            );
+            failed |= part.merge_into(&mut report);
+        }
+    } else {
+        let mut memories = memory::Memories::default();
+        for (fi, f) in files.iter().enumerate() {
+            let mut lines = Lines::Direct(&mut stdout);
+            let before = report.events;
+            let part = run.file(f, &mut memories, &mut lines, &mut |n, path| {
+                progress.tick(fi + 1, files.len(), before + n, path);
+            });
+            failed |= part.merge_into(&mut report);
+        }
     }
     progress.done();
 
@@ -297,6 +268,306 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Where the `--format jsonl` lines of one file go: straight out (one thread), or kept
+/// until the files before it are written (files replayed in parallel).
+enum Lines<'a> {
+    Direct(&'a mut std::io::StdoutLock<'static>),
+    Buffered(Vec<String>),
+}
+
+impl Lines<'_> {
+    fn push(&mut self, line: String) {
+        match self {
+            Lines::Direct(out) => {
+                let _ = writeln!(out, "{line}");
+            }
+            Lines::Buffered(v) => v.push(line),
+        }
+    }
+}
+
+/// What one recorded file adds to the report (its own [`Report`], merged in file order).
+struct FilePart {
+    stat: FileStat,
+    part: Report,
+    failed: bool,
+    /// Its `--format jsonl` lines, when they were kept back.
+    lines: Vec<String>,
+}
+
+impl FilePart {
+    fn with_lines(mut self, lines: Lines<'_>) -> FilePart {
+        if let Lines::Buffered(v) = lines {
+            self.lines = v;
+        }
+        self
+    }
+
+    /// Add this file to `report`; whether a `--fail-on` verdict occurred in it.
+    fn merge_into(self, report: &mut Report) -> bool {
+        let FilePart {
+            stat, part, failed, ..
+        } = self;
+        report.files.push(stat);
+        report.events += part.events;
+        merge_counts(&mut report.events_by_seam, part.events_by_seam);
+        merge_counts(&mut report.verdicts, part.verdicts);
+        merge_counts(&mut report.rule_hits, part.rule_hits);
+        report.decisions.extend(part.decisions);
+        report.would_run.extend(part.would_run);
+        report.problems.extend(part.problems);
+        if let (Some(into), Some(from)) = (&mut report.diff, part.diff) {
+            merge_counts(&mut into.baseline_verdicts, from.baseline_verdicts);
+            merge_counts(&mut into.baseline_rule_hits, from.baseline_rule_hits);
+            into.events.extend(from.events);
+        }
+        failed
+    }
+}
+
+fn merge_counts(into: &mut BTreeMap<String, usize>, from: BTreeMap<String, usize>) {
+    for (k, n) in from {
+        *into.entry(k).or_insert(0) += n;
+    }
+}
+
+/// What every file of one replay is evaluated with.
+struct Replay<'a> {
+    engine: &'a Engine,
+    baseline: Option<&'a Engine>,
+    dialect: Option<Dialect>,
+    fail_at: Option<u8>,
+    jsonl: bool,
+}
+
+impl Replay<'_> {
+    /// Replay one recorded file with the session memories of the files before it in its
+    /// group; `tick(events so far, path)` after each event.
+    fn file(
+        &self,
+        f: &Path,
+        memories: &mut memory::Memories,
+        lines: &mut Lines<'_>,
+        tick: &mut dyn FnMut(usize, &str),
+    ) -> FilePart {
+        let engine = self.engine;
+        let mut report = Report::new(Vec::new(), self.baseline.map(|_| Vec::new()));
+        let mut failed = false;
+        let mut st = FileStat {
+            path: show(f),
+            format: None,
+            events: 0,
+            problems: 0,
+        };
+        for item in EventReader::open(f) {
+            let ev = match item {
+                Item::Event(ev) => ev,
+                Item::Problem(p) => {
+                    st.problems += 1;
+                    if self.jsonl {
+                        let line = JsonlProblem {
+                            kind: "problem",
+                            problem: ProblemRecord::from(&p),
+                        };
+                        lines.push(json_line(&line));
+                    }
+                    report.problems.push(p);
+                    continue;
+                }
+            };
+            st.format.get_or_insert(ev.format.name());
+            st.events += 1;
+            report.events += 1;
+            tick(st.events, &st.path);
+            let dialect = self.dialect.unwrap_or(ev.dialect);
+            let out = memories.evaluate(&ev, || engine.evaluate(ev.seam, &ev.payload, dialect));
+            bump(&mut report.events_by_seam, ev.seam.name());
+            bump(&mut report.verdicts, out.verdict().name());
+            let fired = fired_set(&out);
+            for id in &fired {
+                bump(&mut report.rule_hits, id);
+            }
+            if let Some(r) = self.fail_at {
+                failed |= fail_rank(out.verdict()) >= r;
+            }
+            let mut base_brief = None;
+            if let (Some(b), Some(diff)) = (self.baseline, &mut report.diff) {
+                let b = memories.evaluate(&ev, || b.evaluate(ev.seam, &ev.payload, dialect));
+                bump(&mut diff.baseline_verdicts, b.verdict().name());
+                let base_fired = fired_set(&b);
+                for id in &base_fired {
+                    bump(&mut diff.baseline_rule_hits, id);
+                }
+                if b.verdict() != out.verdict() || base_fired != fired {
+                    diff.events.push(Change::new(
+                        &ev,
+                        dialect,
+                        Brief::new(&b, base_fired.clone()),
+                        Brief::new(&out, fired),
+                    ));
+                }
+                if self.jsonl {
+                    base_brief = Some(Brief::new(&b, base_fired));
+                }
+            }
+            memories.record(&ev, &out, engine.table().env());
+            for run in &out.pending_runs {
+                report.would_run.push(WouldRun {
+                    file: ev.file.clone(),
+                    line: ev.line,
+                    run: PendingRun::new(run),
+                });
+            }
+            if self.jsonl {
+                let record = EventRecord::new(&ev, dialect, &out, engine.table().env());
+                let line = JsonlEvent {
+                    record: &record,
+                    kind: "event",
+                    baseline: base_brief,
+                };
+                lines.push(json_line(&line));
+            } else if !matches!(out.verdict(), Verdict::Abstain | Verdict::Allow)
+                || !out.contexts.is_empty()
+                || out.halt.is_some()
+            {
+                report
+                    .decisions
+                    .push(EventRecord::new(&ev, dialect, &out, engine.table().env()));
+            }
+        }
+        FilePart {
+            stat: st,
+            part: report,
+            failed,
+            lines: Vec::new(),
+        }
+    }
+}
+
+/// Most bytes of recordings replayed in parallel with `--format jsonl` (whose lines are kept
+/// until the files before them are written); over it, one thread streams them.
+const MAX_PARALLEL_JSONL_BYTES: u64 = 64 << 20;
+
+/// The files in groups that can be replayed side by side: files that share a session (its
+/// memory, its stop-continuation count) are in one group, replayed in file order. One group
+/// (replay on one thread) with `--exec-hooks` (commands run in the recorded order), one
+/// file, one core, or a large `--format jsonl` output.
+fn parallel_groups(o: &Options, files: &[PathBuf]) -> Vec<Vec<usize>> {
+    let one = vec![(0..files.len()).collect::<Vec<_>>()];
+    let bytes: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    if o.exec_hooks
+        || files.len() < 2
+        || rayon::current_num_threads() < 2
+        || (o.format == OutputFormat::Jsonl && bytes > MAX_PARALLEL_JSONL_BYTES)
+    {
+        return one;
+    }
+    // What each file's events share with other files.
+    let shared: Vec<Shared> = files.par_iter().map(|f| Shared::of(f.as_path())).collect();
+    let open: BTreeSet<&str> = shared
+        .iter()
+        .flat_map(|s| s.open_reads.iter().map(String::as_str))
+        .collect();
+    let sessions: Vec<Vec<&str>> = shared
+        .iter()
+        .map(|s| {
+            s.sessions
+                .iter()
+                .map(String::as_str)
+                .chain(
+                    s.stop_keys
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|k| open.contains(k)),
+                )
+                .collect()
+        })
+        .collect();
+    // Union of the files that share a session (each set joined to its first file).
+    let mut group_of: Vec<usize> = (0..files.len()).collect();
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for (fi, keys) in sessions.iter().enumerate() {
+        for k in keys {
+            let other = *first.entry(k).or_insert(fi);
+            let (a, b) = (root(&group_of, fi), root(&group_of, other));
+            if a != b
+                && let Some(slot) = group_of.get_mut(a.max(b))
+            {
+                *slot = a.min(b);
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for fi in 0..files.len() {
+        let g = root(&group_of, fi);
+        groups.entry(g).or_default().push(fi);
+    }
+    groups.into_values().collect()
+}
+
+/// The first file of the group of file `i` (every link points to an earlier file).
+fn root(group_of: &[usize], mut i: usize) -> usize {
+    while let Some(&g) = group_of.get(i) {
+        if g == i {
+            break;
+        }
+        i = g;
+    }
+    i
+}
+
+/// What the events of one recorded file share with other files in a replay.
+#[derive(Default)]
+struct Shared {
+    /// Its session ids (the session memory is per session, across files).
+    sessions: BTreeSet<String>,
+    /// The stop-continuation counts its stop events write (by ledger key: session, seam,
+    /// agent).
+    stop_keys: BTreeSet<String>,
+    /// The counts it reads before writing them itself: a stop event with
+    /// `stop_hook_active` before any other stop event of its key in the file (which resets
+    /// the count).
+    open_reads: BTreeSet<String>,
+}
+
+impl Shared {
+    fn of(f: &Path) -> Shared {
+        let mut out = Shared::default();
+        let mut written = BTreeSet::new();
+        for item in EventReader::open(f) {
+            let Item::Event(ev) = item else { continue };
+            let p = &ev.payload;
+            let session = p.get("session_id").and_then(|v| v.as_str());
+            if let Some(id) = session.filter(|id| !id.is_empty()) {
+                out.sessions.insert(format!("id\u{0}{id}"));
+            }
+            if matches!(ev.seam, Seam::Stop | Seam::SubagentStop) {
+                let key = format!(
+                    "stop\u{0}{}\u{0}{}\u{0}{}",
+                    session.unwrap_or("nosession"),
+                    ev.seam.name(),
+                    p.get("agent_id").and_then(|v| v.as_str()).unwrap_or("main")
+                );
+                let active = p
+                    .get("stop_hook_active")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false);
+                if active && !written.contains(&key) {
+                    out.open_reads.insert(key.clone());
+                } else if !active {
+                    written.insert(key.clone());
+                }
+                out.stop_keys.insert(key);
+            }
+        }
+        out
     }
 }
 

@@ -4,6 +4,8 @@
 //! matched in place with `fast_glob` where it can read them, compiled with `globset`
 //! otherwise.
 
+use std::sync::OnceLock;
+
 use globset::GlobBuilder;
 
 use crate::policy::{PathSpec, ShellTest};
@@ -21,7 +23,8 @@ pub(crate) struct PathGlobs {
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GlobList {
-    fast: Vec<String>,
+    /// The `fast_glob` patterns, each with a text every path it matches contains.
+    fast: Vec<FastGlob>,
     compiled: Vec<globset::GlobMatcher>,
     /// Match case-insensitively (patterns are stored folded; the path is folded to match).
     fold: bool,
@@ -50,8 +53,7 @@ impl GlobList {
     }
 
     fn matches(&self, path: &str) -> bool {
-        self.fast.iter().any(|g| fast_glob::glob_match(g, path))
-            || self.compiled.iter().any(|m| m.is_match(path))
+        self.fast.iter().any(|g| g.is_match(path)) || self.compiled.iter().any(|m| m.is_match(path))
     }
 
     /// The globs of `specs` (`~/` expanded against `home`); `fold`: match
@@ -78,13 +80,63 @@ impl GlobList {
                 }
                 // A leading `!` negates in fast_glob; in a policy it is a literal.
                 if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
-                    out.fast.push(g);
+                    out.fast.push(FastGlob::new(g));
                 } else if let Ok(glob) = GlobBuilder::new(&g).literal_separator(true).build() {
                     out.compiled.push(glob.compile_matcher());
                 }
             }
         }
         out
+    }
+}
+
+/// A glob matched in place by `fast_glob`, behind a literal it needs.
+///
+/// A path command or operand is tested against every path glob of the library (a replay
+/// makes hundreds of thousands of such tests); most paths share no name with most globs
+/// (`**/.ssh/**`, `**/.env*`), and a substring test rules them out before the matcher
+/// walks the pattern. It never changes a result: every path the pattern matches contains
+/// the literal.
+#[derive(Debug, Clone, Default)]
+struct FastGlob {
+    pattern: String,
+    /// Where in `pattern` the longest run of literal characters inside one component is
+    /// (empty when the pattern has none, or has escapes, classes or alternatives: no
+    /// filter). Found on first use: a hook call builds every list and matches few of them.
+    needs: OnceLock<(usize, usize)>,
+}
+
+impl FastGlob {
+    fn new(pattern: String) -> FastGlob {
+        FastGlob {
+            pattern,
+            needs: OnceLock::new(),
+        }
+    }
+
+    /// The text every path this glob matches contains.
+    fn needs(&self) -> &str {
+        let &(start, end) = self.needs.get_or_init(|| {
+            let p = self.pattern.as_bytes();
+            if p.iter().any(|b| matches!(b, b'\\' | b'[' | b'{')) {
+                return (0, 0);
+            }
+            let (mut best, mut from) = ((0, 0), 0);
+            for (i, b) in p.iter().chain(std::iter::once(&b'/')).enumerate() {
+                if matches!(b, b'*' | b'?' | b'/') {
+                    if i - from > best.1 - best.0 {
+                        best = (from, i);
+                    }
+                    from = i + 1;
+                }
+            }
+            best
+        });
+        self.pattern.get(start..end).unwrap_or_default()
+    }
+
+    fn is_match(&self, path: &str) -> bool {
+        path.contains(self.needs()) && fast_glob::glob_match(&self.pattern, path)
     }
 }
 
@@ -100,5 +152,89 @@ impl PathGlobs {
 
     pub(crate) fn build(t: &ShellTest, home: &str) -> PathGlobs {
         Self::build_folded(t, home, false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_literal_filter_never_changes_a_match() {
+        let globs = [
+            "**/.ssh/**",
+            "**/.env*",
+            "**/id_*",
+            "/etc/**",
+            "**/*.pem",
+            "**",
+            "**/.aws/credentials",
+            "**/{.git,.hg}/hooks/**",
+            "**/secret[s]/*",
+            "**/a?c/*.key",
+        ];
+        let paths = [
+            "/home/u/.ssh/id_rsa",
+            "/home/u/.ssh",
+            "/home/u/p/.env",
+            "/home/u/p/.env.local",
+            "/home/u/p/src/env.rs",
+            "/etc/passwd",
+            "/etc",
+            "/home/u/p/key.pem",
+            "/home/u/.aws/credentials",
+            "/home/u/p/.git/hooks/pre-commit",
+            "/srv/secrets/x",
+            "/srv/abc/k.key",
+            "/srv/ac/k.key",
+            "/",
+        ];
+        let mut held = Vec::new();
+        for g in globs {
+            let fast = FastGlob::new(g.to_string());
+            for p in paths {
+                assert_eq!(fast.is_match(p), fast_glob::glob_match(g, p), "{g} on {p}");
+                if fast.is_match(p) {
+                    held.push(format!("{g} {p}"));
+                }
+            }
+        }
+        assert_eq!(
+            FastGlob::new("**/.aws/credentials".into()).needs(),
+            "credentials"
+        );
+        assert_eq!(FastGlob::new("**/id_*".into()).needs(), "id_");
+        assert_eq!(FastGlob::new("/etc/**".into()).needs(), "etc");
+        // `dir/**` names what is inside the folder, not the folder.
+        assert_eq!(FastGlob::new("**/{.git,.hg}/hooks/**".into()).needs(), "");
+        assert_eq!(
+            held,
+            [
+                "**/.ssh/** /home/u/.ssh/id_rsa",
+                "**/.env* /home/u/p/.env",
+                "**/.env* /home/u/p/.env.local",
+                "**/id_* /home/u/.ssh/id_rsa",
+                "/etc/** /etc/passwd",
+                "**/*.pem /home/u/p/key.pem",
+                "** /home/u/.ssh/id_rsa",
+                "** /home/u/.ssh",
+                "** /home/u/p/.env",
+                "** /home/u/p/.env.local",
+                "** /home/u/p/src/env.rs",
+                "** /etc/passwd",
+                "** /etc",
+                "** /home/u/p/key.pem",
+                "** /home/u/.aws/credentials",
+                "** /home/u/p/.git/hooks/pre-commit",
+                "** /srv/secrets/x",
+                "** /srv/abc/k.key",
+                "** /srv/ac/k.key",
+                "** /",
+                "**/.aws/credentials /home/u/.aws/credentials",
+                "**/{.git,.hg}/hooks/** /home/u/p/.git/hooks/pre-commit",
+                "**/secret[s]/* /srv/secrets/x",
+                "**/a?c/*.key /srv/abc/k.key",
+            ]
+        );
     }
 }

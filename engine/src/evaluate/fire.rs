@@ -139,6 +139,8 @@ impl SeamTable {
         env: &ShellEnv,
         sink: &mut S,
     ) -> Vec<LocalFired> {
+        // The lenses and the path tests resolve each path on disk once per evaluation.
+        let _resolve = crate::paths::ResolveScope::enter();
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let (bits, matched_leaves) = self.scan::<S>(payload, &buckets);
