@@ -15,6 +15,12 @@ use crate::report::{exit_code, print_diagnostics};
 pub(crate) struct Args {
     /// Policy files or folders (default: discovered policies).
     paths: Vec<PathBuf>,
+    /// Print only the failures and the summary line.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Run only the examples whose name contains this text (case-insensitive).
+    #[arg(long, value_name = "TEXT")]
+    name: Option<String>,
 }
 
 /// Whether an outcome satisfies a test's `expect`.
@@ -71,7 +77,12 @@ pub(super) fn run(a: &Args) -> ExitCode {
         let tests = policy.tests.clone();
         let engine = Engine::new(DecisionTable::new(vec![policy]))
             .with_ledger(Box::new(MemoryLedger::default()));
-        for t in &tests {
+        let wanted = a.name.as_ref().map(|n| n.to_lowercase());
+        for t in tests.iter().filter(|t| {
+            wanted
+                .as_ref()
+                .is_none_or(|n| t.name.to_lowercase().contains(n))
+        }) {
             let dialect = t.dialect.unwrap_or_else(|| Dialect::detect(&t.payload));
             let event = HookEvent::from_value(&t.payload);
             let seam = match event {
@@ -88,13 +99,15 @@ pub(super) fn run(a: &Args) -> ExitCode {
             let o = with_earlier(&engine, t, || engine.evaluate(seam, &t.payload, dialect));
             if expectation_holds(t, seam, &o) {
                 passed += 1;
-                println!(
-                    "ok   {}:{} {} => {}",
-                    t.source.file,
-                    t.source.line,
-                    t.name,
-                    o.verdict().name()
-                );
+                if !a.quiet {
+                    println!(
+                        "ok   {}:{} {} => {}",
+                        t.source.file,
+                        t.source.line,
+                        t.name,
+                        o.verdict().name()
+                    );
+                }
             } else {
                 failed += 1;
                 let fired = o.fired_ids().join(", ");
@@ -124,5 +137,12 @@ pub(super) fn run(a: &Args) -> ExitCode {
         }
     }
     println!("{passed} passed, {failed} failed, {load_errors} policy error(s)");
+    // A filter that selects nothing checks nothing: not a pass.
+    if let Some(n) = &a.name
+        && passed + failed == 0
+    {
+        eprintln!("seamguard: no example's name contains {n:?}");
+        return ExitCode::from(1);
+    }
     exit_code(failed > 0 || load_errors > 0)
 }

@@ -453,6 +453,45 @@ fn test_command_passes() {
 }
 
 #[test]
+fn test_command_quiet_and_name_filter() {
+    let dir = workdir("test-quiet");
+    let src = format!(
+        "{TESTED_POLICY}\n[[test]]\nname = \"wrong expectation\"\nevent = {{ seam = \"pre-tool\", tool_name = \"Bash\", tool_input = {{ command = \"rm -rf build\" }} }}\nexpect = \"ask\"\n"
+    );
+    write(&dir, "t.toml", &src);
+    // Only the failures and the summary.
+    let r = seamguard(&dir, &["test", "--quiet", "t.toml"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout,
+        "FAIL t.toml:21 wrong expectation: expected ask, got deny (fired: [no-rm]; reason: \"No recursive delete [no-rm]\")\n2 passed, 1 failed, 0 policy error(s)\n"
+    );
+    // The examples whose name contains the text, case-insensitively.
+    let r = seamguard(&dir, &["test", "--name", "RM IS", "t.toml"], b"");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            "ok   t.toml:9 rm is denied => deny\n1 passed, 0 failed, 0 policy error(s)\n"
+        )
+    );
+    // A filter that selects nothing checks nothing: exit 1.
+    let r = seamguard(
+        &dir,
+        &["test", "-q", "--name", "no such example", "t.toml"],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "0 passed, 0 failed, 0 policy error(s)\n");
+    assert!(
+        r.stderr
+            .contains("no example's name contains \"no such example\""),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn test_command_reports_failures() {
     let dir = workdir("test-fail");
     let src = format!(
