@@ -202,15 +202,18 @@ pub(crate) fn settings_changes(payload: &Value, fx: &mut Effects, env: &ShellEnv
                 let Some(new) = content.as_deref().filter(|_| !*append) else {
                     continue;
                 };
-                if mentions_seamguard(new)
-                    || !read_bounded(&abs).is_some_and(|o| mentions_seamguard(&o))
-                {
+                if mentions_seamguard(new) {
                     continue;
                 }
+                // Only a script a hook command names (the small settings files, read once per
+                // call) is read; an ordinary file written is not read from disk here.
                 let hooks = scripts.get_or_insert_with(|| hook_scripts(payload, env));
                 let Some(agent) = hook_agent(&abs, hooks) else {
                     continue;
                 };
+                if !read_bounded(&abs).is_some_and(|o| mentions_seamguard(&o)) {
+                    continue;
+                }
                 vec![(
                     agent,
                     Change::GuardRemoved,
