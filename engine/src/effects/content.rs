@@ -107,32 +107,39 @@ pub(crate) fn runs_by_itself(path: &str) -> bool {
     runs_of(path).is_some()
 }
 
+/// The command of every job line of a cron table (`user_field`: system tables name a user
+/// before the command): after the five schedule fields or an `@reboot`-style nickname;
+/// comments and `NAME=value` lines skipped.
+pub(crate) fn cron_commands(content: &str, user_field: bool) -> Vec<String> {
+    content
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        // `NAME=value` lines set the environment of the jobs.
+        .filter(|l| {
+            let first = l.split_whitespace().next().unwrap_or("");
+            !first.contains('=') || first.starts_with('@')
+        })
+        .filter_map(|l| {
+            let fields = if l.starts_with('@') { 1 } else { 5 };
+            let skip = fields + usize::from(user_field);
+            let mut rest = l;
+            for _ in 0..skip {
+                rest = rest.trim_start();
+                let end = rest.find(char::is_whitespace)?;
+                rest = &rest[end..];
+            }
+            let cmd = rest.trim();
+            (!cmd.is_empty()).then(|| cmd.to_string())
+        })
+        .collect()
+}
+
 /// The command lines a file of kind `runs` holds.
 fn commands(runs: Runs, content: &str) -> Vec<String> {
     match runs {
         Runs::Shell => vec![content.to_string()],
-        Runs::Crontab { user_field } => content
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            // `NAME=value` lines set the environment of the jobs.
-            .filter(|l| {
-                let first = l.split_whitespace().next().unwrap_or("");
-                !first.contains('=') || first.starts_with('@')
-            })
-            .filter_map(|l| {
-                let fields = if l.starts_with('@') { 1 } else { 5 };
-                let skip = fields + usize::from(user_field);
-                let mut rest = l;
-                for _ in 0..skip {
-                    rest = rest.trim_start();
-                    let end = rest.find(char::is_whitespace)?;
-                    rest = &rest[end..];
-                }
-                let cmd = rest.trim();
-                (!cmd.is_empty()).then(|| cmd.to_string())
-            })
-            .collect(),
+        Runs::Crontab { user_field } => cron_commands(content, user_field),
         Runs::SystemdUnit => content
             .lines()
             .filter_map(|l| {

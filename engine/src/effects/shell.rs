@@ -769,8 +769,10 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     if c.dynamic_program || c.program.is_empty() {
         return;
     }
-    if c.basename() == "git" {
-        git_config(c, out);
+    match c.basename() {
+        "git" => git_config(c, out),
+        "crontab" | "at" | "batch" => scheduled_jobs(c, out),
+        _ => {}
     }
     if let Some(inner) = python_module(c) {
         program_effects(&inner, out);
@@ -1240,28 +1242,7 @@ fn git_config(c: &SimpleCommand, out: &mut Out) {
         let Some((key, value)) = kv.text.split_once('=') else {
             continue;
         };
-        let k = key.to_ascii_lowercase();
-        let runs_shell = (k.starts_with("alias.") && value.starts_with('!'))
-            || matches!(
-                k.as_str(),
-                "core.sshcommand"
-                    | "core.pager"
-                    | "core.editor"
-                    | "core.fsmonitor"
-                    | "core.askpass"
-                    | "core.gitproxy"
-                    | "sequence.editor"
-                    | "diff.external"
-                    | "credential.helper"
-                    | "gpg.program"
-                    | "uploadpack.packobjectshook"
-            )
-            || k.starts_with("pager.")
-            || (k.starts_with("filter.")
-                && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
-            || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
-            || (k.starts_with("merge.") && k.ends_with(".driver"));
-        if runs_shell {
+        if git_key_runs_shell(key, value) {
             out.scripts.push((
                 format!("git -c {key}"),
                 Arg {
@@ -1269,11 +1250,144 @@ fn git_config(c: &SimpleCommand, out: &mut Out) {
                     dynamic: kv.dynamic,
                 },
             ));
-        } else if k == "core.hookspath" || k == "include.path" {
+        } else if matches!(
+            key.to_ascii_lowercase().as_str(),
+            "core.hookspath" | "include.path"
+        ) {
             // Hooks or config from a folder the call names.
             out.push(What::Read(PathRef::new(value, c.cwd.as_deref())));
         }
     }
+    if c.args.get(i).is_some_and(|a| a.text == "config") {
+        git_config_set(c.args.get(i + 1..).unwrap_or(&[]), out);
+    }
+}
+
+/// `git config [--global] KEY VALUE`, `git config set KEY VALUE`: a value that is shell text
+/// ([`git_key_runs_shell`]) runs whenever git later uses it (`alias.x '!curl … | sh'`), so it
+/// is analysed as a command line the way `git -c` is.
+fn git_config_set(rest: &[Arg], out: &mut Out) {
+    // Options that take a value.
+    const VALUED: &[&str] = &["-f", "--file", "--blob", "--type", "--default", "--comment"];
+    // Modes that read or remove instead of setting.
+    const NOT_SETTING: &[&str] = &[
+        "get",
+        "unset",
+        "list",
+        "rename-section",
+        "remove-section",
+        "edit",
+        "-l",
+        "--list",
+        "-e",
+        "--edit",
+    ];
+    let mut words: Vec<&Arg> = Vec::new();
+    let mut k = 0;
+    while let Some(a) = rest.get(k) {
+        let t = a.text.as_str();
+        if NOT_SETTING.contains(&t)
+            || t.starts_with("--get")
+            || t.starts_with("--unset")
+            || t.starts_with("--rename")
+            || t.starts_with("--remove")
+        {
+            return;
+        }
+        if VALUED.contains(&t) {
+            k += 2;
+            continue;
+        }
+        if !t.starts_with('-') && !(words.is_empty() && t == "set") {
+            words.push(a);
+        }
+        k += 1;
+    }
+    let (Some(key), Some(value)) = (words.first(), words.get(1)) else {
+        return;
+    };
+    if git_key_runs_shell(&key.text, &value.text) {
+        out.scripts.push((
+            format!("git config {}", key.text),
+            Arg {
+                text: value.text.trim_start_matches('!').to_string(),
+                dynamic: key.dynamic || value.dynamic,
+            },
+        ));
+    }
+}
+
+/// `crontab -`, `at now + 1 minute`, `batch`: the jobs they install from standard input run
+/// later without anyone asking, so text known now (`echo '* * * * * curl … | sh' | crontab
+/// -`, a here-document) is analysed as command lines: the command of every cron line, or
+/// the whole `at` script. (A cron table written to a file runs through the content lens.)
+fn scheduled_jobs(c: &SimpleCommand, out: &mut Out) {
+    let Some(text) = c.stdin_text() else {
+        return;
+    };
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    // Listing, removing or editing; or a job file named instead of standard input: a short
+    // option letter among `letters`, alone or in a cluster (`-lu`).
+    let other = |letters: &str| {
+        words.iter().any(|w| {
+            w.strip_prefix('-')
+                .filter(|o| !o.starts_with('-'))
+                .is_some_and(|o| o.chars().any(|ch| letters.contains(ch)))
+        })
+    };
+    if c.basename() == "crontab" {
+        // `crontab [-u USER] [-]`: a named file is the table instead.
+        let file = words.iter().enumerate().any(|(k, w)| {
+            !w.starts_with('-') && k.checked_sub(1).and_then(|p| words.get(p)) != Some(&"-u")
+        });
+        if other("lrei") || file {
+            return;
+        }
+        for line in super::content::cron_commands(text, false) {
+            out.scripts.push((
+                "crontab -".to_string(),
+                Arg {
+                    text: line,
+                    dynamic: false,
+                },
+            ));
+        }
+    } else if !other("lrdcf") {
+        out.scripts.push((
+            c.basename().to_string(),
+            Arg {
+                text: text.to_string(),
+                dynamic: false,
+            },
+        ));
+    }
+}
+
+/// Whether git runs the value of config `key` as shell text: an alias starting with `!`,
+/// `core.sshCommand`, `core.pager`, `core.editor`, `core.fsmonitor`, a filter or diff driver,
+/// …
+fn git_key_runs_shell(key: &str, value: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    (k.starts_with("alias.") && value.starts_with('!'))
+        || matches!(
+            k.as_str(),
+            "core.sshcommand"
+                | "core.pager"
+                | "core.editor"
+                | "core.fsmonitor"
+                | "core.askpass"
+                | "core.gitproxy"
+                | "sequence.editor"
+                | "diff.external"
+                | "credential.helper"
+                | "gpg.program"
+                | "uploadpack.packobjectshook"
+        )
+        || k.starts_with("pager.")
+        || (k.starts_with("filter.")
+            && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
+        || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
+        || (k.starts_with("merge.") && k.ends_with(".driver"))
 }
 
 /// `cp`/`install`/`ln`/`mv`/`scp`/`rsync SOURCES… DEST`: sources read (sent when the

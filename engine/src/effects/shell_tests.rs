@@ -972,6 +972,92 @@ fn wrappers_show_the_command_they_run() {
                 "read .env",
             ],
         ),
+        // `find` with nothing that narrows it lists its start folder itself first.
+        (
+            "find ~ -exec rm -rf {} +",
+            &[
+                "run find ~ -exec rm -rf {} +",
+                "run rm -rf ~ (via find -exec)",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "find -L ~ -maxdepth 3 -print0 | xargs -0 rm -rf",
+            &[
+                "run find -L ~ -maxdepth 3 -print0",
+                "run xargs -0 rm -rf",
+                "run rm -rf ~ (via xargs)",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "find . -name '*.pyc' | xargs -I{} rm -f {}",
+            &[
+                "run find . -name *.pyc",
+                "run xargs -I{} rm -f {}",
+                "run rm -f ./…/*.pyc (via xargs)",
+                "delete ./…/*.pyc",
+            ],
+        ),
+        (
+            "find src -type f | xargs wc -l",
+            &[
+                "run find src -type f",
+                "run xargs wc -l",
+                "run wc -l src/… (via xargs)",
+                "read src/…",
+            ],
+        ),
+        // An action of its own: what it writes is not the names.
+        (
+            "find . -name x -printf '%p\\n' | xargs rm",
+            &[
+                "run find . -name x -printf %p\\n",
+                "run xargs rm",
+                "run rm (via xargs)",
+            ],
+        ),
+        // Jobs installed now run later: their text is analysed.
+        (
+            "echo '*/5 * * * * rm -rf ~/x # n' | crontab -",
+            &[
+                "run echo */5 * * * * rm -rf ~/x # n",
+                "run crontab -",
+                "run rm -rf ~/x",
+                "delete ~/x recursively",
+            ],
+        ),
+        (
+            "crontab -l | crontab -",
+            &["run crontab -l", "run crontab -"],
+        ),
+        (
+            "at now + 1 minute <<< 'cat ~/.ssh/id_rsa'",
+            &[
+                "run at now + 1 minute",
+                "run cat ~/.ssh/id_rsa",
+                "read ~/.ssh/id_rsa",
+            ],
+        ),
+        (
+            "git config --global alias.up '!rm -rf /tmp/x'",
+            &[
+                "run git config --global alias.up !rm -rf /tmp/x",
+                "run rm -rf /tmp/x",
+                "delete /tmp/x recursively",
+            ],
+        ),
+        (
+            "git config --global alias.st status; git config --unset alias.up '!x'",
+            &[
+                "run git config --global alias.st status",
+                "run git config --unset alias.up !x",
+            ],
+        ),
+        (
+            "rm -rf -- \"${HOME:?}\"",
+            &["run rm -rf -- ~", "delete ~ recursively"],
+        ),
         (
             "rg --pre 'cat ~/.ssh/id_rsa' KEY",
             &[

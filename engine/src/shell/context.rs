@@ -18,6 +18,15 @@ pub(super) enum Input {
     Text(String),
     /// Text only known at run time; completes "runs text from …".
     Unknown(String),
+    /// File names only known at run time, one per line, each standing for what `found` shows
+    /// (the way `find -exec` shows `{}`): `find ~ | xargs rm -rf` removes `~`. `from`
+    /// completes "runs text from …" for a reader that takes the names as a script.
+    Listing {
+        /// What each name stands for (`~`, `./…/.env`).
+        found: Arg,
+        /// The producer, for "runs text from …".
+        from: String,
+    },
 }
 
 /// The inputs a command may read a script from.

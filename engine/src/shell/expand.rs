@@ -123,6 +123,14 @@ impl LineAnalysis {
                         ParameterExpr::Parameter {
                             parameter: Parameter::Named(n),
                             indirect: false,
+                        }
+                        // `${HOME:?}`: the value when set; unset (or null), the shell reports
+                        // the message and runs nothing of the command, so only the value can
+                        // reach the program.
+                        | ParameterExpr::IndicateErrorIfNullOrUnset {
+                            parameter: Parameter::Named(n),
+                            indirect: false,
+                            ..
                         } => Some(n.clone()),
                         _ => None,
                     };

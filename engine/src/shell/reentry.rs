@@ -140,7 +140,9 @@ impl LineAnalysis {
                 v.push(format!("{who} <<stdin"));
                 self.script(&t, &v, depth + 1);
             }
-            Input::Unknown(from) => self.mark_unsure(format!("`{who}` runs text from {from}")),
+            Input::Unknown(from) | Input::Listing { from, .. } => {
+                self.mark_unsure(format!("`{who}` runs text from {from}"))
+            }
         }
     }
 

