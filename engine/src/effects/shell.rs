@@ -1298,7 +1298,9 @@ fn git_config_set(rest: &[Arg], out: &mut Out) {
             k += 2;
             continue;
         }
-        if !t.starts_with('-') && !(words.is_empty() && t == "set") {
+        // `git config set KEY VALUE` (git 2.46): the mode word is not the key.
+        let mode = words.is_empty() && t == "set";
+        if !t.starts_with('-') && !mode {
             words.push(a);
         }
         k += 1;
