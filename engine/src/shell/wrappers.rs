@@ -99,6 +99,41 @@ static WRAPPERS: &[Wrapper] = &[
             ],
         )
     },
+    // `systemd-run --user --on-calendar=hourly sh -c '…'`: a transient unit runs the command
+    // (now, or on a timer).
+    Wrapper::options(
+        &["systemd-run"],
+        &[
+            "-u",
+            "--unit",
+            "-p",
+            "--property",
+            "--description",
+            "--slice",
+            "-E",
+            "--setenv",
+            "--uid",
+            "--gid",
+            "--nice",
+            "-M",
+            "--machine",
+            "-H",
+            "--host",
+            "--on-active",
+            "--on-boot",
+            "--on-startup",
+            "--on-unit-active",
+            "--on-unit-inactive",
+            "--on-calendar",
+            "--timer-property",
+            "--path-property",
+            "--socket-property",
+            "--service-type",
+            "--working-directory",
+            "-C",
+            "--capsule",
+        ],
+    ),
     // `busybox cat .env`, `busybox sh -c …`: the applet is the command.
     Wrapper::options(&["busybox", "toybox"], &[]),
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
@@ -435,6 +470,27 @@ impl LineAnalysis {
                 (None, Some(found)) => {
                     let inner = xargs_listed(rest, cmd, found);
                     self.enter(&name, inner, via, depth, Feed::default())
+                }
+                // `… | xargs -I{} sh -c {}`: a shell or program named by words only known at
+                // run time runs them. (File operands stay as written, `{}`: which files an
+                // unknown list names is not judged, as before.)
+                (None, None) if w.input_as_args => {
+                    let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
+                    let runs_input = |r: &str| {
+                        program
+                            .is_some_and(|p| super::reentry::SHELLS.contains(&p) || p.contains(r))
+                    };
+                    let inner = match xargs_replace(rest) {
+                        Some(r) if !r.is_empty() && runs_input(&r) => cmd
+                            .iter()
+                            .map(|a| Arg {
+                                text: a.text.clone(),
+                                dynamic: a.dynamic || a.text.contains(&r),
+                            })
+                            .collect(),
+                        _ => cmd.to_vec(),
+                    };
+                    self.enter(&name, inner, via, depth, input)
                 }
                 (None, None) => self.enter(&name, cmd.to_vec(), via, depth, input),
             },

@@ -910,6 +910,17 @@ impl<'t> Js<'t, '_> {
         }
         for m in nodes(n) {
             match m.kind() {
+                "member_expression" | "subscript_expression"
+                    if self.qual(m, depth).as_deref() == Some("process.env")
+                        && !m.parent().is_some_and(|p| {
+                            matches!(p.kind(), "member_expression" | "subscript_expression")
+                                && p.child_by_field_name("object")
+                                    .is_some_and(|o| o.id() == m.id())
+                        }) =>
+                {
+                    // `JSON.stringify(process.env)`, `{...process.env}`: every variable.
+                    add_body(&mut out, vec![BodySource::Environment]);
+                }
                 "member_expression" | "subscript_expression" => {
                     if let Some(q) = self.qual(m, depth)
                         && let Some(name) = q.strip_prefix("process.env.")
@@ -924,6 +935,9 @@ impl<'t> Js<'t, '_> {
                     };
                     let first = self.args(m).first().copied();
                     match self.qual(f, depth).as_deref() {
+                        Some("Deno.env.toObject") => {
+                            add_body(&mut out, vec![BodySource::Environment]);
+                        }
                         Some("Deno.env.get") => {
                             if let Some(name) = first.and_then(|k| self.res(k, depth)) {
                                 add_body(&mut out, vec![BodySource::Env(name.text)]);

