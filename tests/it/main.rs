@@ -18,6 +18,7 @@ mod grants_cli;
 mod harness_pipeline;
 mod hosts_cli;
 mod init_cli;
+mod init_hosts_cli;
 mod library_replay;
 mod log_cli;
 mod policy_macro_replay;
