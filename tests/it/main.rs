@@ -17,6 +17,7 @@ mod failure_matrix;
 mod grants_cli;
 mod harness_pipeline;
 mod hosts_cli;
+mod hosts_normalize_cli;
 mod init_cli;
 mod init_hosts_cli;
 mod library_replay;
