@@ -3,24 +3,27 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::DialectArg;
+use super::HookDialectArg;
 use crate::init::{self, Profile};
 
-/// Write a policy profile into .seamguard/ and hook seamguard into Claude Code or Codex.
+/// Write a policy profile into .seamguard/ and hook seamguard into an agent.
 ///
-/// Adds `seamguard hook` entries to .claude/settings.json (Codex: .codex/hooks.json),
-/// keeping every other byte; backs up each modified file; `--undo` puts everything back.
+/// Adds `seamguard hook` entries to .claude/settings.json (Codex: .codex/hooks.json; Gemini
+/// CLI: .gemini/settings.json; Cursor: .cursor/hooks.json; Copilot CLI:
+/// .github/hooks/seamguard.json), keeping every other byte; backs up each modified file;
+/// `--undo` puts everything back.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// Agent to hook into (default: codex when only a .codex/ folder exists).
+    /// Agent to hook into: claude-code, codex, gemini-cli, cursor or copilot-cli (default:
+    /// codex when only a .codex/ folder exists, else claude-code).
     #[arg(long, value_enum)]
-    agent: Option<DialectArg>,
+    agent: Option<HookDialectArg>,
     /// Policy profile: balanced, strict (balanced + stricter rules) or observe (balanced,
     /// recorded in the audit log but deciding nothing).
     #[arg(long, value_enum, default_value = "balanced")]
     profile: Profile,
-    /// Install for the user ($XDG_CONFIG_HOME/seamguard/, ~/.claude, ~/.codex) instead of
-    /// the project.
+    /// Install for the user ($XDG_CONFIG_HOME/seamguard/, ~/.claude, ~/.codex, ~/.gemini,
+    /// ~/.cursor, ~/.copilot/hooks) instead of the project.
     #[arg(long, conflicts_with = "project")]
     user: bool,
     /// Print the unified diff of every change and write nothing.

@@ -1,10 +1,13 @@
 //! `seamguard status`: is the guard on, for which agent, with which policies, and is it firing.
 //!
 //! In: the agents' hooks files (user and project, read with `init`'s readers), the policies
-//! `hook` would load for the project, and the audit log. Out: per agent (Claude Code, Codex)
-//! whether seamguard's hook is installed and for which events, whether its command resolves to
-//! a stable binary and which version, what the agent does when the hook fails, and when the
-//! hook last ran; then the policies (files, rules, errors, duplicates, built-in default).
+//! `hook` would load for the project, and the audit log. Out: per agent (Claude Code, Codex,
+//! Gemini CLI, Cursor, Copilot CLI) whether seamguard's hook is installed and for which
+//! events, whether its command resolves to a stable binary and which version, what the agent
+//! does when the hook fails (Cursor: whether the entries set `failClosed`), and when the hook
+//! last ran (the audit log records the dialect of each call); then the policies (files,
+//! rules, errors, duplicates, built-in default). Gemini CLI, Cursor and Copilot CLI are listed
+//! in the text report when hooked or when their folder exists.
 //! Exit 1 when something is off (listed under `problems`), 0 otherwise.
 
 use std::collections::BTreeSet;
@@ -59,8 +62,33 @@ fn hooks_files(dialect: Dialect, home: Option<&Path>, root: &Path) -> Vec<(PathB
             out.push((root.join(".codex/hooks.json"), "project"));
             out.push((root.join(".codex/config.toml"), "project"));
         }
-        // Not installed by `init` yet: nothing to inspect.
-        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {}
+        Dialect::GeminiCli => {
+            if let Some(h) = home {
+                out.push((h.join(".gemini/settings.json"), "user"));
+            }
+            out.push((root.join(".gemini/settings.json"), "project"));
+        }
+        Dialect::Cursor => {
+            if let Some(h) = home {
+                out.push((h.join(".cursor/hooks.json"), "user"));
+            }
+            out.push((root.join(".cursor/hooks.json"), "project"));
+        }
+        Dialect::CopilotCli => {
+            // Copilot CLI reads every `*.json` of its hooks folders; seamguard's own file
+            // stands for a folder that has none.
+            let folders = inspect::user_copilot_hooks_dir(home)
+                .map(|d| (d, "user"))
+                .into_iter()
+                .chain([(root.join(".github/hooks"), "project")]);
+            for (dir, scope) in folders {
+                let files = inspect::json_files(&dir);
+                if files.is_empty() {
+                    out.push((dir.join("seamguard.json"), scope));
+                }
+                out.extend(files.into_iter().map(|f| (f, scope)));
+            }
+        }
     }
     let mut seen = BTreeSet::new();
     out.retain(|(p, _)| seen.insert(p.clone()));
@@ -160,6 +188,26 @@ fn ago(ms: u64, now: u64) -> String {
     }
 }
 
+/// Whether the host's own folder exists for the user or the project (`.claude`, `.codex`,
+/// `.gemini`, `.cursor`, Copilot CLI's home or `.github/hooks`): the text report names a host
+/// without a seamguard hook only when it seems to be in use.
+fn in_use(dialect: Dialect, home: Option<&Path>, root: &Path) -> bool {
+    let (dir, project): (Option<PathBuf>, PathBuf) = match dialect {
+        Dialect::ClaudeCode => (home.map(|h| h.join(".claude")), root.join(".claude")),
+        Dialect::Codex => (
+            discover::env_path("CODEX_HOME").or_else(|| home.map(|h| h.join(".codex"))),
+            root.join(".codex"),
+        ),
+        Dialect::GeminiCli => (home.map(|h| h.join(".gemini")), root.join(".gemini")),
+        Dialect::Cursor => (home.map(|h| h.join(".cursor")), root.join(".cursor")),
+        Dialect::CopilotCli => (
+            inspect::user_copilot_hooks_dir(home).and_then(|d| d.parent().map(Path::to_path_buf)),
+            root.join(".github/hooks"),
+        ),
+    };
+    dir.is_some_and(|d| d.is_dir()) || project.is_dir()
+}
+
 /// The status of one agent, and its problems and warnings.
 fn agent_status(
     dialect: Dialect,
@@ -207,12 +255,7 @@ fn agent_status(
         }
     }
     let installed = !events.is_empty();
-    let gating: &[&str] = match dialect {
-        Dialect::ClaudeCode => &["PreToolUse", "PermissionRequest"],
-        Dialect::Codex | Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
-            &["PreToolUse"]
-        }
-    };
+    let gating = inspect::gating_events(dialect);
     let missing: Vec<&str> = inspect::events(dialect)
         .into_iter()
         .filter(|e| !events.contains(*e))
@@ -259,10 +302,15 @@ fn agent_status(
         .collect();
     let disabled: Vec<String> = files
         .iter()
-        .filter(|f| f.path.extension().is_some_and(|x| x == "toml"))
         .flat_map(|f| {
-            inspect::codex_hooks_disabled(&f.path)
-                .into_iter()
+            let keys = if f.path.extension().is_some_and(|x| x == "toml") {
+                inspect::codex_hooks_disabled(&f.path)
+            } else if dialect == Dialect::GeminiCli {
+                inspect::gemini_hooks_disabled(&f.path)
+            } else {
+                Vec::new()
+            };
+            keys.into_iter()
                 .map(|k| format!("{} = false in {}", k, f.path.display()))
                 .collect::<Vec<_>>()
         })
@@ -291,9 +339,29 @@ fn agent_status(
             }
         }
         Dialect::Codex => "runs the call (Codex has no setting that blocks on a failed hook)",
-        Dialect::GeminiCli => "runs the call (Gemini CLI warns and runs it on a failed hook)",
-        Dialect::Cursor => "runs the call unless the hook entry sets \"failClosed\": true",
-        Dialect::CopilotCli => "runs the call on a timeout (Copilot CLI)",
+        Dialect::GeminiCli => {
+            "runs the call (Gemini CLI only warns when a hook fails with another exit code than 0 or 2; it has no setting that blocks)"
+        }
+        Dialect::Cursor => {
+            // Cursor fails open unless the entry sets `failClosed`: every file with a
+            // seamguard entry must set it on the gating events.
+            let hooked: Vec<&HooksFile> = files
+                .iter()
+                .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
+                .collect();
+            let blocks = !hooked.is_empty()
+                && hooked.iter().all(|f| {
+                    std::fs::read_to_string(&f.path).is_ok_and(|t| inspect::cursor_fails_closed(&t))
+                });
+            if blocks {
+                "blocks the call (\"failClosed\": true on the seamguard entries of the tool events)"
+            } else {
+                "runs the call (a seamguard entry of a tool event has no \"failClosed\": true; `seamguard init --agent cursor` writes it)"
+            }
+        }
+        Dialect::CopilotCli => {
+            "runs the call on a timeout; on a crash or a missing binary it depends on the Copilot CLI version (older versions skip a failed hook, later ones deny)"
+        }
     };
     let hooked_files = files
         .iter()
@@ -314,6 +382,7 @@ fn agent_status(
         "agent": dialect.name(),
         "name": label,
         "installed": installed,
+        "in_use": in_use(dialect, home, root),
         "files": files.iter().map(|f| json!({
             "path": f.path.display().to_string(),
             "scope": f.scope,
@@ -408,6 +477,11 @@ fn text(v: &Value, now: u64) -> String {
     let mut out = String::new();
     let s = |v: &Value| v.as_str().unwrap_or("").to_string();
     for a in v["agents"].as_array().into_iter().flatten() {
+        // Claude Code and Codex are always listed; another host when it is hooked or in use.
+        let always = a["agent"] == "claude-code" || a["agent"] == "codex";
+        if !always && a["installed"] != json!(true) && a["in_use"] != json!(true) {
+            continue;
+        }
         out.push_str(&format!("{}\n", s(&a["name"])));
         if a["installed"] == json!(true) {
             for f in a["files"].as_array().into_iter().flatten() {
@@ -457,7 +531,14 @@ fn text(v: &Value, now: u64) -> String {
                 None => out.push_str("  last ran: never\n"),
             }
         } else {
-            out.push_str("  hook: not installed (run `seamguard init`)\n");
+            let flag = if always {
+                String::new()
+            } else {
+                format!(" --agent {}", s(&a["agent"]))
+            };
+            out.push_str(&format!(
+                "  hook: not installed (run `seamguard init{flag}`)\n"
+            ));
         }
     }
     let p = &v["policies"];
@@ -504,19 +585,25 @@ pub(super) fn run(a: &Args) -> ExitCode {
     let runs = last_runs(log.as_deref());
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
-    let agents: Vec<Value> = [Dialect::ClaudeCode, Dialect::Codex]
-        .into_iter()
-        .map(|d| {
-            agent_status(
-                d,
-                home.as_deref(),
-                &root,
-                runs.get(d.name()).copied(),
-                &mut problems,
-                &mut warnings,
-            )
-        })
-        .collect();
+    let agents: Vec<Value> = [
+        Dialect::ClaudeCode,
+        Dialect::Codex,
+        Dialect::GeminiCli,
+        Dialect::Cursor,
+        Dialect::CopilotCli,
+    ]
+    .into_iter()
+    .map(|d| {
+        agent_status(
+            d,
+            home.as_deref(),
+            &root,
+            runs.get(d.name()).copied(),
+            &mut problems,
+            &mut warnings,
+        )
+    })
+    .collect();
     if !agents.iter().any(|a| a["installed"] == json!(true)) {
         problems
             .push("seamguard's hook is not installed for any agent: run `seamguard init`".into());

@@ -1,7 +1,13 @@
 //! `seamguard test`: run the `[[test]]` examples of policy files, one line per example.
+//!
+//! An example's `event` may be written in a host's own shape (a Gemini CLI `BeforeTool`, a
+//! Cursor `beforeShellExecution`, a Copilot CLI `toolName` / `toolArgs` payload): it is read
+//! in its `dialect`, or the dialect `hook` detects, and rewritten as `hook` rewrites it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use serde_json::{Value, json};
 
 use seamguard_engine::{
     DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Seam, Verdict,
@@ -21,6 +27,32 @@ pub(crate) struct Args {
     /// Run only the examples whose name contains this text (case-insensitive).
     #[arg(long, value_name = "TEXT")]
     name: Option<String>,
+}
+
+/// The payload `hook` would judge for an example's event read in `dialect`: a host's own
+/// payload rewritten by [`seamguard_engine::codec::normalize`] (the same detection and
+/// rewrite as `hook`), with the example's defaults (`session_id`, `cwd` of a project folder)
+/// where the host's payload carries none.
+///
+/// # Errors
+/// The event cannot be read in its dialect (a Copilot CLI `toolArgs` that is not JSON, …).
+pub(super) fn common_payload(raw: &Value, dialect: Dialect) -> Result<Value, String> {
+    let mut p = seamguard_engine::codec::normalize(raw, dialect)?;
+    if let Value::Object(m) = &mut p
+        && matches!(
+            dialect,
+            Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli
+        )
+    {
+        let empty = |v: &Value| v.as_str().is_none_or(str::is_empty);
+        if m.get("session_id").is_none_or(empty) {
+            m.insert("session_id".into(), json!("seamguard-test"));
+        }
+        if m.get("cwd").is_none_or(empty) {
+            m.insert("cwd".into(), json!("/home/user/project"));
+        }
+    }
+    Ok(p)
 }
 
 /// Whether an outcome satisfies a test's `expect`.
@@ -84,7 +116,20 @@ pub(super) fn run(a: &Args) -> ExitCode {
                 .is_none_or(|n| t.name.to_lowercase().contains(n))
         }) {
             let dialect = t.dialect.unwrap_or_else(|| Dialect::detect(&t.payload));
-            let event = HookEvent::from_value(&t.payload);
+            // A Gemini CLI, Cursor or Copilot CLI event becomes the common payload of its
+            // seam, as `hook` rewrites it.
+            let payload = match common_payload(&t.payload, dialect) {
+                Ok(p) => p,
+                Err(e) => {
+                    failed += 1;
+                    println!(
+                        "FAIL {}:{} {}: event does not decode: {e}",
+                        t.source.file, t.source.line, t.name
+                    );
+                    continue;
+                }
+            };
+            let event = HookEvent::from_value(&payload);
             let seam = match event {
                 Ok(e) => e.seam(),
                 Err(e) => {
@@ -96,7 +141,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
                     continue;
                 }
             };
-            let o = with_earlier(&engine, t, || engine.evaluate(seam, &t.payload, dialect));
+            let o = with_earlier(&engine, t, || engine.evaluate(seam, &payload, dialect));
             if expectation_holds(t, seam, &o) {
                 passed += 1;
                 if !a.quiet {

@@ -1,7 +1,9 @@
 //! `seamguard try`: one call judged in one line, with the policies `hook` would use.
 //!
 //! In: a command (`seamguard try 'rm -rf ~'`), a file path (`--file-path P [--tool Write]`), a
-//! URL (`--url U`), an MCP call (`--mcp TOOL --args JSON`) or a whole payload (`--event F`).
+//! URL (`--url U`), an MCP call (`--mcp TOOL --args JSON`) or a whole payload (`--event F`,
+//! in any dialect `hook` reads: a Gemini CLI, Cursor or Copilot CLI payload is detected and
+//! rewritten as `hook` rewrites it).
 //! Out: the verdict, the rules that decided it, the reason, and the effects the lenses saw;
 //! exit status 0 when the call would run (allow or no decision), 1 for ask (or defer), 2 for
 //! deny, 3 when the call or the policies could not be read.
@@ -17,7 +19,7 @@ use seamguard_engine::{
     Verdict,
 };
 
-use super::{DialectArg, Format};
+use super::{Format, HookDialectArg};
 use crate::{discover, library};
 
 /// Judge one tool call (a Bash command by default) with the discovered policies.
@@ -56,9 +58,10 @@ pub(crate) struct Args {
     /// Policy file or folder (repeatable; default: the policies `hook` discovers).
     #[arg(long = "policy", value_name = "PATH")]
     policies: Vec<PathBuf>,
-    /// Dialect to answer in (default: detected from the payload).
+    /// Dialect the payload is read in: claude-code, codex, gemini-cli, cursor or copilot-cli
+    /// (default: detected from the payload, as `hook` detects it).
     #[arg(long, value_enum)]
-    dialect: Option<DialectArg>,
+    dialect: Option<HookDialectArg>,
     /// Output format (`text` or `json`).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -153,6 +156,18 @@ pub(super) fn run(a: &Args) -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    let dialect = a
+        .dialect
+        .map(Dialect::from)
+        .unwrap_or_else(|| Dialect::detect(&payload));
+    // A Gemini CLI, Cursor or Copilot CLI payload: the common payload `hook` would judge.
+    let payload = match seamguard_engine::codec::normalize(&payload, dialect) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("seamguard: the {dialect} payload cannot be read: {e}");
+            return ExitCode::from(3);
+        }
+    };
     let loaded = policies(a, &payload);
     let mut broken = false;
     for p in &loaded {
@@ -164,10 +179,6 @@ pub(super) fn run(a: &Args) -> ExitCode {
     let env = ShellEnv::from_process();
     let engine = Engine::new(DecisionTable::new(loaded).with_env(env.clone()))
         .with_ledger(Box::new(MemoryLedger::default()));
-    let dialect = a
-        .dialect
-        .map(Dialect::from)
-        .unwrap_or_else(|| Dialect::detect(&payload));
     let seam = payload
         .get("hook_event_name")
         .and_then(Value::as_str)
@@ -198,6 +209,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
         let subject = payload["tool_input"]
             .get("command")
             .or_else(|| payload["tool_input"].get("file_path"))
+            .or_else(|| payload["tool_input"].get("path"))
             .or_else(|| payload["tool_input"].get("url"))
             .and_then(Value::as_str)
             .map(str::to_string)

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
+
 /// The first Claude Code version known to accept `onFailure: "block"` (HOOKS.md A2).
 pub(super) const ON_FAILURE_SINCE: Version = Version(2, 1, 295);
 
@@ -93,29 +95,64 @@ pub(super) fn decide(found: &[Found]) -> Verdict {
     }
 }
 
+/// The seamguard handlers (a command containing `marker`) of `events` in a hooks text:
+/// the handlers of matcher groups (`hooks.<event>[].hooks[]`, Claude Code and Gemini CLI)
+/// and flat entries (`hooks.<event>[]`, Cursor and Copilot CLI). `None`: not JSON.
+fn seamguard_handlers(text: &str, marker: &str, events: &[&str]) -> Option<Vec<Value>> {
+    let doc = serde_json::from_str::<Value>(text).ok()?;
+    let mut out = Vec::new();
+    for e in events {
+        let Some(items) = doc
+            .get("hooks")
+            .and_then(|h| h.get(*e))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        for item in items {
+            let handlers = match item.get("hooks").and_then(Value::as_array) {
+                Some(inner) => inner.iter().collect::<Vec<_>>(),
+                None => vec![item],
+            };
+            for h in handlers {
+                let mut cmds = Vec::new();
+                super::json_edit::json_commands(h, &mut cmds);
+                if cmds.iter().any(|c| c.contains(marker)) {
+                    out.push(h.clone());
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 /// Whether every seamguard handler (a command containing `marker`) of the gating events
 /// ([`super::json_edit::BLOCK_ON_FAILURE_EVENTS`]) in a Claude Code settings text carries
 /// `onFailure: "block"`, and there is at least one.
 pub(super) fn settings_block_on_failure(text: &str, marker: &str) -> bool {
-    let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) else {
+    let Some(handlers) =
+        seamguard_handlers(text, marker, super::json_edit::BLOCK_ON_FAILURE_EVENTS)
+    else {
         return false;
     };
-    let handlers: Vec<&serde_json::Value> = super::json_edit::BLOCK_ON_FAILURE_EVENTS
-        .iter()
-        .filter_map(|e| doc.get("hooks")?.get(*e)?.as_array())
-        .flatten()
-        .filter_map(|g| g.get("hooks")?.as_array())
-        .flatten()
-        .filter(|h| {
-            h.get("command")
-                .and_then(|c| c.as_str())
-                .is_some_and(|c| c.contains(marker))
-        })
-        .collect();
     !handlers.is_empty()
         && handlers
             .iter()
-            .all(|h| h.get("onFailure").and_then(|v| v.as_str()) == Some("block"))
+            .all(|h| h.get("onFailure").and_then(Value::as_str) == Some("block"))
+}
+
+/// Whether every seamguard entry of Cursor's gating events
+/// ([`super::layout::gating_events`]) in a Cursor `hooks.json` text carries
+/// `"failClosed": true`, and there is at least one.
+pub(super) fn cursor_fails_closed(text: &str, marker: &str) -> bool {
+    let gating = super::layout::gating_events(seamguard_engine::Dialect::Cursor);
+    let Some(handlers) = seamguard_handlers(text, marker, gating) else {
+        return false;
+    };
+    !handlers.is_empty()
+        && handlers
+            .iter()
+            .all(|h| h.get("failClosed").and_then(Value::as_bool) == Some(true))
 }
 
 /// The note when every Claude Code is new enough but the installed handlers lack the key
@@ -128,6 +165,17 @@ pub(super) fn missing_key_note(settings: &str) -> String {
 
 /// The note of a Codex install: Codex has no way to block on a failed hook.
 pub(super) const CODEX_NOTE: &str = "warning: if the seamguard hook fails (crash, timeout, missing binary), Codex still runs the call: Codex has no setting that blocks on a failed hook";
+
+/// The note of a Gemini CLI install: a hook that fails with another exit code than 0 or 2
+/// only warns (HOSTS.md §1), and Gemini CLI has no setting that changes it.
+pub(super) const GEMINI_NOTE: &str = "warning: if the seamguard hook fails (crash, timeout, missing binary), Gemini CLI warns and still runs the call: Gemini CLI has no setting that blocks on a failed hook";
+
+/// The note of a Cursor install: `failClosed: true` is written on the gating events.
+pub(super) const CURSOR_NOTE: &str = "fail-closed: Cursor blocks a tool call when the seamguard hook fails (\"failClosed\": true on preToolUse, beforeShellExecution, beforeMCPExecution and beforeReadFile)";
+
+/// The note of a Copilot CLI install: what a failed hook does changed during 2026 and the
+/// sources disagree (HOSTS.md §1, marked uncertain); a timeout runs the call in every source.
+pub(super) const COPILOT_NOTE: &str = "warning: if the seamguard hook times out, Copilot CLI still runs the call; whether a crash or a missing binary blocks it depends on the Copilot CLI version (older versions skip a failed hook)";
 
 /// Every distinct `claude` executable on `PATH` and in the install locations under `home`
 /// (`~/.claude/local/claude` of the local install, `~/.local/bin/claude` of the native one).
@@ -227,6 +275,21 @@ mod tests {
         assert!(!settings_block_on_failure(&without, "seamguard hook"));
         assert!(!settings_block_on_failure("{}", "seamguard hook"));
         assert!(!settings_block_on_failure("not json", "seamguard hook"));
+    }
+
+    #[test]
+    fn cursor_entries_are_checked_for_fail_closed() {
+        let with = r#"{"version":1,"hooks":{
+            "preToolUse":[{"command":"other"},{"command":"seamguard hook --dialect cursor","failClosed":true}],
+            "beforeShellExecution":[{"command":"seamguard hook --dialect cursor","failClosed":true}],
+            "stop":[{"command":"seamguard hook --dialect cursor"}]}}"#;
+        assert!(cursor_fails_closed(with, "seamguard hook"));
+        let without = with.replacen(r#","failClosed":true"#, "", 1);
+        assert!(!cursor_fails_closed(&without, "seamguard hook"));
+        let other_only =
+            r#"{"version":1,"hooks":{"preToolUse":[{"command":"x","failClosed":true}]}}"#;
+        assert!(!cursor_fails_closed(other_only, "seamguard hook"));
+        assert!(!cursor_fails_closed("[", "seamguard hook"));
     }
 
     #[test]

@@ -1,9 +1,11 @@
-//! Format-preserving edits of a Claude Code `settings.json` or a Codex `hooks.json`: a
-//! matcher-less seamguard group is appended for each event that lacks one, through the
-//! jsonc-parser concrete syntax tree, so every other byte stays as it was.
+//! Format-preserving edits of a hooks JSON file: a Claude Code `settings.json`, a Codex
+//! `hooks.json`, a Gemini CLI `settings.json` (matcher-less groups, [`Shape::Grouped`]), a
+//! Cursor `hooks.json` ([`Shape::Cursor`]) or a Copilot CLI hooks file ([`Shape::Copilot`]).
+//! A seamguard handler is appended for each event that lacks one, through the jsonc-parser
+//! concrete syntax tree, so every other byte stays as it was.
 //!
-//! In: the file's text (or none) and the events to cover. Out: the new text and the events
-//! added, or `None` when every event already has a seamguard handler.
+//! In: the file's text (or none), the events to cover and the file's [`Shape`]. Out: the new
+//! text and the events added, or `None` when every event already has a seamguard handler.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -12,8 +14,33 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use serde_json::Value;
 
-use super::layout::{disp, line_col};
+use seamguard_engine::Dialect;
+
+use super::layout::{disp, gating_events, line_col};
 use super::seamguard_events;
+
+/// Parse a hooks file as its host does: strictly, or with comments and trailing commas where
+/// the host accepts them (Gemini CLI strips comments from its `settings.json`), with
+/// `file:line:col`.
+fn parse_for(path: &Path, text: &str, shape: Shape) -> Result<Value, String> {
+    if shape.comments_allowed() {
+        parse_jsonc(path, text)
+    } else {
+        parse_json(path, text)
+    }
+}
+
+/// Parse a JSON text that may carry comments and trailing commas.
+pub(super) fn parse_jsonc(path: &Path, text: &str) -> Result<Value, String> {
+    let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
+        let (l, c) = line_col(text, e.range().start);
+        format!("{}:{l}:{c}: {}; nothing was written", disp(path), e.kind())
+    })?;
+    Ok(root
+        .value()
+        .and_then(|v| v.to_serde_value())
+        .unwrap_or(Value::Null))
+}
 
 /// Parse a settings / hooks JSON file strictly (what the hosts accept), with `file:line:col`.
 fn parse_json(path: &Path, text: &str) -> Result<Value, String> {
@@ -32,13 +59,19 @@ fn parse_json(path: &Path, text: &str) -> Result<Value, String> {
     })
 }
 
-/// Every `command` string under a JSON value.
+/// The keys that hold a handler's command line: `command` (Claude Code, Codex, Gemini CLI,
+/// Cursor), `bash` and `powershell` (Copilot CLI).
+const COMMAND_KEYS: &[&str] = &["command", "bash", "powershell"];
+
+/// Every command string ([`COMMAND_KEYS`]) under a JSON value.
 pub(super) fn json_commands(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
                 match x {
-                    Value::String(s) if k == "command" => out.push(s.clone()),
+                    Value::String(s) if COMMAND_KEYS.contains(&k.as_str()) => {
+                        out.push(s.clone());
+                    }
                     _ => json_commands(x, out),
                 }
             }
@@ -91,43 +124,97 @@ fn check_shape(path: &Path, doc: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// The matcher-less group with one command handler; `block_on_failure` adds Claude Code's
-/// `onFailure: "block"` (see [`super::fail_closed`]).
-fn group(command: &str, block_on_failure: bool) -> CstInputValue {
-    let mut handler = vec![
-        ("type".into(), CstInputValue::String("command".into())),
-        ("command".into(), CstInputValue::String(command.into())),
-    ];
-    if block_on_failure {
-        handler.push(("onFailure".into(), CstInputValue::String("block".into())));
+/// How a host's hooks file holds a handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// Claude Code, Codex, Gemini CLI: `hooks.<Event>` is a list of matcher groups, each
+    /// with `hooks: [{"type": "command", "command": …}]`; `block_on_failure` adds Claude
+    /// Code's `onFailure: "block"` on the [`BLOCK_ON_FAILURE_EVENTS`] (see
+    /// [`super::fail_closed`]).
+    Grouped {
+        /// Write `onFailure: "block"` on the gating events.
+        block_on_failure: bool,
+        /// The host accepts comments and trailing commas (Gemini CLI).
+        jsonc: bool,
+    },
+    /// Cursor: `{"version": 1, "hooks": {"<event>": [{"command": …}]}}`, with
+    /// `"failClosed": true` on the events that gate a call (HOSTS.md §1: Cursor fails open
+    /// unless the entry sets it).
+    Cursor,
+    /// Copilot CLI: `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash": …}]}}`
+    /// (`powershell` on Windows).
+    Copilot,
+}
+
+impl Shape {
+    /// Whether the host reads the file with comments allowed (Gemini CLI's settings).
+    fn comments_allowed(self) -> bool {
+        matches!(self, Shape::Grouped { jsonc: true, .. })
     }
-    CstInputValue::Object(vec![(
-        "hooks".into(),
-        CstInputValue::Array(vec![CstInputValue::Object(handler)]),
-    )])
+
+    /// Whether the file starts with `"version": 1` (added when missing).
+    fn versioned(self) -> bool {
+        matches!(self, Shape::Cursor | Shape::Copilot)
+    }
+}
+
+/// The handler of `command` for `event` in a file of `shape`.
+fn handler(shape: Shape, event: &str, command: &str) -> CstInputValue {
+    let s = |v: &str| CstInputValue::String(v.into());
+    match shape {
+        Shape::Grouped {
+            block_on_failure, ..
+        } => {
+            let mut handler = vec![
+                ("type".into(), s("command")),
+                ("command".into(), s(command)),
+            ];
+            if block_on_failure && BLOCK_ON_FAILURE_EVENTS.contains(&event) {
+                handler.push(("onFailure".into(), s("block")));
+            }
+            CstInputValue::Object(vec![(
+                "hooks".into(),
+                CstInputValue::Array(vec![CstInputValue::Object(handler)]),
+            )])
+        }
+        Shape::Cursor => {
+            let mut entry = vec![("command".into(), s(command))];
+            if gating_events(Dialect::Cursor).contains(&event) {
+                entry.push(("failClosed".into(), CstInputValue::Bool(true)));
+            }
+            CstInputValue::Object(entry)
+        }
+        Shape::Copilot => {
+            let key = if cfg!(windows) { "powershell" } else { "bash" };
+            CstInputValue::Object(vec![
+                ("type".into(), s("command")),
+                (key.into(), s(command)),
+            ])
+        }
+    }
 }
 
 /// The events whose handler may carry `onFailure: "block"`: the ones that gate a call. A
 /// Stop is never blocked by a failed hook (that would keep the agent going).
 pub(super) const BLOCK_ON_FAILURE_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest"];
 
-/// Add a seamguard group for each missing event to a settings / hooks JSON text.
+/// Add a seamguard handler for each missing event to a hooks JSON text of `shape`.
 ///
-/// Returns the new text and the events added; `None` when every event is covered.
-/// `block_on_failure`: write `onFailure: "block"` on the [`BLOCK_ON_FAILURE_EVENTS`].
+/// Returns the new text and the events added; `None` when every event is covered (by this
+/// file, or by `covered`: the events another file of the same scope already hooks).
 pub(super) fn add_json_hooks(
     path: &Path,
     old: Option<&str>,
     events: &[&str],
     covered: &BTreeSet<String>,
     command: &str,
-    block_on_failure: bool,
+    shape: Shape,
 ) -> Result<Option<(String, Vec<String>)>, String> {
     let base = match old {
         Some(t) if !t.trim().is_empty() => t.to_string(),
         _ => "{}\n".to_string(),
     };
-    let doc = parse_json(path, &base)?;
+    let doc = parse_for(path, &base, shape)?;
     check_shape(path, &doc)?;
     let mut have = json_installed(&doc);
     have.extend(covered.iter().cloned());
@@ -144,6 +231,9 @@ pub(super) fn add_json_hooks(
         format!("{}:{l}:{c}: {}; nothing was written", disp(path), e.kind())
     })?;
     let obj = root.object_value().ok_or_else(|| not_an_object(path))?;
+    if shape.versioned() && obj.get("version").is_none() {
+        obj.insert(0, "version", CstInputValue::Number("1".into()));
+    }
     let hooks = obj
         .object_value_or_create("hooks")
         .ok_or_else(|| format!("{}: `hooks` is not an object", disp(path)))?;
@@ -151,10 +241,7 @@ pub(super) fn add_json_hooks(
         let arr = hooks
             .array_value_or_create(event)
             .ok_or_else(|| format!("{}: `hooks.{event}` is not an array", disp(path)))?;
-        arr.append(group(
-            command,
-            block_on_failure && BLOCK_ON_FAILURE_EVENTS.contains(&event.as_str()),
-        ));
+        arr.append(handler(shape, event, command));
     }
     let mut text = root.to_string();
     if old.is_none_or(|t| t.trim().is_empty()) && !text.ends_with('\n') {

@@ -89,6 +89,36 @@ impl Layout {
         }
     }
 
+    /// Gemini CLI's folder of this scope: `<project>/.gemini` or `~/.gemini` (HOSTS.md §1:
+    /// hooks live in `settings.json` there).
+    pub(super) fn gemini_dir(&self) -> Result<PathBuf, String> {
+        match &self.root {
+            Some(r) => Ok(r.join(".gemini")),
+            None => Ok(self.home()?.join(".gemini")),
+        }
+    }
+
+    /// Cursor's folder of this scope: `<project>/.cursor` or `~/.cursor` (HOSTS.md §1: hooks
+    /// live in `hooks.json` there).
+    pub(super) fn cursor_dir(&self) -> Result<PathBuf, String> {
+        match &self.root {
+            Some(r) => Ok(r.join(".cursor")),
+            None => Ok(self.home()?.join(".cursor")),
+        }
+    }
+
+    /// Copilot CLI's hooks folder of this scope: `<project>/.github/hooks`, or the user's
+    /// ([`user_copilot_hooks_dir`]). Every `*.json` file in it is a hooks file (HOSTS.md §1).
+    pub(super) fn copilot_hooks_dir(&self) -> Result<PathBuf, String> {
+        match &self.root {
+            Some(r) => Ok(r.join(".github").join("hooks")),
+            None => user_copilot_hooks_dir(self.home.as_deref()).ok_or_else(|| {
+                "neither COPILOT_HOME nor HOME is set: cannot find Copilot CLI's hooks folder"
+                    .to_string()
+            }),
+        }
+    }
+
     /// The manifest of this install.
     pub(super) fn manifest_path(&self) -> PathBuf {
         self.policy_dir.join(MANIFEST)
@@ -178,13 +208,50 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// The events that get a handler: every event with a seam in the dialect.
+/// Copilot CLI's user hooks folder: `$COPILOT_HOME/hooks`, else `~/.copilot/hooks`.
+pub(crate) fn user_copilot_hooks_dir(home: Option<&Path>) -> Option<PathBuf> {
+    env_path("COPILOT_HOME")
+        .or_else(|| home.map(|h| h.join(".copilot")))
+        .map(|d| d.join("hooks"))
+}
+
+/// The file seamguard's Copilot CLI hooks go in: its own file in the hooks folder (Copilot
+/// CLI reads every `*.json` there), so no file of the user's is edited.
+pub(super) const COPILOT_HOOKS_FILE: &str = "seamguard.json";
+
+/// The events that get a handler: every event with a seam in the dialect (Claude Code,
+/// Codex), or every host event seamguard judges (Gemini CLI, Cursor, Copilot CLI).
 pub(super) fn events(dialect: Dialect) -> Vec<&'static str> {
-    Seam::ALL
-        .into_iter()
-        .filter(|s| dialect == Dialect::ClaudeCode || s.in_codex())
-        .map(Seam::event_name)
-        .collect()
+    match dialect {
+        Dialect::ClaudeCode | Dialect::Codex => Seam::ALL
+            .into_iter()
+            .filter(|s| dialect == Dialect::ClaudeCode || s.in_codex())
+            .map(Seam::event_name)
+            .collect(),
+        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
+            seamguard_engine::codec::judged_host_events(dialect)
+                .iter()
+                .map(|(host, _)| *host)
+                .collect()
+        }
+    }
+}
+
+/// The events whose handler gates a tool call: a failing hook there decides whether the call
+/// runs (Cursor's `failClosed` goes on these).
+pub(crate) fn gating_events(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::ClaudeCode => &["PreToolUse", "PermissionRequest"],
+        Dialect::Codex => &["PreToolUse"],
+        Dialect::GeminiCli => &["BeforeTool"],
+        Dialect::Cursor => &[
+            "preToolUse",
+            "beforeShellExecution",
+            "beforeMCPExecution",
+            "beforeReadFile",
+        ],
+        Dialect::CopilotCli => &["preToolUse"],
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,5 +355,52 @@ mod tests {
         let c = events(Dialect::Codex);
         assert!(!c.contains(&"Notification") && !c.contains(&"PostToolUseFailure"));
         assert_eq!(events(Dialect::ClaudeCode).len(), Seam::ALL.len());
+    }
+
+    #[test]
+    fn host_events_are_the_host_names_seamguard_judges() {
+        assert_eq!(
+            events(Dialect::GeminiCli),
+            [
+                "BeforeTool",
+                "AfterTool",
+                "BeforeAgent",
+                "AfterAgent",
+                "SessionStart",
+                "SessionEnd",
+                "Notification",
+                "PreCompress"
+            ]
+        );
+        assert_eq!(
+            events(Dialect::Cursor),
+            [
+                "preToolUse",
+                "beforeShellExecution",
+                "beforeMCPExecution",
+                "beforeReadFile",
+                "postToolUse",
+                "beforeSubmitPrompt",
+                "stop",
+                "sessionStart",
+                "sessionEnd"
+            ]
+        );
+        assert_eq!(
+            events(Dialect::CopilotCli),
+            [
+                "preToolUse",
+                "postToolUse",
+                "userPromptSubmitted",
+                "sessionStart",
+                "sessionEnd"
+            ]
+        );
+        for d in [Dialect::GeminiCli, Dialect::Cursor, Dialect::CopilotCli] {
+            assert!(
+                gating_events(d).iter().all(|g| events(d).contains(g)),
+                "{d}"
+            );
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! `seamguard init`: write a policy profile and hook seamguard into Claude Code or Codex.
+//! `seamguard init`: write a policy profile and hook seamguard into Claude Code, Codex, Gemini
+//! CLI, Cursor or GitHub Copilot CLI.
 //!
 //! What it writes (DESIGN.md §5, HOOKS.md A1/A2 and B1/B2):
 //!
@@ -31,6 +32,20 @@
 //!   to `true` with a format-preserving edit. Codex does not deduplicate handlers, so an
 //!   event that already has a seamguard handler in the layer's `config.toml` `[hooks]` tables
 //!   is left alone.
+//! * **Gemini CLI, Cursor, Copilot CLI** (HOSTS.md §1) — one handler running `seamguard hook
+//!   --dialect <host>` for every host event seamguard judges
+//!   ([`seamguard_engine::codec::judged_host_events`]). Gemini CLI: matcher-less groups
+//!   (`{"hooks":[{"type":"command","command":…}]}`, Claude Code's shape) in
+//!   `<project>/.gemini/settings.json` (`~/.gemini/settings.json` with `--user`); a failed
+//!   hook only warns there, which `init` says. Cursor: flat entries `{"command":…}` in
+//!   `<project>/.cursor/hooks.json` (`~/.cursor/hooks.json`), with `"version": 1` added when
+//!   missing and `"failClosed": true` on the entries of the events that gate a call
+//!   (`preToolUse`, `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`), since
+//!   Cursor fails open without it. Copilot CLI: entries `{"type":"command","bash":…}` of the
+//!   camelCase events in seamguard's own `seamguard.json` in `<project>/.github/hooks/`
+//!   (`$COPILOT_HOME/hooks/`, default `~/.copilot/hooks/`, with `--user`): Copilot reads
+//!   every `*.json` of that folder, so no file of the user's is edited, and an event another
+//!   file of the folder already hooks with seamguard is left out.
 //!
 //! Settings files are edited through a concrete syntax tree: every byte outside the added
 //! entries stays as it was. A second run finds the entries (any handler command containing
@@ -111,9 +126,20 @@ pub(crate) mod inspect {
             let doc = super::toml_edit::parse_toml(path, &text)?;
             return Ok(Some(super::toml_edit::toml_installed(&doc)));
         }
-        let doc: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not valid JSON: {e}", path.display()))?;
+        let doc: serde_json::Value = match serde_json::from_str(&text) {
+            Ok(doc) => doc,
+            // Gemini CLI reads its settings with comments allowed.
+            Err(_) if is_gemini_settings(path) => super::json_edit::parse_jsonc(path, &text)?,
+            Err(e) => return Err(format!("{}: not valid JSON: {e}", path.display())),
+        };
         Ok(Some(super::json_edit::json_installed(&doc)))
+    }
+
+    /// Whether `path` is a Gemini CLI `settings.json` (in a `.gemini` folder).
+    fn is_gemini_settings(path: &Path) -> bool {
+        path.parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == ".gemini")
     }
 
     /// The seamguard handler commands (containing [`MARKER`]) of a hooks file, as
@@ -129,7 +155,13 @@ pub(crate) mod inspect {
             {
                 super::toml_edit::toml_commands(hooks, &mut out);
             }
-        } else if let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) {
+        } else if let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text).or_else(|_| {
+            if is_gemini_settings(path) {
+                super::json_edit::parse_jsonc(path, &text)
+            } else {
+                Err(String::new())
+            }
+        }) {
             super::json_edit::json_commands(&doc, &mut out);
         }
         out.retain(|c| c.contains(MARKER));
@@ -141,6 +173,43 @@ pub(crate) mod inspect {
     /// carries `onFailure: "block"` (and there is one).
     pub(crate) fn blocks_on_failure(settings_text: &str) -> bool {
         super::fail_closed::settings_block_on_failure(settings_text, super::MARKER)
+    }
+
+    /// Whether every seamguard entry of Cursor's gating events in a `hooks.json` text
+    /// carries `"failClosed": true` (and there is one).
+    pub(crate) fn cursor_fails_closed(hooks_text: &str) -> bool {
+        super::fail_closed::cursor_fails_closed(hooks_text, super::MARKER)
+    }
+
+    /// `hooksConfig.enabled` when a Gemini CLI `settings.json` sets it to false (no hook
+    /// runs then); empty otherwise.
+    pub(crate) fn gemini_hooks_disabled(path: &Path) -> Vec<String> {
+        let Ok(Some(text)) = super::layout::read_text(path) else {
+            return Vec::new();
+        };
+        match super::json_edit::parse_jsonc(path, &text) {
+            Ok(doc)
+                if doc.pointer("/hooksConfig/enabled") == Some(&serde_json::Value::Bool(false)) =>
+            {
+                vec!["hooksConfig.enabled".to_string()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The events whose handler gates a tool call in a dialect.
+    pub(crate) fn gating_events(dialect: seamguard_engine::Dialect) -> &'static [&'static str] {
+        super::layout::gating_events(dialect)
+    }
+
+    /// Copilot CLI's user hooks folder (`$COPILOT_HOME/hooks`, else `~/.copilot/hooks`).
+    pub(crate) fn user_copilot_hooks_dir(home: Option<&Path>) -> Option<std::path::PathBuf> {
+        super::layout::user_copilot_hooks_dir(home)
+    }
+
+    /// The `*.json` files of a folder, sorted.
+    pub(crate) fn json_files(dir: &Path) -> Vec<std::path::PathBuf> {
+        super::plan::json_files(dir)
     }
 
     /// Keys of a Codex `config.toml` that turn hooks off.
@@ -243,14 +312,36 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
             write_key: false,
             note: fail_closed::CODEX_NOTE.to_string(),
         },
-        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
-            return Err(format!(
-                "`init` cannot install seamguard for {dialect} yet; add `seamguard hook --dialect {dialect}` to its hooks file"
-            ));
-        }
+        Dialect::GeminiCli => fail_closed::Verdict {
+            write_key: false,
+            note: fail_closed::GEMINI_NOTE.to_string(),
+        },
+        Dialect::Cursor => fail_closed::Verdict {
+            write_key: false,
+            note: fail_closed::CURSOR_NOTE.to_string(),
+        },
+        Dialect::CopilotCli => fail_closed::Verdict {
+            write_key: false,
+            note: fail_closed::COPILOT_NOTE.to_string(),
+        },
     };
     plan_agent(&layout, dialect, &command, on_failure.write_key, &mut plan)?;
-    let note = if on_failure.write_key {
+    let note = if dialect == Dialect::Cursor {
+        // Entries written by hand (or by an older init) may lack `failClosed`.
+        let hooks = layout.cursor_dir()?.join("hooks.json");
+        let text = match plan.changes.iter().find(|c| c.path == hooks) {
+            Some(c) => c.new.clone(),
+            None => layout::read_text(&hooks)?,
+        };
+        if text.is_some_and(|t| fail_closed::cursor_fails_closed(&t, MARKER)) {
+            on_failure.note
+        } else {
+            format!(
+                "warning: if the seamguard hook fails (crash, timeout, missing binary), Cursor still runs the call: a seamguard entry of {} has no \"failClosed\": true; add it to the entries of preToolUse, beforeShellExecution, beforeMCPExecution and beforeReadFile",
+                disp(&hooks)
+            )
+        }
+    } else if on_failure.write_key {
         // Say what the settings file will hold: handlers written earlier lack the key.
         let settings = layout.claude_dir()?.join("settings.json");
         let text = match plan.changes.iter().find(|c| c.path == settings) {

@@ -13,8 +13,8 @@ use serde_json::Value;
 use seamguard_engine::Dialect;
 
 use super::Profile;
-use super::json_edit::{add_json_hooks, json_installed};
-use super::layout::{Layout, disp, events, profile_files, read_text};
+use super::json_edit::{Shape, add_json_hooks, json_installed, parse_jsonc};
+use super::layout::{COPILOT_HOOKS_FILE, Layout, disp, events, profile_files, read_text};
 use super::manifest::{Manifest, sha256};
 use super::toml_edit::{codex_hooks_disabled, enable_codex_hooks, parse_toml, toml_installed};
 
@@ -146,7 +146,14 @@ pub(super) fn plan_policies(
 
 /// Plan the hook entries of the agent's settings (and turn Codex hooks back on).
 /// `block_on_failure`: write Claude Code's `onFailure: "block"` on the events that gate a
-/// call (see [`super::fail_closed`]); ignored for Codex, which has no such setting.
+/// call (see [`super::fail_closed`]); ignored for the other hosts (Cursor always gets
+/// `failClosed: true` on its gating events; Codex, Gemini CLI and Copilot CLI have no such
+/// setting).
+///
+/// Where each host's hooks go (HOSTS.md §1): Gemini CLI `.gemini/settings.json` (user:
+/// `~/.gemini/settings.json`), Cursor `.cursor/hooks.json` (`~/.cursor/hooks.json`), Copilot
+/// CLI its own `seamguard.json` in `.github/hooks/` (`$COPILOT_HOME/hooks/`, default
+/// `~/.copilot/hooks/`).
 pub(super) fn plan_agent(
     layout: &Layout,
     dialect: Dialect,
@@ -155,9 +162,43 @@ pub(super) fn plan_agent(
     plan: &mut Plan,
 ) -> Result<(), String> {
     let events = events(dialect);
+    let none = BTreeSet::new();
     match dialect {
-        Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
-            return Err(format!("`init` cannot install seamguard for {dialect} yet"));
+        Dialect::GeminiCli => {
+            let settings = layout.gemini_dir()?.join("settings.json");
+            let shape = Shape::Grouped {
+                block_on_failure: false,
+                jsonc: true,
+            };
+            plan_json_file(&settings, &events, &none, command, shape, plan)?;
+            if let Some(text) = read_text(&settings)?
+                && let Ok(doc) = parse_jsonc(&settings, &text)
+                && doc.pointer("/hooksConfig/enabled") == Some(&Value::Bool(false))
+            {
+                plan.notes.push(format!(
+                    "warning: {} sets hooksConfig.enabled = false: Gemini CLI runs no hooks until that is removed",
+                    disp(&settings)
+                ));
+            }
+        }
+        Dialect::Cursor => {
+            let hooks = layout.cursor_dir()?.join("hooks.json");
+            plan_json_file(&hooks, &events, &none, command, Shape::Cursor, plan)?;
+        }
+        Dialect::CopilotCli => {
+            let dir = layout.copilot_hooks_dir()?;
+            let own = dir.join(COPILOT_HOOKS_FILE);
+            // Copilot CLI reads every `*.json` of the folder: a seamguard handler in another
+            // file already covers its events (a second one would judge each call twice).
+            let mut covered = BTreeSet::new();
+            for other in json_files(&dir).into_iter().filter(|f| *f != own) {
+                if let Some(text) = read_text(&other)?
+                    && let Ok(doc) = serde_json::from_str::<Value>(&text)
+                {
+                    covered.extend(json_installed(&doc));
+                }
+            }
+            plan_json_file(&own, &events, &covered, command, Shape::Copilot, plan)?;
         }
         Dialect::ClaudeCode => {
             let dir = layout.claude_dir()?;
@@ -170,14 +211,11 @@ pub(super) fn plan_agent(
             {
                 covered = json_installed(&doc);
             }
-            plan_json_file(
-                &settings,
-                &events,
-                &covered,
-                command,
+            let shape = Shape::Grouped {
                 block_on_failure,
-                plan,
-            )?;
+                jsonc: false,
+            };
+            plan_json_file(&settings, &events, &covered, command, shape, plan)?;
         }
         Dialect::Codex => {
             let dir = layout.codex_dir()?;
@@ -198,12 +236,16 @@ pub(super) fn plan_agent(
                     });
                 }
             }
+            let shape = Shape::Grouped {
+                block_on_failure: false,
+                jsonc: false,
+            };
             plan_json_file(
                 &dir.join("hooks.json"),
                 &events,
                 &covered,
                 command,
-                false,
+                shape,
                 plan,
             )?;
             if layout.root.is_some()
@@ -225,24 +267,30 @@ pub(super) fn plan_agent(
     Ok(())
 }
 
-/// Plan the seamguard groups a settings / hooks JSON file lacks.
+/// The `*.json` files of a folder, sorted; none when it cannot be read.
+pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && p.is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Plan the seamguard handlers a hooks JSON file of `shape` lacks.
 fn plan_json_file(
     path: &Path,
     events: &[&str],
     covered: &BTreeSet<String>,
     command: &str,
-    block_on_failure: bool,
+    shape: Shape,
     plan: &mut Plan,
 ) -> Result<(), String> {
     let old = read_text(path)?;
-    match add_json_hooks(
-        path,
-        old.as_deref(),
-        events,
-        covered,
-        command,
-        block_on_failure,
-    )? {
+    match add_json_hooks(path, old.as_deref(), events, covered, command, shape)? {
         None => plan
             .notes
             .push(format!("{}: already installed", disp(path))),

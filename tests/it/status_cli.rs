@@ -1,5 +1,6 @@
 //! `seamguard status` on a temporary HOME: no hook installed, hooks installed but never run,
-//! a hook that ran, a command in a build folder, and the JSON form.
+//! a hook that ran, a command in a build folder, and the JSON form; Gemini CLI, Cursor and
+//! Copilot CLI hooks files (events, what a failing hook does, the last run of their dialect).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,6 +56,7 @@ fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
         // temp folder status warns about is another one.
         .env("TMPDIR", dir.join("system-tmp"))
         .env_remove("CODEX_HOME")
+        .env_remove("COPILOT_HOME")
         .env_remove("SEAMGUARD_AUDIT_LOG")
         .env_remove("CLAUDE_PROJECT_DIR");
     Run::utf8(output_with_stdin(&mut cmd, stdin))
@@ -205,4 +207,151 @@ fn two_different_seamguard_commands_judge_each_call_twice() {
             .starts_with("runs the call")
     );
     assert_eq!(v["agents"][0]["files"][1]["events"], json!(["PreToolUse"]));
+}
+
+/// A Cursor `hooks.json` with the seamguard entry on `events`, `failClosed` as given.
+fn cursor_hooks(dir: &Path, events: &[&str], fail_closed: bool) {
+    let mut entry = json!({ "command": "seamguard hook --dialect cursor" });
+    if fail_closed {
+        entry["failClosed"] = json!(true);
+    }
+    let hooks: serde_json::Map<String, Value> = events
+        .iter()
+        .map(|e| (e.to_string(), json!([{ "command": "./audit.sh" }, entry])))
+        .collect();
+    std::fs::create_dir_all(dir.join("home/.cursor")).unwrap();
+    std::fs::write(
+        dir.join("home/.cursor/hooks.json"),
+        json!({ "version": 1, "hooks": hooks }).to_string(),
+    )
+    .unwrap();
+}
+
+const CURSOR_GATING: [&str; 4] = [
+    "preToolUse",
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "beforeReadFile",
+];
+
+#[test]
+fn cursor_hooked_fail_closed_then_run_in_its_dialect() {
+    let dir = workdir();
+    cursor_hooks(&dir, &CURSOR_GATING, true);
+    let r = seamguard(&dir, &["status"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let expected = format!(
+        "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init`)\nCursor\n  hook: {home}/.cursor/hooks.json (user): beforeMCPExecution, beforeReadFile, beforeShellExecution, preToolUse\n  not hooked: postToolUse, beforeSubmitPrompt, stop, sessionStart, sessionEnd\n  command: seamguard hook --dialect cursor -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (\"failClosed\": true on the seamguard entries of the tool events)\n  last ran: never\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Cursor: the hook is installed but has never run (no record in the audit log)\n",
+        home = dir.join("home").display(),
+        bin = dir.join("bin/seamguard").canonicalize().unwrap().display(),
+        v = env!("CARGO_PKG_VERSION"),
+        log = dir.join("state/seamguard/audit.jsonl").display(),
+    );
+    assert_eq!(r.stdout, expected);
+
+    // One call in Cursor's own shape: the record carries the dialect, so only Cursor ran.
+    let payload = json!({
+        "conversation_id": "c1", "generation_id": "g1", "hook_event_name": "beforeShellExecution",
+        "command": "git push origin main", "cwd": dir.join("proj").display().to_string(),
+        "workspace_roots": [dir.join("proj").display().to_string()],
+    });
+    let h = seamguard(&dir, &["hook"], payload.to_string().as_bytes());
+    assert_eq!(h.code, 0, "{}", h.stderr);
+    assert!(
+        h.stdout.starts_with(r#"{"permission":"ask""#),
+        "{}",
+        h.stdout
+    );
+    let r = seamguard(&dir, &["status", "--format", "json"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let agents = v["agents"].as_array().unwrap();
+    let names: Vec<&str> = agents
+        .iter()
+        .map(|a| a["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "cursor",
+            "copilot-cli"
+        ]
+    );
+    let cursor = &agents[3];
+    assert_eq!(cursor["installed"], true);
+    assert!(cursor["last_run_ms"].as_u64().unwrap() > 1_700_000_000_000);
+    for other in [0, 1, 2, 4] {
+        assert_eq!(agents[other]["installed"], false);
+        assert_eq!(agents[other]["last_run_ms"], Value::Null);
+    }
+    assert_eq!(v["warnings"], json!([]));
+    assert_eq!(v["problems"], json!([]));
+}
+
+#[test]
+fn cursor_without_fail_closed_gemini_turned_off_and_copilot_are_reported() {
+    let dir = workdir();
+    // failClosed missing, and beforeReadFile not hooked at all.
+    cursor_hooks(&dir, &CURSOR_GATING[..3], false);
+    let gemini = dir.join("proj/.gemini");
+    std::fs::create_dir_all(&gemini).unwrap();
+    std::fs::write(
+        gemini.join("settings.json"),
+        "{\n  // turned off for now\n  \"hooksConfig\": { \"enabled\": false },\n  \"hooks\": { \"BeforeTool\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"seamguard hook --dialect gemini-cli\" } ] } ] }\n}\n",
+    )
+    .unwrap();
+    let copilot = dir.join("proj/.github/hooks");
+    std::fs::create_dir_all(&copilot).unwrap();
+    std::fs::write(
+        copilot.join("guard.json"),
+        json!({ "version": 1, "hooks": { "preToolUse": [{ "type": "command", "bash": "seamguard hook --dialect copilot-cli" }] } }).to_string(),
+    )
+    .unwrap();
+    let r = seamguard(&dir, &["status", "--format", "json"], b"");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v["problems"],
+        json!([
+            "Gemini CLI: hooks are turned off (hooksConfig.enabled = false in ".to_string()
+                + &gemini.join("settings.json").display().to_string()
+                + ")",
+            "Cursor: seamguard has no beforeReadFile hook, so tool calls are not checked there",
+        ])
+    );
+    let agents = v["agents"].as_array().unwrap();
+    assert_eq!(agents[2]["events"], json!(["BeforeTool"]));
+    assert_eq!(
+        agents[2]["on_hook_failure"],
+        "runs the call (Gemini CLI only warns when a hook fails with another exit code than 0 or 2; it has no setting that blocks)"
+    );
+    assert_eq!(
+        agents[3]["on_hook_failure"],
+        "runs the call (a seamguard entry of a tool event has no \"failClosed\": true; `seamguard init --agent cursor` writes it)"
+    );
+    assert_eq!(agents[4]["installed"], true);
+    assert_eq!(agents[4]["events"], json!(["preToolUse"]));
+    assert_eq!(
+        agents[4]["files"][1]["path"],
+        copilot.join("guard.json").display().to_string()
+    );
+    assert!(
+        agents[4]["on_hook_failure"]
+            .as_str()
+            .unwrap()
+            .starts_with("runs the call on a timeout")
+    );
+    // The text report names a host that is in use but not hooked, with the flag to hook it.
+    std::fs::remove_file(copilot.join("guard.json")).unwrap();
+    let r = seamguard(&dir, &["status"], b"");
+    assert!(
+        r.stdout.contains(
+            "Copilot CLI\n  hook: not installed (run `seamguard init --agent copilot-cli`)\n"
+        ),
+        "{}",
+        r.stdout
+    );
 }

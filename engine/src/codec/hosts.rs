@@ -61,6 +61,35 @@ const CURSOR_EVENTS: &[(&str, &str)] = &[
     ("sessionEnd", "SessionEnd"),
 ];
 
+/// GitHub Copilot CLI event names (the camelCase configuration) and the seam event each is
+/// judged as. Its payloads carry no event name: [`normalize`] reads the event from the fields.
+const COPILOT_EVENTS: &[(&str, &str)] = &[
+    ("preToolUse", "PreToolUse"),
+    ("postToolUse", "PostToolUse"),
+    ("userPromptSubmitted", "UserPromptSubmit"),
+    ("sessionStart", "SessionStart"),
+    ("sessionEnd", "SessionEnd"),
+];
+
+/// The host's own event names that seamguard judges, each with the seam event it is judged
+/// as (the events `seamguard init` registers for the host); empty for Claude Code and Codex,
+/// whose event names are the seam event names.
+///
+/// ```
+/// use seamguard_engine::{Dialect, codec::judged_host_events};
+/// assert!(judged_host_events(Dialect::Cursor).contains(&("beforeShellExecution", "PreToolUse")));
+/// assert_eq!(judged_host_events(Dialect::GeminiCli)[0], ("BeforeTool", "PreToolUse"));
+/// assert!(judged_host_events(Dialect::Codex).is_empty());
+/// ```
+pub fn judged_host_events(dialect: Dialect) -> &'static [(&'static str, &'static str)] {
+    match dialect {
+        Dialect::GeminiCli => GEMINI_EVENTS,
+        Dialect::Cursor => CURSOR_EVENTS,
+        Dialect::CopilotCli => COPILOT_EVENTS,
+        Dialect::ClaudeCode | Dialect::Codex => &[],
+    }
+}
+
 /// The Cursor events whose `ask` the host enforces (HOSTS.md §1: "`ask` only on shell and
 /// MCP events").
 const CURSOR_ASK_EVENTS: &[&str] = &["beforeShellExecution", "beforeMCPExecution"];

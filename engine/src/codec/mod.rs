@@ -30,7 +30,7 @@ pub(crate) mod decode;
 pub(crate) mod hosts;
 
 pub use decode::{HookResponse, decode_hook_output};
-pub use hosts::{HOST_EVENT_KEY, normalize};
+pub use hosts::{HOST_EVENT_KEY, judged_host_events, normalize};
 
 use serde_json::{Map, Value, json};
 

@@ -9,6 +9,7 @@ mod cases;
 mod command_hooks;
 mod conformance;
 mod effect_routes;
+mod host_logs;
 mod properties;
 mod replay;
 mod samples;

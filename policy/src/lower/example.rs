@@ -64,6 +64,69 @@ pub(super) fn lower_test(
             return None;
         }
     };
+    let dialect = match get(t, "dialect") {
+        Some((_, dv)) => {
+            let d = want_str(ctx, dv, "`dialect`")?;
+            match crate::Dialect::from_name(&d) {
+                Some(d) => Some(d),
+                None => {
+                    ctx.error(
+                        dv.span(),
+                        format!(
+                            "`dialect`: expected `claude-code`, `codex`, `gemini-cli`, `cursor` or `copilot-cli`, found `{d}`"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        None => None,
+    };
+    // An event in a host's own shape (Gemini CLI, Cursor, Copilot CLI: named by `dialect`, or
+    // detected as `hook` detects it) is kept as the host sends it; `seamguard test` rewrites
+    // it into the common payload of its seam, as `hook` does.
+    let host_dialect =
+        dialect.unwrap_or_else(|| crate::Dialect::detect(&Value::Object(payload.clone())));
+    if et.is_some()
+        && !payload.contains_key("seam")
+        && matches!(
+            host_dialect,
+            crate::Dialect::GeminiCli | crate::Dialect::Cursor | crate::Dialect::CopilotCli
+        )
+    {
+        // The session and folder the earlier calls share with the event.
+        let mut context = Map::new();
+        let session = ["session_id", "conversation_id", "sessionId"]
+            .iter()
+            .find_map(|k| payload.get(*k).filter(|v| v.is_string()));
+        let cwd = payload.get("cwd").filter(|v| v.is_string()).or_else(|| {
+            payload
+                .get("workspace_roots")
+                .and_then(Value::as_array)
+                .and_then(|r| r.first())
+        });
+        context.insert(
+            "session_id".into(),
+            session.cloned().unwrap_or_else(|| "seamguard-test".into()),
+        );
+        context.insert(
+            "cwd".into(),
+            cwd.cloned().unwrap_or_else(|| "/home/user/project".into()),
+        );
+        let earlier = lower_earlier(ctx, t, &context)?;
+        return Some(PolicyTest {
+            name,
+            payload: Value::Object(payload),
+            dialect: Some(host_dialect),
+            expect: test_expect(ctx, t, v)?,
+            reason_contains: get(t, "reason_contains")
+                .and_then(|(_, v)| want_str(ctx, v, "`reason_contains`")),
+            rules: rule_ids(ctx, t, "rules", "`rules`")?,
+            not_rules: rule_ids(ctx, t, "not_rules", "`not_rules`")?,
+            earlier,
+            source: ctx.source(&v.span()),
+        });
+    }
     let seam = match (payload.remove("seam"), payload.get("hook_event_name")) {
         (Some(Value::String(s)), _) => match Seam::from_name(&s) {
             Some(seam) => seam,
@@ -132,49 +195,34 @@ pub(super) fn lower_test(
     for (k, val) in payload {
         full.insert(k, val);
     }
-    let expect = match get(t, "expect") {
-        Some((_, x)) => {
-            let e = want_str(ctx, x, "`expect`")?;
-            const EXPECTS: &[&str] = &[
-                "allow", "deny", "ask", "defer", "block", "continue", "stop", "redact", "halt",
-                "none",
-            ];
-            if !EXPECTS.contains(&e.as_str()) {
-                ctx.error_with_note(
-                    x.span(),
-                    format!("`expect`: unknown verdict `{e}`{}", suggest(&e, EXPECTS)),
-                    format!("expected one of: {}", EXPECTS.join(", ")),
-                );
-                return None;
-            }
-            e
-        }
-        None => {
-            ctx.error(v.span(), "[[test]] needs `expect`");
-            return None;
-        }
-    };
+    let expect = test_expect(ctx, t, v)?;
     let reason_contains =
         get(t, "reason_contains").and_then(|(_, v)| want_str(ctx, v, "`reason_contains`"));
     let rules = rule_ids(ctx, t, "rules", "`rules`")?;
     let not_rules = rule_ids(ctx, t, "not_rules", "`not_rules`")?;
-    let dialect = match get(t, "dialect") {
-        Some((_, dv)) => {
-            let d = want_str(ctx, dv, "`dialect`")?;
-            match crate::Dialect::from_name(&d) {
-                Some(d) => Some(d),
-                None => {
-                    ctx.error(
-                        dv.span(),
-                        format!("`dialect`: expected `claude-code` or `codex`, found `{d}`"),
-                    );
-                    return None;
-                }
-            }
-        }
-        None => None,
-    };
-    // Earlier calls of the same session: pre-tool events in the test's folder.
+
+    let earlier = lower_earlier(ctx, t, &full)?;
+    Some(PolicyTest {
+        name,
+        payload: Value::Object(full),
+        dialect,
+        expect,
+        reason_contains,
+        rules,
+        not_rules,
+        earlier,
+        source: ctx.source(&v.span()),
+    })
+}
+
+/// `earlier`: pre-tool calls made earlier in the same session, each given the test event's
+/// `session_id` and `cwd` (from `event`) unless it names its own; `None` when malformed
+/// (reported).
+fn lower_earlier(
+    ctx: &mut Lowering<'_>,
+    t: &DeTable<'_>,
+    full: &Map<String, Value>,
+) -> Option<Vec<Value>> {
     let mut earlier = Vec::new();
     if let Some((_, ev)) = get(t, "earlier") {
         let DeValue::Array(items) = ev.get_ref() else {
@@ -200,17 +248,33 @@ pub(super) fn lower_test(
             earlier.push(Value::Object(m));
         }
     }
-    Some(PolicyTest {
-        name,
-        payload: Value::Object(full),
-        dialect,
-        expect,
-        reason_contains,
-        rules,
-        not_rules,
-        earlier,
-        source: ctx.source(&v.span()),
-    })
+    Some(earlier)
+}
+
+/// The `expect` of a `[[test]]`; `None` when it is missing or unknown (reported).
+fn test_expect(ctx: &mut Lowering<'_>, t: &DeTable<'_>, v: &TomlValue<'_>) -> Option<String> {
+    match get(t, "expect") {
+        Some((_, x)) => {
+            let e = want_str(ctx, x, "`expect`")?;
+            const EXPECTS: &[&str] = &[
+                "allow", "deny", "ask", "defer", "block", "continue", "stop", "redact", "halt",
+                "none",
+            ];
+            if !EXPECTS.contains(&e.as_str()) {
+                ctx.error_with_note(
+                    x.span(),
+                    format!("`expect`: unknown verdict `{e}`{}", suggest(&e, EXPECTS)),
+                    format!("expected one of: {}", EXPECTS.join(", ")),
+                );
+                return None;
+            }
+            Some(e)
+        }
+        None => {
+            ctx.error(v.span(), "[[test]] needs `expect`");
+            None
+        }
+    }
 }
 
 /// The pre-tool event of a shorthand test: `command = "…"` (a `Bash` call, or `tool`),
