@@ -34,6 +34,16 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
     for n in &all {
         if matches!(n.kind(), "call_expression" | "new_expression") {
             js.call(*n, cx);
+        } else if n.kind() == "identifier"
+            && matches!(js.t(*n), "eval" | "Function")
+            && n.parent().is_some_and(|p| p.kind() == "arguments")
+        {
+            // `fetch(u).then(r => r.text()).then(eval)`: handed over as a callback, it runs
+            // whatever it is given.
+            cx.unsure(format!(
+                "`{}` passed as a callback runs code known only at run time",
+                js.t(*n)
+            ));
         }
     }
     js.budget.exhausted()

