@@ -213,6 +213,12 @@ fn the_library_asks_about_what_it_cannot_resolve_and_stays_quiet_on_ordinary_wor
         ("cat .env", 2),
         ("ls $(go env GOPATH)/bin", 0),
         ("strings $(command -v codex)", 0),
+        ("LOG=$(mktemp) && npm test > $LOG 2>&1; tail -50 $LOG", 0),
+        (
+            "T=$(mktemp -d); git clone https://github.com/a/b \"$T\"; rm -rf \"$T\"",
+            0,
+        ),
+        ("T=$(mktemp -d); T=~/.ssh; cat $T/id_rsa", 2),
     ];
     let mut bad = Vec::new();
     for (line, want) in cases {

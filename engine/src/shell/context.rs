@@ -53,6 +53,10 @@ pub(super) struct LineAnalysis {
     pub(super) unsure: Option<String>,
     /// Variables with a value known now (`R=rm`, a `for` loop's variable).
     pub(super) vars: HashMap<String, String>,
+    /// Variables set to one locator substitution (`TMP=$(mktemp -d)`), written out as the
+    /// substitution is (`$(mktemp -d)`): still only known at run time, but of a known kind
+    /// ([`super::locators`]).
+    pub(super) located: HashMap<String, String>,
     /// The working directory in effect, if known.
     pub(super) cwd: Option<String>,
     /// The parser's options (bash defaults).
@@ -82,6 +86,7 @@ impl LineAnalysis {
             written: HashMap::new(),
             unsure: None,
             vars: HashMap::new(),
+            located: HashMap::new(),
             cwd: cwd.map(str::to_string),
             options: ParserOptions::default(),
             loop_budget: MAX_LOOP_UNROLL_BYTES,

@@ -147,6 +147,12 @@ impl LineAnalysis {
                             out.text.push_str(v);
                         }
                         Some(n) if n == "HOME" => out.text.push('~'),
+                        // `TMP=$(mktemp); cat "$TMP"`: the substitution it was set to.
+                        Some(n) if self.located.contains_key(&n) => {
+                            out.text
+                                .push_str(self.located.get(&n).map(String::as_str).unwrap_or(""));
+                            out.dynamic = true;
+                        }
                         Some(n) if n == "PWD" && self.cwd.is_some() => {
                             out.text.push_str(self.cwd.as_deref().unwrap_or(""));
                         }

@@ -151,6 +151,7 @@ impl LineAnalysis {
         if base != "printf" || rest.first().is_some_and(|a| a.text == "-v") {
             for a in rest {
                 self.vars.remove(&a.text);
+                self.located.remove(&a.text);
             }
             if base == "read" {
                 self.vars.remove("REPLY");

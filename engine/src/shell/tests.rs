@@ -739,6 +739,19 @@ fn locator_substitutions_are_written_out_and_stand_for_a_path_of_their_kind() {
     assert_eq!(representative("$(…)/bin", None), None);
     assert_eq!(representative("$(command -v ../../x)", None), None);
     assert_eq!(representative("plain", None), None);
+    // A variable set to one locator substitution expands to it; set again, to the new value.
+    assert_eq!(
+        cmds("T=$(mktemp -d); tar xzf r.tgz -C \"$T\"; rm -rf \"$T\""),
+        vec![
+            "mktemp -d (via $(…))",
+            "tar xzf r.tgz -C $(mktemp -d)",
+            "rm -rf $(mktemp -d)"
+        ]
+    );
+    assert_eq!(
+        cmds("T=$(mktemp); T=~/.ssh; cat $T/id_rsa; read T; cat $T"),
+        vec!["mktemp (via $(…))", "cat ~/.ssh/id_rsa", "read T", "cat $T"]
+    );
     // The folder of a command word is a locator: the program is known by its name.
     let a = BrushAnalyzer.analyze("$(npm bin)/eslint .", Some("/p"));
     assert_eq!(a.unsure, None);

@@ -290,6 +290,7 @@ impl LineAnalysis {
             }
         }
         self.vars.remove(&name);
+        self.located.remove(&name);
     }
 
     /// Read one redirection: the file it opens, with its direction, goes to `sink` (a
@@ -482,14 +483,20 @@ impl LineAnalysis {
         let mut words: Vec<Arg> = Vec::new();
         let mut redirects: Vec<Redirect> = Vec::new();
         let mut assignments: Vec<(String, Option<String>)> = Vec::new();
+        // Assignments of one locator substitution (`TMP=$(mktemp)`), by name.
+        let mut located: Vec<(String, String)> = Vec::new();
         let mut stdin: Option<Input> = None;
         let mut procsubs: Vec<Input> = Vec::new();
         for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
             match item {
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+                    let mut locator = None;
                     let value = match &a.value {
                         ast::AssignmentValue::Scalar(w) => {
                             let v = self.word(w, via, depth);
+                            if v.dynamic && is_locator_text(&v.text) {
+                                locator = Some(v.text.clone());
+                            }
                             (!v.dynamic).then_some(v.text)
                         }
                         ast::AssignmentValue::Array(_) => None,
@@ -498,6 +505,9 @@ impl LineAnalysis {
                         ast::AssignmentName::VariableName(n) => n.clone(),
                         ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
                     };
+                    if let Some(l) = locator {
+                        located.push((name.clone(), l));
+                    }
                     assignments.push((name, value));
                 }
                 ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
@@ -549,6 +559,7 @@ impl LineAnalysis {
         if words.is_empty() {
             // A bare assignment persists in the shell: `R=rm; $R -rf /`.
             for (n, v) in assignments {
+                self.located.remove(&n);
                 match v {
                     Some(v) => {
                         self.vars.insert(n, v);
@@ -557,6 +568,9 @@ impl LineAnalysis {
                         self.vars.remove(&n);
                     }
                 }
+            }
+            for (n, l) in located {
+                self.located.insert(n, l);
             }
             if !redirects.is_empty() {
                 self.record_redirections(redirects, via);
@@ -632,4 +646,16 @@ impl LineAnalysis {
             self.written.insert(t, content.clone());
         }
     }
+}
+
+/// Whether an expanded word is exactly one locator substitution written out
+/// (`$(mktemp -d)`, `$(go env GOPATH)`): see [`super::locators`].
+fn is_locator_text(text: &str) -> bool {
+    text.strip_prefix("$(")
+        .and_then(|t| t.strip_suffix(')'))
+        .filter(|inner| !inner.contains(['(', ')']))
+        .is_some_and(|inner| {
+            let words: Vec<&str> = inner.split_whitespace().collect();
+            super::locators::locator_path(&words).is_some()
+        })
 }
