@@ -13,6 +13,7 @@ mod support;
 mod check_json_cli;
 mod cli;
 mod command_hooks_cli;
+mod explain_cli;
 mod failure_matrix;
 mod grants_cli;
 mod harness_pipeline;
