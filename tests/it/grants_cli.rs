@@ -248,7 +248,7 @@ fn a_codex_deny_that_stands_for_an_ask_says_how_to_approve_and_can_be_approved()
     let r = seamguard(&dir, &args, &payload("c1"));
     assert_eq!(
         r.stdout,
-        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Pushing needs your approval [push-ask]. Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Pushing needs your approval [push-ask] — Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
     );
     let r = seamguard(&dir, &["allow", "--last"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -22,6 +22,7 @@ mod init_cli;
 mod library_replay;
 mod log_cli;
 mod policy_macro_replay;
+mod reasons_library;
 mod replay_cli;
 mod sample_hooks;
 mod session_memory_cli;
