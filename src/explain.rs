@@ -1,6 +1,8 @@
-//! `seamguard explain`: one event, every rule of its seam considered (matcher, each predicate
-//! leaf of `when` / `unless`, the simple commands a shell test saw), guards, the merged verdict,
-//! and the exact bytes each dialect would receive on stdout.
+//! `seamguard explain`: one event, the rules of its seam that fired, could not be decided or
+//! came close (`--all`: every rule), each with its matcher, the predicate leaves of `when` /
+//! `unless` that decided (what a held leaf matched, which list entries), the simple commands
+//! a shell test saw, the merged verdict, and the exact bytes each dialect would receive on
+//! stdout.
 //!
 //! The event is a payload file (`--event FILE`, `-` for stdin) or `FILE:LINE` of a recorded
 //! session (every event reconstructed from that line: an assistant line with three tool calls
@@ -13,7 +15,7 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use seamguard_engine::explain::{Explanation, Held, PredTrace, explain};
+use seamguard_engine::explain::{Explanation, Held, PredTrace, RuleTrace, explain};
 use seamguard_engine::readers::{EventReader, Item, RecordedEvent};
 use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, RuleKind};
 
@@ -32,6 +34,9 @@ pub(crate) struct Options {
     pub(crate) dialect: Option<Dialect>,
     /// `--format json`.
     pub(crate) json: bool,
+    /// `--all`: every rule of the seam, each predicate in full (default: the rules that
+    /// fired, were unsure or came close, with what matched).
+    pub(crate) all: bool,
 }
 
 /// Split `FILE:LINE` at its last colon (paths may contain colons).
@@ -75,7 +80,15 @@ fn mark(h: Held, counted: bool) -> &'static str {
 fn print_pred(w: &mut impl Write, t: &PredTrace, depth: usize, seen: &mut Vec<String>) {
     let pad = "  ".repeat(depth);
     let _ = writeln!(w, "{pad}{} {}", mark(t.held, t.counted), t.label);
-    // A field's value and the simple commands seen in it: once per event.
+    print_field(w, t, &pad, seen);
+    for c in &t.children {
+        print_pred(w, c, depth + 1, seen);
+    }
+}
+
+/// A leaf's field value, why it could not be analysed, and the simple commands seen in it:
+/// once per field and event.
+fn print_field(w: &mut impl Write, t: &PredTrace, pad: &str, seen: &mut Vec<String>) {
     if let Some(f) = &t.field
         && !seen.contains(f)
     {
@@ -103,12 +116,90 @@ fn print_pred(w: &mut impl Write, t: &PredTrace, depth: usize, seen: &mut Vec<St
             }
         }
     }
+}
+
+/// The part of a predicate that decided, briefly: a held `any` shows only its children that
+/// held; every leaf shows its lists cut short, what it matched and which entries matched.
+fn print_brief(w: &mut impl Write, t: &PredTrace, depth: usize, seen: &mut Vec<String>) {
+    let pad = "  ".repeat(depth);
+    let _ = writeln!(w, "{pad}{} {}", mark(t.held, t.counted), t.brief);
+    if t.field.is_some() {
+        // Effect tests read no field of their own: their value is the effects listed above.
+        if t.value.is_some() || t.unsure.is_some() || !t.commands.is_empty() {
+            print_field(w, t, &pad, seen);
+        }
+        if let Some(m) = &t.matched {
+            let _ = writeln!(w, "{pad}    matched: {m}");
+        }
+        if !t.entries.is_empty() {
+            let _ = writeln!(w, "{pad}    by: {}", t.entries.join(", "));
+        }
+    }
+    let only_held = t.label == "any" && t.field.is_none() && t.counted;
     for c in &t.children {
-        print_pred(w, c, depth + 1, seen);
+        if only_held && !c.counted {
+            continue;
+        }
+        print_brief(w, c, depth + 1, seen);
     }
 }
 
-fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bool) {
+/// Whether the default view shows a rule: it fired, could not be decided, or came close.
+fn shown(r: &RuleTrace) -> bool {
+    r.fired || (r.matcher_matched && (r.unsure || r.close))
+}
+
+/// A rule in full: its matcher and every node of `when` and `unless`.
+fn print_rule_all(w: &mut impl Write, r: &RuleTrace, seen: &mut Vec<String>) {
+    let _ = writeln!(
+        w,
+        "    matcher {}: {}",
+        r.matcher,
+        if r.matcher_matched {
+            "✓ matches"
+        } else {
+            "✗ no match"
+        }
+    );
+    match &r.when {
+        None => {
+            let _ = writeln!(w, "    when: (always)");
+        }
+        Some(t) => {
+            let _ = writeln!(w, "    when:");
+            print_pred(w, t, 3, seen);
+        }
+    }
+    if let Some(t) = &r.unless {
+        let _ = writeln!(w, "    unless:");
+        print_pred(w, t, 3, seen);
+    }
+}
+
+/// A rule briefly: the part of `when` that decided, and `unless` when it counted (it
+/// excused the rule, or could not be decided).
+fn print_rule_brief(w: &mut impl Write, r: &RuleTrace, seen: &mut Vec<String>) {
+    let _ = writeln!(w, "    matcher {}: ✓ matches", r.matcher);
+    match &r.when {
+        None => {
+            let _ = writeln!(w, "    when: (always)");
+        }
+        Some(t) => {
+            let _ = writeln!(w, "    when:");
+            print_brief(w, t, 3, seen);
+        }
+    }
+    if let Some(t) = r
+        .unless
+        .as_ref()
+        .filter(|u| u.counted || u.held == Held::Unsure)
+    {
+        let _ = writeln!(w, "    unless:");
+        print_brief(w, t, 3, seen);
+    }
+}
+
+fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bool, all: bool) {
     let b = |s: &str| {
         if color {
             format!("\x1b[1m{s}\x1b[0m")
@@ -138,12 +229,29 @@ fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bo
     if x.rules.is_empty() {
         let _ = writeln!(w, "  no rule at this seam");
     }
+    let mut hidden = 0;
     for r in &x.rules {
+        if !all && !shown(r) {
+            hidden += 1;
+            continue;
+        }
         let kind = match r.kind {
             RuleKind::Hook => "rule",
             RuleKind::Guard => "guard",
         };
-        let verdict = if r.fired { "FIRES" } else { "does not fire" };
+        let verdict = if r.fired && r.unsure && !all {
+            "FIRES (unsure: counted fail-closed)"
+        } else if r.fired {
+            "FIRES"
+        } else if !all && r.close && r.unless.as_ref().is_some_and(|u| u.counted) {
+            "came close: `unless` excused it"
+        } else if !all && r.close {
+            "came close: one leaf did not hold"
+        } else if !all {
+            "unsure, does not fire"
+        } else {
+            "does not fire"
+        };
         let _ = writeln!(
             w,
             "  {kind} {} ({}) — {verdict} → {}",
@@ -151,28 +259,10 @@ fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bo
             r.source,
             r.action
         );
-        let _ = writeln!(
-            w,
-            "    matcher {}: {}",
-            r.matcher,
-            if r.matcher_matched {
-                "✓ matches"
-            } else {
-                "✗ no match"
-            }
-        );
-        match &r.when {
-            None => {
-                let _ = writeln!(w, "    when: (always)");
-            }
-            Some(t) => {
-                let _ = writeln!(w, "    when:");
-                print_pred(w, t, 3, &mut seen);
-            }
-        }
-        if let Some(t) = &r.unless {
-            let _ = writeln!(w, "    unless:");
-            print_pred(w, t, 3, &mut seen);
+        if all {
+            print_rule_all(w, r, &mut seen);
+        } else {
+            print_rule_brief(w, r, &mut seen);
         }
         if let Some(c) = &r.run {
             let _ = writeln!(
@@ -197,6 +287,12 @@ fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bo
                 if r.fired { "fires" } else { "does not fire" }
             );
         }
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            w,
+            "  {hidden} other rule(s) of this seam did not fire and did not come close (--all lists every rule)"
+        );
     }
     let o = &x.outcome;
     let _ = writeln!(
@@ -292,7 +388,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             v["payload"] = ev.payload.clone();
             json_out.push(v);
         } else {
-            print_text(&mut out, ev, &x, color);
+            print_text(&mut out, ev, &x, color, o.all);
             let _ = writeln!(out);
         }
     }

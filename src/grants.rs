@@ -3,7 +3,9 @@
 //! `seamguard allow --last` records a grant for the normalized call of the last `ask` in the
 //! audit log; the hook then lifts a matching `ask` to `allow` after evaluation
 //! ([`apply`]). A grant never touches a deny or a guard: it applies only when the merged
-//! verdict is exactly `ask`, and a deny always outranks an ask in the merge.
+//! verdict is exactly `ask`, and a deny always outranks an ask in the merge. Nor does it lift
+//! what seamguard could not read: the `seamguard:unsure` ask of a call with no command, path,
+//! URL or prompt to show ([`unreadable_unsure`]).
 //!
 //! **Normalized call** ([`call_key`]): a shell command is its argv after quote removal when it
 //! is one simple command (`git push --force origin main`); anything the shell would expand or
@@ -334,6 +336,16 @@ pub(crate) fn apply(
     let Some(call) = call_key(payload) else {
         return (None, None);
     };
+    // Grants never lift what seamguard could not read.
+    let asked: Vec<&str> = outcome
+        .fired
+        .iter()
+        .filter(|c| !c.observe && c.verdict == Verdict::Ask)
+        .map(|c| c.rule.as_str())
+        .collect();
+    if unreadable_unsure(&asked, full_subject(payload)) {
+        return (Some(call), None);
+    }
     let session = payload
         .get("session_id")
         .and_then(Value::as_str)
@@ -385,6 +397,26 @@ pub(crate) fn apply(
     (Some(call), None)
 }
 
+/// Most characters of a subject in the audit log.
+const SUBJECT_CHARS: usize = 200;
+
+/// What a call is about, whole: the tool input's `command`, `file_path`, `path`, `url` or
+/// `pattern`, else the prompt (as [`seamguard_engine::audit::subject`], uncut).
+fn full_subject(payload: &Value) -> Option<&str> {
+    let ti = payload.get("tool_input");
+    ["command", "file_path", "path", "url", "pattern"]
+        .iter()
+        .find_map(|k| ti.and_then(|t| t.get(*k)).and_then(Value::as_str))
+        .or_else(|| payload.get("prompt").and_then(Value::as_str))
+}
+
+/// Whether an ask stands for a call seamguard could not read: it came from the
+/// `seamguard:unsure` ask and the call has nothing to show (no command, path, URL). No grant
+/// lifts such an ask, and `allow` records none for it.
+pub(crate) fn unreadable_unsure(rules: &[&str], subject: Option<&str>) -> bool {
+    rules.contains(&seamguard_engine::UNSURE_RULE) && subject.is_none_or(|s| s.trim().is_empty())
+}
+
 /// Add the grant fields to the evaluation's `hook/result` record (the last one): `call` (the
 /// normalized call of an ask or a granted call) and `project` (its project root, where a
 /// `--project` grant goes); `tool_name` and `subject` of every decision (not of events no rule
@@ -405,16 +437,19 @@ pub(crate) fn annotate(
             last.insert("project".into(), json!(root.display().to_string()));
         }
     }
+    // Every tool call (the calls let through too) and every other decided event: its tool
+    // and subject, a long subject with its start and the part that decided.
     let decided = last.get("decision").and_then(Value::as_str) != Some("none");
-    if decided && !last.contains_key("tool_name") {
+    let tool_call = payload.get("tool_name").is_some_and(Value::is_string);
+    if decided || tool_call {
         last.insert(
             "tool_name".into(),
             payload.get("tool_name").cloned().unwrap_or(Value::Null),
         );
-        last.insert(
-            "subject".into(),
-            seamguard_engine::audit::subject(payload).map_or(Value::Null, Value::String),
-        );
+        let reason = last.get("reason").and_then(Value::as_str).unwrap_or("");
+        let subject =
+            full_subject(payload).map(|s| crate::cmd::log_subject(s, reason, SUBJECT_CHARS));
+        last.insert("subject".into(), subject.map_or(Value::Null, Value::String));
     }
     if let Some(a) = applied {
         last.insert("grant".into(), json!(a.id));

@@ -217,13 +217,15 @@ impl Outcome {
         self.verdict.unwrap_or(Verdict::Abstain)
     }
 
-    /// The reasons joined for the host: `text [rule-id]`, one per line.
+    /// The reasons joined for the host in one sentence: `text [rule-id]`, distinct reasons
+    /// joined by `; `, the same reason given by several rules once (`text [a, b]`), and what
+    /// seamguard could not check said once for every rule it concerns (see [`join_reasons`]).
     pub fn reason_text(&self) -> String {
-        let mut out = String::new();
-        for a in &self.reasons {
-            push_reason(&mut out, &a.text, &a.rule);
-        }
-        out
+        join_reasons(
+            self.reasons
+                .iter()
+                .map(|a| (a.text.as_str(), a.rule.as_str())),
+        )
     }
 
     /// The additional contexts joined by blank lines.
@@ -432,15 +434,187 @@ pub enum ContinuationDecision {
     },
 }
 
-/// One line of a merged reason, `text [rule]`, after a line break when `out` has lines.
-fn push_reason(out: &mut String, text: &str, rule: &str) {
-    if !out.is_empty() {
-        out.push('\n');
+/// How an engine reason about something seamguard could not check joins what it could not
+/// check and the rule's own reason: `{why}; seamguard cannot rule out: {reason}`.
+pub const CANNOT_RULE_OUT: &str = "; seamguard cannot rule out: ";
+
+/// Reasons with their rules, under what seamguard could not check (`None`: a reason of
+/// its own).
+type ReasonGroup<'a> = (Option<String>, Vec<(String, Vec<&'a str>)>);
+
+/// Reasons of several rules (`(text, rule)`, in rule order) joined into one sentence a person
+/// reads at a glance:
+///
+/// * whitespace runs (line breaks of a multi-line command, doubled spaces) become one space;
+/// * the same reason from several rules (a final full stop aside) is said once, with every
+///   rule: `text [a, b]`;
+/// * reasons about the same thing seamguard could not check say it once:
+///   `{why}; seamguard cannot rule out: A [a], B [b]`;
+/// * distinct reasons are joined by `; `.
+///
+/// ```
+/// use seamguard_engine::join_reasons;
+///
+/// let r = join_reasons([
+///     ("No  secrets\nhere.", "a"),
+///     ("No secrets here", "b"),
+///     ("Asks first", "c"),
+/// ].into_iter());
+/// assert_eq!(r, "No secrets here. [a, b]; Asks first [c]");
+/// ```
+pub fn join_reasons<'a>(reasons: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    // (what could not be checked, reasons with their rules), in order of first appearance; a
+    // reason without a head is a group of its own.
+    let mut parts: Vec<ReasonGroup<'a>> = Vec::new();
+    for (text, rule) in reasons {
+        let text = one_line(text);
+        let (head, body) = match text.split_once(CANNOT_RULE_OUT) {
+            Some((h, b)) => (Some(h.to_string()), b.to_string()),
+            None => (None, text),
+        };
+        // The same reason with or without a final full stop.
+        let alike = |b: &str| b.trim_end_matches('.') == body.trim_end_matches('.');
+        let same = |(h, items): &ReasonGroup<'_>| match (h, &head) {
+            (Some(h), Some(head)) => h == head,
+            (None, None) => items.iter().any(|(b, _)| alike(b)),
+            _ => false,
+        };
+        match parts.iter_mut().find(|p| same(p)) {
+            Some((_, items)) => match items.iter_mut().find(|(b, _)| alike(b)) {
+                Some((_, rules)) => {
+                    if !rules.contains(&rule) {
+                        rules.push(rule);
+                    }
+                }
+                None => items.push((body, vec![rule])),
+            },
+            None => parts.push((head, vec![(body, vec![rule])])),
+        }
     }
-    out.push_str(text);
-    out.push_str(" [");
-    out.push_str(rule);
-    out.push(']');
+    // A reason another one says in full (`A: x` next to `A; it may be a secret: x`): said
+    // once, by the longer one, with both rules.
+    for (_, items) in &mut parts {
+        subsume(items);
+    }
+    let mut i = 0;
+    while i < parts.len() {
+        let Some((None, mine)) = parts.get(i).cloned() else {
+            i += 1;
+            continue;
+        };
+        let Some((text, rules)) = mine.first() else {
+            i += 1;
+            continue;
+        };
+        let by = parts.iter().position(|(h, its)| {
+            h.is_none() && its.first().is_some_and(|(t, _)| t != text && says(t, text))
+        });
+        match by.and_then(|j| parts.get_mut(j)) {
+            Some((_, its)) => {
+                if let Some((_, rs)) = its.first_mut() {
+                    for r in rules {
+                        if !rs.contains(r) {
+                            rs.push(r);
+                        }
+                    }
+                }
+                parts.remove(i);
+            }
+            None => i += 1,
+        }
+    }
+    // Distinct reasons about the same part of the call name it once, at the end:
+    // `A [a]; B [b]: rm -rf /`.
+    let shared = shared_tail(&parts);
+    let shared = shared.as_deref();
+    let mut out = String::new();
+    for (head, items) in parts {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        if let Some(h) = head {
+            out.push_str(&h);
+            out.push_str(CANNOT_RULE_OUT);
+        }
+        for (i, (body, rules)) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(shared.map_or(body.as_str(), |t| &body[..body.len() - t.len()]));
+            out.push_str(" [");
+            out.push_str(&rules.join(", "));
+            out.push(']');
+        }
+    }
+    if let Some(t) = shared {
+        out.push_str(t);
+    }
+    out
+}
+
+/// The part of the call every reason of `parts` ends with after a `: ` (the longest), when
+/// there are several reasons and none is about something seamguard could not check.
+fn shared_tail(parts: &[ReasonGroup<'_>]) -> Option<String> {
+    if parts.len() < 2
+        || parts
+            .iter()
+            .any(|(h, items)| h.is_some() || items.len() != 1)
+    {
+        return None;
+    }
+    let first = &parts.first()?.1.first()?.0;
+    first
+        .match_indices(": ")
+        .map(|(at, _)| &first[at..])
+        .find(|tail| {
+            parts.iter().all(|(_, items)| {
+                items
+                    .first()
+                    .is_some_and(|(b, _)| b.len() > tail.len() && b.ends_with(tail))
+            })
+        })
+        .map(str::to_string)
+}
+
+/// Whether reason `long` says all of reason `short`: it starts with what `short` says before
+/// one of its `: ` and ends with what follows it (`A: x` in `A; it may be a secret: x`).
+fn says(long: &str, short: &str) -> bool {
+    long.len() > short.len()
+        && short.match_indices(": ").any(|(at, _)| {
+            let (head, tail) = short.split_at(at);
+            long.starts_with(head) && long.ends_with(tail)
+        })
+}
+
+/// Merge the reasons of one group that another of the group says in full.
+fn subsume(items: &mut Vec<(String, Vec<&str>)>) {
+    let mut i = 0;
+    while i < items.len() {
+        let Some((text, rules)) = items.get(i).cloned() else {
+            break;
+        };
+        match items.iter().position(|(t, _)| says(t, &text)) {
+            Some(j) => {
+                if let Some((_, rs)) = items.get_mut(j) {
+                    for r in rules {
+                        if !rs.contains(&r) {
+                            rs.push(r);
+                        }
+                    }
+                }
+                items.remove(i);
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// `text` on one line: every run of ASCII whitespace one space, trimmed.
+fn one_line(text: &str) -> String {
+    text.split([' ', '\t', '\n', '\r'])
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The verdict of [`merge`] alone: the most restrictive verdict among the contributions that
@@ -483,15 +657,8 @@ pub fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecisi
             .iter()
             .filter(move |c| !c.observe && c.verdict == best)
     };
-    let cap = winners()
-        .filter_map(|c| c.reason.as_ref().map(|r| r.len() + c.rule.len() + 4))
-        .sum();
-    let mut reason = String::with_capacity(cap);
-    for c in winners() {
-        if let Some(r) = &c.reason {
-            push_reason(&mut reason, r, &c.rule);
-        }
-    }
+    let reason =
+        join_reasons(winners().filter_map(|c| c.reason.as_deref().map(|r| (r, c.rule.as_str()))));
     Some(match best {
         Verdict::Allow => PreToolDecision::Allow {
             reason: (!reason.is_empty()).then_some(reason),
@@ -650,5 +817,61 @@ mod tests {
         let out = merge(Seam::PreTool, vec![o]);
         assert_eq!(out.verdict(), Verdict::Abstain);
         assert_eq!(out.fired_ids(), vec!["o"]);
+    }
+
+    /// Several reasons read as one sentence: the same reason once with every rule, what
+    /// seamguard could not check once for every rule it concerns, whitespace runs as one
+    /// space.
+    #[test]
+    fn reasons_join_into_one_sentence_without_repeats() {
+        let why = "cannot tell where it goes: sends to $H (Bash: `curl $H`)";
+        let out = merge(
+            Seam::PreTool,
+            vec![
+                Contribution::verdict(
+                    "a",
+                    Verdict::Ask,
+                    Some(format!("{why}{CANNOT_RULE_OUT}Uploads need approval")),
+                ),
+                Contribution::verdict(
+                    "b",
+                    Verdict::Ask,
+                    Some(format!(
+                        "{why}{CANNOT_RULE_OUT}Network access needs approval."
+                    )),
+                ),
+                Contribution::verdict("c", Verdict::Ask, Some("Pushing  needs\napproval".into())),
+                Contribution::verdict("d", Verdict::Ask, Some("Pushing needs approval.".into())),
+                Contribution::verdict(
+                    "f",
+                    Verdict::Ask,
+                    Some("Inline code opens a file: `ruby -e x`".into()),
+                ),
+                Contribution::verdict(
+                    "g",
+                    Verdict::Ask,
+                    Some("Inline code opens a file; it may be a secret: `ruby -e x`".into()),
+                ),
+                Contribution::verdict(
+                    "e",
+                    Verdict::Ask,
+                    Some(format!("{why}{CANNOT_RULE_OUT}Uploads need approval")),
+                ),
+            ],
+        );
+        assert_eq!(
+            out.reason_text(),
+            "cannot tell where it goes: sends to $H (Bash: `curl $H`); seamguard cannot rule out: \
+             Uploads need approval [a, e], Network access needs approval. [b]; \
+             Pushing needs approval [c, d]; \
+             Inline code opens a file; it may be a secret: `ruby -e x` [g, f]"
+        );
+        let pre = pre_tool_decision(&out.fired);
+        assert_eq!(
+            pre,
+            Some(PreToolDecision::Ask {
+                reason: out.reason_text()
+            })
+        );
     }
 }

@@ -10,6 +10,11 @@
 //! [`RuleTrace::engine_fired`] tells whether the outcome lists the rule (a rule that fired can
 //! still be left out, e.g. an undecidable test under `on_unsure = "ignore"`).
 //!
+//! A leaf that held is judged once more on its own to say what it matched (the effect with
+//! its route, the simple command) and which entries of its lists match alone (the glob, the
+//! program, the regex); [`RuleTrace::close`] marks a rule one leaf short of firing (or
+//! excused by `unless`), [`RuleTrace::unsure`] one with an undecidable leaf.
+//!
 //! ```
 //! use seamguard_engine::{load_str, DecisionTable, Dialect, Engine, Scope, Seam};
 //! use seamguard_engine::explain::explain;
@@ -31,16 +36,26 @@
 //! assert!(x.rules[0].when.as_ref().unwrap().commands.iter().any(|c| c.starts_with("rm -rf /tmp/x")));
 //! ```
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use crate::codec::{Encoded, encode};
+use crate::compile::globs::PathGlobs;
+use crate::compile::pred::EffectGlobs;
 use crate::decision::Outcome;
 use crate::dialect::Dialect;
+use crate::effects::Effects;
 use crate::engine::Engine;
+use crate::evaluate::effect_test::{EffectContext, eval_effect};
+use crate::evaluate::shell_test::{GlobCache, Judgement, eval_shell};
 use crate::evaluate::trace::NodeTrace;
 use crate::policy::{EffectTest, Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
 use crate::seam::Seam;
+use crate::shell::ShellAnalysis;
 use crate::table::DecisionTable;
+use crate::table::ShellEnv;
 
 pub use crate::evaluate::trace::Held;
 
@@ -63,6 +78,16 @@ pub struct PredTrace {
     pub unsure: Option<String>,
     /// Children of `all` / `any` / `not`.
     pub children: Vec<PredTrace>,
+    /// The leaf as written with long lists cut to their first entries (`program = ["cat",
+    /// "less", … 60 more]`); the same as `label` for `all` / `any` / `not`.
+    pub brief: String,
+    /// Leaves that held: what they matched (the effect with its route, `reads ~/.env (Bash:
+    /// `cat ~/.env`)`, or the simple command a shell test matched).
+    pub matched: Option<String>,
+    /// Leaves that held: the entries of the test's lists that match on their own
+    /// (`path_inside = "**/.env"`, `regex = "git\\s+push"`); empty when every list has one
+    /// entry (the label says it) or the test has none.
+    pub entries: Vec<String>,
 }
 
 /// One rule of the seam, considered for the event.
@@ -90,6 +115,12 @@ pub struct RuleTrace {
     pub action: String,
     /// The command a `run` action would execute.
     pub run: Option<String>,
+    /// A leaf of `when` or `unless` could not be decided (the rule counted it fail-closed).
+    pub unsure: bool,
+    /// The rule did not fire, its matcher matched, and one leaf more (or one less, in
+    /// `unless`) would have made it fire, with at least one of its own leaves holding: it
+    /// came close.
+    pub close: bool,
 }
 
 /// The full explanation of one event.
@@ -129,21 +160,32 @@ fn path_spec(p: &PathSpec) -> String {
     }
 }
 
-fn list(v: &[String]) -> String {
+/// How many entries of a list a brief label shows.
+const BRIEF_ENTRIES: usize = 3;
+
+/// A list as written: one entry bare, more in brackets; `cut` keeps the first entries and
+/// counts the rest (`["cat", "less", "more", … 60 more]`).
+fn list(v: &[String], cut: bool) -> String {
     if v.len() == 1 {
         format!("{:?}", v[0])
+    } else if cut && v.len() > BRIEF_ENTRIES + 1 {
+        let shown: Vec<String> = v[..BRIEF_ENTRIES]
+            .iter()
+            .map(|x| format!("{x:?}"))
+            .collect();
+        format!("[{}, … {} more]", shown.join(", "), v.len() - BRIEF_ENTRIES)
     } else {
         format!("{v:?}")
     }
 }
 
-fn shell_label(t: &ShellTest) -> String {
+fn shell_label(t: &ShellTest, cut: bool) -> String {
     let mut parts = Vec::new();
     if !t.programs.is_empty() {
-        parts.push(format!("program = {}", list(&t.programs)));
+        parts.push(format!("program = {}", list(&t.programs, cut)));
     }
     if !t.subcommands.is_empty() {
-        parts.push(format!("subcommand = {}", list(&t.subcommands)));
+        parts.push(format!("subcommand = {}", list(&t.subcommands, cut)));
     }
     let flags = |f: &[Vec<String>]| f.iter().map(|g| g.join("")).collect::<Vec<_>>().join(", ");
     if !t.flags_any.is_empty() {
@@ -153,15 +195,15 @@ fn shell_label(t: &ShellTest) -> String {
         parts.push(format!("flags_all = [{}]", flags(&t.flags_all)));
     }
     if !t.args_any.is_empty() {
-        parts.push(format!("args_any = {}", list(&t.args_any)));
+        parts.push(format!("args_any = {}", list(&t.args_any, cut)));
     }
     if !t.path_inside.is_empty() {
         let v: Vec<String> = t.path_inside.iter().map(path_spec).collect();
-        parts.push(format!("path_inside = {}", list(&v)));
+        parts.push(format!("path_inside = {}", list(&v, cut)));
     }
     if !t.path_outside.is_empty() {
         let v: Vec<String> = t.path_outside.iter().map(path_spec).collect();
-        parts.push(format!("path_outside = {}", list(&v)));
+        parts.push(format!("path_outside = {}", list(&v, cut)));
     }
     if t.push_force {
         parts.push("push_force = true".into());
@@ -173,7 +215,7 @@ fn shell_label(t: &ShellTest) -> String {
         parts.push("push_delete = true".into());
     }
     if !t.push_to.is_empty() {
-        parts.push(format!("push_to = {}", list(&t.push_to)));
+        parts.push(format!("push_to = {}", list(&t.push_to, cut)));
     }
     if parts.is_empty() {
         "(shell test)".into()
@@ -183,8 +225,8 @@ fn shell_label(t: &ShellTest) -> String {
 }
 
 /// An effect test's constraints as written (`path_inside = [...], recursive = true`).
-fn effect_label(t: &EffectTest) -> String {
-    let shell = shell_label(&t.shell);
+fn effect_label(t: &EffectTest, cut: bool) -> String {
+    let shell = shell_label(&t.shell, cut);
     let mut parts = Vec::new();
     if shell != "(shell test)" {
         parts.push(shell);
@@ -211,16 +253,16 @@ fn effect_label(t: &EffectTest) -> String {
         ("body", &t.body_kinds),
     ] {
         if !v.is_empty() {
-            parts.push(format!("{k} = {}", list(v)));
+            parts.push(format!("{k} = {}", list(v, cut)));
         }
     }
     if !t.body_from.is_empty() {
         let v: Vec<String> = t.body_from.iter().map(path_spec).collect();
-        parts.push(format!("body_from = {}", list(&v)));
+        parts.push(format!("body_from = {}", list(&v, cut)));
     }
     if !t.earlier_read_inside.is_empty() {
         let v: Vec<String> = t.earlier_read_inside.iter().map(path_spec).collect();
-        parts.push(format!("earlier_read_inside = {}", list(&v)));
+        parts.push(format!("earlier_read_inside = {}", list(&v, cut)));
     }
     if t.credential_in_url {
         parts.push("credential_in_url = true".into());
@@ -233,7 +275,8 @@ fn effect_label(t: &EffectTest) -> String {
 }
 
 /// The leaf as written: `command regex = "…"`.
-pub(crate) fn leaf_label(l: &Leaf) -> String {
+/// `cut`: long lists show their first entries only.
+pub(crate) fn leaf_label(l: &Leaf, cut: bool) -> String {
     let body = match &l.test {
         Test::Equals(v) => format!(
             "equals = {}",
@@ -243,22 +286,291 @@ pub(crate) fn leaf_label(l: &Leaf) -> String {
                 Value::Array(v.clone()).to_string()
             }
         ),
-        Test::Regex(v) => format!("regex = {}", list(v)),
-        Test::Glob(v) => format!("glob = {}", list(v)),
-        Test::Contains(v) => format!("contains = {}", list(v)),
-        Test::Prefix(v) => format!("prefix = {}", list(v)),
-        Test::Shell(t) => shell_label(t),
-        Test::Effect(t) => effect_label(t),
+        Test::Regex(v) => format!("regex = {}", list(v, cut)),
+        Test::Glob(v) => format!("glob = {}", list(v, cut)),
+        Test::Contains(v) => format!("contains = {}", list(v, cut)),
+        Test::Prefix(v) => format!("prefix = {}", list(v, cut)),
+        Test::Shell(t) => shell_label(t, cut),
+        Test::Effect(t) => effect_label(t, cut),
     };
     format!("{} {body}", l.field.name)
 }
 
+/// What rendering a trace needs besides the trace: the payload, the shell environment, and
+/// the call's effects (found once, when a held effect test asks what it matched).
+struct Ctx<'a> {
+    payload: &'a Value,
+    env: &'a ShellEnv,
+    effects: OnceCell<Effects>,
+}
+
+impl Ctx<'_> {
+    fn effects(&self) -> &Effects {
+        self.effects
+            .get_or_init(|| crate::effects::effects_of(self.payload, self.env))
+    }
+
+    /// A leaf judged on its own, as the evaluator judges it (`analysis`: the shell analysis
+    /// the evaluator made of the leaf's field, if any).
+    fn judge(&self, l: &Leaf, analysis: Option<&ShellAnalysis>) -> Judgement {
+        let cache: GlobCache = RefCell::new(HashMap::new());
+        match &l.test {
+            Test::Shell(t) => {
+                let globs = PathGlobs::build(t, &self.env.home);
+                let made;
+                let a = match analysis {
+                    Some(a) => a,
+                    None if l.field.name == "paths" => {
+                        made = crate::shell::tool_paths(self.payload);
+                        &made
+                    }
+                    None => {
+                        let cwd = self.payload.get("cwd").and_then(Value::as_str);
+                        match l
+                            .field
+                            .resolve(self.payload)
+                            .and_then(|v| crate::shell::analyze_command(v, cwd))
+                        {
+                            Some(a) => {
+                                made = a;
+                                &made
+                            }
+                            None => return Judgement::No,
+                        }
+                    }
+                };
+                eval_shell(t, &globs, a, self.env, self.payload, &cache)
+            }
+            Test::Effect(t) => {
+                let globs = EffectGlobs::build(t, &self.env.home);
+                let cx = EffectContext {
+                    env: self.env,
+                    payload: self.payload,
+                    cache: &cache,
+                    runs: None,
+                };
+                eval_effect(t, &globs, self.effects(), &cx)
+            }
+            other => {
+                let holds = match other {
+                    Test::Equals(v) if !v.iter().all(Value::is_string) => {
+                        crate::evaluate::pred::direct(&l.field, other, self.payload)
+                    }
+                    _ => l
+                        .field
+                        .resolve_text(self.payload)
+                        .is_some_and(|text| text_holds(other, &text)),
+                };
+                if holds {
+                    Judgement::Yes(String::new())
+                } else {
+                    Judgement::No
+                }
+            }
+        }
+    }
+
+    /// The entries of a held leaf's lists that match on their own: the leaf with one list cut
+    /// to one entry still holds. Lists of one entry are left out (the label shows them), and
+    /// so are exclusion lists (`path_outside`, `host_not_in`: what holds there is an absence).
+    fn entries(&self, l: &Leaf, analysis: Option<&ShellAnalysis>) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut try_each =
+            |key: &str, n: usize, make: &dyn Fn(usize) -> Leaf, show: &dyn Fn(usize) -> String| {
+                if n < 2 {
+                    return;
+                }
+                for i in 0..n {
+                    if matches!(self.judge(&make(i), analysis), Judgement::Yes(_)) {
+                        out.push(format!("{key} = {}", show(i)));
+                    }
+                }
+            };
+        let with = |test: Test| Leaf {
+            field: l.field.clone(),
+            test,
+        };
+        match &l.test {
+            Test::Equals(v) => try_each(
+                "equals",
+                v.len(),
+                &|i| with(Test::Equals(vec![v[i].clone()])),
+                &|i| v[i].to_string(),
+            ),
+            Test::Regex(v) => try_each(
+                "regex",
+                v.len(),
+                &|i| with(Test::Regex(vec![v[i].clone()])),
+                &|i| format!("{:?}", v[i]),
+            ),
+            Test::Glob(v) => try_each(
+                "glob",
+                v.len(),
+                &|i| with(Test::Glob(vec![v[i].clone()])),
+                &|i| format!("{:?}", v[i]),
+            ),
+            Test::Contains(v) => try_each(
+                "contains",
+                v.len(),
+                &|i| with(Test::Contains(vec![v[i].clone()])),
+                &|i| format!("{:?}", v[i]),
+            ),
+            Test::Prefix(v) => try_each(
+                "prefix",
+                v.len(),
+                &|i| with(Test::Prefix(vec![v[i].clone()])),
+                &|i| format!("{:?}", v[i]),
+            ),
+            Test::Shell(t) => {
+                for (key, get) in SHELL_LISTS {
+                    let v = get(t);
+                    try_each(
+                        key,
+                        v.len(),
+                        &|i| {
+                            let mut t = t.clone();
+                            set_shell_list(&mut t, key, &v[i]);
+                            with(Test::Shell(t))
+                        },
+                        &|i| format!("{:?}", v[i]),
+                    );
+                }
+            }
+            Test::Effect(t) => {
+                for (key, get) in SHELL_LISTS {
+                    let v = get(&t.shell);
+                    try_each(
+                        key,
+                        v.len(),
+                        &|i| {
+                            let mut t = t.clone();
+                            set_shell_list(&mut t.shell, key, &v[i]);
+                            with(Test::Effect(t))
+                        },
+                        &|i| format!("{:?}", v[i]),
+                    );
+                }
+                for (key, get) in EFFECT_LISTS {
+                    let v = get(t);
+                    try_each(
+                        key,
+                        v.len(),
+                        &|i| {
+                            let mut t = t.clone();
+                            set_effect_list(&mut t, key, &v[i]);
+                            with(Test::Effect(t))
+                        },
+                        &|i| format!("{:?}", v[i]),
+                    );
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A text test on a field's text (regex and glob compiled on their own, as written).
+fn text_holds(test: &Test, text: &str) -> bool {
+    match test {
+        Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text)),
+        Test::Regex(ps) => ps
+            .iter()
+            .any(|p| regex::Regex::new(p).is_ok_and(|r| r.is_match(text))),
+        Test::Glob(gs) => gs.iter().any(|g| {
+            globset::GlobBuilder::new(g)
+                .literal_separator(true)
+                .build()
+                .is_ok_and(|g| g.compile_matcher().is_match(text))
+        }),
+        Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
+        Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
+        Test::Shell(_) | Test::Effect(_) => false,
+    }
+}
+
+/// A list of a shell test as text entries (paths as written).
+type ShellList = fn(&ShellTest) -> Vec<String>;
+
+/// The "any of" lists of a shell test whose entries explain a match.
+const SHELL_LISTS: &[(&str, ShellList)] = &[
+    ("program", |t| t.programs.clone()),
+    ("subcommand", |t| t.subcommands.clone()),
+    ("flags_any", |t| {
+        t.flags_any.iter().map(|g| g.join("")).collect()
+    }),
+    ("args_any", |t| t.args_any.clone()),
+    ("path_inside", |t| {
+        t.path_inside.iter().map(path_spec).collect()
+    }),
+    ("push_to", |t| t.push_to.clone()),
+];
+
+/// Cut list `key` of `t` to the one entry `i` of its text form.
+fn set_shell_list(t: &mut ShellTest, key: &str, entry: &str) {
+    let pick = |v: &mut Vec<String>| v.retain(|x| x == entry);
+    match key {
+        "program" => pick(&mut t.programs),
+        "subcommand" => pick(&mut t.subcommands),
+        "flags_any" => t.flags_any.retain(|g| g.join("") == entry),
+        "args_any" => pick(&mut t.args_any),
+        "path_inside" => t.path_inside.retain(|p| path_spec(p) == entry),
+        "push_to" => pick(&mut t.push_to),
+        _ => {}
+    }
+}
+
+/// A list of an effect test as text entries.
+type EffectList = fn(&EffectTest) -> Vec<String>;
+
+/// The "any of" lists of an effect test (besides its shell lists) whose entries explain a
+/// match.
+const EFFECT_LISTS: &[(&str, EffectList)] = &[
+    ("host_in", |t| t.host_in.clone()),
+    ("ip_class", |t| t.ip_class.clone()),
+    ("scheme", |t| t.scheme.clone()),
+    ("method", |t| t.method.clone()),
+    ("body_from", |t| t.body_from.iter().map(path_spec).collect()),
+    ("body_from_env", |t| t.body_from_env.clone()),
+    ("target", |t| t.targets.clone()),
+    ("manager", |t| t.managers.clone()),
+    ("lens", |t| t.lenses.clone()),
+    ("content_regex", |t| t.content_regex.clone()),
+    ("mode", |t| t.modes.clone()),
+    ("body", |t| t.body_kinds.clone()),
+    ("change", |t| t.changes.clone()),
+    ("agent", |t| t.agents.clone()),
+];
+
+/// Cut list `key` of `t` to the one entry of its text form.
+fn set_effect_list(t: &mut EffectTest, key: &str, entry: &str) {
+    let pick = |v: &mut Vec<String>| v.retain(|x| x == entry);
+    match key {
+        "host_in" => pick(&mut t.host_in),
+        "ip_class" => pick(&mut t.ip_class),
+        "scheme" => pick(&mut t.scheme),
+        "method" => pick(&mut t.method),
+        "body_from" => t.body_from.retain(|p| path_spec(p) == entry),
+        "body_from_env" => pick(&mut t.body_from_env),
+        "target" => pick(&mut t.targets),
+        "manager" => pick(&mut t.managers),
+        "lens" => pick(&mut t.lenses),
+        "content_regex" => pick(&mut t.content_regex),
+        "mode" => pick(&mut t.modes),
+        "body" => pick(&mut t.body_kinds),
+        "change" => pick(&mut t.changes),
+        "agent" => pick(&mut t.agents),
+        _ => {}
+    }
+}
+
 /// Render an evaluated predicate next to the policy as written; `n` has the shape of `p`.
-fn render(p: &Pred, n: &NodeTrace, payload: &Value) -> PredTrace {
-    let children = |k: &[Pred]| {
+/// `positive`: the polarity (`when`: true; `unless` and under `not`: false): what a held
+/// leaf matched is looked up in positive position only.
+fn render(p: &Pred, n: &NodeTrace, cx: &Ctx<'_>, positive: bool) -> PredTrace {
+    let children = |k: &[Pred], pos: bool| {
         k.iter()
             .zip(&n.children)
-            .map(|(p, c)| render(p, c, payload))
+            .map(|(p, c)| render(p, c, cx, pos))
             .collect()
     };
     let node = |label: &str, children: Vec<PredTrace>| PredTrace {
@@ -270,29 +582,70 @@ fn render(p: &Pred, n: &NodeTrace, payload: &Value) -> PredTrace {
         commands: Vec::new(),
         unsure: None,
         children,
+        brief: label.to_string(),
+        matched: None,
+        entries: Vec::new(),
     };
     match p {
-        Pred::All(k) => node("all", children(k)),
-        Pred::Any(k) => node("any", children(k)),
-        Pred::Not(x) => node("not", children(std::slice::from_ref(&**x))),
-        Pred::Leaf(l) => PredTrace {
-            label: leaf_label(l),
-            field: Some(l.field.name.clone()),
-            value: l
-                .field
-                .resolve_text(payload)
-                .map(|t| shorten(t.as_ref(), 200)),
-            held: n.held,
-            counted: n.counted,
-            commands: n
-                .analysis
-                .as_ref()
-                .map(|a| a.commands.iter().map(|c| c.display_words()).collect())
-                .unwrap_or_default(),
-            unsure: n.analysis.as_ref().and_then(|a| a.unsure.clone()),
-            children: Vec::new(),
-        },
+        Pred::All(k) => node("all", children(k, positive)),
+        Pred::Any(k) => node("any", children(k, positive)),
+        Pred::Not(x) => node("not", children(std::slice::from_ref(&**x), !positive)),
+        Pred::Leaf(l) => {
+            let (matched, entries) = if n.held == Held::Yes {
+                let a = n.analysis.as_deref();
+                let m = match cx.judge(l, a) {
+                    Judgement::Yes(m) if !m.is_empty() => Some(m),
+                    _ => None,
+                };
+                (m, cx.entries(l, a))
+            } else {
+                (None, Vec::new())
+            };
+            PredTrace {
+                label: leaf_label(l, false),
+                field: Some(l.field.name.clone()),
+                value: l
+                    .field
+                    .resolve_text(cx.payload)
+                    .map(|t| shorten(t.as_ref(), 200)),
+                held: n.held,
+                counted: n.counted,
+                commands: n
+                    .analysis
+                    .as_ref()
+                    .map(|a| a.commands.iter().map(|c| c.display_words()).collect())
+                    .unwrap_or_default(),
+                unsure: n.analysis.as_ref().and_then(|a| a.unsure.clone()),
+                children: Vec::new(),
+                brief: leaf_label(l, true),
+                matched,
+                entries,
+            }
+        }
     }
+}
+
+/// The leaves of a predicate that went against the result a rule needs (`want`: true for
+/// `when`, false for `unless`; flipped under `not`), and how many leaves held for it in
+/// positive position.
+fn against(t: &PredTrace, want: bool) -> (usize, usize) {
+    if t.field.is_none() {
+        let want = if t.label == "not" { !want } else { want };
+        return t
+            .children
+            .iter()
+            .map(|c| against(c, want))
+            .fold((0, 0), |(f, s), (cf, cs)| (f + cf, s + cs));
+    }
+    if t.counted == want {
+        (0, usize::from(want))
+    } else {
+        (1, 0)
+    }
+}
+/// Whether a predicate has an undecided leaf.
+fn has_unsure(t: &PredTrace) -> bool {
+    t.held == Held::Unsure || t.children.iter().any(has_unsure)
 }
 
 fn action_of(r: &Rule) -> String {
@@ -382,6 +735,11 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
     let outcome = engine.evaluate(seam, payload, dialect);
     let fired_ids = outcome.fired_ids();
     let mut rules = Vec::new();
+    let cx = Ctx {
+        payload,
+        env: table.env(),
+        effects: OnceCell::new(),
+    };
     for e in table.trace(seam, payload, dialect) {
         let Some(r) = table.rule(e.rule) else {
             continue;
@@ -390,12 +748,20 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
             .when
             .as_ref()
             .zip(e.when.as_ref())
-            .map(|(p, n)| render(p, n, payload));
+            .map(|(p, n)| render(p, n, &cx, true));
         let unless = r
             .unless
             .as_ref()
             .zip(e.unless.as_ref())
-            .map(|(p, n)| render(p, n, payload));
+            .map(|(p, n)| render(p, n, &cx, false));
+        let unsure = when.iter().chain(unless.iter()).any(has_unsure);
+        // Came close: every leaf of `when` held but one (and at least one held), or `when`
+        // held and `unless` excused the rule.
+        let (failed, held) = when.as_ref().map_or((0, 0), |w| against(w, true));
+        let excused = unless.as_ref().is_some_and(|u| u.counted);
+        let close = !e.fired
+            && e.matcher_matched
+            && ((failed == 1 && held > 0 && !excused) || (failed == 0 && excused));
         rules.push(RuleTrace {
             id: r.id.clone(),
             kind: r.kind,
@@ -405,10 +771,15 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
             when,
             unless,
             fired: e.fired,
+            // A rule the call's unresolved part fired is folded into the one
+            // `seamguard:unsure` ask of the call.
             engine_fired: fired_ids.contains(&r.id.as_str())
-                || outcome.pending_runs.iter().any(|(id, _)| id == &r.id),
+                || outcome.pending_runs.iter().any(|(id, _)| id == &r.id)
+                || (e.fired && unsure && fired_ids.contains(&crate::UNSURE_RULE)),
             action: action_of(r),
             run: r.action.run.as_ref().map(|x| x.command.clone()),
+            unsure,
+            close,
         });
     }
     let mut encoded = Vec::new();
@@ -464,6 +835,12 @@ impl PredTrace {
         if !self.children.is_empty() {
             v["children"] = Value::Array(self.children.iter().map(PredTrace::to_json).collect());
         }
+        if let Some(m) = &self.matched {
+            v["matched"] = json!(m);
+        }
+        if !self.entries.is_empty() {
+            v["entries"] = json!(self.entries);
+        }
         v
     }
 }
@@ -483,6 +860,8 @@ impl RuleTrace {
             "engine_fired": self.engine_fired,
             "action": self.action,
             "run": self.run,
+            "unsure": self.unsure,
+            "close": self.close,
         })
     }
 }
@@ -618,5 +997,59 @@ when.command = { program = "mkfs" }
         let push = x.rules[1].when.as_ref().map(|w| w.children.len());
         assert_eq!(push, Some(2));
         assert_eq!(x.rules[1].when.as_ref().map(|w| w.held), Some(Held::No));
+    }
+
+    /// A rule came close when one leaf more would have fired it, or `unless` excused it; a
+    /// held leaf names what it matched and the list entries that match on their own.
+    #[test]
+    fn close_rules_and_matched_entries() {
+        let p = crate::load::load_str(POLICY, "p.toml", Scope::Cli, 0);
+        let engine = Engine::new(DecisionTable::new(vec![p]));
+        let x = explain(
+            &engine,
+            Seam::PreTool,
+            &bash("rm -r /tmp/scratch"),
+            Dialect::ClaudeCode,
+        );
+        let close: Vec<(&str, bool, bool)> = x
+            .rules
+            .iter()
+            .map(|r| (r.id.as_str(), r.fired, r.close))
+            .collect();
+        assert_eq!(
+            close,
+            [
+                ("rm", false, true),
+                ("push", false, false),
+                ("env", false, false),
+                ("mkfs", false, false)
+            ]
+        );
+        let when = x.rules[0].when.as_ref();
+        assert_eq!(
+            when.and_then(|w| w.matched.clone()).as_deref(),
+            Some("rm -r /tmp/scratch")
+        );
+        // One entry per list: the label says it all.
+        assert_eq!(when.map(|w| w.entries.len()), Some(0));
+        assert_eq!(
+            when.map(|w| w.brief.as_str()),
+            Some("command program = \"rm\", flags_any = [-r]")
+        );
+
+        let x = explain(
+            &engine,
+            Seam::PreTool,
+            &bash("git push --dry-run"),
+            Dialect::ClaudeCode,
+        );
+        assert!(!x.rules[1].fired && x.rules[1].close && !x.rules[1].unsure);
+        let x = explain(
+            &engine,
+            Seam::PreTool,
+            &bash("echo $(eval \"$X\")"),
+            Dialect::ClaudeCode,
+        );
+        assert!(x.rules[0].unsure && x.rules[0].fired);
     }
 }

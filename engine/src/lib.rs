@@ -106,6 +106,7 @@ pub use decision::{
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
     merged_verdict, pre_tool_decision,
 };
+pub use decision::{CANNOT_RULE_OUT, join_reasons};
 pub use dialect::Dialect;
 pub use engine::{
     ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,

@@ -1,10 +1,11 @@
-//! `seamguard allow --last`: approve the call of the last `ask` in the audit log.
+//! `seamguard allow --last` / `allow --id N`: approve the call of an `ask` in the audit log.
 //!
-//! In: the audit log (the `call`, `session_id` and `project` of the newest `ask` record).
-//! Out: a grant in the user's grants file (`--session`, the default, or `--always`) or the
-//! project's `.seamguard/grants.json` (`--project`); the grant's id on stdout. Exit 0 on a
-//! recorded (or already present) grant, 1 when the log holds no ask to approve, 3 on an I/O
-//! error.
+//! In: the audit log (the `call`, `session_id` and `project` of the newest `ask` record, or of
+//! record `N` as `seamguard log` numbers them). Out: a grant in the user's grants file
+//! (`--session`, the default, or `--always`) or the project's `.seamguard/grants.json`
+//! (`--project`); the grant's id on stdout. Exit 0 on a recorded (or already present) grant,
+//! 1 when there is no ask to approve there (or it is one no grant may lift: a call seamguard
+//! could not read), 3 on an I/O error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,12 +19,21 @@ use crate::grants::{self, Grant, GrantScope};
 /// How much of the end of the audit log is read first for the last ask.
 const TAIL_BYTES: u64 = 4 << 20;
 
-/// Approve the last call a rule asked about, so the same call runs without asking.
+/// Approve a call a rule asked about, so the same call runs without asking.
+///
+/// `--last` approves the newest ask in the audit log; `--id N` the ask numbered N by
+/// `seamguard log` (`#N` at the start of its line; `seamguard log --verdict ask` lists the
+/// asks), when several sessions ask at once. A call seamguard could not read (asked as
+/// `seamguard:unsure` with nothing to show) is never approved: read it and change the call.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["last", "id"])))]
 pub(crate) struct Args {
-    /// Approve the call of the newest `ask` in the audit log (required: the only source).
-    #[arg(long, required = true)]
+    /// Approve the call of the newest `ask` in the audit log.
+    #[arg(long)]
     last: bool,
+    /// Approve the call of the `ask` numbered N by `seamguard log` (`#N`).
+    #[arg(long, value_name = "N")]
+    id: Option<usize>,
     /// For the session the ask happened in (the default).
     #[arg(long, conflicts_with_all = ["project", "always"])]
     session: bool,
@@ -48,28 +58,80 @@ pub(super) fn run(a: &Args) -> ExitCode {
     let is_ask = |r: &&Value| {
         r.get("decision").and_then(Value::as_str) == Some("ask") && r.get("call").is_some()
     };
-    // The last ask is near the end of the log: read its tail first, the whole log only when
-    // the tail holds none.
-    let mut results = Vec::new();
-    for max in [TAIL_BYTES, u64::MAX] {
-        results = match super::log::read_results_tail(&log, max) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("seamguard: {e}");
-                return ExitCode::from(3);
+    let rec = match a.id {
+        Some(n) => {
+            // Numbers count every decision of the log from its start, as `seamguard log` does.
+            let all = match super::log::read_results(&log) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("seamguard: {e}");
+                    return ExitCode::from(3);
+                }
+            };
+            match n.checked_sub(1).and_then(|i| all.get(i)) {
+                Some(r) if is_ask(&r) => r.clone(),
+                Some(r) => {
+                    eprintln!(
+                        "seamguard: decision #{n} in {} is `{}`, not an ask seamguard can approve (see `seamguard log --verdict ask`)",
+                        log.display(),
+                        r.get("decision").and_then(Value::as_str).unwrap_or("?")
+                    );
+                    return ExitCode::from(1);
+                }
+                None => {
+                    eprintln!(
+                        "seamguard: {} holds {} decision(s), no #{n}",
+                        log.display(),
+                        all.len()
+                    );
+                    return ExitCode::from(1);
+                }
             }
-        };
-        if results.iter().any(|r| is_ask(&r)) {
-            break;
         }
-    }
-    let Some(rec) = results.iter().rev().find(is_ask) else {
+        None => {
+            // The last ask is near the end of the log: read its tail first, the whole log only
+            // when the tail holds none.
+            let mut results = Vec::new();
+            for max in [TAIL_BYTES, u64::MAX] {
+                results = match super::log::read_results_tail(&log, max) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("seamguard: {e}");
+                        return ExitCode::from(3);
+                    }
+                };
+                if results.iter().any(|r| is_ask(&r)) {
+                    break;
+                }
+            }
+            match results.iter().rev().find(is_ask) {
+                Some(r) => r.clone(),
+                None => {
+                    eprintln!(
+                        "seamguard: no ask to approve in {} (only pre-tool asks can be approved)",
+                        log.display()
+                    );
+                    return ExitCode::from(1);
+                }
+            }
+        }
+    };
+    let rec = &rec;
+    let asked: Vec<&str> = rec
+        .get("rules")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if grants::unreadable_unsure(&asked, rec.get("subject").and_then(Value::as_str)) {
         eprintln!(
-            "seamguard: no ask to approve in {} (only pre-tool asks can be approved)",
-            log.display()
+            "seamguard: the ask was raised because seamguard could not read the call ({}); grants never lift what seamguard could not read (another ask: `seamguard log --verdict ask`, then `seamguard allow --id N`)",
+            rec.get("reason")
+                .and_then(Value::as_str)
+                .filter(|r| !r.is_empty())
+                .unwrap_or("seamguard:unsure")
         );
         return ExitCode::from(1);
-    };
+    }
     let scope = if a.always {
         GrantScope::Always
     } else if a.project {

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use super::{DialectArg, Format};
 use crate::explain;
 
-/// Explain one event: every rule of its seam, each predicate, the merge, the encoded output.
+/// Explain one event: the rules of its seam that fired, were unsure or came close (`--all`:
+/// every rule), each predicate, the merge, the encoded output.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// `FILE:LINE` of a recorded session (every event recorded at that line).
@@ -21,6 +22,12 @@ pub(crate) struct Args {
     /// Dialect to evaluate in (default: the dialect of the event).
     #[arg(long, value_enum)]
     dialect: Option<DialectArg>,
+    /// List every rule of the seam with each predicate in full (default: only the rules that
+    /// fired, could not be decided or came close — matcher matched and one leaf short — with
+    /// what matched: the effect, the glob or list entry). `--format json` always lists every
+    /// rule.
+    #[arg(long)]
+    all: bool,
     /// Output format (`text` or `json`).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -34,5 +41,6 @@ pub(super) fn run(a: Args) -> ExitCode {
         policies: a.policies,
         dialect: a.dialect.map(Into::into),
         json: a.format != Format::Text,
+        all: a.all,
     })
 }

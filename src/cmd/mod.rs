@@ -21,6 +21,7 @@ mod hook_input;
 mod import;
 mod init;
 mod log;
+pub(crate) use log::log_subject;
 mod replay;
 mod status;
 mod test;
@@ -40,7 +41,12 @@ pub(crate) enum Command {
     Explain(explain::Args),
     /// Judge one call in one line: `seamguard try 'rm -rf ~'` (exit 0 runs, 1 ask, 2 deny).
     Try(try_call::Args),
-    /// Approve the call of the last ask: `seamguard allow --last [--session|--project|--always]`.
+    /// Approve the call of an ask: `seamguard allow --last | --id N [--session|--project|--always]`.
+    ///
+    /// `--last` approves the newest ask in the audit log; `--id N` the ask numbered `#N` by
+    /// `seamguard log` (`seamguard log --verdict ask` lists the asks), to pick one when
+    /// several sessions ask. A call seamguard could not read (asked as `seamguard:unsure`
+    /// with no command, path or URL to show) is never approved.
     Allow(allow::Args),
     /// List or revoke grants: `seamguard grants [list | revoke ID]`.
     Grants(grants::Args),

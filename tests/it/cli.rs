@@ -106,7 +106,7 @@ fn hook_ask_is_ask_for_claude_and_a_deny_for_codex() {
     );
     assert_eq!(
         r.stdout,
-        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Destructive MCP call needs approval [mcp-destructive-ask]. Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Destructive MCP call needs approval [mcp-destructive-ask] — Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
     );
     assert_eq!(r.code, 0);
 }

@@ -248,7 +248,7 @@ fn a_codex_deny_that_stands_for_an_ask_says_how_to_approve_and_can_be_approved()
     let r = seamguard(&dir, &args, &payload("c1"));
     assert_eq!(
         r.stdout,
-        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Pushing needs your approval [push-ask]. Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval required: Pushing needs your approval [push-ask] — Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.\"}}\n"
     );
     let r = seamguard(&dir, &["allow", "--last"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -268,4 +268,110 @@ fn a_codex_deny_that_stands_for_an_ask_says_how_to_approve_and_can_be_approved()
             .unwrap()
             .starts_with("g-")
     );
+}
+
+/// `allow --id N` approves the ask `seamguard log` numbers N, not the newest one.
+#[test]
+fn allow_id_approves_the_ask_log_numbers() {
+    let dir = workdir();
+    assert_eq!(
+        decision(&hook(&dir, "ask.toml", "s1", "git push origin a")),
+        "ask"
+    );
+    assert_eq!(
+        decision(&hook(&dir, "ask.toml", "s2", "git push origin b")),
+        "ask"
+    );
+    let r = seamguard(&dir, &["log", "--verdict", "ask"], b"");
+    let numbers: Vec<&str> = r.stdout.lines().map(|l| &l[..6]).collect();
+    assert_eq!(numbers, ["#1    ", "#2    "], "{}", r.stdout);
+    let r = seamguard(&dir, &["allow", "--id", "1"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("(session s1) Bash: git push origin a"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        decision(&hook(&dir, "ask.toml", "s1", "git push origin a")),
+        "allow"
+    );
+    assert_eq!(
+        decision(&hook(&dir, "ask.toml", "s2", "git push origin b")),
+        "ask"
+    );
+    // A number that is no ask, or no decision at all.
+    let r = seamguard(&dir, &["allow", "--id", "3"], b"");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("decision #3 in "), "{}", r.stderr);
+    assert!(r.stderr.contains(" is `allow`, not an ask"), "{}", r.stderr);
+    let r = seamguard(&dir, &["allow", "--id", "99"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("holds 4 decision(s), no #99"),
+        "{}",
+        r.stderr
+    );
+    // One of `--last` and `--id` is needed.
+    assert_eq!(seamguard(&dir, &["allow"], b"").code, 2);
+}
+
+/// An ask raised because seamguard could not read the call is never approved.
+#[test]
+fn no_grant_for_a_call_seamguard_could_not_read() {
+    let dir = workdir();
+    std::fs::write(
+        dir.join("runs.toml"),
+        "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.runs = { program = \"git\", subcommand = \"push\" }\ndecision = \"ask\"\n",
+    )
+    .unwrap();
+    let unreadable = json!({
+        "session_id": "s1", "transcript_path": "", "cwd": dir.display().to_string(),
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": 5},
+    });
+    let r = seamguard(
+        &dir,
+        &["hook", "--policy", "runs.toml"],
+        unreadable.to_string().as_bytes(),
+    );
+    assert_eq!(decision(&r), "ask");
+    let rec = last_result(&dir);
+    assert_eq!(rec["rules"], json!(["seamguard:unsure"]));
+    let r = seamguard(&dir, &["log"], b"");
+    assert!(
+        r.stdout
+            .ends_with("  ask    PreToolUse  Bash  [seamguard:unsure]\n"),
+        "{}",
+        r.stdout
+    );
+    let r = seamguard(&dir, &["allow", "--last"], b"");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("grants never lift what seamguard could not read"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.join("state/seamguard/grants.json").exists());
+    // A grant for that call written by hand does not lift it either.
+    std::fs::write(
+        dir.join("state/seamguard/grants.json"),
+        json!({"grants": [{"id": "g-0000000000", "scope": "always", "call": rec["call"], "created_ms": 0}]})
+            .to_string(),
+    )
+    .unwrap();
+    let r = seamguard(&dir, &["grants", "list"], b"");
+    assert!(
+        r.stdout.contains("g-0000000000"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = seamguard(
+        &dir,
+        &["hook", "--policy", "runs.toml"],
+        unreadable.to_string().as_bytes(),
+    );
+    assert_eq!(decision(&r), "ask");
+    assert_eq!(last_result(&dir).get("grant"), None);
 }

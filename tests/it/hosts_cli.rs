@@ -23,7 +23,7 @@ fn hook(dialect: Option<&str>, payload: &Value) -> (i32, String) {
 }
 
 /// The reason `policies/destructive.toml` gives for `sudo rm -rf /`.
-const RM_ROOT: &str = "Recursive delete outside the project directory: rm -rf / (via sudo) [no-recursive-delete-outside-project]\nRecursive delete of /, a top-level system folder or a home folder: rm -rf / (via sudo) [no-recursive-delete-of-root-or-home]";
+const RM_ROOT: &str = "Recursive delete outside the project directory [no-recursive-delete-outside-project]; Recursive delete of /, a top-level system folder or a home folder [no-recursive-delete-of-root-or-home]: rm -rf / (via sudo)";
 
 #[test]
 fn gemini_before_tool_is_detected_and_denied_with_decision() {
@@ -143,7 +143,7 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     assert_eq!(v["permission"], "deny", "{v}");
     assert_eq!(
         v["agent_message"],
-        "Approval required: Pushing needs your approval [push-ask]. Cursor does not enforce a confirmation on preToolUse, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
+        "Approval required: Pushing needs your approval [push-ask] — Cursor does not enforce a confirmation on preToolUse, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
     );
     let allow = run(&["allow", "--last"], b"");
     assert_eq!(

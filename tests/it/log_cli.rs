@@ -135,11 +135,11 @@ fn lists_the_last_decisions_and_filters_them() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.stdout,
-        "2025-12-01 19:53:04 UTC  claude-code  ask    PreToolUse  Bash: git push  [push-ask]\n\
-         2025-12-01 19:53:05 UTC  codex        deny   PreToolUse  Read: /w/.env  [secrets, push-ask]\n\
-         2025-12-01 19:53:06 UTC  claude-code  none   PreToolUse\n\
-         2025-12-01 19:53:07 UTC  claude-code  allow  PreToolUse  Bash: git push  [push-ask]  (granted: g-0123456789)\n\
-         2025-12-01 19:53:08 UTC  claude-code  none   PreToolUse  Bash: rm -rf build\n"
+        "#1    2025-12-01 19:53:04 UTC  claude-code  ask    PreToolUse  Bash: git push  [push-ask]\n\
+         #2    2025-12-01 19:53:05 UTC  codex        deny   PreToolUse  Read: /w/.env  [secrets, push-ask]\n\
+         #3    2025-12-01 19:53:06 UTC  claude-code  none   PreToolUse\n\
+         #4    2025-12-01 19:53:07 UTC  claude-code  allow  PreToolUse  Bash: git push  [push-ask]  (granted: g-0123456789)\n\
+         #5    2025-12-01 19:53:08 UTC  claude-code  none   PreToolUse  Bash: rm -rf build\n"
     );
     let r = log(&dir, &p, &["-n", "1"]);
     assert_eq!(r.stdout.lines().count(), 1);
@@ -147,7 +147,7 @@ fn lists_the_last_decisions_and_filters_them() {
     let r = log(&dir, &p, &["--verdict", "deny"]);
     assert_eq!(
         r.stdout,
-        "2025-12-01 19:53:05 UTC  codex        deny   PreToolUse  Read: /w/.env  [secrets, push-ask]\n"
+        "#2    2025-12-01 19:53:05 UTC  codex        deny   PreToolUse  Read: /w/.env  [secrets, push-ask]\n"
     );
     let r = log(&dir, &p, &["--rule", "push-ask", "--agent", "claude-code"]);
     assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
@@ -240,7 +240,7 @@ fn counts_per_rule_and_the_observe_summary() {
     assert_eq!(
         r.stdout,
         "observe mode: 1 of 5 recorded decisions would have been denied, 0 asked, 0 blocked\n\
-         2025-12-01 19:53:08 UTC  claude-code  deny   PreToolUse  Bash: rm -rf build  [rm-deny]  (enforced: none)\n"
+         #5    2025-12-01 19:53:08 UTC  claude-code  deny   PreToolUse  Bash: rm -rf build  [rm-deny]  (enforced: none)\n"
     );
     let r = log(&dir, &p, &["--observed", "--counts"]);
     assert_eq!(r.stdout, "     1  rm-deny  (deny 1)\n");
@@ -281,9 +281,55 @@ fn the_hook_records_every_decision_for_log() {
         ),
         (Some("deny"), Some("/w/.env"), Some("Read"))
     );
-    // An event no rule decided carries no subject.
+    // A call no rule decided (let through) is recorded with its tool and subject too.
     assert_eq!(
-        (recs[1]["decision"].as_str(), recs[1].get("subject")),
-        (Some("none"), None)
+        (
+            recs[1]["decision"].as_str(),
+            recs[1]["subject"].as_str(),
+            recs[1]["tool_name"].as_str(),
+            recs[1]["n"].as_u64()
+        ),
+        (Some("none"), Some("/w/README.md"), Some("Read"), Some(2))
+    );
+    let r = seamguard(&dir, &["log"], b"");
+    let lines: Vec<&str> = r.stdout.lines().map(|l| &l[29..]).collect();
+    assert_eq!(
+        lines,
+        [
+            "  claude-code  deny   PreToolUse  Read: /w/.env  [env-deny]",
+            "  claude-code  none   PreToolUse  Read: /w/README.md"
+        ],
+        "{}",
+        r.stdout
+    );
+}
+
+/// A long command in the log keeps its start and the part that decided, not its start only.
+#[test]
+fn a_long_subject_keeps_its_start_and_the_part_that_decided() {
+    let dir = workdir();
+    std::fs::write(
+        dir.join("p.toml"),
+        "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { program = \"git\", subcommand = \"push\" }\ndecision = \"ask\"\nreason = \"Pushing needs your approval\"\n",
+    )
+    .unwrap();
+    let command = format!(
+        "cd /w/project && {}git push --force origin main",
+        "echo building the release notes && ".repeat(12)
+    );
+    let payload = json!({
+        "session_id": "s1", "transcript_path": "", "cwd": "/w", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": command},
+    });
+    let r = seamguard(
+        &dir,
+        &["hook", "--policy", "p.toml"],
+        payload.to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = seamguard(&dir, &["log"], b"");
+    assert_eq!(
+        &r.stdout[29..],
+        "  claude-code  ask    PreToolUse  Bash: cd /w/project && echo building th…&& echo building the release notes && git push --force origin main  [push-ask]\n"
     );
 }

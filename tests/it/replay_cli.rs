@@ -231,7 +231,7 @@ fn replay_reports_damaged_files_and_keeps_going() {
 
 #[test]
 fn explain_file_line_shows_rules_predicates_and_both_encodings() {
-    let o = seamguard_words("explain data/recorded/hooklog-3.jsonl:495 --policy policies");
+    let o = seamguard_words("explain data/recorded/hooklog-3.jsonl:495 --policy policies --all");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     for want in [

@@ -27,7 +27,7 @@ fn lone_utf16_surrogate_from_node_is_read_and_judged() {
     // Both delete rules of `policies/destructive.toml` fire on `rm -rf /`.
     assert_eq!(
         out,
-        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Recursive delete outside the project directory: rm -rf / (via sudo) [no-recursive-delete-outside-project]\\nRecursive delete of /, a top-level system folder or a home folder: rm -rf / (via sudo) [no-recursive-delete-of-root-or-home]\"}}\n"
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Recursive delete outside the project directory [no-recursive-delete-outside-project]; Recursive delete of /, a top-level system folder or a home folder [no-recursive-delete-of-root-or-home]: rm -rf / (via sudo)\"}}\n"
     );
 }
 

@@ -333,7 +333,7 @@ fn copilot(m: &mut Map<String, Value>) -> Result<(), String> {
 /// The reason a host receives for an `ask` it does not enforce on `event`.
 pub(crate) fn ask_denied_reason(host: &str, event: &str, reason: &str) -> String {
     format!(
-        "Approval required: {reason}. {host} does not enforce a confirmation on {event}, so \
+        "Approval required: {reason} — {host} does not enforce a confirmation on {event}, so \
          seamguard denies; if the call is intended, the user can approve it with \
          `seamguard allow --last` and retry."
     )

@@ -101,7 +101,7 @@ fn rewrite_dropped(host: &str) -> String {
 /// The reason Codex receives for an `ask` it cannot express (case CX-01).
 pub(crate) fn codex_ask_reason(reason: &str) -> String {
     format!(
-        "Approval required: {reason}. Codex hooks cannot ask for confirmation, so seamguard denies; \
+        "Approval required: {reason} — Codex hooks cannot ask for confirmation, so seamguard denies; \
          if the call is intended, the user can approve it with `seamguard allow --last` and retry."
     )
 }

@@ -145,6 +145,7 @@ fn lens_commands(
                 downloaded.push(plain(&path.text).to_string());
             }
         }
+        let redirected = out.list.len();
         redirect_effects(c, &mut out);
         // `nc host 80 <<< "$TOKEN"`: a request whose body is standard input sends the
         // variables of the text fed to it.
@@ -169,8 +170,16 @@ fn lens_commands(
             }
         }
         let start = fx.list.len();
-        for w in out.list {
-            fx.push(w, route.clone());
+        for (i, w) in out.list.into_iter().enumerate() {
+            // What a redirection does names it: `writes ~/.bashrc (Bash: `echo x >> ~/.bashrc`)`.
+            let r = match (i >= redirected).then(|| redirect_shown(c, &w)).flatten() {
+                Some(shown) if command != shown && !c.program.is_empty() => Route {
+                    command: Some(format!("{command} {shown}")),
+                    ..route.clone()
+                },
+                _ => route.clone(),
+            };
+            fx.push(w, r);
         }
         if let Some(span) = spans.get_mut(ci) {
             *span = start..fx.list.len();
@@ -460,19 +469,41 @@ fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Optio
 fn redirections_text(c: &SimpleCommand) -> String {
     c.redirections
         .iter()
-        .map(|r| {
-            let op = match r.mode {
-                RedirectMode::Read => "<",
-                RedirectMode::Write => ">",
-                RedirectMode::Append => ">>",
-                RedirectMode::ReadWrite => "<>",
-                RedirectMode::Text => "<<",
-            };
-            let fd = r.fd.map(|n| n.to_string()).unwrap_or_default();
-            format!("{fd}{op} {}", r.target.text)
-        })
+        .map(redirection_text)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// One redirection as written: `>> ~/.bashrc`, `2> log`, `< .env`.
+fn redirection_text(r: &crate::shell::Redirect) -> String {
+    let op = match r.mode {
+        RedirectMode::Read => "<",
+        RedirectMode::Write => ">",
+        RedirectMode::Append => ">>",
+        RedirectMode::ReadWrite => "<>",
+        RedirectMode::Text => "<<",
+    };
+    let fd = r.fd.map(|n| n.to_string()).unwrap_or_default();
+    format!("{fd}{op} {}", r.target.text)
+}
+
+/// The redirection of `c` an effect of [`redirect_effects`] came from, as written (the file
+/// it reads or writes, the `/dev/tcp` connection it opens).
+fn redirect_shown(c: &SimpleCommand, w: &What) -> Option<String> {
+    let target = match w {
+        What::Read(p) | What::Write { path: p, .. } => Some(p.text.as_str()),
+        _ => None,
+    };
+    c.redirections
+        .iter()
+        .filter(|r| r.mode != RedirectMode::Text)
+        .find(|r| match target {
+            Some(t) => r.target.text == t,
+            None => {
+                r.target.text.starts_with("/dev/tcp/") || r.target.text.starts_with("/dev/udp/")
+            }
+        })
+        .map(redirection_text)
 }
 
 /// The effects of one command, without repeats, and the shell text it runs.

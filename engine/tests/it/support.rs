@@ -24,7 +24,7 @@ pub(crate) const PROJECT: &str = "/home/user/project";
 pub(crate) const HOME: &str = "/home/user";
 
 /// What seamguard appends to the reason when it answers a Codex `ask` with a deny.
-pub(crate) const CODEX_ASK_TAIL: &str = ". Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.";
+pub(crate) const CODEX_ASK_TAIL: &str = " — Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry.";
 
 /// HK-02: Claude Code matchers and the tool names they must or must not fire on (`(matcher,
 /// tool name, fires)`). An exact set is letters, digits, `_`, `-`, space, `,` and `|`;

@@ -99,7 +99,7 @@ const NOTHING: &str = "[[rule]]\nid = \"audit\"\nseam = \"pre-tool\"\nobserve = 
 /// The deny that replaces an `ask` a host does not enforce on `event`.
 fn ask_denied(host: &str, event: &str, reason: &str) -> String {
     format!(
-        "Approval required: {reason}. {host} does not enforce a confirmation on {event}, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
+        "Approval required: {reason} — {host} does not enforce a confirmation on {event}, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
     )
 }
 

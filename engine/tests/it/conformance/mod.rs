@@ -141,7 +141,7 @@ fn codex_ask(reason: &str) -> String {
     format!(
         "{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":{}}}}}\n",
         Value::String(format!(
-            "Approval required: {reason}. Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
+            "Approval required: {reason} — Codex hooks cannot ask for confirmation, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
         ))
     )
 }

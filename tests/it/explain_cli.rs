@@ -1,0 +1,289 @@
+//! `seamguard explain`: by default the rules that fired, were unsure or came close, with what
+//! matched; `--all` every rule of the seam; `--format json` every rule with the same facts.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{BIN, Run, fresh_dir};
+
+const POLICY: &str = r#"
+[[rule]]
+id = "no-secret-read"
+seam = "pre-tool"
+tool = "*"
+when.reads = { path_inside = ["**/.env", "**/*.pem", "**/id_rsa", "**/.ssh/**", "**/.aws/**"] }
+decision = "deny"
+reason = "Secret files are off limits"
+
+[[rule]]
+id = "force-push-needs-approval"
+seam = "pre-tool"
+tool = "Bash"
+when.all = [{ command = { program = "git", subcommand = ["push", "send-pack"] } }, { command = { regex = ["--force", "\\s-f\\b"] } }]
+decision = "ask"
+
+[[rule]]
+id = "no-curl"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { program = ["curl", "wget"] }
+decision = "ask"
+
+[[rule]]
+id = "rm-outside-scratch"
+seam = "pre-tool"
+tool = "Bash"
+when.command = { program = "rm" }
+unless.command = { args_any = ["/tmp/scratch", "/tmp/build"] }
+decision = "deny"
+
+[[rule]]
+id = "no-edit-of-hooks"
+seam = "pre-tool"
+tool = "Edit"
+when.file_path = { glob = "**/.claude/settings.json" }
+decision = "deny"
+"#;
+
+/// A policy and one Bash event in a fresh folder.
+fn setup(name: &str, command: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = fresh_dir("explain", name);
+    let policy = dir.join("p.toml");
+    std::fs::write(&policy, POLICY).unwrap();
+    let event = dir.join("e.json");
+    let payload = serde_json::json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": command}});
+    std::fs::write(&event, payload.to_string()).unwrap();
+    (dir, policy, event)
+}
+
+fn explain(dir: &Path, event: &Path, policy: &Path, extra: &[&str]) -> Run {
+    let out = Command::new(BIN)
+        .arg("explain")
+        .arg("--event")
+        .arg(event)
+        .arg("--policy")
+        .arg(policy)
+        .args(extra)
+        .current_dir(dir)
+        .env("HOME", "/home/u")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    Run::utf8(out)
+}
+
+#[test]
+fn explain_shows_the_rules_that_fired_or_came_close_with_what_matched() {
+    let (dir, policy, event) = setup(
+        "explain-brief",
+        "git push origin main && cat ~/.ssh/id_rsa; rm -r /tmp/scratch",
+    );
+    let r = explain(&dir, &event, &policy, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = policy.display();
+    let e = event.display();
+    let want = format!(
+        r#"{e}:1  pre-tool event (hook-log, claude-code), subject "Bash"
+  effects:
+    runs `git push origin main` (Bash: `git push origin main`)
+    runs `cat ~/.ssh/id_rsa` (Bash: `cat ~/.ssh/id_rsa`)
+    reads ~/.ssh/id_rsa (Bash: `cat ~/.ssh/id_rsa`)
+    runs `rm -r /tmp/scratch` (Bash: `rm -r /tmp/scratch`)
+    deletes /tmp/scratch recursively (Bash: `rm -r /tmp/scratch`)
+  rule no-secret-read ({p}:2:1) — FIRES → deny
+    matcher *: ✓ matches
+    when:
+      ✓ reads path_inside = ["**/.env", "**/*.pem", "**/id_rsa", … 2 more]
+          matched: reads ~/.ssh/id_rsa (Bash: `cat ~/.ssh/id_rsa`)
+          by: path_inside = "**/id_rsa", path_inside = "**/.ssh/**"
+  rule force-push-needs-approval ({p}:10:1) — came close: one leaf did not hold → ask
+    matcher Bash: ✓ matches
+    when:
+      ✗ all
+        ✓ command program = "git", subcommand = ["push", "send-pack"]
+            command = "git push origin main && cat ~/.ssh/id_rsa; rm -r /tmp/scratch"
+            simple commands seen:
+              git push origin main
+              cat ~/.ssh/id_rsa
+              rm -r /tmp/scratch
+            matched: git push origin main
+            by: subcommand = "push"
+        ✗ command regex = ["--force", "\\s-f\\b"]
+  rule rm-outside-scratch ({p}:24:1) — came close: `unless` excused it → deny
+    matcher Bash: ✓ matches
+    when:
+      ✓ command program = "rm"
+          matched: rm -r /tmp/scratch
+    unless:
+      ✓ command args_any = ["/tmp/scratch", "/tmp/build"]
+          matched: rm -r /tmp/scratch
+          by: args_any = "/tmp/scratch"
+  2 other rule(s) of this seam did not fire and did not come close (--all lists every rule)
+merged verdict: deny  (fired: [no-secret-read])
+  reason: Secret files are off limits: reads ~/.ssh/id_rsa (Bash: `cat ~/.ssh/id_rsa`) [no-secret-read]
+  claude-code stdout (deny; exit 0): {{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Secret files are off limits: reads ~/.ssh/id_rsa (Bash: `cat ~/.ssh/id_rsa`) [no-secret-read]"}}}}
+  codex stdout (deny; exit 0): {{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Secret files are off limits: reads ~/.ssh/id_rsa (Bash: `cat ~/.ssh/id_rsa`) [no-secret-read]"}}}}
+
+"#
+    );
+    assert_eq!(r.stdout, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_all_lists_every_rule_of_the_seam() {
+    let (dir, policy, event) = setup("explain-all", "ls -la");
+    let r = explain(&dir, &event, &policy, &["--all"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = policy.display();
+    let e = event.display();
+    let want = format!(
+        r#"{e}:1  pre-tool event (hook-log, claude-code), subject "Bash"
+  effects:
+    runs `ls -la` (Bash: `ls -la`)
+  rule no-secret-read ({p}:2:1) — does not fire → deny
+    matcher *: ✓ matches
+    when:
+      ✗ reads path_inside = ["**/.env", "**/*.pem", "**/id_rsa", "**/.ssh/**", "**/.aws/**"]
+          reads: absent
+  rule force-push-needs-approval ({p}:10:1) — does not fire → ask
+    matcher Bash: ✓ matches
+    when:
+      ✗ all
+        ✗ command program = "git", subcommand = ["push", "send-pack"]
+            command = "ls -la"
+            simple commands seen:
+              ls -la
+        ✗ command regex = ["--force", "\\s-f\\b"]
+  rule no-curl ({p}:17:1) — does not fire → ask
+    matcher Bash: ✓ matches
+    when:
+      ✗ command program = ["curl", "wget"]
+  rule rm-outside-scratch ({p}:24:1) — does not fire → deny
+    matcher Bash: ✓ matches
+    when:
+      ✗ command program = "rm"
+    unless:
+      ✗ command args_any = ["/tmp/scratch", "/tmp/build"]
+  rule no-edit-of-hooks ({p}:32:1) — does not fire → deny
+    matcher Edit: ✗ no match
+    when:
+      ✗ file_path glob = "**/.claude/settings.json"
+          file_path: absent
+merged verdict: none  (fired: [])
+  claude-code stdout (none; exit 0): (nothing)
+  codex stdout (none; exit 0): (nothing)
+
+"#
+    );
+    // `--all` keeps every list in full.
+    assert_eq!(r.stdout, want);
+    // Nothing fired or came close: the default view says so in one line.
+    let r = explain(&dir, &event, &policy, &[]);
+    assert!(
+        r.stdout.contains(
+            "\n  5 other rule(s) of this seam did not fire and did not come close (--all lists every rule)\nmerged verdict: none  (fired: [])\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_marks_a_rule_it_could_not_decide() {
+    let (dir, policy, event) = setup("explain-unsure", "cat \"$(eval \"$X\")\"");
+    let r = explain(&dir, &event, &policy, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let p = policy.display();
+    let heads: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  rule "))
+        .collect();
+    // Every rule whose test could not be decided counts as fired (fail closed); the rules
+    // that need a Bash call and an Edit call are left out.
+    assert_eq!(
+        heads,
+        [
+            format!("  rule no-secret-read ({p}:2:1) — FIRES (unsure: counted fail-closed) → deny"),
+            format!(
+                "  rule force-push-needs-approval ({p}:10:1) — came close: one leaf did not hold → ask"
+            ),
+            format!("  rule no-curl ({p}:17:1) — FIRES (unsure: counted fail-closed) → ask"),
+            format!(
+                "  rule rm-outside-scratch ({p}:24:1) — FIRES (unsure: counted fail-closed) → deny"
+            ),
+        ]
+    );
+    // The engine folds them into one ask for the call: no disagreement to report.
+    assert!(!r.stdout.contains("note: the engine"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("merged verdict: ask  (fired: [seamguard:unsure])"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("? (unsure, counts as held) reads"),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_json_lists_every_rule_with_what_matched() {
+    let (dir, policy, event) = setup("explain-json", "cat ~/.ssh/id_rsa; git push origin main");
+    let r = explain(&dir, &event, &policy, &["--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let rules = v[0]["rules"].as_array().unwrap();
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "no-secret-read",
+            "force-push-needs-approval",
+            "no-curl",
+            "rm-outside-scratch",
+            "no-edit-of-hooks"
+        ]
+    );
+    let secret = &rules[0];
+    assert_eq!(secret["fired"], true);
+    assert_eq!(secret["close"], false);
+    assert_eq!(secret["unsure"], false);
+    assert_eq!(
+        secret["when"]["matched"],
+        "reads ~/.ssh/id_rsa (Bash: `cat ~/.ssh/id_rsa`)"
+    );
+    assert_eq!(
+        secret["when"]["entries"],
+        serde_json::json!([
+            "path_inside = \"**/id_rsa\"",
+            "path_inside = \"**/.ssh/**\""
+        ])
+    );
+    // The label in JSON is the whole list, as written.
+    assert_eq!(
+        secret["when"]["label"],
+        r#"reads path_inside = ["**/.env", "**/*.pem", "**/id_rsa", "**/.ssh/**", "**/.aws/**"]"#
+    );
+    let push = &rules[1];
+    assert_eq!(
+        (push["fired"].clone(), push["close"].clone()),
+        (Value::Bool(false), Value::Bool(true))
+    );
+    assert_eq!(
+        push["when"]["children"][0]["entries"],
+        serde_json::json!(["subcommand = \"push\""])
+    );
+    assert_eq!(push["when"]["children"][1]["held"], "no");
+    assert!(push["when"]["children"][1].get("matched").is_none());
+    assert_eq!(rules[2]["close"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+}
