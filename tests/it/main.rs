@@ -22,6 +22,7 @@ mod library_replay;
 mod log_cli;
 mod policy_macro_replay;
 mod replay_cli;
+mod replay_filters_cli;
 mod sample_hooks;
 mod session_memory_cli;
 mod status_cli;
