@@ -10,6 +10,7 @@
 
 mod support;
 
+mod audit_replay_cli;
 mod check_json_cli;
 mod cli;
 mod command_hooks_cli;
