@@ -906,4 +906,35 @@ mod tests {
         assert_eq!(read(&log), "{\"n\":14}\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn concurrent_writers_rotate_once_and_lose_nothing() {
+        let dir = std::env::temp_dir().join(format!("sg-audit-race-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("audit.jsonl");
+        let full = "x".repeat(199) + "\n";
+        std::fs::write(&log, &full).unwrap();
+        // Every writer finds the log full: one rotates, the others write to the new file (the
+        // 16 records fit under the bound: no second rotation).
+        std::thread::scope(|s| {
+            for n in 0..16u64 {
+                let log = &log;
+                s.spawn(move || append_bounded(log, &[json!({"n": n})], 200).unwrap());
+            }
+        });
+        assert_eq!(std::fs::read_to_string(rotated_path(&log)).unwrap(), full);
+        let mut got: Vec<u64> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).unwrap()["n"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, (0..16).collect::<Vec<_>>());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -15,7 +15,7 @@
 //! | key | value |
 //! |---|---|
 //! | `policies`, `baseline_policies` | policy files used (`baseline_policies` empty without `--baseline`) |
-//! | `files` | `[{path, format, events, problems}]`, `format` one of `hook-log`, `claude-transcript`, `codex-rollout`, `gemini-chat` (`null` when nothing was read) |
+//! | `files` | `[{path, format, events, problems}]`, `format` one of `hook-log`, `claude-transcript`, `codex-rollout`, `gemini-chat`, `audit-log` (`null` when nothing was read) |
 //! | `events` | number of events evaluated |
 //! | `selected` | `null`, or with `--verdict` / `--rule` / `--only-changed` `{verdicts, rules, only_changed, events}` (`events`: how many passed the filters; every count and list below is about those, except `never_fired`) |
 //! | `events_by_seam` | `{seam: count}` (`pre-tool`, `post-tool`, `prompt-submit`, …) |
