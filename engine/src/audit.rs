@@ -58,7 +58,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use regex::Regex;
@@ -313,8 +313,9 @@ pub fn keep_input(records: &mut [Value], payload: Option<&Value>, digest: &str) 
     let Some(payload) = payload else {
         return;
     };
-    let (input, redacted) = redact(payload);
-    let size = input.to_string().len();
+    // Masking never makes a value longer: the bound is checked on the payload as it came, and
+    // an input over it is not masked at all.
+    let size = payload.to_string().len();
     if size > MAX_INPUT_BYTES {
         last.insert(
             "input_omitted".into(),
@@ -324,6 +325,7 @@ pub fn keep_input(records: &mut [Value], payload: Option<&Value>, digest: &str) 
         );
         return;
     }
+    let (input, redacted) = redact(payload);
     last.insert("input".into(), input);
     if redacted > 0 {
         last.insert("redacted".into(), json!(redacted));
@@ -407,43 +409,160 @@ pub fn refusal_records(
     ]
 }
 
+/// A masking pattern, compiled the first time a text holds one of its `needles` (literal
+/// texts every match contains; compared in lower case when `fold`): most payloads hold none,
+/// and a hook process compiles nothing for them.
+struct Pattern {
+    needles: &'static [&'static str],
+    fold: bool,
+    source: &'static str,
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl Pattern {
+    const fn new(needles: &'static [&'static str], fold: bool, source: &'static str) -> Pattern {
+        Pattern {
+            needles,
+            fold,
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The regex, when `text` (and its lower-case form `lower`) may hold a match.
+    fn for_text(&self, text: &str, lower: &str) -> Option<&Regex> {
+        let hay = if self.fold { lower } else { text };
+        if !self.needles.iter().any(|n| hay.contains(n)) {
+            return None;
+        }
+        self.compiled
+            .get_or_init(|| {
+                let src = self.source.replace("STEM", STEM);
+                // A word boundary before a format that starts with a letter: a token is not
+                // the tail of a longer word.
+                let bound = if src.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    r"(?-u:\b)"
+                } else {
+                    ""
+                };
+                Regex::new(&format!("{bound}(?:{src})")).ok()
+            })
+            .as_ref()
+    }
+}
+
 /// Credential formats with a fixed prefix: the capture groups are the secret parts (masked),
 /// the rest (prefixes, separators) is kept. The formats of the library's
 /// `no-hardcoded-credentials` rule and of the URL lens's token check.
-const TOKEN_PATTERNS: &[&str] = &[
-    r"gh[pousr]_([A-Za-z0-9]{20,})",
-    r"github_pat_([A-Za-z0-9_]{20,})",
-    r"glpat-([A-Za-z0-9_-]{20,})",
-    r"sk-(?:proj-|ant-[a-z]+\d*-|ant-)?([A-Za-z0-9_-]{20,})",
-    r"xox[abposr]-([A-Za-z0-9-]{10,})",
-    r"(?:AKIA|ASIA|AGPA|AIDA|AROA)([0-9A-Z]{16})",
-    r"npm_([A-Za-z0-9]{36})",
-    r"AIza([0-9A-Za-z_-]{35})",
-    r"ya29\.([0-9A-Za-z_-]{20,})",
-    r"(?:sk|rk)_(?:live|test)_([A-Za-z0-9]{16,})",
-    r"hf_([A-Za-z0-9]{30,})",
-    r"SG\.([A-Za-z0-9_-]{16,})\.([A-Za-z0-9_-]{16,})",
-    r"eyJ([A-Za-z0-9_-]{10,})\.eyJ([A-Za-z0-9_-]{10,})\.([A-Za-z0-9_-]{10,})",
-    r"pypi-AgEIcHlwaS5vcmc([A-Za-z0-9_-]{50,})",
-    r"dop_v1_([a-f0-9]{64})",
-    r"hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/([A-Za-z0-9]{20,})",
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----((?s:.)*?)(?:-----END|\z)",
+static TOKENS: [Pattern; 17] = [
+    Pattern::new(
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        false,
+        r"gh[pousr]_([A-Za-z0-9]{20,})",
+    ),
+    Pattern::new(&["github_pat_"], false, r"github_pat_([A-Za-z0-9_]{20,})"),
+    Pattern::new(&["glpat-"], false, r"glpat-([A-Za-z0-9_-]{20,})"),
+    Pattern::new(
+        &["sk-"],
+        false,
+        r"sk-(?:proj-|ant-[a-z]+\d*-|ant-)?([A-Za-z0-9_-]{20,})",
+    ),
+    Pattern::new(&["xox"], false, r"xox[abposr]-([A-Za-z0-9-]{10,})"),
+    Pattern::new(
+        &["AKIA", "ASIA", "AGPA", "AIDA", "AROA"],
+        false,
+        r"(?:AKIA|ASIA|AGPA|AIDA|AROA)([0-9A-Z]{16})",
+    ),
+    Pattern::new(&["npm_"], false, r"npm_([A-Za-z0-9]{36})"),
+    Pattern::new(&["AIza"], false, r"AIza([0-9A-Za-z_-]{35})"),
+    Pattern::new(&["ya29."], false, r"ya29\.([0-9A-Za-z_-]{20,})"),
+    Pattern::new(
+        &["_live_", "_test_"],
+        false,
+        r"(?:sk|rk)_(?:live|test)_([A-Za-z0-9]{16,})",
+    ),
+    Pattern::new(&["hf_"], false, r"hf_([A-Za-z0-9]{30,})"),
+    Pattern::new(
+        &["SG."],
+        false,
+        r"SG\.([A-Za-z0-9_-]{16,})\.([A-Za-z0-9_-]{16,})",
+    ),
+    Pattern::new(
+        &["eyJ"],
+        false,
+        r"eyJ([A-Za-z0-9_-]{10,})\.eyJ([A-Za-z0-9_-]{10,})\.([A-Za-z0-9_-]{10,})",
+    ),
+    Pattern::new(
+        &["pypi-"],
+        false,
+        r"pypi-AgEIcHlwaS5vcmc([A-Za-z0-9_-]{50,})",
+    ),
+    Pattern::new(&["dop_v1_"], false, r"dop_v1_([a-f0-9]{64})"),
+    Pattern::new(
+        &["hooks.slack.com"],
+        false,
+        r"hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/([A-Za-z0-9]{20,})",
+    ),
+    Pattern::new(
+        &["PRIVATE KEY"],
+        false,
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----((?s:.)*?)(?:-----END|\z)",
+    ),
 ];
+
+/// Lower-case words one of which every secret name matched by [`STEM`] holds.
+const STEM_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "authorization",
+    "cookie",
+    "sig",
+    "auth",
+    "jwt",
+];
+
+/// The secret-name words as a regex alternation (`STEM` in [`PLACES`]); each holds one of
+/// [`STEM_WORDS`], the cheap test made before the regex is compiled.
+const STEM: &str = "(?i:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie|signature|pwd|pass|auth|sig|jwt)";
 
 /// Secrets known by where they stand, not by their shape: the last capture group is the
 /// value, masked unless it is an environment reference or a path; a group named `name`
 /// must be named like a secret ([`secret_name`]). `STEM` stands for the words a secret's
 /// name holds, so a match starts at such a name and never swallows one.
-const PLACE_PATTERNS: &[&str] = &[
+static PLACES: [Pattern; 5] = [
     // The password of a URL's user info.
-    r#"[A-Za-z][A-Za-z0-9+.-]*://[^/\s@:"'<>]+:([^/\s@"'<>]+)@"#,
+    Pattern::new(
+        &["://"],
+        false,
+        r#"[A-Za-z][A-Za-z0-9+.-]*://[^/\s@:"'<>]+:([^/\s@"'<>]+)@"#,
+    ),
     // A query parameter or an assignment (`KEY=value`, `key: value`, `"key": "value"`).
-    r#"(?P<name>[\w.\[\]-]*STEM[\w.\[\]-]*)["']?\s*[:=]\s*["']?([^\s"'`;&|<>,(){}\[\]\\]+)"#,
+    Pattern::new(
+        STEM_WORDS,
+        true,
+        r#"(?P<name>[\w.\[\]-]*STEM[\w.\[\]-]*)["']?\s*[:=]\s*["']?([^\s"'`;&|<>,(){}\[\]\\]+)"#,
+    ),
     // A flag and its value (`--password hunter2`, `--token=…`).
-    r#"--(?P<name>[\w-]*STEM[\w-]*)[ =]["']?([^-\s"'`;&|<>\\][^\s"'`;&|<>\\]*)"#,
+    Pattern::new(
+        STEM_WORDS,
+        true,
+        r#"--(?P<name>[\w-]*STEM[\w-]*)[ =]["']?([^-\s"'`;&|<>\\][^\s"'`;&|<>\\]*)"#,
+    ),
     // Credentials in request headers.
-    r#"(?i)\b(?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token|digest)\s+)?([^\s"'`\\]+)"#,
-    r#"(?i)\b(?:x-api-key|api-key|private-token|x-auth-token|cookie)\s*:\s*([^\s"'`\\]+)"#,
+    Pattern::new(
+        &["authorization"],
+        true,
+        r#"(?i)(?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token|digest)\s+)?([^\s"'`\\]+)"#,
+    ),
+    Pattern::new(
+        &["api-key", "private-token", "auth-token", "cookie"],
+        true,
+        r#"(?i)(?:x-api-key|api-key|private-token|x-auth-token|cookie)\s*:\s*([^\s"'`\\]+)"#,
+    ),
 ];
 
 /// Whether a key, parameter or flag name names a secret: case, `-`, `_`, `.` and brackets
@@ -484,32 +603,6 @@ pub fn secret_name(name: &str) -> bool {
         && (EXACT.contains(&n.as_str()) || SUFFIXES.iter().any(|s| n.ends_with(s)))
 }
 
-static TOKENS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    TOKEN_PATTERNS
-        .iter()
-        .filter_map(|p| {
-            // A word boundary before a format that starts with a letter: a token is not the
-            // tail of a longer word.
-            let bound = if p.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                r"(?-u:\b)"
-            } else {
-                ""
-            };
-            Regex::new(&format!("{bound}(?:{p})")).ok()
-        })
-        .collect()
-});
-
-/// The words of [`PLACE_PATTERNS`]' `STEM`.
-const STEM: &str = "(?i:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie|signature|pwd|pass|auth|sig|jwt)";
-
-static PLACES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    PLACE_PATTERNS
-        .iter()
-        .filter_map(|p| Regex::new(&p.replace("STEM", STEM)).ok())
-        .collect()
-});
-
 /// Whether a value is left as it is: an environment reference or command substitution, a
 /// path, or a word that only introduces the credential.
 fn kept_value(v: &str) -> bool {
@@ -526,12 +619,13 @@ fn kept_value(v: &str) -> bool {
 /// replaced by `0`; see the module documentation), and how many were masked.
 pub fn redact_text(text: &str) -> (Cow<'_, str>, usize) {
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    for re in TOKENS.iter() {
+    let lower = text.to_ascii_lowercase();
+    for re in TOKENS.iter().filter_map(|p| p.for_text(text, &lower)) {
         for c in re.captures_iter(text) {
             spans.extend(c.iter().skip(1).flatten().map(|m| (m.start(), m.end())));
         }
     }
-    for re in PLACES.iter() {
+    for re in PLACES.iter().filter_map(|p| p.for_text(text, &lower)) {
         for c in re.captures_iter(text) {
             if c.name("name").is_some_and(|n| !secret_name(n.as_str())) {
                 continue;
