@@ -186,6 +186,30 @@ seamguard: 0 unreadable record(s), 2 skipped; the rest was replayed
 "
     );
 
+    // The JSON report says what the outcomes were compared with.
+    let r = seamguard(
+        &dir,
+        &["replay", LOG, "--policy", "v2.toml", "--format", "json"],
+        b"",
+    );
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        (
+            &v["files"][0]["format"],
+            &v["baseline_policies"],
+            &v["diff"]["against"],
+            &v["diff"]["baseline_verdicts"],
+            &v["diff"]["changes"]["transitions"],
+        ),
+        (
+            &json!("audit-log"),
+            &json!([]),
+            &json!("recorded"),
+            &json!({"ask": 1, "none": 2}),
+            &json!([{"from": "ask", "to": "deny", "events": 1}, {"from": "none", "to": "deny", "events": 1}]),
+        )
+    );
+
     // The same policy finds nothing changed; `--only-changed` then selects nothing.
     let r = seamguard(
         &dir,
