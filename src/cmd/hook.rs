@@ -186,18 +186,26 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Read the payload, evaluate it and answer the host. A payload that cannot be judged (too
 /// large, not JSON, fields of the wrong type, an internal error) is refused per
-/// [`hook_input::refuse`]: never waved through, never exit 1.
+/// [`hook_input::Refusals::refuse`] (and recorded in the audit log): never waved through, never exit 1.
 pub(super) fn run(o: Args) -> ExitCode {
     let started = Instant::now();
     let started_ms = audit::now_ms();
-    let fallback_dialect = o.dialect.map_or(Dialect::ClaudeCode, Dialect::from);
+    let fallback_dialect = o.dialect.map(Dialect::from);
+    // Refusals are recorded in the audit log too (`seamguard log` shows them).
+    let mut refusals = hook_input::Refusals {
+        audit_log: super::log::audit_path(o.audit_log.as_deref()),
+        started_ms,
+        started,
+        digest: None,
+    };
     let raw = match hook_input::read_payload(&mut std::io::stdin().lock()) {
         Ok(r) => r,
         Err(e) => {
             let why = format!("cannot read the hook payload from stdin: {e}");
-            return answer(&hook_input::refuse(None, fallback_dialect, &why));
+            return answer(&refusals.refuse(None, fallback_dialect, &why, None));
         }
     };
+    refusals.digest = Some(raw.sha256.clone());
     if raw.too_large() {
         let why = format!(
             "the payload is {} bytes, over the {}-byte limit",
@@ -205,14 +213,14 @@ pub(super) fn run(o: Args) -> ExitCode {
             hook_input::MAX_PAYLOAD_BYTES
         );
         let seam = hook_input::raw_seam(&raw.bytes);
-        return answer(&hook_input::refuse(seam, fallback_dialect, &why));
+        return answer(&refusals.refuse(seam, fallback_dialect, &why, None));
     }
     let mut payload = match seamguard_engine::event::parse_json(&raw.bytes) {
         Ok(v) => v,
         Err(e) => {
             let why = format!("malformed hook payload ({} bytes): {e}", raw.total);
             let seam = hook_input::raw_seam(&raw.bytes);
-            return answer(&hook_input::refuse(seam, fallback_dialect, &why));
+            return answer(&refusals.refuse(seam, fallback_dialect, &why, None));
         }
     };
     drop(raw);
@@ -225,7 +233,7 @@ pub(super) fn run(o: Args) -> ExitCode {
         Ok(p) => p,
         Err(why) => {
             let seam = dialect_seam(&payload, dialect);
-            return answer(&hook_input::refuse(seam, dialect, &why));
+            return answer(&refusals.refuse(seam, Some(dialect), &why, None));
         }
     };
     let event = match HookEvent::from_value(&payload) {
@@ -239,7 +247,7 @@ pub(super) fn run(o: Args) -> ExitCode {
                 .get("hook_event_name")
                 .and_then(|n| n.as_str())
                 .and_then(Seam::from_event_name);
-            return answer(&hook_input::refuse(seam, dialect, &e.to_string()));
+            return answer(&refusals.refuse(seam, Some(dialect), &e.to_string(), Some(&payload)));
         }
     };
     let seam = event.seam();
@@ -247,7 +255,7 @@ pub(super) fn run(o: Args) -> ExitCode {
     if matches!(seam, Seam::PreTool | Seam::PermissionRequest)
         && let Some(why) = hook_input::oversized_command(&payload)
     {
-        return answer(&hook_input::refuse(Some(seam), dialect, &why));
+        return answer(&refusals.refuse(Some(seam), Some(dialect), &why, Some(&payload)));
     }
     let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         judge(&o, &payload, seam, dialect, started)
@@ -260,7 +268,7 @@ pub(super) fn run(o: Args) -> ExitCode {
         Ok(j) => j,
         Err(p) => {
             let why = format!("internal error ({})", panic_text(p.as_ref()));
-            return answer(&hook_input::refuse(Some(seam), dialect, &why));
+            return answer(&refusals.refuse(Some(seam), Some(dialect), &why, Some(&payload)));
         }
     };
     // Coercions are routine: the host's debug log, not the user's screen.
@@ -272,7 +280,7 @@ pub(super) fn run(o: Args) -> ExitCode {
     let enc = encode_for(&outcome, dialect, &payload);
     // Every decision is recorded (`allow --last`, `log` and `status` read the log): by default
     // in the state folder; `SEAMGUARD_AUDIT_LOG=off` turns it off.
-    let audit_path = super::log::audit_path(o.audit_log.as_deref());
+    let audit_path = refusals.audit_log.take();
     let code = answer(&enc);
     if let Some(path) = audit_path {
         let mut recs = audit::records(
@@ -285,6 +293,11 @@ pub(super) fn run(o: Args) -> ExitCode {
             Some(&payload),
         );
         crate::grants::annotate(&mut recs, &payload, call, granted.as_ref());
+        hook_input::keep_input(
+            &mut recs,
+            &payload,
+            refusals.digest.as_deref().unwrap_or(""),
+        );
         if let Err(e) = audit::append(&path, &recs) {
             eprintln!(
                 "seamguard: cannot append to the audit log {}: {e}",

@@ -10,9 +10,12 @@
 //! exit 2 with a non-empty stderr).
 
 use std::io::Read;
+use std::path::PathBuf;
+use std::time::Instant;
 
 use serde_json::Value;
 
+use seamguard_engine::audit::{self, PayloadDigest};
 use seamguard_engine::{Contribution, Dialect, Encoded, Outcome, Seam, Verdict, encode, merge};
 
 /// The largest payload seamguard reads (bytes). A bigger one is refused before it is parsed:
@@ -31,6 +34,8 @@ pub(crate) struct RawPayload {
     pub(crate) bytes: Vec<u8>,
     /// How many bytes the host sent.
     pub(crate) total: u64,
+    /// The SHA-256 of every byte the host sent (hex), the dropped rest included.
+    pub(crate) sha256: String,
 }
 
 impl RawPayload {
@@ -40,7 +45,8 @@ impl RawPayload {
     }
 }
 
-/// Read the whole of `input`, keeping at most [`MAX_PAYLOAD_BYTES`] + 1 bytes.
+/// Read the whole of `input`, keeping at most [`MAX_PAYLOAD_BYTES`] + 1 bytes, and digest
+/// all of it.
 ///
 /// # Errors
 /// The read error of `input`.
@@ -49,11 +55,82 @@ pub(crate) fn read_payload(input: &mut dyn Read) -> std::io::Result<RawPayload> 
     let kept = input
         .take(MAX_PAYLOAD_BYTES as u64 + 1)
         .read_to_end(&mut bytes)?;
+    let mut digest = PayloadDigest::default();
+    digest.update(&bytes);
     let mut total = kept as u64;
     if bytes.len() > MAX_PAYLOAD_BYTES {
-        total += std::io::copy(input, &mut std::io::sink())?;
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let n = match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            digest.update(buf.get(..n).unwrap_or_default());
+            total += n as u64;
+        }
     }
-    Ok(RawPayload { bytes, total })
+    Ok(RawPayload {
+        bytes,
+        total,
+        sha256: digest.finish(),
+    })
+}
+
+/// Where the hook's refusals are recorded, and what every record of this call shares.
+pub(crate) struct Refusals {
+    /// The audit log (`None`: off).
+    pub(crate) audit_log: Option<PathBuf>,
+    /// When the call started (Unix ms), and the clock of its duration.
+    pub(crate) started_ms: u64,
+    /// When the call started.
+    pub(crate) started: Instant,
+    /// The digest of the raw payload, once it was read.
+    pub(crate) digest: Option<String>,
+}
+
+impl Refusals {
+    /// [`refuse`] the payload and record the refusal in the audit log
+    /// ([`audit::refusal_records`]): `dialect` is `None` while it is not known (the answer is
+    /// then in the Claude Code shape, which every host reads), `payload` the parsed payload
+    /// when there is one.
+    pub(crate) fn refuse(
+        &self,
+        seam: Option<Seam>,
+        dialect: Option<Dialect>,
+        why: &str,
+        payload: Option<&Value>,
+    ) -> Encoded {
+        let (outcome, enc) = refusal(seam, dialect.unwrap_or(Dialect::ClaudeCode), why);
+        if let Some(path) = &self.audit_log {
+            let recs = audit::refusal_records(
+                &audit::new_handler_id(),
+                dialect,
+                seam.map(Seam::event_name),
+                self.started_ms,
+                self.started.elapsed().as_secs_f64() * 1000.0,
+                &outcome,
+                why,
+                self.digest.as_deref(),
+                payload,
+            );
+            if let Err(e) = audit::append(path, &recs) {
+                eprintln!(
+                    "seamguard: cannot append to the audit log {}: {e}",
+                    path.display()
+                );
+            }
+        }
+        enc
+    }
+}
+
+/// Add the digest of the raw payload and the masked input to the evaluation's audit records
+/// ([`audit::keep_input`]); `SEAMGUARD_AUDIT_INPUT=off` keeps only the digest.
+pub(crate) fn keep_input(records: &mut [Value], payload: &Value, digest: &str) {
+    let off = std::env::var_os("SEAMGUARD_AUDIT_INPUT").is_some_and(|v| v == "off");
+    audit::keep_input(records, (!off).then_some(payload), digest);
 }
 
 /// The identifier fields a host sends as strings; a number there is read as its digits.
@@ -155,17 +232,21 @@ pub(crate) fn raw_seam(input: &[u8]) -> Option<Seam> {
     }
 }
 
-/// The answer to a payload seamguard cannot judge (see the module documentation): `seam` is
-/// the event when it is known, `why` says what was wrong.
-pub(crate) fn refuse(seam: Option<Seam>, dialect: Dialect, why: &str) -> Encoded {
+/// The answer to a payload seamguard cannot judge (see the module documentation), and the
+/// outcome it stands for (an unknown event, answered by exit 2, as a denied tool call): `seam`
+/// is the event when it is known, `why` says what was wrong.
+fn refusal(seam: Option<Seam>, dialect: Dialect, why: &str) -> (Outcome, Encoded) {
     let Some(seam) = seam else {
-        return Encoded {
+        let enc = Encoded {
             stdout: String::new(),
             stderr: format!(
                 "seamguard could not read this hook payload ({why}) and cannot tell which event it is; blocked to be safe"
             ),
             exit_code: 2,
         };
+        let mut c = Contribution::verdict(UNREADABLE_RULE, Verdict::Deny, Some(enc.stderr.clone()));
+        c.guard = true;
+        return (merge(Seam::PreTool, vec![c]), enc);
     };
     let outcome = if matches!(seam, Seam::PreTool | Seam::PermissionRequest) {
         let mut c = Contribution::verdict(
@@ -191,13 +272,17 @@ pub(crate) fn refuse(seam: Option<Seam>, dialect: Dialect, why: &str) -> Encoded
     if enc.stderr.is_empty() {
         enc.stderr = format!("seamguard: {why}");
     }
-    enc
+    (outcome, enc)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn refuse(seam: Option<Seam>, dialect: Dialect, why: &str) -> Encoded {
+        refusal(seam, dialect, why).1
+    }
 
     #[test]
     fn numeric_ids_and_boolean_words_are_coerced() {
@@ -284,5 +369,8 @@ mod tests {
         assert_eq!(raw.bytes.len(), MAX_PAYLOAD_BYTES + 1);
         assert_eq!(raw.total, (MAX_PAYLOAD_BYTES + 10) as u64);
         assert!(raw.too_large());
+        // The digest covers the bytes read past as well.
+        assert_eq!(raw.sha256, audit::payload_digest(&data));
+        assert_ne!(raw.sha256, audit::payload_digest(&raw.bytes));
     }
 }

@@ -23,7 +23,8 @@ pub(super) fn audit_path(explicit: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// The `hook/result` records of the evaluations in the log (not those of command hooks), in
-/// file order; lines that are not JSON are skipped. A missing log holds no record.
+/// file order, the rotated previous log ([`seamguard_engine::audit::rotated_path`]) first;
+/// lines that are not JSON are skipped. A missing log holds no record.
 ///
 /// # Errors
 /// The log exists but cannot be read.
@@ -32,11 +33,25 @@ pub(super) fn read_results(path: &Path) -> Result<Vec<Value>, String> {
 }
 
 /// [`read_results`] of at most the last `max_bytes` of the log (from the first whole line in
-/// them): what `allow --last` needs from a log that only grows.
+/// them), reaching into the rotated previous log when the current one is shorter: what
+/// `allow --last` needs from a log that only grows.
 ///
 /// # Errors
 /// The log exists but cannot be read.
 pub(super) fn read_results_tail(path: &Path, max_bytes: u64) -> Result<Vec<Value>, String> {
+    let current = std::fs::metadata(path).map_or(0, |m| m.len());
+    let mut out = if current < max_bytes {
+        let previous = seamguard_engine::audit::rotated_path(path);
+        read_file_tail(&previous, max_bytes - current)?
+    } else {
+        Vec::new()
+    };
+    out.extend(read_file_tail(path, max_bytes)?);
+    Ok(out)
+}
+
+/// The results of one log file's last `max_bytes`.
+fn read_file_tail(path: &Path, max_bytes: u64) -> Result<Vec<Value>, String> {
     use std::io::{Read, Seek, SeekFrom};
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
     let mut f = match std::fs::File::open(path) {
@@ -239,6 +254,9 @@ fn line(n: usize, r: &Value) -> String {
     }
     if let Some(e) = r.get("enforced").and_then(Value::as_str) {
         out.push_str(&format!("  (enforced: {e})"));
+    }
+    if r.get("refused").and_then(Value::as_bool) == Some(true) {
+        out.push_str(&format!("  (refused: {})", field(r, "cause")));
     }
     out
 }

@@ -33,6 +33,18 @@ pub(crate) struct Args {
     /// Execute the `run` command hooks of fired rules (default: list them as "would run").
     #[arg(long)]
     exec_hooks: bool,
+    /// Only events with this verdict (`allow`, `ask`, `deny`, `none`, …; repeatable or
+    /// comma-separated). With a filter, the counts and lists are about the selected events,
+    /// and every selected event is listed, allowed ones included.
+    #[arg(long = "verdict", value_name = "VERDICT", value_delimiter = ',')]
+    verdicts: Vec<String>,
+    /// Only events this rule fired on (with the policies or the baseline; repeatable).
+    #[arg(long = "rule", value_name = "ID")]
+    rules: Vec<String>,
+    /// Only events whose outcome (verdict or firing rules) differs from the baseline: the
+    /// `--baseline` policies, or the decisions recorded in an audit log.
+    #[arg(long)]
+    only_changed: bool,
 }
 
 impl From<Format> for OutputFormat {
@@ -110,5 +122,8 @@ pub(super) fn run(a: Args) -> ExitCode {
         fail_on: a.fail_on,
         dialect: a.dialect.map(Into::into),
         exec_hooks: a.exec_hooks,
+        verdicts: a.verdicts,
+        rules: a.rules,
+        only_changed: a.only_changed,
     })
 }

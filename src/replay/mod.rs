@@ -1,7 +1,9 @@
 //! `seamguard replay`: dry-run recorded agent sessions against policies, never acting on them.
 //!
 //! Every file is read by [`seamguard_engine::readers`] (format detected per file: Claude Code
-//! transcripts, Codex rollouts, hook-payload logs, Gemini CLI chats), every event is evaluated
+//! transcripts, Codex rollouts, hook-payload logs, Gemini CLI chats), or, for seamguard's own
+//! audit log, by `audit_log` (its records that kept their input, re-judged, with the recorded
+//! decision as the baseline when no `--baseline` is given); every event is evaluated
 //! with the policies (and with `--baseline` ones when given), and a report is printed.
 //! Command hooks (`run`) are not executed unless `--exec-hooks` is given: fired ones are
 //! listed as "would run".
@@ -13,15 +15,16 @@
 //! | key | value |
 //! |---|---|
 //! | `policies`, `baseline_policies` | policy files used (`baseline_policies` empty without `--baseline`) |
-//! | `files` | `[{path, format, events, problems}]`, `format` one of `hook-log`, `claude-transcript`, `codex-rollout`, `gemini-chat` (`null` when nothing was read) |
+//! | `files` | `[{path, format, events, problems}]`, `format` one of `hook-log`, `claude-transcript`, `codex-rollout`, `gemini-chat`, `audit-log` (`null` when nothing was read) |
 //! | `events` | number of events evaluated |
+//! | `selected` | `null`, or with `--verdict` / `--rule` / `--only-changed` `{verdicts, rules, only_changed, events}` (`events`: how many passed the filters; every count and list below is about those, except `never_fired`) |
 //! | `events_by_seam` | `{seam: count}` (`pre-tool`, `post-tool`, `prompt-submit`, …) |
 //! | `verdicts` | `{verdict: count}` (`none`, `allow`, `ask`, `deny`, `block`, `continue`, …) |
 //! | `rule_hits` | `{rule id: events it fired on}` |
 //! | `never_fired` | `[{rule, source}]`: rules that fired on no event (`source` is `file:line:column`) |
 //! | `decisions` | every event whose verdict is not `none`/`allow`, or that adds context or halts: an *event record* |
 //! | `would_run` | `[{file, line, rule, command}]`: command hooks that fired and were not executed |
-//! | `diff` | `null`, or with `--baseline` `{changed, baseline_verdicts, baseline_rule_hits, events: [{file, line, format, dialect, seam, subject, summary, baseline: OUTCOME, policy: OUTCOME}]}` |
+//! | `diff` | `null`, or with `--baseline` (or an audit log: its recorded decisions) `{against, changed, changes, baseline_verdicts, baseline_rule_hits, events: [{file, line, format, dialect, seam, subject, summary, baseline: OUTCOME, policy: OUTCOME}]}`; `against` is `baseline` or `recorded`; `changes` is `{transitions: [TRANSITION], rules: [{rule, added, removed, transitions: [TRANSITION]}]}`, a TRANSITION `{from, to, events}` (most events first, then by name) |
 //! | `problems` | `[{file, line, kind, message}]`, `kind` `error` (unreadable) or `skipped` (read, not replayed) |
 //!
 //! An *event record* is `{file, line, format, dialect, seam, subject, summary, verdict,
@@ -30,10 +33,20 @@
 //! command / path / prompt shortened to one line, `rules` the fired rule ids in order. An
 //! OUTCOME is `{verdict, reason, rules}`.
 //!
-//! `--format jsonl` writes one line per event (`{"type": "event", …event record…}`, plus
-//! `"baseline": OUTCOME` with `--baseline`), one per problem (`{"type": "problem", file,
-//! line, kind, message}`), and a last line `{"type": "summary", events, events_by_seam,
-//! verdicts, rule_hits, changed}`.
+//! `--format jsonl` writes one compact line per selected event (`{"type": "event", …event
+//! record…}`, plus `"baseline": OUTCOME` with a baseline), one per problem (`{"type":
+//! "problem", file, line, kind, message}`), and a last line `{"type": "summary", events,
+//! events_by_seam, verdicts, rule_hits, changed, changes, selected}`. Lines come in file
+//! order, also when files are replayed side by side.
+//!
+//! # Filters
+//!
+//! `--verdict` (the verdict with the policies), `--rule` (fired with the policies or the
+//! baseline) and `--only-changed` (verdict or firing rules differ from the baseline) select
+//! events; all of them must hold. With a filter every selected event is listed, allowed ones
+//! included, and `--fail-on` looks only at the selected events. The text report starts with
+//! the grouped changes (`allow → deny: 3`, then per rule `+n` / `-n` changed events it now
+//! fires / no longer fires on) whenever there is a baseline.
 //!
 //! # Layout
 //!
@@ -52,6 +65,7 @@ use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Seam, Verdi
 
 use crate::{bump, discover, show};
 
+mod audit_log;
 mod memory;
 mod progress;
 mod report;
@@ -59,8 +73,9 @@ mod text;
 
 use progress::Progress;
 use report::{
-    Brief, Change, EventRecord, FileStat, JsonlEvent, JsonlProblem, JsonlSummary, NeverFired,
-    PendingRun, ProblemRecord, Report, WouldRun, fired_set,
+    Against, Brief, Change, ChangeSummary, EventRecord, FileStat, JsonlEvent, JsonlProblem,
+    JsonlSummary, NeverFired, PendingRun, ProblemRecord, Report, Selected, VERDICT_NAMES, WouldRun,
+    fired_set,
 };
 use text::Style;
 
@@ -92,6 +107,18 @@ pub(crate) struct Options {
     pub(crate) dialect: Option<Dialect>,
     /// `--exec-hooks`.
     pub(crate) exec_hooks: bool,
+    /// `--verdict`: only events with one of these verdicts.
+    pub(crate) verdicts: Vec<String>,
+    /// `--rule`: only events one of these rules fired on (either side of a comparison).
+    pub(crate) rules: Vec<String>,
+    /// `--only-changed`: only events whose outcome differs from the baseline.
+    pub(crate) only_changed: bool,
+}
+
+impl Options {
+    fn filtered(&self) -> bool {
+        !self.verdicts.is_empty() || !self.rules.is_empty() || self.only_changed
+    }
 }
 
 fn load_engine(paths: &[PathBuf], exec_hooks: bool) -> (Engine, Vec<String>) {
@@ -132,6 +159,17 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(v) = o
+        .verdicts
+        .iter()
+        .find(|v| !VERDICT_NAMES.contains(&v.as_str()))
+    {
+        eprintln!(
+            "seamguard: --verdict {v}: expected one of {}",
+            VERDICT_NAMES.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     if o.exec_hooks {
         eprintln!(
             "seamguard: --exec-hooks: command hooks of fired rules are executed (with the recorded payload on stdin)"
@@ -149,12 +187,50 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         eprintln!("seamguard: no recorded files (*.jsonl, *.json) found in the given paths");
         return ExitCode::from(2);
     }
+    let audit: Vec<bool> = files.iter().map(|f| audit_log::is_audit_log(f)).collect();
+    let recorded = baseline.is_none() && audit.contains(&true);
+    if o.only_changed && baseline.is_none() && !recorded {
+        eprintln!(
+            "seamguard: --only-changed compares with a baseline: give --baseline, or replay an audit log (its recorded decisions are the baseline)"
+        );
+        return ExitCode::from(2);
+    }
+    let known = |id: &String| {
+        std::iter::once(&engine)
+            .chain(baseline.as_ref())
+            .any(|e| e.table().rules().iter().any(|r| &r.id == id))
+            || id.starts_with("seamguard:")
+    };
+    if let Some(id) = o.rules.iter().find(|id| !known(id)) {
+        if recorded {
+            eprintln!(
+                "seamguard: --rule {id}: no such rule in the policies; only recorded decisions can match it"
+            );
+        } else {
+            eprintln!("seamguard: --rule {id}: no such rule in the policies or the baseline");
+            return ExitCode::from(2);
+        }
+    }
     let style = Style(std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none());
     let jsonl = o.format == OutputFormat::Jsonl;
     let mut stdout = std::io::stdout().lock();
     let mut progress = Progress::new();
 
     let mut report = Report::new(policy_names, baseline_names);
+    if recorded {
+        report.diff = Some(report::Diff {
+            against: Against::Recorded,
+            ..report::Diff::default()
+        });
+    }
+    if o.filtered() {
+        report.selected = Some(Selected {
+            verdicts: o.verdicts.clone(),
+            rules: o.rules.clone(),
+            only_changed: o.only_changed,
+            events: 0,
+        });
+    }
     let mut failed = false;
     let run = Replay {
         engine: &engine,
@@ -162,6 +238,8 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         dialect: o.dialect,
         fail_at,
         jsonl,
+        options: o,
+        audit: &audit,
     };
     let groups = parallel_groups(o, &files);
     if groups.len() > 1 {
@@ -177,7 +255,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
                     .filter_map(|&fi| {
                         let f = files.get(fi)?;
                         let mut lines = Lines::Buffered(Vec::new());
-                        let part = run.file(f, &mut memories, &mut lines, &mut |_, _| {});
+                        let part = run.file(fi, f, &mut memories, &mut lines, &mut |_, _| {});
                         Some((fi, part.with_lines(lines)))
                     })
                     .collect()
@@ -206,7 +284,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         for (fi, f) in files.iter().enumerate() {
             let mut lines = Lines::Direct(&mut stdout);
             let before = report.events;
-            let part = run.file(f, &mut memories, &mut lines, &mut |n, path| {
+            let part = run.file(fi, f, &mut memories, &mut lines, &mut |n, path| {
                 progress.tick(fi + 1, files.len(), before + n, path);
             });
             failed |= part.merge_into(&mut report);
@@ -218,7 +296,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         .table()
         .rules()
         .iter()
-        .filter(|r| !report.rule_hits.contains_key(&r.id))
+        .filter(|r| !report.fired_any.contains(&r.id))
         .map(|r| NeverFired {
             rule: r.id.clone(),
             source: r.source.to_string(),
@@ -226,6 +304,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         .collect();
     if let Some(diff) = &mut report.diff {
         diff.changed = diff.events.len();
+        diff.changes = ChangeSummary::of(&diff.events);
     }
 
     match o.format {
@@ -313,6 +392,10 @@ impl FilePart {
         } = self;
         report.files.push(stat);
         report.events += part.events;
+        if let (Some(into), Some(from)) = (&mut report.selected, part.selected) {
+            into.events += from.events;
+        }
+        report.fired_any.extend(part.fired_any);
         merge_counts(&mut report.events_by_seam, part.events_by_seam);
         merge_counts(&mut report.verdicts, part.verdicts);
         merge_counts(&mut report.rule_hits, part.rule_hits);
@@ -341,28 +424,49 @@ struct Replay<'a> {
     dialect: Option<Dialect>,
     fail_at: Option<u8>,
     jsonl: bool,
+    options: &'a Options,
+    /// Per file: whether it is an audit log.
+    audit: &'a [bool],
+}
+
+/// The items of one recorded file, each with the outcome recorded for it (audit logs).
+fn items_of(f: &Path, audit: bool) -> Box<dyn Iterator<Item = (Item, Option<Brief>)>> {
+    if audit {
+        Box::new(audit_log::AuditReader::open(f).map(|a| (a.item, a.recorded)))
+    } else {
+        Box::new(EventReader::open(f).map(|i| (i, None)))
+    }
 }
 
 impl Replay<'_> {
-    /// Replay one recorded file with the session memories of the files before it in its
-    /// group; `tick(events so far, path)` after each event.
+    /// Replay recorded file number `fi` with the session memories of the files before it in
+    /// its group; `tick(events so far, path)` after each event.
     fn file(
         &self,
+        fi: usize,
         f: &Path,
         memories: &mut memory::Memories,
         lines: &mut Lines<'_>,
         tick: &mut dyn FnMut(usize, &str),
     ) -> FilePart {
         let engine = self.engine;
+        let o = self.options;
+        let audit = self.audit.get(fi).copied().unwrap_or(false);
         let mut report = Report::new(Vec::new(), self.baseline.map(|_| Vec::new()));
+        if audit && self.baseline.is_none() {
+            report.diff = Some(report::Diff::default());
+        }
+        if o.filtered() {
+            report.selected = Some(Selected::default());
+        }
         let mut failed = false;
         let mut st = FileStat {
             path: show(f),
-            format: None,
+            format: audit.then_some(audit_log::FORMAT_NAME),
             events: 0,
             problems: 0,
         };
-        for item in EventReader::open(f) {
+        for (item, recorded) in items_of(f, audit) {
             let ev = match item {
                 Item::Event(ev) => ev,
                 Item::Problem(p) => {
@@ -384,9 +488,38 @@ impl Replay<'_> {
             tick(st.events, &st.path);
             let dialect = self.dialect.unwrap_or(ev.dialect);
             let out = memories.evaluate(&ev, || engine.evaluate(ev.seam, &ev.payload, dialect));
+            let fired = fired_set(&out);
+            report.fired_any.extend(fired.iter().cloned());
+            // The outcome compared with: the baseline policies', or the recorded one (whose
+            // command hooks ran: compared without the ones that only would run here).
+            let base = match self.baseline {
+                Some(b) => {
+                    let b = memories.evaluate(&ev, || b.evaluate(ev.seam, &ev.payload, dialect));
+                    let base_fired = fired_set(&b);
+                    Some((Brief::new(&b, base_fired), Brief::new(&out, fired.clone())))
+                }
+                None => recorded.map(|r| (r, Brief::new(&out, report::fired_only(&out)))),
+            };
+            let changed = base
+                .as_ref()
+                .is_some_and(|(b, now)| b.verdict != now.verdict || b.rules != now.rules);
+            let selected = (o.verdicts.is_empty()
+                || o.verdicts.iter().any(|v| v == out.verdict().name()))
+                && (o.rules.is_empty()
+                    || o.rules.iter().any(|id| {
+                        fired.contains(id)
+                            || base.as_ref().is_some_and(|(b, _)| b.rules.contains(id))
+                    }))
+                && (!o.only_changed || changed);
+            memories.record(&ev, &out, engine.table().env());
+            if !selected {
+                continue;
+            }
+            if let Some(s) = &mut report.selected {
+                s.events += 1;
+            }
             bump(&mut report.events_by_seam, ev.seam.name());
             bump(&mut report.verdicts, out.verdict().name());
-            let fired = fired_set(&out);
             for id in &fired {
                 bump(&mut report.rule_hits, id);
             }
@@ -394,26 +527,24 @@ impl Replay<'_> {
                 failed |= fail_rank(out.verdict()) >= r;
             }
             let mut base_brief = None;
-            if let (Some(b), Some(diff)) = (self.baseline, &mut report.diff) {
-                let b = memories.evaluate(&ev, || b.evaluate(ev.seam, &ev.payload, dialect));
-                bump(&mut diff.baseline_verdicts, b.verdict().name());
-                let base_fired = fired_set(&b);
-                for id in &base_fired {
+            if let (Some((b, now)), Some(diff)) = (base, &mut report.diff) {
+                bump(&mut diff.baseline_verdicts, b.verdict);
+                for id in &b.rules {
                     bump(&mut diff.baseline_rule_hits, id);
                 }
-                if b.verdict() != out.verdict() || base_fired != fired {
-                    diff.events.push(Change::new(
-                        &ev,
-                        dialect,
-                        Brief::new(&b, base_fired.clone()),
-                        Brief::new(&out, fired),
-                    ));
-                }
-                if self.jsonl {
-                    base_brief = Some(Brief::new(&b, base_fired));
+                if changed {
+                    let mut c = Change::new(&ev, dialect, b, now);
+                    if audit {
+                        c.head.format = audit_log::FORMAT_NAME;
+                    }
+                    if self.jsonl {
+                        base_brief = Some(c.baseline.clone());
+                    }
+                    diff.events.push(c);
+                } else if self.jsonl {
+                    base_brief = Some(b);
                 }
             }
-            memories.record(&ev, &out, engine.table().env());
             for run in &out.pending_runs {
                 report.would_run.push(WouldRun {
                     file: ev.file.clone(),
@@ -421,21 +552,25 @@ impl Replay<'_> {
                     run: PendingRun::new(run),
                 });
             }
-            if self.jsonl {
-                let record = EventRecord::new(&ev, dialect, &out, engine.table().env());
-                let line = JsonlEvent {
-                    record: &record,
-                    kind: "event",
-                    baseline: base_brief,
-                };
-                lines.push(json_line(&line));
-            } else if !matches!(out.verdict(), Verdict::Abstain | Verdict::Allow)
+            let listed = o.filtered()
+                || !matches!(out.verdict(), Verdict::Abstain | Verdict::Allow)
                 || !out.contexts.is_empty()
-                || out.halt.is_some()
-            {
-                report
-                    .decisions
-                    .push(EventRecord::new(&ev, dialect, &out, engine.table().env()));
+                || out.halt.is_some();
+            if self.jsonl || listed {
+                let mut record = EventRecord::new(&ev, dialect, &out, engine.table().env());
+                if audit {
+                    record.head.format = audit_log::FORMAT_NAME;
+                }
+                if self.jsonl {
+                    let line = JsonlEvent {
+                        record: &record,
+                        kind: "event",
+                        baseline: base_brief,
+                    };
+                    lines.push(json_line(&line));
+                } else {
+                    report.decisions.push(record);
+                }
             }
         }
         FilePart {
@@ -470,7 +605,10 @@ fn parallel_groups(o: &Options, files: &[PathBuf]) -> Vec<Vec<usize>> {
         return one;
     }
     // What each file's events share with other files.
-    let shared: Vec<Shared> = files.par_iter().map(|f| Shared::of(f.as_path())).collect();
+    let shared: Vec<Shared> = files
+        .par_iter()
+        .map(|f| Shared::of(f.as_path(), audit_log::is_audit_log(f)))
+        .collect();
     let open: BTreeSet<&str> = shared
         .iter()
         .flat_map(|s| s.open_reads.iter().map(String::as_str))
@@ -538,10 +676,10 @@ struct Shared {
 }
 
 impl Shared {
-    fn of(f: &Path) -> Shared {
+    fn of(f: &Path, audit: bool) -> Shared {
         let mut out = Shared::default();
         let mut written = BTreeSet::new();
-        for item in EventReader::open(f) {
+        for (item, _) in items_of(f, audit) {
             let Item::Event(ev) = item else { continue };
             let p = &ev.payload;
             let session = p.get("session_id").and_then(|v| v.as_str());

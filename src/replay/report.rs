@@ -27,6 +27,9 @@ pub(super) struct Report {
     pub(super) files: Vec<FileStat>,
     /// Number of events evaluated.
     pub(super) events: usize,
+    /// With `--verdict`, `--rule` or `--only-changed`: the filters and the number of events
+    /// they selected (every count and list below is about those); `null` without filters.
+    pub(super) selected: Option<Selected>,
     /// Events per seam name.
     pub(super) events_by_seam: BTreeMap<String, usize>,
     /// Events per verdict name.
@@ -44,6 +47,9 @@ pub(super) struct Report {
     /// Records that were not replayed.
     #[serde(serialize_with = "problem_records")]
     pub(super) problems: Vec<ReadProblem>,
+    /// Every rule that fired on an event, selected or not (for `never_fired`).
+    #[serde(skip)]
+    pub(super) fired_any: BTreeSet<String>,
 }
 
 impl Report {
@@ -56,6 +62,7 @@ impl Report {
             baseline_policies: baseline.unwrap_or_default(),
             files: Vec::new(),
             events: 0,
+            selected: None,
             events_by_seam: BTreeMap::new(),
             verdicts: BTreeMap::new(),
             rule_hits: BTreeMap::new(),
@@ -63,8 +70,22 @@ impl Report {
             decisions: Vec::new(),
             would_run: Vec::new(),
             problems: Vec::new(),
+            fired_any: BTreeSet::new(),
         }
     }
+}
+
+/// The event filters of a replay and what they selected.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct Selected {
+    /// `--verdict` names (empty: any verdict).
+    pub(super) verdicts: Vec<String>,
+    /// `--rule` ids (empty: any rule).
+    pub(super) rules: Vec<String>,
+    /// `--only-changed`.
+    pub(super) only_changed: bool,
+    /// Events that passed the filters.
+    pub(super) events: usize,
 }
 
 /// What was read from one file.
@@ -212,7 +233,7 @@ impl EventRecord {
 }
 
 /// An outcome in brief (an OUTCOME of the module doc).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub(super) struct Brief {
     /// Verdict name.
     pub(super) verdict: &'static str,
@@ -223,6 +244,21 @@ pub(super) struct Brief {
 }
 
 impl Brief {
+    /// The brief of a decision recorded in an audit log: its verdict name (`None` when it is
+    /// not one seamguard writes), reason and rule ids.
+    pub(super) fn recorded(
+        verdict: &str,
+        reason: String,
+        rules: BTreeSet<String>,
+    ) -> Option<Brief> {
+        let verdict = VERDICT_NAMES.iter().copied().find(|v| *v == verdict)?;
+        Some(Brief {
+            verdict,
+            reason,
+            rules,
+        })
+    }
+
     /// The brief of `o`, whose fired rules are `rules` ([`fired_set`]).
     pub(super) fn new(o: &Outcome, rules: BTreeSet<String>) -> Brief {
         Brief {
@@ -261,17 +297,135 @@ impl Change {
     }
 }
 
-/// The comparison with the baseline policies.
+/// The verdict names an outcome can have (`--verdict` accepts these).
+pub(super) const VERDICT_NAMES: &[&str] = &[
+    "none", "allow", "ask", "defer", "deny", "block", "redact", "continue",
+];
+
+/// What the outcomes are compared with.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum Against {
+    /// The `--baseline` policies.
+    #[default]
+    Baseline,
+    /// The decisions recorded in an audit log (no `--baseline` given).
+    Recorded,
+}
+
+/// The comparison with the baseline policies (or the recorded decisions).
 #[derive(Debug, Default, Serialize)]
 pub(super) struct Diff {
+    /// `baseline` (the `--baseline` policies) or `recorded` (the decisions of an audit log).
+    pub(super) against: Against,
     /// Number of changed events (`events.len()`, set when the replay ends).
     pub(super) changed: usize,
+    /// The changed events grouped (set when the replay ends).
+    pub(super) changes: ChangeSummary,
     /// Events per verdict name with the baseline.
     pub(super) baseline_verdicts: BTreeMap<String, usize>,
     /// Rule id → events it fired on with the baseline.
     pub(super) baseline_rule_hits: BTreeMap<String, usize>,
     /// The changed events.
     pub(super) events: Vec<Change>,
+}
+
+/// How many changed events went from one verdict to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(super) struct Transition {
+    /// Verdict before (baseline or recorded).
+    pub(super) from: &'static str,
+    /// Verdict after (the policies).
+    pub(super) to: &'static str,
+    /// Number of events.
+    pub(super) events: usize,
+}
+
+/// What one rule changed: the events it now fires on and no longer fires on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(super) struct RuleChange {
+    /// Rule id.
+    pub(super) rule: String,
+    /// Changed events it fires on with the policies only.
+    pub(super) added: usize,
+    /// Changed events it fired on with the baseline only.
+    pub(super) removed: usize,
+    /// The verdict transitions of those events.
+    pub(super) transitions: Vec<Transition>,
+}
+
+/// The changed events grouped: per verdict transition, and per rule that started or stopped
+/// firing. Sorted by number of events (most first), then by name, so the order is stable.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub(super) struct ChangeSummary {
+    /// `before → after: n`, for every pair of verdicts (the same verdict twice when only the
+    /// firing rules changed).
+    pub(super) transitions: Vec<Transition>,
+    /// Per rule.
+    pub(super) rules: Vec<RuleChange>,
+}
+
+impl ChangeSummary {
+    /// Group `changes`.
+    pub(super) fn of(changes: &[Change]) -> ChangeSummary {
+        let mut all = PairCounts::new();
+        let mut per_rule: BTreeMap<&str, (usize, usize, PairCounts)> = BTreeMap::new();
+        for c in changes {
+            let pair = (c.baseline.verdict, c.policy.verdict);
+            *all.entry(pair).or_insert(0) += 1;
+            let added = c
+                .policy
+                .rules
+                .difference(&c.baseline.rules)
+                .map(|r| (r, true));
+            let removed = c
+                .baseline
+                .rules
+                .difference(&c.policy.rules)
+                .map(|r| (r, false));
+            for (rule, is_added) in added.chain(removed) {
+                let e = per_rule.entry(rule.as_str()).or_default();
+                if is_added {
+                    e.0 += 1;
+                } else {
+                    e.1 += 1;
+                }
+                *e.2.entry(pair).or_insert(0) += 1;
+            }
+        }
+        let mut rules: Vec<RuleChange> = per_rule
+            .into_iter()
+            .map(|(rule, (added, removed, t))| RuleChange {
+                rule: rule.to_string(),
+                added,
+                removed,
+                transitions: sorted_transitions(t),
+            })
+            .collect();
+        rules.sort_by(|a, b| {
+            (b.added + b.removed)
+                .cmp(&(a.added + a.removed))
+                .then_with(|| a.rule.cmp(&b.rule))
+        });
+        ChangeSummary {
+            transitions: sorted_transitions(all),
+            rules,
+        }
+    }
+}
+
+/// Events per (verdict before, verdict after).
+type PairCounts = BTreeMap<(&'static str, &'static str), usize>;
+
+/// Transitions, most events first, then by verdict names.
+fn sorted_transitions(m: PairCounts) -> Vec<Transition> {
+    let mut v: Vec<Transition> = m
+        .into_iter()
+        .map(|((from, to), events)| Transition { from, to, events })
+        .collect();
+    // A stable sort of a name-ordered list: ties keep the name order.
+    v.sort_by_key(|t| std::cmp::Reverse(t.events));
+    v
 }
 
 /// A read problem as reported: `{file, line, kind, message}`.
@@ -337,8 +491,12 @@ pub(super) struct JsonlSummary<'a> {
     pub(super) verdicts: &'a BTreeMap<String, usize>,
     /// Rule id → events it fired on.
     pub(super) rule_hits: &'a BTreeMap<String, usize>,
-    /// Changed events (`null` without `--baseline`).
+    /// Changed events (`null` without `--baseline` or a recorded baseline).
     pub(super) changed: Option<usize>,
+    /// The changed events grouped (`null` without a baseline).
+    pub(super) changes: Option<&'a ChangeSummary>,
+    /// The filters and the events they selected (`null` without filters).
+    pub(super) selected: Option<&'a Selected>,
 }
 
 impl<'a> JsonlSummary<'a> {
@@ -351,6 +509,8 @@ impl<'a> JsonlSummary<'a> {
             verdicts: &report.verdicts,
             rule_hits: &report.rule_hits,
             changed: report.diff.as_ref().map(|d| d.events.len()),
+            changes: report.diff.as_ref().map(|d| &d.changes),
+            selected: report.selected.as_ref(),
         }
     }
 }
@@ -394,6 +554,12 @@ fn subject_of(ev: &RecordedEvent) -> String {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string()
+}
+
+/// Rule ids an outcome fired, without command hooks that only would run (what an audit
+/// record of the live hook, where they ran, lists).
+pub(super) fn fired_only(o: &Outcome) -> BTreeSet<String> {
+    o.fired.iter().map(|c| c.rule.clone()).collect()
 }
 
 /// Rule ids an outcome fired, including command hooks that only would run.

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::report::{Brief, Report};
+use super::report::{Against, Brief, ChangeSummary, Report, Transition};
 
 /// ANSI styling, on only when stdout is a terminal and `NO_COLOR` is unset.
 #[derive(Clone, Copy)]
@@ -48,6 +48,60 @@ fn joined<'a>(ids: impl IntoIterator<Item = &'a String>) -> String {
         .join(", ")
 }
 
+/// `before → after: n, …`.
+fn transitions(t: &[Transition]) -> String {
+    t.iter()
+        .map(|t| format!("{} → {}: {}", t.from, t.to, t.events))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The grouped changes, printed first: `allow → deny: 3` per verdict pair, then per rule
+/// the changed events it now fires on (`+n`) and no longer fires on (`-n`).
+fn render_changes(
+    w: &mut impl Write,
+    c: &ChangeSummary,
+    changed: usize,
+    against: Against,
+    events: usize,
+    style: Style,
+) -> io::Result<()> {
+    let what = match against {
+        Against::Baseline => "the baseline",
+        Against::Recorded => "the recorded decisions",
+    };
+    writeln!(
+        w,
+        "{}",
+        style.bold(&format!(
+            "changes against {what}: {changed} of {events} event(s)"
+        ))
+    )?;
+    for t in &c.transitions {
+        writeln!(w, "  {} → {}: {}", t.from, t.to, t.events)?;
+    }
+    if !c.rules.is_empty() {
+        writeln!(w, "{}", style.bold("changes per rule:"))?;
+    }
+    for r in &c.rules {
+        let mut counts = Vec::new();
+        if r.added > 0 {
+            counts.push(format!("+{}", r.added));
+        }
+        if r.removed > 0 {
+            counts.push(format!("-{}", r.removed));
+        }
+        writeln!(
+            w,
+            "  {}  {}  ({})",
+            r.rule,
+            counts.join(" "),
+            transitions(&r.transitions)
+        )?;
+    }
+    Ok(())
+}
+
 /// Write the text summary of `report`, replayed with `rules` rule(s).
 pub(super) fn render(
     w: &mut impl Write,
@@ -55,6 +109,17 @@ pub(super) fn render(
     rules: usize,
     style: Style,
 ) -> io::Result<()> {
+    let selected = report.selected.as_ref().map_or(report.events, |s| s.events);
+    if let Some(diff) = &report.diff {
+        render_changes(
+            w,
+            &diff.changes,
+            diff.changed,
+            diff.against,
+            selected,
+            style,
+        )?;
+    }
     writeln!(
         w,
         "{}",
@@ -76,6 +141,25 @@ pub(super) fn render(
             s.path,
             s.events,
             s.format.unwrap_or("nothing read")
+        )?;
+    }
+    if let Some(s) = &report.selected {
+        let mut filters = Vec::new();
+        if !s.verdicts.is_empty() {
+            filters.push(format!("--verdict {}", s.verdicts.join(",")));
+        }
+        for r in &s.rules {
+            filters.push(format!("--rule {r}"));
+        }
+        if s.only_changed {
+            filters.push("--only-changed".to_string());
+        }
+        writeln!(
+            w,
+            "selected {} of {} events ({}); the counts and lists below are about them",
+            s.events,
+            report.events,
+            filters.join(" ")
         )?;
     }
     writeln!(w, "events by seam: {}", counts(&report.events_by_seam))?;
@@ -113,15 +197,16 @@ pub(super) fn render(
         writeln!(w, "  {} ({})", n.rule, n.source)?;
     }
     let n = report.decisions.len();
-    writeln!(
-        w,
-        "{}",
-        style.bold(&format!("decisions other than allow ({n}):"))
-    )?;
+    let title = if report.selected.is_some() {
+        format!("selected events ({n}):")
+    } else {
+        format!("decisions other than allow ({n}):")
+    };
+    writeln!(w, "{}", style.bold(&title))?;
     for d in &report.decisions {
         writeln!(
             w,
-            "  {}:{}  {} {}  {}  [{}]  {}\n      {}",
+            "  {}:{}  {} {}  {}  [{}]  {}",
             d.head.file,
             d.head.line,
             d.head.seam,
@@ -129,8 +214,11 @@ pub(super) fn render(
             style.verdict(d.verdict),
             joined(&d.rules),
             d.head.summary,
-            d.reason.lines().next().unwrap_or("")
         )?;
+        // An event no rule decided (listed by a filter) has no reason.
+        if let Some(reason) = d.reason.lines().next().filter(|r| !r.is_empty()) {
+            writeln!(w, "      {reason}")?;
+        }
         // What the call does besides running its programs (the summary shows those).
         let seen: Vec<&str> = d
             .effects
@@ -162,21 +250,25 @@ pub(super) fn render(
     }
     if let Some(diff) = &report.diff {
         let n = diff.events.len();
+        let (what, side_name) = match diff.against {
+            Against::Baseline => ("the baseline", "baseline"),
+            Against::Recorded => ("the recorded decisions", "recorded"),
+        };
         writeln!(
             w,
             "{}",
-            style.bold(&format!("changed against the baseline ({n} event(s)):"))
+            style.bold(&format!("changed against {what} ({n} event(s)):"))
         )?;
         writeln!(
             w,
-            "  baseline verdicts: {}",
+            "  {side_name} verdicts: {}",
             counts(&diff.baseline_verdicts)
         )?;
         let side = |b: &Brief| format!("{} [{}]", style.verdict(b.verdict), joined(&b.rules));
         for c in &diff.events {
             writeln!(
                 w,
-                "  {}:{}  {} {}  {}\n      baseline {}  ->  policy {}",
+                "  {}:{}  {} {}  {}\n      {side_name} {}  ->  policy {}",
                 c.head.file,
                 c.head.line,
                 c.head.seam,

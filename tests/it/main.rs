@@ -10,6 +10,7 @@
 
 mod support;
 
+mod audit_replay_cli;
 mod check_json_cli;
 mod cli;
 mod command_hooks_cli;
@@ -26,6 +27,7 @@ mod log_cli;
 mod policy_macro_replay;
 mod reasons_library;
 mod replay_cli;
+mod replay_filters_cli;
 mod sample_hooks;
 mod session_memory_cli;
 mod status_cli;
