@@ -187,10 +187,10 @@ pub struct SnapshotLoad {
     pub how: SnapshotUse,
 }
 
-/// This build: the running binary's size and modification time, so a rebuilt binary (whose
-/// lowering or literal analysis may differ within one version) never reads another build's
-/// entries.
-fn build_id() -> u64 {
+/// This build: a hash of the running binary's size and modification time, so a rebuilt
+/// binary (whose lowering or literal analysis may differ within one version) never reads
+/// another build's entries.
+pub fn build_id() -> u64 {
     static ID: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *ID.get_or_init(|| {
         let mut h = std::hash::DefaultHasher::new();
@@ -431,6 +431,23 @@ pub fn load_set_cached(
         key: Some(content_key),
         how: SnapshotUse::Built,
     }
+}
+
+/// The content key of the snapshot that the files' metadata names, without loading it (what a
+/// resident server of the same policies was built from); `None` when there is no such
+/// snapshot yet, or a file cannot be `stat`ed. Only its first bytes are read: a damaged
+/// snapshot gives a key no server holds, and the call is then evaluated in its own process.
+pub fn snapshot_key(paths: &[(PathBuf, Scope)], opts: LoadOptions, dir: &Path) -> Option<u64> {
+    let f = std::fs::File::open(meta_path(dir, metadata_key(paths, opts)?)).ok()?;
+    let mut head = [0u8; 30];
+    let n = f.read_at(&mut head, 0).ok()?;
+    let bytes = head.get(..n)?;
+    if bytes.get(..8)? != MAGIC {
+        return None;
+    }
+    postcard::take_from_bytes::<u64>(bytes.get(20..)?)
+        .ok()
+        .map(|(k, _)| k)
 }
 
 fn meta_path(dir: &Path, k: u64) -> PathBuf {

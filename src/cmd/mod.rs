@@ -22,6 +22,7 @@ mod import;
 mod init;
 mod log;
 mod replay;
+mod serve;
 mod status;
 mod test;
 mod trust;
@@ -48,6 +49,8 @@ pub(crate) enum Command {
     Status(status::Args),
     /// Read the audit log: last decisions, filters, counts per rule, observe-mode summary.
     Log(log::Args),
+    /// Keep the policies compiled in a resident server that `hook` asks first (opt-in).
+    Serve(serve::ServeArgs),
 }
 
 impl Command {
@@ -67,6 +70,7 @@ impl Command {
             Command::Grants(a) => grants::run(&a),
             Command::Status(a) => status::run(&a),
             Command::Log(a) => log::run(&a),
+            Command::Serve(a) => serve::run(a),
         }
     }
 }

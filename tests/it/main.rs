@@ -23,6 +23,7 @@ mod log_cli;
 mod policy_macro_replay;
 mod replay_cli;
 mod sample_hooks;
+mod serve_cli;
 mod session_memory_cli;
 mod status_cli;
 mod try_cli;
