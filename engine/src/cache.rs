@@ -378,6 +378,7 @@ pub fn load_set_cached(
     if let Some(mk) = meta_key
         && let Some((policies, key)) = read_snapshot(&meta_path(dir, mk), part)
     {
+        keep_fresh(&meta_path(dir, mk));
         return SnapshotLoad {
             policies,
             key: Some(key),
@@ -448,6 +449,24 @@ pub fn snapshot_key(paths: &[(PathBuf, Scope)], opts: LoadOptions, dir: &Path) -
     postcard::take_from_bytes::<u64>(bytes.get(20..)?)
         .ok()
         .map(|(k, _)| k)
+}
+
+/// Mark a snapshot in use for eviction (newest kept): its modification time is moved to now
+/// when it is over an hour old, so a snapshot in daily use is never the oldest, at one write
+/// per hour at most.
+fn keep_fresh(path: &Path) {
+    let now = std::time::SystemTime::now();
+    let Ok(m) = std::fs::metadata(path) else {
+        return;
+    };
+    let old = m
+        .modified()
+        .ok()
+        .and_then(|t| now.duration_since(t).ok())
+        .is_some_and(|d| d.as_secs() > 3600);
+    if old && let Ok(f) = std::fs::File::options().append(true).open(path) {
+        let _ = f.set_modified(now);
+    }
 }
 
 fn meta_path(dir: &Path, k: u64) -> PathBuf {
@@ -1024,6 +1043,43 @@ mod tests {
             touched.how
         );
         assert_eq!(touched.key, edited.key);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_snapshot_in_use_outlives_newer_ones() {
+        let dir = temp("fresh");
+        let cache = dir.join("cache");
+        let pol = dir.join("used.toml");
+        std::fs::write(&pol, "[[rule]]\nid = \"used\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"x\" }\ndecision = \"deny\"\n").unwrap();
+        let used = vec![(pol, Scope::User)];
+        let first = load_set_cached(&used, LoadOptions::hook(), &cache, None);
+        let snap = content_path(&cache, first.key.unwrap());
+        // An hour and more since its last use, each time: the next hit moves its time.
+        let age = || {
+            let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+            std::fs::File::options()
+                .append(true)
+                .open(&snap)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        };
+        let other = dir.join("other.toml");
+        for i in 0..MAX_SNAPSHOTS {
+            // The used set is read between the others (a hit moves its time once an hour).
+            age();
+            let hit = load_set_cached(&used, LoadOptions::hook(), &cache, None);
+            assert_eq!(hit.how, SnapshotUse::Metadata, "round {i}");
+            std::fs::write(&other, format!("[[rule]]\nid = \"o{i}\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = {{ contains = \"{i}\" }}\ndecision = \"deny\"\n")).unwrap();
+            load_set_cached(
+                &[(other.clone(), Scope::User)],
+                LoadOptions::hook(),
+                &cache,
+                None,
+            );
+        }
+        assert!(snap.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
