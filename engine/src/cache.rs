@@ -66,10 +66,11 @@ use crate::seam::Seam;
 /// 2: diagnostics carry `width` and `note`; one-line messages.
 /// 4: effect tests carry `earlier_read_inside`.
 /// 5: postcard file entries and per-seam snapshots.
-const LOWERED_FORMAT: u32 = 5;
+/// 6: file entries carry their regex tests' literals.
+const LOWERED_FORMAT: u32 = 6;
 
 /// The first bytes of a snapshot.
-const MAGIC: &[u8; 8] = b"SGSNAP05";
+const MAGIC: &[u8; 8] = b"SGSNAP06";
 
 /// How many snapshot names (content and metadata keys together) the cache keeps.
 pub(crate) const MAX_SNAPSHOTS: usize = 32;
@@ -77,12 +78,42 @@ pub(crate) const MAX_SNAPSHOTS: usize = 32;
 /// How many file entries the cache keeps.
 pub(crate) const MAX_FILE_ENTRIES: usize = 256;
 
-/// A file entry: one policy file lowered, without tests, before list resolution.
+/// A file entry: one policy file lowered, without tests, before list resolution, with the
+/// required literals of its regex tests (a snapshot built after an edit of another file
+/// derives none of them again).
 #[derive(Serialize, Deserialize)]
 struct FileEntry {
     meta: PolicyMeta,
     rules: Vec<Rule>,
     diagnostics: Vec<PolicyError>,
+    literals: Vec<StoredLiterals>,
+}
+
+/// Required literals by regex list, as stored.
+type LiteralMap = HashMap<Vec<String>, Option<(Vec<String>, bool)>>;
+
+/// The required literals of every regex test of `rules`, taken from `known` where it has them.
+fn literals_of<'a>(
+    rules: impl Iterator<Item = &'a Rule>,
+    known: &LiteralMap,
+) -> Vec<StoredLiterals> {
+    let mut pats = Vec::new();
+    for r in rules {
+        for p in r.when.iter().chain(r.unless.iter()) {
+            regex_tests(p, &mut pats);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    pats.into_iter()
+        .filter(|p| seen.insert(*p))
+        .map(|p| StoredLiterals {
+            patterns: p.clone(),
+            required: match known.get(p) {
+                Some(r) => r.clone(),
+                None => derive_required_literals(p).map(|r| (r.any, r.fold)),
+            },
+        })
+        .collect()
 }
 
 /// One policy of a snapshot, without its rules (they are in the sections).
@@ -300,7 +331,7 @@ pub fn load_file_cached(
     let Ok(bytes) = std::fs::read(path) else {
         return crate::load::load_file_with(path, scope, policy_index, opts);
     };
-    load_bytes_cached(path, &bytes, scope, policy_index, opts, dir)
+    load_bytes_cached(path, &bytes, scope, policy_index, opts, dir).0
 }
 
 /// [`load_file_cached`] of a file already read.
@@ -311,7 +342,7 @@ fn load_bytes_cached(
     policy_index: usize,
     opts: LoadOptions,
     dir: &Path,
-) -> LoadedPolicy {
+) -> (LoadedPolicy, Vec<StoredLiterals>) {
     let file = path.display().to_string();
     let entry_path = dir.join(format!("f-{}.pc", key(&file, scope, opts, bytes)));
     if let Some(e) = std::fs::read(&entry_path)
@@ -322,27 +353,30 @@ fn load_bytes_cached(
         for r in &mut rules {
             r.policy = policy_index;
         }
-        return LoadedPolicy {
+        let loaded = LoadedPolicy {
             meta: e.meta,
             rules,
             tests: Vec::new(),
             diagnostics: e.diagnostics,
         };
+        return (loaded, e.literals);
     }
     // A hit needs no UTF-8 check of the source: only a file that loaded is cached.
     let Ok(src) = std::str::from_utf8(bytes) else {
-        return crate::load::load_file_with(path, scope, policy_index, opts);
+        let loaded = crate::load::load_file_with(path, scope, policy_index, opts);
+        return (loaded, Vec::new());
     };
     let loaded = load_str_with(src, &file, scope, policy_index, opts);
     let entry = FileEntry {
         meta: loaded.meta.clone(),
         rules: loaded.rules.clone(),
         diagnostics: loaded.diagnostics.clone(),
+        literals: literals_of(loaded.rules.iter(), &LiteralMap::new()),
     };
     if let Some(b) = encode_file_entry(&entry) {
         write_atomic(dir, &entry_path, &b);
     }
-    loaded
+    (loaded, entry.literals)
 }
 
 /// Load a set of policy files (in precedence order) through the snapshot cache in `dir`,
@@ -413,14 +447,15 @@ pub fn load_set_cached(
             how: SnapshotUse::Content,
         };
     }
-    let mut loaded: Vec<LoadedPolicy> = paths
-        .iter()
-        .zip(&sources)
-        .enumerate()
-        .map(|(i, ((p, s), b))| load_bytes_cached(p, b, *s, i, opts, dir))
-        .collect();
+    let mut known = LiteralMap::new();
+    let mut loaded: Vec<LoadedPolicy> = Vec::with_capacity(paths.len());
+    for (i, ((p, s), b)) in paths.iter().zip(&sources).enumerate() {
+        let (l, lits) = load_bytes_cached(p, b, *s, i, opts, dir);
+        known.extend(lits.into_iter().map(|x| (x.patterns, x.required)));
+        loaded.push(l);
+    }
     crate::lists::resolve(&mut loaded);
-    if let Some(bytes) = encode_snapshot(&loaded, content_key)
+    if let Some(bytes) = encode_snapshot(&loaded, content_key, &known)
         && write_atomic(dir, &snap, &bytes)
         && let Some(mk) = link_meta
     {
@@ -537,7 +572,11 @@ fn regex_tests<'a>(p: &'a Pred, out: &mut Vec<&'a Vec<String>>) {
 type BucketKey = (Seam, String);
 
 /// A snapshot of resolved policies: magic, header length, header hash, header, sections.
-fn encode_snapshot(loaded: &[LoadedPolicy], content_key: u64) -> Option<Vec<u8>> {
+fn encode_snapshot(
+    loaded: &[LoadedPolicy],
+    content_key: u64,
+    known: &LiteralMap,
+) -> Option<Vec<u8>> {
     let mut groups: Vec<(BucketKey, Vec<(u32, &Rule)>)> = Vec::new();
     let mut at: HashMap<BucketKey, usize> = HashMap::new();
     let mut ordinal = 0u32;
@@ -559,21 +598,7 @@ fn encode_snapshot(loaded: &[LoadedPolicy], content_key: u64) -> Option<Vec<u8>>
     let mut body = Vec::new();
     let mut sections = Vec::new();
     for ((seam, bucket), rules) in groups {
-        let mut pats = Vec::new();
-        for (_, r) in &rules {
-            for p in r.when.iter().chain(r.unless.iter()) {
-                regex_tests(p, &mut pats);
-            }
-        }
-        let mut seen = std::collections::HashSet::new();
-        let literals = pats
-            .into_iter()
-            .filter(|p| seen.insert(*p))
-            .map(|p| StoredLiterals {
-                patterns: p.clone(),
-                required: derive_required_literals(p).map(|r| (r.any, r.fold)),
-            })
-            .collect();
+        let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
         let section = Section {
             rules: rules.into_iter().map(|(o, r)| (o, r.clone())).collect(),
             literals,
@@ -853,6 +878,21 @@ mod tests {
                 .count();
             assert_eq!(kept, all, "{p:?}");
         }
+        // Every stored literal set is what the syntax tree gives (through the file entries).
+        let bytes = std::fs::read(content_path(&dir, built.key.unwrap())).unwrap();
+        let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+        let mut checked = 0;
+        for sref in &header.sections {
+            let at = 20 + head_len + sref.offset as usize;
+            let sec: Section = postcard::from_bytes(&bytes[at..at + sref.len as usize]).unwrap();
+            for l in &sec.literals {
+                let want = derive_required_literals(&l.patterns).map(|r| (r.any, r.fold));
+                assert_eq!(l.required, want, "{:?}", l.patterns);
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "{checked} regex tests");
         let bash = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(&parts[0]));
         assert!(
             bash.policies
