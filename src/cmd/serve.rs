@@ -16,10 +16,15 @@
 //! answers. The server never reloads; it exits after `--idle-secs` without a request.
 //!
 //! **Never fails open.** The socket is created in a folder of mode 0700 and is itself 0600.
-//! Whatever goes wrong on the way — no server, a refused or slow connection (over
-//! `SEAMGUARD_SERVE_TIMEOUT_MS`, default 1000), a server that dies mid-call, a short or
-//! malformed reply, a key mismatch — the client evaluates the call itself, exactly as without
-//! a server. The server answers with the same code path as the hook (`hook::respond`): the
+//! Whatever goes wrong on the way — no server, a refused connection, a server that does not
+//! take the call within `SEAMGUARD_SERVE_TIMEOUT_MS` (default 1000), a server that dies
+//! mid-call, a short or malformed reply, a key mismatch — the client evaluates the call
+//! itself, exactly as without a server. A server that has taken a call says so at once, and
+//! the client then waits up to `SEAMGUARD_SERVE_ANSWER_MS` (default 30,000: a command hook of
+//! a `run` rule may take seconds) for its answer, so a slow call is not judged twice (its
+//! command hooks would run twice); past that bound, a hung server would otherwise let the
+//! host's own hook timeout end the hook and the call run unchecked, so the client judges the
+//! call itself. The server answers with the same code path as the hook (`hook::respond`): the
 //! same answer, audit record and session memory. `SEAMGUARD_SERVE=0` turns the client off.
 //!
 //! **Not the default**, and why Claude Code's `http` hook type is only a further opt-in: a
@@ -30,9 +35,10 @@
 //! only for setups that supervise the server (and keep a command hook as the guard).
 //!
 //! Protocol (one request per connection): `SGQ1`, the key (u64 LE), the payload length (u32
-//! LE) and the payload; the client then shuts its write side. Reply: `SGA1`, a status byte
-//! (0 answered, 1 key mismatch), and when answered the exit code byte, the stdout length (u32
-//! LE) and bytes, the stderr length and bytes.
+//! LE) and the payload; the client then shuts its write side. Reply: `SGA1` as soon as the
+//! request is read (the call is taken), then a status byte (0 answered, 1 key mismatch), and
+//! when answered the exit code byte, the stdout length (u32 LE) and bytes, the stderr length
+//! and bytes.
 
 use std::hash::{Hash, Hasher};
 use std::io::{Read, Write};
@@ -196,13 +202,23 @@ fn exchange(path: &Path, key: u64, payload: &[u8]) -> Option<Reply> {
     req.extend_from_slice(payload);
     s.write_all(&req).ok()?;
     s.shutdown(std::net::Shutdown::Write).ok()?;
-    let deadline = Instant::now() + t;
-    let mut buf = Vec::new();
+    // Taken within the timeout, or not at all.
+    let mut buf = vec![0u8; REPLY.len()];
+    s.read_exact(&mut buf).ok()?;
+    if buf != REPLY {
+        return None;
+    }
+    // Then the answer, within the longer bound of a taken call.
+    let bound = std::env::var("SEAMGUARD_SERVE_ANSWER_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(Duration::from_secs(30), Duration::from_millis);
+    let deadline = Instant::now() + bound;
     let mut chunk = [0u8; 8192];
     loop {
-        if Instant::now() > deadline {
-            return None;
-        }
+        let left = deadline.checked_duration_since(Instant::now())?;
+        s.set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .ok()?;
         match s.read(&mut chunk) {
             Ok(0) => break,
             Ok(n) => buf.extend_from_slice(chunk.get(..n)?),
@@ -342,11 +358,15 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
 }
 
 /// A fault switch for the tests (debug builds only): `SEAMGUARD_SERVE_FAULT=exit` makes the
-/// server die after reading a request, before answering it.
+/// server die after taking a request, before answering it; `hang` makes it never answer.
 #[cfg(debug_assertions)]
 fn injected_exit() {
-    if std::env::var_os("SEAMGUARD_SERVE_FAULT").is_some_and(|v| v == "exit") {
-        std::process::exit(9);
+    match std::env::var("SEAMGUARD_SERVE_FAULT").as_deref() {
+        Ok("exit") => std::process::exit(9),
+        Ok("hang") => loop {
+            std::thread::sleep(Duration::from_secs(60));
+        },
+        _ => {}
     }
 }
 
@@ -379,7 +399,7 @@ fn serve_one(o: &hook::Args, res: &Resident, k: u64, s: &mut UnixStream) {
         return;
     }
     let mut bytes = vec![0u8; len];
-    if s.read_exact(&mut bytes).is_err() {
+    if s.read_exact(&mut bytes).is_err() || s.write_all(REPLY).is_err() {
         return;
     }
     injected_exit();
@@ -392,7 +412,7 @@ fn serve_one(o: &hook::Args, res: &Resident, k: u64, s: &mut UnixStream) {
         &mut |enc: &Encoded| {
             let code = enc.exit_code.clamp(0, 255) as u8;
             eprintln!("seamguard serve: answered a call (exit {code})");
-            let _ = s.write_all(&encode_reply(enc));
+            let _ = s.write_all(encode_reply(enc).get(REPLY.len()..).unwrap_or_default());
             let _ = s.shutdown(std::net::Shutdown::Write);
             ExitCode::from(code)
         },

@@ -38,7 +38,7 @@ impl Setup {
         self.dir.join("serve.log")
     }
 
-    fn serve(&self, fault: bool) -> Child {
+    fn serve(&self, fault: Option<&str>) -> Child {
         let mut c = Command::new(BIN);
         c.args(["serve", "--idle-secs", "60", "--policy"])
             .arg(&self.policy)
@@ -46,8 +46,8 @@ impl Setup {
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(self.log()).unwrap());
         self.env(&mut c);
-        if fault {
-            c.env("SEAMGUARD_SERVE_FAULT", "exit");
+        if let Some(f) = fault {
+            c.env("SEAMGUARD_SERVE_FAULT", f);
         }
         let child = c.spawn().unwrap();
         let started = Instant::now();
@@ -75,10 +75,15 @@ impl Setup {
     }
 
     fn hook(&self, payload: &str, serve: bool) -> Run {
+        self.hook_with(payload, serve, "30000")
+    }
+
+    fn hook_with(&self, payload: &str, serve: bool, answer_ms: &str) -> Run {
         let mut c = Command::new(BIN);
         c.args(["hook", "--policy"]).arg(&self.policy);
         self.env(&mut c);
-        c.env("SEAMGUARD_SERVE_TIMEOUT_MS", "20000");
+        c.env("SEAMGUARD_SERVE_TIMEOUT_MS", "20000")
+            .env("SEAMGUARD_SERVE_ANSWER_MS", answer_ms);
         if !serve {
             c.env("SEAMGUARD_SERVE", "0");
         }
@@ -107,7 +112,7 @@ fn bash(cmd: &str, cwd: &Path) -> String {
 #[test]
 fn a_served_answer_is_the_in_process_answer_and_an_edit_is_never_served_stale() {
     let s = Setup::new("stale");
-    let mut server = s.serve(false);
+    let mut server = s.serve(None);
     let payloads = [
         bash("frobnicate --all", &s.dir),
         bash("ls -la", &s.dir),
@@ -154,7 +159,7 @@ fn a_served_answer_is_the_in_process_answer_and_an_edit_is_never_served_stale() 
 #[test]
 fn a_server_that_dies_mid_call_leaves_the_call_to_the_hook() {
     let s = Setup::new("killed");
-    let mut server = s.serve(true);
+    let mut server = s.serve(Some("exit"));
     let run = s.hook(&bash("frobnicate now", &s.dir), true);
     assert!(
         run.stdout.contains("\"permissionDecision\":\"deny\""),
@@ -171,9 +176,26 @@ fn a_server_that_dies_mid_call_leaves_the_call_to_the_hook() {
 }
 
 #[test]
+fn a_server_that_takes_a_call_and_hangs_is_given_up_on() {
+    let s = Setup::new("hung");
+    let mut server = s.serve(Some("hang"));
+    let started = Instant::now();
+    let run = s.hook_with(&bash("frobnicate slowly", &s.dir), true, "300");
+    assert!(
+        run.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        run.stdout
+    );
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert_eq!(s.answered(), 0);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
 fn the_socket_is_the_users_alone() {
     let s = Setup::new("perms");
-    let mut server = s.serve(false);
+    let mut server = s.serve(None);
     let sock = s.socket().unwrap();
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&sock), 0o600);
