@@ -11,6 +11,19 @@
 #   library       the bundled balanced library (`--policy policies`, 8 files, 61 rules),
 #                 lowered-policy cache warm (the state of every call after the first)
 #   strict        balanced + `policies/strict` (17 files)
+#   lib bash/read/mcp/prompt/stop
+#                 the balanced library on a Bash, Read, MCP, prompt and Stop payload, snapshot
+#                 warm (issue 15's five payloads)
+#   served …      the same calls answered by a resident `seamguard serve`
+#   edited-one    the Bash call right after one policy file of the library was edited (the
+#                 edit is made before each timed run, outside the timing)
+#   cold          the Bash call with an empty cache folder (emptied before each run)
+#   process floor a static Rust program built in the same run (`rustc -O`, crt-static) that
+#                 reads stdin and prints a fixed JSON answer: what any per-event process costs
+#
+# The harness table ends with the ratio of each scenario's median to the process floor's
+# median (same run). With valgrind installed, a last table counts each scenario's
+# instructions with callgrind (repeatable whatever the load), beside the floor's.
 #
 # Two timers: hyperfine (if installed; runs through a shell with `<` redirection and
 # subtracts the shell's own start-up) and a small Python harness that posix_spawn()s the
@@ -18,7 +31,9 @@
 # from /usr/bin/time -v (20 runs per scenario). (The harness does not report ru_maxrss: a
 # child spawned from Python inherits Python's pre-exec RSS into its high-water mark.)
 #
-# Usage: scripts/bench-hook.sh [RUNS]     (default 200; SKIP_BUILD=1 to reuse the binary)
+# Usage: scripts/bench-hook.sh [RUNS]     (default 200; SKIP_BUILD=1 to reuse the binary;
+#        SEAMGUARD=path/to/seamguard to measure another binary; ONLY_ISSUE15=1 for the issue-15
+#        scenarios and the floor only)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -113,17 +128,91 @@ rm -rf "$XDG_STATE_HOME"
 "$BIN" hook $LIB <"$GIT" >/dev/null 2>&1 || true
 "$BIN" hook $STRICT <"$GIT" >/dev/null 2>&1 || true
 
-# name | args | stdin
-SCENARIOS=(
-    "floor|--version|/dev/null"
-    "baseline git-status|hook $BASE|$GIT"
-    "baseline edit|hook $BASE|$EDIT"
-    "+post1000 git-status|hook $POST|$GIT"
-    "+pre1000 git-status|hook $PRE|$GIT"
-    "library git-status|hook $LIB|$GIT"
-    "library edit|hook $LIB|$EDIT"
-    "strict git-status|hook $STRICT|$GIT"
+# --- the process floor: a static program that reads stdin and answers -----------------------
+FLOOR="$OUT/process-floor"
+cat >"$OUT/process-floor.rs" <<'RS'
+use std::io::{Read, Write};
+fn main() {
+    let mut input = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut input);
+    let _ = std::io::stdout().write_all(b"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}\n");
+}
+RS
+rustc -O -C target-feature=+crt-static -C panic=abort -o "$FLOOR" "$OUT/process-floor.rs" 2>/dev/null ||
+    rustc -O -o "$FLOOR" "$OUT/process-floor.rs"
+
+# --- issue 15 payloads and states ---------------------------------------------------------------
+READ="$OUT/read.json"
+MCP="$OUT/mcp.json"
+PROMPT="$OUT/prompt.json"
+STOP="$OUT/stop.json"
+P='"session_id":"bench-15","transcript_path":"/tmp/t.jsonl","cwd":"/home/user/project"'
+printf '{%s,"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/home/user/project/src/main.rs"}}\n' "$P" >"$READ"
+printf '{%s,"hook_event_name":"PreToolUse","tool_name":"mcp__github__create_issue","tool_input":{"owner":"o","repo":"r","title":"Flaky test","body":"The replay test fails on CI"}}\n' "$P" >"$MCP"
+printf '{%s,"hook_event_name":"UserPromptSubmit","prompt":"Run the tests and fix what fails"}\n' "$P" >"$PROMPT"
+printf '{%s,"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"All tests pass."}\n' "$P" >"$STOP"
+# A copy of the library whose first file is edited before each run of `edited-one` (with a
+# state folder of its own, so its new snapshots do not push the others' out of the bounded
+# cache), and a state folder emptied before each run of `cold`.
+EDITLIB="$OUT/lib-edit"
+rm -rf "$EDITLIB"
+cp -r policies "$EDITLIB"
+EDITED="$(ls "$EDITLIB"/*.toml | head -1)"
+EDITARGS="--policy $EDITLIB"
+COLDSTATE="$OUT/state-cold"
+# A resident server for the `served` scenarios (same arguments and environment as the hook).
+SERVESTATE="$OUT/state-served"
+rm -rf "$SERVESTATE"
+XDG_STATE_HOME="$SERVESTATE" "$BIN" hook $LIB <"$GIT" >/dev/null 2>&1 || true
+XDG_STATE_HOME="$SERVESTATE" "$BIN" serve $LIB --idle-secs 3600 2>"$OUT/serve.log" &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    ls "$SERVESTATE"/seamguard/serve/*.sock >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+# name | args | stdin | command run before each timed run (untimed) | extra environment
+ISSUE15=(
+    "process floor|$FLOOR|$GIT||"
+    "lib bash|hook $LIB|$GIT||"
+    "lib read|hook $LIB|$READ||"
+    "lib mcp|hook $LIB|$MCP||"
+    "lib prompt|hook $LIB|$PROMPT||"
+    "lib stop|hook $LIB|$STOP||"
+    "served bash|hook $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE"
+    "served read|hook $LIB|$READ||XDG_STATE_HOME=$SERVESTATE"
+    "served mcp|hook $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE"
+    "served prompt|hook $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE"
+    "served stop|hook $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE"
+    "edited-one bash|hook $EDITARGS|$GIT|echo \"# edit \$RANDOM\$RANDOM\" >> $EDITED|XDG_STATE_HOME=$OUT/state-edit"
+    "cold bash|hook $LIB|$GIT|rm -rf $COLDSTATE|XDG_STATE_HOME=$COLDSTATE"
 )
+OLDER=(
+    "floor|--version|/dev/null||"
+    "baseline git-status|hook $BASE|$GIT||"
+    "baseline edit|hook $BASE|$EDIT||"
+    "+post1000 git-status|hook $POST|$GIT||"
+    "+pre1000 git-status|hook $PRE|$GIT||"
+    "library git-status|hook $LIB|$GIT||"
+    "library edit|hook $LIB|$EDIT||"
+    "strict git-status|hook $STRICT|$GIT||"
+)
+if [[ "${ONLY_ISSUE15:-0}" == 1 ]]; then
+    SCENARIOS=("${ISSUE15[@]}")
+else
+    SCENARIOS=("${ISSUE15[@]}" "${OLDER[@]}")
+fi
+# Warm every cache the timed runs read.
+for s in "${SCENARIOS[@]}"; do
+    IFS='|' read -r name args input prep envs <<<"$s"
+    # shellcheck disable=SC2086
+    env $envs "$BIN" $args <"$input" >/dev/null 2>&1 || true
+done
+# The argv of a scenario: the floor program stands alone, the others run the binary.
+argv_of() { # args
+    if [[ $1 == "$FLOOR" ]]; then echo "$FLOOR"; else echo "$BIN $1"; fi
+}
 
 echo "# seamguard hook whole-process benchmark"
 echo "binary: $BIN ($(stat -c %s "$BIN") bytes), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
@@ -143,15 +232,18 @@ section() { # TITLE COLUMNS: a Markdown section and the head of its table (a sce
 }
 
 # --- Python harness: posix_spawn + wait4 ---------------------------------------------------
-section "posix_spawn harness (wall = spawn..wait4)" "median ms | p90 ms | min ms"
+section "posix_spawn harness (wall = spawn..wait4)" "median ms | p90 ms | min ms | max ms | median / process floor"
+: >"$OUT/medians.txt"
 for s in "${SCENARIOS[@]}"; do
-    IFS='|' read -r name args input <<<"$s"
-    # shellcheck disable=SC2086
-    python3 - "$RUNS" "$input" "$name" "$BIN" $args <<'PY'
-import os, sys, time
-runs, stdin_path, name, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+    IFS='|' read -r name args input prep envs <<<"$s"
+    # shellcheck disable=SC2046,SC2086
+    env $envs python3 - "$RUNS" "$input" "$name" "$prep" "$OUT/medians.txt" $(argv_of "$args") <<'PY'
+import os, subprocess, sys, time
+runs, stdin_path, name, prep, medians, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
 devnull = os.open(os.devnull, os.O_WRONLY)
 def once():
+    if prep:
+        subprocess.run(prep, shell=True, check=False)
     fd = os.open(stdin_path, os.O_RDONLY)
     t = time.perf_counter_ns()
     pid = os.posix_spawn(argv[0], argv, os.environ,
@@ -165,20 +257,49 @@ for _ in range(max(5, runs // 10)):
     once()
 ts = sorted(once() for _ in range(runs))
 q = lambda p: ts[min(len(ts) - 1, int(p * len(ts)))]
-print(f"| {name} | {q(0.5):.3f} | {q(0.9):.3f} | {ts[0]:.3f} |")
+floor = None
+with open(medians) as f:
+    for line in f:
+        n, m = line.rsplit(" ", 1)
+        if n == "process floor":
+            floor = float(m)
+with open(medians, "a") as f:
+    f.write(f"{name} {q(0.5)}\n")
+ratio = f"{q(0.5) / floor:.2f}×" if floor else "–"
+print(f"| {name} | {q(0.5):.3f} | {q(0.9):.3f} | {ts[0]:.3f} | {ts[-1]:.3f} | {ratio} |")
 PY
 done
 echo
+
+# --- callgrind: instructions per call ---------------------------------------------------------
+if command -v valgrind >/dev/null; then
+    section "instructions per call (callgrind; the server's own work is not counted)" "instructions | / process floor"
+    floor_ins=""
+    for s in "${SCENARIOS[@]}"; do
+        IFS='|' read -r name args input prep envs <<<"$s"
+        [[ -n $prep ]] && bash -c "$prep"
+        # shellcheck disable=SC2046,SC2086
+        ins=$(env $envs valgrind --tool=callgrind --callgrind-out-file=/dev/null $(argv_of "$args") <"$input" 2>&1 >/dev/null |
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+        [[ $name == "process floor" ]] && floor_ins=$ins
+        ratio="–"
+        [[ -n $floor_ins && -n $ins ]] && ratio="$(printf '%.1f' "$(echo "$ins / $floor_ins" | bc -l)")×"
+        printf '| %s | %s | %s |\n' "$name" "$(printf "%'d" "$ins")" "$ratio"
+    done
+    echo
+fi
 
 # --- hyperfine --------------------------------------------------------------------------------
 if command -v hyperfine >/dev/null; then
     section "hyperfine $(hyperfine --version | cut -d' ' -f2) (shell start-up subtracted)" \
         "median ms | p90 ms | mean ± σ ms"
     for s in "${SCENARIOS[@]}"; do
-        IFS='|' read -r name args input <<<"$s"
+        IFS='|' read -r name args input prep envs <<<"$s"
         json="$OUT/hyperfine-${name//[^a-z0-9+]/_}.json"
-        hyperfine --style none -w 20 -r "$RUNS" --export-json "$json" \
-            "$BIN $args < $input > /dev/null 2>&1" >/dev/null 2>&1
+        prepare=()
+        [[ -n $prep ]] && prepare=(--prepare "$prep")
+        env $envs hyperfine --style none -w 20 -r "$RUNS" "${prepare[@]}" --export-json "$json" \
+            "$(argv_of "$args") < $input > /dev/null 2>&1" >/dev/null 2>&1
         python3 - "$json" "$name" <<'PY'
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -197,10 +318,11 @@ fi
 if [[ -x /usr/bin/time ]]; then
     section "peak RSS, /usr/bin/time -v (20 runs each)" "median MiB | max MiB"
     for s in "${SCENARIOS[@]}"; do
-        IFS='|' read -r name args input <<<"$s"
+        IFS='|' read -r name args input prep envs <<<"$s"
         for _ in $(seq 20); do
-            # shellcheck disable=SC2086
-            /usr/bin/time -v -o "$OUT/time.txt" "$BIN" $args <"$input" >/dev/null 2>&1 || true
+            [[ -n $prep ]] && bash -c "$prep"
+            # shellcheck disable=SC2046,SC2086
+            env $envs /usr/bin/time -v -o "$OUT/time.txt" $(argv_of "$args") <"$input" >/dev/null 2>&1 || true
             awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$OUT/time.txt"
         done | sort -n | awk -v n="$name" '{a[NR]=$1} END {printf "| %s | %.2f | %.2f |\n", n, a[int((NR+1)/2)]/1024, a[NR]/1024}'
     done

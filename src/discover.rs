@@ -144,20 +144,19 @@ pub(crate) fn load_all_with(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Ve
     loaded
 }
 
-/// [`load_all_with`] through the lowered-policy cache in `<state dir>/cache`
-/// (`seamguard_engine::cache`); `SEAMGUARD_CACHE=0` turns it off.
-pub(crate) fn load_all_cached(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Vec<LoadedPolicy> {
+/// [`load_all_with`] through the compiled policy snapshot in `<state dir>/cache`
+/// (`seamguard_engine::cache`), with only the rules of `part` (the seam and tool of the call;
+/// all rules when `None`); `SEAMGUARD_CACHE=0` turns it off.
+pub(crate) fn load_all_cached(
+    paths: &[(PathBuf, Scope)],
+    opts: LoadOptions,
+    part: Option<&seamguard_engine::Part>,
+) -> Vec<LoadedPolicy> {
     if std::env::var_os("SEAMGUARD_CACHE").is_some_and(|v| v == "0") {
         return load_all_with(paths, opts);
     }
     let dir = state_dir().join("cache");
-    let mut loaded: Vec<LoadedPolicy> = paths
-        .iter()
-        .enumerate()
-        .map(|(i, (p, s))| seamguard_engine::load_file_cached(p, *s, i, opts, &dir))
-        .collect();
-    seamguard_engine::lists::resolve(&mut loaded);
-    loaded
+    seamguard_engine::load_set_cached(paths, opts, &dir, part).policies
 }
 
 /// Where the policies of a hook call come from.
@@ -209,7 +208,8 @@ pub(crate) fn hook_policies(
             source: PolicySource::BuiltIn,
         };
     }
-    let mut loaded = load_all_cached(&paths, opts);
+    let part = payload.and_then(seamguard_engine::Part::of_payload);
+    let mut loaded = load_all_cached(&paths, opts, part.as_ref());
     let mut with_paths = paths.clone();
     for a in args {
         if a.is_dir() && !paths.iter().any(|(f, _)| f.parent() == Some(a.as_path())) {

@@ -1,50 +1,320 @@
-//! A cache of lowered policy files for `seamguard hook`, which starts a new process for every
-//! hook event and would otherwise parse and lower every policy file each time.
+//! The compiled policy snapshot of `seamguard hook`, which starts a new process for every hook
+//! event and would otherwise parse, lower and list-resolve every policy file each time.
 //!
-//! An entry is the [`LoadedPolicy`] of one file without its `[[test]]` examples, as JSON, named
-//! by a 64-bit hash of (seamguard version, file path, scope, load options, file content) and
-//! the content length: an edited file, a new seamguard version or another scope is simply another entry, so an entry
-//! is never stale. Entries are written atomically (temporary file, then rename); a missing,
-//! unreadable or damaged entry is re-created from the file, so the cache can only make loading
-//! faster, never change what is loaded. The folder sits in seamguard's state folder, which the
-//! bundled self-protection policy keeps the agent from writing.
+//! Two kinds of entry live in the cache folder (in seamguard's state folder, which the bundled
+//! self-protection policy keeps the agent from writing):
+//!
+//! * **File entries** (`f-<key>.pc`): one policy file lowered, without its `[[test]]` examples
+//!   and before named lists are resolved, named by a 64-bit hash of (seamguard version, entry
+//!   format, path, scope, load options, content). When one file of a set is edited, building
+//!   the set's next snapshot lowers that file only; the others come from their entries.
+//! * **Snapshots** (`s-<content key>.snap`): the whole set of policy files, lists resolved, cut
+//!   into **sections per seam and matcher bucket**: the rules whose matcher names a tool
+//!   exactly (`tool = "Bash"`, `Edit|Write`) are stored under each name they list, every other
+//!   rule (no matcher, a regex matcher) under the seam's catch-all bucket. A call reads the
+//!   snapshot's header (every policy's settings and diagnostics, the section table) and then
+//!   only the sections of its seam and of its tool, so a prompt event never decodes a `Bash`
+//!   rule. Each section also stores the literals one of which every match of each of its
+//!   regex tests needs (the prefilter that lets a regex stay uncompiled), so a call does not
+//!   derive them from the regex syntax again.
+//!
+//! **Keys.** A call first `stat`s the policy files: path, size, modification and change times,
+//! inode and device give the *metadata key*, and `m-<metadata key>.snap` (a hard link to, or
+//! copy of, the snapshot) answers without reading a policy file. When the metadata changed
+//! (an edit, a `touch`, a checkout), the files are read and hashed: the *content key* (the
+//! file keys together) finds a snapshot of the same content (a `touch` costs one hash pass),
+//! and only a content change builds a new one. The change time is part of the metadata key,
+//! so a write that restores the old modification time still misses.
+//!
+//! **Never fails open.** The header and every section carry a hash of their bytes, checked
+//! before decoding: a truncated, damaged or foreign snapshot (or file entry) is ignored and
+//! rebuilt from the policy files, so the cache can only make loading faster, never change what
+//! is loaded. Entries are written atomically (temporary file, then rename).
+//!
+//! **Bounded.** After a write the folder keeps the newest [`MAX_SNAPSHOTS`] snapshot names and
+//! [`MAX_FILE_ENTRIES`] file entries (by modification time); older ones, entries of the former
+//! JSON format and stale temporary files are removed.
+//!
+//! **Format: postcard.** A compact binary serde format (varint integers, length-prefixed
+//! strings, no field names) with a documented, stable wire format since 1.0, maintained and
+//! widely used. Against the alternatives: JSON (the former cache) spends most of its decoding
+//! time on field names and escapes (10 M of a 22.5 M-instruction `Bash` call); bincode 1's
+//! fixed-width integers make larger files, and the project stopped its development in 2025;
+//! MessagePack (`rmp-serde`) is self-describing, so it writes field names or positional
+//! markers a snapshot read by the same build does not need. Postcard is not self-describing,
+//! which is why a JSON value in a rule (`equals = [1, "x"]`) is stored as its JSON text (see
+//! the model's `json_values`), and why every entry is hashed: a damaged byte would otherwise
+//! decode into other, valid-looking rules.
 
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::io::Write as _;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use crate::compile::literals::{Required, derive_required_literals, preset_literals};
 use crate::load::{LoadOptions, load_str_with};
-use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Rule, Scope};
+use crate::matcher::{Matcher, codex_aliases};
+use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
+use crate::seam::Seam;
 
+/// Bumped whenever what the loader produces or the snapshot layout changes within one crate
+/// version, so an entry of an older build is never reused.
+/// 2: diagnostics carry `width` and `note`; one-line messages.
+/// 4: effect tests carry `earlier_read_inside`.
+/// 5: postcard file entries and per-seam snapshots.
+/// 6: file entries carry their regex tests' literals.
+const LOWERED_FORMAT: u32 = 6;
+
+/// The first bytes of a snapshot.
+const MAGIC: &[u8; 8] = b"SGSNAP06";
+
+/// How many snapshot names (content and metadata keys together) the cache keeps.
+pub(crate) const MAX_SNAPSHOTS: usize = 32;
+
+/// How many file entries the cache keeps.
+pub(crate) const MAX_FILE_ENTRIES: usize = 256;
+
+/// A file entry: one policy file lowered, without tests, before list resolution, with the
+/// required literals of its regex tests (a snapshot built after an edit of another file
+/// derives none of them again).
 #[derive(Serialize, Deserialize)]
-struct Entry {
+struct FileEntry {
     meta: PolicyMeta,
     rules: Vec<Rule>,
     diagnostics: Vec<PolicyError>,
+    literals: Vec<StoredLiterals>,
 }
 
-/// Bumped whenever what the loader produces changes within one crate version (diagnostic
-/// fields and texts, the rule model), so an entry of an older build is never reused.
-/// 2: diagnostics carry `width` and `note`; one-line messages.
-/// 4: effect tests carry `earlier_read_inside`.
-const LOWERED_FORMAT: u32 = 4;
+/// Required literals by regex list, as stored.
+type LiteralMap = HashMap<Vec<String>, Option<(Vec<String>, bool)>>;
+
+/// The required literals of every regex test of `rules`, taken from `known` where it has them.
+fn literals_of<'a>(
+    rules: impl Iterator<Item = &'a Rule>,
+    known: &LiteralMap,
+) -> Vec<StoredLiterals> {
+    let mut pats = Vec::new();
+    for r in rules {
+        for p in r.when.iter().chain(r.unless.iter()) {
+            regex_tests(p, &mut pats);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    pats.into_iter()
+        .filter(|p| seen.insert(*p))
+        .map(|p| StoredLiterals {
+            patterns: p.clone(),
+            required: match known.get(p) {
+                Some(r) => r.clone(),
+                None => derive_required_literals(p).map(|r| (r.any, r.fold)),
+            },
+        })
+        .collect()
+}
+
+/// One policy of a snapshot, without its rules (they are in the sections).
+#[derive(Serialize, Deserialize)]
+struct PolicyHead {
+    meta: PolicyMeta,
+    diagnostics: Vec<PolicyError>,
+}
+
+/// Where one section's bytes are, after the header.
+#[derive(Serialize, Deserialize, Clone)]
+struct SectionRef {
+    seam: Seam,
+    /// The exact matcher name, or `""` for the seam's catch-all bucket.
+    bucket: String,
+    offset: u64,
+    len: u64,
+    hash: u64,
+}
+
+/// A snapshot's header.
+#[derive(Serialize, Deserialize)]
+struct Header {
+    content_key: u64,
+    policies: Vec<PolicyHead>,
+    sections: Vec<SectionRef>,
+}
+
+/// The required literals of one regex test, as stored.
+#[derive(Serialize, Deserialize)]
+struct StoredLiterals {
+    patterns: Vec<String>,
+    /// `(literals, case-insensitive)`, or `None`: no literal is required.
+    required: Option<(Vec<String>, bool)>,
+}
+
+/// One section: rules with their position in the whole set, and their regexes' literals.
+#[derive(Serialize, Deserialize)]
+struct Section {
+    rules: Vec<(u32, Rule)>,
+    literals: Vec<StoredLiterals>,
+}
+
+/// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// The seam of the event.
+    pub seam: Seam,
+    /// The subject (tool name, source, …) and every name it is also matched as (Codex and
+    /// other hosts' aliases, whatever the dialect: a superset only loads a few more rules).
+    pub subjects: Vec<String>,
+}
+
+impl Part {
+    /// The part a hook payload needs, from its `hook_event_name` and matcher subject field;
+    /// `None` (load everything) for a payload without a known event name.
+    pub fn of_payload(payload: &Value) -> Option<Part> {
+        let seam = payload
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .and_then(Seam::from_event_name)?;
+        let subject = seam
+            .matcher_subject()
+            .field()
+            .and_then(|f| payload.get(f))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let mut subjects = vec![subject.to_string()];
+        subjects.extend(codex_aliases(subject).iter().map(|s| (*s).to_string()));
+        if let Some(a) = crate::effects::host_tools::alias(subject) {
+            subjects.push(a.to_string());
+        }
+        Some(Part { seam, subjects })
+    }
+
+    fn wants(&self, s: &SectionRef) -> bool {
+        s.seam == self.seam && (s.bucket.is_empty() || self.subjects.contains(&s.bucket))
+    }
+}
+
+/// How a [`load_set_cached`] call got its policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotUse {
+    /// The snapshot named by the files' metadata.
+    Metadata,
+    /// The metadata changed, the content did not: the snapshot of the same content.
+    Content,
+    /// A new snapshot was built (file entries reused where the file did not change).
+    Built,
+    /// A policy file could not be read: loaded directly, no snapshot.
+    Direct,
+}
+
+/// What [`load_set_cached`] returns.
+#[derive(Debug)]
+pub struct SnapshotLoad {
+    /// The policies in order, named lists resolved, with the rules of the requested part.
+    pub policies: Vec<LoadedPolicy>,
+    /// The snapshot's content key (`None` when loaded directly): equal keys, equal policies.
+    pub key: Option<u64>,
+    /// Where the policies came from.
+    pub how: SnapshotUse,
+}
+
+/// This build: a hash of the running binary's size and modification time, so a rebuilt
+/// binary (whose lowering or literal analysis may differ within one version) never reads
+/// another build's entries.
+pub fn build_id() -> u64 {
+    static ID: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        let mut h = std::hash::DefaultHasher::new();
+        if let Some(m) = std::env::current_exe()
+            .ok()
+            .and_then(|p| std::fs::metadata(p).ok())
+        {
+            (m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
+        }
+        h.finish()
+    })
+}
+
+fn new_hasher() -> std::hash::DefaultHasher {
+    let mut h = std::hash::DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    LOWERED_FORMAT.hash(&mut h);
+    build_id().hash(&mut h);
+    h
+}
+
+fn hash_bytes(b: &[u8]) -> u64 {
+    let mut h = new_hasher();
+    b.hash(&mut h);
+    h.finish()
+}
 
 /// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
 /// content, plus the content length. Not a cryptographic hash: it only has to tell versions
 /// of a file apart (SHA-256 of a 200 KB library cost more than the whole evaluation); writing
 /// the cache folder is as good as writing the policies, and both are protected alike.
 fn key(file: &str, scope: Scope, opts: LoadOptions, src: &[u8]) -> String {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    env!("CARGO_PKG_VERSION").hash(&mut h);
-    LOWERED_FORMAT.hash(&mut h);
+    let mut h = new_hasher();
     file.hash(&mut h);
     format!("{scope:?}/{}/{}", opts.full_regex_check, opts.tests).hash(&mut h);
     src.hash(&mut h);
     format!("{:016x}-{}", h.finish(), src.len())
 }
 
-/// [`crate::load_file_with`] through the cache in `dir` (created when missing).
+/// The metadata key of a set of files, or `None` when one cannot be `stat`ed.
+fn metadata_key(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Option<u64> {
+    let mut h = new_hasher();
+    format!("{}/{}", opts.full_regex_check, opts.tests).hash(&mut h);
+    for (p, s) in paths {
+        let m = std::fs::metadata(p).ok()?;
+        p.hash(&mut h);
+        format!("{s:?}").hash(&mut h);
+        (
+            m.len(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        )
+            .hash(&mut h);
+        (m.ino(), m.dev()).hash(&mut h);
+    }
+    Some(h.finish())
+}
+
+fn decode_file_entry(bytes: &[u8]) -> Option<FileEntry> {
+    let (sum, body) = bytes.split_first_chunk::<8>()?;
+    if u64::from_le_bytes(*sum) != hash_bytes(body) {
+        return None;
+    }
+    postcard::from_bytes(body).ok()
+}
+
+fn encode_file_entry(e: &FileEntry) -> Option<Vec<u8>> {
+    let body = postcard::to_stdvec(e).ok()?;
+    let mut out = hash_bytes(&body).to_le_bytes().to_vec();
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+/// Write `bytes` to `path` atomically (temporary file in the same folder, then rename).
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> bool {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let _ = std::fs::create_dir_all(dir);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{}.{n}.tmp", std::process::id()));
+    let ok = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes))
+        .is_ok()
+        && std::fs::rename(&tmp, path).is_ok();
+    if !ok {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    ok
+}
+
+/// [`crate::load_file_with`] through the file entries in `dir` (created when missing): one
+/// file, lists not resolved.
 ///
 /// With `opts.tests` set the cache is bypassed (entries hold no tests). Cache I/O errors are
 /// ignored: the file is loaded directly.
@@ -58,43 +328,418 @@ pub fn load_file_cached(
     if opts.tests {
         return crate::load::load_file_with(path, scope, policy_index, opts);
     }
-    let file = path.display().to_string();
     let Ok(bytes) = std::fs::read(path) else {
         return crate::load::load_file_with(path, scope, policy_index, opts);
     };
-    let entry_path: PathBuf = dir.join(format!("{}.json", key(&file, scope, opts, &bytes)));
-    if let Ok(text) = std::fs::read(&entry_path)
-        && let Ok(e) = serde_json::from_slice::<Entry>(&text)
+    load_bytes_cached(path, &bytes, scope, policy_index, opts, dir).0
+}
+
+/// [`load_file_cached`] of a file already read.
+fn load_bytes_cached(
+    path: &Path,
+    bytes: &[u8],
+    scope: Scope,
+    policy_index: usize,
+    opts: LoadOptions,
+    dir: &Path,
+) -> (LoadedPolicy, Vec<StoredLiterals>) {
+    let file = path.display().to_string();
+    let entry_path = dir.join(format!("f-{}.pc", key(&file, scope, opts, bytes)));
+    if let Some(e) = std::fs::read(&entry_path)
+        .ok()
+        .and_then(|b| decode_file_entry(&b))
     {
         let mut rules = e.rules;
         for r in &mut rules {
             r.policy = policy_index;
         }
-        return LoadedPolicy {
+        let loaded = LoadedPolicy {
             meta: e.meta,
             rules,
             tests: Vec::new(),
             diagnostics: e.diagnostics,
         };
+        return (loaded, e.literals);
     }
     // A hit needs no UTF-8 check of the source: only a file that loaded is cached.
-    let Ok(src) = std::str::from_utf8(&bytes) else {
-        return crate::load::load_file_with(path, scope, policy_index, opts);
+    let Ok(src) = std::str::from_utf8(bytes) else {
+        let loaded = crate::load::load_file_with(path, scope, policy_index, opts);
+        return (loaded, Vec::new());
     };
     let loaded = load_str_with(src, &file, scope, policy_index, opts);
-    let entry = Entry {
+    let entry = FileEntry {
         meta: loaded.meta.clone(),
         rules: loaded.rules.clone(),
         diagnostics: loaded.diagnostics.clone(),
+        literals: literals_of(loaded.rules.iter(), &LiteralMap::new()),
     };
-    if let Ok(json) = serde_json::to_vec(&entry) {
-        let _ = std::fs::create_dir_all(dir);
-        let tmp = dir.join(format!(".{}.{}.tmp", std::process::id(), policy_index));
-        if std::fs::write(&tmp, json).is_ok() && std::fs::rename(&tmp, &entry_path).is_err() {
+    if let Some(b) = encode_file_entry(&entry) {
+        write_atomic(dir, &entry_path, &b);
+    }
+    (loaded, entry.literals)
+}
+
+/// Load a set of policy files (in precedence order) through the snapshot cache in `dir`,
+/// named lists resolved across the set, with the rules of `part` only (every rule when
+/// `None`; policies, their settings and diagnostics always all). What it returns is what
+/// [`crate::load_file_with`] of every file plus [`crate::lists::resolve`] returns, with the
+/// rules outside `part` left out.
+///
+/// With `opts.tests` set, or when a file cannot be read, the files are loaded directly.
+pub fn load_set_cached(
+    paths: &[(PathBuf, Scope)],
+    opts: LoadOptions,
+    dir: &Path,
+    part: Option<&Part>,
+) -> SnapshotLoad {
+    let direct = || {
+        let mut loaded: Vec<LoadedPolicy> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, (p, s))| crate::load::load_file_with(p, *s, i, opts))
+            .collect();
+        crate::lists::resolve(&mut loaded);
+        SnapshotLoad {
+            policies: keep_part(loaded, part),
+            key: None,
+            how: SnapshotUse::Direct,
+        }
+    };
+    if opts.tests {
+        return direct();
+    }
+    let meta_key = metadata_key(paths, opts);
+    if let Some(mk) = meta_key
+        && let Some((policies, key)) = read_snapshot(&meta_path(dir, mk), part)
+    {
+        keep_fresh(&meta_path(dir, mk));
+        return SnapshotLoad {
+            policies,
+            key: Some(key),
+            how: SnapshotUse::Metadata,
+        };
+    }
+    let mut sources = Vec::with_capacity(paths.len());
+    for (p, _) in paths {
+        match std::fs::read(p) {
+            Ok(b) => sources.push(b),
+            Err(_) => return direct(),
+        }
+    }
+    let mut h = new_hasher();
+    let file_keys: Vec<String> = paths
+        .iter()
+        .zip(&sources)
+        .map(|((p, s), b)| key(&p.display().to_string(), *s, opts, b))
+        .collect();
+    file_keys.hash(&mut h);
+    let content_key = h.finish();
+    // Link the metadata name only when the files did not change while they were read.
+    let link_meta = meta_key.filter(|mk| metadata_key(paths, opts) == Some(*mk));
+    let snap = content_path(dir, content_key);
+    if let Some((policies, key)) = read_snapshot(&snap, part) {
+        if let Some(mk) = link_meta {
+            link(dir, &snap, &meta_path(dir, mk));
+        }
+        return SnapshotLoad {
+            policies,
+            key: Some(key),
+            how: SnapshotUse::Content,
+        };
+    }
+    let mut known = LiteralMap::new();
+    let mut loaded: Vec<LoadedPolicy> = Vec::with_capacity(paths.len());
+    for (i, ((p, s), b)) in paths.iter().zip(&sources).enumerate() {
+        let (l, lits) = load_bytes_cached(p, b, *s, i, opts, dir);
+        known.extend(lits.into_iter().map(|x| (x.patterns, x.required)));
+        loaded.push(l);
+    }
+    crate::lists::resolve(&mut loaded);
+    if let Some(bytes) = encode_snapshot(&loaded, content_key, &known)
+        && write_atomic(dir, &snap, &bytes)
+        && let Some(mk) = link_meta
+    {
+        link(dir, &snap, &meta_path(dir, mk));
+    }
+    evict(dir);
+    SnapshotLoad {
+        policies: keep_part(loaded, part),
+        key: Some(content_key),
+        how: SnapshotUse::Built,
+    }
+}
+
+/// The content key of the snapshot that the files' metadata names, without loading it (what a
+/// resident server of the same policies was built from); `None` when there is no such
+/// snapshot yet, or a file cannot be `stat`ed. Only its first bytes are read: a damaged
+/// snapshot gives a key no server holds, and the call is then evaluated in its own process.
+pub fn snapshot_key(paths: &[(PathBuf, Scope)], opts: LoadOptions, dir: &Path) -> Option<u64> {
+    let f = std::fs::File::open(meta_path(dir, metadata_key(paths, opts)?)).ok()?;
+    let mut head = [0u8; 30];
+    let n = f.read_at(&mut head, 0).ok()?;
+    let bytes = head.get(..n)?;
+    if bytes.get(..8)? != MAGIC {
+        return None;
+    }
+    postcard::take_from_bytes::<u64>(bytes.get(20..)?)
+        .ok()
+        .map(|(k, _)| k)
+}
+
+/// Mark a snapshot in use for eviction (newest kept): its modification time is moved to now
+/// when it is over an hour old, so a snapshot in daily use is never the oldest, at one write
+/// per hour at most.
+fn keep_fresh(path: &Path) {
+    let now = std::time::SystemTime::now();
+    let Ok(m) = std::fs::metadata(path) else {
+        return;
+    };
+    let old = m
+        .modified()
+        .ok()
+        .and_then(|t| now.duration_since(t).ok())
+        .is_some_and(|d| d.as_secs() > 3600);
+    if old && let Ok(f) = std::fs::File::options().append(true).open(path) {
+        let _ = f.set_modified(now);
+    }
+}
+
+fn meta_path(dir: &Path, k: u64) -> PathBuf {
+    dir.join(format!("m-{k:016x}.snap"))
+}
+
+fn content_path(dir: &Path, k: u64) -> PathBuf {
+    dir.join(format!("s-{k:016x}.snap"))
+}
+
+/// Make `to` name the snapshot `from` (hard link, else a copy), atomically.
+fn link(dir: &Path, from: &Path, to: &Path) {
+    let tmp = dir.join(format!(".{}.link.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    if std::fs::hard_link(from, &tmp).is_ok() {
+        if std::fs::rename(&tmp, to).is_err() {
             let _ = std::fs::remove_file(&tmp);
+        }
+    } else if let Ok(b) = std::fs::read(from) {
+        write_atomic(dir, to, &b);
+    }
+}
+
+/// The matcher buckets of a rule: each exact name it lists, else the catch-all `""`.
+fn buckets_of(m: &Matcher) -> Vec<&str> {
+    match m {
+        Matcher::Exact(parts) if !parts.is_empty() => {
+            let mut v: Vec<&str> = parts.iter().map(String::as_str).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        _ => vec![""],
+    }
+}
+
+/// Whether a rule belongs to `part` (the same test as a section's).
+fn in_part(r: &Rule, part: &Part) -> bool {
+    r.seam == part.seam
+        && buckets_of(&r.matcher)
+            .iter()
+            .any(|b| b.is_empty() || part.subjects.iter().any(|s| s == b))
+}
+
+fn keep_part(mut loaded: Vec<LoadedPolicy>, part: Option<&Part>) -> Vec<LoadedPolicy> {
+    if let Some(part) = part {
+        for p in &mut loaded {
+            p.rules.retain(|r| in_part(r, part));
         }
     }
     loaded
+}
+
+/// Every regex test of a predicate.
+fn regex_tests<'a>(p: &'a Pred, out: &mut Vec<&'a Vec<String>>) {
+    match p {
+        Pred::All(v) | Pred::Any(v) => v.iter().for_each(|c| regex_tests(c, out)),
+        Pred::Not(c) => regex_tests(c, out),
+        Pred::Leaf(l) => {
+            if let Test::Regex(pats) = &l.test {
+                out.push(pats);
+            }
+        }
+    }
+}
+
+/// A section's seam and matcher bucket.
+type BucketKey = (Seam, String);
+
+/// A snapshot of resolved policies: magic, header length, header hash, header, sections.
+fn encode_snapshot(
+    loaded: &[LoadedPolicy],
+    content_key: u64,
+    known: &LiteralMap,
+) -> Option<Vec<u8>> {
+    let mut groups: Vec<(BucketKey, Vec<(u32, &Rule)>)> = Vec::new();
+    let mut at: HashMap<BucketKey, usize> = HashMap::new();
+    let mut ordinal = 0u32;
+    for p in loaded {
+        for r in &p.rules {
+            for b in buckets_of(&r.matcher) {
+                let k = (r.seam, b.to_string());
+                let i = *at.entry(k.clone()).or_insert_with(|| {
+                    groups.push((k, Vec::new()));
+                    groups.len() - 1
+                });
+                if let Some((_, v)) = groups.get_mut(i) {
+                    v.push((ordinal, r));
+                }
+            }
+            ordinal += 1;
+        }
+    }
+    let mut body = Vec::new();
+    let mut sections = Vec::new();
+    for ((seam, bucket), rules) in groups {
+        let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
+        let section = Section {
+            rules: rules.into_iter().map(|(o, r)| (o, r.clone())).collect(),
+            literals,
+        };
+        let bytes = postcard::to_stdvec(&section).ok()?;
+        sections.push(SectionRef {
+            seam,
+            bucket,
+            offset: body.len() as u64,
+            len: bytes.len() as u64,
+            hash: hash_bytes(&bytes),
+        });
+        body.extend_from_slice(&bytes);
+    }
+    let header = Header {
+        content_key,
+        policies: loaded
+            .iter()
+            .map(|p| PolicyHead {
+                meta: p.meta.clone(),
+                diagnostics: p.diagnostics.clone(),
+            })
+            .collect(),
+        sections,
+    };
+    let head = postcard::to_stdvec(&header).ok()?;
+    let mut out = Vec::with_capacity(20 + head.len() + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&u32::try_from(head.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(&hash_bytes(&head).to_le_bytes());
+    out.extend_from_slice(&head);
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+/// Read the part of a snapshot: the header, then only the wanted sections, each checked
+/// against its hash. `None` when the file is missing, damaged or not a snapshot.
+fn read_snapshot(path: &Path, part: Option<&Part>) -> Option<(Vec<LoadedPolicy>, u64)> {
+    let f = std::fs::File::open(path).ok()?;
+    let mut fixed = [0u8; 20];
+    f.read_exact_at(&mut fixed, 0).ok()?;
+    let (magic, rest) = fixed.split_first_chunk::<8>()?;
+    let (len, rest) = rest.split_first_chunk::<4>()?;
+    let sum = rest.first_chunk::<8>()?;
+    if magic != MAGIC {
+        return None;
+    }
+    let head_len = u32::from_le_bytes(*len) as usize;
+    let file_len = f.metadata().ok()?.len();
+    if head_len as u64 + 20 > file_len {
+        return None;
+    }
+    let mut head = vec![0u8; head_len];
+    f.read_exact_at(&mut head, 20).ok()?;
+    if hash_bytes(&head) != u64::from_le_bytes(*sum) {
+        return None;
+    }
+    let header: Header = postcard::from_bytes(&head).ok()?;
+    let body_at = 20 + head_len as u64;
+    let mut rules: Vec<(u32, Rule)> = Vec::new();
+    let mut literals: Vec<(Vec<String>, Option<Required>)> = Vec::new();
+    let wanted: Vec<&SectionRef> = header
+        .sections
+        .iter()
+        .filter(|s| part.is_none_or(|p| p.wants(s)))
+        .collect();
+    for s in &wanted {
+        let end = body_at.checked_add(s.offset)?.checked_add(s.len)?;
+        if end > file_len {
+            return None;
+        }
+        let mut buf = vec![0u8; usize::try_from(s.len).ok()?];
+        f.read_exact_at(&mut buf, body_at + s.offset).ok()?;
+        if hash_bytes(&buf) != s.hash {
+            return None;
+        }
+        let sec: Section = postcard::from_bytes(&buf).ok()?;
+        rules.extend(sec.rules);
+        literals.extend(sec.literals.into_iter().map(|l| {
+            (
+                l.patterns,
+                l.required.map(|(any, fold)| Required { any, fold }),
+            )
+        }));
+    }
+    // A rule listed under several names of one call (`Edit|Write` for `apply_patch`) once,
+    // every rule in declaration order.
+    if wanted.len() > 1 {
+        rules.sort_by_key(|(o, _)| *o);
+        rules.dedup_by_key(|(o, _)| *o);
+    }
+    preset_literals(literals);
+    let mut policies: Vec<LoadedPolicy> = header
+        .policies
+        .into_iter()
+        .map(|h| LoadedPolicy {
+            meta: h.meta,
+            rules: Vec::new(),
+            tests: Vec::new(),
+            diagnostics: h.diagnostics,
+        })
+        .collect();
+    for (_, r) in rules {
+        policies.get_mut(r.policy)?.rules.push(r);
+    }
+    Some((policies, header.content_key))
+}
+
+/// Keep the cache folder bounded: the newest [`MAX_SNAPSHOTS`] snapshot names and
+/// [`MAX_FILE_ENTRIES`] file entries; entries of the former JSON cache and temporary files
+/// older than a minute go.
+fn evict(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    let mut snaps = Vec::new();
+    let mut files = Vec::new();
+    for e in rd.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let Ok(m) = e.metadata() else { continue };
+        let t = m.modified().unwrap_or(std::time::UNIX_EPOCH);
+        if name.ends_with(".snap") {
+            snaps.push((t, e.path()));
+        } else if name.starts_with("f-") && name.ends_with(".pc") {
+            files.push((t, e.path()));
+        } else if name.ends_with(".json")
+            || (name.ends_with(".tmp") && now.duration_since(t).is_ok_and(|d| d.as_secs() > 60))
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    for (mut v, max) in [(snaps, MAX_SNAPSHOTS), (files, MAX_FILE_ENTRIES)] {
+        if v.len() > max {
+            v.sort_by_key(|e| std::cmp::Reverse(e.0));
+            for (_, p) in v.drain(max..) {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -102,11 +747,16 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
     use super::*;
 
-    #[test]
-    fn cached_load_equals_direct_load_and_edits_miss() {
-        let dir = std::env::temp_dir().join(format!("sg-cache-test-{}", std::process::id()));
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sg-cache-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn cached_load_equals_direct_load_and_edits_miss() {
+        let dir = temp("file");
         let pol = dir.join("p.toml");
         let text = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { program = \"rm\", flags_any = [\"-r\"] }\ndecision = \"deny\"\n";
         std::fs::write(&pol, text).unwrap();
@@ -127,7 +777,10 @@ mod tests {
             .unwrap()
             .unwrap()
             .path();
-        std::fs::write(&entry, b"{not json").unwrap();
+        let mut bytes = std::fs::read(&entry).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x20;
+        std::fs::write(&entry, &bytes).unwrap();
         let third = load_file_cached(&pol, Scope::User, 3, LoadOptions::hook(), &cache);
         assert_eq!(third.rules, direct.rules);
         // An edit is a new entry.
@@ -138,6 +791,374 @@ mod tests {
             Some(crate::policy::DecisionValue::Ask)
         );
         assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The bundled library and the strict profile, as the hook finds them.
+    fn library() -> Vec<(PathBuf, Scope)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
+        let mut out = Vec::new();
+        for d in [root.clone(), root.join("strict")] {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                .collect();
+            v.sort();
+            out.extend(v.into_iter().map(|p| (p, Scope::Cli)));
+        }
+        out
+    }
+
+    fn direct_set(paths: &[(PathBuf, Scope)]) -> Vec<LoadedPolicy> {
+        let mut v: Vec<LoadedPolicy> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, (p, s))| crate::load::load_file_with(p, *s, i, LoadOptions::hook()))
+            .collect();
+        crate::lists::resolve(&mut v);
+        v
+    }
+
+    fn same(a: &[LoadedPolicy], b: &[LoadedPolicy]) {
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(x.meta, y.meta);
+            assert_eq!(x.diagnostics, y.diagnostics);
+            assert_eq!(x.rules, y.rules);
+        }
+    }
+
+    fn part(seam: Seam, tool: &str) -> Part {
+        let mut payload = serde_json::json!({ "hook_event_name": seam.event_name() });
+        if let Some(f) = seam.matcher_subject().field() {
+            payload[f] = Value::from(tool);
+        }
+        Part::of_payload(&payload).unwrap()
+    }
+
+    #[test]
+    fn the_library_round_trips_whole_and_per_part() {
+        let dir = temp("library");
+        let paths = library();
+        let direct = direct_set(&paths);
+        let built = load_set_cached(&paths, LoadOptions::hook(), &dir, None);
+        assert_eq!(built.how, SnapshotUse::Built);
+        same(&built.policies, &direct);
+        let again = load_set_cached(&paths, LoadOptions::hook(), &dir, None);
+        assert_eq!(again.how, SnapshotUse::Metadata);
+        assert_eq!(again.key, built.key);
+        same(&again.policies, &direct);
+        let parts = [
+            part(Seam::PreTool, "Bash"),
+            part(Seam::PreTool, "Read"),
+            part(Seam::PreTool, "apply_patch"),
+            part(Seam::PreTool, "mcp__github__create_issue"),
+            part(Seam::PostTool, "Bash"),
+            part(Seam::PromptSubmit, ""),
+            part(Seam::Stop, ""),
+        ];
+        for p in &parts {
+            let got = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(p));
+            assert_eq!(got.how, SnapshotUse::Metadata);
+            let want = keep_part(direct_set(&paths), Some(p));
+            same(&got.policies, &want);
+            // Every rule of the seam that the matcher could select is there.
+            let all: usize = direct
+                .iter()
+                .flat_map(|l| &l.rules)
+                .filter(|r| r.seam == p.seam && p.subjects.iter().any(|s| r.matcher.matches(s)))
+                .count();
+            let kept: usize = got
+                .policies
+                .iter()
+                .flat_map(|l| &l.rules)
+                .filter(|r| p.subjects.iter().any(|s| r.matcher.matches(s)))
+                .count();
+            assert_eq!(kept, all, "{p:?}");
+        }
+        // Every stored literal set is what the syntax tree gives (through the file entries).
+        let bytes = std::fs::read(content_path(&dir, built.key.unwrap())).unwrap();
+        let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+        let mut checked = 0;
+        for sref in &header.sections {
+            let at = 20 + head_len + sref.offset as usize;
+            let sec: Section = postcard::from_bytes(&bytes[at..at + sref.len as usize]).unwrap();
+            for l in &sec.literals {
+                let want = derive_required_literals(&l.patterns).map(|r| (r.any, r.fold));
+                assert_eq!(l.required, want, "{:?}", l.patterns);
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "{checked} regex tests");
+        let bash = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(&parts[0]));
+        assert!(
+            bash.policies
+                .iter()
+                .all(|l| l.rules.iter().all(|r| r.seam == Seam::PreTool))
+        );
+        assert!(bash.policies.iter().map(|l| l.rules.len()).sum::<usize>() > 20);
+        let prompt = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(&parts[5]));
+        assert!(
+            prompt
+                .policies
+                .iter()
+                .all(|l| l.rules.iter().all(|r| r.seam == Seam::PromptSubmit))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Copy the library into a folder of its own, so its files can be edited.
+    fn library_copy(dir: &Path) -> Vec<(PathBuf, Scope)> {
+        library()
+            .into_iter()
+            .enumerate()
+            .map(|(i, (p, s))| {
+                let to = dir.join(format!(
+                    "{i:02}-{}",
+                    p.file_name().unwrap().to_string_lossy()
+                ));
+                std::fs::copy(&p, &to).unwrap();
+                (to, s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_prompt_event_decodes_no_bash_section_and_damage_is_rebuilt() {
+        let dir = temp("sections");
+        let cache = dir.join("cache");
+        let paths = library_copy(&dir);
+        let built = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+        let snap = content_path(&cache, built.key.unwrap());
+        let bytes = std::fs::read(&snap).unwrap();
+        // Damage the pre-tool Bash section only.
+        let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+        let bash = header
+            .sections
+            .iter()
+            .find(|s| s.seam == Seam::PreTool && s.bucket == "Bash")
+            .unwrap();
+        let mut damaged = bytes.clone();
+        let at = 20 + head_len + bash.offset as usize + bash.len as usize / 2;
+        damaged[at] ^= 0x01;
+        // The snapshot and its metadata name are one file (a hard link).
+        std::fs::write(&snap, &damaged).unwrap();
+        let prompt = part(Seam::PromptSubmit, "");
+        let p = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&prompt));
+        assert_eq!(p.how, SnapshotUse::Metadata, "the prompt part is intact");
+        same(&p.policies, &keep_part(direct_set(&paths), Some(&prompt)));
+        let b = part(Seam::PreTool, "Bash");
+        let got = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&b));
+        assert_eq!(got.how, SnapshotUse::Built, "a damaged section is rebuilt");
+        same(&got.policies, &keep_part(direct_set(&paths), Some(&b)));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn truncated_and_fuzzed_snapshots_are_never_trusted() {
+        let dir = temp("fuzz");
+        let cache = dir.join("cache");
+        let paths = library_copy(&dir);
+        let built = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+        let snap = content_path(&cache, built.key.unwrap());
+        let good = std::fs::read(&snap).unwrap();
+        let b = part(Seam::PreTool, "Bash");
+        let want = keep_part(direct_set(&paths), Some(&b));
+        // A small deterministic generator: truncations everywhere, bit flips and byte runs.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for cut in [
+            0,
+            1,
+            7,
+            8,
+            12,
+            19,
+            20,
+            21,
+            100,
+            good.len() / 2,
+            good.len() - 1,
+        ] {
+            cases.push(good[..cut].to_vec());
+        }
+        for _ in 0..40 {
+            let mut v = good.clone();
+            let at = (next() as usize) % v.len();
+            v[at] ^= 1 << (next() % 8);
+            cases.push(v);
+        }
+        for _ in 0..10 {
+            let mut v = good.clone();
+            let at = (next() as usize) % v.len();
+            let n = ((next() as usize) % 64).min(v.len() - at);
+            for b in &mut v[at..at + n] {
+                *b = next() as u8;
+            }
+            cases.push(v);
+        }
+        for case in cases {
+            std::fs::write(&snap, &case).unwrap();
+            let got = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&b));
+            same(&got.policies, &want);
+            // Rebuilt (or still intact where the damage hit another section).
+            assert!(
+                matches!(got.how, SnapshotUse::Built | SnapshotUse::Metadata),
+                "{:?}",
+                got.how
+            );
+            assert!(read_snapshot(&snap, Some(&b)).is_some());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn one_edited_file_relowers_only_that_file_and_touch_reuses_the_content() {
+        let dir = temp("edit");
+        let cache = dir.join("cache");
+        let a = dir.join("a.toml");
+        let b = dir.join("b.toml");
+        let rule = |id: &str, d: &str| {
+            format!(
+                "[[rule]]\nid = \"{id}\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = {{ contains = \"x\" }}\ndecision = \"{d}\"\n"
+            )
+        };
+        std::fs::write(&a, rule("a", "deny")).unwrap();
+        std::fs::write(&b, rule("b", "ask")).unwrap();
+        let paths = vec![(a.clone(), Scope::User), (b.clone(), Scope::User)];
+        let first = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+        assert_eq!(first.how, SnapshotUse::Built);
+        let entries = |c: &Path| -> Vec<String> {
+            let mut v: Vec<String> = std::fs::read_dir(c)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("f-"))
+                .collect();
+            v.sort();
+            v
+        };
+        let before = entries(&cache);
+        assert_eq!(before.len(), 2);
+        // The entry of b is reused: make it say something else, and see it read back.
+        let b_key = format!(
+            "f-{}.pc",
+            key(
+                &b.display().to_string(),
+                Scope::User,
+                LoadOptions::hook(),
+                rule("b", "ask").as_bytes()
+            )
+        );
+        let mut reused = decode_file_entry(&std::fs::read(cache.join(&b_key)).unwrap()).unwrap();
+        reused.rules[0].id = "b-from-entry".to_string();
+        std::fs::write(cache.join(&b_key), encode_file_entry(&reused).unwrap()).unwrap();
+        std::fs::write(&a, rule("a", "allow")).unwrap();
+        let edited = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+        assert_eq!(edited.how, SnapshotUse::Built);
+        assert_ne!(edited.key, first.key);
+        assert_eq!(edited.policies[0].rules[0].id, "a");
+        assert_eq!(
+            edited.policies[0].rules[0].action.decision,
+            Some(crate::policy::DecisionValue::Allow)
+        );
+        assert_eq!(edited.policies[1].rules[0].id, "b-from-entry");
+        assert_eq!(entries(&cache).len(), 3);
+        // Same content, new metadata (a rewrite of the same bytes): the content's snapshot.
+        std::fs::write(&a, rule("a", "allow")).unwrap();
+        let touched = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+        assert!(
+            matches!(touched.how, SnapshotUse::Content | SnapshotUse::Metadata),
+            "{:?}",
+            touched.how
+        );
+        assert_eq!(touched.key, edited.key);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_snapshot_in_use_outlives_newer_ones() {
+        let dir = temp("fresh");
+        let cache = dir.join("cache");
+        let pol = dir.join("used.toml");
+        std::fs::write(&pol, "[[rule]]\nid = \"used\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"x\" }\ndecision = \"deny\"\n").unwrap();
+        let used = vec![(pol, Scope::User)];
+        let first = load_set_cached(&used, LoadOptions::hook(), &cache, None);
+        let snap = content_path(&cache, first.key.unwrap());
+        // An hour and more since its last use, each time: the next hit moves its time.
+        let age = || {
+            let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+            std::fs::File::options()
+                .append(true)
+                .open(&snap)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        };
+        let other = dir.join("other.toml");
+        for i in 0..MAX_SNAPSHOTS {
+            // The used set is read between the others (a hit moves its time once an hour).
+            age();
+            let hit = load_set_cached(&used, LoadOptions::hook(), &cache, None);
+            assert_eq!(hit.how, SnapshotUse::Metadata, "round {i}");
+            std::fs::write(&other, format!("[[rule]]\nid = \"o{i}\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = {{ contains = \"{i}\" }}\ndecision = \"deny\"\n")).unwrap();
+            load_set_cached(
+                &[(other.clone(), Scope::User)],
+                LoadOptions::hook(),
+                &cache,
+                None,
+            );
+        }
+        assert!(snap.exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_cache_stays_bounded_over_many_policy_sets() {
+        let dir = temp("bound");
+        let cache = dir.join("cache");
+        // An entry of the former JSON format goes.
+        std::fs::create_dir_all(&cache).unwrap();
+        std::fs::write(cache.join("0123456789abcdef-10.json"), b"{}").unwrap();
+        let pol = dir.join("p.toml");
+        for i in 0..(MAX_FILE_ENTRIES + 40) {
+            std::fs::write(
+                &pol,
+                format!(
+                    "[[rule]]\nid = \"r{i}\"\nseam = \"prompt-submit\"\nwhen.prompt = {{ contains = \"{i}\" }}\ndecision = \"block\"\nreason = \"r\"\n"
+                ),
+            )
+            .unwrap();
+            let got = load_set_cached(
+                &[(pol.clone(), Scope::User)],
+                LoadOptions::hook(),
+                &cache,
+                None,
+            );
+            assert_eq!(got.policies[0].rules[0].id, format!("r{i}"));
+        }
+        let names: Vec<String> = std::fs::read_dir(&cache)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        let snaps = names.iter().filter(|n| n.ends_with(".snap")).count();
+        let files = names.iter().filter(|n| n.starts_with("f-")).count();
+        assert!(snaps <= MAX_SNAPSHOTS, "{snaps} snapshots");
+        assert!(files <= MAX_FILE_ENTRIES, "{files} file entries");
+        assert!(snaps >= MAX_SNAPSHOTS / 2, "the newest are kept: {snaps}");
+        assert!(!names.iter().any(|n| n.ends_with(".json")));
+        assert_eq!(names.len(), snaps + files, "{names:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -99,7 +99,9 @@ mod evaluate;
 mod paths;
 mod table;
 
-pub use cache::load_file_cached;
+pub use cache::{
+    Part, SnapshotLoad, SnapshotUse, build_id, load_file_cached, load_set_cached, snapshot_key,
+};
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
 pub use decision::{
     Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,

@@ -324,7 +324,7 @@ pub struct Action {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Test {
     /// The value equals one of these (strings compare as text, others as JSON).
-    Equals(Vec<Value>),
+    Equals(#[serde(with = "json_values")] Vec<Value>),
     /// One of the regexes matches (unanchored, Rust `regex` syntax).
     Regex(Vec<String>),
     /// One of the globs matches the whole value (`/` is a separator: use `**/`).
@@ -919,5 +919,30 @@ impl LoadedPolicy {
         self.diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// JSON values in a binary format: as their JSON texts (a format that is not self-describing
+/// cannot read a `Value`); human-readable formats keep them as they are.
+mod json_values {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    pub(super) fn serialize<S: Serializer>(v: &[Value], s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            return v.serialize(s);
+        }
+        let texts: Vec<String> = v.iter().map(Value::to_string).collect();
+        texts.serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+        if d.is_human_readable() {
+            return Vec::<Value>::deserialize(d);
+        }
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|t| serde_json::from_str(t).map_err(serde::de::Error::custom))
+            .collect()
     }
 }

@@ -21,7 +21,7 @@ use super::{HookDialectArg, hook_input};
 use crate::discover;
 
 /// Answer one hook payload on stdin (what goes into settings.json / hooks.json).
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub(crate) struct Args {
     /// Host protocol; detected from the payload when omitted.
     #[arg(long, value_enum)]
@@ -42,12 +42,38 @@ pub(crate) struct Args {
     /// Append hook/invoked + hook/result records to this JSON Lines file (default:
     /// $SEAMGUARD_AUDIT_LOG when set, `off` for none, else <state dir>/audit.jsonl).
     #[arg(long, value_name = "PATH")]
-    audit_log: Option<PathBuf>,
+    pub(super) audit_log: Option<PathBuf>,
+}
+
+impl Args {
+    /// The `--policy` paths.
+    pub(super) fn policy_args(&self) -> &[PathBuf] {
+        &self.policies
+    }
+
+    /// Whether a resident server may answer for these arguments: not with `--hooks-config`
+    /// (imported handlers are loaded per call, in the caller's process).
+    pub(super) fn servable(&self) -> bool {
+        self.hooks_configs.is_empty()
+    }
+
+    /// What a resident server must have been started with to answer for these arguments
+    /// (`seamguard serve`): every option, in order.
+    pub(super) fn identity(&self) -> String {
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.dialect.map(Dialect::from),
+            self.policies,
+            self.hooks_configs,
+            self.on_load_error,
+            self.audit_log
+        )
+    }
 }
 
 /// `--on-load-error`.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
-enum LoadErrorArg {
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Hash)]
+pub(super) enum LoadErrorArg {
     Warn,
     Deny,
 }
@@ -215,15 +241,35 @@ pub(super) fn run(o: Args) -> ExitCode {
         let seam = hook_input::raw_seam(&raw.bytes);
         return answer(&refusals.refuse(seam, fallback_dialect, &why, None));
     }
-    let mut payload = match seamguard_engine::event::parse_json(&raw.bytes) {
+    // A resident server (`seamguard serve`) of the same policies answers, if one does.
+    if let Some(code) = super::serve::ask(&o, &raw.bytes) {
+        return code;
+    }
+    respond(&o, &raw.bytes, raw.total, &mut refusals, None, &mut answer)
+}
+
+/// Answer a payload read within the size limit: `emit` writes the answer (to stdout, or to a
+/// client of `seamguard serve`), then the audit log and the session memory are written. With
+/// `resident`, the policies and compiled table of a server are used instead of loading them.
+pub(super) fn respond(
+    o: &Args,
+    bytes: &[u8],
+    total: u64,
+    refusals: &mut hook_input::Refusals,
+    resident: Option<&super::serve::Resident>,
+    emit: &mut dyn FnMut(&Encoded) -> ExitCode,
+) -> ExitCode {
+    let (started, started_ms) = (refusals.started, refusals.started_ms);
+    let fallback_dialect = o.dialect.map(Dialect::from);
+    let answer = emit;
+    let mut payload = match seamguard_engine::event::parse_json(bytes) {
         Ok(v) => v,
         Err(e) => {
-            let why = format!("malformed hook payload ({} bytes): {e}", raw.total);
-            let seam = hook_input::raw_seam(&raw.bytes);
+            let why = format!("malformed hook payload ({total} bytes): {e}");
+            let seam = hook_input::raw_seam(bytes);
             return answer(&refusals.refuse(seam, fallback_dialect, &why, None));
         }
     };
-    drop(raw);
     let notes = hook_input::coerce_fields(&mut payload);
     let dialect = o
         .dialect
@@ -258,7 +304,7 @@ pub(super) fn run(o: Args) -> ExitCode {
         return answer(&refusals.refuse(Some(seam), Some(dialect), &why, Some(&payload)));
     }
     let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        judge(&o, &payload, seam, dialect, started)
+        judge(o, &payload, seam, dialect, started, resident)
     }));
     let Judged {
         mut outcome,
@@ -333,58 +379,31 @@ struct Judged {
     env: seamguard_engine::ShellEnv,
 }
 
-fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Instant) -> Judged {
-    let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
-        .ok()
-        .filter(|p| !p.is_empty());
-    let project_for_scope = project_dir.clone().or_else(|| {
-        payload
-            .get("cwd")
-            .and_then(|c| c.as_str())
-            .map(str::to_string)
-    });
-    let found = discover::hook_policies(&o.policies, Some(payload), !o.hooks_configs.is_empty());
-    let mut loaded = found.loaded;
-    apply_trust(&mut loaded, &found.paths);
-    discover::apply_load_error_default(
-        &mut loaded,
-        o.on_load_error.map(|a| match a {
-            LoadErrorArg::Warn => OnLoadError::Warn,
-            LoadErrorArg::Deny => OnLoadError::Deny,
-        }),
-    );
-    let mut warnings = Vec::new();
-    if seam == Seam::SessionStart
-        && let Some(notice) = found.source.notice()
-    {
-        warnings.push(notice.to_string());
+fn judge(
+    o: &Args,
+    payload: &Value,
+    seam: Seam,
+    dialect: Dialect,
+    started: Instant,
+    resident: Option<&super::serve::Resident>,
+) -> Judged {
+    if let Some(r) = resident {
+        let warnings = with_notice(r.built().source, seam, r.built().warnings.clone());
+        return judge_with(&r.built().engine, warnings, payload, seam, dialect);
     }
-    let n = loaded.len();
-    loaded.extend(load_hooks_configs(
-        &o.hooks_configs,
-        project_for_scope.as_deref(),
-        n,
-        &mut warnings,
-    ));
-    let t_loaded = started.elapsed();
-    let table = DecisionTable::new(loaded);
-    let engine = Engine::new(table)
-        .with_ledger(Box::new(FileLedger::new(
-            discover::state_dir().join("continuations"),
-        )))
-        .with_runner(Box::new(ProcessRunner))
-        .with_project_dir(project_dir);
+    let Built {
+        engine,
+        source,
+        warnings,
+        loaded_at: t_loaded,
+    } = build(o, Some(payload), started);
+    let warnings = with_notice(source, seam, warnings);
     let timing = std::env::var_os("SEAMGUARD_TIMING").is_some();
     if timing {
         engine.table().prepare(seam);
     }
     let t_compiled = started.elapsed();
-    injected_fault();
-    // Session memory (what earlier calls of this session wrote, linked and read).
-    let mut session = crate::session_memory::Session::load(payload, seam);
-    warnings.extend(session.take_problems());
-    let mut outcome = session.evaluate(|| engine.evaluate(seam, payload, dialect));
-    let env = engine.table().env().clone();
+    let judged = judge_with(&engine, warnings, payload, seam, dialect);
     if timing {
         eprintln!(
             "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
@@ -396,6 +415,92 @@ fn judge(o: &Args, payload: &Value, seam: Seam, dialect: Dialect, started: Insta
     // The process ends right after the answer: tearing the compiled table down would only
     // cost time (its ledger writes are done during `evaluate`).
     std::mem::forget(engine);
+    judged
+}
+
+/// The built-in library's notice on session start, before the load warnings.
+fn with_notice(source: discover::PolicySource, seam: Seam, warnings: Vec<String>) -> Vec<String> {
+    match source.notice() {
+        Some(notice) if seam == Seam::SessionStart => std::iter::once(notice.to_string())
+            .chain(warnings)
+            .collect(),
+        _ => warnings,
+    }
+}
+
+/// The policies of a hook call, loaded and built into an engine (seams compile on first use).
+pub(super) struct Built {
+    /// The engine.
+    pub(super) engine: Engine,
+    /// Where the policies came from.
+    pub(super) source: discover::PolicySource,
+    /// Warnings of loading (unreadable hooks configs).
+    pub(super) warnings: Vec<String>,
+    /// When loading ended (since `started`).
+    loaded_at: std::time::Duration,
+}
+
+/// Load the policies of `payload` (every policy and rule when `None`, as `seamguard serve`
+/// does) and build the engine.
+pub(super) fn build(o: &Args, payload: Option<&Value>, started: Instant) -> Built {
+    let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
+        .ok()
+        .filter(|p| !p.is_empty());
+    let project_for_scope = project_dir.clone().or_else(|| {
+        payload
+            .and_then(|p| p.get("cwd"))
+            .and_then(|c| c.as_str())
+            .map(str::to_string)
+    });
+    let found = discover::hook_policies(&o.policies, payload, !o.hooks_configs.is_empty());
+    let mut loaded = found.loaded;
+    apply_trust(&mut loaded, &found.paths);
+    discover::apply_load_error_default(
+        &mut loaded,
+        o.on_load_error.map(|a| match a {
+            LoadErrorArg::Warn => OnLoadError::Warn,
+            LoadErrorArg::Deny => OnLoadError::Deny,
+        }),
+    );
+    let mut warnings = Vec::new();
+    let n = loaded.len();
+    loaded.extend(load_hooks_configs(
+        &o.hooks_configs,
+        project_for_scope.as_deref(),
+        n,
+        &mut warnings,
+    ));
+    let loaded_at = started.elapsed();
+    let table = DecisionTable::new(loaded);
+    let engine = Engine::new(table)
+        .with_ledger(Box::new(FileLedger::new(
+            discover::state_dir().join("continuations"),
+        )))
+        .with_runner(Box::new(ProcessRunner))
+        .with_project_dir(project_dir);
+    Built {
+        engine,
+        source: found.source,
+        warnings,
+        loaded_at,
+    }
+}
+
+/// Evaluate `payload` with a built engine, within the session memory.
+fn judge_with(
+    engine: &Engine,
+    warnings: Vec<String>,
+    payload: &Value,
+    seam: Seam,
+    dialect: Dialect,
+) -> Judged {
+    injected_fault();
+    let mut warnings = warnings;
+    // Session memory (what earlier calls of this session wrote, linked and read).
+    let mut session = crate::session_memory::Session::load(payload, seam);
+    warnings.extend(session.take_problems());
+    let mut outcome = session.evaluate(|| engine.evaluate(seam, payload, dialect));
+    let env = engine.table().env().clone();
     outcome.warnings.splice(0..0, warnings);
     Judged {
         outcome,

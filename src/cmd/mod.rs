@@ -23,6 +23,7 @@ mod init;
 mod log;
 pub(crate) use log::log_subject;
 mod replay;
+mod serve;
 mod status;
 mod test;
 mod trust;
@@ -54,6 +55,8 @@ pub(crate) enum Command {
     Status(status::Args),
     /// Read the audit log: last decisions, filters, counts per rule, observe-mode summary.
     Log(log::Args),
+    /// Keep the policies compiled in a resident server that `hook` asks first (opt-in).
+    Serve(serve::ServeArgs),
 }
 
 impl Command {
@@ -73,6 +76,7 @@ impl Command {
             Command::Grants(a) => grants::run(&a),
             Command::Status(a) => status::run(&a),
             Command::Log(a) => log::run(&a),
+            Command::Serve(a) => serve::run(a),
         }
     }
 }

@@ -29,6 +29,7 @@ mod reasons_library;
 mod replay_cli;
 mod replay_filters_cli;
 mod sample_hooks;
+mod serve_cli;
 mod session_memory_cli;
 mod status_cli;
 mod try_cli;

@@ -104,6 +104,32 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
 
 /// What every match of a regex list contains, or `None` if some pattern has no literal.
 pub(crate) fn required_literals(patterns: &[String]) -> Option<Required> {
+    if let Ok(g) = PRESET.read()
+        && let Some(r) = g.as_ref().and_then(|m| m.get(patterns))
+    {
+        return r.clone();
+    }
+    derive_required_literals(patterns)
+}
+
+/// Literals read from a compiled policy snapshot (`cache`), by regex list: what
+/// [`derive_required_literals`] of the same build returned for it.
+static PRESET: std::sync::RwLock<Option<std::collections::HashMap<Vec<String>, Option<Required>>>> =
+    std::sync::RwLock::new(None);
+
+/// Install literals stored in a snapshot, so [`required_literals`] does not derive them again.
+pub(crate) fn preset_literals(entries: Vec<(Vec<String>, Option<Required>)>) {
+    if entries.is_empty() {
+        return;
+    }
+    if let Ok(mut g) = PRESET.write() {
+        g.get_or_insert_with(std::collections::HashMap::new)
+            .extend(entries);
+    }
+}
+
+/// [`required_literals`] read from the patterns' syntax trees.
+pub(crate) fn derive_required_literals(patterns: &[String]) -> Option<Required> {
     let mut any = Vec::new();
     let mut fold = false;
     let mut parts = Vec::new();

@@ -1,0 +1,205 @@
+//! `seamguard serve` and the hook as its client: a served answer is the in-process answer, an
+//! edited policy is never answered from the server's table, a server that dies mid-call
+//! leaves the call to the hook's own process, and the socket is the user's alone.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{BIN, Run, fresh_dir, output_with_stdin};
+
+const RULE: &str = "[[rule]]\nid = \"no-frobnicate\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"frobnicate\" }\ndecision = \"deny\"\nreason = \"no frobnicating\"\n";
+
+struct Setup {
+    dir: PathBuf,
+    policy: PathBuf,
+}
+
+impl Setup {
+    fn new(name: &str) -> Setup {
+        let dir = fresh_dir("serve", name);
+        let policy = dir.join("p.toml");
+        std::fs::write(&policy, RULE).unwrap();
+        Setup { dir, policy }
+    }
+
+    fn env(&self, c: &mut Command) {
+        c.env("XDG_STATE_HOME", self.dir.join("state"))
+            .env("XDG_CONFIG_HOME", self.dir.join("config"))
+            .env("HOME", &self.dir)
+            .env("SEAMGUARD_AUDIT_LOG", "off")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("SEAMGUARD_SERVE")
+            .env_remove("SEAMGUARD_SERVE_FAULT");
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.join("serve.log")
+    }
+
+    fn serve(&self, fault: Option<&str>) -> Child {
+        let mut c = Command::new(BIN);
+        c.args(["serve", "--idle-secs", "60", "--policy"])
+            .arg(&self.policy)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(self.log()).unwrap());
+        self.env(&mut c);
+        if let Some(f) = fault {
+            c.env("SEAMGUARD_SERVE_FAULT", f);
+        }
+        let child = c.spawn().unwrap();
+        let started = Instant::now();
+        while self.socket().is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no socket; log: {}",
+                std::fs::read_to_string(self.log()).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child
+    }
+
+    fn socket_dir(&self) -> PathBuf {
+        self.dir.join("state").join("seamguard").join("serve")
+    }
+
+    fn socket(&self) -> Option<PathBuf> {
+        std::fs::read_dir(self.socket_dir())
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "sock"))
+    }
+
+    fn hook(&self, payload: &str, serve: bool) -> Run {
+        self.hook_with(payload, serve, "30000")
+    }
+
+    fn hook_with(&self, payload: &str, serve: bool, answer_ms: &str) -> Run {
+        let mut c = Command::new(BIN);
+        c.args(["hook", "--policy"]).arg(&self.policy);
+        self.env(&mut c);
+        c.env("SEAMGUARD_SERVE_TIMEOUT_MS", "20000")
+            .env("SEAMGUARD_SERVE_ANSWER_MS", answer_ms);
+        if !serve {
+            c.env("SEAMGUARD_SERVE", "0");
+        }
+        Run::utf8(output_with_stdin(&mut c, payload.as_bytes()))
+    }
+
+    fn answered(&self) -> usize {
+        std::fs::read_to_string(self.log())
+            .unwrap_or_default()
+            .matches("answered a call")
+            .count()
+    }
+}
+
+fn bash(cmd: &str, cwd: &Path) -> String {
+    serde_json::json!({
+        "session_id": "serve-test",
+        "cwd": cwd,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": { "command": cmd }
+    })
+    .to_string()
+}
+
+#[test]
+fn a_served_answer_is_the_in_process_answer_and_an_edit_is_never_served_stale() {
+    let s = Setup::new("stale");
+    let mut server = s.serve(None);
+    let payloads = [
+        bash("frobnicate --all", &s.dir),
+        bash("ls -la", &s.dir),
+        serde_json::json!({
+            "session_id": "serve-test",
+            "cwd": s.dir,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "hello"
+        })
+        .to_string(),
+    ];
+    for (i, p) in payloads.iter().enumerate() {
+        let served = s.hook(p, true);
+        assert_eq!(s.answered(), i + 1, "the server answered call {i}");
+        let local = s.hook(p, false);
+        assert_eq!(
+            (served.stdout.as_str(), served.code),
+            (local.stdout.as_str(), local.code)
+        );
+    }
+    let denied = s.hook(&payloads[0], true);
+    assert!(denied.stdout.contains("\"permissionDecision\":\"deny\""));
+    assert!(denied.stdout.contains("no frobnicating"));
+    assert_eq!(s.answered(), 4);
+    // Edit the policy: the server's key no longer matches, the hook evaluates the edit itself.
+    std::fs::write(
+        &s.policy,
+        RULE.replace("\"deny\"", "\"ask\"")
+            .replace("no frobnicating", "frobnicating needs a yes"),
+    )
+    .unwrap();
+    let edited = s.hook(&payloads[0], true);
+    assert!(
+        edited.stdout.contains("\"permissionDecision\":\"ask\""),
+        "{}",
+        edited.stdout
+    );
+    assert!(edited.stdout.contains("frobnicating needs a yes"));
+    assert_eq!(s.answered(), 4, "the stale server did not answer");
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn a_server_that_dies_mid_call_leaves_the_call_to_the_hook() {
+    let s = Setup::new("killed");
+    let mut server = s.serve(Some("exit"));
+    let run = s.hook(&bash("frobnicate now", &s.dir), true);
+    assert!(
+        run.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.code, 0);
+    // The request reached the server, which died before answering.
+    assert_eq!(server.wait().unwrap().code(), Some(9));
+    assert_eq!(s.answered(), 0);
+    // A socket left behind by a dead server: refused, evaluated in process.
+    let again = s.hook(&bash("frobnicate again", &s.dir), true);
+    assert!(again.stdout.contains("\"permissionDecision\":\"deny\""));
+}
+
+#[test]
+fn a_server_that_takes_a_call_and_hangs_is_given_up_on() {
+    let s = Setup::new("hung");
+    let mut server = s.serve(Some("hang"));
+    let started = Instant::now();
+    let run = s.hook_with(&bash("frobnicate slowly", &s.dir), true, "300");
+    assert!(
+        run.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        run.stdout
+    );
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert_eq!(s.answered(), 0);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn the_socket_is_the_users_alone() {
+    let s = Setup::new("perms");
+    let mut server = s.serve(None);
+    let sock = s.socket().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&sock), 0o600);
+    assert_eq!(mode(&s.socket_dir()), 0o700);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
