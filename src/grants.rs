@@ -447,8 +447,11 @@ pub(crate) fn annotate(
             payload.get("tool_name").cloned().unwrap_or(Value::Null),
         );
         let reason = last.get("reason").and_then(Value::as_str).unwrap_or("");
-        let subject =
-            full_subject(payload).map(|s| crate::cmd::log_subject(s, reason, SUBJECT_CHARS));
+        // Secrets masked as in the rest of the record (`audit::redact_text`).
+        let subject = full_subject(payload).map(|s| {
+            let (masked, _) = seamguard_engine::audit::redact_text(s);
+            crate::cmd::log_subject(&masked, reason, SUBJECT_CHARS)
+        });
         last.insert("subject".into(), subject.map_or(Value::Null, Value::String));
     }
     if let Some(a) = applied {

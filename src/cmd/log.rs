@@ -103,7 +103,7 @@ pub(crate) struct Args {
     session: Option<String>,
     /// Only this agent.
     #[arg(long, value_enum)]
-    agent: Option<super::DialectArg>,
+    agent: Option<super::HookDialectArg>,
     /// Only decisions newer than this (`90s`, `15m`, `2h`, `3d`).
     #[arg(long, value_name = "AGE")]
     since: Option<String>,

@@ -339,8 +339,12 @@ fn refused_payloads_are_recorded_and_log_shows_them() {
     );
     let r = seamguard(&dir, &["log"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
-    // Each line after its time stamp (`2026-01-01 00:00:00 UTC  `).
-    let lines: Vec<&str> = r.stdout.lines().map(|l| l.get(25..).unwrap()).collect();
+    // Each line after its number and time stamp (`#1  2026-01-01 00:00:00 UTC  `).
+    let lines: Vec<&str> = r
+        .stdout
+        .lines()
+        .map(|l| l.split_once(" UTC  ").unwrap().1)
+        .collect();
     assert_eq!(
         lines,
         [
