@@ -164,11 +164,8 @@ impl Harness {
             v.push(h);
         }
         if let Some(run) = options.cleanup {
-            self.cleanups.push(CleanupSlot {
-                id,
-                name: name.to_string(),
-                run,
-            });
+            self.cleanups
+                .push(CleanupSlot::new(id, name.to_string(), run));
         }
         id
     }

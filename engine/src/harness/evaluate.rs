@@ -8,6 +8,7 @@
 //! session-start adds nothing, stop lets the agent stop, post-tool stops the waterfall.
 
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::contain::invoke;
 use super::run::push_contexts;
@@ -26,13 +27,19 @@ fn typed_or<D>(d: Option<D>, default: D) -> D {
 impl Harness {
     /// Phases 1 and 2 on a sealed call: tables' hooks, handler hooks, tables' guards,
     /// handler guards; merged most-restrictively.
-    pub(super) async fn pre_phase(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
+    pub(super) async fn pre_phase(
+        &self,
+        call: &ToolCall,
+        cancel: &CancellationToken,
+    ) -> Evaluated<Option<PreToolDecision>> {
         let mut failures = Vec::new();
         let mut warnings = Vec::new();
         let (mut contributions, table_guards) = if self.tables.is_empty() {
             (Vec::new(), Vec::new())
         } else {
-            let part = self.eval_tables(Seam::PreTool, call.payload());
+            let part = self
+                .eval_tables(Seam::PreTool, call.payload(), cancel)
+                .await;
             warnings = part.warnings;
             (part.hooks, part.guards)
         };
@@ -108,22 +115,20 @@ impl Harness {
         )
     }
 
-    /// **pre-tool** (phases 1–2 only, no dispatch): the merged [`PreToolDecision`] of every
-    /// table and handler for a sealed call; `None` is abstain.
-    ///
-    /// A handler that panics or returns `Err` counts as a deny (fail closed) and is listed
-    /// in `failures`. A handler's `Allow { updated_input }` is ignored with a warning: the
-    /// call is sealed (interception-seams seed, "Pre-tool input rewrite is a separate
-    /// consistency decision").
-    pub async fn pre_tool(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
-        self.pre_phase(call).await
-    }
-
-    /// **permission-request**: tables and handlers; `None` leaves the dialog to the user.
-    /// A failing handler counts as a deny.
-    pub async fn permission_request(
+    /// See [`Harness::pre_tool`].
+    pub(super) async fn pre_tool_in(
         &self,
         call: &ToolCall,
+        cancel: &CancellationToken,
+    ) -> Evaluated<Option<PreToolDecision>> {
+        self.pre_phase(call, cancel).await
+    }
+
+    /// See [`Harness::permission_request`].
+    pub(super) async fn permission_request_in(
+        &self,
+        call: &ToolCall,
+        cancel: &CancellationToken,
     ) -> Evaluated<Option<PermissionDecision>> {
         let mut payload = call.payload().clone();
         if let Some(o) = payload.as_object_mut() {
@@ -132,7 +137,9 @@ impl Harness {
                 Value::String(Seam::PermissionRequest.event_name().into()),
             );
         }
-        let part = self.eval_tables(Seam::PermissionRequest, &payload);
+        let part = self
+            .eval_tables(Seam::PermissionRequest, &payload, cancel)
+            .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.seam_entries(Seam::PermissionRequest) {
@@ -158,11 +165,15 @@ impl Harness {
         Evaluated::ready(outcome.permission(), outcome, failures)
     }
 
-    /// **prompt-submit** (waterfall): tables first, then handlers in registration order;
-    /// each handler sees the prompt as rewritten so far. A failing handler blocks the prompt
-    /// (fail closed).
-    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
-        let part = self.eval_tables(Seam::PromptSubmit, &event.payload);
+    /// See [`Harness::prompt_submit`].
+    pub(super) async fn prompt_submit_in(
+        &self,
+        event: &SeamEvent,
+        cancel: &CancellationToken,
+    ) -> Evaluated<PromptDecision> {
+        let part = self
+            .eval_tables(Seam::PromptSubmit, &event.payload, cancel)
+            .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let mut current = event.clone();
@@ -210,10 +221,13 @@ impl Harness {
         Evaluated::ready(decision, outcome, failures)
     }
 
-    /// **session-start** / **subagent-start**: the additional contexts of tables and
-    /// handlers, in order. A failing handler adds nothing (startup cannot be blocked).
-    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
-        let part = self.eval_tables(event.seam, &event.payload);
+    /// See [`Harness::session_start`].
+    pub(super) async fn session_start_in(
+        &self,
+        event: &SeamEvent,
+        cancel: &CancellationToken,
+    ) -> Evaluated<Vec<String>> {
+        let part = self.eval_tables(event.seam, &event.payload, cancel).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let subject = event
@@ -243,10 +257,13 @@ impl Harness {
         )
     }
 
-    /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
-    /// A failing handler lets the agent stop (no endless loops).
-    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
-        let part = self.eval_tables(event.seam, &event.payload);
+    /// See [`Harness::stop`].
+    pub(super) async fn stop_in(
+        &self,
+        event: &SeamEvent,
+        cancel: &CancellationToken,
+    ) -> Evaluated<ContinuationDecision> {
+        let part = self.eval_tables(event.seam, &event.payload, cancel).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {
@@ -270,10 +287,13 @@ impl Harness {
         )
     }
 
-    /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
-    /// `post-tool-failure`): tables (their `run`/`halt` actions) and observers.
-    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
-        let part = self.eval_tables(event.seam, &event.payload);
+    /// See [`Harness::notify`].
+    pub(super) async fn notify_in(
+        &self,
+        event: &SeamEvent,
+        cancel: &CancellationToken,
+    ) -> Evaluated<()> {
+        let part = self.eval_tables(event.seam, &event.payload, cancel).await;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {
             let HandlerFn::Observe(f) = e.handler else {
@@ -288,11 +308,12 @@ impl Harness {
         Evaluated::ready((), outcome, failures)
     }
 
-    /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
-    /// dispatched), then handlers as a waterfall — each sees the content as redacted so far.
-    /// A failing handler stops the waterfall and is returned in `failures` (the pipeline
-    /// turns it into an error result).
-    pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
+    /// See [`Harness::post_tool`].
+    pub(super) async fn post_tool_in(
+        &self,
+        output: &ToolOutput,
+        cancel: &CancellationToken,
+    ) -> Evaluated<PostToolDecision> {
         let mut current = output.clone();
         let mut part = TablePart::default();
         if output.dispatched && !self.tables.is_empty() {
@@ -316,7 +337,7 @@ impl Harness {
                     o.insert("tool_response".into(), output.result.content.clone());
                 }
             }
-            part = self.eval_tables(seam, &payload);
+            part = self.eval_tables(seam, &payload, cancel).await;
             if let Some(r) = part.redacted.take() {
                 current.result.content = r;
             }

@@ -70,13 +70,16 @@
 mod app_event;
 mod approval;
 mod batch;
+mod commands;
 mod contain;
 mod evaluate;
 mod event;
 mod handler;
 mod pipeline;
+mod records;
 mod registry;
 mod run;
+mod seams;
 mod table;
 mod tool;
 mod wrap;

@@ -11,6 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::approval;
 use super::contain::{CatchUnwind, panic_message};
@@ -21,13 +22,16 @@ use super::{
 use crate::decision::{PostToolDecision, PreToolDecision};
 
 impl Harness {
-    /// Run one sealed call through the five phases (see the module docs) and return its
-    /// immutable record. Never panics and never returns a Rust error: every failure is an
-    /// error [`ToolResult`].
-    pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
+    /// The five phases under `cancel` (see [`Harness::execute`]).
+    pub(super) async fn execute_in(
+        &self,
+        call: ToolCall,
+        tool: &dyn Tool,
+        cancel: &CancellationToken,
+    ) -> ToolExecution {
         let start = Instant::now();
         // Phases 1–2.
-        let mut pre = self.pre_phase(&call).await;
+        let mut pre = self.pre_phase(&call, cancel).await;
         let mut failures = std::mem::take(&mut pre.failures);
         let decision = pre.decision.take();
         let pre_outcome = pre.into_outcome();
@@ -76,7 +80,7 @@ impl Harness {
                 result,
                 dispatched: dispatch,
             };
-            let ev = self.post_tool(&output).await;
+            let ev = self.post_tool_in(&output, cancel).await;
             result = output.result;
             if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());

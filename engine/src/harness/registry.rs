@@ -138,10 +138,40 @@ impl Entry {
 }
 
 /// A cleanup waiting for its registration to go.
+///
+/// The cleanup is `Send` only; the mutex makes the slot (and so the [`Harness`]) `Sync`. It
+/// is taken out by value (`into_inner`) when it runs, never locked while shared.
 pub(super) struct CleanupSlot {
     pub(super) id: RegistrationId,
     pub(super) name: String,
-    pub(super) run: Cleanup,
+    pub(super) run: std::sync::Mutex<Cleanup>,
+}
+
+impl CleanupSlot {
+    pub(super) fn new(id: RegistrationId, name: String, run: Cleanup) -> CleanupSlot {
+        CleanupSlot {
+            id,
+            name,
+            run: std::sync::Mutex::new(run),
+        }
+    }
+
+    /// Run the cleanup once, contained.
+    pub(super) fn run(self) -> Result<(), CleanupError> {
+        let name = self.name;
+        let f = match self.run.into_inner() {
+            Ok(f) => f,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(message)) => Err(CleanupError { name, message }),
+            Err(p) => Err(CleanupError {
+                name,
+                message: panic_message(p),
+            }),
+        }
+    }
 }
 
 impl Harness {
@@ -243,11 +273,8 @@ impl Harness {
             }
         }
         if let Some(run) = cleanup {
-            self.cleanups.push(CleanupSlot {
-                id,
-                name: d.name.to_string(),
-                run,
-            });
+            self.cleanups
+                .push(CleanupSlot::new(id, d.name.to_string(), run));
         }
         Ok(id)
     }
@@ -273,16 +300,7 @@ impl Harness {
             found |= slot.remove_handler(id);
         }
         if let Some(pos) = self.cleanups.iter().position(|c| c.id == id) {
-            let slot = self.cleanups.remove(pos);
-            let name = slot.name;
-            return match catch_unwind(AssertUnwindSafe(slot.run)) {
-                Ok(Ok(())) => Ok(true),
-                Ok(Err(message)) => Err(CleanupError { name, message }),
-                Err(p) => Err(CleanupError {
-                    name,
-                    message: panic_message(p),
-                }),
-            };
+            return self.cleanups.remove(pos).run().map(|()| true);
         }
         Ok(found)
     }
@@ -301,14 +319,8 @@ impl Harness {
         self.events.clear();
         let mut errors = Vec::new();
         while let Some(slot) = self.cleanups.pop() {
-            let name = slot.name;
-            match catch_unwind(AssertUnwindSafe(slot.run)) {
-                Ok(Ok(())) => {}
-                Ok(Err(message)) => errors.push(CleanupError { name, message }),
-                Err(p) => errors.push(CleanupError {
-                    name,
-                    message: panic_message(p),
-                }),
+            if let Err(e) = slot.run() {
+                errors.push(e);
             }
         }
         if errors.is_empty() {

@@ -11,11 +11,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde_json::Value;
-
 use super::app_event::EventSlot;
+use super::records::Records;
 use super::registry::{CleanupSlot, Entry};
-use super::table::TablePart;
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
 use crate::decision::{Contribution, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
@@ -109,7 +107,15 @@ pub struct Harness {
     pub(super) cleanups: Vec<CleanupSlot>,
     pub(super) next_id: u64,
     pub(super) failures: Arc<Mutex<Vec<HandlerFailure>>>,
+    pub(super) records: Records,
 }
+
+// A harness is shared across tasks (`Arc<Harness>`) and reached from inside tools for nested
+// calls: it must stay `Send + Sync`.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<Harness>();
+};
 
 impl fmt::Debug for Harness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -173,6 +179,7 @@ impl Harness {
             cleanups: Vec::new(),
             next_id: 1,
             failures: Arc::new(Mutex::new(Vec::new())),
+            records: Records::default(),
         }
     }
 
@@ -209,11 +216,6 @@ impl Harness {
             .lock()
             .map(|mut v| std::mem::take(&mut *v))
             .unwrap_or_default()
-    }
-
-    /// Evaluate every table at `seam` (see [`TablePart::eval`]).
-    pub(super) fn eval_tables(&self, seam: Seam, payload: &Value) -> TablePart {
-        TablePart::eval(&self.tables, self.dialect, seam, payload)
     }
 
     /// The handlers registered at `seam` (hooks only: guards and tool-result observers are
