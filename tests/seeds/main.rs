@@ -7,4 +7,6 @@
     reason = "tests: a failed step stops the test with its message"
 )]
 
+mod cancellation;
+mod registration;
 mod shareable;

@@ -15,8 +15,8 @@ use std::time::Instant;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::Harness;
 use super::table::TablePart;
+use super::{Harness, HookContext};
 use crate::decision::{HookRun, Verdict};
 use crate::evaluate::command_hooks::hook_contribution;
 use crate::runner::{RunContext, RunResult, run_one};
@@ -29,11 +29,12 @@ impl Harness {
         &self,
         seam: Seam,
         payload: &Value,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> TablePart {
         let mut part = TablePart::eval(&self.tables, self.dialect, seam, payload);
         if !part.to_run.is_empty() {
-            self.run_commands(seam, payload, &mut part, cancel).await;
+            self.run_commands(seam, payload, &mut part, cx.signal())
+                .await;
         }
         part
     }

@@ -12,7 +12,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use super::{BoxFuture, Reply};
+use super::handler::Dyn;
+use super::{BoxFuture, HookContext, Reply};
 
 /// The message of a caught panic payload: `panicked: <message>`, or `panicked`.
 pub(super) fn panic_message(p: Box<dyn Any + Send>) -> String {
@@ -40,18 +41,28 @@ impl<T> Future for CatchUnwind<'_, T> {
     }
 }
 
-/// Call a handler adapter with panics and errors contained.
-pub(super) async fn invoke<I: ?Sized, T>(
-    f: for<'b> fn(&'b I) -> Reply<'b, T>,
-    input: &I,
-) -> Result<T, String> {
-    match catch_unwind(AssertUnwindSafe(|| f(input))) {
+/// The failure message of a handler stopped by cancellation.
+pub(super) const CANCELLED: &str = "cancelled";
+
+/// Call a handler with panics and errors contained; a cancelled run does not call it, and
+/// an async handler still running when the run is cancelled is dropped (`"cancelled"`).
+pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> Result<T, String> {
+    if cx.is_cancelled() {
+        return Err(CANCELLED.to_string());
+    }
+    match catch_unwind(AssertUnwindSafe(|| f(input, cx))) {
         Err(p) => Err(panic_message(p)),
         Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
-        Ok(Reply::Pending(fut)) => match CatchUnwind(fut).await {
-            Ok(r) => r.map_err(|e| e.0),
-            Err(m) => Err(m),
-        },
+        Ok(Reply::Pending(fut)) => {
+            tokio::select! {
+                biased;
+                () = cx.signal().cancelled() => Err(CANCELLED.to_string()),
+                r = CatchUnwind(fut) => match r {
+                    Ok(r) => r.map_err(|e| e.0),
+                    Err(m) => Err(m),
+                },
+            }
+        }
     }
 }
 

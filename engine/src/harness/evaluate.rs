@@ -8,12 +8,12 @@
 //! session-start adds nothing, stop lets the agent stop, post-tool stops the waterfall.
 
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 use super::contain::invoke;
+use super::handler::Stored;
 use super::run::push_contexts;
 use super::table::TablePart;
-use super::{Evaluated, HandlerFn, Harness, SeamEvent, ToolCall, ToolOutput};
+use super::{Evaluated, Harness, HookContext, SeamEvent, ToolCall, ToolOutput};
 use crate::decision::{
     ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
     PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
@@ -30,28 +30,26 @@ impl Harness {
     pub(super) async fn pre_phase(
         &self,
         call: &ToolCall,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<Option<PreToolDecision>> {
         let mut failures = Vec::new();
         let mut warnings = Vec::new();
         let (mut contributions, table_guards) = if self.tables.is_empty() {
             (Vec::new(), Vec::new())
         } else {
-            let part = self
-                .eval_tables(Seam::PreTool, call.payload(), cancel)
-                .await;
+            let part = self.eval_tables(Seam::PreTool, call.payload(), cx).await;
             warnings = part.warnings;
             (part.hooks, part.guards)
         };
         let hooks = self.hooks.get(Seam::PreTool.index()).map_or(&[][..], |v| v);
         for e in hooks {
-            let HandlerFn::PreTool(f) = e.handler else {
+            let Stored::PreTool(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(call.name())) {
                 continue;
             }
-            match invoke(f, call).await {
+            match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(d)) => {
                     let (verdict, reason) = match d {
@@ -81,13 +79,13 @@ impl Harness {
         }
         contributions.extend(table_guards);
         for e in &self.guards {
-            let HandlerFn::Guard(f) = e.handler else {
+            let Stored::Guard(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(call.name())) {
                 continue;
             }
-            match invoke(f, call).await {
+            match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(deny)) => contributions.push(Contribution::from_guard(
                     &e.rule,
@@ -119,16 +117,16 @@ impl Harness {
     pub(super) async fn pre_tool_in(
         &self,
         call: &ToolCall,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<Option<PreToolDecision>> {
-        self.pre_phase(call, cancel).await
+        self.pre_phase(call, cx).await
     }
 
     /// See [`Harness::permission_request`].
     pub(super) async fn permission_request_in(
         &self,
         call: &ToolCall,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<Option<PermissionDecision>> {
         let mut payload = call.payload().clone();
         if let Some(o) = payload.as_object_mut() {
@@ -138,18 +136,18 @@ impl Harness {
             );
         }
         let part = self
-            .eval_tables(Seam::PermissionRequest, &payload, cancel)
+            .eval_tables(Seam::PermissionRequest, &payload, cx)
             .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.seam_entries(Seam::PermissionRequest) {
-            let HandlerFn::Permission(f) = e.handler else {
+            let Stored::Permission(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(call.name())) {
                 continue;
             }
-            match invoke(f, call).await {
+            match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(PermissionDecision::Allow { .. })) => {
                     contributions.push(e.contribution(Verdict::Allow, None));
@@ -169,10 +167,10 @@ impl Harness {
     pub(super) async fn prompt_submit_in(
         &self,
         event: &SeamEvent,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<PromptDecision> {
         let part = self
-            .eval_tables(Seam::PromptSubmit, &event.payload, cancel)
+            .eval_tables(Seam::PromptSubmit, &event.payload, cx)
             .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
@@ -183,10 +181,10 @@ impl Harness {
             o.insert("prompt".into(), Value::String(p.clone()));
         }
         for e in self.seam_entries(Seam::PromptSubmit) {
-            let HandlerFn::Prompt(f) = e.handler else {
+            let Stored::Prompt(f) = &e.handler else {
                 continue;
             };
-            match invoke(f, &current).await {
+            match invoke(f, &current, cx).await {
                 Ok(None) => {}
                 Ok(Some(PromptDecision::Allow {
                     rewritten_prompt,
@@ -225,9 +223,9 @@ impl Harness {
     pub(super) async fn session_start_in(
         &self,
         event: &SeamEvent,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<Vec<String>> {
-        let part = self.eval_tables(event.seam, &event.payload, cancel).await;
+        let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let subject = event
@@ -236,13 +234,13 @@ impl Harness {
             .field()
             .and_then(|f| event.field(f));
         for e in self.seam_entries(event.seam) {
-            let HandlerFn::Context(f) = e.handler else {
+            let Stored::Context(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(subject) {
                 continue;
             }
-            match invoke(f, event).await {
+            match invoke(f, event, cx).await {
                 Ok(Some(text)) => push_contexts(&mut contributions, e, vec![text]),
                 Ok(None) => {}
                 Err(m) => failures.push(e.failure(m)),
@@ -261,16 +259,16 @@ impl Harness {
     pub(super) async fn stop_in(
         &self,
         event: &SeamEvent,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<ContinuationDecision> {
-        let part = self.eval_tables(event.seam, &event.payload, cancel).await;
+        let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {
-            let HandlerFn::Continuation(f) = e.handler else {
+            let Stored::Continuation(f) = &e.handler else {
                 continue;
             };
-            match invoke(f, event).await {
+            match invoke(f, event, cx).await {
                 Ok(Some(ContinuationDecision::Continue { reason })) => {
                     contributions.push(e.contribution(Verdict::Continue, Some(reason)));
                 }
@@ -288,18 +286,14 @@ impl Harness {
     }
 
     /// See [`Harness::notify`].
-    pub(super) async fn notify_in(
-        &self,
-        event: &SeamEvent,
-        cancel: &CancellationToken,
-    ) -> Evaluated<()> {
-        let part = self.eval_tables(event.seam, &event.payload, cancel).await;
+    pub(super) async fn notify_in(&self, event: &SeamEvent, cx: &HookContext) -> Evaluated<()> {
+        let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {
-            let HandlerFn::Observe(f) = e.handler else {
+            let Stored::Observe(f) = &e.handler else {
                 continue;
             };
-            if let Err(m) = invoke(f, event).await {
+            if let Err(m) = invoke(f, event, cx).await {
                 failures.push(e.failure(m));
             }
         }
@@ -312,7 +306,7 @@ impl Harness {
     pub(super) async fn post_tool_in(
         &self,
         output: &ToolOutput,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> Evaluated<PostToolDecision> {
         let mut current = output.clone();
         let mut part = TablePart::default();
@@ -337,7 +331,7 @@ impl Harness {
                     o.insert("tool_response".into(), output.result.content.clone());
                 }
             }
-            part = self.eval_tables(seam, &payload, cancel).await;
+            part = self.eval_tables(seam, &payload, cx).await;
             if let Some(r) = part.redacted.take() {
                 current.result.content = r;
             }
@@ -346,13 +340,13 @@ impl Harness {
         let mut failures = Vec::new();
         let mut redacted = false;
         for e in self.seam_entries(Seam::PostTool) {
-            let HandlerFn::PostTool(f) = e.handler else {
+            let Stored::PostTool(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(output.call.name())) {
                 continue;
             }
-            match invoke(f, &current).await {
+            match invoke(f, &current, cx).await {
                 Ok(None) => {}
                 Ok(Some(PostToolDecision::Accept {
                     additional_contexts,

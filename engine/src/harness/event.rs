@@ -241,6 +241,10 @@ pub enum ExecError {
         /// The error text.
         message: String,
     },
+    /// The run was cancelled (its token) before the call finished; whatever had not run
+    /// yet (policy, approval, dispatch, post-tool policy) did not run.
+    #[error("cancelled")]
+    Cancelled,
     /// A wrapper ran out of time.
     #[error("timed out after {after_ms} ms")]
     Timeout {
@@ -276,6 +280,8 @@ pub struct Injected {
 pub struct ToolExecution {
     /// The sealed call.
     pub call: ToolCall,
+    /// The call whose tool dispatched this one (a nested call), if any.
+    pub parent: Option<CallId>,
     /// The final, normalized result.
     pub result: ToolResult,
     /// Post-tool block feedback for the model (the tool already ran).

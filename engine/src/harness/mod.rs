@@ -72,9 +72,11 @@ mod approval;
 mod batch;
 mod commands;
 mod contain;
+mod context;
 mod evaluate;
 mod event;
 mod handler;
+mod on;
 mod pipeline;
 mod records;
 mod registry;
@@ -90,6 +92,7 @@ use std::pin::Pin;
 pub use app_event::{Event, EventHandler, RegistrationOptions, first_result, notify_all};
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
+pub use context::HookContext;
 pub use event::{
     CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
 };
@@ -97,9 +100,15 @@ pub use handler::{
     HandlerError, HandlerFailure, HandlerFn, HookDescriptor, IntoReply, Provenance, Registered,
     Reply,
 };
+#[doc(hidden)]
+pub use on::Reg;
+pub use on::{Target, at};
 pub use registry::{Cleanup, CleanupError, CleanupErrors, RegisterError, RegistrationId};
 pub use run::{Evaluated, Harness};
+pub use seams::Signalled;
 pub use table::{PolicyTable, TableRef};
+/// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
+pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, tool_fn};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
 

@@ -11,12 +11,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 use super::approval;
-use super::contain::{CatchUnwind, panic_message};
+use super::contain::{CANCELLED, CatchUnwind, panic_message};
+use super::handler::Stored;
 use super::{
-    ExecError, HandlerFn, Harness, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
+    ExecError, Harness, HookContext, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
     ToolResult,
 };
 use crate::decision::{PostToolDecision, PreToolDecision};
@@ -27,18 +27,25 @@ impl Harness {
         &self,
         call: ToolCall,
         tool: &dyn Tool,
-        cancel: &CancellationToken,
+        cx: &HookContext,
     ) -> ToolExecution {
         let start = Instant::now();
+        let parent = cx.parent();
         // Phases 1–2.
-        let mut pre = self.pre_phase(&call, cancel).await;
+        let mut pre = self.pre_phase(&call, cx).await;
         let mut failures = std::mem::take(&mut pre.failures);
         let decision = pre.decision.take();
         let pre_outcome = pre.into_outcome();
         let mut bypass = None;
         let mut dispatch = true;
         let mut result = ToolResult::ok(Value::Null);
-        if let Some(f) = failures.first() {
+        if cx.is_cancelled() {
+            // A cancelled run dispatches nothing; what the handlers did not finish is not a
+            // handler failure.
+            failures.retain(|f| f.message != CANCELLED);
+            bypass = Some(ExecError::Cancelled);
+            dispatch = false;
+        } else if let Some(f) = failures.first() {
             bypass = Some(f.exec_error());
             dispatch = false;
         } else {
@@ -48,9 +55,12 @@ impl Harness {
                     dispatch = false;
                 }
                 Some(PreToolDecision::Ask { reason }) => {
-                    if let Err(denied) =
-                        approval::resolve(self.approver.as_deref(), &call, &reason).await
-                    {
+                    let asked = tokio::select! {
+                        biased;
+                        () = cx.signal().cancelled() => Err(ExecError::Cancelled),
+                        r = approval::resolve(self.approver.as_deref(), &call, &reason) => r,
+                    };
+                    if let Err(denied) = asked {
                         result = ToolResult::error(denied);
                         dispatch = false;
                     }
@@ -60,13 +70,18 @@ impl Harness {
         }
         // Phase 3.
         if dispatch {
-            let next = Next::new(&self.wrappers, tool, &call);
-            result = match CatchUnwind(next.run()).await {
+            let tool_cx = cx.clone().with_parent(call.id());
+            let next = Next::new(&self.wrappers, tool, &call, cx.signal());
+            result = match tool_cx.scope(CatchUnwind(next.run())).await {
                 Ok(r) => r,
                 Err(message) => ToolResult::error(ExecError::Tool {
                     message: format!("wrapper {message}"),
                 }),
             };
+        }
+        if cx.is_cancelled() && bypass.is_none() {
+            // Cancelled during dispatch: post-tool policy does not run on a run that is over.
+            bypass = Some(ExecError::Cancelled);
         }
         // Phase 4.
         let mut feedback = None;
@@ -80,7 +95,7 @@ impl Harness {
                 result,
                 dispatched: dispatch,
             };
-            let ev = self.post_tool_in(&output, cancel).await;
+            let ev = self.post_tool_in(&output, cx).await;
             result = output.result;
             if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());
@@ -113,6 +128,7 @@ impl Harness {
         }
         let exec = ToolExecution {
             call,
+            parent,
             result,
             feedback,
             contexts,
@@ -124,13 +140,13 @@ impl Harness {
         };
         // Observers: an immutable snapshot; panics contained per observer.
         for e in &self.observers {
-            let HandlerFn::ToolResult(f) = e.handler else {
+            let Stored::ToolResult(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(exec.call.name())) {
                 continue;
             }
-            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(&exec)))
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(&exec, cx)))
                 && let Ok(mut v) = self.failures.lock()
             {
                 v.push(e.failure(panic_message(p)));

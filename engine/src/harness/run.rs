@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::app_event::EventSlot;
+use super::context::AppContext;
 use super::records::Records;
 use super::registry::{CleanupSlot, Entry};
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
@@ -108,6 +109,9 @@ pub struct Harness {
     pub(super) next_id: u64,
     pub(super) failures: Arc<Mutex<Vec<HandlerFailure>>>,
     pub(super) records: Records,
+    /// Names of every live registration (unique across all registration paths).
+    pub(super) names: std::collections::HashSet<String>,
+    pub(super) app_context: AppContext,
 }
 
 // A harness is shared across tasks (`Arc<Harness>`) and reached from inside tools for nested
@@ -180,6 +184,8 @@ impl Harness {
             next_id: 1,
             failures: Arc::new(Mutex::new(Vec::new())),
             records: Records::default(),
+            names: std::collections::HashSet::new(),
+            app_context: AppContext::default(),
         }
     }
 

@@ -1,15 +1,36 @@
-//! The public seam methods of [`Harness`]: each evaluates with a token that is never
-//! cancelled. [`Harness::with_signal`](super::Harness::with_signal) gives the same methods
-//! under a caller's cancellation token.
+//! The public seam methods of [`Harness`], and the same under a caller's cancellation token
+//! ([`Harness::with_signal`] → [`Signalled`]).
+//!
+//! Without a token a run uses the enclosing run's (a nested call from inside a tool), else
+//! a token that is never cancelled. Every run sets its [`HookContext`] as
+//! [`HookContext::current`] for handlers, tools and reducers.
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Evaluated, Harness, SeamEvent, Tool, ToolCall, ToolExecution, ToolOutput};
+use super::{
+    Batch, Evaluated, Event, Harness, SeamEvent, Tool, ToolCall, ToolExecution, ToolOutput,
+};
 use crate::decision::{
     ContinuationDecision, PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision,
 };
 
 impl Harness {
+    /// The seam methods under `signal` (interception seams and harness hooks, agent-harness
+    /// seed: "Per-run `AbortSignal` is passed separately to `emit()` and handlers").
+    ///
+    /// Cancelling the token stops the run where it is: handlers not yet called are not
+    /// called, an async handler still running is dropped and fails the way a failing handler
+    /// does at its seam (pre-tool denies, prompt-submit blocks, …), a command hook still
+    /// running is killed, and a tool call ends with [`ExecError::Cancelled`](super::ExecError::Cancelled)
+    /// without dispatch (or with its dispatch dropped). Wrappers see the token through
+    /// [`Next::signal`](super::Next::signal) but cannot replace or remove it.
+    pub fn with_signal(&self, signal: CancellationToken) -> Signalled<'_> {
+        Signalled {
+            harness: self,
+            signal,
+        }
+    }
+
     /// **pre-tool** (phases 1–2 only, no dispatch): the merged [`PreToolDecision`] of every
     /// table and handler for a sealed call; `None` is abstain.
     ///
@@ -18,7 +39,8 @@ impl Harness {
     /// call is sealed (interception-seams seed, "Pre-tool input rewrite is a separate
     /// consistency decision"). Command hooks of the tables' fired `run` rules run here.
     pub async fn pre_tool(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
-        self.pre_tool_in(call, &CancellationToken::new()).await
+        let cx = self.context(None);
+        cx.clone().scope(self.pre_tool_in(call, &cx)).await
     }
 
     /// **permission-request**: tables and handlers; `None` leaves the dialog to the user.
@@ -27,7 +49,9 @@ impl Harness {
         &self,
         call: &ToolCall,
     ) -> Evaluated<Option<PermissionDecision>> {
-        self.permission_request_in(call, &CancellationToken::new())
+        let cx = self.context(None);
+        cx.clone()
+            .scope(self.permission_request_in(call, &cx))
             .await
     }
 
@@ -35,27 +59,29 @@ impl Harness {
     /// each handler sees the prompt as rewritten so far. A failing handler blocks the prompt
     /// (fail closed).
     pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
-        self.prompt_submit_in(event, &CancellationToken::new())
-            .await
+        let cx = self.context(None);
+        cx.clone().scope(self.prompt_submit_in(event, &cx)).await
     }
 
     /// **session-start** / **subagent-start**: the additional contexts of tables and
     /// handlers, in order. A failing handler adds nothing (startup cannot be blocked).
     pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
-        self.session_start_in(event, &CancellationToken::new())
-            .await
+        let cx = self.context(None);
+        cx.clone().scope(self.session_start_in(event, &cx)).await
     }
 
     /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
     /// A failing handler lets the agent stop (no endless loops).
     pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
-        self.stop_in(event, &CancellationToken::new()).await
+        let cx = self.context(None);
+        cx.clone().scope(self.stop_in(event, &cx)).await
     }
 
     /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
     /// `post-tool-failure`): tables (their `run`/`halt` actions) and observers.
     pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
-        self.notify_in(event, &CancellationToken::new()).await
+        let cx = self.context(None);
+        cx.clone().scope(self.notify_in(event, &cx)).await
     }
 
     /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
@@ -63,13 +89,102 @@ impl Harness {
     /// A failing handler stops the waterfall and is returned in `failures` (the pipeline
     /// turns it into an error result).
     pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
-        self.post_tool_in(output, &CancellationToken::new()).await
+        let cx = self.context(None);
+        cx.clone().scope(self.post_tool_in(output, &cx)).await
     }
 
     /// Run one sealed call through the five phases (see the module docs) and return its
     /// immutable record. Never panics and never returns a Rust error: every failure is an
     /// error [`ToolResult`](super::ToolResult).
     pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
-        self.execute_in(call, tool, &CancellationToken::new()).await
+        let cx = self.context(None);
+        cx.clone().scope(self.execute_in(call, tool, &cx)).await
+    }
+}
+
+/// The seam methods of a [`Harness`] under one cancellation token
+/// ([`Harness::with_signal`]).
+#[derive(Debug, Clone)]
+pub struct Signalled<'h> {
+    harness: &'h Harness,
+    signal: CancellationToken,
+}
+
+impl Signalled<'_> {
+    /// The token.
+    pub fn signal(&self) -> &CancellationToken {
+        &self.signal
+    }
+
+    /// [`Harness::pre_tool`] under the token.
+    pub async fn pre_tool(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.pre_tool_in(call, &cx)).await
+    }
+
+    /// [`Harness::permission_request`] under the token.
+    pub async fn permission_request(
+        &self,
+        call: &ToolCall,
+    ) -> Evaluated<Option<PermissionDecision>> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.permission_request_in(call, &cx)).await
+    }
+
+    /// [`Harness::prompt_submit`] under the token: a cancelled waterfall blocks the prompt
+    /// (`handler failed: cancelled`).
+    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.prompt_submit_in(event, &cx)).await
+    }
+
+    /// [`Harness::session_start`] under the token.
+    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.session_start_in(event, &cx)).await
+    }
+
+    /// [`Harness::stop`] under the token.
+    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.stop_in(event, &cx)).await
+    }
+
+    /// [`Harness::notify`] under the token.
+    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.notify_in(event, &cx)).await
+    }
+
+    /// [`Harness::post_tool`] under the token.
+    pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.post_tool_in(output, &cx)).await
+    }
+
+    /// [`Harness::execute`] under the token (around dispatch: the tool's future is dropped
+    /// when the token is cancelled).
+    pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.execute_in(call, tool, &cx)).await
+    }
+
+    /// [`Harness::emit`] under the token: a cancelled emission calls no further handler.
+    pub async fn emit<E: Event>(&self, event: &E) -> Option<E::Decision> {
+        self.harness
+            .emit_in(event, self.harness.context(Some(&self.signal)))
+    }
+
+    /// A [`Batch`] whose calls run under the token.
+    pub fn batch(&self) -> Batch<'_> {
+        self.harness.batch_in(Some(self.signal.clone()))
     }
 }
