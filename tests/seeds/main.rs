@@ -8,5 +8,7 @@
 )]
 
 mod cancellation;
+mod reducers;
 mod registration;
 mod shareable;
+mod typed_events;

@@ -108,6 +108,101 @@ pub fn first_result<E: Event>(event: &E, handlers: &[EventHandler<E>]) -> Option
     handlers.iter().find_map(|h| h.call(event))
 }
 
+/// A decision that can block the action (the seed's `tool_call` result, `{ block: true }`).
+pub trait Blocking {
+    /// Whether this decision blocks.
+    fn is_block(&self) -> bool;
+}
+
+/// A decision that can cancel the action (the seed's `session_before_*` results,
+/// `{ cancel: true }`).
+pub trait Cancelling {
+    /// Whether this decision cancels.
+    fn is_cancel(&self) -> bool;
+}
+
+/// An event its handlers transform in turn (the seed's `context`,
+/// `before_provider_request`, `tool_result` … reducers): each handler sees the event with
+/// every earlier handler's decision applied.
+pub trait Transform: Event + Clone {
+    /// Apply one handler's decision.
+    fn apply(&mut self, decision: Self::Decision);
+    /// The event's result once every handler has been applied.
+    fn into_decision(self) -> Self::Decision;
+}
+
+/// Reducer: sequential transform (agent-harness seed, `context`: "each handler sees current
+/// messages"). `None` when no handler returned anything.
+pub fn sequential_transform<E: Transform>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<E::Decision> {
+    let mut current = event.clone();
+    let mut changed = false;
+    for h in handlers {
+        if let Some(d) = h.call(&current) {
+            current.apply(d);
+            changed = true;
+        }
+    }
+    changed.then(|| current.into_decision())
+}
+
+/// Reducer: the first blocking decision stops (later handlers do not run); otherwise the
+/// last decision any handler returned (agent-harness seed, `tool_call`).
+pub fn first_block_stops<E: Event>(event: &E, handlers: &[EventHandler<E>]) -> Option<E::Decision>
+where
+    E::Decision: Blocking,
+{
+    let mut last = None;
+    for h in handlers {
+        if let Some(d) = h.call(event) {
+            if d.is_block() {
+                return Some(d);
+            }
+            last = Some(d);
+        }
+    }
+    last
+}
+
+/// Reducer: the first cancelling decision stops; otherwise the last meaningful result
+/// (agent-harness seed, `session_before_*`: `reduceFirstCancelOrLast`).
+pub fn first_cancel_or_last<E: Event>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<E::Decision>
+where
+    E::Decision: Cancelling,
+{
+    let mut last = None;
+    for h in handlers {
+        if let Some(d) = h.call(event) {
+            if d.is_cancel() {
+                return Some(d);
+            }
+            last = Some(d);
+        }
+    }
+    last
+}
+
+/// Reducer: every handler's items, in registration order (the seed's
+/// `resources_discover`, `before_agent_start`'s injected messages). `None` when no handler
+/// returned anything.
+pub fn collect<E, T>(event: &E, handlers: &[EventHandler<E>]) -> Option<Vec<T>>
+where
+    E: Event<Decision = Vec<T>>,
+{
+    let mut out: Option<Vec<T>> = None;
+    for h in handlers {
+        if let Some(items) = h.call(event) {
+            out.get_or_insert_with(Vec::new).extend(items);
+        }
+    }
+    out
+}
+
 /// Options of a registration with [`Harness::on`] (agent-harness seed:
 /// `HookRegistrationOptions`, plus a name and a matcher).
 #[derive(Default)]

@@ -13,7 +13,7 @@ use super::contain::invoke;
 use super::handler::Stored;
 use super::run::push_contexts;
 use super::table::TablePart;
-use super::{Evaluated, Harness, HookContext, SeamEvent, ToolCall, ToolOutput};
+use super::{Evaluated, HandlerFailure, Harness, HookContext, SeamEvent, ToolCall, ToolOutput};
 use crate::decision::{
     ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
     PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
@@ -22,6 +22,31 @@ use crate::seam::Seam;
 
 fn typed_or<D>(d: Option<D>, default: D) -> D {
     d.unwrap_or(default)
+}
+
+/// An event given to the wrong seam method: nothing runs; the method's decision is the one
+/// a failing handler gives there (`verdict`, with the failure's message as the reason).
+fn misrouted<D>(
+    seam: Seam,
+    failure: HandlerFailure,
+    verdict: Verdict,
+    decide: impl FnOnce(&crate::decision::Outcome) -> D,
+) -> Evaluated<D> {
+    let mut contributions = Vec::new();
+    if verdict != Verdict::Abstain {
+        contributions.push(Contribution {
+            rule: failure.name.clone(),
+            source: None,
+            guard: false,
+            verdict,
+            reason: Some(failure.message.clone()),
+            context: None,
+            halt: None,
+            observe: false,
+        });
+    }
+    let outcome = merge(seam, contributions);
+    Evaluated::ready(decide(&outcome), outcome, vec![failure])
 }
 
 impl Harness {
@@ -169,6 +194,17 @@ impl Harness {
         event: &SeamEvent,
         cx: &HookContext,
     ) -> Evaluated<PromptDecision> {
+        if let Some(f) = event.misrouted("prompt_submit", &[Seam::PromptSubmit]) {
+            return misrouted(Seam::PromptSubmit, f, Verdict::Block, |o| {
+                typed_or(
+                    o.prompt(),
+                    PromptDecision::Allow {
+                        rewritten_prompt: None,
+                        additional_contexts: Vec::new(),
+                    },
+                )
+            });
+        }
         let part = self
             .eval_tables(Seam::PromptSubmit, &event.payload, cx)
             .await;
@@ -225,6 +261,11 @@ impl Harness {
         event: &SeamEvent,
         cx: &HookContext,
     ) -> Evaluated<Vec<String>> {
+        if let Some(f) =
+            event.misrouted("session_start", &[Seam::SessionStart, Seam::SubagentStart])
+        {
+            return misrouted(Seam::SessionStart, f, Verdict::Abstain, |_| Vec::new());
+        }
         let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
@@ -261,6 +302,11 @@ impl Harness {
         event: &SeamEvent,
         cx: &HookContext,
     ) -> Evaluated<ContinuationDecision> {
+        if let Some(f) = event.misrouted("stop", &[Seam::Stop, Seam::SubagentStop]) {
+            return misrouted(Seam::Stop, f, Verdict::Abstain, |_| {
+                ContinuationDecision::Stop
+            });
+        }
         let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
@@ -287,6 +333,18 @@ impl Harness {
 
     /// See [`Harness::notify`].
     pub(super) async fn notify_in(&self, event: &SeamEvent, cx: &HookContext) -> Evaluated<()> {
+        if let Some(f) = event.misrouted(
+            "notify",
+            &[
+                Seam::Notification,
+                Seam::SessionEnd,
+                Seam::PreCompact,
+                Seam::PostCompact,
+                Seam::PostToolFailure,
+            ],
+        ) {
+            return misrouted(event.seam, f, Verdict::Abstain, |_| ());
+        }
         let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {

@@ -158,6 +158,9 @@ impl HandlerFn {
 pub(super) type Dyn<I, O> =
     std::sync::Arc<dyn for<'a> Fn(&'a I, &'a HookContext) -> Reply<'a, O> + Send + Sync>;
 
+/// A stored `tool-result` observer.
+pub(super) type ObserverFn = std::sync::Arc<dyn Fn(&ToolExecution, &HookContext) + Send + Sync>;
+
 /// A registered handler of one kind (what [`HandlerFn`] and `on` closures become).
 #[derive(Clone)]
 pub(super) enum Stored {
@@ -169,7 +172,7 @@ pub(super) enum Stored {
     Context(Dyn<SeamEvent, Option<String>>),
     Continuation(Dyn<SeamEvent, Option<ContinuationDecision>>),
     Observe(Dyn<SeamEvent, ()>),
-    ToolResult(std::sync::Arc<dyn Fn(&ToolExecution, &HookContext) + Send + Sync>),
+    ToolResult(ObserverFn),
 }
 
 impl Stored {

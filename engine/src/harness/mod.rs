@@ -84,12 +84,16 @@ mod run;
 mod seams;
 mod table;
 mod tool;
+mod typed;
 mod wrap;
 
 use std::future::Future;
 use std::pin::Pin;
 
-pub use app_event::{Event, EventHandler, RegistrationOptions, first_result, notify_all};
+pub use app_event::{
+    Blocking, Cancelling, Event, EventHandler, RegistrationOptions, Transform, collect,
+    first_block_stops, first_cancel_or_last, first_result, notify_all, sequential_transform,
+};
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
 pub use context::HookContext;
@@ -102,7 +106,7 @@ pub use handler::{
 };
 #[doc(hidden)]
 pub use on::Reg;
-pub use on::{Target, at};
+pub use on::{Closure, Target, at};
 pub use registry::{Cleanup, CleanupError, CleanupErrors, RegisterError, RegistrationId};
 pub use run::{Evaluated, Harness};
 pub use seams::Signalled;
@@ -110,6 +114,7 @@ pub use table::{PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, tool_fn};
+pub use typed::{EventError, SessionStartSource};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
 
 /// A boxed, sendable future (the shape of async handlers, tools and wrappers).

@@ -23,6 +23,9 @@ use crate::decision::{
 };
 use crate::seam::Seam;
 
+/// A handler closure as [`Harness::on`] stores it.
+pub type Closure<E, O> = Arc<dyn Fn(&E, &HookContext) -> O + Send + Sync>;
+
 /// What [`Harness::on`] registers at: one target per built-in seam (and guards, and
 /// tool-result observers), or an application event ([`at::event`]).
 pub trait Target: Sized {
@@ -37,7 +40,7 @@ pub trait Target: Sized {
     fn install(
         self,
         harness: &mut Harness,
-        handler: Arc<dyn Fn(&Self::Event, &HookContext) -> Self::Output + Send + Sync>,
+        handler: Closure<Self::Event, Self::Output>,
         reg: Reg,
     ) -> Result<RegistrationId, RegisterError>;
 }
@@ -81,7 +84,7 @@ pub mod at {
                 fn install(
                     self,
                     harness: &mut Harness,
-                    handler: Arc<dyn Fn(&$input, &HookContext) -> $output + Send + Sync>,
+                    handler: Closure<$input, $output>,
                     reg: Reg,
                 ) -> Result<RegistrationId, RegisterError> {
                     let f = Stored::$variant(Arc::new(move |i, cx| Reply::Ready(Ok(handler(i, cx)))));
@@ -142,7 +145,7 @@ pub mod at {
         fn install(
             self,
             harness: &mut Harness,
-            handler: Arc<dyn Fn(&SeamEvent, &HookContext) + Send + Sync>,
+            handler: Closure<SeamEvent, ()>,
             reg: Reg,
         ) -> Result<RegistrationId, RegisterError> {
             use Seam as S;
@@ -181,7 +184,7 @@ pub mod at {
         fn install(
             self,
             harness: &mut Harness,
-            handler: Arc<dyn Fn(&ToolExecution, &HookContext) + Send + Sync>,
+            handler: Closure<ToolExecution, ()>,
             reg: Reg,
         ) -> Result<RegistrationId, RegisterError> {
             harness.install_reg(Seam::PostTool, Stored::ToolResult(handler), reg)
@@ -211,7 +214,7 @@ pub mod at {
         fn install(
             self,
             harness: &mut Harness,
-            handler: Arc<dyn Fn(&E, &HookContext) -> Option<E::Decision> + Send + Sync>,
+            handler: Closure<E, Option<E::Decision>>,
             reg: Reg,
         ) -> Result<RegistrationId, RegisterError> {
             if reg.matcher.is_some() {
