@@ -11,4 +11,5 @@ mod cancellation;
 mod reducers;
 mod registration;
 mod shareable;
+mod turns;
 mod typed_events;

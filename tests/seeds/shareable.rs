@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use seamguard::harness::{BoxFuture, ExecError, Harness, Tool, ToolCall, tool_fn};
+use seamguard::harness::{
+    BoxFuture, ExecError, Harness, SeamEvent, Submitted, Tool, ToolCall, TurnEnd, check_records,
+    tool_fn,
+};
 use seamguard::{PreToolDecision, Verdict, policy};
 
 const fn shareable<T: Send + Sync + 'static>() {}
@@ -116,6 +119,12 @@ async fn run_rule_in_a_policy_table_blocks_with_exit_2() {
         Ok(json!("deployed"))
     });
 
+    let Submitted::Open { turn, .. } = h
+        .submit_prompt(&SeamEvent::prompt("deploy to prod", "s1", "/tmp"))
+        .await
+    else {
+        panic!("the prompt is not blocked");
+    };
     let exec = h.execute(bash("./deploy prod"), &tool).await;
     assert_eq!(ran.load(std::sync::atomic::Ordering::SeqCst), 0);
     assert_eq!(exec.pre.verdict(), Verdict::Deny);
@@ -126,21 +135,33 @@ async fn run_rule_in_a_policy_table_blocks_with_exit_2() {
         })
     );
 
-    // One hook/invoked + hook/result pair, paired by handler id.
+    assert_eq!(exec.pre.hook_runs.len(), 1);
+    assert_eq!(exec.pre.hook_runs[0].exit_code, Some(2));
+
+    // One hook/invoked + hook/result pair inside the open turn, paired by handler id.
     let records = h.records();
-    assert_eq!(records.len(), 2, "{records:#?}");
-    assert_eq!(records[0]["type"], "hook/invoked");
-    assert_eq!(records[0]["rule"], "deploy-ticket");
-    assert_eq!(records[0]["event"], "PreToolUse");
-    assert_eq!(records[0]["session_id"], "s1");
-    assert_eq!(records[1]["type"], "hook/result");
-    assert_eq!(records[1]["handler_id"], records[0]["handler_id"]);
-    assert_eq!(records[1]["exit_code"], 2);
-    assert_eq!(records[1]["decision"], "deny");
-    assert_eq!(records[1]["reason"], "deploys need a ticket");
+    assert_eq!(records.len(), 3, "{records:#?}");
+    assert_eq!(records[0]["type"], "turn/open");
+    let (invoked, result) = (&records[1], &records[2]);
+    assert_eq!(invoked["type"], "hook/invoked");
+    assert_eq!(invoked["rule"], "deploy-ticket");
+    assert_eq!(invoked["event"], "PreToolUse");
+    assert_eq!(invoked["session_id"], "s1");
+    assert_eq!(invoked["turn_id"], turn.id().to_string());
+    assert_eq!(result["type"], "hook/result");
+    assert_eq!(result["handler_id"], invoked["handler_id"]);
+    assert_eq!(result["turn_id"], turn.id().to_string());
+    assert_eq!(result["exit_code"], 2);
+    assert_eq!(result["decision"], "deny");
+    assert_eq!(result["reason"], "deploys need a ticket");
 
     // A command the rule does not select runs no hook.
     let exec = h.execute(bash("ls"), &tool).await;
     assert_eq!(exec.result.content, json!("deployed"));
-    assert_eq!(h.records().len(), 2);
+    h.end_turn(turn, TurnEnd::Completed { steps: 2 });
+    let records = h.records();
+    assert_eq!(records.len(), 4);
+    assert_eq!(records[3]["type"], "turn/close");
+    assert_eq!(records[3]["steps"], 2);
+    assert_eq!(check_records(&records), Ok(4));
 }

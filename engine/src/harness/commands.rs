@@ -71,16 +71,19 @@ impl Harness {
         let started_ms = crate::audit::now_ms();
         let ids: Vec<String> = hooks.iter().map(|h| format!("{base}/{}", h.id)).collect();
         for (h, id) in hooks.iter().zip(&ids) {
-            self.record_hook(json!({
-                "type": "hook/invoked",
-                "handler_id": id,
-                "ts_ms": started_ms,
-                "dialect": self.dialect.name(),
-                "event": seam.event_name(),
-                "session_id": session,
-                "rule": h.id,
-                "command": h.command,
-            }));
+            self.record_hook(
+                &session,
+                json!({
+                    "type": "hook/invoked",
+                    "handler_id": id,
+                    "ts_ms": started_ms,
+                    "dialect": self.dialect.name(),
+                    "event": seam.event_name(),
+                    "session_id": session,
+                    "rule": h.id,
+                    "command": h.command,
+                }),
+            );
         }
         let start = Instant::now();
         let mut set = tokio::task::JoinSet::new();
@@ -137,21 +140,24 @@ impl Harness {
             };
             let decision = c.as_ref().map_or(Verdict::Abstain, |c| c.verdict);
             let reason = c.as_ref().and_then(|c| c.reason.clone());
-            self.record_hook(json!({
-                "type": "hook/result",
-                "handler_id": id,
-                "ts_ms": started_ms + res.duration_ms,
-                "dialect": self.dialect.name(),
-                "event": seam.event_name(),
-                "session_id": session,
-                "rule": h.id,
-                "exit_code": res.exit_code,
-                "timed_out": res.timed_out,
-                "failure": res.failure(),
-                "decision": decision.name(),
-                "reason": reason,
-                "duration_ms": res.duration_ms as f64,
-            }));
+            self.record_hook(
+                &session,
+                json!({
+                    "type": "hook/result",
+                    "handler_id": id,
+                    "ts_ms": started_ms + res.duration_ms,
+                    "dialect": self.dialect.name(),
+                    "event": seam.event_name(),
+                    "session_id": session,
+                    "rule": h.id,
+                    "exit_code": res.exit_code,
+                    "timed_out": res.timed_out,
+                    "failure": res.failure(),
+                    "decision": decision.name(),
+                    "reason": reason,
+                    "duration_ms": res.duration_ms as f64,
+                }),
+            );
             part.hook_runs.push(HookRun {
                 id: h.id.clone(),
                 command: h.command.clone(),

@@ -59,11 +59,13 @@ impl Harness {
     ) -> Evaluated<Option<PreToolDecision>> {
         let mut failures = Vec::new();
         let mut warnings = Vec::new();
+        let mut hook_runs = Vec::new();
         let (mut contributions, table_guards) = if self.tables.is_empty() {
             (Vec::new(), Vec::new())
         } else {
             let part = self.eval_tables(Seam::PreTool, call.payload(), cx).await;
             warnings = part.warnings;
+            hook_runs = part.hook_runs;
             (part.hooks, part.guards)
         };
         let hooks = self.hooks.get(Seam::PreTool.index()).map_or(&[][..], |v| v);
@@ -129,13 +131,15 @@ impl Harness {
                 }
             }
         }
-        Evaluated::merged_on_use(
+        let mut ev = Evaluated::merged_on_use(
             pre_tool_decision(&contributions),
             Seam::PreTool,
             contributions,
             warnings,
             failures,
-        )
+        );
+        ev.hook_runs = hook_runs;
+        ev
     }
 
     /// See [`Harness::pre_tool`].
@@ -185,6 +189,7 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready(outcome.permission(), outcome, failures)
     }
 
@@ -243,6 +248,7 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PromptSubmit, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         outcome.rewritten_prompt = rewritten;
         outcome.suppress_prompt = part.suppress_prompt && outcome.verdict() == Verdict::Block;
         let decision = typed_or(
@@ -289,6 +295,7 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready(
             outcome.contexts.iter().map(|a| a.text.clone()).collect(),
             outcome,
@@ -324,6 +331,7 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready(
             typed_or(outcome.continuation(), ContinuationDecision::Stop),
             outcome,
@@ -357,6 +365,7 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, part.hooks);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready((), outcome, failures)
     }
 
@@ -429,6 +438,7 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PostTool, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         if redacted || current.result.content != output.result.content {
             outcome.redacted_response = Some(current.result.content);
             if outcome.verdict.is_none() {

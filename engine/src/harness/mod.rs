@@ -84,6 +84,7 @@ mod run;
 mod seams;
 mod table;
 mod tool;
+mod turn;
 mod typed;
 mod wrap;
 
@@ -114,6 +115,7 @@ pub use table::{PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, tool_fn};
+pub use turn::{Submitted, Turn, TurnEnd, TurnId, check_records};
 pub use typed::{EventError, SessionStartSource};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
 

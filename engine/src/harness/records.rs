@@ -1,5 +1,6 @@
-//! The harness's durable records: `hook/invoked` + `hook/result` pairs of the command hooks
-//! it runs (hook-protocol seed, "hook/* session events"), kept in memory and, when
+//! The harness's durable records: `turn/open`, `prompt/blocked`, `turn/close` (the turn
+//! model, `turn`) and the `hook/invoked` + `hook/result` pairs of the command hooks it runs
+//! inside a turn (hook-protocol seed, "hook/* session events"), kept in memory and, when
 //! [`Harness::with_record_log`] names a file, appended to it as JSON Lines.
 //!
 //! In: records built by the command-hook runner. Out: [`Harness::records`] (a snapshot, in
@@ -54,8 +55,17 @@ impl Harness {
         }
     }
 
-    /// Append a `hook/*` record.
-    pub(super) fn record_hook(&self, record: Value) {
+    /// Append a `hook/*` record inside the open turn of `session_id` (its `turn_id` is
+    /// added). Outside an open turn — session-start runs before turn 1, and a harness that
+    /// does not use turns has none — no record is written (hook-protocol seed: `hook/*`
+    /// records sit inside an open turn); the run is still in the outcome's `hook_runs`.
+    pub(super) fn record_hook(&self, session_id: &str, mut record: Value) {
+        let Some(turn) = self.turns.open_in(session_id) else {
+            return;
+        };
+        if let Some(o) = record.as_object_mut() {
+            o.insert("turn_id".into(), Value::String(turn.to_string()));
+        }
         self.push_record(record);
     }
 }

@@ -15,8 +15,9 @@ use super::app_event::EventSlot;
 use super::context::AppContext;
 use super::records::Records;
 use super::registry::{CleanupSlot, Entry};
+use super::turn::Turns;
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
-use crate::decision::{Contribution, Outcome, Verdict, merge};
+use crate::decision::{Contribution, HookRun, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -30,6 +31,7 @@ pub struct Evaluated<D> {
     seam: Seam,
     contributions: Vec<Contribution>,
     warnings: Vec<String>,
+    pub(super) hook_runs: Vec<HookRun>,
     outcome: OnceLock<Outcome>,
 }
 
@@ -45,6 +47,7 @@ impl<D> Evaluated<D> {
             seam: outcome.seam.unwrap_or(Seam::PreTool),
             contributions: Vec::new(),
             warnings: Vec::new(),
+            hook_runs: Vec::new(),
             outcome: OnceLock::from(outcome),
         }
     }
@@ -64,6 +67,7 @@ impl<D> Evaluated<D> {
             seam,
             contributions,
             warnings,
+            hook_runs: Vec::new(),
             outcome: OnceLock::new(),
         }
     }
@@ -75,6 +79,7 @@ impl<D> Evaluated<D> {
         self.outcome.get_or_init(|| {
             let mut o = merge(self.seam, self.contributions.clone());
             o.warnings = self.warnings.clone();
+            o.hook_runs = self.hook_runs.clone();
             o
         })
     }
@@ -86,6 +91,7 @@ impl<D> Evaluated<D> {
             None => {
                 let mut o = merge(self.seam, std::mem::take(&mut self.contributions));
                 o.warnings = std::mem::take(&mut self.warnings);
+                o.hook_runs = std::mem::take(&mut self.hook_runs);
                 o
             }
         }
@@ -112,6 +118,7 @@ pub struct Harness {
     /// Names of every live registration (unique across all registration paths).
     pub(super) names: std::collections::HashSet<String>,
     pub(super) app_context: AppContext,
+    pub(super) turns: Turns,
 }
 
 // A harness is shared across tasks (`Arc<Harness>`) and reached from inside tools for nested
@@ -186,6 +193,7 @@ impl Harness {
             records: Records::default(),
             names: std::collections::HashSet::new(),
             app_context: AppContext::default(),
+            turns: Turns::default(),
         }
     }
 

@@ -8,7 +8,8 @@
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Batch, Evaluated, Event, Harness, SeamEvent, Tool, ToolCall, ToolExecution, ToolOutput,
+    Batch, Evaluated, Event, Harness, SeamEvent, Submitted, Tool, ToolCall, ToolExecution,
+    ToolOutput,
 };
 use crate::decision::{
     ContinuationDecision, PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision,
@@ -175,6 +176,13 @@ impl Signalled<'_> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
         cx.clone().scope(h.execute_in(call, tool, &cx)).await
+    }
+
+    /// [`Harness::submit_prompt`] under the token.
+    pub async fn submit_prompt(&self, event: &SeamEvent) -> Submitted {
+        let h = self.harness;
+        let cx = h.context(Some(&self.signal));
+        cx.clone().scope(h.submit_prompt_in(event, &cx)).await
     }
 
     /// [`Harness::emit`] under the token: a cancelled emission calls no further handler.
