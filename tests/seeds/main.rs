@@ -8,6 +8,7 @@
 )]
 
 mod cancellation;
+mod nested;
 mod reducers;
 mod registration;
 mod shareable;

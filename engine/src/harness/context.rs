@@ -19,7 +19,7 @@ use std::sync::{Arc, RwLock};
 
 use tokio_util::sync::CancellationToken;
 
-use super::{CallId, Harness};
+use super::{CallId, Harness, Injected};
 
 tokio::task_local! {
     static CURRENT: HookContext;
@@ -32,7 +32,12 @@ pub struct HookContext {
     signal: CancellationToken,
     app: Option<Arc<dyn Any + Send + Sync>>,
     parent: Option<CallId>,
+    /// The deferred contexts of the call whose tool is running.
+    deferred: Option<Deferred>,
 }
+
+/// Contexts deferred by a running tool and its nested calls.
+pub(super) type Deferred = Arc<std::sync::Mutex<Vec<Injected>>>;
 
 impl fmt::Debug for HookContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -50,6 +55,7 @@ impl HookContext {
             signal,
             app,
             parent: None,
+            deferred: None,
         }
     }
 
@@ -80,9 +86,41 @@ impl HookContext {
         self.parent
     }
 
-    pub(super) fn with_parent(mut self, parent: CallId) -> HookContext {
-        self.parent = Some(parent);
+    /// The context of `call`'s tool while it runs: nested calls name it as their parent,
+    /// and deferred contexts collect in `deferred`.
+    pub(super) fn for_tool(mut self, call: CallId, deferred: Deferred) -> HookContext {
+        self.parent = Some(call);
+        self.deferred = Some(deferred);
         self
+    }
+
+    /// Defer a context to the call whose tool is running (interception-seams seed:
+    /// `ToolRunContext.deferContext()`): it is appended with that call's result unless the
+    /// call's post-tool policy blocks it, also when the tool then fails. Outside a tool,
+    /// nothing is deferred (`false`).
+    pub fn defer_context(&self, source: &str, text: &str) -> bool {
+        let Some(d) = &self.deferred else {
+            return false;
+        };
+        let call = self.parent;
+        d.lock()
+            .map(|mut v| {
+                v.push(Injected {
+                    text: text.to_string(),
+                    source: source.to_string(),
+                    call,
+                });
+            })
+            .is_ok()
+    }
+
+    /// Hand the contexts of a nested call to the tool that dispatched it.
+    pub(super) fn defer_nested(&self, contexts: &[Injected]) {
+        if let Some(d) = &self.deferred
+            && let Ok(mut v) = d.lock()
+        {
+            v.extend(contexts.iter().cloned());
+        }
     }
 
     /// Run `f` with this context as [`HookContext::current`].
@@ -125,6 +163,7 @@ impl Harness {
             (None, Some(outer)) => {
                 let mut cx = HookContext::new(outer.signal.clone(), app);
                 cx.parent = outer.parent;
+                cx.deferred = outer.deferred;
                 cx
             }
             (None, None) => HookContext::new(CancellationToken::new(), app),

@@ -8,18 +8,20 @@
 //! [`Harness::take_failures`].
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
 
 use super::approval;
 use super::contain::{CANCELLED, CatchUnwind, panic_message};
+use super::context::Deferred;
 use super::handler::Stored;
 use super::{
     ExecError, Harness, HookContext, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
     ToolResult,
 };
-use crate::decision::{PostToolDecision, PreToolDecision};
+use crate::decision::{PostToolDecision, PreToolDecision, Verdict};
 
 impl Harness {
     /// The five phases under `cancel` (see [`Harness::execute`]).
@@ -68,9 +70,10 @@ impl Harness {
                 _ => {}
             }
         }
-        // Phase 3.
+        // Phase 3 (contexts the tool and its nested calls defer collect here).
+        let deferred_list: Deferred = Arc::default();
         if dispatch {
-            let tool_cx = cx.clone().with_parent(call.id());
+            let tool_cx = cx.clone().for_tool(call.id(), deferred_list.clone());
             let next = Next::new(&self.wrappers, tool, &call, cx.signal());
             result = match tool_cx.scope(CatchUnwind(next.run())).await {
                 Ok(r) => r,
@@ -79,16 +82,23 @@ impl Harness {
                 }),
             };
         }
+        let deferred: Vec<Injected> = deferred_list
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default();
         if cx.is_cancelled() && bypass.is_none() {
             // Cancelled during dispatch: post-tool policy does not run on a run that is over.
             bypass = Some(ExecError::Cancelled);
         }
         // Phase 4.
         let mut feedback = None;
-        let mut contexts = Vec::new();
+        let contexts;
         let mut post = None;
         if let Some(err) = bypass {
             result = ToolResult::error(err);
+            // Deferred contexts survive failures (seed: "collects nested-dispatch context
+            // through failures").
+            contexts = deferred;
         } else {
             let output = ToolOutput {
                 call: call.clone(),
@@ -100,23 +110,40 @@ impl Harness {
             if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());
                 failures.extend(ev.failures.clone());
+                contexts = deferred;
             } else {
                 if let Some(r) = &ev.outcome().redacted_response {
                     result.content = r.clone();
                 }
-                if let PostToolDecision::Block { feedback: fb } = &ev.decision {
+                let blocked = if let PostToolDecision::Block { feedback: fb } = &ev.decision {
                     feedback = Some(fb.clone());
-                }
-                contexts = ev
-                    .outcome()
+                    true
+                } else {
+                    false
+                };
+                let outcome = ev.outcome();
+                // An accepted call keeps deferred contexts before decision contexts; a
+                // block discards them and keeps only the blocking decisions' contexts.
+                let blockers: Vec<&str> = outcome
+                    .fired
+                    .iter()
+                    .filter(|c| c.verdict == Verdict::Block)
+                    .map(|c| c.rule.as_str())
+                    .collect();
+                let decided = outcome
                     .contexts
                     .iter()
+                    .filter(|a| !blocked || blockers.contains(&a.rule.as_str()))
                     .map(|a| Injected {
                         text: a.text.clone(),
                         source: a.rule.clone(),
                         call: Some(call.id()),
-                    })
-                    .collect();
+                    });
+                contexts = if blocked {
+                    decided.collect()
+                } else {
+                    deferred.into_iter().chain(decided).collect()
+                };
             }
             post = Some(ev.into_outcome());
         }
@@ -138,6 +165,8 @@ impl Harness {
             failures,
             elapsed: start.elapsed(),
         };
+        // A nested call's contexts go to the tool that dispatched it.
+        cx.defer_nested(&exec.contexts);
         // Observers: an immutable snapshot; panics contained per observer.
         for e in &self.observers {
             let Stored::ToolResult(f) = &e.handler else {
