@@ -42,7 +42,10 @@ impl Tool for Composite {
     }
 }
 
-fn harness() -> (Arc<Harness>, Arc<Mutex<Vec<(String, Option<CallId>)>>>) {
+/// What the `tool-result` observer saw: each call's command (or tool name) and parent.
+type Parents = Arc<Mutex<Vec<(String, Option<CallId>)>>>;
+
+fn harness() -> (Arc<Harness>, Parents) {
     let mut h = Harness::new();
     let n = RegistrationOptions::named;
     h.on(
@@ -84,7 +87,7 @@ fn harness() -> (Arc<Harness>, Arc<Mutex<Vec<(String, Option<CallId>)>>>) {
         n("composite-post").matcher("Composite"),
     )
     .unwrap();
-    let seen: Arc<Mutex<Vec<(String, Option<CallId>)>>> = Arc::default();
+    let seen: Parents = Arc::default();
     let log = seen.clone();
     h.on(
         at::ToolResult,
