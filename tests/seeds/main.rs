@@ -8,6 +8,7 @@
 )]
 
 mod cancellation;
+mod matchers;
 mod nested;
 mod reducers;
 mod registration;

@@ -197,7 +197,11 @@ impl Harness {
         }
     }
 
-    /// The dialect tables evaluate in (tool-name aliases, matcher mode).
+    /// The dialect tables evaluate in (tool-name aliases, matcher mode), and the matcher
+    /// mode of handlers registered from now on: in Codex a matcher of only letters, digits,
+    /// `_` and `|` is exact alternatives and anything else an unanchored regex (HOOKS.md B4,
+    /// from Codex's source; the older "always a regex" reading is out of date), so set the
+    /// dialect before registering.
     pub fn with_dialect(mut self, dialect: Dialect) -> Harness {
         self.dialect = dialect;
         self
