@@ -215,3 +215,50 @@ async fn handlers_receive_the_context_set_with_set_context() {
     );
     assert_eq!(*seen.lock().unwrap(), vec!["Some(\"startup\")".to_string()]);
 }
+
+#[tokio::test]
+async fn reasons_and_their_provenance_come_apart() {
+    let mut h = Harness::new();
+    h.on(
+        at::PreTool,
+        |_call, _cx| {
+            Some(PreToolDecision::Deny {
+                reason: "no network in CI".into(),
+            })
+        },
+        RegistrationOptions::named("offline").source("extensions/offline.rs"),
+    )
+    .unwrap();
+    let pre = h.pre_tool(&bash("curl x")).await;
+    assert_eq!(pre.reason(), Some("no network in CI"));
+    assert_eq!(pre.reasons()[0].rule, "offline");
+    let tool = seamguard::harness::tool_fn(|_c: &ToolCall| Ok(json!("x")));
+    let exec = h.execute(bash("curl x"), &tool).await;
+    assert_eq!(exec.reason(), Some("no network in CI"));
+    assert_eq!(exec.reasons()[0].rule, "offline");
+    // A handler's failure carries the `source` given at registration.
+    let mut h = Harness::new();
+    h.on(
+        at::PreTool,
+        |call, _cx| {
+            let cmd = call.command().unwrap_or_default();
+            let n: u32 = cmd.parse().map_err(|_| ()).ok()?;
+            (n > 1).then(|| PreToolDecision::Deny {
+                reason: "too many".into(),
+            })
+        },
+        RegistrationOptions::named("parses").source("extensions/parse.rs"),
+    )
+    .unwrap();
+    h.on(
+        at::PreTool,
+        |_call, _cx| -> Option<PreToolDecision> { panic!("extension bug") },
+        RegistrationOptions::named("buggy").source("extensions/buggy.rs"),
+    )
+    .unwrap();
+    let pre = h.pre_tool(&bash("2")).await;
+    assert_eq!(pre.failures[0].name, "buggy");
+    assert_eq!(pre.failures[0].provenance, "extensions/buggy.rs");
+    assert_eq!(pre.failures[0].message, "panicked: extension bug");
+    assert_eq!(pre.reason(), Some("too many"));
+}

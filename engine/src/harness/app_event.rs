@@ -8,10 +8,9 @@
 
 use std::any::{Any, TypeId};
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
 
-use super::contain::panic_message;
+use super::contain::{contained, panic_message};
 use super::registry::CleanupSlot;
 use tokio_util::sync::CancellationToken;
 
@@ -79,7 +78,7 @@ impl<E: Event> EventHandler<E> {
         if cx.is_cancelled() {
             return None;
         }
-        match catch_unwind(AssertUnwindSafe(|| (self.f)(event, cx))) {
+        match contained(|| (self.f)(event, cx)) {
             Ok(r) => r,
             Err(p) => {
                 if let Ok(mut v) = self.failures.lock() {

@@ -7,13 +7,44 @@
 //! [`ToolResult`](super::ToolResult) or a [`CleanupError`](super::CleanupError).
 
 use std::any::Any;
+use std::cell::Cell;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::Once;
 use std::task::{Context, Poll};
 
 use super::handler::Dyn;
 use super::{BoxFuture, HookContext, Reply};
+
+thread_local! {
+    /// Depth of harness containment on this thread: a panic inside is caught and reported
+    /// through the harness (failures, error results), so the panic hook stays quiet.
+    static CONTAINED: Cell<u32> = const { Cell::new(0) };
+}
+
+static QUIET_HOOK: Once = Once::new();
+
+/// Install (once per process) a panic hook that stays silent for panics the harness
+/// contains and reports itself, and hands every other panic to the hook that was there.
+pub(super) fn install_quiet_hook() {
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if CONTAINED.with(Cell::get) == 0 {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Run `f` with a panic caught (and not printed: the caller reports it).
+pub(super) fn contained<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    CONTAINED.with(|c| c.set(c.get() + 1));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(c.get().saturating_sub(1)));
+    r
+}
 
 /// The message of a caught panic payload: `panicked: <message>`, or `panicked`.
 pub(super) fn panic_message(p: Box<dyn Any + Send>) -> String {
@@ -33,7 +64,7 @@ impl<T> Future for CatchUnwind<'_, T> {
     type Output = Result<T, String>;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let fut = &mut self.get_mut().0;
-        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+        match contained(|| fut.as_mut().poll(cx)) {
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(p) => Poll::Ready(Err(panic_message(p))),
@@ -50,7 +81,7 @@ pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> 
     if cx.is_cancelled() {
         return Err(CANCELLED.to_string());
     }
-    match catch_unwind(AssertUnwindSafe(|| f(input, cx))) {
+    match contained(|| f(input, cx)) {
         Err(p) => Err(panic_message(p)),
         Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
         Ok(Reply::Pending(fut)) => {
@@ -68,5 +99,5 @@ pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> 
 
 /// Run a descriptor's cleanup fn with a panic contained.
 pub(super) fn catch_cleanup(f: fn() -> Result<(), String>) -> Result<(), String> {
-    catch_unwind(f).unwrap_or_else(|p| Err(panic_message(p)))
+    contained(f).unwrap_or_else(|p| Err(panic_message(p)))
 }

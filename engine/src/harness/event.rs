@@ -253,6 +253,23 @@ pub enum ExecError {
     },
 }
 
+impl ToolExecution {
+    /// The reasons behind the result, each with its rule or handler and where it is
+    /// declared, apart: a post-tool block's when the post-tool phase blocked, else the
+    /// pre-tool decision's (a denial, an ask).
+    pub fn reasons(&self) -> &[crate::decision::Attributed] {
+        match &self.post {
+            Some(p) if p.verdict == Some(crate::decision::Verdict::Block) => &p.reasons,
+            _ => &self.pre.reasons,
+        }
+    }
+
+    /// The first reason's own text, without provenance.
+    pub fn reason(&self) -> Option<&str> {
+        self.reasons().first().map(|a| a.text.as_str())
+    }
+}
+
 /// What post-tool handlers see: the sealed call and its current (normalized) result.
 #[derive(Debug, Clone)]
 pub struct ToolOutput {

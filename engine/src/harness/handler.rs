@@ -51,11 +51,13 @@ pub trait IntoReply<T> {
 
 macro_rules! into_reply {
     ($t:ty) => {
+        #[diagnostic::do_not_recommend]
         impl IntoReply<$t> for $t {
             fn into_reply(self) -> Result<$t, HandlerError> {
                 Ok(self)
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<E: fmt::Display> IntoReply<$t> for Result<$t, E> {
             fn into_reply(self) -> Result<$t, HandlerError> {
                 self.map_err(|e| HandlerError(e.to_string()))
@@ -64,11 +66,13 @@ macro_rules! into_reply {
     };
     ($t:ty, bare) => {
         into_reply!(Option<$t>);
+        #[diagnostic::do_not_recommend]
         impl IntoReply<Option<$t>> for $t {
             fn into_reply(self) -> Result<Option<$t>, HandlerError> {
                 Ok(Some(self))
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<E: fmt::Display> IntoReply<Option<$t>> for Result<$t, E> {
             fn into_reply(self) -> Result<Option<$t>, HandlerError> {
                 self.map(Some).map_err(|e| HandlerError(e.to_string()))

@@ -7,14 +7,13 @@
 //! Observers then see the record; their panics are contained and reported through
 //! [`Harness::take_failures`].
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
 
 use super::approval;
-use super::contain::{CANCELLED, CatchUnwind, panic_message};
+use super::contain::{CANCELLED, CatchUnwind, contained, panic_message};
 use super::context::Deferred;
 use super::handler::Stored;
 use super::{
@@ -148,9 +147,7 @@ impl Harness {
             post = Some(ev.into_outcome());
         }
         // Phase 5: final content, exactly once, on every outcome.
-        if let Ok(Some(c)) = catch_unwind(AssertUnwindSafe(|| {
-            tool.finalize_content(&result.content, result.is_error)
-        })) {
+        if let Ok(Some(c)) = contained(|| tool.finalize_content(&result.content, result.is_error)) {
             result.content = c;
         }
         let exec = ToolExecution {
@@ -175,7 +172,7 @@ impl Harness {
             if !e.subject_matches(Some(exec.call.name())) {
                 continue;
             }
-            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(&exec, cx)))
+            if let Err(p) = contained(|| f(&exec, cx))
                 && let Ok(mut v) = self.failures.lock()
             {
                 v.push(e.failure(panic_message(p)));

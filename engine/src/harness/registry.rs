@@ -5,10 +5,9 @@
 //! [`RegisterError`] (duplicate name, invalid matcher, handler kind that does not fit the
 //! seam); on unregister / dispose, the [`CleanupError`]s of the cleanups that failed.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use super::contain::{catch_cleanup, panic_message};
+use super::contain::{catch_cleanup, contained, panic_message};
 use super::handler::Stored;
 use super::{HandlerFailure, Harness, HookDescriptor};
 use crate::decision::{Contribution, Verdict};
@@ -175,7 +174,7 @@ impl CleanupSlot {
             Ok(f) => f,
             Err(poisoned) => poisoned.into_inner(),
         };
-        match catch_unwind(AssertUnwindSafe(f)) {
+        match contained(f) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(message)) => Err(CleanupError { name, message }),
             Err(p) => Err(CleanupError {

@@ -17,7 +17,7 @@ use super::records::Records;
 use super::registry::{CleanupSlot, Entry};
 use super::turn::Turns;
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
-use crate::decision::{Contribution, HookRun, Outcome, Verdict, merge};
+use crate::decision::{Attributed, Contribution, HookRun, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -82,6 +82,17 @@ impl<D> Evaluated<D> {
             o.hook_runs = self.hook_runs.clone();
             o
         })
+    }
+
+    /// The reasons behind the decision, each with the rule or handler that gave it and
+    /// where it is declared, apart (the typed decision's reason text appends ` [rule]`).
+    pub fn reasons(&self) -> &[Attributed] {
+        &self.outcome().reasons
+    }
+
+    /// The first reason's own text, without provenance (`None`: no reason given).
+    pub fn reason(&self) -> Option<&str> {
+        self.reasons().first().map(|a| a.text.as_str())
     }
 
     /// The merged outcome, by value.
@@ -178,6 +189,7 @@ impl Harness {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn new() -> Harness {
+        super::contain::install_quiet_hook();
         Harness {
             tables: Vec::new(),
             dialect: Dialect::ClaudeCode,

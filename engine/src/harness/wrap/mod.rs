@@ -15,7 +15,6 @@ mod retry;
 mod timeout;
 
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use metrics::Metrics;
 pub use retry::Retry;
@@ -23,7 +22,7 @@ pub use timeout::Timeout;
 
 use tokio_util::sync::CancellationToken;
 
-use super::contain::{CatchUnwind, panic_message};
+use super::contain::{CatchUnwind, contained, panic_message};
 use super::{BoxFuture, ExecError, Tool, ToolCall, ToolResult};
 
 /// The rest of the around-dispatch chain; `run` it (any number of times, e.g. to retry).
@@ -84,7 +83,7 @@ impl<'a> Next<'a> {
                 if self.signal.is_cancelled() {
                     return ToolResult::error(ExecError::Cancelled);
                 }
-                let fut = match catch_unwind(AssertUnwindSafe(|| self.tool.call(self.call))) {
+                let fut = match contained(|| self.tool.call(self.call)) {
                     Ok(f) => f,
                     Err(p) => {
                         return ToolResult::error(ExecError::Tool {
