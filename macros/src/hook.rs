@@ -258,6 +258,41 @@ fn check_matcher(seam: &str, lit: &LitStr) -> syn::Result<()> {
     Ok(())
 }
 
+/// The last path segment of a type, through references and parentheses.
+fn last_ident(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Paren(p) => last_ident(&p.elem),
+        Type::Group(g) => last_ident(&g.elem),
+        _ => None,
+    }
+}
+
+/// The parameter must be `&<input>`: anything else is an error, in the user's terms, naming
+/// the parameter to write (rather than a type mismatch inside the generated adapter).
+fn check_param(what: &str, input: &str, ty: &Type, sig: &syn::Signature) -> syn::Result<()> {
+    let fits = matches!(ty, Type::Reference(r) if r.mutability.is_none()
+        && last_ident(&r.elem).as_deref() == Some(input));
+    if fits {
+        return Ok(());
+    }
+    let found = quote!(#ty).to_string().replace(" ", "");
+    let name = match sig.inputs.first() {
+        Some(FnArg::Typed(pt)) => match &*pt.pat {
+            syn::Pat::Ident(i) => i.ident.to_string(),
+            _ => "event".to_string(),
+        },
+        _ => "event".to_string(),
+    };
+    Err(syn::Error::new(
+        ty.span(),
+        format!(
+            "{what} receives `&{input}`, not `{found}`: write the parameter as \
+             `{name}: &{input}` (`seamguard::harness::{input}`; a type alias is not accepted)"
+        ),
+    ))
+}
+
 pub(crate) fn expand(args: TokenStream, item: TokenStream, kind: Kind) -> TokenStream {
     let func: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -366,6 +401,7 @@ fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenS
             ));
         }
     };
+    check_param(&what, shape.input, &param_ty, sig)?;
     let ret_span = match &sig.output {
         ReturnType::Default => {
             if shape.output_text != "()" {
