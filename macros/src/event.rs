@@ -57,10 +57,7 @@ fn parse_attrs(input: &DeriveInput) -> syn::Result<Attrs> {
 /// suggestion to wrap the path in `Some`).
 fn typed_reducer(h: &TokenStream, r: &syn::Path) -> TokenStream {
     quote_spanned! {r.span()=>
-        let reducer: fn(
-            &Self,
-            &[#h::EventHandler<Self>],
-        ) -> ::core::option::Option<<Self as #h::Event>::Decision> = #r;
+        let reducer: #h::Reducer<Self> = #r;
         reducer(event, handlers)
     }
 }

@@ -435,16 +435,18 @@ fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenS
         }
     };
 
-    // Adapter: the call is spanned on the user's parameter type, the conversion on the return
-    // type, so a mismatch is an ordinary type error at the user's fn.
+    // Adapter: the conversion is a trait call spanned on the user's return type, so a
+    // mismatch is the `IntoReply` error at the user's fn (not a bound inside the crate).
     let output = &shape.output;
     let arg = quote_spanned!(param_ty.span()=> __seamguard_event);
     let body = if shape.variant == "ToolResult" {
         quote!()
     } else if sig.asyncness.is_some() {
-        quote_spanned!(ret_span=> #h::__private::pending::<#output, _, _>(#fn_name(#arg)))
+        quote_spanned!(ret_span=> #h::Reply::Pending(::std::boxed::Box::pin(async move {
+            <_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg).await)
+        })))
     } else {
-        quote_spanned!(ret_span=> #h::__private::ready::<#output, _>(#fn_name(#arg)))
+        quote_spanned!(ret_span=> #h::Reply::Ready(<_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg))))
     };
     let variant = format_ident!("{}", shape.variant);
     let handler = if shape.variant == "ToolResult" {

@@ -32,6 +32,9 @@ pub trait Event: Sized + Send + Sync + 'static {
     fn reduce(event: &Self, handlers: &[EventHandler<Self>]) -> Option<Self::Decision>;
 }
 
+/// A reducer of application event `E` (what `#[event(reducer = …)]` names).
+pub type Reducer<E> = fn(&E, &[EventHandler<E>]) -> Option<<E as Event>::Decision>;
+
 type EventFn<E> = dyn Fn(&E, &HookContext) -> Option<<E as Event>::Decision> + Send + Sync;
 
 /// One registered handler of an application event, as reducers see it.
