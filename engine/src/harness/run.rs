@@ -163,6 +163,11 @@ impl Harness {
     /// Never fails; registration problems are reported by the `register*` methods, and
     /// failures of handlers and tools are contained in what each seam method returns.
     ///
+    /// The first harness of a process wraps the panic hook: a panic the harness contains
+    /// (a handler, tool, wrapper, observer or cleanup) is reported through the harness
+    /// (failures, error results) and not printed; every other panic reaches the hook that
+    /// was installed before. A hook installed after the first harness replaces this one.
+    ///
     /// # Example
     ///
     /// A policy table and one pre-tool evaluation (Rust handlers are added with
