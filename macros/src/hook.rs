@@ -388,16 +388,39 @@ fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenS
         ));
     }
     let input_ty = format_ident!("{}", shape.input);
-    let param_ty = match sig.inputs.iter().collect::<Vec<_>>().as_slice() {
-        [FnArg::Typed(pt)] => pt.ty.clone(),
+    let (param_ty, with_cx) = match sig.inputs.iter().collect::<Vec<_>>().as_slice() {
+        [FnArg::Typed(pt)] => (pt.ty.clone(), false),
+        [FnArg::Typed(pt), FnArg::Typed(cx)] if !shape.sync_only => {
+            let is_cx = matches!(&*cx.ty, Type::Reference(r) if r.mutability.is_none()
+                && last_ident(&r.elem).as_deref() == Some("HookContext"));
+            if !is_cx {
+                let found = quote!(#cx).to_string().replace(" : ", ": ");
+                return Err(syn::Error::new(
+                    cx.ty.span(),
+                    format!(
+                        "the second parameter of {what} is the run's context: write \
+                         `cx: &HookContext` (`seamguard::harness::HookContext`), not `{found}`"
+                    ),
+                ));
+            }
+            (pt.ty.clone(), true)
+        }
         _ => {
+            let also = if shape.sync_only {
+                String::new()
+            } else {
+                " (and optionally the run's context, `cx: &HookContext`)".to_string()
+            };
             return Err(syn::Error::new(
                 if sig.inputs.is_empty() {
                     sig.paren_token.span.join()
                 } else {
                     sig.inputs.span()
                 },
-                format!("{what} takes exactly one parameter: `&{}`", shape.input),
+                format!(
+                    "{what} takes exactly one parameter: `&{}`{also}",
+                    shape.input
+                ),
             ));
         }
     };
@@ -438,13 +461,28 @@ fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenS
     // Adapter: the conversion is a trait call spanned on the user's return type, so a
     // mismatch is the `IntoReply` error at the user's fn (not a bound inside the crate).
     let output = &shape.output;
-    let arg = quote_spanned!(param_ty.span()=> __seamguard_event);
+    let event = quote_spanned!(param_ty.span()=> __seamguard_event);
+    // With a context parameter, the run's context is read when the handler is called.
+    let (get_cx, arg) = if with_cx {
+        (
+            quote!(let __seamguard_cx = #h::__private::context();),
+            quote!(#event, &__seamguard_cx),
+        )
+    } else {
+        (quote!(), event)
+    };
     let body = if shape.variant == "ToolResult" {
         quote!()
     } else if sig.asyncness.is_some() {
         quote_spanned!(ret_span=> #h::Reply::Pending(::std::boxed::Box::pin(async move {
+            #get_cx
             <_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg).await)
         })))
+    } else if with_cx {
+        quote_spanned!(ret_span=> {
+            #get_cx
+            #h::Reply::Ready(<_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg)))
+        })
     } else {
         quote_spanned!(ret_span=> #h::Reply::Ready(<_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg))))
     };

@@ -262,3 +262,63 @@ async fn reasons_and_their_provenance_come_apart() {
     assert_eq!(pre.failures[0].message, "panicked: extension bug");
     assert_eq!(pre.reason(), Some("too many"));
 }
+
+/// A `#[hook]` fn may take the run's context as a second parameter.
+#[hook(seam = "pre-tool", tool = "Bash")]
+async fn waits_for_approval_service(call: &ToolCall, cx: &HookContext) -> Option<PreToolDecision> {
+    let team = cx.app::<Team>()?;
+    let cmd = call.command()?;
+    if cx.is_cancelled() {
+        return None;
+    }
+    cmd.contains("--force").then(|| PreToolDecision::Ask {
+        reason: format!("force flags need a look from {}", team.protected.join("/")),
+    })
+}
+
+#[tokio::test]
+async fn hook_fns_can_take_the_context_as_a_second_parameter() {
+    let mut h = Harness::new();
+    h.register_all(hooks![waits_for_approval_service]).unwrap();
+    assert_eq!(h.pre_tool(&bash("git push --force")).await.decision, None);
+    h.set_context(Team {
+        protected: vec!["main"],
+    });
+    assert_eq!(
+        h.pre_tool(&bash("git push --force")).await.decision,
+        Some(PreToolDecision::Ask {
+            reason: "force flags need a look from main [waits_for_approval_service]".into()
+        })
+    );
+}
+
+/// A sync `#[hook]` fn with the context.
+#[hook(seam = "stop")]
+fn keep_going_unless_cancelled(
+    _ev: &SeamEvent,
+    cx: &HookContext,
+) -> Option<seamguard::ContinuationDecision> {
+    (!cx.is_cancelled()).then(|| seamguard::ContinuationDecision::Continue {
+        reason: "tests are still red".into(),
+    })
+}
+
+#[tokio::test]
+async fn a_sync_hook_fn_sees_the_runs_signal() {
+    let mut h = Harness::new();
+    h.register_all(hooks![keep_going_unless_cancelled]).unwrap();
+    let stop = SeamEvent::stop(false, "s1", "/w");
+    assert_eq!(
+        h.stop(&stop).await.decision,
+        seamguard::ContinuationDecision::Continue {
+            reason: "tests are still red".into()
+        }
+    );
+    let token = seamguard::harness::CancellationToken::new();
+    token.cancel();
+    // A cancelled run calls no handler: the agent stops.
+    assert_eq!(
+        h.with_signal(token).stop(&stop).await.decision,
+        seamguard::ContinuationDecision::Stop
+    );
+}

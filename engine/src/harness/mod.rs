@@ -186,6 +186,14 @@ pub mod __private {
         }
     }
 
+    /// The run's context for a `#[hook]` fn that takes one (outside a run: a context whose
+    /// token is never cancelled and with no application context).
+    pub fn context() -> super::HookContext {
+        super::HookContext::current().unwrap_or_else(|| {
+            super::HookContext::new(tokio_util::sync::CancellationToken::new(), None)
+        })
+    }
+
     /// Type check of a `tool-result` observer.
     pub const fn observer(f: fn(&super::ToolExecution)) -> fn(&super::ToolExecution) {
         f

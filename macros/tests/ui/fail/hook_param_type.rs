@@ -15,4 +15,11 @@ fn by_value(event: SeamEvent) -> Option<seamguard::ContinuationDecision> {
     None
 }
 
+// The second parameter is the run's context.
+#[hook(seam = "pre-tool")]
+fn second_param(call: &ToolCall, budget: u32) -> Option<seamguard::PreToolDecision> {
+    let _ = (call, budget);
+    None
+}
+
 fn main() {}
