@@ -5,10 +5,14 @@
 //! * `policy!("policies")` — the bundled balanced library (`policies/*.toml`), validated and
 //!   compiled into the binary;
 //! * `examples/team.toml` — loaded at run time (`PolicyTable::load_file`);
-//! * Rust handlers — `#[hook]` / `#[guard]` fns registered with `hooks![…]`.
+//! * Rust handlers — `#[hook]` / `#[guard]` fns registered with `hooks![…]`, and closures
+//!   with their own state registered with `harness.on(at::…, closure, options)`.
 //!
-//! Every recorded event is replayed at its seam; tool calls go through the whole five-phase
-//! pipeline with a simulated tool (nothing is executed), and each decision is printed.
+//! Every recorded event is replayed at its seam as a typed event (`SeamEvent::try_new`;
+//! the raw payload is the fallback); prompts open turns (`submit_prompt`, a blocked prompt is
+//! a rejected turn) and stops close them. Tool calls go through the whole five-phase
+//! pipeline with a simulated tool (nothing is executed) under one cancellation token with a
+//! time budget, and each decision is printed. At the end the turn records are checked.
 //!
 //! ```text
 //! cargo run --example agent_loop [-- FILE.jsonl]
@@ -16,13 +20,15 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use seamguard::harness::{
-    BoxFuture, Harness, Metrics, PolicyTable, SeamEvent, Timeout, Tool, ToolCall, ToolExecution,
-    ToolOutput,
+    BoxFuture, CancellationToken, Harness, Metrics, PolicyTable, RegistrationOptions, SeamEvent,
+    SessionStartSource, Submitted, Timeout, Tool, ToolCall, ToolExecution, ToolOutput, Turn,
+    TurnEnd, at, check_records,
 };
 use seamguard::readers::{EventReader, Item};
 use seamguard::{
@@ -113,9 +119,45 @@ async fn main() {
         eprintln!("agent_loop: {e}");
         std::process::exit(1);
     }
+    // A closure with its own state: calls per tool (read at the end).
+    let per_tool: Arc<Mutex<BTreeMap<String, usize>>> = Arc::default();
+    let counts = per_tool.clone();
+    let counted = harness.on(
+        at::PreTool,
+        move |call, _cx| {
+            if let Ok(mut m) = counts.lock() {
+                *m.entry(call.name().to_string()).or_default() += 1;
+            }
+            None
+        },
+        RegistrationOptions::named("count-tools").source("examples/agent_loop.rs"),
+    );
+    // A typed event: a resumed session gets a reminder.
+    let resumed = harness.on(
+        at::SessionStart,
+        |ev, _cx| {
+            (ev.session_start_source()? == SessionStartSource::Resume)
+                .then(|| "Resumed: re-read the plan before continuing.".to_string())
+        },
+        RegistrationOptions::named("on-resume"),
+    );
+    if let Err(e) = counted.and(resumed) {
+        eprintln!("agent_loop: {e}");
+        std::process::exit(1);
+    }
+
+    // One cancellation token for the whole run, cancelled when the time budget is spent.
+    let token = CancellationToken::new();
+    let budget = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(120)).await;
+        budget.cancel();
+    });
+    let run = harness.with_signal(token.clone());
 
     let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut batch = harness.batch();
+    let mut turns: BTreeMap<String, Turn> = BTreeMap::new();
+    let mut batch = run.batch();
     for item in EventReader::open(&file) {
         let ev = match item {
             Item::Event(ev) => ev,
@@ -125,6 +167,9 @@ async fn main() {
             }
         };
         let at = ev.location();
+        // The typed event; the raw payload when it does not decode (the escape hatch).
+        let seam_event = SeamEvent::try_new(ev.seam, ev.payload.clone())
+            .unwrap_or_else(|_| SeamEvent::new(ev.seam, ev.payload.clone()));
         let line = match ev.seam {
             Seam::PreTool => {
                 let Some(call) = ToolCall::from_payload(ev.payload) else {
@@ -146,34 +191,44 @@ async fn main() {
                 };
                 format!("pre-tool {tool:<10} {verdict:<5} {what}{why}")
             }
-            Seam::PromptSubmit => {
-                let ev = SeamEvent::new(ev.seam, ev.payload);
-                let r = harness.prompt_submit(&ev).await;
-                format!("prompt   {:?}", r.outcome().verdict().name())
-            }
+            Seam::PromptSubmit => match run.submit_prompt(&seam_event).await {
+                Submitted::Open { turn, evaluated } => {
+                    turns.insert(turn.session_id().to_string(), turn);
+                    format!("prompt   {:?}", evaluated.outcome().verdict().name())
+                }
+                Submitted::Rejected { turn, reason, .. } => {
+                    format!("prompt   rejected ({turn}): {}", short(&reason, 80))
+                }
+            },
             Seam::SessionStart | Seam::SubagentStart => {
                 // A new step: settle the previous batch (results, then contexts).
-                let settled = std::mem::replace(&mut batch, harness.batch()).settle();
+                let settled = std::mem::replace(&mut batch, run.batch()).settle();
                 for c in &settled.contexts {
                     println!("  context from {}: {}", c.source, c.text);
                 }
-                let r = harness
-                    .session_start(&SeamEvent::new(ev.seam, ev.payload))
-                    .await;
+                let r = run.session_start(&seam_event).await;
                 format!("session  contexts: {:?}", r.decision)
             }
             Seam::Stop | Seam::SubagentStop => {
-                let r = harness.stop(&SeamEvent::new(ev.seam, ev.payload)).await;
+                let r = run.stop(&seam_event).await;
+                if ev.seam == Seam::Stop
+                    && let Some(turn) = seam_event.field("session_id").and_then(|s| turns.remove(s))
+                {
+                    harness.end_turn(turn, TurnEnd::Completed { steps: 1 });
+                }
                 format!("{:<8} {:?}", ev.seam.name(), r.decision)
             }
             seam => {
-                harness.notify(&SeamEvent::new(seam, ev.payload)).await;
+                run.notify(&seam_event).await;
                 format!("{:<8} observed", seam.name())
             }
         };
         println!("{at}  {line}");
     }
     let settled = batch.settle();
+    for turn in std::mem::take(&mut turns).into_values() {
+        harness.end_turn(turn, TurnEnd::Interrupted { steps: 1 });
+    }
     for c in &settled.contexts {
         println!("  context from {}: {}", c.source, c.text);
     }
@@ -181,6 +236,16 @@ async fn main() {
         "\npre-tool verdicts: {verdicts:?}; dispatched {} simulated calls",
         metrics.calls()
     );
+    if let Ok(m) = per_tool.lock() {
+        println!("calls per tool: {m:?}");
+    }
+    match check_records(&harness.records()) {
+        Ok(n) => println!("{n} turn and hook records, all well formed"),
+        Err(errors) => println!("record problems: {errors:?}"),
+    }
+    if token.is_cancelled() {
+        println!("stopped: the time budget was spent");
+    }
     let failures = harness.take_failures();
     if !failures.is_empty() {
         println!("observer failures: {failures:?}");

@@ -31,5 +31,9 @@
 //! ```
 
 pub use seamguard_engine as engine;
+/// The application-event trait under the derive's name (like `serde::Serialize`): `use
+/// seamguard::Event` brings both the derive and the trait, so `impl Event for …` and
+/// `#[derive(Event)]` name the same thing. `seamguard::harness::Event` is the same trait.
+pub use seamguard_engine::harness::Event;
 pub use seamguard_engine::*;
 pub use seamguard_macros::{Event, guard, hook, policy};

@@ -52,6 +52,16 @@ fn parse_attrs(input: &DeriveInput) -> syn::Result<Attrs> {
     }
 }
 
+/// The reducer call, through a fn pointer of the reducer's exact type: a reducer with the
+/// wrong signature is a type error naming the signature it must have (instead of a
+/// suggestion to wrap the path in `Some`).
+fn typed_reducer(h: &TokenStream, r: &syn::Path) -> TokenStream {
+    quote_spanned! {r.span()=>
+        let reducer: #h::Reducer<Self> = #r;
+        reducer(event, handlers)
+    }
+}
+
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(input) {
         Ok(i) => i,
@@ -71,11 +81,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         .map_or_else(|| ident.to_string(), LitStr::value);
 
     let (decision, body, error) = match (&attrs.decision, &attrs.reducer) {
-        (Some(d), Some(r)) => (
-            quote!(#d),
-            quote_spanned!(r.span()=> #r(event, handlers)),
-            None,
-        ),
+        (Some(d), Some(r)) => (quote!(#d), typed_reducer(&h, r), None),
         (Some(d), None) => {
             let ty = quote!(#d).to_string().replace(' ', "");
             let e = syn::Error::new(
@@ -94,11 +100,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
                 Some(e.to_compile_error()),
             )
         }
-        (None, Some(r)) => (
-            quote!(()),
-            quote_spanned!(r.span()=> #r(event, handlers)),
-            None,
-        ),
+        (None, Some(r)) => (quote!(()), typed_reducer(&h, r), None),
         (None, None) => (quote!(()), quote!(#h::notify_all(event, handlers)), None),
     };
     quote! {

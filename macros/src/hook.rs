@@ -258,6 +258,41 @@ fn check_matcher(seam: &str, lit: &LitStr) -> syn::Result<()> {
     Ok(())
 }
 
+/// The last path segment of a type, through references and parentheses.
+fn last_ident(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Paren(p) => last_ident(&p.elem),
+        Type::Group(g) => last_ident(&g.elem),
+        _ => None,
+    }
+}
+
+/// The parameter must be `&<input>`: anything else is an error, in the user's terms, naming
+/// the parameter to write (rather than a type mismatch inside the generated adapter).
+fn check_param(what: &str, input: &str, ty: &Type, sig: &syn::Signature) -> syn::Result<()> {
+    let fits = matches!(ty, Type::Reference(r) if r.mutability.is_none()
+        && last_ident(&r.elem).as_deref() == Some(input));
+    if fits {
+        return Ok(());
+    }
+    let found = quote!(#ty).to_string().replace(" ", "");
+    let name = match sig.inputs.first() {
+        Some(FnArg::Typed(pt)) => match &*pt.pat {
+            syn::Pat::Ident(i) => i.ident.to_string(),
+            _ => "event".to_string(),
+        },
+        _ => "event".to_string(),
+    };
+    Err(syn::Error::new(
+        ty.span(),
+        format!(
+            "{what} receives `&{input}`, not `{found}`: write the parameter as \
+             `{name}: &{input}` (`seamguard::harness::{input}`; a type alias is not accepted)"
+        ),
+    ))
+}
+
 pub(crate) fn expand(args: TokenStream, item: TokenStream, kind: Kind) -> TokenStream {
     let func: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -353,19 +388,43 @@ fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenS
         ));
     }
     let input_ty = format_ident!("{}", shape.input);
-    let param_ty = match sig.inputs.iter().collect::<Vec<_>>().as_slice() {
-        [FnArg::Typed(pt)] => pt.ty.clone(),
+    let (param_ty, with_cx) = match sig.inputs.iter().collect::<Vec<_>>().as_slice() {
+        [FnArg::Typed(pt)] => (pt.ty.clone(), false),
+        [FnArg::Typed(pt), FnArg::Typed(cx)] if !shape.sync_only => {
+            let is_cx = matches!(&*cx.ty, Type::Reference(r) if r.mutability.is_none()
+                && last_ident(&r.elem).as_deref() == Some("HookContext"));
+            if !is_cx {
+                let found = quote!(#cx).to_string().replace(" : ", ": ");
+                return Err(syn::Error::new(
+                    cx.ty.span(),
+                    format!(
+                        "the second parameter of {what} is the run's context: write \
+                         `cx: &HookContext` (`seamguard::harness::HookContext`), not `{found}`"
+                    ),
+                ));
+            }
+            (pt.ty.clone(), true)
+        }
         _ => {
+            let also = if shape.sync_only {
+                String::new()
+            } else {
+                " (and optionally the run's context, `cx: &HookContext`)".to_string()
+            };
             return Err(syn::Error::new(
                 if sig.inputs.is_empty() {
                     sig.paren_token.span.join()
                 } else {
                     sig.inputs.span()
                 },
-                format!("{what} takes exactly one parameter: `&{}`", shape.input),
+                format!(
+                    "{what} takes exactly one parameter: `&{}`{also}",
+                    shape.input
+                ),
             ));
         }
     };
+    check_param(&what, shape.input, &param_ty, sig)?;
     let ret_span = match &sig.output {
         ReturnType::Default => {
             if shape.output_text != "()" {
@@ -399,16 +458,33 @@ fn expand_fn(args: TokenStream, func: &ItemFn, kind: Kind) -> syn::Result<TokenS
         }
     };
 
-    // Adapter: the call is spanned on the user's parameter type, the conversion on the return
-    // type, so a mismatch is an ordinary type error at the user's fn.
+    // Adapter: the conversion is a trait call spanned on the user's return type, so a
+    // mismatch is the `IntoReply` error at the user's fn (not a bound inside the crate).
     let output = &shape.output;
-    let arg = quote_spanned!(param_ty.span()=> __seamguard_event);
+    let event = quote_spanned!(param_ty.span()=> __seamguard_event);
+    // With a context parameter, the run's context is read when the handler is called.
+    let (get_cx, arg) = if with_cx {
+        (
+            quote!(let __seamguard_cx = #h::__private::context();),
+            quote!(#event, &__seamguard_cx),
+        )
+    } else {
+        (quote!(), event)
+    };
     let body = if shape.variant == "ToolResult" {
         quote!()
     } else if sig.asyncness.is_some() {
-        quote_spanned!(ret_span=> #h::__private::pending::<#output, _, _>(#fn_name(#arg)))
+        quote_spanned!(ret_span=> #h::Reply::Pending(::std::boxed::Box::pin(async move {
+            #get_cx
+            <_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg).await)
+        })))
+    } else if with_cx {
+        quote_spanned!(ret_span=> {
+            #get_cx
+            #h::Reply::Ready(<_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg)))
+        })
     } else {
-        quote_spanned!(ret_span=> #h::__private::ready::<#output, _>(#fn_name(#arg)))
+        quote_spanned!(ret_span=> #h::Reply::Ready(<_ as #h::IntoReply<#output>>::into_reply(#fn_name(#arg))))
     };
     let variant = format_ident!("{}", shape.variant);
     let handler = if shape.variant == "ToolResult" {

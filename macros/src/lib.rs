@@ -53,6 +53,10 @@ use proc_macro::TokenStream;
 /// | `notification`, `session-end`, `pre-compact`, `post-compact`, `post-tool-failure` | `&SeamEvent` | `()` |
 /// | `tool-result` (sync only) | `&ToolExecution` | `()` |
 ///
+/// Every seam but `tool-result` also accepts a second parameter, `cx: &HookContext`: the
+/// run's context (cancellation signal, application context; agent-harness seed,
+/// `handler(event, context, signal)`).
+///
 /// The fn is left as it is; next to it the macro emits a type of the same name implementing
 /// `Registered`, whose `DESCRIPTOR` `hooks![…]` collects.
 #[proc_macro_attribute]

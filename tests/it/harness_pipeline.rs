@@ -12,8 +12,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use seamguard::harness::{
-    Approval, Approver, BoxFuture, EventHandler, ExecError, Harness, Metrics, Retry, SeamEvent,
-    Timeout, Tool, ToolCall, ToolExecution, ToolOutput, TranscriptEntry, tool_fn,
+    Approval, Approver, BoxFuture, EventHandler, ExecError, Harness, Metrics, RegistrationOptions,
+    Retry, SeamEvent, Timeout, Tool, ToolCall, ToolExecution, ToolOutput, TranscriptEntry, at,
+    tool_fn,
 };
 use seamguard::{
     ContinuationDecision, Event, GuardDeny, PostToolDecision, PreToolDecision, PromptDecision,
@@ -511,37 +512,50 @@ struct Counter;
 async fn application_events_use_their_reducer() {
     let mut h = Harness::new();
     assert_eq!(<InputEvent as seamguard::harness::Event>::NAME, "input");
-    h.on::<InputEvent>("noop", |_| None, Default::default());
-    h.on::<InputEvent>(
-        "upper",
-        |e| Some(InputResult::Transform(e.text.to_uppercase())),
-        Default::default(),
-    );
-    h.on::<InputEvent>(
-        "never",
-        |_| Some(InputResult::Transform("late".into())),
-        Default::default(),
-    );
+    let named = RegistrationOptions::named;
+    h.on(at::event::<InputEvent>(), |_, _| None, named("noop"))
+        .unwrap();
+    h.on(
+        at::event::<InputEvent>(),
+        |e, _| Some(InputResult::Transform(e.text.to_uppercase())),
+        named("upper"),
+    )
+    .unwrap();
+    h.on(
+        at::event::<InputEvent>(),
+        |_, _| Some(InputResult::Transform("late".into())),
+        named("never"),
+    )
+    .unwrap();
     let r = h.emit(&InputEvent { text: "hi".into() }).await;
     assert_eq!(r, Some(InputResult::Transform("HI".into())));
 
     let seen = Arc::new(AtomicUsize::new(0));
     let s2 = seen.clone();
-    h.on::<MessageStart>(
-        "count",
-        move |m| {
+    h.on(
+        at::event::<MessageStart>(),
+        move |m, _| {
             s2.fetch_add(m.id as usize, Ordering::SeqCst);
             None
         },
-        Default::default(),
-    );
-    h.on::<MessageStart>("boom", |_| panic!("listener bug"), Default::default());
+        named("count"),
+    )
+    .unwrap();
+    h.on(
+        at::event::<MessageStart>(),
+        |_, _| panic!("listener bug"),
+        named("boom"),
+    )
+    .unwrap();
     assert_eq!(h.emit(&MessageStart { id: 7 }).await, None);
     assert_eq!(seen.load(Ordering::SeqCst), 7);
     assert_eq!(h.take_failures().len(), 1);
 
-    h.on::<Counter>("one", |_| Some(1), Default::default());
-    let id = h.on::<Counter>("two", |_| Some(2), Default::default());
+    h.on(at::event::<Counter>(), |_, _| Some(1), named("one"))
+        .unwrap();
+    let id = h
+        .on(at::event::<Counter>(), |_, _| Some(2), named("two"))
+        .unwrap();
     assert_eq!(h.emit(&Counter).await, Some(2));
     h.unregister(id).unwrap();
     assert_eq!(h.emit(&Counter).await, Some(1));

@@ -8,12 +8,13 @@
 
 use std::any::{Any, TypeId};
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
 
-use super::contain::panic_message;
+use super::contain::{contained, panic_message};
 use super::registry::CleanupSlot;
-use super::{Cleanup, HandlerFailure, Harness, RegistrationId};
+use tokio_util::sync::CancellationToken;
+
+use super::{Cleanup, HandlerFailure, Harness, HookContext, RegisterError, RegistrationId};
 
 /// An application's own event (agent-harness seed: `HookEvent<TType, TResult>`), usually
 /// written with `#[derive(Event)]`.
@@ -31,7 +32,10 @@ pub trait Event: Sized + Send + Sync + 'static {
     fn reduce(event: &Self, handlers: &[EventHandler<Self>]) -> Option<Self::Decision>;
 }
 
-type EventFn<E> = dyn Fn(&E) -> Option<<E as Event>::Decision> + Send + Sync;
+/// A reducer of application event `E` (what `#[event(reducer = …)]` names).
+pub type Reducer<E> = fn(&E, &[EventHandler<E>]) -> Option<<E as Event>::Decision>;
+
+type EventFn<E> = dyn Fn(&E, &HookContext) -> Option<<E as Event>::Decision> + Send + Sync;
 
 /// One registered handler of an application event, as reducers see it.
 pub struct EventHandler<E: Event> {
@@ -62,10 +66,22 @@ impl<E: Event> EventHandler<E> {
         self.source.as_deref()
     }
 
-    /// Run the handler; a panic is contained, reported with provenance in
-    /// [`Harness::take_failures`], and reads as `None`.
+    /// Run the handler with the context of the emission under way
+    /// ([`HookContext::current`]); see [`EventHandler::call_with`].
     pub fn call(&self, event: &E) -> Option<E::Decision> {
-        match catch_unwind(AssertUnwindSafe(|| (self.f)(event))) {
+        let cx = HookContext::current()
+            .unwrap_or_else(|| HookContext::new(CancellationToken::new(), None));
+        self.call_with(event, &cx)
+    }
+
+    /// Run the handler with `cx`; a cancelled run does not call it (`None`). A panic is
+    /// contained, reported with provenance in [`Harness::take_failures`], and reads as
+    /// `None`.
+    pub fn call_with(&self, event: &E, cx: &HookContext) -> Option<E::Decision> {
+        if cx.is_cancelled() {
+            return None;
+        }
+        match contained(|| (self.f)(event, cx)) {
             Ok(r) => r,
             Err(p) => {
                 if let Ok(mut v) = self.failures.lock() {
@@ -94,13 +110,146 @@ pub fn first_result<E: Event>(event: &E, handlers: &[EventHandler<E>]) -> Option
     handlers.iter().find_map(|h| h.call(event))
 }
 
-/// Options of a runtime registration (agent-harness seed: `HookRegistrationOptions`).
+/// A decision that can block the action (the seed's `tool_call` result, `{ block: true }`).
+pub trait Blocking {
+    /// Whether this decision blocks.
+    fn is_block(&self) -> bool;
+}
+
+/// A decision that can cancel the action (the seed's `session_before_*` results,
+/// `{ cancel: true }`).
+pub trait Cancelling {
+    /// Whether this decision cancels.
+    fn is_cancel(&self) -> bool;
+}
+
+/// An event its handlers transform in turn (the seed's `context`,
+/// `before_provider_request`, `tool_result` … reducers): each handler sees the event with
+/// every earlier handler's decision applied.
+pub trait Transform: Event + Clone {
+    /// Apply one handler's decision.
+    fn apply(&mut self, decision: Self::Decision);
+    /// The event's result once every handler has been applied.
+    fn into_decision(self) -> Self::Decision;
+}
+
+/// Reducer: sequential transform (agent-harness seed, `context`: "each handler sees current
+/// messages"). `None` when no handler returned anything.
+pub fn sequential_transform<E: Transform>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<E::Decision> {
+    let mut current = event.clone();
+    let mut changed = false;
+    for h in handlers {
+        if let Some(d) = h.call(&current) {
+            current.apply(d);
+            changed = true;
+        }
+    }
+    changed.then(|| current.into_decision())
+}
+
+/// Reducer: the first blocking decision stops (later handlers do not run); otherwise the
+/// last decision any handler returned (agent-harness seed, `tool_call`).
+pub fn first_block_stops<E: Event>(event: &E, handlers: &[EventHandler<E>]) -> Option<E::Decision>
+where
+    E::Decision: Blocking,
+{
+    let mut last = None;
+    for h in handlers {
+        if let Some(d) = h.call(event) {
+            if d.is_block() {
+                return Some(d);
+            }
+            last = Some(d);
+        }
+    }
+    last
+}
+
+/// Reducer: the first cancelling decision stops; otherwise the last meaningful result
+/// (agent-harness seed, `session_before_*`: `reduceFirstCancelOrLast`).
+pub fn first_cancel_or_last<E: Event>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<E::Decision>
+where
+    E::Decision: Cancelling,
+{
+    let mut last = None;
+    for h in handlers {
+        if let Some(d) = h.call(event) {
+            if d.is_cancel() {
+                return Some(d);
+            }
+            last = Some(d);
+        }
+    }
+    last
+}
+
+/// Reducer: every handler's items, in registration order (the seed's
+/// `resources_discover`, `before_agent_start`'s injected messages). `None` when no handler
+/// returned anything.
+pub fn collect<E, T>(event: &E, handlers: &[EventHandler<E>]) -> Option<Vec<T>>
+where
+    E: Event<Decision = Vec<T>>,
+{
+    let mut out: Option<Vec<T>> = None;
+    for h in handlers {
+        if let Some(items) = h.call(event) {
+            out.get_or_insert_with(Vec::new).extend(items);
+        }
+    }
+    out
+}
+
+/// Options of a registration with [`Harness::on`] (agent-harness seed:
+/// `HookRegistrationOptions`, plus a name and a matcher).
 #[derive(Default)]
 pub struct RegistrationOptions {
-    /// Provenance text (extension path, module).
+    /// Provenance text (extension path, module); default: the `file:line` of the `on` call.
     pub source: Option<String>,
     /// Runs once on unregister or dispose.
     pub cleanup: Option<Cleanup>,
+    /// Unique name (the rule id in outcomes and reasons); default: `<target>#<id>`. A name
+    /// already taken by any live registration is refused ([`RegisterError::Duplicate`]).
+    pub name: Option<String>,
+    /// Matcher on the seam's subject (tool name, session-start source, …), with the
+    /// harness dialect's rules; default: every subject.
+    pub matcher: Option<String>,
+}
+
+impl RegistrationOptions {
+    /// Options naming the registration.
+    pub fn named(name: impl Into<String>) -> RegistrationOptions {
+        RegistrationOptions {
+            name: Some(name.into()),
+            ..RegistrationOptions::default()
+        }
+    }
+
+    /// Set the provenance text.
+    pub fn source(mut self, source: impl Into<String>) -> RegistrationOptions {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// Set the cleanup (a closure returning `Result<(), String>`).
+    pub fn cleanup(
+        mut self,
+        cleanup: impl FnOnce() -> Result<(), String> + Send + 'static,
+    ) -> RegistrationOptions {
+        self.cleanup = Some(Box::new(cleanup));
+        self
+    }
+
+    /// Set the matcher.
+    pub fn matcher(mut self, matcher: impl Into<String>) -> RegistrationOptions {
+        self.matcher = Some(matcher.into());
+        self
+    }
 }
 
 impl fmt::Debug for RegistrationOptions {
@@ -108,6 +257,8 @@ impl fmt::Debug for RegistrationOptions {
         f.debug_struct("RegistrationOptions")
             .field("source", &self.source)
             .field("cleanup", &self.cleanup.is_some())
+            .field("name", &self.name)
+            .field("matcher", &self.matcher)
             .finish()
     }
 }
@@ -116,41 +267,41 @@ impl fmt::Debug for RegistrationOptions {
 /// removes one of them by id.
 pub(super) struct EventSlot {
     list: Box<dyn Any + Send + Sync>,
-    remove: fn(&mut (dyn Any + Send + Sync), RegistrationId) -> bool,
+    remove: fn(&mut (dyn Any + Send + Sync), RegistrationId) -> Option<String>,
 }
 
 impl EventSlot {
-    /// Remove the handler registered as `id`; whether it was here.
-    pub(super) fn remove_handler(&mut self, id: RegistrationId) -> bool {
+    /// Remove the handler registered as `id`; its name, when it was here.
+    pub(super) fn remove_handler(&mut self, id: RegistrationId) -> Option<String> {
         (self.remove)(self.list.as_mut(), id)
     }
 }
 
-fn remove_typed<E: Event>(b: &mut (dyn Any + Send + Sync), id: RegistrationId) -> bool {
-    match b.downcast_mut::<Vec<EventHandler<E>>>() {
-        Some(v) => {
-            let n = v.len();
-            v.retain(|h| h.id != id);
-            n != v.len()
-        }
-        None => false,
-    }
+fn remove_typed<E: Event>(b: &mut (dyn Any + Send + Sync), id: RegistrationId) -> Option<String> {
+    let v = b.downcast_mut::<Vec<EventHandler<E>>>()?;
+    let pos = v.iter().position(|h| h.id == id)?;
+    Some(v.remove(pos).name)
 }
 
 impl Harness {
-    /// Register a handler of an application event (agent-harness seed: `hooks.on`).
-    pub fn on<E: Event>(
+    /// Store an application-event handler (the `App` target of [`Harness::on`]).
+    pub(super) fn install_event<E: Event>(
         &mut self,
-        name: &str,
-        handler: impl Fn(&E) -> Option<E::Decision> + Send + Sync + 'static,
-        options: RegistrationOptions,
-    ) -> RegistrationId {
+        name: String,
+        source: Option<String>,
+        f: Box<EventFn<E>>,
+        cleanup: Option<Cleanup>,
+    ) -> Result<RegistrationId, RegisterError> {
+        if self.name_taken(&name) {
+            return Err(RegisterError::Duplicate(name));
+        }
         let id = self.fresh_id();
+        self.names.insert(name.clone());
         let h = EventHandler::<E> {
             id,
-            name: name.to_string(),
-            source: options.source,
-            f: Box::new(handler),
+            name: name.clone(),
+            source,
+            f,
             failures: self.failures.clone(),
         };
         let slot = self
@@ -163,24 +314,29 @@ impl Harness {
         if let Some(v) = slot.list.downcast_mut::<Vec<EventHandler<E>>>() {
             v.push(h);
         }
-        if let Some(run) = options.cleanup {
-            self.cleanups.push(CleanupSlot {
-                id,
-                name: name.to_string(),
-                run,
-            });
+        if let Some(run) = cleanup {
+            self.cleanups.push(CleanupSlot::new(id, name, run));
         }
-        id
+        Ok(id)
     }
 
     /// Emit an application event: its reducer combines the handlers' results
-    /// (`None`: no handler produced one, or an observational event).
+    /// (`None`: no handler produced one, or an observational event). Handlers see the
+    /// context of the enclosing run (a token that is never cancelled outside one); use
+    /// [`Harness::with_signal`] to emit under a cancellation token.
     pub async fn emit<E: Event>(&self, event: &E) -> Option<E::Decision> {
+        self.emit_in(event, self.context(None))
+    }
+
+    pub(super) fn emit_in<E: Event>(&self, event: &E, cx: HookContext) -> Option<E::Decision> {
+        if cx.is_cancelled() {
+            return None;
+        }
         let handlers: &[EventHandler<E>] = self
             .events
             .get(&TypeId::of::<E>())
             .and_then(|b| b.list.downcast_ref::<Vec<EventHandler<E>>>())
             .map_or(&[], Vec::as_slice);
-        E::reduce(event, handlers)
+        cx.sync_scope(|| E::reduce(event, handlers))
     }
 }

@@ -7,15 +7,22 @@
 
 use std::sync::{Arc, Mutex};
 
+use tokio_util::sync::CancellationToken;
+
 use super::{Harness, Injected, Tool, ToolCall, ToolExecution};
 
 impl Harness {
     /// Start a batch of tool calls whose contexts are appended after all its results.
     pub fn batch(&self) -> Batch<'_> {
+        self.batch_in(None)
+    }
+
+    pub(super) fn batch_in(&self, signal: Option<CancellationToken>) -> Batch<'_> {
         Batch {
             harness: self,
             results: Vec::new(),
             fifo: Injector(Arc::new(Mutex::new(Vec::new()))),
+            signal,
         }
     }
 }
@@ -58,6 +65,7 @@ pub struct Batch<'h> {
     harness: &'h Harness,
     results: Vec<ToolExecution>,
     fifo: Injector,
+    signal: Option<CancellationToken>,
 }
 
 /// One entry of the transcript a settled batch produces.
@@ -98,7 +106,15 @@ impl Batch<'_> {
     /// Run one call through [`Harness::execute`]; its contexts enter the FIFO when its
     /// post-tool phase has finished.
     pub async fn execute(&mut self, call: ToolCall, tool: &dyn Tool) -> &ToolExecution {
-        let exec = self.harness.execute(call, tool).await;
+        let exec = match &self.signal {
+            Some(s) => {
+                self.harness
+                    .with_signal(s.clone())
+                    .execute(call, tool)
+                    .await
+            }
+            None => self.harness.execute(call, tool).await,
+        };
         self.fifo.push_all(&exec.contexts);
         let i = self.results.len();
         self.results.push(exec);

@@ -7,12 +7,44 @@
 //! [`ToolResult`](super::ToolResult) or a [`CleanupError`](super::CleanupError).
 
 use std::any::Any;
+use std::cell::Cell;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::Once;
 use std::task::{Context, Poll};
 
-use super::{BoxFuture, Reply};
+use super::handler::Dyn;
+use super::{BoxFuture, HookContext, Reply};
+
+thread_local! {
+    /// Depth of harness containment on this thread: a panic inside is caught and reported
+    /// through the harness (failures, error results), so the panic hook stays quiet.
+    static CONTAINED: Cell<u32> = const { Cell::new(0) };
+}
+
+static QUIET_HOOK: Once = Once::new();
+
+/// Install (once per process) a panic hook that stays silent for panics the harness
+/// contains and reports itself, and hands every other panic to the hook that was there.
+pub(super) fn install_quiet_hook() {
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if CONTAINED.with(Cell::get) == 0 {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Run `f` with a panic caught (and not printed: the caller reports it).
+pub(super) fn contained<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    CONTAINED.with(|c| c.set(c.get() + 1));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(c.get().saturating_sub(1)));
+    r
+}
 
 /// The message of a caught panic payload: `panicked: <message>`, or `panicked`.
 pub(super) fn panic_message(p: Box<dyn Any + Send>) -> String {
@@ -32,7 +64,7 @@ impl<T> Future for CatchUnwind<'_, T> {
     type Output = Result<T, String>;
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let fut = &mut self.get_mut().0;
-        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+        match contained(|| fut.as_mut().poll(cx)) {
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(p) => Poll::Ready(Err(panic_message(p))),
@@ -40,22 +72,32 @@ impl<T> Future for CatchUnwind<'_, T> {
     }
 }
 
-/// Call a handler adapter with panics and errors contained.
-pub(super) async fn invoke<I: ?Sized, T>(
-    f: for<'b> fn(&'b I) -> Reply<'b, T>,
-    input: &I,
-) -> Result<T, String> {
-    match catch_unwind(AssertUnwindSafe(|| f(input))) {
+/// The failure message of a handler stopped by cancellation.
+pub(super) const CANCELLED: &str = "cancelled";
+
+/// Call a handler with panics and errors contained; a cancelled run does not call it, and
+/// an async handler still running when the run is cancelled is dropped (`"cancelled"`).
+pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> Result<T, String> {
+    if cx.is_cancelled() {
+        return Err(CANCELLED.to_string());
+    }
+    match contained(|| f(input, cx)) {
         Err(p) => Err(panic_message(p)),
         Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
-        Ok(Reply::Pending(fut)) => match CatchUnwind(fut).await {
-            Ok(r) => r.map_err(|e| e.0),
-            Err(m) => Err(m),
-        },
+        Ok(Reply::Pending(fut)) => {
+            tokio::select! {
+                biased;
+                () = cx.signal().cancelled() => Err(CANCELLED.to_string()),
+                r = CatchUnwind(fut) => match r {
+                    Ok(r) => r.map_err(|e| e.0),
+                    Err(m) => Err(m),
+                },
+            }
+        }
     }
 }
 
 /// Run a descriptor's cleanup fn with a panic contained.
 pub(super) fn catch_cleanup(f: fn() -> Result<(), String>) -> Result<(), String> {
-    catch_unwind(f).unwrap_or_else(|p| Err(panic_message(p)))
+    contained(f).unwrap_or_else(|p| Err(panic_message(p)))
 }

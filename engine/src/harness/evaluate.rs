@@ -10,9 +10,10 @@
 use serde_json::Value;
 
 use super::contain::invoke;
+use super::handler::Stored;
 use super::run::push_contexts;
 use super::table::TablePart;
-use super::{Evaluated, HandlerFn, Harness, SeamEvent, ToolCall, ToolOutput};
+use super::{Evaluated, HandlerFailure, Harness, HookContext, SeamEvent, ToolCall, ToolOutput};
 use crate::decision::{
     ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
     PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
@@ -23,28 +24,59 @@ fn typed_or<D>(d: Option<D>, default: D) -> D {
     d.unwrap_or(default)
 }
 
+/// An event given to the wrong seam method: nothing runs; the method's decision is the one
+/// a failing handler gives there (`verdict`, with the failure's message as the reason).
+fn misrouted<D>(
+    seam: Seam,
+    failure: HandlerFailure,
+    verdict: Verdict,
+    decide: impl FnOnce(&crate::decision::Outcome) -> D,
+) -> Evaluated<D> {
+    let mut contributions = Vec::new();
+    if verdict != Verdict::Abstain {
+        contributions.push(Contribution {
+            rule: failure.name.clone(),
+            source: None,
+            guard: false,
+            verdict,
+            reason: Some(failure.message.clone()),
+            context: None,
+            halt: None,
+            observe: false,
+        });
+    }
+    let outcome = merge(seam, contributions);
+    Evaluated::ready(decide(&outcome), outcome, vec![failure])
+}
+
 impl Harness {
     /// Phases 1 and 2 on a sealed call: tables' hooks, handler hooks, tables' guards,
     /// handler guards; merged most-restrictively.
-    pub(super) async fn pre_phase(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
+    pub(super) async fn pre_phase(
+        &self,
+        call: &ToolCall,
+        cx: &HookContext,
+    ) -> Evaluated<Option<PreToolDecision>> {
         let mut failures = Vec::new();
         let mut warnings = Vec::new();
+        let mut hook_runs = Vec::new();
         let (mut contributions, table_guards) = if self.tables.is_empty() {
             (Vec::new(), Vec::new())
         } else {
-            let part = self.eval_tables(Seam::PreTool, call.payload());
+            let part = self.eval_tables(Seam::PreTool, call.payload(), cx).await;
             warnings = part.warnings;
+            hook_runs = part.hook_runs;
             (part.hooks, part.guards)
         };
         let hooks = self.hooks.get(Seam::PreTool.index()).map_or(&[][..], |v| v);
         for e in hooks {
-            let HandlerFn::PreTool(f) = e.handler else {
+            let Stored::PreTool(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(call.name())) {
                 continue;
             }
-            match invoke(f, call).await {
+            match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(d)) => {
                     let (verdict, reason) = match d {
@@ -74,13 +106,13 @@ impl Harness {
         }
         contributions.extend(table_guards);
         for e in &self.guards {
-            let HandlerFn::Guard(f) = e.handler else {
+            let Stored::Guard(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(call.name())) {
                 continue;
             }
-            match invoke(f, call).await {
+            match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(deny)) => contributions.push(Contribution::from_guard(
                     &e.rule,
@@ -99,31 +131,31 @@ impl Harness {
                 }
             }
         }
-        Evaluated::merged_on_use(
+        let mut ev = Evaluated::merged_on_use(
             pre_tool_decision(&contributions),
             Seam::PreTool,
             contributions,
             warnings,
             failures,
-        )
+        );
+        ev.hook_runs = hook_runs;
+        ev
     }
 
-    /// **pre-tool** (phases 1–2 only, no dispatch): the merged [`PreToolDecision`] of every
-    /// table and handler for a sealed call; `None` is abstain.
-    ///
-    /// A handler that panics or returns `Err` counts as a deny (fail closed) and is listed
-    /// in `failures`. A handler's `Allow { updated_input }` is ignored with a warning: the
-    /// call is sealed (interception-seams seed, "Pre-tool input rewrite is a separate
-    /// consistency decision").
-    pub async fn pre_tool(&self, call: &ToolCall) -> Evaluated<Option<PreToolDecision>> {
-        self.pre_phase(call).await
-    }
-
-    /// **permission-request**: tables and handlers; `None` leaves the dialog to the user.
-    /// A failing handler counts as a deny.
-    pub async fn permission_request(
+    /// See [`Harness::pre_tool`].
+    pub(super) async fn pre_tool_in(
         &self,
         call: &ToolCall,
+        cx: &HookContext,
+    ) -> Evaluated<Option<PreToolDecision>> {
+        self.pre_phase(call, cx).await
+    }
+
+    /// See [`Harness::permission_request`].
+    pub(super) async fn permission_request_in(
+        &self,
+        call: &ToolCall,
+        cx: &HookContext,
     ) -> Evaluated<Option<PermissionDecision>> {
         let mut payload = call.payload().clone();
         if let Some(o) = payload.as_object_mut() {
@@ -132,17 +164,19 @@ impl Harness {
                 Value::String(Seam::PermissionRequest.event_name().into()),
             );
         }
-        let part = self.eval_tables(Seam::PermissionRequest, &payload);
+        let part = self
+            .eval_tables(Seam::PermissionRequest, &payload, cx)
+            .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.seam_entries(Seam::PermissionRequest) {
-            let HandlerFn::Permission(f) = e.handler else {
+            let Stored::Permission(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(call.name())) {
                 continue;
             }
-            match invoke(f, call).await {
+            match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(PermissionDecision::Allow { .. })) => {
                     contributions.push(e.contribution(Verdict::Allow, None));
@@ -155,14 +189,30 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready(outcome.permission(), outcome, failures)
     }
 
-    /// **prompt-submit** (waterfall): tables first, then handlers in registration order;
-    /// each handler sees the prompt as rewritten so far. A failing handler blocks the prompt
-    /// (fail closed).
-    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
-        let part = self.eval_tables(Seam::PromptSubmit, &event.payload);
+    /// See [`Harness::prompt_submit`].
+    pub(super) async fn prompt_submit_in(
+        &self,
+        event: &SeamEvent,
+        cx: &HookContext,
+    ) -> Evaluated<PromptDecision> {
+        if let Some(f) = event.misrouted("prompt_submit", &[Seam::PromptSubmit]) {
+            return misrouted(Seam::PromptSubmit, f, Verdict::Block, |o| {
+                typed_or(
+                    o.prompt(),
+                    PromptDecision::Allow {
+                        rewritten_prompt: None,
+                        additional_contexts: Vec::new(),
+                    },
+                )
+            });
+        }
+        let part = self
+            .eval_tables(Seam::PromptSubmit, &event.payload, cx)
+            .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let mut current = event.clone();
@@ -172,10 +222,10 @@ impl Harness {
             o.insert("prompt".into(), Value::String(p.clone()));
         }
         for e in self.seam_entries(Seam::PromptSubmit) {
-            let HandlerFn::Prompt(f) = e.handler else {
+            let Stored::Prompt(f) = &e.handler else {
                 continue;
             };
-            match invoke(f, &current).await {
+            match invoke(f, &current, cx).await {
                 Ok(None) => {}
                 Ok(Some(PromptDecision::Allow {
                     rewritten_prompt,
@@ -198,6 +248,7 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PromptSubmit, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         outcome.rewritten_prompt = rewritten;
         outcome.suppress_prompt = part.suppress_prompt && outcome.verdict() == Verdict::Block;
         let decision = typed_or(
@@ -210,10 +261,18 @@ impl Harness {
         Evaluated::ready(decision, outcome, failures)
     }
 
-    /// **session-start** / **subagent-start**: the additional contexts of tables and
-    /// handlers, in order. A failing handler adds nothing (startup cannot be blocked).
-    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
-        let part = self.eval_tables(event.seam, &event.payload);
+    /// See [`Harness::session_start`].
+    pub(super) async fn session_start_in(
+        &self,
+        event: &SeamEvent,
+        cx: &HookContext,
+    ) -> Evaluated<Vec<String>> {
+        if let Some(f) =
+            event.misrouted("session_start", &[Seam::SessionStart, Seam::SubagentStart])
+        {
+            return misrouted(Seam::SessionStart, f, Verdict::Abstain, |_| Vec::new());
+        }
+        let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let subject = event
@@ -222,13 +281,13 @@ impl Harness {
             .field()
             .and_then(|f| event.field(f));
         for e in self.seam_entries(event.seam) {
-            let HandlerFn::Context(f) = e.handler else {
+            let Stored::Context(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(subject) {
                 continue;
             }
-            match invoke(f, event).await {
+            match invoke(f, event, cx).await {
                 Ok(Some(text)) => push_contexts(&mut contributions, e, vec![text]),
                 Ok(None) => {}
                 Err(m) => failures.push(e.failure(m)),
@@ -236,6 +295,7 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready(
             outcome.contexts.iter().map(|a| a.text.clone()).collect(),
             outcome,
@@ -243,17 +303,25 @@ impl Harness {
         )
     }
 
-    /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
-    /// A failing handler lets the agent stop (no endless loops).
-    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
-        let part = self.eval_tables(event.seam, &event.payload);
+    /// See [`Harness::stop`].
+    pub(super) async fn stop_in(
+        &self,
+        event: &SeamEvent,
+        cx: &HookContext,
+    ) -> Evaluated<ContinuationDecision> {
+        if let Some(f) = event.misrouted("stop", &[Seam::Stop, Seam::SubagentStop]) {
+            return misrouted(Seam::Stop, f, Verdict::Abstain, |_| {
+                ContinuationDecision::Stop
+            });
+        }
+        let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {
-            let HandlerFn::Continuation(f) = e.handler else {
+            let Stored::Continuation(f) = &e.handler else {
                 continue;
             };
-            match invoke(f, event).await {
+            match invoke(f, event, cx).await {
                 Ok(Some(ContinuationDecision::Continue { reason })) => {
                     contributions.push(e.contribution(Verdict::Continue, Some(reason)));
                 }
@@ -263,6 +331,7 @@ impl Harness {
         }
         let mut outcome = merge(event.seam, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready(
             typed_or(outcome.continuation(), ContinuationDecision::Stop),
             outcome,
@@ -270,29 +339,42 @@ impl Harness {
         )
     }
 
-    /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
-    /// `post-tool-failure`): tables (their `run`/`halt` actions) and observers.
-    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
-        let part = self.eval_tables(event.seam, &event.payload);
+    /// See [`Harness::notify`].
+    pub(super) async fn notify_in(&self, event: &SeamEvent, cx: &HookContext) -> Evaluated<()> {
+        if let Some(f) = event.misrouted(
+            "notify",
+            &[
+                Seam::Notification,
+                Seam::SessionEnd,
+                Seam::PreCompact,
+                Seam::PostCompact,
+                Seam::PostToolFailure,
+            ],
+        ) {
+            return misrouted(event.seam, f, Verdict::Abstain, |_| ());
+        }
+        let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut failures = Vec::new();
         for e in self.seam_entries(event.seam) {
-            let HandlerFn::Observe(f) = e.handler else {
+            let Stored::Observe(f) = &e.handler else {
                 continue;
             };
-            if let Err(m) = invoke(f, event).await {
+            if let Err(m) = invoke(f, event, cx).await {
                 failures.push(e.failure(m));
             }
         }
         let mut outcome = merge(event.seam, part.hooks);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         Evaluated::ready((), outcome, failures)
     }
 
-    /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
-    /// dispatched), then handlers as a waterfall — each sees the content as redacted so far.
-    /// A failing handler stops the waterfall and is returned in `failures` (the pipeline
-    /// turns it into an error result).
-    pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
+    /// See [`Harness::post_tool`].
+    pub(super) async fn post_tool_in(
+        &self,
+        output: &ToolOutput,
+        cx: &HookContext,
+    ) -> Evaluated<PostToolDecision> {
         let mut current = output.clone();
         let mut part = TablePart::default();
         if output.dispatched && !self.tables.is_empty() {
@@ -316,7 +398,7 @@ impl Harness {
                     o.insert("tool_response".into(), output.result.content.clone());
                 }
             }
-            part = self.eval_tables(seam, &payload);
+            part = self.eval_tables(seam, &payload, cx).await;
             if let Some(r) = part.redacted.take() {
                 current.result.content = r;
             }
@@ -325,13 +407,13 @@ impl Harness {
         let mut failures = Vec::new();
         let mut redacted = false;
         for e in self.seam_entries(Seam::PostTool) {
-            let HandlerFn::PostTool(f) = e.handler else {
+            let Stored::PostTool(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(output.call.name())) {
                 continue;
             }
-            match invoke(f, &current).await {
+            match invoke(f, &current, cx).await {
                 Ok(None) => {}
                 Ok(Some(PostToolDecision::Accept {
                     additional_contexts,
@@ -356,6 +438,7 @@ impl Harness {
         }
         let mut outcome = merge(Seam::PostTool, contributions);
         outcome.warnings = part.warnings;
+        outcome.hook_runs = part.hook_runs;
         if redacted || current.result.content != output.result.content {
             outcome.redacted_response = Some(current.result.content);
             if outcome.verdict.is_none() {

@@ -241,12 +241,33 @@ pub enum ExecError {
         /// The error text.
         message: String,
     },
+    /// The run was cancelled (its token) before the call finished; whatever had not run
+    /// yet (policy, approval, dispatch, post-tool policy) did not run.
+    #[error("cancelled")]
+    Cancelled,
     /// A wrapper ran out of time.
     #[error("timed out after {after_ms} ms")]
     Timeout {
         /// The limit, in milliseconds.
         after_ms: u64,
     },
+}
+
+impl ToolExecution {
+    /// The reasons behind the result, each with its rule or handler and where it is
+    /// declared, apart: a post-tool block's when the post-tool phase blocked, else the
+    /// pre-tool decision's (a denial, an ask).
+    pub fn reasons(&self) -> &[crate::decision::Attributed] {
+        match &self.post {
+            Some(p) if p.verdict == Some(crate::decision::Verdict::Block) => &p.reasons,
+            _ => &self.pre.reasons,
+        }
+    }
+
+    /// The first reason's own text, without provenance.
+    pub fn reason(&self) -> Option<&str> {
+        self.reasons().first().map(|a| a.text.as_str())
+    }
 }
 
 /// What post-tool handlers see: the sealed call and its current (normalized) result.
@@ -276,6 +297,8 @@ pub struct Injected {
 pub struct ToolExecution {
     /// The sealed call.
     pub call: ToolCall,
+    /// The call whose tool dispatched this one (a nested call), if any.
+    pub parent: Option<CallId>,
     /// The final, normalized result.
     pub result: ToolResult,
     /// Post-tool block feedback for the model (the tool already ran).

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::{BoxFuture, ExecError, SeamEvent, ToolCall, ToolExecution, ToolOutput};
+use super::{BoxFuture, ExecError, HookContext, SeamEvent, ToolCall, ToolExecution, ToolOutput};
 use crate::decision::{
     ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
     PromptDecision,
@@ -51,11 +51,13 @@ pub trait IntoReply<T> {
 
 macro_rules! into_reply {
     ($t:ty) => {
+        #[diagnostic::do_not_recommend]
         impl IntoReply<$t> for $t {
             fn into_reply(self) -> Result<$t, HandlerError> {
                 Ok(self)
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<E: fmt::Display> IntoReply<$t> for Result<$t, E> {
             fn into_reply(self) -> Result<$t, HandlerError> {
                 self.map_err(|e| HandlerError(e.to_string()))
@@ -64,11 +66,13 @@ macro_rules! into_reply {
     };
     ($t:ty, bare) => {
         into_reply!(Option<$t>);
+        #[diagnostic::do_not_recommend]
         impl IntoReply<Option<$t>> for $t {
             fn into_reply(self) -> Result<Option<$t>, HandlerError> {
                 Ok(Some(self))
             }
         }
+        #[diagnostic::do_not_recommend]
         impl<E: fmt::Display> IntoReply<Option<$t>> for Result<$t, E> {
             fn into_reply(self) -> Result<Option<$t>, HandlerError> {
                 self.map(Some).map_err(|e| HandlerError(e.to_string()))
@@ -149,6 +153,51 @@ impl HandlerFn {
                     | S::PostCompact
                     | S::PostToolFailure
             ),
+        }
+    }
+}
+
+/// A stored handler: `#[hook]` fns and closures registered with
+/// [`Harness::on`](super::Harness::on) alike, each called with the run's [`HookContext`].
+pub(super) type Dyn<I, O> =
+    std::sync::Arc<dyn for<'a> Fn(&'a I, &'a HookContext) -> Reply<'a, O> + Send + Sync>;
+
+/// A stored `tool-result` observer.
+pub(super) type ObserverFn = std::sync::Arc<dyn Fn(&ToolExecution, &HookContext) + Send + Sync>;
+
+/// A registered handler of one kind (what [`HandlerFn`] and `on` closures become).
+#[derive(Clone)]
+pub(super) enum Stored {
+    PreTool(Dyn<ToolCall, Option<PreToolDecision>>),
+    Guard(Dyn<ToolCall, Option<GuardDeny>>),
+    Permission(Dyn<ToolCall, Option<PermissionDecision>>),
+    PostTool(Dyn<ToolOutput, Option<PostToolDecision>>),
+    Prompt(Dyn<SeamEvent, Option<PromptDecision>>),
+    Context(Dyn<SeamEvent, Option<String>>),
+    Continuation(Dyn<SeamEvent, Option<ContinuationDecision>>),
+    Observe(Dyn<SeamEvent, ()>),
+    ToolResult(ObserverFn),
+}
+
+impl Stored {
+    pub(super) fn is_guard(&self) -> bool {
+        matches!(self, Stored::Guard(_))
+    }
+}
+
+impl From<HandlerFn> for Stored {
+    fn from(h: HandlerFn) -> Stored {
+        use std::sync::Arc;
+        match h {
+            HandlerFn::PreTool(f) => Stored::PreTool(Arc::new(move |i, _| f(i))),
+            HandlerFn::Guard(f) => Stored::Guard(Arc::new(move |i, _| f(i))),
+            HandlerFn::Permission(f) => Stored::Permission(Arc::new(move |i, _| f(i))),
+            HandlerFn::PostTool(f) => Stored::PostTool(Arc::new(move |i, _| f(i))),
+            HandlerFn::Prompt(f) => Stored::Prompt(Arc::new(move |i, _| f(i))),
+            HandlerFn::Context(f) => Stored::Context(Arc::new(move |i, _| f(i))),
+            HandlerFn::Continuation(f) => Stored::Continuation(Arc::new(move |i, _| f(i))),
+            HandlerFn::Observe(f) => Stored::Observe(Arc::new(move |i, _| f(i))),
+            HandlerFn::ToolResult(f) => Stored::ToolResult(Arc::new(move |i, _| f(i))),
         }
     }
 }

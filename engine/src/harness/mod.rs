@@ -35,9 +35,21 @@
 //! once on [`Harness::unregister`] or [`Harness::dispose`], in reverse registration order, with
 //! errors collected (agent-harness seed, "Cleanup semantics").
 //!
-//! Handlers are usually written with the `seamguard-macros` attributes (`#[hook]`, `#[guard]`)
-//! and registered with [`hooks!`](crate::hooks); a [`HookDescriptor`] can also be written by
-//! hand.
+//! Handlers are written with the `seamguard-macros` attributes (`#[hook]`, `#[guard]`) and
+//! registered with [`hooks!`](crate::hooks), or registered as closures with
+//! [`Harness::on`]`(at::…, closure, RegistrationOptions)` — one store, names unique on every
+//! path. Handlers receive a [`HookContext`]: the run's [`CancellationToken`]
+//! ([`Harness::with_signal`]) and the application context ([`Harness::set_context`]).
+//!
+//! A harness is `Send + Sync`: share it as `Arc<Harness>` across tasks; a tool can dispatch
+//! nested calls through it (they name their parent call, and their contexts are deferred to
+//! it, [`HookContext::defer_context`]).
+//!
+//! Turns ([`Harness::submit_prompt`], [`Harness::end_turn`]): the turn opens before prompt
+//! policy; a blocked prompt is a rejected zero-step turn with a `prompt/blocked` record.
+//! Command hooks of policy tables (`run` rules) run through the engine's command-hook runner;
+//! inside an open turn each writes a `hook/invoked` + `hook/result` pair
+//! ([`Harness::records`], checked by [`check_records`]).
 //!
 //! ## What comes in, what goes out
 //!
@@ -62,7 +74,11 @@
 //! * `contain`: panic containment of handlers, tools, wrappers and cleanups;
 //! * `tool`, `wrap` (one folder per wrapper: `timeout`, `retry`, `metrics`) and `approval`:
 //!   phase 3, around-dispatch;
-//! * `app_event`: application events and their reducers;
+//! * `app_event`: application events and their reducers (the seed's base reducers);
+//! * `on`: the one registration API and its targets ([`at`]); `context`: [`HookContext`];
+//! * `seams`: the public seam methods and [`Signalled`] (the same under a token);
+//! * `typed`: typed events per seam; `turn`: turns and [`check_records`];
+//! * `commands`: command hooks of policy tables; `records`: the record log;
 //! * `run`: the [`Harness`] and [`Evaluated`]; `evaluate`: one method per seam (phases 1–2
 //!   and 4); `pipeline`: [`Harness::execute`] (the five phases); `batch`: [`Batch`] and its
 //!   context FIFO.
@@ -70,23 +86,34 @@
 mod app_event;
 mod approval;
 mod batch;
+mod commands;
 mod contain;
+mod context;
 mod evaluate;
 mod event;
 mod handler;
+mod on;
 mod pipeline;
+mod records;
 mod registry;
 mod run;
+mod seams;
 mod table;
 mod tool;
+mod turn;
+mod typed;
 mod wrap;
 
 use std::future::Future;
 use std::pin::Pin;
 
-pub use app_event::{Event, EventHandler, RegistrationOptions, first_result, notify_all};
+pub use app_event::{
+    Blocking, Cancelling, Event, EventHandler, Reducer, RegistrationOptions, Transform, collect,
+    first_block_stops, first_cancel_or_last, first_result, notify_all, sequential_transform,
+};
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
+pub use context::HookContext;
 pub use event::{
     CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
 };
@@ -94,10 +121,18 @@ pub use handler::{
     HandlerError, HandlerFailure, HandlerFn, HookDescriptor, IntoReply, Provenance, Registered,
     Reply,
 };
+#[doc(hidden)]
+pub use on::Reg;
+pub use on::{Closure, Target, at};
 pub use registry::{Cleanup, CleanupError, CleanupErrors, RegisterError, RegistrationId};
 pub use run::{Evaluated, Harness};
+pub use seams::Signalled;
 pub use table::{PolicyTable, TableRef};
+/// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
+pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, tool_fn};
+pub use turn::{Submitted, Turn, TurnEnd, TurnId, check_records};
+pub use typed::{EventError, SessionStartSource};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
 
 /// A boxed, sendable future (the shape of async handlers, tools and wrappers).
@@ -149,6 +184,14 @@ pub mod __private {
         fn into_cleanup(self) -> Result<(), String> {
             self.map_err(|e| e.to_string())
         }
+    }
+
+    /// The run's context for a `#[hook]` fn that takes one (outside a run: a context whose
+    /// token is never cancelled and with no application context).
+    pub fn context() -> super::HookContext {
+        super::HookContext::current().unwrap_or_else(|| {
+            super::HookContext::new(tokio_util::sync::CancellationToken::new(), None)
+        })
     }
 
     /// Type check of a `tool-result` observer.

@@ -7,34 +7,46 @@
 //! Observers then see the record; their panics are contained and reported through
 //! [`Harness::take_failures`].
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
 
 use super::approval;
-use super::contain::{CatchUnwind, panic_message};
+use super::contain::{CANCELLED, CatchUnwind, contained, panic_message};
+use super::context::Deferred;
+use super::handler::Stored;
 use super::{
-    ExecError, HandlerFn, Harness, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
+    ExecError, Harness, HookContext, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
     ToolResult,
 };
-use crate::decision::{PostToolDecision, PreToolDecision};
+use crate::decision::{PostToolDecision, PreToolDecision, Verdict};
 
 impl Harness {
-    /// Run one sealed call through the five phases (see the module docs) and return its
-    /// immutable record. Never panics and never returns a Rust error: every failure is an
-    /// error [`ToolResult`].
-    pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
+    /// The five phases under `cancel` (see [`Harness::execute`]).
+    pub(super) async fn execute_in(
+        &self,
+        call: ToolCall,
+        tool: &dyn Tool,
+        cx: &HookContext,
+    ) -> ToolExecution {
         let start = Instant::now();
+        let parent = cx.parent();
         // Phases 1–2.
-        let mut pre = self.pre_phase(&call).await;
+        let mut pre = self.pre_phase(&call, cx).await;
         let mut failures = std::mem::take(&mut pre.failures);
         let decision = pre.decision.take();
         let pre_outcome = pre.into_outcome();
         let mut bypass = None;
         let mut dispatch = true;
         let mut result = ToolResult::ok(Value::Null);
-        if let Some(f) = failures.first() {
+        if cx.is_cancelled() {
+            // A cancelled run dispatches nothing; what the handlers did not finish is not a
+            // handler failure.
+            failures.retain(|f| f.message != CANCELLED);
+            bypass = Some(ExecError::Cancelled);
+            dispatch = false;
+        } else if let Some(f) = failures.first() {
             bypass = Some(f.exec_error());
             dispatch = false;
         } else {
@@ -44,9 +56,12 @@ impl Harness {
                     dispatch = false;
                 }
                 Some(PreToolDecision::Ask { reason }) => {
-                    if let Err(denied) =
-                        approval::resolve(self.approver.as_deref(), &call, &reason).await
-                    {
+                    let asked = tokio::select! {
+                        biased;
+                        () = cx.signal().cancelled() => Err(ExecError::Cancelled),
+                        r = approval::resolve(self.approver.as_deref(), &call, &reason) => r,
+                    };
+                    if let Err(denied) = asked {
                         result = ToolResult::error(denied);
                         dispatch = false;
                     }
@@ -54,61 +69,90 @@ impl Harness {
                 _ => {}
             }
         }
-        // Phase 3.
+        // Phase 3 (contexts the tool and its nested calls defer collect here).
+        let deferred_list: Deferred = Arc::default();
         if dispatch {
-            let next = Next::new(&self.wrappers, tool, &call);
-            result = match CatchUnwind(next.run()).await {
+            let tool_cx = cx.clone().for_tool(call.id(), deferred_list.clone());
+            let next = Next::new(&self.wrappers, tool, &call, cx.signal());
+            result = match tool_cx.scope(CatchUnwind(next.run())).await {
                 Ok(r) => r,
                 Err(message) => ToolResult::error(ExecError::Tool {
                     message: format!("wrapper {message}"),
                 }),
             };
         }
+        let deferred: Vec<Injected> = deferred_list
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default();
+        if cx.is_cancelled() && bypass.is_none() {
+            // Cancelled during dispatch: post-tool policy does not run on a run that is over.
+            bypass = Some(ExecError::Cancelled);
+        }
         // Phase 4.
         let mut feedback = None;
-        let mut contexts = Vec::new();
+        let contexts;
         let mut post = None;
         if let Some(err) = bypass {
             result = ToolResult::error(err);
+            // Deferred contexts survive failures (seed: "collects nested-dispatch context
+            // through failures").
+            contexts = deferred;
         } else {
             let output = ToolOutput {
                 call: call.clone(),
                 result,
                 dispatched: dispatch,
             };
-            let ev = self.post_tool(&output).await;
+            let ev = self.post_tool_in(&output, cx).await;
             result = output.result;
             if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());
                 failures.extend(ev.failures.clone());
+                contexts = deferred;
             } else {
                 if let Some(r) = &ev.outcome().redacted_response {
                     result.content = r.clone();
                 }
-                if let PostToolDecision::Block { feedback: fb } = &ev.decision {
+                let blocked = if let PostToolDecision::Block { feedback: fb } = &ev.decision {
                     feedback = Some(fb.clone());
-                }
-                contexts = ev
-                    .outcome()
+                    true
+                } else {
+                    false
+                };
+                let outcome = ev.outcome();
+                // An accepted call keeps deferred contexts before decision contexts; a
+                // block discards them and keeps only the blocking decisions' contexts.
+                let blockers: Vec<&str> = outcome
+                    .fired
+                    .iter()
+                    .filter(|c| c.verdict == Verdict::Block)
+                    .map(|c| c.rule.as_str())
+                    .collect();
+                let decided = outcome
                     .contexts
                     .iter()
+                    .filter(|a| !blocked || blockers.contains(&a.rule.as_str()))
                     .map(|a| Injected {
                         text: a.text.clone(),
                         source: a.rule.clone(),
                         call: Some(call.id()),
-                    })
-                    .collect();
+                    });
+                contexts = if blocked {
+                    decided.collect()
+                } else {
+                    deferred.into_iter().chain(decided).collect()
+                };
             }
             post = Some(ev.into_outcome());
         }
         // Phase 5: final content, exactly once, on every outcome.
-        if let Ok(Some(c)) = catch_unwind(AssertUnwindSafe(|| {
-            tool.finalize_content(&result.content, result.is_error)
-        })) {
+        if let Ok(Some(c)) = contained(|| tool.finalize_content(&result.content, result.is_error)) {
             result.content = c;
         }
         let exec = ToolExecution {
             call,
+            parent,
             result,
             feedback,
             contexts,
@@ -118,15 +162,17 @@ impl Harness {
             failures,
             elapsed: start.elapsed(),
         };
+        // A nested call's contexts go to the tool that dispatched it.
+        cx.defer_nested(&exec.contexts);
         // Observers: an immutable snapshot; panics contained per observer.
         for e in &self.observers {
-            let HandlerFn::ToolResult(f) = e.handler else {
+            let Stored::ToolResult(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(exec.call.name())) {
                 continue;
             }
-            if let Err(p) = catch_unwind(AssertUnwindSafe(|| f(&exec)))
+            if let Err(p) = contained(|| f(&exec, cx))
                 && let Ok(mut v) = self.failures.lock()
             {
                 v.push(e.failure(panic_message(p)));

@@ -5,11 +5,11 @@
 //! [`RegisterError`] (duplicate name, invalid matcher, handler kind that does not fit the
 //! seam); on unregister / dispose, the [`CleanupError`]s of the cleanups that failed.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use super::contain::{catch_cleanup, panic_message};
-use super::{HandlerFailure, HandlerFn, Harness, HookDescriptor, Provenance};
+use super::contain::{catch_cleanup, contained, panic_message};
+use super::handler::Stored;
+use super::{HandlerFailure, Harness, HookDescriptor};
 use crate::decision::{Contribution, Verdict};
 use crate::matcher::{Matcher, MatcherMode};
 use crate::policy::{Scope, Source};
@@ -84,12 +84,12 @@ impl SubjectMatcher {
 /// One live handler registration.
 pub(super) struct Entry {
     pub(super) id: RegistrationId,
-    pub(super) name: &'static str,
     pub(super) rule: String,
-    pub(super) provenance: Provenance,
+    /// `module (file:line)`, or the `source` given to [`Harness::on`].
+    pub(super) provenance: String,
     pub(super) source: Source,
     pub(super) matcher: SubjectMatcher,
-    pub(super) handler: HandlerFn,
+    pub(super) handler: Stored,
 }
 
 impl Entry {
@@ -104,7 +104,7 @@ impl Entry {
     pub(super) fn failure(&self, message: String) -> HandlerFailure {
         HandlerFailure {
             name: self.rule.clone(),
-            provenance: self.provenance.to_string(),
+            provenance: self.provenance.clone(),
             message,
         }
     }
@@ -127,7 +127,7 @@ impl Entry {
         Contribution {
             rule: self.rule.clone(),
             source: Some(self.source.clone()),
-            guard: matches!(self.handler, HandlerFn::Guard(_)),
+            guard: self.handler.is_guard(),
             verdict,
             reason,
             context: None,
@@ -137,11 +137,52 @@ impl Entry {
     }
 }
 
+/// What [`Harness::install`] stores.
+pub(super) struct Install {
+    pub(super) name: String,
+    pub(super) seam: Seam,
+    pub(super) matcher: Option<String>,
+    pub(super) provenance: String,
+    pub(super) file: &'static str,
+    pub(super) line: u32,
+    pub(super) handler: Stored,
+}
+
 /// A cleanup waiting for its registration to go.
+///
+/// The cleanup is `Send` only; the mutex makes the slot (and so the [`Harness`]) `Sync`. It
+/// is taken out by value (`into_inner`) when it runs, never locked while shared.
 pub(super) struct CleanupSlot {
     pub(super) id: RegistrationId,
     pub(super) name: String,
-    pub(super) run: Cleanup,
+    pub(super) run: std::sync::Mutex<Cleanup>,
+}
+
+impl CleanupSlot {
+    pub(super) fn new(id: RegistrationId, name: String, run: Cleanup) -> CleanupSlot {
+        CleanupSlot {
+            id,
+            name,
+            run: std::sync::Mutex::new(run),
+        }
+    }
+
+    /// Run the cleanup once, contained.
+    pub(super) fn run(self) -> Result<(), CleanupError> {
+        let name = self.name;
+        let f = match self.run.into_inner() {
+            Ok(f) => f,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        match contained(f) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(message)) => Err(CleanupError { name, message }),
+            Err(p) => Err(CleanupError {
+                name,
+                message: panic_message(p),
+            }),
+        }
+    }
 }
 
 impl Harness {
@@ -149,14 +190,6 @@ impl Harness {
         let id = RegistrationId(self.next_id);
         self.next_id += 1;
         id
-    }
-
-    fn all_entries(&self) -> impl Iterator<Item = &Entry> {
-        self.hooks
-            .iter()
-            .flatten()
-            .chain(&self.guards)
-            .chain(&self.observers)
     }
 
     /// Register every descriptor of a [`hooks!`](crate::hooks) list, in order.
@@ -198,20 +231,47 @@ impl Harness {
                 seam: d.seam,
             });
         }
-        if self.all_entries().any(|e| e.name == d.name) {
-            return Err(RegisterError::Duplicate(d.name.to_string()));
+        self.install(
+            Install {
+                name: d.name.to_string(),
+                seam: d.seam,
+                matcher: d.matcher.map(str::to_string),
+                provenance: d.provenance.to_string(),
+                file: d.provenance.file,
+                line: d.provenance.line,
+                handler: Stored::from(d.handler),
+            },
+            cleanup,
+        )
+    }
+
+    /// Whether `name` is taken by a live registration (handler or application-event
+    /// handler): names are unique across every registration path.
+    pub(super) fn name_taken(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// Store one handler: the single path of descriptors and closures alike.
+    pub(super) fn install(
+        &mut self,
+        i: Install,
+        cleanup: Option<Cleanup>,
+    ) -> Result<RegistrationId, RegisterError> {
+        if self.name_taken(&i.name) {
+            return Err(RegisterError::Duplicate(i.name));
         }
-        let matcher = match d
-            .matcher
-            .map(|m| Matcher::classify(m, MatcherMode::ClaudeCode))
-        {
+        let mode = match self.dialect {
+            crate::dialect::Dialect::Codex => MatcherMode::Codex,
+            _ => MatcherMode::ClaudeCode,
+        };
+        let matcher = match i.matcher.as_deref().map(|m| Matcher::classify(m, mode)) {
             None | Some(Matcher::All) => SubjectMatcher::All,
             Some(Matcher::Exact(v)) => SubjectMatcher::Exact(v),
             Some(Matcher::Regex(r)) => match regex::Regex::new(&r) {
                 Ok(re) => SubjectMatcher::Regex(re),
                 Err(e) => {
                     return Err(RegisterError::Matcher {
-                        name: d.name.to_string(),
+                        name: i.name,
                         matcher: r,
                         message: e.to_string(),
                     });
@@ -219,35 +279,31 @@ impl Harness {
             },
         };
         let id = self.fresh_id();
+        self.names.insert(i.name.clone());
+        let is_guard = i.handler.is_guard();
+        let is_observer = matches!(i.handler, Stored::ToolResult(_));
         let entry = Entry {
             id,
-            name: d.name,
-            rule: d.name.to_string(),
-            provenance: d.provenance,
+            rule: i.name.clone(),
+            provenance: i.provenance,
             source: Source {
-                file: Arc::from(d.provenance.file),
-                line: d.provenance.line as usize,
+                file: Arc::from(i.file),
+                line: i.line as usize,
                 column: 1,
                 scope: Scope::Embedded,
             },
             matcher,
-            handler: d.handler,
+            handler: i.handler,
         };
-        match d.handler {
-            HandlerFn::Guard(_) => self.guards.push(entry),
-            HandlerFn::ToolResult(_) => self.observers.push(entry),
-            _ => {
-                if let Some(v) = self.hooks.get_mut(d.seam.index()) {
-                    v.push(entry);
-                }
-            }
+        if is_guard {
+            self.guards.push(entry);
+        } else if is_observer {
+            self.observers.push(entry);
+        } else if let Some(v) = self.hooks.get_mut(i.seam.index()) {
+            v.push(entry);
         }
         if let Some(run) = cleanup {
-            self.cleanups.push(CleanupSlot {
-                id,
-                name: d.name.to_string(),
-                run,
-            });
+            self.cleanups.push(CleanupSlot::new(id, i.name, run));
         }
         Ok(id)
     }
@@ -260,29 +316,27 @@ impl Harness {
     /// The cleanup's error (the registration is removed regardless).
     pub fn unregister(&mut self, id: RegistrationId) -> Result<bool, CleanupError> {
         let mut found = false;
+        let mut gone = None;
         for v in self
             .hooks
             .iter_mut()
             .chain([&mut self.guards, &mut self.observers])
         {
-            let before = v.len();
-            v.retain(|e| e.id != id);
-            found |= v.len() != before;
+            if let Some(pos) = v.iter().position(|e| e.id == id) {
+                gone = Some(v.remove(pos).rule);
+            }
         }
         for slot in self.events.values_mut() {
-            found |= slot.remove_handler(id);
+            if let Some(name) = slot.remove_handler(id) {
+                gone = Some(name);
+            }
+        }
+        if let Some(name) = gone {
+            self.names.remove(&name);
+            found = true;
         }
         if let Some(pos) = self.cleanups.iter().position(|c| c.id == id) {
-            let slot = self.cleanups.remove(pos);
-            let name = slot.name;
-            return match catch_unwind(AssertUnwindSafe(slot.run)) {
-                Ok(Ok(())) => Ok(true),
-                Ok(Err(message)) => Err(CleanupError { name, message }),
-                Err(p) => Err(CleanupError {
-                    name,
-                    message: panic_message(p),
-                }),
-            };
+            return self.cleanups.remove(pos).run().map(|()| true);
         }
         Ok(found)
     }
@@ -299,16 +353,11 @@ impl Harness {
         self.guards.clear();
         self.observers.clear();
         self.events.clear();
+        self.names.clear();
         let mut errors = Vec::new();
         while let Some(slot) = self.cleanups.pop() {
-            let name = slot.name;
-            match catch_unwind(AssertUnwindSafe(slot.run)) {
-                Ok(Ok(())) => {}
-                Ok(Err(message)) => errors.push(CleanupError { name, message }),
-                Err(p) => errors.push(CleanupError {
-                    name,
-                    message: panic_message(p),
-                }),
+            if let Err(e) = slot.run() {
+                errors.push(e);
             }
         }
         if errors.is_empty() {

@@ -11,13 +11,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde_json::Value;
-
 use super::app_event::EventSlot;
+use super::context::AppContext;
+use super::records::Records;
 use super::registry::{CleanupSlot, Entry};
-use super::table::TablePart;
+use super::turn::Turns;
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
-use crate::decision::{Contribution, Outcome, Verdict, merge};
+use crate::decision::{Attributed, Contribution, HookRun, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -31,6 +31,7 @@ pub struct Evaluated<D> {
     seam: Seam,
     contributions: Vec<Contribution>,
     warnings: Vec<String>,
+    pub(super) hook_runs: Vec<HookRun>,
     outcome: OnceLock<Outcome>,
 }
 
@@ -46,6 +47,7 @@ impl<D> Evaluated<D> {
             seam: outcome.seam.unwrap_or(Seam::PreTool),
             contributions: Vec::new(),
             warnings: Vec::new(),
+            hook_runs: Vec::new(),
             outcome: OnceLock::from(outcome),
         }
     }
@@ -65,6 +67,7 @@ impl<D> Evaluated<D> {
             seam,
             contributions,
             warnings,
+            hook_runs: Vec::new(),
             outcome: OnceLock::new(),
         }
     }
@@ -76,8 +79,20 @@ impl<D> Evaluated<D> {
         self.outcome.get_or_init(|| {
             let mut o = merge(self.seam, self.contributions.clone());
             o.warnings = self.warnings.clone();
+            o.hook_runs = self.hook_runs.clone();
             o
         })
+    }
+
+    /// The reasons behind the decision, each with the rule or handler that gave it and
+    /// where it is declared, apart (the typed decision's reason text appends ` [rule]`).
+    pub fn reasons(&self) -> &[Attributed] {
+        &self.outcome().reasons
+    }
+
+    /// The first reason's own text, without provenance (`None`: no reason given).
+    pub fn reason(&self) -> Option<&str> {
+        self.reasons().first().map(|a| a.text.as_str())
     }
 
     /// The merged outcome, by value.
@@ -87,6 +102,7 @@ impl<D> Evaluated<D> {
             None => {
                 let mut o = merge(self.seam, std::mem::take(&mut self.contributions));
                 o.warnings = std::mem::take(&mut self.warnings);
+                o.hook_runs = std::mem::take(&mut self.hook_runs);
                 o
             }
         }
@@ -109,7 +125,19 @@ pub struct Harness {
     pub(super) cleanups: Vec<CleanupSlot>,
     pub(super) next_id: u64,
     pub(super) failures: Arc<Mutex<Vec<HandlerFailure>>>,
+    pub(super) records: Records,
+    /// Names of every live registration (unique across all registration paths).
+    pub(super) names: std::collections::HashSet<String>,
+    pub(super) app_context: AppContext,
+    pub(super) turns: Turns,
 }
+
+// A harness is shared across tasks (`Arc<Harness>`) and reached from inside tools for nested
+// calls: it must stay `Send + Sync`.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<Harness>();
+};
 
 impl fmt::Debug for Harness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -134,6 +162,11 @@ impl Harness {
     ///
     /// Never fails; registration problems are reported by the `register*` methods, and
     /// failures of handlers and tools are contained in what each seam method returns.
+    ///
+    /// The first harness of a process wraps the panic hook: a panic the harness contains
+    /// (a handler, tool, wrapper, observer or cleanup) is reported through the harness
+    /// (failures, error results) and not printed; every other panic reaches the hook that
+    /// was installed before. A hook installed after the first harness replaces this one.
     ///
     /// # Example
     ///
@@ -161,6 +194,7 @@ impl Harness {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn new() -> Harness {
+        super::contain::install_quiet_hook();
         Harness {
             tables: Vec::new(),
             dialect: Dialect::ClaudeCode,
@@ -173,10 +207,18 @@ impl Harness {
             cleanups: Vec::new(),
             next_id: 1,
             failures: Arc::new(Mutex::new(Vec::new())),
+            records: Records::default(),
+            names: std::collections::HashSet::new(),
+            app_context: AppContext::default(),
+            turns: Turns::default(),
         }
     }
 
-    /// The dialect tables evaluate in (tool-name aliases, matcher mode).
+    /// The dialect tables evaluate in (tool-name aliases, matcher mode), and the matcher
+    /// mode of handlers registered from now on: in Codex a matcher of only letters, digits,
+    /// `_` and `|` is exact alternatives and anything else an unanchored regex (HOOKS.md B4,
+    /// from Codex's source; the older "always a regex" reading is out of date), so set the
+    /// dialect before registering.
     pub fn with_dialect(mut self, dialect: Dialect) -> Harness {
         self.dialect = dialect;
         self
@@ -209,11 +251,6 @@ impl Harness {
             .lock()
             .map(|mut v| std::mem::take(&mut *v))
             .unwrap_or_default()
-    }
-
-    /// Evaluate every table at `seam` (see [`TablePart::eval`]).
-    pub(super) fn eval_tables(&self, seam: Seam, payload: &Value) -> TablePart {
-        TablePart::eval(&self.tables, self.dialect, seam, payload)
     }
 
     /// The handlers registered at `seam` (hooks only: guards and tool-result observers are

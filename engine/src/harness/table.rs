@@ -12,6 +12,7 @@ use crate::decision::{Contribution, HookRun, Outcome};
 use crate::dialect::Dialect;
 use crate::engine::Engine;
 use crate::policy::{LoadedPolicy, Scope};
+use crate::runner::CommandHook;
 use crate::seam::Seam;
 use crate::table::DecisionTable;
 
@@ -109,8 +110,9 @@ pub(super) struct TablePart {
     pub(super) rewritten_prompt: Option<String>,
     pub(super) redacted: Option<Value>,
     pub(super) suppress_prompt: bool,
-    pub(super) pending_runs: Vec<(String, String)>,
     pub(super) hook_runs: Vec<HookRun>,
+    /// Command hooks of fired `run` rules (trusted ones only), for the harness to run.
+    pub(super) to_run: Vec<CommandHook>,
 }
 
 impl TablePart {
@@ -140,7 +142,24 @@ impl TablePart {
                 part.redacted = out.redacted_response;
             }
             part.suppress_prompt |= out.suppress_prompt;
-            part.pending_runs.extend(out.pending_runs);
+            // The table's engine has no runner: its fired `run` rules come back as pending
+            // (after the trust check), and the harness runs them (`commands`).
+            for (id, command) in out.pending_runs {
+                let spec = t
+                    .table()
+                    .rules()
+                    .iter()
+                    .filter(|r| r.id == id && r.seam == seam)
+                    .find_map(|r| r.action.run.as_ref().map(|run| (r, run)));
+                let mut hook = CommandHook::new(id, command, 600_000);
+                if let Some((rule, run)) = spec {
+                    hook.timeout_ms = run.timeout_ms;
+                    hook.on_error = run.on_error;
+                    hook.env = run.env.clone();
+                    hook.source = Some(rule.source.clone());
+                }
+                part.to_run.push(hook);
+            }
             part.hook_runs.extend(out.hook_runs);
         }
         part

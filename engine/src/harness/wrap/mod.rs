@@ -15,13 +15,14 @@ mod retry;
 mod timeout;
 
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use metrics::Metrics;
 pub use retry::Retry;
 pub use timeout::Timeout;
 
-use super::contain::{CatchUnwind, panic_message};
+use tokio_util::sync::CancellationToken;
+
+use super::contain::{CatchUnwind, contained, panic_message};
 use super::{BoxFuture, ExecError, Tool, ToolCall, ToolResult};
 
 /// The rest of the around-dispatch chain; `run` it (any number of times, e.g. to retry).
@@ -30,6 +31,7 @@ pub struct Next<'a> {
     rest: &'a [Box<dyn Wrapper>],
     tool: &'a dyn Tool,
     call: &'a ToolCall,
+    signal: &'a CancellationToken,
 }
 
 impl fmt::Debug for Next<'_> {
@@ -46,16 +48,26 @@ impl<'a> Next<'a> {
         wrappers: &'a [Box<dyn Wrapper>],
         tool: &'a dyn Tool,
         call: &'a ToolCall,
+        signal: &'a CancellationToken,
     ) -> Next<'a> {
         Next {
             rest: wrappers,
             tool,
             call,
+            signal,
         }
     }
 
+    /// The run's cancellation signal, as a child token: it is cancelled when the run is,
+    /// and cancelling it affects nothing upstream. A wrapper cannot replace or remove the
+    /// run's own token: [`Next::run`] always races it.
+    pub fn signal(&self) -> CancellationToken {
+        self.signal.child_token()
+    }
+
     /// Run the remaining wrappers and the tool. The result is already normalized: a tool
-    /// error or panic is an error [`ToolResult`].
+    /// error or panic is an error [`ToolResult`], and a dispatch the run's token cancels is
+    /// [`ExecError::Cancelled`] (the tool's future is dropped).
     pub fn run(self) -> BoxFuture<'a, ToolResult> {
         match self.rest.split_first() {
             Some((w, rest)) => w.around(
@@ -64,10 +76,14 @@ impl<'a> Next<'a> {
                     rest,
                     tool: self.tool,
                     call: self.call,
+                    signal: self.signal,
                 },
             ),
             None => Box::pin(async move {
-                let fut = match catch_unwind(AssertUnwindSafe(|| self.tool.call(self.call))) {
+                if self.signal.is_cancelled() {
+                    return ToolResult::error(ExecError::Cancelled);
+                }
+                let fut = match contained(|| self.tool.call(self.call)) {
                     Ok(f) => f,
                     Err(p) => {
                         return ToolResult::error(ExecError::Tool {
@@ -75,10 +91,14 @@ impl<'a> Next<'a> {
                         });
                     }
                 };
-                match CatchUnwind(fut).await {
-                    Ok(Ok(v)) => ToolResult::ok(v),
-                    Ok(Err(message)) => ToolResult::error(ExecError::Tool { message }),
-                    Err(message) => ToolResult::error(ExecError::Tool { message }),
+                tokio::select! {
+                    biased;
+                    () = self.signal.cancelled() => ToolResult::error(ExecError::Cancelled),
+                    r = CatchUnwind(fut) => match r {
+                        Ok(Ok(v)) => ToolResult::ok(v),
+                        Ok(Err(message)) => ToolResult::error(ExecError::Tool { message }),
+                        Err(message) => ToolResult::error(ExecError::Tool { message }),
+                    },
                 }
             }),
         }

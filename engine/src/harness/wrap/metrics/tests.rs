@@ -14,7 +14,14 @@ async fn counts_dispatches_and_error_results() {
     let wrappers: Vec<Box<dyn Wrapper>> = vec![Box::new(metrics.clone())];
     let call = call();
     for _ in 0..3 {
-        Next::new(&wrappers, &tool, &call).run().await;
+        Next::new(
+            &wrappers,
+            &tool,
+            &call,
+            &tokio_util::sync::CancellationToken::new(),
+        )
+        .run()
+        .await;
     }
     assert_eq!((metrics.calls(), metrics.errors()), (3, 1));
 }
@@ -25,7 +32,14 @@ async fn measures_the_time_inside_the_chain() {
     let tool = Scripted::slow(Duration::from_millis(5));
     let wrappers: Vec<Box<dyn Wrapper>> = vec![Box::new(metrics.clone())];
     let call = call();
-    Next::new(&wrappers, &tool, &call).run().await;
+    Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert!(metrics.total() >= Duration::from_millis(5));
 }
 
@@ -36,7 +50,14 @@ async fn outermost_it_sees_one_dispatch_of_a_retried_call() {
     let wrappers: Vec<Box<dyn Wrapper>> =
         vec![Box::new(metrics.clone()), Box::new(Retry { attempts: 2 })];
     let call = call();
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert!(!r.is_error);
     assert_eq!((metrics.calls(), metrics.errors()), (1, 0));
     assert_eq!(tool.calls(), 2);

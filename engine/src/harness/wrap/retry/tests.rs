@@ -12,7 +12,14 @@ fn retry(attempts: u32) -> Vec<Box<dyn Wrapper>> {
 async fn runs_again_until_a_success() {
     let tool = Scripted::new([Err("a".into()), Err("b".into()), Ok(json!(3))]);
     let (wrappers, call) = (retry(3), call());
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert_eq!(r, ToolResult::ok(json!(3)));
     assert_eq!(tool.calls(), 3);
 }
@@ -21,7 +28,14 @@ async fn runs_again_until_a_success() {
 async fn a_success_is_not_repeated() {
     let tool = Scripted::new([Ok(json!(1))]);
     let (wrappers, call) = (retry(5), call());
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert!(!r.is_error);
     assert_eq!(tool.calls(), 1);
 }
@@ -30,7 +44,14 @@ async fn a_success_is_not_repeated() {
 async fn gives_up_after_the_attempts_with_the_last_failure() {
     let tool = Scripted::new([Err("a".into()), Err("b".into()), Err("c".into())]);
     let (wrappers, call) = (retry(2), call());
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert_eq!(
         r.error,
         Some(ExecError::Tool {
@@ -44,7 +65,14 @@ async fn gives_up_after_the_attempts_with_the_last_failure() {
 async fn zero_attempts_still_dispatch_once() {
     let tool = Scripted::new([Err("a".into())]);
     let (wrappers, call) = (retry(0), call());
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert!(r.is_error);
     assert_eq!(tool.calls(), 1);
 }

@@ -11,7 +11,14 @@ async fn a_dispatch_within_the_limit_passes_through() {
     let tool = Scripted::new([Ok(json!({ "stdout": "ok" }))]);
     let wrappers: Vec<Box<dyn Wrapper>> = vec![Box::new(Timeout(Duration::from_secs(5)))];
     let call = call();
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert_eq!(r, ToolResult::ok(json!({ "stdout": "ok" })));
 }
 
@@ -20,7 +27,14 @@ async fn a_slow_dispatch_is_a_timeout_error() {
     let tool = Scripted::slow(Duration::from_secs(30));
     let wrappers: Vec<Box<dyn Wrapper>> = vec![Box::new(Timeout(Duration::from_millis(10)))];
     let call = call();
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert!(r.is_error);
     assert_eq!(r.error, Some(ExecError::Timeout { after_ms: 10 }));
     assert_eq!(r.content, json!("timed out after 10 ms"));
@@ -32,7 +46,14 @@ async fn a_tool_error_inside_the_limit_is_kept() {
     let tool = Scripted::new([Err("exit 2".to_string())]);
     let wrappers: Vec<Box<dyn Wrapper>> = vec![Box::new(Timeout(Duration::from_secs(5)))];
     let call = call();
-    let r = Next::new(&wrappers, &tool, &call).run().await;
+    let r = Next::new(
+        &wrappers,
+        &tool,
+        &call,
+        &tokio_util::sync::CancellationToken::new(),
+    )
+    .run()
+    .await;
     assert_eq!(
         r.error,
         Some(ExecError::Tool {

@@ -1,0 +1,172 @@
+//! The context handlers receive (agent-harness seed, "Context model"): the run's
+//! cancellation token and the application's context object set with
+//! [`Harness::set_context`].
+//!
+//! In: the token a caller gives ([`Harness::with_signal`]) or none (a token that is never
+//! cancelled, or the enclosing run's token for a nested call), and the harness's context
+//! object. Out: a [`HookContext`] passed to closures registered with
+//! [`Harness::on`](super::Harness::on), and reachable from `#[hook]` fns, tools and
+//! reducers through [`HookContext::current`].
+//!
+//! The token is the run's: handlers, wrappers and tools see it (wrappers through
+//! [`Next::signal`](super::Next::signal), a child token), but nothing downstream can replace
+//! it or remove it — dispatch always races the run's own token.
+
+use std::any::Any;
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, RwLock};
+
+use tokio_util::sync::CancellationToken;
+
+use super::{CallId, Harness, Injected};
+
+tokio::task_local! {
+    static CURRENT: HookContext;
+}
+
+/// What a handler gets besides its event: the run's cancellation signal and the
+/// application's context object.
+#[derive(Clone)]
+pub struct HookContext {
+    signal: CancellationToken,
+    app: Option<Arc<dyn Any + Send + Sync>>,
+    parent: Option<CallId>,
+    /// The deferred contexts of the call whose tool is running.
+    deferred: Option<Deferred>,
+}
+
+/// Contexts deferred by a running tool and its nested calls.
+pub(super) type Deferred = Arc<std::sync::Mutex<Vec<Injected>>>;
+
+impl fmt::Debug for HookContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HookContext")
+            .field("cancelled", &self.signal.is_cancelled())
+            .field("app", &self.app.is_some())
+            .field("parent", &self.parent)
+            .finish()
+    }
+}
+
+impl HookContext {
+    pub(super) fn new(signal: CancellationToken, app: Option<Arc<dyn Any + Send + Sync>>) -> Self {
+        HookContext {
+            signal,
+            app,
+            parent: None,
+            deferred: None,
+        }
+    }
+
+    /// The context of the handler, tool or wrapper running now (`None` outside a harness
+    /// run). `#[hook]` fns and tools read the signal and the application context here.
+    pub fn current() -> Option<HookContext> {
+        CURRENT.try_with(HookContext::clone).ok()
+    }
+
+    /// The run's cancellation token (a clone: cancelling it cancels the run).
+    pub fn signal(&self) -> &CancellationToken {
+        &self.signal
+    }
+
+    /// Whether the run was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.signal.is_cancelled()
+    }
+
+    /// The application's context object ([`Harness::set_context`]), if it is a `T`.
+    pub fn app<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.app.as_deref().and_then(|a| a.downcast_ref::<T>())
+    }
+
+    /// The call whose tool is running, for a nested call (interception-seams seed: "nested
+    /// calls carry only the parent token").
+    pub fn parent(&self) -> Option<CallId> {
+        self.parent
+    }
+
+    /// The context of `call`'s tool while it runs: nested calls name it as their parent,
+    /// and deferred contexts collect in `deferred`.
+    pub(super) fn for_tool(mut self, call: CallId, deferred: Deferred) -> HookContext {
+        self.parent = Some(call);
+        self.deferred = Some(deferred);
+        self
+    }
+
+    /// Defer a context to the call whose tool is running (interception-seams seed:
+    /// `ToolRunContext.deferContext()`): it is appended with that call's result unless the
+    /// call's post-tool policy blocks it, also when the tool then fails. Outside a tool,
+    /// nothing is deferred (`false`).
+    pub fn defer_context(&self, source: &str, text: &str) -> bool {
+        let Some(d) = &self.deferred else {
+            return false;
+        };
+        let call = self.parent;
+        d.lock()
+            .map(|mut v| {
+                v.push(Injected {
+                    text: text.to_string(),
+                    source: source.to_string(),
+                    call,
+                });
+            })
+            .is_ok()
+    }
+
+    /// Hand the contexts of a nested call to the tool that dispatched it.
+    pub(super) fn defer_nested(&self, contexts: &[Injected]) {
+        if let Some(d) = &self.deferred
+            && let Ok(mut v) = d.lock()
+        {
+            v.extend(contexts.iter().cloned());
+        }
+    }
+
+    /// Run `f` with this context as [`HookContext::current`].
+    pub(super) async fn scope<F: Future>(self, f: F) -> F::Output {
+        CURRENT.scope(self, f).await
+    }
+
+    /// Run sync `f` with this context as [`HookContext::current`].
+    pub(super) fn sync_scope<R>(self, f: impl FnOnce() -> R) -> R {
+        CURRENT.sync_scope(self, f)
+    }
+}
+
+/// The application context slot of a harness.
+#[derive(Default)]
+pub(super) struct AppContext(RwLock<Option<Arc<dyn Any + Send + Sync>>>);
+
+impl fmt::Debug for AppContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AppContext")
+    }
+}
+
+impl Harness {
+    /// Set the context object every handler receives from now on (agent-harness seed:
+    /// `setContext`); read it with [`HookContext::app`]. Takes `&self`: a shared harness can
+    /// change it between runs; a run keeps the context it started with.
+    pub fn set_context<T: Any + Send + Sync>(&self, context: T) {
+        if let Ok(mut slot) = self.app_context.0.write() {
+            *slot = Some(Arc::new(context));
+        }
+    }
+
+    /// The context of a run under `signal`; `None` for the signal: the enclosing run's
+    /// (a nested call inherits it), else a token that is never cancelled.
+    pub(super) fn context(&self, signal: Option<&CancellationToken>) -> HookContext {
+        let app = self.app_context.0.read().ok().and_then(|a| a.clone());
+        match (signal, HookContext::current()) {
+            (Some(s), _) => HookContext::new(s.clone(), app),
+            (None, Some(outer)) => {
+                let mut cx = HookContext::new(outer.signal.clone(), app);
+                cx.parent = outer.parent;
+                cx.deferred = outer.deferred;
+                cx
+            }
+            (None, None) => HookContext::new(CancellationToken::new(), app),
+        }
+    }
+}

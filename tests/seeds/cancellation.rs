@@ -1,0 +1,228 @@
+//! Cancellation (interception-seams seed: "only `signal` may change around dispatch";
+//! agent-harness seed: "Per-run `AbortSignal` is passed separately to `emit()` and
+//! handlers"): one token per run reaches handlers, wrappers and the tool; a wrapper can
+//! neither replace nor remove it.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use seamguard::harness::{
+    BoxFuture, CancellationToken, EventHandler, ExecError, Harness, Next, RegistrationOptions,
+    SeamEvent, Tool, ToolCall, ToolResult, Wrapper, at, tool_fn,
+};
+use seamguard::{Event, PreToolDecision, PromptDecision};
+use serde_json::json;
+
+fn bash(cmd: &str) -> ToolCall {
+    ToolCall::new("Bash", json!({ "command": cmd }), "s1", "/tmp")
+}
+
+/// A tool that never finishes on its own.
+struct Hangs;
+
+impl Tool for Hangs {
+    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<serde_json::Value, String>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+/// Records whether the signal it saw was cancelled when dispatch came back.
+#[derive(Default)]
+struct Watch(Arc<AtomicBool>);
+
+impl Wrapper for Watch {
+    fn around<'a>(&'a self, _call: &'a ToolCall, next: Next<'a>) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async move {
+            let signal = next.signal();
+            let r = next.run().await;
+            self.0.store(signal.is_cancelled(), Ordering::SeqCst);
+            r
+        })
+    }
+}
+
+/// Tries to drop the run's signal: cancels its own copy and dispatches anyway.
+struct Rogue;
+
+impl Wrapper for Rogue {
+    fn around<'a>(&'a self, _call: &'a ToolCall, next: Next<'a>) -> BoxFuture<'a, ToolResult> {
+        Box::pin(async move {
+            next.signal().cancel();
+            next.run().await
+        })
+    }
+}
+
+#[tokio::test]
+async fn cancellation_reaches_the_wrapper_the_handler_and_the_dispatch() {
+    let mut h = Harness::new();
+    let wrapper_saw = Arc::new(AtomicBool::new(false));
+    h.wrap(Watch(wrapper_saw.clone()));
+    let handler_signal: Arc<Mutex<Option<CancellationToken>>> = Arc::default();
+    let keep = handler_signal.clone();
+    h.on(
+        at::PreTool,
+        move |_call, cx| {
+            *keep.lock().unwrap() = Some(cx.signal().clone());
+            None
+        },
+        RegistrationOptions::named("keeps-signal"),
+    )
+    .unwrap();
+
+    let token = CancellationToken::new();
+    let later = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        later.cancel();
+    });
+    let exec = h
+        .with_signal(token)
+        .execute(bash("sleep 100"), &Hangs)
+        .await;
+
+    assert_eq!(exec.result.error, Some(ExecError::Cancelled));
+    assert_eq!(exec.result.content, json!("cancelled"));
+    assert!(exec.dispatched, "the dispatch started and was dropped");
+    assert!(
+        exec.post.is_none(),
+        "no post-tool policy after a cancelled run"
+    );
+    assert!(
+        wrapper_saw.load(Ordering::SeqCst),
+        "the wrapper's signal is cancelled"
+    );
+    let seen = handler_signal.lock().unwrap().clone().unwrap();
+    assert!(seen.is_cancelled(), "the handler got the run's token");
+}
+
+#[tokio::test]
+async fn a_wrapper_cannot_replace_or_remove_the_signal() {
+    let mut h = Harness::new();
+    h.wrap(Rogue);
+    let ok = tool_fn(|_c: &ToolCall| Ok(json!("ran")));
+    let token = CancellationToken::new();
+    // Cancelling the wrapper's copy does not cancel the run …
+    let exec = h.with_signal(token.clone()).execute(bash("ls"), &ok).await;
+    assert_eq!(exec.result.content, json!("ran"));
+    assert!(!token.is_cancelled());
+    // … and the run's own token still stops dispatch under it.
+    token.cancel();
+    let exec = h.with_signal(token).execute(bash("ls"), &ok).await;
+    assert_eq!(exec.result.error, Some(ExecError::Cancelled));
+    assert!(!exec.dispatched);
+}
+
+#[tokio::test]
+async fn a_cancelled_prompt_waterfall_stops_and_blocks() {
+    let mut h = Harness::new();
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    h.on(
+        at::PromptSubmit,
+        move |_ev, _cx| {
+            cancel.cancel();
+            Some(PromptDecision::Allow {
+                rewritten_prompt: Some("rewritten".into()),
+                additional_contexts: vec![],
+            })
+        },
+        RegistrationOptions::named("cancels"),
+    )
+    .unwrap();
+    let later = Arc::new(AtomicUsize::new(0));
+    let count = later.clone();
+    h.on(
+        at::PromptSubmit,
+        move |_ev, _cx| {
+            count.fetch_add(1, Ordering::SeqCst);
+            None
+        },
+        RegistrationOptions::named("after"),
+    )
+    .unwrap();
+    let ev = SeamEvent::prompt("deploy", "s1", "/tmp");
+    let r = h.with_signal(token).prompt_submit(&ev).await;
+    assert_eq!(
+        later.load(Ordering::SeqCst),
+        0,
+        "no handler runs after cancel"
+    );
+    assert_eq!(
+        r.decision,
+        PromptDecision::Block {
+            reason: "handler failed: cancelled [after]".into(),
+            suppress_prompt: false,
+        }
+    );
+    assert_eq!(r.failures.len(), 1);
+    assert_eq!(r.failures[0].name, "after");
+    assert_eq!(r.failures[0].message, "cancelled");
+}
+
+#[derive(Event)]
+#[event(decision = u32, reducer = sum)]
+struct Tally;
+
+fn sum(e: &Tally, hs: &[EventHandler<Tally>]) -> Option<u32> {
+    hs.iter().filter_map(|h| h.call(e)).reduce(|a, b| a + b)
+}
+
+#[tokio::test]
+async fn emit_under_a_cancelled_signal_calls_no_further_handler() {
+    let mut h = Harness::new();
+    let token = CancellationToken::new();
+    h.on(
+        at::event::<Tally>(),
+        |_, cx| {
+            // Cancels the run it is part of.
+            cx.signal().cancel();
+            Some(1)
+        },
+        RegistrationOptions::named("first"),
+    )
+    .unwrap();
+    h.on(
+        at::event::<Tally>(),
+        |_, _| Some(10),
+        RegistrationOptions::named("second"),
+    )
+    .unwrap();
+    // Without a signal, each emission has its own token.
+    assert_eq!(h.emit(&Tally).await, Some(1));
+    assert_eq!(h.emit(&Tally).await, Some(1));
+    assert_eq!(h.with_signal(token.clone()).emit(&Tally).await, Some(1));
+    assert_eq!(h.with_signal(token).emit(&Tally).await, None);
+}
+
+#[tokio::test]
+async fn a_pre_tool_hook_cut_off_by_cancel_denies_nothing_and_dispatches_nothing() {
+    let mut h = Harness::new();
+    h.on(
+        at::PreTool,
+        |_c, _cx| {
+            Some(PreToolDecision::Allow {
+                reason: None,
+                updated_input: None,
+            })
+        },
+        RegistrationOptions::named("allow"),
+    )
+    .unwrap();
+    let ran = Arc::new(AtomicUsize::new(0));
+    let n = ran.clone();
+    let tool = tool_fn(move |_c: &ToolCall| {
+        n.fetch_add(1, Ordering::SeqCst);
+        Ok(json!("ran"))
+    });
+    let token = CancellationToken::new();
+    token.cancel();
+    let exec = h.with_signal(token).execute(bash("ls"), &tool).await;
+    assert_eq!(ran.load(Ordering::SeqCst), 0);
+    assert_eq!(exec.result.error, Some(ExecError::Cancelled));
+    assert!(
+        exec.failures.is_empty(),
+        "cancellation is not a handler failure"
+    );
+}

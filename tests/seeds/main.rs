@@ -1,0 +1,17 @@
+//! The three seed notes (`docs/seeds/`), one test per rule the embedding API implements,
+//! through the public API only: each test is named after the rule it pins.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "tests: a failed step stops the test with its message"
+)]
+
+mod cancellation;
+mod matchers;
+mod nested;
+mod reducers;
+mod registration;
+mod shareable;
+mod turns;
+mod typed_events;
