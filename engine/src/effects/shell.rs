@@ -552,10 +552,25 @@ fn path(a: &Arg, c: &SimpleCommand) -> Option<PathRef> {
 }
 
 fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
+    // `deno run https://…/x.ts`, `bun https://…/x.js`: runtimes that fetch a script named by
+    // URL and run it.
+    if URL_SCRIPT_RUNNERS.contains(&c.basename())
+        && (a.text.starts_with("https://") || a.text.starts_with("http://"))
+    {
+        let mut w = send_url(a, Some("GET".into()), Vec::new());
+        if let What::Send(s) = &mut w {
+            s.runs_response = true;
+        }
+        out.push(w);
+        return;
+    }
     if let Some(p) = path(a, c) {
         out.push(What::Read(p));
     }
 }
+
+/// Runtimes whose script operand may be a URL they fetch and run.
+const URL_SCRIPT_RUNNERS: &[&str] = &["deno", "bun"];
 
 fn write(a: &Arg, append: bool, c: &SimpleCommand, out: &mut Out) {
     if let Some(p) = path(a, c) {

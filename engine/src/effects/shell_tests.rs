@@ -1064,6 +1064,15 @@ fn wrappers_show_the_command_they_run() {
             ],
         ),
         (
+            "deno run -A https://h.example/t.ts; deno run t.ts",
+            &[
+                "run deno run -A https://h.example/t.ts",
+                "send https://h.example/t.ts GET [] (runs response)",
+                "run deno run t.ts",
+                "read t.ts",
+            ],
+        ),
+        (
             "rm -rf -- \"${HOME:?}\"",
             &["run rm -rf -- ~", "delete ~ recursively"],
         ),
