@@ -10,6 +10,7 @@
 mod cancellation;
 mod matchers;
 mod nested;
+mod presentation;
 mod reducers;
 mod registration;
 mod shareable;
