@@ -307,9 +307,25 @@ impl Outcome {
         self.at(Seam::PostTool)?;
         let contexts = self.contexts.iter().map(|a| a.text.clone()).collect();
         Some(match self.verdict() {
-            Verdict::Block => PostToolDecision::Block {
-                feedback: self.reason_text(),
-            },
+            Verdict::Block => {
+                // Only the blocking rules' contexts go with a block (seed: "an outer block
+                // … exposes only contexts explicitly supplied by the blocking decision").
+                let blockers: Vec<&str> = self
+                    .fired
+                    .iter()
+                    .filter(|c| !c.observe && c.verdict == Verdict::Block)
+                    .map(|c| c.rule.as_str())
+                    .collect();
+                PostToolDecision::Block {
+                    feedback: self.reason_text(),
+                    additional_contexts: self
+                        .contexts
+                        .iter()
+                        .filter(|a| blockers.contains(&a.rule.as_str()))
+                        .map(|a| a.text.clone())
+                        .collect(),
+                }
+            }
             Verdict::Redact => match (&self.replaced_value, &self.redacted_response) {
                 (Some(v), _) => PostToolDecision::ReplaceValue {
                     value: v.clone(),
@@ -429,6 +445,10 @@ pub enum PostToolDecision {
     Block {
         /// Feedback for the model.
         feedback: String,
+        /// Contexts that go with the block, in rule order: after a block these are the only
+        /// contexts the call keeps (contexts of accepting handlers and deferred contexts of
+        /// nested calls are discarded).
+        additional_contexts: Vec<String>,
     },
     /// Replace the presentation content (the output the model sees); the canonical value
     /// is kept.

@@ -449,8 +449,12 @@ impl Harness {
                         break;
                     }
                 },
-                Ok(Some(PostToolDecision::Block { feedback })) => {
+                Ok(Some(PostToolDecision::Block {
+                    feedback,
+                    additional_contexts,
+                })) => {
                     contributions.push(e.contribution(Verdict::Block, Some(feedback)));
+                    push_contexts(&mut contributions, e, additional_contexts);
                 }
                 Err(m) => {
                     failures.push(e.failure(m));

@@ -125,7 +125,7 @@ impl Harness {
                 if let Some(r) = &ev.outcome().redacted_response {
                     result.content = r.clone();
                 }
-                let blocked = if let PostToolDecision::Block { feedback: fb } = &ev.decision {
+                let blocked = if let PostToolDecision::Block { feedback: fb, .. } = &ev.decision {
                     feedback = Some(fb.clone());
                     true
                 } else {
