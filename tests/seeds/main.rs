@@ -8,6 +8,7 @@
 )]
 
 mod cancellation;
+mod detached;
 mod matchers;
 mod nested;
 mod presentation;
