@@ -162,8 +162,13 @@ pub struct Outcome {
     pub rewritten_prompt: Option<String>,
     /// Replacement tool input (from command hooks), judged by guards.
     pub updated_input: Option<Value>,
-    /// Tool response after redaction (post-tool), if any rule redacted.
+    /// Tool response after redaction (post-tool), if any rule redacted: the presentation
+    /// content the model sees (embedding API: recomputed from a replaced value, then any
+    /// later content replacement).
     pub redacted_response: Option<Value>,
+    /// The canonical tool value after a post-tool value replacement (embedding API only;
+    /// hook hosts have no canonical value), if any handler replaced it.
+    pub replaced_value: Option<Value>,
     /// Do not echo the prompt in the block message (prompt-submit, case HK-11).
     pub suppress_prompt: bool,
     /// Every contribution that fired, in rule order (observers included).
@@ -302,15 +307,35 @@ impl Outcome {
         self.at(Seam::PostTool)?;
         let contexts = self.contexts.iter().map(|a| a.text.clone()).collect();
         Some(match self.verdict() {
-            Verdict::Block => PostToolDecision::Block {
-                feedback: self.reason_text(),
-            },
-            Verdict::Redact => match &self.redacted_response {
-                Some(r) => PostToolDecision::Redact {
+            Verdict::Block => {
+                // Only the blocking rules' contexts go with a block (seed: "an outer block
+                // … exposes only contexts explicitly supplied by the blocking decision").
+                let blockers: Vec<&str> = self
+                    .fired
+                    .iter()
+                    .filter(|c| !c.observe && c.verdict == Verdict::Block)
+                    .map(|c| c.rule.as_str())
+                    .collect();
+                PostToolDecision::Block {
+                    feedback: self.reason_text(),
+                    additional_contexts: self
+                        .contexts
+                        .iter()
+                        .filter(|a| blockers.contains(&a.rule.as_str()))
+                        .map(|a| a.text.clone())
+                        .collect(),
+                }
+            }
+            Verdict::Redact => match (&self.replaced_value, &self.redacted_response) {
+                (Some(v), _) => PostToolDecision::ReplaceValue {
+                    value: v.clone(),
+                    additional_contexts: contexts,
+                },
+                (None, Some(r)) => PostToolDecision::Redact {
                     tool_response: r.clone(),
                     additional_contexts: contexts,
                 },
-                None => PostToolDecision::Accept {
+                (None, None) => PostToolDecision::Accept {
                     additional_contexts: contexts,
                 },
             },
@@ -401,6 +426,14 @@ pub enum PromptDecision {
 }
 
 /// Post-tool decision.
+///
+/// A tool result has a canonical value (what the tool returned, for programs) and
+/// presentation content (what the model sees, computed from the value by
+/// [`Tool::present`](crate::harness::Tool::present)). [`Redact`](Self::Redact) replaces the
+/// presentation and keeps the value (not a confidentiality boundary: the value still holds
+/// what was redacted); [`ReplaceValue`](Self::ReplaceValue) replaces the value, which the
+/// harness revalidates ([`Tool::validate`](crate::harness::Tool::validate)) and presents
+/// again (interception-seams seed, `tools/post-execute`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PostToolDecision {
     /// Keep the result.
@@ -412,11 +445,26 @@ pub enum PostToolDecision {
     Block {
         /// Feedback for the model.
         feedback: String,
+        /// Contexts that go with the block, in rule order: after a block these are the only
+        /// contexts the call keeps (contexts of accepting handlers and deferred contexts of
+        /// nested calls are discarded).
+        additional_contexts: Vec<String>,
     },
-    /// Replace parts of the output the model sees.
+    /// Replace the presentation content (the output the model sees); the canonical value
+    /// is kept.
     Redact {
         /// The redacted tool response (same shape as the original).
         tool_response: Value,
+        /// Contexts, in rule order.
+        additional_contexts: Vec<String>,
+    },
+    /// Replace the canonical value: the harness revalidates it (an invalid value fails the
+    /// handler, so the call ends in an error result) and recomputes the presentation from it.
+    /// As a merged decision, the presentation the model sees is
+    /// [`Outcome::redacted_response`].
+    ReplaceValue {
+        /// The new canonical value.
+        value: Value,
         /// Contexts, in rule order.
         additional_contexts: Vec<String>,
     },

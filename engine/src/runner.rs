@@ -40,6 +40,8 @@ pub struct CommandHook {
     pub source: Option<Source>,
     /// Extra environment variables (`CLAUDE_PLUGIN_ROOT`, …).
     pub env: Vec<(String, String)>,
+    /// A detached run (`run = { …, async = true }`): its result takes no part in the decision.
+    pub detached: bool,
 }
 
 impl CommandHook {
@@ -53,6 +55,7 @@ impl CommandHook {
             on_error: OnError::Ignore,
             source: None,
             env: Vec::new(),
+            detached: false,
         }
     }
 }

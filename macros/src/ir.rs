@@ -376,6 +376,7 @@ impl Gen {
                  timeout_ms,
                  on_error,
                  env,
+                 detached,
              }| {
                 let command = self.string(command);
                 let on_error = variant(quote!(#pp::OnError), on_error);
@@ -385,7 +386,7 @@ impl Gen {
                 });
                 quote!(#pp::RunSpec {
                     command: #command, timeout_ms: #timeout_ms, on_error: #on_error,
-                    env: ::std::vec![#(#env),*],
+                    env: ::std::vec![#(#env),*], detached: #detached,
                 })
             },
         ));

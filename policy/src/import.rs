@@ -5,8 +5,10 @@
 //! and the `[hooks]` tables of Codex `config.toml`, and writes an equivalent policy: one
 //! `[[rule]]` with a `run` action per command handler, with the source host's matcher mode,
 //! timeout and plugin environment. Handler types seamguard does not run (`http`, `prompt`,
-//! `agent`, `mcp_tool`), `async` handlers and events without a seam are skipped with a warning
-//! naming them.
+//! `agent`, `mcp_tool`), `asyncRewake` handlers, Codex `async` handlers (Codex skips them) and
+//! events without a seam are skipped with a warning naming them. A Claude Code `async` handler
+//! becomes a detached run (`run = { …, async = true }`): it runs in the background and cannot
+//! influence a decision.
 
 use std::path::Path;
 
@@ -59,6 +61,8 @@ pub struct ImportedHook {
     pub timeout_secs: Option<u64>,
     /// Extra environment: the plugin root variables of plugin hooks.
     pub env: Vec<(String, String)>,
+    /// `"async": true`: a detached run that cannot influence a decision.
+    pub detached: bool,
 }
 
 /// A Claude Code `if` permission rule that has a faithful `when` condition.
@@ -264,11 +268,17 @@ pub fn import_config(
                     warnings.push(format!("{where_}: handler type `{kind}` is not run by seamguard (only `command`); skipped"));
                     continue;
                 }
-                if h.get("async").and_then(Value::as_bool) == Some(true)
-                    || h.get("asyncRewake").and_then(Value::as_bool) == Some(true)
-                {
+                if h.get("asyncRewake").and_then(Value::as_bool) == Some(true) {
                     warnings.push(format!(
-                        "{where_}: `async` handlers cannot influence a decision; skipped"
+                        "{where_}: `asyncRewake` handlers (a background run that wakes the agent) are not run by seamguard; skipped"
+                    ));
+                    continue;
+                }
+                let detached = h.get("async").and_then(Value::as_bool) == Some(true);
+                if detached && dialect == Dialect::Codex {
+                    // Codex parses `async` but skips such hooks (HOOKS.md, Codex handler fields).
+                    warnings.push(format!(
+                        "{where_}: `async` handlers are skipped by Codex; skipped"
                     ));
                     continue;
                 }
@@ -330,6 +340,7 @@ pub fn import_config(
                     command,
                     timeout_secs: timeout,
                     env,
+                    detached,
                 });
             }
         }
@@ -373,6 +384,9 @@ fn policy_text(file: &str, dialect: Dialect, name: &str, hooks: &[ImportedHook])
                 .map(|(k, v)| format!("{k} = {}", q(v)))
                 .collect();
             run.push_str(&format!(", env = {{ {} }}", env.join(", ")));
+        }
+        if h.detached {
+            run.push_str(", async = true");
         }
         run.push_str(" }\n");
         out.push_str(&run);
@@ -442,6 +456,7 @@ impl Imported {
                             .map_or(default_timeout, |t| t.saturating_mul(1000)),
                         on_error: OnError::Ignore,
                         env: h.env.clone(),
+                        detached: h.detached,
                     }),
                     ..Action::default()
                 },

@@ -289,6 +289,10 @@ pub struct RunSpec {
     pub on_error: OnError,
     /// `env`: extra environment variables (plugin roots of imported plugin hooks).
     pub env: Vec<(String, String)>,
+    /// `async` (Claude Code's `"async": true`): run detached — the decision does not wait
+    /// for the command and its result does not affect the outcome.
+    #[serde(rename = "async", default)]
+    pub detached: bool,
 }
 
 /// Everything a rule does when it fires.

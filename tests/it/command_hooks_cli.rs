@@ -98,7 +98,7 @@ fn import_real_sample_configs_and_check_the_result() {
         ("claude-settings-1.json", "claude-code", 12),
         ("claude-settings-2.json", "claude-code", 5),
         ("claude-settings-3.json", "claude-code", 1),
-        ("claude-settings-4.json", "claude-code", 11),
+        ("claude-settings-4.json", "claude-code", 12),
         ("claude-plugin-hooks-1.json", "claude-code", 4),
         ("claude-plugin-hooks-2.json", "claude-code", 3),
         ("claude-plugin-hooks-3.json", "claude-code", 1),
@@ -153,6 +153,14 @@ fn import_real_sample_configs_and_check_the_result() {
         );
     }
     assert!(r.stdout.contains("[[rule]]"));
+    // Its `"async": true` handler is a detached run.
+    assert!(
+        r.stdout.contains(
+            "run = { command = \"echo 'Running bash command' >> /tmp/claude-log.txt\", timeout = \"5s\", async = true }"
+        ),
+        "{}",
+        r.stdout
+    );
     // Without --dialect the host is guessed from the path.
     let codex = w.write(
         "home/.codex/hooks.json",

@@ -8,8 +8,10 @@
 )]
 
 mod cancellation;
+mod detached;
 mod matchers;
 mod nested;
+mod presentation;
 mod reducers;
 mod registration;
 mod shareable;

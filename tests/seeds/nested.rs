@@ -78,6 +78,7 @@ fn harness() -> (Arc<Harness>, Parents) {
             if out.call.input()["block"] == json!(true) {
                 return Some(PostToolDecision::Block {
                     feedback: "composite output withheld".into(),
+                    additional_contexts: vec!["rerun the steps one by one".into()],
                 });
             }
             Some(PostToolDecision::Accept {
@@ -187,5 +188,64 @@ async fn an_outer_block_discards_deferred_contexts() {
         exec.feedback.as_deref(),
         Some("composite output withheld [composite-post]")
     );
-    assert_eq!(texts(&exec.contexts), Vec::<(&str, &str)>::new());
+    assert_eq!(
+        texts(&exec.contexts),
+        vec![("composite-post", "rerun the steps one by one")]
+    );
+}
+
+#[tokio::test]
+async fn a_block_keeps_only_the_blocking_decisions_contexts() {
+    let mut h = Harness::new();
+    let n = RegistrationOptions::named;
+    h.on(
+        at::PostTool,
+        |_, _| {
+            Some(PostToolDecision::Accept {
+                additional_contexts: vec!["looks fine".into()],
+            })
+        },
+        n("accepts"),
+    )
+    .unwrap();
+    h.on(
+        at::PostTool,
+        |out, _| {
+            let shown = out.result.content.as_str()?;
+            shown.contains("sk-").then(|| PostToolDecision::Block {
+                feedback: "a token in the output".into(),
+                additional_contexts: vec!["rotate the token".into(), "use the vault".into()],
+            })
+        },
+        n("no-tokens"),
+    )
+    .unwrap();
+    let leaky = tool_fn(|_c: &ToolCall| Ok(json!("token sk-123")));
+    let call = ToolCall::new("Bash", json!({ "command": "env" }), "s1", "/w");
+    let exec = h.execute(call, &leaky).await;
+    assert_eq!(
+        exec.feedback.as_deref(),
+        Some("a token in the output [no-tokens]")
+    );
+    assert_eq!(
+        texts(&exec.contexts),
+        vec![
+            ("no-tokens", "rotate the token"),
+            ("no-tokens", "use the vault"),
+        ]
+    );
+    assert_eq!(
+        exec.post.as_ref().unwrap().post_tool(),
+        Some(PostToolDecision::Block {
+            feedback: "a token in the output [no-tokens]".into(),
+            additional_contexts: vec!["rotate the token".into(), "use the vault".into()],
+        })
+    );
+
+    // Without a block, every handler's contexts are kept.
+    let clean = tool_fn(|_c: &ToolCall| Ok(json!("PATH=/bin")));
+    let call = ToolCall::new("Bash", json!({ "command": "env" }), "s1", "/w");
+    let exec = h.execute(call, &clean).await;
+    assert_eq!(exec.feedback, None);
+    assert_eq!(texts(&exec.contexts), vec![("accepts", "looks fine")]);
 }

@@ -545,6 +545,7 @@ impl Engine {
                     on_error: run.on_error,
                     source: Some(rule.source.clone()),
                     env: run.env.clone(),
+                    detached: run.detached,
                 });
             } else {
                 st.warnings.push(format!(
@@ -665,13 +666,19 @@ impl Engine {
             .unwrap_or("")
             .to_string();
         for (h, res) in st.to_run.iter().zip(results) {
-            let c = hook_contribution(
-                (st.seam, st.dialect, &tool_name),
-                h,
-                &res,
-                &mut st.warnings,
-                &mut out.updated_input,
-            );
+            // A detached run decides nothing (this one-shot evaluation still waits for it,
+            // so the process ends quiescent); it is reported with the others.
+            let c = if h.detached {
+                None
+            } else {
+                hook_contribution(
+                    (st.seam, st.dialect, &tool_name),
+                    h,
+                    &res,
+                    &mut st.warnings,
+                    &mut out.updated_input,
+                )
+            };
             if let Some(c) = c {
                 st.contributions.push(c);
             }

@@ -8,8 +8,13 @@
 //! [`Contribution`] per hook that decided something, warnings, and a `hook/invoked` +
 //! `hook/result` record pair per hook ([`Harness::records`]). Hooks of one evaluation run
 //! concurrently; a cancelled run stops waiting, and the hooks still running are killed.
+//!
+//! A detached hook (`run = { …, async = true }`, Claude Code's `"async": true`) is started
+//! and not awaited: it takes no part in the decision, writes no records (it may end after its
+//! turn), is not cancelled with the run, and is tracked until [`Harness::shutdown`] waits for
+//! it.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -19,10 +24,70 @@ use super::table::TablePart;
 use super::{Harness, HookContext};
 use crate::decision::{HookRun, Verdict};
 use crate::evaluate::command_hooks::hook_contribution;
-use crate::runner::{RunContext, RunResult, run_one};
+use crate::runner::{CommandHook, RunContext, RunResult, run_one};
 use crate::seam::Seam;
 
+/// Detached command hooks of a harness: the tasks still running, and the reports of those
+/// that ended and were not yet returned by [`Harness::shutdown`].
+#[derive(Debug, Default)]
+pub(super) struct Detached {
+    running: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    ended: Arc<Mutex<Vec<HookRun>>>,
+}
+
+impl Detached {
+    /// Start `hook` on the runtime without waiting for it.
+    fn spawn(&self, hook: CommandHook, input: Arc<Vec<u8>>, cx: RunContext) {
+        let ended = self.ended.clone();
+        let task = tokio::spawn(async move {
+            let res = run_one(&hook, input, &cx).await;
+            let run = HookRun {
+                failure: res.failure(),
+                id: hook.id,
+                command: hook.command,
+                exit_code: res.exit_code,
+                timed_out: res.timed_out,
+                duration_ms: res.duration_ms,
+            };
+            if let Ok(mut v) = ended.lock() {
+                v.push(run);
+            }
+        });
+        if let Ok(mut v) = self.running.lock() {
+            v.retain(|t| !t.is_finished());
+            v.push(task);
+        }
+    }
+}
+
 impl Harness {
+    /// Wait until no detached command hook (`run = { …, async = true }`) is running
+    /// (quiescence), and return the reports of the detached runs that ended since the last
+    /// call, in the order they ended. Call it before dropping or
+    /// [`dispose`](Harness::dispose)-ing a harness whose tables have detached hooks: a
+    /// harness dropped without it leaves them running on the runtime, and a runtime that
+    /// shuts down kills them.
+    pub async fn shutdown(&self) -> Vec<HookRun> {
+        loop {
+            let running = match self.detached.running.lock() {
+                Ok(mut v) => std::mem::take(&mut *v),
+                Err(_) => Vec::new(),
+            };
+            if running.is_empty() {
+                break;
+            }
+            for t in running {
+                // A panicked task has nothing to report; the others have pushed theirs.
+                let _ = t.await;
+            }
+        }
+        self.detached
+            .ended
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    }
+
     /// Evaluate every table at `seam`, then run the command hooks their fired `run` rules
     /// name; their decisions join the tables' hook contributions.
     pub(super) async fn eval_tables(
@@ -46,7 +111,10 @@ impl Harness {
         part: &mut TablePart,
         cancel: &CancellationToken,
     ) {
-        let hooks = std::mem::take(&mut part.to_run);
+        let (detached, hooks): (Vec<CommandHook>, Vec<CommandHook>) =
+            std::mem::take(&mut part.to_run)
+                .into_iter()
+                .partition(|h| h.detached);
         let input = Arc::new(serde_json::to_vec(payload).unwrap_or_default());
         let cwd = payload
             .get("cwd")
@@ -57,6 +125,12 @@ impl Harness {
             cwd,
             project_dir: None,
         };
+        for h in detached {
+            self.detached.spawn(h, input.clone(), cx.clone());
+        }
+        if hooks.is_empty() {
+            return;
+        }
         let session = payload
             .get("session_id")
             .and_then(Value::as_str)

@@ -13,7 +13,10 @@ use super::contain::invoke;
 use super::handler::Stored;
 use super::run::push_contexts;
 use super::table::TablePart;
-use super::{Evaluated, HandlerFailure, Harness, HookContext, SeamEvent, ToolCall, ToolOutput};
+use super::tool::revalue;
+use super::{
+    Evaluated, HandlerFailure, Harness, HookContext, SeamEvent, Tool, ToolCall, ToolOutput,
+};
 use crate::decision::{
     ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
     PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
@@ -369,10 +372,12 @@ impl Harness {
         Evaluated::ready((), outcome, failures)
     }
 
-    /// See [`Harness::post_tool`].
+    /// See [`Harness::post_tool`]. `tool` checks and presents a replaced value (without
+    /// one, every value is valid and presents as itself).
     pub(super) async fn post_tool_in(
         &self,
         output: &ToolOutput,
+        tool: Option<&dyn Tool>,
         cx: &HookContext,
     ) -> Evaluated<PostToolDecision> {
         let mut current = output.clone();
@@ -406,6 +411,7 @@ impl Harness {
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let mut redacted = false;
+        let mut replaced = false;
         for e in self.seam_entries(Seam::PostTool) {
             let Stored::PostTool(f) = &e.handler else {
                 continue;
@@ -427,8 +433,28 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Redact, None));
                     push_contexts(&mut contributions, e, additional_contexts);
                 }
-                Ok(Some(PostToolDecision::Block { feedback })) => {
+                Ok(Some(PostToolDecision::ReplaceValue {
+                    value,
+                    additional_contexts,
+                })) => match revalue(tool, &value) {
+                    Ok(content) => {
+                        current.result.value = value;
+                        current.result.content = content;
+                        replaced = true;
+                        contributions.push(e.contribution(Verdict::Redact, None));
+                        push_contexts(&mut contributions, e, additional_contexts);
+                    }
+                    Err(m) => {
+                        failures.push(e.failure(format!("replaced the value: {m}")));
+                        break;
+                    }
+                },
+                Ok(Some(PostToolDecision::Block {
+                    feedback,
+                    additional_contexts,
+                })) => {
                     contributions.push(e.contribution(Verdict::Block, Some(feedback)));
+                    push_contexts(&mut contributions, e, additional_contexts);
                 }
                 Err(m) => {
                     failures.push(e.failure(m));
@@ -439,6 +465,12 @@ impl Harness {
         let mut outcome = merge(Seam::PostTool, contributions);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;
+        if replaced {
+            outcome.replaced_value = Some(current.result.value);
+            if outcome.verdict.is_none() {
+                outcome.verdict = Some(Verdict::Redact);
+            }
+        }
         if redacted || current.result.content != output.result.content {
             outcome.redacted_response = Some(current.result.content);
             if outcome.verdict.is_none() {

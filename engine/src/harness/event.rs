@@ -181,8 +181,13 @@ impl SeamEvent {
 /// The normalized result of a tool call: always JSON, never a panic or a Rust error.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
-    /// What the model sees (after redaction and final content).
+    /// The presentation content: what the model sees ([`Tool::present`](super::Tool::present)
+    /// of the value, then redaction and final content).
     pub content: Value,
+    /// The canonical value: what the tool returned (or the value a post-tool
+    /// [`ReplaceValue`](crate::PostToolDecision::ReplaceValue) put in its place), for
+    /// programs; content redaction does not change it. `Null` for an error result.
+    pub value: Value,
     /// Whether the call failed (denied, not approved, handler failure, tool error, timeout).
     pub is_error: bool,
     /// What failed, when `is_error`.
@@ -190,9 +195,11 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// A successful result.
+    /// A successful result whose value and content are `content` (the content before
+    /// [`Tool::present`](super::Tool::present) runs).
     pub fn ok(content: Value) -> ToolResult {
         ToolResult {
+            value: content.clone(),
             content,
             is_error: false,
             error: None,
@@ -203,6 +210,7 @@ impl ToolResult {
     pub fn error(error: ExecError) -> ToolResult {
         ToolResult {
             content: Value::String(error.to_string()),
+            value: Value::Null,
             is_error: true,
             error: Some(error),
         }

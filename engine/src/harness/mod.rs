@@ -50,6 +50,9 @@
 //! Command hooks of policy tables (`run` rules) run through the engine's command-hook runner;
 //! inside an open turn each writes a `hook/invoked` + `hook/result` pair
 //! ([`Harness::records`], checked by [`check_records`]).
+//! A detached command hook (`run = { …, async = true }`) is started and not awaited: it takes
+//! no part in the decision and writes no records; [`Harness::shutdown`] waits until none is
+//! running (quiescence) and reports how each ended.
 //!
 //! ## What comes in, what goes out
 //!

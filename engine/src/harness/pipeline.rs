@@ -16,6 +16,7 @@ use super::approval;
 use super::contain::{CANCELLED, CatchUnwind, contained, panic_message};
 use super::context::Deferred;
 use super::handler::Stored;
+use super::tool::revalue;
 use super::{
     ExecError, Harness, HookContext, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,
     ToolResult,
@@ -80,6 +81,13 @@ impl Harness {
                     message: format!("wrapper {message}"),
                 }),
             };
+            // The canonical value against the tool's declaration, and its presentation.
+            if !result.is_error {
+                match revalue(Some(tool), &result.value) {
+                    Ok(content) => result.content = content,
+                    Err(message) => result = ToolResult::error(ExecError::Tool { message }),
+                }
+            }
         }
         let deferred: Vec<Injected> = deferred_list
             .lock()
@@ -104,17 +112,20 @@ impl Harness {
                 result,
                 dispatched: dispatch,
             };
-            let ev = self.post_tool_in(&output, cx).await;
+            let ev = self.post_tool_in(&output, Some(tool), cx).await;
             result = output.result;
             if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());
                 failures.extend(ev.failures.clone());
                 contexts = deferred;
             } else {
+                if let Some(v) = &ev.outcome().replaced_value {
+                    result.value = v.clone();
+                }
                 if let Some(r) = &ev.outcome().redacted_response {
                     result.content = r.clone();
                 }
-                let blocked = if let PostToolDecision::Block { feedback: fb } = &ev.decision {
+                let blocked = if let PostToolDecision::Block { feedback: fb, .. } = &ev.decision {
                     feedback = Some(fb.clone());
                     true
                 } else {

@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::app_event::EventSlot;
+use super::commands::Detached;
 use super::context::AppContext;
 use super::records::Records;
 use super::registry::{CleanupSlot, Entry};
@@ -130,6 +131,9 @@ pub struct Harness {
     pub(super) names: std::collections::HashSet<String>,
     pub(super) app_context: AppContext,
     pub(super) turns: Turns,
+    /// Detached command hooks (`run = { …, async = true }`) still running or not yet
+    /// reported ([`Harness::shutdown`]).
+    pub(super) detached: Detached,
 }
 
 // A harness is shared across tasks (`Arc<Harness>`) and reached from inside tools for nested
@@ -211,6 +215,7 @@ impl Harness {
             names: std::collections::HashSet::new(),
             app_context: AppContext::default(),
             turns: Turns::default(),
+            detached: Detached::default(),
         }
     }
 

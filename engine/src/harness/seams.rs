@@ -88,10 +88,11 @@ impl Harness {
     /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
     /// dispatched), then handlers as a waterfall — each sees the content as redacted so far.
     /// A failing handler stops the waterfall and is returned in `failures` (the pipeline
-    /// turns it into an error result).
+    /// turns it into an error result). Without the tool, a replaced value
+    /// ([`PostToolDecision::ReplaceValue`]) is not checked and presents as itself.
     pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
         let cx = self.context(None);
-        cx.clone().scope(self.post_tool_in(output, &cx)).await
+        cx.clone().scope(self.post_tool_in(output, None, &cx)).await
     }
 
     /// Run one sealed call through the five phases (see the module docs) and return its
@@ -167,7 +168,7 @@ impl Signalled<'_> {
     pub async fn post_tool(&self, output: &ToolOutput) -> Evaluated<PostToolDecision> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.post_tool_in(output, &cx)).await
+        cx.clone().scope(h.post_tool_in(output, None, &cx)).await
     }
 
     /// [`Harness::execute`] under the token (around dispatch: the tool's future is dropped

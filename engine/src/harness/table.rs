@@ -156,6 +156,7 @@ impl TablePart {
                     hook.timeout_ms = run.timeout_ms;
                     hook.on_error = run.on_error;
                     hook.env = run.env.clone();
+                    hook.detached = run.detached;
                     hook.source = Some(rule.source.clone());
                 }
                 part.to_run.push(hook);

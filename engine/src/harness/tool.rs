@@ -21,6 +21,35 @@ pub trait Tool: Send + Sync {
     fn finalize_content(&self, _content: &Value, _is_error: bool) -> Option<Value> {
         None
     }
+
+    /// The tool's output declaration: whether `value` is a canonical value this tool can
+    /// return. Checked on the value a dispatch returns and on a value a post-tool
+    /// [`ReplaceValue`](crate::PostToolDecision::ReplaceValue) puts in its place; `Err` says
+    /// why not (the call ends in an error result). Accepts every value by default.
+    fn validate(&self, _value: &Value) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The presentation content of a (valid) canonical value: what the model sees.
+    /// Recomputed after a value replacement. The value itself by default.
+    fn present(&self, value: &Value) -> Result<Value, String> {
+        Ok(value.clone())
+    }
+}
+
+/// The presentation of `value` by `tool` after checking it against the tool's declaration
+/// (the value itself when there is no tool); a panic in either is an `Err`.
+pub(super) fn revalue(tool: Option<&dyn Tool>, value: &Value) -> Result<Value, String> {
+    let Some(tool) = tool else {
+        return Ok(value.clone());
+    };
+    let checked = super::contain::contained(|| {
+        tool.validate(value)
+            .map_err(|m| format!("invalid value: {m}"))?;
+        tool.present(value)
+            .map_err(|m| format!("cannot present the value: {m}"))
+    });
+    checked.unwrap_or_else(|p| Err(super::contain::panic_message(p)))
 }
 
 /// A [`Tool`] from a sync closure (see [`tool_fn`]).

@@ -201,7 +201,12 @@ pub(super) fn lower_action(
     if let Some((_, rv)) = get(t, "run") {
         n_actions += 1;
         if let Some(rt) = want_table(ctx, rv, "`run`")
-            && check_keys(ctx, rt, "`run`", &["command", "timeout", "on_error", "env"])
+            && check_keys(
+                ctx,
+                rt,
+                "`run`",
+                &["command", "timeout", "on_error", "env", "async"],
+            )
         {
             let command = match get(rt, "command") {
                 Some((_, c)) => want_str(ctx, c, "`run.command`"),
@@ -246,6 +251,10 @@ pub(super) fn lower_action(
                     }
                 }
             }
+            let detached = match get(rt, "async") {
+                Some((_, av)) => want_bool(ctx, av, "`run.async`").unwrap_or(false),
+                None => false,
+            };
             if let (Some(command), Some(timeout_ms), Some(on_error)) =
                 (command, timeout_ms, on_error)
             {
@@ -254,6 +263,7 @@ pub(super) fn lower_action(
                     timeout_ms,
                     on_error,
                     env,
+                    detached,
                 });
             }
         }

@@ -103,6 +103,30 @@ fn durations() {
 }
 
 #[test]
+fn run_async_is_a_detached_run() {
+    let src = "[[rule]]\nid = \"bg\"\nseam = \"post-tool\"\nrun = { command = \"log\", async = true }\n\n[[rule]]\nid = \"fg\"\nseam = \"post-tool\"\nrun = { command = \"check\" }\n";
+    let p = load_str(src, "p.toml", Scope::User, 0);
+    assert!(p.diagnostics.is_empty(), "{:#?}", p.diagnostics);
+    let detached: Vec<(&str, bool)> = p
+        .rules
+        .iter()
+        .filter_map(|r| {
+            r.action
+                .run
+                .as_ref()
+                .map(|run| (r.id.as_str(), run.detached))
+        })
+        .collect();
+    assert_eq!(detached, [("bg", true), ("fg", false)]);
+    assert_eq!(
+        errors(
+            "[[rule]]\nid = \"bg\"\nseam = \"post-tool\"\nrun = { command = \"log\", async = \"yes\" }\n"
+        ),
+        ["p.toml:4:34: error: `run.async`: expected a boolean, found a string"]
+    );
+}
+
+#[test]
 fn messages_stay_on_one_line_whatever_the_file_holds() {
     let e = errors("[[rule]]\nid = \"r\\n1\"\nseam = \"pre-tool\"\n\"bad\\nkey\" = 1\n");
     assert_eq!(

@@ -45,7 +45,8 @@ fn hk10_policy_flags_after_the_fact_with_json_exit_0() {
         o.post_tool(),
         Some(PostToolDecision::Block {
             feedback: "Hard-coded secret written to the file; move it to env. [hardcoded-secret]"
-                .into()
+                .into(),
+            additional_contexts: vec![],
         })
     );
     // Not an undo: the tool response is neither replaced nor redacted.

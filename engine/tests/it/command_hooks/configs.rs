@@ -27,9 +27,9 @@ fn real_sample_configs_import_and_load_with_pinned_rule_counts_and_warnings() {
             cc,
             3,
             vec![
-                "claude-plugin-hooks-2.json: hooks.PostToolUse[1].hooks[0]: `async` handlers cannot influence a decision; skipped".into(),
-                "claude-plugin-hooks-2.json: hooks.PostToolUse[1].hooks[1]: `async` handlers cannot influence a decision; skipped".into(),
-                "claude-plugin-hooks-2.json: hooks.Stop[0].hooks[0]: `async` handlers cannot influence a decision; skipped".into(),
+                "claude-plugin-hooks-2.json: hooks.PostToolUse[1].hooks[0]: `asyncRewake` handlers (a background run that wakes the agent) are not run by seamguard; skipped".into(),
+                "claude-plugin-hooks-2.json: hooks.PostToolUse[1].hooks[1]: `asyncRewake` handlers (a background run that wakes the agent) are not run by seamguard; skipped".into(),
+                "claude-plugin-hooks-2.json: hooks.Stop[0].hooks[0]: `asyncRewake` handlers (a background run that wakes the agent) are not run by seamguard; skipped".into(),
             ],
         ),
         ("claude-plugin-hooks-3.json", cc, 1, vec![]),
@@ -54,12 +54,11 @@ fn real_sample_configs_import_and_load_with_pinned_rule_counts_and_warnings() {
         (
             "claude-settings-4.json",
             cc,
-            11,
+            12,
             vec![
                 no_seam("claude-settings-4.json", "ConfigChange", "command"),
                 no_seam("claude-settings-4.json", "InstructionsLoaded", "command"),
                 "claude-settings-4.json: hooks.Notification[0].hooks[1]: handler type `http` is not run by seamguard (only `command`); skipped".into(),
-                "claude-settings-4.json: hooks.PreToolUse[1].hooks[0]: `async` handlers cannot influence a decision; skipped".into(),
                 no_seam("claude-settings-4.json", "Setup", "command"),
                 "claude-settings-4.json: hooks.Stop[0].hooks[0]: handler type `prompt` is not run by seamguard (only `command`); skipped".into(),
                 no_seam("claude-settings-4.json", "TaskCompleted", "agent"),
@@ -92,7 +91,7 @@ fn real_sample_configs_import_and_load_with_pinned_rule_counts_and_warnings() {
     }
     let table = DecisionTable::new(all);
     assert!(table.failures().is_empty());
-    assert_eq!(table.rules().len(), 67);
+    assert_eq!(table.rules().len(), 68);
     assert!(table.compile_all().is_empty(), "{:?}", table.compile_all());
 }
 
@@ -169,4 +168,46 @@ fn every_non_command_handler_type_is_skipped_with_a_warning_naming_it() {
     assert_eq!(imp.rules, 1);
     assert!(imp.warnings.iter().any(|w| w.contains("`prompt`")));
     assert!(!policy(&imp.toml).has_errors());
+}
+
+/// A Claude Code `"async": true` handler imports as a detached run; Codex skips `async`
+/// handlers (HOOKS.md), so its import does too.
+#[test]
+fn async_handlers_import_as_detached_runs_except_in_codex() {
+    let text = std::fs::read_to_string(config_dir().join("claude-settings-4.json")).unwrap();
+    let imp = import_config("claude-settings-4.json", &text, Dialect::ClaudeCode, None).unwrap();
+    let detached: Vec<(&str, &str)> = imp
+        .hooks
+        .iter()
+        .filter(|h| h.detached)
+        .map(|h| (h.id.as_str(), h.command.as_str()))
+        .collect();
+    assert_eq!(
+        detached,
+        vec![(
+            "claude-settings-4-PreToolUse-2-1",
+            "echo 'Running bash command' >> /tmp/claude-log.txt"
+        )]
+    );
+    let p = policy(&imp.toml);
+    let runs: Vec<(&str, bool)> = p
+        .rules
+        .iter()
+        .filter_map(|r| r.action.run.as_ref().map(|x| (r.id.as_str(), x.detached)))
+        .filter(|(_, d)| *d)
+        .collect();
+    assert_eq!(runs, vec![("claude-settings-4-PreToolUse-2-1", true)]);
+
+    let codex = json!({ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [
+        { "type": "command", "command": "log-it", "async": true },
+        { "type": "command", "command": "check-it" }
+    ] } ] } })
+    .to_string();
+    let imp = import_config("hooks.json", &codex, Dialect::Codex, None).unwrap();
+    assert_eq!(imp.rules, 1);
+    assert_eq!(
+        imp.warnings,
+        vec!["hooks.json: hooks.PreToolUse[0].hooks[0]: `async` handlers are skipped by Codex; skipped".to_string()]
+    );
+    assert_eq!(imp.hooks[0].command, "check-it");
 }

@@ -366,3 +366,38 @@ fn cx03_codex_exit_codes() {
         );
     }
 }
+
+/// A detached run (`async = true`) decides nothing on the hook command path: its exit 2 and
+/// its JSON deny are not read, while a sibling that is not detached still decides; the run is
+/// reported with the others.
+#[test]
+fn a_detached_run_takes_no_part_in_the_decision() {
+    let tmp = Tmp::new("detached");
+    let payload = bash(&tmp.s(), "npm test");
+    let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "from the background"}});
+    let loud = tmp.script(
+        "loud.sh",
+        &format!("#!/bin/sh\ncat >/dev/null\nprintf '%s' '{deny}'\necho 'blocked?' >&2\nexit 2\n"),
+    );
+    let asks = rewrite_hook(
+        &tmp,
+        "asks",
+        "0",
+        &json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "check first"}}),
+    );
+    let policy = format!(
+        "[[rule]]\nid = \"bg\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nrun = {{ command = {}, async = true }}\n\n{}",
+        q(&loud.display().to_string()),
+        rules(&[("fg", &asks)])
+    );
+    let e = engine(&policy);
+    let o = pre(&e, &payload);
+    assert_eq!(o.verdict(), Verdict::Ask);
+    assert_eq!(o.reason_text(), "check first [fg]");
+    let ran: Vec<(&str, Option<i32>)> = o
+        .hook_runs
+        .iter()
+        .map(|r| (r.id.as_str(), r.exit_code))
+        .collect();
+    assert_eq!(ran, vec![("bg", Some(2)), ("fg", Some(0))]);
+}
