@@ -651,11 +651,7 @@ impl LineAnalysis {
 /// Whether an expanded word is exactly one locator substitution written out
 /// (`$(mktemp -d)`, `$(go env GOPATH)`): see [`super::locators`].
 fn is_locator_text(text: &str) -> bool {
-    text.strip_prefix("$(")
-        .and_then(|t| t.strip_suffix(')'))
-        .filter(|inner| !inner.contains(['(', ')']))
-        .is_some_and(|inner| {
-            let words: Vec<&str> = inner.split_whitespace().collect();
-            super::locators::locator_path(&words).is_some()
-        })
+    text.starts_with("$(")
+        && text.find(')') == Some(text.len() - 1)
+        && super::locators::representative(text, Some("")).is_some()
 }
