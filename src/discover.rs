@@ -46,16 +46,7 @@ pub(crate) fn user_dir() -> Option<PathBuf> {
 /// Where seamguard keeps state between hook calls (continuation counts):
 /// `$XDG_STATE_HOME/seamguard`, else `~/.local/state/seamguard`, else the temp folder.
 pub(crate) fn state_dir() -> PathBuf {
-    if let Some(x) = env_path("XDG_STATE_HOME") {
-        return x.join("seamguard");
-    }
-    match std::env::var_os("HOME") {
-        Some(h) => PathBuf::from(h)
-            .join(".local")
-            .join("state")
-            .join("seamguard"),
-        None => std::env::temp_dir().join("seamguard"),
-    }
+    seamguard_client::state_dir()
 }
 
 /// The trust store in the user's config folder.

@@ -22,7 +22,7 @@ use seamguard_engine::{Contribution, Dialect, Encoded, Outcome, Seam, Verdict, e
 /// a tool call is denied, another event gets a message. Real payloads are far smaller (hosts
 /// cap tool output); a command line over [`seamguard_engine::shell::MAX_SCRIPT_BYTES`] is
 /// refused as well, before any rule looks at it.
-pub(crate) const MAX_PAYLOAD_BYTES: usize = 16 << 20;
+pub(crate) const MAX_PAYLOAD_BYTES: usize = seamguard_client::MAX_PAYLOAD_BYTES;
 
 /// The rule id a refusal is reported under.
 pub(crate) const UNREADABLE_RULE: &str = "seamguard:unreadable-payload";

@@ -1,24 +1,28 @@
 //! `seamguard serve`: an optional resident server that keeps the policies loaded and their
 //! seams compiled, so a hook call does not pay for loading and compiling in a new process.
 //!
-//! **Opt-in.** Nothing starts it: a user runs `seamguard serve` (with the same `--policy`
-//! arguments and environment as the hook command) in a session's background, or from a
-//! session-start hook. `seamguard hook` stays the command the agent runs: it is the thin
-//! client ([`ask`]) and evaluates in its own process whenever no matching server answers.
+//! **Opt-in.** Nothing starts it: a user runs `seamguard serve` with the same arguments, spelled
+//! the same, as the hook command (`seamguard serve --policy policies` for `seamguard hook
+//! --policy policies`), in the same folder and environment, in a session's background or from a
+//! session-start hook. The agent runs `seamguard hook` or the small `seamguard-hook`: both ask
+//! the server first ([`ask`]) and evaluate in a process of their own whenever no matching
+//! server answers.
 //!
-//! **Keyed.** The server listens on `<state dir>/serve/<key>.sock`, where the key is a hash of
-//! the compiled policy snapshot's content key (`seamguard_engine::snapshot_key`: the policy
-//! files' content), the hook arguments, the environment a hook call reads (home, config and
-//! state folders, project folder, audit-log and cache switches, the trust store's metadata)
-//! and the binary. A client computes the key of *its* call and connects to that name only, and
-//! sends the key again in the request, which the server compares with its own: an edited
-//! policy file, a new trust decision or another project is another key, so a stale table never
-//! answers. The server never reloads; it exits after `--idle-secs` without a request.
+//! **Routed, then keyed.** The server listens on `<state dir>/serve/r-<route>.sock`; the route
+//! (`seamguard_client::route_key`) hashes the hook arguments as spelled, the current folder and
+//! the environment a hook call reads, so a client finds its server without parsing anything.
+//! Whether the server may answer a call is decided per call, here: the key of the call
+//! ([`key`]: the policy files the payload's project finds, their content through the
+//! snapshot's content key, the parsed arguments, the trust store's metadata, the binary) must
+//! be the key of the table the server loaded. An edited policy file, a new trust decision,
+//! another project or a rebuilt `seamguard` is another key: the server says the call is not
+//! its own and the client judges it, so a stale table never answers. The server never
+//! reloads; it exits after `--idle-secs` without a request, or when its binary is replaced.
 //!
 //! **Never fails open.** The socket is created in a folder of mode 0700 and is itself 0600.
 //! Whatever goes wrong on the way — no server, a refused connection, a server that does not
 //! take the call within `SEAMGUARD_SERVE_TIMEOUT_MS` (default 1000), a server that dies
-//! mid-call, a short or malformed reply, a key mismatch — the client evaluates the call
+//! mid-call, a short or malformed reply, another key — the client evaluates the call
 //! itself, exactly as without a server. A server that has taken a call says so at once, and
 //! the client then waits up to `SEAMGUARD_SERVE_ANSWER_MS` (default 30,000: a command hook of
 //! a `run` rule may take seconds) for its answer, so a slow call is not judged twice (its
@@ -34,17 +38,14 @@
 //! would make every crash, restart or idle exit of that server a silent fail-open, so it is
 //! only for setups that supervise the server (and keep a command hook as the guard).
 //!
-//! Protocol (one request per connection): `SGQ1`, the key (u64 LE), the payload length (u32
-//! LE) and the payload; the client then shuts its write side. Reply: `SGA1` as soon as the
-//! request is read (the call is taken), then a status byte (0 answered, 1 key mismatch), and
-//! when answered the exit code byte, the stdout length (u32 LE) and bytes, the stderr length
-//! and bytes.
+//! The protocol, the route (which socket a call goes to) and the small client binary
+//! `seamguard-hook` are in the `seamguard-client` crate.
 
+use std::ffi::OsString;
 use std::hash::{Hash, Hasher};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -77,16 +78,27 @@ impl Resident {
     }
 }
 
-const REQUEST: &[u8; 4] = b"SGQ1";
-const REPLY: &[u8; 4] = b"SGA1";
-
-/// The folder of the sockets.
-fn socket_dir() -> PathBuf {
-    discover::state_dir().join("serve")
+/// The hook arguments of this process as spelled: the arguments after the subcommand
+/// (`hook`, or `serve` without its own `--idle-secs`).
+fn hook_argv() -> Vec<OsString> {
+    let mut out = Vec::new();
+    let mut args = std::env::args_os().skip(2);
+    while let Some(a) = args.next() {
+        if a == "--idle-secs" {
+            args.next();
+        } else if !a.as_encoded_bytes().starts_with(b"--idle-secs=") {
+            out.push(a);
+        }
+    }
+    out
 }
 
-fn socket_path(key: u64) -> PathBuf {
-    socket_dir().join(format!("{key:016x}.sock"))
+/// The hook arguments alone, parsed as `seamguard hook` parses them.
+#[derive(clap::Parser, Debug)]
+#[command(name = "seamguard hook", no_binary_name = true)]
+struct HookOnly {
+    #[command(flatten)]
+    hook: hook::Args,
 }
 
 /// The key of a hook call with arguments `o` and `payload` (`None`: the server's own, from
@@ -142,23 +154,13 @@ fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
     Some(h.finish())
 }
 
-/// The hook's client: the answer of a matching server, written out as the hook would, or
-/// `None` to evaluate in this process.
+/// The client of `seamguard hook`: the answer of a matching server, written out as the hook
+/// would, or `None` to evaluate in this process.
 pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
-    if std::env::var_os("SEAMGUARD_SERVE").is_some_and(|v| v == "0") || !o.servable() {
+    if seamguard_client::client_off() || !o.servable() {
         return None;
     }
-    // No server has run here: nothing to look up (one failing `open`).
-    let any = std::fs::read_dir(socket_dir())
-        .ok()?
-        .flatten()
-        .any(|e| e.file_name().to_string_lossy().ends_with(".sock"));
-    if !any {
-        return None;
-    }
-    let payload = seamguard_engine::event::parse_json(bytes).ok()?;
-    let k = key(o, Some(&payload))?;
-    let reply = exchange(&socket_path(k), k, bytes)?;
+    let reply = seamguard_client::exchange(seamguard_client::route_key(&hook_argv()), bytes)?;
     let mut out = std::io::stdout().lock();
     let write_ok = out
         .write_all(&reply.stdout)
@@ -174,107 +176,17 @@ pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
     })
 }
 
-/// A server's answer.
-struct Reply {
-    code: u8,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-}
-
-fn timeout() -> Duration {
-    let ms = std::env::var("SEAMGUARD_SERVE_TIMEOUT_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(1000);
-    Duration::from_millis(ms.max(1))
-}
-
-/// One request and its reply; `None` on any failure or mismatch.
-fn exchange(path: &Path, key: u64, payload: &[u8]) -> Option<Reply> {
-    let mut s = UnixStream::connect(path).ok()?;
-    let t = timeout();
-    s.set_read_timeout(Some(t)).ok()?;
-    s.set_write_timeout(Some(t)).ok()?;
-    let mut req = Vec::with_capacity(16 + payload.len());
-    req.extend_from_slice(REQUEST);
-    req.extend_from_slice(&key.to_le_bytes());
-    req.extend_from_slice(&u32::try_from(payload.len()).ok()?.to_le_bytes());
-    req.extend_from_slice(payload);
-    s.write_all(&req).ok()?;
-    s.shutdown(std::net::Shutdown::Write).ok()?;
-    // Taken within the timeout, or not at all.
-    let mut buf = vec![0u8; REPLY.len()];
-    s.read_exact(&mut buf).ok()?;
-    if buf != REPLY {
-        return None;
-    }
-    // Then the answer, within the longer bound of a taken call.
-    let bound = std::env::var("SEAMGUARD_SERVE_ANSWER_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .map_or(Duration::from_secs(30), Duration::from_millis);
-    let deadline = Instant::now() + bound;
-    let mut chunk = [0u8; 8192];
-    loop {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        s.set_read_timeout(Some(left.max(Duration::from_millis(1))))
-            .ok()?;
-        match s.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => buf.extend_from_slice(chunk.get(..n)?),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
-    }
-    parse_reply(&buf)
-}
-
-fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-    let (h, t) = b.split_at_checked(n)?;
-    *b = t;
-    Some(h)
-}
-
-fn take_u32(b: &mut &[u8]) -> Option<usize> {
-    let v = take(b, 4)?;
-    Some(u32::from_le_bytes(v.try_into().ok()?) as usize)
-}
-
-fn parse_reply(buf: &[u8]) -> Option<Reply> {
-    let mut b = buf;
-    if take(&mut b, 4)? != REPLY || take(&mut b, 1)? != [0] {
-        return None;
-    }
-    let code = *take(&mut b, 1)?.first()?;
-    let n = take_u32(&mut b)?;
-    let stdout = take(&mut b, n)?.to_vec();
-    let n = take_u32(&mut b)?;
-    let stderr = take(&mut b, n)?.to_vec();
-    b.is_empty().then_some(Reply {
-        code,
-        stdout,
-        stderr,
-    })
-}
-
-fn encode_reply(enc: &Encoded) -> Vec<u8> {
-    let code = enc.exit_code.clamp(0, 255) as u8;
-    let mut out = Vec::with_capacity(16 + enc.stdout.len() + enc.stderr.len());
-    out.extend_from_slice(REPLY);
-    out.push(0);
-    out.push(code);
-    for part in [enc.stdout.as_bytes(), enc.stderr.as_bytes()] {
-        let n = u32::try_from(part.len()).unwrap_or(u32::MAX);
-        out.extend_from_slice(&n.to_le_bytes());
-        out.extend_from_slice(part.get(..n as usize).unwrap_or(part));
-    }
-    out
-}
-
 fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// What names this process's binary on disk (device, inode, size, modification time): a
+/// rebuilt or reinstalled `seamguard` is another one, and the server stops answering.
+fn binary_identity() -> Option<(u64, u64, u64, i64, i64)> {
+    let m = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+    Some((m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
 }
 
 /// Build the resident engine and the key it answers for; rebuilt while the policy files
@@ -300,18 +212,31 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         eprintln!("seamguard serve: --hooks-config is loaded per call; no server for it");
         return ExitCode::from(2);
     }
+    // The route is computed from the arguments as spelled; they must be the ones parsed.
+    let argv = hook_argv();
+    match <HookOnly as clap::Parser>::try_parse_from(&argv) {
+        Ok(h) if h.hook.identity() == o.identity() => {}
+        _ => {
+            eprintln!(
+                "seamguard serve: cannot tell the hook arguments from the server's own; put --idle-secs first"
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let route = seamguard_client::route_key(&argv);
     let Some((res, k)) = resident(&o) else {
         eprintln!("seamguard serve: the policies kept changing while they were loaded");
         return ExitCode::from(2);
     };
-    let dir = socket_dir();
+    let binary = binary_identity();
+    let dir = seamguard_client::socket_dir();
     if let Err(e) = std::fs::create_dir_all(&dir)
         .and_then(|_| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)))
     {
         eprintln!("seamguard serve: cannot create {}: {e}", dir.display());
         return ExitCode::from(2);
     }
-    let path = socket_path(k);
+    let path = seamguard_client::socket_path(route);
     if UnixStream::connect(&path).is_ok() {
         eprintln!(
             "seamguard serve: a server already answers on {}",
@@ -347,10 +272,20 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
             }
         }
     });
+    let me = Server {
+        o: &o,
+        res: &res,
+        key: k,
+        route,
+        binary,
+    };
     for stream in listener.incoming() {
         let Ok(mut s) = stream else { continue };
         LAST.store(now_secs(), Ordering::Relaxed);
-        serve_one(&o, &res, k, &mut s);
+        if me.serve_one(&mut s) == Served::BinaryReplaced {
+            eprintln!("seamguard serve: the seamguard binary was replaced, exiting");
+            break;
+        }
         LAST.store(now_secs(), Ordering::Relaxed);
     }
     let _ = std::fs::remove_file(&path);
@@ -373,83 +308,88 @@ fn injected_exit() {
 #[cfg(not(debug_assertions))]
 fn injected_exit() {}
 
-/// Read one request and answer it (or say that the key does not match).
-fn serve_one(o: &hook::Args, res: &Resident, k: u64, s: &mut UnixStream) {
-    let started = Instant::now();
-    let started_ms = audit::now_ms();
-    let t = Duration::from_secs(5);
-    if s.set_read_timeout(Some(t)).is_err() || s.set_write_timeout(Some(t)).is_err() {
-        return;
-    }
-    let mut head = [0u8; 16];
-    if s.read_exact(&mut head).is_err() {
-        return;
-    }
-    let (magic, rest) = head.split_at(4);
-    let (kb, lb) = rest.split_at(8);
-    let (Ok(kb), Ok(lb)) = (<[u8; 8]>::try_from(kb), <[u8; 4]>::try_from(lb)) else {
-        return;
-    };
-    let len = u32::from_le_bytes(lb) as usize;
-    if magic != REQUEST || len > super::hook_input::MAX_PAYLOAD_BYTES {
-        return;
-    }
-    if u64::from_le_bytes(kb) != k {
-        let _ = s.write_all(&[REPLY.as_slice(), &[1]].concat());
-        return;
-    }
-    let mut bytes = vec![0u8; len];
-    if s.read_exact(&mut bytes).is_err() || s.write_all(REPLY).is_err() {
-        return;
-    }
-    injected_exit();
-    // Refusals and decisions are recorded as the hook records them.
-    let mut refusals = super::hook_input::Refusals {
-        audit_log: super::log::audit_path(o.audit_log.as_deref()),
-        started_ms,
-        started,
-        digest: Some(seamguard_engine::audit::payload_digest(&bytes)),
-    };
-    hook::respond(
-        o,
-        &bytes,
-        len as u64,
-        &mut refusals,
-        Some(res),
-        &mut |enc: &Encoded| {
-            let code = enc.exit_code.clamp(0, 255) as u8;
-            eprintln!("seamguard serve: answered a call (exit {code})");
-            let _ = s.write_all(encode_reply(enc).get(REPLY.len()..).unwrap_or_default());
-            let _ = s.shutdown(std::net::Shutdown::Write);
-            ExitCode::from(code)
-        },
-    );
+/// A running server: what it loaded and what it answers for.
+struct Server<'a> {
+    o: &'a hook::Args,
+    res: &'a Resident,
+    /// The key of the loaded table.
+    key: u64,
+    /// The route of the socket.
+    route: u64,
+    /// The binary at start (`None`: unknown; then every call is answered by the client).
+    binary: Option<(u64, u64, u64, i64, i64)>,
 }
 
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, reason = "tests")]
-    use super::*;
+/// How one connection ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Served {
+    /// Answered, refused as another key, or dropped (a bad request).
+    Done,
+    /// The binary on disk is not the one running: not answered, and the server exits.
+    BinaryReplaced,
+}
 
-    #[test]
-    fn replies_round_trip_and_damaged_ones_are_refused() {
-        let enc = Encoded {
-            stdout: "{\"decision\":\"deny\"}".to_string(),
-            stderr: "no".to_string(),
-            exit_code: 2,
-        };
-        let b = encode_reply(&enc);
-        let r = parse_reply(&b).unwrap();
-        assert_eq!(
-            (r.code, r.stdout.as_slice(), r.stderr.as_slice()),
-            (2, enc.stdout.as_bytes(), b"no".as_slice())
-        );
-        for cut in 0..b.len() {
-            assert!(parse_reply(&b[..cut]).is_none(), "cut at {cut}");
+impl Server<'_> {
+    /// Read one request and answer it, or say that it is not this server's call.
+    fn serve_one(&self, s: &mut UnixStream) -> Served {
+        let started = Instant::now();
+        let started_ms = audit::now_ms();
+        let t = Duration::from_secs(5);
+        if s.set_read_timeout(Some(t)).is_err() || s.set_write_timeout(Some(t)).is_err() {
+            return Served::Done;
         }
-        let mut longer = b.clone();
-        longer.push(0);
-        assert!(parse_reply(&longer).is_none());
-        assert!(parse_reply(&[REPLY.as_slice(), &[1]].concat()).is_none());
+        let Ok(req) = seamguard_client::read_request(s) else {
+            return Served::Done;
+        };
+        if self.binary.is_none() || binary_identity() != self.binary {
+            let _ = s.write_all(&seamguard_client::encode_not_mine());
+            return Served::BinaryReplaced;
+        }
+        // The route found this server; the key of the call decides whether it may answer.
+        let mine = req.route == self.route
+            && seamguard_engine::event::parse_json(&req.payload)
+                .ok()
+                .and_then(|p| key(self.o, Some(&p)))
+                == Some(self.key);
+        if !mine {
+            let _ = s.write_all(&seamguard_client::encode_not_mine());
+            return Served::Done;
+        }
+        if s.write_all(seamguard_client::REPLY).is_err() {
+            return Served::Done;
+        }
+        injected_exit();
+        let bytes = req.payload;
+        // Refusals and decisions are recorded as the hook records them.
+        let mut refusals = super::hook_input::Refusals {
+            audit_log: super::log::audit_path(self.o.audit_log.as_deref()),
+            started_ms,
+            started,
+            digest: Some(seamguard_engine::audit::payload_digest(&bytes)),
+        };
+        hook::respond(
+            self.o,
+            &bytes,
+            bytes.len() as u64,
+            &mut refusals,
+            Some(self.res),
+            &mut |enc: &Encoded| {
+                let code = enc.exit_code.clamp(0, 255) as u8;
+                eprintln!("seamguard serve: answered a call (exit {code})");
+                let reply = seamguard_client::encode_reply(
+                    code,
+                    enc.stdout.as_bytes(),
+                    enc.stderr.as_bytes(),
+                );
+                let _ = s.write_all(
+                    reply
+                        .get(seamguard_client::REPLY.len()..)
+                        .unwrap_or_default(),
+                );
+                let _ = s.shutdown(std::net::Shutdown::Write);
+                ExitCode::from(code)
+            },
+        );
+        Served::Done
     }
 }

@@ -1,6 +1,8 @@
 //! `seamguard serve` and the hook as its client: a served answer is the in-process answer, an
 //! edited policy is never answered from the server's table, a server that dies mid-call
-//! leaves the call to the hook's own process, and the socket is the user's alone.
+//! leaves the call to the hook's own process, and the socket is the user's alone. The small
+//! client `seamguard-hook` is answered by the same server and hands every call no server
+//! answers to `seamguard hook`.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -8,6 +10,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::{BIN, Run, fresh_dir, output_with_stdin};
+
+/// The small client.
+const CLIENT: &str = env!("CARGO_BIN_EXE_seamguard-hook");
 
 const RULE: &str = "[[rule]]\nid = \"no-frobnicate\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"frobnicate\" }\ndecision = \"deny\"\nreason = \"no frobnicating\"\n";
 
@@ -86,6 +91,19 @@ impl Setup {
             .env("SEAMGUARD_SERVE_ANSWER_MS", answer_ms);
         if !serve {
             c.env("SEAMGUARD_SERVE", "0");
+        }
+        Run::utf8(output_with_stdin(&mut c, payload.as_bytes()))
+    }
+
+    /// `seamguard-hook --policy P` (the small client) in folder `cwd`, with `extra` variables.
+    fn client(&self, payload: &str, cwd: &Path, extra: &[(&str, &str)]) -> Run {
+        let mut c = Command::new(CLIENT);
+        c.arg("--policy").arg(&self.policy).current_dir(cwd);
+        self.env(&mut c);
+        c.env("SEAMGUARD_SERVE_TIMEOUT_MS", "20000")
+            .env_remove("SEAMGUARD_BIN");
+        for (k, v) in extra {
+            c.env(k, v);
         }
         Run::utf8(output_with_stdin(&mut c, payload.as_bytes()))
     }
@@ -202,4 +220,134 @@ fn the_socket_is_the_users_alone() {
     assert_eq!(mode(&s.socket_dir()), 0o700);
     server.kill().unwrap();
     server.wait().unwrap();
+}
+
+#[test]
+fn the_small_client_is_served_and_hands_every_other_call_to_the_hook() {
+    let s = Setup::new("client");
+    let here = std::env::current_dir().unwrap();
+    let deny = bash("frobnicate --all", &s.dir);
+    let allow = bash("ls -la", &s.dir);
+    let local_deny = s.hook(&deny, false);
+    let local_allow = s.hook(&allow, false);
+    assert!(local_deny.stdout.contains("no frobnicating"));
+    // No server yet: the call goes to `seamguard hook`, same answer, same exit code.
+    for (p, local) in [(&deny, &local_deny), (&allow, &local_allow)] {
+        let run = s.client(p, &here, &[]);
+        assert_eq!(
+            (run.stdout.as_str(), run.code),
+            (local.stdout.as_str(), local.code)
+        );
+    }
+    let mut server = s.serve(None);
+    for (i, (p, local)) in [(&deny, &local_deny), (&allow, &local_allow)]
+        .into_iter()
+        .enumerate()
+    {
+        let run = s.client(p, &here, &[]);
+        assert_eq!(s.answered(), i + 1, "the server answered call {i}");
+        assert_eq!(
+            (run.stdout.as_str(), run.code),
+            (local.stdout.as_str(), local.code)
+        );
+    }
+    // Another folder is another route: judged by `seamguard hook`, not by this server.
+    let elsewhere = s.client(&deny, &s.dir, &[]);
+    assert_eq!(
+        (elsewhere.stdout.as_str(), elsewhere.code),
+        (local_deny.stdout.as_str(), local_deny.code)
+    );
+    // So are other arguments and another environment.
+    let audit = s.client(&deny, &here, &[("SEAMGUARD_AUDIT_INPUT", "off")]);
+    assert_eq!(audit.stdout, local_deny.stdout);
+    // `SEAMGUARD_SERVE=0` turns the client off.
+    let off = s.client(&deny, &here, &[("SEAMGUARD_SERVE", "0")]);
+    assert_eq!(off.stdout, local_deny.stdout);
+    assert_eq!(s.answered(), 2);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn the_small_client_blocks_when_it_cannot_judge() {
+    let s = Setup::new("client-alone");
+    let here = std::env::current_dir().unwrap();
+    let missing = s.dir.join("no-such-seamguard");
+    let run = s.client(
+        &bash("ls", &s.dir),
+        &here,
+        &[("SEAMGUARD_BIN", missing.to_str().unwrap())],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.starts_with(&format!(
+            "seamguard-hook: cannot run {} (",
+            missing.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("the call is blocked"), "{}", run.stderr);
+}
+
+#[test]
+fn a_server_takes_its_own_option_after_the_hook_arguments() {
+    let s = Setup::new("argv");
+    // `--idle-secs` after the hook arguments: the route is still the hook's.
+    let mut c = Command::new(BIN);
+    c.args(["serve", "--policy"])
+        .arg(&s.policy)
+        .args(["--idle-secs=60"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(s.log()).unwrap());
+    s.env(&mut c);
+    let mut server = c.spawn().unwrap();
+    let started = Instant::now();
+    while s.socket().is_none() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no socket");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let run = s.hook(&bash("frobnicate", &s.dir), true);
+    assert!(run.stdout.contains("no frobnicating"));
+    assert_eq!(s.answered(), 1);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn a_server_whose_binary_is_replaced_stops_answering() {
+    let s = Setup::new("replaced");
+    let copy = s.dir.join("seamguard");
+    std::fs::copy(BIN, &copy).unwrap();
+    let mut c = Command::new(&copy);
+    c.args(["serve", "--idle-secs", "60", "--policy"])
+        .arg(&s.policy)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(s.log()).unwrap());
+    s.env(&mut c);
+    let mut server = c.spawn().unwrap();
+    let started = Instant::now();
+    while s.socket().is_none() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no socket");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let deny = bash("frobnicate", &s.dir);
+    assert!(s.hook(&deny, true).stdout.contains("no frobnicating"));
+    assert_eq!(s.answered(), 1);
+    // A new build installed over it (a new file at the same path).
+    std::fs::remove_file(&copy).unwrap();
+    std::fs::copy(BIN, &copy).unwrap();
+    let run = s.hook(&deny, true);
+    assert!(run.stdout.contains("no frobnicating"));
+    assert_eq!(s.answered(), 1, "the old server did not answer");
+    assert_eq!(server.wait().unwrap().code(), Some(0));
+    assert!(
+        std::fs::read_to_string(s.log())
+            .unwrap()
+            .contains("the seamguard binary was replaced, exiting")
+    );
+    assert!(s.socket().is_none());
 }

@@ -1,0 +1,115 @@
+//! `seamguard-hook [HOOK ARGS]`: `seamguard hook [HOOK ARGS]`, answered by a resident
+//! `seamguard serve` when one runs for these arguments, here, in this environment.
+//!
+//! It reads the payload, asks the server of its route ([`seamguard_client::exchange`]) and
+//! prints the server's answer with its exit code. Whenever no server answers — none runs, it
+//! refuses the call, it is too slow, it dies, its reply is damaged, `SEAMGUARD_SERVE=0` — the
+//! call goes to `seamguard hook` with the same arguments and the same payload on its stdin,
+//! and that process's answer and exit code are this one's: a server can make a call faster,
+//! never let it through unjudged. The full binary is `$SEAMGUARD_BIN`, else the `seamguard`
+//! beside this program, else `seamguard` on `PATH`. When it cannot be started the call is
+//! blocked (exit 2, the cause on stderr).
+//!
+//! Why a second binary: the whole `seamguard` (shell, Python and JavaScript parsers, the
+//! policy engine) costs several times a small process just to start; this one has no
+//! dependencies and can be linked statically (README, "A resident server").
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{ExitCode, Stdio};
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let mut payload = Vec::new();
+    if let Err(e) = std::io::stdin().lock().read_to_end(&mut payload) {
+        // The full hook reports and records an unreadable payload; it gets what was read.
+        eprintln!("seamguard-hook: reading the payload failed ({e}); passing it to seamguard hook");
+        return hand_over(&args, &payload);
+    }
+    if !seamguard_client::client_off()
+        && payload.len() <= seamguard_client::MAX_PAYLOAD_BYTES
+        && let Some(reply) =
+            seamguard_client::exchange(seamguard_client::route_key(&args), &payload)
+    {
+        return print(&reply);
+    }
+    hand_over(&args, &payload)
+}
+
+/// Write a served answer as the hook would; a failed write blocks the call (exit 2).
+fn print(reply: &seamguard_client::Reply) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_all(&reply.stdout)
+        .and_then(|()| out.flush())
+        .is_ok();
+    if !reply.stderr.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(&reply.stderr);
+        let _ = err.write_all(b"\n");
+    }
+    if written {
+        ExitCode::from(reply.code)
+    } else {
+        ExitCode::from(2)
+    }
+}
+
+/// The full `seamguard` binary.
+fn full_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("SEAMGUARD_BIN").filter(|v| !v.is_empty()) {
+        return PathBuf::from(p);
+    }
+    if let Ok(me) = std::env::current_exe()
+        && let Some(dir) = me.parent()
+    {
+        let beside = dir.join("seamguard");
+        if beside.is_file() {
+            return beside;
+        }
+    }
+    PathBuf::from("seamguard")
+}
+
+/// Judge the call with `seamguard hook ARGS` in a child process, the payload on its stdin;
+/// its exit code is ours (a child ended by a signal, or one that cannot start, blocks: 2).
+fn hand_over(args: &[OsString], payload: &[u8]) -> ExitCode {
+    let bin = full_binary();
+    let child = std::process::Command::new(&bin)
+        .arg("hook")
+        .args(args)
+        .stdin(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "seamguard-hook: cannot run {} ({e}): the call is blocked; install seamguard beside seamguard-hook or set SEAMGUARD_BIN",
+                bin.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // A hook that stops reading early has answered already: its exit code decides.
+        let _ = stdin.write_all(payload);
+    }
+    match child.wait() {
+        Ok(status) => match status.code() {
+            Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(2)),
+            None => {
+                eprintln!(
+                    "seamguard-hook: seamguard hook was killed ({status}): the call is blocked"
+                );
+                ExitCode::from(2)
+            }
+        },
+        Err(e) => {
+            eprintln!(
+                "seamguard-hook: waiting for seamguard hook failed ({e}): the call is blocked"
+            );
+            ExitCode::from(2)
+        }
+    }
+}
