@@ -475,7 +475,7 @@ fn text_holds(test: &Test, text: &str) -> bool {
         Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text)),
         Test::Regex(ps) => ps
             .iter()
-            .any(|p| regex::Regex::new(p).is_ok_and(|r| r.is_match(text))),
+            .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(text))),
         Test::Glob(gs) => gs.iter().any(|g| {
             globset::GlobBuilder::new(g)
                 .literal_separator(true)

@@ -26,6 +26,7 @@ mod library_replay;
 mod log_cli;
 mod policy_macro_replay;
 mod reasons_library;
+mod regex_ascii;
 mod replay_cli;
 mod replay_filters_cli;
 mod sample_hooks;

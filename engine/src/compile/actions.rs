@@ -19,16 +19,14 @@ impl ActionRegexes {
     /// Compile the regexes of `rule`'s action.
     pub(crate) fn compile(rule: &Rule) -> ActionRegexes {
         let rewrite = match &rule.action.rewrite {
-            Some(Rewrite::Replace { regex, .. }) => {
-                Some(regex::Regex::new(regex).map_err(|e| e.to_string()))
-            }
+            Some(Rewrite::Replace { regex, .. }) => Some(super::regex::single(regex)),
             _ => None,
         };
         let redact = rule
             .action
             .redact
             .iter()
-            .map(|r| regex::Regex::new(&r.regex).map_err(|e| e.to_string()))
+            .map(|r| super::regex::single(&r.regex))
             .collect();
         ActionRegexes { rewrite, redact }
     }

@@ -21,6 +21,7 @@ mod error;
 pub(crate) mod globs;
 pub(crate) mod literals;
 pub(crate) mod pred;
+pub(crate) mod regex;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -123,14 +124,14 @@ impl FieldIndex {
 pub(crate) type LazyRegexSet = (
     Vec<String>,
     literals::Required,
-    OnceLock<Option<regex::RegexSet>>,
+    OnceLock<Option<::regex::RegexSet>>,
 );
 
 /// Matcher buckets of a seam.
 #[derive(Debug, Default)]
 pub(crate) struct Buckets {
     pub(crate) exact: HashMap<String, u32>,
-    pub(crate) regex: Option<regex::RegexSet>,
+    pub(crate) regex: Option<::regex::RegexSet>,
     /// When every regex matcher has a required literal: the sources, compiled on the first
     /// subject that contains one of the literals (`regex` is then unused).
     pub(crate) lazy_regex: Option<LazyRegexSet>,
@@ -180,14 +181,9 @@ pub(crate) struct SeamTable {
 }
 
 fn build_regex(patterns: &[String]) -> Result<meta::Regex, String> {
-    meta::Regex::builder()
-        .configure(
-            meta::Config::new()
-                .match_kind(MatchKind::All)
-                .nfa_size_limit(Some(256 << 20))
-                .hybrid_cache_capacity(8 << 20),
-        )
-        .build_many(patterns)
+    let srcs: Vec<_> = patterns.iter().map(|p| regex::ascii_classes(p)).collect();
+    regex::builder(MatchKind::All)
+        .build_many(&srcs)
         .map_err(|e| e.to_string())
 }
 
@@ -260,7 +256,7 @@ impl SeamTable {
         if !regex_srcs.is_empty() {
             match required_literals(&regex_srcs) {
                 Some(lits) => buckets.lazy_regex = Some((regex_srcs, lits, OnceLock::new())),
-                None => match regex::RegexSet::new(&regex_srcs) {
+                None => match ::regex::RegexSet::new(&regex_srcs) {
                     Ok(s) => buckets.regex = Some(s),
                     Err(e) => errors.push(CompileError::Matchers {
                         message: e.to_string(),

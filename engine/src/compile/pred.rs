@@ -24,7 +24,7 @@ pub(crate) struct EffectGlobs {
     pub(crate) earlier: Box<PathGlobs>,
     /// `content_regex`, compiled (`None`: none given; an error: it does not compile, and
     /// the test then cannot clear anything).
-    pub(crate) content: Option<Result<regex::RegexSet, String>>,
+    pub(crate) content: Option<Result<super::regex::RegexSet, String>>,
 }
 
 impl EffectGlobs {
@@ -40,7 +40,7 @@ impl EffectGlobs {
                 outside: GlobList::build(&t.earlier_read_outside, home, t.case_insensitive()),
             }),
             content: (!t.content_regex.is_empty())
-                .then(|| regex::RegexSet::new(&t.content_regex).map_err(|e| e.to_string())),
+                .then(|| super::regex::RegexSet::new(&t.content_regex)),
         }
     }
 }
@@ -87,7 +87,7 @@ pub(crate) enum CPred {
 /// The compiled form of a lazy leaf.
 #[derive(Debug, Clone)]
 pub(crate) enum LazyMatcher {
-    Regex(regex::RegexSet),
+    Regex(super::regex::RegexSet),
     Glob(GlobSet),
     /// The pattern did not compile (size limits): the leaf never holds.
     Broken,
@@ -95,7 +95,7 @@ pub(crate) enum LazyMatcher {
 
 pub(crate) fn lazy_compile(test: &Test) -> LazyMatcher {
     match test {
-        Test::Regex(p) => regex::RegexSet::new(p)
+        Test::Regex(p) => super::regex::RegexSet::new(p)
             .map(LazyMatcher::Regex)
             .unwrap_or(LazyMatcher::Broken),
         Test::Glob(g) => {

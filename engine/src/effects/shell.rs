@@ -122,6 +122,11 @@ fn lens_commands(
         if !c.program.is_empty() {
             out.push(What::Run(c.clone()));
         }
+        if let Some(why) = disguised_name(&c.program) {
+            out.push(What::Unsure(format!(
+                "`{command}` runs a program whose name {why}: a shell splits words on ASCII blanks only, so it is one word naming a program seamguard does not know"
+            )));
+        }
         program_effects(c, &mut out);
         // `tee f <<EOF`: the text is what `tee` writes.
         if c.basename() == "tee"
@@ -233,6 +238,38 @@ fn lens_commands(
                 via: via.to_vec(),
             },
         );
+    }
+}
+
+/// What disguises a program name, if anything: a blank that is not an ASCII blank
+/// (`rm\u{a0}-rf`, `|\u{a0}sh`), an invisible or direction-changing character, or Latin
+/// letters mixed with Cyrillic or Greek ones in one name (`сurl` with a Cyrillic `с`). Each
+/// makes a name that reads as a known program but is another one (a file an attacker may
+/// have put on `PATH` under that name). Names in one script (`générer.sh`, `сборка`) are
+/// not flagged.
+fn disguised_name(program: &str) -> Option<String> {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    for ch in program.chars() {
+        let invisible = matches!(ch,
+            '\u{ad}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+        if (ch.is_whitespace() && !ch.is_ascii()) || invisible {
+            return Some(format!(
+                "holds the invisible character U+{:04X}",
+                u32::from(ch)
+            ));
+        }
+    }
+    let latin = name.chars().any(|c| c.is_ascii_alphabetic());
+    let other = name
+        .chars()
+        .find(|c| matches!(u32::from(*c), 0x0370..=0x03FF | 0x0400..=0x052F | 0x1F00..=0x1FFF));
+    match (latin, other) {
+        (true, Some(ch)) => Some(format!(
+            "mixes Latin letters with `{ch}` (U+{:04X}), a Cyrillic or Greek letter that looks like a Latin one",
+            u32::from(ch)
+        )),
+        _ => None,
     }
 }
 
@@ -2075,5 +2112,31 @@ fn find(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     }
     for s in starts {
         delete(s, true, c, out);
+    }
+}
+
+#[cfg(test)]
+mod disguised_name_tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::disguised_name;
+
+    #[test]
+    fn blanks_invisible_characters_and_mixed_scripts_disguise_a_name() {
+        assert_eq!(
+            disguised_name("\u{a0}sh").unwrap(),
+            "holds the invisible character U+00A0"
+        );
+        assert_eq!(
+            disguised_name("/usr/bin/s\u{200b}h").unwrap(),
+            "holds the invisible character U+200B"
+        );
+        assert!(
+            disguised_name("\u{441}url")
+                .unwrap()
+                .starts_with("mixes Latin letters with `\u{441}` (U+0441)")
+        );
+        for plain in ["curl", "./outils/générer.sh", "сборка", "/opt/x/λ", "npm"] {
+            assert_eq!(disguised_name(plain), None, "{plain}");
+        }
     }
 }

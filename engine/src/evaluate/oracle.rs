@@ -77,7 +77,7 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                 Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text.as_ref())),
                 Test::Regex(ps) => ps
                     .iter()
-                    .any(|p| regex::Regex::new(p).is_ok_and(|r| r.is_match(&text))),
+                    .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(&text))),
                 Test::Glob(gs) => gs.iter().any(|g| {
                     GlobBuilder::new(g)
                         .literal_separator(true)
