@@ -14,7 +14,10 @@
 #   lib bash/read/mcp/prompt/stop
 #                 the balanced library on a Bash, Read, MCP, prompt and Stop payload, snapshot
 #                 warm (issue 15's five payloads)
-#   served …      the same calls answered by a resident `seamguard serve`
+#   served …      the same calls answered by a resident `seamguard serve`, asked by
+#                 `seamguard hook`
+#   client …      the same calls answered by the same server, asked by the small client
+#                 `seamguard-hook` (statically linked when the static build is available)
 #   edited-one    the Bash call right after one policy file of the library was edited (the
 #                 edit is made before each timed run, outside the timing)
 #   cold          the Bash call with an empty cache folder (emptied before each run)
@@ -32,8 +35,11 @@
 # child spawned from Python inherits Python's pre-exec RSS into its high-water mark.)
 #
 # Usage: scripts/bench-hook.sh [RUNS]     (default 200; SKIP_BUILD=1 to reuse the binary;
-#        SEAMGUARD=path/to/seamguard to measure another binary; ONLY_ISSUE15=1 for the issue-15
-#        scenarios and the floor only)
+#        SEAMGUARD=path/to/seamguard to measure another binary; CLIENT=path/to/seamguard-hook
+#        for the small client, default: the static build below if present, else the one beside
+#        SEAMGUARD; STATIC=1 to build both statically first (`-C target-feature=+crt-static`,
+#        target x86_64-unknown-linux-gnu); ONLY_ISSUE15=1 for the issue-15 scenarios and the
+#        floor only)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -46,6 +52,19 @@ mkdir -p "$OUT"
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     cargo build --release --quiet
 fi
+STATIC_DIR=target/x86_64-unknown-linux-gnu/release
+if [[ "${STATIC:-0}" == 1 ]]; then
+    RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --quiet --target x86_64-unknown-linux-gnu
+fi
+if [[ -z "${CLIENT:-}" ]]; then
+    if [[ -x "$STATIC_DIR/seamguard-hook" ]]; then
+        CLIENT="$STATIC_DIR/seamguard-hook"
+    else
+        CLIENT="$(dirname "$BIN")/seamguard-hook"
+    fi
+fi
+# The small client hands unserved calls to this binary.
+export SEAMGUARD_BIN="$BIN"
 
 # --- generated policy files ------------------------------------------------------------
 gen_rules() { # NAME SEAM BODY: a policy NAME of 1,000 SEAM rules, `BODY i` writing the rest of rule i
@@ -185,6 +204,11 @@ ISSUE15=(
     "served mcp|hook $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE"
     "served prompt|hook $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE"
     "served stop|hook $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE"
+    "client bash|@client $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE"
+    "client read|@client $LIB|$READ||XDG_STATE_HOME=$SERVESTATE"
+    "client mcp|@client $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE"
+    "client prompt|@client $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE"
+    "client stop|@client $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE"
     "edited-one bash|hook $EDITARGS|$GIT|echo \"# edit \$RANDOM\$RANDOM\" >> $EDITED|XDG_STATE_HOME=$OUT/state-edit"
     "cold bash|hook $LIB|$GIT|rm -rf $COLDSTATE|XDG_STATE_HOME=$COLDSTATE"
 )
@@ -209,13 +233,20 @@ for s in "${SCENARIOS[@]}"; do
     # shellcheck disable=SC2086
     env $envs "$BIN" $args <"$input" >/dev/null 2>&1 || true
 done
-# The argv of a scenario: the floor program stands alone, the others run the binary.
+# The argv of a scenario: the floor program stands alone, `@client ARGS` runs the small
+# client with ARGS, the others run the binary.
 argv_of() { # args
-    if [[ $1 == "$FLOOR" ]]; then echo "$FLOOR"; else echo "$BIN $1"; fi
+    if [[ $1 == "$FLOOR" ]]; then
+        echo "$FLOOR"
+    elif [[ $1 == @client* ]]; then
+        echo "$CLIENT ${1#@client }"
+    else
+        echo "$BIN $1"
+    fi
 }
 
 echo "# seamguard hook whole-process benchmark"
-echo "binary: $BIN ($(stat -c %s "$BIN") bytes), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "binary: $BIN ($(stat -c %s "$BIN") bytes), client: $CLIENT ($(stat -c %s "$CLIENT") bytes, $(file -b "$CLIENT" | grep -o 'statically linked\|dynamically linked')), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 

@@ -4,7 +4,9 @@
 //! matched in place with `fast_glob` where it can read them, compiled with `globset`
 //! otherwise.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use globset::GlobBuilder;
 
@@ -17,9 +19,12 @@ use crate::policy::{PathSpec, ShellTest};
 /// cannot read falls back to a compiled `globset` matcher. Both read `*` as not crossing `/`.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PathGlobs {
-    pub(crate) inside: GlobList,
-    pub(crate) outside: GlobList,
+    pub(crate) inside: Arc<GlobList>,
+    pub(crate) outside: Arc<GlobList>,
 }
+
+/// How many distinct glob lists a process keeps built (see [`GlobList::build`]).
+const MAX_SHARED_LISTS: usize = 4096;
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GlobList {
@@ -57,8 +62,48 @@ impl GlobList {
     }
 
     /// The globs of `specs` (`~/` expanded against `home`); `fold`: match
-    /// case-insensitively.
-    pub(crate) fn build(specs: &[PathSpec], home: &str, fold: bool) -> GlobList {
+    /// case-insensitively. Shared: the library tests the same lists (`@secret_paths`, …)
+    /// in many rules, and a list is built once per process (a bounded table: at most
+    /// [`MAX_SHARED_LISTS`] lists, then it starts over).
+    pub(crate) fn build(specs: &[PathSpec], home: &str, fold: bool) -> Arc<GlobList> {
+        type Shared = HashMap<u64, Vec<(Vec<PathSpec>, String, bool, Arc<GlobList>)>>;
+        static SHARED: OnceLock<Mutex<Shared>> = OnceLock::new();
+        if !specs.iter().any(|s| matches!(s, PathSpec::Glob(_))) {
+            return Arc::default();
+        }
+        let mut h = std::hash::DefaultHasher::new();
+        (specs.len(), home, fold).hash(&mut h);
+        for s in specs {
+            if let PathSpec::Glob(g) = s {
+                g.hash(&mut h);
+            }
+        }
+        let key = h.finish();
+        let shared = SHARED.get_or_init(Mutex::default);
+        if let Ok(map) = shared.lock()
+            && let Some(found) = map.get(&key).and_then(|v| {
+                v.iter()
+                    .find(|(s, hm, f, _)| s == specs && hm == home && *f == fold)
+            })
+        {
+            return Arc::clone(&found.3);
+        }
+        let built = Arc::new(GlobList::build_one(specs, home, fold));
+        if let Ok(mut map) = shared.lock() {
+            if map.len() >= MAX_SHARED_LISTS {
+                map.clear();
+            }
+            map.entry(key).or_default().push((
+                specs.to_vec(),
+                home.to_string(),
+                fold,
+                Arc::clone(&built),
+            ));
+        }
+        built
+    }
+
+    fn build_one(specs: &[PathSpec], home: &str, fold: bool) -> GlobList {
         let mut out = GlobList {
             fold,
             ..GlobList::default()

@@ -33,7 +33,7 @@ impl EffectGlobs {
             path: PathGlobs::build_folded(&t.shell, home, t.case_insensitive()),
             body: PathGlobs {
                 inside: GlobList::build(&t.body_from, home, t.case_insensitive()),
-                outside: GlobList::default(),
+                outside: Default::default(),
             },
             earlier: Box::new(PathGlobs {
                 inside: GlobList::build(&t.earlier_read_inside, home, t.case_insensitive()),
