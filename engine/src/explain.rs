@@ -444,7 +444,7 @@ impl Ctx<'_> {
                         v.len(),
                         &|i| {
                             let mut t = t.clone();
-                            set_shell_list(&mut t.shell, key, &v[i]);
+                            set_shell_list(&mut std::sync::Arc::make_mut(&mut t).shell, key, &v[i]);
                             with(Test::Effect(t))
                         },
                         &|i| format!("{:?}", v[i]),
@@ -457,7 +457,7 @@ impl Ctx<'_> {
                         v.len(),
                         &|i| {
                             let mut t = t.clone();
-                            set_effect_list(&mut t, key, &v[i]);
+                            set_effect_list(std::sync::Arc::make_mut(&mut t), key, &v[i]);
                             with(Test::Effect(t))
                         },
                         &|i| format!("{:?}", v[i]),

@@ -277,7 +277,7 @@ fn expand_pred(p: &mut Pred, x: &mut Expander<'_, '_>) {
             Test::Regex(v) | Test::Glob(v) | Test::Contains(v) | Test::Prefix(v) => strings(v, x),
             Test::Equals(_) => {}
             Test::Shell(s) => shell(s, x),
-            Test::Effect(e) => effect(e, x),
+            Test::Effect(e) => effect(std::sync::Arc::make_mut(e), x),
         },
     }
 }

@@ -341,7 +341,7 @@ pub enum Test {
     Shell(Box<ShellTest>),
     /// A test on the effects of the tool call (see [`EffectTest`]); its field is the
     /// effect key (`reads`, `sends`, …) and reads nothing of the payload directly.
-    Effect(Box<EffectTest>),
+    Effect(std::sync::Arc<EffectTest>),
 }
 
 /// The kind of an effect: what a tool call does (DESIGN.md §3b). The policy language's

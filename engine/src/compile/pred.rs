@@ -67,7 +67,7 @@ pub(crate) enum CPred {
     },
     /// A test on the effects of the tool call; its globs compile on first use.
     Effect {
-        test: Box<EffectTest>,
+        test: std::sync::Arc<EffectTest>,
         home: String,
         globs: OnceLock<EffectGlobs>,
     },
@@ -279,9 +279,9 @@ impl Builder {
         }
     }
 
-    fn effect(&self, t: &EffectTest) -> CPred {
+    fn effect(&self, t: &std::sync::Arc<EffectTest>) -> CPred {
         CPred::Effect {
-            test: Box::new(t.clone()),
+            test: std::sync::Arc::clone(t),
             home: self.home.clone(),
             globs: OnceLock::new(),
         }

@@ -440,22 +440,43 @@ fn is_stream_device(path: &str) -> bool {
 /// that is not a letter or digit written as '-'>/`: the payload's `cwd`, or the closest of
 /// its parent folders, whose name encodes to that folder name is the project. Otherwise
 /// the `cwd`.
+/// Asked once per test of a call (hundreds per call with the library): the last answer is
+/// kept per thread, keyed by the `cwd` and `transcript_path` it was computed from.
 pub(crate) fn project_base(payload: &Value) -> Option<String> {
+    type Memo = Option<(String, Option<String>, Option<String>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
+    }
     let cwd = payload.get("cwd").and_then(Value::as_str)?;
+    let transcript = payload.get("transcript_path").and_then(Value::as_str);
+    let hit = LAST.with_borrow(|m| match m {
+        Some((c, t, base)) if c == cwd && t.as_deref() == transcript => Some(base.clone()),
+        _ => None,
+    });
+    if let Some(base) = hit {
+        return base;
+    }
+    let base = project_base_of(cwd, transcript);
+    LAST.set(Some((
+        cwd.to_string(),
+        transcript.map(str::to_string),
+        base.clone(),
+    )));
+    base
+}
+
+fn project_base_of(cwd: &str, transcript: Option<&str>) -> Option<String> {
     let encode = |s: &str| -> String {
         s.chars()
             .map(|c| if c.is_alphanumeric() { c } else { '-' })
             .collect()
     };
-    let folder = payload
-        .get("transcript_path")
-        .and_then(Value::as_str)
-        .and_then(|t| {
-            let mut parts = t.rsplit(['/', '\\']);
-            let _file = parts.next()?;
-            let dir = parts.next()?;
-            (parts.next() == Some("projects")).then(|| encode(dir))
-        });
+    let folder = transcript.and_then(|t| {
+        let mut parts = t.rsplit(['/', '\\']);
+        let _file = parts.next()?;
+        let dir = parts.next()?;
+        (parts.next() == Some("projects")).then(|| encode(dir))
+    });
     if let Some(folder) = folder {
         let mut at = cwd.trim_end_matches('/');
         while !at.is_empty() {

@@ -209,7 +209,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 name: key.to_string(),
                 pointers: Vec::new(),
             },
-            test: Test::Effect(Box::new(test)),
+            test: Test::Effect(std::sync::Arc::new(test)),
         })
     })
 }
