@@ -202,7 +202,7 @@ impl Gen {
             }
             Test::Effect(e) => {
                 let e = self.effect(e);
-                quote!(#t_::Effect(::std::boxed::Box::new(#e)))
+                quote!(#t_::Effect(::std::sync::Arc::new(#e)))
             }
         }
     }
