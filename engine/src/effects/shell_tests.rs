@@ -1901,3 +1901,115 @@ fn pipes_carry_code_into_runners_and_data_into_requests() {
         ),
     ]);
 }
+
+#[test]
+fn argument_substituting_runners_run_their_command_on_their_inputs() {
+    table(&[
+        // GNU parallel: `:::` words, each run through the command (appended, or in `{}`).
+        (
+            "parallel rm -rf ::: ~",
+            &[
+                "run parallel rm -rf ::: ~",
+                "run rm -rf ~ (via parallel)",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "parallel -j4 'gzip -k {}' ::: a.log b.log",
+            &[
+                "run parallel -j4 gzip -k {} ::: a.log b.log",
+                "run gzip -k a.log (via parallel)",
+                "read a.log",
+                "run gzip -k b.log (via parallel)",
+                "read b.log",
+            ],
+        ),
+        // `{1}`, `{2}`: one input from each source, every combination.
+        (
+            "parallel cp {1} {2} ::: .env ::: /tmp/x",
+            &[
+                "run parallel cp {1} {2} ::: .env ::: /tmp/x",
+                "run cp .env /tmp/x (via parallel)",
+                "read .env",
+                "write /tmp/x",
+            ],
+        ),
+        // No command: each input is a shell line.
+        (
+            "parallel ::: 'rm -rf /etc'",
+            &[
+                "run parallel ::: rm -rf /etc",
+                "run rm -rf /etc (via parallel)",
+                "delete /etc recursively",
+            ],
+        ),
+        // Inputs from standard input, the way `xargs` takes them.
+        (
+            "find ~ | parallel rm -rf",
+            &[
+                "run find ~",
+                "run parallel rm -rf",
+                "run rm -rf ~ (via parallel)",
+                "delete ~ recursively",
+            ],
+        ),
+        // An unknown list: the command as written, as with `xargs`.
+        (
+            "ls | parallel gzip",
+            &["run ls", "run parallel gzip", "run gzip (via parallel)"],
+        ),
+        // fd: `-X` / `-x` run on what the files found stand for: every name under a root is
+        // the root emptied.
+        (
+            "fd . ~ -X rm -rf",
+            &[
+                "run fd . ~ -X rm -rf",
+                "run rm -rf ~ (via fd -X)",
+                "delete ~ recursively",
+            ],
+        ),
+        // Everything after `-x` is the command's: `. /etc` are `rm`'s operands.
+        (
+            "fd -x rm -rf {} . /etc",
+            &[
+                "run fd -x rm -rf {} . /etc",
+                "run rm -rf . . /etc (via fd -x)",
+                "delete . recursively",
+                "delete /etc recursively",
+            ],
+        ),
+        (
+            "fd -H -e pem . ~ --exec cat {} \\;",
+            &[
+                "run fd -H -e pem . ~ --exec cat {} ;",
+                "run cat ~/…/*.pem (via fd --exec)",
+                "read ~/…/*.pem",
+            ],
+        ),
+        (
+            "fdfind .env -x cat",
+            &[
+                "run fdfind .env -x cat",
+                "run cat ./…/.env (via fdfind -x)",
+                "read ./…/.env",
+            ],
+        ),
+        (
+            "fd -e rs -x rustfmt {}",
+            &[
+                "run fd -e rs -x rustfmt {}",
+                "run rustfmt ./…/*.rs (via fd -x)",
+            ],
+        ),
+        // What `fd` lists, piped on.
+        (
+            "fd . /etc | xargs rm -rf",
+            &[
+                "run fd . /etc",
+                "run xargs rm -rf",
+                "run rm -rf /etc (via xargs)",
+                "delete /etc recursively",
+            ],
+        ),
+    ]);
+}

@@ -39,6 +39,8 @@
 //!   dispatching to
 //! - `wrappers`: programs that run another program (`sudo`, `env`, `timeout`, `xargs`,
 //!   `find -exec`, …), mostly as rows of one table, and
+//! - `runners`: programs that run a command once per input, the input put into its words
+//!   (GNU `parallel`, `fd -x` / `-X`), and
 //! - `reentry`: programs that run text as a script (`bash -c`, `eval`, `ssh`, `source`);
 //! - `context`: the analysis state all of them share;
 //! - `tool`: the paths of a whole tool call ([`tool_paths`]);
@@ -56,6 +58,7 @@ mod parse;
 mod programs;
 mod quote;
 mod reentry;
+mod runners;
 mod tool;
 mod walk;
 mod wrappers;

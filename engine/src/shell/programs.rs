@@ -95,6 +95,8 @@ impl LineAnalysis {
             ),
             "env" => self.env(rest, &via, depth, input),
             "find" => self.find_exec(rest, &via, depth),
+            "fd" | "fdfind" => self.fd_exec(&base, rest, &via, depth),
+            "parallel" => self.parallel(rest, &via, depth, input),
             "eval" => self.eval(rest, &via, depth),
             "ssh" => self.ssh(rest, &via, depth),
             "source" | "." => self.source(&base, rest, &via, depth, input),

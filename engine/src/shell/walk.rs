@@ -109,6 +109,11 @@ impl LineAnalysis {
                 found: super::wrappers::find_found(&c.args),
                 from: format!("a pipe that is only known at run time ({shown})"),
             },
+            // `fd . ~ | xargs rm -rf`: the same for the names `fd` lists.
+            "fd" | "fdfind" if super::runners::fd_lists_names(&c.args) => Input::Listing {
+                found: super::runners::fd_listing(&c.args),
+                from: format!("a pipe that is only known at run time ({shown})"),
+            },
             _ => unknown(shown),
         }
     }
