@@ -1397,7 +1397,9 @@ fn git_config_set(rest: &[Arg], out: &mut Out) {
 /// -`, a here-document) is analysed as command lines: the command of every cron line, or
 /// the whole `at` script. (A cron table written to a file runs through the content lens.)
 fn scheduled_jobs(c: &SimpleCommand, out: &mut Out) {
-    let Some(text) = c.stdin_text() else {
+    // Jobs known now are judged even when more come from a source only known at run time
+    // (`(crontab -l; echo '* * * * * curl … | sh') | crontab -` keeps the existing table).
+    let Some((text, _complete)) = c.stdin_known_text() else {
         return;
     };
     let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
@@ -1492,7 +1494,9 @@ fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
         }
         read(s, c, out);
         if removes_sources {
-            delete(s, true, c, out);
+            // `mv notes.txt dir/` moves one file away; `mv ~/Documents /tmp/x` a folder
+            // and everything in it. `rsync --remove-source-files -a` empties source trees.
+            delete(s, !moves || may_be_folder(s), c, out);
         }
         if let Some(pr) = path(s, c) {
             sent.push(BodySource::File(pr));
@@ -1507,6 +1511,25 @@ fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
             }
             write(d, false, c, out);
         }
+    }
+}
+
+/// Whether a path operand may name a folder, as far as its text shows: anything but a last
+/// component with a file extension (`notes.txt`, `.env.local`, `settings.json`). A trailing
+/// `/`, `.`/`..`/`~`, a glob, a part only known at run time, or a name without extension
+/// (`Documents`, `.ssh`, `/usr/bin/sudo`) may be a folder.
+fn may_be_folder(a: &Arg) -> bool {
+    let t = a.text.as_str();
+    if a.dynamic || t.ends_with('/') || t.contains(['*', '?', '[']) {
+        return true;
+    }
+    let last = t.rsplit('/').next().unwrap_or(t);
+    match last.rfind('.') {
+        Some(k) if k > 0 => {
+            let ext = &last[k + 1..];
+            !(1..=10).contains(&ext.len()) || !ext.chars().all(|ch| ch.is_ascii_alphanumeric())
+        }
+        _ => true,
     }
 }
 

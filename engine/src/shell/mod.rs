@@ -188,6 +188,17 @@ impl SimpleCommand {
             .map(|r| r.target.text.as_str())
     }
 
+    /// The part known now of the text fed to the command's standard input, even when the rest
+    /// is only known at run time (`crontab - <<< "$X"`, `(crontab -l; echo …) | crontab -`),
+    /// and whether that is all of it.
+    pub(crate) fn stdin_known_text(&self) -> Option<(&str, bool)> {
+        self.redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+            .map(|r| (r.target.text.as_str(), !r.target.dynamic))
+    }
+
     /// `rm -rf / (via sudo)`: the command as run, and the wrapper path. A file tool's path
     /// (a command with no program) shows as a space and the path, as decision reasons have
     /// always quoted it.
