@@ -256,7 +256,109 @@ fn prints_environment(c: &SimpleCommand) -> bool {
                     .any(|w| matches!(*w, "-x" | "-p" | "-px" | "-xp"))
         }
         "compgen" => words == ["-v"],
-        _ => false,
+        _ => code_reads_environment(c),
+    }
+}
+
+/// What a language's code writes to read the whole environment, not one variable: a marker,
+/// and the texts that, right after it, make it one variable instead (`ENVIRON["HOME"]`,
+/// `os.environ.get('X')`).
+type EnvironmentMarker = (&'static str, &'static [&'static str]);
+
+/// The markers of reading the whole environment, by program.
+fn environment_markers(base: &str) -> &'static [EnvironmentMarker] {
+    match base {
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox" => &[("ENVIRON", &["["])],
+        "perl" | "perl5" => &[("%ENV", &[])],
+        "ruby" => &[("ENV", &["[", ".fetch", ".key?", ".include?", "_", "\""])],
+        "php" => &[("getenv()", &[]), ("$_ENV", &["["]), ("$_SERVER", &["["])],
+        b if b.starts_with("python") || b.starts_with("pypy") => &[
+            (
+                "os.environ",
+                &[
+                    "[",
+                    ".get(",
+                    ".setdefault(",
+                    ".pop(",
+                    ".__setitem__",
+                    ".update(",
+                ],
+            ),
+            ("environ.copy()", &[]),
+        ],
+        "node" | "nodejs" | "bun" | "deno" | "tsx" | "ts-node" => &[
+            ("process.env", &[".", "["]),
+            ("Bun.env", &[".", "["]),
+            ("Deno.env.toObject", &[]),
+        ],
+        _ => &[],
+    }
+}
+
+/// Whether a command's inline program reads the whole environment (`awk 'BEGIN{for (k in
+/// ENVIRON) print k}'`, `perl -e 'print %ENV'`, `ruby -e 'p ENV.to_h'`, `php -r
+/// 'print_r(getenv());'`, `python3 -c 'print(dict(os.environ))'`): what it prints down a
+/// pipe is every variable.
+fn code_reads_environment(c: &SimpleCommand) -> bool {
+    let markers = environment_markers(c.basename());
+    c.args.iter().any(|a| {
+        markers.iter().any(|(marker, narrowing)| {
+            a.text.match_indices(marker).any(|(k, _)| {
+                let after = &a.text[k + marker.len()..];
+                // A longer name (`ENVIRONMENT`, `process.envs`) is not the marker.
+                let longer = marker.chars().last().is_some_and(|l| l.is_alphanumeric())
+                    && after
+                        .chars()
+                        .next()
+                        .is_some_and(|n| n.is_alphanumeric() || n == '_');
+                !longer && !narrowing.iter().any(|n| after.trim_start().starts_with(n))
+            })
+        })
+    })
+}
+
+/// What code in a language without a parser here writes to open a network connection.
+const UNPARSED_NETWORK_MARKERS: &[&str] = &[
+    "http://",
+    "https://",
+    "ftp://",
+    "Net::HTTP",
+    "Net::FTP",
+    "Net::SMTP",
+    "URI.open",
+    "open-uri",
+    "TCPSocket",
+    "UDPSocket",
+    "Socket.",
+    "IO::Socket",
+    "LWP",
+    "HTTP::Tiny",
+    "curl_",
+    "fsockopen",
+    "stream_socket_client",
+    "socket_connect",
+    "socket(",
+];
+
+/// Ruby, Perl and PHP code is not parsed here: code that both reads the whole environment and
+/// names a network connection (`ruby -e 'Net::HTTP.post(URI("https://…"), ENV.to_h.to_s)'`)
+/// may send it, so it is unsure.
+fn unparsed_code_effects(c: &SimpleCommand, out: &mut Out) {
+    let lang = match c.basename() {
+        "ruby" => "Ruby",
+        "perl" | "perl5" => "Perl",
+        "php" => "PHP",
+        _ => return,
+    };
+    let networks = c
+        .args
+        .iter()
+        .any(|a| UNPARSED_NETWORK_MARKERS.iter().any(|m| a.text.contains(m)));
+    if networks && code_reads_environment(c) {
+        out.push(What::Unsure(format!(
+            "{lang} code that reads the whole environment and opens a network connection \
+             (seamguard does not parse {lang})"
+        )));
     }
 }
 
@@ -552,25 +654,36 @@ fn path(a: &Arg, c: &SimpleCommand) -> Option<PathRef> {
 }
 
 fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
-    // `deno run https://…/x.ts`, `bun https://…/x.js`: runtimes that fetch a script named by
-    // URL and run it.
-    if URL_SCRIPT_RUNNERS.contains(&c.basename())
-        && (a.text.starts_with("https://") || a.text.starts_with("http://"))
-    {
-        let mut w = send_url(a, Some("GET".into()), Vec::new());
-        if let What::Send(s) = &mut w {
-            s.runs_response = true;
-        }
-        out.push(w);
-        return;
-    }
     if let Some(p) = path(a, c) {
         out.push(What::Read(p));
     }
 }
 
-/// Runtimes whose script operand may be a URL they fetch and run.
-const URL_SCRIPT_RUNNERS: &[&str] = &["deno", "bun"];
+/// Registry specifiers a runtime installs a package from and runs (`npm:cowsay`,
+/// `jsr:@std/http/file-server`).
+const SCRIPT_SPECIFIERS: &[&str] = &["npm:", "jsr:"];
+
+/// The script a runtime runs ([`Role::Script`]): fetched and run when it is an `http(s)`
+/// URL (`deno run https://…/x.ts`, `bun https://…/x.js`), installed from its registry and
+/// run when it is a specifier (`deno run npm:cowsay`), read otherwise.
+fn script(a: &Arg, c: &SimpleCommand, out: &mut Out) {
+    let lower = a.text.to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        let mut w = send_url(a, Some("GET".into()), Vec::new());
+        if let What::Send(s) = &mut w {
+            s.runs_response = true;
+        }
+        out.push(w);
+    } else if SCRIPT_SPECIFIERS.iter().any(|p| lower.starts_with(p)) {
+        out.push(What::Install {
+            manager: c.basename().to_string(),
+            packages: vec![a.clone()],
+            source: None,
+        });
+    } else {
+        read(a, c, out);
+    }
+}
 
 fn write(a: &Arg, append: bool, c: &SimpleCommand, out: &mut Out) {
     if let Some(p) = path(a, c) {
@@ -845,6 +958,7 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     match c.basename() {
         "git" => git_config(c, out),
         "crontab" | "at" | "batch" => scheduled_jobs(c, out),
+        "ruby" | "perl" | "perl5" | "php" => unparsed_code_effects(c, out),
         _ => {}
     }
     if let Some(inner) = python_module(c) {
@@ -1013,6 +1127,7 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             Role::Write => write(a, append, c, out),
             Role::Append => write(a, true, c, out),
             Role::Wipe => delete(a, true, c, out),
+            Role::Script => script(a, c, out),
             Role::Delete if dry => {}
             Role::Delete => delete(a, recursive, c, out),
             _ => {}
