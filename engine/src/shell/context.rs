@@ -18,6 +18,15 @@ pub(super) enum Input {
     Text(String),
     /// Text only known at run time; completes "runs text from …".
     Unknown(String),
+    /// Text partly known now: what a group's literal commands write, with the output of
+    /// others only known at run time (`(crontab -l; echo '* * * * * job') | crontab -`).
+    /// `from` completes "runs text from …" for the unknown part.
+    Partial {
+        /// The text known now, in order.
+        known: String,
+        /// The rest's producer, for "runs text from …".
+        from: String,
+    },
     /// File names only known at run time, one per line, each standing for what `found` shows
     /// (the way `find -exec` shows `{}`): `find ~ | xargs rm -rf` removes `~`. `from`
     /// completes "runs text from …" for a reader that takes the names as a script.

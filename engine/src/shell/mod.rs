@@ -39,6 +39,8 @@
 //!   dispatching to
 //! - `wrappers`: programs that run another program (`sudo`, `env`, `timeout`, `xargs`,
 //!   `find -exec`, …), mostly as rows of one table, and
+//! - `runners`: programs that run a command once per input, the input put into its words
+//!   (GNU `parallel`, `fd -x` / `-X`), and
 //! - `reentry`: programs that run text as a script (`bash -c`, `eval`, `ssh`, `source`);
 //! - `context`: the analysis state all of them share;
 //! - `tool`: the paths of a whole tool call ([`tool_paths`]);
@@ -56,6 +58,7 @@ mod parse;
 mod programs;
 mod quote;
 mod reentry;
+mod runners;
 mod tool;
 mod walk;
 mod wrappers;
@@ -183,6 +186,17 @@ impl SimpleCommand {
             .find(|r| r.mode == RedirectMode::Text)
             .filter(|r| !r.target.dynamic)
             .map(|r| r.target.text.as_str())
+    }
+
+    /// The part known now of the text fed to the command's standard input, even when the rest
+    /// is only known at run time (`crontab - <<< "$X"`, `(crontab -l; echo …) | crontab -`),
+    /// and whether that is all of it.
+    pub(crate) fn stdin_known_text(&self) -> Option<(&str, bool)> {
+        self.redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+            .map(|r| (r.target.text.as_str(), !r.target.dynamic))
     }
 
     /// `rm -rf / (via sudo)`: the command as run, and the wrapper path. A file tool's path

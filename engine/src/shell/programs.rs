@@ -64,8 +64,15 @@ impl LineAnalysis {
             .to_string();
         // Text known now on standard input (`echo x | tee f`, through wrappers too) is kept
         // with the command, as a here-document is.
+        // Text partly known (`(crontab -l; echo …) | crontab -`) is kept as well, marked as
+        // only partly known: readers that need all of it do not take it.
         let mut redirects = redirects;
-        if let Some(Input::Text(t)) = &input.stdin
+        let fed = match &input.stdin {
+            Some(Input::Text(t)) => Some((t, false)),
+            Some(Input::Partial { known, .. }) => Some((known, true)),
+            _ => None,
+        };
+        if let Some((t, partial)) = fed
             && !redirects.iter().any(|r| r.mode == RedirectMode::Text)
         {
             redirects.push(Redirect {
@@ -73,7 +80,7 @@ impl LineAnalysis {
                 mode: RedirectMode::Text,
                 target: Arg {
                     text: t.clone(),
-                    dynamic: false,
+                    dynamic: partial,
                 },
             });
         }
@@ -95,6 +102,8 @@ impl LineAnalysis {
             ),
             "env" => self.env(rest, &via, depth, input),
             "find" => self.find_exec(rest, &via, depth),
+            "fd" | "fdfind" => self.fd_exec(&base, rest, &via, depth),
+            "parallel" => self.parallel(rest, &via, depth, input),
             "eval" => self.eval(rest, &via, depth),
             "ssh" => self.ssh(rest, &via, depth),
             "source" | "." => self.source(&base, rest, &via, depth, input),

@@ -143,6 +143,13 @@ impl LineAnalysis {
             Input::Unknown(from) | Input::Listing { from, .. } => {
                 self.mark_unsure(format!("`{who}` runs text from {from}"))
             }
+            // The part known now is judged; the rest cannot be.
+            Input::Partial { known, from } => {
+                let mut v = via.to_vec();
+                v.push(format!("{who} <<stdin"));
+                self.script(&known, &v, depth + 1);
+                self.mark_unsure(format!("`{who}` runs text from {from}"));
+            }
         }
     }
 

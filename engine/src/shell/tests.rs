@@ -450,9 +450,27 @@ fn a_shell_reading_text_only_known_at_run_time_is_unsure() {
                     .to_string()
             )
         );
-    // Only the first command of a compound producer would be seen: not modelled.
+    // A group writes what its commands write, in order: every line is judged.
+    assert_eq!(unsure("{ echo ls; echo 'rm -rf ~'; } | sh"), None);
     assert_eq!(
-        unsure("{ echo ls; echo 'rm -rf ~'; } | sh"),
+        cmds("{ echo ls; echo 'rm -rf ~'; } | sh"),
+        [
+            "echo ls",
+            "echo rm -rf ~",
+            "sh",
+            "ls (via sh <<stdin)",
+            "rm -rf ~ (via sh <<stdin)"
+        ]
+    );
+    // Partly known: the known lines are judged and the rest is reported.
+    assert_eq!(unsure("(echo ls; cat x.sh) | sh"), pipe("sh", "cat x.sh"));
+    assert_eq!(
+        cmds("(echo ls; cat x.sh) | sh"),
+        ["echo ls", "cat x.sh", "sh", "ls (via sh <<stdin)"]
+    );
+    // Other compound producers are not modelled.
+    assert_eq!(
+        unsure("for f in a; do echo ls; done | sh"),
         Some(
             "`sh` runs text from a pipe that is only known at run time (a compound command)"
                 .to_string()

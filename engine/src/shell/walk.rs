@@ -47,6 +47,7 @@ impl LineAnalysis {
         };
         for (i, c) in p.seq.iter().enumerate() {
             let before = self.out.len();
+            let pipes_before = self.pipes.len();
             self.command(c, via, depth, stdin.take());
             let this = first_of(&self.out, before);
             if let (Some(from), Some(to)) = (producer, this) {
@@ -57,6 +58,12 @@ impl LineAnalysis {
             if i + 1 < n {
                 stdin = Some(match c {
                     ast::Command::Simple(_) => self.producer(before, via),
+                    // `(crontab -l; echo '* * * * * job') | crontab -`: what the group's
+                    // commands write, in order.
+                    ast::Command::Compound(
+                        ast::CompoundCommand::Subshell(_) | ast::CompoundCommand::BraceGroup(_),
+                        None,
+                    ) => self.group_output(before, pipes_before, via),
                     _ => Input::Unknown(
                         "a pipe that is only known at run time (a compound command)".into(),
                     ),
@@ -74,42 +81,54 @@ impl LineAnalysis {
     /// is the first one recorded with the same wrapper path (substitutions inside its words
     /// are recorded before it, with a longer one).
     fn producer(&self, from: usize, via: &[String]) -> Input {
-        let unknown = |what: String| {
-            Input::Unknown(format!("a pipe that is only known at run time ({what})"))
-        };
-        let Some(c) = self
+        match self
             .out
             .get(from..)
             .and_then(|o| o.iter().find(|c| c.via == via))
-        else {
-            return unknown("a command that writes nothing known".into());
-        };
-        let shown = format!("`{}`", c.display());
-        if super::generators::env_generator(c) {
-            // `pyenv init - | source /dev/stdin`: environment definitions only.
-            return Input::Text(String::new());
+        {
+            Some(c) => output_of(c),
+            None => Input::Unknown(
+                "a pipe that is only known at run time (a command that writes nothing known)"
+                    .into(),
+            ),
         }
-        if c.dynamic_program || c.args.iter().any(|a| a.dynamic) {
-            return unknown(shown);
+    }
+
+    /// What a subshell or brace group recorded from `from` on writes to a pipe: the output of
+    /// each of its commands run through `via` that writes to its standard output (not into an
+    /// inner pipe, recorded from `pipes_from` on, nor into a file), in order. All known: the
+    /// text; some known: [`Input::Partial`]; none known: the first unknown one.
+    fn group_output(&self, from: usize, pipes_from: usize, via: &[String]) -> Input {
+        let inner_producers: Vec<usize> = self
+            .pipes
+            .get(pipes_from..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|(p, _)| *p)
+            .collect();
+        let mut known = String::new();
+        let mut any_known = false;
+        let mut unknown: Option<Input> = None;
+        for (k, c) in self.out.iter().enumerate().skip(from) {
+            if c.via != via || inner_producers.contains(&k) || writes_stdout_elsewhere(c) {
+                continue;
+            }
+            match output_of(c) {
+                Input::Text(t) => {
+                    any_known = true;
+                    known.push_str(&t);
+                }
+                other => {
+                    unknown.get_or_insert(other);
+                }
+            }
         }
-        let args: Vec<String> = c.args.iter().map(|a| a.text.clone()).collect();
-        match c.basename() {
-            "echo" => Input::Text(echo_output(&args)),
-            "printf" => match printf_output(&args) {
-                Ok(t) => Input::Text(t),
-                Err(why) => unknown(format!("{shown}: {why}")),
-            },
-            // `cat <<EOF`: the here-document, as is.
-            "cat" if args.is_empty() => match c.stdin_text() {
-                Some(t) => Input::Text(t.to_string()),
-                None => unknown(shown),
-            },
-            // `find ~ | xargs rm -rf`: the names it lists, as `-exec` sees them.
-            "find" | "gfind" if super::wrappers::find_lists_names(&c.args) => Input::Listing {
-                found: super::wrappers::find_found(&c.args),
-                from: format!("a pipe that is only known at run time ({shown})"),
-            },
-            _ => unknown(shown),
+        match (unknown, any_known) {
+            (None, _) => Input::Text(known),
+            (Some(Input::Unknown(from) | Input::Listing { from, .. }), true) => {
+                Input::Partial { known, from }
+            }
+            (Some(u), _) => u,
         }
     }
 
@@ -139,7 +158,7 @@ impl LineAnalysis {
         }
         match self.producer(before, &v) {
             Input::Text(t) => Input::Text(t),
-            Input::Unknown(_) | Input::Listing { .. } => unknown(),
+            Input::Unknown(_) | Input::Listing { .. } | Input::Partial { .. } => unknown(),
         }
     }
 
@@ -640,7 +659,7 @@ impl LineAnalysis {
         }
         let content = match self.producer(before, via) {
             Input::Text(t) => Some(t),
-            Input::Unknown(_) | Input::Listing { .. } => None,
+            Input::Unknown(_) | Input::Listing { .. } | Input::Partial { .. } => None,
         };
         for t in targets {
             self.written.insert(t, content.clone());
@@ -654,4 +673,52 @@ fn is_locator_text(text: &str) -> bool {
     text.starts_with("$(")
         && text.find(')') == Some(text.len() - 1)
         && super::locators::representative(text, Some("")).is_some()
+}
+
+/// What one simple command writes to its standard output: the text of a literal `echo` /
+/// `printf` or of `cat` fed a here-document, the names `find` / `fd` list, anything else
+/// unknown.
+fn output_of(c: &SimpleCommand) -> Input {
+    let unknown =
+        |what: String| Input::Unknown(format!("a pipe that is only known at run time ({what})"));
+    let shown = format!("`{}`", c.display());
+    if super::generators::env_generator(c) {
+        // `pyenv init - | source /dev/stdin`: environment definitions only.
+        return Input::Text(String::new());
+    }
+    if c.dynamic_program || c.args.iter().any(|a| a.dynamic) {
+        return unknown(shown);
+    }
+    let args: Vec<String> = c.args.iter().map(|a| a.text.clone()).collect();
+    match c.basename() {
+        "echo" => Input::Text(echo_output(&args)),
+        "printf" => match printf_output(&args) {
+            Ok(t) => Input::Text(t),
+            Err(why) => unknown(format!("{shown}: {why}")),
+        },
+        // `cat <<EOF`: the here-document, as is.
+        "cat" if args.is_empty() => match c.stdin_text() {
+            Some(t) => Input::Text(t.to_string()),
+            None => unknown(shown),
+        },
+        // `find ~ | xargs rm -rf`: the names it lists, as `-exec` sees them.
+        "find" | "gfind" if super::wrappers::find_lists_names(&c.args) => Input::Listing {
+            found: super::wrappers::find_found(&c.args),
+            from: format!("a pipe that is only known at run time ({shown})"),
+        },
+        // `fd . ~ | xargs rm -rf`: the same for the names `fd` lists.
+        "fd" | "fdfind" if super::runners::fd_lists_names(&c.args) => Input::Listing {
+            found: super::runners::fd_listing(&c.args),
+            from: format!("a pipe that is only known at run time ({shown})"),
+        },
+        _ => unknown(shown),
+    }
+}
+
+/// Whether a command's standard output goes to a file, not down the pipe (`echo x > f`).
+fn writes_stdout_elsewhere(c: &SimpleCommand) -> bool {
+    c.redirections.iter().any(|r| {
+        matches!(r.mode, RedirectMode::Write | RedirectMode::Append)
+            && r.fd.is_none_or(|fd| fd == 1)
+    })
 }

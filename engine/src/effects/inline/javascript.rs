@@ -32,6 +32,22 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
         js.collect(*n);
     }
     for n in &all {
+        // `import x from "https://…"`, `export * from "npm:x"`, `await import("jsr:@s/x")`:
+        // modules fetched from the network run.
+        let spec = match n.kind() {
+            "import_statement" | "export_statement" => n.child_by_field_name("source"),
+            "call_expression"
+                if n.child_by_field_name("function")
+                    .is_some_and(|f| f.kind() == "import") =>
+            {
+                n.child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0))
+            }
+            _ => None,
+        };
+        if let Some(r) = spec.and_then(|x| js.res(x, 0)) {
+            cx.module(&r);
+        }
         if matches!(n.kind(), "call_expression" | "new_expression") {
             js.call(*n, cx);
         } else if n.kind() == "identifier"
@@ -839,8 +855,11 @@ impl<'t> Js<'t, '_> {
                     Some(u) => self.res(u, 0),
                     None => None,
                 };
+                // `req.write(JSON.stringify(process.env)); req.end()`: the body is what is
+                // written on the request.
+                let body = self.written_on(n);
                 match url {
-                    Some(u) => cx.send_url(&u, method, Vec::new()),
+                    Some(u) => cx.send_url(&u, method, body),
                     None => cx.unknown(q, "a URL"),
                 }
             }
@@ -879,13 +898,73 @@ impl<'t> Js<'t, '_> {
                 match host {
                     Some(h) => {
                         let port = port.map(|p| self.t(p).to_string());
-                        cx.send_host(&h, port.as_deref(), Vec::new());
+                        cx.send_host(&h, port.as_deref(), self.written_on(n));
                     }
                     None => cx.unknown(q, "a host"),
                 }
             }
             _ => {}
         }
+    }
+
+    /// What is written on the object a call returns (a request, a socket): the data of its
+    /// `write` / `end` / `send` calls, chained (`https.request(o).end(data)`) or on the name
+    /// it is bound to (`const r = https.request(o); r.write(data)`).
+    fn written_on(&self, call: Node<'t>) -> Vec<BodySource> {
+        let mut body = Vec::new();
+        let sends = |m: Node<'t>| {
+            m.kind() == "member_expression"
+                && m.child_by_field_name("property")
+                    .is_some_and(|p| matches!(self.t(p), "write" | "end" | "send"))
+        };
+        let data_of = |c: Node<'t>, body: &mut Vec<BodySource>| {
+            if let Some(d) = self.args(c).first().copied() {
+                add_body(body, self.body(d, 0));
+            }
+        };
+        // Chained on the call itself.
+        let mut outer = call;
+        while let Some(m) = outer.parent().filter(|m| sends(*m))
+            && m.child_by_field_name("object")
+                .is_some_and(|o| o.id() == outer.id())
+            && let Some(c) = m.parent().filter(|c| c.kind() == "call_expression")
+        {
+            data_of(c, &mut body);
+            outer = c;
+        }
+        // On the name it is bound to.
+        let name = call.parent().and_then(|p| match p.kind() {
+            "variable_declarator"
+                if p.child_by_field_name("value")
+                    .is_some_and(|v| v.id() == call.id()) =>
+            {
+                p.child_by_field_name("name")
+            }
+            "assignment_expression"
+                if p.child_by_field_name("right")
+                    .is_some_and(|v| v.id() == call.id()) =>
+            {
+                p.child_by_field_name("left")
+            }
+            _ => None,
+        });
+        if let Some(name) = name.filter(|x| x.kind() == "identifier") {
+            let name = self.t(name);
+            let mut root = call;
+            while let Some(p) = root.parent() {
+                root = p;
+            }
+            for m in nodes(root) {
+                if sends(m)
+                    && m.child_by_field_name("object")
+                        .is_some_and(|o| o.kind() == "identifier" && self.t(o) == name)
+                    && let Some(c) = m.parent().filter(|c| c.kind() == "call_expression")
+                {
+                    data_of(c, &mut body);
+                }
+            }
+        }
+        body
     }
 
     /// Move into the `cwd` option of a command's options, if it has one; the folder to come
@@ -921,19 +1000,23 @@ impl<'t> Js<'t, '_> {
         for m in nodes(n) {
             match m.kind() {
                 "member_expression" | "subscript_expression"
-                    if self.qual(m, depth).as_deref() == Some("process.env")
-                        && !m.parent().is_some_and(|p| {
-                            matches!(p.kind(), "member_expression" | "subscript_expression")
-                                && p.child_by_field_name("object")
-                                    .is_some_and(|o| o.id() == m.id())
-                        }) =>
+                    if matches!(
+                        self.qual(m, depth).as_deref(),
+                        Some("process.env" | "Bun.env")
+                    ) && !m.parent().is_some_and(|p| {
+                        matches!(p.kind(), "member_expression" | "subscript_expression")
+                            && p.child_by_field_name("object")
+                                .is_some_and(|o| o.id() == m.id())
+                    }) =>
                 {
                     // `JSON.stringify(process.env)`, `{...process.env}`: every variable.
                     add_body(&mut out, vec![BodySource::Environment]);
                 }
                 "member_expression" | "subscript_expression" => {
                     if let Some(q) = self.qual(m, depth)
-                        && let Some(name) = q.strip_prefix("process.env.")
+                        && let Some(name) = q
+                            .strip_prefix("process.env.")
+                            .or_else(|| q.strip_prefix("Bun.env."))
                         && !name.contains('.')
                     {
                         add_body(&mut out, vec![BodySource::Env(name.to_string())]);

@@ -754,6 +754,37 @@ impl Collect<'_> {
         }));
     }
 
+    /// A module loaded by its specifier (`import("https://…/x.js")`, `import x from
+    /// "npm:pkg"`): a URL is fetched and run (a `send` whose response runs), a registry
+    /// specifier (`npm:`, `jsr:`) installed and run; a path or a built-in module adds nothing.
+    pub(super) fn module(&mut self, spec: &Res) {
+        let lower = spec.text.to_ascii_lowercase();
+        if lower.starts_with("https://") || lower.starts_with("http://") {
+            let dynamic = self.dynamic && spec.text.contains('$');
+            self.push(What::Send(super::Send {
+                url: Some(spec.text.clone()),
+                endpoint: if dynamic {
+                    None
+                } else {
+                    super::url::parse(&spec.text)
+                },
+                method: Some("GET".into()),
+                body: Vec::new(),
+                dynamic,
+                runs_response: true,
+            }));
+        } else if lower.starts_with("npm:") || lower.starts_with("jsr:") {
+            self.push(What::Install {
+                manager: "deno".into(),
+                packages: vec![crate::shell::Arg {
+                    text: spec.text.clone(),
+                    dynamic: self.dynamic && spec.text.contains('$'),
+                }],
+                source: None,
+            });
+        }
+    }
+
     /// A `send` to `host` (and `port`), no URL.
     pub(super) fn send_host(
         &mut self,

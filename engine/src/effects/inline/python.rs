@@ -75,6 +75,20 @@ struct Py<'t, 's> {
     opened: HashMap<usize, usize>,
 }
 
+/// Methods of a socket or connection object that send data: the name, and the position and
+/// keyword of the data argument.
+const SENDING_METHODS: &[(&str, usize, &str)] = &[
+    ("send", 0, "data"),
+    ("sendall", 0, "data"),
+    ("sendto", 0, "data"),
+    ("sendfile", 0, "file"),
+    ("request", 2, "body"),
+    ("sendmail", 2, "msg"),
+    ("send_message", 0, "msg"),
+    ("storbinary", 1, "fp"),
+    ("storlines", 1, "fp"),
+];
+
 /// The functions that `from M import *` can bring in, by module.
 const STAR_NAMES: &[(&str, &[&str])] = &[
     (
@@ -914,10 +928,16 @@ impl<'t> Py<'t, '_> {
                 let Some(h) = self.arg(n, 0, "host") else {
                     return;
                 };
+                // `c = HTTPSConnection(h); c.request('POST', '/', body=…)`: what is sent on
+                // the connection is the body.
+                let body = self
+                    .bound_name(n)
+                    .map(|name| self.sent_on(name))
+                    .unwrap_or_default();
                 match self.res(h, 0) {
                     Some(host) => {
                         let port = self.arg(n, 1, "port").map(|p| self.t(p).to_string());
-                        cx.send_host(&host, port.as_deref(), Vec::new());
+                        cx.send_host(&host, port.as_deref(), body);
                     }
                     None => cx.unknown(&q, "a host"),
                 }
@@ -1262,7 +1282,9 @@ impl<'t> Py<'t, '_> {
         (target.kind() == "identifier").then(|| text(target, self.src))
     }
 
-    /// What is sent on a socket bound to `name` (`s.sendall(…)`).
+    /// What is sent on a socket or connection bound to `name` (`s.sendall(…)`,
+    /// `c.request('POST', '/', body)`, `smtp.sendmail(a, b, msg)`): the data argument of each
+    /// method of [`SENDING_METHODS`] called on it.
     fn sent_on(&self, name: &str) -> Vec<BodySource> {
         let mut body = Vec::new();
         for o in self.refs.get(name).map(Vec::as_slice).unwrap_or_default() {
@@ -1272,12 +1294,13 @@ impl<'t> Py<'t, '_> {
             let Some(c) = f.parent().filter(|c| c.kind() == "call") else {
                 continue;
             };
+            let method = f
+                .child_by_field_name("attribute")
+                .and_then(|a| SENDING_METHODS.iter().find(|(m, _, _)| *m == self.t(a)));
             if f.child_by_field_name("object")
                 .is_some_and(|x| x.id() == o.id())
-                && f.child_by_field_name("attribute").is_some_and(|a| {
-                    matches!(self.t(a), "send" | "sendall" | "sendto" | "sendfile")
-                })
-                && let Some(d) = self.arg(c, 0, "data")
+                && let Some((_, pos, keyword)) = method
+                && let Some(d) = self.arg(c, *pos, keyword)
             {
                 add_body(&mut body, self.body(d, 0));
             }
