@@ -60,7 +60,9 @@ use std::process::ExitCode;
 
 use seamguard_engine::readers::{self, EventReader, Item, ProblemKind, ReadOptions, RecordedEvent};
 use seamguard_engine::runner::ProcessRunner;
-use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Seam, Verdict};
+use seamguard_engine::{
+    DecisionTable, Dialect, Engine, MemoryLedger, Seam, Verdict, keeping_effects,
+};
 
 use crate::{bump, discover, show};
 
@@ -534,7 +536,12 @@ impl Replay<'_> {
             report.events += 1;
             tick(st.events, &st.path);
             let dialect = self.dialect.unwrap_or(ev.dialect);
-            let out = memories.evaluate(&ev, || engine.evaluate(ev.seam, &ev.payload, dialect));
+            // The effects the evaluation finds are what the session memory remembers.
+            let (out, fx) = memories.evaluate(&ev, || {
+                keeping_effects(&ev.payload, || {
+                    engine.evaluate(ev.seam, &ev.payload, dialect)
+                })
+            });
             let fired = fired_set(&out);
             report.fired_any.extend(fired.iter().cloned());
             // The outcome compared with: the baseline policies', or the recorded one (whose
@@ -558,7 +565,7 @@ impl Replay<'_> {
                             || base.as_ref().is_some_and(|(b, _)| b.rules.contains(id))
                     }))
                 && (!o.only_changed || changed);
-            memories.record(&ev, &out, engine.table().env());
+            memories.record(&ev, &out, engine.table().env(), fx.as_deref());
             if !selected {
                 continue;
             }
