@@ -61,7 +61,7 @@ use std::process::ExitCode;
 use seamguard_engine::readers::{self, EventReader, Item, ProblemKind, ReadOptions, RecordedEvent};
 use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, MemoryLedger, Seam, Verdict, keeping_effects,
+    DecisionTable, Dialect, Engine, MemoryLedger, Seam, SharedResolutions, Verdict, keeping_effects,
 };
 
 use crate::{bump, discover, show};
@@ -515,7 +515,18 @@ impl Replay<'_> {
             events: 0,
             problems: 0,
         };
+        // A dry run changes nothing on disk: each path is resolved once per stretch of
+        // events, not once per evaluation (renewed to bound the memory). Command hooks that
+        // run (`--exec-hooks`) may change the file system: then once per evaluation.
+        let mut resolutions = (!o.exec_hooks).then(SharedResolutions::enter);
+        let mut stretch = 0;
         for (item, recorded) in items {
+            if stretch == RESOLUTIONS_PER_STRETCH && resolutions.take().is_some() {
+                // The old memory ends before the new one starts.
+                resolutions = Some(SharedResolutions::enter());
+                stretch = 0;
+            }
+            stretch += 1;
             let ev = match item {
                 Item::Event(ev) => ev,
                 Item::Problem(p) => {
@@ -635,6 +646,9 @@ impl Replay<'_> {
         }
     }
 }
+
+/// Events replayed with one memory of path resolutions (see [`Replay::file`]).
+const RESOLUTIONS_PER_STRETCH: usize = 4096;
 
 /// Most bytes of recordings replayed in parallel with `--format jsonl` (whose lines are kept
 /// until the files before them are written); over it, one thread streams them.
