@@ -263,7 +263,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         // Each group on its own core, with its own session memory; parts merged in file
         // order, so the report and the lines are what one thread would have written. The
         // files the session scan decoded are replayed from what it kept.
-        let work: Vec<(u64, Vec<(usize, Option<Decoded>)>)> = groups
+        let work: Vec<(u64, Group)> = groups
             .iter()
             .map(|g| {
                 let bytes = g
@@ -278,7 +278,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
                 (bytes, items)
             })
             .collect();
-        let done = largest_first(work, |group: Vec<(usize, Option<Decoded>)>| {
+        let done = largest_first(work, |group: Group| {
             let mut memories = memory::Memories::default();
             group
                 .into_iter()
@@ -471,6 +471,9 @@ type Items = Box<dyn Iterator<Item = (Item, Option<Brief>)>>;
 
 /// The items of a recorded file, decoded once by the session scan and kept for its replay.
 type Decoded = Vec<(Item, Option<Brief>)>;
+
+/// The files of one group, in file order, with their kept items.
+type Group = Vec<(usize, Option<Decoded>)>;
 
 /// The items of one recorded file, each with the outcome recorded for it (audit logs).
 fn items_of(f: &Path, audit: bool, read: ReadOptions) -> Items {
