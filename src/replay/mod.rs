@@ -852,3 +852,58 @@ impl Shared {
 fn json_line(v: &impl serde::Serialize) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_run_largest_first_and_results_come_in_job_order() {
+        let jobs: Vec<(u64, usize)> = vec![(5, 0), (90, 1), (0, 2), (40, 3), (90, 4)];
+        let started = std::sync::Mutex::new(Vec::new());
+        let out = largest_first(jobs, |j| {
+            if let Ok(mut s) = started.lock() {
+                s.push(j);
+            }
+            j * 10
+        });
+        assert_eq!(out, [0, 10, 20, 30, 40]);
+        let mut started = started.into_inner().unwrap_or_default();
+        // On one thread the order is exactly by size (ties in job order); on more, each
+        // thread takes the next largest.
+        if rayon::current_num_threads() == 1 {
+            assert_eq!(started, [1, 4, 3, 0, 2]);
+        }
+        started.sort_unstable();
+        assert_eq!(started, [0, 1, 2, 3, 4]);
+        assert!(largest_first(Vec::<(u64, u8)>::new(), |j| j).is_empty());
+    }
+
+    #[test]
+    fn the_session_scan_keeps_what_it_decoded_only_when_asked() {
+        let log = concat!(
+            r#"{"session_id":"s1","cwd":"/w","hook_event_name":"Stop","stop_hook_active":true}"#,
+            "\n",
+            r#"{"session_id":"s1","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}"#,
+            "\n",
+            "not json\n"
+        );
+        let items = || -> Items {
+            Box::new(EventReader::from_reader("log.jsonl", log.as_bytes()).map(|i| (i, None)))
+        };
+        let (shared, kept) = Shared::of(items(), true);
+        assert_eq!(
+            shared.sessions.into_iter().collect::<Vec<_>>(),
+            ["id\u{0}s1"]
+        );
+        assert_eq!(
+            shared.open_reads.into_iter().collect::<Vec<_>>(),
+            ["stop\u{0}s1\u{0}stop\u{0}main"]
+        );
+        let kept = kept.unwrap_or_default();
+        assert_eq!(kept.len(), 3);
+        let all: Vec<Item> = items().map(|(i, _)| i).collect();
+        assert!(kept.iter().map(|(i, _)| i).eq(all.iter()));
+        assert!(Shared::of(items(), false).1.is_none());
+    }
+}
