@@ -113,9 +113,11 @@ pub use dialect::Dialect;
 pub use engine::{
     ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
 };
+pub use evaluate::pred::keeping_effects;
 pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
+pub use paths::SharedResolutions;
 pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity, Source};
 pub use seam::{ActionKind, MatcherSubject, Seam};
 pub use table::{CompileError, DecisionTable, Fired, LoadFailure, ShellEnv};

@@ -51,6 +51,23 @@ impl Drop for ResolveScope {
     }
 }
 
+/// A resolution memory held across many evaluations on one thread, for a caller that knows
+/// nothing changes the file system meanwhile (a dry-run replay that runs no command): while
+/// it lives, each lexical path is resolved on disk once on this thread, not once per
+/// evaluation (a failing `readlink` per missing component each time). Drop it to forget.
+pub struct SharedResolutions {
+    _scope: ResolveScope,
+}
+
+impl SharedResolutions {
+    /// Start remembering resolutions on this thread across evaluations.
+    pub fn enter() -> SharedResolutions {
+        SharedResolutions {
+            _scope: ResolveScope::enter(),
+        }
+    }
+}
+
 /// `lexical` with its symlinks resolved where it exists (as it is otherwise), remembered
 /// within the current [`ResolveScope`].
 fn resolve(lexical: String) -> String {

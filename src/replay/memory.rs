@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use seamguard_engine::effects::Effects;
 use seamguard_engine::memory::{SessionMemory, entries_of, with_memory};
 use seamguard_engine::readers::RecordedEvent;
 use seamguard_engine::{Outcome, Seam, ShellEnv, Verdict};
@@ -31,16 +32,31 @@ impl Memories {
         with_memory(m, f)
     }
 
-    /// Remember what a pre-tool call does, unless it was denied (as the hook does).
-    pub(super) fn record(&mut self, ev: &RecordedEvent, out: &Outcome, env: &ShellEnv) {
+    /// Remember what a pre-tool call does, unless it was denied (as the hook does); `known`:
+    /// its effects, when its evaluation found them (in this memory: nothing was remembered
+    /// since).
+    pub(super) fn record(
+        &mut self,
+        ev: &RecordedEvent,
+        out: &Outcome,
+        env: &ShellEnv,
+        known: Option<&Effects>,
+    ) {
         if ev.seam != Seam::PreTool || matches!(out.verdict(), Verdict::Deny | Verdict::Block) {
             return;
         }
         let slot = self.by_session.entry(session_of(ev)).or_default();
-        let fx = with_memory(slot.clone(), || {
-            seamguard_engine::effects::effects_of(&ev.payload, env)
-        });
-        let entries = entries_of(&fx, env);
+        let found;
+        let fx = match known {
+            Some(fx) => fx,
+            None => {
+                found = with_memory(slot.clone(), || {
+                    seamguard_engine::effects::effects_of(&ev.payload, env)
+                });
+                &found
+            }
+        };
+        let entries = entries_of(fx, env);
         if !entries.is_empty() {
             Rc::make_mut(slot).remember(entries);
         }

@@ -58,10 +58,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rayon::prelude::*;
-use seamguard_engine::readers::{self, EventReader, Item, ProblemKind};
+use seamguard_engine::readers::{self, EventReader, Item, ProblemKind, ReadOptions, RecordedEvent};
 use seamguard_engine::runner::ProcessRunner;
-use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Seam, Verdict};
+use seamguard_engine::{
+    DecisionTable, Dialect, Engine, MemoryLedger, Seam, SharedResolutions, Verdict, keeping_effects,
+};
 
 use crate::{bump, discover, show};
 
@@ -137,6 +138,15 @@ fn load_engine(paths: &[PathBuf], exec_hooks: bool) -> (Engine, Vec<String>) {
         engine = engine.with_runner(Box::new(ProcessRunner));
     }
     (engine, names)
+}
+
+/// Whether anything `engine` evaluates reads a tool's result: a rule at a post-tool seam
+/// (its tests, redactions and command hooks see the post-tool payload). The session memory
+/// remembers pre-tool calls only, and the report shows no tool result.
+fn reads_tool_results(engine: &Engine) -> bool {
+    [Seam::PostTool, Seam::PostToolFailure]
+        .into_iter()
+        .any(|s| engine.table().seam_len(s) > 0)
 }
 
 fn fail_rank(v: Verdict) -> u8 {
@@ -232,8 +242,15 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         });
     }
     let mut failed = false;
+    // Tool results no rule reads are left undecoded.
+    let read = ReadOptions {
+        skip_tool_results: !std::iter::once(&engine)
+            .chain(baseline.as_ref())
+            .any(reads_tool_results),
+    };
     let run = Replay {
         engine: &engine,
+        read,
         baseline: baseline.as_ref(),
         dialect: o.dialect,
         fail_at,
@@ -241,26 +258,43 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         options: o,
         audit: &audit,
     };
-    let groups = parallel_groups(o, &files);
+    let (groups, mut kept) = parallel_groups(o, &files, &audit, read);
     if groups.len() > 1 {
         // Each group on its own core, with its own session memory; parts merged in file
-        // order, so the report and the lines are what one thread would have written.
-        let mut parts: Vec<Option<FilePart>> = files.iter().map(|_| None).collect();
-        let done: Vec<Vec<(usize, FilePart)>> = groups
-            .par_iter()
-            .map(|group| {
-                let mut memories = memory::Memories::default();
-                group
+        // order, so the report and the lines are what one thread would have written. The
+        // files the session scan decoded are replayed from what it kept.
+        let work: Vec<(u64, Group)> = groups
+            .iter()
+            .map(|g| {
+                let bytes = g
                     .iter()
-                    .filter_map(|&fi| {
-                        let f = files.get(fi)?;
-                        let mut lines = Lines::Buffered(Vec::new());
-                        let part = run.file(fi, f, &mut memories, &mut lines, &mut |_, _| {});
-                        Some((fi, part.with_lines(lines)))
-                    })
-                    .collect()
+                    .filter_map(|&fi| std::fs::metadata(files.get(fi)?).ok())
+                    .map(|m| m.len())
+                    .sum();
+                let items = g
+                    .iter()
+                    .map(|&fi| (fi, kept.get_mut(fi).and_then(Option::take)))
+                    .collect();
+                (bytes, items)
             })
             .collect();
+        let done = largest_first(work, |group: Group| {
+            let mut memories = memory::Memories::default();
+            group
+                .into_iter()
+                .filter_map(|(fi, items)| {
+                    let f = files.get(fi)?;
+                    let mut lines = Lines::Buffered(Vec::new());
+                    let items = items.map_or_else(
+                        || run.items_of(fi, f),
+                        |v| Box::new(v.into_iter()) as Box<dyn Iterator<Item = _>>,
+                    );
+                    let part = run.file(fi, f, items, &mut memories, &mut lines, &mut |_, _| {});
+                    Some((fi, part.with_lines(lines)))
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut parts: Vec<Option<FilePart>> = files.iter().map(|_| None).collect();
         for (fi, part) in done.into_iter().flatten() {
             if let Some(slot) = parts.get_mut(fi) {
                 *slot = Some(part);
@@ -284,7 +318,8 @@ pub(crate) fn run(o: &Options) -> ExitCode {
         for (fi, f) in files.iter().enumerate() {
             let mut lines = Lines::Direct(&mut stdout);
             let before = report.events;
-            let part = run.file(fi, f, &mut memories, &mut lines, &mut |n, path| {
+            let items = run.items_of(fi, f);
+            let part = run.file(fi, f, items, &mut memories, &mut lines, &mut |n, path| {
                 progress.tick(fi + 1, files.len(), before + n, path);
             });
             failed |= part.merge_into(&mut report);
@@ -420,6 +455,8 @@ fn merge_counts(into: &mut BTreeMap<String, usize>, from: BTreeMap<String, usize
 /// What every file of one replay is evaluated with.
 struct Replay<'a> {
     engine: &'a Engine,
+    /// What the readers may leave undecoded.
+    read: ReadOptions,
     baseline: Option<&'a Engine>,
     dialect: Option<Dialect>,
     fail_at: Option<u8>,
@@ -429,22 +466,37 @@ struct Replay<'a> {
     audit: &'a [bool],
 }
 
+/// The items of a recorded file in order, each with the outcome recorded for it (audit logs).
+type Items = Box<dyn Iterator<Item = (Item, Option<Brief>)>>;
+
+/// The items of a recorded file, decoded once by the session scan and kept for its replay.
+type Decoded = Vec<(Item, Option<Brief>)>;
+
+/// The files of one group, in file order, with their kept items.
+type Group = Vec<(usize, Option<Decoded>)>;
+
 /// The items of one recorded file, each with the outcome recorded for it (audit logs).
-fn items_of(f: &Path, audit: bool) -> Box<dyn Iterator<Item = (Item, Option<Brief>)>> {
+fn items_of(f: &Path, audit: bool, read: ReadOptions) -> Items {
     if audit {
         Box::new(audit_log::AuditReader::open(f).map(|a| (a.item, a.recorded)))
     } else {
-        Box::new(EventReader::open(f).map(|i| (i, None)))
+        Box::new(EventReader::open_with(f, read).map(|i| (i, None)))
     }
 }
 
 impl Replay<'_> {
+    /// The items of recorded file number `fi`, read from disk.
+    fn items_of(&self, fi: usize, f: &Path) -> Items {
+        items_of(f, self.audit.get(fi).copied().unwrap_or(false), self.read)
+    }
+
     /// Replay recorded file number `fi` with the session memories of the files before it in
     /// its group; `tick(events so far, path)` after each event.
     fn file(
         &self,
         fi: usize,
         f: &Path,
+        items: Items,
         memories: &mut memory::Memories,
         lines: &mut Lines<'_>,
         tick: &mut dyn FnMut(usize, &str),
@@ -466,7 +518,18 @@ impl Replay<'_> {
             events: 0,
             problems: 0,
         };
-        for (item, recorded) in items_of(f, audit) {
+        // A dry run changes nothing on disk: each path is resolved once per stretch of
+        // events, not once per evaluation (renewed to bound the memory). Command hooks that
+        // run (`--exec-hooks`) may change the file system: then once per evaluation.
+        let mut resolutions = (!o.exec_hooks).then(SharedResolutions::enter);
+        let mut stretch = 0;
+        for (item, recorded) in items {
+            if stretch == RESOLUTIONS_PER_STRETCH && resolutions.take().is_some() {
+                // The old memory ends before the new one starts.
+                resolutions = Some(SharedResolutions::enter());
+                stretch = 0;
+            }
+            stretch += 1;
             let ev = match item {
                 Item::Event(ev) => ev,
                 Item::Problem(p) => {
@@ -487,7 +550,12 @@ impl Replay<'_> {
             report.events += 1;
             tick(st.events, &st.path);
             let dialect = self.dialect.unwrap_or(ev.dialect);
-            let out = memories.evaluate(&ev, || engine.evaluate(ev.seam, &ev.payload, dialect));
+            // The effects the evaluation finds are what the session memory remembers.
+            let (out, fx) = memories.evaluate(&ev, || {
+                keeping_effects(&ev.payload, || {
+                    engine.evaluate(ev.seam, &ev.payload, dialect)
+                })
+            });
             let fired = fired_set(&out);
             report.fired_any.extend(fired.iter().cloned());
             // The outcome compared with: the baseline policies', or the recorded one (whose
@@ -511,7 +579,7 @@ impl Replay<'_> {
                             || base.as_ref().is_some_and(|(b, _)| b.rules.contains(id))
                     }))
                 && (!o.only_changed || changed);
-            memories.record(&ev, &out, engine.table().env());
+            memories.record(&ev, &out, engine.table().env(), fx.as_deref());
             if !selected {
                 continue;
             }
@@ -582,33 +650,92 @@ impl Replay<'_> {
     }
 }
 
+/// Events replayed with one memory of path resolutions (see [`Replay::file`]).
+const RESOLUTIONS_PER_STRETCH: usize = 4096;
+
 /// Most bytes of recordings replayed in parallel with `--format jsonl` (whose lines are kept
 /// until the files before them are written); over it, one thread streams them.
 const MAX_PARALLEL_JSONL_BYTES: u64 = 64 << 20;
 
+/// Most bytes of recordings whose decoded items the session scan keeps for the replay (it
+/// decodes every file to find its sessions); over it, each file is read a second time.
+const MAX_KEPT_BYTES: u64 = 64 << 20;
+
+/// Run `f` on every job on rayon's threads, the largest first (by `weight`, so the longest
+/// ones do not start last), each thread taking the next job when it is done; the results
+/// in the order of `jobs`.
+fn largest_first<J: Send, R: Send>(jobs: Vec<(u64, J)>, f: impl Fn(J) -> R + Sync) -> Vec<R> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs.get(i).map_or(0, |j| j.0)));
+    let slots: Vec<std::sync::Mutex<Option<J>>> = jobs
+        .into_iter()
+        .map(|(_, j)| std::sync::Mutex::new(Some(j)))
+        .collect();
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        slots.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = rayon::current_num_threads().min(order.len()).max(1);
+    rayon::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|_| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&i) = order.get(k) else { break };
+                    let job = slots
+                        .get(i)
+                        .and_then(|m| m.lock().ok().and_then(|mut j| j.take()));
+                    let Some(job) = job else { continue };
+                    let r = f(job);
+                    if let Some(Ok(mut slot)) = results.get(i).map(|m| m.lock()) {
+                        *slot = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .filter_map(|m| m.into_inner().ok().flatten())
+        .collect()
+}
+
 /// The files in groups that can be replayed side by side: files that share a session (its
 /// memory, its stop-continuation count) are in one group, replayed in file order. One group
 /// (replay on one thread) with `--exec-hooks` (commands run in the recorded order), one
-/// file, one core, or a large `--format jsonl` output.
-fn parallel_groups(o: &Options, files: &[PathBuf]) -> Vec<Vec<usize>> {
-    let one = vec![(0..files.len()).collect::<Vec<_>>()];
-    let bytes: u64 = files
+/// file, one core, or a large `--format jsonl` output. With the groups, the items the
+/// session scan decoded, per file, when the recordings are small enough to keep them.
+fn parallel_groups(
+    o: &Options,
+    files: &[PathBuf],
+    audit: &[bool],
+    read: ReadOptions,
+) -> (Vec<Vec<usize>>, Vec<Option<Decoded>>) {
+    let sizes: Vec<u64> = files
         .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
+        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+        .collect();
+    let bytes: u64 = sizes.iter().sum();
     if o.exec_hooks
         || files.len() < 2
         || rayon::current_num_threads() < 2
         || (o.format == OutputFormat::Jsonl && bytes > MAX_PARALLEL_JSONL_BYTES)
     {
-        return one;
+        let one = vec![(0..files.len()).collect::<Vec<_>>()];
+        return (one, Vec::new());
     }
-    // What each file's events share with other files.
-    let shared: Vec<Shared> = files
-        .par_iter()
-        .map(|f| Shared::of(f.as_path(), audit_log::is_audit_log(f)))
+    // What each file's events share with other files (and, when small, the events).
+    let keep = bytes <= MAX_KEPT_BYTES;
+    let jobs = files
+        .iter()
+        .zip(&sizes)
+        .enumerate()
+        .map(|(fi, (f, &n))| (n, (f.as_path(), audit.get(fi).copied().unwrap_or(false))))
         .collect();
+    let (shared, kept): (Vec<Shared>, Vec<Option<Decoded>>) = largest_first(jobs, |(f, audit)| {
+        Shared::of(items_of(f, audit, read), keep)
+    })
+    .into_iter()
+    .unzip();
     let open: BTreeSet<&str> = shared
         .iter()
         .flat_map(|s| s.open_reads.iter().map(String::as_str))
@@ -647,7 +774,7 @@ fn parallel_groups(o: &Options, files: &[PathBuf]) -> Vec<Vec<usize>> {
         let g = root(&group_of, fi);
         groups.entry(g).or_default().push(fi);
     }
-    groups.into_values().collect()
+    (groups.into_values().collect(), kept)
 }
 
 /// The first file of the group of file `i` (every link points to an earlier file).
@@ -676,40 +803,107 @@ struct Shared {
 }
 
 impl Shared {
-    fn of(f: &Path, audit: bool) -> Shared {
+    /// What the items of one file share; the items themselves when `keep`.
+    fn of(items: Items, keep: bool) -> (Shared, Option<Decoded>) {
         let mut out = Shared::default();
         let mut written = BTreeSet::new();
-        for (item, _) in items_of(f, audit) {
-            let Item::Event(ev) = item else { continue };
-            let p = &ev.payload;
-            let session = p.get("session_id").and_then(|v| v.as_str());
-            if let Some(id) = session.filter(|id| !id.is_empty()) {
-                out.sessions.insert(format!("id\u{0}{id}"));
+        let mut kept = Vec::new();
+        for (item, recorded) in items {
+            if let Item::Event(ev) = &item {
+                out.note(ev, &mut written);
             }
-            if matches!(ev.seam, Seam::Stop | Seam::SubagentStop) {
-                let key = format!(
-                    "stop\u{0}{}\u{0}{}\u{0}{}",
-                    session.unwrap_or("nosession"),
-                    ev.seam.name(),
-                    p.get("agent_id").and_then(|v| v.as_str()).unwrap_or("main")
-                );
-                let active = p
-                    .get("stop_hook_active")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false);
-                if active && !written.contains(&key) {
-                    out.open_reads.insert(key.clone());
-                } else if !active {
-                    written.insert(key.clone());
-                }
-                out.stop_keys.insert(key);
+            if keep {
+                kept.push((item, recorded));
             }
         }
-        out
+        (out, keep.then_some(kept))
+    }
+
+    /// Note the session and stop count of one event (`written`: the stop counts an earlier
+    /// stop event of the file wrote).
+    fn note(&mut self, ev: &RecordedEvent, written: &mut BTreeSet<String>) {
+        let p = &ev.payload;
+        let session = p.get("session_id").and_then(|v| v.as_str());
+        if let Some(id) = session.filter(|id| !id.is_empty()) {
+            self.sessions.insert(format!("id\u{0}{id}"));
+        }
+        if matches!(ev.seam, Seam::Stop | Seam::SubagentStop) {
+            let key = format!(
+                "stop\u{0}{}\u{0}{}\u{0}{}",
+                session.unwrap_or("nosession"),
+                ev.seam.name(),
+                p.get("agent_id").and_then(|v| v.as_str()).unwrap_or("main")
+            );
+            let active = p
+                .get("stop_hook_active")
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false);
+            if active && !written.contains(&key) {
+                self.open_reads.insert(key.clone());
+            } else if !active {
+                written.insert(key.clone());
+            }
+            self.stop_keys.insert(key);
+        }
     }
 }
 
 /// One JSON line (empty if it cannot be serialized, which typed records always can).
 fn json_line(v: &impl serde::Serialize) -> String {
     serde_json::to_string(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_run_largest_first_and_results_come_in_job_order() {
+        let jobs: Vec<(u64, usize)> = vec![(5, 0), (90, 1), (0, 2), (40, 3), (90, 4)];
+        let started = std::sync::Mutex::new(Vec::new());
+        let out = largest_first(jobs, |j| {
+            if let Ok(mut s) = started.lock() {
+                s.push(j);
+            }
+            j * 10
+        });
+        assert_eq!(out, [0, 10, 20, 30, 40]);
+        let mut started = started.into_inner().unwrap_or_default();
+        // On one thread the order is exactly by size (ties in job order); on more, each
+        // thread takes the next largest.
+        if rayon::current_num_threads() == 1 {
+            assert_eq!(started, [1, 4, 3, 0, 2]);
+        }
+        started.sort_unstable();
+        assert_eq!(started, [0, 1, 2, 3, 4]);
+        assert!(largest_first(Vec::<(u64, u8)>::new(), |j| j).is_empty());
+    }
+
+    #[test]
+    fn the_session_scan_keeps_what_it_decoded_only_when_asked() {
+        let log = concat!(
+            r#"{"session_id":"s1","cwd":"/w","hook_event_name":"Stop","stop_hook_active":true}"#,
+            "\n",
+            r#"{"session_id":"s1","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}"#,
+            "\n",
+            "not json\n"
+        );
+        let items = || -> Items {
+            Box::new(EventReader::from_reader("log.jsonl", log.as_bytes()).map(|i| (i, None)))
+        };
+        let (shared, kept) = Shared::of(items(), true);
+        assert_eq!(
+            shared.sessions.into_iter().collect::<Vec<_>>(),
+            ["id\u{0}s1"]
+        );
+        assert_eq!(
+            shared.open_reads.into_iter().collect::<Vec<_>>(),
+            ["stop\u{0}s1\u{0}stop\u{0}main"]
+        );
+        let kept = kept.unwrap_or_default();
+        assert_eq!(kept.len(), 3);
+        let all: Vec<Item> = items().map(|(i, _)| i).collect();
+        assert!(kept.iter().map(|(i, _)| i).eq(all.iter()));
+        assert!(Shared::of(items(), false).1.is_none());
+    }
 }

@@ -21,6 +21,50 @@ use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
 use crate::table::ShellEnv;
 
+/// The effects kept for one payload while [`keeping_effects`] runs (the payload by address:
+/// it is borrowed, so unchanged, for as long as the slot is set).
+struct Kept {
+    payload: *const Value,
+    effects: Option<Rc<Effects>>,
+}
+
+thread_local! {
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
+}
+
+/// Run `f` (evaluations of `payload`) and return, with its result, the effects of the tool
+/// call the first evaluation of this very value (the same `&Value`, not a copy or a
+/// rewritten input) found, if one needed them: what [`crate::effects::effects_of`] gives
+/// for `payload` in the same session memory, without finding them again.
+///
+/// ```
+/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, keeping_effects, load_str};
+/// use serde_json::json;
+///
+/// let policy = load_str(
+///     "[[rule]]\nid = \"no-env\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = [\"**/.env\"] }\ndecision = \"deny\"\n",
+///     "inline.toml", Scope::User, 0,
+/// );
+/// let engine = Engine::new(DecisionTable::new(vec![policy]));
+/// let payload = json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+///     "tool_name": "Bash", "tool_input": {"command": "cat .env"}});
+/// let (out, fx) = keeping_effects(&payload, || engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode));
+/// assert_eq!(out.fired_ids(), ["no-env"]);
+/// let fx = fx.expect("the rule read the call's effects");
+/// assert_eq!(fx.list, seamguard_engine::effects::effects_of(&payload, engine.table().env()).list);
+/// ```
+pub fn keeping_effects<R>(payload: &Value, f: impl FnOnce() -> R) -> (R, Option<Rc<Effects>>) {
+    let outer = KEPT.with(|k| {
+        k.borrow_mut().replace(Kept {
+            payload: std::ptr::from_ref(payload),
+            effects: None,
+        })
+    });
+    let r = f();
+    let kept = KEPT.with(|k| std::mem::replace(&mut *k.borrow_mut(), outer));
+    (r, kept.and_then(|k| k.effects))
+}
+
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
 /// of each command-line field (analysed once), glob operands expanded on disk (once), and
 /// the unsure / matched notes of the rule being evaluated.
@@ -157,11 +201,20 @@ impl<'a> Evaluation<'a> {
                     .iter()
                     .find(|(n, _)| n == "command")
                     .map(|(_, a)| a.clone());
-                Rc::new(crate::effects::effects_with(
+                let fx = Rc::new(crate::effects::effects_with(
                     self.payload,
                     self.env,
                     command.as_deref(),
-                ))
+                ));
+                KEPT.with(|k| {
+                    if let Some(k) = &mut *k.borrow_mut()
+                        && std::ptr::eq(k.payload, self.payload)
+                        && k.effects.is_none()
+                    {
+                        k.effects = Some(fx.clone());
+                    }
+                });
+                fx
             })
             .clone()
     }

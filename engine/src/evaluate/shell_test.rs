@@ -440,48 +440,55 @@ fn is_stream_device(path: &str) -> bool {
 /// that is not a letter or digit written as '-'>/`: the payload's `cwd`, or the closest of
 /// its parent folders, whose name encodes to that folder name is the project. Otherwise
 /// the `cwd`.
-/// Asked once per test of a call (hundreds per call with the library): the last answer is
-/// kept per thread, keyed by the `cwd` and `transcript_path` it was computed from.
+///
+/// Every shell and effect test of an evaluation asks for it: the last answer is kept per
+/// thread with the `cwd` and `transcript_path` it was found for, and found again only when
+/// they differ.
 pub(crate) fn project_base(payload: &Value) -> Option<String> {
-    type Memo = Option<(String, Option<String>, Option<String>)>;
-    thread_local! {
-        static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
-    }
     let cwd = payload.get("cwd").and_then(Value::as_str)?;
     let transcript = payload.get("transcript_path").and_then(Value::as_str);
-    let hit = LAST.with_borrow(|m| match m {
-        Some((c, t, base)) if c == cwd && t.as_deref() == transcript => Some(base.clone()),
-        _ => None,
-    });
-    if let Some(base) = hit {
-        return base;
-    }
-    let base = project_base_of(cwd, transcript);
-    LAST.set(Some((
-        cwd.to_string(),
-        transcript.map(str::to_string),
-        base.clone(),
-    )));
-    base
+    LAST_PROJECT.with(|last| {
+        if let Some(l) = &*last.borrow()
+            && l.cwd == cwd
+            && l.transcript.as_deref() == transcript
+        {
+            return Some(l.project.clone());
+        }
+        let project = find_project(cwd, transcript);
+        *last.borrow_mut() = Some(LastProject {
+            cwd: cwd.to_string(),
+            transcript: transcript.map(str::to_string),
+            project: project.clone(),
+        });
+        Some(project)
+    })
 }
 
-fn project_base_of(cwd: &str, transcript: Option<&str>) -> Option<String> {
-    let encode = |s: &str| -> String {
-        s.chars()
-            .map(|c| if c.is_alphanumeric() { c } else { '-' })
-            .collect()
-    };
+/// The project folder [`project_base`] found last on this thread, and what for.
+struct LastProject {
+    cwd: String,
+    transcript: Option<String>,
+    project: String,
+}
+
+thread_local! {
+    static LAST_PROJECT: RefCell<Option<LastProject>> = const { RefCell::new(None) };
+}
+
+/// [`project_base`] of a `cwd` and a transcript path.
+fn find_project(cwd: &str, transcript: Option<&str>) -> String {
+    let encode = |c: char| if c.is_alphanumeric() { c } else { '-' };
     let folder = transcript.and_then(|t| {
         let mut parts = t.rsplit(['/', '\\']);
         let _file = parts.next()?;
         let dir = parts.next()?;
-        (parts.next() == Some("projects")).then(|| encode(dir))
+        (parts.next() == Some("projects")).then_some(dir)
     });
     if let Some(folder) = folder {
         let mut at = cwd.trim_end_matches('/');
         while !at.is_empty() {
-            if encode(at) == folder {
-                return Some(at.to_string());
+            if at.chars().map(encode).eq(folder.chars().map(encode)) {
+                return at.to_string();
             }
             match at.rsplit_once('/') {
                 Some((parent, _)) => at = parent,
@@ -489,7 +496,7 @@ fn project_base_of(cwd: &str, transcript: Option<&str>) -> Option<String> {
             }
         }
     }
-    Some(cwd.to_string())
+    cwd.to_string()
 }
 
 #[cfg(test)]

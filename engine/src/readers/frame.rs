@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use super::claude_code::ClaudeState;
 use super::codex::CodexState;
-use super::{Item, ProblemKind, ReadProblem, claude_code, codex, gemini, payload_log};
+use super::{
+    Item, ProblemKind, ReadOptions, ReadProblem, claude_code, codex, gemini, lean, payload_log,
+};
 
 /// Longest line read (longer lines are reported and skipped).
 pub const MAX_LINE_BYTES: u64 = 64 * 1024 * 1024;
@@ -44,6 +46,7 @@ pub struct EventReader {
     claude: ClaudeState,
     codex: CodexState,
     audit_noted: bool,
+    options: ReadOptions,
 }
 
 impl fmt::Debug for EventReader {
@@ -73,11 +76,34 @@ impl EventReader {
     /// assert!(matches!(&items[..], [Item::Problem(p)] if p.kind == ProblemKind::Unreadable));
     /// ```
     pub fn open(path: &Path) -> EventReader {
+        EventReader::open_with(path, ReadOptions::default())
+    }
+
+    /// Open a recorded file, read with `options` (what may be left undecoded).
+    ///
+    /// # Errors
+    /// Never fails; problems are yielded as [`Item::Problem`], as for [`EventReader::open`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use seamguard_engine::readers::{EventReader, Item, ReadOptions};
+    ///
+    /// let lean = ReadOptions { skip_tool_results: true };
+    /// let items: Vec<Item> = EventReader::open_with(Path::new("/nonexistent/s.jsonl"), lean).collect();
+    /// assert_eq!(items.len(), 1);
+    /// ```
+    pub fn open_with(path: &Path, options: ReadOptions) -> EventReader {
         let name = path.display().to_string();
         match File::open(path) {
-            Ok(f) => EventReader::from_reader(&name, BufReader::with_capacity(256 * 1024, f)),
+            Ok(f) => EventReader::from_reader_with(
+                &name,
+                BufReader::with_capacity(256 * 1024, f),
+                options,
+            ),
             Err(e) => {
-                let mut r = EventReader::from_reader(&name, std::io::empty());
+                let mut r = EventReader::from_reader_with(&name, std::io::empty(), options);
                 r.finished = true;
                 r.mode = Mode::Done;
                 r.out.push_back(Item::Problem(ReadProblem {
@@ -112,6 +138,33 @@ impl EventReader {
     /// assert!(events.next().is_none());
     /// ```
     pub fn from_reader(name: &str, input: impl BufRead + 'static) -> EventReader {
+        EventReader::from_reader_with(name, input, ReadOptions::default())
+    }
+
+    /// Read from any buffered source with `options`; `name` is used in locations.
+    ///
+    /// # Errors
+    /// Never fails; problems are yielded as [`Item::Problem`], as for [`EventReader::open`].
+    ///
+    /// # Example
+    ///
+    /// A tool result no rule reads, left undecoded:
+    ///
+    /// ```
+    /// use seamguard_engine::readers::{EventReader, Item, ReadOptions};
+    ///
+    /// let log = r#"{"session_id":"s","cwd":"/w","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"a b c"}}"#;
+    /// let lean = ReadOptions { skip_tool_results: true };
+    /// let mut events = EventReader::from_reader_with("hooks.jsonl", log.as_bytes(), lean);
+    /// let Some(Item::Event(e)) = events.next() else { panic!("one event") };
+    /// assert_eq!(e.payload["tool_input"]["command"], "ls");
+    /// assert!(e.payload["tool_response"].is_null());
+    /// ```
+    pub fn from_reader_with(
+        name: &str,
+        input: impl BufRead + 'static,
+        options: ReadOptions,
+    ) -> EventReader {
         let file: Arc<str> = Arc::from(name);
         let mut r = EventReader {
             claude: ClaudeState::new(file.clone()),
@@ -124,6 +177,7 @@ impl EventReader {
             out: VecDeque::new(),
             finished: false,
             audit_noted: false,
+            options,
         };
         r.detect();
         r
@@ -177,7 +231,7 @@ impl EventReader {
                     return;
                 }
                 let line = std::mem::take(&mut self.buf);
-                match json_value(&line) {
+                match self.decode(&line) {
                     Ok(v) => {
                         let n = self.line_no;
                         self.record(n, v);
@@ -245,6 +299,18 @@ impl EventReader {
         }
     }
 
+    /// Decode one JSON Lines record (without its tool-result bodies when the options say
+    /// so; a record the lean decoding does not read is decoded the strict way, whose result
+    /// and error are what the caller gets).
+    fn decode(&self, line: &[u8]) -> Result<Value, serde_json::Error> {
+        if self.options.skip_tool_results
+            && let Ok(v) = lean::record(line)
+        {
+            return Ok(v);
+        }
+        json_value(line)
+    }
+
     fn bad_line(&mut self, n: usize, line: &[u8], e: &serde_json::Error) {
         let msg = if std::str::from_utf8(line).is_err() {
             "not UTF-8 text (binary data?)".to_string()
@@ -309,7 +375,7 @@ impl EventReader {
                 }
                 let line = std::mem::take(&mut self.buf);
                 let n = self.line_no;
-                match json_value(&line) {
+                match self.decode(&line) {
                     Ok(v) => self.record(n, v),
                     Err(e) => self.bad_line(n, &line, &e),
                 }

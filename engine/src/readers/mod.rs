@@ -36,6 +36,7 @@
 //!
 //! - `frame`: the [`EventReader`]: line reading, streamed arrays and whole documents, format
 //!   detection per record, and the problem records for what cannot be read;
+//! - `lean`: decoding a record without its tool-result bodies ([`ReadOptions`]);
 //! - `payload_log`: hook payloads as logged (bare or wrapped);
 //! - `claude_code`: Claude Code transcripts;
 //! - `codex`: Codex rollouts (and the argv → command string of their shell calls);
@@ -54,10 +55,23 @@ mod claude_code;
 mod codex;
 mod frame;
 mod gemini;
+mod lean;
 mod payload_log;
 
 pub use codex::argv_to_command;
 pub use frame::{EventReader, MAX_DOCUMENT_BYTES, MAX_LINE_BYTES};
+
+/// What a reader may leave undecoded: nothing by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Read the tool-result bodies of JSON Lines records as `null` without building them: a
+    /// post-tool payload's `tool_response` (and a Claude Code tool failure's `error` text,
+    /// then empty). For a replay in which nothing reads them: no rule at the post-tool
+    /// seams. Everything else, the events and problems included, is what a full read gives.
+    /// Where the bodies are, per format, is listed in the `lean` module; whole documents
+    /// (Gemini CLI chats, JSON arrays) are always read in full.
+    pub skip_tool_results: bool,
+}
 
 /// The on-disk format a record was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
