@@ -142,7 +142,9 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     None => ok = false,
                 }
             }
-            k if kind == EffectKind::Run || k == "path_inside" || k == "path_outside" => {
+            k if k != "lens"
+                && (kind == EffectKind::Run || k == "path_inside" || k == "path_outside") =>
+            {
                 ok &= lower_shell_key(ctx, k, val, &mut test.shell);
             }
             _ => {

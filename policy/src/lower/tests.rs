@@ -194,6 +194,18 @@ fn effect_tests_lower_with_their_kind_and_constraints() {
 }
 
 #[test]
+fn the_lens_of_a_runs_test_is_a_lens_not_a_push_target() {
+    let src = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.runs = { program = [\"rm\"], lens = [\"mcp\"] }\ndecision = \"deny\"\n";
+    let p = load_str(src, "runs.toml", Scope::User, 0);
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!(t.kind, EffectKind::Run);
+    assert_eq!(t.lenses, ["mcp"]);
+    assert_eq!(t.shell.programs, ["rm"]);
+    assert!(t.shell.push_to.is_empty());
+}
+
+#[test]
 fn lists_resolve_across_files_and_layers_stay_monotone() {
     let lib = load_str(LIBRARY, "lib.toml", Scope::Cli, 0);
     let user = load_str(
