@@ -63,18 +63,32 @@ impl Session {
     }
 
     /// Remember what the call does, unless it was denied.
-    pub(crate) fn record(self, payload: &Value, outcome: &Outcome, env: &ShellEnv) {
+    /// `known`: the call's effects, when its evaluation worked them out (in this memory).
+    pub(crate) fn record(
+        self,
+        payload: &Value,
+        outcome: &Outcome,
+        env: &ShellEnv,
+        known: Option<&seamguard_engine::effects::Effects>,
+    ) {
         let Some((store, id)) = self.at else {
             return;
         };
         if matches!(outcome.verdict(), Verdict::Deny | Verdict::Block) {
             return;
         }
-        let fx = with_memory(self.memory.clone(), || {
-            seamguard_engine::effects::effects_of(payload, env)
-        });
+        let found;
+        let fx = match known {
+            Some(fx) => fx,
+            None => {
+                found = with_memory(self.memory.clone(), || {
+                    seamguard_engine::effects::effects_of(payload, env)
+                });
+                &found
+            }
+        };
         let mut memory = Rc::unwrap_or_clone(self.memory);
-        let new = memory.remember(entries_of(&fx, env));
+        let new = memory.remember(entries_of(fx, env));
         if let Err(e) = store.append(&id, &new) {
             eprintln!("seamguard: {e}");
         }

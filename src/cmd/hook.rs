@@ -310,6 +310,7 @@ pub(super) fn respond(
         mut outcome,
         session,
         env,
+        effects,
     } = match judged {
         Ok(j) => j,
         Err(p) => {
@@ -352,7 +353,7 @@ pub(super) fn respond(
         }
     }
     // Recorded once the answer is written: a failure here changes nothing in it.
-    session.record(&payload, &outcome, &env);
+    session.record(&payload, &outcome, &env, effects.as_deref());
     code
 }
 
@@ -377,6 +378,9 @@ struct Judged {
     outcome: Outcome,
     session: crate::session_memory::Session,
     env: seamguard_engine::ShellEnv,
+    /// The call's effects, when the evaluation worked them out (the session memory records
+    /// them without working them out again).
+    effects: Option<std::rc::Rc<seamguard_engine::effects::Effects>>,
 }
 
 fn judge(
@@ -499,12 +503,15 @@ fn judge_with(
     // Session memory (what earlier calls of this session wrote, linked and read).
     let mut session = crate::session_memory::Session::load(payload, seam);
     warnings.extend(session.take_problems());
-    let mut outcome = session.evaluate(|| engine.evaluate(seam, payload, dialect));
+    let (mut outcome, effects) = session.evaluate(|| {
+        seamguard_engine::keeping_effects(payload, || engine.evaluate(seam, payload, dialect))
+    });
     let env = engine.table().env().clone();
     outcome.warnings.splice(0..0, warnings);
     Judged {
         outcome,
         session,
         env,
+        effects,
     }
 }
