@@ -51,13 +51,13 @@ pub const REQUEST: &[u8; 4] = b"SGQ2";
 pub const REPLY: &[u8; 4] = b"SGA2";
 /// The largest payload a hook reads, in bytes (16 MiB); a larger one is refused by the hook.
 pub const MAX_PAYLOAD_BYTES: usize = 16 << 20;
-/// The environment variables a hook call reads (besides the payload): part of the route, so a
-/// server only answers calls made in the environment it runs in. `PATH` and `SHELL` are here
-/// because command hooks of `run` rules run in the server's environment.
+/// The environment variables a hook call's judgement reads (besides the payload): part of the
+/// route, so a server only answers calls made with the values it runs with. `PATH` is not
+/// here: evaluation does not read it, and hosts and launchers (version managers, IDEs) change
+/// it, which would leave the server unused. Command hooks of `run` rules answered by a server
+/// run in the server's environment.
 pub const ROUTE_ENV: &[&str] = &[
     "HOME",
-    "PATH",
-    "SHELL",
     "XDG_CONFIG_HOME",
     "XDG_STATE_HOME",
     "CLAUDE_PROJECT_DIR",
@@ -336,6 +336,16 @@ mod tests {
         for (i, o) in others.iter().enumerate() {
             assert_ne!(*o, base, "variant {i}");
         }
+        // A launcher that changes `PATH` does not leave the server unused.
+        let with_path = |n: &str| match n {
+            "HOME" => Some(OsString::from("/home/u")),
+            "PATH" => Some(OsString::from("/opt/python/bin:/usr/bin")),
+            _ => None,
+        };
+        assert_eq!(
+            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &with_path),
+            base
+        );
     }
 
     #[test]
