@@ -29,8 +29,8 @@
 //!
 //! let args = [OsString::from("--policy"), OsString::from("policies")];
 //! let env = |name: &str| (name == "HOME").then(|| OsString::from("/home/user"));
-//! let a = seamguard_client::route_key_with(&args, Some("/work".as_ref()), &env);
-//! let b = seamguard_client::route_key_with(&args, Some("/tmp".as_ref()), &env);
+//! let a = seamguard_client::route_key_with(&args, Some("/work".as_ref()), &env, None);
+//! let b = seamguard_client::route_key_with(&args, Some("/tmp".as_ref()), &env, None);
 //! assert_ne!(a, b); // another folder is another route
 //!
 //! let reply = seamguard_client::encode_reply(2, b"{}", b"denied");
@@ -113,11 +113,29 @@ impl Fnv {
     }
 }
 
+/// What names a `seamguard` binary on disk: device, inode, size and modification time. A
+/// rebuilt or reinstalled binary is another one. `None` when it cannot be read.
+pub type BinaryIdentity = (u64, u64, u64, i64, i64);
+
+/// The [`BinaryIdentity`] of the file at `path`.
+pub fn binary_identity(path: &Path) -> Option<BinaryIdentity> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+}
+
 /// The route of a hook call with arguments `hook_args` (as spelled, without the program and
-/// subcommand names), made in this process's current folder and environment.
-pub fn route_key(hook_args: &[OsString]) -> u64 {
+/// subcommand names), made in this process's current folder and environment, to be judged
+/// by the `seamguard` binary `binary` (a server answers only for the binary it runs: an
+/// upgrade installed beside the old one is another route).
+pub fn route_key(hook_args: &[OsString], binary: Option<BinaryIdentity>) -> u64 {
     let cwd = std::env::current_dir().ok();
-    route_key_with(hook_args, cwd.as_deref(), &|name| std::env::var_os(name))
+    route_key_with(
+        hook_args,
+        cwd.as_deref(),
+        &|name| std::env::var_os(name),
+        binary,
+    )
 }
 
 /// [`route_key`] with the current folder and the environment given: `env(name)` is the value
@@ -126,9 +144,18 @@ pub fn route_key_with(
     hook_args: &[OsString],
     cwd: Option<&Path>,
     env: &dyn Fn(&str) -> Option<OsString>,
+    binary: Option<BinaryIdentity>,
 ) -> u64 {
     let mut h = Fnv::new();
-    h.field(b"seamguard route 2");
+    h.field(b"seamguard route 3");
+    match binary {
+        Some((dev, ino, len, secs, nanos)) => {
+            for v in [dev, ino, len, secs as u64, nanos as u64] {
+                h.field(&v.to_le_bytes());
+            }
+        }
+        None => h.field(b"\0unknown binary"),
+    }
     h.field(&(hook_args.len() as u64).to_le_bytes());
     for a in hook_args {
         h.field(a.as_bytes());
@@ -276,10 +303,20 @@ pub fn client_off() -> bool {
 /// `SEAMGUARD_SERVE_ANSWER_MS` (default 30,000 ms: a command hook may take seconds, and a
 /// call judged twice would run its command hooks twice), a short or damaged reply, a call the
 /// server says is not its own.
+///
+/// Only a socket of this user is asked: the socket and its folder must be owned by the
+/// process's user and the folder closed to others (mode 0700), else another user who made
+/// the folder first (a shared temp folder when `HOME` is unset) could answer in its place.
+/// Connecting is bounded by the same timeout (a server whose queue is full would otherwise
+/// block the connect).
 pub fn exchange(route: u64, payload: &[u8]) -> Option<Reply> {
     let req = encode_request(route, payload)?;
-    let mut s = UnixStream::connect(socket_path(route)).ok()?;
+    let path = socket_path(route);
+    if !owned_by_me(&path) {
+        return None;
+    }
     let t = env_ms("SEAMGUARD_SERVE_TIMEOUT_MS", 1000);
+    let mut s = connect_within(&path, t)?;
     s.set_read_timeout(Some(t)).ok()?;
     s.set_write_timeout(Some(t)).ok()?;
     s.write_all(&req).ok()?;
@@ -305,6 +342,39 @@ pub fn exchange(route: u64, payload: &[u8]) -> Option<Reply> {
     parse_reply(&buf)
 }
 
+/// Whether the socket at `path` and its folder belong to this process's user and the folder
+/// is closed to others. The user is the owner of `/proc/self` (no `getuid` in `std`); where
+/// that cannot be read, no socket is trusted.
+fn owned_by_me(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(me) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
+        return false;
+    };
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    let (Ok(d), Ok(s)) = (
+        std::fs::symlink_metadata(dir),
+        std::fs::symlink_metadata(path),
+    ) else {
+        return false;
+    };
+    d.is_dir() && d.uid() == me && d.mode() & 0o077 == 0 && s.uid() == me
+}
+
+/// Connect to `path` within `t`: on a thread, given up on when late (a full listen queue
+/// blocks `connect` with no bound of its own).
+fn connect_within(path: &Path, t: Duration) -> Option<UnixStream> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = path.to_path_buf();
+    std::thread::Builder::new()
+        .spawn(move || {
+            let _ = tx.send(UnixStream::connect(path));
+        })
+        .ok()?;
+    rx.recv_timeout(t).ok()?.ok()
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
@@ -317,21 +387,35 @@ mod tests {
     #[test]
     fn the_route_names_arguments_folder_and_environment() {
         let env = |name: &str| (name == "HOME").then(|| OsString::from("/home/u"));
-        let base = route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &env);
+        let base = route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &env, None);
         assert_eq!(
             base,
-            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &env)
+            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &env, None)
         );
         let others = [
-            route_key_with(&os(&["--policy", "q"]), Some(Path::new("/w")), &env),
-            route_key_with(&os(&["--policy=p"]), Some(Path::new("/w")), &env),
-            route_key_with(&os(&["--polic", "yp"]), Some(Path::new("/w")), &env),
-            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/v")), &env),
-            route_key_with(&os(&["--policy", "p"]), None, &env),
-            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &|_| None),
-            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &|n| {
-                (n == "HOME" || n == "SEAMGUARD_CACHE").then(|| OsString::from("/home/u"))
-            }),
+            route_key_with(&os(&["--policy", "q"]), Some(Path::new("/w")), &env, None),
+            route_key_with(&os(&["--policy=p"]), Some(Path::new("/w")), &env, None),
+            route_key_with(&os(&["--polic", "yp"]), Some(Path::new("/w")), &env, None),
+            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/v")), &env, None),
+            route_key_with(&os(&["--policy", "p"]), None, &env, None),
+            route_key_with(
+                &os(&["--policy", "p"]),
+                Some(Path::new("/w")),
+                &|_| None,
+                None,
+            ),
+            route_key_with(
+                &os(&["--policy", "p"]),
+                Some(Path::new("/w")),
+                &env,
+                Some((1, 2, 3, 4, 5)),
+            ),
+            route_key_with(
+                &os(&["--policy", "p"]),
+                Some(Path::new("/w")),
+                &|n| (n == "HOME" || n == "SEAMGUARD_CACHE").then(|| OsString::from("/home/u")),
+                None,
+            ),
         ];
         for (i, o) in others.iter().enumerate() {
             assert_ne!(*o, base, "variant {i}");
@@ -343,7 +427,12 @@ mod tests {
             _ => None,
         };
         assert_eq!(
-            route_key_with(&os(&["--policy", "p"]), Some(Path::new("/w")), &with_path),
+            route_key_with(
+                &os(&["--policy", "p"]),
+                Some(Path::new("/w")),
+                &with_path,
+                None
+            ),
             base
         );
     }

@@ -16,7 +16,7 @@
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 
 fn main() -> ExitCode {
@@ -25,16 +25,18 @@ fn main() -> ExitCode {
     if let Err(e) = std::io::stdin().lock().read_to_end(&mut payload) {
         // The full hook reports and records an unreadable payload; it gets what was read.
         eprintln!("seamguard-hook: reading the payload failed ({e}); passing it to seamguard hook");
-        return hand_over(&args, &payload);
+        return hand_over(&full_binary(), &args, &payload);
     }
-    if !seamguard_client::client_off()
-        && payload.len() <= seamguard_client::MAX_PAYLOAD_BYTES
-        && let Some(reply) =
-            seamguard_client::exchange(seamguard_client::route_key(&args), &payload)
-    {
-        return print(&reply);
+    let bin = full_binary();
+    if !seamguard_client::client_off() && payload.len() <= seamguard_client::MAX_PAYLOAD_BYTES {
+        // The route names the binary the call would be handed to: a server of another build
+        // (an upgrade installed beside the old one) does not answer.
+        let route = seamguard_client::route_key(&args, seamguard_client::binary_identity(&bin));
+        if let Some(reply) = seamguard_client::exchange(route, &payload) {
+            return print(&reply);
+        }
     }
-    hand_over(&args, &payload)
+    hand_over(&bin, &args, &payload)
 }
 
 /// Write a served answer as the hook would; a failed write blocks the call (exit 2).
@@ -56,7 +58,8 @@ fn print(reply: &seamguard_client::Reply) -> ExitCode {
     }
 }
 
-/// The full `seamguard` binary.
+/// The full `seamguard` binary: `$SEAMGUARD_BIN`, else the one beside this program, else the
+/// first `seamguard` file on `PATH` (else the bare name, which then fails to start).
 fn full_binary() -> PathBuf {
     if let Some(p) = std::env::var_os("SEAMGUARD_BIN").filter(|v| !v.is_empty()) {
         return PathBuf::from(p);
@@ -69,16 +72,24 @@ fn full_binary() -> PathBuf {
             return beside;
         }
     }
-    PathBuf::from("seamguard")
+    std::env::var_os("PATH")
+        .and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join("seamguard"))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| PathBuf::from("seamguard"))
 }
 
-/// Judge the call with `seamguard hook ARGS` in a child process, the payload on its stdin;
-/// its exit code is ours (a child ended by a signal, or one that cannot start, blocks: 2).
-fn hand_over(args: &[OsString], payload: &[u8]) -> ExitCode {
-    let bin = full_binary();
-    let child = std::process::Command::new(&bin)
+/// Judge the call with `bin hook ARGS` in a child process, the payload on its stdin, the
+/// server not asked again (`SEAMGUARD_SERVE=0`: it did not answer). Exit 0 and 2 are the
+/// child's answer; any other exit, a signal, or a child that cannot start blocks (2): the
+/// hook never exits otherwise, and hosts let a call run on other codes.
+fn hand_over(bin: &Path, args: &[OsString], payload: &[u8]) -> ExitCode {
+    let child = std::process::Command::new(bin)
         .arg("hook")
         .args(args)
+        .env("SEAMGUARD_SERVE", "0")
         .stdin(Stdio::piped())
         .spawn();
     let mut child = match child {
@@ -97,7 +108,14 @@ fn hand_over(args: &[OsString], payload: &[u8]) -> ExitCode {
     }
     match child.wait() {
         Ok(status) => match status.code() {
-            Some(c) => ExitCode::from(u8::try_from(c).unwrap_or(2)),
+            Some(c @ (0 | 2)) => ExitCode::from(c as u8),
+            Some(c) => {
+                eprintln!(
+                    "seamguard-hook: {} hook exited with {c}, not an answer: the call is blocked",
+                    bin.display()
+                );
+                ExitCode::from(2)
+            }
             None => {
                 eprintln!(
                     "seamguard-hook: seamguard hook was killed ({status}): the call is blocked"

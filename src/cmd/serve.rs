@@ -160,7 +160,8 @@ pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
     if seamguard_client::client_off() || !o.servable() {
         return None;
     }
-    let reply = seamguard_client::exchange(seamguard_client::route_key(&hook_argv()), bytes)?;
+    let route = seamguard_client::route_key(&hook_argv(), binary_identity());
+    let reply = seamguard_client::exchange(route, bytes)?;
     let mut out = std::io::stdout().lock();
     let write_ok = out
         .write_all(&reply.stdout)
@@ -182,11 +183,10 @@ fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// What names this process's binary on disk (device, inode, size, modification time): a
-/// rebuilt or reinstalled `seamguard` is another one, and the server stops answering.
-fn binary_identity() -> Option<(u64, u64, u64, i64, i64)> {
-    let m = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
-    Some((m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+/// What names this process's binary on disk: a rebuilt or reinstalled `seamguard` is another
+/// one (another route, and the server stops answering).
+fn binary_identity() -> Option<seamguard_client::BinaryIdentity> {
+    seamguard_client::binary_identity(&std::env::current_exe().ok()?)
 }
 
 /// Build the resident engine and the key it answers for; rebuilt while the policy files
@@ -223,17 +223,29 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let route = seamguard_client::route_key(&argv);
+    let binary = binary_identity();
+    let route = seamguard_client::route_key(&argv, binary);
     let Some((res, k)) = resident(&o) else {
-        eprintln!("seamguard serve: the policies kept changing while they were loaded");
+        eprintln!(
+            "seamguard serve: the policies could not be loaded into a snapshot (a missing path, an error, or files that kept changing while they were read); `seamguard check` with the same --policy arguments says which"
+        );
         return ExitCode::from(2);
     };
-    let binary = binary_identity();
     let dir = seamguard_client::socket_dir();
     if let Err(e) = std::fs::create_dir_all(&dir)
         .and_then(|_| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)))
     {
         eprintln!("seamguard serve: cannot create {}: {e}", dir.display());
+        return ExitCode::from(2);
+    }
+    // A folder another user made first (a shared temp folder when HOME is unset) is not used:
+    // the clients would not trust it either.
+    let mine = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+    if std::fs::symlink_metadata(&dir).map(|m| m.uid()).ok() != mine || mine.is_none() {
+        eprintln!(
+            "seamguard serve: {} is not owned by this user; not serving from it",
+            dir.display()
+        );
         return ExitCode::from(2);
     }
     let path = seamguard_client::socket_path(route);
@@ -268,6 +280,12 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
             if now_secs().saturating_sub(LAST.load(Ordering::Relaxed)) >= idle {
                 let _ = std::fs::remove_file(&watched);
                 eprintln!("seamguard serve: idle for {idle} s, exiting");
+                std::process::exit(0);
+            }
+            // Clients of a new build have another route: nothing would ever ask this one.
+            if binary_identity() != binary {
+                let _ = std::fs::remove_file(&watched);
+                eprintln!("seamguard serve: the seamguard binary was replaced, exiting");
                 std::process::exit(0);
             }
         }
@@ -352,6 +370,9 @@ impl Server<'_> {
                 .and_then(|p| key(self.o, Some(&p)))
                 == Some(self.key);
         if !mine {
+            eprintln!(
+                "seamguard serve: a call for other policies (edited, another project, a trust decision) was left to the hook; restart the server to serve them"
+            );
             let _ = s.write_all(&seamguard_client::encode_not_mine());
             return Served::Done;
         }

@@ -289,6 +289,42 @@ fn the_small_client_blocks_when_it_cannot_judge() {
         run.stderr
     );
     assert!(run.stderr.contains("the call is blocked"), "{}", run.stderr);
+    // A full binary that exits with anything but 0 or 2 has not answered: blocked.
+    let run = s.client(
+        &bash("ls", &s.dir),
+        &here,
+        &[("SEAMGUARD_BIN", "/bin/false")],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "seamguard-hook: /bin/false hook exited with 1, not an answer: the call is blocked\n"
+    );
+}
+
+#[test]
+fn a_socket_folder_open_to_others_is_not_trusted() {
+    let s = Setup::new("open-folder");
+    let mut server = s.serve(None);
+    let here = std::env::current_dir().unwrap();
+    let deny = bash("frobnicate", &s.dir);
+    assert!(
+        s.client(&deny, &here, &[])
+            .stdout
+            .contains("no frobnicating")
+    );
+    assert_eq!(s.answered(), 1);
+    // Another user could have made this folder: its sockets are not asked.
+    std::fs::set_permissions(s.socket_dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    assert!(
+        s.client(&deny, &here, &[])
+            .stdout
+            .contains("no frobnicating")
+    );
+    assert!(s.hook(&deny, true).stdout.contains("no frobnicating"));
+    assert_eq!(s.answered(), 1);
+    server.kill().unwrap();
+    server.wait().unwrap();
 }
 
 #[test]
@@ -335,12 +371,22 @@ fn a_server_whose_binary_is_replaced_stops_answering() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let deny = bash("frobnicate", &s.dir);
-    assert!(s.hook(&deny, true).stdout.contains("no frobnicating"));
+    let hook_of = |bin: &Path| {
+        let mut c = Command::new(bin);
+        c.args(["hook", "--policy"]).arg(&s.policy);
+        s.env(&mut c);
+        c.env("SEAMGUARD_SERVE_TIMEOUT_MS", "20000");
+        Run::utf8(output_with_stdin(&mut c, deny.as_bytes()))
+    };
+    // Another build (here: the one the tests run) is another route: not this server's.
+    assert!(hook_of(Path::new(BIN)).stdout.contains("no frobnicating"));
+    assert_eq!(s.answered(), 0, "a server of another binary did not answer");
+    assert!(hook_of(&copy).stdout.contains("no frobnicating"));
     assert_eq!(s.answered(), 1);
     // A new build installed over it (a new file at the same path).
     std::fs::remove_file(&copy).unwrap();
     std::fs::copy(BIN, &copy).unwrap();
-    let run = s.hook(&deny, true);
+    let run = hook_of(&copy);
     assert!(run.stdout.contains("no frobnicating"));
     assert_eq!(s.answered(), 1, "the old server did not answer");
     assert_eq!(server.wait().unwrap().code(), Some(0));
