@@ -9,8 +9,10 @@
 //! server answers.
 //!
 //! **Routed, then keyed.** The server listens on `<state dir>/serve/r-<route>.sock`; the route
-//! (`seamguard_client::route_key`) hashes the hook arguments as spelled, the current folder and
-//! the environment a hook call reads, so a client finds its server without parsing anything.
+//! (`seamguard_client::route_key`) hashes the hook arguments as spelled, the current folder,
+//! the environment a hook call reads and the `seamguard` binary that would judge the call, so
+//! a client finds its server without parsing anything, and a server of another build is never
+//! found. Clients only ask a socket and folder owned by their user, the folder closed to others.
 //! Whether the server may answer a call is decided per call, here: the key of the call
 //! ([`key`]: the policy files the payload's project finds, their content through the
 //! snapshot's content key, the parsed arguments, the trust store's metadata, the binary) must
@@ -18,6 +20,7 @@
 //! another project or a rebuilt `seamguard` is another key: the server says the call is not
 //! its own and the client judges it, so a stale table never answers. The server never
 //! reloads; it exits after `--idle-secs` without a request, or when its binary is replaced.
+//! A call it turns away is logged on its stderr.
 //!
 //! **Never fails open.** The socket is created in a folder of mode 0700 and is itself 0600.
 //! Whatever goes wrong on the way — no server, a refused connection, a server that does not
