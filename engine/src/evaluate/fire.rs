@@ -141,6 +141,7 @@ impl SeamTable {
     ) -> Vec<LocalFired> {
         // The lenses and the path tests resolve each path on disk once per evaluation.
         let _resolve = crate::paths::ResolveScope::enter();
+        let _evaluation = super::shell_test::EvaluationScope::enter();
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let (bits, matched_leaves) = self.scan::<S>(payload, &buckets);

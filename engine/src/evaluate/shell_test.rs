@@ -445,8 +445,15 @@ fn is_stream_device(path: &str) -> bool {
 /// thread with the `cwd` and `transcript_path` it was found for, and found again only when
 /// they differ.
 pub(crate) fn project_base(payload: &Value) -> Option<String> {
+    // Within one evaluation the same payload is asked hundreds of times: answered without
+    // looking its fields up again.
+    let here = (std::ptr::from_ref(payload) as usize, EVALUATION.get());
+    if DEPTH.get() > 0 && ASKED_FOR.get() == Some(here) {
+        return LAST_PROJECT.with(|last| last.borrow().as_ref().map(|l| l.project.clone()));
+    }
     let cwd = payload.get("cwd").and_then(Value::as_str)?;
     let transcript = payload.get("transcript_path").and_then(Value::as_str);
+    ASKED_FOR.set(Some(here));
     LAST_PROJECT.with(|last| {
         if let Some(l) = &*last.borrow()
             && l.cwd == cwd
@@ -462,6 +469,37 @@ pub(crate) fn project_base(payload: &Value) -> Option<String> {
         });
         Some(project)
     })
+}
+
+thread_local! {
+    /// The evaluation running on this thread (see [`EvaluationScope`]).
+    static EVALUATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many evaluation scopes are open on this thread.
+    static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The payload (address) and evaluation [`LAST_PROJECT`] was last found for.
+    static ASKED_FOR: std::cell::Cell<Option<(usize, u64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// While alive, one evaluation runs on this thread: its payload stays in place, so
+/// [`project_base`] answers it by address after the first time. Outside any scope a payload
+/// is always looked at (an address may be reused by another payload).
+pub(crate) struct EvaluationScope;
+
+impl EvaluationScope {
+    pub(crate) fn enter() -> EvaluationScope {
+        EVALUATION.set(EVALUATION.get().wrapping_add(1));
+        DEPTH.set(DEPTH.get().saturating_add(1));
+        ASKED_FOR.set(None);
+        EvaluationScope
+    }
+}
+
+impl Drop for EvaluationScope {
+    fn drop(&mut self) {
+        DEPTH.set(DEPTH.get().saturating_sub(1));
+        EVALUATION.set(EVALUATION.get().wrapping_add(1));
+        ASKED_FOR.set(None);
+    }
 }
 
 /// The project folder [`project_base`] found last on this thread, and what for.
