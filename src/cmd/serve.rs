@@ -106,6 +106,8 @@ struct HookOnly {
 
 /// The key of a hook call with arguments `o` and `payload` (`None`: the server's own, from
 /// its environment), or `None` when no server may answer (no snapshot yet, `--hooks-config`).
+/// Computed by the server only, in its own environment: the environment a call reads is in
+/// the route (`seamguard_client::ROUTE_ENV`), so a call made in another one never reaches it.
 fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
     if !o.servable() {
         return None;
@@ -131,17 +133,6 @@ fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
     }
     if args.iter().any(|a| a.is_relative()) {
         std::env::current_dir().ok().hash(&mut h);
-    }
-    for v in [
-        "HOME",
-        "XDG_CONFIG_HOME",
-        "XDG_STATE_HOME",
-        "CLAUDE_PROJECT_DIR",
-        "SEAMGUARD_AUDIT_LOG",
-        "SEAMGUARD_CACHE",
-        "SEAMGUARD_MANAGED_DIR",
-    ] {
-        std::env::var_os(v).hash(&mut h);
     }
     if let Ok(m) = std::fs::metadata(discover::trust_store().path()) {
         (
