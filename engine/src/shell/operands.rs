@@ -98,7 +98,9 @@ pub(crate) fn positionals(c: &SimpleCommand) -> Vec<&Arg> {
             skip_next = true;
             continue;
         }
-        if t.starts_with('-') && t.len() > 1 {
+        // A flag word holding `$IFS` (`rm -rf${IFS}$HOME`) splits into more words at run
+        // time: what follows the split is an operand, only known then.
+        if t.starts_with('-') && t.len() > 1 && !(a.dynamic && t.contains("IFS")) {
             continue;
         }
         out.push(a);
