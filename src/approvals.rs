@@ -41,22 +41,7 @@ pub(crate) fn apply(
     session: &Session,
     concerns: &[Concern],
 ) -> Option<Applied> {
-    if seam != Seam::PreTool || outcome.verdict() != Verdict::Ask || concerns.is_empty() {
-        return None;
-    }
-    let asking: Vec<&seamguard_engine::Contribution> = outcome
-        .fired
-        .iter()
-        .filter(|c| !c.observe && c.verdict == Verdict::Ask)
-        .collect();
-    let rules: Vec<&str> = asking.iter().map(|c| c.rule.as_str()).collect();
-    if crate::grants::unreadable_unsure(&rules, crate::grants::full_subject(payload)) {
-        return None;
-    }
-    if asking
-        .iter()
-        .any(|c| c.source.as_ref().is_some_and(|s| s.scope == Scope::Managed))
-    {
+    if seam != Seam::PreTool || !may_approve(outcome, payload) || concerns.is_empty() {
         return None;
     }
     let a = session.approval_for(concerns)?;
@@ -65,28 +50,51 @@ pub(crate) fn apply(
         ms: a.ms,
         by: a.by.to_string(),
     };
+    allow(outcome, concerns, &applied, &ago(applied.ms));
+    Some(applied)
+}
+
+/// Whether an approval may answer the ask of `outcome`: its verdict is exactly `ask`, the
+/// call is one seamguard could read, and no managed policy asked.
+pub(crate) fn may_approve(outcome: &Outcome, payload: &Value) -> bool {
+    if outcome.verdict() != Verdict::Ask {
+        return false;
+    }
+    let asking: Vec<&seamguard_engine::Contribution> = outcome
+        .fired
+        .iter()
+        .filter(|c| !c.observe && c.verdict == Verdict::Ask)
+        .collect();
+    let rules: Vec<&str> = asking.iter().map(|c| c.rule.as_str()).collect();
+    !crate::grants::unreadable_unsure(&rules, crate::grants::full_subject(payload))
+        && !asking
+            .iter()
+            .any(|c| c.source.as_ref().is_some_and(|s| s.scope == Scope::Managed))
+}
+
+/// Turn the ask of `outcome` into the allow of approval `applied` (`when`: how long ago, or
+/// where it was recorded).
+pub(crate) fn allow(outcome: &mut Outcome, concerns: &[Concern], applied: &Applied, when: &str) {
     let said = concerns
         .iter()
         .map(Concern::describe)
         .collect::<Vec<_>>()
         .join("; ");
-    let how = if applied.by == "allow" {
-        "with seamguard allow"
-    } else {
-        "the asked call ran"
+    let how = match applied.by.as_str() {
+        "allow" => "with seamguard allow",
+        "replay" => "the ask answered yes",
+        _ => "the asked call ran",
     };
     outcome.verdict = Some(Verdict::Allow);
     outcome.codex_ask.clear();
     outcome.reasons = vec![Attributed {
         text: format!(
-            "approved earlier in this session ({how}: {}, {}): {said}",
-            applied.call,
-            ago(applied.ms)
+            "approved earlier in this session ({how}: {}, {when}): {said}",
+            applied.call
         ),
         rule: APPROVAL_RULE.to_string(),
         source: None,
     }];
-    Some(applied)
 }
 
 /// `12 s ago`, `5 min ago`, `2 h ago`.
