@@ -14,7 +14,7 @@
 use serde_json::{Value, json};
 
 use seamguard_engine::concern::Concern;
-use seamguard_engine::{Attributed, Outcome, Scope, Seam, Verdict};
+use seamguard_engine::{Attributed, Dialect, Outcome, Scope, Seam, Verdict};
 
 use crate::session_memory::Session;
 
@@ -95,6 +95,24 @@ pub(crate) fn allow(outcome: &mut Outcome, concerns: &[Concern], applied: &Appli
         rule: APPROVAL_RULE.to_string(),
         source: None,
     }];
+}
+
+/// Whether the person sees an ask of this pre-tool call and a later report that the call ran
+/// means they said yes, so the ask may be learned from ([`crate::session_memory`]).
+///
+/// Only Claude Code (and the hosts that speak its protocol) shows a hook's `ask` as a prompt
+/// and then reports the call with the same `tool_use_id` (HOOKS.md: `PostToolUse`,
+/// `PostToolUseFailure`), and not in the modes where no prompt is shown
+/// (`bypassPermissions`, `dontAsk`). Codex has no ask: an ask is denied by default
+/// (`codex_ask = "deny"`) or left to Codex's own approval mode (`"ignore"`), so a call that
+/// ran there says nothing about the person. Gemini CLI, Cursor and Copilot CLI ask but report
+/// no id of the asked call afterwards. On those hosts approvals come from `seamguard allow`.
+pub(crate) fn host_asks(dialect: Dialect, payload: &Value) -> bool {
+    dialect == Dialect::ClaudeCode
+        && !matches!(
+            payload.get("permission_mode").and_then(Value::as_str),
+            Some("bypassPermissions" | "dontAsk")
+        )
 }
 
 /// `12 s ago`, `5 min ago`, `2 h ago`.

@@ -85,7 +85,9 @@ impl Session {
     /// - a post-tool report of a call that asked: the approval of its concerns.
     ///
     /// `known`: the call's effects, when its evaluation worked them out (in this memory).
-    /// `concerns`: what the final answer asks about (empty when it does not ask).
+    /// `concerns`: what the final answer asks about (empty when it does not ask); they are
+    /// remembered only when `learn`: the host shows the ask to the person and reports the
+    /// call if it then ran ([`crate::approvals::host_asks`]).
     pub(crate) fn record(
         self,
         payload: &Value,
@@ -94,6 +96,7 @@ impl Session {
         env: &ShellEnv,
         known: Option<&seamguard_engine::effects::Effects>,
         concerns: &[Concern],
+        learn: bool,
     ) {
         let Some((store, id)) = self.at else {
             return;
@@ -114,7 +117,8 @@ impl Session {
                     }
                 };
                 let mut entries = entries_of(fx, env);
-                if outcome.verdict() == Verdict::Ask
+                if learn
+                    && outcome.verdict() == Verdict::Ask
                     && !concerns.is_empty()
                     && let Some(call) = tool_use_id(payload)
                 {

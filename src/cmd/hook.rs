@@ -371,7 +371,16 @@ pub(super) fn respond(
         }
     }
     // Recorded once the answer is written: a failure here changes nothing in it.
-    session.record(&payload, seam, &outcome, &env, effects.as_deref(), asked);
+    let learn = crate::approvals::host_asks(dialect, &payload);
+    session.record(
+        &payload,
+        seam,
+        &outcome,
+        &env,
+        effects.as_deref(),
+        asked,
+        learn,
+    );
     code
 }
 

@@ -325,3 +325,39 @@ fn replay_counts_the_interruptions_a_person_would_see() {
     assert_eq!(v["interruptions"]["approved"], 0);
     assert_eq!(v["interruptions"]["distinct_concerns"], 2);
 }
+
+#[test]
+fn no_approval_is_learned_where_the_person_saw_no_prompt() {
+    let dir = workdir();
+    // Codex has no ask: a call that ran there was not approved by the person.
+    let mut p = payload(&dir, "PreToolUse", "s1", "c1", "ssh root@192.168.7.1 id");
+    p["turn_id"] = json!("turn-1");
+    p["model"] = json!("gpt-5.1-codex");
+    let r = seamguard(
+        &dir,
+        &["hook", "--dialect", "codex", "--policy", "p.toml"],
+        p.to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut post = payload(&dir, "PostToolUse", "s1", "c1", "ssh root@192.168.7.1 id");
+    post["turn_id"] = json!("turn-1");
+    post["model"] = json!("gpt-5.1-codex");
+    let r = seamguard(
+        &dir,
+        &["hook", "--dialect", "codex", "--policy", "p.toml"],
+        post.to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(pre(&dir, "s1", "c2", "ssh root@192.168.7.1 id").0, "ask");
+    // Claude Code in bypassPermissions mode shows no prompt.
+    let mut p = payload(&dir, "PreToolUse", "s3", "b1", "ssh root@192.168.7.1 id");
+    p["permission_mode"] = json!("bypassPermissions");
+    let r = seamguard(
+        &dir,
+        &["hook", "--policy", "p.toml"],
+        p.to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    ran(&dir, "PostToolUse", "s3", "b1", "ssh root@192.168.7.1 id");
+    assert_eq!(pre(&dir, "s3", "b2", "ssh root@192.168.7.1 id").0, "ask");
+}
