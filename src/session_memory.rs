@@ -89,9 +89,9 @@ impl Session {
     /// - a post-tool report of a call that asked: the approval of its concerns.
     ///
     /// `known`: the call's effects, when its evaluation worked them out (in this memory).
-    /// `concerns`: what the final answer asks about (empty when it does not ask); they are
-    /// remembered only when `learn`: the host shows the ask to the person and reports the
-    /// call if it then ran ([`crate::approvals::host_asks`]).
+    /// `learned`: what the final answer asks about (empty when it does not ask), when the
+    /// host shows the ask to the person and reports the call if it then ran
+    /// ([`crate::approvals::host_asks`]); `None` when it does not (nothing is learned).
     pub(crate) fn record(
         self,
         payload: &Value,
@@ -99,8 +99,7 @@ impl Session {
         outcome: &Outcome,
         env: &ShellEnv,
         known: Option<&seamguard_engine::effects::Effects>,
-        concerns: &[Concern],
-        learn: bool,
+        learned: Option<&[Concern]>,
     ) {
         let Some((store, id)) = self.at else {
             return;
@@ -121,7 +120,7 @@ impl Session {
                     }
                 };
                 let mut entries = entries_of(fx, env);
-                if learn
+                if let Some(concerns) = learned
                     && outcome.verdict() == Verdict::Ask
                     && !concerns.is_empty()
                     && let Some(call) = tool_use_id(payload)
@@ -136,7 +135,7 @@ impl Session {
                 let mut memory = Rc::unwrap_or_clone(self.memory);
                 memory.remember(entries)
             }
-            Seam::PostTool | Seam::PostToolFailure => match learned(&self.memory, payload) {
+            Seam::PostTool | Seam::PostToolFailure => match approval_of(&self.memory, payload) {
                 Some(e) => vec![e],
                 None => return,
             },
@@ -161,10 +160,11 @@ fn tool_use_id(payload: &Value) -> Option<&str> {
 
 /// The approval a post-tool report teaches: the call with its id asked, is the same call
 /// (same normalized call), and was not approved yet.
-pub(crate) fn learned(memory: &SessionMemory, payload: &Value) -> Option<Entry> {
+pub(crate) fn approval_of(memory: &SessionMemory, payload: &Value) -> Option<Entry> {
     let call = tool_use_id(payload)?;
     let (concerns, key) = memory.asked(call)?;
-    let same = call_key(payload).is_some_and(|k| k.to_string() == key);
+    let same = call_key(payload)
+        .is_some_and(|k| serde_json::from_str::<Value>(key).is_ok_and(|asked| asked == k));
     if !same || memory.approved(call) {
         return None;
     }

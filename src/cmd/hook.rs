@@ -378,8 +378,7 @@ pub(super) fn respond(
         &outcome,
         &env,
         effects.as_deref(),
-        asked,
-        learn,
+        learn.then_some(asked),
     );
     code
 }
