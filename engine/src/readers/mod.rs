@@ -52,6 +52,7 @@ use crate::dialect::Dialect;
 use crate::seam::Seam;
 
 mod claude_code;
+pub mod code_mode;
 mod codex;
 mod frame;
 mod gemini;
