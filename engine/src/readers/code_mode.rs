@@ -43,7 +43,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 use tree_sitter::Node;
 
-use crate::decision::{Contribution, Outcome, Verdict, merge};
+use crate::decision::{Contribution, Outcome, Verdict, merge, merged_verdict};
 use crate::effects::inline::{first_error, nodes, parse_javascript, text, unescape};
 use crate::policy::CodexAsk;
 use crate::seam::Seam;
@@ -284,10 +284,22 @@ fn merge_parts(
     let mut pending_runs = Vec::new();
     let mut hook_runs = Vec::new();
     let mut observed: Option<crate::decision::Observed> = None;
+    // The verdict the merge will give: each inner call's reasons that carry it are prefixed
+    // with the call, once.
+    let mut all: Vec<Contribution> = parts.iter().flat_map(|(_, o)| o.fired.clone()).collect();
+    if !unresolved.is_empty() {
+        all.push(Contribution::verdict(UNREAD_RULE, Verdict::Ask, None));
+    }
+    let best = merged_verdict(seam, &all);
     for (label, o) in parts {
+        let mut named = false;
         for mut c in o.fired {
-            if let (Some(l), Some(r)) = (&label, &c.reason) {
+            if let (Some(l), Some(r), false) = (&label, &c.reason, named)
+                && !c.observe
+                && c.verdict == best
+            {
                 c.reason = Some(format!("code mode, {l}: {r}"));
+                named = true;
             }
             contributions.push(c);
         }
