@@ -219,7 +219,7 @@ fn replay_reads_one_event_per_inner_call_at_the_line_of_the_exec_call() {
                 pre,
                 "exec",
                 "call_A3",
-                json!("tools.exec_command({cmd: `rm ${f}`})"),
+                json!({"input": "tools.exec_command({cmd: `rm ${f}`})"}),
                 Verdict::Ask
             ),
             row(
@@ -227,7 +227,7 @@ fn replay_reads_one_event_per_inner_call_at_the_line_of_the_exec_call() {
                 post,
                 "exec",
                 "call_A3",
-                json!("tools.exec_command({cmd: `rm ${f}`})"),
+                json!({"input": "tools.exec_command({cmd: `rm ${f}`})"}),
                 none
             ),
             row(

@@ -218,8 +218,8 @@ impl CodexState {
 
     /// A code-mode `exec` call: one `PreToolUse` per tool call in its code, as that tool
     /// (`tools.exec_command` → `Bash` in its `workdir`), with the id `<call id>#<n>`; what of
-    /// the code cannot be read is one more `exec` call holding the source of those parts, which
-    /// the engine asks about once with their causes (`code_mode::judge`).
+    /// the code cannot be read is one more `exec` call holding the source of those parts as its
+    /// `input`, which the engine asks about once with their causes (`code_mode::judge`).
     fn code_mode(&mut self, out: &mut VecDeque<Item>, line: usize, call_id: &str, code: &str) {
         let u = code_mode::unwrap(code);
         let mut calls: Vec<Replayed> = u
@@ -243,7 +243,7 @@ impl CodexState {
             calls.push(Replayed {
                 id: call_id.to_string(),
                 tool: code_mode::EXEC_TOOL.to_string(),
-                input: Value::String(parts.join(";\n")),
+                input: json!({ "input": parts.join(";\n") }),
                 cwd: None,
             });
         }
