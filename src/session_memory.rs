@@ -36,14 +36,18 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// The memory of the session of a tool event `payload` (pre-tool, post-tool, post-tool
-    /// failure); an empty one otherwise.
-    pub(crate) fn load(payload: &Value, seam: Seam) -> Session {
+    /// The memory of the session of a pre-tool event `payload`, or of a post-tool report
+    /// (`PostToolUse`, `PostToolUseFailure`) when approvals are learned from it (`learn`:
+    /// [`crate::approvals::host_asks`]) and it names its call; an empty one otherwise.
+    pub(crate) fn load(payload: &Value, seam: Seam, learn: bool) -> Session {
         let id = payload
             .get("session_id")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty());
-        let tool_seam = matches!(seam, Seam::PreTool | Seam::PostTool | Seam::PostToolFailure);
+        let tool_seam = seam == Seam::PreTool
+            || (learn
+                && matches!(seam, Seam::PostTool | Seam::PostToolFailure)
+                && tool_use_id(payload).is_some());
         let (true, Some(id)) = (tool_seam, id) else {
             return Session {
                 at: None,
@@ -85,9 +89,9 @@ impl Session {
     /// - a post-tool report of a call that asked: the approval of its concerns.
     ///
     /// `known`: the call's effects, when its evaluation worked them out (in this memory).
-    /// `concerns`: what the final answer asks about (empty when it does not ask); they are
-    /// remembered only when `learn`: the host shows the ask to the person and reports the
-    /// call if it then ran ([`crate::approvals::host_asks`]).
+    /// `learned`: what the final answer asks about (empty when it does not ask), when the
+    /// host shows the ask to the person and reports the call if it then ran
+    /// ([`crate::approvals::host_asks`]); `None` when it does not (nothing is learned).
     pub(crate) fn record(
         self,
         payload: &Value,
@@ -95,8 +99,7 @@ impl Session {
         outcome: &Outcome,
         env: &ShellEnv,
         known: Option<&seamguard_engine::effects::Effects>,
-        concerns: &[Concern],
-        learn: bool,
+        learned: Option<&[Concern]>,
     ) {
         let Some((store, id)) = self.at else {
             return;
@@ -117,7 +120,7 @@ impl Session {
                     }
                 };
                 let mut entries = entries_of(fx, env);
-                if learn
+                if let Some(concerns) = learned
                     && outcome.verdict() == Verdict::Ask
                     && !concerns.is_empty()
                     && let Some(call) = tool_use_id(payload)
@@ -132,7 +135,7 @@ impl Session {
                 let mut memory = Rc::unwrap_or_clone(self.memory);
                 memory.remember(entries)
             }
-            Seam::PostTool | Seam::PostToolFailure => match learned(&self.memory, payload) {
+            Seam::PostTool | Seam::PostToolFailure => match approval_of(&self.memory, payload) {
                 Some(e) => vec![e],
                 None => return,
             },
@@ -157,10 +160,11 @@ fn tool_use_id(payload: &Value) -> Option<&str> {
 
 /// The approval a post-tool report teaches: the call with its id asked, is the same call
 /// (same normalized call), and was not approved yet.
-pub(crate) fn learned(memory: &SessionMemory, payload: &Value) -> Option<Entry> {
+pub(crate) fn approval_of(memory: &SessionMemory, payload: &Value) -> Option<Entry> {
     let call = tool_use_id(payload)?;
     let (concerns, key) = memory.asked(call)?;
-    let same = call_key(payload).is_some_and(|k| k.to_string() == key);
+    let same = call_key(payload)
+        .is_some_and(|k| serde_json::from_str::<Value>(key).is_ok_and(|asked| asked == k));
     if !same || memory.approved(call) {
         return None;
     }

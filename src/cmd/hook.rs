@@ -378,8 +378,7 @@ pub(super) fn respond(
         &outcome,
         &env,
         effects.as_deref(),
-        asked,
-        learn,
+        learn.then_some(asked),
     );
     code
 }
@@ -530,7 +529,8 @@ fn judge_with(
     injected_fault();
     let mut warnings = warnings;
     // Session memory (what earlier calls of this session wrote, linked and read).
-    let mut session = crate::session_memory::Session::load(payload, seam);
+    let learn = crate::approvals::host_asks(dialect, payload);
+    let mut session = crate::session_memory::Session::load(payload, seam, learn);
     warnings.extend(session.take_problems());
     let (mut outcome, effects) = session.evaluate(|| {
         seamguard_engine::keeping_effects(payload, || engine.evaluate(seam, payload, dialect))

@@ -329,6 +329,14 @@ impl Engine {
     /// assert_eq!(outcome.fired_ids(), ["no-rm"]);
     /// ```
     pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
+        // Codex code mode: the tool calls inside an `exec` call, each judged as itself.
+        if dialect == Dialect::Codex
+            && let Some(out) = crate::readers::code_mode::judge(seam, payload, &|p| {
+                self.evaluate(seam, p, dialect)
+            })
+        {
+            return out;
+        }
         let budget = StopBudget::read(seam, payload, self.ledger.as_deref());
         let mut st = Eval {
             seam,
