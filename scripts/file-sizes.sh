@@ -26,6 +26,7 @@ fi
 
 declare -A over=()
 while IFS= read -r -d '' file; do
+  [[ -f $file ]] || continue
   lines=$(wc -l <"$file")
   if ((lines > limit)); then
     over["$file"]=$lines
