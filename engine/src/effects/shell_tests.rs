@@ -1786,10 +1786,7 @@ fn a_script_written_from_a_heredoc_is_analysed_when_run() {
 fn each_program_has_at_most_one_general_row() {
     let mut seen: Vec<&str> = Vec::new();
     let mut twice: Vec<&str> = Vec::new();
-    for row in super::programs::PROGRAMS
-        .iter()
-        .filter(|r| r.subs.is_empty())
-    {
+    for row in super::programs::rows().filter(|r| r.subs.is_empty()) {
         for n in row.names {
             if seen.contains(n) {
                 twice.push(n);
