@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
 use super::ledger::ContinuationLedger;
+use super::reasons::default_reason;
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
 };
@@ -62,17 +63,6 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("table", &self.table)
             .finish_non_exhaustive()
-    }
-}
-
-/// The reason a verdict gets when its rule gives none.
-pub(crate) fn default_reason(v: Verdict, id: &str) -> Option<String> {
-    match v {
-        Verdict::Deny => Some(format!("Denied by seamguard rule `{id}`")),
-        Verdict::Ask => Some(format!("seamguard rule `{id}` asks for approval")),
-        Verdict::Defer => Some(format!("Deferred by seamguard rule `{id}`")),
-        Verdict::Block => Some(format!("Blocked by seamguard rule `{id}`")),
-        _ => None,
     }
 }
 
