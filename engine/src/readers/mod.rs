@@ -55,6 +55,7 @@ mod claude_code;
 mod codex;
 mod frame;
 mod gemini;
+mod json;
 mod lean;
 mod payload_log;
 
