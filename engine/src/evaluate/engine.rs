@@ -27,11 +27,7 @@ use crate::table::{DecisionTable, Fired};
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
 
-/// Rule id of the one `ask` a pre-tool call gets when part of it cannot be resolved (an
-/// unknown program word, a computed path, a line that does not parse) and rules whose effect
-/// could be involved would otherwise each decide on it: the call is asked about once, with
-/// the unresolved part as the reason (DESIGN.md §2, "Never throw into the agent").
-pub const UNSURE_RULE: &str = "seamguard:unsure";
+pub use super::reasons::UNSURE_RULE;
 
 /// Most distinct causes quoted in the reason of the [`UNSURE_RULE`] ask.
 const MAX_UNSURE_CAUSES: usize = 3;
