@@ -30,6 +30,7 @@ pub(crate) mod content;
 pub(crate) mod files;
 pub(crate) mod host_tools;
 pub(crate) mod inline;
+pub(crate) mod language;
 pub(crate) mod mcp;
 pub(crate) mod programs;
 pub(crate) mod scripts;

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::engine::default_reason;
+use super::reasons::default_reason;
 use crate::codec::{HookResponse, decode_hook_output};
 use crate::decision::{Contribution, Verdict};
 use crate::dialect::Dialect;

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::effect_test::{EffectContext, eval_effect};
-use super::engine::UNSURE_RULE;
+use super::reasons::UNSURE_RULE;
 use super::shell_test::{Judgement, eval_shell, project_base};
 use crate::compile::globs::PathGlobs;
 use crate::compile::pred::EffectGlobs;

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
 use super::ledger::ContinuationLedger;
+use super::reasons::default_reason;
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
 };
@@ -26,11 +27,7 @@ use crate::table::{DecisionTable, Fired};
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
 
-/// Rule id of the one `ask` a pre-tool call gets when part of it cannot be resolved (an
-/// unknown program word, a computed path, a line that does not parse) and rules whose effect
-/// could be involved would otherwise each decide on it: the call is asked about once, with
-/// the unresolved part as the reason (DESIGN.md §2, "Never throw into the agent").
-pub const UNSURE_RULE: &str = "seamguard:unsure";
+pub use super::reasons::UNSURE_RULE;
 
 /// Most distinct causes quoted in the reason of the [`UNSURE_RULE`] ask.
 const MAX_UNSURE_CAUSES: usize = 3;
@@ -62,17 +59,6 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("table", &self.table)
             .finish_non_exhaustive()
-    }
-}
-
-/// The reason a verdict gets when its rule gives none.
-pub(crate) fn default_reason(v: Verdict, id: &str) -> Option<String> {
-    match v {
-        Verdict::Deny => Some(format!("Denied by seamguard rule `{id}`")),
-        Verdict::Ask => Some(format!("seamguard rule `{id}` asks for approval")),
-        Verdict::Defer => Some(format!("Deferred by seamguard rule `{id}`")),
-        Verdict::Block => Some(format!("Blocked by seamguard rule `{id}`")),
-        _ => None,
     }
 }
 

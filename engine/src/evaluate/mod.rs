@@ -6,6 +6,7 @@
 //!   `explain`, so `explain` shows the very evaluation the hook ran;
 //! * [`engine`]: the seam evaluator (waterfall of hooks, command hooks, guards, merge) and
 //!   [`ledger`], the stop seams' continuation budget;
+//! * [`reasons`]: the reason a verdict gets when its rule gives none;
 //! * `oracle` (feature `oracle`): the slow reference evaluator the property tests hold the
 //!   table to.
 
@@ -18,6 +19,7 @@ pub(crate) mod ledger;
 #[cfg(feature = "oracle")]
 pub(crate) mod oracle;
 pub(crate) mod pred;
+pub(crate) mod reasons;
 pub(crate) mod shell_test;
 pub(crate) mod trace;
 #[cfg(test)]

@@ -333,7 +333,7 @@ impl CodexState {
                 let name = str_of(p, "name").unwrap_or("");
                 let call_id = str_of(p, "call_id").unwrap_or("");
                 let raw = str_of(p, "arguments").unwrap_or("{}");
-                let args: Value = match super::frame::json_value(raw.as_bytes()) {
+                let args: Value = match super::json::json_value(raw.as_bytes()) {
                     Ok(v) => v,
                     Err(e) => {
                         out.push_back(Item::Problem(ReadProblem {

@@ -57,6 +57,7 @@ pub mod code_mode;
 mod codex;
 mod frame;
 mod gemini;
+mod json;
 mod lean;
 mod payload_log;
 

@@ -19,6 +19,9 @@ pub(crate) const GIT_GLOBAL_OPTIONS_WITH_VALUE: &[&str] = &[
     "--super-prefix",
 ];
 
+/// Programs that read a shell script (`bash -c '…'`, `bash file`, `… | bash`).
+pub(crate) const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
+
 /// Search and edit tools that take a pattern or script before their files (case PP-01:
 /// `grep -n '.env' .gitignore` reads .gitignore, not .env).
 pub(crate) const PATTERN_FIRST_PROGRAMS: &[&str] = &[

@@ -7,7 +7,7 @@
 //! directory, builtins that set variables to values read at run time forgetting them.
 
 use super::context::{Feed, Input, LineAnalysis};
-use super::reentry::SHELLS;
+use super::operands::SHELLS;
 use super::wrappers::{is_assignment, wrapper};
 use super::{Arg, MAX_DEPTH, Redirect, RedirectMode};
 

@@ -10,9 +10,6 @@ use super::Arg;
 use super::context::{Feed, Input, LineAnalysis, PROCSUB};
 use super::wrappers::skip_options;
 
-/// Programs that read a shell script (`bash -c '…'`, `bash file`, `… | bash`).
-pub(super) const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
-
 /// A shell's options that take a value.
 const SHELL_VALUED: &[&str] = &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"];
 

@@ -478,7 +478,7 @@ impl LineAnalysis {
                     let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
                     let runs_input = |r: &str| {
                         program
-                            .is_some_and(|p| super::reentry::SHELLS.contains(&p) || p.contains(r))
+                            .is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
                     };
                     let inner = match xargs_replace(rest) {
                         Some(r) if !r.is_empty() && runs_input(&r) => cmd

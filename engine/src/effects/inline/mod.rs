@@ -64,36 +64,7 @@ use crate::shell::{
 };
 use crate::table::ShellEnv;
 
-/// The language of a piece of inline code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Language {
-    /// Python 2 or 3.
-    Python,
-    /// JavaScript (Node, Bun).
-    JavaScript,
-    /// TypeScript (Deno, `tsx`, `ts-node`).
-    TypeScript,
-}
-
-impl Language {
-    /// The name used in reasons.
-    fn name(self) -> &'static str {
-        match self {
-            Language::Python => "Python",
-            Language::JavaScript => "JavaScript",
-            Language::TypeScript => "TypeScript",
-        }
-    }
-
-    /// The tree-sitter grammar.
-    fn grammar(self) -> tree_sitter::Language {
-        match self {
-            Language::Python => tree_sitter_python::LANGUAGE.into(),
-            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        }
-    }
-}
+pub(crate) use super::language::Language;
 
 /// Largest code parsed, in bytes (256 KiB); longer code is `unsure`.
 pub(crate) const MAX_CODE: usize = 256 * 1024;

@@ -1,0 +1,105 @@
+//! Object-store copies (`s3://…` / `gs://…` operands are remote) and containers, whose
+//! bind mounts expose host paths.
+
+use super::row::{Action, Program, ROW, Role, Switch};
+
+/// The cloud rows, in the order they are tried.
+pub(super) static ROWS: &[Program] = &[
+    // Object-store copies: `s3://…` / `gs://…` operands are remote.
+    Program {
+        names: &["aws"],
+        subs: &[&["s3", "cp"], &["s3", "sync"], &["s3", "mv"]],
+        global: &["--profile", "--region", "--endpoint-url", "--output"],
+        action: Action::Copy { moves: false },
+        valued: &[
+            "--profile",
+            "--region",
+            "--endpoint-url",
+            "--exclude",
+            "--include",
+            "--acl",
+            "--storage-class",
+            "--sse",
+            "--content-type",
+            "--expires",
+            "--cache-control",
+        ],
+        switches: &[("--delete", Switch::Delete)],
+        ..ROW
+    },
+    Program {
+        names: &["gsutil", "gcloud"],
+        subs: &[
+            &["cp"],
+            &["rsync"],
+            &["mv"],
+            &["storage", "cp"],
+            &["storage", "rsync"],
+            &["storage", "mv"],
+        ],
+        global: &["-o", "-h", "--project", "--account"],
+        action: Action::Copy { moves: false },
+        valued: &["-x", "-z", "-j", "-a", "--project"],
+        switches: &[
+            ("-d", Switch::Delete),
+            ("--delete-unmatched-destination-objects", Switch::Delete),
+        ],
+        ..ROW
+    },
+    // Containers: bind mounts expose host paths.
+    Program {
+        names: &["docker", "podman", "nerdctl"],
+        subs: &[
+            &["run"],
+            &["create"],
+            &["container", "run"],
+            &["container", "create"],
+        ],
+        global: &["-H", "--host", "--context", "-c", "--config"],
+        valued: &[
+            "-e",
+            "--env",
+            "-p",
+            "--publish",
+            "--name",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--network",
+            "--net",
+            "--entrypoint",
+            "-h",
+            "--hostname",
+            "--platform",
+            "-l",
+            "--label",
+            "--memory",
+            "-m",
+            "--cpus",
+            "--restart",
+            "--add-host",
+            "--pull",
+            "--log-driver",
+            "--log-opt",
+            "--cap-add",
+            "--cap-drop",
+            "--device",
+            "--ulimit",
+            "--security-opt",
+            "--tmpfs",
+            "--shm-size",
+            "--gpus",
+            "--pid",
+            "--ipc",
+            "--mount",
+        ],
+        options: &[
+            ("-v", Role::Mount),
+            ("--volume", Role::Mount),
+            ("--env-file", Role::Read),
+            ("--cidfile", Role::Write),
+        ],
+        ..ROW
+    },
+];

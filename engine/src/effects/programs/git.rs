@@ -1,0 +1,169 @@
+//! `git`: one row per subcommand family; the global options (`-C DIR`) come before the
+//! subcommand.
+
+use super::row::{Action, Fallback, Program, ROW, Role, Switch};
+use super::search::GREP_VALUED;
+
+/// `git`'s options before the subcommand that take a value.
+const GIT_GLOBAL: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+    "--super-prefix",
+    "--exec-path",
+];
+
+/// Options of `git log` / `show` / `diff` / `blame` that take a value.
+const GIT_HISTORY_VALUED: &[&str] = &[
+    "-n",
+    "--max-count",
+    "--skip",
+    "--since",
+    "--until",
+    "--after",
+    "--before",
+    "--author",
+    "--committer",
+    "--grep",
+    "-S",
+    "-G",
+    "-L",
+    "-U",
+    "--unified",
+    "--format",
+    "--pretty",
+    "--date",
+    "-M",
+    "-C",
+    "-B",
+    "-l",
+    "--encoding",
+    "--abbrev",
+    "--stat",
+    "--src-prefix",
+    "--dst-prefix",
+    "--diff-filter",
+    "-O",
+    "--relative",
+    "--word-diff",
+    "--color",
+    "--contents",
+    "-w",
+];
+
+/// The git rows, in the order they are tried.
+pub(super) static ROWS: &[Program] = &[
+    // git.
+    Program {
+        // `git clean` deletes untracked files below the working directory.
+        names: &["git"],
+        subs: &[&["clean"]],
+        global: GIT_GLOBAL,
+        valued: &["-e", "--exclude"],
+        rest: Role::Delete,
+        fallback: Fallback::Cwd,
+        ..ROW
+    },
+    Program {
+        names: &["git"],
+        subs: &[&["rm"]],
+        global: GIT_GLOBAL,
+        switches: &[("-r", Switch::Recursive)],
+        options: &[("--pathspec-from-file", Role::Read)],
+        rest: Role::Delete,
+        ..ROW
+    },
+    Program {
+        // `git diff --no-index A B`, `git log -p -- .env`, `git show HEAD:.env`: the paths
+        // (and `REV:path` blobs) they print are read.
+        names: &["git"],
+        subs: &[
+            &["diff"],
+            &["log"],
+            &["show"],
+            &["blame"],
+            &["annotate"],
+            &["cat-file"],
+            &["whatchanged"],
+            &["archive"],
+            &["apply"],
+            &["am"],
+            &["hash-object"],
+            &["difftool"],
+        ],
+        global: GIT_GLOBAL,
+        valued: GIT_HISTORY_VALUED,
+        options: &[
+            ("-o", Role::Write),
+            ("--output", Role::Write),
+            ("-e", Role::Ignore),
+            ("-f", Role::Read),
+        ],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `git grep PATTERN -- PATHS`.
+        names: &["git"],
+        subs: &[&["grep"]],
+        global: GIT_GLOBAL,
+        valued: GREP_VALUED,
+        options: &[("-e", Role::Ignore), ("-f", Role::Read)],
+        lead: &[Role::Ignore],
+        lead_options: &["-e", "-f"],
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // `git checkout -- f`, `git restore f`, `git reset --hard` overwrite files.
+        names: &["git"],
+        subs: &[&["checkout"], &["restore"], &["reset"]],
+        global: GIT_GLOBAL,
+        valued: &["-b", "-B", "--orphan", "-s", "--source", "--conflict"],
+        rest: Role::Write,
+        ..ROW
+    },
+    Program {
+        // Remote operations: URL operands are sent to.
+        names: &["git"],
+        subs: &[
+            &["push"],
+            &["fetch"],
+            &["pull"],
+            &["clone"],
+            &["ls-remote"],
+            &["submodule", "add"],
+        ],
+        global: GIT_GLOBAL,
+        action: Action::Send,
+        valued: &[
+            "-o",
+            "--push-option",
+            "--depth",
+            "--branch",
+            "-b",
+            "--origin",
+            "--reference",
+            "--jobs",
+            "-j",
+            "--filter",
+            "--shallow-since",
+            "--shallow-exclude",
+            "--recurse-submodules",
+            "--repo",
+            "--receive-pack",
+            "--upload-pack",
+            "--exec",
+            "-u",
+            "--template",
+            "--separate-git-dir",
+            "--config",
+            "-c",
+            "--name",
+        ],
+        ..ROW
+    },
+];

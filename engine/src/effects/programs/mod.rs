@@ -1,0 +1,53 @@
+//! Program knowledge: for each common program, which operands are read, written or deleted
+//! paths, which are URLs, which options take values.
+//!
+//! In: one analysed [`SimpleCommand`](crate::shell::SimpleCommand). Out: the [`Program`] row
+//! that describes it and its words sorted by role ([`Parsed`]): option values with the role the
+//! row gives them, switches that change the meaning of the operands (`-r`, `-a`, `-i`), and the
+//! operands after the subcommand. The shell lens turns a [`Parsed`] into effects.
+//!
+//! Every program is one row of a family's table ([`rows`] gives them in order); a program
+//! with subcommands (`git diff`, `npm install`, `systemctl stop`) has one row per subcommand
+//! family, tried in order before the program's general row. A program without a row is
+//! unknown: it only runs, and none of its operands is guessed at.
+//!
+//! The rows live by family, each beside the option lists it uses: [`text`] readers, [`search`]
+//! tools, [`runtimes`], [`files`] writers and deleters, [`git`], [`cloud`] copies and containers,
+//! [`network`] senders, [`system`] signals and permissions, [`packages`] installs. [`parse`]
+//! reads a command line by its row.
+
+mod cloud;
+mod files;
+mod git;
+mod network;
+mod packages;
+mod parse;
+mod row;
+mod runtimes;
+mod search;
+mod system;
+mod text;
+
+pub(crate) use parse::{Parsed, is_remote, parse};
+pub(crate) use row::{Action, Fallback, Program, Role, Switch};
+pub(crate) use runtimes::stdin_language;
+
+/// Every family's rows, in the order they are tried for a program's base name. The order
+/// only matters among the subcommand rows of one program (the first that matches wins), and
+/// no program has rows in two families but `bun` (runtimes before packages).
+const FAMILIES: &[&[Program]] = &[
+    text::ROWS,
+    search::ROWS,
+    runtimes::ROWS,
+    files::ROWS,
+    git::ROWS,
+    cloud::ROWS,
+    network::ROWS,
+    system::ROWS,
+    packages::ROWS,
+];
+
+/// Every program the effect model knows, in the order rows are tried.
+pub(crate) fn rows() -> impl Iterator<Item = &'static Program> {
+    FAMILIES.iter().flat_map(|family| family.iter())
+}

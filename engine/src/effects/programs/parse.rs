@@ -1,0 +1,316 @@
+//! Reading one command line by its row: the row for the program and subcommand, then every
+//! word sorted by the role the row gives it.
+
+use super::row::{Action, Program, Role, Switch};
+use super::rows;
+use crate::effects::language::Language;
+use crate::shell::{Arg, SimpleCommand};
+/// The words of one command sorted by the role its row gives them.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    /// The row.
+    pub(crate) row: &'static Program,
+    /// The subcommand words matched (`["pip", "install"]`).
+    pub(crate) sub: Vec<String>,
+    /// Option values (and `key=value` operands) with their roles, in order.
+    pub(crate) values: Vec<(Role, Arg)>,
+    /// Switches given.
+    pub(crate) switches: Vec<Switch>,
+    /// Short options the row does not know (`-9` of `kill`, `-SIGKILL`), as written.
+    pub(crate) other_flags: Vec<Arg>,
+    /// The operands after the subcommand, each with its role.
+    pub(crate) operands: Vec<(Role, Arg)>,
+    /// A `lead_options` option gave the lead.
+    pub(crate) lead_given: bool,
+    /// How many of the positional words came before `--` (all of them without one).
+    pub(crate) before_dashes: usize,
+    /// Shell text given to options that run it (`--pre CMD`, `-e CMD`), with the option.
+    pub(crate) scripts: Vec<(String, Arg)>,
+    /// Code the inline-code lens reads (`-c CODE`, `-e CODE`), with the option and language.
+    pub(crate) codes: Vec<(String, Language, Arg)>,
+}
+
+impl Parsed {
+    /// Record an option's value; shell text is kept with the option that runs it.
+    fn value(&mut self, option: &str, role: Role, v: Arg) {
+        if role == Role::Shell {
+            self.scripts.push((option.to_string(), v.clone()));
+        }
+        if let Role::Code(lang) = role {
+            self.codes.push((option.to_string(), lang, v.clone()));
+        }
+        self.values.push((role, v));
+    }
+
+    /// Whether the switch was given.
+    pub(crate) fn has(&self, s: Switch) -> bool {
+        self.switches.contains(&s)
+    }
+
+    /// The option values with a role.
+    pub(crate) fn values_of(&self, role: Role) -> impl Iterator<Item = &Arg> {
+        self.values
+            .iter()
+            .filter(move |(r, _)| *r == role)
+            .map(|(_, a)| a)
+    }
+
+    /// The operands with a role.
+    pub(crate) fn operands_of(&self, role: Role) -> impl Iterator<Item = &Arg> {
+        self.operands
+            .iter()
+            .filter(move |(r, _)| *r == role)
+            .map(|(_, a)| a)
+    }
+}
+
+/// The row for a command and its words sorted by role; `None` for a program the table does
+/// not know (or a subcommand none of its rows covers).
+pub(crate) fn parse(c: &SimpleCommand) -> Option<Parsed> {
+    let base = c.basename();
+    let rows = || rows().filter(move |p| p.names.contains(&base));
+    // A row for a subcommand wins over the program's general row (`bun install` is not
+    // `bun SCRIPT`).
+    rows()
+        .filter(|p| !p.subs.is_empty())
+        .find_map(|p| parse_row(p, &c.args))
+        .or_else(|| {
+            rows()
+                .filter(|p| p.subs.is_empty())
+                .find_map(|p| parse_row(p, &c.args))
+        })
+}
+
+/// An argument word with new text (an inline option value), dynamic as its word.
+fn part(a: &Arg, text: &str) -> Arg {
+    Arg {
+        text: text.to_string(),
+        dynamic: a.dynamic,
+    }
+}
+
+/// Read `args` by `row`; `None` when the row's subcommand does not match.
+fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
+    // Where the words after the subcommand start, and where the subcommand starts.
+    let mut i = 0;
+    let mut sub_start = 0;
+    let mut sub = Vec::new();
+    if !row.subs.is_empty() {
+        // Skip options before each subcommand word (`git -C d diff`, `apt-get -y install`,
+        // `npm --registry URL install`).
+        let mut words: Vec<(usize, &Arg)> = Vec::new();
+        let want = row.subs.iter().map(|s| s.len()).max().unwrap_or(0);
+        let mut j = 0;
+        while let Some(a) = args.get(j) {
+            if words.len() == want {
+                break;
+            }
+            let t = a.text.as_str();
+            if t.starts_with('-') && t.len() > 1 && !row.subs.iter().any(|s| s.first() == Some(&t))
+            {
+                let takes = row.global.contains(&t)
+                    || row.valued.contains(&t)
+                    || row.options.iter().any(|(o, _)| *o == t);
+                j += if takes { 2 } else { 1 };
+                continue;
+            }
+            words.push((j, a));
+            j += 1;
+        }
+        let matched = row.subs.iter().find(|s| {
+            s.len() <= words.len()
+                && s.iter()
+                    .zip(&words)
+                    .all(|(w, (_, a))| !a.dynamic && a.text == *w)
+        })?;
+        sub_start = words.first().map_or(0, |(k, _)| *k);
+        i = words
+            .get(matched.len() - 1)
+            .map(|(k, _)| k + 1)
+            .unwrap_or(0);
+        sub = matched.iter().map(|s| s.to_string()).collect();
+    }
+    let mut out = Parsed {
+        row,
+        sub,
+        values: Vec::new(),
+        switches: Vec::new(),
+        other_flags: Vec::new(),
+        operands: Vec::new(),
+        lead_given: false,
+        before_dashes: usize::MAX,
+        scripts: Vec::new(),
+        codes: Vec::new(),
+    };
+    let mut scan = Scan::default();
+    // Options before the subcommand (its global options take values too), then the rest.
+    scan.words(
+        row,
+        args.get(..sub_start).unwrap_or_default(),
+        true,
+        &mut out,
+    );
+    scan.words(row, args.get(i..).unwrap_or_default(), false, &mut out);
+    // The leading operands, unless an option gave them.
+    let mut rest = scan.positional.as_slice();
+    if out.switches.contains(&Switch::StdinScript) {
+        rest = &[];
+    }
+    if !out.lead_given {
+        for r in row.lead {
+            let Some((first, tail)) = rest.split_first() else {
+                break;
+            };
+            out.operands.push((*r, first.clone()));
+            rest = tail;
+        }
+    }
+    let role = match (out.lead_given, row.rest_given) {
+        (true, Some(r)) => r,
+        _ => row.rest,
+    };
+    for a in rest {
+        out.operands.push((role, a.clone()));
+    }
+    Some(out)
+}
+
+/// The state of reading a command's words by its row.
+#[derive(Default)]
+struct Scan {
+    /// The positional words so far.
+    positional: Vec<Arg>,
+    /// `--` was seen (or `jq --args`): every word is positional.
+    after_dashes: bool,
+    /// In `find`, the expression started: no more operands.
+    expression: bool,
+}
+
+impl Scan {
+    /// Read `args` by `row` into `out`; `global`: the words before the subcommand.
+    fn words(&mut self, row: &Program, args: &[Arg], global: bool, out: &mut Parsed) {
+        let valued_role = |name: &str| -> Option<Role> {
+            row.options
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, r)| *r)
+                .or_else(|| {
+                    (row.valued.contains(&name) || (global && row.global.contains(&name)))
+                        .then_some(Role::Ignore)
+                })
+        };
+        let switch = |name: &str| -> Option<Switch> {
+            row.switches
+                .iter()
+                .find(|(o, _)| *o == name)
+                .map(|(_, s)| *s)
+        };
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            i += 1;
+            let t = a.text.as_str();
+            if self.after_dashes || t == "-" || !t.starts_with('-') {
+                if row.action == Action::Find && (self.expression || t == "(" || t == "!") {
+                    self.expression = true;
+                    continue;
+                }
+                if let Some((k, v)) = t.split_once('=')
+                    && let Some((_, r)) = row.assigns.iter().find(|(n, _)| *n == k)
+                {
+                    out.values.push((*r, part(a, v)));
+                    continue;
+                }
+                self.positional.push(a.clone());
+                continue;
+            }
+            if t == "--" {
+                self.after_dashes = true;
+                out.before_dashes = out.before_dashes.min(self.positional.len());
+                continue;
+            }
+            if row.action == Action::Find {
+                self.expression = true;
+            }
+            if let Some(long) =
+                t.strip_prefix("--")
+                    .or(if row.word_options { Some(t) } else { None })
+            {
+                let name_end = long.find('=').map(|k| k + t.len() - long.len());
+                let name = name_end.map_or(t, |k| &t[..k]);
+                if let Some((_, r)) = row.pairs.iter().find(|(o, _)| *o == name) {
+                    if let Some(v) = args.get(i + 1) {
+                        out.values.push((*r, v.clone()));
+                    }
+                    i += 2;
+                    continue;
+                }
+                if let Some(r) = valued_role(name) {
+                    let v = match name_end {
+                        Some(k) => Some(part(a, &t[k + 1..])),
+                        None => {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        }
+                    };
+                    if let Some(v) = v {
+                        out.lead_given |= row.lead_options.contains(&name);
+                        out.value(name, r, v);
+                    }
+                    continue;
+                }
+                if let Some(s) = switch(name) {
+                    out.switches.push(s);
+                    if s == Switch::ArgsFollow {
+                        self.after_dashes = true;
+                    }
+                } else if row.word_options {
+                    out.other_flags.push(a.clone());
+                }
+                if row.word_options || t.starts_with("--") {
+                    continue;
+                }
+            }
+            // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
+            let mut unknown = false;
+            for (k, ch) in t.char_indices().skip(1) {
+                let name = format!("-{ch}");
+                let after = &t[k + ch.len_utf8()..];
+                if let Some(r) = valued_role(&name) {
+                    out.lead_given |= row.lead_options.contains(&name.as_str());
+                    if after.is_empty() {
+                        if let Some(v) = args.get(i) {
+                            out.value(&name, r, v.clone());
+                        }
+                        i += 1;
+                    } else {
+                        out.value(&name, r, part(a, after));
+                    }
+                    break;
+                }
+                if let Some(s) = switch(&name) {
+                    out.switches.push(s);
+                    if s == Switch::InPlace {
+                        break;
+                    }
+                    continue;
+                }
+                unknown = true;
+            }
+            if unknown {
+                out.other_flags.push(a.clone());
+            }
+        }
+    }
+}
+
+/// Whether an operand names a remote place: a URL (`https://…`, `ssh://…`) or an scp-style
+/// `[user@]host:path` (a colon before any slash, not a Windows drive).
+pub(crate) fn is_remote(t: &str) -> bool {
+    if t.contains("://") {
+        return true;
+    }
+    let Some((host, _)) = t.split_once(':') else {
+        return false;
+    };
+    !host.is_empty() && !host.contains('/') && host.len() > 1 && !t.starts_with(['.', '~', '/'])
+}

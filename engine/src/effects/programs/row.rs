@@ -1,0 +1,204 @@
+//! The shape of a row: what an option value or an operand is ([`Role`]), the effect family of
+//! a program ([`Action`]), the switches that change its operands, and the defaults every row
+//! starts from.
+
+use crate::effects::language::Language;
+
+/// What an option value or an operand is to the effect model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Nothing the effect model tracks (a pattern, a count, a name, a script's argument).
+    Ignore,
+    /// A path read.
+    Read,
+    /// A path written.
+    Write,
+    /// A path appended to.
+    Append,
+    /// A path deleted.
+    Delete,
+    /// A path whose permissions or owner change.
+    Permission,
+    /// The mode or owner a permission change sets.
+    Mode,
+    /// A URL (or `host:path` / `user@host`) a request goes to.
+    Url,
+    /// A request method (`-X POST`).
+    Method,
+    /// A request body (`-d @file`, `-d "$VAR"`, `--data-binary @-`).
+    Data,
+    /// A form field (`-F f=@file`).
+    Form,
+    /// URL-encoded request data: `name@file` and `@file` read a file
+    /// (`--data-urlencode k@.env`).
+    Urlencoded,
+    /// A host (or proxy URL) a connection goes to (`curl -x proxy`, `ssh -J jump`,
+    /// `openssl s_client -connect host:443`).
+    Host,
+    /// A device or file wiped whole (`mkfs /dev/sda1`): deleted, recursively.
+    Wipe,
+    /// A file uploaded as the body (`-T file`).
+    BodyFile,
+    /// A header, user or cookie sent with a request: sends the variables it names.
+    Header,
+    /// A package installed.
+    Package,
+    /// A registry, index or repository packages come from.
+    Source,
+    /// A signal sent.
+    Signal,
+    /// A process, process name or service signalled.
+    Target,
+    /// A glob that widens a search (`rg -g '*.env'`): read joined onto the search roots.
+    Glob,
+    /// A size; `0` truncates (`truncate -s 0`).
+    Size,
+    /// The destination folder of a copy or move (`cp -t DIR`).
+    Dest,
+    /// Shell text the program runs (`--pre CMD`, `-e PROG`).
+    Shell,
+    /// A bind mount `HOST:CONTAINER[:opts]` (`docker run -v ~/.ssh:/root/.ssh`): the host
+    /// path is read and written.
+    Mount,
+    /// Code in a language the inline-code lens reads (`python3 -c CODE`, `node -e CODE`).
+    Code(Language),
+    /// The script a runtime runs, which may come from the network: a path (read), an
+    /// `http(s)` URL it fetches and runs (`deno run https://…`, `bun https://…`), or a
+    /// registry specifier it installs and runs (`deno run npm:cowsay`, `jsr:@scope/pkg`).
+    Script,
+}
+
+/// The effect family of a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// Its operands and option values are paths with the roles the row gives.
+    Files,
+    /// Sources to a destination (`cp`, `install`, `ln`, `scp`, `rsync`): the last operand is
+    /// written (or sent to when remote), the others read; `moves` deletes the sources too.
+    Copy {
+        /// The sources go away (`mv`).
+        moves: bool,
+    },
+    /// A network request to its URL operands and `Url` option values.
+    Send,
+    /// A connection to `host [port]` (`nc`, `telnet`) whose body is standard input.
+    Connect,
+    /// An HTTPie-style request: `[METHOD] URL [items]`.
+    HttpItems,
+    /// `socat ADDRESS ADDRESS`.
+    Socat,
+    /// Processes or services signalled.
+    Signal,
+    /// `service NAME ACTION`.
+    Service,
+    /// Permissions or ownership change.
+    Permission,
+    /// `chattr [-R] +i PATHS`: the mode looks like an option.
+    Chattr,
+    /// Packages installed; the manager is the program's name.
+    Install,
+    /// `find START… EXPRESSION`: the operands end at the expression.
+    Find,
+    /// Names looked up or probed (`dig`, `ping`): a `send` to each host-like operand.
+    Resolve,
+}
+
+/// A switch that changes what a program's operands are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Switch {
+    /// Applies below the paths too (`-r`, `-R`, `--recursive`).
+    Recursive,
+    /// Appends instead of writing (`tee -a`).
+    Append,
+    /// Edits the file operands in place (`sed -i`, `perl -i`); consumes the rest of a short
+    /// bundle (`-i.bak`).
+    InPlace,
+    /// Deletes what it acts on (`find -delete`, `rsync --delete`, `shred -u`).
+    Delete,
+    /// Sends the data in the query instead of a body (`curl -G`).
+    Get,
+    /// Every operand is created (`install -d`, `mkdir`).
+    AllWritten,
+    /// Selects the install operation (`pacman -S`, `pacman -U`).
+    Operation,
+    /// Saves each URL to the file its path ends in (`curl -O`).
+    RemoteName,
+    /// The remaining operands are arguments, not files (`jq --args`).
+    ArgsFollow,
+    /// The script is standard input and the operands are its arguments (`bash -s -- --yes`).
+    StdinScript,
+}
+
+/// Which operand the program falls back to when none is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fallback {
+    /// None: the program reads standard input.
+    None,
+    /// The working directory (`rg KEY`, `git clean`).
+    Cwd,
+    /// The working directory when recursive (`grep -r KEY`).
+    CwdIfRecursive,
+}
+
+/// One program's command line, as data.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// The names it is called by.
+    pub(crate) names: &'static [&'static str],
+    /// The subcommand words this row applies to (`["pip", "install"]` for `uv pip install`),
+    /// any of `subs`; empty: any command line of the program.
+    pub(crate) subs: &'static [&'static [&'static str]],
+    /// Options before the subcommand that take a value (`git -C DIR`).
+    pub(crate) global: &'static [&'static str],
+    /// The effect family.
+    pub(crate) action: Action,
+    /// Options that take a value the effect model ignores.
+    pub(crate) valued: &'static [&'static str],
+    /// Options that take a value with a role.
+    pub(crate) options: &'static [(&'static str, Role)],
+    /// Options that take two values, the second with a role (`jq --rawfile NAME FILE`).
+    pub(crate) pairs: &'static [(&'static str, Role)],
+    /// Switches that change the meaning of the operands.
+    pub(crate) switches: &'static [(&'static str, Switch)],
+    /// The roles of the leading operands (a pattern, a script, a mode).
+    pub(crate) lead: &'static [Role],
+    /// Options that give the leading operands instead (`grep -e PAT`, `sed -f FILE`).
+    pub(crate) lead_options: &'static [&'static str],
+    /// The role of the other operands.
+    pub(crate) rest: Role,
+    /// The role of the other operands when a `lead_options` option gave the lead (`perl -ne
+    /// CODE FILES` reads FILES; `perl SCRIPT ARGS` does not); `None`: `rest`.
+    pub(crate) rest_given: Option<Role>,
+    /// `key=value` operands with a role (`dd if=… of=…`).
+    pub(crate) assigns: &'static [(&'static str, Role)],
+    /// Options spelled with one dash and a whole word (`find -delete`, `-fprint`).
+    pub(crate) word_options: bool,
+    /// What it operates on when given no operand.
+    pub(crate) fallback: Fallback,
+}
+
+/// The defaults every row starts from.
+pub(super) const ROW: Program = Program {
+    names: &[],
+    subs: &[],
+    global: &[],
+    action: Action::Files,
+    valued: &[],
+    options: &[],
+    pairs: &[],
+    switches: &[],
+    lead: &[],
+    lead_options: &[],
+    rest: Role::Ignore,
+    rest_given: None,
+    assigns: &[],
+    word_options: false,
+    fallback: Fallback::None,
+};
+
+/// `-r`, `-R`, `--recursive`.
+pub(super) const RECURSIVE: &[(&str, Switch)] = &[
+    ("-r", Switch::Recursive),
+    ("-R", Switch::Recursive),
+    ("--recursive", Switch::Recursive),
+];

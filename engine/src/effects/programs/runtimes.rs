@@ -1,0 +1,251 @@
+//! Interpreters: the first operand is a script file, read; its arguments are its own.
+//! `-c CODE` / `-e CODE` is code the inline-code lens reads; `deno` and `bun` may run a
+//! script from the network. Also the languages runtimes read from standard input.
+
+use super::row::{Action, Program, ROW, Role, Switch};
+use crate::effects::language::Language;
+
+/// `deno`'s options that take a value.
+const DENO_VALUED: &[&str] = &[
+    "--config",
+    "-c",
+    "--import-map",
+    "--env-file",
+    "--location",
+    "--seed",
+    "--lock",
+    "--cert",
+    "-n",
+    "--name",
+    "--root",
+    "--v8-flags",
+    "--ext",
+];
+
+/// Options of `node`-like runtimes that take a value the effect model ignores.
+const NODE_VALUED: &[&str] = &[
+    "-r",
+    "--require",
+    "--loader",
+    "--import",
+    "--experimental-loader",
+    "--env-file",
+    "--inspect-port",
+    "--title",
+    "--conditions",
+    "-C",
+];
+
+/// The runtimes rows, in the order they are tried.
+pub(super) static ROWS: &[Program] = &[
+    // Interpreters: the first operand is a script file, read; its arguments are its own.
+    Program {
+        names: &["source", "."],
+        lead: &[Role::Read],
+        ..ROW
+    },
+    Program {
+        names: &[
+            "python",
+            "python2",
+            "python3",
+            "pypy",
+            "pypy3",
+            "python3.8",
+            "python3.9",
+            "python3.10",
+            "python3.11",
+            "python3.12",
+            "python3.13",
+        ],
+        valued: &["-W", "-X", "--check-hash-based-pycs"],
+        options: &[("-c", Role::Code(Language::Python)), ("-m", Role::Ignore)],
+        lead: &[Role::Read],
+        lead_options: &["-c", "-m"],
+        ..ROW
+    },
+    Program {
+        names: &["node", "nodejs"],
+        valued: NODE_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::JavaScript)),
+            ("--eval", Role::Code(Language::JavaScript)),
+            ("-p", Role::Code(Language::JavaScript)),
+            ("--print", Role::Code(Language::JavaScript)),
+        ],
+        lead: &[Role::Read],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        // `bun x.ts`, `bun https://…/x.js`: a script that may be fetched.
+        names: &["bun"],
+        valued: NODE_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::JavaScript)),
+            ("--eval", Role::Code(Language::JavaScript)),
+            ("-p", Role::Code(Language::JavaScript)),
+            ("--print", Role::Code(Language::JavaScript)),
+        ],
+        lead: &[Role::Script],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        names: &["tsx", "ts-node"],
+        valued: NODE_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::TypeScript)),
+            ("--eval", Role::Code(Language::TypeScript)),
+            ("-p", Role::Code(Language::TypeScript)),
+            ("--print", Role::Code(Language::TypeScript)),
+        ],
+        lead: &[Role::Read],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        // `deno x.ts`, `deno https://…/x.ts`: `deno run`'s short form.
+        names: &["deno"],
+        valued: DENO_VALUED,
+        options: &[
+            ("-e", Role::Code(Language::TypeScript)),
+            ("--eval", Role::Code(Language::TypeScript)),
+            ("-p", Role::Code(Language::TypeScript)),
+            ("--print", Role::Code(Language::TypeScript)),
+        ],
+        lead: &[Role::Script],
+        lead_options: &["-e", "--eval", "-p", "--print"],
+        ..ROW
+    },
+    Program {
+        // `deno eval CODE`.
+        names: &["deno"],
+        subs: &[&["eval"]],
+        valued: DENO_VALUED,
+        lead: &[Role::Code(Language::TypeScript)],
+        ..ROW
+    },
+    Program {
+        // `deno run -A x.ts`, `deno run npm:cowsay`, `bun run x.ts`: the script (or a
+        // package script's name).
+        names: &["deno", "bun"],
+        subs: &[&["run"]],
+        valued: DENO_VALUED,
+        lead: &[Role::Script],
+        ..ROW
+    },
+    Program {
+        // `deno install [-g] URL|npm:x|jsr:@s/x`, `deno add jsr:@std/path`: packages (or a
+        // script, by URL) installed; with none, the project's dependencies.
+        names: &["deno"],
+        subs: &[&["install"], &["i"], &["add"]],
+        action: Action::Install,
+        valued: DENO_VALUED,
+        options: &[("--entrypoint", Role::Read)],
+        rest: Role::Package,
+        ..ROW
+    },
+    Program {
+        // `deno serve x.ts`, `deno test`, `deno bench`: the scripts they run.
+        names: &["deno"],
+        subs: &[&["serve"], &["test"], &["bench"]],
+        valued: DENO_VALUED,
+        rest: Role::Script,
+        ..ROW
+    },
+    Program {
+        // `deno task build`, `deno fmt`, `deno lint`, `deno check`, …: a task name, files
+        // formatted or checked, nothing run from a script operand.
+        names: &["deno"],
+        subs: &[
+            &["task"],
+            &["fmt"],
+            &["lint"],
+            &["check"],
+            &["doc"],
+            &["info"],
+            &["cache"],
+            &["compile"],
+            &["upgrade"],
+            &["repl"],
+            &["init"],
+            &["clean"],
+            &["coverage"],
+            &["types"],
+            &["completions"],
+            &["publish"],
+            &["outdated"],
+            &["remove"],
+            &["uninstall"],
+            &["jupyter"],
+        ],
+        valued: DENO_VALUED,
+        ..ROW
+    },
+    Program {
+        // `deno x npm:cowsay`: fetch a package and run it, as `npx` does.
+        names: &["deno"],
+        subs: &[&["x"]],
+        action: Action::Install,
+        valued: DENO_VALUED,
+        lead: &[Role::Package],
+        ..ROW
+    },
+    Program {
+        // `perl -ne 'print' .env` reads `.env`; `perl -i -pe … f` writes it.
+        names: &["perl", "ruby", "perl5"],
+        valued: &["-I", "-M", "-m", "-r", "-F"],
+        options: &[("-e", Role::Ignore), ("-E", Role::Ignore)],
+        switches: &[("-i", Switch::InPlace)],
+        lead: &[Role::Read],
+        lead_options: &["-e", "-E"],
+        rest_given: Some(Role::Read),
+        ..ROW
+    },
+    Program {
+        names: &[
+            "php",
+            "lua",
+            "luajit",
+            "Rscript",
+            "tclsh",
+            "wish",
+            "osascript",
+            "pwsh",
+        ],
+        options: &[
+            ("-r", Role::Ignore),
+            ("-e", Role::Ignore),
+            ("-c", Role::Ignore),
+            ("-Command", Role::Ignore),
+        ],
+        lead: &[Role::Read],
+        lead_options: &["-r", "-e", "-c", "-Command"],
+        ..ROW
+    },
+    Program {
+        names: &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"],
+        valued: &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"],
+        options: &[("-c", Role::Ignore)],
+        // `-s`: the script is standard input and the operands are its arguments.
+        switches: &[("-s", Switch::StdinScript)],
+        lead: &[Role::Read],
+        lead_options: &["-c"],
+        ..ROW
+    },
+];
+
+/// The language an interpreter reads as code from standard input when it is given no script
+/// (`python3 - <<EOF`, `node <<EOF`), if it is one the inline-code lens reads.
+pub(crate) fn stdin_language(program: &str) -> Option<Language> {
+    if program.starts_with("python") || program.starts_with("pypy") {
+        Some(Language::Python)
+    } else if matches!(program, "node" | "nodejs" | "bun") {
+        Some(Language::JavaScript)
+    } else if matches!(program, "tsx" | "ts-node") {
+        Some(Language::TypeScript)
+    } else {
+        None
+    }
+}

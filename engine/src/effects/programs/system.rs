@@ -1,0 +1,148 @@
+//! Signals (`kill`, `systemctl stop`, a power change) and permission changes (`chmod`,
+//! `setfacl`, `chattr`).
+
+use super::row::{Action, Program, RECURSIVE, ROW, Role};
+
+/// The system rows, in the order they are tried.
+pub(super) static ROWS: &[Program] = &[
+    // Signals.
+    Program {
+        names: &["kill"],
+        action: Action::Signal,
+        options: &[
+            ("-s", Role::Signal),
+            ("-n", Role::Signal),
+            ("--signal", Role::Signal),
+        ],
+        rest: Role::Target,
+        ..ROW
+    },
+    Program {
+        names: &["pkill", "killall", "pkill.exe", "skill", "slay"],
+        action: Action::Signal,
+        valued: &[
+            "-u",
+            "-U",
+            "-g",
+            "-G",
+            "-P",
+            "-t",
+            "--euid",
+            "--uid",
+            "--pgroup",
+            "--group",
+            "--parent",
+            "--terminal",
+            "--session",
+            "-o",
+            "--older-than",
+            "-y",
+            "--younger-than",
+            "-c",
+            "--context",
+            "-F",
+            "--pidfile",
+        ],
+        options: &[("--signal", Role::Signal), ("-s", Role::Signal)],
+        rest: Role::Target,
+        ..ROW
+    },
+    Program {
+        names: &["systemctl"],
+        subs: &[
+            &["stop"],
+            &["kill"],
+            &["restart"],
+            &["try-restart"],
+            &["reload-or-restart"],
+            &["disable"],
+            &["mask"],
+            &["isolate"],
+            &["poweroff"],
+            &["reboot"],
+            &["halt"],
+            &["suspend"],
+        ],
+        global: &[
+            "-H",
+            "--host",
+            "-M",
+            "--machine",
+            "-t",
+            "--type",
+            "--state",
+            "-p",
+            "--property",
+        ],
+        action: Action::Signal,
+        options: &[
+            ("-s", Role::Signal),
+            ("--signal", Role::Signal),
+            ("--kill-whom", Role::Ignore),
+        ],
+        rest: Role::Target,
+        ..ROW
+    },
+    Program {
+        names: &["service", "rc-service"],
+        action: Action::Service,
+        ..ROW
+    },
+    Program {
+        names: &["launchctl"],
+        subs: &[
+            &["unload"],
+            &["bootout"],
+            &["stop"],
+            &["remove"],
+            &["disable"],
+            &["kill"],
+        ],
+        action: Action::Signal,
+        rest: Role::Target,
+        ..ROW
+    },
+    // Permissions.
+    Program {
+        names: &["chmod", "chown", "chgrp", "lchown", "chflags"],
+        action: Action::Permission,
+        valued: &["--from"],
+        options: &[("--reference", Role::Read)],
+        switches: RECURSIVE,
+        lead: &[Role::Mode],
+        lead_options: &["--reference"],
+        rest: Role::Permission,
+        ..ROW
+    },
+    Program {
+        names: &["setfacl"],
+        action: Action::Permission,
+        options: &[
+            ("-m", Role::Mode),
+            ("--modify", Role::Mode),
+            ("-x", Role::Mode),
+            ("--remove", Role::Mode),
+            ("--set", Role::Mode),
+            ("-M", Role::Read),
+            ("--modify-file", Role::Read),
+            ("-X", Role::Read),
+            ("--remove-file", Role::Read),
+            ("--set-file", Role::Read),
+        ],
+        switches: RECURSIVE,
+        rest: Role::Permission,
+        ..ROW
+    },
+    Program {
+        names: &["chattr"],
+        action: Action::Chattr,
+        ..ROW
+    },
+    Program {
+        // A power change signals every process.
+        names: &["reboot", "poweroff", "halt", "shutdown"],
+        action: Action::Signal,
+        valued: &["-t"],
+        ..ROW
+    },
+];

@@ -1,0 +1,281 @@
+//! `git` and scheduled jobs: the files `git` reads and writes, the configuration keys
+//! that run shell text (`alias.x=!sh`, `core.pager`), `crontab` and `at`.
+
+use super::out::{Out, read, write};
+use crate::effects::programs::{Parsed, Role};
+use crate::effects::{PathRef, What};
+use crate::shell::{Arg, SimpleCommand};
+
+/// `git checkout`: the paths it overwrites. `git diff|log|show|blame|cat-file|archive …`:
+/// the paths they print. A `REV:path`
+/// operand names the blob at `path`; `show` and `cat-file` read only those and the paths
+/// after `--`, the others every operand (a revision read as a path names nothing).
+/// Returns whether the subcommand was one of these.
+pub(super) fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
+    let Some(sub) = p.sub.first().map(String::as_str) else {
+        return false;
+    };
+    if sub == "reset" {
+        // `git reset --hard` overwrites the working tree.
+        if c.args
+            .iter()
+            .any(|a| matches!(a.text.as_str(), "--hard" | "--merge" | "--keep"))
+        {
+            write(
+                &Arg {
+                    text: ".".into(),
+                    dynamic: false,
+                },
+                false,
+                c,
+                out,
+            );
+        }
+        return true;
+    }
+    if sub == "checkout" {
+        // `git checkout REV -- PATHS`, `git checkout REV PATHS`, `git checkout .`: the paths
+        // are overwritten; a lone `git checkout main` switches branches.
+        for (k, (_, a)) in p.operands.iter().enumerate() {
+            let is_path = if p.before_dashes == usize::MAX {
+                k > 0 || a.text == "."
+            } else {
+                k >= p.before_dashes
+            };
+            if is_path {
+                write(a, false, c, out);
+            }
+        }
+        return true;
+    }
+    let history = matches!(
+        sub,
+        "diff"
+            | "log"
+            | "show"
+            | "blame"
+            | "annotate"
+            | "cat-file"
+            | "whatchanged"
+            | "archive"
+            | "difftool"
+    );
+    if !history {
+        return false;
+    }
+    // `show` and `cat-file` name revisions and blobs; `archive TREE PATHS…` names paths
+    // after its tree.
+    let blobs_only = matches!(sub, "show" | "cat-file");
+    for (k, (role, a)) in p.operands.iter().enumerate() {
+        if *role != Role::Read {
+            continue;
+        }
+        if let Some((_, path_part)) = a.text.split_once(':') {
+            if !path_part.is_empty() {
+                read(
+                    &Arg {
+                        text: path_part.to_string(),
+                        dynamic: a.dynamic,
+                    },
+                    c,
+                    out,
+                );
+            }
+        } else if (sub == "archive" && k > 0)
+            || (sub != "archive" && !blobs_only)
+            || k >= p.before_dashes
+        {
+            read(a, c, out);
+        }
+    }
+    true
+}
+
+/// `git -c KEY=VALUE`: a config value that is shell text (`alias.x=!sh …`,
+/// `core.sshCommand`, `core.pager`, `core.editor`, `core.fsmonitor`, a filter or diff
+/// driver) runs when git uses it; it is analysed as a command line.
+pub(super) fn git_config(c: &SimpleCommand, out: &mut Out) {
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        // `--config-env KEY=ENVVAR`: the value comes from the environment.
+        let from_env = t == "--config-env" || t.starts_with("--config-env=");
+        let kv = if t == "-c" || t == "--config-env" {
+            i += 1;
+            c.args.get(i).cloned()
+        } else if let Some(v) = t.strip_prefix("--config-env=") {
+            Some(Arg {
+                text: v.to_string(),
+                dynamic: a.dynamic,
+            })
+        } else if matches!(
+            t,
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" | "--exec-path"
+        ) {
+            // A global option's value, not the subcommand.
+            i += 2;
+            continue;
+        } else if !t.starts_with('-') {
+            // The subcommand: `-c` after it is the subcommand's own option.
+            break;
+        } else {
+            None
+        };
+        i += 1;
+        let Some(mut kv) = kv else { continue };
+        kv.dynamic |= from_env;
+        let kv = &kv;
+        let Some((key, value)) = kv.text.split_once('=') else {
+            continue;
+        };
+        if git_key_runs_shell(key, value) {
+            out.scripts.push((
+                format!("git -c {key}"),
+                Arg {
+                    text: value.trim_start_matches('!').to_string(),
+                    dynamic: kv.dynamic,
+                },
+            ));
+        } else if matches!(
+            key.to_ascii_lowercase().as_str(),
+            "core.hookspath" | "include.path"
+        ) {
+            // Hooks or config from a folder the call names.
+            out.push(What::Read(PathRef::new(value, c.cwd.as_deref())));
+        }
+    }
+    if c.args.get(i).is_some_and(|a| a.text == "config") {
+        git_config_set(c.args.get(i + 1..).unwrap_or(&[]), out);
+    }
+}
+
+/// `git config [--global] KEY VALUE`, `git config set KEY VALUE`: a value that is shell text
+/// ([`git_key_runs_shell`]) runs whenever git later uses it (`alias.x '!curl … | sh'`), so it
+/// is analysed as a command line the way `git -c` is.
+fn git_config_set(rest: &[Arg], out: &mut Out) {
+    // Options that take a value.
+    const VALUED: &[&str] = &["-f", "--file", "--blob", "--type", "--default", "--comment"];
+    // Modes that read or remove instead of setting.
+    const NOT_SETTING: &[&str] = &[
+        "get",
+        "unset",
+        "list",
+        "rename-section",
+        "remove-section",
+        "edit",
+        "-l",
+        "--list",
+        "-e",
+        "--edit",
+    ];
+    let mut words: Vec<&Arg> = Vec::new();
+    let mut k = 0;
+    while let Some(a) = rest.get(k) {
+        let t = a.text.as_str();
+        if NOT_SETTING.contains(&t)
+            || t.starts_with("--get")
+            || t.starts_with("--unset")
+            || t.starts_with("--rename")
+            || t.starts_with("--remove")
+        {
+            return;
+        }
+        if VALUED.contains(&t) {
+            k += 2;
+            continue;
+        }
+        // `git config set KEY VALUE` (git 2.46): the mode word is not the key.
+        let mode = words.is_empty() && t == "set";
+        if !t.starts_with('-') && !mode {
+            words.push(a);
+        }
+        k += 1;
+    }
+    let (Some(key), Some(value)) = (words.first(), words.get(1)) else {
+        return;
+    };
+    if git_key_runs_shell(&key.text, &value.text) {
+        out.scripts.push((
+            format!("git config {}", key.text),
+            Arg {
+                text: value.text.trim_start_matches('!').to_string(),
+                dynamic: key.dynamic || value.dynamic,
+            },
+        ));
+    }
+}
+
+/// `crontab -`, `at now + 1 minute`, `batch`: the jobs they install from standard input run
+/// later without anyone asking, so text known now (`echo '* * * * * curl … | sh' | crontab
+/// -`, a here-document) is analysed as command lines: the command of every cron line, or
+/// the whole `at` script. (A cron table written to a file runs through the content lens.)
+pub(super) fn scheduled_jobs(c: &SimpleCommand, out: &mut Out) {
+    // Jobs known now are judged even when more come from a source only known at run time
+    // (`(crontab -l; echo '* * * * * curl … | sh') | crontab -` keeps the existing table).
+    let Some((text, _complete)) = c.stdin_known_text() else {
+        return;
+    };
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    // Listing, removing or editing; or a job file named instead of standard input: a short
+    // option letter among `letters`, alone or in a cluster (`-lu`).
+    let other = |letters: &str| {
+        words.iter().any(|w| {
+            w.strip_prefix('-')
+                .filter(|o| !o.starts_with('-'))
+                .is_some_and(|o| o.chars().any(|ch| letters.contains(ch)))
+        })
+    };
+    if c.basename() == "crontab" {
+        // `crontab [-u USER] [-]`: a named file is the table instead.
+        let file = words.iter().enumerate().any(|(k, w)| {
+            !w.starts_with('-') && k.checked_sub(1).and_then(|p| words.get(p)) != Some(&"-u")
+        });
+        if other("lrei") || file {
+            return;
+        }
+        for line in crate::effects::content::cron_commands(text, false) {
+            out.scripts.push((
+                "crontab -".to_string(),
+                Arg {
+                    text: line,
+                    dynamic: false,
+                },
+            ));
+        }
+    } else if !other("lrdcf") {
+        out.scripts.push((
+            c.basename().to_string(),
+            Arg {
+                text: text.to_string(),
+                dynamic: false,
+            },
+        ));
+    }
+}
+
+/// Whether git runs the value of config `key` as shell text: an alias starting with `!`,
+/// `core.sshCommand`, `core.pager`, `core.editor`, `core.fsmonitor`, a filter or diff driver,
+/// …
+fn git_key_runs_shell(key: &str, value: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    (k.starts_with("alias.") && value.starts_with('!'))
+        || matches!(
+            k.as_str(),
+            "core.sshcommand"
+                | "core.pager"
+                | "core.editor"
+                | "core.fsmonitor"
+                | "core.askpass"
+                | "core.gitproxy"
+                | "sequence.editor"
+                | "diff.external"
+                | "credential.helper"
+                | "gpg.program"
+                | "uploadpack.packobjectshook"
+        )
+        || k.starts_with("pager.")
+        || (k.starts_with("filter.")
+            && (k.ends_with(".clean") || k.ends_with(".smudge") || k.ends_with(".process")))
+        || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
+        || (k.starts_with("merge.") && k.ends_with(".driver"))
+}

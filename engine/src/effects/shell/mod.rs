@@ -1,0 +1,350 @@
+//! The shell lens: a command line through the shell analyser, each simple command through
+//! the program knowledge table.
+//!
+//! In: a command value (a command line string, or an argv array) and its working directory.
+//! Out: a `run` effect per simple command, the effects the program knowledge table gives for
+//! its operands and redirections, and `unsure` for what the analyser could not see.
+//!
+//! A program the table does not know only runs: its operands are not guessed at. Shell text
+//! a program runs itself (`git -c alias.x='!sh …'`, `rg --pre CMD`, `rsync -e CMD`,
+//! `socat … EXEC:CMD`) is analysed as a command line of its own.
+
+//!
+//! The lens is [`lens_commands`] here; each simple command goes through [`actions`], which
+//! hands it to the file, `git`, network, signal and install actions by its row. [`out`]
+//! holds the effects of one command, [`request`] the bodies and destinations of requests,
+//! [`redirects`] and [`pipes`] what flows in and out of a command.
+
+mod actions;
+mod files;
+mod git;
+mod install;
+mod out;
+mod pipes;
+mod redirects;
+mod request;
+mod send;
+mod signals;
+
+#[cfg(test)]
+pub(crate) use install::package_source;
+
+use serde_json::Value;
+
+use self::actions::program_effects;
+use self::out::{Out, plain};
+use self::pipes::through_pipes;
+use self::redirects::{redirect_effects, redirect_shown, redirections_text};
+use self::request::variables;
+use super::{BodySource, Effects, Lens, Route, What};
+use crate::shell::{
+    BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
+    analyze_command,
+};
+use crate::table::ShellEnv;
+
+/// The command value of a shell tool call (`Bash`, Codex `shell` / `exec_command` /
+/// `local_shell` / `write_stdin`).
+pub(crate) fn command_of<'v>(tool: &str, input: &'v Value) -> Option<&'v Value> {
+    match tool {
+        "write_stdin" => input.get("chars"),
+        _ => input.get("command").or_else(|| input.get("cmd")),
+    }
+}
+
+/// The effects of a command value found at `argument` of a `tool` call.
+pub(crate) fn lens_value(
+    tool: &str,
+    argument: &str,
+    v: &Value,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    fx: &mut Effects,
+) {
+    if let Some(a) = analyze_command(v, cwd) {
+        lens_analysis(tool, argument, &a, env, fx);
+    }
+}
+
+/// The effects of an analysed command line.
+pub(crate) fn lens_analysis(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    env: &ShellEnv,
+    fx: &mut Effects,
+) {
+    lens_commands(tool, argument, a, &[], env, 0, fx);
+}
+
+/// The effects of a command line run by something else at `depth` (a command inline code
+/// runs, `subprocess.run([...])`), each route's `via` starting with `via`.
+pub(crate) fn lens_nested(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    via: &[String],
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    lens_commands(tool, argument, a, via, env, depth, fx);
+}
+
+/// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
+/// path (shell text run by a program, analysed on its own, `depth` levels down).
+fn lens_commands(
+    tool: &str,
+    argument: &str,
+    a: &ShellAnalysis,
+    via: &[String],
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    // Files programs wrote earlier on the line (`curl -o i.sh`, `cp x i.sh`): running one
+    // runs content that is not visible. (Redirections are the analyser's to follow.)
+    let mut downloaded: Vec<String> = Vec::new();
+    // A command seen before on the line (same words, redirections, folder and wrappers) has
+    // the same effects: a long generated line repeats a few commands thousands of times.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // The effects each command added (`fx.list` index range), for the pipes between them.
+    let mut spans: Vec<std::ops::Range<usize>> = vec![0..0; a.commands.len()];
+    for (ci, c) in a.commands.iter().enumerate() {
+        // (A file downloaded since makes the same words run something new.)
+        let key = format!(
+            "{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{}",
+            c.program,
+            c.args,
+            c.redirections,
+            c.cwd,
+            c.via,
+            downloaded.len()
+        );
+        if !seen.insert(key) {
+            continue;
+        }
+        let mut full_via = via.to_vec();
+        full_via.extend(c.via.iter().cloned());
+        // The words as run; the wrapper path is the route's `via`.
+        let mut command = SimpleCommand {
+            via: Vec::new(),
+            ..c.clone()
+        }
+        .display_words();
+        if command.is_empty() {
+            command = redirections_text(c);
+        }
+        let route = Route {
+            tool: tool.to_string(),
+            lens: Some(Lens::Shell),
+            argument: argument.to_string(),
+            command: Some(command.clone()),
+            via: full_via.clone(),
+        };
+        let mut out = Out::default();
+        if !c.program.is_empty() {
+            out.push(What::Run(c.clone()));
+        }
+        if let Some(why) = disguised_name(&c.program) {
+            out.push(What::Unsure(format!(
+                "`{command}` runs a program whose name {why}: a shell splits words on ASCII blanks only, so it is one word naming a program seamguard does not know"
+            )));
+        }
+        program_effects(c, &mut out);
+        // `tee f <<EOF`: the text is what `tee` writes.
+        if c.basename() == "tee"
+            && let Some(text) = c.stdin_text()
+        {
+            for w in &mut out.list {
+                if let What::Write { content, .. } = w {
+                    *content = Some(text.to_string());
+                }
+            }
+        }
+        if let Some(file) = runs_downloaded(c, &out, &downloaded) {
+            out.push(What::Unsure(format!(
+                "`{command}` runs `{file}`, written earlier on the same line by a program whose output is not visible"
+            )));
+        }
+        for w in &out.list {
+            if let What::Write { path, .. } = w
+                && !path.dynamic
+            {
+                downloaded.push(plain(&path.text).to_string());
+            }
+        }
+        let redirected = out.list.len();
+        redirect_effects(c, &mut out);
+        // `nc host 80 <<< "$TOKEN"`: a request whose body is standard input sends the
+        // variables of the text fed to it.
+        if let Some(r) = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+        {
+            let vars = variables(&r.target.text);
+            for w in &mut out.list {
+                if let What::Send(s) = w
+                    && s.body.contains(&BodySource::Stdin)
+                {
+                    for v in &vars {
+                        let src = BodySource::Env(v.clone());
+                        if !s.body.contains(&src) {
+                            s.body.push(src);
+                        }
+                    }
+                }
+            }
+        }
+        let start = fx.list.len();
+        for (i, w) in out.list.into_iter().enumerate() {
+            // What a redirection does names it: `writes ~/.bashrc (Bash: `echo x >> ~/.bashrc`)`.
+            let r = match (i >= redirected).then(|| redirect_shown(c, &w)).flatten() {
+                Some(shown) if command != shown && !c.program.is_empty() => Route {
+                    command: Some(format!("{command} {shown}")),
+                    ..route.clone()
+                },
+                _ => route.clone(),
+            };
+            fx.push(w, r);
+        }
+        if let Some(span) = spans.get_mut(ci) {
+            *span = start..fx.list.len();
+        }
+        // Shell text the program runs itself, analysed as a line of its own.
+        for (who, text) in out.scripts {
+            let mut nested = full_via.clone();
+            nested.push(who);
+            if text.dynamic {
+                fx.push(
+                    What::Unsure(format!(
+                        "`{command}` runs shell text that is only known at run time"
+                    )),
+                    route.clone(),
+                );
+                continue;
+            }
+            if depth >= MAX_DEPTH {
+                fx.push(
+                    What::Unsure(format!(
+                        "`{command}` runs shell text nested deeper than {MAX_DEPTH} levels"
+                    )),
+                    route.clone(),
+                );
+                continue;
+            }
+            let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
+            lens_commands(tool, argument, &inner, &nested, env, depth + 1, fx);
+        }
+        // Code an interpreter runs (`python3 -c`, `node -e`, `python3 - <<EOF`), read by the
+        // inline-code lens.
+        for run in out.codes {
+            let mut nested = full_via.clone();
+            nested.push(run.who.clone());
+            let r = Route {
+                via: nested,
+                ..route.clone()
+            };
+            super::inline::run_code(&run, &r, c.cwd.as_deref(), env, depth, fx);
+        }
+    }
+    through_pipes(a, &spans, fx);
+    if let Some(u) = &a.unsure {
+        fx.push(
+            What::Unsure(u.clone()),
+            Route {
+                tool: tool.to_string(),
+                lens: Some(Lens::Shell),
+                argument: argument.to_string(),
+                command: None,
+                via: via.to_vec(),
+            },
+        );
+    }
+}
+
+/// What disguises a program name, if anything: a blank that is not an ASCII blank
+/// (`rm\u{a0}-rf`, `|\u{a0}sh`), an invisible or direction-changing character, or Latin
+/// letters mixed with Cyrillic or Greek ones in one name (`сurl` with a Cyrillic `с`). Each
+/// makes a name that reads as a known program but is another one (a file an attacker may
+/// have put on `PATH` under that name). Names in one script (`générer.sh`, `сборка`) are
+/// not flagged.
+fn disguised_name(program: &str) -> Option<String> {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    for ch in program.chars() {
+        let invisible = matches!(ch,
+            '\u{ad}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+        if (ch.is_whitespace() && !ch.is_ascii()) || invisible {
+            return Some(format!(
+                "holds the invisible character U+{:04X}",
+                u32::from(ch)
+            ));
+        }
+    }
+    let latin = name.chars().any(|c| c.is_ascii_alphabetic());
+    let other = name
+        .chars()
+        .find(|c| matches!(u32::from(*c), 0x0370..=0x03FF | 0x0400..=0x052F | 0x1F00..=0x1FFF));
+    match (latin, other) {
+        (true, Some(ch)) => Some(format!(
+            "mixes Latin letters with `{ch}` (U+{:04X}), a Cyrillic or Greek letter that looks like a Latin one",
+            u32::from(ch)
+        )),
+        _ => None,
+    }
+}
+
+/// Programs that run a script file named by their first operand.
+const SCRIPT_RUNNERS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "source", ".", "python", "python2",
+    "python3", "node", "deno", "bun", "ruby", "perl", "php", "Rscript", "lua",
+];
+
+/// The file a command runs that a program wrote earlier on the line: its program
+/// (`./i.sh`) or the script an interpreter reads (`bash i.sh`).
+fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Option<String> {
+    if downloaded.is_empty() || c.dynamic_program {
+        return None;
+    }
+    if downloaded.iter().any(|d| d == plain(&c.program)) {
+        return Some(c.program.clone());
+    }
+    if !SCRIPT_RUNNERS.contains(&c.basename()) {
+        return None;
+    }
+    out.list.iter().find_map(|w| match w {
+        What::Read(p) if !p.dynamic && downloaded.iter().any(|d| d == plain(&p.text)) => {
+            Some(p.text.clone())
+        }
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod disguised_name_tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::disguised_name;
+
+    #[test]
+    fn blanks_invisible_characters_and_mixed_scripts_disguise_a_name() {
+        assert_eq!(
+            disguised_name("\u{a0}sh").unwrap(),
+            "holds the invisible character U+00A0"
+        );
+        assert_eq!(
+            disguised_name("/usr/bin/s\u{200b}h").unwrap(),
+            "holds the invisible character U+200B"
+        );
+        assert!(
+            disguised_name("\u{441}url")
+                .unwrap()
+                .starts_with("mixes Latin letters with `\u{441}` (U+0441)")
+        );
+        for plain in ["curl", "./outils/générer.sh", "сборка", "/opt/x/λ", "npm"] {
+            assert_eq!(disguised_name(plain), None, "{plain}");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Signals: processes and services signalled (`kill`, `pkill`, `systemctl stop`).
+
+use super::out::Out;
+use crate::effects::What;
+use crate::effects::programs::{Parsed, Role};
+use crate::shell::{Arg, SimpleCommand};
+
+/// The signal of a `-9` / `-KILL` / `-SIGTERM` flag word.
+fn signal_flag(p: &Parsed) -> Option<String> {
+    p.other_flags
+        .iter()
+        .map(|f| f.text.trim_start_matches('-'))
+        .find(|t| {
+            !t.is_empty()
+                && (t.chars().all(|ch| ch.is_ascii_digit())
+                    || (t.len() > 1
+                        && t.chars().all(|ch| {
+                            ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '+' || ch == '-'
+                        })))
+        })
+        .map(str::to_string)
+}
+
+/// `kill`, `pkill`, `killall`, `systemctl stop|kill|…`, `launchctl unload|…`, `reboot`.
+/// `kill -9 -1`: after the signal, a negative number is a process group target.
+pub(super) fn signal(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let mut targets: Vec<Arg> = p.operands_of(Role::Target).cloned().collect();
+    let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
+    let mut signal = given.clone().or_else(|| signal_flag(p));
+    // `kill -l 9` names a signal; it sends none.
+    if c.basename() == "kill"
+        && p.other_flags
+            .iter()
+            .any(|f| matches!(f.text.as_str(), "-l" | "-L" | "--list" | "--table"))
+    {
+        return;
+    }
+    if c.basename() == "kill" {
+        let numeric: Vec<&Arg> = p
+            .other_flags
+            .iter()
+            .filter(|f| f.text.len() > 1 && f.text[1..].chars().all(|ch| ch.is_ascii_digit()))
+            .collect();
+        let skip = usize::from(
+            given.is_none()
+                && signal
+                    .as_deref()
+                    .is_some_and(|s| s.chars().all(|ch| ch.is_ascii_digit())),
+        );
+        let groups: Vec<Arg> = numeric.into_iter().skip(skip).cloned().collect();
+        targets.splice(0..0, groups);
+    }
+    let base = c.basename();
+    let whole_system = matches!(base, "reboot" | "poweroff" | "halt" | "shutdown")
+        || p.sub
+            .first()
+            .is_some_and(|s| matches!(s.as_str(), "poweroff" | "reboot" | "halt" | "suspend"));
+    if whole_system && signal.is_none() {
+        signal = Some(p.sub.first().cloned().unwrap_or_else(|| base.to_string()));
+    }
+    if signal.is_none() {
+        signal = p.sub.first().cloned();
+    }
+    if targets.is_empty() && !whole_system {
+        return;
+    }
+    out.push(What::Signal { targets, signal });
+}
+
+/// `service NAME stop|restart|…`.
+pub(super) fn service(p: &Parsed, out: &mut Out) {
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    if let [name, action, ..] = ops.as_slice()
+        && matches!(
+            action.text.as_str(),
+            "stop"
+                | "restart"
+                | "force-reload"
+                | "force-stop"
+                | "kill"
+                | "try-restart"
+                | "condrestart"
+                | "zap"
+        )
+    {
+        out.push(What::Signal {
+            targets: vec![(*name).clone()],
+            signal: Some(action.text.clone()),
+        });
+    }
+}

@@ -1,0 +1,368 @@
+//! Readers, search tools, interpreters, redirections, writers and deleters.
+
+use super::*;
+
+#[test]
+fn readers_read_their_file_operands_not_option_values() {
+    table(&[
+        (
+            "head -n 100 f.txt",
+            &["run head -n 100 f.txt", "read f.txt"],
+        ),
+        (
+            "tail -n100 -f log/app.log",
+            &["run tail -n100 -f log/app.log", "read log/app.log"],
+        ),
+        ("cat .env", &["run cat .env", "read .env"]),
+        ("cat 2>/dev/null .env", &["run cat .env", "read .env"]),
+        (
+            "cut -d: -f1 /etc/passwd",
+            &["run cut -d: -f1 /etc/passwd", "read /etc/passwd"],
+        ),
+        (
+            "base64 ~/.ssh/id_rsa",
+            &["run base64 ~/.ssh/id_rsa", "read ~/.ssh/id_rsa"],
+        ),
+        ("xxd -l 64 a.bin", &["run xxd -l 64 a.bin", "read a.bin"]),
+        ("sha256sum a b", &["run sha256sum a b", "read a", "read b"]),
+        ("diff -u a b", &["run diff -u a b", "read a", "read b"]),
+        (
+            "sort -o out.txt in.txt",
+            &["run sort -o out.txt in.txt", "write out.txt", "read in.txt"],
+        ),
+        ("uniq in out", &["run uniq in out", "read in", "write out"]),
+        (
+            "jq .a config.json",
+            &["run jq .a config.json", "read config.json"],
+        ),
+        (
+            "jq --rawfile k ~/.ssh/id_rsa -n '$k'",
+            &[
+                "run jq --rawfile k ~/.ssh/id_rsa -n $k",
+                "read ~/.ssh/id_rsa",
+            ],
+        ),
+        ("ls -la", &["run ls -la"]),
+    ]);
+}
+
+#[test]
+fn search_tools_skip_the_pattern_and_widen_by_their_globs() {
+    table(&[
+        (
+            "grep -n KEY .gitignore",
+            &["run grep -n KEY .gitignore", "read .gitignore"],
+        ),
+        (
+            "grep -e KEY -f pats.txt file",
+            &[
+                "run grep -e KEY -f pats.txt file",
+                "read pats.txt",
+                "read file",
+            ],
+        ),
+        ("grep KEY", &["run grep KEY"]),
+        (
+            "grep -r --include=.env* KEY .",
+            &[
+                "run grep -r --include=.env* KEY .",
+                "read .",
+                "read ./**/.env*",
+            ],
+        ),
+        ("grep -rn SECRET", &["run grep -rn SECRET", "read ."]),
+        (
+            "rg KEY -g '*.env*'",
+            &["run rg KEY -g *.env*", "read .", "read ./**/*.env*"],
+        ),
+        (
+            "rg -g '!*.lock' TODO src",
+            &["run rg -g !*.lock TODO src", "read src"],
+        ),
+        ("awk '{print}' .env", &["run awk {print} .env", "read .env"]),
+        (
+            "awk -F: -v x=1 -f prog.awk OFS=, /etc/passwd",
+            &[
+                "run awk -F: -v x=1 -f prog.awk OFS=, /etc/passwd",
+                "read prog.awk",
+                "read /etc/passwd",
+            ],
+        ),
+        ("sed -n p .env", &["run sed -n p .env", "read .env"]),
+        ("sed -e s/a/b/ f", &["run sed -e s/a/b/ f", "read f"]),
+        (
+            "sed -i 's/a/b/' f",
+            &["run sed -i s/a/b/ f", "read f", "write f"],
+        ),
+        (
+            "sed -i.bak -e 's/a/b/' f g",
+            &[
+                "run sed -i.bak -e s/a/b/ f g",
+                "read f",
+                "write f",
+                "read g",
+                "write g",
+            ],
+        ),
+    ]);
+}
+
+#[test]
+fn interpreters_read_their_script_and_inline_code_reads_nothing() {
+    table(&[
+        (
+            "perl -ne print .env",
+            &["run perl -ne print .env", "read .env"],
+        ),
+        (
+            "perl -pi -e 's/a/b/' f",
+            &["run perl -pi -e s/a/b/ f", "read f", "write f"],
+        ),
+        (
+            "python3 script.py < .env",
+            &["run python3 script.py", "read script.py", "read .env"],
+        ),
+        ("python3 -c 'print(1)' x", &["run python3 -c print(1) x"]),
+        ("node -e 'x' f", &["run node -e x f"]),
+        (
+            "source ~/.bashrc",
+            &["run source ~/.bashrc", "read ~/.bashrc"],
+        ),
+        (
+            "bash script.sh arg",
+            &["run bash script.sh arg", "read script.sh"],
+        ),
+    ]);
+}
+
+#[test]
+fn redirections_read_write_and_append_with_their_direction() {
+    table(&[
+        ("> /etc/hosts", &["write /etc/hosts"]),
+        (">> ~/.bashrc", &["append ~/.bashrc"]),
+        (
+            "echo hi > out.txt 2>&1 >> log",
+            &["run echo hi", "write out.txt", "append log"],
+        ),
+        ("cmd &> all.log", &["run cmd", "write all.log"]),
+        ("cmd &>> all.log", &["run cmd", "append all.log"]),
+        ("cmd >| f", &["run cmd", "write f"]),
+        ("cat 3< a", &["run cat", "read a"]),
+        (
+            "exec 5<> data.bin",
+            &["run exec", "read data.bin", "write data.bin"],
+        ),
+        ("wc -l < data.csv", &["run wc -l", "read data.csv"]),
+    ]);
+}
+
+#[test]
+fn compound_commands_keep_their_redirections() {
+    table(&[
+        (
+            "while read l; do echo $l; done < .env",
+            &["run read l", "read .env", "run echo $l", "read .env"],
+        ),
+        ("{ cat; } < in > out", &["run cat", "read in", "write out"]),
+        ("f() { cat; } < .env", &["run cat", "read .env"]),
+        (
+            "for f in a b; do cat $f; done >> all.txt",
+            &[
+                "run cat a",
+                "read a",
+                "append all.txt",
+                "run cat b",
+                "read b",
+                "append all.txt",
+            ],
+        ),
+    ]);
+}
+
+#[test]
+fn descriptors_opened_by_exec_resolve_to_their_file() {
+    table(&[
+        (
+            "exec 4< ~/.ssh/id_rsa; cat <&4",
+            &[
+                "run exec",
+                "read ~/.ssh/id_rsa",
+                "run cat",
+                "read ~/.ssh/id_rsa",
+            ],
+        ),
+        (
+            "exec 3>out; echo x >&3",
+            &["run exec", "write out", "run echo x", "write out"],
+        ),
+        ("cat 4<key <&4", &["run cat", "read key"]),
+        ("ls 2>&1", &["run ls"]),
+    ]);
+}
+
+#[test]
+fn writers_write_and_copies_read_their_sources() {
+    table(&[
+        ("tee -a log", &["run tee -a log", "append log"]),
+        ("tee out", &["run tee out", "write out"]),
+        (
+            "cp a b c/",
+            &["run cp a b c/", "read a", "read b", "write c/"],
+        ),
+        (
+            "cp -t dst a b",
+            &["run cp -t dst a b", "read a", "read b", "write dst"],
+        ),
+        (
+            "install -m 755 bin /usr/local/bin/",
+            &[
+                "run install -m 755 bin /usr/local/bin/",
+                "read bin",
+                "write /usr/local/bin/",
+            ],
+        ),
+        (
+            "ln -s target link",
+            &["run ln -s target link", "read target", "write link"],
+        ),
+        ("touch f", &["run touch f", "write f"]),
+        ("mkdir -p d/e", &["run mkdir -p d/e", "write d/e"]),
+        (
+            "dd if=/dev/sda of=disk.img bs=1M",
+            &[
+                "run dd if=/dev/sda of=disk.img bs=1M",
+                "read /dev/sda",
+                "write disk.img",
+            ],
+        ),
+        ("truncate -s 10M f", &["run truncate -s 10M f", "write f"]),
+        (
+            "tar -czf out.tgz src",
+            &["run tar -czf out.tgz src", "write out.tgz", "read src"],
+        ),
+        (
+            "tar xzf in.tgz -C /tmp",
+            &["run tar xzf in.tgz -C /tmp", "read in.tgz", "write /tmp"],
+        ),
+        ("tar -tf a.tar", &["run tar -tf a.tar", "read a.tar"]),
+    ]);
+}
+
+#[test]
+fn deleters_delete_recursively_when_told() {
+    table(&[
+        ("rm /etc/hosts", &["run rm /etc/hosts", "delete /etc/hosts"]),
+        (
+            "rm -rf build/",
+            &["run rm -rf build/", "delete build/ recursively"],
+        ),
+        (
+            "rm --recursive a b",
+            &[
+                "run rm --recursive a b",
+                "delete a recursively",
+                "delete b recursively",
+            ],
+        ),
+        ("rm -r -- -f", &["run rm -r -- -f", "delete -f recursively"]),
+        (
+            "sudo rm -rf /",
+            &[
+                "run sudo rm -rf /",
+                "run rm -rf / (via sudo)",
+                "delete / recursively",
+            ],
+        ),
+        (
+            "unlink /etc/hosts",
+            &["run unlink /etc/hosts", "delete /etc/hosts"],
+        ),
+        ("rmdir d", &["run rmdir d", "delete d"]),
+        ("shred -u key", &["run shred -u key", "delete key"]),
+        (
+            "truncate -s0 /etc/passwd",
+            &["run truncate -s0 /etc/passwd", "delete /etc/passwd"],
+        ),
+        (
+            "truncate --size=0 f",
+            &["run truncate --size=0 f", "delete f"],
+        ),
+        ("truncate -s 0 f", &["run truncate -s 0 f", "delete f"]),
+        (
+            "find /tmp -name x -delete",
+            &["run find /tmp -name x -delete", "delete /tmp recursively"],
+        ),
+        ("find . -name '*.pyc'", &["run find . -name *.pyc"]),
+        (
+            "rsync -a --delete /tmp/empty/ ~/",
+            &[
+                "run rsync -a --delete /tmp/empty/ ~/",
+                "read /tmp/empty/",
+                "delete ~/ recursively",
+                "write ~/",
+            ],
+        ),
+        (
+            "mv ~ /tmp/x",
+            &[
+                "run mv ~ /tmp/x",
+                "read ~",
+                "delete ~ recursively",
+                "write /tmp/x",
+            ],
+        ),
+        // A file moved into a folder goes away alone; a folder (or what may be one) with
+        // everything in it.
+        (
+            "mv notes.txt docs/",
+            &[
+                "run mv notes.txt docs/",
+                "read notes.txt",
+                "delete notes.txt",
+                "write docs/",
+            ],
+        ),
+        (
+            "mv -t dist/ a.js .env.local",
+            &[
+                "run mv -t dist/ a.js .env.local",
+                "read a.js",
+                "delete a.js",
+                "read .env.local",
+                "delete .env.local",
+                "write dist/",
+            ],
+        ),
+        (
+            "mv ~/.ssh build/ *.log ~/.ssh.old",
+            &[
+                "run mv ~/.ssh build/ *.log ~/.ssh.old",
+                "read ~/.ssh",
+                "delete ~/.ssh recursively",
+                "read build/",
+                "delete build/ recursively",
+                "read *.log",
+                "delete *.log recursively",
+                "write ~/.ssh.old",
+            ],
+        ),
+        (
+            "rsync -a --remove-source-files src.txt host:/x",
+            &[
+                "run rsync -a --remove-source-files src.txt host:/x",
+                "read src.txt",
+                "delete src.txt recursively",
+                "send host:/x - [file src.txt]",
+            ],
+        ),
+        (
+            "git clean -fdx",
+            &["run git clean -fdx", "delete . recursively"],
+        ),
+        ("git clean -n", &["run git clean -n"]),
+        (
+            "git rm -r old",
+            &["run git rm -r old", "delete old recursively"],
+        ),
+    ]);
+}

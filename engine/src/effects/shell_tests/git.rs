@@ -1,0 +1,96 @@
+//! `git`: the paths it reads and writes, configuration values that run shell text.
+
+use super::*;
+
+#[test]
+fn git_reads_the_paths_and_blobs_it_prints() {
+    table(&[
+        (
+            "git diff --no-index /dev/null .env",
+            &["run git diff --no-index /dev/null .env", "read .env"],
+        ),
+        (
+            "git log -p -- .env",
+            &["run git log -p -- .env", "read .env"],
+        ),
+        (
+            "git -C sub log -p -- .env",
+            &["run git -C sub log -p -- .env", "read .env"],
+        ),
+        (
+            "git --git-dir=x log -c -p .env",
+            &["run git --git-dir=x log -c -p .env", "read .env"],
+        ),
+        (
+            "git show HEAD:.env",
+            &["run git show HEAD:.env", "read .env"],
+        ),
+        ("git show HEAD", &["run git show HEAD"]),
+        (
+            "git cat-file -p HEAD:config/.env",
+            &["run git cat-file -p HEAD:config/.env", "read config/.env"],
+        ),
+        ("git blame .env", &["run git blame .env", "read .env"]),
+        (
+            "git grep -n KEY -- .env",
+            &["run git grep -n KEY -- .env", "read .env"],
+        ),
+        ("git status", &["run git status"]),
+        ("git push origin main", &["run git push origin main"]),
+    ]);
+}
+
+#[test]
+fn git_config_values_that_run_shell_text_are_analysed() {
+    table(&[
+        (
+            "git -c alias.x='!cat .env' x",
+            &[
+                "run git -c alias.x=!cat .env x",
+                "run cat .env",
+                "read .env",
+            ],
+        ),
+        (
+            "git -c core.sshCommand='cat .env' fetch",
+            &[
+                "run git -c core.sshCommand=cat .env fetch",
+                "run cat .env",
+                "read .env",
+            ],
+        ),
+        (
+            "git -c user.name=x commit -m y",
+            &["run git -c user.name=x commit -m y"],
+        ),
+    ]);
+    assert_eq!(
+        fx("git -C sub -c core.pager='cat .env' log"),
+        vec![
+            "run git -C sub -c core.pager=cat .env log",
+            "run cat .env",
+            "read .env"
+        ]
+    );
+    assert_eq!(
+        fx("git --config-env=core.sshCommand=CMD fetch"),
+        vec![
+            "run git --config-env=core.sshCommand=CMD fetch",
+            "unsure `git --config-env=core.sshCommand=CMD fetch` runs shell text that is only known at run time"
+        ]
+    );
+    let pager = effects("git -c core.pager='cat ~/.aws/credentials' log");
+    let read = pager.list.iter().find(|e| matches!(e.what, What::Read(_)));
+    assert_eq!(
+        read.map(|e| e.route.via.clone()),
+        Some(vec!["git -c core.pager".to_string()])
+    );
+    assert_eq!(pager.unsure(), None);
+    assert_eq!(
+        fx("git -c alias.x=\"!$CMD\" x"),
+        vec![
+            "run git -c alias.x=!$CMD x",
+            "unsure `git -c alias.x=!$CMD x` runs shell text that is only known at run time"
+        ]
+    );
+}

@@ -1,0 +1,124 @@
+//! The shell lens: command lines to exact effect lists.
+//!
+//! The helpers live here; the tests, by topic, in the files beside this one.
+
+mod everyday;
+mod files;
+mod git;
+mod network;
+mod pipes;
+mod scripts;
+mod system;
+mod wrappers;
+
+use super::shell::lens_value;
+use super::{BodySource, Effects, Lens, Route, What};
+use crate::table::ShellEnv;
+
+/// The effects of a Bash command line run in `/p`.
+fn effects(line: &str) -> Effects {
+    let env = ShellEnv {
+        project: None,
+        home: "/home/u".into(),
+    };
+    let mut fx = Effects::default();
+    lens_value(
+        "Bash",
+        "",
+        &serde_json::Value::String(line.to_string()),
+        Some("/p"),
+        &env,
+        &mut fx,
+    );
+    fx
+}
+
+/// The effects of a Bash command line run in `/p`, one compact line each.
+fn fx(line: &str) -> Vec<String> {
+    effects(line).list.iter().map(|e| show(&e.what)).collect()
+}
+
+/// `fx` of each line, with the line, for one assertion per table.
+fn table(cases: &[(&str, &[&str])]) {
+    for (line, want) in cases {
+        let want: Vec<String> = want.iter().map(|w| w.to_string()).collect();
+        assert_eq!(fx(line), want, "{line}");
+    }
+}
+
+fn show(w: &What) -> String {
+    let dynamic = |d: bool| if d { " (dynamic)" } else { "" };
+    match w {
+        What::Run(c) => format!("run {}", c.display_words()),
+        What::Read(p) => format!("read {}{}", p.text, dynamic(p.dynamic)),
+        What::Write { path, append, .. } => format!(
+            "{} {}{}",
+            if *append { "append" } else { "write" },
+            path.text,
+            dynamic(path.dynamic)
+        ),
+        What::Delete { path, recursive } => format!(
+            "delete {}{}{}",
+            path.text,
+            if *recursive { " recursively" } else { "" },
+            dynamic(path.dynamic)
+        ),
+        What::Send(s) => {
+            let body: Vec<String> = s
+                .body
+                .iter()
+                .map(|b| match b {
+                    BodySource::File(p) => format!("file {}", p.text),
+                    BodySource::Env(n) => format!("env {n}"),
+                    BodySource::Environment => "environment".to_string(),
+                    BodySource::Literal => "literal".into(),
+                    BodySource::Stdin => "stdin".into(),
+                })
+                .collect();
+            format!(
+                "send {} {} [{}]{}{}",
+                s.url.as_deref().unwrap_or("-"),
+                s.method.as_deref().unwrap_or("-"),
+                body.join(", "),
+                dynamic(s.dynamic),
+                if s.runs_response {
+                    " (runs response)"
+                } else {
+                    ""
+                }
+            )
+        }
+        What::Signal { targets, signal } => {
+            let t: Vec<&str> = targets.iter().map(|a| a.text.as_str()).collect();
+            format!(
+                "signal {} {}",
+                t.join(" "),
+                signal.as_deref().unwrap_or("-")
+            )
+        }
+        What::ChangePermission {
+            path,
+            mode,
+            recursive,
+        } => format!(
+            "permission {} {}{}",
+            path.text,
+            mode.as_deref().unwrap_or("-"),
+            if *recursive { " recursively" } else { "" }
+        ),
+        What::Install {
+            manager,
+            packages,
+            source,
+        } => {
+            let p: Vec<&str> = packages.iter().map(|a| a.text.as_str()).collect();
+            format!(
+                "install {manager} [{}] {}",
+                p.join(" "),
+                source.as_deref().unwrap_or("-")
+            )
+        }
+        What::Configure(c) => format!("configure {} {}", c.change.name(), c.file.text),
+        What::Unsure(why) => format!("unsure {why}"),
+    }
+}
