@@ -55,6 +55,7 @@ use crate::seam::Seam;
 mod claude_code;
 pub mod code_mode;
 mod codex;
+mod codex_tools;
 mod frame;
 mod gemini;
 mod json;
