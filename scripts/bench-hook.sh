@@ -259,12 +259,6 @@ elif [[ "${ONLY_ISSUE15:-0}" == 1 ]]; then
 else
     SCENARIOS=("${ISSUE15[@]}" "${OLDER[@]}")
 fi
-# Warm every cache the timed runs read.
-for s in "${SCENARIOS[@]}"; do
-    IFS='|' read -r name args input prep envs <<<"$s"
-    # shellcheck disable=SC2046,SC2086
-    env $envs $(argv_of "$args") <"$input" >/dev/null 2>&1 || true
-done
 # The argv of a scenario: the floor program stands alone, `@client ARGS` runs the small
 # client with ARGS, the others run the binary.
 argv_of() { # args
@@ -279,6 +273,12 @@ argv_of() { # args
     fi
 }
 
+# Warm every cache the timed runs read.
+for s in "${SCENARIOS[@]}"; do
+    IFS='|' read -r name args input prep envs <<<"$s"
+    # shellcheck disable=SC2046,SC2086
+    env $envs $(argv_of "$args") <"$input" >/dev/null 2>&1 || true
+done
 echo "# seamguard hook whole-process benchmark"
 echo "binary: $BIN ($(stat -c %s "$BIN") bytes), client: $CLIENT ($(stat -c %s "$CLIENT") bytes, $(file -b "$CLIENT" | grep -o 'statically linked\|dynamically linked')), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
