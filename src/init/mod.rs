@@ -47,6 +47,12 @@
 //!   every `*.json` of that folder, so no file of the user's is edited, and an event another
 //!   file of the folder already hooks with seamguard is left out.
 //!
+//! * **The command** — by default the small client by its absolute path
+//!   (`/…/seamguard-hook --dialect <host>`: it starts a resident server on the first call and
+//!   asks it from then on; docs/serve.md), so a host whose `PATH` lacks the binaries still runs
+//!   it; with `--no-server`, `seamguard hook --dialect <host>` (`seamguard` when the first one
+//!   on `PATH` is this binary). Either form counts as an installed seamguard handler.
+//!
 //! Settings files are edited through a concrete syntax tree: every byte outside the added
 //! entries stays as it was. A second run finds the entries (any handler command containing
 //! `seamguard hook`) and changes nothing. Before a file is first modified it is copied to
