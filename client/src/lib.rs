@@ -110,6 +110,15 @@ pub fn lock_path(route: u64) -> PathBuf {
     socket_dir().join(format!("r-{route:016x}.lock"))
 }
 
+/// The file a server of `route` leaves when it could not load its policies: for a minute
+/// after, clients do not start another one (it would fail the same way at every call).
+pub fn failed_path(route: u64) -> PathBuf {
+    socket_dir().join(format!("r-{route:016x}.failed"))
+}
+
+/// How long after a failed start clients leave a route without a server.
+pub const FAILED_START_PAUSE: Duration = Duration::from_secs(60);
+
 /// The file the clients of `route` append a line to for each call they judge without a
 /// server: `<Unix time in ms> <reason>` ([`Miss::name`]).
 pub fn fallbacks_path(route: u64) -> PathBuf {
@@ -512,12 +521,26 @@ pub fn record_fallback(route: u64, miss: Miss) {
 /// server detaches itself into a session of its own and exits at once when another one
 /// holds the route's lock. The returned child is the first stage, which exits within
 /// milliseconds; reap it with `try_wait` (or let it be reaped when this process exits).
+/// `Ok(None)`: not started, a server of this route failed to load its policies less than
+/// [`FAILED_START_PAUSE`] ago.
 ///
 /// # Errors
 ///
 /// The error of starting `bin`.
-pub fn start_server(bin: &Path, hook_args: &[OsString]) -> std::io::Result<std::process::Child> {
+pub fn start_server(
+    route: u64,
+    bin: &Path,
+    hook_args: &[OsString],
+) -> std::io::Result<Option<std::process::Child>> {
     use std::os::unix::process::CommandExt;
+    let failed_lately = std::fs::metadata(failed_path(route))
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < FAILED_START_PAUSE);
+    if failed_lately {
+        return Ok(None);
+    }
     std::process::Command::new(bin)
         .arg("serve")
         .arg("--daemon")
@@ -527,6 +550,7 @@ pub fn start_server(bin: &Path, hook_args: &[OsString]) -> std::io::Result<std::
         .stderr(std::process::Stdio::null())
         .process_group(0)
         .spawn()
+        .map(Some)
 }
 
 /// This process's user: the owner of `/proc/self` (no `getuid` in `std`).

@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     }
     let bin = full_binary();
     let mode = seamguard_client::serve_mode();
-    let mut start = false;
+    let mut start = None;
     if mode != seamguard_client::ServeMode::Off
         && payload.len() <= seamguard_client::MAX_PAYLOAD_BYTES
     {
@@ -47,16 +47,19 @@ fn main() -> ExitCode {
             Ok(reply) => return print(&reply),
             Err(miss) => {
                 seamguard_client::record_fallback(route, miss);
-                start = miss == seamguard_client::Miss::NoServer
-                    && mode == seamguard_client::ServeMode::Auto;
+                if miss == seamguard_client::Miss::NoServer
+                    && mode == seamguard_client::ServeMode::Auto
+                {
+                    start = Some(route);
+                }
             }
         }
     }
     let code = hand_over(&bin, &args, &payload);
-    if start {
+    if let Some(route) = start {
         // After the answer: the server loads while the host goes on. The first stage exits
         // within milliseconds; what is left of it when this process exits is reaped by init.
-        if let Ok(mut child) = seamguard_client::start_server(&bin, &args) {
+        if let Ok(Some(mut child)) = seamguard_client::start_server(route, &bin, &args) {
             let _ = child.try_wait();
         }
     }

@@ -188,6 +188,8 @@ fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
 
 /// Set by [`ask`] when no server runs for this call's route: [`start_if_missing`] starts one.
 static NO_SERVER: AtomicBool = AtomicBool::new(false);
+/// The route of this call (set by [`ask`]).
+static ROUTE: AtomicU64 = AtomicU64::new(0);
 
 /// The client of `seamguard hook`: the answer of a matching server, written out as the hook
 /// would, or `None` to evaluate in this process (the reason is appended to the route's
@@ -202,6 +204,7 @@ pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
         Err(miss) => {
             seamguard_client::record_fallback(route, miss);
             NO_SERVER.store(miss == seamguard_client::Miss::NoServer, Ordering::Relaxed);
+            ROUTE.store(route, Ordering::Relaxed);
             return None;
         }
     };
@@ -231,7 +234,8 @@ pub(super) fn start_if_missing(o: &hook::Args) {
         return;
     }
     if let Ok(me) = std::env::current_exe()
-        && let Ok(mut child) = seamguard_client::start_server(&me, &hook_argv())
+        && let Ok(Some(mut child)) =
+            seamguard_client::start_server(ROUTE.load(Ordering::Relaxed), &me, &hook_argv())
     {
         // The first stage exits within milliseconds; reap it if it already has.
         let _ = child.try_wait();
@@ -391,12 +395,16 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         ));
         return ExitCode::SUCCESS;
     };
+    let failed = seamguard_client::failed_path(route);
     let Some((res, k)) = resident(&o) else {
+        // The clients do not start another server for a while: it would fail the same way.
+        let _ = std::fs::write(&failed, b"");
         voice.say(format_args!(
             "the policies could not be loaded into a snapshot (a missing path, an error, or files that kept changing while they were read); `seamguard check` with the same --policy arguments says which"
         ));
         return ExitCode::from(2);
     };
+    let _ = std::fs::remove_file(&failed);
     // The lock is held: a socket file here is a dead server's.
     let _ = std::fs::remove_file(&path);
     let listener = match UnixListener::bind(&path) {

@@ -691,3 +691,43 @@ fn a_socket_of_another_user_is_never_asked() {
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+#[test]
+fn a_server_that_cannot_load_is_not_started_again_at_every_call() {
+    let s = Setup::new("auto-failed");
+    let _reaper = Reaper(&s);
+    std::fs::remove_file(&s.policy).unwrap();
+    let call = bash("ls", &s.dir);
+    // A missing policy file: judged by `seamguard hook`; the server started after it
+    // cannot load a snapshot and leaves a marker in the socket folder.
+    let first = auto(&s, &call);
+    let local = s.hook(&call, false);
+    assert_eq!(
+        (first.stdout.as_str(), first.code),
+        (local.stdout.as_str(), local.code)
+    );
+    let started = Instant::now();
+    let failed = loop {
+        let found = std::fs::read_dir(s.socket_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "failed"));
+        if let Some(f) = found {
+            break f;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no .failed marker"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    wait_for_daemons(&s, 0);
+    let second = auto(&s, &call);
+    assert_eq!(second.stdout, local.stdout);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(daemons(&s), Vec::<u32>::new(), "no server started again");
+    assert!(failed.is_file());
+    assert_eq!(s.socket(), None);
+}
