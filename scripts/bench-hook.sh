@@ -66,7 +66,18 @@ if [[ -z "${CLIENT:-}" ]]; then
     if [[ -x "$STATIC_DIR/seamguard-hook" ]]; then
         CLIENT="$STATIC_DIR/seamguard-hook"
     else
-        CLIENT="$(dirname "$BIN")/seamguard-hook"
+        # The small client has no dependencies: a static build of its two source files with
+        # rustc takes seconds (a static cargo build rebuilds the whole workspace), else the
+        # dynamic one beside $BIN.
+        CLIENT="$OUT/seamguard-hook-static"
+        VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+        RS=(rustc --edition 2024 -O -C target-feature=+crt-static -C codegen-units=1)
+        "${RS[@]}" --crate-type rlib --crate-name seamguard_client client/src/lib.rs \
+            -o "$OUT/libseamguard_client.rlib" 2>/dev/null &&
+            CARGO_PKG_VERSION="$VERSION" "${RS[@]}" -C lto=fat --crate-name seamguard_hook \
+                src/bin/seamguard-hook.rs --extern seamguard_client="$OUT/libseamguard_client.rlib" \
+                -o "$CLIENT" 2>/dev/null ||
+            CLIENT="$(dirname "$BIN")/seamguard-hook"
     fi
 fi
 # The small client hands unserved calls to this binary.
@@ -197,7 +208,7 @@ for _ in $(seq 300); do
     ls "$SERVESTATE"/seamguard/serve/*.sock >/dev/null 2>&1 && break
     sleep 0.1
 done
-SERVER=$(XDG_STATE_HOME="$SERVESTATE" "$BIN" status --format json 2>/dev/null |
+SERVER=$( (XDG_STATE_HOME="$SERVESTATE" "$BIN" status --format json 2>/dev/null || true) |
     python3 -c 'import json,sys; print(next(s["server"]["pid"] for s in json.load(sys.stdin)["servers"] if s["server"]))')
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
 # The 3-line Python hook.
@@ -280,7 +291,7 @@ for s in "${SCENARIOS[@]}"; do
     env $envs $(argv_of "$args") <"$input" >/dev/null 2>&1 || true
 done
 echo "# seamguard hook whole-process benchmark"
-echo "binary: $BIN ($(stat -c %s "$BIN") bytes), client: $CLIENT ($(stat -c %s "$CLIENT") bytes, $(file -b "$CLIENT" | grep -o 'statically linked\|dynamically linked')), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "binary: $BIN ($(stat -c %s "$BIN") bytes), client: $CLIENT ($(stat -c %s "$CLIENT") bytes, $(file -b "$CLIENT" | grep -o 'statically linked\|static-pie linked\|dynamically linked')), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
@@ -346,6 +357,10 @@ if command -v valgrind >/dev/null; then
         # shellcheck disable=SC2046,SC2086
         ins=$(env $envs valgrind --tool=callgrind --callgrind-out-file=/dev/null $(argv_of "$args") <"$input" 2>&1 >/dev/null |
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+        if [[ -z $ins || $ins == 0 ]]; then
+            printf '| %s | – | – |\n' "$name"
+            continue
+        fi
         [[ $name == "process floor" ]] && floor_ins=$ins
         ratio="–"
         [[ -n $floor_ins && -n $ins ]] && ratio="$(printf '%.1f' "$(echo "$ins / $floor_ins" | bc -l)")×"
