@@ -124,6 +124,8 @@ impl Bin {
             .env("XDG_CONFIG_HOME", self.dir.join("config"))
             .env("XDG_STATE_HOME", self.dir.join("state"))
             .env("SEAMGUARD_MANAGED_DIR", self.dir.join("managed"))
+            // Every call judged in its own process, no resident server started.
+            .env("SEAMGUARD_SERVE", "0")
             .env_remove("SEAMGUARD_AUDIT_LOG");
         let out = feed(&mut cmd, "seamguard", input);
         assert!(

@@ -23,6 +23,12 @@
 #   cold          the Bash call with an empty cache folder (emptied before each run)
 #   process floor a static Rust program built in the same run (`rustc -O`, crt-static) that
 #                 reads stdin and prints a fixed JSON answer: what any per-event process costs
+#   python hook   a 3-line Python hook (json + re) answering the same payload: what a hand-written
+#                 hook costs
+#
+# Every `seamguard hook` scenario runs with `SEAMGUARD_SERVE=0` (cold: judged in its own
+# process, no server started); the `served` and `client` ones with `SEAMGUARD_SERVE=ask`,
+# against the server the small client started on its first call (as a host's first call does).
 #
 # The harness table ends with the ratio of each scenario's median to the process floor's
 # median (same run). With valgrind installed, a last table counts each scenario's
@@ -39,7 +45,7 @@
 #        for the small client, default: the static build below if present, else the one beside
 #        SEAMGUARD; STATIC=1 to build both statically first (`-C target-feature=+crt-static`,
 #        target x86_64-unknown-linux-gnu); ONLY_ISSUE15=1 for the issue-15 scenarios and the
-#        floor only)
+#        floor only; ONLY_SUMMARY=1 for the floor, cold, served and Python side by side: issue 29)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -60,11 +66,24 @@ if [[ -z "${CLIENT:-}" ]]; then
     if [[ -x "$STATIC_DIR/seamguard-hook" ]]; then
         CLIENT="$STATIC_DIR/seamguard-hook"
     else
-        CLIENT="$(dirname "$BIN")/seamguard-hook"
+        # The small client has no dependencies: a static build of its two source files with
+        # rustc takes seconds (a static cargo build rebuilds the whole workspace), else the
+        # dynamic one beside $BIN.
+        CLIENT="$OUT/seamguard-hook-static"
+        VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+        RS=(rustc --edition 2024 -O -C target-feature=+crt-static -C codegen-units=1)
+        "${RS[@]}" --crate-type rlib --crate-name seamguard_client client/src/lib.rs \
+            -o "$OUT/libseamguard_client.rlib" 2>/dev/null &&
+            CARGO_PKG_VERSION="$VERSION" "${RS[@]}" -C lto=fat --crate-name seamguard_hook \
+                src/bin/seamguard-hook.rs --extern seamguard_client="$OUT/libseamguard_client.rlib" \
+                -o "$CLIENT" 2>/dev/null ||
+            CLIENT="$(dirname "$BIN")/seamguard-hook"
     fi
 fi
 # The small client hands unserved calls to this binary.
 export SEAMGUARD_BIN="$BIN"
+# Cold unless a scenario says otherwise: no server is asked or started.
+export SEAMGUARD_SERVE=0
 
 # --- generated policy files ------------------------------------------------------------
 gen_rules() { # NAME SEAM BODY: a policy NAME of 1,000 SEAM rules, `BODY i` writing the rest of rule i
@@ -179,17 +198,27 @@ cp -r policies "$EDITLIB"
 EDITED="$(ls "$EDITLIB"/*.toml | head -1)"
 EDITARGS="--policy $EDITLIB"
 COLDSTATE="$OUT/state-cold"
-# A resident server for the `served` scenarios (same arguments and environment as the hook).
+# The resident server of the `served` and `client` scenarios: started by the small client's
+# first call, as a host's first call starts it (same arguments, folder and environment).
 SERVESTATE="$OUT/state-served"
 rm -rf "$SERVESTATE"
-XDG_STATE_HOME="$SERVESTATE" "$BIN" hook $LIB <"$GIT" >/dev/null 2>&1 || true
-XDG_STATE_HOME="$SERVESTATE" "$BIN" serve $LIB --idle-secs 3600 2>"$OUT/serve.log" &
-SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
+XDG_STATE_HOME="$SERVESTATE" SEAMGUARD_SERVE=auto SEAMGUARD_SERVE_IDLE_SECS=3600 \
+    "$CLIENT" $LIB <"$GIT" >/dev/null 2>&1 || true
+for _ in $(seq 300); do
     ls "$SERVESTATE"/seamguard/serve/*.sock >/dev/null 2>&1 && break
     sleep 0.1
 done
+SERVER=$( (XDG_STATE_HOME="$SERVESTATE" "$BIN" status --format json 2>/dev/null || true) |
+    python3 -c 'import json,sys; print(next(s["server"]["pid"] for s in json.load(sys.stdin)["servers"] if s["server"]))')
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+# The 3-line Python hook.
+PYHOOK="$OUT/python-hook.py"
+cat >"$PYHOOK" <<'PY'
+import json, re, sys
+d = json.load(sys.stdin)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": d["hook_event_name"], "permissionDecision": "deny" if re.search(r"\brm\s+-rf\b", d.get("tool_input", {}).get("command", "")) else "allow"}}))
+PY
+PYTHON="$(command -v python3)"
 
 # name | args | stdin | command run before each timed run (untimed) | extra environment
 ISSUE15=(
@@ -199,16 +228,16 @@ ISSUE15=(
     "lib mcp|hook $LIB|$MCP||"
     "lib prompt|hook $LIB|$PROMPT||"
     "lib stop|hook $LIB|$STOP||"
-    "served bash|hook $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE"
-    "served read|hook $LIB|$READ||XDG_STATE_HOME=$SERVESTATE"
-    "served mcp|hook $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE"
-    "served prompt|hook $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE"
-    "served stop|hook $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE"
-    "client bash|@client $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE"
-    "client read|@client $LIB|$READ||XDG_STATE_HOME=$SERVESTATE"
-    "client mcp|@client $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE"
-    "client prompt|@client $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE"
-    "client stop|@client $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE"
+    "served bash|hook $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "served read|hook $LIB|$READ||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "served mcp|hook $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "served prompt|hook $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "served stop|hook $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "client bash|@client $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "client read|@client $LIB|$READ||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "client mcp|@client $LIB|$MCP||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "client prompt|@client $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "client stop|@client $LIB|$STOP||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
     "edited-one bash|hook $EDITARGS|$GIT|echo \"# edit \$RANDOM\$RANDOM\" >> $EDITED|XDG_STATE_HOME=$OUT/state-edit"
     "cold bash|hook $LIB|$GIT|rm -rf $COLDSTATE|XDG_STATE_HOME=$COLDSTATE"
 )
@@ -222,17 +251,25 @@ OLDER=(
     "library edit|hook $LIB|$EDIT||"
     "strict git-status|hook $STRICT|$GIT||"
 )
-if [[ "${ONLY_ISSUE15:-0}" == 1 ]]; then
+# Issue 29: the process floor, the cold hook, the small client answered by the server it
+# started, and a 3-line Python hook, on the Bash, Read and prompt payloads.
+SUMMARY=(
+    "process floor|$FLOOR|$GIT||"
+    "cold bash|hook $LIB|$GIT||"
+    "cold read|hook $LIB|$READ||"
+    "cold prompt|hook $LIB|$PROMPT||"
+    "served bash|@client $LIB|$GIT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "served read|@client $LIB|$READ||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "served prompt|@client $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
+    "python hook|@python|$GIT||"
+)
+if [[ "${ONLY_SUMMARY:-0}" == 1 ]]; then
+    SCENARIOS=("${SUMMARY[@]}")
+elif [[ "${ONLY_ISSUE15:-0}" == 1 ]]; then
     SCENARIOS=("${ISSUE15[@]}")
 else
     SCENARIOS=("${ISSUE15[@]}" "${OLDER[@]}")
 fi
-# Warm every cache the timed runs read.
-for s in "${SCENARIOS[@]}"; do
-    IFS='|' read -r name args input prep envs <<<"$s"
-    # shellcheck disable=SC2086
-    env $envs "$BIN" $args <"$input" >/dev/null 2>&1 || true
-done
 # The argv of a scenario: the floor program stands alone, `@client ARGS` runs the small
 # client with ARGS, the others run the binary.
 argv_of() { # args
@@ -240,13 +277,21 @@ argv_of() { # args
         echo "$FLOOR"
     elif [[ $1 == @client* ]]; then
         echo "$CLIENT ${1#@client }"
+    elif [[ $1 == @python ]]; then
+        echo "$PYTHON $PYHOOK"
     else
         echo "$BIN $1"
     fi
 }
 
+# Warm every cache the timed runs read.
+for s in "${SCENARIOS[@]}"; do
+    IFS='|' read -r name args input prep envs <<<"$s"
+    # shellcheck disable=SC2046,SC2086
+    env $envs $(argv_of "$args") <"$input" >/dev/null 2>&1 || true
+done
 echo "# seamguard hook whole-process benchmark"
-echo "binary: $BIN ($(stat -c %s "$BIN") bytes), client: $CLIENT ($(stat -c %s "$CLIENT") bytes, $(file -b "$CLIENT" | grep -o 'statically linked\|dynamically linked')), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "binary: $BIN ($(stat -c %s "$BIN") bytes), client: $CLIENT ($(stat -c %s "$CLIENT") bytes, $(file -b "$CLIENT" | grep -o 'statically linked\|static-pie linked\|dynamically linked')), runs: $RUNS, nproc: $(nproc), cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
@@ -312,6 +357,10 @@ if command -v valgrind >/dev/null; then
         # shellcheck disable=SC2046,SC2086
         ins=$(env $envs valgrind --tool=callgrind --callgrind-out-file=/dev/null $(argv_of "$args") <"$input" 2>&1 >/dev/null |
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+        if [[ -z $ins || $ins == 0 ]]; then
+            printf '| %s | – | – |\n' "$name"
+            continue
+        fi
         [[ $name == "process floor" ]] && floor_ins=$ins
         ratio="–"
         [[ -n $floor_ins && -n $ins ]] && ratio="$(printf '%.1f' "$(echo "$ins / $floor_ins" | bc -l)")×"

@@ -20,7 +20,18 @@
 //! reply:    "SGA2"                                          (taken: the request was read)
 //!           0 code:u8 n:u32 stdout[n] m:u32 stderr[m]       (answered)
 //!         | 1                                               (not this server's call)
+//! status:   "SGS2" 0:u64 0:u32                              (`seamguard status` asks)
+//! reply:    "SGA2" 0 0 n:u32 json[n] 0:u32                  (the server's own account)
 //! ```
+//!
+//! **Started on first use.** A client that finds no server for its route ([`Miss::NoServer`])
+//! judges the call without one and starts a server in the background ([`start_server`]:
+//! `seamguard serve --daemon` with the same arguments, folder and environment, so its route
+//! is the client's). One server runs per route: the server holds `r-<route>.lock` while it
+//! lives. `SEAMGUARD_SERVE` chooses ([`serve_mode`]): unset or `auto` asks and starts, `ask`
+//! only asks a running server, `0` neither. Every call a client judges itself while the
+//! socket folder exists is appended to `r-<route>.fallbacks` ([`record_fallback`]), which
+//! `seamguard status` reads.
 //!
 //! # Examples
 //!
@@ -49,6 +60,8 @@ use std::time::{Duration, Instant};
 pub const REQUEST: &[u8; 4] = b"SGQ2";
 /// The first bytes of a reply: the server has read the request (the call is taken).
 pub const REPLY: &[u8; 4] = b"SGA2";
+/// The first bytes of a status request (`seamguard status` asks a server for its account).
+pub const STATUS: &[u8; 4] = b"SGS2";
 /// The largest payload a hook reads, in bytes (16 MiB); a larger one is refused by the hook.
 pub const MAX_PAYLOAD_BYTES: usize = 16 << 20;
 /// The environment variables a hook call's judgement reads (besides the payload): part of the
@@ -90,6 +103,26 @@ pub fn socket_dir() -> PathBuf {
 /// The socket of the server for `route`.
 pub fn socket_path(route: u64) -> PathBuf {
     socket_dir().join(format!("r-{route:016x}.sock"))
+}
+
+/// The lock file a server of `route` holds while it lives (one server per route).
+pub fn lock_path(route: u64) -> PathBuf {
+    socket_dir().join(format!("r-{route:016x}.lock"))
+}
+
+/// The file a server of `route` leaves when it could not load its policies: for a minute
+/// after, clients do not start another one (it would fail the same way at every call).
+pub fn failed_path(route: u64) -> PathBuf {
+    socket_dir().join(format!("r-{route:016x}.failed"))
+}
+
+/// How long after a failed start clients leave a route without a server.
+pub const FAILED_START_PAUSE: Duration = Duration::from_secs(60);
+
+/// The file the clients of `route` append a line to for each call they judge without a
+/// server: `<Unix time in ms> <reason>` ([`Miss::name`]).
+pub fn fallbacks_path(route: u64) -> PathBuf {
+    socket_dir().join(format!("r-{route:016x}.fallbacks"))
 }
 
 /// 64-bit FNV-1a: stable across builds and toolchains (the small client and the server may be
@@ -198,6 +231,36 @@ pub struct Request {
     pub payload: Vec<u8>,
 }
 
+/// The status request: [`STATUS`] with a zero route and no payload.
+pub fn encode_status_request() -> Vec<u8> {
+    let mut req = STATUS.to_vec();
+    req.extend_from_slice(&[0u8; 12]);
+    req
+}
+
+/// What a client asks a server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask {
+    /// Judge a hook call.
+    Call(Request),
+    /// Say who it is (pid, uptime, counts, key): `seamguard status`.
+    Status,
+}
+
+/// Read one request or status request from `r`.
+///
+/// # Errors
+///
+/// As [`read_request`].
+pub fn read_ask(r: &mut impl Read) -> std::io::Result<Ask> {
+    let mut head = [0u8; 16];
+    r.read_exact(&mut head)?;
+    if head.starts_with(STATUS) {
+        return Ok(Ask::Status);
+    }
+    request_after(head, r).map(Ask::Call)
+}
+
 /// Read one request from `r`.
 ///
 /// # Errors
@@ -207,6 +270,11 @@ pub struct Request {
 pub fn read_request(r: &mut impl Read) -> std::io::Result<Request> {
     let mut head = [0u8; 16];
     r.read_exact(&mut head)?;
+    request_after(head, r)
+}
+
+/// The rest of a request whose first 16 bytes are `head`.
+fn request_after(head: [u8; 16], r: &mut impl Read) -> std::io::Result<Request> {
     let bad = |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string());
     let (magic, rest) = head.split_at(4);
     let (route, len) = rest.split_at(8);
@@ -294,12 +362,69 @@ fn env_ms(name: &str, default: u64) -> Duration {
 
 /// Whether the client is turned off (`SEAMGUARD_SERVE=0`).
 pub fn client_off() -> bool {
-    std::env::var_os("SEAMGUARD_SERVE").is_some_and(|v| v == "0")
+    serve_mode() == ServeMode::Off
+}
+
+/// How a client uses the servers: `SEAMGUARD_SERVE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServeMode {
+    /// `0`: never ask a server; every call is judged in its own process.
+    Off,
+    /// `ask`: ask a running server, never start one (servers are supervised elsewhere).
+    Ask,
+    /// Unset, empty or any other value: ask, and start a server when none runs.
+    Auto,
+}
+
+/// The client's [`ServeMode`], from `SEAMGUARD_SERVE`.
+pub fn serve_mode() -> ServeMode {
+    match std::env::var_os("SEAMGUARD_SERVE") {
+        Some(v) if v == "0" => ServeMode::Off,
+        Some(v) if v == "ask" => ServeMode::Ask,
+        _ => ServeMode::Auto,
+    }
+}
+
+/// Why a server did not answer a call (the client then judges it itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Miss {
+    /// No server runs for the route: no socket folder, no socket, or a socket nobody listens
+    /// on (a server that died or exited). Only then does a client start one.
+    NoServer,
+    /// The socket or its folder is not this user's, or the folder is open to others: never
+    /// asked.
+    NotTrusted,
+    /// The server said the call is not its own (policies edited, another project, a trust
+    /// decision since it loaded).
+    NotMine,
+    /// Too slow, died mid-call, or a short or damaged reply.
+    Failed,
+    /// The payload is over [`MAX_PAYLOAD_BYTES`].
+    TooLarge,
+}
+
+impl Miss {
+    /// The reason's word in the fallbacks file and in `seamguard status`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Miss::NoServer => "no-server",
+            Miss::NotTrusted => "not-trusted",
+            Miss::NotMine => "not-mine",
+            Miss::Failed => "failed",
+            Miss::TooLarge => "too-large",
+        }
+    }
 }
 
 /// Ask the server of `route` to answer `payload`; `None` on any failure, and then the caller
-/// evaluates the call itself: no socket, a refused connection, a request not taken within
-/// `SEAMGUARD_SERVE_TIMEOUT_MS` (default 1,000 ms), a taken call not answered within
+/// evaluates the call itself ([`ask_server`] says why).
+pub fn exchange(route: u64, payload: &[u8]) -> Option<Reply> {
+    ask_server(route, payload).ok()
+}
+
+/// Ask the server of `route` to answer `payload`, or say why it did not ([`Miss`]), and then
+/// the caller evaluates the call itself: no socket, a refused connection, a request not taken
+/// within `SEAMGUARD_SERVE_TIMEOUT_MS` (default 1,000 ms), a taken call not answered within
 /// `SEAMGUARD_SERVE_ANSWER_MS` (default 30,000 ms: a command hook may take seconds, and a
 /// call judged twice would run its command hooks twice), a short or damaged reply, a call the
 /// server says is not its own.
@@ -309,70 +434,189 @@ pub fn client_off() -> bool {
 /// the folder first (a shared temp folder when `HOME` is unset) could answer in its place.
 /// Connecting is bounded by the same timeout (a server whose queue is full would otherwise
 /// block the connect).
-pub fn exchange(route: u64, payload: &[u8]) -> Option<Reply> {
-    let req = encode_request(route, payload)?;
+///
+/// # Errors
+///
+/// The [`Miss`] that left the call to the caller.
+pub fn ask_server(route: u64, payload: &[u8]) -> Result<Reply, Miss> {
+    let req = encode_request(route, payload).ok_or(Miss::TooLarge)?;
     let path = socket_path(route);
-    if !owned_by_me(&path) {
-        return None;
-    }
+    trusted_socket(&path)?;
     let t = env_ms("SEAMGUARD_SERVE_TIMEOUT_MS", 1000);
     let mut s = connect_within(&path, t)?;
-    s.set_read_timeout(Some(t)).ok()?;
-    s.set_write_timeout(Some(t)).ok()?;
-    s.write_all(&req).ok()?;
-    s.shutdown(std::net::Shutdown::Write).ok()?;
+    let failed = |_| Miss::Failed;
+    s.set_read_timeout(Some(t)).map_err(failed)?;
+    s.set_write_timeout(Some(t)).map_err(failed)?;
+    s.write_all(&req).map_err(failed)?;
+    s.shutdown(std::net::Shutdown::Write).map_err(failed)?;
     let mut buf = vec![0u8; REPLY.len()];
-    s.read_exact(&mut buf).ok()?;
+    s.read_exact(&mut buf).map_err(failed)?;
     if buf != REPLY {
-        return None;
+        return Err(Miss::Failed);
     }
     let deadline = Instant::now() + env_ms("SEAMGUARD_SERVE_ANSWER_MS", 30_000);
     let mut chunk = [0u8; 8192];
     loop {
-        let left = deadline.checked_duration_since(Instant::now())?;
+        let left = deadline
+            .checked_duration_since(Instant::now())
+            .ok_or(Miss::Failed)?;
         s.set_read_timeout(Some(left.max(Duration::from_millis(1))))
-            .ok()?;
+            .map_err(failed)?;
         match s.read(&mut chunk) {
             Ok(0) => break,
-            Ok(n) => buf.extend_from_slice(chunk.get(..n)?),
+            Ok(n) => buf.extend_from_slice(chunk.get(..n).ok_or(Miss::Failed)?),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
+            Err(_) => return Err(Miss::Failed),
         }
     }
-    parse_reply(&buf)
+    if buf == encode_not_mine() {
+        return Err(Miss::NotMine);
+    }
+    parse_reply(&buf).ok_or(Miss::Failed)
+}
+
+/// The account of the server listening on the socket `path` (a JSON object, as the server
+/// writes it: pid, start time, calls answered and refused, the key of its table, its
+/// arguments and folder); `None` when the socket is not this user's or nobody answers
+/// within `SEAMGUARD_SERVE_TIMEOUT_MS`.
+pub fn server_status(path: &Path) -> Option<Vec<u8>> {
+    trusted_socket(path).ok()?;
+    let t = env_ms("SEAMGUARD_SERVE_TIMEOUT_MS", 1000);
+    let mut s = connect_within(path, t).ok()?;
+    s.set_read_timeout(Some(t)).ok()?;
+    s.set_write_timeout(Some(t)).ok()?;
+    s.write_all(&encode_status_request()).ok()?;
+    s.shutdown(std::net::Shutdown::Write).ok()?;
+    let mut buf = Vec::new();
+    s.take(1 << 20).read_to_end(&mut buf).ok()?;
+    parse_reply(&buf).map(|r| r.stdout)
+}
+
+/// Append `<Unix time in ms> <reason>` to the fallbacks file of `route`, when the socket folder
+/// exists and is this user's (a server ran or runs for it) and the file is under 1 MiB.
+/// Failures are ignored: the call is judged either way.
+pub fn record_fallback(route: u64, miss: Miss) {
+    let dir = socket_dir();
+    if !trusted_dir(&dir) {
+        return;
+    }
+    let path = fallbacks_path(route);
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() >= 1 << 20) {
+        return;
+    }
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let line = format!("{ms} {}\n", miss.name());
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+}
+
+/// Start a server for this call's route in the background: `bin serve --daemon HOOK_ARGS`,
+/// in this process's folder and environment (the route's), its standard streams closed, in
+/// a process group of its own (the host's kill of the hook's group does not reach it). The
+/// server detaches itself into a session of its own and exits at once when another one
+/// holds the route's lock. The returned child is the first stage, which exits within
+/// milliseconds; reap it with `try_wait` (or let it be reaped when this process exits).
+/// `Ok(None)`: not started, a server of this route failed to load its policies less than
+/// [`FAILED_START_PAUSE`] ago.
+///
+/// # Errors
+///
+/// The error of starting `bin`.
+pub fn start_server(
+    route: u64,
+    bin: &Path,
+    hook_args: &[OsString],
+) -> std::io::Result<Option<std::process::Child>> {
+    use std::os::unix::process::CommandExt;
+    let failed_lately = std::fs::metadata(failed_path(route))
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < FAILED_START_PAUSE);
+    if failed_lately {
+        return Ok(None);
+    }
+    std::process::Command::new(bin)
+        .arg("serve")
+        .arg("--daemon")
+        .args(hook_args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map(Some)
+}
+
+/// This process's user: the owner of `/proc/self` (no `getuid` in `std`).
+fn my_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").map(|m| m.uid()).ok()
+}
+
+/// Whether `dir` is a folder of this process's user closed to others (mode `0o077` clear).
+pub fn trusted_dir(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let (Some(me), Ok(d)) = (my_uid(), std::fs::symlink_metadata(dir)) else {
+        return false;
+    };
+    d.is_dir() && d.uid() == me && d.mode() & 0o077 == 0
 }
 
 /// Whether the socket at `path` and its folder belong to this process's user and the folder
-/// is closed to others. The user is the owner of `/proc/self` (no `getuid` in `std`); where
-/// that cannot be read, no socket is trusted.
-fn owned_by_me(path: &Path) -> bool {
+/// is closed to others: `Err(NoServer)` when either is missing, `Err(NotTrusted)` when one is
+/// another user's, the folder is open to others, or the user cannot be told (no
+/// `/proc/self`: then no socket is trusted).
+fn trusted_socket(path: &Path) -> Result<(), Miss> {
     use std::os::unix::fs::MetadataExt;
-    let Ok(me) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
-        return false;
+    let me = my_uid().ok_or(Miss::NotTrusted)?;
+    let dir = path.parent().ok_or(Miss::NotTrusted)?;
+    let missing = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Miss::NoServer
+        } else {
+            Miss::NotTrusted
+        }
     };
-    let Some(dir) = path.parent() else {
-        return false;
-    };
-    let (Ok(d), Ok(s)) = (
-        std::fs::symlink_metadata(dir),
-        std::fs::symlink_metadata(path),
-    ) else {
-        return false;
-    };
-    d.is_dir() && d.uid() == me && d.mode() & 0o077 == 0 && s.uid() == me
+    let d = std::fs::symlink_metadata(dir).map_err(missing)?;
+    if !(d.is_dir() && d.uid() == me && d.mode() & 0o077 == 0) {
+        return Err(Miss::NotTrusted);
+    }
+    let s = std::fs::symlink_metadata(path).map_err(missing)?;
+    if s.uid() != me {
+        return Err(Miss::NotTrusted);
+    }
+    Ok(())
 }
 
 /// Connect to `path` within `t`: on a thread, given up on when late (a full listen queue
 /// blocks `connect` with no bound of its own).
-fn connect_within(path: &Path, t: Duration) -> Option<UnixStream> {
+/// A socket nobody listens on (`ECONNREFUSED`) or that is gone is [`Miss::NoServer`].
+fn connect_within(path: &Path, t: Duration) -> Result<UnixStream, Miss> {
     let (tx, rx) = std::sync::mpsc::channel();
     let path = path.to_path_buf();
     std::thread::Builder::new()
         .spawn(move || {
             let _ = tx.send(UnixStream::connect(path));
         })
-        .ok()?;
-    rx.recv_timeout(t).ok()?.ok()
+        .map_err(|_| Miss::Failed)?;
+    match rx.recv_timeout(t) {
+        Ok(Ok(s)) => Ok(s),
+        Ok(Err(e))
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::NotFound
+            ) =>
+        {
+            Err(Miss::NoServer)
+        }
+        _ => Err(Miss::Failed),
+    }
 }
 
 #[cfg(test)]

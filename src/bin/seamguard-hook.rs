@@ -6,7 +6,9 @@
 //! refuses the call, it is too slow, it dies, its reply is damaged, `SEAMGUARD_SERVE=0` — the
 //! call goes to `seamguard hook` with the same arguments and the same payload on its stdin,
 //! and that process's answer and exit code are this one's: a server can make a call faster,
-//! never let it through unjudged. The full binary is `$SEAMGUARD_BIN`, else the `seamguard`
+//! never let it through unjudged. When no server runs for the route, this call is judged that
+//! way and a server is then started in the background (`seamguard serve --daemon` with the
+//! same arguments; `SEAMGUARD_SERVE=ask` never starts one), so the next calls are served. The full binary is `$SEAMGUARD_BIN`, else the `seamguard`
 //! beside this program, else `seamguard` on `PATH`. When it cannot be started the call is
 //! blocked (exit 2, the cause on stderr).
 //!
@@ -21,6 +23,11 @@ use std::process::{ExitCode, Stdio};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    // `seamguard status` asks which version a hook command runs.
+    if args.len() == 1 && args.first().is_some_and(|a| a == "--version") {
+        println!("seamguard-hook {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
     let mut payload = Vec::new();
     if let Err(e) = std::io::stdin().lock().read_to_end(&mut payload) {
         // The full hook reports and records an unreadable payload; it gets what was read.
@@ -28,15 +35,35 @@ fn main() -> ExitCode {
         return hand_over(&full_binary(), &args, &payload);
     }
     let bin = full_binary();
-    if !seamguard_client::client_off() && payload.len() <= seamguard_client::MAX_PAYLOAD_BYTES {
+    let mode = seamguard_client::serve_mode();
+    let mut start = None;
+    if mode != seamguard_client::ServeMode::Off
+        && payload.len() <= seamguard_client::MAX_PAYLOAD_BYTES
+    {
         // The route names the binary the call would be handed to: a server of another build
         // (an upgrade installed beside the old one) does not answer.
         let route = seamguard_client::route_key(&args, seamguard_client::binary_identity(&bin));
-        if let Some(reply) = seamguard_client::exchange(route, &payload) {
-            return print(&reply);
+        match seamguard_client::ask_server(route, &payload) {
+            Ok(reply) => return print(&reply),
+            Err(miss) => {
+                seamguard_client::record_fallback(route, miss);
+                if miss == seamguard_client::Miss::NoServer
+                    && mode == seamguard_client::ServeMode::Auto
+                {
+                    start = Some(route);
+                }
+            }
         }
     }
-    hand_over(&bin, &args, &payload)
+    let code = hand_over(&bin, &args, &payload);
+    if let Some(route) = start {
+        // After the answer: the server loads while the host goes on. The first stage exits
+        // within milliseconds; what is left of it when this process exits is reaped by init.
+        if let Ok(Some(mut child)) = seamguard_client::start_server(route, &bin, &args) {
+            let _ = child.try_wait();
+        }
+    }
+    code
 }
 
 /// Write a served answer as the hook would; a failed write blocks the call (exit 2).

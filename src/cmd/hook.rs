@@ -245,7 +245,10 @@ pub(super) fn run(o: Args) -> ExitCode {
     if let Some(code) = super::serve::ask(&o, &raw.bytes) {
         return code;
     }
-    respond(&o, &raw.bytes, raw.total, &mut refusals, None, &mut answer)
+    let code = respond(&o, &raw.bytes, raw.total, &mut refusals, None, &mut answer);
+    // No server ran for this call's route: start one for the next calls.
+    super::serve::start_if_missing(&o);
+    code
 }
 
 /// Answer a payload read within the size limit: `emit` writes the answer (to stdout, or to a

@@ -8,7 +8,8 @@ use crate::init::{self, Profile};
 
 /// Write a policy profile into .seamguard/ and hook seamguard into an agent.
 ///
-/// Adds `seamguard hook` entries to .claude/settings.json (Codex: .codex/hooks.json; Gemini
+/// Adds `seamguard-hook` entries (the small client: a resident server started on first use;
+/// `seamguard hook` with --no-server) to .claude/settings.json (Codex: .codex/hooks.json; Gemini
 /// CLI: .gemini/settings.json; Cursor: .cursor/hooks.json; Copilot CLI:
 /// .github/hooks/seamguard.json), keeping every other byte; backs up each modified file;
 /// `--undo` puts everything back.
@@ -39,6 +40,10 @@ pub(crate) struct Args {
     /// Project folder (default: the current directory).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
+    /// Hook with `seamguard hook` (every call judged in a new process) instead of the small
+    /// client `seamguard-hook`, which starts a resident server on first use.
+    #[arg(long)]
+    no_server: bool,
 }
 
 /// Install (or undo) with [`crate::init::run`].
@@ -51,5 +56,6 @@ pub(super) fn run(a: Args) -> ExitCode {
         undo: a.undo,
         force: a.force,
         project: a.project,
+        server: !a.no_server,
     })
 }

@@ -55,7 +55,8 @@ pub(crate) enum Command {
     Status(status::Args),
     /// Read the audit log: last decisions, filters, counts per rule, observe-mode summary.
     Log(log::Args),
-    /// Keep the policies compiled in a resident server that `hook` asks first (opt-in).
+    /// Keep the policies compiled in a resident server that `hook` and `seamguard-hook` ask
+    /// first (they start one on first use; docs/serve.md).
     Serve(serve::ServeArgs),
 }
 

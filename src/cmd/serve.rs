@@ -1,12 +1,19 @@
-//! `seamguard serve`: an optional resident server that keeps the policies loaded and their
-//! seams compiled, so a hook call does not pay for loading and compiling in a new process.
+//! `seamguard serve`: a resident server that keeps the policies loaded and their seams
+//! compiled, so a hook call does not pay for loading and compiling in a new process.
 //!
-//! **Opt-in.** Nothing starts it: a user runs `seamguard serve` with the same arguments, spelled
-//! the same, as the hook command (`seamguard serve --policy policies` for `seamguard hook
-//! --policy policies`), in the same folder and environment, in a session's background or from a
-//! session-start hook. The agent runs `seamguard hook` or the small `seamguard-hook`: both ask
-//! the server first ([`ask`]) and evaluate in a process of their own whenever no matching
-//! server answers.
+//! **Started on first use.** The hook command (`seamguard-hook`, or `seamguard hook`) asks the
+//! server of its route first ([`ask`]); when none runs, it judges the call in its own process
+//! and starts one in the background: `seamguard serve --daemon` with the same hook arguments,
+//! in the same folder and environment, so the server's route is the caller's by construction.
+//! `--daemon` leaves the host's process group and session (the hook's group may be killed by
+//! the host; the server is not in it), writes nothing to the standard streams, and exits at
+//! once when another server holds the route's lock (`r-<route>.lock`: one server per route).
+//! A server exits after `--idle-secs` without a request (default `SEAMGUARD_SERVE_IDLE_SECS`,
+//! else 600), or when its binary is replaced; it reloads its table when its policy files or
+//! the trust store change. It never writes a line per call: `--verbose` does, and the audit
+//! log records every call as the hook does. `SEAMGUARD_SERVE=0` turns the client off,
+//! `SEAMGUARD_SERVE=ask` asks a running server but never starts one (a supervised server).
+//! A user may still run `seamguard serve` in a terminal with the hook's arguments.
 //!
 //! **Routed, then keyed.** The server listens on `<state dir>/serve/r-<route>.sock`; the route
 //! (`seamguard_client::route_key`) hashes the hook arguments as spelled, the current folder,
@@ -18,31 +25,43 @@
 //! snapshot's content key, the parsed arguments, the trust store's metadata, the binary) must
 //! be the key of the table the server loaded. An edited policy file, a new trust decision,
 //! another project or a rebuilt `seamguard` is another key: the server says the call is not
-//! its own and the client judges it, so a stale table never answers. The server never
-//! reloads; it exits after `--idle-secs` without a request, or when its binary is replaced.
-//! A call it turns away is logged on its stderr.
+//! its own and the client judges it, so a stale table never answers. When the server's own key
+//! moved (its files or the trust store changed), it then reloads, and the next call is served.
+//!
+//! **What the route and key cover, and why.** A judgement reads: the payload (sent each call),
+//! the policy files (found from the arguments, `CLAUDE_PROJECT_DIR`, the payload's `cwd` or the
+//! current folder, `XDG_CONFIG_HOME`/`HOME`, `SEAMGUARD_MANAGED_DIR`), their content, the trust
+//! store, the state folder (snapshots, session memory, continuations: `XDG_STATE_HOME`,
+//! `SEAMGUARD_CACHE`), the audit settings (`SEAMGUARD_AUDIT_LOG`, `SEAMGUARD_AUDIT_INPUT`) and
+//! the binary. The route holds what the client can see without parsing (arguments, folder,
+//! those variables, the binary); the per-call key holds what needs the payload and the disk
+//! (files found for the payload, their content, the trust store). `PATH` is in neither:
+//! judging does not read it, and launchers change it. Since the client starts the server
+//! itself, in its own folder and environment, a host that sets `CLAUDE_PROJECT_DIR` gets a
+//! server that has it too: one server per project and host setup, used from the second call.
 //!
 //! **Never fails open.** The socket is created in a folder of mode 0700 and is itself 0600.
 //! Whatever goes wrong on the way — no server, a refused connection, a server that does not
 //! take the call within `SEAMGUARD_SERVE_TIMEOUT_MS` (default 1000), a server that dies
 //! mid-call, a short or malformed reply, another key — the client evaluates the call
-//! itself, exactly as without a server. A server that has taken a call says so at once, and
+//! itself, exactly as without a server, and appends the reason to `r-<route>.fallbacks`
+//! (`seamguard status` counts them). A server that has taken a call says so at once, and
 //! the client then waits up to `SEAMGUARD_SERVE_ANSWER_MS` (default 30,000: a command hook of
 //! a `run` rule may take seconds) for its answer, so a slow call is not judged twice (its
 //! command hooks would run twice); past that bound, a hung server would otherwise let the
 //! host's own hook timeout end the hook and the call run unchecked, so the client judges the
 //! call itself. The server answers with the same code path as the hook (`hook::respond`): the
-//! same answer, audit record and session memory. `SEAMGUARD_SERVE=0` turns the client off.
+//! same answer, audit record and session memory.
 //!
-//! **Not the default**, and why Claude Code's `http` hook type is only a further opt-in: a
-//! command hook whose process cannot reach the server still answers (in-process), while an
-//! `http` hook whose server is down or refuses the connection is a *non-blocking error* in
-//! Claude Code: the tool call runs unchecked. Pointing an `http` hook at a resident server
-//! would make every crash, restart or idle exit of that server a silent fail-open, so it is
-//! only for setups that supervise the server (and keep a command hook as the guard).
+//! **Why Claude Code's `http` hook type is only a further opt-in**: a command hook whose
+//! process cannot reach the server still answers (in-process), while an `http` hook whose
+//! server is down or refuses the connection is a *non-blocking error* in Claude Code: the
+//! tool call runs unchecked. Pointing an `http` hook at a resident server would make every
+//! crash, restart or idle exit of that server a silent fail-open, so it is only for setups
+//! that supervise the server (and keep a command hook as the guard).
 //!
 //! The protocol, the route (which socket a call goes to) and the small client binary
-//! `seamguard-hook` are in the `seamguard-client` crate.
+//! `seamguard-hook` are in the `seamguard-client` crate. docs/serve.md is the user's guide.
 
 use std::ffi::OsString;
 use std::hash::{Hash, Hasher};
@@ -50,7 +69,7 @@ use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use seamguard_engine::{Encoded, LoadOptions, audit};
@@ -64,10 +83,27 @@ pub(crate) struct ServeArgs {
     /// The hook's arguments: the server answers calls of a hook run with the same ones.
     #[command(flatten)]
     hook: hook::Args,
-    /// Exit after this many seconds without a request.
-    #[arg(long, default_value_t = 900, value_name = "SECONDS")]
-    idle_secs: u64,
+    /// Exit after this many seconds without a request (default: $SEAMGUARD_SERVE_IDLE_SECS,
+    /// else 600).
+    #[arg(long, value_name = "SECONDS")]
+    idle_secs: Option<u64>,
+    /// Detach (a session of its own, nothing on the standard streams) and exit quietly when a
+    /// server already runs for these arguments: how the hook starts a server.
+    #[arg(long)]
+    daemon: bool,
+    /// The second stage of `--daemon` (internal).
+    #[arg(long, hide = true)]
+    detached: bool,
+    /// Write a line to stderr for every call (answered, or left to the hook).
+    #[arg(long)]
+    verbose: bool,
 }
+
+/// The server's own options, left out of the route (`--idle-secs` takes a value).
+const OWN_FLAGS: &[&str] = &["--daemon", "--detached", "--verbose"];
+
+/// The idle time of a server without `--idle-secs`, in seconds.
+const DEFAULT_IDLE_SECS: u64 = 600;
 
 /// A server's loaded policies and engine.
 pub(crate) struct Resident {
@@ -82,14 +118,16 @@ impl Resident {
 }
 
 /// The hook arguments of this process as spelled: the arguments after the subcommand
-/// (`hook`, or `serve` without its own `--idle-secs`).
+/// (`hook`, or `serve` without its own `--idle-secs`, `--daemon` and `--verbose`).
 fn hook_argv() -> Vec<OsString> {
     let mut out = Vec::new();
     let mut args = std::env::args_os().skip(2);
     while let Some(a) = args.next() {
         if a == "--idle-secs" {
             args.next();
-        } else if !a.as_encoded_bytes().starts_with(b"--idle-secs=") {
+        } else if !a.as_encoded_bytes().starts_with(b"--idle-secs=")
+            && !OWN_FLAGS.iter().any(|f| a == *f)
+        {
             out.push(a);
         }
     }
@@ -148,14 +186,28 @@ fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
     Some(h.finish())
 }
 
+/// Set by [`ask`] when no server runs for this call's route: [`start_if_missing`] starts one.
+static NO_SERVER: AtomicBool = AtomicBool::new(false);
+/// The route of this call (set by [`ask`]).
+static ROUTE: AtomicU64 = AtomicU64::new(0);
+
 /// The client of `seamguard hook`: the answer of a matching server, written out as the hook
-/// would, or `None` to evaluate in this process.
+/// would, or `None` to evaluate in this process (the reason is appended to the route's
+/// fallbacks file).
 pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
     if seamguard_client::client_off() || !o.servable() {
         return None;
     }
     let route = seamguard_client::route_key(&hook_argv(), binary_identity());
-    let reply = seamguard_client::exchange(route, bytes)?;
+    let reply = match seamguard_client::ask_server(route, bytes) {
+        Ok(r) => r,
+        Err(miss) => {
+            seamguard_client::record_fallback(route, miss);
+            NO_SERVER.store(miss == seamguard_client::Miss::NoServer, Ordering::Relaxed);
+            ROUTE.store(route, Ordering::Relaxed);
+            return None;
+        }
+    };
     let mut out = std::io::stdout().lock();
     let write_ok = out
         .write_all(&reply.stdout)
@@ -169,6 +221,25 @@ pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// After a call judged in this process because no server runs for its route: start one in the
+/// background (`seamguard serve --daemon` with this call's arguments), unless
+/// `SEAMGUARD_SERVE` is `0` or `ask`. The call's answer is already written.
+pub(super) fn start_if_missing(o: &hook::Args) {
+    if !NO_SERVER.load(Ordering::Relaxed)
+        || !o.servable()
+        || seamguard_client::serve_mode() != seamguard_client::ServeMode::Auto
+    {
+        return;
+    }
+    if let Ok(me) = std::env::current_exe()
+        && let Ok(Some(mut child)) =
+            seamguard_client::start_server(ROUTE.load(Ordering::Relaxed), &me, &hook_argv())
+    {
+        // The first stage exits within milliseconds; reap it if it already has.
+        let _ = child.try_wait();
+    }
 }
 
 fn now_secs() -> u64 {
@@ -199,11 +270,92 @@ fn resident(o: &hook::Args) -> Option<(Resident, u64)> {
     None
 }
 
+/// How a server talks: in the foreground to its stderr, as a daemon not at all.
+#[derive(Clone, Copy)]
+struct Voice {
+    /// Lines of start, exit and errors (not with `--daemon`).
+    on: bool,
+    /// A line per call (`--verbose`).
+    verbose: bool,
+}
+
+impl Voice {
+    fn say(self, line: std::fmt::Arguments<'_>) {
+        if self.on {
+            eprintln!("seamguard serve: {line}");
+        }
+    }
+
+    fn call(self, line: std::fmt::Arguments<'_>) {
+        if self.verbose {
+            eprintln!("seamguard serve: {line}");
+        }
+    }
+}
+
+/// `--daemon`: leave the caller's session. The client starts the first stage in a process
+/// group of its own, whose leader cannot call `setsid`; it starts the second stage
+/// (`--detached`) and exits, and the second stage, not a group leader, makes its own session.
+/// `Some(code)`: this process is done (the first stage, or a failure).
+fn detach(a: &ServeArgs) -> Option<ExitCode> {
+    if !a.daemon {
+        return None;
+    }
+    if nix::unistd::setsid().is_ok() || a.detached {
+        return None;
+    }
+    let me = std::env::current_exe().ok()?;
+    let started = std::process::Command::new(me)
+        .args(std::env::args_os().skip(1))
+        .arg("--detached")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    Some(if started.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// Take the route's lock (one server per route): `None` when another server holds it past
+/// a short wait (a server that is exiting lets go within it).
+fn take_lock(route: u64) -> Option<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(seamguard_client::lock_path(route))
+        .ok()?;
+    for _ in 0..40 {
+        match f.try_lock() {
+            Ok(()) => return Some(f),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(std::fs::TryLockError::Error(_)) => return None,
+        }
+    }
+    None
+}
+
 /// `seamguard serve`.
 pub(super) fn run(a: ServeArgs) -> ExitCode {
+    if let Some(code) = detach(&a) {
+        return code;
+    }
+    let voice = Voice {
+        on: !a.daemon,
+        verbose: a.verbose && !a.daemon,
+    };
     let o = a.hook;
     if !o.servable() {
-        eprintln!("seamguard serve: --hooks-config is loaded per call; no server for it");
+        voice.say(format_args!(
+            "--hooks-config is loaded per call; no server for it"
+        ));
         return ExitCode::from(2);
     }
     // The route is computed from the arguments as spelled; they must be the ones parsed.
@@ -211,91 +363,109 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
     match <HookOnly as clap::Parser>::try_parse_from(&argv) {
         Ok(h) if h.hook.identity() == o.identity() => {}
         _ => {
-            eprintln!(
-                "seamguard serve: cannot tell the hook arguments from the server's own; put --idle-secs first"
-            );
+            voice.say(format_args!(
+                "cannot tell the hook arguments from the server's own; put --idle-secs first"
+            ));
             return ExitCode::from(2);
         }
     }
     let binary = binary_identity();
     let route = seamguard_client::route_key(&argv, binary);
-    let Some((res, k)) = resident(&o) else {
-        eprintln!(
-            "seamguard serve: the policies could not be loaded into a snapshot (a missing path, an error, or files that kept changing while they were read); `seamguard check` with the same --policy arguments says which"
-        );
-        return ExitCode::from(2);
-    };
     let dir = seamguard_client::socket_dir();
     if let Err(e) = std::fs::create_dir_all(&dir)
         .and_then(|_| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)))
     {
-        eprintln!("seamguard serve: cannot create {}: {e}", dir.display());
+        voice.say(format_args!("cannot create {}: {e}", dir.display()));
         return ExitCode::from(2);
     }
     // A folder another user made first (a shared temp folder when HOME is unset) is not used:
     // the clients would not trust it either.
-    let mine = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
-    if std::fs::symlink_metadata(&dir).map(|m| m.uid()).ok() != mine || mine.is_none() {
-        eprintln!(
-            "seamguard serve: {} is not owned by this user; not serving from it",
+    if !seamguard_client::trusted_dir(&dir) {
+        voice.say(format_args!(
+            "{} is not owned by this user; not serving from it",
             dir.display()
-        );
+        ));
         return ExitCode::from(2);
     }
     let path = seamguard_client::socket_path(route);
-    if UnixStream::connect(&path).is_ok() {
-        eprintln!(
-            "seamguard serve: a server already answers on {}",
+    let Some(_lock) = take_lock(route) else {
+        voice.say(format_args!(
+            "a server already answers on {}",
             path.display()
-        );
+        ));
         return ExitCode::SUCCESS;
-    }
+    };
+    let failed = seamguard_client::failed_path(route);
+    let Some((res, k)) = resident(&o) else {
+        // The clients do not start another server for a while: it would fail the same way.
+        let _ = std::fs::write(&failed, b"");
+        voice.say(format_args!(
+            "the policies could not be loaded into a snapshot (a missing path, an error, or files that kept changing while they were read); `seamguard check` with the same --policy arguments says which"
+        ));
+        return ExitCode::from(2);
+    };
+    let _ = std::fs::remove_file(&failed);
+    // The lock is held: a socket file here is a dead server's.
     let _ = std::fs::remove_file(&path);
     let listener = match UnixListener::bind(&path) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("seamguard serve: cannot listen on {}: {e}", path.display());
+            voice.say(format_args!("cannot listen on {}: {e}", path.display()));
             return ExitCode::from(2);
         }
     };
     if let Err(e) = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)) {
         let _ = std::fs::remove_file(&path);
-        eprintln!("seamguard serve: cannot restrict {}: {e}", path.display());
+        voice.say(format_args!("cannot restrict {}: {e}", path.display()));
         return ExitCode::from(2);
     }
-    eprintln!("seamguard serve: listening on {}", path.display());
+    voice.say(format_args!("listening on {}", path.display()));
     static LAST: AtomicU64 = AtomicU64::new(0);
     LAST.store(now_secs(), Ordering::Relaxed);
-    let idle = a.idle_secs.max(1);
+    let idle = a
+        .idle_secs
+        .or_else(|| {
+            std::env::var("SEAMGUARD_SERVE_IDLE_SECS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(DEFAULT_IDLE_SECS)
+        .max(1);
     let watched = path.clone();
     std::thread::spawn(move || {
         loop {
             std::thread::sleep(Duration::from_millis(500));
             if now_secs().saturating_sub(LAST.load(Ordering::Relaxed)) >= idle {
                 let _ = std::fs::remove_file(&watched);
-                eprintln!("seamguard serve: idle for {idle} s, exiting");
+                voice.say(format_args!("idle for {idle} s, exiting"));
                 std::process::exit(0);
             }
             // Clients of a new build have another route: nothing would ever ask this one.
             if binary_identity() != binary {
                 let _ = std::fs::remove_file(&watched);
-                eprintln!("seamguard serve: the seamguard binary was replaced, exiting");
+                voice.say(format_args!("the seamguard binary was replaced, exiting"));
                 std::process::exit(0);
             }
         }
     });
-    let me = Server {
+    let mut me = Server {
         o: &o,
-        res: &res,
+        res,
         key: k,
         route,
         binary,
+        voice,
+        counts: Counts {
+            started_ms: audit::now_ms(),
+            idle_secs: idle,
+            ..Counts::default()
+        },
     };
     for stream in listener.incoming() {
         let Ok(mut s) = stream else { continue };
         LAST.store(now_secs(), Ordering::Relaxed);
         if me.serve_one(&mut s) == Served::BinaryReplaced {
-            eprintln!("seamguard serve: the seamguard binary was replaced, exiting");
+            voice.say(format_args!("the seamguard binary was replaced, exiting"));
             break;
         }
         LAST.store(now_secs(), Ordering::Relaxed);
@@ -323,13 +493,32 @@ fn injected_exit() {}
 /// A running server: what it loaded and what it answers for.
 struct Server<'a> {
     o: &'a hook::Args,
-    res: &'a Resident,
+    res: Resident,
     /// The key of the loaded table.
     key: u64,
     /// The route of the socket.
     route: u64,
     /// The binary at start (`None`: unknown; then every call is answered by the client).
     binary: Option<(u64, u64, u64, i64, i64)>,
+    voice: Voice,
+    counts: Counts,
+}
+
+/// What a server has done since it started (`seamguard status` asks for it).
+#[derive(Debug, Default)]
+struct Counts {
+    /// Unix time of the start, in ms.
+    started_ms: u64,
+    /// Calls answered.
+    answered: u64,
+    /// Calls left to the client: another key (edited policies, another project).
+    refused: u64,
+    /// Tables reloaded after the policy files or the trust store changed.
+    reloads: u64,
+    /// Unix time of the last call, in ms (0: none yet).
+    last_call_ms: u64,
+    /// The idle time before exiting, in seconds.
+    idle_secs: u64,
 }
 
 /// How one connection ended.
@@ -342,21 +531,63 @@ enum Served {
 }
 
 impl Server<'_> {
+    /// The server's account, for `seamguard status`.
+    fn status(&self) -> Vec<u8> {
+        let c = &self.counts;
+        let v = serde_json::json!({
+            "pid": std::process::id(),
+            "started_ms": c.started_ms,
+            "answered": c.answered,
+            "refused": c.refused,
+            "reloads": c.reloads,
+            "last_call_ms": (c.last_call_ms > 0).then_some(c.last_call_ms),
+            "idle_secs": c.idle_secs,
+            "key": format!("{:016x}", self.key),
+            "route": format!("{:016x}", self.route),
+            "args": hook_argv().iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>(),
+            "cwd": std::env::current_dir().ok().map(|d| d.display().to_string()),
+            "binary": std::env::current_exe().ok().map(|d| d.display().to_string()),
+        });
+        seamguard_client::encode_reply(0, v.to_string().as_bytes(), b"")
+    }
+
+    /// After a call of another key: reload when the server's own key moved (its policy files
+    /// or the trust store changed), so the next call is served from the new table.
+    fn reload_if_stale(&mut self) {
+        if key(self.o, None) == Some(self.key) {
+            return;
+        }
+        if let Some((res, k)) = resident(self.o) {
+            self.res = res;
+            self.key = k;
+            self.counts.reloads += 1;
+            self.voice.call(format_args!(
+                "the policies or the trust store changed; reloaded"
+            ));
+        }
+    }
+
     /// Read one request and answer it, or say that it is not this server's call.
-    fn serve_one(&self, s: &mut UnixStream) -> Served {
+    fn serve_one(&mut self, s: &mut UnixStream) -> Served {
         let started = Instant::now();
         let started_ms = audit::now_ms();
         let t = Duration::from_secs(5);
         if s.set_read_timeout(Some(t)).is_err() || s.set_write_timeout(Some(t)).is_err() {
             return Served::Done;
         }
-        let Ok(req) = seamguard_client::read_request(s) else {
-            return Served::Done;
+        let req = match seamguard_client::read_ask(s) {
+            Ok(seamguard_client::Ask::Call(req)) => req,
+            Ok(seamguard_client::Ask::Status) => {
+                let _ = s.write_all(&self.status());
+                return Served::Done;
+            }
+            Err(_) => return Served::Done,
         };
         if self.binary.is_none() || binary_identity() != self.binary {
             let _ = s.write_all(&seamguard_client::encode_not_mine());
             return Served::BinaryReplaced;
         }
+        self.counts.last_call_ms = started_ms;
         // The route found this server; the key of the call decides whether it may answer.
         let mine = req.route == self.route
             && seamguard_engine::event::parse_json(&req.payload)
@@ -364,10 +595,13 @@ impl Server<'_> {
                 .and_then(|p| key(self.o, Some(&p)))
                 == Some(self.key);
         if !mine {
-            eprintln!(
-                "seamguard serve: a call for other policies (edited, another project, a trust decision) was left to the hook; restart the server to serve them"
-            );
+            self.voice.call(format_args!(
+                "a call for other policies (edited, another project, a trust decision) was left to the hook"
+            ));
             let _ = s.write_all(&seamguard_client::encode_not_mine());
+            let _ = s.shutdown(std::net::Shutdown::Both);
+            self.counts.refused += 1;
+            self.reload_if_stale();
             return Served::Done;
         }
         if s.write_all(seamguard_client::REPLY).is_err() {
@@ -382,15 +616,16 @@ impl Server<'_> {
             started,
             digest: Some(seamguard_engine::audit::payload_digest(&bytes)),
         };
+        let voice = self.voice;
         hook::respond(
             self.o,
             &bytes,
             bytes.len() as u64,
             &mut refusals,
-            Some(self.res),
+            Some(&self.res),
             &mut |enc: &Encoded| {
                 let code = enc.exit_code.clamp(0, 255) as u8;
-                eprintln!("seamguard serve: answered a call (exit {code})");
+                voice.call(format_args!("answered a call (exit {code})"));
                 let reply = seamguard_client::encode_reply(
                     code,
                     enc.stdout.as_bytes(),
@@ -405,6 +640,7 @@ impl Server<'_> {
                 ExitCode::from(code)
             },
         );
+        self.counts.answered += 1;
         Served::Done
     }
 }

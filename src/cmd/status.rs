@@ -8,6 +8,11 @@
 //! last ran (the audit log records the dialect of each call); then the policies (files,
 //! rules, errors, duplicates, built-in default). Gemini CLI, Cursor and Copilot CLI are listed
 //! in the text report when hooked or when their folder exists.
+//! Then the resident servers of this user (`seamguard serve`, started by the hook on first
+//! use): pid, uptime, calls answered and left to the hook, the key of the loaded policies,
+//! and the calls the clients judged without a server (`r-<route>.fallbacks`). Warns when the
+//! audit log or the state folder cannot be written (records, snapshots and session memory
+//! would be lost).
 //! Exit 1 when something is off (listed under `problems`), 0 otherwise.
 
 use std::collections::BTreeSet;
@@ -139,6 +144,120 @@ fn unstable(path: &Path) -> Option<&'static str> {
         return Some("a temp folder: it can be cleaned away");
     }
     None
+}
+
+/// The full `seamguard` a small client at `client` hands its calls to (as it finds it:
+/// `$SEAMGUARD_BIN`, the file beside it, `seamguard` on `PATH`).
+fn full_binary_of(client: &Path) -> Option<PathBuf> {
+    discover::env_path("SEAMGUARD_BIN")
+        .filter(|p| p.is_file())
+        .or_else(|| {
+            client
+                .parent()
+                .map(|d| d.join("seamguard"))
+                .filter(|p| p.is_file())
+        })
+        .or_else(|| resolve("seamguard"))
+}
+
+/// Why `path` cannot be written (a file appended to, or created in its folder), `None` when
+/// it can. A folder that does not exist yet is judged by the nearest one that does (the hook
+/// creates the rest). Nothing is left behind: a probe file is removed at once.
+fn not_writable(path: &Path, is_dir: bool) -> Option<String> {
+    if !is_dir && path.exists() {
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .err()
+            .map(|e| e.to_string());
+    }
+    let start = if is_dir { Some(path) } else { path.parent() };
+    let dir = start?.ancestors().find(|d| d.exists())?;
+    let probe = dir.join(format!(".seamguard-status-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            None
+        }
+        Err(e) => Some(format!("{} ({e})", dir.display())),
+    }
+}
+
+/// The resident servers of this user, asked over their sockets, and the fallbacks their
+/// clients recorded (also of routes whose server is gone).
+fn servers_status(warnings: &mut Vec<String>) -> Value {
+    let dir = seamguard_client::socket_dir();
+    let mut routes: BTreeSet<String> = BTreeSet::new();
+    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(r) = name.strip_prefix("r-").and_then(|n| {
+            n.strip_suffix(".sock")
+                .or_else(|| n.strip_suffix(".fallbacks"))
+        }) {
+            routes.insert(r.to_string());
+        }
+    }
+    let trusted = seamguard_client::trusted_dir(&dir);
+    if dir.exists() && !trusted {
+        warnings.push(format!(
+            "{} is not this user's or is open to others: no server there is asked",
+            dir.display()
+        ));
+    }
+    let mut out = Vec::new();
+    for r in routes {
+        let server = seamguard_client::server_status(&dir.join(format!("r-{r}.sock")))
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+        let fallbacks =
+            std::fs::read_to_string(dir.join(format!("r-{r}.fallbacks"))).unwrap_or_default();
+        let mut reasons: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut last: Option<u64> = None;
+        let since = server
+            .as_ref()
+            .and_then(|s| s["started_ms"].as_u64())
+            .unwrap_or(0);
+        let mut since_start = 0u64;
+        for line in fallbacks.lines() {
+            let mut w = line.split(' ');
+            let (Some(ts), Some(why)) = (w.next().and_then(|t| t.parse::<u64>().ok()), w.next())
+            else {
+                continue;
+            };
+            *reasons.entry(why.to_string()).or_default() += 1;
+            last = last.max(Some(ts));
+            if ts >= since && why != "no-server" {
+                since_start += 1;
+            }
+        }
+        if server.is_some() && since_start > 0 {
+            warnings.push(format!(
+                "{since_start} call(s) fell back to a process of their own since the server of route {r} started ({}); `seamguard status --format json` lists the reasons",
+                reasons
+                    .iter()
+                    .filter(|(k, _)| *k != "no-server")
+                    .map(|(k, n)| format!("{k} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(n) = reasons.get("not-trusted") {
+            warnings.push(format!(
+                "{n} call(s) of route {r} found a socket or folder that is not this user's and judged themselves"
+            ));
+        }
+        out.push(json!({
+            "route": r,
+            "server": server,
+            "fallbacks": reasons.values().sum::<u64>(),
+            "fallback_reasons": reasons,
+            "last_fallback_ms": last,
+        }));
+    }
+    Value::Array(out)
 }
 
 /// The first line of `<bin> --version`.
@@ -274,6 +393,18 @@ fn agent_status(
         .map(|c| {
             let program = program_of(c);
             let resolved = resolve(&program).map(|p| std::fs::canonicalize(&p).unwrap_or(p));
+            let client = Path::new(&program)
+                .file_name()
+                .is_some_and(|n| n == "seamguard-hook");
+            if client
+                && let Some(p) = &resolved
+                && full_binary_of(p).is_none()
+            {
+                problems.push(format!(
+                    "{label}: {} finds no seamguard beside it or on PATH: every call is blocked",
+                    p.display()
+                ));
+            }
             let (stable, version, problem) = match &resolved {
                 None => (
                     false,
@@ -294,6 +425,7 @@ fn agent_status(
             }
             json!({
                 "command": c,
+                "client": client,
                 "resolved": resolved.map(|p| p.display().to_string()),
                 "stable": stable,
                 "version": version,
@@ -561,6 +693,54 @@ fn text(v: &Value, now: u64) -> String {
     for d in p["duplicates"].as_array().into_iter().flatten() {
         out.push_str(&format!("  duplicate: {}\n", s(d)));
     }
+    let servers = v["servers"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if !servers.is_empty() {
+        out.push_str("Servers\n");
+    }
+    for r in servers {
+        let sv = &r["server"];
+        if sv.is_object() {
+            let up = sv["started_ms"]
+                .as_u64()
+                .map_or(String::new(), |ms| ago(ms, now).replace(" ago", ""));
+            out.push_str(&format!(
+                "  pid {}, up {up}, {} answered, {} left to the hook, {} reloads, policy key {}\n    in {}: {}\n",
+                sv["pid"],
+                sv["answered"],
+                sv["refused"],
+                sv["reloads"],
+                s(&sv["key"]),
+                s(&sv["cwd"]),
+                sv["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(s)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        } else {
+            out.push_str(&format!("  route {}: no server running\n", s(&r["route"])));
+        }
+        if let Some(n) = r["fallbacks"].as_u64().filter(|n| *n > 0) {
+            let reasons = r["fallback_reasons"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let last = r["last_fallback_ms"]
+                .as_u64()
+                .map_or(String::new(), |ms| format!(", last {}", ago(ms, now)));
+            out.push_str(&format!(
+                "    judged without a server: {n} ({reasons}){last}\n"
+            ));
+        }
+    }
     out.push_str(&format!("Audit log: {}\n", s(&v["audit_log"])));
     for w in v["warnings"].as_array().into_iter().flatten() {
         out.push_str(&format!("warning: {}\n", s(w)));
@@ -609,15 +789,34 @@ pub(super) fn run(a: &Args) -> ExitCode {
             .push("seamguard's hook is not installed for any agent: run `seamguard init`".into());
     }
     let policies = policies_status(&root, &mut problems);
+    let now = seamguard_engine::audit::now_ms();
+    let servers = servers_status(&mut warnings);
+    if let Some(l) = &log
+        && let Some(why) = not_writable(l, false)
+    {
+        warnings.push(format!(
+            "the audit log {} cannot be written ({why}): decisions are not recorded, and `seamguard allow --last` finds nothing",
+            l.display()
+        ));
+    }
+    let state = discover::state_dir();
+    if let Some(why) = not_writable(&state, true) {
+        warnings.push(format!(
+            "the state folder {} cannot be written ({why}): no policy snapshots, session memory or resident server",
+            state.display()
+        ));
+    }
     let v = json!({
         "agents": agents,
         "policies": policies,
+        "servers": servers,
+        "state_dir": state.display().to_string(),
         "audit_log": log.map(|l| l.display().to_string()),
         "warnings": warnings,
         "problems": problems,
     });
     let out = if a.format == Format::Text {
-        text(&v, seamguard_engine::audit::now_ms())
+        text(&v, now)
     } else {
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     };

@@ -117,7 +117,10 @@ fn seamguard_handlers(text: &str, marker: &str, events: &[&str]) -> Option<Vec<V
             for h in handlers {
                 let mut cmds = Vec::new();
                 super::json_edit::json_commands(h, &mut cmds);
-                if cmds.iter().any(|c| c.contains(marker)) {
+                if cmds
+                    .iter()
+                    .any(|c| c.contains(marker) || c.contains(super::CLIENT_MARKER))
+                {
                     out.push(h.clone());
                 }
             }

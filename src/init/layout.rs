@@ -182,6 +182,14 @@ pub(super) fn program() -> String {
     }
 }
 
+/// The absolute path of the small client `seamguard-hook` beside this binary (shell-quoted
+/// when it needs it), `None` when there is none.
+pub(super) fn client_program() -> Option<String> {
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    let client = exe.parent()?.join("seamguard-hook");
+    is_executable(&client).then(|| shell_quote(&client.to_string_lossy()))
+}
+
 /// Whether `p` is a file this user may run.
 #[cfg(unix)]
 fn is_executable(p: &Path) -> bool {

@@ -47,6 +47,12 @@
 //!   every `*.json` of that folder, so no file of the user's is edited, and an event another
 //!   file of the folder already hooks with seamguard is left out.
 //!
+//! * **The command** — by default the small client by its absolute path
+//!   (`/…/seamguard-hook --dialect <host>`: it starts a resident server on the first call and
+//!   asks it from then on; docs/serve.md), so a host whose `PATH` lacks the binaries still runs
+//!   it; with `--no-server`, `seamguard hook --dialect <host>` (`seamguard` when the first one
+//!   on `PATH` is this binary). Either form counts as an installed seamguard handler.
+//!
 //! Settings files are edited through a concrete syntax tree: every byte outside the added
 //! entries stays as it was. A second run finds the entries (any handler command containing
 //! `seamguard hook`) and changes nothing. Before a file is first modified it is copied to
@@ -107,6 +113,14 @@ use plan::{Kind, Plan, plan_agent, plan_policies, print_diff};
 /// The marker that identifies a seamguard handler in a hooks configuration.
 const MARKER: &str = "seamguard hook";
 
+/// The marker of a handler running the small client (`…/seamguard-hook --dialect …`).
+const CLIENT_MARKER: &str = "seamguard-hook";
+
+/// Whether a handler command runs seamguard: `seamguard hook` or the small client.
+fn is_handler(command: &str) -> bool {
+    command.contains(MARKER) || command.contains(CLIENT_MARKER)
+}
+
 /// What `seamguard status` reads from an agent's hooks file, with `init`'s own readers.
 pub(crate) mod inspect {
     use std::collections::BTreeSet;
@@ -164,7 +178,7 @@ pub(crate) mod inspect {
         }) {
             super::json_edit::json_commands(&doc, &mut out);
         }
-        out.retain(|c| c.contains(MARKER));
+        out.retain(|c| super::is_handler(c));
         out.dedup();
         out
     }
@@ -217,9 +231,6 @@ pub(crate) mod inspect {
         super::toml_edit::codex_hooks_disabled(path)
     }
 
-    /// The marker of a seamguard handler command (`seamguard hook`).
-    pub(crate) const MARKER: &str = super::MARKER;
-
     /// The events `init` registers for a dialect.
     pub(crate) fn events(dialect: seamguard_engine::Dialect) -> Vec<&'static str> {
         super::layout::events(dialect)
@@ -265,6 +276,9 @@ pub(crate) struct Options {
     pub(crate) force: bool,
     /// Project folder (default: the current directory).
     pub(crate) project: Option<PathBuf>,
+    /// Hook with the small client `seamguard-hook` (a resident server started on first use),
+    /// not `seamguard hook` (`--no-server`).
+    pub(crate) server: bool,
 }
 
 /// Entry point of `seamguard init`.
@@ -289,7 +303,7 @@ fn seamguard_events<'a>(
 ) -> BTreeSet<String> {
     commands
         .into_iter()
-        .filter(|(_, cmds)| cmds.iter().any(|c| c.contains(MARKER)))
+        .filter(|(_, cmds)| cmds.iter().any(|c| is_handler(c)))
         .map(|(event, _)| event.to_string())
         .collect()
 }
@@ -300,7 +314,15 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
     let dialect = layout.agent(opts.agent);
     let manifest_path = layout.manifest_path();
     let mut manifest = Manifest::read(&manifest_path)?.unwrap_or_default();
-    let command = format!("{} hook --dialect {}", program(), dialect.name());
+    let client = if opts.server {
+        layout::client_program()
+    } else {
+        None
+    };
+    let command = match &client {
+        Some(c) => format!("{c} --dialect {}", dialect.name()),
+        None => format!("{} hook --dialect {}", program(), dialect.name()),
+    };
 
     let mut plan = Plan::default();
     plan_policies(&layout, &manifest, opts.profile, opts.force, &mut plan)?;
@@ -410,7 +432,19 @@ fn install(opts: &Options) -> Result<ExitCode, String> {
     if plan.changes.is_empty() {
         say!("already installed: nothing to do");
     }
-    if !command.starts_with("seamguard ") && layout.root.is_some() {
+    if client.is_some() {
+        say!(
+            "note: the hook runs the small client seamguard-hook by its absolute path (a host \
+             whose PATH lacks it still runs it); it starts a resident server on the first call \
+             and asks it from then on (`--no-server` for `seamguard hook` alone)"
+        );
+    } else if opts.server {
+        say!(
+            "note: no seamguard-hook beside this binary, so the hook is `seamguard hook` \
+             (every call judged in a new process)"
+        );
+    }
+    if client.is_none() && !command.starts_with("seamguard ") && layout.root.is_some() {
         say!(
             "note: `seamguard` on PATH is not this binary, so the hook command is an absolute \
              path that only works on this machine; `cargo install --path .` and run init again \

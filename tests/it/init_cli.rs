@@ -99,8 +99,18 @@ impl World {
     }
 
     /// Run `seamguard ARGS` in the project folder with HOME / XDG_CONFIG_HOME / PATH inside
-    /// the world.
+    /// the world; `init` with `--no-server` (the hook command `seamguard hook`, which these
+    /// tests pin; [`the_default_hook_is_the_small_client_by_absolute_path`] tests the default).
     fn run(&self, args: &[&str]) -> Output {
+        self.run_default_or_not(args, true)
+    }
+
+    /// [`World::run`] with `init`'s own default (the small client).
+    fn run_default_or_not(&self, args: &[&str], no_server: bool) -> Output {
+        let mut args = args.to_vec();
+        if no_server && args.first() == Some(&"init") {
+            args.push("--no-server");
+        }
         Command::new(BIN)
             .args(args)
             .current_dir(self.project())
@@ -726,4 +736,66 @@ fn no_claude_found_and_codex_both_warn_that_a_failed_hook_lets_the_call_run() {
         "{stdout}"
     );
     assert!(!w.read("project/.codex/hooks.json").contains("onFailure"));
+}
+
+#[test]
+fn the_default_hook_is_the_small_client_by_absolute_path() {
+    let w = World::new(true);
+    let client = Path::new(env!("CARGO_BIN_EXE_seamguard-hook"))
+        .canonicalize()
+        .expect("client");
+    let command = format!("{} --dialect claude-code", client.display());
+    let stdout = ok(&w.run_default_or_not(&["init"], false));
+    assert!(
+        stdout.contains(&format!(
+            ".claude/settings.json: added `{command}` for 13 event(s)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("note: the hook runs the small client seamguard-hook by its absolute path"),
+        "{stdout}"
+    );
+    // Every event, the post-tool ones included (approvals are learned from them).
+    let hooks = w.hooks_for_every_event("project/.claude/settings.json", &CLAUDE_EVENTS);
+    for (event, groups) in &hooks {
+        assert_eq!(
+            groups[0]["hooks"][0]["command"], command,
+            "{event}: {groups}"
+        );
+    }
+    // The client counts as installed: neither form adds a second handler.
+    for no_server in [false, true] {
+        let again = ok(&w.run_default_or_not(&["init"], no_server));
+        assert!(
+            again.contains("already installed: nothing to do"),
+            "{again}"
+        );
+    }
+    // `status` recognises it, and the full binary it hands calls to.
+    let out = Command::new(BIN)
+        .args(["status", "--format", "json"])
+        .current_dir(w.project())
+        .env_clear()
+        .env("HOME", w.path("home"))
+        .env("XDG_CONFIG_HOME", w.path("xdg"))
+        .env("XDG_STATE_HOME", w.path("state"))
+        .env("SEAMGUARD_MANAGED_DIR", w.path("managed"))
+        .env("PATH", w.path("bin"))
+        .output()
+        .expect("status");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let claude = &v["agents"][0];
+    assert_eq!(claude["installed"], true, "{v}");
+    assert_eq!(claude["missing_events"], serde_json::json!([]));
+    assert_eq!(claude["commands"][0]["command"], command);
+    assert_eq!(claude["commands"][0]["client"], true);
+    assert_eq!(
+        claude["commands"][0]["resolved"],
+        client.display().to_string()
+    );
+    let version = format!("seamguard-hook {}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(claude["commands"][0]["version"], version);
+    let problems = v["problems"].to_string();
+    assert!(!problems.contains("finds no seamguard"), "{problems}");
 }

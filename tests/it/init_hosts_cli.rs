@@ -61,6 +61,12 @@ impl World {
     fn run_with(&self, args: &[&str], env: &[(&str, PathBuf)]) -> Output {
         let mut cmd = Command::new(BIN);
         cmd.args(args)
+            // These tests pin the `seamguard hook` command; init_cli.rs tests the default.
+            .args(if args.first() == Some(&"init") {
+                &["--no-server"][..]
+            } else {
+                &[]
+            })
             .current_dir(self.path("project"))
             .env_clear()
             .env("HOME", self.path("home"))

@@ -14,13 +14,12 @@
 //! SEAMGUARD_REGENERATE=1 cargo test --test it -- library_replay::
 //! ```
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use seamguard_engine::readers::{EventReader, Item, collect_files};
 use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, Verdict, load_dir};
 use serde_json::{Value, json};
 
-use crate::support::{BIN, output_with_stdin, root};
+use crate::support::{output_with_stdin, root};
 
 const FIXTURE: &str = "tests/data/library-replay.jsonl";
 
@@ -191,7 +190,7 @@ fn every_library_rule_has_a_catching_and_a_benign_example_and_all_pass() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
-    let out = Command::new(BIN)
+    let out = crate::support::seamguard()
         .args(["test", "policies", "policies/strict"])
         .current_dir(root())
         .output()
@@ -218,7 +217,7 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
         "tool_input": {"command": "sudo rm -rf /"}, "tool_use_id": "t1"
     });
     let out = output_with_stdin(
-        Command::new(BIN)
+        crate::support::seamguard()
             .args(["hook", "--dialect", "claude-code", "--policy"])
             .arg(&dir)
             .env("SEAMGUARD_AUDIT_LOG", &audit)

@@ -35,7 +35,10 @@ impl Setup {
             .env("HOME", &self.dir)
             .env("SEAMGUARD_AUDIT_LOG", "off")
             .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("SEAMGUARD_SERVE")
+            // The servers of these tests are started by the tests (`ask`: never by a
+            // client); the tests of servers started on first use set it back.
+            .env("SEAMGUARD_SERVE", "ask")
+            .env("SEAMGUARD_SERVE_IDLE_SECS", "60")
             .env_remove("SEAMGUARD_SERVE_FAULT");
     }
 
@@ -45,7 +48,7 @@ impl Setup {
 
     fn serve(&self, fault: Option<&str>) -> Child {
         let mut c = Command::new(BIN);
-        c.args(["serve", "--idle-secs", "60", "--policy"])
+        c.args(["serve", "--verbose", "--idle-secs", "60", "--policy"])
             .arg(&self.policy)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -334,7 +337,7 @@ fn a_server_takes_its_own_option_after_the_hook_arguments() {
     let mut c = Command::new(BIN);
     c.args(["serve", "--policy"])
         .arg(&s.policy)
-        .args(["--idle-secs=60"])
+        .args(["--idle-secs=60", "--verbose"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(s.log()).unwrap());
@@ -358,7 +361,7 @@ fn a_server_whose_binary_is_replaced_stops_answering() {
     let copy = s.dir.join("seamguard");
     std::fs::copy(BIN, &copy).unwrap();
     let mut c = Command::new(&copy);
-    c.args(["serve", "--idle-secs", "60", "--policy"])
+    c.args(["serve", "--verbose", "--idle-secs", "60", "--policy"])
         .arg(&s.policy)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -396,4 +399,335 @@ fn a_server_whose_binary_is_replaced_stops_answering() {
             .contains("the seamguard binary was replaced, exiting")
     );
     assert!(s.socket().is_none());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers started on first use (`SEAMGUARD_SERVE` unset): every one of them is found by its
+// lock's route in the test's own state folder and killed by the test.
+
+/// The client in auto mode (a server is started when none runs), in the setup's folder.
+fn auto(s: &Setup, payload: &str) -> Run {
+    s.client(payload, &s.dir, &[("SEAMGUARD_SERVE", "auto")])
+}
+
+/// The pids of the live `seamguard serve --daemon` processes of this setup's policy (by
+/// their command lines), zombies left out.
+fn daemons(s: &Setup) -> Vec<u32> {
+    let policy = s.policy.to_string_lossy().into_owned();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = cmd
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'));
+        if !zombie && args.iter().any(|a| a == "--daemon") && args.contains(&policy) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Kills every daemon of the setup when dropped (also when an assertion fails).
+struct Reaper<'a>(&'a Setup);
+
+impl Drop for Reaper<'_> {
+    fn drop(&mut self) {
+        for pid in daemons(self.0) {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+/// The account of the setup's one server, once it listens and answers a status request.
+fn server_account(s: &Setup) -> serde_json::Value {
+    let started = Instant::now();
+    loop {
+        if let Some(b) = s.socket().and_then(|p| seamguard_client::server_status(&p)) {
+            return serde_json::from_slice(&b).unwrap();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no server started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits until exactly `n` daemons of the setup run (those that lost the lock exit within
+/// two seconds).
+fn wait_for_daemons(s: &Setup, n: usize) -> Vec<u32> {
+    let started = Instant::now();
+    loop {
+        let d = daemons(s);
+        if d.len() == n {
+            return d;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "daemons: {d:?}, wanted {n}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_client_starts_a_server_and_the_next_call_is_answered_by_it() {
+    let s = Setup::new("auto-start");
+    let _reaper = Reaper(&s);
+    let deny = bash("frobnicate --all", &s.dir);
+    let local = s.hook(&deny, false);
+    assert!(local.stdout.contains("no frobnicating"), "{}", local.stdout);
+    // No server: judged by `seamguard hook`, and a server is started for the next calls.
+    let first = auto(&s, &deny);
+    assert_eq!(
+        (first.stdout.as_str(), first.code),
+        (local.stdout.as_str(), local.code)
+    );
+    let account = server_account(&s);
+    assert_eq!(account["answered"], 0);
+    let pid = account["pid"].as_u64().unwrap() as u32;
+    assert_eq!(wait_for_daemons(&s, 1), vec![pid]);
+    // The server left the client's session and process group.
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat.rsplit_once(") ").unwrap().1.split(' ').collect();
+    assert_eq!(
+        fields[3],
+        pid.to_string(),
+        "session id is its own pid: {stat}"
+    );
+    let second = auto(&s, &deny);
+    assert_eq!(
+        (second.stdout.as_str(), second.code),
+        (local.stdout.as_str(), local.code)
+    );
+    let account = server_account(&s);
+    assert_eq!(
+        (account["answered"].as_u64(), account["refused"].as_u64()),
+        (Some(1), Some(0))
+    );
+    // Nothing of the server on the log it would have had in the foreground: the daemon's
+    // streams are closed, and `status` shows it.
+    let mut c = Command::new(BIN);
+    c.args(["status", "--format", "json"]).current_dir(&s.dir);
+    s.env(&mut c);
+    let status: serde_json::Value =
+        serde_json::from_str(&Run::utf8(c.output().unwrap()).stdout).unwrap();
+    let servers = status["servers"].as_array().unwrap();
+    assert_eq!(servers.len(), 1, "{status}");
+    assert_eq!(servers[0]["server"]["pid"], pid);
+    assert_eq!(servers[0]["server"]["answered"], 1);
+    // The first call found no socket folder yet: fallbacks are counted once a server ran.
+    assert_eq!(servers[0]["fallbacks"], 0);
+    assert_eq!(servers[0]["fallback_reasons"], serde_json::json!({}));
+}
+
+#[test]
+fn an_edited_policy_is_judged_on_the_next_call_and_then_served() {
+    let s = Setup::new("auto-edit");
+    let _reaper = Reaper(&s);
+    let deny = bash("frobnicate --all", &s.dir);
+    auto(&s, &deny);
+    server_account(&s);
+    assert!(auto(&s, &deny).stdout.contains("no frobnicating"));
+    assert_eq!(server_account(&s)["answered"], 1);
+    std::fs::write(
+        &s.policy,
+        RULE.replace("\"deny\"", "\"ask\"")
+            .replace("no frobnicating", "frobnicating needs a yes"),
+    )
+    .unwrap();
+    // The next call is another key: judged by the client's own process, with the edit.
+    let edited = auto(&s, &deny);
+    assert!(
+        edited.stdout.contains("\"permissionDecision\":\"ask\"")
+            && edited.stdout.contains("frobnicating needs a yes"),
+        "{}",
+        edited.stdout
+    );
+    let account = server_account(&s);
+    assert_eq!(
+        (
+            account["answered"].as_u64(),
+            account["refused"].as_u64(),
+            account["reloads"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1))
+    );
+    // The server reloaded: the call after is served, with the edit.
+    let served = auto(&s, &deny);
+    assert_eq!(served.stdout, edited.stdout);
+    assert_eq!(server_account(&s)["answered"], 2);
+}
+
+#[test]
+fn a_killed_server_leaves_the_call_to_the_client_and_is_started_again() {
+    let s = Setup::new("auto-killed");
+    let _reaper = Reaper(&s);
+    let deny = bash("frobnicate --all", &s.dir);
+    auto(&s, &deny);
+    let pid = server_account(&s)["pid"].as_u64().unwrap() as i32;
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    wait_for_daemons(&s, 0);
+    // Its socket is left behind, nobody listens: judged, and a new server started.
+    assert!(s.socket().is_some());
+    let run = auto(&s, &deny);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.contains("\"permissionDecision\":\"deny\""),
+        "{}",
+        run.stdout
+    );
+    let account = server_account(&s);
+    assert_ne!(account["pid"].as_u64(), Some(pid as u64));
+    assert_eq!(wait_for_daemons(&s, 1).len(), 1);
+}
+
+#[test]
+fn clients_racing_to_start_a_server_leave_exactly_one() {
+    let s = Setup::new("auto-race");
+    let _reaper = Reaper(&s);
+    let deny = bash("frobnicate --all", &s.dir);
+    let runs: Vec<Run> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..4).map(|_| sc.spawn(|| auto(&s, &deny))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &runs {
+        assert!(r.stdout.contains("no frobnicating"), "{}", r.stdout);
+    }
+    let pid = server_account(&s)["pid"].as_u64().unwrap() as u32;
+    assert_eq!(wait_for_daemons(&s, 1), vec![pid]);
+    // Still one a moment later (no late starter took over).
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(daemons(&s), vec![pid]);
+}
+
+#[test]
+fn an_idle_server_exits_and_leaves_no_socket() {
+    let s = Setup::new("auto-idle");
+    let _reaper = Reaper(&s);
+    let deny = bash("frobnicate --all", &s.dir);
+    s.client(
+        &deny,
+        &s.dir,
+        &[
+            ("SEAMGUARD_SERVE", "auto"),
+            ("SEAMGUARD_SERVE_IDLE_SECS", "1"),
+        ],
+    );
+    server_account(&s);
+    wait_for_daemons(&s, 0);
+    assert_eq!(s.socket(), None);
+}
+
+#[test]
+fn a_socket_of_another_user_is_never_asked() {
+    let s = Setup::new("other-user");
+    let mut server = s.serve(None);
+    let deny = bash("frobnicate", &s.dir);
+    let here = std::env::current_dir().unwrap();
+    assert!(
+        s.client(&deny, &here, &[])
+            .stdout
+            .contains("no frobnicating")
+    );
+    assert_eq!(s.answered(), 1);
+    let sock = s.socket().unwrap();
+    // As root the socket is given to `nobody`; otherwise the folder is opened to others,
+    // which the clients refuse the same way.
+    let as_other = match std::os::unix::fs::chown(&sock, Some(65_534), Some(65_534)) {
+        Ok(()) => "owner",
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            std::fs::set_permissions(s.socket_dir(), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+            "folder"
+        }
+        Err(e) => panic!("chown: {e}"),
+    };
+    for extra in [&[][..], &[("SEAMGUARD_SERVE", "auto")][..]] {
+        let run = s.client(&deny, &here, extra);
+        assert!(
+            run.stdout.contains("no frobnicating"),
+            "{as_other}: {}",
+            run.stdout
+        );
+        assert!(s.hook(&deny, true).stdout.contains("no frobnicating"));
+    }
+    assert_eq!(s.answered(), 1, "{as_other}: the server was not asked");
+    // Not a missing server: none is started in its place.
+    assert_eq!(daemons(&s), Vec::<u32>::new());
+    let fallbacks = std::fs::read_to_string(
+        s.socket_dir().join(
+            sock.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .replace(".sock", ".fallbacks"),
+        ),
+    )
+    .unwrap_or_default();
+    if as_other == "owner" {
+        assert_eq!(
+            fallbacks.matches(" not-trusted\n").count(),
+            4,
+            "{fallbacks}"
+        );
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[test]
+fn a_server_that_cannot_load_is_not_started_again_at_every_call() {
+    let s = Setup::new("auto-failed");
+    let _reaper = Reaper(&s);
+    std::fs::remove_file(&s.policy).unwrap();
+    let call = bash("ls", &s.dir);
+    // A missing policy file: judged by `seamguard hook`; the server started after it
+    // cannot load a snapshot and leaves a marker in the socket folder.
+    let first = auto(&s, &call);
+    let local = s.hook(&call, false);
+    assert_eq!(
+        (first.stdout.as_str(), first.code),
+        (local.stdout.as_str(), local.code)
+    );
+    let started = Instant::now();
+    let failed = loop {
+        let found = std::fs::read_dir(s.socket_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "failed"));
+        if let Some(f) = found {
+            break f;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no .failed marker"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    wait_for_daemons(&s, 0);
+    let second = auto(&s, &call);
+    assert_eq!(second.stdout, local.stdout);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(daemons(&s), Vec::<u32>::new(), "no server started again");
+    assert!(failed.is_file());
+    assert_eq!(s.socket(), None);
 }

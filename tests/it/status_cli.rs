@@ -3,7 +3,6 @@
 //! Copilot CLI hooks files (events, what a failing hook does, the last run of their dialect).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
@@ -44,7 +43,7 @@ fn workdir() -> PathBuf {
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::seamguard();
     cmd.args(args)
         .current_dir(dir.join("proj"))
         .env("HOME", dir.join("home"))
@@ -353,5 +352,49 @@ fn cursor_without_fail_closed_gemini_turned_off_and_copilot_are_reported() {
         ),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn an_audit_log_and_state_folder_that_cannot_be_written_are_warned_about() {
+    let dir = workdir();
+    // Nothing can be created under /proc, whoever runs the test.
+    let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
+    let mut cmd = crate::support::seamguard();
+    cmd.args(["status"])
+        .current_dir(dir.join("proj"))
+        .env("HOME", dir.join("home"))
+        .env("PATH", path)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", "/proc/seamguard-test-state")
+        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        .env("SEAMGUARD_AUDIT_LOG", "/proc/seamguard-test/audit.jsonl")
+        .env("TMPDIR", dir.join("system-tmp"))
+        .env_remove("CODEX_HOME")
+        .env_remove("COPILOT_HOME")
+        .env_remove("CLAUDE_PROJECT_DIR");
+    let r = Run::utf8(output_with_stdin(&mut cmd, b""));
+    let warnings: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{}", r.stdout);
+    assert!(
+        warnings[0].starts_with(
+            "warning: the audit log /proc/seamguard-test/audit.jsonl cannot be written (/proc ("
+        ) && warnings[0]
+            .ends_with("): decisions are not recorded, and `seamguard allow --last` finds nothing"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].starts_with(
+            "warning: the state folder /proc/seamguard-test-state/seamguard cannot be written (/proc ("
+        ) && warnings[1].ends_with(
+            "): no policy snapshots, session memory or resident server"
+        ),
+        "{}",
+        warnings[1]
     );
 }

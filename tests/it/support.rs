@@ -13,6 +13,14 @@ pub(crate) use fixtures::{bash, codex_bash, fresh_dir};
 /// The `seamguard` binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_seamguard");
 
+/// `seamguard` as a command, every hook call judged in its own process: no resident server
+/// asked or started (`SEAMGUARD_SERVE=0`; tests/it/serve_cli.rs tests the servers).
+pub(crate) fn seamguard() -> Command {
+    let mut c = Command::new(BIN);
+    c.env("SEAMGUARD_SERVE", "0");
+    c
+}
+
 /// The repository root (the root crate's folder).
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
