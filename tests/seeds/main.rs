@@ -9,6 +9,7 @@
 
 mod cancellation;
 mod detached;
+mod fail_closed;
 mod matchers;
 mod nested;
 mod presentation;

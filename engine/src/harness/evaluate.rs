@@ -190,6 +190,8 @@ impl Harness {
                 Err(m) => e.fail(Verdict::Deny, m, &mut contributions, &mut failures),
             }
         }
+        // The tables' guard contributions here are their load errors (fail closed).
+        contributions.extend(part.guards);
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;

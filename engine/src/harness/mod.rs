@@ -130,7 +130,7 @@ pub use on::{Closure, Target, at};
 pub use registry::{Cleanup, CleanupError, CleanupErrors, RegisterError, RegistrationId};
 pub use run::{Evaluated, Harness};
 pub use seams::Signalled;
-pub use table::{PolicyTable, TableRef};
+pub use table::{PolicyLoadError, PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, tool_fn};

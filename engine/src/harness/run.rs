@@ -167,10 +167,10 @@ impl Harness {
     /// Never fails; registration problems are reported by the `register*` methods, and
     /// failures of handlers and tools are contained in what each seam method returns.
     ///
-    /// The first harness of a process wraps the panic hook: a panic the harness contains
-    /// (a handler, tool, wrapper, observer or cleanup) is reported through the harness
-    /// (failures, error results) and not printed; every other panic reaches the hook that
-    /// was installed before. A hook installed after the first harness replaces this one.
+    /// Leaves the process's panic hook alone: a panic the harness contains (a handler,
+    /// tool, wrapper, observer or cleanup) is reported through the harness (failures, error
+    /// results) and also reaches the panic hook, which prints it by default. To keep such
+    /// panics quiet, opt in with [`Harness::quiet_contained_panics`].
     ///
     /// # Example
     ///
@@ -198,7 +198,6 @@ impl Harness {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn new() -> Harness {
-        super::contain::install_quiet_hook();
         Harness {
             tables: Vec::new(),
             dialect: Dialect::ClaudeCode,
@@ -217,6 +216,16 @@ impl Harness {
             turns: Turns::default(),
             detached: Detached::default(),
         }
+    }
+
+    /// Opt in to quiet contained panics: wraps the process's panic hook (once per process;
+    /// later calls do nothing) so that a panic the harness contains and reports itself —
+    /// a handler, tool, wrapper, observer or cleanup of any harness — is not printed, and
+    /// every other panic reaches the hook that was installed before. This changes global
+    /// state, hence opt-in: a hook installed afterwards replaces this one.
+    pub fn quiet_contained_panics(self) -> Harness {
+        super::contain::install_quiet_hook();
+        self
     }
 
     /// The dialect tables evaluate in (tool-name aliases, matcher mode), and the matcher
