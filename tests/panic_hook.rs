@@ -27,7 +27,7 @@ async fn contained_panics_are_reported_through_the_harness_not_the_panic_hook() 
 
     // Without the opt-in the harness leaves the hook alone: the contained panic is
     // reported through the harness and reaches the application's hook too.
-    let mut plain = Harness::new();
+    let plain = Harness::new();
     plain
         .on(
             at::PreTool,
@@ -45,7 +45,7 @@ async fn contained_panics_are_reported_through_the_harness_not_the_panic_hook() 
     );
     printed.store(0, Ordering::SeqCst);
 
-    let mut h = Harness::new().quiet_contained_panics();
+    let h = Harness::new().quiet_contained_panics();
     h.on(
         at::PreTool,
         |_call, _cx| -> Option<PreToolDecision> { panic!("handler bug") },
