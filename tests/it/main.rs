@@ -10,9 +10,11 @@
 
 mod support;
 
+mod approvals_cli;
 mod audit_replay_cli;
 mod check_json_cli;
 mod cli;
+mod codex_code_mode;
 mod command_hooks_cli;
 mod explain_cli;
 mod failure_matrix;

@@ -1,13 +1,14 @@
 //! Codex rollouts (TRANSCRIPTS.md §3): `{timestamp, type, payload}` lines become
 //! `SessionStart`, `UserPromptSubmit`, `PreToolUse` / `PostToolUse` (shell calls as `Bash`
-//! with a command string), `Stop` and `PreCompact` payloads in the Codex dialect.
+//! with a command string; the tool calls inside a code-mode `exec` call one by one, see
+//! [`code_mode`]), `Stop` and `PreCompact` payloads in the Codex dialect.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Item, ProblemKind, ReadProblem, event, str_of};
+use super::{Format, Item, ProblemKind, ReadProblem, code_mode, event, str_of};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -50,6 +51,30 @@ pub fn argv_to_command(argv: &[String]) -> String {
         .join(" ")
 }
 
+/// One hook call a recorded call is replayed as.
+struct Replayed {
+    /// Its `tool_use_id`.
+    id: String,
+    /// Its `tool_name`.
+    tool: String,
+    /// Its `tool_input`.
+    input: Value,
+    /// Its folder, when not the session's (a code-mode call's `workdir`).
+    cwd: Option<String>,
+}
+
+impl Replayed {
+    /// Put the call's fields into a payload.
+    fn fill(&self, p: &mut Map<String, Value>) {
+        if let Some(c) = &self.cwd {
+            p.insert("cwd".into(), Value::String(c.clone()));
+        }
+        p.insert("tool_name".into(), Value::String(self.tool.clone()));
+        p.insert("tool_use_id".into(), Value::String(self.id.clone()));
+        p.insert("tool_input".into(), self.input.clone());
+    }
+}
+
 /// The state of one rollout: session, turn, model, and the tool calls not answered yet.
 pub(super) struct CodexState {
     file: Arc<str>,
@@ -61,8 +86,9 @@ pub(super) struct CodexState {
     /// User prompts seen (synthetic turn ids `turn-N`).
     turns: usize,
     sessions: usize,
-    /// call id → (tool name, tool input).
-    calls: HashMap<String, (String, Value)>,
+    /// Recorded call id → the hook calls it was replayed as (one, or one per tool call of a
+    /// code-mode `exec`).
+    calls: HashMap<String, Vec<Replayed>>,
     /// A prompt waiting for the turn context that follows it: (line, text).
     pending_prompt: Option<(usize, String)>,
     /// The last agent message of the turn: (line, text), for builds without `task_complete`.
@@ -164,14 +190,64 @@ impl CodexState {
         name: &str,
         input: Value,
     ) {
+        let call = Replayed {
+            id: call_id.to_string(),
+            tool: name.to_string(),
+            input,
+            cwd: None,
+        };
+        self.replay_calls(out, line, call_id, vec![call]);
+    }
+
+    /// The `PreToolUse` events of the hook calls one recorded call `call_id` is replayed as.
+    fn replay_calls(
+        &mut self,
+        out: &mut VecDeque<Item>,
+        line: usize,
+        call_id: &str,
+        calls: Vec<Replayed>,
+    ) {
         self.flush_prompt(out);
-        let mut p = self.base("PreToolUse", true);
-        p.insert("tool_name".into(), Value::String(name.to_string()));
-        p.insert("tool_use_id".into(), Value::String(call_id.to_string()));
-        p.insert("tool_input".into(), input.clone());
-        self.emit(out, line, Seam::PreTool, p);
-        self.calls
-            .insert(call_id.to_string(), (name.to_string(), input));
+        for c in &calls {
+            let mut p = self.base("PreToolUse", true);
+            c.fill(&mut p);
+            self.emit(out, line, Seam::PreTool, p);
+        }
+        self.calls.insert(call_id.to_string(), calls);
+    }
+
+    /// A code-mode `exec` call: one `PreToolUse` per tool call in its code, as that tool
+    /// (`tools.exec_command` → `Bash` in its `workdir`), with the id `<call id>#<n>`; what of
+    /// the code cannot be read is one more `exec` call holding the source of those parts as its
+    /// `input`, which the engine asks about once with their causes (`code_mode::judge`).
+    fn code_mode(&mut self, out: &mut VecDeque<Item>, line: usize, call_id: &str, code: &str) {
+        let u = code_mode::unwrap(code);
+        let mut calls: Vec<Replayed> = u
+            .calls
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| Replayed {
+                id: format!("{call_id}#{}", i + 1),
+                cwd: code_mode::resolve_dir(self.cwd.as_deref(), c.workdir.as_deref()),
+                tool: c.tool_name,
+                input: c.tool_input,
+            })
+            .collect();
+        if !u.unresolved.is_empty() {
+            let mut parts: Vec<&str> = Vec::new();
+            for p in &u.unresolved {
+                if !parts.contains(&p.source.as_str()) {
+                    parts.push(&p.source);
+                }
+            }
+            calls.push(Replayed {
+                id: call_id.to_string(),
+                tool: code_mode::EXEC_TOOL.to_string(),
+                input: json!({ "input": parts.join(";\n") }),
+                cwd: None,
+            });
+        }
+        self.replay_calls(out, line, call_id, calls);
     }
 
     pub(super) fn record(&mut self, line: usize, m: &Map<String, Value>, out: &mut VecDeque<Item>) {
@@ -281,6 +357,12 @@ impl CodexState {
             ("response_item", "custom_tool_call") => {
                 let name = str_of(p, "name").unwrap_or("");
                 let call_id = str_of(p, "call_id").unwrap_or("");
+                if name == code_mode::EXEC_TOOL
+                    && let Some(code) = str_of(p, "input")
+                {
+                    self.code_mode(out, line, call_id, code);
+                    return;
+                }
                 let input = p.get("input").cloned().unwrap_or(Value::Null);
                 let input = if name == "apply_patch" {
                     json!({ "command": input })
@@ -308,16 +390,18 @@ impl CodexState {
             }
             ("response_item", "function_call_output" | "custom_tool_call_output") => {
                 let call_id = str_of(p, "call_id").unwrap_or("");
-                let Some((name, input)) = self.calls.remove(call_id) else {
+                let Some(calls) = self.calls.remove(call_id) else {
                     return;
                 };
+                // The output of a code-mode call is the whole cell's: each of its calls is
+                // answered with it.
                 let output = p.get("output").cloned().unwrap_or(Value::Null);
-                let mut e = self.base("PostToolUse", true);
-                e.insert("tool_name".into(), Value::String(name));
-                e.insert("tool_use_id".into(), Value::String(call_id.to_string()));
-                e.insert("tool_input".into(), input);
-                e.insert("tool_response".into(), output);
-                self.emit(out, line, Seam::PostTool, e);
+                for c in calls {
+                    let mut e = self.base("PostToolUse", true);
+                    c.fill(&mut e);
+                    e.insert("tool_response".into(), output.clone());
+                    self.emit(out, line, Seam::PostTool, e);
+                }
             }
             _ => {}
         }
@@ -325,7 +409,7 @@ impl CodexState {
 }
 
 /// Map a Codex function call to the tool name and input its hook receives (HOOKS.md B2).
-fn codex_tool(name: &str, args: &Value) -> (String, Value) {
+pub(super) fn codex_tool(name: &str, args: &Value) -> (String, Value) {
     let argv = |v: &Value| -> Option<Vec<String>> {
         v.as_array().map(|a| {
             a.iter()

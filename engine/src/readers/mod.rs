@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | hook-payload log | a line with `hook_event_name`, a Copilot CLI payload (`toolName` / `toolArgs`, or a numeric `timestamp`, and no `type`), a wrapper line `{"payload": {…}}` (PAI `capture-all-events`, `hook_event_type`), or a JSON array of payloads | the payloads as recorded; Gemini CLI, Cursor and Copilot CLI payloads rewritten into the common payload of their seam, as `hook` rewrites them |
 //! | Claude Code transcript | lines with `type` + `uuid` / `sessionId` / `parentUuid` (also a JSON array of such lines, as in `logs/chat.json`) | `SessionStart` (first line of the session; `compact` after a compaction, preceded by `PreCompact`), `UserPromptSubmit` (human prompts), `PreToolUse` per `tool_use`, `PostToolUse` / `PostToolUseFailure` (`is_error`) per `tool_result`, `Stop` at the end of each assistant turn; in sub-agent files (`isSidechain`) `SubagentStart` / `SubagentStop` instead of session start, prompts and stop |
-//! | Codex rollout | lines `{timestamp, type, payload}` with a rollout `type` | `SessionStart` (`session_meta`), `UserPromptSubmit` (`user_message`), `PreToolUse` per call (`shell` / `shell_command` / `exec_command` / `local_shell_call` → `Bash` with a command string; `apply_patch` with the patch as `command`; `write_stdin` as itself, its `chars` read as a command line), `PostToolUse` per output, `Stop` (`task_complete`, or the last agent message of a turn in builds without it), `PreCompact` (`compacted`) |
+//! | Codex rollout | lines `{timestamp, type, payload}` with a rollout `type` | `SessionStart` (`session_meta`), `UserPromptSubmit` (`user_message`), `PreToolUse` per call (`shell` / `shell_command` / `exec_command` / `local_shell_call` → `Bash` with a command string; `apply_patch` with the patch as `command`; `write_stdin` as itself, its `chars` read as a command line; a code-mode `exec` call as one call per tool call in its JavaScript, see [`code_mode`]), `PostToolUse` per output, `Stop` (`task_complete`, or the last agent message of a turn in builds without it), `PreCompact` (`compacted`) |
 //! | Gemini CLI chat | one JSON document with `messages[]` | `SessionStart`, `UserPromptSubmit`, `PreToolUse` + `PostToolUse` / `PostToolUseFailure` per `toolCalls[]` entry (Gemini tool names mapped to Claude Code ones: `run_shell_command` → `Bash`, `read_file` → `Read`, …), `Stop` |
 //!
 //! Payloads carry what the host's hook would have received: Claude Code payloads have
@@ -40,6 +40,7 @@
 //! - `payload_log`: hook payloads as logged (bare or wrapped);
 //! - `claude_code`: Claude Code transcripts;
 //! - `codex`: Codex rollouts (and the argv → command string of their shell calls);
+//! - [`code_mode`]: the tool calls inside a Codex code-mode `exec` call's JavaScript;
 //! - `gemini`: Gemini CLI chats.
 
 use std::fmt;
@@ -52,6 +53,7 @@ use crate::dialect::Dialect;
 use crate::seam::Seam;
 
 mod claude_code;
+pub mod code_mode;
 mod codex;
 mod frame;
 mod gemini;

@@ -437,6 +437,12 @@ fn nested(
     }
 }
 
+/// JavaScript parsed as this lens parses it (bounded in size and time), for readers of code
+/// that is not on a command line (Codex code mode, `readers::code_mode`).
+pub(crate) fn parse_javascript(code: &str) -> Result<Tree, String> {
+    parse(Language::JavaScript, code)
+}
+
 /// Parse `code`, bounded in size and time.
 fn parse(lang: Language, code: &str) -> Result<Tree, String> {
     if code.len() > MAX_CODE {
@@ -477,7 +483,7 @@ fn shell_variable_in_code(tree: &Tree, code: &str) -> bool {
 }
 
 /// Where the first syntax error of a tree is, if it has one.
-fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
+pub(crate) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
     if !root.has_error() {
         return None;
     }
@@ -888,7 +894,7 @@ impl<'t> Bindings<'t> {
 }
 
 /// Every node of a tree in source order (pre-order), without recursion.
-pub(super) fn nodes(root: Node<'_>) -> Vec<Node<'_>> {
+pub(crate) fn nodes(root: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
@@ -901,13 +907,13 @@ pub(super) fn nodes(root: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// The text of a node.
-pub(super) fn text<'s>(n: Node<'_>, src: &'s str) -> &'s str {
+pub(crate) fn text<'s>(n: Node<'_>, src: &'s str) -> &'s str {
     src.get(n.byte_range()).unwrap_or("")
 }
 
 /// Decode the backslash escapes of a string literal's text (`\n`, `\t`, `\\`, `\'`, `\x41`,
 /// `\u0041`); an escape that is not understood keeps its text.
-pub(super) fn unescape(s: &str) -> String {
+pub(crate) fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut it = s.chars().peekable();
     while let Some(c) = it.next() {
