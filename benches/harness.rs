@@ -76,7 +76,7 @@ fn median_ns(mut f: impl FnMut(), iters: u32) -> f64 {
 }
 
 fn main() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.register_all(hooks![deny_rm]).unwrap();
     let allow_call = ToolCall::new("Bash", json!({"command": "cargo test -q"}), "s", "/p");
     let deny_call = ToolCall::new("Bash", json!({"command": "rm -rf build"}), "s", "/p");

@@ -99,13 +99,17 @@ async fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("data/recorded/hooklog-3.jsonl"));
 
+    // A policy loaded at run time is a `Result`: a missing or broken file is reported with
+    // its `file:line:column` and the loop does not start.
+    let team = match PolicyTable::load_file(&root.join("examples/team.toml"), Scope::User) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("agent_loop: {e}");
+            std::process::exit(1);
+        }
+    };
     let mut harness = Harness::new();
-    harness
-        .add_table(policy!("policies"))
-        .add_table(PolicyTable::load_file(
-            &root.join("examples/team.toml"),
-            Scope::User,
-        ));
+    harness.add_table(policy!("policies")).add_table(team);
     let metrics = Arc::new(Metrics::default());
     harness
         .wrap(metrics.clone())

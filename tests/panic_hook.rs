@@ -1,6 +1,7 @@
 //! Contained panics are reported through the harness, not printed through the global panic
 //! hook (issue 18); every other panic still reaches the hook the application installed. Its
-//! own test binary: the panic hook is process-wide.
+//! own test binary: the panic hook is process-wide. Opt-in (issue 30, 6): a plain
+//! `Harness::new()` does not touch it.
 #![allow(
     clippy::unwrap_used,
     clippy::panic,
@@ -24,7 +25,27 @@ async fn contained_panics_are_reported_through_the_harness_not_the_panic_hook() 
         count.fetch_add(1, Ordering::SeqCst);
     }));
 
-    let mut h = Harness::new();
+    // Without the opt-in the harness leaves the hook alone: the contained panic is
+    // reported through the harness and reaches the application's hook too.
+    let plain = Harness::new();
+    plain
+        .on(
+            at::PreTool,
+            |_call, _cx| -> Option<PreToolDecision> { panic!("handler bug") },
+            RegistrationOptions::named("buggy"),
+        )
+        .unwrap();
+    let call = ToolCall::new("Bash", json!({ "command": "ls" }), "s1", "/w");
+    let pre = plain.pre_tool(&call).await;
+    assert_eq!(pre.failures[0].message, "panicked: handler bug");
+    assert_eq!(
+        printed.load(Ordering::SeqCst),
+        1,
+        "the hook was not replaced"
+    );
+    printed.store(0, Ordering::SeqCst);
+
+    let h = Harness::new().quiet_contained_panics();
     h.on(
         at::PreTool,
         |_call, _cx| -> Option<PreToolDecision> { panic!("handler bug") },

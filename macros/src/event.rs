@@ -52,13 +52,14 @@ fn parse_attrs(input: &DeriveInput) -> syn::Result<Attrs> {
     }
 }
 
-/// The reducer call, through a fn pointer of the reducer's exact type: a reducer with the
-/// wrong signature is a type error naming the signature it must have (instead of a
-/// suggestion to wrap the path in `Some`).
+/// The reducer call: `reducer` names an `async fn(&E, &[EventHandler<E>]) ->
+/// Option<Decision>`, whose future is boxed; the future's output is checked against the
+/// decision type (a reducer with the wrong return type is a type error on its path).
 fn typed_reducer(h: &TokenStream, r: &syn::Path) -> TokenStream {
     quote_spanned! {r.span()=>
-        let reducer: #h::Reducer<Self> = #r;
-        reducer(event, handlers)
+        let reduced: #h::BoxFuture<'a, ::core::option::Option<Self::Decision>> =
+            ::std::boxed::Box::pin(#r(event, handlers));
+        reduced
     }
 }
 
@@ -89,29 +90,35 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
                 format!(
                     "event `{ident}` returns a decision (`{ty}`) but has no reducer: add \
                      `reducer = path::to::fn` with the signature \
-                     `fn(&{ident}, &[EventHandler<{ident}>]) -> Option<{ty}>` (result-producing \
+                     `async fn(&{ident}, &[EventHandler<{ident}>]) -> Option<{ty}>` (result-producing \
                      events need a reducer: agent-harness seed, \"Reducers\")"
                 ),
             );
             // Stub body so that code using the event reports no follow-on errors.
             (
                 quote!(#d),
-                quote!(::core::option::Option::None),
+                quote!(::std::boxed::Box::pin(async {
+                    ::core::option::Option::None
+                })),
                 Some(e.to_compile_error()),
             )
         }
         (None, Some(r)) => (quote!(()), typed_reducer(&h, r), None),
-        (None, None) => (quote!(()), quote!(#h::notify_all(event, handlers)), None),
+        (None, None) => (
+            quote!(()),
+            quote!(::std::boxed::Box::pin(#h::notify_all(event, handlers))),
+            None,
+        ),
     };
     quote! {
         #error
         impl #impl_g #h::Event for #ident #ty_g #where_g {
             const NAME: &'static str = #name;
             type Decision = #decision;
-            fn reduce(
-                event: &Self,
-                handlers: &[#h::EventHandler<Self>],
-            ) -> ::core::option::Option<Self::Decision> {
+            fn reduce<'a>(
+                event: &'a Self,
+                handlers: &'a [#h::EventHandler<Self>],
+            ) -> #h::BoxFuture<'a, ::core::option::Option<Self::Decision>> {
                 #body
             }
         }

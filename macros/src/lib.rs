@@ -91,7 +91,7 @@ pub fn guard(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// Keys of `#[event(…)]`: `name = "…"` (default: the type name), `decision = Type`,
-/// `reducer = path` (a `fn(&Self, &[EventHandler<Self>]) -> Option<Decision>`), `crate`.
+/// `reducer = path` (an `async fn(&Self, &[EventHandler<Self>]) -> Option<Decision>`), `crate`.
 /// A `decision` without a `reducer` is a compile error.
 #[proc_macro_derive(Event, attributes(event))]
 pub fn derive_event(input: TokenStream) -> TokenStream {

@@ -38,7 +38,7 @@ fn counting(n: &Arc<AtomicUsize>) -> impl Tool + use<> {
 
 #[tokio::test]
 async fn deny_skips_dispatch() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.register_all(hooks![crate::sample_hooks::deny_rm])
         .unwrap();
     let ran = Arc::new(AtomicUsize::new(0));
@@ -151,7 +151,7 @@ async fn observer_error_cannot_change_the_result() {
     let tool = counting(&ran);
     let plain = Harness::new().execute(bash("echo hi"), &tool).await;
 
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.register_all(hooks![panicking_observer, counting_observer])
         .unwrap();
     let exec = h.execute(bash("echo hi"), &tool).await;
@@ -187,7 +187,7 @@ fn failing_post(_out: &ToolOutput) -> Result<Option<PostToolDecision>, String> {
 
 #[tokio::test]
 async fn panicking_handler_becomes_an_error_result() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.register_all(hooks![panicking_hook, failing_post])
         .unwrap();
     let ran = Arc::new(AtomicUsize::new(0));
@@ -274,7 +274,7 @@ fn note_each(out: &ToolOutput) -> Option<PostToolDecision> {
 
 #[tokio::test]
 async fn contexts_appear_after_the_batch_results() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.register_all(hooks![note_each]).unwrap();
     let mut batch = h.batch();
     let injector = batch.injector();
@@ -354,7 +354,7 @@ fn shout(e: &SeamEvent) -> Option<PromptDecision> {
 
 #[tokio::test]
 async fn cleanups_run_once_in_reverse_order_with_errors_collected() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let ids = h
         .register_all(hooks![ctx_a, ctx_b, keep_going, shout])
         .unwrap();
@@ -473,7 +473,7 @@ async fn tables_and_handlers_merge_most_restrictively() {
             additional_contexts: vec![],
         })
     }
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.register_all(hooks![redact_tokens]).unwrap();
     let leaky = tool_fn(|_c: &ToolCall| Ok(json!("token sk-123")));
     let exec = h.execute(bash("env"), &leaky).await;
@@ -500,8 +500,12 @@ struct MessageStart {
     id: u32,
 }
 
-fn last_wins(e: &Counter, hs: &[EventHandler<Counter>]) -> Option<u32> {
-    hs.iter().fold(None, |acc, h| h.call(e).or(acc))
+async fn last_wins(e: &Counter, hs: &[EventHandler<Counter>]) -> Option<u32> {
+    let mut last = None;
+    for h in hs {
+        last = h.call(e).await.or(last);
+    }
+    last
 }
 
 #[derive(Event)]
@@ -510,7 +514,7 @@ struct Counter;
 
 #[tokio::test]
 async fn application_events_use_their_reducer() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     assert_eq!(<InputEvent as seamguard::harness::Event>::NAME, "input");
     let named = RegistrationOptions::named;
     h.on(at::event::<InputEvent>(), |_, _| None, named("noop"))

@@ -116,7 +116,7 @@ async fn a_wrapper_cannot_replace_or_remove_the_signal() {
 
 #[tokio::test]
 async fn a_cancelled_prompt_waterfall_stops_and_blocks() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let token = CancellationToken::new();
     let cancel = token.clone();
     h.on(
@@ -165,13 +165,19 @@ async fn a_cancelled_prompt_waterfall_stops_and_blocks() {
 #[event(decision = u32, reducer = sum)]
 struct Tally;
 
-fn sum(e: &Tally, hs: &[EventHandler<Tally>]) -> Option<u32> {
-    hs.iter().filter_map(|h| h.call(e)).reduce(|a, b| a + b)
+async fn sum(e: &Tally, hs: &[EventHandler<Tally>]) -> Option<u32> {
+    let mut total = None;
+    for h in hs {
+        if let Some(n) = h.call(e).await {
+            total = Some(total.unwrap_or(0) + n);
+        }
+    }
+    total
 }
 
 #[tokio::test]
 async fn emit_under_a_cancelled_signal_calls_no_further_handler() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let token = CancellationToken::new();
     h.on(
         at::event::<Tally>(),
@@ -198,7 +204,7 @@ async fn emit_under_a_cancelled_signal_calls_no_further_handler() {
 
 #[tokio::test]
 async fn a_pre_tool_hook_cut_off_by_cancel_denies_nothing_and_dispatches_nothing() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.on(
         at::PreTool,
         |_c, _cx| {

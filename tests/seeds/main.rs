@@ -7,8 +7,11 @@
     reason = "tests: a failed step stops the test with its message"
 )]
 
+mod async_handlers;
 mod cancellation;
 mod detached;
+mod example;
+mod fail_closed;
 mod matchers;
 mod nested;
 mod presentation;

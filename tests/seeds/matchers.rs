@@ -11,7 +11,7 @@ use seamguard::harness::{Harness, RegistrationOptions, ToolCall, at};
 use seamguard::{Dialect, PreToolDecision};
 
 fn deny_matching(dialect: Dialect, matcher: &str) -> Harness {
-    let mut h = Harness::new().with_dialect(dialect);
+    let h = Harness::new().with_dialect(dialect);
     h.on(
         at::PreTool,
         |_, _| {

@@ -46,7 +46,7 @@ impl Tool for Composite {
 type Parents = Arc<Mutex<Vec<(String, Option<CallId>)>>>;
 
 fn harness() -> (Arc<Harness>, Parents) {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let n = RegistrationOptions::named;
     h.on(
         at::PostTool,
@@ -196,7 +196,7 @@ async fn an_outer_block_discards_deferred_contexts() {
 
 #[tokio::test]
 async fn a_block_keeps_only_the_blocking_decisions_contexts() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let n = RegistrationOptions::named;
     h.on(
         at::PostTool,

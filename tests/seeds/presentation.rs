@@ -41,7 +41,7 @@ fn query() -> ToolCall {
 
 /// A harness whose one post-tool handler answers with `decide(content)`.
 fn with_post(decide: fn(&ToolOutput) -> Option<PostToolDecision>) -> Harness {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.on(
         at::PostTool,
         move |out, _| decide(out),

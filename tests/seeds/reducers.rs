@@ -28,7 +28,7 @@ impl Transform for ContextEvent {
 
 #[tokio::test]
 async fn context_is_a_sequential_transform_each_handler_sees_current_messages() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let n = RegistrationOptions::named;
     h.on(
         at::event::<ContextEvent>(),
@@ -80,7 +80,7 @@ struct ToolCallEvent {
 
 #[tokio::test]
 async fn tool_call_first_block_stops() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let later = Arc::new(AtomicUsize::new(0));
     let n = RegistrationOptions::named;
     h.on(
@@ -163,7 +163,7 @@ struct SessionBeforeCompact {
 
 #[tokio::test]
 async fn session_before_first_cancel_or_last() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     let n = RegistrationOptions::named;
     h.on(
         at::event::<SessionBeforeCompact>(),
@@ -199,7 +199,7 @@ struct ResourcesDiscover;
 
 #[tokio::test]
 async fn collect_keeps_every_handlers_items_in_registration_order() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     assert_eq!(h.emit(&ResourcesDiscover).await, None);
     let n = RegistrationOptions::named;
     h.on(

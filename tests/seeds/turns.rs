@@ -9,7 +9,7 @@ use seamguard::harness::{
 use seamguard::{PromptDecision, policy};
 
 fn blocks_secrets() -> Harness {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.on(
         at::PromptSubmit,
         |ev, _| {

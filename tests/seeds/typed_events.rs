@@ -12,7 +12,7 @@ use seamguard::{ContinuationDecision, PromptDecision, Seam};
 
 #[tokio::test]
 async fn session_start_carries_a_typed_source() {
-    let mut h = Harness::new();
+    let h = Harness::new();
     h.on(
         at::SessionStart,
         |ev, _| match ev.session_start_source()? {

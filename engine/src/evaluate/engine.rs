@@ -52,6 +52,8 @@ pub struct Engine {
     runner: Option<Box<dyn HookRunner>>,
     project_dir: Option<String>,
     enforce_observed: bool,
+    /// Whether a policy that failed to load denies whatever its `on_load_error` says.
+    deny_load_errors: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -192,7 +194,17 @@ impl Engine {
             runner: None,
             project_dir: None,
             enforce_observed: false,
+            deny_load_errors: false,
         }
+    }
+
+    /// Deny every `pre-tool` call and `permission-request` while any policy of the table
+    /// failed to load, whatever its `on_load_error` says (the embedding API's rule: a
+    /// library caller never runs on a policy it could not load). Off by default: the CLI
+    /// keeps each file's own `on_load_error`.
+    pub fn with_load_errors_denied(mut self, yes: bool) -> Engine {
+        self.deny_load_errors = yes;
+        self
     }
 
     /// Evaluate `[policy] mode = "observe"` rules as if enforced. `seamguard test` and
@@ -357,7 +369,7 @@ impl Engine {
                 "seamguard: policy {} has {n} error{plural} and some rules are not enforced (run `seamguard check`): {first}",
                 f.policy.file
             ));
-            if f.policy.on_load_error == OnLoadError::Deny
+            if (f.policy.on_load_error == OnLoadError::Deny || self.deny_load_errors)
                 && matches!(st.seam, Seam::PreTool | Seam::PermissionRequest)
             {
                 st.contributions.push(Contribution {
@@ -365,10 +377,19 @@ impl Engine {
                     source: None,
                     guard: true,
                     verdict: Verdict::Deny,
-                    reason: Some(format!(
-                        "seamguard policy {file} failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check {file}`), or set `on_load_error = \"warn\"` in its [policy] table to let calls through while it is broken",
-                        file = f.policy.file
-                    )),
+                    reason: Some(if f.policy.on_load_error == OnLoadError::Deny {
+                        format!(
+                            "seamguard policy {file} failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check {file}`), or set `on_load_error = \"warn\"` in its [policy] table to let calls through while it is broken",
+                            file = f.policy.file
+                        )
+                    } else {
+                        // Denied by the embedding (`with_load_errors_denied`): the file's
+                        // own setting cannot let calls through, so it is not suggested.
+                        format!(
+                            "seamguard policy {file} failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check {file}`)",
+                            file = f.policy.file
+                        )
+                    }),
                     context: None,
                     halt: None,
                     observe: false,

@@ -10,11 +10,14 @@ use std::any::{Any, TypeId};
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use super::contain::{contained, panic_message};
+use super::contain::{CatchUnwind, contained, panic_message};
+use super::on::Handler;
 use super::registry::CleanupSlot;
 use tokio_util::sync::CancellationToken;
 
-use super::{Cleanup, HandlerFailure, Harness, HookContext, RegisterError, RegistrationId};
+use super::{
+    BoxFuture, Cleanup, HandlerFailure, Harness, HookContext, RegisterError, RegistrationId,
+};
 
 /// An application's own event (agent-harness seed: `HookEvent<TType, TResult>`), usually
 /// written with `#[derive(Event)]`.
@@ -28,22 +31,51 @@ pub trait Event: Sized + Send + Sync + 'static {
     const NAME: &'static str;
     /// What handlers may return (`()` for observational events).
     type Decision: Send + 'static;
-    /// Combine the handlers (in registration order) into the event's result.
-    fn reduce(event: &Self, handlers: &[EventHandler<Self>]) -> Option<Self::Decision>;
+    /// Combine the handlers (in registration order) into the event's result; awaited by
+    /// [`Harness::emit`]. A handler is called with [`EventHandler::call`] (a future: async
+    /// handlers are awaited).
+    fn reduce<'a>(
+        event: &'a Self,
+        handlers: &'a [EventHandler<Self>],
+    ) -> BoxFuture<'a, Option<Self::Decision>>;
 }
 
-/// A reducer of application event `E` (what `#[event(reducer = …)]` names).
-pub type Reducer<E> = fn(&E, &[EventHandler<E>]) -> Option<<E as Event>::Decision>;
+/// A reducer of application event `E` as the trait calls it. `#[event(reducer = path)]`
+/// names an `async fn(&E, &[EventHandler<E>]) -> Option<E::Decision>` (the base reducers
+/// below are such fns) and the derive boxes its future.
+pub type Reducer<E> =
+    for<'a> fn(&'a E, &'a [EventHandler<E>]) -> BoxFuture<'a, Option<<E as Event>::Decision>>;
 
-type EventFn<E> = dyn Fn(&E, &HookContext) -> Option<<E as Event>::Decision> + Send + Sync;
+type EventFn<E> = Handler<E, Option<<E as Event>::Decision>>;
 
 /// One registered handler of an application event, as reducers see it.
 pub struct EventHandler<E: Event> {
     id: RegistrationId,
     name: String,
     source: Option<String>,
-    f: Box<EventFn<E>>,
+    f: EventFn<E>,
     failures: Arc<Mutex<Vec<HandlerFailure>>>,
+}
+
+impl<E: Event> Clone for EventHandler<E> {
+    fn clone(&self) -> EventHandler<E> {
+        EventHandler {
+            id: self.id,
+            name: self.name.clone(),
+            source: self.source.clone(),
+            f: self.f.clone(),
+            failures: self.failures.clone(),
+        }
+    }
+}
+
+impl<E, O> Clone for Handler<E, O> {
+    fn clone(&self) -> Handler<E, O> {
+        match self {
+            Handler::Sync(f) => Handler::Sync(f.clone()),
+            Handler::Async(f) => Handler::Async(f.clone()),
+        }
+    }
 }
 
 impl<E: Event> fmt::Debug for EventHandler<E> {
@@ -68,27 +100,39 @@ impl<E: Event> EventHandler<E> {
 
     /// Run the handler with the context of the emission under way
     /// ([`HookContext::current`]); see [`EventHandler::call_with`].
-    pub fn call(&self, event: &E) -> Option<E::Decision> {
+    pub async fn call(&self, event: &E) -> Option<E::Decision> {
         let cx = HookContext::current()
             .unwrap_or_else(|| HookContext::new(CancellationToken::new(), None));
-        self.call_with(event, &cx)
+        self.call_with(event, &cx).await
     }
 
-    /// Run the handler with `cx`; a cancelled run does not call it (`None`). A panic is
-    /// contained, reported with provenance in [`Harness::take_failures`], and reads as
-    /// `None`.
-    pub fn call_with(&self, event: &E, cx: &HookContext) -> Option<E::Decision> {
+    /// Run the handler with `cx`, awaiting an async one; a cancelled run does not call it,
+    /// and an async handler still running when the run is cancelled is dropped (`None`
+    /// both, not a failure). A panic is contained, reported with provenance in
+    /// [`Harness::take_failures`], and reads as `None`.
+    pub async fn call_with(&self, event: &E, cx: &HookContext) -> Option<E::Decision> {
         if cx.is_cancelled() {
             return None;
         }
-        match contained(|| (self.f)(event, cx)) {
-            Ok(r) => r,
-            Err(p) => {
+        let r = match &self.f {
+            Handler::Sync(f) => contained(|| f(event, cx)).map_err(panic_message),
+            Handler::Async(f) => match contained(|| f(event, cx)) {
+                Err(p) => Err(panic_message(p)),
+                Ok(fut) => tokio::select! {
+                    biased;
+                    () = cx.signal().cancelled() => return None,
+                    r = CatchUnwind(fut) => r,
+                },
+            },
+        };
+        match r {
+            Ok(d) => d,
+            Err(message) => {
                 if let Ok(mut v) = self.failures.lock() {
                     v.push(HandlerFailure {
                         name: self.name.clone(),
                         provenance: self.source.clone().unwrap_or_default(),
-                        message: panic_message(p),
+                        message,
                     });
                 }
                 None
@@ -98,16 +142,27 @@ impl<E: Event> EventHandler<E> {
 }
 
 /// Reducer for observational events: call every handler, produce nothing.
-pub fn notify_all<E: Event<Decision = ()>>(event: &E, handlers: &[EventHandler<E>]) -> Option<()> {
+pub async fn notify_all<E: Event<Decision = ()>>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<()> {
     for h in handlers {
-        h.call(event);
+        h.call(event).await;
     }
     None
 }
 
 /// Reducer: the first handler that returns something wins (later ones do not run).
-pub fn first_result<E: Event>(event: &E, handlers: &[EventHandler<E>]) -> Option<E::Decision> {
-    handlers.iter().find_map(|h| h.call(event))
+pub async fn first_result<E: Event>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<E::Decision> {
+    for h in handlers {
+        if let Some(d) = h.call(event).await {
+            return Some(d);
+        }
+    }
+    None
 }
 
 /// A decision that can block the action (the seed's `tool_call` result, `{ block: true }`).
@@ -135,14 +190,14 @@ pub trait Transform: Event + Clone {
 
 /// Reducer: sequential transform (agent-harness seed, `context`: "each handler sees current
 /// messages"). `None` when no handler returned anything.
-pub fn sequential_transform<E: Transform>(
+pub async fn sequential_transform<E: Transform>(
     event: &E,
     handlers: &[EventHandler<E>],
 ) -> Option<E::Decision> {
     let mut current = event.clone();
     let mut changed = false;
     for h in handlers {
-        if let Some(d) = h.call(&current) {
+        if let Some(d) = h.call(&current).await {
             current.apply(d);
             changed = true;
         }
@@ -152,13 +207,16 @@ pub fn sequential_transform<E: Transform>(
 
 /// Reducer: the first blocking decision stops (later handlers do not run); otherwise the
 /// last decision any handler returned (agent-harness seed, `tool_call`).
-pub fn first_block_stops<E: Event>(event: &E, handlers: &[EventHandler<E>]) -> Option<E::Decision>
+pub async fn first_block_stops<E: Event>(
+    event: &E,
+    handlers: &[EventHandler<E>],
+) -> Option<E::Decision>
 where
     E::Decision: Blocking,
 {
     let mut last = None;
     for h in handlers {
-        if let Some(d) = h.call(event) {
+        if let Some(d) = h.call(event).await {
             if d.is_block() {
                 return Some(d);
             }
@@ -170,7 +228,7 @@ where
 
 /// Reducer: the first cancelling decision stops; otherwise the last meaningful result
 /// (agent-harness seed, `session_before_*`: `reduceFirstCancelOrLast`).
-pub fn first_cancel_or_last<E: Event>(
+pub async fn first_cancel_or_last<E: Event>(
     event: &E,
     handlers: &[EventHandler<E>],
 ) -> Option<E::Decision>
@@ -179,7 +237,7 @@ where
 {
     let mut last = None;
     for h in handlers {
-        if let Some(d) = h.call(event) {
+        if let Some(d) = h.call(event).await {
             if d.is_cancel() {
                 return Some(d);
             }
@@ -192,13 +250,13 @@ where
 /// Reducer: every handler's items, in registration order (the seed's
 /// `resources_discover`, `before_agent_start`'s injected messages). `None` when no handler
 /// returned anything.
-pub fn collect<E, T>(event: &E, handlers: &[EventHandler<E>]) -> Option<Vec<T>>
+pub async fn collect<E, T>(event: &E, handlers: &[EventHandler<E>]) -> Option<Vec<T>>
 where
     E: Event<Decision = Vec<T>>,
 {
     let mut out: Option<Vec<T>> = None;
     for h in handlers {
-        if let Some(items) = h.call(event) {
+        if let Some(items) = h.call(event).await {
             out.get_or_insert_with(Vec::new).extend(items);
         }
     }
@@ -263,80 +321,106 @@ impl fmt::Debug for RegistrationOptions {
     }
 }
 
-/// The handlers of one event type, type-erased (`Vec<EventHandler<E>>`), with the fn that
-/// removes one of them by id.
+/// The handlers of one event type, type-erased (`Vec<EventHandler<E>>`, shared by the
+/// snapshots that have it), with the fns that add and remove one (each builds a new list).
+#[derive(Clone)]
 pub(super) struct EventSlot {
-    list: Box<dyn Any + Send + Sync>,
-    remove: fn(&mut (dyn Any + Send + Sync), RegistrationId) -> Option<String>,
+    list: Arc<dyn Any + Send + Sync>,
+    remove: fn(&(dyn Any + Send + Sync), RegistrationId) -> Option<(List, String)>,
 }
+
+type List = Arc<dyn Any + Send + Sync>;
 
 impl EventSlot {
     /// Remove the handler registered as `id`; its name, when it was here.
     pub(super) fn remove_handler(&mut self, id: RegistrationId) -> Option<String> {
-        (self.remove)(self.list.as_mut(), id)
+        let (list, name) = (self.remove)(self.list.as_ref(), id)?;
+        self.list = list;
+        Some(name)
+    }
+
+    fn handlers<E: Event>(&self) -> &[EventHandler<E>] {
+        self.list
+            .downcast_ref::<Vec<EventHandler<E>>>()
+            .map_or(&[], Vec::as_slice)
     }
 }
 
-fn remove_typed<E: Event>(b: &mut (dyn Any + Send + Sync), id: RegistrationId) -> Option<String> {
-    let v = b.downcast_mut::<Vec<EventHandler<E>>>()?;
+fn remove_typed<E: Event>(
+    b: &(dyn Any + Send + Sync),
+    id: RegistrationId,
+) -> Option<(List, String)> {
+    let v = b.downcast_ref::<Vec<EventHandler<E>>>()?;
     let pos = v.iter().position(|h| h.id == id)?;
-    Some(v.remove(pos).name)
+    let mut next = v.clone();
+    let name = next.remove(pos).name;
+    Some((Arc::new(next), name))
 }
 
 impl Harness {
     /// Store an application-event handler (the `App` target of [`Harness::on`]).
     pub(super) fn install_event<E: Event>(
-        &mut self,
+        &self,
         name: String,
         source: Option<String>,
-        f: Box<EventFn<E>>,
+        f: EventFn<E>,
         cleanup: Option<Cleanup>,
     ) -> Result<RegistrationId, RegisterError> {
-        if self.name_taken(&name) {
-            return Err(RegisterError::Duplicate(name));
-        }
-        let id = self.fresh_id();
-        self.names.insert(name.clone());
-        let h = EventHandler::<E> {
-            id,
-            name: name.clone(),
-            source,
-            f,
-            failures: self.failures.clone(),
-        };
-        let slot = self
-            .events
-            .entry(TypeId::of::<E>())
-            .or_insert_with(|| EventSlot {
-                list: Box::new(Vec::<EventHandler<E>>::new()),
-                remove: remove_typed::<E>,
-            });
-        if let Some(v) = slot.list.downcast_mut::<Vec<EventHandler<E>>>() {
-            v.push(h);
-        }
+        let regs = &self.registrations;
+        let failures = self.failures.clone();
+        let id = regs.update(|r| {
+            if r.names.contains(&name) {
+                return Err(RegisterError::Duplicate(name.clone()));
+            }
+            let id = regs.fresh_id();
+            r.names.insert(name.clone());
+            let h = EventHandler::<E> {
+                id,
+                name: name.clone(),
+                source,
+                f,
+                failures,
+            };
+            let slot = r
+                .events
+                .entry(TypeId::of::<E>())
+                .or_insert_with(|| EventSlot {
+                    list: Arc::new(Vec::<EventHandler<E>>::new()),
+                    remove: remove_typed::<E>,
+                });
+            let mut next = slot.handlers::<E>().to_vec();
+            next.push(h);
+            slot.list = Arc::new(next);
+            Ok(id)
+        })?;
         if let Some(run) = cleanup {
-            self.cleanups.push(CleanupSlot::new(id, name, run));
+            regs.add_cleanup(CleanupSlot::new(id, name, run));
         }
         Ok(id)
     }
 
-    /// Emit an application event: its reducer combines the handlers' results
-    /// (`None`: no handler produced one, or an observational event). Handlers see the
-    /// context of the enclosing run (a token that is never cancelled outside one); use
-    /// [`Harness::with_signal`] to emit under a cancellation token.
+    /// Emit an application event: its reducer combines the handlers' results, awaiting
+    /// async handlers (`None`: no handler produced one, or an observational event).
+    /// Handlers see the context of the enclosing run (a token that is never cancelled
+    /// outside one); use [`Harness::with_signal`] to emit under a cancellation token. The
+    /// handlers are those registered when the emission starts.
     pub async fn emit<E: Event>(&self, event: &E) -> Option<E::Decision> {
-        self.emit_in(event, self.context(None))
+        self.emit_in(event, self.context(None)).await
     }
 
-    pub(super) fn emit_in<E: Event>(&self, event: &E, cx: HookContext) -> Option<E::Decision> {
+    pub(super) async fn emit_in<E: Event>(
+        &self,
+        event: &E,
+        cx: HookContext,
+    ) -> Option<E::Decision> {
         if cx.is_cancelled() {
             return None;
         }
-        let handlers: &[EventHandler<E>] = self
+        let reg = self.registry_for(&cx);
+        let handlers: &[EventHandler<E>] = reg
             .events
             .get(&TypeId::of::<E>())
-            .and_then(|b| b.list.downcast_ref::<Vec<EventHandler<E>>>())
-            .map_or(&[], Vec::as_slice);
-        cx.sync_scope(|| E::reduce(event, handlers))
+            .map_or(&[], EventSlot::handlers::<E>);
+        cx.scope(E::reduce(event, handlers)).await
     }
 }

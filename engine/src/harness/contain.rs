@@ -97,6 +97,23 @@ pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> 
     }
 }
 
+/// Call an observer with panics and errors contained. It runs also for a cancelled run
+/// (it observes how the run ended); an async observer still running when the run is
+/// cancelled is dropped, which is not a failure.
+pub(super) async fn observe<I>(f: &Dyn<I, ()>, input: &I, cx: &HookContext) -> Result<(), String> {
+    match contained(|| f(input, cx)) {
+        Err(p) => Err(panic_message(p)),
+        Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
+        Ok(Reply::Pending(fut)) => {
+            tokio::select! {
+                biased;
+                () = cx.signal().cancelled() => Ok(()),
+                r = CatchUnwind(fut) => r.and_then(|r| r.map_err(|e| e.0)),
+            }
+        }
+    }
+}
+
 /// Run a descriptor's cleanup fn with a panic contained.
 pub(super) fn catch_cleanup(f: fn() -> Result<(), String>) -> Result<(), String> {
     contained(f).unwrap_or_else(|p| Err(panic_message(p)))

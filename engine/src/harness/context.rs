@@ -19,6 +19,7 @@ use std::sync::{Arc, RwLock};
 
 use tokio_util::sync::CancellationToken;
 
+use super::registry::Registry;
 use super::{CallId, Harness, Injected};
 
 tokio::task_local! {
@@ -34,6 +35,9 @@ pub struct HookContext {
     parent: Option<CallId>,
     /// The deferred contexts of the call whose tool is running.
     deferred: Option<Deferred>,
+    /// The handlers of the run: the snapshot taken when it started (registrations made
+    /// meanwhile do not change a run under way).
+    registry: Option<Arc<Registry>>,
 }
 
 /// Contexts deferred by a running tool and its nested calls.
@@ -56,7 +60,13 @@ impl HookContext {
             app,
             parent: None,
             deferred: None,
+            registry: None,
         }
+    }
+
+    /// The handler snapshot of the run, if it has one.
+    pub(super) fn registry(&self) -> Option<&Arc<Registry>> {
+        self.registry.as_ref()
     }
 
     /// The context of the handler, tool or wrapper running now (`None` outside a harness
@@ -127,11 +137,6 @@ impl HookContext {
     pub(super) async fn scope<F: Future>(self, f: F) -> F::Output {
         CURRENT.scope(self, f).await
     }
-
-    /// Run sync `f` with this context as [`HookContext::current`].
-    pub(super) fn sync_scope<R>(self, f: impl FnOnce() -> R) -> R {
-        CURRENT.sync_scope(self, f)
-    }
 }
 
 /// The application context slot of a harness.
@@ -158,7 +163,7 @@ impl Harness {
     /// (a nested call inherits it), else a token that is never cancelled.
     pub(super) fn context(&self, signal: Option<&CancellationToken>) -> HookContext {
         let app = self.app_context.0.read().ok().and_then(|a| a.clone());
-        match (signal, HookContext::current()) {
+        let mut cx = match (signal, HookContext::current()) {
             (Some(s), _) => HookContext::new(s.clone(), app),
             (None, Some(outer)) => {
                 let mut cx = HookContext::new(outer.signal.clone(), app);
@@ -167,6 +172,13 @@ impl Harness {
                 cx
             }
             (None, None) => HookContext::new(CancellationToken::new(), app),
-        }
+        };
+        cx.registry = Some(self.snapshot());
+        cx
+    }
+
+    /// The handlers a run under `cx` uses: its snapshot, else the current one.
+    pub(super) fn registry_for(&self, cx: &HookContext) -> Arc<Registry> {
+        cx.registry().cloned().unwrap_or_else(|| self.snapshot())
     }
 }

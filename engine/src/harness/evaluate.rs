@@ -71,8 +71,8 @@ impl Harness {
             hook_runs = part.hook_runs;
             (part.hooks, part.guards)
         };
-        let hooks = self.hooks.get(Seam::PreTool.index()).map_or(&[][..], |v| v);
-        for e in hooks {
+        let reg = self.registry_for(cx);
+        for e in reg.seam_entries(Seam::PreTool) {
             let Stored::PreTool(f) = &e.handler else {
                 continue;
             };
@@ -108,7 +108,7 @@ impl Harness {
             }
         }
         contributions.extend(table_guards);
-        for e in &self.guards {
+        for e in &reg.guards {
             let Stored::Guard(f) = &e.handler else {
                 continue;
             };
@@ -172,7 +172,7 @@ impl Harness {
             .await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
-        for e in self.seam_entries(Seam::PermissionRequest) {
+        for e in self.registry_for(cx).seam_entries(Seam::PermissionRequest) {
             let Stored::Permission(f) = &e.handler else {
                 continue;
             };
@@ -190,6 +190,8 @@ impl Harness {
                 Err(m) => e.fail(Verdict::Deny, m, &mut contributions, &mut failures),
             }
         }
+        // The tables' guard contributions here are their load errors (fail closed).
+        contributions.extend(part.guards);
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;
@@ -224,7 +226,7 @@ impl Harness {
         if let (Some(p), Some(o)) = (&rewritten, current.payload.as_object_mut()) {
             o.insert("prompt".into(), Value::String(p.clone()));
         }
-        for e in self.seam_entries(Seam::PromptSubmit) {
+        for e in self.registry_for(cx).seam_entries(Seam::PromptSubmit) {
             let Stored::Prompt(f) = &e.handler else {
                 continue;
             };
@@ -283,7 +285,7 @@ impl Harness {
             .matcher_subject()
             .field()
             .and_then(|f| event.field(f));
-        for e in self.seam_entries(event.seam) {
+        for e in self.registry_for(cx).seam_entries(event.seam) {
             let Stored::Context(f) = &e.handler else {
                 continue;
             };
@@ -320,7 +322,7 @@ impl Harness {
         let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
-        for e in self.seam_entries(event.seam) {
+        for e in self.registry_for(cx).seam_entries(event.seam) {
             let Stored::Continuation(f) = &e.handler else {
                 continue;
             };
@@ -358,7 +360,7 @@ impl Harness {
         }
         let part = self.eval_tables(event.seam, &event.payload, cx).await;
         let mut failures = Vec::new();
-        for e in self.seam_entries(event.seam) {
+        for e in self.registry_for(cx).seam_entries(event.seam) {
             let Stored::Observe(f) = &e.handler else {
                 continue;
             };
@@ -412,7 +414,7 @@ impl Harness {
         let mut failures = Vec::new();
         let mut redacted = false;
         let mut replaced = false;
-        for e in self.seam_entries(Seam::PostTool) {
+        for e in self.registry_for(cx).seam_entries(Seam::PostTool) {
             let Stored::PostTool(f) = &e.handler else {
                 continue;
             };

@@ -162,9 +162,6 @@ impl HandlerFn {
 pub(super) type Dyn<I, O> =
     std::sync::Arc<dyn for<'a> Fn(&'a I, &'a HookContext) -> Reply<'a, O> + Send + Sync>;
 
-/// A stored `tool-result` observer.
-pub(super) type ObserverFn = std::sync::Arc<dyn Fn(&ToolExecution, &HookContext) + Send + Sync>;
-
 /// A registered handler of one kind (what [`HandlerFn`] and `on` closures become).
 #[derive(Clone)]
 pub(super) enum Stored {
@@ -176,7 +173,7 @@ pub(super) enum Stored {
     Context(Dyn<SeamEvent, Option<String>>),
     Continuation(Dyn<SeamEvent, Option<ContinuationDecision>>),
     Observe(Dyn<SeamEvent, ()>),
-    ToolResult(ObserverFn),
+    ToolResult(Dyn<ToolExecution, ()>),
 }
 
 impl Stored {
@@ -197,7 +194,10 @@ impl From<HandlerFn> for Stored {
             HandlerFn::Context(f) => Stored::Context(Arc::new(move |i, _| f(i))),
             HandlerFn::Continuation(f) => Stored::Continuation(Arc::new(move |i, _| f(i))),
             HandlerFn::Observe(f) => Stored::Observe(Arc::new(move |i, _| f(i))),
-            HandlerFn::ToolResult(f) => Stored::ToolResult(Arc::new(move |i, _| f(i))),
+            HandlerFn::ToolResult(f) => Stored::ToolResult(Arc::new(move |i, _| {
+                f(i);
+                Reply::Ready(Ok(()))
+            })),
         }
     }
 }

@@ -32,18 +32,36 @@
 //! decisions", 2).
 //!
 //! Registrations carry provenance (module path, file, line) and an optional cleanup that runs
-//! once on [`Harness::unregister`] or [`Harness::dispose`], in reverse registration order, with
-//! errors collected (agent-harness seed, "Cleanup semantics").
+//! once on [`Harness::unregister`] / [`Registration::unregister`] or [`Harness::dispose`], in
+//! reverse registration order, with errors collected (agent-harness seed, "Cleanup
+//! semantics").
 //!
 //! Handlers are written with the `seamguard-macros` attributes (`#[hook]`, `#[guard]`) and
 //! registered with [`hooks!`](crate::hooks), or registered as closures with
-//! [`Harness::on`]`(at::…, closure, RegistrationOptions)` — one store, names unique on every
-//! path. Handlers receive a [`HookContext`]: the run's [`CancellationToken`]
-//! ([`Harness::with_signal`]) and the application context ([`Harness::set_context`]).
+//! [`Harness::on`]`(at::…, closure, RegistrationOptions)` (sync, must not block) or
+//! [`Harness::on_async`] (a closure returning a future, awaited, dropped on cancellation) —
+//! one store, names unique on every path. Handlers receive a [`HookContext`]: the run's
+//! [`CancellationToken`] ([`Harness::with_signal`]) and the application context
+//! ([`Harness::set_context`]). Application events ([`Harness::emit`]) await their async
+//! handlers too: reducers are `async fn`s.
 //!
 //! A harness is `Send + Sync`: share it as `Arc<Harness>` across tasks; a tool can dispatch
 //! nested calls through it (they name their parent call, and their contexts are deferred to
-//! it, [`HookContext::defer_context`]).
+//! it, [`HookContext::defer_context`]). Registering and unregistering take `&self`: the
+//! handlers are an immutable snapshot swapped whole on every change, and each run (a seam
+//! method, a tool call, an emission) keeps the snapshot it started with, so an extension
+//! can be loaded or unloaded while calls are in flight. [`Harness::on`] returns a
+//! [`Registration`] handle; unregistering is explicit ([`Registration::unregister`]),
+//! dropping the handle keeps the handler.
+//!
+//! Policies loaded at run time ([`PolicyTable::load_file`], `load_str`, `load_dir`) are a
+//! `Result` ([`PolicyLoadError`], every error with its `file:line:column`). A table with a
+//! policy that failed to load — the `Err` given to [`Harness::add_table`] as it is, or a
+//! table built from the fail-partial loaders — denies every `pre-tool` call and
+//! `permission-request` with the first error as the reason (fail closed).
+//!
+//! [`Harness::new`] changes no global state; [`Harness::quiet_contained_panics`] opts in to
+//! a panic hook that keeps contained panics from being printed.
 //!
 //! Turns ([`Harness::submit_prompt`], [`Harness::end_turn`]): the turn opens before prompt
 //! policy; a blocked prompt is a rejected zero-step turn with a `prompt/blocked` record.
@@ -126,11 +144,13 @@ pub use handler::{
 };
 #[doc(hidden)]
 pub use on::Reg;
-pub use on::{Closure, Target, at};
-pub use registry::{Cleanup, CleanupError, CleanupErrors, RegisterError, RegistrationId};
+pub use on::{AsyncClosure, Closure, Handler, Target, at};
+pub use registry::{
+    Cleanup, CleanupError, CleanupErrors, RegisterError, Registration, RegistrationId,
+};
 pub use run::{Evaluated, Harness};
 pub use seams::Signalled;
-pub use table::{PolicyTable, TableRef};
+pub use table::{PolicyLoadError, PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, tool_fn};

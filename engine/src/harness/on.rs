@@ -4,18 +4,32 @@
 //! an optional cleanup, and names unique across every registration path (descriptors from
 //! `#[hook]` included).
 //!
-//! In: a target ([`at`]), a closure `Fn(&Event, &HookContext) -> Output` and
-//! [`RegistrationOptions`]. Out: a [`RegistrationId`] — the unregister handle
-//! ([`RegistrationId::unregister`]) — or a [`RegisterError`].
+//! In: a target ([`at`]), a closure — sync, `Fn(&Event, &HookContext) -> Output`
+//! ([`Harness::on`]), or async, `Fn(Event, HookContext) -> impl Future<Output = Output>`
+//! ([`Harness::on_async`]) — and [`RegistrationOptions`]. Out: a [`Registration`], the
+//! handle that unregisters it ([`Registration::unregister`]), or a [`RegisterError`].
+//!
+//! Both take `&self`: an `Arc<Harness>` shared across tasks registers and unregisters
+//! extensions while calls are in flight (each call keeps the handlers it started with).
+//!
+//! A sync closure runs on the task that evaluates the seam: it must not block (it would
+//! stall the runtime and cannot be stopped by cancellation). Anything that waits — a
+//! service, a lock across an await, a timer — belongs in an async closure: its future is
+//! awaited, and dropped as soon as the run's token is cancelled (the handler then fails the
+//! way a failing handler does at its seam). An async closure gets its own copies of the
+//! event and the [`HookContext`] (a [`ToolCall`] is a reference-counted handle; the other
+//! events are cloned), so the future it returns is `'static` and can capture state
+//! (`Arc<…>`) moved into it.
 
+use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::handler::{Reply, Stored};
+use super::handler::{Dyn, Reply, Stored};
 use super::registry::Install;
 use super::{
-    CleanupError, Event, Harness, HookContext, RegisterError, RegistrationId, RegistrationOptions,
-    SeamEvent, ToolCall, ToolExecution, ToolOutput,
+    BoxFuture, CleanupError, Event, Harness, HookContext, RegisterError, Registration,
+    RegistrationId, RegistrationOptions, SeamEvent, ToolCall, ToolExecution, ToolOutput,
 };
 use crate::decision::{
     ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
@@ -23,8 +37,43 @@ use crate::decision::{
 };
 use crate::seam::Seam;
 
-/// A handler closure as [`Harness::on`] stores it.
+/// A sync handler closure as [`Harness::on`] stores it.
 pub type Closure<E, O> = Arc<dyn Fn(&E, &HookContext) -> O + Send + Sync>;
+
+/// An async handler as [`Harness::on_async`] stores it: called with the event and context,
+/// it returns a `'static` future (the event and context are cloned into it).
+pub type AsyncClosure<E, O> = Arc<dyn Fn(&E, &HookContext) -> BoxFuture<'static, O> + Send + Sync>;
+
+/// A handler given to a [`Target`]: sync or async.
+pub enum Handler<E, O> {
+    /// From [`Harness::on`].
+    Sync(Closure<E, O>),
+    /// From [`Harness::on_async`].
+    Async(AsyncClosure<E, O>),
+}
+
+impl<E, O> std::fmt::Debug for Handler<E, O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Handler::Sync(_) => "Handler::Sync",
+            Handler::Async(_) => "Handler::Async",
+        })
+    }
+}
+
+impl<E: 'static, O: Send + 'static> Handler<E, O> {
+    /// The stored form: a reply now (sync) or a future (async), with `map` applied to the
+    /// handler's output.
+    fn stored<T: 'static>(self, map: impl Fn(O) -> T + Send + Sync + Copy + 'static) -> Dyn<E, T> {
+        match self {
+            Handler::Sync(f) => Arc::new(move |i, cx| Reply::Ready(Ok(map(f(i, cx))))),
+            Handler::Async(f) => Arc::new(move |i, cx| {
+                let fut = f(i, cx);
+                Reply::Pending(Box::pin(async move { Ok(map(fut.await)) }))
+            }),
+        }
+    }
+}
 
 /// What [`Harness::on`] registers at: one target per built-in seam (and guards, and
 /// tool-result observers), or an application event ([`at::event`]).
@@ -32,15 +81,15 @@ pub trait Target: Sized {
     /// What the handler receives.
     type Event: 'static;
     /// What the handler returns.
-    type Output: 'static;
+    type Output: Send + 'static;
     /// The target's name (the default registration name is `<name>#<id>`).
     fn name(&self) -> &'static str;
     /// Store `handler`.
     #[doc(hidden)]
     fn install(
         self,
-        harness: &mut Harness,
-        handler: Closure<Self::Event, Self::Output>,
+        harness: &Harness,
+        handler: Handler<Self::Event, Self::Output>,
         reg: Reg,
     ) -> Result<RegistrationId, RegisterError>;
 }
@@ -83,11 +132,11 @@ pub mod at {
                 }
                 fn install(
                     self,
-                    harness: &mut Harness,
-                    handler: Closure<$input, $output>,
+                    harness: &Harness,
+                    handler: Handler<$input, $output>,
                     reg: Reg,
                 ) -> Result<RegistrationId, RegisterError> {
-                    let f = Stored::$variant(Arc::new(move |i, cx| Reply::Ready(Ok(handler(i, cx)))));
+                    let f = Stored::$variant(handler.stored(|o| o));
                     harness.install_reg(Seam::$seam, f, reg)
                 }
             }
@@ -144,8 +193,8 @@ pub mod at {
         }
         fn install(
             self,
-            harness: &mut Harness,
-            handler: Closure<SeamEvent, ()>,
+            harness: &Harness,
+            handler: Handler<SeamEvent, ()>,
             reg: Reg,
         ) -> Result<RegistrationId, RegisterError> {
             use Seam as S;
@@ -163,11 +212,7 @@ pub mod at {
                     seam: self.0,
                 });
             }
-            let f = Stored::Observe(Arc::new(move |i, cx| {
-                handler(i, cx);
-                Reply::Ready(Ok(()))
-            }));
-            harness.install_reg(self.0, f, reg)
+            harness.install_reg(self.0, Stored::Observe(handler.stored(|o| o)), reg)
         }
     }
 
@@ -183,11 +228,15 @@ pub mod at {
         }
         fn install(
             self,
-            harness: &mut Harness,
-            handler: Closure<ToolExecution, ()>,
+            harness: &Harness,
+            handler: Handler<ToolExecution, ()>,
             reg: Reg,
         ) -> Result<RegistrationId, RegisterError> {
-            harness.install_reg(Seam::PostTool, Stored::ToolResult(handler), reg)
+            harness.install_reg(
+                Seam::PostTool,
+                Stored::ToolResult(handler.stored(|o| o)),
+                reg,
+            )
         }
     }
 
@@ -213,8 +262,8 @@ pub mod at {
         }
         fn install(
             self,
-            harness: &mut Harness,
-            handler: Closure<E, Option<E::Decision>>,
+            harness: &Harness,
+            handler: Handler<E, Option<E::Decision>>,
             reg: Reg,
         ) -> Result<RegistrationId, RegisterError> {
             if reg.matcher.is_some() {
@@ -224,12 +273,7 @@ pub mod at {
                     message: "application events have no subject to match".into(),
                 });
             }
-            harness.install_event::<E>(
-                reg.name,
-                Some(reg.provenance),
-                Box::new(move |e, cx| handler(e, cx)),
-                reg.cleanup,
-            )
+            harness.install_event::<E>(reg.name, Some(reg.provenance), handler, reg.cleanup)
         }
     }
 }
@@ -241,7 +285,11 @@ impl Harness {
     /// The handler is a closure (it can own its state) called with the event and the run's
     /// [`HookContext`] (cancellation signal, application context). A panic is contained
     /// and fails the way a failing `#[hook]` fn does at that seam. Returns the unregister
-    /// handle.
+    /// handle ([`Registration`]: unregistering is explicit, dropping it keeps the handler).
+    /// Takes `&self`: a shared harness registers while calls are in flight.
+    ///
+    /// The closure is sync and must not block; use [`Harness::on_async`] for a handler that
+    /// waits on anything.
     ///
     /// # Errors
     /// A name already taken by a live registration (any path), an invalid matcher, or an
@@ -255,7 +303,7 @@ impl Harness {
     /// use seamguard_engine::harness::{Harness, RegistrationOptions, ToolCall, at};
     /// use seamguard_engine::PreToolDecision;
     ///
-    /// let mut harness = Harness::new();
+    /// let harness = Harness::new();
     /// let seen = Arc::new(AtomicUsize::new(0));
     /// let counter = seen.clone();
     /// let id = harness.on(
@@ -271,26 +319,112 @@ impl Harness {
     /// let pre = rt.block_on(harness.pre_tool(&call));
     /// assert_eq!(pre.decision, Some(PreToolDecision::Ask { reason: "web [web]".into() }));
     /// assert_eq!(seen.load(Ordering::SeqCst), 1);
-    /// assert_eq!(id.unregister(&mut harness), Ok(true));
+    /// assert_eq!(id.unregister(), Ok(true));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[track_caller]
     pub fn on<T, F>(
-        &mut self,
+        &self,
         target: T,
         handler: F,
         options: RegistrationOptions,
-    ) -> Result<RegistrationId, RegisterError>
+    ) -> Result<Registration, RegisterError>
     where
         T: Target,
         F: Fn(&T::Event, &HookContext) -> T::Output + Send + Sync + 'static,
     {
-        let at = std::panic::Location::caller();
+        let reg = self.reg(&target, options, std::panic::Location::caller());
+        let id = target.install(self, Handler::Sync(Arc::new(handler)), reg)?;
+        Ok(self.registrations.handle(id))
+    }
+
+    /// Register an async `handler` at `target` (see [`Harness::on`]): a closure called with
+    /// its own copies of the event and the run's [`HookContext`], returning a future. The
+    /// future is awaited (the seam's evaluation waits for it), runs inside the run's
+    /// [`HookContext::current`], and is dropped when the run's token is cancelled: the
+    /// handler then fails the way a failing handler does at that seam (pre-tool denies,
+    /// prompt-submit blocks, …). A panic while polling it is contained the same way.
+    ///
+    /// State the handler keeps is captured by the closure and cloned into each future
+    /// (`let state = state.clone(); async move { … }`).
+    ///
+    /// # Errors
+    /// As [`Harness::on`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use seamguard_engine::harness::{Harness, RegistrationOptions, ToolCall, at};
+    /// use seamguard_engine::PreToolDecision;
+    ///
+    /// let harness = Harness::new();
+    /// let budget = Arc::new(AtomicU32::new(1));
+    /// let handle = harness.on_async(
+    ///     at::PreTool,
+    ///     move |call, cx| {
+    ///         let budget = budget.clone();
+    ///         async move {
+    ///             // Stands for a call to a service: the evaluation awaits it.
+    ///             tokio::task::yield_now().await;
+    ///             if cx.is_cancelled() || call.name() != "WebFetch" {
+    ///                 return None;
+    ///             }
+    ///             match budget.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)) {
+    ///                 Ok(_) => None,
+    ///                 Err(_) => Some(PreToolDecision::Deny { reason: "fetch budget spent".into() }),
+    ///             }
+    ///         }
+    ///     },
+    ///     RegistrationOptions::named("fetch-budget"),
+    /// )?;
+    /// let rt = tokio::runtime::Builder::new_current_thread().build()?;
+    /// let call = ToolCall::new("WebFetch", serde_json::json!({"url": "https://x.org"}), "s", "/w");
+    /// assert_eq!(rt.block_on(harness.pre_tool(&call)).decision, None);
+    /// assert_eq!(
+    ///     rt.block_on(harness.pre_tool(&call)).decision,
+    ///     Some(PreToolDecision::Deny { reason: "fetch budget spent [fetch-budget]".into() })
+    /// );
+    /// assert_eq!(handle.unregister(), Ok(true));
+    /// assert_eq!(rt.block_on(harness.pre_tool(&call)).decision, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[track_caller]
+    pub fn on_async<T, F, Fut>(
+        &self,
+        target: T,
+        handler: F,
+        options: RegistrationOptions,
+    ) -> Result<Registration, RegisterError>
+    where
+        T: Target,
+        T::Event: Clone + Send,
+        F: Fn(T::Event, HookContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = T::Output> + Send + 'static,
+    {
+        let reg = self.reg(&target, options, std::panic::Location::caller());
+        let f: AsyncClosure<T::Event, T::Output> = Arc::new(
+            move |e: &T::Event, cx: &HookContext| -> BoxFuture<'static, T::Output> {
+                Box::pin(handler(e.clone(), cx.clone()))
+            },
+        );
+        let id = target.install(self, Handler::Async(f), reg)?;
+        Ok(self.registrations.handle(id))
+    }
+
+    /// The resolved options of one registration made at `at`.
+    fn reg<T: Target>(
+        &self,
+        target: &T,
+        options: RegistrationOptions,
+        at: &'static std::panic::Location<'static>,
+    ) -> Reg {
         let name = match options.name {
             Some(n) => n,
-            None => format!("{}#{}", target.name(), self.next_id),
+            None => format!("{}#{}", target.name(), self.registrations.peek_id()),
         };
-        let reg = Reg {
+        Reg {
             name,
             provenance: options
                 .source
@@ -299,12 +433,11 @@ impl Harness {
             line: at.line(),
             matcher: options.matcher,
             cleanup: options.cleanup,
-        };
-        target.install(self, Arc::new(handler), reg)
+        }
     }
 
     fn install_reg(
-        &mut self,
+        &self,
         seam: Seam,
         handler: Stored,
         reg: Reg,
@@ -330,7 +463,7 @@ impl RegistrationId {
     ///
     /// # Errors
     /// The cleanup's error (the registration is removed regardless).
-    pub fn unregister(self, harness: &mut Harness) -> Result<bool, CleanupError> {
+    pub fn unregister(self, harness: &Harness) -> Result<bool, CleanupError> {
         harness.unregister(self)
     }
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::approval;
-use super::contain::{CANCELLED, CatchUnwind, contained, panic_message};
+use super::contain::{CANCELLED, CatchUnwind, contained, observe};
 use super::context::Deferred;
 use super::handler::Stored;
 use super::tool::revalue;
@@ -176,17 +176,17 @@ impl Harness {
         // A nested call's contexts go to the tool that dispatched it.
         cx.defer_nested(&exec.contexts);
         // Observers: an immutable snapshot; panics contained per observer.
-        for e in &self.observers {
+        for e in &self.registry_for(cx).observers {
             let Stored::ToolResult(f) = &e.handler else {
                 continue;
             };
             if !e.subject_matches(Some(exec.call.name())) {
                 continue;
             }
-            if let Err(p) = contained(|| f(&exec, cx))
+            if let Err(m) = observe(f, &exec, cx).await
                 && let Ok(mut v) = self.failures.lock()
             {
-                v.push(e.failure(panic_message(p)));
+                v.push(e.failure(m));
             }
         }
         exec

@@ -4,12 +4,27 @@
 //! In: a [`HookDescriptor`] (and optionally a [`Cleanup`]). Out: a [`RegistrationId`], or a
 //! [`RegisterError`] (duplicate name, invalid matcher, handler kind that does not fit the
 //! seam); on unregister / dispose, the [`CleanupError`]s of the cleanups that failed.
+//!
+//! # Registering on a shared harness
+//!
+//! Registration and unregistration take `&self`: the handlers live in an immutable
+//! [`Registry`] snapshot behind a lock, and every change builds the next snapshot and swaps
+//! it in. A seam method, tool call or emission takes the snapshot once when it starts and
+//! keeps it to the end: a call in flight runs the handlers that were registered when it
+//! started, and a handler unregistered meanwhile still finishes for it. Its cleanup runs
+//! when it is unregistered (it may run while such a call is still under way).
 
-use std::sync::Arc;
+use std::any::TypeId;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+
+use super::app_event::EventSlot;
 
 use super::contain::{catch_cleanup, contained, panic_message};
 use super::handler::Stored;
 use super::{HandlerFailure, Harness, HookDescriptor};
+
 use crate::decision::{Contribution, Verdict};
 use crate::matcher::{Matcher, MatcherMode};
 use crate::policy::{Scope, Source};
@@ -44,7 +59,8 @@ pub enum RegisterError {
 }
 
 /// A cleanup that failed on unregister or dispose.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cleanup of `{name}` failed: {message}")]
 pub struct CleanupError {
     /// Registration name.
     pub name: String,
@@ -60,6 +76,213 @@ pub struct CleanupErrors(pub Vec<CleanupError>);
 /// Identity of one registration (for [`Harness::unregister`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RegistrationId(u64);
+
+/// The handle [`Harness::on`](super::Harness::on) returns: unregisters its registration
+/// without the harness at hand ([`Registration::unregister`]).
+///
+/// Unregistering is explicit: dropping the handle leaves the handler registered (so
+/// `harness.on(…)?;` with the handle ignored registers for the harness's lifetime). The
+/// handle holds the harness's registrations weakly: once the harness is gone,
+/// [`Registration::unregister`] answers `Ok(false)`.
+#[derive(Debug, Clone)]
+pub struct Registration {
+    id: RegistrationId,
+    from: Weak<Registrations>,
+}
+
+impl Registration {
+    /// The registration's id (for [`Harness::unregister`]).
+    pub fn id(&self) -> RegistrationId {
+        self.id
+    }
+
+    /// Remove the registration and run its cleanup once. Calls already under way keep the
+    /// handler (they run on the snapshot they started with); calls that start afterwards do
+    /// not see it.
+    ///
+    /// Returns `Ok(false)` when it was already removed (or the harness is gone).
+    ///
+    /// # Errors
+    /// The cleanup's error (the registration is removed regardless).
+    pub fn unregister(self) -> Result<bool, CleanupError> {
+        match self.from.upgrade() {
+            Some(r) => r.unregister(self.id),
+            None => Ok(false),
+        }
+    }
+}
+
+impl From<&Registration> for RegistrationId {
+    fn from(r: &Registration) -> RegistrationId {
+        r.id
+    }
+}
+
+impl From<Registration> for RegistrationId {
+    fn from(r: Registration) -> RegistrationId {
+        r.id
+    }
+}
+
+/// Every handler of a harness at one moment; immutable once published (a change builds the
+/// next one, [`Registrations::update`]).
+#[derive(Clone)]
+pub(super) struct Registry {
+    /// Hooks per seam (by [`Seam::index`]).
+    pub(super) hooks: Vec<Vec<Arc<Entry>>>,
+    pub(super) guards: Vec<Arc<Entry>>,
+    pub(super) observers: Vec<Arc<Entry>>,
+    /// Application-event handlers per event type.
+    pub(super) events: HashMap<TypeId, EventSlot>,
+    /// Names of every live registration (unique across all registration paths).
+    pub(super) names: HashSet<String>,
+}
+
+impl Registry {
+    fn empty() -> Registry {
+        Registry {
+            hooks: (0..Seam::COUNT).map(|_| Vec::new()).collect(),
+            guards: Vec::new(),
+            observers: Vec::new(),
+            events: HashMap::new(),
+            names: HashSet::new(),
+        }
+    }
+
+    /// The hooks registered at `seam` (guards and tool-result observers are kept apart).
+    pub(super) fn seam_entries(&self, seam: Seam) -> &[Arc<Entry>] {
+        self.hooks.get(seam.index()).map_or(&[][..], |v| v)
+    }
+
+    /// Remove registration `id`; its name when it was here.
+    fn remove(&mut self, id: RegistrationId) -> Option<String> {
+        let mut gone = None;
+        for v in self
+            .hooks
+            .iter_mut()
+            .chain([&mut self.guards, &mut self.observers])
+        {
+            if let Some(pos) = v.iter().position(|e| e.id == id) {
+                gone = Some(v.remove(pos).rule.clone());
+            }
+        }
+        for slot in self.events.values_mut() {
+            if let Some(name) = slot.remove_handler(id) {
+                gone = Some(name);
+            }
+        }
+        if let Some(name) = &gone {
+            self.names.remove(name);
+        }
+        gone
+    }
+}
+
+/// The registrations of one harness: the published [`Registry`] snapshot, the cleanups
+/// waiting for their registrations to go, and the id counter. Shared with the
+/// [`Registration`] handles (weakly).
+pub(super) struct Registrations {
+    current: RwLock<Arc<Registry>>,
+    cleanups: Mutex<Vec<CleanupSlot>>,
+    next_id: AtomicU64,
+}
+
+impl Default for Registrations {
+    fn default() -> Registrations {
+        Registrations {
+            current: RwLock::new(Arc::new(Registry::empty())),
+            cleanups: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(1),
+        }
+    }
+}
+
+impl Registrations {
+    /// The snapshot calls starting now run on.
+    pub(super) fn snapshot(&self) -> Arc<Registry> {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The id the next registration will get (for default names).
+    pub(super) fn peek_id(&self) -> u64 {
+        self.next_id.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn fresh_id(&self) -> RegistrationId {
+        RegistrationId(self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Build the next snapshot with `change` and publish it (writers are serialized; readers
+    /// keep the snapshot they hold). Nothing is published when `change` fails.
+    pub(super) fn update<R, E>(
+        &self,
+        change: impl FnOnce(&mut Registry) -> Result<R, E>,
+    ) -> Result<R, E> {
+        let mut slot = self.current.write().unwrap_or_else(PoisonError::into_inner);
+        let mut next = Registry::clone(&slot);
+        let r = change(&mut next)?;
+        *slot = Arc::new(next);
+        Ok(r)
+    }
+
+    pub(super) fn add_cleanup(&self, slot: CleanupSlot) {
+        self.cleanups
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(slot);
+    }
+
+    fn unregister(&self, id: RegistrationId) -> Result<bool, CleanupError> {
+        let found = self
+            .update(|r| Ok::<_, std::convert::Infallible>(r.remove(id)))
+            .ok()
+            .flatten()
+            .is_some();
+        let slot = {
+            let mut cleanups = self.cleanups.lock().unwrap_or_else(PoisonError::into_inner);
+            cleanups
+                .iter()
+                .position(|c| c.id == id)
+                .map(|pos| cleanups.remove(pos))
+        };
+        // The cleanup runs with no lock held: it may use the harness.
+        match slot {
+            Some(slot) => slot.run().map(|()| true),
+            None => Ok(found),
+        }
+    }
+
+    fn dispose(&self) -> Result<(), CleanupErrors> {
+        let _ = self.update(|r| {
+            *r = Registry::empty();
+            Ok::<_, std::convert::Infallible>(())
+        });
+        let slots =
+            std::mem::take(&mut *self.cleanups.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut errors = Vec::new();
+        for slot in slots.into_iter().rev() {
+            if let Err(e) = slot.run() {
+                errors.push(e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(CleanupErrors(errors))
+        }
+    }
+
+    /// A handle on registration `id`.
+    pub(super) fn handle(self: &Arc<Self>, id: RegistrationId) -> Registration {
+        Registration {
+            id,
+            from: Arc::downgrade(self),
+        }
+    }
+}
 
 /// A cleanup given at registration time.
 pub type Cleanup = Box<dyn FnOnce() -> Result<(), String> + Send>;
@@ -186,29 +409,25 @@ impl CleanupSlot {
 }
 
 impl Harness {
-    pub(super) fn fresh_id(&mut self) -> RegistrationId {
-        let id = RegistrationId(self.next_id);
-        self.next_id += 1;
-        id
-    }
-
     /// Register every descriptor of a [`hooks!`](crate::hooks) list, in order.
     ///
     /// # Errors
     /// The first refused descriptor ([`RegisterError`]); the ones before it stay registered.
     pub fn register_all(
-        &mut self,
+        &self,
         descriptors: &[HookDescriptor],
     ) -> Result<Vec<RegistrationId>, RegisterError> {
         descriptors.iter().map(|d| self.register(d)).collect()
     }
 
     /// Register one handler; its descriptor's cleanup (if any) runs on unregister/dispose.
+    /// Takes `&self`: a shared harness (`Arc<Harness>`) can load an extension while calls
+    /// are in flight (see the module docs of `registry`: calls keep their snapshot).
     ///
     /// # Errors
     /// A duplicate name, an invalid matcher regex, or a handler kind that does not fit the
     /// seam.
-    pub fn register(&mut self, d: &HookDescriptor) -> Result<RegistrationId, RegisterError> {
+    pub fn register(&self, d: &HookDescriptor) -> Result<RegistrationId, RegisterError> {
         let cleanup = d
             .cleanup
             .map(|f| -> Cleanup { Box::new(move || catch_cleanup(f)) });
@@ -220,7 +439,7 @@ impl Harness {
     /// # Errors
     /// As [`Harness::register`].
     pub fn register_with(
-        &mut self,
+        &self,
         d: &HookDescriptor,
         cleanup: Option<Cleanup>,
     ) -> Result<RegistrationId, RegisterError> {
@@ -245,21 +464,12 @@ impl Harness {
         )
     }
 
-    /// Whether `name` is taken by a live registration (handler or application-event
-    /// handler): names are unique across every registration path.
-    pub(super) fn name_taken(&self, name: &str) -> bool {
-        self.names.contains(name)
-    }
-
     /// Store one handler: the single path of descriptors and closures alike.
     pub(super) fn install(
-        &mut self,
+        &self,
         i: Install,
         cleanup: Option<Cleanup>,
     ) -> Result<RegistrationId, RegisterError> {
-        if self.name_taken(&i.name) {
-            return Err(RegisterError::Duplicate(i.name));
-        }
         let mode = match self.dialect {
             crate::dialect::Dialect::Codex => MatcherMode::Codex,
             _ => MatcherMode::ClaudeCode,
@@ -278,67 +488,53 @@ impl Harness {
                 }
             },
         };
-        let id = self.fresh_id();
-        self.names.insert(i.name.clone());
-        let is_guard = i.handler.is_guard();
-        let is_observer = matches!(i.handler, Stored::ToolResult(_));
-        let entry = Entry {
-            id,
-            rule: i.name.clone(),
-            provenance: i.provenance,
-            source: Source {
-                file: Arc::from(i.file),
-                line: i.line as usize,
-                column: 1,
-                scope: Scope::Embedded,
-            },
-            matcher,
-            handler: i.handler,
-        };
-        if is_guard {
-            self.guards.push(entry);
-        } else if is_observer {
-            self.observers.push(entry);
-        } else if let Some(v) = self.hooks.get_mut(i.seam.index()) {
-            v.push(entry);
-        }
+        let regs = &self.registrations;
+        let name = i.name.clone();
+        let id = regs.update(|r| {
+            if r.names.contains(&i.name) {
+                return Err(RegisterError::Duplicate(i.name));
+            }
+            let id = regs.fresh_id();
+            r.names.insert(i.name.clone());
+            let is_guard = i.handler.is_guard();
+            let is_observer = matches!(i.handler, Stored::ToolResult(_));
+            let entry = Arc::new(Entry {
+                id,
+                rule: i.name,
+                provenance: i.provenance,
+                source: Source {
+                    file: Arc::from(i.file),
+                    line: i.line as usize,
+                    column: 1,
+                    scope: Scope::Embedded,
+                },
+                matcher,
+                handler: i.handler,
+            });
+            if is_guard {
+                r.guards.push(entry);
+            } else if is_observer {
+                r.observers.push(entry);
+            } else if let Some(v) = r.hooks.get_mut(i.seam.index()) {
+                v.push(entry);
+            }
+            Ok(id)
+        })?;
         if let Some(run) = cleanup {
-            self.cleanups.push(CleanupSlot::new(id, i.name, run));
+            regs.add_cleanup(CleanupSlot::new(id, name, run));
         }
         Ok(id)
     }
 
-    /// Remove one registration and run its cleanup once.
+    /// Remove one registration and run its cleanup once. Takes `&self` (a shared harness);
+    /// calls already under way keep the handler, calls that start afterwards do not see it.
     ///
     /// Returns `Ok(false)` when the id is unknown (already removed).
     ///
     /// # Errors
     /// The cleanup's error (the registration is removed regardless).
-    pub fn unregister(&mut self, id: RegistrationId) -> Result<bool, CleanupError> {
-        let mut found = false;
-        let mut gone = None;
-        for v in self
-            .hooks
-            .iter_mut()
-            .chain([&mut self.guards, &mut self.observers])
-        {
-            if let Some(pos) = v.iter().position(|e| e.id == id) {
-                gone = Some(v.remove(pos).rule);
-            }
-        }
-        for slot in self.events.values_mut() {
-            if let Some(name) = slot.remove_handler(id) {
-                gone = Some(name);
-            }
-        }
-        if let Some(name) = gone {
-            self.names.remove(&name);
-            found = true;
-        }
-        if let Some(pos) = self.cleanups.iter().position(|c| c.id == id) {
-            return self.cleanups.remove(pos).run().map(|()| true);
-        }
-        Ok(found)
+    pub fn unregister(&self, id: impl Into<RegistrationId>) -> Result<bool, CleanupError> {
+        self.registrations.unregister(id.into())
     }
 
     /// Remove every registration and run the remaining cleanups once each, in reverse
@@ -346,24 +542,12 @@ impl Harness {
     ///
     /// # Errors
     /// Every cleanup that failed, in the order they ran.
-    pub fn dispose(&mut self) -> Result<(), CleanupErrors> {
-        for v in &mut self.hooks {
-            v.clear();
-        }
-        self.guards.clear();
-        self.observers.clear();
-        self.events.clear();
-        self.names.clear();
-        let mut errors = Vec::new();
-        while let Some(slot) = self.cleanups.pop() {
-            if let Err(e) = slot.run() {
-                errors.push(e);
-            }
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(CleanupErrors(errors))
-        }
+    pub fn dispose(&self) -> Result<(), CleanupErrors> {
+        self.registrations.dispose()
+    }
+
+    /// The handlers calls starting now run on.
+    pub(super) fn snapshot(&self) -> Arc<Registry> {
+        self.registrations.snapshot()
     }
 }

@@ -6,16 +6,13 @@
 //! evaluated through `&self` from any number of tasks (the seam methods, and
 //! [`Harness::execute`] for the tool pipeline).
 
-use std::any::TypeId;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::app_event::EventSlot;
 use super::commands::Detached;
 use super::context::AppContext;
 use super::records::Records;
-use super::registry::{CleanupSlot, Entry};
+use super::registry::{Entry, Registrations};
 use super::turn::Turns;
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
 use crate::decision::{Attributed, Contribution, HookRun, Outcome, Verdict, merge};
@@ -112,23 +109,19 @@ impl<D> Evaluated<D> {
 
 /// Policy tables and Rust handlers evaluated together (see the module docs).
 ///
-/// Build with [`Harness::new`] and the `add_*` / `register*` / `wrap` methods (they take
-/// `&mut self`), then evaluate through `&self` from any number of tasks.
+/// Build with [`Harness::new`] and the `add_table` / `wrap` / `set_approver` methods (they
+/// take `&mut self`), then evaluate through `&self` from any number of tasks. Handlers are
+/// registered and unregistered through `&self` ([`Harness::on`], [`Harness::register`]),
+/// also while the harness is shared and calls are in flight.
 pub struct Harness {
     pub(super) tables: Vec<TableRef>,
     pub(super) dialect: Dialect,
-    pub(super) hooks: Vec<Vec<Entry>>,
-    pub(super) guards: Vec<Entry>,
-    pub(super) observers: Vec<Entry>,
     pub(super) wrappers: Vec<Box<dyn Wrapper>>,
     pub(super) approver: Option<Box<dyn Approver>>,
-    pub(super) events: HashMap<TypeId, EventSlot>,
-    pub(super) cleanups: Vec<CleanupSlot>,
-    pub(super) next_id: u64,
+    /// The handlers (a snapshot swapped on every change) and their cleanups.
+    pub(super) registrations: Arc<Registrations>,
     pub(super) failures: Arc<Mutex<Vec<HandlerFailure>>>,
     pub(super) records: Records,
-    /// Names of every live registration (unique across all registration paths).
-    pub(super) names: std::collections::HashSet<String>,
     pub(super) app_context: AppContext,
     pub(super) turns: Turns,
     /// Detached command hooks (`run = { …, async = true }`) still running or not yet
@@ -147,9 +140,10 @@ impl fmt::Debug for Harness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Harness")
             .field("tables", &self.tables.len())
-            .field("hooks", &self.hooks.iter().map(Vec::len).sum::<usize>())
-            .field("guards", &self.guards.len())
-            .field("observers", &self.observers.len())
+            .field("handlers", &{
+                let r = self.snapshot();
+                r.hooks.iter().map(Vec::len).sum::<usize>() + r.guards.len() + r.observers.len()
+            })
             .field("wrappers", &self.wrappers.len())
             .finish_non_exhaustive()
     }
@@ -167,10 +161,10 @@ impl Harness {
     /// Never fails; registration problems are reported by the `register*` methods, and
     /// failures of handlers and tools are contained in what each seam method returns.
     ///
-    /// The first harness of a process wraps the panic hook: a panic the harness contains
-    /// (a handler, tool, wrapper, observer or cleanup) is reported through the harness
-    /// (failures, error results) and not printed; every other panic reaches the hook that
-    /// was installed before. A hook installed after the first harness replaces this one.
+    /// Leaves the process's panic hook alone: a panic the harness contains (a handler,
+    /// tool, wrapper, observer or cleanup) is reported through the harness (failures, error
+    /// results) and also reaches the panic hook, which prints it by default. To keep such
+    /// panics quiet, opt in with [`Harness::quiet_contained_panics`].
     ///
     /// # Example
     ///
@@ -198,25 +192,28 @@ impl Harness {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn new() -> Harness {
-        super::contain::install_quiet_hook();
         Harness {
             tables: Vec::new(),
             dialect: Dialect::ClaudeCode,
-            hooks: (0..Seam::COUNT).map(|_| Vec::new()).collect(),
-            guards: Vec::new(),
-            observers: Vec::new(),
             wrappers: Vec::new(),
             approver: None,
-            events: HashMap::new(),
-            cleanups: Vec::new(),
-            next_id: 1,
+            registrations: Arc::default(),
             failures: Arc::new(Mutex::new(Vec::new())),
             records: Records::default(),
-            names: std::collections::HashSet::new(),
             app_context: AppContext::default(),
             turns: Turns::default(),
             detached: Detached::default(),
         }
+    }
+
+    /// Opt in to quiet contained panics: wraps the process's panic hook (once per process;
+    /// later calls do nothing) so that a panic the harness contains and reports itself —
+    /// a handler, tool, wrapper, observer or cleanup of any harness — is not printed, and
+    /// every other panic reaches the hook that was installed before. This changes global
+    /// state, hence opt-in: a hook installed afterwards replaces this one.
+    pub fn quiet_contained_panics(self) -> Harness {
+        super::contain::install_quiet_hook();
+        self
     }
 
     /// The dialect tables evaluate in (tool-name aliases, matcher mode), and the matcher
@@ -256,12 +253,6 @@ impl Harness {
             .lock()
             .map(|mut v| std::mem::take(&mut *v))
             .unwrap_or_default()
-    }
-
-    /// The handlers registered at `seam` (hooks only: guards and tool-result observers are
-    /// kept apart).
-    pub(super) fn seam_entries(&self, seam: Seam) -> &[Entry] {
-        self.hooks.get(seam.index()).map_or(&[][..], |v| v)
     }
 }
 

@@ -190,6 +190,7 @@ impl Signalled<'_> {
     pub async fn emit<E: Event>(&self, event: &E) -> Option<E::Decision> {
         self.harness
             .emit_in(event, self.harness.context(Some(&self.signal)))
+            .await
     }
 
     /// A [`Batch`] whose calls run under the token.

@@ -2,7 +2,7 @@ use seamguard::Event;
 use seamguard::harness::EventHandler;
 
 // A reducer must return `Option<Decision>`.
-fn count(_e: &Tally, hs: &[EventHandler<Tally>]) -> u32 {
+async fn count(_e: &Tally, hs: &[EventHandler<Tally>]) -> u32 {
     hs.len() as u32
 }
 

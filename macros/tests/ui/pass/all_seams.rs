@@ -77,7 +77,7 @@ struct Input {
 #[derive(Event)]
 struct Observed;
 
-fn reduce_generic<T: Send + Sync + 'static>(
+async fn reduce_generic<T: Send + Sync + 'static>(
     _e: &Wrapper<T>,
     _h: &[EventHandler<Wrapper<T>>],
 ) -> Option<u8> {

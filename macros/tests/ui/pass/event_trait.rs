@@ -10,8 +10,11 @@ struct ByHand;
 impl Event for ByHand {
     const NAME: &'static str = "by-hand";
     type Decision = u32;
-    fn reduce(event: &Self, handlers: &[EventHandler<Self>]) -> Option<u32> {
-        seamguard::harness::first_result(event, handlers)
+    fn reduce<'a>(
+        event: &'a Self,
+        handlers: &'a [EventHandler<Self>],
+    ) -> seamguard::harness::BoxFuture<'a, Option<u32>> {
+        Box::pin(seamguard::harness::first_result(event, handlers))
     }
 }
 
