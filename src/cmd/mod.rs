@@ -14,6 +14,7 @@ use seamguard_engine::Dialect;
 
 mod allow;
 mod check;
+mod docs;
 mod explain;
 mod grants;
 mod hook;
@@ -57,6 +58,9 @@ pub(crate) enum Command {
     Log(log::Args),
     /// Keep the policies compiled in a resident server that `hook` asks first (opt-in).
     Serve(serve::ServeArgs),
+    /// The book's generated reference pages (for the project's tests and CI).
+    #[command(hide = true)]
+    Docs(docs::Args),
 }
 
 impl Command {
@@ -77,6 +81,7 @@ impl Command {
             Command::Status(a) => status::run(&a),
             Command::Log(a) => log::run(&a),
             Command::Serve(a) => serve::run(a),
+            Command::Docs(a) => docs::run(a),
         }
     }
 }

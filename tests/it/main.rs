@@ -11,6 +11,7 @@
 mod support;
 
 mod audit_replay_cli;
+mod book;
 mod check_json_cli;
 mod cli;
 mod command_hooks_cli;
