@@ -56,13 +56,22 @@ fn line(g: &Grant) -> String {
         Some(s) => format!("session {s}"),
         None => g.scope.name().to_string(),
     };
-    format!(
+    let head = format!(
         "{}  {scope}  {}: {}  [{}]",
         g.id,
         g.tool_name,
         g.subject,
         g.rules.join(", ")
-    )
+    );
+    if g.concerns.is_empty() {
+        return format!("{head}\n    covers this exact call only");
+    }
+    let covers: Vec<String> = g
+        .concerns
+        .iter()
+        .map(|c| format!("\n    covers {}", c.describe()))
+        .collect();
+    format!("{head}{}", covers.concat())
 }
 
 /// Run `seamguard grants`.

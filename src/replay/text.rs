@@ -170,6 +170,28 @@ pub(super) fn render(
         .collect::<Vec<_>>()
         .join(", ");
     writeln!(w, "verdicts: {vs}")?;
+    let i = &report.interruptions;
+    if i.pre_tool_events > 0 {
+        let answered = if i.approvals_modelled {
+            format!(
+                "; {} more asks answered by an earlier approval in the session",
+                i.approved
+            )
+        } else {
+            "; approvals not modelled".to_string()
+        };
+        writeln!(
+            w,
+            "interruptions: {} in {} pre-tool events = {} per 1,000 ({} asks, {} denies{answered}); {} distinct concerns = {} per 1,000",
+            i.interruptions,
+            i.pre_tool_events,
+            i.per_1000,
+            i.asks,
+            i.denies,
+            i.distinct_concerns,
+            i.distinct_concerns_per_1000
+        )?;
+    }
     writeln!(w, "{}", style.bold("rule hits:"))?;
     let mut hv: Vec<_> = report.rule_hits.iter().collect();
     hv.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
