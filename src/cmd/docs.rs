@@ -360,11 +360,9 @@ fn rules_page() -> String {
                     (_, None) => "none".to_string(),
                 };
                 let _ = writeln!(out, "#### `{}`\n", r.id);
-                let _ = writeln!(
-                    out,
-                    "{kind} · seam `{}` · decision **{decision}** · line {}\n",
-                    r.seam, r.source.line
-                );
+                // No line number: the page changes when a rule does, not when one is added
+                // above it.
+                let _ = writeln!(out, "{kind} · seam `{}` · decision **{decision}**\n", r.seam);
                 if let Some(reason) = &r.action.reason {
                     let _ = writeln!(out, "> {}\n", prose(reason));
                 }
