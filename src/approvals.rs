@@ -50,7 +50,13 @@ pub(crate) fn apply(
         ms: a.ms,
         by: a.by.to_string(),
     };
-    allow(outcome, concerns, &applied, &ago(applied.ms));
+    let how = if applied.by == "allow" {
+        "with seamguard allow"
+    } else {
+        "the asked call ran"
+    };
+    let provenance = format!("{how}: {}, {}", applied.call, ago(applied.ms));
+    allow(outcome, concerns, &provenance);
     Some(applied)
 }
 
@@ -72,26 +78,18 @@ pub(crate) fn may_approve(outcome: &Outcome, payload: &Value) -> bool {
             .any(|c| c.source.as_ref().is_some_and(|s| s.scope == Scope::Managed))
 }
 
-/// Turn the ask of `outcome` into the allow of approval `applied` (`when`: how long ago, or
-/// where it was recorded).
-pub(crate) fn allow(outcome: &mut Outcome, concerns: &[Concern], applied: &Applied, when: &str) {
+/// Turn the ask of `outcome` into an allow by approval; `provenance` says which approval
+/// (`the asked call ran: toolu_1, 3 s ago`).
+pub(crate) fn allow(outcome: &mut Outcome, concerns: &[Concern], provenance: &str) {
     let said = concerns
         .iter()
         .map(Concern::describe)
         .collect::<Vec<_>>()
         .join("; ");
-    let how = match applied.by.as_str() {
-        "allow" => "with seamguard allow",
-        "replay" => "the ask answered yes",
-        _ => "the asked call ran",
-    };
     outcome.verdict = Some(Verdict::Allow);
     outcome.codex_ask.clear();
     outcome.reasons = vec![Attributed {
-        text: format!(
-            "approved earlier in this session ({how}: {}, {when}): {said}",
-            applied.call
-        ),
+        text: format!("approved earlier in this session ({provenance}): {said}"),
         rule: APPROVAL_RULE.to_string(),
         source: None,
     }];

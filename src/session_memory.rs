@@ -36,14 +36,18 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// The memory of the session of a tool event `payload` (pre-tool, post-tool, post-tool
-    /// failure); an empty one otherwise.
-    pub(crate) fn load(payload: &Value, seam: Seam) -> Session {
+    /// The memory of the session of a pre-tool event `payload`, or of a post-tool report
+    /// (`PostToolUse`, `PostToolUseFailure`) when approvals are learned from it (`learn`:
+    /// [`crate::approvals::host_asks`]) and it names its call; an empty one otherwise.
+    pub(crate) fn load(payload: &Value, seam: Seam, learn: bool) -> Session {
         let id = payload
             .get("session_id")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty());
-        let tool_seam = matches!(seam, Seam::PreTool | Seam::PostTool | Seam::PostToolFailure);
+        let tool_seam = seam == Seam::PreTool
+            || (learn
+                && matches!(seam, Seam::PostTool | Seam::PostToolFailure)
+                && tool_use_id(payload).is_some());
         let (true, Some(id)) = (tool_seam, id) else {
             return Session {
                 at: None,

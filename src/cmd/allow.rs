@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use seamguard_engine::audit;
-use seamguard_engine::concern::Concern;
+use seamguard_engine::concern::{Concern, Object};
 use seamguard_engine::memory::store::MemoryStore;
 
 use crate::grants::{self, Grant, GrantScope};
@@ -213,7 +213,10 @@ pub(super) fn run(a: &Args) -> ExitCode {
         None => scope.name().to_string(),
     };
     println!("granted {id} ({where_}) {tool}: {subject}");
-    if concerns.is_empty() {
+    let exact = concerns
+        .iter()
+        .all(|c| c.objects.iter().all(|o| matches!(o, Object::Call { .. })));
+    if exact {
         println!("  lifts the ask of: {}", rules.join(", "));
     } else {
         println!("  lifts later asks about:");

@@ -63,12 +63,15 @@ fn line(g: &Grant) -> String {
         g.subject,
         g.rules.join(", ")
     );
-    if g.concerns.is_empty() {
-        return format!("{head}\n    covers this exact call only");
-    }
+    // A concern about the exact call says nothing the line does not.
     let covers: Vec<String> = g
         .concerns
         .iter()
+        .filter(|c| {
+            c.objects
+                .iter()
+                .any(|o| !matches!(o, seamguard_engine::concern::Object::Call { .. }))
+        })
         .map(|c| format!("\n    covers {}", c.describe()))
         .collect();
     format!("{head}{}", covers.concat())

@@ -530,7 +530,8 @@ fn judge_with(
     injected_fault();
     let mut warnings = warnings;
     // Session memory (what earlier calls of this session wrote, linked and read).
-    let mut session = crate::session_memory::Session::load(payload, seam);
+    let learn = crate::approvals::host_asks(dialect, payload);
+    let mut session = crate::session_memory::Session::load(payload, seam, learn);
     warnings.extend(session.take_problems());
     let (mut outcome, effects) = session.evaluate(|| {
         seamguard_engine::keeping_effects(payload, || engine.evaluate(seam, payload, dialect))

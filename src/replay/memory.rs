@@ -84,14 +84,10 @@ impl Memories {
             && approvable
             && let Some(a) = slot.approval_covering(&concerns)
         {
-            let applied = crate::approvals::Applied {
-                call: a.call.to_string(),
-                ms: a.ms,
-                by: a.by.to_string(),
-            };
-            crate::approvals::allow(out, &concerns, &applied, "in this recording");
+            let at = a.call.to_string();
+            crate::approvals::allow(out, &concerns, &format!("the ask at {at}, answered yes"));
             tally.approved += 1;
-            return Some(applied.call);
+            return Some(at);
         }
         tally.asks += 1;
         tally.interruptions += 1;

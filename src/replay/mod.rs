@@ -561,24 +561,6 @@ impl Replay<'_> {
                     engine.evaluate(ev.seam, &ev.payload, dialect)
                 })
             });
-            // The person answering: an ask whose concerns an earlier ask of the session
-            // approved is what they would have seen: an allow.
-            let approved_by = memories.answer(
-                &ev,
-                engine,
-                &mut out,
-                fx.as_deref(),
-                o.approvals,
-                &mut report.interruptions,
-            );
-            if ev.seam == Seam::PreTool {
-                st.pre_tool += 1;
-                if approved_by.is_none()
-                    && matches!(out.verdict(), Verdict::Ask | Verdict::Deny | Verdict::Defer)
-                {
-                    st.interruptions += 1;
-                }
-            }
             let fired = fired_set(&out);
             report.fired_any.extend(fired.iter().cloned());
             // The outcome compared with: the baseline policies', or the recorded one (whose
@@ -602,6 +584,25 @@ impl Replay<'_> {
                             || base.as_ref().is_some_and(|(b, _)| b.rules.contains(id))
                     }))
                 && (!o.only_changed || changed);
+            // The person answering: an ask whose concerns an earlier ask of the session
+            // approved is what they would have seen: an allow. (Comparisons above are of the
+            // policies' own judgments, before any answer.)
+            let approved_by = memories.answer(
+                &ev,
+                engine,
+                &mut out,
+                fx.as_deref(),
+                o.approvals,
+                &mut report.interruptions,
+            );
+            if ev.seam == Seam::PreTool {
+                st.pre_tool += 1;
+                if approved_by.is_none()
+                    && matches!(out.verdict(), Verdict::Ask | Verdict::Deny | Verdict::Defer)
+                {
+                    st.interruptions += 1;
+                }
+            }
             memories.record(&ev, &out, engine.table().env(), fx.as_deref());
             if !selected {
                 continue;

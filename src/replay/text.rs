@@ -172,23 +172,22 @@ pub(super) fn render(
     writeln!(w, "verdicts: {vs}")?;
     let i = &report.interruptions;
     if i.pre_tool_events > 0 {
-        let answered = if i.approvals_modelled {
-            format!(
-                "; {} more asks answered by an earlier approval in the session",
-                i.approved
-            )
-        } else {
-            "; approvals not modelled".to_string()
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        let answered = match (i.approvals_modelled, i.approved) {
+            (false, _) => "; approvals not modelled".to_string(),
+            (true, 0) => String::new(),
+            (true, k) => format!("; {} answered earlier in the session", n(k, "ask", "asks")),
         };
         writeln!(
             w,
-            "interruptions: {} in {} pre-tool events = {} per 1,000 ({} asks, {} denies{answered}); {} distinct concerns = {} per 1,000",
+            "interruptions: {} of {} pre-tool events = {} per 1,000 ({}, {}{answered}); {} = {} per 1,000",
             i.interruptions,
             i.pre_tool_events,
             i.per_1000,
-            i.asks,
-            i.denies,
-            i.distinct_concerns,
+            n(i.asks, "ask", "asks"),
+            n(i.denies, "deny", "denies"),
+            n(i.distinct_concerns, "distinct concern", "distinct concerns"),
             i.distinct_concerns_per_1000
         )?;
     }

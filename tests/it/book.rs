@@ -99,6 +99,23 @@ fn documents() -> Vec<PathBuf> {
     }
     let mut out = vec![root().join("README.md")];
     walk(&root().join("docs/src"), &mut out);
+    // Pages kept outside `docs/src/` and included into the book (`{{#include ../x.md}}`),
+    // except the design document, which is the contract the code cites and is shown as is.
+    let included: Vec<PathBuf> = out
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines()
+                .filter_map(|l| {
+                    let path = l.trim().strip_prefix("{{#include ")?.strip_suffix("}}")?;
+                    let target = p.parent()?.join(path.trim());
+                    Some(target.canonicalize().unwrap_or(target))
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|t| t.extension().is_some_and(|e| e == "md") && !t.ends_with("docs/DESIGN.md"))
+        .collect();
+    out.extend(included);
     out
 }
 
