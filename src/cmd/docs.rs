@@ -362,7 +362,11 @@ fn rules_page() -> String {
                 let _ = writeln!(out, "#### `{}`\n", r.id);
                 // No line number: the page changes when a rule does, not when one is added
                 // above it.
-                let _ = writeln!(out, "{kind} · seam `{}` · decision **{decision}**\n", r.seam);
+                let _ = writeln!(
+                    out,
+                    "{kind} · seam `{}` · decision **{decision}**\n",
+                    r.seam
+                );
                 if let Some(reason) = &r.action.reason {
                     let _ = writeln!(out, "> {}\n", prose(reason));
                 }
