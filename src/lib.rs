@@ -37,3 +37,8 @@ pub use seamguard_engine as engine;
 pub use seamguard_engine::harness::Event;
 pub use seamguard_engine::*;
 pub use seamguard_macros::{Event, guard, hook, policy};
+
+/// The Rust examples of the book's "Embedding in Rust" chapter, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/src/embedding.md")]
+struct BookEmbedding;

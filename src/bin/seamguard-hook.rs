@@ -14,7 +14,7 @@
 //!
 //! Why a second binary: the whole `seamguard` (shell, Python and JavaScript parsers, the
 //! policy engine) costs several times a small process just to start; this one has no
-//! dependencies and can be linked statically (README, "A resident server").
+//! dependencies and can be linked statically (docs/src/server.md).
 
 use std::ffi::OsString;
 use std::io::{Read, Write};

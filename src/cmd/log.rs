@@ -83,16 +83,22 @@ fn read_file_tail(path: &Path, max_bytes: u64) -> Result<Vec<Value>, String> {
         .collect())
 }
 
+/// The verdicts a record's `decision` can hold (`seamguard_engine::Verdict::name`).
+const VERDICTS: &[&str] = &[
+    "allow", "ask", "defer", "deny", "block", "redact", "continue", "none",
+];
+
 /// Read the audit log: the last decisions, filtered, or counted per rule.
 ///
-/// Exit status: 0 (also when nothing matches), 2 for a bad `--since`, 3 when the log cannot be
-/// read.
+/// Exit status: 0 (also when nothing matches), 2 for a bad `--since` or `--verdict`, 3 when
+/// the log does not exist or cannot be read.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// How many decisions to show (the newest).
     #[arg(short = 'n', long = "last", value_name = "N", default_value_t = 20)]
     last: usize,
-    /// Only this verdict (`deny`, `ask`, `allow`, `block`, `none`, …).
+    /// Only this verdict: allow, ask, defer, deny, block, redact, continue or none (no rule
+    /// decided).
     #[arg(long)]
     verdict: Option<String>,
     /// Only decisions this rule took part in.
@@ -299,6 +305,23 @@ pub(super) fn run(a: &Args) -> std::process::ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(v) = a.verdict.as_deref()
+        && !VERDICTS.contains(&v)
+    {
+        eprintln!(
+            "seamguard: --verdict {v}: expected one of {}",
+            VERDICTS.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    // No log at all (neither it nor its rotated predecessor): say so, not "nothing matches".
+    if !path.exists() && !seamguard_engine::audit::rotated_path(&path).exists() {
+        eprintln!(
+            "seamguard: no audit log at {} (the hook writes it on its first call; `seamguard status` says whether the hook is installed and has run)",
+            path.display()
+        );
+        return ExitCode::from(3);
+    }
     let all = match read_results(&path) {
         Ok(r) => r,
         Err(e) => {

@@ -14,6 +14,7 @@ use seamguard_engine::Dialect;
 
 mod allow;
 mod check;
+mod docs;
 mod explain;
 mod grants;
 mod hook;
@@ -58,6 +59,9 @@ pub(crate) enum Command {
     /// Keep the policies compiled in a resident server that `hook` and `seamguard-hook` ask
     /// first (they start one on first use; docs/serve.md).
     Serve(serve::ServeArgs),
+    /// The book's generated reference pages (for the project's tests and CI).
+    #[command(hide = true)]
+    Docs(docs::Args),
 }
 
 impl Command {
@@ -78,6 +82,7 @@ impl Command {
             Command::Status(a) => status::run(&a),
             Command::Log(a) => log::run(&a),
             Command::Serve(a) => serve::run(a),
+            Command::Docs(a) => docs::run(a),
         }
     }
 }

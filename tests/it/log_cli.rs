@@ -177,6 +177,44 @@ fn lists_the_last_decisions_and_filters_them() {
 }
 
 #[test]
+fn a_bad_verdict_and_a_missing_log_are_errors() {
+    let dir = workdir();
+    let p = sample(&dir);
+    let r = log(&dir, &p, &["--verdict", "blah"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            2,
+            "",
+            "seamguard: --verdict blah: expected one of allow, ask, defer, deny, block, redact, continue, none\n"
+        )
+    );
+    // Every verdict name is accepted (here: nothing matches, exit 0).
+    let r = log(&dir, &p, &["--verdict", "redact"]);
+    assert_eq!(
+        (r.code, r.stdout),
+        (0, format!("no decision in {} matches\n", p.display()))
+    );
+    let missing = dir.join("none.jsonl");
+    let r = log(&dir, &missing, &[]);
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr),
+        (
+            3,
+            "",
+            format!(
+                "seamguard: no audit log at {} (the hook writes it on its first call; `seamguard status` says whether the hook is installed and has run)\n",
+                missing.display()
+            )
+        )
+    );
+    // Only the rotated predecessor left: it is read.
+    std::fs::rename(&p, dir.join("audit.1.jsonl")).unwrap();
+    let r = log(&dir, &dir.join("audit.jsonl"), &["--verdict", "deny"]);
+    assert_eq!((r.code, r.stdout.lines().count()), (0, 1), "{}", r.stderr);
+}
+
+#[test]
 fn since_keeps_recent_decisions() {
     let dir = workdir();
     let now = now_ms();

@@ -12,6 +12,7 @@ mod support;
 
 mod approvals_cli;
 mod audit_replay_cli;
+mod book;
 mod check_json_cli;
 mod cli;
 mod codex_code_mode;
