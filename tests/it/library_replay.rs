@@ -191,14 +191,43 @@ fn every_library_rule_has_a_catching_and_a_benign_example_and_all_pass() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
-    let out = Command::new(BIN)
-        .args(["test", "policies", "policies/strict"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains(" 0 failed, 0 policy error(s)"), "{stdout}");
+    // That every example passes: `library_examples_pass_whatever_the_callers_home_and_project`.
+}
+
+/// Every example of the library passes, and (issue 26) `seamguard test` is hermetic: the
+/// examples give the same lines, whatever home, project and environment the caller has: a home under `/tmp` (a
+/// CI container's), a `CLAUDE_PROJECT_DIR` elsewhere, no environment at all.
+#[test]
+fn library_examples_pass_whatever_the_callers_home_and_project() {
+    let home = crate::support::fresh_dir("test-home", "tmp-home");
+    let run = |cmd: &mut Command| {
+        let out = cmd
+            .args(["test", "policies", "policies/strict"])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let usual = run(Command::new(BIN)
+        .env("HOME", "/home/user")
+        .env_remove("CLAUDE_PROJECT_DIR"));
+    assert_eq!(usual.0, Some(0), "{}", usual.1);
+    assert!(
+        usual.1.ends_with(" 0 failed, 0 policy error(s)\n"),
+        "{}",
+        usual.1
+    );
+    let elsewhere = run(Command::new(BIN)
+        .env("HOME", &home)
+        .env("CLAUDE_PROJECT_DIR", "/somewhere/else"));
+    assert_eq!(elsewhere, usual);
+    let bare = run(Command::new(BIN).env_clear());
+    assert_eq!(bare, usual);
+    // Nothing was written into the home.
+    assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0);
 }
 
 /// The observe profile (`[policy] mode = "observe"`): the hook answers nothing, and the audit
