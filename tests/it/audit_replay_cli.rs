@@ -5,13 +5,12 @@
 //! `log` and `allow --last` read both files.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use seamguard_engine::audit::{ROTATE_BYTES, payload_digest};
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, output_with_stdin};
+use crate::support::{Run, output_with_stdin};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -58,7 +57,7 @@ fn workdir() -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir.join("home"))
@@ -244,7 +243,7 @@ seamguard: 0 unreadable record(s), 2 skipped; the rest was replayed
     );
 
     // Only the digest with SEAMGUARD_AUDIT_INPUT=off.
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(["hook", "--policy", "v1.toml"])
         .current_dir(&dir)
         .env("XDG_STATE_HOME", dir.join("state"))

@@ -3,10 +3,9 @@
 //! fail-closed loading, and `test` with passing and failing examples.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::support::{BIN, Run, output_with_stdin, root};
+use crate::support::{Run, output_with_stdin, root};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -22,7 +21,7 @@ fn workdir(name: &str) -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir)
@@ -549,7 +548,7 @@ reason_contains = "/srv/other/y"
     assert_eq!((r.code, r.stdout.as_str()), (0, want), "{}", r.stderr);
     // The caller's HOME and CLAUDE_PROJECT_DIR change nothing.
     let r = Run::utf8(
-        Command::new(BIN)
+        crate::support::command()
             .args(["test", "t.toml"])
             .current_dir(&dir)
             .env("HOME", "/tmp/u")

@@ -6,12 +6,11 @@
 use std::collections::HashSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, bash, codex_bash, output_with_stdin, root};
+use crate::support::{Run, bash, codex_bash, output_with_stdin, root};
 
 /// A unique temp folder (also HOME and the XDG folders of the binary), removed on drop.
 struct Work(PathBuf);
@@ -46,7 +45,7 @@ impl Work {
     }
 
     fn seamguard(&self, args: &[&str], stdin: &[u8]) -> Run {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = crate::support::command();
         cmd.args(args)
             .current_dir(&self.0)
             .env("HOME", self.join("home"))

@@ -6,13 +6,12 @@
 //! issue that introduced the matrix, as a CLI test.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, output_with_stdin, root};
+use crate::support::{Run, output_with_stdin, root};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -29,7 +28,7 @@ fn workdir(name: &str) -> PathBuf {
 
 /// Run `seamguard ARGS` in `dir` with `env` added.
 fn run_env(dir: &Path, args: &[&str], env: &[(&str, &Path)], stdin: &[u8]) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir)

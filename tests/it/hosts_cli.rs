@@ -2,14 +2,13 @@
 //! `--dialect`), judged by the bundled library, answered in the host's own format.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, output_with_stdin, root};
+use crate::support::{output_with_stdin, root};
 
 fn hook(dialect: Option<&str>, payload: &Value) -> (i32, String) {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.arg("hook").arg("--policy").arg(root().join("policies"));
     if let Some(d) = dialect {
         cmd.args(["--dialect", d]);
@@ -120,7 +119,7 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     let policy = "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"git push\" }\ndecision = \"ask\"\nreason = \"Pushing needs your approval\"\n";
     std::fs::write(dir.join("ask.toml"), policy).unwrap_or_default();
     let run = |args: &[&str], stdin: &[u8]| {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = crate::support::command();
         cmd.args(args)
             .current_dir(&dir)
             .env("HOME", dir.join("home"))

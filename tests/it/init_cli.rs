@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use crate::support::BIN;
 
@@ -101,7 +101,7 @@ impl World {
     /// Run `seamguard ARGS` in the project folder with HOME / XDG_CONFIG_HOME / PATH inside
     /// the world.
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(BIN)
+        crate::support::command()
             .args(args)
             .current_dir(self.project())
             .env_clear()
@@ -636,7 +636,7 @@ fn invalid_codex_config_is_an_error_and_nothing_is_written() {
 #[test]
 fn project_flag_from_another_folder() {
     let w = World::new(true);
-    let out = Command::new(BIN)
+    let out = crate::support::command()
         .args(["init", "--project"])
         .arg(w.project())
         .current_dir(w.path("home"))

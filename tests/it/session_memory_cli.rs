@@ -3,14 +3,13 @@
 //! one session at once; a damaged or unwritable store.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use seamguard::memory::store::MemoryStore;
 
-use crate::support::{BIN, fresh_dir, output_with_stdin, root};
+use crate::support::{fresh_dir, output_with_stdin, root};
 
 /// A project folder, a home folder and a state folder for one test.
 struct Sandbox {
@@ -46,7 +45,7 @@ impl Sandbox {
 
     /// Run the hook on one payload with `policy`: (verdict, fired rule ids, stderr).
     fn hook(&self, policy: &[&Path], payload: &Value) -> (String, Vec<String>, String) {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = crate::support::command();
         cmd.args(["hook", "--dialect", "claude-code"]);
         for p in policy {
             cmd.arg("--policy").arg(p);
@@ -336,7 +335,7 @@ fn an_unwritable_state_folder_is_reported_and_the_call_still_judged() {
 
 /// The verdict and rules of each event of a replay, by line.
 fn replay(policy: &[&str]) -> Vec<(u64, String, Vec<String>)> {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args([
         "replay",
         "tests/data/memory/session.jsonl",

@@ -3,7 +3,6 @@
 //! Copilot CLI hooks files (events, what a failing hook does, the last run of their dialect).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
@@ -44,7 +43,7 @@ fn workdir() -> PathBuf {
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir.join("proj"))
         .env("HOME", dir.join("home"))

@@ -1,13 +1,11 @@
 //! Payloads a real host can send that strict JSON parsing rejects: a tool call must never
 //! slip through unchecked because of them.
 
-use std::process::Command;
-
-use crate::support::{BIN, output_with_stdin, root};
+use crate::support::{output_with_stdin, root};
 
 fn hook(input: &[u8]) -> (i32, String) {
     let out = output_with_stdin(
-        Command::new(BIN)
+        crate::support::command()
             .args(["hook", "--policy"])
             .arg(root().join("policies")),
         input,
