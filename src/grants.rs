@@ -23,8 +23,11 @@
 
 use std::path::{Path, PathBuf};
 
+pub(crate) use seamguard_engine::concern::call_key;
+use seamguard_engine::concern::{Concern, covered_by};
+
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use seamguard_engine::{Attributed, Outcome, Scope, Seam, Verdict};
@@ -75,6 +78,11 @@ pub(crate) struct Grant {
     /// The rules whose ask was approved.
     #[serde(default)]
     pub(crate) rules: Vec<String>,
+    /// The concerns approved (rule and object): the grant lifts any later ask whose every
+    /// concern one of these covers, not only the same call. Empty in grants recorded before
+    /// concerns existed (they match the exact call only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) concerns: Vec<Concern>,
     /// When it was recorded (Unix ms).
     pub(crate) created_ms: u64,
 }
@@ -155,141 +163,6 @@ pub(crate) fn new_id(call: &Value, scope: GrantScope, session: Option<&str>, ms:
     format!("g-{hex}")
 }
 
-/// A JSON value with object keys sorted at every level (serialized compactly, this is the
-/// canonical form of MCP arguments and other tool inputs).
-fn canonical(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let mut out = Map::new();
-            for k in keys {
-                out.insert(k.clone(), canonical(&m[k]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
-}
-
-/// The words of a shell command line after quote removal, when it is one simple command with
-/// nothing the shell would expand or combine; `None` otherwise (the exact text is the key).
-pub(crate) fn simple_argv(line: &str) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut it = line.trim().chars().peekable();
-    while let Some(c) = it.next() {
-        match c {
-            ' ' | '\t' => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match it.next()? {
-                        '\'' => break,
-                        ch => cur.push(ch),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match it.next()? {
-                        '"' => break,
-                        '$' | '`' => return None,
-                        '\\' => match it.next()? {
-                            e @ ('"' | '\\') => cur.push(e),
-                            '$' | '`' => return None,
-                            '\n' => {}
-                            e => {
-                                cur.push('\\');
-                                cur.push(e);
-                            }
-                        },
-                        ch => cur.push(ch),
-                    }
-                }
-            }
-            '\\' => match it.next()? {
-                '\n' => {}
-                e => {
-                    in_word = true;
-                    cur.push(e);
-                }
-            },
-            '|' | '&' | ';' | '<' | '>' | '(' | ')' | '$' | '`' | '*' | '?' | '[' | '{' | '\n'
-            | '\r' => return None,
-            '~' | '#' if !in_word => return None,
-            ch => {
-                in_word = true;
-                cur.push(ch);
-            }
-        }
-    }
-    if in_word {
-        words.push(cur);
-    }
-    (!words.is_empty()).then_some(words)
-}
-
-/// `path` made absolute against `cwd`, `.` and `..` resolved lexically.
-fn absolute(path: &str, cwd: Option<&str>) -> String {
-    let p = Path::new(path);
-    let joined = match cwd {
-        Some(c) if p.is_relative() => Path::new(c).join(p),
-        _ => p.to_path_buf(),
-    };
-    let mut out = PathBuf::new();
-    for part in joined.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out.display().to_string()
-}
-
-/// The normalized call of a pre-tool payload (see the module docs); `None` without a tool.
-pub(crate) fn call_key(payload: &Value) -> Option<Value> {
-    let tool = payload.get("tool_name").and_then(Value::as_str)?;
-    let input = payload.get("tool_input").cloned().unwrap_or(Value::Null);
-    let cwd = payload.get("cwd").and_then(Value::as_str);
-    if let Some(cmd) = input.get("command").and_then(Value::as_str)
-        && !tool.starts_with("mcp__")
-    {
-        return Some(match simple_argv(cmd) {
-            Some(argv) => json!({ "tool": tool, "argv": argv }),
-            None => json!({ "tool": tool, "command": cmd.trim() }),
-        });
-    }
-    if tool.starts_with("mcp__") {
-        let args = canonical(&input).to_string();
-        return Some(json!({ "tool": tool, "arguments": args }));
-    }
-    if let Some(p) = ["file_path", "notebook_path", "path"]
-        .iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))
-    {
-        return Some(json!({ "tool": tool, "path": absolute(p, cwd) }));
-    }
-    if let Some(u) = input.get("url").and_then(Value::as_str) {
-        let host = url::Url::parse(u)
-            .ok()
-            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))?;
-        return Some(json!({ "tool": tool, "host": host }));
-    }
-    Some(json!({ "tool": tool, "input": canonical(&input).to_string() }))
-}
-
 /// A grant that lifted an ask: its id and scope.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Applied {
@@ -312,23 +185,26 @@ fn may_lift(scope: GrantScope, rule_scope: Option<Scope>) -> bool {
 fn find<'a>(
     grants: &'a [Grant],
     call: &Value,
+    concerns: &[Concern],
     session: &str,
     asking: &[Option<Scope>],
 ) -> Option<&'a Grant> {
     grants.iter().find(|g| {
-        g.call == *call
+        (g.call == *call || (!g.concerns.is_empty() && covered_by(concerns, &g.concerns)))
             && (g.scope != GrantScope::Session || g.session_id.as_deref() == Some(session))
             && asking.iter().all(|s| may_lift(g.scope, *s))
     })
 }
 
-/// After evaluation: lift a pre-tool `ask` to `allow` when a grant matches the exact call
-/// (user grants first, then the project's). Never changes any other verdict. The call's
-/// normalized key is returned with the grant, for the audit record.
+/// After evaluation: lift a pre-tool `ask` to `allow` when a grant matches the exact call or
+/// covers every concern of the ask (`concerns`; user grants first, then the project's).
+/// Never changes any other verdict. The call's normalized key is returned with the grant,
+/// for the audit record.
 pub(crate) fn apply(
     outcome: &mut Outcome,
     payload: &Value,
     seam: Seam,
+    concerns: &[Concern],
 ) -> (Option<Value>, Option<Applied>) {
     if seam != Seam::PreTool || outcome.verdict() != Verdict::Ask {
         return (None, None);
@@ -374,7 +250,7 @@ pub(crate) fn apply(
             .into_iter()
             .filter(|g| (g.scope == GrantScope::Project) == (f != user_file()))
             .collect();
-        if let Some(g) = find(&own, &call, session, &asking) {
+        if let Some(g) = find(&own, &call, concerns, session, &asking) {
             let applied = Applied {
                 id: g.id.clone(),
                 scope: g.scope,
@@ -402,7 +278,7 @@ const SUBJECT_CHARS: usize = 200;
 
 /// What a call is about, whole: the tool input's `command`, `file_path`, `path`, `url` or
 /// `pattern`, else the prompt (as [`seamguard_engine::audit::subject`], uncut).
-fn full_subject(payload: &Value) -> Option<&str> {
+pub(crate) fn full_subject(payload: &Value) -> Option<&str> {
     let ti = payload.get("tool_input");
     ["command", "file_path", "path", "url", "pattern"]
         .iter()
@@ -463,56 +339,6 @@ pub(crate) fn annotate(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn simple_commands_become_argv_and_the_rest_stays_exact() {
-        assert_eq!(
-            simple_argv("git  push 'my branch' \"a\\\"b\" c\\ d"),
-            Some(vec![
-                "git".to_string(),
-                "push".into(),
-                "my branch".into(),
-                "a\"b".into(),
-                "c d".into()
-            ])
-        );
-        assert_eq!(simple_argv("rm -rf *"), None);
-        assert_eq!(simple_argv("cat ~/.bashrc"), None);
-        assert_eq!(simple_argv("echo hi > f"), None);
-        assert_eq!(simple_argv("echo \"$HOME\""), None);
-        assert_eq!(simple_argv("a | b"), None);
-        assert_eq!(simple_argv("echo 'unterminated"), None);
-        assert_eq!(simple_argv("   "), None);
-    }
-
-    #[test]
-    fn call_keys_per_kind() {
-        let p = json!({"tool_name": "Bash", "cwd": "/w", "tool_input": {"command": "git push -f"}});
-        assert_eq!(
-            call_key(&p),
-            Some(json!({"tool": "Bash", "argv": ["git", "push", "-f"]}))
-        );
-        let p =
-            json!({"tool_name": "Read", "cwd": "/w/x", "tool_input": {"file_path": "../a/./b"}});
-        assert_eq!(
-            call_key(&p),
-            Some(json!({"tool": "Read", "path": "/w/a/b"}))
-        );
-        let p =
-            json!({"tool_name": "mcp__db__drop", "tool_input": {"z": 1, "a": {"y": 2, "b": 3}}});
-        assert_eq!(
-            call_key(&p),
-            Some(
-                json!({"tool": "mcp__db__drop", "arguments": "{\"a\":{\"b\":3,\"y\":2},\"z\":1}"})
-            )
-        );
-        let p =
-            json!({"tool_name": "WebFetch", "tool_input": {"url": "https://Docs.Example.com/x?y"}});
-        assert_eq!(
-            call_key(&p),
-            Some(json!({"tool": "WebFetch", "host": "docs.example.com"}))
-        );
-    }
 
     #[test]
     fn project_grants_lift_only_project_asks_and_nothing_lifts_managed() {

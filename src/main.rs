@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod approvals;
 mod cmd;
 mod discover;
 mod explain;

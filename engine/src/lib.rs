@@ -80,6 +80,7 @@ pub use seamguard_policy::{import, lists, trust};
 
 // Public stages: each is an API its users name by path.
 pub mod audit;
+pub mod concern;
 pub mod effects;
 pub mod event;
 pub mod explain;

@@ -1,4 +1,8 @@
-//! `seamguard allow --last` / `allow --id N`: approve the call of an `ask` in the audit log.
+//! `seamguard allow --last` / `allow --id N`: approve the concerns of an `ask` in the audit log.
+//!
+//! The grant covers the ask's concerns (rule and object: the host, path, package or program it
+//! asked about, see [`seamguard_engine::concern`]), so later calls raising only those concerns
+//! pass, not only the same call string.
 //!
 //! In: the audit log (the `call`, `session_id` and `project` of the newest `ask` record, or of
 //! record `N` as `seamguard log` numbers them). Out: a grant in the user's grants file
@@ -13,6 +17,8 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use seamguard_engine::audit;
+use seamguard_engine::concern::{Concern, Object};
+use seamguard_engine::memory::store::MemoryStore;
 
 use crate::grants::{self, Grant, GrantScope};
 
@@ -186,6 +192,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
                 .collect()
         })
         .unwrap_or_default();
+    let concerns = concerns_of(rec);
     all.push(Grant {
         id: id.clone(),
         scope,
@@ -194,6 +201,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
         tool_name: tool.clone(),
         subject: subject.clone(),
         rules: rules.clone(),
+        concerns: concerns.clone(),
         created_ms: now,
     });
     if let Err(e) = grants::write(&file, all) {
@@ -205,10 +213,37 @@ pub(super) fn run(a: &Args) -> ExitCode {
         None => scope.name().to_string(),
     };
     println!("granted {id} ({where_}) {tool}: {subject}");
-    println!("  lifts the ask of: {}", rules.join(", "));
+    let exact = concerns
+        .iter()
+        .all(|c| c.objects.iter().all(|o| matches!(o, Object::Call { .. })));
+    if exact {
+        println!("  lifts the ask of: {}", rules.join(", "));
+    } else {
+        println!("  lifts later asks about:");
+        for c in &concerns {
+            println!("    {}", c.describe());
+        }
+    }
     println!(
         "  stored in {}; undo with `seamguard grants revoke {id}`",
         file.display()
     );
     ExitCode::SUCCESS
+}
+
+/// The concerns of the ask of audit record `rec`: as the session memory holds them (exact,
+/// by the call's `call_id`), else as the record has them (secrets masked: a masked object
+/// only covers the same masked words).
+fn concerns_of(rec: &Value) -> Vec<Concern> {
+    let text = |k: &str| rec.get(k).and_then(Value::as_str).unwrap_or("");
+    let (session, call) = (text("session_id"), text("call_id"));
+    if !session.is_empty() && !call.is_empty() {
+        let store = MemoryStore::new(crate::discover::state_dir().join("memory"));
+        if let Some((c, _)) = store.load(session).memory.asked(call) {
+            return c.to_vec();
+        }
+    }
+    rec.get("concerns")
+        .and_then(|v| serde_json::from_value::<Vec<Concern>>(v.clone()).ok())
+        .unwrap_or_default()
 }

@@ -56,13 +56,25 @@ fn line(g: &Grant) -> String {
         Some(s) => format!("session {s}"),
         None => g.scope.name().to_string(),
     };
-    format!(
+    let head = format!(
         "{}  {scope}  {}: {}  [{}]",
         g.id,
         g.tool_name,
         g.subject,
         g.rules.join(", ")
-    )
+    );
+    // A concern about the exact call says nothing the line does not.
+    let covers: Vec<String> = g
+        .concerns
+        .iter()
+        .filter(|c| {
+            c.objects
+                .iter()
+                .any(|o| !matches!(o, seamguard_engine::concern::Object::Call { .. }))
+        })
+        .map(|c| format!("\n    covers {}", c.describe()))
+        .collect();
+    format!("{head}{}", covers.concat())
 }
 
 /// Run `seamguard grants`.

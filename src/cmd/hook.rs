@@ -14,7 +14,7 @@ use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::trust::content_hash;
 use seamguard_engine::{
     DecisionTable, DecodeError, Dialect, Encoded, Engine, FileLedger, HookEvent, LoadedPolicy,
-    Outcome, Scope, Seam, audit, encode_for,
+    Outcome, Scope, Seam, Verdict, audit, encode_for,
 };
 
 use super::{HookDialectArg, hook_input};
@@ -311,6 +311,7 @@ pub(super) fn respond(
         session,
         env,
         effects,
+        concerns,
     } = match judged {
         Ok(j) => j,
         Err(p) => {
@@ -323,7 +324,18 @@ pub(super) fn respond(
         eprintln!("{n}");
     }
     // Grants (`seamguard allow`): a matching grant lifts an `ask`, never anything else.
-    let (call, granted) = crate::grants::apply(&mut outcome, &payload, seam);
+    let (call, granted) = crate::grants::apply(&mut outcome, &payload, seam, &concerns);
+    // Approvals (`crate::approvals`): an ask whose every concern this session approved.
+    let approved = match granted {
+        Some(_) => None,
+        None => crate::approvals::apply(&mut outcome, &payload, seam, &session, &concerns),
+    };
+    // What the answer asks about (nothing when it does not ask).
+    let asked: &[seamguard_engine::concern::Concern] = if outcome.verdict() == Verdict::Ask {
+        &concerns
+    } else {
+        &[]
+    };
     let enc = encode_for(&outcome, dialect, &payload);
     // Every decision is recorded (`allow --last`, `log` and `status` read the log): by default
     // in the state folder; `SEAMGUARD_AUDIT_LOG=off` turns it off.
@@ -340,6 +352,12 @@ pub(super) fn respond(
             Some(&payload),
         );
         crate::grants::annotate(&mut recs, &payload, call, granted.as_ref());
+        crate::approvals::annotate(
+            &mut recs,
+            payload.get("tool_use_id").and_then(Value::as_str),
+            asked,
+            approved.as_ref(),
+        );
         hook_input::keep_input(
             &mut recs,
             &payload,
@@ -353,7 +371,16 @@ pub(super) fn respond(
         }
     }
     // Recorded once the answer is written: a failure here changes nothing in it.
-    session.record(&payload, &outcome, &env, effects.as_deref());
+    let learn = crate::approvals::host_asks(dialect, &payload);
+    session.record(
+        &payload,
+        seam,
+        &outcome,
+        &env,
+        effects.as_deref(),
+        asked,
+        learn,
+    );
     code
 }
 
@@ -381,6 +408,8 @@ struct Judged {
     /// The call's effects, when the evaluation worked them out (the session memory records
     /// them without working them out again).
     effects: Option<std::rc::Rc<seamguard_engine::effects::Effects>>,
+    /// What the call asks about, per asking rule (empty unless it asks).
+    concerns: Vec<seamguard_engine::concern::Concern>,
 }
 
 fn judge(
@@ -501,17 +530,30 @@ fn judge_with(
     injected_fault();
     let mut warnings = warnings;
     // Session memory (what earlier calls of this session wrote, linked and read).
-    let mut session = crate::session_memory::Session::load(payload, seam);
+    let learn = crate::approvals::host_asks(dialect, payload);
+    let mut session = crate::session_memory::Session::load(payload, seam, learn);
     warnings.extend(session.take_problems());
     let (mut outcome, effects) = session.evaluate(|| {
         seamguard_engine::keeping_effects(payload, || engine.evaluate(seam, payload, dialect))
     });
     let env = engine.table().env().clone();
+    // The concerns of an ask, within the same memory (approvals and grants are per concern).
+    let concerns = if seam == Seam::PreTool && outcome.verdict() == Verdict::Ask {
+        session.evaluate(|| {
+            let fx = effects.clone().unwrap_or_else(|| {
+                std::rc::Rc::new(seamguard_engine::effects::effects_of(payload, &env))
+            });
+            engine.concerns(seam, payload, &outcome, &fx)
+        })
+    } else {
+        Vec::new()
+    };
     outcome.warnings.splice(0..0, warnings);
     Judged {
         outcome,
         session,
         env,
         effects,
+        concerns,
     }
 }

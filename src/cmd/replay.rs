@@ -45,6 +45,11 @@ pub(crate) struct Args {
     /// `--baseline` policies, or the decisions recorded in an audit log.
     #[arg(long)]
     only_changed: bool,
+    /// Do not model the person answering: by default every ask is answered yes and covers
+    /// its concerns (rule and object) for the rest of that recorded session, as approvals do
+    /// in the hook; with this flag every ask counts.
+    #[arg(long)]
+    no_approvals: bool,
 }
 
 impl From<Format> for OutputFormat {
@@ -125,5 +130,6 @@ pub(super) fn run(a: Args) -> ExitCode {
         verdicts: a.verdicts,
         rules: a.rules,
         only_changed: a.only_changed,
+        approvals: !a.no_approvals,
     })
 }

@@ -21,7 +21,7 @@ use seamguard_engine::{Dialect, LoadOptions, LoadedPolicy, Severity};
 use super::Format;
 use crate::discover::{self, PolicySource};
 use crate::init::inspect;
-use crate::{grants, library, lint};
+use crate::{library, lint};
 
 /// Show whether seamguard's hook is installed and firing, and which policies it enforces.
 #[derive(clap::Args, Debug)]
@@ -97,7 +97,7 @@ fn hooks_files(dialect: Dialect, home: Option<&Path>, root: &Path) -> Vec<(PathB
 
 /// The program of a hook command: its first word after quote removal.
 fn program_of(command: &str) -> String {
-    grants::simple_argv(command)
+    seamguard_engine::concern::simple_argv(command)
         .and_then(|w| w.into_iter().next())
         .or_else(|| command.split_whitespace().next().map(str::to_string))
         .unwrap_or_default()

@@ -114,6 +114,8 @@ pub(crate) struct Options {
     pub(crate) rules: Vec<String>,
     /// `--only-changed`: only events whose outcome differs from the baseline.
     pub(crate) only_changed: bool,
+    /// Model the person answering yes to each ask (not `--no-approvals`).
+    pub(crate) approvals: bool,
 }
 
 impl Options {
@@ -437,6 +439,7 @@ impl FilePart {
         report.decisions.extend(part.decisions);
         report.would_run.extend(part.would_run);
         report.problems.extend(part.problems);
+        report.interruptions.add(&part.interruptions);
         if let (Some(into), Some(from)) = (&mut report.diff, part.diff) {
             merge_counts(&mut into.baseline_verdicts, from.baseline_verdicts);
             merge_counts(&mut into.baseline_rule_hits, from.baseline_rule_hits);
@@ -517,6 +520,8 @@ impl Replay<'_> {
             format: audit.then_some(audit_log::FORMAT_NAME),
             events: 0,
             problems: 0,
+            pre_tool: 0,
+            interruptions: 0,
         };
         // A dry run changes nothing on disk: each path is resolved once per stretch of
         // events, not once per evaluation (renewed to bound the memory). Command hooks that
@@ -551,7 +556,7 @@ impl Replay<'_> {
             tick(st.events, &st.path);
             let dialect = self.dialect.unwrap_or(ev.dialect);
             // The effects the evaluation finds are what the session memory remembers.
-            let (out, fx) = memories.evaluate(&ev, || {
+            let (mut out, fx) = memories.evaluate(&ev, || {
                 keeping_effects(&ev.payload, || {
                     engine.evaluate(ev.seam, &ev.payload, dialect)
                 })
@@ -579,6 +584,25 @@ impl Replay<'_> {
                             || base.as_ref().is_some_and(|(b, _)| b.rules.contains(id))
                     }))
                 && (!o.only_changed || changed);
+            // The person answering: an ask whose concerns an earlier ask of the session
+            // approved is what they would have seen: an allow. (Comparisons above are of the
+            // policies' own judgments, before any answer.)
+            let approved_by = memories.answer(
+                &ev,
+                engine,
+                &mut out,
+                fx.as_deref(),
+                o.approvals,
+                &mut report.interruptions,
+            );
+            if ev.seam == Seam::PreTool {
+                st.pre_tool += 1;
+                if approved_by.is_none()
+                    && matches!(out.verdict(), Verdict::Ask | Verdict::Deny | Verdict::Defer)
+                {
+                    st.interruptions += 1;
+                }
+            }
             memories.record(&ev, &out, engine.table().env(), fx.as_deref());
             if !selected {
                 continue;
@@ -621,11 +645,13 @@ impl Replay<'_> {
                 });
             }
             let listed = o.filtered()
+                || approved_by.is_some()
                 || !matches!(out.verdict(), Verdict::Abstain | Verdict::Allow)
                 || !out.contexts.is_empty()
                 || out.halt.is_some();
             if self.jsonl || listed {
                 let mut record = EventRecord::new(&ev, dialect, &out, engine.table().env());
+                record.approved_by = approved_by;
                 if audit {
                     record.head.format = audit_log::FORMAT_NAME;
                 }

@@ -47,6 +47,9 @@ pub(super) struct Report {
     /// Records that were not replayed.
     #[serde(serialize_with = "problem_records")]
     pub(super) problems: Vec<ReadProblem>,
+    /// What a person would have seen on the pre-tool events (all events, whatever the
+    /// filters).
+    pub(super) interruptions: Interruptions,
     /// Every rule that fired on an event, selected or not (for `never_fired`).
     #[serde(skip)]
     pub(super) fired_any: BTreeSet<String>,
@@ -70,6 +73,7 @@ impl Report {
             decisions: Vec::new(),
             would_run: Vec::new(),
             problems: Vec::new(),
+            interruptions: Interruptions::default(),
             fired_any: BTreeSet::new(),
         }
     }
@@ -99,6 +103,60 @@ pub(super) struct FileStat {
     pub(super) events: usize,
     /// Problems met.
     pub(super) problems: usize,
+    /// Pre-tool events read.
+    pub(super) pre_tool: usize,
+    /// Of those, the interruptions a person would have seen (see [`Interruptions`]).
+    pub(super) interruptions: usize,
+}
+
+/// The interruptions a person would have seen on the pre-tool events of a replay.
+///
+/// An *interruption* is a pre-tool call stopped in front of the person: an ask shown, or a
+/// deny (defer included). With approvals modelled (the default), each ask shown is answered
+/// yes and covers its concerns for the rest of its recorded session; a later ask covered by
+/// them is `approved` (shown as an allow), not an interruption.
+#[derive(Debug, Default, Clone, Serialize)]
+pub(super) struct Interruptions {
+    /// Whether asks were answered (not `--no-approvals`).
+    pub(super) approvals_modelled: bool,
+    /// Pre-tool events replayed.
+    pub(super) pre_tool_events: usize,
+    /// Asks shown plus denies.
+    pub(super) interruptions: usize,
+    /// Asks shown.
+    pub(super) asks: usize,
+    /// Denies (and defers).
+    pub(super) denies: usize,
+    /// Asks not shown: an earlier answer in the session covered every concern.
+    pub(super) approved: usize,
+    /// Distinct concerns (rule and object) asked about, counted per session.
+    pub(super) distinct_concerns: usize,
+    /// `interruptions` per 1,000 pre-tool events.
+    pub(super) per_1000: f64,
+    /// `distinct_concerns` per 1,000 pre-tool events.
+    pub(super) distinct_concerns_per_1000: f64,
+}
+
+impl Interruptions {
+    /// Add the counts of `o` (another file's), and work the rates out again.
+    pub(super) fn add(&mut self, o: &Interruptions) {
+        self.approvals_modelled |= o.approvals_modelled;
+        self.pre_tool_events += o.pre_tool_events;
+        self.interruptions += o.interruptions;
+        self.asks += o.asks;
+        self.denies += o.denies;
+        self.approved += o.approved;
+        self.distinct_concerns += o.distinct_concerns;
+        let per = |n: usize| {
+            if self.pre_tool_events == 0 {
+                0.0
+            } else {
+                (n as f64 * 1000.0 / self.pre_tool_events as f64 * 10.0).round() / 10.0
+            }
+        };
+        self.per_1000 = per(self.interruptions);
+        self.distinct_concerns_per_1000 = per(self.distinct_concerns);
+    }
 }
 
 /// A rule that fired on no event.
@@ -198,6 +256,10 @@ pub(super) struct EventRecord {
     /// not left alone; empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) effects: Vec<String>,
+    /// An ask the person had answered already: the `file:line` of the earlier ask whose
+    /// approval covers it (the verdict is then the allow the person saw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) approved_by: Option<String>,
 }
 
 impl EventRecord {
@@ -221,6 +283,7 @@ impl EventRecord {
         };
         EventRecord {
             effects,
+            approved_by: None,
             head: EventHead::new(ev, dialect),
             verdict: o.verdict().name(),
             reason: o.reason_text(),
@@ -497,6 +560,8 @@ pub(super) struct JsonlSummary<'a> {
     pub(super) changes: Option<&'a ChangeSummary>,
     /// The filters and the events they selected (`null` without filters).
     pub(super) selected: Option<&'a Selected>,
+    /// What a person would have seen on the pre-tool events.
+    pub(super) interruptions: &'a Interruptions,
 }
 
 impl<'a> JsonlSummary<'a> {
@@ -511,6 +576,7 @@ impl<'a> JsonlSummary<'a> {
             changed: report.diff.as_ref().map(|d| d.events.len()),
             changes: report.diff.as_ref().map(|d| &d.changes),
             selected: report.selected.as_ref(),
+            interruptions: &report.interruptions,
         }
     }
 }

@@ -170,6 +170,27 @@ pub(super) fn render(
         .collect::<Vec<_>>()
         .join(", ");
     writeln!(w, "verdicts: {vs}")?;
+    let i = &report.interruptions;
+    if i.pre_tool_events > 0 {
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        let answered = match (i.approvals_modelled, i.approved) {
+            (false, _) => "; approvals not modelled".to_string(),
+            (true, 0) => String::new(),
+            (true, k) => format!("; {} answered earlier in the session", n(k, "ask", "asks")),
+        };
+        writeln!(
+            w,
+            "interruptions: {} of {} pre-tool events = {} per 1,000 ({}, {}{answered}); {} = {} per 1,000",
+            i.interruptions,
+            i.pre_tool_events,
+            i.per_1000,
+            n(i.asks, "ask", "asks"),
+            n(i.denies, "deny", "denies"),
+            n(i.distinct_concerns, "distinct concern", "distinct concerns"),
+            i.distinct_concerns_per_1000
+        )?;
+    }
     writeln!(w, "{}", style.bold("rule hits:"))?;
     let mut hv: Vec<_> = report.rule_hits.iter().collect();
     hv.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));

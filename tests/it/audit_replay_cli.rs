@@ -160,6 +160,7 @@ replayed 3 events from 1 file(s) with 2 rule(s)
   state/seamguard/audit.jsonl: 3 events (audit-log, 2 problem(s))
 events by seam: pre-tool 3
 verdicts: deny 2, none 1
+interruptions: 2 of 3 pre-tool events = 666.7 per 1,000 (0 asks, 2 denies); 0 distinct concerns = 0 per 1,000
 rule hits:
        1  push-deny
        1  token-deny
@@ -410,7 +411,7 @@ fn the_log_rotates_at_its_bound_and_log_and_allow_read_both_files() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout
-            .contains(") Bash: git push origin main\n  lifts the ask of: push-ask\n"),
+            .contains(") Bash: git push origin main\n  lifts later asks about:\n    push-ask on `git push` in "),
         "{}",
         r.stdout
     );

@@ -10,6 +10,7 @@
 
 mod support;
 
+mod approvals_cli;
 mod audit_replay_cli;
 mod check_json_cli;
 mod cli;

@@ -121,6 +121,7 @@ replayed 6 events from 1 file(s) with 3 rule(s)
   session.jsonl: 6 events (hook-log)
 events by seam: pre-tool 6
 verdicts: ask 1, deny 3, none 2
+interruptions: 4 of 6 pre-tool events = 666.7 per 1,000 (1 ask, 3 denies); 1 distinct concern = 166.7 per 1,000
 rule hits:
        2  push-deny
        1  env-deny
@@ -167,6 +168,7 @@ replayed 6 events from 1 file(s) with 3 rule(s)
 selected 2 of 6 events (--rule push-ask --only-changed); the counts and lists below are about them
 events by seam: pre-tool 2
 verdicts: deny 2
+interruptions: 4 of 6 pre-tool events = 666.7 per 1,000 (1 ask, 3 denies); 1 distinct concern = 166.7 per 1,000
 rule hits:
        2  push-deny
 rules that never fired: none
@@ -211,6 +213,7 @@ fn a_verdict_filter_lists_allowed_events_too() {
 selected 3 of 6 events (--verdict none,ask); the counts and lists below are about them
 events by seam: pre-tool 3
 verdicts: ask 1, none 2
+interruptions: 4 of 6 pre-tool events = 666.7 per 1,000 (1 ask, 3 denies); 1 distinct concern = 166.7 per 1,000
 rule hits:
        1  install-ask
 rules that never fired: none
@@ -285,6 +288,11 @@ fn jsonl_is_one_compact_object_per_line_in_file_order() {
                 ],
             },
             "selected": {"verdicts": ["deny"], "rules": [], "only_changed": false, "events": 4},
+            "interruptions": {
+                "approvals_modelled": true, "pre_tool_events": 7, "interruptions": 5, "asks": 1,
+                "denies": 4, "approved": 0, "distinct_concerns": 1, "per_1000": 714.3,
+                "distinct_concerns_per_1000": 142.9
+            },
         })
     );
 }

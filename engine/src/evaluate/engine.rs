@@ -258,6 +258,44 @@ impl Engine {
         }
     }
 
+    /// The concerns of an outcome that asks: per asking rule, what it asked about (the host,
+    /// path, package or program of the effects that made it ask, see [`crate::concern`]).
+    /// Empty unless the outcome's verdict is `ask`. `effects` are the call's effects (as
+    /// [`crate::keeping_effects`] kept them, or [`crate::effects::effects_of`]); evaluate
+    /// within the same session memory as the outcome was.
+    ///
+    /// ```
+    /// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, load_str};
+    /// use seamguard_engine::concern::Object;
+    /// let text = r#"
+    /// [[rule]]
+    /// id = "remote-login"
+    /// seam = "pre-tool"
+    /// when.sends = { host_not_in = ["example.com"] }
+    /// decision = "ask"
+    /// "#;
+    /// let policy = load_str(text, "p.toml", Scope::User, 0);
+    /// let engine = Engine::new(DecisionTable::new(vec![policy]));
+    /// let payload = serde_json::json!({
+    ///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
+    ///     "tool_name": "Bash", "tool_input": {"command": "ssh root@192.168.7.1 uptime"}
+    /// });
+    /// let outcome = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
+    /// let fx = seamguard_engine::effects::effects_of(&payload, engine.table().env());
+    /// let concerns = engine.concerns(Seam::PreTool, &payload, &outcome, &fx);
+    /// assert_eq!(concerns[0].rule, "remote-login");
+    /// assert_eq!(concerns[0].objects, [Object::Host { host: "192.168.7.1".into() }]);
+    /// ```
+    pub fn concerns(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        outcome: &Outcome,
+        effects: &crate::effects::Effects,
+    ) -> Vec<crate::concern::Concern> {
+        super::concern::concerns(&self.table, seam, payload, outcome, effects)
+    }
+
     /// Evaluate one payload at its seam.
     ///
     /// `payload` is the hook input as JSON (its `hook_event_name` is not re-read: `seam`

@@ -10,6 +10,7 @@
 //!   table to.
 
 pub(crate) mod command_hooks;
+pub(crate) mod concern;
 pub(crate) mod effect_test;
 pub(crate) mod engine;
 pub(crate) mod fire;

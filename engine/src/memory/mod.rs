@@ -31,6 +31,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::concern::Concern;
 use crate::effects::{BodySource, Effects, PathRef, Route, What};
 use crate::table::ShellEnv;
 
@@ -66,6 +67,44 @@ pub enum Entry {
         /// The absolute path.
         path: String,
     },
+    /// A pre-tool call asked the person (recorded by the hook that answered `ask`).
+    Asked {
+        /// The host's id of the call (`tool_use_id`).
+        call: String,
+        /// What it asked about.
+        concerns: Vec<Concern>,
+        /// When (Unix ms).
+        ms: u64,
+        /// The normalized call ([`crate::concern::call_key`], compact JSON): a later report
+        /// that the call ran must be of the same call.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        key: String,
+    },
+    /// The person approved the concerns of an ask: the asked call ran (the host reported it
+    /// with the same id after the ask), or `seamguard allow` was run for it.
+    Approved {
+        /// The host's id of the approved call, or the audit record it was approved from.
+        call: String,
+        /// What was approved.
+        concerns: Vec<Concern>,
+        /// When the approval was learned (Unix ms).
+        ms: u64,
+        /// How: `ran` (the host ran the call after the ask) or `allow` (`seamguard allow`).
+        by: String,
+    },
+}
+
+/// An approval the memory holds: the call approved, when, how, and its concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Approval<'m> {
+    /// The approved call's id.
+    pub call: &'m str,
+    /// When it was approved (Unix ms).
+    pub ms: u64,
+    /// How it was approved (`ran`, `allow`).
+    pub by: &'m str,
+    /// What was approved.
+    pub concerns: &'m [Concern],
 }
 
 /// What the session wrote to one file, as the memory holds it.
@@ -172,6 +211,73 @@ impl SessionMemory {
         self.entries
             .iter()
             .any(|e| matches!(e, Entry::Linked { .. }))
+    }
+
+    /// The concerns and normalized call of the earlier call with id `call`, if it asked.
+    pub fn asked(&self, call: &str) -> Option<(&[Concern], &str)> {
+        self.entries.iter().rev().find_map(|e| match e {
+            Entry::Asked {
+                call: c,
+                concerns,
+                key,
+                ..
+            } if c == call => Some((concerns.as_slice(), key.as_str())),
+            _ => None,
+        })
+    }
+
+    /// Whether the call with id `call` was approved already.
+    pub fn approved(&self, call: &str) -> bool {
+        self.approvals().any(|a| a.call == call)
+    }
+
+    /// The approvals of the session, oldest first.
+    pub fn approvals(&self) -> impl Iterator<Item = Approval<'_>> {
+        self.entries.iter().filter_map(|e| match e {
+            Entry::Approved {
+                call,
+                concerns,
+                ms,
+                by,
+            } => Some(Approval {
+                call,
+                ms: *ms,
+                by,
+                concerns,
+            }),
+            _ => None,
+        })
+    }
+
+    /// The approval that answers `asked`: the first one that covers every concern of it on
+    /// its own, else, when the approvals together cover them, the latest one that covers
+    /// part. `None` when a concern of `asked` is covered by no approval (an empty `asked` is
+    /// never covered).
+    pub fn approval_covering(&self, asked: &[Concern]) -> Option<Approval<'_>> {
+        let all: Vec<Approval<'_>> = self.approvals().collect();
+        if let Some(a) = all
+            .iter()
+            .find(|a| crate::concern::covered_by(asked, a.concerns))
+        {
+            return Some(*a);
+        }
+        let every: Vec<Concern> = all
+            .iter()
+            .flat_map(|a| a.concerns.iter().cloned())
+            .collect();
+        if crate::concern::covered_by(asked, &every) {
+            // Named by the latest approval that covers one of them.
+            return all
+                .iter()
+                .rev()
+                .find(|a| {
+                    asked
+                        .iter()
+                        .any(|c| a.concerns.iter().any(|x| c.covered_by(x)))
+                })
+                .copied();
+        }
+        None
     }
 
     /// The paths the session read, in order.
