@@ -5,12 +5,11 @@
 //! the concern; replay counts the interruptions a person would see.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, output_with_stdin};
+use crate::support::{Run, output_with_stdin};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -42,7 +41,7 @@ fn workdir() -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir.join("home"))
