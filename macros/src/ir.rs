@@ -444,6 +444,8 @@ impl Gen {
             rules,
             not_rules,
             earlier,
+            home,
+            project,
             source,
         } = t;
         let name = self.string(name);
@@ -454,11 +456,14 @@ impl Gen {
         let rules = self.strings(rules);
         let not_rules = self.strings(not_rules);
         let earlier = earlier.iter().map(|v| self.value(v));
+        let home = self.opt_string(home);
+        let project = self.opt_string(project);
         let source = self.source(source);
         quote!(#p::policy::PolicyTest {
             name: #name, payload: #payload, dialect: #dialect, expect: #expect,
             reason_contains: #reason_contains, rules: #rules, not_rules: #not_rules,
-            earlier: ::std::vec![#(#earlier),*], source: #source,
+            earlier: ::std::vec![#(#earlier),*], home: #home, project: #project,
+            source: #source,
         })
     }
 

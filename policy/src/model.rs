@@ -804,8 +804,26 @@ pub struct PolicyTest {
     /// order), remembered before the event is judged (session memory: a script written, a
     /// symlink created, a secret read).
     pub earlier: Vec<Value>,
+    /// `home`: the home folder the example is judged with (`~`, `$HOME`, `home`, `~/…`
+    /// globs); `None` means the fixed [`PolicyTest::DEFAULT_HOME`], never the caller's `HOME`.
+    pub home: Option<String>,
+    /// `project`: the project folder the example is judged with (`project` in path tests);
+    /// `None` means the event's `cwd`, never the caller's `CLAUDE_PROJECT_DIR`.
+    pub project: Option<String>,
     /// Where it was declared.
     pub source: Source,
+}
+
+impl PolicyTest {
+    /// The home folder of an example that sets no `home`: the one its default `cwd`
+    /// (`/home/user/project`) and `transcript_path` are in.
+    pub const DEFAULT_HOME: &'static str = "/home/user";
+
+    /// The home folder this example is judged with: its `home`, else
+    /// [`PolicyTest::DEFAULT_HOME`].
+    pub fn home(&self) -> &str {
+        self.home.as_deref().unwrap_or(Self::DEFAULT_HOME)
+    }
 }
 
 /// Severity of a policy diagnostic; displayed as `error` / `warning`.

@@ -1,5 +1,11 @@
 //! `seamguard test`: run the `[[test]]` examples of policy files, one line per example.
 //!
+//! Hermetic: an example is judged with the home folder, project and session it states, never
+//! the caller's. Its home is its `home` (default `/home/user`, the folder of the default
+//! `cwd` `/home/user/project`), its project its `project` (default: the event's `cwd`; the
+//! caller's `CLAUDE_PROJECT_DIR` is not read), its session memory only its `earlier` calls,
+//! and nothing is written (no audit record, no continuation count, no memory file).
+//!
 //! An example's `event` may be written in a host's own shape (a Gemini CLI `BeforeTool`, a
 //! Cursor `beforeShellExecution`, a Copilot CLI `toolName` / `toolArgs` payload): it is read
 //! in its `dialect`, or the dialect `hook` detects, and rewritten as `hook` rewrites it.
@@ -10,7 +16,8 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Seam, Verdict,
+    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Seam, ShellEnv,
+    Verdict,
 };
 
 use crate::discover;
@@ -31,12 +38,12 @@ pub(crate) struct Args {
 
 /// The payload `hook` would judge for an example's event read in `dialect`: a host's own
 /// payload rewritten by [`seamguard_engine::codec::normalize`] (the same detection and
-/// rewrite as `hook`), with the example's defaults (`session_id`, `cwd` of a project folder)
-/// where the host's payload carries none.
+/// rewrite as `hook`), with the example's defaults (`session_id`, `cwd`: the `project`
+/// folder of `home`) where the host's payload carries none.
 ///
 /// # Errors
 /// The event cannot be read in its dialect (a Copilot CLI `toolArgs` that is not JSON, …).
-pub(super) fn common_payload(raw: &Value, dialect: Dialect) -> Result<Value, String> {
+pub(super) fn common_payload(raw: &Value, dialect: Dialect, home: &str) -> Result<Value, String> {
     let mut p = seamguard_engine::codec::normalize(raw, dialect)?;
     if let Value::Object(m) = &mut p
         && matches!(
@@ -49,10 +56,22 @@ pub(super) fn common_payload(raw: &Value, dialect: Dialect) -> Result<Value, Str
             m.insert("session_id".into(), json!("seamguard-test"));
         }
         if m.get("cwd").is_none_or(empty) {
-            m.insert("cwd".into(), json!("/home/user/project"));
+            m.insert(
+                "cwd".into(),
+                json!(format!("{}/project", home.trim_end_matches('/'))),
+            );
         }
     }
     Ok(p)
+}
+
+/// Where an example's paths resolve: its `home` (default `/home/user`) and its `project`
+/// (default: the event's `cwd`), whatever `HOME` and `CLAUDE_PROJECT_DIR` the caller has.
+fn example_env(t: &PolicyTest) -> ShellEnv {
+    ShellEnv {
+        project: t.project.clone(),
+        home: t.home().to_string(),
+    }
 }
 
 /// Whether an outcome satisfies a test's `expect`.
@@ -106,9 +125,10 @@ pub(super) fn run(a: &Args) -> ExitCode {
         policy.rules.iter_mut().for_each(|r| r.policy = 0);
         let (errors, _) = print_diagnostics(std::slice::from_ref(&policy));
         load_errors += errors;
-        let tests = policy.tests.clone();
-        let engine = Engine::new(DecisionTable::new(vec![policy]))
-            .with_ledger(Box::new(MemoryLedger::default()));
+        let tests = std::mem::take(&mut policy.tests);
+        // One engine per distinct home and project among the file's examples (path tests
+        // compile against the home).
+        let mut engines: Vec<(ShellEnv, Engine)> = Vec::new();
         let wanted = a.name.as_ref().map(|n| n.to_lowercase());
         for t in tests.iter().filter(|t| {
             wanted
@@ -118,7 +138,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
             let dialect = t.dialect.unwrap_or_else(|| Dialect::detect(&t.payload));
             // A Gemini CLI, Cursor or Copilot CLI event becomes the common payload of its
             // seam, as `hook` rewrites it.
-            let payload = match common_payload(&t.payload, dialect) {
+            let payload = match common_payload(&t.payload, dialect, t.home()) {
                 Ok(p) => p,
                 Err(e) => {
                     failed += 1;
@@ -141,7 +161,20 @@ pub(super) fn run(a: &Args) -> ExitCode {
                     continue;
                 }
             };
-            let o = with_earlier(&engine, t, || engine.evaluate(seam, &payload, dialect));
+            let env = example_env(t);
+            let at = match engines.iter().position(|(e, _)| *e == env) {
+                Some(i) => i,
+                None => {
+                    let table = DecisionTable::with_shell_env(vec![policy.clone()], env.clone());
+                    let engine = Engine::new(table).with_ledger(Box::new(MemoryLedger::default()));
+                    engines.push((env, engine));
+                    engines.len() - 1
+                }
+            };
+            let Some((_, engine)) = engines.get(at) else {
+                continue;
+            };
+            let o = with_earlier(engine, t, || engine.evaluate(seam, &payload, dialect));
             if expectation_holds(t, seam, &o) {
                 passed += 1;
                 if !a.quiet {

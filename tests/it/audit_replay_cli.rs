@@ -57,7 +57,7 @@ fn workdir() -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir.join("home"))
@@ -244,7 +244,7 @@ seamguard: 0 unreadable record(s), 2 skipped; the rest was replayed
     );
 
     // Only the digest with SEAMGUARD_AUDIT_INPUT=off.
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.args(["hook", "--policy", "v1.toml"])
         .current_dir(&dir)
         .env("XDG_STATE_HOME", dir.join("state"))

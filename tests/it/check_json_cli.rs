@@ -3,11 +3,10 @@
 //! warnings into errors with their code kept.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, output_with_stdin};
+use crate::support::{Run, output_with_stdin};
 
 fn workdir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -18,7 +17,7 @@ fn workdir(name: &str) -> PathBuf {
 }
 
 fn check(dir: &Path, args: &[&str]) -> (Run, Value) {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.arg("check")
         .args(args)
         .current_dir(dir)

@@ -21,7 +21,7 @@ fn workdir(name: &str) -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir)
@@ -486,6 +486,93 @@ fn test_command_quiet_and_name_filter() {
         r.stderr
             .contains("no example's name contains \"no such example\""),
         "{}",
+        r.stderr
+    );
+}
+
+/// An example is judged with its own home and project (`home`, `project`; defaults
+/// `/home/user` and the event's `cwd`), whatever `HOME` and `CLAUDE_PROJECT_DIR` the caller
+/// has.
+#[test]
+fn test_command_pins_home_and_project() {
+    let dir = workdir("test-pinned");
+    write(
+        &dir,
+        "t.toml",
+        r#"[[rule]]
+id = "home-delete"
+seam = "pre-tool"
+when.deletes = { path_inside = "home" }
+decision = "deny"
+reason = "Deleting in the home folder"
+
+[[rule]]
+id = "outside-project"
+seam = "pre-tool"
+when.deletes = { path_outside = ["project", "home"] }
+decision = "ask"
+reason = "Deleting outside the project"
+
+[[test]]
+name = "the default home"
+command = "rm /home/user/notes.txt"
+expect = "deny"
+
+[[test]]
+name = "a home of its own"
+home = "/tmp/u"
+command = "rm /tmp/u/notes.txt"
+expect = "deny"
+
+[[test]]
+name = "the default cwd follows the home"
+home = "/tmp/u"
+command = "rm notes.txt"
+expect = "deny"
+
+[[test]]
+name = "the project is the cwd"
+event = { seam = "pre-tool", cwd = "/srv/app", tool_name = "Bash", tool_input = { command = "rm /srv/app/x" } }
+expect = "none"
+
+[[test]]
+name = "a project of its own"
+project = "/srv/app"
+command = "rm /srv/app/x /srv/other/y"
+expect = "ask"
+reason_contains = "/srv/other/y"
+"#,
+    );
+    let want = "ok   t.toml:15 the default home => deny\nok   t.toml:20 a home of its own => deny\nok   t.toml:26 the default cwd follows the home => deny\nok   t.toml:32 the project is the cwd => none\nok   t.toml:37 a project of its own => ask\n5 passed, 0 failed, 0 policy error(s)\n";
+    let r = seamguard(&dir, &["test", "t.toml"], b"");
+    assert_eq!((r.code, r.stdout.as_str()), (0, want), "{}", r.stderr);
+    // The caller's HOME and CLAUDE_PROJECT_DIR change nothing.
+    let r = Run::utf8(
+        crate::support::command()
+            .args(["test", "t.toml"])
+            .current_dir(&dir)
+            .env("HOME", "/tmp/u")
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .env("CLAUDE_PROJECT_DIR", "/home/user")
+            .output()
+            .unwrap(),
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, want), "{}", r.stderr);
+    // A folder must be absolute.
+    write(
+        &dir,
+        "bad.toml",
+        "[[test]]\nhome = \"me\"\ncommand = \"ls\"\nexpect = \"none\"\n",
+    );
+    let r = seamguard(&dir, &["check", "bad.toml"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains(
+            "bad.toml:2:8: error: `home`: expected an absolute folder (`/home/me`), found `me`"
+        ),
+        "{}{}",
+        r.stdout,
         r.stderr
     );
 }

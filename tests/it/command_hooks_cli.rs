@@ -45,7 +45,7 @@ impl Work {
     }
 
     fn seamguard(&self, args: &[&str], stdin: &[u8]) -> Run {
-        let mut cmd = crate::support::seamguard();
+        let mut cmd = crate::support::command();
         cmd.args(args)
             .current_dir(&self.0)
             .env("HOME", self.join("home"))

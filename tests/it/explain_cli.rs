@@ -2,11 +2,10 @@
 //! matched; `--all` every rule of the seam; `--format json` every rule with the same facts.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::{BIN, Run, fresh_dir};
+use crate::support::{Run, fresh_dir};
 
 const POLICY: &str = r#"
 [[rule]]
@@ -60,7 +59,7 @@ fn setup(name: &str, command: &str) -> (PathBuf, PathBuf, PathBuf) {
 }
 
 fn explain(dir: &Path, event: &Path, policy: &Path, extra: &[&str]) -> Run {
-    let out = Command::new(BIN)
+    let out = crate::support::command()
         .arg("explain")
         .arg("--event")
         .arg(event)

@@ -28,7 +28,7 @@ fn workdir(name: &str) -> PathBuf {
 
 /// Run `seamguard ARGS` in `dir` with `env` added.
 fn run_env(dir: &Path, args: &[&str], env: &[(&str, &Path)], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir)

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::support::{output_with_stdin, root};
 
 fn hook(dialect: Option<&str>, payload: &Value) -> (i32, String) {
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.arg("hook").arg("--policy").arg(root().join("policies"));
     if let Some(d) = dialect {
         cmd.args(["--dialect", d]);
@@ -119,7 +119,7 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     let policy = "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"git push\" }\ndecision = \"ask\"\nreason = \"Pushing needs your approval\"\n";
     std::fs::write(dir.join("ask.toml"), policy).unwrap_or_default();
     let run = |args: &[&str], stdin: &[u8]| {
-        let mut cmd = crate::support::seamguard();
+        let mut cmd = crate::support::command();
         cmd.args(args)
             .current_dir(&dir)
             .env("HOME", dir.join("home"))

@@ -3,10 +3,9 @@
 //! `dialect`) and rewritten into the common payload of its seam, as `hook` does.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::support::{BIN, Run, output_with_stdin};
+use crate::support::{Run, output_with_stdin};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -97,7 +96,7 @@ fn workdir(policy: &str) -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir)
         .env("HOME", dir)

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use crate::support::BIN;
 
@@ -111,7 +111,7 @@ impl World {
         if no_server && args.first() == Some(&"init") {
             args.push("--no-server");
         }
-        Command::new(BIN)
+        crate::support::command()
             .args(args)
             .current_dir(self.project())
             .env_clear()
@@ -646,7 +646,7 @@ fn invalid_codex_config_is_an_error_and_nothing_is_written() {
 #[test]
 fn project_flag_from_another_folder() {
     let w = World::new(true);
-    let out = Command::new(BIN)
+    let out = crate::support::command()
         .args(["init", "--project"])
         .arg(w.project())
         .current_dir(w.path("home"))
@@ -773,7 +773,7 @@ fn the_default_hook_is_the_small_client_by_absolute_path() {
         );
     }
     // `status` recognises it, and the full binary it hands calls to.
-    let out = Command::new(BIN)
+    let out = crate::support::command()
         .args(["status", "--format", "json"])
         .current_dir(w.project())
         .env_clear()

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::{Value, json};
 
@@ -59,7 +59,7 @@ impl World {
     }
 
     fn run_with(&self, args: &[&str], env: &[(&str, PathBuf)]) -> Output {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = crate::support::command();
         cmd.args(args)
             // These tests pin the `seamguard hook` command; init_cli.rs tests the default.
             .args(if args.first() == Some(&"init") {

@@ -14,6 +14,8 @@
 //! SEAMGUARD_REGENERATE=1 cargo test --test it -- library_replay::
 //! ```
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use seamguard_engine::readers::{EventReader, Item, collect_files};
 use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, Verdict, load_dir};
@@ -190,14 +192,43 @@ fn every_library_rule_has_a_catching_and_a_benign_example_and_all_pass() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
-    let out = crate::support::seamguard()
-        .args(["test", "policies", "policies/strict"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains(" 0 failed, 0 policy error(s)"), "{stdout}");
+    // That every example passes: `library_examples_pass_whatever_the_callers_home_and_project`.
+}
+
+/// Every example of the library passes, and (issue 26) `seamguard test` is hermetic: the
+/// examples give the same lines, whatever home, project and environment the caller has: a home under `/tmp` (a
+/// CI container's), a `CLAUDE_PROJECT_DIR` elsewhere, no environment at all.
+#[test]
+fn library_examples_pass_whatever_the_callers_home_and_project() {
+    let home = crate::support::fresh_dir("test-home", "tmp-home");
+    let run = |cmd: &mut Command| {
+        let out = cmd
+            .args(["test", "policies", "policies/strict"])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let usual = run(crate::support::command()
+        .env("HOME", "/home/user")
+        .env_remove("CLAUDE_PROJECT_DIR"));
+    assert_eq!(usual.0, Some(0), "{}", usual.1);
+    assert!(
+        usual.1.ends_with(" 0 failed, 0 policy error(s)\n"),
+        "{}",
+        usual.1
+    );
+    let elsewhere = run(crate::support::command()
+        .env("HOME", &home)
+        .env("CLAUDE_PROJECT_DIR", "/somewhere/else"));
+    assert_eq!(elsewhere, usual);
+    let bare = run(crate::support::command().env_clear());
+    assert_eq!(bare, usual);
+    // Nothing was written into the home.
+    assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0);
 }
 
 /// The observe profile (`[policy] mode = "observe"`): the hook answers nothing, and the audit
@@ -217,7 +248,7 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
         "tool_input": {"command": "sudo rm -rf /"}, "tool_use_id": "t1"
     });
     let out = output_with_stdin(
-        crate::support::seamguard()
+        crate::support::command()
             .args(["hook", "--dialect", "claude-code", "--policy"])
             .arg(&dir)
             .env("SEAMGUARD_AUDIT_LOG", &audit)
@@ -245,4 +276,85 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
     assert_eq!(result["tool_name"], "Bash");
     assert_eq!(result["subject"], "sudo rm -rf /");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 26: home protection holds wherever the home is. With `HOME` under `/tmp` (a CI
+/// container, a sandbox) the scratch-folder exception for `/tmp` does not excuse deleting the
+/// user's keys, start-up files or documents: the library answers as for a home in `/home`.
+/// The rest of `/tmp` stays scratch space.
+#[test]
+fn home_protection_holds_for_a_home_under_tmp() {
+    let state = crate::support::fresh_dir("home-tmp", "state");
+    let tmp_home = PathBuf::from(format!("/tmp/seamguard-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp_home);
+    std::fs::create_dir_all(&tmp_home).unwrap();
+    let hook = |home: &Path, command: &str| {
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/tmp/t.jsonl",
+            "cwd": home.join("project"), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}
+        });
+        let out = output_with_stdin(
+            crate::support::command()
+                .args(["hook", "--policy", "policies"])
+                .current_dir(root())
+                .env("HOME", home)
+                .env("XDG_STATE_HOME", &state)
+                .env("XDG_CONFIG_HOME", state.join("config")),
+            payload.to_string().as_bytes(),
+        );
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let answer = |decision: &str, reason: &str| {
+        (
+            Some(0),
+            format!(
+                "{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"{decision}\",\"permissionDecisionReason\":\"{reason}\"}}}}\n"
+            ),
+        )
+    };
+    for home in [Path::new("/home/user"), tmp_home.as_path()] {
+        assert_eq!(
+            hook(home, "rm -rf ~/.ssh"),
+            answer(
+                "deny",
+                "Recursive delete outside the project directory: rm -rf ~/.ssh [no-recursive-delete-outside-project]"
+            ),
+            "{}",
+            home.display()
+        );
+        assert_eq!(
+            hook(home, "rm ~/.bashrc"),
+            answer(
+                "ask",
+                "Deleting or moving away a file outside the project: rm ~/.bashrc [delete-outside-project-needs-approval]"
+            ),
+            "{}",
+            home.display()
+        );
+        assert_eq!(
+            hook(home, "rm -rf ~/Documents"),
+            answer(
+                "deny",
+                "Recursive delete outside the project directory: rm -rf ~/Documents [no-recursive-delete-outside-project]"
+            ),
+            "{}",
+            home.display()
+        );
+    }
+    // Scratch space outside the home is still scratch space.
+    for home in [Path::new("/home/user"), tmp_home.as_path()] {
+        assert_eq!(
+            hook(home, "rm -rf /tmp/build"),
+            (Some(0), String::new()),
+            "{}",
+            home.display()
+        );
+    }
+    // Nothing was written into the home.
+    assert_eq!(std::fs::read_dir(&tmp_home).unwrap().count(), 0);
+    let _ = std::fs::remove_dir(&tmp_home);
 }

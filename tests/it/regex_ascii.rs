@@ -5,12 +5,11 @@
 //! with non-ASCII text must still pass.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::support::{BIN, Run, fresh_dir, output_with_stdin};
+use crate::support::{Run, fresh_dir, output_with_stdin};
 
 fn verdict(dir: &Path, command: &str) -> String {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args([
         "try",
         "--cwd",

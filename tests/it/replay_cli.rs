@@ -1,13 +1,13 @@
 //! `seamguard replay` and `seamguard explain` end to end on the bundled recorded sessions.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-use crate::support::{BIN, root};
+use crate::support::root;
 
 fn seamguard(args: &[&str]) -> Output {
-    Command::new(BIN)
+    crate::support::command()
         .args(args)
         .current_dir(root())
         .env("HOME", "/home/user")

@@ -3,12 +3,11 @@
 //! per line, in file order), through the binary with the exact output pinned.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Run, output_with_stdin};
+use crate::support::{Run, output_with_stdin};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -90,7 +89,7 @@ fn workdir() -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &str) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.args(args.split(' '))
         .current_dir(dir)
         .env("HOME", dir)

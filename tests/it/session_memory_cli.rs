@@ -45,7 +45,7 @@ impl Sandbox {
 
     /// Run the hook on one payload with `policy`: (verdict, fired rule ids, stderr).
     fn hook(&self, policy: &[&Path], payload: &Value) -> (String, Vec<String>, String) {
-        let mut cmd = crate::support::seamguard();
+        let mut cmd = crate::support::command();
         cmd.args(["hook", "--dialect", "claude-code"]);
         for p in policy {
             cmd.arg("--policy").arg(p);
@@ -335,7 +335,7 @@ fn an_unwritable_state_folder_is_reported_and_the_call_still_judged() {
 
 /// The verdict and rules of each event of a replay, by line.
 fn replay(policy: &[&str]) -> Vec<(u64, String, Vec<String>)> {
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.args([
         "replay",
         "tests/data/memory/session.jsonl",

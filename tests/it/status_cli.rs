@@ -43,7 +43,7 @@ fn workdir() -> PathBuf {
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     let path = format!("{}:/usr/bin:/bin", dir.join("bin").display());
-    let mut cmd = crate::support::seamguard();
+    let mut cmd = crate::support::command();
     cmd.args(args)
         .current_dir(dir.join("proj"))
         .env("HOME", dir.join("home"))

@@ -2,8 +2,9 @@
 //! binary with a standard input.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
 #[path = "../../engine/tests/it/fixtures.rs"]
 #[allow(dead_code, reason = "the engine tests use the other fixtures")]
@@ -16,14 +17,43 @@ pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_seamguard");
 /// `seamguard` as a command, every hook call judged in its own process: no resident server
 /// asked or started (`SEAMGUARD_SERVE=0`; tests/it/serve_cli.rs tests the servers).
 pub(crate) fn seamguard() -> Command {
-    let mut c = Command::new(BIN);
-    c.env("SEAMGUARD_SERVE", "0");
-    c
+    command()
 }
 
 /// The repository root (the root crate's folder).
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The home folder every run of the binary gets unless its test gives its own: an empty
+/// folder under the build's temp folder, one per test process. Its config and state folders
+/// (`XDG_CONFIG_HOME`, `XDG_STATE_HOME`) are inside it, so a test never reads the policies
+/// of whoever runs it, nor leaves audit records, caches, grants or session memory in their
+/// home.
+pub(crate) fn test_home() -> &'static Path {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let home =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("home-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home).expect("make the test home");
+        home
+    })
+}
+
+/// The `seamguard` binary under test, with [`test_home`] as `HOME` (and its
+/// `.config` / `.local/state` as `XDG_CONFIG_HOME` / `XDG_STATE_HOME`) and no
+/// `CLAUDE_PROJECT_DIR`; a test that needs its own folders sets them again.
+pub(crate) fn command() -> Command {
+    let home = test_home();
+    let mut cmd = Command::new(BIN);
+    // No resident server is asked or started (tests/it/serve_cli.rs tests them).
+    cmd.env("SEAMGUARD_SERVE", "0");
+    cmd.env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_STATE_HOME", home.join(".local").join("state"))
+        .env_remove("CLAUDE_PROJECT_DIR");
+    cmd
 }
 
 /// Runs `cmd` with `stdin` written to its standard input, and collects its output.

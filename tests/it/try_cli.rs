@@ -2,10 +2,9 @@
 //! unreadable, with the effects the lenses saw.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::support::{BIN, Run, output_with_stdin};
+use crate::support::{Run, output_with_stdin};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -40,7 +39,7 @@ fn workdir() -> PathBuf {
 }
 
 fn try_(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = crate::support::command();
     cmd.arg("try")
         .args(args)
         .current_dir(dir)

@@ -5,7 +5,7 @@ use crate::support::{output_with_stdin, root};
 
 fn hook(input: &[u8]) -> (i32, String) {
     let out = output_with_stdin(
-        crate::support::seamguard()
+        crate::support::command()
             .args(["hook", "--policy"])
             .arg(root().join("policies")),
         input,

@@ -24,6 +24,8 @@ pub(super) fn lower_test(
             "not_rules",
             "earlier",
             "dialect",
+            "home",
+            "project",
             "command",
             "file_path",
             "tool",
@@ -37,6 +39,16 @@ pub(super) fn lower_test(
     let name = get(t, "name")
         .and_then(|(_, v)| want_str(ctx, v, "`name`"))
         .unwrap_or_else(|| format!("test #{ordinal}"));
+    let home = folder(ctx, t, "home")?;
+    let project = folder(ctx, t, "project")?;
+    // The event's defaults are in the example's home: `<home>/project`, and its transcript
+    // under `<home>/.claude/projects/`.
+    let default_cwd = format!(
+        "{}/project",
+        home.as_deref()
+            .unwrap_or(PolicyTest::DEFAULT_HOME)
+            .trim_end_matches('/')
+    );
     let shorthand = shorthand_event(ctx, t, v)?;
     let (mut payload, ev_span, et) = match (shorthand, get(t, "event")) {
         (Some(p), None) => (p, v.span(), None),
@@ -111,7 +123,7 @@ pub(super) fn lower_test(
         );
         context.insert(
             "cwd".into(),
-            cwd.cloned().unwrap_or_else(|| "/home/user/project".into()),
+            cwd.cloned().unwrap_or_else(|| default_cwd.clone().into()),
         );
         let earlier = lower_earlier(ctx, t, &context)?;
         return Some(PolicyTest {
@@ -124,6 +136,8 @@ pub(super) fn lower_test(
             rules: rule_ids(ctx, t, "rules", "`rules`")?,
             not_rules: rule_ids(ctx, t, "not_rules", "`not_rules`")?,
             earlier,
+            home,
+            project,
             source: ctx.source(&v.span()),
         });
     }
@@ -161,9 +175,15 @@ pub(super) fn lower_test(
     full.insert("session_id".into(), Value::String("seamguard-test".into()));
     full.insert(
         "transcript_path".into(),
-        Value::String("/home/user/.claude/projects/-home-user-project/seamguard-test.jsonl".into()),
+        Value::String(format!(
+            "{}/.claude/projects/{}/seamguard-test.jsonl",
+            home.as_deref()
+                .unwrap_or(PolicyTest::DEFAULT_HOME)
+                .trim_end_matches('/'),
+            default_cwd.replace('/', "-")
+        )),
     );
-    full.insert("cwd".into(), Value::String("/home/user/project".into()));
+    full.insert("cwd".into(), Value::String(default_cwd));
     full.insert(
         "hook_event_name".into(),
         Value::String(seam.event_name().into()),
@@ -211,8 +231,27 @@ pub(super) fn lower_test(
         rules,
         not_rules,
         earlier,
+        home,
+        project,
         source: ctx.source(&v.span()),
     })
+}
+
+/// The folder under `key` (`home`, `project`): `Some(None)` when absent, `None` when it is
+/// not an absolute path (reported).
+fn folder(ctx: &mut Lowering<'_>, t: &DeTable<'_>, key: &str) -> Option<Option<String>> {
+    let Some((_, fv)) = get(t, key) else {
+        return Some(None);
+    };
+    let f = want_str(ctx, fv, &format!("`{key}`"))?;
+    if !f.starts_with('/') {
+        ctx.error(
+            fv.span(),
+            format!("`{key}`: expected an absolute folder (`/home/me`), found `{f}`"),
+        );
+        return None;
+    }
+    Some(Some(f))
 }
 
 /// `earlier`: pre-tool calls made earlier in the same session, each given the test event's
