@@ -47,8 +47,8 @@ impl Setup {
     }
 
     fn serve(&self, fault: Option<&str>) -> Child {
-        let mut c = crate::support::command();
-        c.args(["serve", "--idle-secs", "60", "--policy"])
+        let mut c = Command::new(BIN);
+        c.args(["serve", "--verbose", "--idle-secs", "60", "--policy"])
             .arg(&self.policy)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -87,7 +87,7 @@ impl Setup {
     }
 
     fn hook_with(&self, payload: &str, serve: bool, answer_ms: &str) -> Run {
-        let mut c = crate::support::command();
+        let mut c = Command::new(BIN);
         c.args(["hook", "--policy"]).arg(&self.policy);
         self.env(&mut c);
         c.env("SEAMGUARD_SERVE_TIMEOUT_MS", "20000")
@@ -334,7 +334,7 @@ fn a_socket_folder_open_to_others_is_not_trusted() {
 fn a_server_takes_its_own_option_after_the_hook_arguments() {
     let s = Setup::new("argv");
     // `--idle-secs` after the hook arguments: the route is still the hook's.
-    let mut c = crate::support::command();
+    let mut c = Command::new(BIN);
     c.args(["serve", "--policy"])
         .arg(&s.policy)
         .args(["--idle-secs=60", "--verbose"])
