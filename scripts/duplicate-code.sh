@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Duplicated-code pairs across the workspace, as a report (exit 0 whatever the count).
 #
-# Usage: scripts/duplicates.sh [MIN_LINES]    (MIN_LINES: default 6)
-#        DUPLICATES_MAX=N scripts/duplicates.sh   (fail, exit 1, when more than N pairs)
+# Usage: scripts/duplicate-code.sh [MIN_LINES]    (MIN_LINES: default 6)
+#        DUPLICATE_CODE_MAX=N scripts/duplicate-code.sh   (fail, exit 1, when more than N pairs)
 #
 # Runs the copy/paste detector jscpd (pinned version, through npx) over the tracked Rust, TOML,
 # shell and Python sources, leaving out build output and recorded data. Prints each pair as
@@ -25,7 +25,7 @@ if ! npx --yes "jscpd@$JSCPD_VERSION" --silent --min-lines "$min_lines" \
   exit 2
 fi
 
-python3 - "$out/jscpd-report.json" "${DUPLICATES_MAX:-}" <<'PY'
+python3 - "$out/jscpd-report.json" "${DUPLICATE_CODE_MAX:-}" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 pairs = sorted(
@@ -39,6 +39,6 @@ total = report["statistics"]["total"]
 print(f"duplicates: {len(pairs)} pair(s), {total['duplicatedLines']} duplicated of {total['lines']} lines")
 limit = sys.argv[2]
 if limit and len(pairs) > int(limit):
-    print(f"duplicates: more than DUPLICATES_MAX={limit} pairs")
+    print(f"duplicates: more than DUPLICATE_CODE_MAX={limit} pairs")
     sys.exit(1)
 PY
