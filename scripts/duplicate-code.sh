@@ -16,12 +16,12 @@ min_lines="${1:-6}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-command -v npx >/dev/null 2>&1 || { echo "duplicates: npx not found (Node.js's npm)"; exit 2; }
+command -v npx >/dev/null 2>&1 || { echo "duplicate-code: npx not found (Node.js's npm)"; exit 2; }
 if ! npx --yes "jscpd@$JSCPD_VERSION" --silent --min-lines "$min_lines" \
   --format rust,toml,bash,python --reporters json --output "$out" \
   --ignore '**/target/**,**/data/**,**/.git/**,**/node_modules/**,fuzz/corpus/**' . >"$out/log" 2>&1; then
   cat "$out/log"
-  echo "duplicates: jscpd@$JSCPD_VERSION failed"
+  echo "duplicate-code: jscpd@$JSCPD_VERSION failed"
   exit 2
 fi
 
@@ -36,9 +36,9 @@ pairs = sorted(
 for a, a0, a1, b, b0, b1, n in pairs:
     print(f"{a}:{a0}-{a1} <-> {b}:{b0}-{b1} ({n} lines)")
 total = report["statistics"]["total"]
-print(f"duplicates: {len(pairs)} pair(s), {total['duplicatedLines']} duplicated of {total['lines']} lines")
+print(f"duplicate-code: {len(pairs)} pair(s), {total['duplicatedLines']} duplicated of {total['lines']} lines")
 limit = sys.argv[2]
 if limit and len(pairs) > int(limit):
-    print(f"duplicates: more than DUPLICATE_CODE_MAX={limit} pairs")
+    print(f"duplicate-code: more than DUPLICATE_CODE_MAX={limit} pairs")
     sys.exit(1)
 PY
