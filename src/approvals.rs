@@ -150,8 +150,8 @@ pub(crate) fn annotate(
                 if let Value::Object(m) = &mut v {
                     m.insert("said".into(), json!(said));
                 }
-                mask_strings(&mut v);
-                v
+                // Secrets masked as in the rest of the record.
+                seamguard_engine::audit::redact(&v).0
             })
             .collect();
         last.insert("concerns".into(), Value::Array(masked));
@@ -161,18 +161,5 @@ pub(crate) fn annotate(
             "approval".into(),
             json!({"call": a.call, "ms": a.ms, "by": a.by}),
         );
-    }
-}
-
-/// Mask secrets in every string of `v` (as the rest of the audit record).
-fn mask_strings(v: &mut Value) {
-    match v {
-        Value::String(s) => {
-            let (masked, _) = seamguard_engine::audit::redact_text(s);
-            *s = masked.into_owned();
-        }
-        Value::Array(a) => a.iter_mut().for_each(mask_strings),
-        Value::Object(m) => m.values_mut().for_each(mask_strings),
-        _ => {}
     }
 }
