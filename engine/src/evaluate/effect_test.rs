@@ -298,7 +298,7 @@ fn send_ok(
         return Some(false);
     }
     let swept = if s.endpoint.is_none() && s.dynamic {
-        command.and_then(lan_sweep_endpoint)
+        lan_sweep(s.url.as_deref(), command, cx.payload)
     } else {
         None
     };
@@ -384,18 +384,86 @@ fn send_ok(
     Some(true)
 }
 
-/// The destination of a sweep over a local network (`ping -c1 192.168.1.$i`): when the only
-/// part of the command known at run time is the last numbers of an IPv4 address whose fixed
-/// first numbers are in a private or loopback range (10/8, 172.16/12, 192.168/16, 127/8),
-/// the address is in that range whatever the numbers are; it stands for the address with
-/// them set to 0. A computed name (labels after the variable, a substitution) is none.
-fn lan_sweep_endpoint(command: &str) -> Option<Endpoint> {
+/// The destination of a sweep over a local network, for a request whose destination is only
+/// known at run time: `curl http://192.168.1.$ip/status` or `ping -c1 10.0.0.$i` inside
+/// `for ip in $(seq 1 254); do …; done`.
+///
+/// The destination is the request's URL (`url`) when it has one, else the one word of the
+/// simple command (`command`) that holds a variable. It is a sweep when its host is fixed
+/// first numbers of an IPv4 address in a private or loopback range followed by one variable
+/// ([`sweep_host`]), and that variable is bound on the line (`payload`'s command) only by a
+/// loop over numbers ([`numeric_loop_variable`]): the address is then in that range whatever
+/// the numbers are, and no data is carried in it. Link-local `169.254/16` is never one (the
+/// cloud metadata addresses are in it), nor is a variable set any other way (its value could
+/// be `1.evil.io`, a name).
+fn lan_sweep(url: Option<&str>, command: Option<&str>, payload: &Value) -> Option<Endpoint> {
+    let (ep, var) = match url {
+        Some(u) => sweep_host(url_host(u)?)?,
+        None => lan_sweep_endpoint(command?)?,
+    };
+    let line = input_line(payload)?;
+    numeric_loop_variable(line, &var).then_some(ep)
+}
+
+/// The command line of a call's input (`tool_input.command`, Codex `cmd`: a string, or the
+/// last word of an argv array).
+fn input_line(payload: &Value) -> Option<&str> {
+    let input = payload.get("tool_input")?;
+    let v = input.get("command").or_else(|| input.get("cmd"))?;
+    match v {
+        Value::String(s) => Some(s),
+        Value::Array(a) => a.last().and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// The host of a URL as written (`http://192.168.1.$ip:8080/x` → `192.168.1.$ip`): after the
+/// scheme, before the path, query, fragment or a numeric port. `None` with user-info (`@`) or
+/// a port that is not a number.
+fn url_host(url: &str) -> Option<&str> {
+    let url = url.trim_matches(|c| c == '"' || c == '\'');
+    let rest = match url.split_once("://") {
+        Some((scheme, rest))
+            if !scheme.is_empty()
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')) =>
+        {
+            rest
+        }
+        Some(_) => return None,
+        None => url,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    if authority.contains('@') {
+        return None;
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => {
+            Some(host)
+        }
+        Some(_) => None,
+        None => Some(authority),
+    }
+}
+
+/// The destination of a sweep in one simple command (`ping -c1 192.168.1.$i`): the command
+/// holds one variable and no substitution, in the word of the address ([`sweep_host`]).
+fn lan_sweep_endpoint(command: &str) -> Option<(Endpoint, String)> {
     if command.matches('$').count() != 1 || command.contains(['`', '(']) {
         return None;
     }
     let word = command.split_whitespace().find(|w| w.contains('$'))?;
-    let word = word.trim_matches(|c| c == '"' || c == '\'');
-    let (fixed, var) = word.split_once(".$")?;
+    sweep_host(word.trim_matches(|c| c == '"' || c == '\''))
+}
+
+/// A host written as the first numbers of an IPv4 address in a private or loopback range
+/// (10/8, 172.16/12, 192.168/16, 127/8) followed by one variable for the rest
+/// (`192.168.1.$ip`, `10.0.${h}`): the address with the computed numbers set to 0 (it has the
+/// class of every address it can be) and the variable's name. Anything else (a public
+/// prefix, labels after the variable, a second variable) is none.
+fn sweep_host(host: &str) -> Option<(Endpoint, String)> {
+    let (fixed, var) = host.split_once(".$")?;
     let var = var
         .strip_prefix('{')
         .and_then(|v| v.strip_suffix('}'))
@@ -421,16 +489,37 @@ fn lan_sweep_endpoint(command: &str) -> Option<Endpoint> {
     while full.len() < 4 {
         full.push("0".into());
     }
-    crate::effects::url::parse(&full.join("."))
+    Some((
+        crate::effects::url::parse(&full.join("."))?,
+        var.to_string(),
+    ))
+}
+
+/// Whether `var` is bound on `line` only by a loop over numbers: `for var in $(seq 1 254)`,
+/// `for var in {1..20}`, `for var in 1 2 3`, or `for ((var = 1; …; …))`; and nowhere
+/// assigned (`var=…`, `read var`, a second `for var in` over anything else).
+fn numeric_loop_variable(line: &str, var: &str) -> bool {
+    let v = regex::escape(var);
+    let numeric = format!(
+        r"\bfor\s+{v}\s+in\s+(\$\(\s*seq(\s+-?\d+){{1,3}}\s*\)|\{{-?\d+\.\.-?\d+(\.\.-?\d+)?\}}|-?\d+(\s+-?\d+)*)\s*(;|\n)\s*do\b|\bfor\s*\(\(\s*{v}\s*=\s*-?\d+\s*;"
+    );
+    let any_for = format!(r"\bfor\s+{v}\s+in\b|\bfor\s*\(\(\s*{v}\s*=");
+    let assigned = format!(r"(^|[\s;&|(]){v}\+?=|\bread\b[^;&|\n]*\s{v}\b|\blet\s+[\x22\x27]?{v}");
+    let count = |p: &str| regex::Regex::new(p).map(|r| r.find_iter(line).count());
+    match (count(&numeric), count(&any_for), count(&assigned)) {
+        (Ok(n), Ok(all), Ok(0)) => n > 0 && n == all,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::lan_sweep_endpoint;
+    use super::{lan_sweep, lan_sweep_endpoint, numeric_loop_variable, url_host};
+    use serde_json::json;
 
     #[test]
     fn a_sweep_of_a_private_subnet_has_a_private_destination() {
-        let class = |c: &str| lan_sweep_endpoint(c).map(|e| e.class().name());
+        let class = |c: &str| lan_sweep_endpoint(c).map(|(e, _)| e.class().name());
         assert_eq!(class("ping -c1 -W1 192.168.1.$i"), Some("private"));
         assert_eq!(class("ping -c 1 10.0.0.${h}"), Some("private"));
         assert_eq!(class("nc -z -w1 172.20.$n"), Some("private"));
@@ -438,9 +527,113 @@ mod tests {
         // Public prefixes, labels after the variable, other computed parts: unknown.
         assert_eq!(class("ping 8.8.8.$i"), None);
         assert_eq!(class("ping 172.32.0.$i"), None);
+        assert_eq!(class("ping 169.254.169.$i"), None);
         assert_eq!(class("ping 192.168.1.$i.evil.io"), None);
         assert_eq!(class("ping $NET.$i"), None);
         assert_eq!(class("ping 192.168.1.$(cat x)"), None);
         assert_eq!(class("ping -c $N 192.168.1.$i"), None);
+    }
+
+    #[test]
+    fn the_host_of_a_url_as_written() {
+        assert_eq!(
+            url_host("http://192.168.1.$ip/sensor/temperature"),
+            Some("192.168.1.$ip")
+        );
+        assert_eq!(
+            url_host("\"http://10.0.0.$i:8080/x?y=1\""),
+            Some("10.0.0.$i")
+        );
+        assert_eq!(url_host("192.168.7.$h/status"), Some("192.168.7.$h"));
+        // User-info and computed ports hide where it goes.
+        assert_eq!(url_host("http://192.168.1.$i@evil.io/"), None);
+        assert_eq!(url_host("http://192.168.1.$i:$PORT/"), None);
+    }
+
+    #[test]
+    fn only_a_loop_over_numbers_binds_a_sweep_variable() {
+        assert!(numeric_loop_variable(
+            "for ip in $(seq 1 254); do curl -s http://192.168.1.$ip/ & done",
+            "ip"
+        ));
+        assert!(numeric_loop_variable(
+            "for i in $(seq 2 254); do (ping -c1 10.0.0.$i) & done; wait",
+            "i"
+        ));
+        assert!(numeric_loop_variable(
+            "for h in {1..20}; do ping -c 1 10.0.0.$h; done",
+            "h"
+        ));
+        assert!(numeric_loop_variable(
+            "for n in 1 2 3\ndo nc -z 172.20.0.$n 22; done",
+            "n"
+        ));
+        assert!(numeric_loop_variable(
+            "for ((i = 1; i < 255; i++)); do ping -c1 192.168.1.$i; done",
+            "i"
+        ));
+        // Bound from data, assigned, read, or bound twice: no sweep.
+        assert!(!numeric_loop_variable(
+            "for w in $(cat hosts.txt); do curl http://10.0.0.$w/; done",
+            "w"
+        ));
+        assert!(!numeric_loop_variable(
+            "for i in $(seq 1 3 | sed s/1/x/); do ping 10.0.0.$i; done",
+            "i"
+        ));
+        assert!(!numeric_loop_variable(
+            "for i in 1 2; do i=$(cat f); curl http://10.0.0.$i/; done",
+            "i"
+        ));
+        assert!(!numeric_loop_variable(
+            "read i; curl http://10.0.0.$i/",
+            "i"
+        ));
+        assert!(!numeric_loop_variable(
+            "for i in 1 2; do :; done; for i in $(cat f); do ping 10.0.0.$i; done",
+            "i"
+        ));
+        assert!(!numeric_loop_variable(
+            "curl http://192.168.1.$OCTET/",
+            "OCTET"
+        ));
+    }
+
+    #[test]
+    fn a_request_is_a_lan_sweep_only_inside_a_loop_over_numbers() {
+        let line = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
+        let class =
+            |url: &str, c: &str| lan_sweep(Some(url), None, &line(c)).map(|e| e.class().name());
+        let sweep = "for ip in $(seq 1 254); do curl -s http://192.168.1.$ip/status & done";
+        assert_eq!(class("http://192.168.1.$ip/status", sweep), Some("private"));
+        assert_eq!(
+            class(
+                "http://10.1.$ip/x",
+                "for ip in {1..9}; do curl http://10.1.$ip/x; done"
+            ),
+            Some("private")
+        );
+        // The metadata range, a public prefix, a variable from elsewhere: no sweep.
+        assert_eq!(
+            class(
+                "http://169.254.169.$i/",
+                "for i in $(seq 250 255); do curl http://169.254.169.$i/; done"
+            ),
+            None
+        );
+        assert_eq!(class("http://8.8.8.$ip/", sweep), None);
+        assert_eq!(
+            class(
+                "http://192.168.1.$ip/",
+                "ip=$(cat f); curl http://192.168.1.$ip/"
+            ),
+            None
+        );
+        // Codex's argv form.
+        let codex = json!({"tool_input": {"cmd": ["bash", "-lc", sweep]}});
+        assert_eq!(
+            lan_sweep(Some("http://192.168.1.$ip/status"), None, &codex).map(|e| e.class().name()),
+            Some("private")
+        );
     }
 }

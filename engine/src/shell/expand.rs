@@ -189,31 +189,15 @@ impl LineAnalysis {
                     }
                     self.script(&script, &v, depth + 1);
                     self.cwd = saved;
-                    let located = self.unsure == unsure_before
-                        && match self.out.get(before..) {
-                            Some([c]) if c.via == v && !c.dynamic_program => {
-                                !c.args.iter().any(|a| a.dynamic)
-                                    && super::locators::locator_path(
-                                        &std::iter::once(c.program.as_str())
-                                            .chain(c.args.iter().map(|a| a.text.as_str()))
-                                            .collect::<Vec<_>>(),
-                                    )
-                                    .is_some()
-                            }
-                            _ => false,
-                        };
-                    if located {
-                        // `$(command -v codex)`: written out, so path tests know its kind.
-                        let words: Vec<&str> = self
-                            .out
-                            .get(before)
-                            .map(|c| {
-                                std::iter::once(c.program.as_str())
-                                    .chain(c.args.iter().map(|a| a.text.as_str()))
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        out.text.push_str(&format!("$({})", words.join(" ")));
+                    let written = if self.unsure == unsure_before {
+                        self.locator_text(before, &v)
+                    } else {
+                        None
+                    };
+                    if let Some(text) = written {
+                        // `$(command -v codex)`, `$(ls tests | head -n 1)`: written out, so
+                        // path tests know its kind.
+                        out.text.push_str(&text);
                     } else if self.unsure == unsure_before && self.only_generator(before, &v) {
                         // `$(pyenv init -)`: environment definitions, named for `eval`.
                         let shown = self
@@ -240,6 +224,51 @@ impl LineAnalysis {
                 }
             }
         }
+    }
+
+    /// The substitution whose commands were recorded from `before` on with wrapper path `via`,
+    /// written out (`$(command -v codex)`, `$(ls -t logs/ | head -1)`) when it is one locator
+    /// command or one listing pipeline ([`super::locators`]): every command plain (its program
+    /// and words known, no substitution of its own, no redirection but of errors to
+    /// `/dev/null`) and each piped into the next.
+    fn locator_text(&self, before: usize, via: &[String]) -> Option<String> {
+        let mine = self.out.get(before..)?;
+        let plain = |w: &str| {
+            !w.is_empty() && !w.contains(|c: char| c.is_whitespace() || "|()$`…;&<>".contains(c))
+        };
+        let mut elements: Vec<Vec<&str>> = Vec::new();
+        for (k, c) in mine.iter().enumerate() {
+            let piped = k == 0 || self.pipes.contains(&(before + k - 1, before + k));
+            if c.via != via
+                || c.dynamic_program
+                || !piped
+                || c.args.iter().any(|a| a.dynamic || !plain(&a.text))
+                || c.redirects
+                    .iter()
+                    .any(|r| r.dynamic || r.text != "/dev/null")
+                || !plain(c.basename())
+            {
+                return None;
+            }
+            elements.push(
+                std::iter::once(c.basename())
+                    .chain(c.args.iter().map(|a| a.text.as_str()))
+                    .collect(),
+            );
+        }
+        let known = match elements.as_slice() {
+            [] => false,
+            [one] => {
+                // A locator keeps the program as written (`command -v`, `go env GOPATH`).
+                super::locators::locator_path(one).is_some()
+                    || super::locators::listing_pattern(&elements).is_some()
+            }
+            _ => super::locators::listing_pattern(&elements).is_some(),
+        };
+        known.then(|| {
+            let shown: Vec<String> = elements.iter().map(|e| e.join(" ")).collect();
+            format!("$({})", shown.join(" | "))
+        })
     }
 
     /// Expand one word; a word the word parser cannot read makes the line unsure and is kept

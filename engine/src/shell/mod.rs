@@ -64,6 +64,8 @@ mod walk;
 mod wrappers;
 
 #[cfg(test)]
+mod substitution_tests;
+#[cfg(test)]
 mod tests;
 
 pub(crate) use context::PROCSUB;

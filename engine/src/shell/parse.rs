@@ -96,12 +96,90 @@ impl LineAnalysis {
                 }
             }
             Err(e) => {
+                // `rg -n "a|b\" src -S`: a quote the input never closes. Bash reads and runs a
+                // script one complete command at a time and fails on that one with "unexpected
+                // EOF while looking for matching `"'": the lines before the quote's line run,
+                // nothing from there on does.
+                if let Some(open) = unterminated_quote(src) {
+                    let prefix = src.get(..line_start(src, open)).unwrap_or("");
+                    if prefix.trim().is_empty() {
+                        return;
+                    }
+                    if let Ok(prog) =
+                        Parser::new(std::io::Cursor::new(prefix.as_bytes()), &self.options)
+                            .parse_program()
+                    {
+                        for cc in &prog.complete_commands {
+                            self.compound_list(cc, via, depth);
+                        }
+                        return;
+                    }
+                }
                 let msg = e.to_string();
                 let first = msg.lines().next().unwrap_or("").to_string();
                 self.mark_unsure(format!("the shell line does not parse ({first})"));
             }
         }
     }
+}
+
+/// The byte offset of a quote that `src` opens and never closes, by bash's quoting rules
+/// (`'…'` ends at the next `'`; in `"…"` a backslash escapes the next character; a
+/// backslash outside quotes escapes the next one; `#` at the start of a word starts a comment
+/// to the end of the line). `None` when every quote closes, or when the text holds what this
+/// scan does not model and the parser may read differently: a command substitution (`$(`,
+/// a backquote), an ANSI-C string (`$'…'`) or a here-document (`<<`).
+pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    let mut word_start = true;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' => {
+                i += 2;
+                word_start = false;
+                continue;
+            }
+            b'`' => return None,
+            b'$' if matches!(b.get(i + 1), Some(b'(' | b'\'')) => return None,
+            b'<' if b.get(i + 1) == Some(&b'<') => return None,
+            b'#' if word_start => {
+                while b.get(i).is_some_and(|&x| x != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' => match src.get(i + 1..).and_then(|r| r.find('\'')) {
+                Some(k) => i += k + 1,
+                None => return Some(i),
+            },
+            b'"' => {
+                let open = i;
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        None => return Some(open),
+                        Some(b'\\') => i += 2,
+                        Some(b'"') => break,
+                        Some(b'`') => return None,
+                        Some(b'$') if b.get(i + 1) == Some(&b'(') => return None,
+                        Some(_) => i += 1,
+                    }
+                }
+            }
+            _ => {}
+        }
+        word_start = c.is_ascii_whitespace() || matches!(c, b';' | b'&' | b'|' | b'(' | b')');
+        i += 1;
+    }
+    None
+}
+
+/// The offset of the start of the line holding offset `at`.
+fn line_start(src: &str, at: usize) -> usize {
+    src.get(..at)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |n| n + 1)
 }
 
 /// `src` with the delimiter line added after its first here-document that the input ends

@@ -168,6 +168,22 @@ impl LineAnalysis {
             ast::Command::Simple(s) => self.simple(s, via, depth, stdin),
             ast::Command::Compound(cc, redirects) => {
                 let before = self.out.len();
+                // `find test -name '*.ts' | while read -r f; do grep x "$f"; done`: the
+                // variable holds one listed name per pass, the way `-exec` sees `{}`.
+                if let (
+                    ast::CompoundCommand::WhileClause(w),
+                    Some(Input::Listing { found, .. }),
+                    None,
+                ) = (cc, &stdin, redirects)
+                    && !found.dynamic
+                    && let Some(name) = read_loop_variable(w)
+                {
+                    self.compound_list(&w.0, via, depth);
+                    self.vars.insert(name.clone(), found.text.clone());
+                    self.compound_list(&w.1.list, via, depth);
+                    self.vars.remove(&name);
+                    return;
+                }
                 self.compound(cc, via, depth);
                 if let Some(r) = redirects {
                     self.compound_redirects(before, r, via, depth);
@@ -664,6 +680,47 @@ impl LineAnalysis {
         for t in targets {
             self.written.insert(t, content.clone());
         }
+    }
+}
+
+/// The variable of a `while read [-r] NAME` loop condition (with `IFS=` before `read` or
+/// not): the condition is that one simple command and nothing else.
+fn read_loop_variable(w: &ast::WhileOrUntilClauseCommand) -> Option<String> {
+    let [item] = w.0.0.as_slice() else {
+        return None;
+    };
+    if !item.0.additional.is_empty() || item.0.first.bang {
+        return None;
+    }
+    let [ast::Command::Simple(s)] = item.0.first.seq.as_slice() else {
+        return None;
+    };
+    if s.word_or_name.as_ref()?.value != "read" {
+        return None;
+    }
+    let prefix_ok = s.prefix.iter().flat_map(|p| p.0.iter()).all(|i| {
+        matches!(i, ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _)
+            if matches!(&a.name, ast::AssignmentName::VariableName(n) if n == "IFS"))
+    });
+    let mut names = Vec::new();
+    for i in s.suffix.iter().flat_map(|p| p.0.iter()) {
+        let ast::CommandPrefixOrSuffixItem::Word(word) = i else {
+            return None;
+        };
+        match word.value.as_str() {
+            "-r" => {}
+            n if !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !n.starts_with(|c: char| c.is_ascii_digit()) =>
+            {
+                names.push(n.to_string())
+            }
+            _ => return None,
+        }
+    }
+    match (prefix_ok, names.as_slice()) {
+        (true, [one]) => Some(one.clone()),
+        _ => None,
     }
 }
 

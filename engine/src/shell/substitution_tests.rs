@@ -1,0 +1,191 @@
+//! Unit tests of the shell analyser: substitutions that name a path (`$(command -v x)`,
+//! `$(ls dir | head -n 1)`), while-read loops over a listing, and quotes never closed.
+
+use super::tests::{cmds, unsure};
+use super::*;
+
+#[test]
+fn locator_substitutions_are_written_out_and_stand_for_a_path_of_their_kind() {
+    assert_eq!(
+        cmds("strings $(command -v codex)"),
+        vec!["command -v codex (via $(…))", "strings $(command -v codex)"]
+    );
+    // Any other substitution stays `$(…)`.
+    assert_eq!(cmds("cat $(echo x)"), vec!["echo x (via $(…))", "cat $(…)"]);
+    use super::locators::representative;
+    assert_eq!(
+        representative("$(command -v codex)", None).as_deref(),
+        Some("/usr/bin/codex")
+    );
+    assert_eq!(
+        representative("$(go env GOPATH)/bin", None).as_deref(),
+        Some("~/go/bin")
+    );
+    assert_eq!(
+        representative("$(git rev-parse --show-toplevel)/build", Some("/w/p")).as_deref(),
+        Some("/w/p/build")
+    );
+    assert_eq!(
+        representative("$(git rev-parse --show-toplevel)/x", None),
+        None
+    );
+    // Another unknown part, or no locator: not a path of a known kind.
+    assert_eq!(representative("$(go env GOPATH)/$X", None), None);
+    assert_eq!(representative("$(…)/bin", None), None);
+    assert_eq!(representative("$(command -v ../../x)", None), None);
+    assert_eq!(representative("plain", None), None);
+    // A variable set to one locator substitution expands to it; set again, to the new value.
+    assert_eq!(
+        cmds("T=$(mktemp -d); tar xzf r.tgz -C \"$T\"; rm -rf \"$T\""),
+        vec![
+            "mktemp -d (via $(…))",
+            "tar xzf r.tgz -C $(mktemp -d)",
+            "rm -rf $(mktemp -d)"
+        ]
+    );
+    assert_eq!(
+        cmds("T=$(mktemp); T=~/.ssh; cat $T/id_rsa; read T; cat $T"),
+        vec!["mktemp (via $(…))", "cat ~/.ssh/id_rsa", "read T", "cat $T"]
+    );
+    // The folder of a command word is a locator: the program is known by its name.
+    let a = BrushAnalyzer.analyze("$(npm bin)/eslint .", Some("/p"));
+    assert_eq!(a.unsure, None);
+    assert_eq!(
+        a.commands.last().map(SimpleCommand::basename),
+        Some("eslint")
+    );
+}
+
+#[test]
+fn listing_substitutions_stand_for_a_glob_of_what_they_can_print() {
+    use super::locators::{listing_pattern, representative};
+    // Written out, like a locator, with each element of the pipe.
+    assert_eq!(
+        cmds("sed -n 1,200p tests/$(ls tests | head -n 1)"),
+        vec![
+            "ls tests (via $(…))",
+            "head -n 1 (via $(…))",
+            "sed -n 1,200p tests/$(ls tests | head -n 1)"
+        ]
+    );
+    assert_eq!(
+        representative("tests/$(ls tests | head -n 1)", None).as_deref(),
+        Some("tests/*")
+    );
+    assert_eq!(
+        representative("/lib/modules/$(uname -r)/build", None).as_deref(),
+        Some("/lib/modules/*/build")
+    );
+    assert_eq!(
+        representative("$(ls -t ~/logs/run-*.log | head -1)", None).as_deref(),
+        Some("~/logs/run-*.log")
+    );
+    let p = |pipeline: &[&[&str]]| {
+        listing_pattern(&pipeline.iter().map(|e| e.to_vec()).collect::<Vec<_>>())
+    };
+    assert_eq!(
+        p(&[
+            &["ls", "-1t", "logs/"],
+            &["sort", "-r"],
+            &["tail", "-n", "2"]
+        ])
+        .as_deref(),
+        Some("*")
+    );
+    assert_eq!(
+        p(&[&["ls"], &["grep", "-v", "-e", "lock"]]).as_deref(),
+        Some("*")
+    );
+    assert_eq!(p(&[&["id", "-un"]]).as_deref(), Some("*"));
+    // Dot files (`-a`), long lines (`-l`), a folder given with a slash that `ls` could
+    // print as itself, a filter that rewrites lines: none.
+    assert_eq!(p(&[&["ls", "-a"]]), None);
+    assert_eq!(p(&[&["ls", "-l", "tests"]]), None);
+    assert_eq!(p(&[&["ls", "~/.ssh"]]), None);
+    assert_eq!(p(&[&["ls", ".config"]]), None);
+    assert_eq!(p(&[&["ls", "~/*/id_rsa"]]).as_deref(), Some("~/*/id_rsa"));
+    assert_eq!(p(&[&["ls", "a", "b"]]), None);
+    assert_eq!(p(&[&["ls", "tests"], &["sed", "s/x/y/"]]), None);
+    assert_eq!(p(&[&["ls", "tests"], &["grep", "-o", "x"]]), None);
+    assert_eq!(p(&[&["ls", "tests"], &["grep", "x", "other.txt"]]), None);
+    assert_eq!(p(&[&["uname", "-o"]]), None);
+    assert_eq!(p(&[&["uname", "-a"]]), None);
+    // A variable set to one keeps it; a listing is no program name.
+    assert_eq!(
+        cmds("L=$(ls -t logs/*.log | head -1); grep x \"$L\""),
+        vec![
+            "ls -t logs/*.log (via $(…))",
+            "head -1 (via $(…))",
+            "grep x $(ls -t logs/*.log | head -1)"
+        ]
+    );
+    assert!(unsure("$(ls bin | head -1) run").is_some());
+    // Not piped (`;`), a redirection into a file, an unknown operand: stays `$(…)`.
+    assert_eq!(
+        cmds("cat $(ls a; ls b)").last().map(String::as_str),
+        Some("cat $(…)")
+    );
+    assert_eq!(
+        cmds("cat $(ls a > x | head -1)").last().map(String::as_str),
+        Some("cat $(…)")
+    );
+    assert_eq!(
+        cmds("cat $(ls $D | head -1)").last().map(String::as_str),
+        Some("cat $(…)")
+    );
+}
+
+#[test]
+fn a_while_read_loop_over_a_listing_binds_its_variable_to_the_listed_names() {
+    assert_eq!(
+        cmds("find test/ -name '*.ts' | while IFS= read -r f; do grep -l x \"$f\"; done"),
+        vec![
+            "find test/ -name *.ts",
+            "read -r f",
+            "grep -l x test/…/*.ts"
+        ]
+    );
+    // Unbound after the loop; a loop reading two names, or fed anything else: unknown.
+    assert_eq!(
+        cmds("find . -name '*.py' | while read f; do :; done; cat \"$f\"")
+            .last()
+            .map(String::as_str),
+        Some("cat $f")
+    );
+    assert_eq!(
+        cmds("find . -name '*.py' | while read a b; do cat \"$a\"; done")
+            .last()
+            .map(String::as_str),
+        Some("cat $a")
+    );
+    assert_eq!(
+        cmds("cat list.txt | while read f; do cat \"$f\"; done")
+            .last()
+            .map(String::as_str),
+        Some("cat $f")
+    );
+}
+
+#[test]
+fn a_quote_never_closed_runs_nothing_from_its_line_on() {
+    // Bash fails on the command with "unexpected EOF while looking for matching `\"'" before
+    // running any of it; the complete lines before it have run.
+    let rg = "rg -n \"\\b(pixi|pixi\\.toml)\\b|\\[project\\]|torch -n || true";
+    assert_eq!(unsure(rg), None);
+    assert!(cmds(rg).is_empty());
+    assert!(cmds("rm -rf ~; echo \"x").is_empty());
+    assert_eq!(cmds("rm -rf ~/x\necho 'it"), vec!["rm -rf ~/x"]);
+    assert_eq!(cmds("cd /tmp && ls\nrm -rf ~ \"x"), vec!["cd /tmp", "ls"]);
+    // The quote's line continues an unfinished command: the line is read as before.
+    assert!(unsure("ls |\ngrep \"x").is_some());
+    // What the scan does not model keeps the line undecidable.
+    assert!(unsure("echo \"$(rm -rf ~) x").is_some());
+    assert!(unsure("echo `rm -rf ~` \"x").is_some());
+    use super::parse::unterminated_quote;
+    assert_eq!(unterminated_quote("echo \"a\\\"b"), Some(5));
+    assert_eq!(unterminated_quote("echo 'a\"b' \"c\" d"), None);
+    assert_eq!(unterminated_quote("echo x # it's a comment"), None);
+    assert_eq!(unterminated_quote("echo it\\'s"), None);
+    assert_eq!(unterminated_quote("echo $'a\\'b"), None);
+    assert_eq!(unterminated_quote("cat <<EOF\nit's\nEOF"), None);
+}
