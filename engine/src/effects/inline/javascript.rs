@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes,
-    path_text, text, unescape,
+    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, choice_rounds,
+    mode_text, nodes, path_text, text, unescape,
 };
 use crate::effects::{BodySource, PathRef, What};
 
@@ -27,42 +27,67 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
         bind: Bindings::new(),
         imports: HashMap::new(),
         picked: HashMap::new(),
+        choices: Vec::new(),
     };
     for n in &all {
         js.collect(*n);
     }
-    for n in &all {
-        // `import x from "https://…"`, `export * from "npm:x"`, `await import("jsr:@s/x")`:
-        // modules fetched from the network run.
-        let spec = match n.kind() {
-            "import_statement" | "export_statement" => n.child_by_field_name("source"),
-            "call_expression"
-                if n.child_by_field_name("function")
-                    .is_some_and(|f| f.kind() == "import") =>
-            {
-                n.child_by_field_name("arguments")
-                    .and_then(|a| a.named_child(0))
-            }
-            _ => None,
-        };
-        if let Some(r) = spec.and_then(|x| js.res(x, 0)) {
-            cx.module(&r);
+    // A loop over a literal array (`for (const f of ['a.json', 'b.json'])`,
+    // `['a', 'b'].forEach(f => …)`) is read once per element, with the loop name bound to
+    // that element; the effects of every round are kept.
+    let rounds = choice_rounds(&js.choices, &js.bind);
+    let start_cwd = cx.cwd.clone();
+    for (k, round) in rounds.iter().enumerate() {
+        for (name, value) in round {
+            js.bind.map.insert(name.clone(), vec![Some(*value)]);
         }
-        if matches!(n.kind(), "call_expression" | "new_expression") {
-            js.call(*n, cx);
-        } else if n.kind() == "identifier"
-            && matches!(js.t(*n), "eval" | "Function")
-            && n.parent().is_some_and(|p| p.kind() == "arguments")
-        {
-            // `fetch(u).then(r => r.text()).then(eval)`: handed over as a callback, it runs
-            // whatever it is given.
-            cx.unsure(format!(
-                "`{}` passed as a callback runs code known only at run time",
-                js.t(*n)
-            ));
-        }
+        cx.cwd = start_cwd.clone();
+        cx.rereading = k > 0;
+        js.calls(&all, cx);
+    }
+    cx.rereading = false;
+    if rounds.is_empty() {
+        js.calls(&all, cx);
     }
     js.budget.exhausted()
+}
+
+impl<'t> Js<'t, '_> {
+    /// One reading of every call of the program.
+    fn calls(&mut self, all: &[Node<'t>], cx: &mut Collect<'_>) {
+        let js = self;
+        for n in all {
+            // `import x from "https://…"`, `export * from "npm:x"`, `await import("jsr:@s/x")`:
+            // modules fetched from the network run.
+            let spec = match n.kind() {
+                "import_statement" | "export_statement" => n.child_by_field_name("source"),
+                "call_expression"
+                    if n.child_by_field_name("function")
+                        .is_some_and(|f| f.kind() == "import") =>
+                {
+                    n.child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                }
+                _ => None,
+            };
+            if let Some(r) = spec.and_then(|x| js.res(x, 0)) {
+                cx.module(&r);
+            }
+            if matches!(n.kind(), "call_expression" | "new_expression") {
+                js.call(*n, cx);
+            } else if n.kind() == "identifier"
+                && matches!(js.t(*n), "eval" | "Function")
+                && n.parent().is_some_and(|p| p.kind() == "arguments")
+            {
+                // `fetch(u).then(r => r.text()).then(eval)`: handed over as a callback, it runs
+                // whatever it is given.
+                cx.unsure(format!(
+                    "`{}` passed as a callback runs code known only at run time",
+                    js.t(*n)
+                ));
+            }
+        }
+    }
 }
 
 /// What is known about a program while its calls are read.
@@ -80,6 +105,8 @@ struct Js<'t, 's> {
     imports: HashMap<String, String>,
     /// Names picked out of a value by destructuring: the value and the property.
     picked: HashMap<String, (Node<'t>, String)>,
+    /// Loops over a literal array: the loop name and the elements it takes.
+    choices: Vec<(String, Vec<Node<'t>>)>,
 }
 
 impl<'t> Js<'t, '_> {
@@ -181,6 +208,30 @@ impl<'t> Js<'t, '_> {
             "for_in_statement" => {
                 if let Some(l) = n.child_by_field_name("left") {
                     self.bind_all(l);
+                    if l.kind() == "identifier"
+                        && n.child_by_field_name("operator")
+                            .is_some_and(|o| self.t(o) == "of")
+                        && let Some(items) = n
+                            .child_by_field_name("right")
+                            .and_then(|r| self.literal_items(r))
+                    {
+                        self.choices.push((self.t(l).to_string(), items));
+                    }
+                }
+            }
+            "arrow_function" | "function_expression" if self.iterates_literal(n).is_some() => {
+                let items = self.iterates_literal(n).unwrap_or_default();
+                let first = n.child_by_field_name("parameter").or_else(|| {
+                    n.child_by_field_name("parameters")
+                        .and_then(|ps| ps.named_child(0))
+                });
+                // (A `(f) => …` has its names bound by its `formal_parameters`.)
+                if let Some(p) = first.filter(|p| p.kind() == "identifier") {
+                    let id = self.t(p).to_string();
+                    if n.child_by_field_name("parameter").is_some() {
+                        self.bind.bind(&id, None);
+                    }
+                    self.choices.push((id, items));
                 }
             }
             "arrow_function" => {
@@ -265,6 +316,48 @@ impl<'t> Js<'t, '_> {
     }
 
     /// Every identifier under `n` is bound to something not known here.
+    /// The elements of a literal array (`['a.json', 'b.json']`), directly or through a name
+    /// bound once to one; `None` for anything else or one with `...spread`.
+    fn literal_items(&self, n: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let n = match n.kind() {
+            "identifier" => self.bind.once(self.t(n))?,
+            _ => n,
+        };
+        if n.kind() != "array" {
+            return None;
+        }
+        let mut c = n.walk();
+        let items: Vec<Node<'t>> = n
+            .named_children(&mut c)
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        if items.iter().any(|k| k.kind() == "spread_element") {
+            return None;
+        }
+        Some(items)
+    }
+
+    /// The elements a callback is called with when it is the first argument of an array
+    /// method over a literal array (`['a', 'b'].forEach(f => …)`, `.map`, `.filter`, …).
+    fn iterates_literal(&self, f: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let args = f.parent().filter(|a| a.kind() == "arguments")?;
+        if args.named_child(0).map(|x| x.id()) != Some(f.id()) {
+            return None;
+        }
+        let call = args.parent().filter(|c| c.kind() == "call_expression")?;
+        let callee = call
+            .child_by_field_name("function")
+            .filter(|m| m.kind() == "member_expression")?;
+        let method = self.t(callee.child_by_field_name("property")?);
+        if !matches!(
+            method,
+            "forEach" | "map" | "filter" | "flatMap" | "some" | "every" | "find"
+        ) {
+            return None;
+        }
+        self.literal_items(callee.child_by_field_name("object")?)
+    }
+
     fn bind_all(&mut self, n: Node<'t>) {
         for id in nodes(n) {
             if matches!(

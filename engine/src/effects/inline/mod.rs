@@ -271,6 +271,7 @@ fn code_lens_at(
         tilde_is_home: from_shell,
         found: Vec::new(),
         full: false,
+        rereading: false,
     };
     // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
     // `bun -e`): read it as TypeScript when that parses.
@@ -473,7 +474,7 @@ pub(crate) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
 }
 
 /// What a walker found: an effect of the code itself, or a command it runs.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(super) enum Found {
     /// An effect.
     What(Box<What>),
@@ -583,6 +584,9 @@ pub(super) struct Collect<'c> {
     pub(super) found: Vec<Found>,
     /// [`MAX_FOUND`] was reached.
     pub(super) full: bool,
+    /// The code is being read again (once per element of a loop over a literal sequence):
+    /// what was found before is not added twice.
+    pub(super) rereading: bool,
 }
 
 impl Collect<'_> {
@@ -641,6 +645,11 @@ impl Collect<'_> {
     /// Add what was found, up to [`MAX_FOUND`] items; then one `unsure` says the rest was not
     /// kept. The index of the item (of the last one kept when full).
     fn add(&mut self, f: Found) -> usize {
+        if self.rereading
+            && let Some(k) = self.found.iter().position(|x| *x == f)
+        {
+            return k;
+        }
         if self.found.len() < MAX_FOUND {
             self.found.push(f);
         } else if !self.full {
@@ -862,6 +871,42 @@ impl<'t> Bindings<'t> {
             _ => None,
         }
     }
+}
+
+/// The most rounds code is read in for its loops over literal sequences; with more
+/// combinations the loop names stay unknown.
+const MAX_ROUNDS: usize = 16;
+
+/// The bindings of each round: one per combination of the elements of the loops over literal
+/// sequences whose name no other statement binds. Empty when there is no such loop or the
+/// combinations are more than [`MAX_ROUNDS`].
+pub(super) fn choice_rounds<'t>(
+    choices: &[(String, Vec<Node<'t>>)],
+    bind: &Bindings<'t>,
+) -> Vec<Vec<(String, Node<'t>)>> {
+    let mut rounds: Vec<Vec<(String, Node<'t>)>> = vec![Vec::new()];
+    for (name, values) in choices {
+        if bind.map.get(name).map_or(0, Vec::len) != 1 || values.is_empty() {
+            continue;
+        }
+        if rounds.len() * values.len() > MAX_ROUNDS {
+            return Vec::new();
+        }
+        rounds = rounds
+            .into_iter()
+            .flat_map(|r| {
+                values.iter().map(move |v| {
+                    let mut r = r.clone();
+                    r.push((name.clone(), *v));
+                    r
+                })
+            })
+            .collect();
+    }
+    if rounds.iter().all(Vec::is_empty) {
+        return Vec::new();
+    }
+    rounds
 }
 
 /// Every node of a tree in source order (pre-order), without recursion.

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, mode_text, nodes,
-    path_text, text, unescape,
+    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, choice_rounds,
+    mode_text, nodes, path_text, text, unescape,
 };
 use crate::effects::{BodySource, What};
 
@@ -27,6 +27,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
         imports: HashMap::new(),
         stars: Vec::new(),
         opened: HashMap::new(),
+        choices: Vec::new(),
     };
     for n in &all {
         py.collect(*n);
@@ -35,23 +36,45 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
             py.refs.entry(name).or_default().push(*n);
         }
     }
-    for n in &all {
-        if n.kind() == "call" {
-            py.call(*n, cx);
-        } else if n.kind() == "identifier"
-            && matches!(py.t(*n), "exec" | "eval")
-            && n.parent().is_some_and(|p| p.kind() == "argument_list")
-        {
-            // `list(map(exec, lines))`: handed over as a function, it runs whatever it is
-            // given.
-            cx.unsure(format!(
-                "`{}` passed as a function runs code known only at run time",
-                py.t(*n)
-            ));
+    // A loop over a literal sequence (`for f in ['a.json', 'b.json']`) is read once per
+    // element, with the loop name bound to that element; the effects of every round are kept.
+    let rounds = choice_rounds(&py.choices, &py.bind);
+    let start_cwd = cx.cwd.clone();
+    for (k, round) in rounds.iter().enumerate() {
+        for (name, value) in round {
+            py.bind.map.insert(name.clone(), vec![Some(*value)]);
         }
+        cx.cwd = start_cwd.clone();
+        cx.rereading = k > 0;
+        py.calls(&all, cx);
+    }
+    cx.rereading = false;
+    if rounds.is_empty() {
+        py.calls(&all, cx);
     }
     py.contents(&all, cx);
     py.budget.exhausted()
+}
+
+impl<'t> Py<'t, '_> {
+    /// One reading of every call of the module.
+    fn calls(&mut self, all: &[Node<'t>], cx: &mut Collect<'_>) {
+        for n in all {
+            if n.kind() == "call" {
+                self.call(*n, cx);
+            } else if n.kind() == "identifier"
+                && matches!(self.t(*n), "exec" | "eval")
+                && n.parent().is_some_and(|p| p.kind() == "argument_list")
+            {
+                // `list(map(exec, lines))`: handed over as a function, it runs whatever it is
+                // given.
+                cx.unsure(format!(
+                    "`{}` passed as a function runs code known only at run time",
+                    self.t(*n)
+                ));
+            }
+        }
+    }
 }
 
 /// What is known about a module while its calls are read.
@@ -73,6 +96,8 @@ struct Py<'t, 's> {
     stars: Vec<String>,
     /// `open(…)` calls that write: the node id and the index of their write effect.
     opened: HashMap<usize, usize>,
+    /// Loops over a literal sequence: the loop name and the elements it takes.
+    choices: Vec<(String, Vec<Node<'t>>)>,
 }
 
 /// Methods of a socket or connection object that send data: the name, and the position and
@@ -175,6 +200,13 @@ impl<'t> Py<'t, '_> {
                     self.bind.bind(&name, Some(r));
                 } else {
                     self.bind_all(l);
+                    if l.kind() == "identifier"
+                        && let Some(items) = n
+                            .child_by_field_name("right")
+                            .and_then(|r| self.literal_items(r))
+                    {
+                        self.choices.push((self.t(l).to_string(), items));
+                    }
                 }
             }
             "as_pattern" => {
@@ -292,6 +324,30 @@ impl<'t> Py<'t, '_> {
                 .is_some_and(|a| matches!(self.t(a), "glob" | "rglob" | "iterdir"))
             && f.child_by_field_name("object")
                 .is_some_and(|o| self.is_path(o, 0))
+    }
+
+    /// The elements of a literal list, tuple or set (`['a.json', 'b.json']`), directly or
+    /// through a name bound once to one; `None` for anything else or one with `*spread`.
+    fn literal_items(&self, n: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let n = match n.kind() {
+            "identifier" => self.bind.once(self.t(n))?,
+            _ => n,
+        };
+        if !matches!(n.kind(), "list" | "tuple" | "set" | "expression_list") {
+            return None;
+        }
+        let mut c = n.walk();
+        let items: Vec<Node<'t>> = n
+            .named_children(&mut c)
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        if items
+            .iter()
+            .any(|k| matches!(k.kind(), "list_splat" | "dictionary_splat"))
+        {
+            return None;
+        }
+        Some(items)
     }
 
     /// Every identifier under `n` is bound to something not known here.

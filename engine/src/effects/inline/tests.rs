@@ -859,3 +859,40 @@ fn javascript_modules_loaded_from_the_network_run() {
         []
     );
 }
+
+#[test]
+fn a_loop_over_a_literal_sequence_is_read_once_per_element() {
+    table(&[
+        (
+            "python3 -c \"import json\nfor f in ['a.json', 'b.json']:\n    print(json.load(open(f)))\"",
+            &["read a.json", "read b.json"],
+        ),
+        (
+            "python3 -c \"names = ('x', '~/.ssh/id_rsa')\nimport os\nfor n in names: os.remove(os.path.expanduser(n))\"",
+            &["delete x", "delete ~/.ssh/id_rsa"],
+        ),
+        // A comprehension, and one send that does not depend on the loop kept once.
+        (
+            "python3 -c \"import requests\nd = [open(p).read() for p in ['a', 'b']]\nrequests.get('https://example.com')\"",
+            &["read a", "send https://example.com GET []", "read b"],
+        ),
+        // A name bound twice stays known only at run time.
+        (
+            "python3 -c \"f = 'x'\nfor f in ['a', 'b']: open(f)\"",
+            &["read f (dynamic)"],
+        ),
+        (
+            "node -e \"const fs = require('fs'); for (const f of ['a.json', 'b.json']) fs.readFileSync(f)\"",
+            &["read a.json", "read b.json"],
+        ),
+        (
+            "node -e \"const fs = require('fs'); const xs = ['a', 'b']; xs.forEach((f, i) => fs.rmSync(f))\"",
+            &["delete a", "delete b"],
+        ),
+        // Spread elements are not a literal sequence.
+        (
+            "node -e \"const fs = require('fs'); for (const f of [...process.argv]) fs.rmSync(f)\"",
+            &["unsure `fs.rm` with a path known only at run time"],
+        ),
+    ]);
+}
