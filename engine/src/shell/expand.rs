@@ -16,6 +16,18 @@ use super::Arg;
 use super::context::LineAnalysis;
 use super::quote::{decode_ansi_c, strip_ansi_quotes, strip_single_quotes, unescape_backquoted};
 
+/// IFS when the line does not set it (bash sets it at start, whatever the environment says).
+const DEFAULT_IFS: &str = " \t\n";
+
+/// Where an expansion's value splits a word into fields (NUL cannot occur in a shell word).
+const FIELD_BREAK: char = '\0';
+
+/// Most unquoted `{` in a word that brace expansion reads (see [`unquoted_braces`]).
+const MAX_BRACES: usize = 6;
+
+/// Most words one brace expansion is written out to.
+const MAX_BRACE_WORDS: usize = 256;
+
 impl LineAnalysis {
     /// Append the expansion of `pieces` to `out`; `in_dq` inside double quotes.
     fn pieces(
@@ -82,13 +94,7 @@ impl LineAnalysis {
                         !(v.is_empty() && matches!(test_type, word::ParameterTestType::UnsetOrNull))
                     });
                     match known {
-                        Some(v) => {
-                            let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
-                            if !in_dq && v.contains(|c: char| ifs.contains(c)) {
-                                out.dynamic = true;
-                            }
-                            out.text.push_str(&v);
-                        }
+                        Some(v) => self.push_value(&v, in_dq, out),
                         None => {
                             // `${EDITOR:-vi}`: not set on this line, so the default the line
                             // gives; the environment could still set it, which makes the word
@@ -136,16 +142,12 @@ impl LineAnalysis {
                     };
                     match name {
                         Some(n) if self.vars.contains_key(&n) => {
-                            let v = self.vars.get(&n).map(String::as_str).unwrap_or("");
-                            // Unquoted, a value is split at the characters of IFS into several
-                            // words at run time (`R="rm -rf /"; $R`, `IFS=,; x=cat,f; $x`):
-                            // not modelled, so the word is unknown.
-                            let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
-                            if !in_dq && v.contains(|c: char| ifs.contains(c)) {
-                                out.dynamic = true;
-                            }
-                            out.text.push_str(v);
+                            let v = self.vars.get(&n).cloned().unwrap_or_default();
+                            self.push_value(&v, in_dq, out);
                         }
+                        // bash sets IFS itself when it starts (it does not take it from the
+                        // environment): unset on the line, `$IFS` is space, tab, newline.
+                        Some(n) if n == "IFS" => self.push_value(DEFAULT_IFS, in_dq, out),
                         Some(n) if n == "HOME" => out.text.push('~'),
                         // `TMP=$(mktemp); cat "$TMP"`: the substitution it was set to.
                         Some(n) if self.located.contains_key(&n) => {
@@ -277,6 +279,110 @@ impl LineAnalysis {
         self.word_with_default(w, via, depth).0
     }
 
+    /// Append a variable's value: quoted as it is; unquoted, each character of IFS in it
+    /// becomes a [`FIELD_BREAK`], where the shell splits the word into fields.
+    fn push_value(&self, v: &str, in_dq: bool, out: &mut Arg) {
+        let ifs = self.vars.get("IFS").map_or(DEFAULT_IFS, String::as_str);
+        if in_dq {
+            out.text.push_str(v);
+        } else {
+            out.text.extend(
+                v.chars()
+                    .map(|c| if ifs.contains(c) { FIELD_BREAK } else { c }),
+            );
+        }
+    }
+
+    /// The fields bash makes of a command's word: brace expansion first (`{rm,-rf,~}` is three
+    /// words, `-{r,f}` two, `f{1..3}` three), then the expansions, each word split where an
+    /// unquoted value holds a character of IFS (`R="rm -rf"; $R`, `cat${IFS}f`,
+    /// `IFS=,; x=cat,f; $x`). With one field, whether it is known by the defaults it gives, as
+    /// in [`LineAnalysis::word_with_default`].
+    pub(super) fn fields(
+        &mut self,
+        w: &ast::Word,
+        via: &[String],
+        depth: usize,
+    ) -> (Vec<Arg>, bool) {
+        let braced = self.brace_words(&w.value);
+        let words: Vec<ast::Word> = match &braced {
+            Some(ws) => ws.iter().map(|t| ast::Word::new(t)).collect(),
+            None => vec![w.clone()],
+        };
+        let mut out = Vec::new();
+        let mut defaulted = false;
+        for word in &words {
+            let (a, d) = self.expand_word(word, via, depth);
+            if !a.text.contains(FIELD_BREAK) {
+                defaulted = d;
+                out.push(a);
+                continue;
+            }
+            out.extend(
+                a.text
+                    .split(FIELD_BREAK)
+                    .filter(|f| !f.is_empty())
+                    .map(|f| Arg {
+                        text: f.to_string(),
+                        dynamic: a.dynamic,
+                    }),
+            );
+        }
+        let one = out.len() == 1 && braced.is_none();
+        (out, defaulted && one)
+    }
+
+    /// The words brace expansion writes a word out to (raw shell text, quotes kept), or
+    /// `None` when it has no brace expression. A word that would make more than
+    /// [`MAX_BRACE_WORDS`] words stays one word, only known at run time (see
+    /// [`LineAnalysis::word_with_default`]).
+    fn brace_words(&mut self, raw: &str) -> Option<Vec<String>> {
+        if !raw.contains('{') || !(raw.contains(',') || raw.contains("..")) {
+            return None;
+        }
+        // The brace parser backtracks: its time grows exponentially with nested braces. A word
+        // with more unquoted braces than anyone writes by hand is not expanded but reported.
+        if unquoted_braces(raw) > MAX_BRACES {
+            self.mark_unsure(format!(
+                "`{raw}` has more than {MAX_BRACES} braces for brace expansion"
+            ));
+            return None;
+        }
+        // The parser reads a sequence's numbers as i64 and cannot take a longer one.
+        let mut run = 0;
+        for c in raw.chars() {
+            run = if c.is_ascii_digit() { run + 1 } else { 0 };
+            if run > 18 {
+                return None;
+            }
+        }
+        let pieces = word::parse_brace_expansions(raw, &self.options).ok()??;
+        if !pieces
+            .iter()
+            .any(|p| matches!(p, word::BraceExpressionOrText::Expr(_)))
+        {
+            return None;
+        }
+        let words = brace_expand(&pieces, MAX_BRACE_WORDS);
+        let Some(words) = words else {
+            self.mark_unsure(format!(
+                "brace expansion of `{raw}` makes more than {MAX_BRACE_WORDS} words"
+            ));
+            return None;
+        };
+        // Each word is expanded (its substitutions analysed) on its own: the copies share
+        // the line's unrolling budget with loops.
+        let cost = raw.len().saturating_mul(words.len().saturating_sub(1));
+        if cost > self.loop_budget {
+            self.mark_unsure(format!(
+                "brace expansion of `{raw}` repeats more of the line than seamguard unrolls"
+            ));
+            return None;
+        }
+        self.loop_budget -= cost;
+        Some(words)
+    }
+
     /// [`LineAnalysis::word`], and whether its only unknown parts are variables not set on
     /// this line whose default the word gives (`${EDITOR:-vi}`): the text is then the word
     /// with those defaults.
@@ -286,6 +392,18 @@ impl LineAnalysis {
         via: &[String],
         depth: usize,
     ) -> (Arg, bool) {
+        let (mut a, defaulted) = self.expand_word(w, via, depth);
+        if a.text.contains(FIELD_BREAK) {
+            // Split into several words at run time where one is expected (a redirection
+            // target, an assignment's value as a word): only known at run time.
+            a.text = a.text.replace(FIELD_BREAK, " ");
+            a.dynamic = true;
+        }
+        (a, defaulted)
+    }
+
+    /// The expansion of one word, with a [`FIELD_BREAK`] where the shell splits it.
+    fn expand_word(&mut self, w: &ast::Word, via: &[String], depth: usize) -> (Arg, bool) {
         let mut out = Arg {
             text: String::new(),
             dynamic: false,
@@ -316,36 +434,6 @@ impl LineAnalysis {
         self.resolved_by_default = saved_ok;
         self.defaults_used = saved_n;
         (out, only_defaults)
-    }
-
-    /// The fields of a word the shell splits: an unquoted `$NAME` / `${NAME}` alone, whose
-    /// value is known from earlier on the line, is split at the characters of IFS
-    /// (`CMD="pytest -q"; $CMD` runs `pytest` with `-q`). `None` for any other word.
-    pub(super) fn split_fields(&self, w: &ast::Word) -> Option<Vec<Arg>> {
-        let v = w.value.as_str();
-        let name = v
-            .strip_prefix("${")
-            .and_then(|r| r.strip_suffix('}'))
-            .or_else(|| v.strip_prefix('$'))?;
-        let mut chars = name.chars();
-        let first = chars.next()?;
-        if !(first.is_ascii_alphabetic() || first == '_')
-            || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            return None;
-        }
-        let value = self.vars.get(name)?;
-        let ifs = self.vars.get("IFS").map_or(" \t\n", String::as_str);
-        Some(
-            value
-                .split(|c: char| ifs.contains(c))
-                .filter(|f| !f.is_empty())
-                .map(|f| Arg {
-                    text: f.to_string(),
-                    dynamic: false,
-                })
-                .collect(),
-        )
     }
 }
 
@@ -406,4 +494,135 @@ fn bodiless_function(script: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-' | '/'))
+}
+
+/// The words a parsed brace expansion writes out, in bash's order (`a{b,c}d` → `abd acd`,
+/// `{1..5..2}` → `1 3 5`, `{c..a}` → `c b a`); `None` beyond `max` words.
+fn brace_expand(pieces: &[word::BraceExpressionOrText], max: usize) -> Option<Vec<String>> {
+    let mut words = vec![String::new()];
+    for p in pieces {
+        let options: Vec<String> = match p {
+            word::BraceExpressionOrText::Text(t) => vec![t.clone()],
+            word::BraceExpressionOrText::Expr(members) => {
+                let mut all = Vec::new();
+                for m in members {
+                    all.extend(brace_member(m, max)?);
+                    if all.len() > max {
+                        return None;
+                    }
+                }
+                all
+            }
+        };
+        if words.len().saturating_mul(options.len()) > max {
+            return None;
+        }
+        words = words
+            .iter()
+            .flat_map(|w| options.iter().map(move |o| format!("{w}{o}")))
+            .collect();
+    }
+    Some(words)
+}
+
+/// The words of one member of a brace expression; `None` beyond `max` words.
+fn brace_member(m: &word::BraceExpressionMember, max: usize) -> Option<Vec<String>> {
+    match m {
+        word::BraceExpressionMember::Child(pieces) => brace_expand(pieces, max),
+        word::BraceExpressionMember::NumberSequence {
+            start,
+            end,
+            increment,
+        } => {
+            let step = increment.unsigned_abs().max(1);
+            let count = start.abs_diff(*end) / step + 1;
+            let s = i64::try_from(step).ok()?;
+            let nth = |k: u64| -> Option<i64> {
+                let d = i64::try_from(k).ok()?.checked_mul(s)?;
+                if start <= end {
+                    start.checked_add(d)
+                } else {
+                    start.checked_sub(d)
+                }
+            };
+            // A long sequence's words differ only in their number: the first two and the
+            // last stand for it (`touch f{1..1000}` writes files like `f1`).
+            let ks: Vec<u64> = if count > max as u64 {
+                vec![0, 1, count - 1]
+            } else {
+                (0..count).collect()
+            };
+            ks.into_iter()
+                .map(|k| nth(k).map(|v| v.to_string()))
+                .collect()
+        }
+        word::BraceExpressionMember::CharSequence {
+            start,
+            end,
+            increment,
+        } => {
+            let step = usize::try_from(increment.unsigned_abs().max(1)).ok()?;
+            let (a, b) = (u32::from(*start), u32::from(*end));
+            let out: Vec<String> = if a <= b {
+                (a..=b)
+                    .step_by(step)
+                    .filter_map(char::from_u32)
+                    .map(String::from)
+                    .collect()
+            } else {
+                (b..=a)
+                    .rev()
+                    .step_by(step)
+                    .filter_map(char::from_u32)
+                    .map(String::from)
+                    .collect()
+            };
+            (out.len() <= max).then_some(out)
+        }
+    }
+}
+
+/// The `{` of a raw word outside quotes, escapes, `${…}` and `$(…)`, where brace expansion
+/// can see them.
+fn unquoted_braces(raw: &str) -> usize {
+    let mut n = 0;
+    let mut chars = raw.chars().peekable();
+    // Open `${` / `$(` groups: the closer each waits for.
+    let mut groups: Vec<char> = Vec::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '\'' if groups.is_empty() => {
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                }
+            }
+            '"' if groups.is_empty() => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '$' if matches!(chars.peek(), Some('{' | '(')) => {
+                let open = chars.next().unwrap_or('{');
+                groups.push(if open == '{' { '}' } else { ')' });
+            }
+            '{' if groups.is_empty() => n += 1,
+            '{' | '(' => groups.push(if c == '{' { '}' } else { ')' }),
+            c if groups.last() == Some(&c) => {
+                groups.pop();
+            }
+            _ => {}
+        }
+    }
+    n
 }

@@ -27,9 +27,30 @@ fn an_unquoted_value_with_blanks_is_split_into_words() {
             .unsure,
         None
     );
-    // Mixed with other text, the word stays only known at run time.
-    let a = BrushAnalyzer.analyze("R=\"rm -rf\"; ${R}x /", Some("/p"));
-    assert!(a.commands.iter().any(|c| c.dynamic_program), "{a:?}");
+    // Mixed with other text, the value splits where its blanks are (`${R}x`: `rm`, `-rfx`).
+    assert_eq!(cmds("R=\"rm -rf\"; ${R}x /"), vec!["rm -rfx /"]);
+    // `$IFS` itself (bash sets it, the environment cannot) splits a word: `cat${IFS}f`.
+    assert_eq!(
+        cmds("cat${IFS}~/.aws/credentials; rm -rf$IFS~"),
+        vec!["cat ~/.aws/credentials", "rm -rf ~"]
+    );
+    // Brace expansion makes several words of one, before the other expansions; quoted braces
+    // and a lone `{x}` stay.
+    assert_eq!(
+        cmds("{rm,-rf,~}; rm -{r,f} /; echo a{b,c}d {3..1} {a..e..2} '{x,y}' {x} ${Q:-{u,v}}"),
+        vec![
+            "rm -rf ~",
+            "rm -r -f /",
+            "echo abd acd 3 2 1 a c e {x,y} {x} {u,v}"
+        ]
+    );
+    // Braces nested deeper than anyone writes are not expanded (the parser backtracks on
+    // them) but reported, so the line asks.
+    let deep = format!("echo {}a,b{}", "{".repeat(12), "}".repeat(12));
+    assert!(BrushAnalyzer.analyze(&deep, Some("/p")).unsure.is_some());
+    assert_eq!(cmds("echo '{{{{{{{{a,b}}}}}}}}'").len(), 1);
+    // A long sequence stands for itself by its first two words and its last.
+    assert_eq!(cmds("touch f{1..100000}"), vec!["touch f1 f2 f100000"]);
     let q = BrushAnalyzer.analyze("F=\"my file\"; cat \"$F\"", Some("/p"));
     let cat = q.commands.iter().find(|c| c.program == "cat").expect("cat");
     assert!(!cat.args.iter().any(|x| x.dynamic), "{q:?}");
@@ -174,12 +195,19 @@ fn for_loop_variable_stays_dynamic_when_the_words_are_not_all_static() {
         ("for f in a $X; do cat \"$f\"; done", "cat $f"),
         // `for x; do`: the positional parameters.
         ("for x; do cat \"$x\"; done", "cat $x"),
-        // Brace expansion makes several words out of one: not bound.
-        ("for f in {a,.env}; do cat $f; done", "cat $f"),
-        // An unquoted expansion with blanks is split by the shell: not bound.
-        ("L='a .env'; for f in $L; do cat $f; done", "cat $f"),
     ] {
         assert_eq!(shapes(line), vec![shape(cat, &[true])], "{line}");
+    }
+    // Brace expansion and an unquoted value split at IFS give the words the loop binds.
+    for line in [
+        "for f in {a,.env}; do cat $f; done",
+        "L='a .env'; for f in $L; do cat $f; done",
+    ] {
+        assert_eq!(
+            shapes(line),
+            vec![shape("cat a", &[false]), shape("cat .env", &[false])],
+            "{line}"
+        );
     }
     // A value assigned before the loop does not leak into an unbound loop variable.
     assert_eq!(

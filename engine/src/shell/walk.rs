@@ -288,21 +288,21 @@ impl LineAnalysis {
     /// `for NAME in WORDS; do BODY; done`: with every word static (a glob is static: path
     /// tests read it), the body is analysed once per word with NAME bound to it, within
     /// [`MAX_LOOP_WORDS`] and the line's
-    /// [`MAX_LOOP_UNROLL_BYTES`](super::MAX_LOOP_UNROLL_BYTES). Otherwise (an expansion,
-    /// `for NAME; do` over the positional parameters, brace expansion, a blank from an
-    /// unquoted expansion the shell would split) the body is analysed once with NAME only
-    /// known at run time. After the loop NAME is unknown (the body may `break`).
+    /// [`MAX_LOOP_UNROLL_BYTES`](super::MAX_LOOP_UNROLL_BYTES); the words are the fields
+    /// the shell makes (brace expansion, values split at IFS). Otherwise (an expansion only
+    /// known at run time, `for NAME; do` over the positional parameters) the body is analysed
+    /// once with NAME only known at run time. After the loop NAME is unknown (the body may `break`).
     fn for_clause(&mut self, f: &ast::ForClauseCommand, via: &[String], depth: usize) {
         let name = f.variable_name.clone();
         let mut bound: Option<Vec<String>> = f.values.as_ref().map(|_| Vec::new());
         for w in f.values.iter().flatten() {
-            let a = self.word(w, via, depth);
-            let splits = w.value.contains(['$', '`']) && a.text.contains([' ', '\t', '\n']);
-            if a.dynamic || splits || a.text.contains('{') {
-                bound = None;
-            }
-            if let Some(b) = &mut bound {
-                b.push(a.text);
+            for a in self.fields(w, via, depth).0 {
+                if a.dynamic {
+                    bound = None;
+                }
+                if let Some(b) = &mut bound {
+                    b.push(a.text);
+                }
             }
         }
         let body_len = f.body.loc.length().max(1);
@@ -557,27 +557,25 @@ impl LineAnalysis {
             }
         }
         if let Some(w) = &s.word_or_name {
-            if let Some(fields) = self.split_fields(w) {
-                words.extend(fields);
-            } else {
-                // `${EDITOR:-vi} file` runs vi unless the environment says otherwise: the
-                // command word is known by its default.
-                let (mut a, defaulted) = self.word_with_default(w, via, depth);
-                if defaulted && !a.text.is_empty() {
-                    a.dynamic = false;
-                }
-                words.push(a);
+            // `${EDITOR:-vi} file` runs vi unless the environment says otherwise: the
+            // command word is known by its default.
+            let (mut fields, defaulted) = self.fields(w, via, depth);
+            if let [a] = fields.as_mut_slice()
+                && defaulted
+                && !a.text.is_empty()
+            {
+                a.dynamic = false;
             }
+            words.extend(fields);
         }
         for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
             match item {
                 ast::CommandPrefixOrSuffixItem::IoRedirect(io) => {
                     self.redirect(io, via, depth, &mut redirects, Some(&mut stdin));
                 }
-                ast::CommandPrefixOrSuffixItem::Word(w) => match self.split_fields(w) {
-                    Some(fields) => words.extend(fields),
-                    None => words.push(self.word(w, via, depth)),
-                },
+                ast::CommandPrefixOrSuffixItem::Word(w) => {
+                    words.extend(self.fields(w, via, depth).0);
+                }
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                     // `export R=rm`, `declare X=1`: the word as written.
                     words.push(self.word(w, via, depth));
