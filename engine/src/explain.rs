@@ -153,11 +153,7 @@ fn shorten(s: &str, n: usize) -> String {
 }
 
 fn path_spec(p: &PathSpec) -> String {
-    match p {
-        PathSpec::Project => "project".into(),
-        PathSpec::Home => "home".into(),
-        PathSpec::Glob(g) => g.clone(),
-    }
+    p.text()
 }
 
 /// How many entries of a list a brief label shows.

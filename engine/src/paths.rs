@@ -160,6 +160,17 @@ fn fold(s: &str) -> String {
     }
 }
 
+/// `path` relative to `root` (both normalized; folded where the file system folds case):
+/// `""` for the root itself, `None` when `path` is not below it.
+pub(crate) fn relative_to(path: &str, root: &str) -> Option<String> {
+    let (p, r) = (fold(path), fold(root));
+    let r = r.trim_end_matches('/');
+    if p == r || (r.is_empty() && p == "/") {
+        return Some(String::new());
+    }
+    p.strip_prefix(&format!("{r}/")).map(str::to_string)
+}
+
 /// Whether `path` is `root` or below it (both normalized).
 pub(crate) fn is_inside(path: &str, root: &str) -> bool {
     let (p, r) = (fold(path), fold(root));

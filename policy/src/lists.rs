@@ -343,10 +343,9 @@ fn specs(v: &mut Vec<PathSpec>, x: &mut Expander<'_, '_>) {
         match &s {
             PathSpec::Glob(g) if reference(g).is_some() => {
                 for item in x.expand(&g[1..]) {
-                    out.push(match item.as_str() {
-                        "project" => PathSpec::Project,
-                        "home" => PathSpec::Home,
-                        _ => {
+                    out.push(match PathSpec::keyword(&item) {
+                        Some(spec) => spec,
+                        None => {
                             if let Some(e) = x.glob_error(&item) {
                                 x.fail(format!(
                                     "invalid glob `{item}` in list `@{}`: {e}",

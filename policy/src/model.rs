@@ -541,8 +541,56 @@ pub enum PathSpec {
     Project,
     /// The user's home folder.
     Home,
+    /// The project folder itself (`project_root`), not what is inside it: deleting it loses
+    /// the working tree and its history at once.
+    ProjectRoot,
+    /// A glob relative to the project folder, written `project/<glob>`: `project/.git` is the
+    /// project's own repository (not the `.git` of a checkout vendored inside it).
+    InProject(String),
     /// A glob over the normalized absolute path (`~/` expanded), e.g. `~/.ssh/**`.
     Glob(String),
+}
+
+impl PathSpec {
+    /// The spec a keyword names: `project`, `home`, `project_root` or `project/<glob>`;
+    /// `None` for a glob or a list reference.
+    ///
+    /// ```
+    /// use seamguard_policy::PathSpec;
+    /// assert_eq!(PathSpec::keyword("project_root"), Some(PathSpec::ProjectRoot));
+    /// assert_eq!(PathSpec::keyword("project/.git"), Some(PathSpec::InProject(".git".into())));
+    /// assert_eq!(PathSpec::keyword("~/.ssh/**"), None);
+    /// ```
+    pub fn keyword(text: &str) -> Option<PathSpec> {
+        match text {
+            "project" => Some(PathSpec::Project),
+            "home" => Some(PathSpec::Home),
+            "project_root" => Some(PathSpec::ProjectRoot),
+            _ => text
+                .strip_prefix("project/")
+                .filter(|g| !g.is_empty())
+                .map(|g| PathSpec::InProject(g.to_string())),
+        }
+    }
+
+    /// Whether the spec is judged against the project folder (undecidable without one).
+    pub fn needs_project(&self) -> bool {
+        matches!(
+            self,
+            PathSpec::Project | PathSpec::ProjectRoot | PathSpec::InProject(_)
+        )
+    }
+
+    /// The spec as a policy writes it.
+    pub fn text(&self) -> String {
+        match self {
+            PathSpec::Project => "project".into(),
+            PathSpec::Home => "home".into(),
+            PathSpec::ProjectRoot => "project_root".into(),
+            PathSpec::InProject(g) => format!("project/{g}"),
+            PathSpec::Glob(g) => g.clone(),
+        }
+    }
 }
 
 /// A shell-aware test: holds when **one** simple command of the parsed line satisfies every

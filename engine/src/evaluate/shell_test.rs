@@ -38,12 +38,20 @@ fn path_in(
     env: &ShellEnv,
     cwd: Option<&str>,
 ) -> bool {
+    let root = || {
+        env.project
+            .as_deref()
+            .or(cwd)
+            .and_then(|r| crate::paths::normalize(r, None, &env.home))
+    };
     specs.iter().any(|spec| match spec {
-        PathSpec::Project => {
-            let root = env.project.as_deref().or(cwd);
-            root.and_then(|r| crate::paths::normalize(r, None, &env.home))
-                .is_some_and(|r| crate::paths::is_inside(path, &r))
+        PathSpec::Project => root().is_some_and(|r| crate::paths::is_inside(path, &r)),
+        PathSpec::ProjectRoot => {
+            root().is_some_and(|r| crate::paths::relative_to(path, &r).as_deref() == Some(""))
         }
+        PathSpec::InProject(g) => root()
+            .and_then(|r| crate::paths::relative_to(path, &r))
+            .is_some_and(|rel| !rel.is_empty() && fast_glob::glob_match(g, &rel)),
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),
         PathSpec::Glob(_) => false,
@@ -134,7 +142,7 @@ impl Placement<'_> {
                 .inside
                 .iter()
                 .chain(self.outside)
-                .any(|s| matches!(s, PathSpec::Project | PathSpec::Home))
+                .any(|s| s.needs_project() || *s == PathSpec::Home)
             {
                 return None;
             }
@@ -391,7 +399,7 @@ pub(crate) fn eval_shell(
                 && t.path_inside
                     .iter()
                     .chain(&t.path_outside)
-                    .any(|s| *s == PathSpec::Project);
+                    .any(PathSpec::needs_project);
             if project_unknown {
                 maybe = Some(format!(
                     "no project directory is known for `{}`",

@@ -325,6 +325,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("no-recursive-delete-of-root-or-home", 1),
         ("no-recursive-delete-outside-project", 1),
         ("no-secret-file-over-network", 2),
+        ("project-or-history-delete-needs-approval", 1),
         ("raw-socket-send-needs-approval", 3),
         ("remote-branch-delete-needs-approval", 1),
         ("remote-copy-needs-approval", 1),
@@ -346,6 +347,9 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // `secret-files-are-off-limits`; `no-secret-file-over-network` holds where a line reads a
     // secret file and sends (claude-1.jsonl:165, 384); `upload-to-unlisted-host` also sees
     // those curl requests and the scp body of gemini-1.json:92.
+    // `project-or-history-delete-needs-approval` (issue 27): gemini-2.json:112, an
+    // `rm -rf transcripts` in a chat without a working directory, where no folder can be
+    // told apart from the project itself; it already asked.
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,

@@ -121,9 +121,16 @@ pub(super) fn path_specs(
     let mut ok = true;
     let mut specs = Vec::new();
     for (it, span) in items {
+        if let Some(spec) = PathSpec::keyword(&it) {
+            if let PathSpec::InProject(g) = &spec
+                && !check_glob(ctx, g, span.clone())
+            {
+                ok = false;
+            }
+            specs.push(spec);
+            continue;
+        }
         specs.push(match it.as_str() {
-            "project" => PathSpec::Project,
-            "home" => PathSpec::Home,
             g if crate::lists::reference(g).is_some() => PathSpec::Glob(g.to_string()),
             g => {
                 if !check_glob(ctx, g, span) {

@@ -63,6 +63,7 @@ pub(super) static ROWS: &[Program] = &[
         subs: &[&["clean"]],
         global: GIT_GLOBAL,
         valued: &["-e", "--exclude"],
+        switches: &[("-n", Switch::DryRun), ("--dry-run", Switch::DryRun)],
         rest: Role::Delete,
         fallback: Fallback::Cwd,
         ..ROW

@@ -127,6 +127,8 @@ pub(crate) enum Switch {
     ArgsFollow,
     /// The script is standard input and the operands are its arguments (`bash -s -- --yes`).
     StdinScript,
+    /// Only shows what it would do (`git clean -n`, `--dry-run`): nothing is deleted.
+    DryRun,
 }
 
 /// Which operand the program falls back to when none is given.

@@ -146,11 +146,9 @@ fn join_glob(root: &str, g: &str) -> String {
     }
 }
 
-/// `-n` / `--dry-run` among the flags (`git clean -n`).
+/// `-n` / `--dry-run` among the flags (`git clean -n`, `-fdn`, `--dry-run -fdx`).
 fn dry_run(p: &Parsed) -> bool {
-    p.other_flags
-        .iter()
-        .any(|f| f.text == "--dry-run" || (!f.text.starts_with("--") && f.text.contains('n')))
+    p.has(Switch::DryRun)
 }
 
 /// `tar`: the archive (`-f`) is written when creating (`c`, `r`, `u`), read otherwise; the
