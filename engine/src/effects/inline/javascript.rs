@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, choice_rounds,
-    mode_text, nodes, path_text, text, unescape,
+    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item,
+    choice_rounds, mode_text, nodes, path_text, text, unescape,
 };
 use crate::effects::{BodySource, PathRef, What};
 
@@ -598,6 +598,12 @@ impl<'t> Js<'t, '_> {
                 }
                 "path.normalize" | "String" => return self.res(*args.first()?, d),
                 "os.homedir" => return Some(Res::home()),
+                "os.tmpdir" => return Some(Res::lit(TEMP_DIR)),
+                // `fs.mkdtempSync(path.join(os.tmpdir(), 'x-'))`: the prefix and six random
+                // characters.
+                "fs.mkdtempSync" | "fs.mkdtemp" | "fs.promises.mkdtemp" | "fsPromises.mkdtemp" => {
+                    return Some(self.res(*args.first()?, d)?.concat(&Res::lit("XXXXXX")));
+                }
                 "process.cwd" | "Deno.cwd" => return Some(Res::lit(".")),
                 "Deno.env.get" => {
                     return (self.res(*args.first()?, d)?.text == "HOME").then(Res::home);

@@ -505,6 +505,13 @@ pub(super) enum Found {
     },
 }
 
+/// The temporary folder code gets from its runtime (`tempfile.gettempdir()`, `os.tmpdir()`):
+/// `/tmp`, or a per-user folder that the scratch list holds too (`$TMPDIR` on macOS).
+pub(super) const TEMP_DIR: &str = "/tmp";
+
+/// The name of a folder `tempfile.mkdtemp()` makes (random at run time; always new).
+pub(super) const MADE_TEMP: &str = "tmpXXXXXXXX";
+
 /// A value a walker resolved without running the code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Res {

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, add_body, argv_item, choice_rounds,
-    mode_text, nodes, path_text, text, unescape,
+    Bindings, Budget, Collect, MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item,
+    choice_rounds, mode_text, nodes, path_text, text, unescape,
 };
 use crate::effects::{BodySource, What};
 
@@ -629,6 +629,16 @@ impl<'t> Py<'t, '_> {
                 "os.path.abspath" | "os.path.realpath" | "os.path.normpath" | "os.fspath"
                 | "str" => return self.res(self.arg(n, 0, "path")?, d),
                 "pathlib.Path.home" => return Some(Res::home()),
+                "tempfile.gettempdir" => return Some(Res::lit(TEMP_DIR)),
+                // A new folder in the temporary folder (or in `dir=`): `rmtree` of it later
+                // deletes scratch the code made (`with TemporaryDirectory() as d` too).
+                "tempfile.mkdtemp" | "tempfile.TemporaryDirectory" => {
+                    let base = match self.arg(n, 2, "dir") {
+                        Some(dir) => self.res(dir, d)?,
+                        None => Res::lit(TEMP_DIR),
+                    };
+                    return Some(base.join(&Res::lit(MADE_TEMP), true));
+                }
                 "glob.glob" | "glob.iglob" => return self.res(self.arg(n, 0, "pathname")?, d),
                 // The names in a folder, relative to the working directory as the code uses
                 // them (`os.path.join(d, f)` puts the folder back).

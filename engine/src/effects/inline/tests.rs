@@ -896,3 +896,33 @@ fn a_loop_over_a_literal_sequence_is_read_once_per_element() {
         ),
     ]);
 }
+
+#[test]
+fn temporary_folders_the_code_makes_are_scratch_paths() {
+    table(&[
+        (
+            "python3 -c \"import tempfile, shutil\npath = tempfile.mkdtemp()\ntry:\n    open(path + '/x.csv', 'w')\nfinally:\n    shutil.rmtree(path)\"",
+            &[
+                "write /tmp/tmpXXXXXXXX/x.csv",
+                "delete /tmp/tmpXXXXXXXX recursively",
+            ],
+        ),
+        (
+            "python3 -c \"import tempfile, os\nwith tempfile.TemporaryDirectory() as d:\n    open(os.path.join(d, 'a'), 'w')\"",
+            &["write /tmp/tmpXXXXXXXX/a"],
+        ),
+        // `dir=` places the new folder.
+        (
+            "python3 -c \"import tempfile, shutil\nshutil.rmtree(tempfile.mkdtemp(dir='/srv/data'))\"",
+            &["delete /srv/data/tmpXXXXXXXX recursively"],
+        ),
+        (
+            "python3 -c \"import tempfile\nprint(open(tempfile.gettempdir() + '/log.txt').read())\"",
+            &["read /tmp/log.txt"],
+        ),
+        (
+            "node -e \"const fs = require('fs'), os = require('os'), path = require('path'); const d = fs.mkdtempSync(path.join(os.tmpdir(), 't-')); fs.rmSync(d, {recursive: true})\"",
+            &["delete /tmp/t-XXXXXX recursively"],
+        ),
+    ]);
+}
