@@ -21,6 +21,8 @@ pub(super) fn is_record_type(t: &str) -> bool {
             | "system"
             | "summary"
             | "file-history-snapshot"
+            | "file-history-delta"
+            | "mode"
             | "queue-operation"
             | "attachment"
             | "permission-mode"

@@ -693,6 +693,26 @@ fn hook_logs_wrappers_and_arrays() {
 }
 
 #[test]
+fn claude_code_bookkeeping_records_are_read_quietly() {
+    // `mode` and `file-history-delta` records (newer Claude Code versions) hold no tool call:
+    // they are neither events nor problems.
+    let text = concat!(
+        r#"{"type":"mode","mode":"normal","sessionId":"s1"}"#,
+        "\n",
+        r#"{"type":"file-history-delta","messageId":"m1","snapshotMessageId":"m0","trackingPath":"src/a.rs","backup":null}"#,
+        "\n",
+        r#"{"type":"assistant","sessionId":"s1","cwd":"/p","uuid":"u1","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}"#,
+        "\n",
+    );
+    let (ev, pr) = read_str(text);
+    assert!(pr.is_empty(), "{pr:?}");
+    assert_eq!(
+        ev.iter().map(|e| (e.line, e.seam)).collect::<Vec<_>>(),
+        [(3, Seam::SessionStart), (3, Seam::PreTool)]
+    );
+}
+
+#[test]
 fn damaged_input_is_reported_with_its_location_and_the_rest_is_read() {
     let ok = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
     let text = format!(
