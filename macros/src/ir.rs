@@ -232,6 +232,7 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            grants,
             earlier_read_inside,
             earlier_read_outside,
         } = t;
@@ -258,6 +259,7 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            grants,
         ] = [
             host_in,
             host_not_in,
@@ -274,6 +276,7 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            grants,
         ]
         .map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
@@ -299,6 +302,7 @@ impl Gen {
             body_kinds: #body_kinds,
             changes: #changes,
             agents: #agents,
+            grants: #grants,
             earlier_read_inside: ::std::vec![#(#earlier_read_inside),*],
             earlier_read_outside: ::std::vec![#(#earlier_read_outside),*],
         })

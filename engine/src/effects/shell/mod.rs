@@ -21,6 +21,7 @@ mod git;
 mod install;
 mod out;
 mod pipes;
+mod privilege;
 mod redirects;
 mod request;
 mod send;
