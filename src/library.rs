@@ -57,6 +57,7 @@ pub(crate) const BALANCED: &[PolicyFile] = library!("":
     "mcp.toml",
     "obfuscation.toml",
     "persistence.toml",
+    "privilege.toml",
     "secrets.toml",
     "self-protection.toml",
     "supply-chain.toml",

@@ -175,6 +175,10 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
 /// `-v HOST:CONTAINER[:ro]`: a host path (not a named volume) is read, written unless
 /// mounted read-only, and granted to the container.
 fn mount(v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    // `-v /data` alone is an anonymous volume at a container path, not a host path.
+    if !v.text.contains(':') {
+        return;
+    }
     let mut parts = v.text.split(':');
     let host = parts.next().unwrap_or_default();
     let read_only = parts

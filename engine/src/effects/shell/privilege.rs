@@ -147,7 +147,8 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
         .find(|a| a.text != "-")
         .map_or_else(|| "root".to_string(), |a| a.text.clone());
     let has_command = if su_style {
-        !p.scripts.is_empty()
+        // `su -c bash`: the command is a shell given nothing to run.
+        !p.scripts.is_empty() && !p.scripts.iter().all(|(_, t)| bare_shell_text(t))
     } else {
         !p.operands.is_empty()
     };
@@ -166,6 +167,15 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
             .display_words()
         ),
     ));
+}
+
+/// Shell text that only starts a shell (`bash`, `bash -l`, `/bin/sh -i`).
+fn bare_shell_text(t: &Arg) -> bool {
+    let mut words = t.text.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    !t.dynamic
+        && SHELLS.contains(&first.rsplit('/').next().unwrap_or(first))
+        && words.all(|w| w.starts_with('-') && w != "-c" && !w.contains('c'))
 }
 
 /// A capability name without its `CAP_` prefix, upper case.
