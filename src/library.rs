@@ -71,6 +71,7 @@ pub(crate) const STRICT: &[PolicyFile] = library!("strict/":
     "network.toml",
     "obfuscation.toml",
     "persistence.toml",
+    "privilege.toml",
     "secrets.toml",
     "self-protection.toml",
     "supply-chain.toml",
