@@ -111,29 +111,43 @@ fn is_escalation(name: &str) -> bool {
     rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
 }
 
-/// `sudo bash`, `doas sh`, `pkexec bash -l`, `su -c zsh`: a shell given no script, no `-c`
-/// text and no standard input, started through an escalation.
+/// Whether the command's standard input is a file or text (`sudo sh < x.sh`, `<<EOF`).
+fn stdin_fed(c: &SimpleCommand) -> bool {
+    c.redirections.iter().any(|r| {
+        r.fd.is_none_or(|fd| fd == 0) && matches!(r.mode, RedirectMode::Read | RedirectMode::Text)
+    })
+}
+
+/// `sudo env bash`, `doas nice sh`: a shell given no script, no `-c` text and no standard
+/// input, started through an escalation with other wrappers between them. (The escalation's
+/// own row judges the shell it runs directly, `sudo bash`, where its redirections are seen.)
 fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     if !SHELLS.contains(&c.basename()) {
         return;
     }
-    let Some(via) = c
+    let Some(k) = c
         .via
         .iter()
-        .find(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
+        .position(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
     else {
         return;
     };
-    let fed = c.redirections.iter().any(|r| {
-        r.fd.is_none_or(|fd| fd == 0) && matches!(r.mode, RedirectMode::Read | RedirectMode::Text)
-    });
-    if p.lead_given || !p.operands.is_empty() || p.has(Switch::StdinScript) || fed {
+    if k + 1 == c.via.len()
+        || p.lead_given
+        || !p.operands.is_empty()
+        || p.has(Switch::StdinScript)
+        || stdin_fed(c)
+    {
         return;
     }
     out.push(grant(
         GrantKind::PrivilegedShell,
         None,
-        format!("an interactive shell through {via} (`{}`)", c.basename()),
+        format!(
+            "an interactive shell through {} (`{}`)",
+            c.via.join(", "),
+            c.basename()
+        ),
     ));
 }
 
@@ -146,13 +160,20 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
         .chain(p.operands_of(Role::User))
         .find(|a| a.text != "-")
         .map_or_else(|| "root".to_string(), |a| a.text.clone());
-    let has_command = if su_style {
-        // `su -c bash`: the command is a shell given nothing to run.
-        !p.scripts.is_empty() && !p.scripts.iter().all(|(_, t)| bare_shell_text(t))
+    let command: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    // `su -c bash`, `sudo bash -l`, `pkexec sh`: the command is a shell given nothing to run
+    // (its standard input not fed by the escalation's redirections).
+    let runs_shell = if su_style {
+        !p.scripts.is_empty() && p.scripts.iter().all(|(_, t)| bare_shell_text(t))
     } else {
-        !p.operands.is_empty()
+        bare_shell_words(&command) && !stdin_fed(c)
     };
-    if has_command || !(bare_shell || p.has(Switch::RunsShell)) {
+    let has_command = if su_style {
+        !p.scripts.is_empty()
+    } else {
+        !command.is_empty()
+    };
+    if !runs_shell && (has_command || !(bare_shell || p.has(Switch::RunsShell))) {
         return;
     }
     out.push(grant(
@@ -171,11 +192,32 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
 
 /// Shell text that only starts a shell (`bash`, `bash -l`, `/bin/sh -i`).
 fn bare_shell_text(t: &Arg) -> bool {
-    let mut words = t.text.split_whitespace();
-    let first = words.next().unwrap_or_default();
-    !t.dynamic
-        && SHELLS.contains(&first.rsplit('/').next().unwrap_or(first))
-        && words.all(|w| w.starts_with('-') && w != "-c" && !w.contains('c'))
+    let words: Vec<Arg> = t.text.split_whitespace().map(|w| part(t, w)).collect();
+    let refs: Vec<&Arg> = words.iter().collect();
+    !t.dynamic && bare_shell_words(&refs)
+}
+
+/// Words that only start a shell: a shell's name, then options that give it no script and
+/// no `-c` text (`bash`, `bash -l`, `/bin/zsh --login`, `sh -i`).
+fn bare_shell_words(words: &[&Arg]) -> bool {
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+    !first.dynamic
+        && SHELLS.contains(&name)
+        && name != "busybox"
+        && rest.iter().all(|w| {
+            let t = w.text.as_str();
+            !w.dynamic
+                && (matches!(t, "--login" | "--norc" | "--noprofile" | "--posix")
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.len() > 1
+                        && t[1..]
+                            .chars()
+                            .all(|ch| matches!(ch, 'i' | 'l' | 'p' | 'e' | 'x' | 'v' | 'u'))))
+        })
 }
 
 /// A capability name without its `CAP_` prefix, upper case.

@@ -7,6 +7,7 @@ mod files;
 mod git;
 mod network;
 mod pipes;
+mod privilege;
 mod scripts;
 mod system;
 mod wrappers;
