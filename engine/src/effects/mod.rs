@@ -566,6 +566,7 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv) {
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);
     grants::setuid_grants(fx);
+    grants::manifest_files(fx, env);
 }
 
 /// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).

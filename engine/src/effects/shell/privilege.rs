@@ -9,11 +9,8 @@
 //! [`What::Grant`] effects. A shell started through an escalation (`sudo bash`, `doas sh`,
 //! `su -c bash`) is seen on the shell's own command, whose wrapper path names the escalation.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::out::{Out, read, write};
+use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::programs::{Action, Parsed, Role, Switch, rows};
 use crate::effects::{Grant, GrantKind, PathRef, What};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
@@ -21,25 +18,6 @@ use crate::shell::{Arg, RedirectMode, SimpleCommand};
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
 const SHELLS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox",
-];
-
-/// Capabilities that reach the host from a container (capabilities(7)): `ALL`, mounting and
-/// namespace control (`SYS_ADMIN`), tracing other processes, loading kernel modules, raw I/O,
-/// reading any file, BPF, the MAC policy, the kernel log, rebooting.
-const HOST_CAPABILITIES: &[&str] = &[
-    "ALL",
-    "SYS_ADMIN",
-    "SYS_PTRACE",
-    "SYS_MODULE",
-    "SYS_RAWIO",
-    "SYS_BOOT",
-    "DAC_READ_SEARCH",
-    "DAC_OVERRIDE",
-    "BPF",
-    "PERFMON",
-    "MAC_ADMIN",
-    "MAC_OVERRIDE",
-    "SYSLOG",
 ];
 
 /// Capabilities over the network stack: the host's when the container is on the host's
@@ -220,12 +198,6 @@ fn bare_shell_words(words: &[&Arg]) -> bool {
         })
 }
 
-/// A capability name without its `CAP_` prefix, upper case.
-fn capability_name(t: &str) -> String {
-    let u = t.trim().to_ascii_uppercase();
-    u.strip_prefix("CAP_").map_or(u.clone(), str::to_string)
-}
-
 /// The grant of one option value with a grant role (`--cap-add`, `--security-opt`,
 /// `--device`, `--pid`, `--net`, `-v`, `--mount`).
 fn container_value(role: Role, v: &Arg, c: &SimpleCommand, out: &mut Out) {
@@ -373,79 +345,6 @@ fn pod(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         };
         host_mount(&root, c, out);
     }
-}
-
-/// What a pod manifest or override (YAML or JSON) grants: `privileged: true`, `hostPID`,
-/// `hostIPC`, `hostNetwork`, `hostPath` volumes (with their paths; an empty path when it is
-/// not found), added capabilities.
-pub(crate) fn manifest_grants(text: &str) -> Vec<(GrantKind, Option<String>, String)> {
-    static FLAG: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r#"["']?\b(privileged|hostPID|hostIPC|hostNetwork|hostUsers)["']?\s*:\s*["']?(true|false)\b"#).ok()
-    });
-    static HOST_PATH: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r#"["']?\bhostPath["']?\s*:\s*\{?\s*(?:["']?type["']?\s*:\s*["']?\w*["']?\s*,?\s*)?["']?path["']?\s*:\s*["']?([^"'\s,}]+)"#).ok()
-    });
-    static CAPS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r#"(?s)["']?\badd["']?\s*:\s*\[?\s*(?:-\s*)?["']?((?:CAP_)?[A-Z_]+)"#).ok()
-    });
-    let mut found = Vec::new();
-    if let Some(re) = FLAG.as_ref() {
-        for m in re.captures_iter(text) {
-            let (Some(k), Some(v)) = (m.get(1), m.get(2)) else {
-                continue;
-            };
-            let k = k.as_str();
-            // `hostUsers: false` is a pod in the host's user namespace; the others grant when
-            // true.
-            let on = (v.as_str() == "true") != (k == "hostUsers");
-            if !on {
-                continue;
-            }
-            let kind = match k {
-                "privileged" => GrantKind::PrivilegedContainer,
-                "hostNetwork" => GrantKind::HostNetwork,
-                "hostUsers" => continue,
-                _ => GrantKind::HostNamespace,
-            };
-            found.push((kind, None, format!("a pod with `{k}: {}`", v.as_str())));
-        }
-    }
-    let mut paths = 0;
-    if let Some(re) = HOST_PATH.as_ref() {
-        for m in re.captures_iter(text) {
-            if let Some(path) = m.get(1) {
-                paths += 1;
-                found.push((
-                    GrantKind::HostMount,
-                    Some(path.as_str().to_string()),
-                    format!("a pod mounting the host path {}", path.as_str()),
-                ));
-            }
-        }
-    }
-    // A `hostPath` whose path is not read here: a host path only known when it runs.
-    if paths == 0 && text.contains("hostPath") {
-        found.push((
-            GrantKind::HostMount,
-            Some(String::new()),
-            "a pod mounting a host path (`hostPath`)".into(),
-        ));
-    }
-    if let Some(re) = CAPS.as_ref() {
-        for m in re.captures_iter(text) {
-            let Some(cap) = m.get(1).map(|c| capability_name(c.as_str())) else {
-                continue;
-            };
-            if HOST_CAPABILITIES.contains(&cap.as_str()) {
-                found.push((
-                    GrantKind::Capability,
-                    None,
-                    format!("a pod with the capability {cap}"),
-                ));
-            }
-        }
-    }
-    found
 }
 
 fn manifest(text: &str, c: &SimpleCommand, out: &mut Out) {
