@@ -110,4 +110,30 @@ pub(super) static ROWS: &[Program] = &[
         switches: &[("--privileged", Switch::Privileged)],
         ..ROW
     },
+    // containerd's `ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind IMAGE
+    // ID`.
+    Program {
+        names: &["ctr"],
+        subs: &[&["run"], &["container", "create"], &["c", "create"]],
+        global: &["-a", "--address", "-n", "--namespace", "--timeout"],
+        valued: &[
+            "--env",
+            "--env-file",
+            "--label",
+            "--cwd",
+            "--runtime",
+            "--snapshotter",
+            "--memory-limit",
+            "--cpus",
+            "--platform",
+            "--user",
+            "-u",
+        ],
+        options: &[
+            ("--mount", Role::MountSpec),
+            ("--cap-add", Role::Capability),
+        ],
+        switches: &[("--privileged", Switch::Privileged)],
+        ..ROW
+    },
 ];

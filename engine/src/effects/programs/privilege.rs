@@ -160,12 +160,20 @@ pub(super) static ROWS: &[Program] = &[
         valued: &["-n"],
         ..ROW
     },
-    // Pods: `kubectl run --privileged`, `--overrides='{…}'`, a manifest fed on standard input
-    // (`kubectl apply -f - <<EOF`), `kubectl debug node/NAME` (host namespaces, the host's
-    // root at /host), `kubectl debug --profile=sysadmin` (privileged).
+    // Pods: `kubectl run --privileged`, `--overrides='{…}'`, `kubectl patch -p '{…}'`, a
+    // manifest fed on standard input (`kubectl apply -f - <<EOF`) or in a file, `kubectl debug
+    // node/NAME` (host namespaces, the host's root at /host), `kubectl debug
+    // --profile=sysadmin` (privileged).
     Program {
         names: &["kubectl", "oc"],
-        subs: &[&["run"], &["apply"], &["create"], &["replace"], &["debug"]],
+        subs: &[
+            &["run"],
+            &["apply"],
+            &["create"],
+            &["replace"],
+            &["patch"],
+            &["debug"],
+        ],
         global: &[
             "-n",
             "--namespace",
@@ -203,9 +211,13 @@ pub(super) static ROWS: &[Program] = &[
             "--field-manager",
             "--dry-run",
             "--custom-profile",
+            "--type",
         ],
         options: &[
             ("--overrides", Role::Manifest),
+            ("-p", Role::Manifest),
+            ("--patch", Role::Manifest),
+            ("--patch-file", Role::ManifestFile),
             ("-f", Role::ManifestFile),
             ("--filename", Role::ManifestFile),
             ("--profile", Role::SecurityOpt),

@@ -18,6 +18,10 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
     };
     let mut names: Vec<Arg> = Vec::new();
     let mut fed: Vec<(usize, Option<String>)> = Vec::new();
+    // `ps aux | grep NAME`: a listing filtered by name is a lookup of that name.
+    let lists = list
+        .iter()
+        .any(|e| matches!(&e.what, What::Run(c) if c.basename() == "ps"));
     for (i, e) in list.iter().enumerate() {
         let What::Run(c) = &e.what else {
             continue;
@@ -26,6 +30,20 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
             && let Some(p) = parse(c)
         {
             names.extend(p.operands_of(Role::Target).cloned());
+        }
+        if lists
+            && matches!(c.basename(), "grep" | "egrep" | "fgrep")
+            // `grep -v grep` keeps what does not match: no name looked up.
+            && !c.args.iter().any(|a| {
+                a.text == "--invert-match"
+                    || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('v'))
+            })
+            && let Some(pattern) = c.args.iter().find(|a| !a.text.starts_with('-'))
+        {
+            names.push(Arg {
+                text: one_char_classes(&pattern.text),
+                dynamic: pattern.dynamic,
+            });
         }
         // `… | xargs kill -9`: the targets are the words read from standard input.
         if c.basename() == "kill"
@@ -62,6 +80,27 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
             );
         }
     }
+}
+
+/// A grep pattern with its one-character classes written as the character (`[s]eamguard`,
+/// the usual way to keep `grep` out of its own `ps` listing, is `seamguard`).
+fn one_char_classes(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    let chars: Vec<char> = p.chars().collect();
+    let mut i = 0;
+    while let Some(&ch) = chars.get(i) {
+        if ch == '['
+            && let (Some(&c), Some(']')) = (chars.get(i + 1), chars.get(i + 2))
+            && !matches!(c, '^' | ']' | '\\')
+        {
+            out.push(c);
+            i += 3;
+            continue;
+        }
+        out.push(ch);
+        i += 1;
+    }
+    out
 }
 
 /// The signal of a `-9` / `-KILL` / `-SIGTERM` flag word.

@@ -188,6 +188,10 @@ fn containers() {
             &["device /dev/sda"],
         ),
         ("docker run -p 8080:80 nginx", &[]),
+        (
+            "ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind:rw docker.io/library/alpine:latest x sh",
+            &["host-mount /", "privileged-container -"],
+        ),
         ("docker run --rm -it -e A=1 -w /src ubuntu bash", &[]),
     ]);
     assert_eq!(
@@ -226,6 +230,10 @@ fn pods() {
         (
             "kubectl debug -it web --image=busybox --profile=sysadmin",
             &["privileged-container -"],
+        ),
+        (
+            r#"kubectl patch deploy web -p '{"spec":{"template":{"spec":{"hostNetwork":true}}}}'"#,
+            &["host-network -"],
         ),
         ("kubectl run tmp --image=busybox --rm -it -- sh", &[]),
         ("kubectl apply -f deploy.yaml", &[]),
@@ -302,6 +310,14 @@ fn kills_fed_by_process_lookups_signal_what_was_looked_up() {
         ["seamguard serve"]
     );
     assert_eq!(signals("kill $(cat app.pid)"), ["$(…)"]);
+    assert_eq!(
+        signals("ps aux | grep '[s]eamguard' | awk '{print $2}' | xargs kill -9"),
+        ["seamguard"]
+    );
+    assert_eq!(
+        signals("kill $(ps -ef | grep -v grep | grep seamguard | awk '{print $2}')"),
+        ["$(…) seamguard"]
+    );
     assert_eq!(signals("kill 12345; kill %1"), ["12345", "%1"]);
     // A lookup on the line does not rename literal targets.
     assert_eq!(signals("pgrep node; kill 42"), ["42"]);
