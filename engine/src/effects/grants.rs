@@ -194,13 +194,21 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
         let What::Run(c) = &e.what else {
             continue;
         };
+        // Only a command that names a file option is parsed again.
+        if !c.args.iter().any(|a| {
+            a.text.starts_with("-f")
+                || a.text.starts_with("--filename")
+                || a.text.starts_with("--patch-file")
+        }) {
+            continue;
+        }
         let Some(p) = parse(c).filter(|p| p.row.action == Action::Pod) else {
             continue;
         };
         if !p
             .sub
             .first()
-            .is_some_and(|s| matches!(s.as_str(), "apply" | "create" | "replace"))
+            .is_some_and(|s| matches!(s.as_str(), "apply" | "create" | "replace" | "patch"))
         {
             continue;
         }
