@@ -237,6 +237,12 @@ pub(crate) fn object_of(e: &Effect, env: &ShellEnv, project: Option<&str>) -> Op
         | What::Delete { path: p, .. }
         | What::ChangePermission { path: p, .. } => path(p),
         What::Configure(c) => path(&c.file),
+        What::Grant(g) => match &g.path {
+            Some(p) => path(p),
+            None => Object::Cause {
+                text: e.to_string(),
+            },
+        },
         What::Install {
             manager, packages, ..
         } => {

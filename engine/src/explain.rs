@@ -535,6 +535,7 @@ const EFFECT_LISTS: &[(&str, EffectList)] = &[
     ("body", |t| t.body_kinds.clone()),
     ("change", |t| t.changes.clone()),
     ("agent", |t| t.agents.clone()),
+    ("grant", |t| t.grants.clone()),
 ];
 
 /// Cut list `key` of `t` to the one entry of its text form.
@@ -555,6 +556,7 @@ fn set_effect_list(t: &mut EffectTest, key: &str, entry: &str) {
         "body" => pick(&mut t.body_kinds),
         "change" => pick(&mut t.changes),
         "agent" => pick(&mut t.agents),
+        "grant" => pick(&mut t.grants),
         _ => {}
     }
 }

@@ -234,6 +234,7 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            grants,
             earlier_read_inside,
             earlier_read_outside,
         } = t;
@@ -260,6 +261,7 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            grants,
         ] = [
             host_in,
             host_not_in,
@@ -276,6 +278,7 @@ impl Gen {
             body_kinds,
             changes,
             agents,
+            grants,
         ]
         .map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
@@ -301,6 +304,7 @@ impl Gen {
             body_kinds: #body_kinds,
             changes: #changes,
             agents: #agents,
+            grants: #grants,
             earlier_read_inside: ::std::vec![#(#earlier_read_inside),*],
             earlier_read_outside: ::std::vec![#(#earlier_read_outside),*],
         })

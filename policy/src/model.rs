@@ -369,6 +369,10 @@ pub enum EffectKind {
     /// An agent's own settings change in a way that matters to the guard
     /// (`when.configures`).
     Configure,
+    /// A privilege or capability is granted: a shell as root or another user, a process in
+    /// the host's namespaces, a privileged container, a bind mount of a host path, a set-uid
+    /// bit, file capabilities (`when.grants`).
+    Grant,
     /// Part of the call could not be resolved (no policy key: every effect test treats it
     /// as "cannot tell").
     Unsure,
@@ -386,6 +390,7 @@ impl EffectKind {
         ("changes_permission", EffectKind::ChangePermission),
         ("installs", EffectKind::Install),
         ("configures", EffectKind::Configure),
+        ("grants", EffectKind::Grant),
     ];
 
     /// The kind a `when` key names (`reads` → `Read`).
@@ -413,6 +418,7 @@ impl EffectKind {
             EffectKind::ChangePermission => "changes the permissions of",
             EffectKind::Install => "installs",
             EffectKind::Configure => "configures",
+            EffectKind::Grant => "grants",
             EffectKind::Unsure => "cannot resolve",
         }
     }
@@ -485,6 +491,10 @@ pub struct EffectTest {
     /// `codex`).
     #[serde(default)]
     pub agents: Vec<String>,
+    /// `grant` (grants): the grant is of one of these kinds (`privileged-shell`,
+    /// `host-namespace`, `host-mount`, `setuid`, …: see the engine's grant kinds).
+    #[serde(default)]
+    pub grants: Vec<String>,
     /// `earlier_read_inside` (sends): the session read, in an earlier call, a path in one of
     /// these (path specs): taint from the session memory.
     #[serde(default)]
@@ -521,6 +531,7 @@ impl EffectTest {
             body_kinds: Vec::new(),
             changes: Vec::new(),
             agents: Vec::new(),
+            grants: Vec::new(),
             earlier_read_inside: Vec::new(),
             earlier_read_outside: Vec::new(),
         }

@@ -23,11 +23,12 @@
 //!   classes) shared by every lens that sends.
 //!
 //! Policies test effects with `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
-//! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs` and
-//! `when.configures`.
+//! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs`,
+//! `when.configures` and `when.grants`.
 
 pub(crate) mod content;
 pub(crate) mod files;
+pub(crate) mod grants;
 pub(crate) mod host_tools;
 pub(crate) mod inline;
 pub(crate) mod language;
@@ -170,6 +171,84 @@ pub struct Send {
     pub runs_response: bool,
 }
 
+/// The kind of privilege or capability a call grants (`when.grants = { grant = [...] }`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GrantKind {
+    /// An interactive shell as root or another user (`sudo -i`, `sudo su -`, `pkexec sh`,
+    /// `doas -s`, `su postgres`).
+    PrivilegedShell,
+    /// A process in the host's (or another process's) namespaces: `nsenter -t 1 …`,
+    /// `docker run --pid=host`, `kubectl debug node/…`, a pod with `hostPID`.
+    HostNamespace,
+    /// A container on the host's network (`--net=host`, `hostNetwork: true`).
+    HostNetwork,
+    /// A privileged container or pod (`--privileged`, `privileged: true`).
+    PrivilegedContainer,
+    /// A capability that reaches the host, or a confinement switched off
+    /// (`--cap-add=SYS_ADMIN`, `--cap-add=ALL`, `--security-opt seccomp=unconfined`).
+    Capability,
+    /// A capability over the network stack (`--cap-add=NET_ADMIN`, `NET_RAW`).
+    NetworkCapability,
+    /// A host path bind-mounted into a container or pod (the path: `-v /:/host`,
+    /// `--mount type=bind,source=/var/run/docker.sock,…`, `hostPath`).
+    HostMount,
+    /// A host device given to a container (the path: `--device /dev/sda`).
+    Device,
+    /// A set-uid or set-gid bit on a file (the path: `chmod 4755 f`, `chmod u+s f`,
+    /// `install -m 4755 a b`).
+    Setuid,
+    /// File capabilities on an executable (the path: `setcap cap_net_raw+ep f`).
+    FileCapability,
+    /// Root in a new user namespace (`unshare -r`, `unshare --map-root-user`).
+    UserNamespace,
+}
+
+impl GrantKind {
+    /// Every kind, in the order of the policy language's list.
+    pub const ALL: &'static [GrantKind] = &[
+        GrantKind::PrivilegedShell,
+        GrantKind::HostNamespace,
+        GrantKind::HostNetwork,
+        GrantKind::PrivilegedContainer,
+        GrantKind::Capability,
+        GrantKind::NetworkCapability,
+        GrantKind::HostMount,
+        GrantKind::Device,
+        GrantKind::Setuid,
+        GrantKind::FileCapability,
+        GrantKind::UserNamespace,
+    ];
+
+    /// Its name in the policy language (`grant = ["privileged-shell"]`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GrantKind::PrivilegedShell => "privileged-shell",
+            GrantKind::HostNamespace => "host-namespace",
+            GrantKind::HostNetwork => "host-network",
+            GrantKind::PrivilegedContainer => "privileged-container",
+            GrantKind::Capability => "capability",
+            GrantKind::NetworkCapability => "network-capability",
+            GrantKind::HostMount => "host-mount",
+            GrantKind::Device => "device",
+            GrantKind::Setuid => "setuid",
+            GrantKind::FileCapability => "file-capability",
+            GrantKind::UserNamespace => "user-namespace",
+        }
+    }
+}
+
+/// A privilege or capability a call grants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// What kind.
+    pub kind: GrantKind,
+    /// The host path it is about, for a mount, a device, a set-uid bit or file capabilities.
+    pub path: Option<PathRef>,
+    /// What is granted, in words, naming the path when there is one (`a shell as root`,
+    /// `the host's process namespace (--pid=host)`, `a bind mount of / into a container`).
+    pub detail: String,
+}
+
 /// What an effect does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum What {
@@ -224,6 +303,8 @@ pub enum What {
     /// An agent's own settings change in a way that matters to the guard (blanket
     /// permission, approval switched off, seamguard's hook removed): see [`settings`].
     Configure(SettingsChange),
+    /// A privilege or capability is granted (see [`GrantKind`]).
+    Grant(Grant),
     /// Part of the call could not be resolved.
     Unsure(String),
 }
@@ -250,6 +331,7 @@ impl Effect {
             What::ChangePermission { .. } => EffectKind::ChangePermission,
             What::Install { .. } => EffectKind::Install,
             What::Configure(_) => EffectKind::Configure,
+            What::Grant(_) => EffectKind::Grant,
             What::Unsure(_) => EffectKind::Unsure,
         }
     }
@@ -337,6 +419,7 @@ impl fmt::Display for Effect {
                 }
             }
             What::Configure(c) => write!(f, "{c}")?,
+            What::Grant(g) => write!(f, "{v} {}", g.detail)?,
             What::Unsure(why) => write!(f, "{v}: {why}")?,
         }
         write!(f, " ({})", self.route)
@@ -474,13 +557,16 @@ pub(crate) fn effects_with(
 
 /// The effects that follow from the lenses' effects: what the call does through files it
 /// names (reads and writes through a symlink the session created earlier, scripts it runs by
-/// path: [`scripts`]), what written content will do when it runs ([`content`]) and what a
-/// write to an agent's settings does to the guard ([`settings`]).
+/// path: [`scripts`]), what written content will do when it runs ([`content`]), what a
+/// write to an agent's settings does to the guard ([`settings`]) and the set-uid bits
+/// permission changes set ([`grants`]).
 fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv) {
     crate::memory::through_links(fx, env);
     scripts::scripts_run(fx, env);
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);
+    grants::setuid_grants(fx);
+    grants::manifest_files(fx, env);
 }
 
 /// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).

@@ -592,6 +592,7 @@ fn resolved(w: &What) -> bool {
         What::Signal { targets, .. } => !targets.iter().any(|a| a.dynamic),
         What::Install { packages, .. } => !packages.iter().any(|a| a.dynamic),
         What::Configure(c) => !c.file.dynamic,
+        What::Grant(g) => g.path.as_ref().is_none_or(|p| !p.dynamic),
     }
 }
 

@@ -200,6 +200,18 @@ pub(crate) fn eval_effect(
                     )
                 }
             }
+            What::Grant(g) => {
+                if !t.grants.is_empty() && !t.grants.iter().any(|k| k == g.kind.name()) {
+                    Some(false)
+                } else {
+                    match &g.path {
+                        Some(p) => {
+                            path_ok(has_path_test, &place, &p.text, p.dynamic, p.cwd.as_deref())
+                        }
+                        None => Some(!has_path_test),
+                    }
+                }
+            }
             What::Run(_) | What::Unsure(_) => Some(false),
         };
         match verdict {

@@ -56,6 +56,38 @@ static WRAPPERS: &[Wrapper] = &[
             "-u", "-g", "-C", "-h", "-p", "-U", "-r", "-t", "-D", "-T", "-R",
         ],
     ),
+    // `pkexec CMD`, `run0 CMD` (polkit, systemd): the command runs as root.
+    Wrapper::options(&["pkexec"], &["--user"]),
+    Wrapper::options(
+        &["run0"],
+        &[
+            "-u",
+            "--user",
+            "-g",
+            "--group",
+            "--nice",
+            "-D",
+            "--chdir",
+            "--setenv",
+            "--unit",
+            "--property",
+            "--description",
+            "--slice",
+            "--machine",
+        ],
+    ),
+    // `nsenter -t 1 -m CMD`, `unshare -r CMD`: the command runs in other namespaces
+    // (`-r`/`-w` of nsenter take their folder attached only).
+    Wrapper::options(
+        &["nsenter"],
+        &["-t", "--target", "-S", "--setuid", "-G", "--setgid"],
+    ),
+    Wrapper::options(
+        &["unshare"],
+        &[
+            "-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd",
+        ],
+    ),
     Wrapper {
         // `command -v rm`, `command -V rm` look the name up; they do not run it.
         queries: &["-v", "-V"],

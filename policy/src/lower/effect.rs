@@ -1,5 +1,6 @@
 //! Effect tests: `when.runs`, `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
-//! `when.signals`, `when.changes_permission`, `when.installs`, `when.configures` (DESIGN.md
+//! `when.signals`, `when.changes_permission`, `when.installs`, `when.configures`,
+//! `when.grants` (DESIGN.md
 //! §3b).
 //!
 //! In: the spanned value of one effect key. Out: a [`Pred::Leaf`] whose test is
@@ -54,6 +55,7 @@ const SEND_KEYS: &[&str] = &[
 const SIGNAL_KEYS: &[&str] = &["target", "lens"];
 const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens"];
 const CONFIGURE_KEYS: &[&str] = &["change", "agent", "path_inside", "path_outside", "lens"];
+const GRANT_KEYS: &[&str] = &["grant", "path_inside", "path_outside", "lens"];
 
 /// The IP classes `ip_class` accepts.
 pub(super) const IP_CLASSES: &[&str] = &["loopback", "private", "link-local", "metadata", "public"];
@@ -63,6 +65,25 @@ pub(super) const BODY_KINDS: &[&str] = &["file", "env", "stdin", "literal"];
 pub(super) const LENSES: &[&str] = &["shell", "file", "web", "mcp"];
 /// The settings changes `change` accepts.
 pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard-removed"];
+/// The grant kinds `grant` accepts: a shell as root or another user, the host's namespaces
+/// (process, IPC, UTS, user, mount: `nsenter`, `--pid=host`), the host's network, a
+/// privileged container, a capability that reaches the host or a confinement switched off
+/// (`--cap-add=SYS_ADMIN`, `seccomp=unconfined`), a network capability (`NET_ADMIN`), a bind
+/// mount of a host path (its path), a host device (its path), a set-uid or set-gid bit, file
+/// capabilities (`setcap`), root in a new user namespace (`unshare -r`).
+pub(super) const GRANTS: &[&str] = &[
+    "privileged-shell",
+    "host-namespace",
+    "host-network",
+    "privileged-container",
+    "capability",
+    "network-capability",
+    "host-mount",
+    "device",
+    "setuid",
+    "file-capability",
+    "user-namespace",
+];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &["claude-code", "codex"];
 
@@ -78,6 +99,7 @@ pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
         EffectKind::Signal => SIGNAL_KEYS,
         EffectKind::Install => INSTALL_KEYS,
         EffectKind::Configure => CONFIGURE_KEYS,
+        EffectKind::Grant => GRANT_KEYS,
         EffectKind::Unsure => &[],
     }
 }
@@ -160,6 +182,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                         "body" => Some(BODY_KINDS),
                         "change" => Some(CHANGES),
                         "agent" => Some(AGENTS),
+                        "grant" => Some(GRANTS),
                         _ => None,
                     };
                     if let Some(words) = allowed_words
@@ -199,6 +222,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "body" => &mut test.body_kinds,
                     "change" => &mut test.changes,
                     "agent" => &mut test.agents,
+                    "grant" => &mut test.grants,
                     _ => &mut test.lenses,
                 };
                 slot.extend(strings);

@@ -1,5 +1,5 @@
 //! Object-store copies (`s3://…` / `gs://…` operands are remote) and containers, whose
-//! bind mounts expose host paths.
+//! bind mounts expose host paths and whose flags grant privileges.
 
 use super::row::{Action, Program, ROW, Role, Switch};
 
@@ -46,7 +46,9 @@ pub(super) static ROWS: &[Program] = &[
         ],
         ..ROW
     },
-    // Containers: bind mounts expose host paths.
+    // Containers: bind mounts expose host paths; `--privileged`, host namespaces, added
+    // capabilities, unconfined security options and host devices are grants (docker-run
+    // reference; podman-run(1), nerdctl take the same flags).
     Program {
         names: &["docker", "podman", "nerdctl"],
         subs: &[
@@ -54,6 +56,8 @@ pub(super) static ROWS: &[Program] = &[
             &["create"],
             &["container", "run"],
             &["container", "create"],
+            &["exec"],
+            &["container", "exec"],
         ],
         global: &["-H", "--host", "--context", "-c", "--config"],
         valued: &[
@@ -66,8 +70,6 @@ pub(super) static ROWS: &[Program] = &[
             "--workdir",
             "-u",
             "--user",
-            "--network",
-            "--net",
             "--entrypoint",
             "-h",
             "--hostname",
@@ -82,24 +84,56 @@ pub(super) static ROWS: &[Program] = &[
             "--pull",
             "--log-driver",
             "--log-opt",
-            "--cap-add",
             "--cap-drop",
-            "--device",
             "--ulimit",
-            "--security-opt",
             "--tmpfs",
             "--shm-size",
             "--gpus",
-            "--pid",
-            "--ipc",
-            "--mount",
         ],
         options: &[
             ("-v", Role::Mount),
             ("--volume", Role::Mount),
             ("--env-file", Role::Read),
             ("--cidfile", Role::Write),
+            ("--mount", Role::MountSpec),
+            ("--cap-add", Role::Capability),
+            ("--security-opt", Role::SecurityOpt),
+            ("--device", Role::Device),
+            ("--pid", Role::Namespace),
+            ("--ipc", Role::Namespace),
+            ("--uts", Role::Namespace),
+            ("--userns", Role::Namespace),
+            ("--cgroupns", Role::Namespace),
+            ("--network", Role::Network),
+            ("--net", Role::Network),
         ],
+        switches: &[("--privileged", Switch::Privileged)],
+        ..ROW
+    },
+    // containerd's `ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind IMAGE
+    // ID`.
+    Program {
+        names: &["ctr"],
+        subs: &[&["run"], &["container", "create"], &["c", "create"]],
+        global: &["-a", "--address", "-n", "--namespace", "--timeout"],
+        valued: &[
+            "--env",
+            "--env-file",
+            "--label",
+            "--cwd",
+            "--runtime",
+            "--snapshotter",
+            "--memory-limit",
+            "--cpus",
+            "--platform",
+            "--user",
+            "-u",
+        ],
+        options: &[
+            ("--mount", Role::MountSpec),
+            ("--cap-add", Role::Capability),
+        ],
+        switches: &[("--privileged", Switch::Privileged)],
         ..ROW
     },
 ];

@@ -155,8 +155,6 @@ pub(super) static ROWS: &[Program] = &[
         valued: &[
             "-S",
             "--suffix",
-            "-m",
-            "--mode",
             "-o",
             "--owner",
             "-g",
@@ -170,7 +168,13 @@ pub(super) static ROWS: &[Program] = &[
             "-Z",
             "--context",
         ],
-        options: &[("-t", Role::Dest), ("--target-directory", Role::Dest)],
+        // `install -m 4755 a b`: the mode of what it writes.
+        options: &[
+            ("-t", Role::Dest),
+            ("--target-directory", Role::Dest),
+            ("-m", Role::Mode),
+            ("--mode", Role::Mode),
+        ],
         switches: &[
             ("-d", Switch::AllWritten),
             ("--directory", Switch::AllWritten),

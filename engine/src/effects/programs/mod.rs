@@ -13,7 +13,8 @@
 //!
 //! The rows live by family, each beside the option lists it uses: [`text`] readers, [`search`]
 //! tools, [`runtimes`], [`files`] writers and deleters, [`git`], [`cloud`] copies and containers,
-//! [`network`] senders, [`system`] signals and permissions, [`packages`] installs. [`parse`]
+//! [`network`] senders, [`system`] signals and permissions, [`privilege`] escalations,
+//! namespaces and pods, [`packages`] installs. [`parse`]
 //! reads a command line by its row.
 
 mod cloud;
@@ -22,6 +23,7 @@ mod git;
 mod network;
 mod packages;
 mod parse;
+mod privilege;
 mod row;
 mod runtimes;
 mod search;
@@ -44,6 +46,7 @@ const FAMILIES: &[&[Program]] = &[
     cloud::ROWS,
     network::ROWS,
     system::ROWS,
+    privilege::ROWS,
     packages::ROWS,
 ];
 

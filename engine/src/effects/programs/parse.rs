@@ -221,6 +221,9 @@ impl Scan {
                     continue;
                 }
                 self.positional.push(a.clone());
+                if row.options_end && !global {
+                    self.after_dashes = true;
+                }
                 continue;
             }
             if t == "--" {

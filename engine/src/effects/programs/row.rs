@@ -66,6 +66,27 @@ pub(crate) enum Role {
     /// `http(s)` URL it fetches and runs (`deno run https://…`, `bun https://…`), or a
     /// registry specifier it installs and runs (`deno run npm:cowsay`, `jsr:@scope/pkg`).
     Script,
+    /// The user a command or shell runs as (`sudo -u postgres`, `su postgres`).
+    User,
+    /// A capability added to a container (`--cap-add SYS_ADMIN`).
+    Capability,
+    /// A security option of a container (`--security-opt seccomp=unconfined`).
+    SecurityOpt,
+    /// A host device given to a container (`--device /dev/sda`).
+    Device,
+    /// A namespace a container shares, the host's when the value is `host` (`--pid=host`).
+    Namespace,
+    /// The network a container joins, the host's when the value is `host` (`--net=host`).
+    Network,
+    /// A mount spec `type=bind,source=HOST,target=…` (`--mount`): a bind mount's host path
+    /// is read and written, like [`Role::Mount`].
+    MountSpec,
+    /// A manifest or override as text (`kubectl run --overrides='{…}'`): what it grants is
+    /// read from it (`privileged`, `hostPID`, `hostPath`).
+    Manifest,
+    /// A manifest file (`kubectl apply -f FILE`): `-` is standard input, read when it is a
+    /// here-document known now.
+    ManifestFile,
 }
 
 /// The effect family of a program.
@@ -101,6 +122,23 @@ pub(crate) enum Action {
     Find,
     /// Names looked up or probed (`dig`, `ping`): a `send` to each host-like operand.
     Resolve,
+    /// Runs a command as another user (`sudo`, `doas`, `pkexec`, `run0`, `su`): a shell
+    /// when a [`Switch::RunsShell`] is given with no command, or, with `bare_shell`, when no
+    /// command is given at all (`pkexec`, `su`).
+    Escalate {
+        /// With no command it starts the user's shell.
+        bare_shell: bool,
+    },
+    /// Enters another process's namespaces (`nsenter -t 1 -m -u -i -n -p`).
+    EnterNamespaces,
+    /// Runs a command in new namespaces (`unshare -r`): root in a new user namespace with
+    /// [`Switch::MapRoot`].
+    Unshare,
+    /// Sets file capabilities: `setcap CAPS FILE [CAPS FILE…]` (`-r` removes them).
+    SetCapability,
+    /// A pod or a debugging container (`kubectl run`, `kubectl apply -f -`,
+    /// `kubectl debug node/…`): what its flags, overrides and manifest grant.
+    Pod,
 }
 
 /// A switch that changes what a program's operands are.
@@ -129,6 +167,12 @@ pub(crate) enum Switch {
     StdinScript,
     /// Only shows what it would do (`git clean -n`, `--dry-run`): nothing is deleted.
     DryRun,
+    /// Starts the target user's shell (`sudo -i`, `sudo -s`, `doas -s`).
+    RunsShell,
+    /// A privileged container (`--privileged`).
+    Privileged,
+    /// Maps the caller to root in a new user namespace (`unshare -r`).
+    MapRoot,
 }
 
 /// Which operand the program falls back to when none is given.
@@ -177,6 +221,9 @@ pub(crate) struct Program {
     pub(crate) word_options: bool,
     /// What it operates on when given no operand.
     pub(crate) fallback: Fallback,
+    /// Its options end at the first operand: the words after it are the command it runs
+    /// (`sudo -u root CMD -l`: `-l` is the command's).
+    pub(crate) options_end: bool,
 }
 
 /// The defaults every row starts from.
@@ -196,6 +243,7 @@ pub(super) const ROW: Program = Program {
     assigns: &[],
     word_options: false,
     fallback: Fallback::None,
+    options_end: false,
 };
 
 /// `-r`, `-R`, `--recursive`.

@@ -47,6 +47,37 @@ pub(super) static ROWS: &[Program] = &[
         rest: Role::Target,
         ..ROW
     },
+    // Process lookups: the names whose PIDs they print (`kill $(pgrep NAME)`, `pidof NAME |
+    // xargs kill`). pgrep(1), pidof(8).
+    Program {
+        names: &["pgrep", "pidof"],
+        valued: &[
+            "-u",
+            "-U",
+            "-g",
+            "-G",
+            "-P",
+            "-t",
+            "-s",
+            "-d",
+            "--delimiter",
+            "--euid",
+            "--uid",
+            "--pgroup",
+            "--group",
+            "--parent",
+            "--terminal",
+            "--session",
+            "-F",
+            "--pidfile",
+            "-o",
+            "--omit-pid",
+            "--ns",
+            "--nslist",
+        ],
+        rest: Role::Target,
+        ..ROW
+    },
     Program {
         names: &["systemctl"],
         subs: &[

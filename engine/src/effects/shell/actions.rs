@@ -7,6 +7,7 @@ use super::git::{git_config, scheduled_jobs};
 use super::install::install;
 use super::out::{Out, delete, read, write};
 use super::pipes::code_reads_environment;
+use super::privilege::{grants, host_mount};
 use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
@@ -114,6 +115,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         return;
     };
     let recursive = p.has(Switch::Recursive);
+    grants(c, &p, out);
     // Option values with a path or script role.
     for (role, v) in &p.values {
         match role {
@@ -145,6 +147,12 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Chattr => chattr(c, out),
         Action::Install => install(c, &p, out),
         Action::Find => find(c, &p, out),
+        // Their grants are read above; what they run is analysed on its own.
+        Action::Escalate { .. }
+        | Action::EnterNamespaces
+        | Action::Unshare
+        | Action::SetCapability
+        | Action::Pod => {}
         Action::Resolve => {
             // Record types (`TXT`, `ANY`) and ports are not names.
             for a in p.operands_of(Role::Host) {
@@ -164,9 +172,13 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     }
 }
 
-/// `-v HOST:CONTAINER[:ro]`: a host path (not a named volume) is read, and written unless
-/// mounted read-only.
+/// `-v HOST:CONTAINER[:ro]`: a host path (not a named volume) is read, written unless
+/// mounted read-only, and granted to the container.
 fn mount(v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    // `-v /data` alone is an anonymous volume at a container path, not a host path.
+    if !v.text.contains(':') {
+        return;
+    }
     let mut parts = v.text.split(':');
     let host = parts.next().unwrap_or_default();
     let read_only = parts
@@ -183,6 +195,7 @@ fn mount(v: &Arg, c: &SimpleCommand, out: &mut Out) {
     if !read_only {
         write(&a, false, c, out);
     }
+    host_mount(&a, c, out);
 }
 
 /// `python -m pip install x`: a module the table knows, run as that program.

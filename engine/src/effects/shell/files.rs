@@ -262,9 +262,21 @@ fn tar(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
 /// source is remote); `rsync --delete` deletes in the destination.
 pub(super) fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
     let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    // `install -m MODE`: what it writes gets the mode.
+    let mode = p.values_of(Role::Mode).next();
+    let set_mode = |a: &Arg, out: &mut Out| {
+        if let (Some(m), Some(pr)) = (mode, path(a, c)) {
+            out.push(What::ChangePermission {
+                path: pr,
+                mode: Some(m.text.clone()),
+                recursive: false,
+            });
+        }
+    };
     if p.has(Switch::AllWritten) {
         for a in ops {
             write(a, false, c, out);
+            set_mode(a, out);
         }
         return;
     }
@@ -300,6 +312,7 @@ pub(super) fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
                 delete(d, true, c, out);
             }
             write(d, false, c, out);
+            set_mode(d, out);
         }
     }
 }

@@ -21,6 +21,7 @@ mod git;
 mod install;
 mod out;
 mod pipes;
+mod privilege;
 mod redirects;
 mod request;
 mod send;
@@ -251,6 +252,7 @@ fn lens_commands(
         }
     }
     through_pipes(a, &spans, fx);
+    signals::looked_up_targets(fx, spans.first().map_or(fx.list.len(), |s| s.start));
     if let Some(u) = &a.unsure {
         fx.push(
             What::Unsure(u.clone()),

@@ -1,9 +1,107 @@
 //! Signals: processes and services signalled (`kill`, `pkill`, `systemctl stop`).
 
 use super::out::Out;
-use crate::effects::What;
-use crate::effects::programs::{Parsed, Role};
+use crate::effects::programs::{Parsed, Role, parse};
+use crate::effects::{Effects, What};
 use crate::shell::{Arg, SimpleCommand};
+
+/// Programs that print the PIDs of the processes they look up by name.
+const LOOKUPS: &[&str] = &["pgrep", "pidof"];
+
+/// A signal whose targets are only known at run time, on a line that looks processes up by
+/// name (`kill $(pgrep seamguard)`, `pidof x | xargs kill -9`), signals the processes looked
+/// up: their names join its targets (the computed target stays), and a `kill` run by `xargs`
+/// with no target of its own gets them as its targets.
+pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
+    let Some(list) = fx.list.get(from..) else {
+        return;
+    };
+    let mut names: Vec<Arg> = Vec::new();
+    let mut fed: Vec<(usize, Option<String>)> = Vec::new();
+    // `ps aux | grep NAME`: a listing filtered by name is a lookup of that name.
+    let lists = list
+        .iter()
+        .any(|e| matches!(&e.what, What::Run(c) if c.basename() == "ps"));
+    for (i, e) in list.iter().enumerate() {
+        let What::Run(c) = &e.what else {
+            continue;
+        };
+        if LOOKUPS.contains(&c.basename())
+            && let Some(p) = parse(c)
+        {
+            names.extend(p.operands_of(Role::Target).cloned());
+        }
+        if lists
+            && matches!(c.basename(), "grep" | "egrep" | "fgrep")
+            // `grep -v grep` keeps what does not match: no name looked up.
+            && !c.args.iter().any(|a| {
+                a.text == "--invert-match"
+                    || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('v'))
+            })
+            && let Some(pattern) = c.args.iter().find(|a| !a.text.starts_with('-'))
+        {
+            names.push(Arg {
+                text: one_char_classes(&pattern.text),
+                dynamic: pattern.dynamic,
+            });
+        }
+        // `… | xargs kill -9`: the targets are the words read from standard input.
+        if c.basename() == "kill"
+            && c.via.last().is_some_and(|v| v == "xargs")
+            && let Some(p) = parse(c)
+            && p.operands_of(Role::Target).next().is_none()
+        {
+            let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
+            fed.push((from + i, given.or_else(|| signal_flag(&p))));
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    for e in fx.list.iter_mut().skip(from) {
+        if let What::Signal { targets, .. } = &mut e.what
+            && targets.iter().any(|t| t.dynamic)
+        {
+            for n in &names {
+                if !targets.contains(n) {
+                    targets.push(n.clone());
+                }
+            }
+        }
+    }
+    for (i, signal) in fed {
+        if let Some(route) = fx.list.get(i).map(|e| e.route.clone()) {
+            fx.push(
+                What::Signal {
+                    targets: names.clone(),
+                    signal,
+                },
+                route,
+            );
+        }
+    }
+}
+
+/// A grep pattern with its one-character classes written as the character (`[s]eamguard`,
+/// the usual way to keep `grep` out of its own `ps` listing, is `seamguard`).
+fn one_char_classes(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    let chars: Vec<char> = p.chars().collect();
+    let mut i = 0;
+    while let Some(&ch) = chars.get(i) {
+        if ch == '['
+            && let (Some(&c), Some(']')) = (chars.get(i + 1), chars.get(i + 2))
+            && !matches!(c, '^' | ']' | '\\')
+        {
+            out.push(c);
+            i += 3;
+            continue;
+        }
+        out.push(ch);
+        i += 1;
+    }
+    out
+}
 
 /// The signal of a `-9` / `-KILL` / `-SIGTERM` flag word.
 fn signal_flag(p: &Parsed) -> Option<String> {

@@ -239,6 +239,7 @@ fn downloads_object_stores_and_container_mounts() {
             &[
                 "run docker run --rm -v ~/.ssh:/root/.ssh:ro img",
                 "read ~/.ssh",
+                "grant host-mount ~/.ssh",
             ],
         ),
         (
@@ -247,6 +248,7 @@ fn downloads_object_stores_and_container_mounts() {
                 "run docker run -v /:/host -it alpine sh",
                 "read /",
                 "write /",
+                "grant host-mount /",
             ],
         ),
         (

@@ -219,6 +219,7 @@ fn writers_write_and_copies_read_their_sources() {
                 "run install -m 755 bin /usr/local/bin/",
                 "read bin",
                 "write /usr/local/bin/",
+                "permission /usr/local/bin/ 755",
             ],
         ),
         (

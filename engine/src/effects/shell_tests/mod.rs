@@ -7,6 +7,7 @@ mod files;
 mod git;
 mod network;
 mod pipes;
+mod privilege;
 mod scripts;
 mod system;
 mod wrappers;
@@ -119,6 +120,11 @@ fn show(w: &What) -> String {
             )
         }
         What::Configure(c) => format!("configure {} {}", c.change.name(), c.file.text),
+        What::Grant(g) => format!(
+            "grant {} {}",
+            g.kind.name(),
+            g.path.as_ref().map_or("-", |p| p.text.as_str())
+        ),
         What::Unsure(why) => format!("unsure {why}"),
     }
 }

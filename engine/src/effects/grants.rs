@@ -1,0 +1,315 @@
+//! Grants the lenses share: set-uid and set-gid bits whatever route set them, and what a pod
+//! manifest grants, whatever feeds it (an override, a here-document, a file).
+//!
+//! In: the effects the lenses found. Out: a [`What::Grant`] of [`GrantKind::Setuid`] beside
+//! each permission change whose mode sets the set-uid or set-gid bit — `chmod 4755`, `chmod
+//! u+s`, `chmod g+s`, `chmod +s`, `install -m 4755`, `os.chmod(p, 0o4755)`, an MCP tool's
+//! mode argument — with the route of the change. chmod(1): an octal mode's fourth digit from
+//! the right holds the set-uid (4) and set-gid (2) bits; a symbolic mode sets them with `s`
+//! after `+` or `=` for `u`, `g`, `a` or no one named. Pod manifests ([`manifest_grants`])
+//! grant by `privileged`, `hostPID`, `hostIPC`, `hostNetwork`, `hostPath` and added
+//! capabilities; a manifest file given to `kubectl apply -f` is read ([`manifest_files`]).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::programs::{Action, Role, parse};
+use super::scripts::{Disk, read_script};
+use super::{Effects, Grant, GrantKind, PathRef, What};
+use crate::table::ShellEnv;
+
+/// Capabilities that reach the host from a container (capabilities(7)): `ALL`, mounting and
+/// namespace control (`SYS_ADMIN`), tracing other processes, loading kernel modules, raw I/O,
+/// reading any file, BPF, the MAC policy, the kernel log, rebooting.
+pub(crate) const HOST_CAPABILITIES: &[&str] = &[
+    "ALL",
+    "SYS_ADMIN",
+    "SYS_PTRACE",
+    "SYS_MODULE",
+    "SYS_RAWIO",
+    "SYS_BOOT",
+    "DAC_READ_SEARCH",
+    "DAC_OVERRIDE",
+    "BPF",
+    "PERFMON",
+    "MAC_ADMIN",
+    "MAC_OVERRIDE",
+    "SYSLOG",
+];
+
+/// A capability name without its `CAP_` prefix, upper case.
+pub(crate) fn capability_name(t: &str) -> String {
+    let u = t.trim().to_ascii_uppercase();
+    u.strip_prefix("CAP_").map_or(u.clone(), str::to_string)
+}
+
+/// Whether a mode as given (`4755`, `04755`, `0o2755`, `u+s`, `ug+s,o-w`, `=rwxs`) sets the
+/// set-uid or set-gid bit. Modes that clear them (`u-s`, `0755`) or only set the sticky bit
+/// (`1777`, `+t`) do not; an owner (`root:root`) is no mode.
+pub(crate) fn sets_setuid(mode: &str) -> bool {
+    mode.split_whitespace().any(|m| {
+        let m = m.trim_matches(|c| c == '"' || c == '\'');
+        if m.contains("S_ISUID") || m.contains("S_ISGID") {
+            return true;
+        }
+        let digits = m
+            .strip_prefix("0o")
+            .or_else(|| m.strip_prefix("0O"))
+            .unwrap_or(m);
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            return u32::from_str_radix(digits, 8).is_ok_and(|v| v & 0o6000 != 0);
+        }
+        m.split(',').any(symbolic_sets_setuid)
+    })
+}
+
+/// One clause of a symbolic mode (`ug+s`, `u=rwxs`, `+s`, `a+rx-w+s`).
+fn symbolic_sets_setuid(clause: &str) -> bool {
+    let who_end = clause
+        .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
+        .unwrap_or(clause.len());
+    let who = &clause[..who_end];
+    if !who.is_empty() && !who.contains(['u', 'g', 'a']) {
+        return false;
+    }
+    let mut op = None;
+    for ch in clause[who_end..].chars() {
+        match ch {
+            '+' | '-' | '=' => op = Some(ch),
+            's' if matches!(op, Some('+' | '=')) => return true,
+            'r' | 'w' | 'x' | 'X' | 's' | 't' | 'u' | 'g' | 'o' => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Add a set-uid grant beside each permission change that sets the bit.
+pub(crate) fn setuid_grants(fx: &mut Effects) {
+    let mut found = Vec::new();
+    for e in &fx.list {
+        if let What::ChangePermission {
+            path,
+            mode: Some(mode),
+            ..
+        } = &e.what
+            && sets_setuid(mode)
+        {
+            found.push((
+                What::Grant(Grant {
+                    kind: GrantKind::Setuid,
+                    path: Some(path.clone()),
+                    detail: format!("the set-uid/set-gid bit on {} (mode {mode})", path.text),
+                }),
+                e.route.clone(),
+            ));
+        }
+    }
+    for (w, r) in found {
+        fx.push(w, r);
+    }
+}
+
+/// What a pod manifest or override (YAML or JSON) grants: `privileged: true`, `hostPID`,
+/// `hostIPC`, `hostNetwork`, `hostPath` volumes (with their paths; an empty path when it is
+/// not found), added capabilities.
+pub(crate) fn manifest_grants(text: &str) -> Vec<(GrantKind, Option<String>, String)> {
+    static FLAG: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r#"["']?\b(privileged|hostPID|hostIPC|hostNetwork|hostUsers)["']?\s*:\s*["']?(true|false)\b"#).ok()
+    });
+    static HOST_PATH: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r#"["']?\bhostPath["']?\s*:\s*\{?\s*(?:["']?type["']?\s*:\s*["']?\w*["']?\s*,?\s*)?["']?path["']?\s*:\s*["']?([^"'\s,}]+)"#).ok()
+    });
+    static CAPS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r#"(?s)["']?\badd["']?\s*:\s*\[?\s*(?:-\s*)?["']?((?:CAP_)?[A-Z_]+)"#).ok()
+    });
+    let mut found = Vec::new();
+    if let Some(re) = FLAG.as_ref() {
+        for m in re.captures_iter(text) {
+            let (Some(k), Some(v)) = (m.get(1), m.get(2)) else {
+                continue;
+            };
+            let k = k.as_str();
+            // `hostUsers: false` is a pod in the host's user namespace; the others grant when
+            // true.
+            let on = (v.as_str() == "true") != (k == "hostUsers");
+            if !on {
+                continue;
+            }
+            let kind = match k {
+                "privileged" => GrantKind::PrivilegedContainer,
+                "hostNetwork" => GrantKind::HostNetwork,
+                "hostUsers" => continue,
+                _ => GrantKind::HostNamespace,
+            };
+            found.push((kind, None, format!("a pod with `{k}: {}`", v.as_str())));
+        }
+    }
+    let mut paths = 0;
+    if let Some(re) = HOST_PATH.as_ref() {
+        for m in re.captures_iter(text) {
+            if let Some(path) = m.get(1) {
+                paths += 1;
+                found.push((
+                    GrantKind::HostMount,
+                    Some(path.as_str().to_string()),
+                    format!("a pod mounting the host path {}", path.as_str()),
+                ));
+            }
+        }
+    }
+    // A `hostPath` whose path is not read here: a host path only known when it runs.
+    if paths == 0 && text.contains("hostPath") {
+        found.push((
+            GrantKind::HostMount,
+            Some(String::new()),
+            "a pod mounting a host path (`hostPath`)".into(),
+        ));
+    }
+    if let Some(re) = CAPS.as_ref() {
+        for m in re.captures_iter(text) {
+            let Some(cap) = m.get(1).map(|c| capability_name(c.as_str())) else {
+                continue;
+            };
+            if HOST_CAPABILITIES.contains(&cap.as_str()) {
+                found.push((
+                    GrantKind::Capability,
+                    None,
+                    format!("a pod with the capability {cap}"),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// `kubectl apply|create|replace -f FILE`: what the manifest grants, read from what the same
+/// line wrote to FILE (`cat > pod.yaml <<EOF … EOF && kubectl apply -f pod.yaml`), else from
+/// the file on disk (a regular file, at most [`super::scripts::MAX_SCRIPT`] bytes). A folder,
+/// a URL or a file that is not there adds nothing.
+pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
+    let mut found = Vec::new();
+    for (i, e) in fx.list.iter().enumerate() {
+        let What::Run(c) = &e.what else {
+            continue;
+        };
+        // Only a command that names a file option is parsed again.
+        if !c.args.iter().any(|a| {
+            a.text.starts_with("-f")
+                || a.text.starts_with("--filename")
+                || a.text.starts_with("--patch-file")
+        }) {
+            continue;
+        }
+        let Some(p) = parse(c).filter(|p| p.row.action == Action::Pod) else {
+            continue;
+        };
+        if !p
+            .sub
+            .first()
+            .is_some_and(|s| matches!(s.as_str(), "apply" | "create" | "replace" | "patch"))
+        {
+            continue;
+        }
+        for f in p.values_of(Role::ManifestFile) {
+            if f.dynamic || f.text == "-" || f.text.contains("://") {
+                continue;
+            }
+            let plain = |t: &str| t.strip_prefix("./").unwrap_or(t).to_string();
+            let written = fx.list.get(..i).and_then(|before| {
+                before.iter().rev().find_map(|w| match &w.what {
+                    What::Write {
+                        path,
+                        content: Some(text),
+                        ..
+                    } if !path.dynamic && plain(&path.text) == plain(&f.text) => Some(text.clone()),
+                    _ => None,
+                })
+            });
+            let text = written.or_else(|| {
+                let abs = crate::paths::normalize(&f.text, c.cwd.as_deref(), &env.home)?;
+                match read_script(&abs, &f.text) {
+                    Disk::Text(t) => Some(t),
+                    _ => None,
+                }
+            });
+            let Some(text) = text else {
+                continue;
+            };
+            for (kind, path, detail) in manifest_grants(&text) {
+                let path = path.map(|t| PathRef {
+                    dynamic: t.is_empty(),
+                    text: if t.is_empty() { "hostPath".into() } else { t },
+                    cwd: c.cwd.clone(),
+                });
+                found.push((
+                    What::Grant(Grant {
+                        kind,
+                        path,
+                        detail: format!("{detail} (manifest {})", f.text),
+                    }),
+                    e.route.clone(),
+                ));
+            }
+        }
+    }
+    for (w, r) in found {
+        fx.push(w, r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sets_setuid;
+
+    #[test]
+    fn octal_and_symbolic_modes_that_set_the_setuid_or_setgid_bit() {
+        for m in [
+            "4755",
+            "2755",
+            "6755",
+            "04755",
+            "4711",
+            "0o4755",
+            "u+s",
+            "g+s",
+            "+s",
+            "a+s",
+            "ug+s",
+            "u=rwxs",
+            "u+rwxs,go-w",
+            "o-w,u+s",
+            "stat.S_ISUID|0o755",
+        ] {
+            assert!(sets_setuid(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn everyday_modes_set_no_setuid_bit() {
+        for m in [
+            "755",
+            "0755",
+            "644",
+            "+x",
+            "u+x",
+            "u+rwx",
+            "a+rX",
+            "go-w",
+            "1777",
+            "+t",
+            "o+t",
+            "u-s",
+            "g-s",
+            "-s",
+            "o+s",
+            "root:root",
+            "root",
+            "www-data:www-data",
+            "",
+        ] {
+            assert!(!sets_setuid(m), "{m}");
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! Privilege: programs that run a command or a shell as another user (`sudo`, `doas`,
+//! `pkexec`, `run0`, `su`), enter or create namespaces (`nsenter`, `unshare`), set file
+//! capabilities (`setcap`), and start pods (`kubectl run|apply|create|debug`). What they grant
+//! is read by the shell lens's privilege action; container runtimes (`docker run`) are rows of
+//! [`super::cloud`] with the grant roles.
+//!
+//! Written from sudo(8), doas(1), pkexec(1), run0(1), su(1), runuser(1), nsenter(1),
+//! unshare(1), setcap(8) and `kubectl run|apply|debug --help`.
+
+use super::row::{Action, Program, ROW, Role, Switch};
+
+/// The options of `sudo` that take a value, besides `-u`.
+const SUDO_VALUED: &[&str] = &[
+    "-g",
+    "--group",
+    "-C",
+    "--close-from",
+    "-h",
+    "--host",
+    "-p",
+    "--prompt",
+    "-U",
+    "--other-user",
+    "-r",
+    "--role",
+    "-t",
+    "--type",
+    "-D",
+    "--chdir",
+    "-T",
+    "--command-timeout",
+    "-R",
+    "--chroot",
+];
+
+/// The options of `run0` that take a value, besides `-u`.
+const RUN0_VALUED: &[&str] = &[
+    "-g",
+    "--group",
+    "--nice",
+    "-D",
+    "--chdir",
+    "--setenv",
+    "--unit",
+    "--property",
+    "--description",
+    "--slice",
+    "--slice-inherit",
+    "--machine",
+    "--background",
+    "--shell-prompt-prefix",
+];
+
+/// The privilege rows, in the order they are tried.
+pub(super) static ROWS: &[Program] = &[
+    // `sudo -i`, `sudo -s`, `sudo -u bob -i`: the target user's shell; `sudo CMD` runs the
+    // command (the shell analyser unwraps it: a shell run through sudo is judged as such).
+    Program {
+        names: &["sudo"],
+        action: Action::Escalate { bare_shell: false },
+        valued: SUDO_VALUED,
+        options: &[("-u", Role::User), ("--user", Role::User)],
+        switches: &[
+            ("-i", Switch::RunsShell),
+            ("--login", Switch::RunsShell),
+            ("-s", Switch::RunsShell),
+            ("--shell", Switch::RunsShell),
+        ],
+        options_end: true,
+        ..ROW
+    },
+    Program {
+        names: &["doas"],
+        action: Action::Escalate { bare_shell: false },
+        valued: &["-C"],
+        options: &[("-u", Role::User)],
+        switches: &[("-s", Switch::RunsShell)],
+        options_end: true,
+        ..ROW
+    },
+    // `pkexec` and `run0` with no command start root's shell.
+    Program {
+        names: &["pkexec"],
+        action: Action::Escalate { bare_shell: true },
+        options: &[("--user", Role::User)],
+        options_end: true,
+        ..ROW
+    },
+    Program {
+        names: &["run0"],
+        action: Action::Escalate { bare_shell: true },
+        valued: RUN0_VALUED,
+        options: &[("-u", Role::User), ("--user", Role::User)],
+        options_end: true,
+        ..ROW
+    },
+    // `su [-] [USER]` starts USER's shell (root by default); `su -c CMD [USER]` runs CMD
+    // through it (analysed as a line of its own).
+    Program {
+        names: &["su", "runuser"],
+        action: Action::Escalate { bare_shell: true },
+        valued: &[
+            "-s",
+            "--shell",
+            "-g",
+            "--group",
+            "-G",
+            "--supp-group",
+            "-w",
+            "--whitelist-environment",
+        ],
+        options: &[
+            ("-c", Role::Shell),
+            ("--command", Role::Shell),
+            ("--session-command", Role::Shell),
+            ("-u", Role::User),
+            ("--user", Role::User),
+        ],
+        lead: &[Role::User],
+        ..ROW
+    },
+    // `nsenter -t PID …`: a command in another process's namespaces (PID 1's are the host's).
+    Program {
+        names: &["nsenter"],
+        action: Action::EnterNamespaces,
+        valued: &["-S", "--setuid", "-G", "--setgid"],
+        options: &[("-t", Role::Target), ("--target", Role::Target)],
+        options_end: true,
+        ..ROW
+    },
+    Program {
+        names: &["unshare"],
+        action: Action::Unshare,
+        valued: &[
+            "--map-user",
+            "--map-group",
+            "--map-users",
+            "--map-groups",
+            "-S",
+            "--setuid",
+            "-G",
+            "--setgid",
+            "-R",
+            "--root",
+            "-w",
+            "--wd",
+            "--propagation",
+            "--setgroups",
+        ],
+        switches: &[
+            ("-r", Switch::MapRoot),
+            ("--map-root-user", Switch::MapRoot),
+        ],
+        options_end: true,
+        ..ROW
+    },
+    Program {
+        names: &["setcap"],
+        action: Action::SetCapability,
+        valued: &["-n"],
+        ..ROW
+    },
+    // Pods: `kubectl run --privileged`, `--overrides='{…}'`, `kubectl patch -p '{…}'`, a
+    // manifest fed on standard input (`kubectl apply -f - <<EOF`) or in a file, `kubectl debug
+    // node/NAME` (host namespaces, the host's root at /host), `kubectl debug
+    // --profile=sysadmin` (privileged).
+    Program {
+        names: &["kubectl", "oc"],
+        subs: &[
+            &["run"],
+            &["apply"],
+            &["create"],
+            &["replace"],
+            &["patch"],
+            &["debug"],
+        ],
+        global: &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "--as",
+            "--as-group",
+            "--token",
+        ],
+        action: Action::Pod,
+        valued: &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--image",
+            "--env",
+            "--labels",
+            "-l",
+            "--port",
+            "--restart",
+            "--command",
+            "-c",
+            "--container",
+            "--target",
+            "--attach",
+            "--image-pull-policy",
+            "--copy-to",
+            "-o",
+            "--output",
+            "--field-manager",
+            "--dry-run",
+            "--custom-profile",
+            "--type",
+        ],
+        options: &[
+            ("--overrides", Role::Manifest),
+            ("-p", Role::Manifest),
+            ("--patch", Role::Manifest),
+            ("--patch-file", Role::ManifestFile),
+            ("-f", Role::ManifestFile),
+            ("--filename", Role::ManifestFile),
+            ("--profile", Role::SecurityOpt),
+        ],
+        switches: &[("--privileged", Switch::Privileged)],
+        ..ROW
+    },
+];

@@ -1,0 +1,359 @@
+//! Grants: what a command gives beyond running — a shell as root or another user, the host's
+//! namespaces, a privileged container, a bind mount of a host path, a host device, added
+//! capabilities, root in a new user namespace, file capabilities.
+//!
+//! In: one simple command and its words sorted by its row ([`Parsed`]): the escalation rows
+//! (`sudo`, `doas`, `pkexec`, `run0`, `su`), `nsenter`, `unshare`, `setcap`, the pod rows
+//! (`kubectl run|apply|debug`), and the grant roles of any row (`--privileged`, `--pid`,
+//! `--cap-add`, `--security-opt`, `--device`, `-v`, `--mount` of the container rows). Out:
+//! [`What::Grant`] effects. A shell started through an escalation (`sudo bash`, `doas sh`,
+//! `su -c bash`) is seen on the shell's own command, whose wrapper path names the escalation.
+
+use super::out::{Out, read, write};
+use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
+use crate::effects::programs::{Action, Parsed, Role, Switch, rows};
+use crate::effects::{Grant, GrantKind, PathRef, What};
+use crate::shell::{Arg, RedirectMode, SimpleCommand};
+
+/// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
+const SHELLS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox",
+];
+
+/// Capabilities over the network stack: the host's when the container is on the host's
+/// network.
+const NETWORK_CAPABILITIES: &[&str] = &["NET_ADMIN", "NET_RAW"];
+
+/// Security options that switch a container's confinement off (docker-run `--security-opt`,
+/// podman `--security-opt`), and `kubectl debug --profile` values that make a privileged
+/// container.
+const UNCONFINED: &[&str] = &[
+    "seccomp=unconfined",
+    "seccomp:unconfined",
+    "apparmor=unconfined",
+    "apparmor:unconfined",
+    "label=disable",
+    "label:disable",
+    "label=type:spc_t",
+    "systempaths=unconfined",
+    "unmask=all",
+];
+
+/// `kubectl debug --profile` values that give the container every privilege.
+const PRIVILEGED_PROFILES: &[&str] = &["sysadmin"];
+
+fn grant(kind: GrantKind, path: Option<PathRef>, detail: String) -> What {
+    What::Grant(Grant { kind, path, detail })
+}
+
+/// The grants of one command by its row: the grant roles of its option values and switches,
+/// then its row's escalation, namespace, capability or pod action.
+pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    shell_through_escalation(c, p, out);
+    for (role, v) in &p.values {
+        container_value(*role, v, c, out);
+    }
+    if p.has(Switch::Privileged) {
+        out.push(grant(
+            GrantKind::PrivilegedContainer,
+            None,
+            format!("a privileged container (`{} --privileged`)", c.basename()),
+        ));
+    }
+    match p.row.action {
+        Action::Escalate { bare_shell } => escalate(c, p, bare_shell, out),
+        Action::EnterNamespaces => {
+            let target = p.values_of(Role::Target).next().map_or_else(
+                || "another process".to_string(),
+                |t| format!("process {}", t.text),
+            );
+            out.push(grant(
+                GrantKind::HostNamespace,
+                None,
+                format!("the namespaces of {target} (`nsenter`)"),
+            ));
+        }
+        Action::Unshare if p.has(Switch::MapRoot) => out.push(grant(
+            GrantKind::UserNamespace,
+            None,
+            "root in a new user namespace (`unshare -r`)".into(),
+        )),
+        Action::SetCapability => set_capability(c, p, out),
+        Action::Pod => pod(c, p, out),
+        _ => {}
+    }
+}
+
+/// The names of the programs that run a command as another user (the escalation rows).
+fn is_escalation(name: &str) -> bool {
+    rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
+}
+
+/// Whether the command's standard input is a file or text (`sudo sh < x.sh`, `<<EOF`).
+fn stdin_fed(c: &SimpleCommand) -> bool {
+    c.redirections.iter().any(|r| {
+        r.fd.is_none_or(|fd| fd == 0) && matches!(r.mode, RedirectMode::Read | RedirectMode::Text)
+    })
+}
+
+/// `sudo env bash`, `doas nice sh`: a shell given no script, no `-c` text and no standard
+/// input, started through an escalation with other wrappers between them. (The escalation's
+/// own row judges the shell it runs directly, `sudo bash`, where its redirections are seen.)
+fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    if !SHELLS.contains(&c.basename()) {
+        return;
+    }
+    let Some(k) = c
+        .via
+        .iter()
+        .position(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
+    else {
+        return;
+    };
+    if k + 1 == c.via.len()
+        || p.lead_given
+        || !p.operands.is_empty()
+        || p.has(Switch::StdinScript)
+        || stdin_fed(c)
+    {
+        return;
+    }
+    out.push(grant(
+        GrantKind::PrivilegedShell,
+        None,
+        format!(
+            "an interactive shell through {} (`{}`)",
+            c.via.join(", "),
+            c.basename()
+        ),
+    ));
+}
+
+/// `sudo -i`, `sudo -u bob -s`, `doas -s`, `pkexec`, `run0`, `su -`, `su postgres`: the
+/// target user's shell, when no command is given.
+fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
+    let su_style = p.row.lead.contains(&Role::User);
+    let user = p
+        .values_of(Role::User)
+        .chain(p.operands_of(Role::User))
+        .find(|a| a.text != "-")
+        .map_or_else(|| "root".to_string(), |a| a.text.clone());
+    let command: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    // `su -c bash`, `sudo bash -l`, `pkexec sh`: the command is a shell given nothing to run
+    // (its standard input not fed by the escalation's redirections).
+    let runs_shell = if su_style {
+        !p.scripts.is_empty() && p.scripts.iter().all(|(_, t)| bare_shell_text(t))
+    } else {
+        bare_shell_words(&command) && !stdin_fed(c)
+    };
+    let has_command = if su_style {
+        !p.scripts.is_empty()
+    } else {
+        !command.is_empty()
+    };
+    if !runs_shell && (has_command || !(bare_shell || p.has(Switch::RunsShell))) {
+        return;
+    }
+    out.push(grant(
+        GrantKind::PrivilegedShell,
+        None,
+        format!(
+            "a shell as {user} (`{}`)",
+            SimpleCommand {
+                via: Vec::new(),
+                ..c.clone()
+            }
+            .display_words()
+        ),
+    ));
+}
+
+/// Shell text that only starts a shell (`bash`, `bash -l`, `/bin/sh -i`).
+fn bare_shell_text(t: &Arg) -> bool {
+    let words: Vec<Arg> = t.text.split_whitespace().map(|w| part(t, w)).collect();
+    let refs: Vec<&Arg> = words.iter().collect();
+    !t.dynamic && bare_shell_words(&refs)
+}
+
+/// Words that only start a shell: a shell's name, then options that give it no script and
+/// no `-c` text (`bash`, `bash -l`, `/bin/zsh --login`, `sh -i`).
+fn bare_shell_words(words: &[&Arg]) -> bool {
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+    !first.dynamic
+        && SHELLS.contains(&name)
+        && name != "busybox"
+        && rest.iter().all(|w| {
+            let t = w.text.as_str();
+            !w.dynamic
+                && (matches!(t, "--login" | "--norc" | "--noprofile" | "--posix")
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.len() > 1
+                        && t[1..]
+                            .chars()
+                            .all(|ch| matches!(ch, 'i' | 'l' | 'p' | 'e' | 'x' | 'v' | 'u'))))
+        })
+}
+
+/// The grant of one option value with a grant role (`--cap-add`, `--security-opt`,
+/// `--device`, `--pid`, `--net`, `-v`, `--mount`).
+fn container_value(role: Role, v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    let t = v.text.trim();
+    match role {
+        Role::Capability => {
+            for cap in t.split(',').map(capability_name) {
+                let kind = if HOST_CAPABILITIES.contains(&cap.as_str()) {
+                    GrantKind::Capability
+                } else if NETWORK_CAPABILITIES.contains(&cap.as_str()) {
+                    GrantKind::NetworkCapability
+                } else {
+                    continue;
+                };
+                out.push(grant(
+                    kind,
+                    None,
+                    format!("the capability {cap} (`--cap-add`)"),
+                ));
+            }
+        }
+        Role::SecurityOpt if PRIVILEGED_PROFILES.contains(&t) => out.push(grant(
+            GrantKind::PrivilegedContainer,
+            None,
+            format!("a privileged container (`--profile={t}`)"),
+        )),
+        Role::SecurityOpt if UNCONFINED.contains(&t.to_ascii_lowercase().as_str()) => {
+            out.push(grant(
+                GrantKind::Capability,
+                None,
+                format!("a container without confinement (`--security-opt {t}`)"),
+            ));
+        }
+        Role::Namespace if t == "host" => out.push(grant(
+            GrantKind::HostNamespace,
+            None,
+            "a container in the host's namespaces (`=host`)".into(),
+        )),
+        Role::Network if t == "host" => out.push(grant(
+            GrantKind::HostNetwork,
+            None,
+            "a container on the host's network (`--net=host`)".into(),
+        )),
+        Role::Device => {
+            let host = t.split(':').next().unwrap_or_default();
+            if !host.is_empty() {
+                out.push(grant(
+                    GrantKind::Device,
+                    Some(PathRef::from_arg(&part(v, host), c.cwd.as_deref())),
+                    format!("the host device {host} to a container (`--device`)"),
+                ));
+            }
+        }
+        Role::MountSpec => mount_spec(v, c, out),
+        _ => {}
+    }
+}
+
+/// An argument word with new text, dynamic as its word.
+fn part(a: &Arg, text: &str) -> Arg {
+    Arg {
+        text: text.to_string(),
+        dynamic: a.dynamic,
+    }
+}
+
+/// A host path mounted into a container or pod (`-v HOST:…`, `--mount source=HOST`).
+pub(super) fn host_mount(host: &Arg, c: &SimpleCommand, out: &mut Out) {
+    out.push(grant(
+        GrantKind::HostMount,
+        Some(PathRef::from_arg(host, c.cwd.as_deref())),
+        format!("a bind mount of {} into a container", host.text),
+    ));
+}
+
+/// `--mount type=bind,source=HOST,target=…[,readonly]`: a bind mount's host path is read,
+/// written unless read-only, and granted.
+fn mount_spec(v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    let mut bind = false;
+    let mut source = None;
+    let mut read_only = false;
+    for kv in v.text.split(',') {
+        let (k, val) = kv.split_once('=').unwrap_or((kv, ""));
+        match k.trim() {
+            "type" => bind = val == "bind",
+            "source" | "src" => source = Some(val),
+            "readonly" | "ro" => read_only = val.is_empty() || val == "true" || val == "1",
+            _ => {}
+        }
+    }
+    let Some(source) = source.filter(|s| bind && !s.is_empty()) else {
+        return;
+    };
+    let host = part(v, source);
+    read(&host, c, out);
+    if !read_only {
+        write(&host, false, c, out);
+    }
+    host_mount(&host, c, out);
+}
+
+/// `setcap CAPS FILE [CAPS FILE…]`; `-r` removes and `-v` verifies.
+fn set_capability(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    if p.other_flags
+        .iter()
+        .any(|f| f.text.starts_with('-') && f.text[1..].contains(['r', 'v']))
+    {
+        return;
+    }
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    for pair in ops.chunks(2) {
+        if let [caps, file] = pair {
+            out.push(grant(
+                GrantKind::FileCapability,
+                Some(PathRef::from_arg(file, c.cwd.as_deref())),
+                format!("the file capabilities {} on {}", caps.text, file.text),
+            ));
+        }
+    }
+}
+
+/// `kubectl run --overrides='{…}'`, `kubectl apply -f - <<EOF`, `kubectl debug node/NAME`.
+fn pod(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    for v in p.values_of(Role::Manifest) {
+        manifest(&v.text, c, out);
+    }
+    if p.values_of(Role::ManifestFile).any(|f| f.text == "-")
+        && let Some(text) = c.stdin_text()
+    {
+        manifest(text, c, out);
+    }
+    if p.sub.first().is_some_and(|s| s == "debug")
+        && p.operands
+            .iter()
+            .any(|(_, a)| a.text.starts_with("node/") || a.text.starts_with("nodes/"))
+    {
+        out.push(grant(
+            GrantKind::HostNamespace,
+            None,
+            "a debugging container in a node's host namespaces (`kubectl debug node/…`)".into(),
+        ));
+        let root = Arg {
+            text: "/".into(),
+            dynamic: false,
+        };
+        host_mount(&root, c, out);
+    }
+}
+
+fn manifest(text: &str, c: &SimpleCommand, out: &mut Out) {
+    for (kind, path, detail) in manifest_grants(text) {
+        let path = path.map(|p| PathRef {
+            dynamic: p.is_empty(),
+            text: if p.is_empty() { "hostPath".into() } else { p },
+            cwd: c.cwd.clone(),
+        });
+        out.push(grant(kind, path, detail));
+    }
+}

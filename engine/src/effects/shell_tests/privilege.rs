@@ -1,0 +1,326 @@
+//! Grants: what a command gives beyond running (sudo(8), su(1), pkexec(1), doas(1),
+//! nsenter(1), unshare(1), setcap(8), chmod(1), install(1), docker-run and kubectl
+//! references), and the targets of kills fed by process lookups (pgrep(1), pidof(8)).
+
+use super::{effects, fx};
+use crate::effects::{EffectKind, What, effects_of};
+use crate::table::ShellEnv;
+
+/// The grants of a line (`kind path-or-dash`), from the shell lens and the derived passes.
+fn grants(line: &str) -> Vec<String> {
+    let env = ShellEnv {
+        project: None,
+        home: "/home/u".into(),
+    };
+    let payload =
+        serde_json::json!({"cwd": "/p", "tool_name": "Bash", "tool_input": {"command": line}});
+    effects_of(&payload, &env)
+        .of(EffectKind::Grant)
+        .filter_map(|e| match &e.what {
+            What::Grant(g) => Some(format!(
+                "{} {}",
+                g.kind.name(),
+                g.path.as_ref().map_or("-", |p| p.text.as_str())
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+fn check(cases: &[(&str, &[&str])]) {
+    for (line, want) in cases {
+        assert_eq!(grants(line), *want, "{line}");
+    }
+}
+
+#[test]
+fn shells_as_root_or_another_user() {
+    let shell: &[&str] = &["privileged-shell -"];
+    check(&[
+        ("sudo -i", shell),
+        ("sudo -s", shell),
+        ("sudo --login", shell),
+        ("sudo -iu deploy", shell),
+        ("sudo -u bob -s", shell),
+        ("sudo su -", shell),
+        ("sudo su", shell),
+        ("sudo bash", shell),
+        ("sudo -E bash -l", shell),
+        ("sudo env zsh", shell),
+        ("sudo -- /bin/sh", shell),
+        ("pkexec", shell),
+        ("pkexec sh", shell),
+        ("pkexec --user root bash", shell),
+        ("run0", shell),
+        ("run0 -u root zsh", shell),
+        ("doas -s", shell),
+        ("doas sh", shell),
+        ("su", shell),
+        ("su -", shell),
+        ("su - root", shell),
+        ("su postgres", shell),
+        ("su -l postgres", shell),
+        ("su -c bash", shell),
+        ("su -s /bin/bash -c 'bash -l' www-data", shell),
+    ]);
+}
+
+#[test]
+fn commands_run_as_root_are_no_grant() {
+    check(&[
+        ("sudo apt-get install -y ripgrep", &[]),
+        ("sudo systemctl restart nginx", &[]),
+        ("sudo -u postgres psql -c 'select 1'", &[]),
+        ("sudo -l", &[]),
+        ("sudo -v", &[]),
+        ("sudo bash -c 'apt-get update'", &[]),
+        ("sudo bash ./install.sh", &[]),
+        ("sudo bash <<'EOF'\nsystemctl status nginx\nEOF", &[]),
+        ("sudo sh < setup.sh", &[]),
+        ("su postgres -c 'psql -l'", &[]),
+        ("su -c 'make install' root", &[]),
+        ("pkexec apt-get update", &[]),
+        ("doas pkg_add vim", &[]),
+        ("bash", &[]),
+        ("bash -l", &[]),
+        // `-l` after the command is the command's option, not sudo's list.
+        ("sudo ls -l /root", &[]),
+    ]);
+}
+
+#[test]
+fn su_c_text_is_analysed_as_a_line() {
+    assert!(
+        fx("su -c 'rm -rf /tmp/x' root")
+            .iter()
+            .any(|e| e == "delete /tmp/x recursively")
+    );
+}
+
+#[test]
+fn namespaces() {
+    check(&[
+        ("nsenter -t 1 -m -u -i -n sh", &["host-namespace -"]),
+        (
+            "nsenter --target 1 --mount --uts --ipc --net --pid -- bash",
+            &["host-namespace -"],
+        ),
+        ("unshare -r sh", &["user-namespace -"]),
+        (
+            "unshare --map-root-user --mount bash",
+            &["user-namespace -"],
+        ),
+        ("unshare --mount --pid --fork true", &[]),
+    ]);
+    // What nsenter and unshare run is a command of its own.
+    assert!(
+        fx("nsenter -t 1 -m sh -c 'cat /etc/shadow'")
+            .iter()
+            .any(|e| e == "read /etc/shadow")
+    );
+}
+
+#[test]
+fn containers() {
+    check(&[
+        (
+            "docker run --privileged -it ubuntu sh",
+            &["privileged-container -"],
+        ),
+        (
+            "podman create --privileged alpine",
+            &["privileged-container -"],
+        ),
+        (
+            "docker exec --privileged -it web sh",
+            &["privileged-container -"],
+        ),
+        ("docker run -v /:/host ubuntu", &["host-mount /"]),
+        (
+            "docker run -v /var/run/docker.sock:/var/run/docker.sock x",
+            &["host-mount /var/run/docker.sock"],
+        ),
+        ("docker run --volume=/etc:/e:ro x", &["host-mount /etc"]),
+        (
+            "docker run --mount type=bind,source=/etc,target=/x x",
+            &["host-mount /etc"],
+        ),
+        (
+            "docker run --mount type=bind,src=/root,dst=/r,readonly x",
+            &["host-mount /root"],
+        ),
+        (
+            "docker run --mount type=volume,source=data,target=/d x",
+            &[],
+        ),
+        ("docker run -v data:/d -v /anon x", &[]),
+        ("docker run --pid=host alpine", &["host-namespace -"]),
+        (
+            "docker run --ipc host --uts=host alpine",
+            &["host-namespace -"],
+        ),
+        ("docker run --pid=container:web alpine", &[]),
+        ("docker run --net=host redis", &["host-network -"]),
+        ("docker run --network host redis", &["host-network -"]),
+        ("docker run --network bridge redis", &[]),
+        ("docker run --cap-add=ALL x", &["capability -"]),
+        ("docker run --cap-add SYS_ADMIN x", &["capability -"]),
+        ("docker run --cap-add cap_sys_ptrace x", &["capability -"]),
+        (
+            "docker run --cap-add NET_ADMIN x",
+            &["network-capability -"],
+        ),
+        (
+            "docker run --cap-add NET_BIND_SERVICE --cap-drop ALL x",
+            &[],
+        ),
+        (
+            "docker run --security-opt seccomp=unconfined x",
+            &["capability -"],
+        ),
+        (
+            "docker run --security-opt apparmor:unconfined x",
+            &["capability -"],
+        ),
+        ("docker run --security-opt no-new-privileges x", &[]),
+        (
+            "docker run --device /dev/sda:/dev/xvda x",
+            &["device /dev/sda"],
+        ),
+        ("docker run -p 8080:80 nginx", &[]),
+        (
+            "ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind:rw docker.io/library/alpine:latest x sh",
+            &["host-mount /", "privileged-container -"],
+        ),
+        ("docker run --rm -it -e A=1 -w /src ubuntu bash", &[]),
+    ]);
+    assert_eq!(
+        grants("docker run --rm -v \"$PWD\":/src -w /src rust cargo build"),
+        ["host-mount /p"]
+    );
+}
+
+#[test]
+fn pods() {
+    check(&[
+        (
+            "kubectl run x --image=alpine --privileged -- sh",
+            &["privileged-container -"],
+        ),
+        (
+            r#"kubectl run x --image=a --overrides='{"spec":{"hostPID":true,"hostNetwork":true,"containers":[{"securityContext":{"privileged":true}}]}}'"#,
+            &[
+                "host-namespace -",
+                "host-network -",
+                "privileged-container -",
+            ],
+        ),
+        (
+            "kubectl apply -f - <<EOF\nspec:\n  hostIPC: true\n  volumes:\n  - name: r\n    hostPath:\n      path: /etc\n      type: Directory\nEOF",
+            &["host-namespace -", "host-mount /etc"],
+        ),
+        (
+            "kubectl apply -f - <<EOF\nspec:\n  containers:\n  - securityContext:\n      capabilities:\n        add: [\"SYS_ADMIN\"]\nEOF",
+            &["capability -"],
+        ),
+        (
+            "kubectl debug node/n1 -it --image=busybox",
+            &["host-namespace -", "host-mount /"],
+        ),
+        (
+            "kubectl debug -it web --image=busybox --profile=sysadmin",
+            &["privileged-container -"],
+        ),
+        (
+            r#"kubectl patch deploy web -p '{"spec":{"template":{"spec":{"hostNetwork":true}}}}'"#,
+            &["host-network -"],
+        ),
+        ("kubectl run tmp --image=busybox --rm -it -- sh", &[]),
+        ("kubectl apply -f deploy.yaml", &[]),
+        (
+            "kubectl apply -f - <<EOF\nspec:\n  securityContext:\n    privileged: false\n    runAsNonRoot: true\nEOF",
+            &[],
+        ),
+    ]);
+}
+
+#[test]
+fn setuid_bits_and_file_capabilities() {
+    check(&[
+        ("chmod 4755 ./a", &["setuid ./a"]),
+        ("chmod 2755 d", &["setuid d"]),
+        ("chmod 6755 d", &["setuid d"]),
+        ("chmod u+s a", &["setuid a"]),
+        ("chmod g+s a", &["setuid a"]),
+        ("chmod +s a", &["setuid a"]),
+        ("chmod a+s a", &["setuid a"]),
+        (
+            "install -m 4755 a /usr/local/bin/b",
+            &["setuid /usr/local/bin/b"],
+        ),
+        ("install -m4755 a b", &["setuid b"]),
+        ("install --mode=u+s a b", &["setuid b"]),
+        (
+            "python3 -c 'import os; os.chmod(\"/tmp/sh\", 0o4755)'",
+            &["setuid /tmp/sh"],
+        ),
+        ("setcap cap_net_raw+ep ./a", &["file-capability ./a"]),
+        (
+            "setcap cap_net_raw+ep a cap_setuid=ep b",
+            &["file-capability a", "file-capability b"],
+        ),
+        ("setcap -r ./a", &[]),
+        ("setcap -v cap_net_raw+ep ./a", &[]),
+        ("getcap ./a", &[]),
+        ("chmod 755 script.sh", &[]),
+        ("chmod +x a", &[]),
+        ("chmod u+rwx ~/bin/x", &[]),
+        ("chmod 1777 /tmp/shared", &[]),
+        ("chmod u-s a", &[]),
+        ("install -m 755 a b", &[]),
+        ("chown root:root a", &[]),
+    ]);
+}
+
+#[test]
+fn kills_fed_by_process_lookups_signal_what_was_looked_up() {
+    let signals = |line: &str| -> Vec<String> {
+        effects(line)
+            .list
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::Signal { targets, .. } => Some(
+                    targets
+                        .iter()
+                        .map(|t| t.text.clone())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(signals("kill $(pgrep seamguard)"), ["$(…) seamguard"]);
+    assert_eq!(
+        signals("kill -9 `pidof seamguard-hook`"),
+        ["$(…) seamguard-hook"]
+    );
+    assert_eq!(
+        signals("pgrep -u me -f 'seamguard serve' | xargs kill"),
+        ["seamguard serve"]
+    );
+    assert_eq!(signals("kill $(cat app.pid)"), ["$(…)"]);
+    assert_eq!(
+        signals("ps aux | grep '[s]eamguard' | awk '{print $2}' | xargs kill -9"),
+        ["seamguard"]
+    );
+    assert_eq!(
+        signals("kill $(ps -ef | grep -v grep | grep seamguard | awk '{print $2}')"),
+        ["$(…) seamguard"]
+    );
+    assert_eq!(signals("kill 12345; kill %1"), ["12345", "%1"]);
+    // A lookup on the line does not rename literal targets.
+    assert_eq!(signals("pgrep node; kill 42"), ["42"]);
+    // Nothing looked up: a kill fed by xargs has no target the lens can name.
+    assert!(signals("lsof -ti:3000 | xargs kill -9").is_empty());
+}
