@@ -10,6 +10,7 @@
 
 use super::context::{Feed, Input, LineAnalysis};
 use super::{Arg, MAX_LOOP_WORDS};
+use crate::effects::programs::globals;
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -214,7 +215,12 @@ impl Wrapper {
             rest
         } else {
             // `docker -H h exec …`: options may come before the subcommand.
-            match skip_options(rest, self.valued, false).split_first() {
+            // The CLI's own global options count too (`kubectl --cluster c exec …`).
+            let mut valued = self.valued.to_vec();
+            if let Some(g) = self.names.first().and_then(|n| globals::of(n)) {
+                valued.extend_from_slice(g.valued);
+            }
+            match skip_options(rest, &valued, false).split_first() {
                 Some((s, after)) if !s.dynamic && s.text == self.sub => after,
                 _ => return Wrapped::Nothing,
             }

@@ -19,6 +19,7 @@
 mod cloud;
 mod files;
 mod git;
+pub(crate) mod globals;
 mod network;
 mod packages;
 mod parse;
