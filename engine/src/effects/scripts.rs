@@ -591,6 +591,7 @@ fn resolved(w: &What) -> bool {
         What::Send(s) => !s.dynamic && s.endpoint.is_some(),
         What::Signal { targets, .. } => !targets.iter().any(|a| a.dynamic),
         What::Install { packages, .. } => !packages.iter().any(|a| a.dynamic),
+        What::Destroy { targets, .. } => !targets.iter().any(|a| a.dynamic),
         What::Configure(c) => !c.file.dynamic,
     }
 }

@@ -186,6 +186,11 @@ pub(crate) const DOCTL: &[&str] = &[
 /// Fly.io's `flyctl` global flags that take a value.
 pub(crate) const FLYCTL: &[&str] = &["-t", "--access-token", "-a", "--app", "-c", "--config"];
 
+/// `mysqladmin`'s connection options that take a value (`mysqladmin -u root drop app`).
+pub(crate) const MYSQLADMIN: &[&str] = &[
+    "-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket",
+];
+
 /// Every CLI with global options, by name.
 pub(crate) static GLOBALS: &[Globals] = &[
     Globals {
@@ -257,6 +262,12 @@ pub(crate) static GLOBALS: &[Globals] = &[
     Globals {
         names: &["doctl"],
         valued: DOCTL,
+        anywhere: true,
+        toolchain: false,
+    },
+    Globals {
+        names: &["mysqladmin"],
+        valued: MYSQLADMIN,
         anywhere: true,
         toolchain: false,
     },

@@ -20,6 +20,7 @@ mod cloud;
 mod files;
 mod git;
 pub(crate) mod globals;
+pub(crate) mod infra;
 mod network;
 mod packages;
 mod parse;

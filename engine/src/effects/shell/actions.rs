@@ -11,6 +11,7 @@ use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
 use crate::effects::What;
+use crate::effects::programs::infra::destroys;
 use crate::effects::programs::{Action, Role, Switch, parse};
 use crate::shell::{Arg, SimpleCommand};
 
@@ -105,6 +106,15 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         "ruby" | "perl" | "perl5" | "php" | "pwsh" | "powershell" | "powershell.exe"
         | "pwsh.exe" => unparsed_code_effects(c, out),
         _ => {}
+    }
+    // Cloud and infrastructure CLIs: the operation of their command model.
+    if let Some(d) = destroys(c) {
+        out.push(What::Destroy {
+            cli: d.cli,
+            service: d.service,
+            operation: d.operation,
+            targets: d.targets,
+        });
     }
     if let Some(inner) = python_module(c) {
         program_effects(&inner, out);
