@@ -38,6 +38,7 @@ pub mod settings;
 pub(crate) mod shell;
 #[cfg(test)]
 mod shell_tests;
+pub(crate) mod sql;
 #[cfg(test)]
 mod tests;
 pub mod url;

@@ -132,9 +132,7 @@ pub(crate) static CLIS: &[Cli] = &[
         names: &["kubectl", "oc", "kubecolor"],
         verbs: &["delete", "drain"],
         flagged: &[("replace", &["--force"])],
-        routine: &[
-            "pod", "pods", "po", "event", "events", "ev", "job", "jobs",
-        ],
+        routine: &["pod", "pods", "po", "event", "events", "ev", "job", "jobs"],
         typed: true,
         ..CLI
     },

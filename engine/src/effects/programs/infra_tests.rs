@@ -10,7 +10,13 @@ fn destroyed(line: &str) -> Option<String> {
     let c = a.commands.first().expect("a command");
     destroys(c).map(|d| {
         let targets: Vec<&str> = d.targets.iter().map(|a| a.text.as_str()).collect();
-        format!("{}|{}|{}|{}", d.cli, d.service, d.operation, targets.join(" "))
+        format!(
+            "{}|{}|{}|{}",
+            d.cli,
+            d.service,
+            d.operation,
+            targets.join(" ")
+        )
     })
 }
 
@@ -27,7 +33,10 @@ fn aws_operations_that_destroy() {
         ),
         ("aws s3 rb s3://b --force", "aws|s3|rb|s3://b"),
         ("aws s3 rm s3://b --recursive", "aws|s3|rm|s3://b"),
-        ("aws s3 sync ./site s3://b --delete", "aws|s3|sync|./site s3://b"),
+        (
+            "aws s3 sync ./site s3://b --delete",
+            "aws|s3|sync|./site s3://b",
+        ),
         (
             "aws cloudformation delete-stack --stack-name web",
             "aws|cloudformation|delete-stack|web",
