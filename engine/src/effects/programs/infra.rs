@@ -48,6 +48,10 @@ pub(crate) struct Cli {
     pub(crate) prefixes: &'static [&'static str],
     /// Operations that destroy only with one of these flags (`apply` with `-destroy`).
     pub(crate) flagged: &'static [(&'static str, &'static [&'static str])],
+    /// Operations that destroy only when their last operand is remote (`aws s3 sync
+    /// ./site s3://b --delete` deletes in the bucket; `aws s3 sync s3://b ./site --delete`
+    /// deletes local files, a `delete` effect of its own).
+    pub(crate) remote_last: &'static [&'static str],
     /// Words skipped in the command path (`alpha`, `beta`).
     pub(crate) skip: &'static [&'static str],
     /// Resource types whose deletion is routine (`kubectl delete pod`): no destroy.
@@ -66,6 +70,7 @@ const CLI: Cli = Cli {
     verbs: &[],
     prefixes: &[],
     flagged: &[],
+    remote_last: &[],
     skip: &[],
     routine: &[],
     typed: false,
@@ -92,6 +97,7 @@ pub(crate) static CLIS: &[Cli] = &[
             "batch-delete-",
         ],
         flagged: &[("rm", &["--recursive"]), ("sync", &["--delete"])],
+        remote_last: &["sync"],
         ..CLI
     },
     Cli {
@@ -309,7 +315,9 @@ impl Cli {
                 let [service, op, rest @ ..] = pos.as_slice() else {
                     return None;
                 };
-                (plain(service) && plain(op) && self.destroys(&op.text, c))
+                let remote = !self.remote_last.contains(&op.text.as_str())
+                    || rest.last().is_some_and(|a| a.text.contains("://"));
+                (plain(service) && plain(op) && self.destroys(&op.text, c) && remote)
                     .then(|| make(vec![service.text.as_str()], &op.text, rest))
             }
             Path::Colon => {

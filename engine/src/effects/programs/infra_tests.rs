@@ -123,6 +123,7 @@ fn reading_creating_and_routine_operations_destroy_nothing() {
         "aws s3 ls s3://b",
         "aws s3 rm s3://b/one.txt",
         "aws s3 sync ./site s3://b",
+        "aws s3 sync s3://b/ ./local --delete",
         "aws ec2 run-instances --image-id ami-1",
         "aws logs get-log-events --log-group-name g",
         "gcloud compute instances list",

@@ -17,6 +17,7 @@
 //! reads a command line by its row.
 
 mod cloud;
+pub(crate) mod database;
 mod files;
 mod git;
 pub(crate) mod globals;

@@ -2,6 +2,7 @@
 //! code, then the effects of the row's [`Action`]; languages the table does not parse
 //! (`ruby -e`, `php -r`) by their markers.
 
+use super::database::database;
 use super::files::{chattr, copy, files, find, permission};
 use super::git::{git_config, scheduled_jobs};
 use super::install::install;
@@ -107,6 +108,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | "pwsh.exe" => unparsed_code_effects(c, out),
         _ => {}
     }
+    // Database clients: the SQL they run.
+    database(c, out);
     // Cloud and infrastructure CLIs: the operation of their command model.
     if let Some(d) = destroys(c) {
         out.push(What::Destroy {

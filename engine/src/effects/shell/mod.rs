@@ -16,6 +16,7 @@
 //! [`redirects`] and [`pipes`] what flows in and out of a command.
 
 mod actions;
+mod database;
 mod files;
 mod git;
 mod install;
