@@ -23,8 +23,8 @@
 //!   classes) shared by every lens that sends.
 //!
 //! Policies test effects with `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
-//! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs` and
-//! `when.configures`.
+//! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs`,
+//! `when.destroys` and `when.configures`.
 
 pub(crate) mod content;
 pub(crate) mod files;
