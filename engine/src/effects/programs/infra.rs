@@ -289,6 +289,16 @@ fn plain(a: &Arg) -> bool {
             .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
 }
 
+/// What `c` destroys: its service path, operation and targets.
+fn make(c: &SimpleCommand, service: Vec<&str>, op: &str, targets: &[&Arg]) -> Destroy {
+    Destroy {
+        cli: c.basename().to_string(),
+        service: service.join(" "),
+        operation: op.to_string(),
+        targets: targets.iter().map(|a| (*a).clone()).collect(),
+    }
+}
+
 impl Cli {
     /// Whether `op` destroys as written on `c`.
     fn destroys(&self, op: &str, c: &SimpleCommand) -> bool {
@@ -303,12 +313,7 @@ impl Cli {
     /// Read `c` by this row.
     fn read(&self, c: &SimpleCommand) -> Option<Destroy> {
         let pos = positionals(c);
-        let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| Destroy {
-            cli: c.basename().to_string(),
-            service: service.join(" "),
-            operation: op.to_string(),
-            targets: targets.iter().map(|a| (*a).clone()).collect(),
-        };
+        let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
         match self.path {
             Path::Always => Some(make(Vec::new(), c.basename(), &pos)),
             Path::ServiceOperation => {
@@ -338,7 +343,7 @@ impl Cli {
                     }
                     if self.destroys(t, c) {
                         let rest = pos.get(i + 1..).unwrap_or_default();
-                        return self.typed_target(c, service, t, rest, &make);
+                        return self.typed_target(c, service, t, rest);
                     }
                     if service.len() == depth || !(groups.is_empty() || groups.contains(&t)) {
                         return None;
@@ -358,8 +363,8 @@ impl Cli {
         mut service: Vec<&'a str>,
         op: &str,
         rest: &[&'a Arg],
-        make: &dyn Fn(Vec<&str>, &str, &[&Arg]) -> Destroy,
     ) -> Option<Destroy> {
+        let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
         if !self.typed || op != "delete" {
             return Some(make(service, op, rest));
         }

@@ -16,7 +16,6 @@
 //! [`redirects`] and [`pipes`] what flows in and out of a command.
 
 mod actions;
-mod database;
 mod files;
 mod git;
 mod install;
