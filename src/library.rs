@@ -53,6 +53,7 @@ macro_rules! library {
 pub(crate) const BALANCED: &[PolicyFile] = library!("":
     "destructive.toml",
     "exfiltration.toml",
+    "infrastructure.toml",
     "lists.toml",
     "mcp.toml",
     "obfuscation.toml",

@@ -112,6 +112,12 @@ pub enum Object {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         project: Option<String>,
     },
+    /// Cloud or infrastructure resources destroyed, in words (`aws ec2 terminate-instances
+    /// i-1`).
+    Resource {
+        /// The CLI, its operation and the targets.
+        text: String,
+    },
     /// A part of the call no lens could resolve, by the words of its cause.
     Cause {
         /// The cause.
@@ -181,6 +187,7 @@ impl Object {
                 }
                 s
             }
+            Object::Resource { text } => format!("resources: {text}"),
             Object::Cause { text } => format!("unresolved part: {text}"),
             Object::Call { key } => format!("the call {key}"),
         }
@@ -293,6 +300,19 @@ pub(crate) fn object_of(e: &Effect, env: &ShellEnv, project: Option<&str>) -> Op
                 program: c.basename().to_string(),
                 target,
                 project: project.map(str::to_string),
+            }
+        }
+        What::Destroy {
+            cli,
+            service,
+            operation,
+            targets,
+        } => {
+            let mut words: Vec<&str> = vec![cli, service, operation];
+            words.extend(targets.iter().map(|a| a.text.as_str()));
+            words.retain(|w| !w.is_empty());
+            Object::Resource {
+                text: words.join(" "),
             }
         }
         What::Unsure(w) => Object::Cause { text: w.clone() },

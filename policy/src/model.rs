@@ -366,6 +366,9 @@ pub enum EffectKind {
     ChangePermission,
     /// A package is installed (`when.installs`).
     Install,
+    /// Cloud or infrastructure resources are destroyed by a CLI's operation
+    /// (`when.destroys`: `aws ec2 terminate-instances`, `kubectl delete ns`, `dropdb`).
+    Destroy,
     /// An agent's own settings change in a way that matters to the guard
     /// (`when.configures`).
     Configure,
@@ -389,6 +392,7 @@ impl EffectKind {
         ("signals", EffectKind::Signal),
         ("changes_permission", EffectKind::ChangePermission),
         ("installs", EffectKind::Install),
+        ("destroys", EffectKind::Destroy),
         ("configures", EffectKind::Configure),
         ("grants", EffectKind::Grant),
     ];
@@ -417,6 +421,7 @@ impl EffectKind {
             EffectKind::Signal => "signals",
             EffectKind::ChangePermission => "changes the permissions of",
             EffectKind::Install => "installs",
+            EffectKind::Destroy => "destroys",
             EffectKind::Configure => "configures",
             EffectKind::Grant => "grants",
             EffectKind::Unsure => "cannot resolve",
@@ -466,6 +471,16 @@ pub struct EffectTest {
     pub targets: Vec<String>,
     /// `manager`: the package manager is one of these (`npm`, `pip`).
     pub managers: Vec<String>,
+    /// `cli` / `service` / `operation` (destroys): the CLI, its service path and its
+    /// operation match one of these globs each (`aws`, `ec2`, `delete-*`).
+    #[serde(default)]
+    pub clis: Vec<String>,
+    /// See [`EffectTest::clis`].
+    #[serde(default)]
+    pub services: Vec<String>,
+    /// See [`EffectTest::clis`].
+    #[serde(default)]
+    pub operations: Vec<String>,
     /// `source_not_in`: the install names a source (registry, index, URL) whose host matches
     /// none of these.
     pub source_not_in: Vec<String>,
@@ -524,6 +539,9 @@ impl EffectTest {
             runs_response: false,
             targets: Vec::new(),
             managers: Vec::new(),
+            clis: Vec::new(),
+            services: Vec::new(),
+            operations: Vec::new(),
             source_not_in: Vec::new(),
             lenses: Vec::new(),
             content_regex: Vec::new(),

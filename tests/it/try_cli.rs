@@ -251,3 +251,42 @@ fn the_library_asks_about_what_it_cannot_resolve_and_stays_quiet_on_ordinary_wor
     );
     assert!(!r.stdout.contains("no-disk-tools"), "{}", r.stdout);
 }
+
+/// A user policy on cloud operations: `when.destroys` by CLI, service and operation globs,
+/// and a subcommand rule that sees through a global option with a separate value.
+const CLOUD_POLICY: &str = r#"
+[[rule]]
+id = "no-ec2-terminate"
+seam = "pre-tool"
+when.destroys = { cli = ["aws"], service = ["ec2"], operation = ["terminate-*"] }
+decision = "deny"
+reason = "Terminating instances is done by the release pipeline"
+
+[[rule]]
+id = "kubectl-deletes"
+seam = "pre-tool"
+when.runs = { program = "kubectl", subcommand = "delete" }
+decision = "ask"
+reason = "Deleting from a cluster needs approval"
+"#;
+
+#[test]
+fn user_rules_see_cloud_operations_and_subcommands_behind_global_options() {
+    let dir = workdir();
+    std::fs::write(dir.join("cloud.toml"), CLOUD_POLICY).unwrap();
+    let judge = |line: &str| try_(&dir, &[line, "--policy", "cloud.toml", "--cwd", "/w"]);
+    let r =
+        judge("aws --profile prod --region eu-west-1 ec2 terminate-instances --instance-ids i-1");
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stdout.contains("no-ec2-terminate"), "{}", r.stdout);
+    // Another service, or a reading operation: not this rule.
+    assert_eq!(
+        judge("aws rds delete-db-instance --db-instance-identifier db").code,
+        0
+    );
+    assert_eq!(judge("aws ec2 describe-instances").code, 0);
+    let r = judge("kubectl --context prod delete ns payments");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("kubectl-deletes"), "{}", r.stdout);
+    assert_eq!(judge("kubectl --context prod get ns").code, 0);
+}

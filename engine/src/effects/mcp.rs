@@ -38,8 +38,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{BodySource, Effects, Lens, PathRef, Route, Send, What};
-use crate::shell::{Arg, SimpleCommand};
+use super::{BodySource, Effects, Lens, PathRef, Route, Send, What, sql};
+use crate::shell::Arg;
 use crate::table::ShellEnv;
 
 /// Most keys of an object whose values are read with their siblings as context.
@@ -411,176 +411,6 @@ fn url_shaped(s: &str) -> bool {
 /// Escape a key for a JSON pointer.
 fn pointer(base: &str, key: &str) -> String {
     format!("{base}/{}", key.replace('~', "~0").replace('/', "~1"))
-}
-
-/// A statement's first keyword and whether it is a SQL statement the lens knows.
-const SQL_VERBS: &[&str] = &[
-    "select", "insert", "update", "delete", "drop", "truncate", "alter", "create", "replace",
-    "merge", "upsert", "with", "grant", "revoke", "explain", "show", "describe", "desc", "pragma",
-    "vacuum", "copy", "call", "exec", "execute", "begin", "commit", "rollback", "set", "use",
-    "attach", "detach", "load", "rename", "comment", "analyze", "reindex", "lock", "unlock",
-    "values", "table",
-];
-
-/// SQL text with string literals, quoted identifiers and comments blanked out.
-fn sql_code(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' | '`' => {
-                out.push(' ');
-                for d in chars.by_ref() {
-                    if d == c {
-                        break;
-                    }
-                }
-            }
-            '-' if chars.peek() == Some(&'-') => {
-                for d in chars.by_ref() {
-                    if d == '\n' {
-                        break;
-                    }
-                }
-                out.push(' ');
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut prev = ' ';
-                for d in chars.by_ref() {
-                    if prev == '*' && d == '/' {
-                        break;
-                    }
-                    prev = d;
-                }
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// One SQL statement: its verb, whether it destroys data, and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Statement {
-    verb: String,
-    destructive: bool,
-    text: String,
-}
-
-/// The statements of SQL text, or `None` when it is not SQL. `strict`: the key alone
-/// (`query`) does not say SQL, so each verb needs its statement's shape (`SELECT … FROM`,
-/// `DELETE FROM`, `UPDATE … SET`, `DROP TABLE`).
-fn sql_statements(s: &str, strict: bool) -> Option<Vec<Statement>> {
-    // Split at the semicolons that are code (not in a literal or a comment).
-    let mut stmts = Vec::new();
-    let mut start = 0usize;
-    let mut bounds = Vec::new();
-    let mut in_q: Option<char> = None;
-    let mut line_comment = false;
-    let mut block_comment = false;
-    let bytes: Vec<(usize, char)> = s.char_indices().collect();
-    let mut i = 0;
-    while i < bytes.len() {
-        let (pos, c) = bytes[i];
-        let next = bytes.get(i + 1).map(|x| x.1);
-        if let Some(q) = in_q {
-            if c == q {
-                in_q = None;
-            }
-        } else if line_comment {
-            if c == '\n' {
-                line_comment = false;
-            }
-        } else if block_comment {
-            if c == '*' && next == Some('/') {
-                block_comment = false;
-                i += 1;
-            }
-        } else {
-            match c {
-                '\'' | '"' | '`' => in_q = Some(c),
-                '-' if next == Some('-') => line_comment = true,
-                '/' if next == Some('*') => block_comment = true,
-                ';' => {
-                    bounds.push((start, pos));
-                    start = pos + 1;
-                }
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    bounds.push((start, s.len()));
-    for (a, b) in bounds {
-        let text = s[a..b].trim();
-        let code = sql_code(text);
-        let toks: Vec<String> = code
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*'))
-            .filter(|t| !t.is_empty())
-            .map(str::to_ascii_lowercase)
-            .collect();
-        let Some(verb) = toks.first() else {
-            continue;
-        };
-        if !SQL_VERBS.contains(&verb.as_str()) {
-            return None;
-        }
-        let has = |w: &str| toks.iter().any(|t| t == w);
-        let second = toks.get(1).map(String::as_str).unwrap_or("");
-        const OBJECTS: &[&str] = &[
-            "table",
-            "database",
-            "schema",
-            "index",
-            "view",
-            "user",
-            "role",
-            "function",
-            "procedure",
-            "trigger",
-            "sequence",
-            "extension",
-            "type",
-            "if",
-            "or",
-            "temp",
-            "temporary",
-            "unique",
-            "materialized",
-            "column",
-            "collection",
-            "keyspace",
-        ];
-        let shaped = match verb.as_str() {
-            "select" => has("from") || toks.len() <= 3 && code.contains(['(', '*', '1']),
-            "insert" | "replace" | "upsert" => has("into"),
-            "update" => has("set"),
-            "delete" => has("from"),
-            "drop" | "create" | "alter" => OBJECTS.contains(&second),
-            "truncate" => toks.len() >= 2,
-            "with" => has("as") && code.contains('('),
-            "merge" => has("into") && has("using"),
-            _ => false,
-        };
-        if strict && !shaped {
-            return None;
-        }
-        let destructive = match verb.as_str() {
-            "drop" | "truncate" => true,
-            "delete" | "update" => !has("where"),
-            "alter" => has("drop"),
-            "with" => has("drop") || has("truncate") || (has("delete") && !has("where")),
-            _ => false,
-        };
-        stmts.push(Statement {
-            verb: verb.clone(),
-            destructive,
-            text: text.to_string(),
-        });
-    }
-    (!stmts.is_empty()).then_some(stmts)
 }
 
 /// The walk over one call's arguments.
@@ -1007,7 +837,7 @@ impl<'a> Walk<'a> {
             && matches!(joined.as_str(), "command" | "input" | "text"));
         if sql_key {
             let strict = joined == "query" && !self.db_tool;
-            if let Some(stmts) = sql_statements(t, strict) {
+            if let Some(stmts) = sql::statements(t, strict) {
                 for st in stmts {
                     self.sql(st, ptr, base, fx);
                 }
@@ -1307,28 +1137,11 @@ impl<'a> Walk<'a> {
     }
 
     /// A SQL statement: a `run` of `sql`.
-    fn sql(&mut self, st: Statement, ptr: &str, base: Option<&str>, fx: &mut Effects) {
-        let arg = |t: &str| Arg {
-            text: t.to_string(),
-            dynamic: false,
-        };
-        let mut args = vec![arg(&st.verb)];
-        if st.destructive {
-            args.push(arg("--destructive"));
+    fn sql(&mut self, st: sql::Statement, ptr: &str, base: Option<&str>, fx: &mut Effects) {
+        if let Some(why) = st.unparsed(self.tool) {
+            fx.push(What::Unsure(why), self.route(ptr));
         }
-        args.push(arg(&st.text));
-        fx.push(
-            What::Run(SimpleCommand {
-                program: "sql".to_string(),
-                dynamic_program: false,
-                args,
-                redirects: Vec::new(),
-                redirections: Vec::new(),
-                via: Vec::new(),
-                cwd: base.map(str::to_string),
-            }),
-            self.route(ptr),
-        );
+        fx.push(What::Run(st.run(base)), self.route(ptr));
     }
 
     /// What the whole call adds: the request an upload sends, a remote repository's write.

@@ -24,7 +24,7 @@
 //!
 //! Policies test effects with `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
 //! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs`,
-//! `when.configures` and `when.grants`.
+//! `when.destroys`, `when.configures` and `when.grants`.
 
 pub(crate) mod content;
 pub(crate) mod files;
@@ -39,6 +39,7 @@ pub mod settings;
 pub(crate) mod shell;
 #[cfg(test)]
 mod shell_tests;
+pub(crate) mod sql;
 #[cfg(test)]
 mod tests;
 pub mod url;
@@ -300,6 +301,19 @@ pub enum What {
         /// A registry / index / source other than the default, when given.
         source: Option<String>,
     },
+    /// Cloud or infrastructure resources are destroyed by a CLI's operation (`aws ec2
+    /// terminate-instances`, `gcloud compute instances delete`, `kubectl delete ns`,
+    /// `terraform destroy`): the program table's command model.
+    Destroy {
+        /// The CLI (`aws`, `kubectl`).
+        cli: String,
+        /// The service or group path (`ec2`, `compute instances`, `namespace`), maybe empty.
+        service: String,
+        /// The operation (`terminate-instances`, `delete`, `destroy`).
+        operation: String,
+        /// The targets as named after the operation.
+        targets: Vec<Arg>,
+    },
     /// An agent's own settings change in a way that matters to the guard (blanket
     /// permission, approval switched off, seamguard's hook removed): see [`settings`].
     Configure(SettingsChange),
@@ -330,6 +344,7 @@ impl Effect {
             What::Signal { .. } => EffectKind::Signal,
             What::ChangePermission { .. } => EffectKind::ChangePermission,
             What::Install { .. } => EffectKind::Install,
+            What::Destroy { .. } => EffectKind::Destroy,
             What::Configure(_) => EffectKind::Configure,
             What::Grant(_) => EffectKind::Grant,
             What::Unsure(_) => EffectKind::Unsure,
@@ -417,6 +432,23 @@ impl fmt::Display for Effect {
                 if let Some(src) = source {
                     write!(f, " from {src}")?;
                 }
+            }
+            What::Destroy {
+                cli,
+                service,
+                operation,
+                targets,
+            } => {
+                // `destroys svc web with `kubectl delete``.
+                let mut words: Vec<&str> = vec![service.as_str()];
+                words.extend(targets.iter().map(|a| a.text.as_str()));
+                words.retain(|w| !w.is_empty());
+                let what = if words.is_empty() {
+                    "resources".to_string()
+                } else {
+                    words.join(" ")
+                };
+                write!(f, "{v} {what} with `{cli} {operation}`")?;
             }
             What::Configure(c) => write!(f, "{c}")?,
             What::Grant(g) => write!(f, "{v} {}", g.detail)?,

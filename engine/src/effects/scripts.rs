@@ -76,6 +76,8 @@ enum How {
     Shebang,
     /// By an interpreter of the code lens (`python x.py`).
     Code(Lang),
+    /// By a database client (`psql -f x.sql`, `mysql app < x.sql`): SQL statements.
+    Sql,
 }
 
 /// What a command runs from a file.
@@ -196,6 +198,22 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
             how,
         })
     };
+    // A database client's file of SQL (`psql -f x.sql`), or its standard input read from a
+    // file (`mysql app < schema.sql`).
+    if let Some(row) = crate::effects::programs::database::client(c) {
+        let file = row.sql(c).into_iter().find_map(|s| match s {
+            crate::effects::programs::database::Sql::File(a) => Some(a),
+            crate::effects::programs::database::Sql::Text(_) => None,
+        });
+        let stdin = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
+            .filter(|r| r.mode == RedirectMode::Read)
+            .map(|r| r.target.clone());
+        return script(file.as_ref().or(stdin.as_ref()), How::Sql);
+    }
     if SHELLS.contains(&base) {
         let inline = c.args.iter().any(|a| {
             let t = a.text.as_str();
@@ -591,6 +609,7 @@ fn resolved(w: &What) -> bool {
         What::Send(s) => !s.dynamic && s.endpoint.is_some(),
         What::Signal { targets, .. } => !targets.iter().any(|a| a.dynamic),
         What::Install { packages, .. } => !packages.iter().any(|a| a.dynamic),
+        What::Destroy { targets, .. } => !targets.iter().any(|a| a.dynamic),
         What::Configure(c) => !c.file.dynamic,
         What::Grant(g) => g.path.as_ref().is_none_or(|p| !p.dynamic),
     }
@@ -725,6 +744,7 @@ impl Scripts<'_> {
         } in versions
         {
             let how = match (how, interpreter(&text)) {
+                (How::Sql, _) => How::Sql,
                 (How::Shebang, Interp::Shell) | (How::Shell, _) => How::Shell,
                 (How::Shebang, Interp::Code(l)) | (How::Code(l), _) => How::Code(l),
                 (How::Shebang, Interp::Other) => continue,
@@ -755,8 +775,26 @@ impl Scripts<'_> {
                         self.out,
                     );
                 }
+                How::Sql => self.sql_text(&text, &label, keep_unsure),
                 _ => self.shell_text(&text, cwd, &label, keep_unsure),
             }
+        }
+    }
+
+    /// SQL run from a file by a database client: its statements (a client's own
+    /// backslash commands left out), as `run`s of `sql`.
+    fn sql_text(&mut self, text: &str, label: &str, keep_unsure: bool) {
+        let who = self.c.basename().to_string();
+        let text = crate::effects::programs::database::without_meta(text);
+        for st in super::sql::statements(&text, false).unwrap_or_default() {
+            if keep_unsure && let Some(why) = st.unparsed(&who) {
+                self.unsure(why, Some(label));
+            }
+            let route = self.route_via(Some(label));
+            self.out.push(Effect {
+                what: What::Run(st.run(self.c.cwd.as_deref())),
+                route,
+            });
         }
     }
 

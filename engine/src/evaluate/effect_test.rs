@@ -185,6 +185,16 @@ pub(crate) fn eval_effect(
                     }
                 }
             }
+            What::Destroy {
+                cli,
+                service,
+                operation,
+                ..
+            } => Some(
+                (t.clis.is_empty() || name_matches(&t.clis, cli))
+                    && (t.services.is_empty() || name_matches(&t.services, service))
+                    && (t.operations.is_empty() || name_matches(&t.operations, operation)),
+            ),
             What::Configure(c) => {
                 if (!t.changes.is_empty() && !t.changes.iter().any(|x| x == c.change.name()))
                     || (!t.agents.is_empty() && !t.agents.iter().any(|x| x == c.agent.name()))

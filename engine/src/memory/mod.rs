@@ -326,10 +326,10 @@ const RUNNABLE_NAMES: &[&str] = &[
     ".envrc",
 ];
 
-/// Extensions of script files.
+/// Extensions of script files (`.sql`: run by a database client, `psql -f x.sql`).
 const SCRIPT_EXTENSIONS: &[&str] = &[
     "sh", "bash", "zsh", "ksh", "dash", "fish", "command", "mk", "py", "js", "mjs", "cjs", "ts",
-    "mts", "rb", "pl", "php", "lua", "ps1", "bat", "cmd",
+    "mts", "rb", "pl", "php", "lua", "ps1", "bat", "cmd", "sql",
 ];
 
 /// Whether a file written at `abs` with `content` can be run (its content is worth keeping):

@@ -1,23 +1,12 @@
-//! What seamguard knows about individual programs' command lines, as data: which `git`
-//! options take a value before the subcommand, which search and edit tools take a pattern or
+//! What seamguard knows about individual programs' command lines, as data: which global
+//! options of a CLI take a value (the program table's [`globals`]), which search and edit tools take a pattern or
 //! script before their files, which `git push` options force, delete or push every ref.
 //!
 //! In: one analysed [`SimpleCommand`]. Out: its flags, its positional arguments and the
 //! operands a path or argument test should look at.
 
+use crate::effects::programs::globals;
 use crate::shell::{Arg, SimpleCommand};
-
-/// `git` global options that take the next argument as their value (`git -C dir push`):
-/// that value is not the subcommand.
-pub(crate) const GIT_GLOBAL_OPTIONS_WITH_VALUE: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-    "--super-prefix",
-];
 
 /// Programs that read a shell script (`bash -c '…'`, `bash file`, `… | bash`).
 pub(crate) const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox"];
@@ -77,11 +66,13 @@ pub(crate) fn cmd_flags(c: &SimpleCommand) -> Vec<String> {
 }
 
 /// The positional arguments of a command: everything that is not a flag, everything after
-/// `--`, and not the values of `git`'s global options.
+/// `--`, and not the values of the CLI's global options (`kubectl --context prod delete`,
+/// `git -C dir push`; the program table's [`globals`]) nor a `cargo +toolchain` word, so
+/// that the first positional is the subcommand.
 pub(crate) fn positionals(c: &SimpleCommand) -> Vec<&Arg> {
     let mut out = Vec::new();
     let mut after = false;
-    let git = base(&c.program) == "git";
+    let globals = globals::of(base(&c.program));
     let mut skip_next = false;
     for a in &c.args {
         if skip_next {
@@ -97,9 +88,16 @@ pub(crate) fn positionals(c: &SimpleCommand) -> Vec<&Arg> {
             after = true;
             continue;
         }
-        if git && out.is_empty() && GIT_GLOBAL_OPTIONS_WITH_VALUE.contains(&t) {
-            skip_next = true;
-            continue;
+        if let Some(g) = globals
+            && (out.is_empty() || g.anywhere)
+        {
+            if g.valued.contains(&t) {
+                skip_next = true;
+                continue;
+            }
+            if g.toolchain && out.is_empty() && t.starts_with('+') {
+                continue;
+            }
         }
         // A flag word holding `$IFS` (`rm -rf${IFS}$HOME`) splits into more words at run
         // time: what follows the split is an operand, only known then.
@@ -132,4 +130,66 @@ pub(crate) fn operands<'c>(
         operands.remove(0);
     }
     operands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::positionals;
+    use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+
+    /// The positionals of the first command of `line`, as text.
+    fn pos(line: &str) -> Vec<String> {
+        let a = BrushAnalyzer.analyze(line, None);
+        let c = a.commands.first().expect("a command");
+        positionals(c).iter().map(|a| a.text.clone()).collect()
+    }
+
+    #[test]
+    fn global_option_values_are_not_the_subcommand() {
+        assert_eq!(
+            pos("kubectl --context prod delete ns payments"),
+            ["delete", "ns", "payments"]
+        );
+        assert_eq!(
+            pos("kubectl -n prod delete namespace prod"),
+            ["delete", "namespace", "prod"]
+        );
+        // cobra takes global flags after the subcommand too.
+        assert_eq!(
+            pos("kubectl delete -n prod deploy web"),
+            ["delete", "deploy", "web"]
+        );
+        assert_eq!(pos("helm -n prod uninstall web"), ["uninstall", "web"]);
+        assert_eq!(
+            pos("git -C /tmp/x push origin main"),
+            ["push", "origin", "main"]
+        );
+        assert_eq!(
+            pos("docker -H tcp://h:2375 volume rm d"),
+            ["volume", "rm", "d"]
+        );
+        assert_eq!(
+            pos("aws --profile prod ec2 terminate-instances --instance-ids i-1"),
+            ["ec2", "terminate-instances", "i-1"]
+        );
+        assert_eq!(
+            pos("gcloud --project p compute instances delete vm1"),
+            ["compute", "instances", "delete", "vm1"]
+        );
+        assert_eq!(
+            pos("az --subscription s group delete -n rg"),
+            ["group", "delete", "rg"]
+        );
+        assert_eq!(pos("npm --prefix web install"), ["install"]);
+        assert_eq!(pos("cargo +nightly -Z unstable-options build"), ["build"]);
+        assert_eq!(pos("terraform -chdir=infra destroy"), ["destroy"]);
+    }
+
+    #[test]
+    fn a_subcommand_option_after_the_subcommand_is_its_own() {
+        // `git commit -C HEAD`: `-C` reuses a message; HEAD is the subcommand's operand.
+        assert_eq!(pos("git commit -C HEAD"), ["commit", "HEAD"]);
+        // `docker run -c 512 img`: after the subcommand it is `run`'s cpu shares.
+        assert_eq!(pos("docker run -c 512 img"), ["run", "512", "img"]);
+    }
 }

@@ -10,6 +10,7 @@
 
 use super::context::{Feed, Input, LineAnalysis};
 use super::{Arg, MAX_LOOP_WORDS};
+use crate::effects::programs::globals;
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -27,8 +28,9 @@ pub(super) struct Wrapper {
     /// Whether the wrapped command gets the wrapper's standard input as arguments instead
     /// (`find … | xargs bash` runs script files, it does not pipe a script into `bash`).
     input_as_args: bool,
-    /// The subcommand that makes the program a wrapper (`docker exec`), after the options
-    /// in `valued`; empty: none.
+    /// The subcommands that make the program a wrapper (`docker exec`), after the options
+    /// in `valued`: `|`-separated alternatives of one or more words (`exec|compose exec`);
+    /// empty: none.
     sub: &'static str,
 }
 
@@ -171,9 +173,10 @@ static WRAPPERS: &[Wrapper] = &[
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
     Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
     Wrapper {
-        // `docker exec [-it] [-e X=1] CONTAINER CMD…`: the command runs in the container.
+        // `docker exec [-it] [-e X=1] CONTAINER CMD…`: the command runs in the container;
+        // `docker compose [-f F] exec|run [-T] SERVICE CMD…` in a service's container.
         operands: 1,
-        sub: "exec",
+        sub: "exec|compose exec|compose run",
         ..Wrapper::options(
             &["docker", "podman", "nerdctl"],
             &[
@@ -185,10 +188,55 @@ static WRAPPERS: &[Wrapper] = &[
                 "--workdir",
                 "--env-file",
                 "--detach-keys",
+                "-f",
+                "--file",
+                "-p",
+                "--project-name",
+                "--profile",
+                "--project-directory",
+                "--index",
+                "--name",
+                "--entrypoint",
+                "-l",
+                "--label",
+                "-v",
+                "--volume",
+                "--publish",
                 "-H",
                 "--host",
                 "--context",
                 "-c",
+            ],
+        )
+    },
+    Wrapper {
+        // `docker-compose [-f F] exec|run [-T] SERVICE CMD…`.
+        operands: 1,
+        sub: "exec|run",
+        ..Wrapper::options(
+            &["docker-compose", "podman-compose"],
+            &[
+                "-f",
+                "--file",
+                "-p",
+                "--project-name",
+                "--profile",
+                "--project-directory",
+                "--env-file",
+                "-e",
+                "--env",
+                "-u",
+                "--user",
+                "-w",
+                "--workdir",
+                "--index",
+                "--name",
+                "--entrypoint",
+                "-l",
+                "--label",
+                "-v",
+                "--volume",
+                "--publish",
             ],
         )
     },
@@ -234,21 +282,41 @@ enum Wrapped<'a> {
 }
 
 impl Wrapper {
-    /// Read the wrapper's own words off `rest` (the words after its name).
-    fn wrapped<'a>(&self, rest: &'a [Arg]) -> Wrapped<'a> {
+    /// Read the wrapper's own words off `rest` (the words after its name), with the
+    /// subcommand that made it a wrapper (empty for none).
+    fn wrapped<'a>(&self, rest: &'a [Arg]) -> (Wrapped<'a>, &'static str) {
         if rest
             .first()
             .is_some_and(|a| self.queries.iter().any(|q| a.text.starts_with(q)))
         {
-            return Wrapped::Nothing;
+            return (Wrapped::Nothing, "");
         }
+        let mut matched = "";
         let rest = if self.sub.is_empty() {
             rest
         } else {
             // `docker -H h exec …`: options may come before the subcommand.
-            match skip_options(rest, self.valued, false).split_first() {
-                Some((s, after)) if !s.dynamic && s.text == self.sub => after,
-                _ => return Wrapped::Nothing,
+            // The CLI's own global options count too (`kubectl --cluster c exec …`).
+            let mut valued = self.valued.to_vec();
+            if let Some(g) = self.names.first().and_then(|n| globals::of(n)) {
+                valued.extend_from_slice(g.valued);
+            }
+            let found = self.sub.split('|').find_map(|alt| {
+                let mut at = rest;
+                for word in alt.split(' ') {
+                    match skip_options(at, &valued, false).split_first() {
+                        Some((s, after)) if !s.dynamic && s.text == word => at = after,
+                        _ => return None,
+                    }
+                }
+                Some((alt, at))
+            });
+            match found {
+                Some((alt, after)) => {
+                    matched = alt;
+                    after
+                }
+                None => return (Wrapped::Nothing, matched),
             }
         };
         let cmd = skip_options(rest, self.valued, true);
@@ -258,11 +326,12 @@ impl Wrapper {
         {
             cmd = after;
         }
-        match cmd {
+        let wrapped = match cmd {
             [] => Wrapped::Nothing,
             [line] if self.lone_word_is_script => Wrapped::Script(line),
             _ => Wrapped::Command(cmd),
-        }
+        };
+        (wrapped, matched)
     }
 }
 
@@ -485,12 +554,13 @@ impl LineAnalysis {
                 other => input.stdin = other,
             }
         }
-        let name = if w.sub.is_empty() {
+        let (wrapped, sub) = w.wrapped(rest);
+        let name = if sub.is_empty() {
             base.to_string()
         } else {
-            format!("{base} {}", w.sub)
+            format!("{base} {sub}")
         };
-        match w.wrapped(rest) {
+        match wrapped {
             Wrapped::Nothing => {}
             Wrapped::Script(line) => {
                 let mut v = via.to_vec();

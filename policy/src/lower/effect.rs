@@ -1,6 +1,6 @@
 //! Effect tests: `when.runs`, `when.reads`, `when.writes`, `when.deletes`, `when.sends`,
-//! `when.signals`, `when.changes_permission`, `when.installs`, `when.configures`,
-//! `when.grants` (DESIGN.md
+//! `when.signals`, `when.changes_permission`, `when.installs`, `when.destroys`,
+//! `when.configures`, `when.grants` (DESIGN.md
 //! §3b).
 //!
 //! In: the spanned value of one effect key. Out: a [`Pred::Leaf`] whose test is
@@ -54,6 +54,7 @@ const SEND_KEYS: &[&str] = &[
 ];
 const SIGNAL_KEYS: &[&str] = &["target", "lens"];
 const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens"];
+const DESTROY_KEYS: &[&str] = &["cli", "service", "operation", "lens"];
 const CONFIGURE_KEYS: &[&str] = &["change", "agent", "path_inside", "path_outside", "lens"];
 const GRANT_KEYS: &[&str] = &["grant", "path_inside", "path_outside", "lens"];
 
@@ -98,6 +99,7 @@ pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
         EffectKind::Send => SEND_KEYS,
         EffectKind::Signal => SIGNAL_KEYS,
         EffectKind::Install => INSTALL_KEYS,
+        EffectKind::Destroy => DESTROY_KEYS,
         EffectKind::Configure => CONFIGURE_KEYS,
         EffectKind::Grant => GRANT_KEYS,
         EffectKind::Unsure => &[],
@@ -217,6 +219,9 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "body_from_env" => &mut test.body_from_env,
                     "target" => &mut test.targets,
                     "manager" => &mut test.managers,
+                    "cli" => &mut test.clis,
+                    "service" => &mut test.services,
+                    "operation" => &mut test.operations,
                     "source_not_in" => &mut test.source_not_in,
                     "mode" => &mut test.modes,
                     "body" => &mut test.body_kinds,

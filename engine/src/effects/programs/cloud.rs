@@ -1,7 +1,23 @@
 //! Object-store copies (`s3://…` / `gs://…` operands are remote) and containers, whose
 //! bind mounts expose host paths and whose flags grant privileges.
 
+use super::globals::{AWS, DOCKER, GCLOUD, GSUTIL};
 use super::row::{Action, Program, ROW, Role, Switch};
+
+/// The options `gsutil` and `gcloud` take before `cp` / `storage cp` (one row serves both).
+const GSUTIL_AND_GCLOUD: &[&str] = &{
+    let mut all = [""; GSUTIL.len() + GCLOUD.len()];
+    let mut i = 0;
+    while i < GSUTIL.len() {
+        all[i] = GSUTIL[i];
+        i += 1;
+    }
+    while i < all.len() {
+        all[i] = GCLOUD[i - GSUTIL.len()];
+        i += 1;
+    }
+    all
+};
 
 /// The cloud rows, in the order they are tried.
 pub(super) static ROWS: &[Program] = &[
@@ -9,7 +25,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["aws"],
         subs: &[&["s3", "cp"], &["s3", "sync"], &["s3", "mv"]],
-        global: &["--profile", "--region", "--endpoint-url", "--output"],
+        global: AWS,
         action: Action::Copy { moves: false },
         valued: &[
             "--profile",
@@ -37,7 +53,7 @@ pub(super) static ROWS: &[Program] = &[
             &["storage", "rsync"],
             &["storage", "mv"],
         ],
-        global: &["-o", "-h", "--project", "--account"],
+        global: GSUTIL_AND_GCLOUD,
         action: Action::Copy { moves: false },
         valued: &["-x", "-z", "-j", "-a", "--project"],
         switches: &[
@@ -59,7 +75,7 @@ pub(super) static ROWS: &[Program] = &[
             &["exec"],
             &["container", "exec"],
         ],
-        global: &["-H", "--host", "--context", "-c", "--config"],
+        global: DOCKER,
         valued: &[
             "-e",
             "--env",

@@ -1,20 +1,9 @@
 //! `git`: one row per subcommand family; the global options (`-C DIR`) come before the
 //! subcommand.
 
+use super::globals::GIT;
 use super::row::{Action, Fallback, Program, ROW, Role, Switch};
 use super::search::GREP_VALUED;
-
-/// `git`'s options before the subcommand that take a value.
-const GIT_GLOBAL: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-    "--super-prefix",
-    "--exec-path",
-];
 
 /// Options of `git log` / `show` / `diff` / `blame` that take a value.
 const GIT_HISTORY_VALUED: &[&str] = &[
@@ -61,7 +50,7 @@ pub(super) static ROWS: &[Program] = &[
         // `git clean` deletes untracked files below the working directory.
         names: &["git"],
         subs: &[&["clean"]],
-        global: GIT_GLOBAL,
+        global: GIT,
         valued: &["-e", "--exclude"],
         switches: &[("-n", Switch::DryRun), ("--dry-run", Switch::DryRun)],
         rest: Role::Delete,
@@ -71,7 +60,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["git"],
         subs: &[&["rm"]],
-        global: GIT_GLOBAL,
+        global: GIT,
         switches: &[("-r", Switch::Recursive)],
         options: &[("--pathspec-from-file", Role::Read)],
         rest: Role::Delete,
@@ -95,7 +84,7 @@ pub(super) static ROWS: &[Program] = &[
             &["hash-object"],
             &["difftool"],
         ],
-        global: GIT_GLOBAL,
+        global: GIT,
         valued: GIT_HISTORY_VALUED,
         options: &[
             ("-o", Role::Write),
@@ -110,7 +99,7 @@ pub(super) static ROWS: &[Program] = &[
         // `git grep PATTERN -- PATHS`.
         names: &["git"],
         subs: &[&["grep"]],
-        global: GIT_GLOBAL,
+        global: GIT,
         valued: GREP_VALUED,
         options: &[("-e", Role::Ignore), ("-f", Role::Read)],
         lead: &[Role::Ignore],
@@ -122,7 +111,7 @@ pub(super) static ROWS: &[Program] = &[
         // `git checkout -- f`, `git restore f`, `git reset --hard` overwrite files.
         names: &["git"],
         subs: &[&["checkout"], &["restore"], &["reset"]],
-        global: GIT_GLOBAL,
+        global: GIT,
         valued: &["-b", "-B", "--orphan", "-s", "--source", "--conflict"],
         rest: Role::Write,
         ..ROW
@@ -138,7 +127,7 @@ pub(super) static ROWS: &[Program] = &[
             &["ls-remote"],
             &["submodule", "add"],
         ],
-        global: GIT_GLOBAL,
+        global: GIT,
         action: Action::Send,
         valued: &[
             "-o",

@@ -16,10 +16,18 @@
 //! [`network`] senders, [`system`] signals and permissions, [`privilege`] escalations,
 //! namespaces and pods, [`packages`] installs. [`parse`]
 //! reads a command line by its row.
+//!
+//! Beside the rows: [`globals`], each CLI's global options that take a value (so the
+//! subcommand is found behind `kubectl --context prod`, for rows and for policy rules alike);
+//! [`infra`], the command model of cloud and infrastructure CLIs (which service and
+//! operation destroys resources); [`database`], where database clients take their SQL.
 
 mod cloud;
+pub(crate) mod database;
 mod files;
 mod git;
+pub(crate) mod globals;
+pub(crate) mod infra;
 mod network;
 mod packages;
 mod parse;

@@ -1,6 +1,7 @@
 //! One simple command through the program table: its option values, its shell text and
-//! code, then the effects of the row's [`Action`]; languages the table does not parse
-//! (`ruby -e`, `php -r`) by their markers.
+//! code, then the effects of the row's [`Action`]; the SQL a database client runs; the
+//! resources a cloud CLI's operation destroys; languages the table does not parse (`ruby -e`,
+//! `php -r`) by their markers.
 
 use super::files::{chattr, copy, files, find, permission};
 use super::git::{git_config, scheduled_jobs};
@@ -12,7 +13,10 @@ use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
 use crate::effects::What;
+use crate::effects::programs::database::{Sql, client, without_meta};
+use crate::effects::programs::infra::destroys;
 use crate::effects::programs::{Action, Role, Switch, parse};
+use crate::effects::sql;
 use crate::shell::{Arg, SimpleCommand};
 
 /// What code in a language without a parser here writes to open a network connection.
@@ -107,6 +111,17 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | "pwsh.exe" => unparsed_code_effects(c, out),
         _ => {}
     }
+    // Database clients: the SQL they run.
+    database(c, out);
+    // Cloud and infrastructure CLIs: the operation of their command model.
+    if let Some(d) = destroys(c) {
+        out.push(What::Destroy {
+            cli: d.cli,
+            service: d.service,
+            operation: d.operation,
+            targets: d.targets,
+        });
+    }
     if let Some(inner) = python_module(c) {
         program_effects(&inner, out);
         return;
@@ -166,6 +181,50 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
                         None,
                         Vec::new(),
                     ));
+                }
+            }
+        }
+    }
+}
+
+/// Database clients: the SQL a client runs (`psql -c`, `mysql -e`, `sqlite3 DB SQL`, a
+/// heredoc or pipe into one, `docker exec db psql -c …` once unwrapped) becomes `run`s of the
+/// program `sql`, read by [`crate::effects::sql`] as for an MCP database tool; `-f FILE` is a
+/// read of the file (whose statements the scripts pass reads). SQL only known at run time is
+/// named as such.
+fn database(c: &SimpleCommand, out: &mut Out) {
+    let Some(row) = client(c) else {
+        return;
+    };
+    let who = c.basename().to_string();
+    for s in row.sql(c) {
+        match s {
+            Sql::File(f) => read(&f, c, out),
+            Sql::Text(t) => {
+                let text = if row.meta {
+                    without_meta(&t.text)
+                } else {
+                    t.text.clone()
+                };
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let statements = sql::statements(&text, false).unwrap_or_default();
+                if t.dynamic
+                    && statements
+                        .iter()
+                        .all(|st| !st.destructive && !st.credentials)
+                    && text.trim_start().starts_with('$')
+                {
+                    out.push(What::Unsure(format!(
+                        "the SQL given to {who} is only known at run time"
+                    )));
+                }
+                for st in statements {
+                    if let Some(why) = st.unparsed(&who) {
+                        out.push(What::Unsure(why));
+                    }
+                    out.push(What::Run(st.run(c.cwd.as_deref())));
                 }
             }
         }

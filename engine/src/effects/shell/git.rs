@@ -108,10 +108,7 @@ pub(super) fn git_config(c: &SimpleCommand, out: &mut Out) {
                 text: v.to_string(),
                 dynamic: a.dynamic,
             })
-        } else if matches!(
-            t,
-            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" | "--exec-path"
-        ) {
+        } else if crate::effects::programs::globals::GIT.contains(&t) {
             // A global option's value, not the subcommand.
             i += 2;
             continue;

@@ -51,6 +51,15 @@ fn show(w: &What) -> String {
     let dynamic = |d: bool| if d { " (dynamic)" } else { "" };
     match w {
         What::Run(c) => format!("run {}", c.display_words()),
+        What::Destroy {
+            cli,
+            service,
+            operation,
+            targets,
+        } => {
+            let t: Vec<&str> = targets.iter().map(|a| a.text.as_str()).collect();
+            format!("destroy {cli} [{service}] {operation} {}", t.join(" "))
+        }
         What::Read(p) => format!("read {}{}", p.text, dynamic(p.dynamic)),
         What::Write { path, append, .. } => format!(
             "{} {}{}",

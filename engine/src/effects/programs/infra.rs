@@ -1,0 +1,410 @@
+//! Cloud and infrastructure CLIs by their command model: which (service, operation) of a CLI
+//! destroys resources (`aws ec2 terminate-instances`, `gcloud compute instances delete`,
+//! `az group delete`, `kubectl delete ns`, `helm uninstall`, `terraform destroy`).
+//!
+//! In: one analysed [`SimpleCommand`]. Out: the [`Destroy`] it asks of its provider, if its
+//! operation destroys: the CLI, the service path (the group words before the operation, or
+//! the resource type of `kubectl delete TYPE`), the operation and the targets named after
+//! it. Read-only operations (`describe-*`, `list`, `get`, `plan`), creations and updates are
+//! not destroys.
+//!
+//! Every CLI is one [`Cli`] row: how its command path is spelled ([`Path`]), which
+//! operation words or prefixes destroy, which destroy only with a flag (`terraform apply
+//! -destroy`, `aws s3 rm --recursive`, `kubectl replace --force`), and which resource types
+//! are routine to delete (`kubectl delete pod`: its controller makes a new one). Global
+//! options with a value are skipped by the [`globals`](super::globals) table.
+
+use crate::shell::operands::{cmd_flags, positionals};
+use crate::shell::{Arg, SimpleCommand};
+
+/// How a CLI spells its command path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// `aws SERVICE OPERATION`: the operation is the second word.
+    ServiceOperation,
+    /// `gcloud [alpha|beta] GROUP… COMMAND`: up to `depth` group words, then the command.
+    Groups {
+        /// How many group words may come before the operation.
+        depth: usize,
+        /// The group words allowed before the operation; empty: any plain word.
+        groups: &'static [&'static str],
+    },
+    /// `heroku TOPIC:COMMAND`, `firebase TOPIC:COMMAND`: the operation after the colon.
+    Colon,
+    /// The program itself destroys (`dropdb NAME`).
+    Always,
+}
+
+/// One CLI's command model.
+#[derive(Debug)]
+pub(crate) struct Cli {
+    /// The names it is called by.
+    pub(crate) names: &'static [&'static str],
+    /// How its command path is spelled.
+    pub(crate) path: Path,
+    /// Operation words that destroy.
+    pub(crate) verbs: &'static [&'static str],
+    /// Operation prefixes that destroy (`delete-`, `terminate-`).
+    pub(crate) prefixes: &'static [&'static str],
+    /// Operations that destroy only with one of these flags (`apply` with `-destroy`).
+    pub(crate) flagged: &'static [(&'static str, &'static [&'static str])],
+    /// Operations that destroy only when their last operand is remote (`aws s3 sync
+    /// ./site s3://b --delete` deletes in the bucket; `aws s3 sync s3://b ./site --delete`
+    /// deletes local files, a `delete` effect of its own).
+    pub(crate) remote_last: &'static [&'static str],
+    /// Words skipped in the command path (`alpha`, `beta`).
+    pub(crate) skip: &'static [&'static str],
+    /// Resource types whose deletion is routine (`kubectl delete pod`): no destroy.
+    pub(crate) routine: &'static [&'static str],
+    /// The operation's first operand is the resource type (`kubectl delete TYPE NAME`).
+    pub(crate) typed: bool,
+}
+
+/// The defaults every row starts from.
+const CLI: Cli = Cli {
+    names: &[],
+    path: Path::Groups {
+        depth: 0,
+        groups: &[],
+    },
+    verbs: &[],
+    prefixes: &[],
+    flagged: &[],
+    remote_last: &[],
+    skip: &[],
+    routine: &[],
+    typed: false,
+};
+
+/// `-r`, `-R`, `--recursive`.
+const RECURSIVE: &[&str] = &["-r", "-R", "--recursive"];
+
+/// Every CLI the command model knows.
+pub(crate) static CLIS: &[Cli] = &[
+    Cli {
+        // `aws ec2 terminate-instances`, `aws rds delete-db-instance`, `aws s3 rb`,
+        // `aws kms schedule-key-deletion`, `aws ecr batch-delete-image`.
+        names: &["aws", "awslocal"],
+        path: Path::ServiceOperation,
+        verbs: &["rb", "schedule-key-deletion", "empty-bucket"],
+        prefixes: &[
+            "delete-",
+            "terminate-",
+            "remove-",
+            "deregister-",
+            "purge-",
+            "destroy-",
+            "batch-delete-",
+        ],
+        flagged: &[("rm", &["--recursive"]), ("sync", &["--delete"])],
+        remote_last: &["sync"],
+        ..CLI
+    },
+    Cli {
+        // `gcloud compute instances delete vm1`, `gcloud beta sql instances delete db`,
+        // `gcloud projects delete p`, `gcloud storage rm -r gs://b`.
+        names: &["gcloud"],
+        path: Path::Groups {
+            depth: 5,
+            groups: &[],
+        },
+        verbs: &["delete", "destroy", "purge"],
+        prefixes: &["delete-"],
+        flagged: &[("rm", RECURSIVE)],
+        skip: &["alpha", "beta", "preview"],
+        ..CLI
+    },
+    Cli {
+        // `gsutil rb gs://b`, `gsutil rm -r gs://b`, `gsutil rm -a` (every version).
+        names: &["gsutil"],
+        verbs: &["rb"],
+        flagged: &[("rm", &["-r", "-R", "-a"])],
+        ..CLI
+    },
+    Cli {
+        // `az group delete -n rg`, `az keyvault purge`, `az storage blob delete-batch`.
+        names: &["az"],
+        path: Path::Groups {
+            depth: 5,
+            groups: &[],
+        },
+        verbs: &["delete", "purge"],
+        prefixes: &["delete-"],
+        ..CLI
+    },
+    Cli {
+        // `kubectl delete TYPE NAME`, `kubectl delete -f app.yaml`, `kubectl drain node`,
+        // `kubectl replace --force -f x.yaml`.
+        names: &["kubectl", "oc", "kubecolor"],
+        verbs: &["delete", "drain"],
+        flagged: &[("replace", &["--force"])],
+        routine: &["pod", "pods", "po", "event", "events", "ev", "job", "jobs"],
+        typed: true,
+        ..CLI
+    },
+    Cli {
+        // `helm uninstall web`, `helm delete web` (Helm 2 and an alias).
+        names: &["helm"],
+        verbs: &["uninstall", "delete", "del", "un"],
+        ..CLI
+    },
+    Cli {
+        // `terraform destroy`, `terraform apply -destroy`, `terraform state rm`,
+        // `terraform workspace delete`, `terragrunt run-all destroy`.
+        names: &["terraform", "tofu", "terragrunt"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &["state", "workspace", "run-all"],
+        },
+        verbs: &["destroy", "rm", "delete"],
+        flagged: &[("apply", &["-destroy", "--destroy"])],
+        ..CLI
+    },
+    Cli {
+        // `pulumi destroy` (`down`), `pulumi stack rm`, `pulumi state delete`.
+        names: &["pulumi"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &["stack", "state"],
+        },
+        verbs: &["destroy", "down", "rm", "delete"],
+        ..CLI
+    },
+    Cli {
+        // `doctl compute droplet delete web`, `doctl databases delete db` (`rm`).
+        names: &["doctl"],
+        path: Path::Groups {
+            depth: 4,
+            groups: &[],
+        },
+        verbs: &["delete", "rm"],
+        ..CLI
+    },
+    Cli {
+        // `flyctl destroy app`, `fly apps destroy app`, `fly machine destroy id`,
+        // `fly volumes delete vol`.
+        names: &["flyctl", "fly"],
+        path: Path::Groups {
+            depth: 3,
+            groups: &[],
+        },
+        verbs: &["destroy", "delete", "remove", "rm"],
+        ..CLI
+    },
+    Cli {
+        // `heroku apps:destroy`, `heroku addons:destroy`, `heroku pg:reset`.
+        names: &["heroku"],
+        path: Path::Colon,
+        verbs: &["destroy", "delete", "reset", "wipe"],
+        ..CLI
+    },
+    Cli {
+        // `firebase firestore:delete --all-collections`, `firebase database:remove /`,
+        // `firebase functions:delete fn`, `netlify sites:delete`.
+        names: &["firebase", "netlify", "ntl"],
+        path: Path::Colon,
+        verbs: &["delete", "remove", "destroy"],
+        ..CLI
+    },
+    Cli {
+        // `vercel remove app`, `vercel rm app`, `vercel project rm app`.
+        names: &["vercel"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &[],
+        },
+        verbs: &["remove", "rm"],
+        ..CLI
+    },
+    Cli {
+        // `gh repo delete o/r`, `gh release delete v1`.
+        names: &["gh"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &[],
+        },
+        verbs: &["delete"],
+        ..CLI
+    },
+    Cli {
+        // `supabase db reset`, `supabase projects delete ref`.
+        names: &["supabase"],
+        path: Path::Groups {
+            depth: 2,
+            groups: &[],
+        },
+        verbs: &["delete", "reset"],
+        ..CLI
+    },
+    Cli {
+        // `dropdb app`, `dropuser app`.
+        names: &["dropdb", "dropuser"],
+        path: Path::Always,
+        ..CLI
+    },
+    Cli {
+        // `mysqladmin drop app`.
+        names: &["mysqladmin"],
+        verbs: &["drop"],
+        ..CLI
+    },
+];
+
+/// Resources a command destroys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Destroy {
+    /// The CLI's base name.
+    pub(crate) cli: String,
+    /// The service or group path (`ec2`, `compute instances`, `namespace`), maybe empty.
+    pub(crate) service: String,
+    /// The operation (`terminate-instances`, `delete`, `destroy`).
+    pub(crate) operation: String,
+    /// The targets named after it, as written.
+    pub(crate) targets: Vec<Arg>,
+}
+
+/// Whether the command has `flag`: `--long` (also `--long=v`), a short letter in a bundle
+/// (`-rf`), or a one-dash word (`-destroy`, `-destroy=true`).
+fn has_flag(c: &SimpleCommand, flag: &str) -> bool {
+    let word = |a: &Arg| {
+        let t = a.text.as_str();
+        t == flag
+            || t.strip_prefix(flag)
+                .is_some_and(|rest| rest.starts_with('=') && !rest.ends_with("=false"))
+    };
+    if flag.starts_with("--") || flag.len() > 2 {
+        let dashes = c.args.iter().take_while(|a| a.text != "--");
+        let dashes: Vec<&Arg> = dashes.collect();
+        return dashes.iter().any(|a| word(a));
+    }
+    cmd_flags(c).iter().any(|f| f == flag)
+}
+
+/// Whether `word` is a plain command-path word (`compute`, `sql`, `run-all`).
+fn plain(a: &Arg) -> bool {
+    !a.dynamic
+        && !a.text.is_empty()
+        && a.text
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
+}
+
+/// What `c` destroys: its service path, operation and targets.
+fn make(c: &SimpleCommand, service: Vec<&str>, op: &str, targets: &[&Arg]) -> Destroy {
+    Destroy {
+        cli: c.basename().to_string(),
+        service: service.join(" "),
+        operation: op.to_string(),
+        targets: targets.iter().map(|a| (*a).clone()).collect(),
+    }
+}
+
+impl Cli {
+    /// Whether `op` destroys as written on `c`.
+    fn destroys(&self, op: &str, c: &SimpleCommand) -> bool {
+        self.verbs.contains(&op)
+            || self.prefixes.iter().any(|p| op.starts_with(p))
+            || self
+                .flagged
+                .iter()
+                .any(|(v, flags)| *v == op && flags.iter().any(|f| has_flag(c, f)))
+    }
+
+    /// Read `c` by this row.
+    fn read(&self, c: &SimpleCommand) -> Option<Destroy> {
+        let pos = positionals(c);
+        let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
+        match self.path {
+            Path::Always => Some(make(Vec::new(), c.basename(), &pos)),
+            Path::ServiceOperation => {
+                let [service, op, rest @ ..] = pos.as_slice() else {
+                    return None;
+                };
+                let remote = !self.remote_last.contains(&op.text.as_str())
+                    || rest.last().is_some_and(|a| a.text.contains("://"));
+                (plain(service) && plain(op) && self.destroys(&op.text, c) && remote)
+                    .then(|| make(vec![service.text.as_str()], &op.text, rest))
+            }
+            Path::Colon => {
+                let first = pos.first().filter(|a| !a.dynamic)?;
+                let (topic, op) = first.text.split_once(':')?;
+                self.destroys(op, c)
+                    .then(|| make(vec![topic], op, pos.get(1..).unwrap_or_default()))
+            }
+            Path::Groups { depth, groups } => {
+                let mut service = Vec::new();
+                for (i, a) in pos.iter().enumerate() {
+                    if !plain(a) {
+                        return None;
+                    }
+                    let t = a.text.as_str();
+                    if self.skip.contains(&t) {
+                        continue;
+                    }
+                    if self.destroys(t, c) {
+                        let rest = pos.get(i + 1..).unwrap_or_default();
+                        return self.typed_target(c, service, t, rest);
+                    }
+                    if service.len() == depth || !(groups.is_empty() || groups.contains(&t)) {
+                        return None;
+                    }
+                    service.push(t);
+                }
+                None
+            }
+        }
+    }
+
+    /// `kubectl delete TYPE NAME`: the type is the service, and a routine type destroys
+    /// nothing; `kubectl delete -f app.yaml` names its resources in the file.
+    fn typed_target<'a>(
+        &self,
+        c: &SimpleCommand,
+        mut service: Vec<&'a str>,
+        op: &str,
+        rest: &[&'a Arg],
+    ) -> Option<Destroy> {
+        let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
+        if !self.typed || op != "delete" {
+            return Some(make(service, op, rest));
+        }
+        let from_file = ["-f", "--filename", "-k", "--kustomize"]
+            .iter()
+            .any(|f| has_flag(c, f));
+        match rest.split_first() {
+            Some((kind, names)) if !from_file => {
+                // `pod/web-1`, `pods,services`, `deployment.apps`.
+                let types: Vec<&str> = kind
+                    .text
+                    .split(',')
+                    .map(|t| t.split('/').next().unwrap_or(t))
+                    .map(|t| t.split('.').next().unwrap_or(t))
+                    .collect();
+                let every = ["--all", "-A", "--all-namespaces"]
+                    .iter()
+                    .any(|f| has_flag(c, f));
+                if !kind.dynamic && !every && types.iter().all(|t| self.routine.contains(t)) {
+                    return None;
+                }
+                service.push(kind.text.as_str());
+                Some(make(service, op, names))
+            }
+            _ => Some(make(service, op, rest)),
+        }
+    }
+}
+
+/// The resources `c` destroys, if its CLI's command model says its operation destroys.
+pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
+    if c.dynamic_program || c.program.is_empty() {
+        return None;
+    }
+    let base = c.basename();
+    CLIS.iter()
+        .find(|r| r.names.contains(&base))
+        .and_then(|r| r.read(c))
+}
+
+#[cfg(test)]
+#[path = "infra_tests.rs"]
+mod tests;

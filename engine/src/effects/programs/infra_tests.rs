@@ -1,0 +1,161 @@
+//! The cloud command model, from the CLIs' references: destroying operations and the
+//! everyday ones that must stay quiet.
+
+use super::destroys;
+use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+
+/// `cli service operation` of what the first command of `line` destroys, or `None`.
+fn destroyed(line: &str) -> Option<String> {
+    let a = BrushAnalyzer.analyze(line, None);
+    let c = a.commands.first().expect("a command");
+    destroys(c).map(|d| {
+        let targets: Vec<&str> = d.targets.iter().map(|a| a.text.as_str()).collect();
+        format!(
+            "{}|{}|{}|{}",
+            d.cli,
+            d.service,
+            d.operation,
+            targets.join(" ")
+        )
+    })
+}
+
+#[test]
+fn aws_operations_that_destroy() {
+    for (line, want) in [
+        (
+            "aws ec2 terminate-instances --instance-ids i-1",
+            "aws|ec2|terminate-instances|i-1",
+        ),
+        (
+            "aws --profile prod rds delete-db-instance --db-instance-identifier db --skip-final-snapshot",
+            "aws|rds|delete-db-instance|db",
+        ),
+        ("aws s3 rb s3://b --force", "aws|s3|rb|s3://b"),
+        ("aws s3 rm s3://b --recursive", "aws|s3|rm|s3://b"),
+        (
+            "aws s3 sync ./site s3://b --delete",
+            "aws|s3|sync|./site s3://b",
+        ),
+        (
+            "aws cloudformation delete-stack --stack-name web",
+            "aws|cloudformation|delete-stack|web",
+        ),
+        (
+            "aws kms schedule-key-deletion --key-id k",
+            "aws|kms|schedule-key-deletion|k",
+        ),
+        (
+            "aws ecr batch-delete-image --repository-name r --image-ids imageTag=x",
+            "aws|ecr|batch-delete-image|r imageTag=x",
+        ),
+    ] {
+        assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
+    }
+}
+
+#[test]
+fn gcloud_az_and_others_by_their_command_path() {
+    for (line, want) in [
+        (
+            "gcloud compute instances delete vm1 --zone us-east1-b",
+            "gcloud|compute instances|delete|vm1 us-east1-b",
+        ),
+        (
+            "gcloud beta sql instances delete db -q",
+            "gcloud|sql instances|delete|db",
+        ),
+        ("gcloud projects delete p1", "gcloud|projects|delete|p1"),
+        ("gcloud storage rm -r gs://b", "gcloud|storage|rm|gs://b"),
+        ("gsutil -m rm -r gs://b", "gsutil||rm|gs://b"),
+        ("az group delete -n rg --yes", "az|group|delete|rg"),
+        ("az keyvault purge --name kv", "az|keyvault|purge|kv"),
+        (
+            "kubectl --context prod delete ns payments",
+            "kubectl|ns|delete|payments",
+        ),
+        (
+            "kubectl delete deployment web -n prod",
+            "kubectl|deployment|delete|web",
+        ),
+        ("kubectl delete -f app.yaml", "kubectl||delete|app.yaml"),
+        ("kubectl delete pods --all -n prod", "kubectl|pods|delete|"),
+        ("kubectl drain node-1 --force", "kubectl||drain|node-1"),
+        (
+            "kubectl replace --force -f app.yaml",
+            "kubectl||replace|app.yaml",
+        ),
+        ("helm -n prod uninstall web", "helm||uninstall|web"),
+        ("terraform destroy -auto-approve", "terraform||destroy|"),
+        ("terraform -chdir=infra apply -destroy", "terraform||apply|"),
+        (
+            "terraform state rm aws_instance.web",
+            "terraform|state|rm|aws_instance.web",
+        ),
+        ("terragrunt run-all destroy", "terragrunt|run-all|destroy|"),
+        ("pulumi destroy --yes", "pulumi||destroy|"),
+        ("pulumi stack rm dev", "pulumi|stack|rm|dev"),
+        (
+            "doctl compute droplet delete web",
+            "doctl|compute droplet|delete|web",
+        ),
+        ("flyctl apps destroy app", "flyctl|apps|destroy|app"),
+        ("heroku apps:destroy -a app", "heroku|apps|destroy|app"),
+        ("heroku pg:reset DATABASE", "heroku|pg|reset|DATABASE"),
+        (
+            "firebase firestore:delete --all-collections",
+            "firebase|firestore|delete|",
+        ),
+        ("vercel remove app --yes", "vercel||remove|app"),
+        ("gh repo delete o/r --yes", "gh|repo|delete|o/r"),
+        ("supabase db reset", "supabase|db|reset|"),
+        ("dropdb app", "dropdb||dropdb|app"),
+        ("mysqladmin -u root drop app", "mysqladmin||drop|app"),
+    ] {
+        assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
+    }
+}
+
+#[test]
+fn reading_creating_and_routine_operations_destroy_nothing() {
+    for line in [
+        "aws ec2 describe-instances",
+        "aws s3 ls s3://b",
+        "aws s3 rm s3://b/one.txt",
+        "aws s3 sync ./site s3://b",
+        "aws s3 sync s3://b/ ./local --delete",
+        "aws ec2 run-instances --image-id ami-1",
+        "aws logs get-log-events --log-group-name g",
+        "gcloud compute instances list",
+        "gcloud compute instances describe vm1",
+        "gcloud compute instances create vm1",
+        "gcloud storage rm gs://b/one.txt",
+        "az vm list -o table",
+        "az group create -n rg -l westeurope",
+        "kubectl get pods -n prod",
+        "kubectl describe deploy web",
+        "kubectl logs web-1",
+        "kubectl delete pod web-1",
+        "kubectl delete pod/web-1 -n prod",
+        "kubectl apply -f app.yaml",
+        "kubectl replace -f app.yaml",
+        "helm list -A",
+        "helm status web",
+        "helm upgrade --install web ./chart",
+        "terraform plan",
+        "terraform apply",
+        "terraform state list",
+        "pulumi up",
+        "pulumi stack ls",
+        "gh pr list",
+        "gh repo view o/r",
+        "heroku logs --tail",
+        "firebase deploy --only hosting",
+        "supabase db push",
+        "vercel deploy --prod",
+        "fly deploy",
+        "doctl compute droplet list",
+    ] {
+        assert_eq!(destroyed(line), None, "{line}");
+    }
+}
