@@ -1,0 +1,964 @@
+//! The PowerShell lens: PowerShell code (`pwsh -Command`, `powershell.exe
+//! -EncodedCommand`, the `PowerShell` tool of Claude Code and Copilot CLI) read with the
+//! tree-sitter PowerShell grammar, and cmd.exe lines (`cmd /c`, [`cmd`]).
+//!
+//! In: a parsed tree and its text. Out, through [`Collect`]: the effects of each cmdlet the
+//! table ([`cmdlets`]) knows, by the role of its parameters (reads, writes, deletes, copies,
+//! web requests with their method, body and files, code run by `Invoke-Expression`,
+//! processes started), the .NET calls that do the same (`[IO.File]::WriteAllText`,
+//! `(New-Object Net.WebClient).DownloadString`), and each other command as a program for
+//! the shell lens's table (`git`, `npm`, `dotnet`, `cmd /c`), as one nested item.
+//!
+//! Data between the commands of a pipeline is followed: a file read and piped into a web
+//! request is its body (`Get-Content .env | Invoke-RestMethod -Method Post …`), a download
+//! piped into `Invoke-Expression` is run (`iwr https://… | iex`, as `curl … | sh` is), a
+//! literal piped into it is read as code. A value only known at run time is a path known
+//! only at run time; code evaluated from such a value is `unsure` with the cause.
+
+mod cli;
+pub(super) mod cmd;
+mod cmdlets;
+mod dotnet;
+#[cfg(test)]
+mod tests;
+mod words;
+
+use tree_sitter::{Node, Tree};
+
+use self::cmdlets::{Act, Cmdlet, P, Sw, cmdlet, param};
+use self::words::{Vars, provider, ps_values};
+use super::{Collect, nodes, text};
+use crate::effects::{BodySource, PathRef, Send, What};
+use crate::shell::Arg;
+
+pub(crate) use cli::{code_run, powershell_tool};
+
+/// A command of a pipeline: its name and its elements.
+struct Command<'t> {
+    /// The name as written after quote removal (`Remove-Item`, `git`, `./build.ps1`).
+    name: Arg,
+    /// The node of the whole command.
+    node: Node<'t>,
+    /// Its elements in order.
+    elements: Vec<Element<'t>>,
+}
+
+/// One element of a command.
+enum Element<'t> {
+    /// `-Name` (with `:` when its value follows it directly).
+    Param(String, bool),
+    /// A value: its nodes and its values.
+    Value(Vec<Node<'t>>, Vec<Arg>),
+    /// A redirection: `>`, `>>`, `2>`, … and its file.
+    Redirect(String, Arg),
+}
+
+/// What flows out of a command into the next one of a pipeline.
+#[derive(Default, Clone)]
+struct Flow {
+    /// Files read.
+    reads: Vec<PathRef>,
+    /// A URL downloaded.
+    download: Option<Arg>,
+    /// Literal text.
+    literal: Option<String>,
+    /// Environment variables (`Get-Content Env:X`); `*` for all of them.
+    env: Vec<String>,
+    /// Paths listed, and whether recursively (`Get-ChildItem -Recurse`).
+    listed: Vec<PathRef>,
+    /// The listing was recursive.
+    recursive: bool,
+}
+
+/// Read the effects of PowerShell code; `true` when a budget ran out.
+pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
+    let all = nodes(tree.root_node());
+    let vars = bindings(&all, code);
+    let downloads = download_variables(&all, code);
+    for n in &all {
+        match n.kind() {
+            "pipeline_chain" => chain(*n, code, &vars, &downloads, cx),
+            "argument_list" => dotnet::call(*n, code, &vars, cx),
+            _ => {}
+        }
+        if cx.full {
+            return false;
+        }
+    }
+    // `[scriptblock]::Create((iwr …))`, `& ([scriptblock]::Create($c))`: text run as code.
+    for n in &all {
+        let t = text(*n, code);
+        if n.kind() == "invokation_expression" || n.kind() == "member_access" {
+            let lower = t.to_ascii_lowercase();
+            if lower.contains("[scriptblock]::create") && n.kind() == "invokation_expression" {
+                evaluated(*n, code, &vars, &downloads, "[scriptblock]::Create", cx);
+            }
+        }
+    }
+    false
+}
+
+/// Variables bound once to a literal (`$p = "a.txt"`); one bound twice or to a computed value
+/// is only known at run time.
+fn bindings(all: &[Node<'_>], code: &str) -> Vars {
+    let mut vars = Vars::new();
+    for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
+        let Some(left) = n.named_child(0) else {
+            continue;
+        };
+        let name = text(left, code).trim();
+        let Some(name) = name.strip_prefix('$') else {
+            continue;
+        };
+        let name = name.to_ascii_lowercase();
+        let value = n.child_by_field_name("value").and_then(|v| {
+            let has_command = nodes(v).iter().any(|k| k.kind() == "command");
+            let vals = ps_values(text(v, code).trim(), &Vars::new());
+            match vals.as_slice() {
+                [one] if !has_command && !one.dynamic => Some(one.text.clone()),
+                _ => None,
+            }
+        });
+        let op = text(*n, code);
+        let plain = op.contains('=') && !op.contains("+=");
+        vars.entry(name)
+            .and_modify(|v| *v = None)
+            .or_insert(if plain { value } else { None });
+    }
+    // A `foreach ($x in …)` or a parameter binds a name to more than one value.
+    for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
+        if let Some(v) = n.named_child(0) {
+            let name = text(v, code).trim().trim_start_matches('$').to_ascii_lowercase();
+            vars.insert(name, None);
+        }
+    }
+    vars
+}
+
+/// Variables assigned the result of a web request (`$s = irm https://…`).
+fn download_variables(all: &[Node<'_>], code: &str) -> Vec<(String, Arg)> {
+    let mut out = Vec::new();
+    for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
+        let (Some(left), Some(value)) = (n.named_child(0), n.child_by_field_name("value")) else {
+            continue;
+        };
+        if let Some(url) = download_in(value, code, &Vars::new(), &[]) {
+            let name = text(left, code).trim().trim_start_matches('$');
+            out.push((name.to_ascii_lowercase(), url));
+        }
+    }
+    out
+}
+
+/// The URL a subtree downloads, if it holds a web request or a download call, or names a
+/// variable holding one.
+fn download_in(n: Node<'_>, code: &str, vars: &Vars, downloads: &[(String, Arg)]) -> Option<Arg> {
+    for k in nodes(n) {
+        match k.kind() {
+            "command" => {
+                let c = read_command(k, code, vars)?;
+                if cmdlet(&c.name.text).is_some_and(|x| x.act == Act::Web) {
+                    let url = first_url(&c).unwrap_or(Arg {
+                        text: text(k, code).to_string(),
+                        dynamic: true,
+                    });
+                    return Some(url);
+                }
+            }
+            "variable" => {
+                let v = text(k, code).trim_start_matches('$').to_ascii_lowercase();
+                if let Some((_, u)) = downloads.iter().find(|(name, _)| *name == v) {
+                    return Some(u.clone());
+                }
+            }
+            "argument_list" => {
+                if let Some(u) = dotnet::download_url(k, code, vars) {
+                    return Some(u);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first URL among a command's values.
+fn first_url(c: &Command<'_>) -> Option<Arg> {
+    c.elements.iter().find_map(|e| match e {
+        Element::Value(_, vals) => vals
+            .iter()
+            .find(|v| v.text.contains("://") || v.dynamic)
+            .cloned(),
+        _ => None,
+    })
+}
+
+/// The command a `command` node runs, with its elements read.
+fn read_command<'t>(n: Node<'t>, code: &str, vars: &Vars) -> Option<Command<'t>> {
+    let name_node = n.child_by_field_name("command_name")?;
+    let name = match ps_values(text(name_node, code).trim(), vars).into_iter().next() {
+        Some(a) => a,
+        None => Arg {
+            text: String::new(),
+            dynamic: true,
+        },
+    };
+    let mut elements = Vec::new();
+    if let Some(els) = n.child_by_field_name("command_elements") {
+        let mut group: Vec<Node<'t>> = Vec::new();
+        let mut cur = els.walk();
+        let kids: Vec<Node<'t>> = els.named_children(&mut cur).collect();
+        let flush = |group: &mut Vec<Node<'t>>, elements: &mut Vec<Element<'t>>| {
+            if let (Some(first), Some(last)) = (group.first(), group.last()) {
+                let t = code.get(first.start_byte()..last.end_byte()).unwrap_or("");
+                elements.push(Element::Value(group.clone(), ps_values(t.trim(), vars)));
+            }
+            group.clear();
+        };
+        for k in kids {
+            match k.kind() {
+                "command_argument_sep" => flush(&mut group, &mut elements),
+                "command_parameter" => {
+                    flush(&mut group, &mut elements);
+                    let t = text(k, code).trim();
+                    let colon = t.ends_with(':');
+                    let name = t.trim_start_matches(['-', '\u{2013}', '\u{2014}']);
+                    elements.push(Element::Param(name.trim_end_matches(':').to_string(), colon));
+                }
+                "redirection" => {
+                    flush(&mut group, &mut elements);
+                    let t = text(k, code).trim();
+                    let op_end = t.find(|c: char| !matches!(c, '>' | '*' | '&' | '1'..='6' | '<'));
+                    let (op, file) = t.split_at(op_end.unwrap_or(t.len()));
+                    let file = ps_values(file.trim(), vars).into_iter().next();
+                    if let Some(f) = file {
+                        elements.push(Element::Redirect(op.to_string(), f));
+                    }
+                }
+                _ => group.push(k),
+            }
+        }
+        flush(&mut group, &mut elements);
+    }
+    Some(Command {
+        name,
+        node: n,
+        elements,
+    })
+}
+
+/// The commands of one pipeline, in order, with what flows between them.
+fn chain(n: Node<'_>, code: &str, vars: &Vars, downloads: &[(String, Arg)], cx: &mut Collect<'_>) {
+    let mut cur = n.walk();
+    let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+    let mut flow: Option<Flow> = None;
+    for (i, k) in kids.iter().enumerate() {
+        if k.kind() != "command" {
+            if i == 0 && k.kind() != "redirections" {
+                flow = Some(source_flow(*k, code, vars, downloads));
+            }
+            continue;
+        }
+        let Some(c) = read_command(*k, code, vars) else {
+            continue;
+        };
+        flow = Some(command(&c, flow.as_ref(), code, vars, downloads, cx));
+    }
+}
+
+/// What an expression at the head of a pipeline sends down it (`"text" | iex`, `$s | iex`).
+fn source_flow(n: Node<'_>, code: &str, vars: &Vars, downloads: &[(String, Arg)]) -> Flow {
+    let mut f = Flow::default();
+    if let Some(url) = download_in(n, code, vars, downloads) {
+        f.download = Some(url);
+        return f;
+    }
+    let t = text(n, code).trim();
+    if let [one] = ps_values(t, vars).as_slice()
+        && !one.dynamic
+        && (t.starts_with(['\'', '"']) || t.starts_with('$'))
+    {
+        f.literal = Some(one.text.clone());
+    }
+    f
+}
+
+/// The values of a command bound to its parameters: `(role, value)` pairs, and the switches.
+struct Bound {
+    values: Vec<(P, Arg, Vec<usize>)>,
+    switches: Vec<Sw>,
+    /// Indices (into the command's elements) of value nodes, by role, for nested reads.
+    whatif: bool,
+}
+
+/// Bind a command's elements to the parameters of `t`.
+fn bind(c: &Command<'_>, t: &'static Cmdlet) -> Bound {
+    let mut b = Bound {
+        values: Vec::new(),
+        switches: Vec::new(),
+        whatif: false,
+    };
+    let mut positional = t.positional.iter();
+    let mut i = 0;
+    while let Some(e) = c.elements.get(i) {
+        match e {
+            Element::Param(name, colon) => {
+                let role = param(t, name).map(|p| p.role);
+                match role {
+                    Some(P::Switch(sw)) => {
+                        // `-Recurse:$false` turns it off.
+                        let off = *colon
+                            && matches!(c.elements.get(i + 1), Some(Element::Value(_, v))
+                                if v.first().is_some_and(|a| a.text.eq_ignore_ascii_case("false") || a.text == "0"));
+                        if *colon {
+                            i += 1;
+                        }
+                        if !off {
+                            b.switches.push(sw);
+                            b.whatif |= sw == Sw::WhatIf;
+                        }
+                    }
+                    Some(role) => {
+                        if let Some(Element::Value(_, vals)) = c.elements.get(i + 1) {
+                            for v in vals {
+                                b.values.push((role, v.clone(), vec![i + 1]));
+                            }
+                            i += 1;
+                        }
+                    }
+                    // An unknown parameter is read as a switch: its value, if any, counts as
+                    // a positional value (never fewer effects).
+                    None => {}
+                }
+            }
+            Element::Value(_, vals) => {
+                let role = positional.next().copied().unwrap_or(P::Other);
+                for v in vals {
+                    b.values.push((role, v.clone(), vec![i]));
+                }
+            }
+            Element::Redirect(..) => {}
+        }
+        i += 1;
+    }
+    b
+}
+
+impl Bound {
+    fn of(&self, role: P) -> impl Iterator<Item = &Arg> {
+        self.values
+            .iter()
+            .filter(move |(r, _, _)| *r == role)
+            .map(|(_, a, _)| a)
+    }
+    fn has(&self, sw: Sw) -> bool {
+        self.switches.contains(&sw)
+    }
+}
+
+/// A path from a value, relative to the code's working folder.
+fn path(a: &Arg, cx: &Collect<'_>) -> PathRef {
+    PathRef {
+        text: a.text.clone(),
+        dynamic: a.dynamic,
+        cwd: cx.cwd.clone(),
+    }
+}
+
+/// The effects of one command, given what flows into it; what flows out.
+fn command(
+    c: &Command<'_>,
+    input: Option<&Flow>,
+    code: &str,
+    vars: &Vars,
+    downloads: &[(String, Arg)],
+    cx: &mut Collect<'_>,
+) -> Flow {
+    let mut out = Flow::default();
+    let shown = text(c.node, code).trim().to_string();
+    for e in &c.elements {
+        if let Element::Redirect(op, file) = e {
+            redirect(c, op, file, cx);
+        }
+    }
+    let Some(t) = (!c.name.dynamic).then(|| cmdlet(&c.name.text)).flatten() else {
+        native(c, input, &shown, cx);
+        return out;
+    };
+    let b = bind(c, t);
+    if b.whatif {
+        return out;
+    }
+    let name = t.names.first().copied().unwrap_or_default();
+    let recursive = b.has(Sw::Recurse);
+    match t.act {
+        Act::Read | Act::Search => {
+            for a in b.of(P::Path) {
+                match provider(&a.text) {
+                    Some("environment") => {
+                        let v = a.text.split_once(':').map(|(_, v)| v).unwrap_or("");
+                        out.env.push(if v.is_empty() { "*".into() } else { v.into() });
+                    }
+                    Some(_) => {}
+                    None => {
+                        let p = path(a, cx);
+                        cx.push(What::Read(p.clone()));
+                        out.reads.push(p);
+                    }
+                }
+            }
+        }
+        Act::Write { append } => {
+            let append = append || b.has(Sw::Append);
+            let content = literal_content(&b, input);
+            for a in b.of(P::Path) {
+                if provider(&a.text).is_some() {
+                    continue;
+                }
+                let k = cx.push(What::Write {
+                    path: path(a, cx),
+                    append,
+                    content: None,
+                });
+                cx.set_content(k, content.clone());
+            }
+            out.literal = content;
+        }
+        Act::Delete | Act::Clear => {
+            let mut any = false;
+            for a in b.of(P::Path) {
+                any = true;
+                match provider(&a.text) {
+                    Some("registry") => cx.unsure(format!("`{shown}` changes the Windows registry")),
+                    Some(_) => {}
+                    None => {
+                        cx.push(What::Delete {
+                            path: path(a, cx),
+                            recursive: recursive && t.act == Act::Delete,
+                        });
+                    }
+                }
+            }
+            if !any && let Some(f) = input {
+                for p in f.listed.iter().chain(f.reads.iter()) {
+                    cx.push(What::Delete {
+                        path: p.clone(),
+                        recursive: recursive || f.recursive,
+                    });
+                }
+            }
+        }
+        Act::Copy { moves } => {
+            for a in b.of(P::Path) {
+                let p = path(a, cx);
+                if moves {
+                    cx.push(What::Delete {
+                        path: p,
+                        recursive: true,
+                    });
+                } else {
+                    cx.push(What::Read(p));
+                }
+            }
+            for a in b.of(P::Dest) {
+                cx.push(What::Write {
+                    path: path(a, cx),
+                    append: false,
+                    content: None,
+                });
+            }
+        }
+        Act::Rename => {
+            let from: Vec<Arg> = b.of(P::Path).cloned().collect();
+            for a in &from {
+                cx.push(What::Delete {
+                    path: path(a, cx),
+                    recursive: true,
+                });
+            }
+            for d in b.of(P::Dest) {
+                let folder = from
+                    .first()
+                    .and_then(|f| f.text.rsplit_once('/').map(|(d, _)| d.to_string()));
+                let text = match folder {
+                    Some(f) if !d.text.contains('/') => format!("{f}/{}", d.text),
+                    _ => d.text.clone(),
+                };
+                let a = Arg {
+                    text,
+                    dynamic: d.dynamic,
+                };
+                cx.push(What::Write {
+                    path: path(&a, cx),
+                    append: false,
+                    content: None,
+                });
+            }
+        }
+        Act::NewItem | Act::Mkdir => new_item(c, &b, &shown, cx),
+        Act::List => {
+            for a in b.of(P::Path) {
+                match provider(&a.text) {
+                    Some("environment") => out.env.push("*".into()),
+                    Some(_) => {}
+                    None => out.listed.push(path(a, cx)),
+                }
+            }
+            if b.of(P::Path).next().is_none() {
+                out.listed.push(PathRef {
+                    text: ".".into(),
+                    dynamic: false,
+                    cwd: cx.cwd.clone(),
+                });
+            }
+            out.recursive = recursive;
+            if out.env.iter().any(|e| e == "*") {
+                // `Get-ChildItem Env:` prints every variable, as `printenv` does.
+                cx.words("", vec![lit("printenv")], None);
+            }
+        }
+        Act::Chdir => {
+            let dir = b.of(P::Path).next().cloned();
+            let r = dir
+                .filter(|d| !d.dynamic)
+                .map(|d| super::Res::lit(d.text).expand_user());
+            cx.chdir(r, name);
+        }
+        Act::Web => web(&b, input, c, code, vars, downloads, &shown, cx, &mut out),
+        Act::Eval => eval(c, &b, input, code, vars, downloads, cx),
+        Act::Start => start(&b, &shown, cx),
+        Act::Stop => {
+            let targets: Vec<Arg> = b.of(P::Name).cloned().collect();
+            if !targets.is_empty() {
+                cx.push(What::Signal {
+                    targets,
+                    signal: Some("KILL".into()),
+                });
+            }
+        }
+        Act::ExecPolicy => {
+            let policy = b.of(P::Name).next().map(|a| a.text.to_ascii_lowercase());
+            let scope = b.of(P::Scope).next().map(|a| a.text.to_ascii_lowercase());
+            let loose = matches!(policy.as_deref(), Some("bypass" | "unrestricted"));
+            if loose && scope.as_deref() != Some("process") {
+                cx.unsure(format!(
+                    "`{shown}` lets every PowerShell script run, beyond this process"
+                ));
+            }
+        }
+        Act::Install => {
+            let packages: Vec<Arg> = b.of(P::Name).cloned().collect();
+            let source = b.of(P::Url).next().map(|a| a.text.clone());
+            cx.push(What::Install {
+                manager: "PowerShellGet".into(),
+                packages,
+                source,
+            });
+        }
+        Act::System => cx.unsure(format!(
+            "`{shown}` changes the Windows registry or the machine's security settings"
+        )),
+        Act::Compile => cx.unsure(format!("`{shown}` compiles and loads .NET code")),
+        Act::Output => {
+            let vals: Vec<&Arg> = b.of(P::Value).collect();
+            if vals.iter().all(|a| !a.dynamic) {
+                let t: Vec<&str> = vals.iter().map(|a| a.text.as_str()).collect();
+                out.literal = Some(t.join("\n"));
+            }
+        }
+        Act::Pure => {
+            // Filters and formatters pass their input on (`… | Select-Object -First 5`).
+            if let Some(f) = input {
+                out = f.clone();
+            }
+            if name == "new-object" && shown.to_ascii_lowercase().contains("tcpclient") {
+                dotnet::tcp_client(&shown, vars, cx);
+            }
+        }
+    }
+    out
+}
+
+/// A literal text a `Set-Content` / `Out-File` writes: its `-Value`, or a literal piped in.
+fn literal_content(b: &Bound, input: Option<&Flow>) -> Option<String> {
+    let vals: Vec<&Arg> = b.of(P::Value).collect();
+    if vals.is_empty() {
+        return input.and_then(|f| f.literal.clone());
+    }
+    if vals.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    let t: Vec<&str> = vals.iter().map(|a| a.text.as_str()).collect();
+    Some(t.join("\n"))
+}
+
+/// `New-Item`: a file (written, with its `-Value`), a folder, or a link (its target read:
+/// a link into `~/.ssh` is a way to it).
+fn new_item(c: &Command<'_>, b: &Bound, shown: &str, cx: &mut Collect<'_>) {
+    let kind = b
+        .of(P::ItemType)
+        .next()
+        .map(|a| a.text.to_ascii_lowercase())
+        .unwrap_or_default();
+    let names: Vec<&Arg> = b.of(P::Name).collect();
+    let mut paths: Vec<Arg> = Vec::new();
+    let folders: Vec<Arg> = b.of(P::Path).cloned().collect();
+    if names.is_empty() {
+        paths = folders;
+    } else {
+        for n in &names {
+            match folders.first() {
+                Some(f) => paths.push(Arg {
+                    text: format!("{}/{}", f.text.trim_end_matches('/'), n.text),
+                    dynamic: f.dynamic || n.dynamic,
+                }),
+                None => paths.push((*n).clone()),
+            }
+        }
+    }
+    let value: Vec<&Arg> = b.of(P::Value).collect();
+    if matches!(kind.as_str(), "symboliclink" | "junction" | "hardlink") {
+        for v in &value {
+            cx.push(What::Read(path(v, cx)));
+        }
+    }
+    for a in &paths {
+        if provider(&a.text).is_some() {
+            if provider(&a.text) == Some("registry") {
+                cx.unsure(format!("`{shown}` changes the Windows registry"));
+            }
+            continue;
+        }
+        let content = (kind.is_empty() || kind == "file")
+            .then(|| {
+                (value.iter().all(|v| !v.dynamic))
+                    .then(|| value.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join("\n"))
+            })
+            .flatten();
+        let k = cx.push(What::Write {
+            path: path(a, cx),
+            append: false,
+            content: None,
+        });
+        cx.set_content(k, content.filter(|t| !t.is_empty()));
+    }
+    let _ = c;
+}
+
+/// A redirection of a command's output to a file.
+fn redirect(c: &Command<'_>, op: &str, file: &Arg, cx: &mut Collect<'_>) {
+    let t = file.text.to_ascii_lowercase();
+    if t.is_empty() || t == "$null" || t == "nul" || t == "/dev/null" || op.contains('<') {
+        return;
+    }
+    let _ = c;
+    cx.push(What::Write {
+        path: path(file, cx),
+        append: op.ends_with(">>"),
+        content: None,
+    });
+}
+
+/// A command that is no cmdlet: a program (`git`, `npm`, `cmd`), a script (`.\build.ps1`),
+/// or a name known only at run time.
+fn native(c: &Command<'_>, input: Option<&Flow>, shown: &str, cx: &mut Collect<'_>) {
+    if c.name.dynamic {
+        cx.unsure(format!(
+            "`{shown}` runs a command whose name is known only at run time"
+        ));
+        return;
+    }
+    let mut words = vec![program_word(&c.name)];
+    for e in &c.elements {
+        match e {
+            Element::Param(n, _) => words.push(lit(&format!("-{n}"))),
+            Element::Value(_, vals) => words.extend(vals.iter().cloned()),
+            Element::Redirect(..) => {}
+        }
+    }
+    let stdin = input.and_then(|f| f.reads.first()).map(|p| Arg {
+        text: p.text.clone(),
+        dynamic: p.dynamic,
+    });
+    cx.words("", words, stdin);
+}
+
+/// A program name as the shell lens's table names it: `/` separators, no `.exe`.
+pub(super) fn program_word(a: &Arg) -> Arg {
+    let mut t = words::windows_path(&a.text);
+    let lower = t.to_ascii_lowercase();
+    for ext in [".exe", ".com"] {
+        if lower.ends_with(ext) && !t.contains('/') {
+            t.truncate(t.len() - ext.len());
+        }
+    }
+    Arg {
+        text: t,
+        dynamic: a.dynamic,
+    }
+}
+
+/// A literal word.
+fn lit(t: &str) -> Arg {
+    Arg {
+        text: t.to_string(),
+        dynamic: false,
+    }
+}
+
+/// `Invoke-WebRequest` / `Invoke-RestMethod`: a request, its body, the file it saves.
+#[allow(clippy::too_many_arguments, reason = "one request's parts")]
+fn web(
+    b: &Bound,
+    input: Option<&Flow>,
+    c: &Command<'_>,
+    code: &str,
+    vars: &Vars,
+    downloads: &[(String, Arg)],
+    shown: &str,
+    cx: &mut Collect<'_>,
+    out: &mut Flow,
+) {
+    let mut body: Vec<BodySource> = Vec::new();
+    for a in b.of(P::InFile) {
+        let p = path(a, cx);
+        cx.push(What::Read(p.clone()));
+        body.push(BodySource::File(p));
+    }
+    for (role, a, idx) in &b.values {
+        if *role != P::Body {
+            continue;
+        }
+        for v in env_names(&a.text) {
+            body.push(BodySource::Env(v));
+        }
+        if !a.dynamic {
+            body.push(BodySource::Literal);
+        }
+        // `-Body (Get-Content .env -Raw)`, `-Form @{f = Get-Item .env}`: files read in it.
+        for i in idx {
+            if let Some(Element::Value(ns, _)) = c.elements.get(*i) {
+                for n in ns {
+                    for p in reads_in(*n, code, vars, cx) {
+                        body.push(BodySource::File(p));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(f) = input {
+        body.push(BodySource::Stdin);
+        body.extend(f.reads.iter().cloned().map(BodySource::File));
+        for e in &f.env {
+            body.push(if e == "*" {
+                BodySource::Environment
+            } else {
+                BodySource::Env(e.clone())
+            });
+        }
+    }
+    let method = b.of(P::Method).next().map(|m| m.text.to_ascii_uppercase());
+    let mut any = false;
+    for u in b.of(P::Url) {
+        any = true;
+        let mut body = body.clone();
+        for v in env_names(&u.text) {
+            body.push(BodySource::Env(v));
+        }
+        cx.send_url(
+            &super::Res::lit(u.text.clone()),
+            method.clone().or_else(|| Some("GET".into())),
+            body,
+        );
+        if u.dynamic && let Some(super::Found::What(w)) = cx.found.last_mut()
+            && let What::Send(s) = w.as_mut()
+        {
+            s.dynamic = true;
+            s.endpoint = None;
+        }
+        out.download = Some(u.clone());
+    }
+    if !any {
+        cx.unsure(format!("`{shown}` sends a request to an address known only at run time"));
+    }
+    for a in b.of(P::OutFile) {
+        cx.push(What::Write {
+            path: path(a, cx),
+            append: false,
+            content: None,
+        });
+    }
+    let _ = downloads;
+}
+
+/// The environment variables a value names (`$env:GITHUB_TOKEN`).
+fn env_names(t: &str) -> Vec<String> {
+    let lower = t.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = lower[from..].find("$env:").or_else(|| lower[from..].find("${env:")) {
+        let start = from + k + if lower[from + k..].starts_with("${") { 6 } else { 5 };
+        let name: String = t[start..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() && !matches!(name.to_ascii_lowercase().as_str(), "userprofile" | "home" | "temp" | "tmp") {
+            out.push(name);
+        }
+        from = start;
+    }
+    out
+}
+
+/// Files a subtree reads (`(Get-Content .env -Raw)`, `Get-Item .env`,
+/// `[IO.File]::ReadAllText('.env')`).
+fn reads_in(n: Node<'_>, code: &str, vars: &Vars, cx: &Collect<'_>) -> Vec<PathRef> {
+    let mut out = Vec::new();
+    for k in nodes(n) {
+        if k.kind() == "command"
+            && let Some(c) = read_command(k, code, vars)
+            && let Some(t) = cmdlet(&c.name.text)
+            && matches!(t.act, Act::Read | Act::List)
+        {
+            let b = bind(&c, t);
+            out.extend(b.of(P::Path).filter(|a| provider(&a.text).is_none()).map(|a| path(a, cx)));
+        }
+        if k.kind() == "argument_list" {
+            out.extend(dotnet::read_paths(k, code, vars).iter().map(|a| path(a, cx)));
+        }
+    }
+    out
+}
+
+/// `Invoke-Expression`: literal code is read as PowerShell; a download is run as `curl … |
+/// sh` is; anything else is code known only at run time.
+fn eval(
+    c: &Command<'_>,
+    b: &Bound,
+    input: Option<&Flow>,
+    code: &str,
+    vars: &Vars,
+    downloads: &[(String, Arg)],
+    cx: &mut Collect<'_>,
+) {
+    let args: Vec<(Arg, Vec<usize>)> = b
+        .values
+        .iter()
+        .filter(|(r, _, _)| *r == P::Code)
+        .map(|(_, a, i)| (a.clone(), i.clone()))
+        .collect();
+    if args.is_empty() {
+        match input {
+            Some(f) if f.download.is_some() => {
+                if let Some(u) = &f.download {
+                    runs_download(u, cx);
+                }
+            }
+            Some(f) if f.literal.is_some() => {
+                if let Some(l) = &f.literal {
+                    cx.code("Invoke-Expression", l.clone());
+                }
+            }
+            Some(f) if !f.reads.is_empty() => {
+                for p in &f.reads {
+                    cx.push(What::Read(p.clone()));
+                }
+                cx.unsure("`Invoke-Expression` runs PowerShell code read from a file".into());
+            }
+            _ => cx.unsure(
+                "`Invoke-Expression` runs PowerShell code known only at run time".into(),
+            ),
+        }
+        return;
+    }
+    for (a, idx) in args {
+        if !a.dynamic {
+            cx.code("Invoke-Expression", a.text);
+            continue;
+        }
+        let mut found = false;
+        for i in idx {
+            if let Some(Element::Value(ns, _)) = c.elements.get(i) {
+                for n in ns {
+                    if let Some(u) = download_in(*n, code, vars, downloads) {
+                        runs_download(&u, cx);
+                        found = true;
+                    }
+                }
+            }
+        }
+        if !found {
+            cx.unsure("`Invoke-Expression` runs PowerShell code known only at run time".into());
+        }
+    }
+}
+
+/// Text built by code and then run (`[scriptblock]::Create(…)`).
+fn evaluated(
+    n: Node<'_>,
+    code: &str,
+    vars: &Vars,
+    downloads: &[(String, Arg)],
+    who: &str,
+    cx: &mut Collect<'_>,
+) {
+    match download_in(n, code, vars, downloads) {
+        Some(u) => runs_download(&u, cx),
+        None => cx.unsure(format!("`{who}` makes code of text known only at run time")),
+    }
+}
+
+/// A download that is run as code: a `send` whose response runs.
+fn runs_download(u: &Arg, cx: &mut Collect<'_>) {
+    let dynamic = u.dynamic;
+    cx.push(What::Send(Send {
+        url: Some(u.text.clone()),
+        endpoint: if dynamic {
+            None
+        } else {
+            crate::effects::url::parse(&u.text)
+        },
+        method: Some("GET".into()),
+        body: Vec::new(),
+        dynamic,
+        runs_response: true,
+    }));
+}
+
+/// `Start-Process`: the program and its arguments, for the shell lens's table; `-Verb
+/// RunAs` starts it as administrator.
+fn start(b: &Bound, shown: &str, cx: &mut Collect<'_>) {
+    let Some(program) = b.of(P::Program).next() else {
+        return;
+    };
+    if program.dynamic {
+        cx.unsure(format!(
+            "`{shown}` starts a program whose name is known only at run time"
+        ));
+        return;
+    }
+    let mut words = vec![program_word(program)];
+    for a in b.of(P::Args) {
+        if a.dynamic {
+            words.push(a.clone());
+        } else {
+            words.extend(cli::split_windows(&a.text).into_iter().map(|w| lit(&w)));
+        }
+    }
+    if b.of(P::Verb)
+        .any(|v| v.text.eq_ignore_ascii_case("runas"))
+    {
+        cx.unsure(format!("`{shown}` starts a program as administrator"));
+    }
+    for a in b.of(P::OutFile) {
+        cx.push(What::Write {
+            path: path(a, cx),
+            append: false,
+            content: None,
+        });
+    }
+    for a in b.of(P::InPath) {
+        cx.push(What::Read(path(a, cx)));
+    }
+    cx.words("Start-Process", words, None);
+}
