@@ -298,7 +298,11 @@ pub(crate) fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis 
 
 /// [`analyze_argv`] of words some of which are only known at run time, with a file as
 /// standard input (a PowerShell or cmd.exe command: `Get-Content x | prog`).
-pub(crate) fn analyze_words(words: Vec<Arg>, stdin: Option<Arg>, cwd: Option<&str>) -> ShellAnalysis {
+pub(crate) fn analyze_words(
+    words: Vec<Arg>,
+    stdin: Option<Arg>,
+    cwd: Option<&str>,
+) -> ShellAnalysis {
     let mut cx = LineAnalysis::new(cwd);
     let redirects = stdin
         .map(|target| Redirect {

@@ -284,7 +284,9 @@ fn code_lens_at(
     if lang == Language::Cmd {
         powershell::cmd::effects(code, &mut cx);
         if dynamic {
-            cx.unsure(format!("`{who}` runs a cmd.exe line that is only known at run time"));
+            cx.unsure(format!(
+                "`{who}` runs a cmd.exe line that is only known at run time"
+            ));
         }
         dispatch(cx.found, code_at, route, cwd, env, depth, fx);
         return;
@@ -314,7 +316,11 @@ fn code_lens_at(
             return;
         }
         Ok(tree) => {
-            if let Some(at) = first_error(tree.root_node()) {
+            let error = match lang {
+                Language::PowerShell => powershell::first_error(tree.root_node()),
+                _ => first_error(tree.root_node()),
+            };
+            if let Some(at) = error {
                 let why = if dynamic {
                     format!(
                         "`{who}` runs {} code that is only known at run time",

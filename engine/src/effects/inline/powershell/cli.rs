@@ -95,7 +95,10 @@ fn powershell(c: &SimpleCommand, name: &str) -> Option<CodeRun> {
                 value.clone()
             } else {
                 match decode_utf16_base64(&value.text) {
-                    Some(t) => Arg { text: t, dynamic: false },
+                    Some(t) => Arg {
+                        text: t,
+                        dynamic: false,
+                    },
                     None => Arg {
                         // Not base64 of UTF-16 text: PowerShell refuses it; read as unknown.
                         text: value.text.clone(),

@@ -10,7 +10,7 @@
 //! A `for` loop and a `goto` are `unsure`: what they run depends on run-time values.
 
 use super::words::{Vars, cmd_value, windows_path};
-use super::{lit, program_word};
+use super::{lit, posix, program_word};
 use crate::effects::inline::{Collect, Res};
 use crate::effects::{PathRef, What};
 use crate::shell::Arg;
@@ -134,8 +134,16 @@ pub(crate) fn effects(line: &str, cx: &mut Collect<'_>) {
                 cx.push(What::Read(path(&f, cx)));
                 last_read = Some(f);
             } else {
-                let content = (values.first().is_some_and(|v| v.text.eq_ignore_ascii_case("echo")))
-                    .then(|| values[1..].iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" "));
+                let content = (values
+                    .first()
+                    .is_some_and(|v| v.text.eq_ignore_ascii_case("echo")))
+                .then(|| {
+                    values[1..]
+                        .iter()
+                        .map(|v| v.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                });
                 let k = cx.push(What::Write {
                     path: path(&f, cx),
                     append: op == ">>",
@@ -149,96 +157,86 @@ pub(crate) fn effects(line: &str, cx: &mut Collect<'_>) {
         };
         let stdin = if part.piped { last_read.take() } else { None };
         let name = first.text.trim_start_matches('@').to_ascii_lowercase();
-        let (switches, operands): (Vec<&Arg>, Vec<&Arg>) =
-            values[1..].iter().partition(|a| a.text.starts_with('/') && a.text.len() <= 3 && !a.text[1..].contains('/'));
+        let (switches, operands): (Vec<&Arg>, Vec<&Arg>) = values[1..].iter().partition(|a| {
+            a.text.starts_with('/') && a.text.len() <= 3 && !a.text[1..].contains('/')
+        });
         let has = |s: &str| switches.iter().any(|a| a.text.eq_ignore_ascii_case(s));
+        let files: Vec<Arg> = operands.iter().map(|a| (*a).clone()).collect();
         match name.as_str() {
-            "rd" | "rmdir" => {
-                for a in &operands {
-                    cx.push(What::Delete {
-                        path: path(a, cx),
-                        recursive: has("/s"),
-                    });
-                }
-            }
-            "del" | "erase" => {
-                for a in &operands {
-                    cx.push(What::Delete {
-                        path: path(a, cx),
-                        recursive: has("/s"),
-                    });
-                }
+            "rd" | "rmdir" | "del" | "erase" => {
+                let flags = if has("/s") {
+                    vec![lit("-r"), lit("-f")]
+                } else {
+                    vec![lit("-f")]
+                };
+                posix(cx, &name, "rm", &flags, files, &[]);
             }
             "type" => {
-                for a in &operands {
-                    cx.push(What::Read(path(a, cx)));
-                    last_read = Some((*a).clone());
-                }
+                last_read = files.last().cloned();
+                posix(cx, &name, "cat", &[], files, &[]);
             }
             "copy" | "move" | "xcopy" => {
-                let (srcs, dest) = match operands.split_last() {
-                    Some((d, s)) if !s.is_empty() => (s.to_vec(), Some(*d)),
-                    _ => (operands.clone(), None),
+                // `copy a+b c`: each of `a` and `b` is a source.
+                let (srcs, dest) = match files.split_last() {
+                    Some((d, s)) if !s.is_empty() => (s.to_vec(), d.clone()),
+                    _ => (files.clone(), lit(".")),
                 };
-                for s in &srcs {
-                    for piece in s.text.split('+') {
-                        let a = Arg {
+                let srcs: Vec<Arg> = srcs
+                    .iter()
+                    .flat_map(|s| {
+                        s.text.split('+').map(|piece| Arg {
                             text: piece.to_string(),
                             dynamic: s.dynamic,
-                        };
-                        if name == "move" {
-                            cx.push(What::Delete {
-                                path: path(&a, cx),
-                                recursive: true,
-                            });
-                        } else {
-                            cx.push(What::Read(path(&a, cx)));
-                        }
+                        })
+                    })
+                    .collect();
+                let (program, flags) = match name.as_str() {
+                    "move" => ("mv", vec![]),
+                    "xcopy" if has("/s") || has("/e") => ("cp", vec![lit("-r")]),
+                    _ => ("cp", vec![]),
+                };
+                posix(cx, &name, program, &flags, srcs, &[dest]);
+            }
+            "robocopy" => {
+                let purge = switches.iter().any(|s| {
+                    s.text.eq_ignore_ascii_case("/mir") || s.text.eq_ignore_ascii_case("/purge")
+                });
+                let (src, dest) = (files.first().cloned(), files.get(1).cloned());
+                if let (Some(src), Some(dest)) = (src, dest) {
+                    if purge {
+                        posix(
+                            cx,
+                            &name,
+                            "rsync",
+                            &[lit("-a"), lit("--delete")],
+                            vec![src],
+                            &[dest],
+                        );
+                    } else {
+                        posix(cx, &name, "cp", &[lit("-r")], vec![src], &[dest]);
                     }
                 }
-                let dest = dest.cloned().unwrap_or_else(|| lit("."));
-                cx.push(What::Write {
-                    path: path(&dest, cx),
-                    append: false,
-                    content: None,
-                });
             }
-            "robocopy" => robocopy(&operands, &switches, cx),
             "ren" | "rename" => {
-                if let Some(a) = operands.first() {
-                    cx.push(What::Delete {
-                        path: path(a, cx),
-                        recursive: true,
-                    });
-                }
-                if let (Some(a), Some(b)) = (operands.first(), operands.get(1)) {
+                if let (Some(a), Some(b)) = (files.first(), files.get(1)) {
                     let folder = a.text.rsplit_once('/').map(|(d, _)| d);
                     let text = match folder {
                         Some(f) if !b.text.contains('/') => format!("{f}/{}", b.text),
                         _ => b.text.clone(),
                     };
-                    let t = Arg {
+                    let to = Arg {
                         text,
                         dynamic: b.dynamic,
                     };
-                    cx.push(What::Write {
-                        path: path(&t, cx),
-                        append: false,
-                        content: None,
-                    });
+                    posix(cx, &name, "mv", &[], vec![a.clone()], &[to]);
                 }
             }
-            "md" | "mkdir" => {
-                for a in &operands {
-                    cx.push(What::Write {
-                        path: path(a, cx),
-                        append: false,
-                        content: None,
-                    });
-                }
-            }
+            "md" | "mkdir" => posix(cx, &name, "mkdir", &[lit("-p")], files, &[]),
             "cd" | "chdir" | "pushd" => {
-                let dir = operands.first().filter(|d| !d.dynamic).map(|d| Res::lit(d.text.clone()).expand_user());
+                let dir = operands
+                    .first()
+                    .filter(|d| !d.dynamic)
+                    .map(|d| Res::lit(d.text.clone()).expand_user());
                 if dir.is_some() || !operands.is_empty() {
                     cx.chdir(dir, &name);
                 }
@@ -293,43 +291,30 @@ fn condition_stripped(words: &mut Vec<String>) -> Vec<String> {
             return w;
         }
         let mut k = 1;
-        while w.get(k).is_some_and(|x| x.eq_ignore_ascii_case("/i") || x.eq_ignore_ascii_case("not")) {
+        while w
+            .get(k)
+            .is_some_and(|x| x.eq_ignore_ascii_case("/i") || x.eq_ignore_ascii_case("not"))
+        {
             k += 1;
         }
         let skip = match w.get(k).map(|x| x.to_ascii_lowercase()) {
-            Some(x) if x == "exist" || x == "errorlevel" || x == "defined" || x == "cmdextversion" => 2,
+            Some(x)
+                if x == "exist" || x == "errorlevel" || x == "defined" || x == "cmdextversion" =>
+            {
+                2
+            }
             Some(x) if x.contains("==") => 1,
             _ => match w.get(k + 1).map(|x| x.to_ascii_lowercase()) {
-                Some(op) if op == "==" || ["equ", "neq", "lss", "leq", "gtr", "geq"].contains(&op.as_str()) => 3,
+                Some(op)
+                    if op == "=="
+                        || ["equ", "neq", "lss", "leq", "gtr", "geq"].contains(&op.as_str()) =>
+                {
+                    3
+                }
                 _ => 1,
             },
         };
         w = w.split_off((k + skip).min(w.len()));
-    }
-}
-
-/// `robocopy SRC DEST [files] [/MIR]`: reads the source, writes the destination; `/MIR`
-/// and `/PURGE` delete what the source does not have in it.
-fn robocopy(operands: &[&Arg], switches: &[&Arg], cx: &mut Collect<'_>) {
-    let purge = switches
-        .iter()
-        .chain(operands.iter())
-        .any(|s| s.text.eq_ignore_ascii_case("/mir") || s.text.eq_ignore_ascii_case("/purge"));
-    if let Some(s) = operands.first() {
-        cx.push(What::Read(path(s, cx)));
-    }
-    if let Some(d) = operands.get(1) {
-        cx.push(What::Write {
-            path: path(d, cx),
-            append: false,
-            content: None,
-        });
-        if purge {
-            cx.push(What::Delete {
-                path: path(d, cx),
-                recursive: true,
-            });
-        }
     }
 }
 

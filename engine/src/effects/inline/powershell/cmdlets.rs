@@ -46,6 +46,8 @@ pub(super) enum P {
     Host,
     /// A switch: it takes no value.
     Switch(Sw),
+    /// A search pattern (`Select-String -Pattern`).
+    Pattern,
     /// A value the lens does not need.
     Other,
 }
@@ -282,15 +284,7 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         act: Act::Write { append: false },
     },
     Cmdlet {
-        names: &[
-            "remove-item",
-            "rm",
-            "del",
-            "ri",
-            "rd",
-            "rmdir",
-            "erase",
-        ],
+        names: &["remove-item", "rm", "del", "ri", "rd", "rmdir", "erase"],
         params: item_params![p("recurse", &[], P::Switch(Sw::Recurse))],
         positional: &[P::Path],
         act: Act::Delete,
@@ -389,7 +383,7 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
     Cmdlet {
         names: &["select-string", "sls"],
         params: &[
-            p("pattern", &[], P::Other),
+            p("pattern", &[], P::Pattern),
             p("path", &[], P::Path),
             p("literalpath", &["lp", "pspath"], P::Path),
             p("inputobject", &[], P::Other),
@@ -405,7 +399,7 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
             p("allmatches", &[], SW),
             p("raw", &[], SW),
         ],
-        positional: &[P::Other, P::Path],
+        positional: &[P::Pattern, P::Path],
         act: Act::Search,
     },
     Cmdlet {

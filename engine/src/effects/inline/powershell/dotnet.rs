@@ -79,8 +79,13 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
         .unwrap_or_default();
     let arg = |i: usize| args.get(i).cloned();
     match method.as_str() {
-        "downloadstring" | "downloaddata" | "downloadstringtaskasync" | "getstringasync"
-        | "getasync" | "getbytearrayasync" | "getstreamasync" => {
+        "downloadstring"
+        | "downloaddata"
+        | "downloadstringtaskasync"
+        | "getstringasync"
+        | "getasync"
+        | "getbytearrayasync"
+        | "getstreamasync" => {
             if let Some(u) = arg(0) {
                 send(cx, &u, "GET", Vec::new());
             }
@@ -142,8 +147,8 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
         }
         "delete" if file || dir => {
             if let Some(p) = arg(0) {
-                let recursive = dir
-                    && arg(1).is_some_and(|r| r.text.eq_ignore_ascii_case("true") || r.dynamic);
+                let recursive =
+                    dir && arg(1).is_some_and(|r| r.text.eq_ignore_ascii_case("true") || r.dynamic);
                 cx.push(What::Delete {
                     path: path(&p, cx),
                     recursive,

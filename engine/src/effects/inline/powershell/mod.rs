@@ -98,6 +98,30 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
     false
 }
 
+/// Where the first syntax error of a PowerShell tree is, if it has one outside a command's
+/// arguments: the grammar does not take every bare word PowerShell does
+/// (`$env:USERPROFILE\.ssh`), and the lens reads arguments from their text.
+pub(super) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "command_elements" {
+            continue;
+        }
+        if n.is_error() || n.is_missing() {
+            return Some(n.start_position());
+        }
+        if n.has_error() {
+            let mut c = n.walk();
+            let kids: Vec<Node<'_>> = n.children(&mut c).collect();
+            stack.extend(kids.into_iter().rev());
+        }
+    }
+    None
+}
+
 /// Variables bound once to a literal (`$p = "a.txt"`); one bound twice or to a computed value
 /// is only known at run time.
 fn bindings(all: &[Node<'_>], code: &str) -> Vars {
@@ -128,7 +152,10 @@ fn bindings(all: &[Node<'_>], code: &str) -> Vars {
     // A `foreach ($x in …)` or a parameter binds a name to more than one value.
     for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
         if let Some(v) = n.named_child(0) {
-            let name = text(v, code).trim().trim_start_matches('$').to_ascii_lowercase();
+            let name = text(v, code)
+                .trim()
+                .trim_start_matches('$')
+                .to_ascii_lowercase();
             vars.insert(name, None);
         }
     }
@@ -196,7 +223,10 @@ fn first_url(c: &Command<'_>) -> Option<Arg> {
 /// The command a `command` node runs, with its elements read.
 fn read_command<'t>(n: Node<'t>, code: &str, vars: &Vars) -> Option<Command<'t>> {
     let name_node = n.child_by_field_name("command_name")?;
-    let name = match ps_values(text(name_node, code).trim(), vars).into_iter().next() {
+    let name = match ps_values(text(name_node, code).trim(), vars)
+        .into_iter()
+        .next()
+    {
         Some(a) => a,
         None => Arg {
             text: String::new(),
@@ -223,7 +253,10 @@ fn read_command<'t>(n: Node<'t>, code: &str, vars: &Vars) -> Option<Command<'t>>
                     let t = text(k, code).trim();
                     let colon = t.ends_with(':');
                     let name = t.trim_start_matches(['-', '\u{2013}', '\u{2014}']);
-                    elements.push(Element::Param(name.trim_end_matches(':').to_string(), colon));
+                    elements.push(Element::Param(
+                        name.trim_end_matches(':').to_string(),
+                        colon,
+                    ));
                 }
                 "redirection" => {
                     flush(&mut group, &mut elements);
@@ -390,22 +423,30 @@ fn command(
         return out;
     }
     let name = t.names.first().copied().unwrap_or_default();
+    let who = c.name.text.clone();
     let recursive = b.has(Sw::Recurse);
     match t.act {
         Act::Read | Act::Search => {
+            let mut files: Vec<Arg> = Vec::new();
             for a in b.of(P::Path) {
                 match provider(&a.text) {
                     Some("environment") => {
                         let v = a.text.split_once(':').map(|(_, v)| v).unwrap_or("");
-                        out.env.push(if v.is_empty() { "*".into() } else { v.into() });
+                        out.env
+                            .push(if v.is_empty() { "*".into() } else { v.into() });
                     }
                     Some(_) => {}
                     None => {
-                        let p = path(a, cx);
-                        cx.push(What::Read(p.clone()));
-                        out.reads.push(p);
+                        out.reads.push(path(a, cx));
+                        files.push(a.clone());
                     }
                 }
+            }
+            if t.act == Act::Read {
+                posix(cx, &who, "cat", &[], files, &[]);
+            } else if !files.is_empty() {
+                let pattern = b.of(P::Pattern).next().cloned().unwrap_or_else(|| lit(""));
+                posix(cx, &who, "grep", &[lit("-e"), pattern], files, &[]);
             }
         }
         Act::Write { append } => {
@@ -425,58 +466,53 @@ fn command(
             out.literal = content;
         }
         Act::Delete | Act::Clear => {
-            let mut any = false;
+            let mut files: Vec<Arg> = Vec::new();
             for a in b.of(P::Path) {
-                any = true;
                 match provider(&a.text) {
-                    Some("registry") => cx.unsure(format!("`{shown}` changes the Windows registry")),
-                    Some(_) => {}
-                    None => {
-                        cx.push(What::Delete {
-                            path: path(a, cx),
-                            recursive: recursive && t.act == Act::Delete,
-                        });
+                    Some("registry") => {
+                        cx.unsure(format!("`{shown}` changes the Windows registry"))
                     }
+                    Some(_) => {}
+                    None => files.push(a.clone()),
                 }
             }
-            if !any && let Some(f) = input {
-                for p in f.listed.iter().chain(f.reads.iter()) {
-                    cx.push(What::Delete {
-                        path: p.clone(),
-                        recursive: recursive || f.recursive,
-                    });
-                }
+            let mut recursive = recursive;
+            if b.of(P::Path).next().is_none()
+                && let Some(f) = input
+            {
+                // `Get-ChildItem build | Remove-Item`: what was listed goes.
+                recursive |= f.recursive;
+                files.extend(f.listed.iter().chain(f.reads.iter()).map(|p| Arg {
+                    text: p.text.clone(),
+                    dynamic: p.dynamic,
+                }));
+            }
+            if t.act == Act::Clear {
+                posix(cx, &who, "truncate", &[lit("-s"), lit("0")], files, &[]);
+            } else {
+                let flags = if recursive {
+                    vec![lit("-r"), lit("-f")]
+                } else {
+                    vec![lit("-f")]
+                };
+                posix(cx, &who, "rm", &flags, files, &[]);
             }
         }
         Act::Copy { moves } => {
-            for a in b.of(P::Path) {
-                let p = path(a, cx);
-                if moves {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: true,
-                    });
-                } else {
-                    cx.push(What::Read(p));
-                }
-            }
-            for a in b.of(P::Dest) {
-                cx.push(What::Write {
-                    path: path(a, cx),
-                    append: false,
-                    content: None,
-                });
-            }
+            let from: Vec<Arg> = b.of(P::Path).cloned().collect();
+            let to: Vec<Arg> = b.of(P::Dest).cloned().take(1).collect();
+            let to = if to.is_empty() { vec![lit(".")] } else { to };
+            let (program, flags) = match (moves, recursive) {
+                (true, _) => ("mv", vec![]),
+                (false, true) => ("cp", vec![lit("-r")]),
+                (false, false) => ("cp", vec![]),
+            };
+            posix(cx, &who, program, &flags, from, &to);
         }
         Act::Rename => {
-            let from: Vec<Arg> = b.of(P::Path).cloned().collect();
-            for a in &from {
-                cx.push(What::Delete {
-                    path: path(a, cx),
-                    recursive: true,
-                });
-            }
-            for d in b.of(P::Dest) {
+            let from: Vec<Arg> = b.of(P::Path).cloned().take(1).collect();
+            let mut to: Vec<Arg> = Vec::new();
+            for d in b.of(P::Dest).take(1) {
                 let folder = from
                     .first()
                     .and_then(|f| f.text.rsplit_once('/').map(|(d, _)| d.to_string()));
@@ -484,16 +520,12 @@ fn command(
                     Some(f) if !d.text.contains('/') => format!("{f}/{}", d.text),
                     _ => d.text.clone(),
                 };
-                let a = Arg {
+                to.push(Arg {
                     text,
                     dynamic: d.dynamic,
-                };
-                cx.push(What::Write {
-                    path: path(&a, cx),
-                    append: false,
-                    content: None,
                 });
             }
+            posix(cx, &who, "mv", &[], from, &to);
         }
         Act::NewItem | Act::Mkdir => new_item(c, &b, &shown, cx),
         Act::List => {
@@ -617,10 +649,31 @@ fn new_item(c: &Command<'_>, b: &Bound, shown: &str, cx: &mut Collect<'_>) {
         }
     }
     let value: Vec<&Arg> = b.of(P::Value).collect();
+    let who =
+        if c.name.text.eq_ignore_ascii_case("new-item") || c.name.text.eq_ignore_ascii_case("ni") {
+            "New-Item"
+        } else {
+            "mkdir"
+        };
+    let files: Vec<Arg> = paths
+        .iter()
+        .filter(|a| provider(&a.text).is_none())
+        .cloned()
+        .collect();
     if matches!(kind.as_str(), "symboliclink" | "junction" | "hardlink") {
-        for v in &value {
-            cx.push(What::Read(path(v, cx)));
-        }
+        let flags = if kind == "hardlink" {
+            vec![]
+        } else {
+            vec![lit("-s")]
+        };
+        let mut targets: Vec<Arg> = value.iter().map(|v| (*v).clone()).take(1).collect();
+        targets.extend(files.into_iter().take(1));
+        posix(cx, who, "ln", &flags, targets, &[]);
+        return;
+    }
+    if who == "mkdir" || kind == "directory" {
+        posix(cx, who, "mkdir", &[lit("-p")], files, &[]);
+        return;
     }
     for a in &paths {
         if provider(&a.text).is_some() {
@@ -631,8 +684,13 @@ fn new_item(c: &Command<'_>, b: &Bound, shown: &str, cx: &mut Collect<'_>) {
         }
         let content = (kind.is_empty() || kind == "file")
             .then(|| {
-                (value.iter().all(|v| !v.dynamic))
-                    .then(|| value.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join("\n"))
+                (value.iter().all(|v| !v.dynamic)).then(|| {
+                    value
+                        .iter()
+                        .map(|v| v.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
             })
             .flatten();
         let k = cx.push(What::Write {
@@ -642,7 +700,27 @@ fn new_item(c: &Command<'_>, b: &Bound, shown: &str, cx: &mut Collect<'_>) {
         });
         cx.set_content(k, content.filter(|t| !t.is_empty()));
     }
-    let _ = c;
+}
+
+/// The POSIX command a cmdlet does the same as (`Remove-Item -Recurse x` is `rm -r -f -- x`),
+/// for the shell lens and the rules on its programs; `who` names the cmdlet in the route.
+pub(super) fn posix(
+    cx: &mut Collect<'_>,
+    who: &str,
+    program: &str,
+    flags: &[Arg],
+    paths: Vec<Arg>,
+    last: &[Arg],
+) {
+    if paths.is_empty() {
+        return;
+    }
+    let mut words = vec![lit(program)];
+    words.extend(flags.iter().cloned());
+    words.push(lit("--"));
+    words.extend(paths);
+    words.extend(last.iter().cloned());
+    cx.words(who, words, None);
 }
 
 /// A redirection of a command's output to a file.
@@ -770,7 +848,8 @@ fn web(
             method.clone().or_else(|| Some("GET".into())),
             body,
         );
-        if u.dynamic && let Some(super::Found::What(w)) = cx.found.last_mut()
+        if u.dynamic
+            && let Some(super::Found::What(w)) = cx.found.last_mut()
             && let What::Send(s) = w.as_mut()
         {
             s.dynamic = true;
@@ -779,7 +858,9 @@ fn web(
         out.download = Some(u.clone());
     }
     if !any {
-        cx.unsure(format!("`{shown}` sends a request to an address known only at run time"));
+        cx.unsure(format!(
+            "`{shown}` sends a request to an address known only at run time"
+        ));
     }
     for a in b.of(P::OutFile) {
         cx.push(What::Write {
@@ -796,13 +877,27 @@ fn env_names(t: &str) -> Vec<String> {
     let lower = t.to_ascii_lowercase();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(k) = lower[from..].find("$env:").or_else(|| lower[from..].find("${env:")) {
-        let start = from + k + if lower[from + k..].starts_with("${") { 6 } else { 5 };
+    while let Some(k) = lower[from..]
+        .find("$env:")
+        .or_else(|| lower[from..].find("${env:"))
+    {
+        let start = from
+            + k
+            + if lower[from + k..].starts_with("${") {
+                6
+            } else {
+                5
+            };
         let name: String = t[start..]
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
-        if !name.is_empty() && !matches!(name.to_ascii_lowercase().as_str(), "userprofile" | "home" | "temp" | "tmp") {
+        if !name.is_empty()
+            && !matches!(
+                name.to_ascii_lowercase().as_str(),
+                "userprofile" | "home" | "temp" | "tmp"
+            )
+        {
             out.push(name);
         }
         from = start;
@@ -821,10 +916,18 @@ fn reads_in(n: Node<'_>, code: &str, vars: &Vars, cx: &Collect<'_>) -> Vec<PathR
             && matches!(t.act, Act::Read | Act::List)
         {
             let b = bind(&c, t);
-            out.extend(b.of(P::Path).filter(|a| provider(&a.text).is_none()).map(|a| path(a, cx)));
+            out.extend(
+                b.of(P::Path)
+                    .filter(|a| provider(&a.text).is_none())
+                    .map(|a| path(a, cx)),
+            );
         }
         if k.kind() == "argument_list" {
-            out.extend(dotnet::read_paths(k, code, vars).iter().map(|a| path(a, cx)));
+            out.extend(
+                dotnet::read_paths(k, code, vars)
+                    .iter()
+                    .map(|a| path(a, cx)),
+            );
         }
     }
     out
@@ -865,9 +968,9 @@ fn eval(
                 }
                 cx.unsure("`Invoke-Expression` runs PowerShell code read from a file".into());
             }
-            _ => cx.unsure(
-                "`Invoke-Expression` runs PowerShell code known only at run time".into(),
-            ),
+            _ => {
+                cx.unsure("`Invoke-Expression` runs PowerShell code known only at run time".into())
+            }
         }
         return;
     }
@@ -945,9 +1048,7 @@ fn start(b: &Bound, shown: &str, cx: &mut Collect<'_>) {
             words.extend(cli::split_windows(&a.text).into_iter().map(|w| lit(&w)));
         }
     }
-    if b.of(P::Verb)
-        .any(|v| v.text.eq_ignore_ascii_case("runas"))
-    {
+    if b.of(P::Verb).any(|v| v.text.eq_ignore_ascii_case("runas")) {
         cx.unsure(format!("`{shown}` starts a program as administrator"));
     }
     for a in b.of(P::OutFile) {

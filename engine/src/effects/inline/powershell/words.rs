@@ -305,7 +305,10 @@ pub(super) fn cmd_value(text: &str, vars: &Vars) -> Arg {
                     }
                     _ => {
                         // `%~dp0`, `%1`: arguments of a batch file.
-                        if chars.peek().is_some_and(|k| *k == '~' || k.is_ascii_digit()) {
+                        if chars
+                            .peek()
+                            .is_some_and(|k| *k == '~' || k.is_ascii_digit())
+                        {
                             dynamic = true;
                         }
                         out.push('%');

@@ -1,0 +1,1 @@
+//! Unit tests of the PowerShell and cmd.exe lenses.
