@@ -48,6 +48,8 @@ pub(super) enum P {
     Switch(Sw),
     /// A search pattern (`Select-String -Pattern`).
     Pattern,
+    /// A file-name filter (`Get-ChildItem -Filter`).
+    Filter,
     /// A value the lens does not need.
     Other,
 }
@@ -362,7 +364,15 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
             "convert-path",
             "cvpa",
         ],
-        params: item_params![
+        params: &[
+            p("path", &["pspath"], P::Path),
+            p("literalpath", &["lp"], P::Path),
+            p("filter", &[], P::Filter),
+            p("include", &[], P::Filter),
+            p("exclude", &[], P::Other),
+            p("force", &[], SW),
+            p("credential", &[], P::Other),
+            p("stream", &[], P::Other),
             p("recurse", &[], P::Switch(Sw::Recurse)),
             p("depth", &[], P::Other),
             p("name", &[], SW),
@@ -377,7 +387,7 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
             p("leaf", &[], SW),
             p("parent", &[], SW),
         ],
-        positional: &[P::Path, P::Other],
+        positional: &[P::Path, P::Filter],
         act: Act::List,
     },
     Cmdlet {

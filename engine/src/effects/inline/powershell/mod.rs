@@ -75,9 +75,25 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
     let all = nodes(tree.root_node());
     let vars = bindings(&all, code);
     let downloads = download_variables(&all, code);
+    let scopes = item_scopes(&all, code);
     for n in &all {
         match n.kind() {
-            "pipeline_chain" => chain(*n, code, &vars, &downloads, cx),
+            "pipeline_chain" => {
+                // `$_` in a script block fed by a listing is an item of it.
+                let scope = scopes
+                    .iter()
+                    .rev()
+                    .find(|(r, _)| r.contains(&n.start_byte()));
+                match scope {
+                    Some((_, g)) => {
+                        let mut v = vars.clone();
+                        v.insert("_".into(), Some(g.clone()));
+                        v.insert("psitem".into(), Some(g.clone()));
+                        chain(*n, code, &v, &downloads, cx);
+                    }
+                    None => chain(*n, code, &vars, &downloads, cx),
+                }
+            }
             "argument_list" => dotnet::call(*n, code, &vars, cx),
             _ => {}
         }
@@ -122,8 +138,10 @@ pub(super) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
     None
 }
 
-/// Variables bound once to a literal (`$p = "a.txt"`); one bound twice or to a computed value
-/// is only known at run time.
+/// Variables bound once to a literal (`$p = "a.txt"`) or to a listing of files (`$fs =
+/// Get-ChildItem src -Filter *.cs`: each item is `src/*.cs`, as a shell names a glob); one
+/// bound twice or to another computed value is only known at run time. A `foreach ($f in
+/// $fs)` binds `$f` to an item of what it loops over.
 fn bindings(all: &[Node<'_>], code: &str) -> Vars {
     let mut vars = Vars::new();
     for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
@@ -136,6 +154,9 @@ fn bindings(all: &[Node<'_>], code: &str) -> Vars {
         };
         let name = name.to_ascii_lowercase();
         let value = n.child_by_field_name("value").and_then(|v| {
+            if let Some(g) = listing_in(v, code) {
+                return Some(g);
+            }
             let has_command = nodes(v).iter().any(|k| k.kind() == "command");
             let vals = ps_values(text(v, code).trim(), &Vars::new());
             match vals.as_slice() {
@@ -149,17 +170,99 @@ fn bindings(all: &[Node<'_>], code: &str) -> Vars {
             .and_modify(|v| *v = None)
             .or_insert(if plain { value } else { None });
     }
-    // A `foreach ($x in …)` or a parameter binds a name to more than one value.
     for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
-        if let Some(v) = n.named_child(0) {
-            let name = text(v, code)
-                .trim()
-                .trim_start_matches('$')
-                .to_ascii_lowercase();
-            vars.insert(name, None);
-        }
+        let mut cur = n.walk();
+        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+        let Some(v) = kids.iter().find(|k| k.kind() == "variable") else {
+            continue;
+        };
+        let name = text(*v, code)
+            .trim()
+            .trim_start_matches('$')
+            .to_ascii_lowercase();
+        let over = kids.iter().find(|k| k.kind() == "pipeline");
+        let item = over.and_then(|o| {
+            listing_in(*o, code).or_else(|| {
+                let t = text(*o, code).trim();
+                let bound = t.strip_prefix('$')?.to_ascii_lowercase();
+                vars.get(&bound).cloned().flatten()
+            })
+        });
+        let item = item.filter(|_| !vars.contains_key(&name));
+        vars.insert(name, item);
     }
     vars
+}
+
+/// The files a listing in `n` names, as a glob (`Get-ChildItem src -Recurse -Filter *.cs` is
+/// `src/**/*.cs`), when `n` is one listing command.
+fn listing_in(n: Node<'_>, code: &str) -> Option<String> {
+    let commands: Vec<Node<'_>> = nodes(n)
+        .into_iter()
+        .filter(|k| k.kind() == "command")
+        .collect();
+    let [one] = commands.as_slice() else {
+        return None;
+    };
+    listing_glob(&read_command(*one, code, &Vars::new())?)
+}
+
+/// The glob of the items a listing command yields.
+fn listing_glob(c: &Command<'_>) -> Option<String> {
+    let t = cmdlet(&c.name.text).filter(|t| t.act == Act::List)?;
+    if !matches!(t.names.first(), Some(&"get-childitem")) {
+        return None;
+    }
+    let b = bind(c, t);
+    let folder = match b.of(P::Path).next() {
+        Some(p) if p.dynamic || provider(&p.text).is_some() => return None,
+        Some(p) => p.text.trim_end_matches('/').to_string(),
+        None => ".".into(),
+    };
+    let filter = b
+        .of(P::Filter)
+        .next()
+        .filter(|f| !f.dynamic)
+        .map_or("*".to_string(), |f| f.text.clone());
+    let inner = if b.has(Sw::Recurse) {
+        format!("**/{filter}")
+    } else {
+        filter
+    };
+    Some(if folder == "." {
+        inner
+    } else {
+        format!("{folder}/{inner}")
+    })
+}
+
+/// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing, with the glob
+/// `$_` stands for in them (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`).
+fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    for n in all.iter().filter(|n| n.kind() == "pipeline_chain") {
+        let mut cur = n.walk();
+        let cmds: Vec<Node<'_>> = n
+            .named_children(&mut cur)
+            .filter(|k| k.kind() == "command")
+            .collect();
+        for pair in cmds.windows(2) {
+            let (Some(a), Some(b)) = (
+                read_command(pair[0], code, &Vars::new()),
+                read_command(pair[1], code, &Vars::new()),
+            ) else {
+                continue;
+            };
+            let each = matches!(
+                b.name.text.to_ascii_lowercase().as_str(),
+                "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
+            );
+            if let (true, Some(g)) = (each, listing_glob(&a)) {
+                out.push((pair[1].byte_range(), g));
+            }
+        }
+    }
+    out
 }
 
 /// Variables assigned the result of a web request (`$s = irm https://…`).
@@ -476,16 +579,34 @@ fn command(
                     None => files.push(a.clone()),
                 }
             }
-            let mut recursive = recursive;
             if b.of(P::Path).next().is_none()
                 && let Some(f) = input
             {
                 // `Get-ChildItem build | Remove-Item`: what was listed goes.
-                recursive |= f.recursive;
                 files.extend(f.listed.iter().chain(f.reads.iter()).map(|p| Arg {
                     text: p.text.clone(),
                     dynamic: p.dynamic,
                 }));
+            }
+            // An item of a recursive listing (`src/**/*.log`) is what `find` deletes.
+            let (deep, files): (Vec<Arg>, Vec<Arg>) = files
+                .into_iter()
+                .partition(|a| a.text.starts_with("**/") || a.text.contains("/**/"));
+            for a in deep {
+                let (folder, filter) = a.text.split_once("**/").unwrap_or((".", "*"));
+                let folder = folder.trim_end_matches('/');
+                let folder = if folder.is_empty() { "." } else { folder };
+                let words = vec![
+                    lit("find"),
+                    Arg {
+                        text: folder.to_string(),
+                        dynamic: a.dynamic,
+                    },
+                    lit("-name"),
+                    lit(filter),
+                    lit("-delete"),
+                ];
+                cx.words(&who, words, None);
             }
             if t.act == Act::Clear {
                 posix(cx, &who, "truncate", &[lit("-s"), lit("0")], files, &[]);
@@ -536,12 +657,11 @@ fn command(
                     None => out.listed.push(path(a, cx)),
                 }
             }
-            if b.of(P::Path).next().is_none() {
-                out.listed.push(PathRef {
-                    text: ".".into(),
-                    dynamic: false,
-                    cwd: cx.cwd.clone(),
-                });
+            if let Some(g) = listing_glob(c) {
+                // What flows on is each item: `src/*.cs`, `src/**/*.cs`.
+                out.listed = vec![path(&lit(&g), cx)];
+            } else if b.of(P::Path).next().is_none() {
+                out.listed.push(path(&lit("."), cx));
             }
             out.recursive = recursive;
             if out.env.iter().any(|e| e == "*") {

@@ -113,7 +113,7 @@ fn ps_value(text: &str, vars: &Vars) -> Arg {
                 Some('{') => {
                     chars.next();
                     let name: String = chars.by_ref().take_while(|&k| k != '}').collect();
-                    expand(&name, vars, &mut out, &mut dynamic);
+                    let _ = expand(&name, vars, &mut out, &mut dynamic);
                 }
                 Some(&k) if k.is_alphanumeric() || k == '_' || k == '?' => {
                     let mut name = String::new();
@@ -138,7 +138,11 @@ fn ps_value(text: &str, vars: &Vars) -> Arg {
                             name.push(k);
                         }
                     }
-                    expand(&name, vars, &mut out, &mut dynamic);
+                    let at = out.len();
+                    let known = expand(&name, vars, &mut out, &mut dynamic);
+                    if quote.is_none() && chars.peek() == Some(&'.') {
+                        member(&mut chars, &mut out, at, known, &mut dynamic);
+                    }
                 }
                 _ => out.push('$'),
             },
@@ -151,19 +155,59 @@ fn ps_value(text: &str, vars: &Vars) -> Arg {
     }
 }
 
-/// Append the value of `$name` to `out`, or its spelling (and mark the word dynamic).
-fn expand(name: &str, vars: &Vars, out: &mut String, dynamic: &mut bool) {
+/// `$f.FullName` in a bare word: the path of an item is the item; `.Name` is its last part;
+/// any other member is only known at run time.
+fn member(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    out: &mut String,
+    at: usize,
+    known: bool,
+    dynamic: &mut bool,
+) {
+    let mut probe = chars.clone();
+    probe.next();
+    let name: String = probe
+        .take_while(|k| k.is_alphanumeric() || *k == '_')
+        .collect();
+    if name.is_empty() {
+        return;
+    }
+    chars.next();
+    for _ in 0..name.chars().count() {
+        chars.next();
+    }
+    match name.to_ascii_lowercase().as_str() {
+        "fullname" | "pspath" | "path" | "providerpath" if known => {}
+        "name" if known => {
+            let item = out.split_off(at);
+            out.push_str(item.rsplit('/').next().unwrap_or(&item));
+        }
+        _ => {
+            *dynamic = true;
+            out.push('.');
+            out.push_str(&name);
+        }
+    }
+}
+
+/// Append the value of `$name` to `out`, or its spelling (and mark the word dynamic);
+/// whether it was known.
+fn expand(name: &str, vars: &Vars, out: &mut String, dynamic: &mut bool) -> bool {
     let bare = name
         .strip_prefix("script:")
         .or_else(|| name.strip_prefix("global:"))
         .or_else(|| name.strip_prefix("local:"))
         .unwrap_or(name);
     match variable(bare, vars) {
-        Some(v) => out.push_str(&v),
+        Some(v) => {
+            out.push_str(&v);
+            true
+        }
         None => {
             *dynamic = true;
             out.push('$');
             out.push_str(name);
+            false
         }
     }
 }
