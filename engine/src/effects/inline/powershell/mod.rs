@@ -354,7 +354,10 @@ fn read_command<'t>(n: Node<'t>, code: &str, vars: &Vars) -> Option<Command<'t>>
                 "command_parameter" => {
                     flush(&mut group, &mut elements);
                     let t = text(k, code).trim();
-                    let colon = t.ends_with(':');
+                    let mut kc = k.walk();
+                    let colon = t.ends_with(':')
+                        || k.children(&mut kc).any(|x| x.kind() == ":")
+                        || code.as_bytes().get(k.end_byte()) == Some(&b':');
                     let name = t.trim_start_matches(['-', '\u{2013}', '\u{2014}']);
                     elements.push(Element::Param(
                         name.trim_end_matches(':').to_string(),
