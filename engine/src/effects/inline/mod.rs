@@ -66,7 +66,7 @@ use crate::shell::{
 use crate::table::ShellEnv;
 
 pub(crate) use super::language::Language;
-pub(crate) use powershell::powershell_tool;
+pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};
 
 /// Largest code parsed, in bytes (256 KiB); longer code is `unsure`.
 pub(crate) const MAX_CODE: usize = 256 * 1024;

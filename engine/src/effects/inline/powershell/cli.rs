@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-use crate::effects::inline::{CodeRun, Language, run_code};
-use crate::effects::{Effects, Lens, Route};
-use crate::shell::{Arg, SimpleCommand};
+use crate::effects::inline::{CodeRun, Collect, Found, Language, parse, run_code};
+use crate::effects::{Effects, Lens, Route, What};
+use crate::shell::{Arg, ShellAnalysis, SimpleCommand, analyze_words};
 use crate::table::ShellEnv;
 
 /// The base name of a program in lower case, without a Windows folder or `.exe`.
@@ -204,6 +204,70 @@ pub(crate) fn powershell_tool(
         via: Vec::new(),
     };
     run_code(&run, &route, cwd, env, 0, fx);
+}
+
+/// Whether a hook payload is a call of the `PowerShell` tool (Claude Code; Copilot CLI's
+/// `powershell`), whose `command` is PowerShell code, not a POSIX line.
+pub(crate) fn is_powershell_call(payload: &Value) -> bool {
+    let tool = payload
+        .get("tool_name")
+        .or_else(|| payload.get("toolName"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    tool == "PowerShell" || tool == "powershell"
+}
+
+/// The commands PowerShell code runs, as a shell analysis for the rules that test a command
+/// line: the programs it starts (`git status`) and the POSIX commands its cmdlets equal
+/// (`Remove-Item -Recurse x` is `rm -r -f -- x`); code that cannot be read is its `unsure`.
+pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysis {
+    let mut out = ShellAnalysis::default();
+    let tree = match parse(Language::PowerShell, code) {
+        Ok(t) => t,
+        Err(why) => {
+            out.unsure = Some(format!("the PowerShell code {why}"));
+            return out;
+        }
+    };
+    if let Some(at) = super::first_error(tree.root_node()) {
+        out.unsure = Some(format!(
+            "the PowerShell code does not parse (line {}, column {})",
+            at.row + 1,
+            at.column + 1
+        ));
+    }
+    let mut cx = Collect {
+        cwd: cwd.map(str::to_string),
+        dynamic: false,
+        argv: &[],
+        tilde_is_home: true,
+        found: Vec::new(),
+        full: false,
+        rereading: false,
+    };
+    super::effects(&tree, code, &mut cx);
+    for f in cx.found {
+        match f {
+            Found::Words {
+                words, stdin, dir, ..
+            } => {
+                let a = analyze_words(words, stdin, dir.as_deref());
+                out.commands.extend(a.commands);
+                if out.unsure.is_none() {
+                    out.unsure = a.unsure;
+                }
+            }
+            Found::What(w) => {
+                if let What::Unsure(u) = *w
+                    && out.unsure.is_none()
+                {
+                    out.unsure = Some(u);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A Windows command line split into words as programs built with the C runtime split it:

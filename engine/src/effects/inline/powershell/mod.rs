@@ -31,7 +31,7 @@ use super::{Collect, nodes, text};
 use crate::effects::{BodySource, PathRef, Send, What};
 use crate::shell::Arg;
 
-pub(crate) use cli::{code_run, powershell_tool};
+pub(crate) use cli::{code_run, is_powershell_call, powershell_analysis, powershell_tool};
 
 /// A command of a pipeline: its name and its elements.
 struct Command<'t> {
