@@ -113,6 +113,10 @@ pub(super) enum Act {
     Install,
     /// Changes the Windows registry or security settings of the machine.
     System,
+    /// Packs its paths into an archive at its destination (`Compress-Archive`).
+    Pack,
+    /// Unpacks its archive into its destination (`Expand-Archive`).
+    Unpack,
     /// Compiles and loads code (`Add-Type`).
     Compile,
     /// Writes its values to the output (`Write-Output`, `echo`).
@@ -552,6 +556,32 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         params: &[],
         positional: &[],
         act: Act::System,
+    },
+    Cmdlet {
+        names: &["compress-archive"],
+        params: &[
+            p("path", &[], P::Path),
+            p("literalpath", &["pspath", "lp"], P::Path),
+            p("destinationpath", &[], P::Dest),
+            p("compressionlevel", &[], P::Other),
+            p("update", &[], SW),
+            p("force", &[], SW),
+            p("passthru", &[], SW),
+        ],
+        positional: &[P::Path, P::Dest],
+        act: Act::Pack,
+    },
+    Cmdlet {
+        names: &["expand-archive"],
+        params: &[
+            p("path", &[], P::Path),
+            p("literalpath", &["pspath", "lp"], P::Path),
+            p("destinationpath", &[], P::Dest),
+            p("force", &[], SW),
+            p("passthru", &[], SW),
+        ],
+        positional: &[P::Path, P::Dest],
+        act: Act::Unpack,
     },
     Cmdlet {
         names: &["add-type"],

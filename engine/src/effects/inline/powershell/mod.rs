@@ -713,6 +713,27 @@ fn command(
         Act::System => cx.unsure(format!(
             "`{shown}` changes the Windows registry or the machine's security settings"
         )),
+        Act::Pack => {
+            // `zip -r DEST PATHS`.
+            let dest: Vec<Arg> = b.of(P::Dest).cloned().take(1).collect();
+            let from: Vec<Arg> = b.of(P::Path).cloned().collect();
+            if let Some(d) = dest.first() {
+                let mut words = vec![lit("zip"), lit("-r"), d.clone()];
+                words.extend(from);
+                cx.words(&who, words, None);
+            }
+        }
+        Act::Unpack => {
+            // `unzip ARCHIVE -d DEST`.
+            let dest = b.of(P::Dest).next().cloned().unwrap_or_else(|| lit("."));
+            for a in b.of(P::Path) {
+                cx.words(
+                    &who,
+                    vec![lit("unzip"), a.clone(), lit("-d"), dest.clone()],
+                    None,
+                );
+            }
+        }
         Act::Compile => cx.unsure(format!("`{shown}` compiles and loads .NET code")),
         Act::Output => {
             let vals: Vec<&Arg> = b.of(P::Value).collect();
@@ -726,7 +747,9 @@ fn command(
             if let Some(f) = input {
                 out = f.clone();
             }
-            if name == "new-object" && shown.to_ascii_lowercase().contains("tcpclient") {
+            if c.name.text.eq_ignore_ascii_case("new-object")
+                && shown.to_ascii_lowercase().contains("tcpclient")
+            {
                 dotnet::tcp_client(&shown, vars, cx);
             }
         }
