@@ -115,7 +115,7 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
             let (Some(u), Some(d)) = (arg(0), args.last().cloned()) else {
                 return;
             };
-            let mut body: Vec<BodySource> = super::env_names(&d.text)
+            let mut body: Vec<BodySource> = super::requests::env_names(&d.text)
                 .into_iter()
                 .map(BodySource::Env)
                 .collect();
@@ -124,7 +124,7 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
             }
             send(cx, &u, "POST", body);
         }
-        m if file && m.starts_with("read") || file && m == "opentext" => {
+        m if file && (m.starts_with("read") || m == "opentext") => {
             if let Some(p) = arg(0) {
                 cx.push(What::Read(path(&p, cx)));
             }

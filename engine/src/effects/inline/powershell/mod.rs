@@ -15,20 +15,24 @@
 //! literal piped into it is read as code. A value only known at run time is a path known
 //! only at run time; code evaluated from such a value is `unsure` with the cause.
 
+mod binding;
 mod cli;
 pub(super) mod cmd;
 mod cmdlets;
 mod dotnet;
+mod requests;
 #[cfg(test)]
 mod tests;
 mod words;
 
 use tree_sitter::{Node, Tree};
 
-use self::cmdlets::{Act, Cmdlet, P, Sw, cmdlet, param};
+use self::binding::{Bound, bind, bindings, item_scopes, listing_glob};
+use self::cmdlets::{Act, P, Sw, cmdlet};
+use self::requests::{download_in, download_variables, eval, evaluated, web};
 use self::words::{Vars, provider, ps_values};
 use super::{Collect, nodes, text};
-use crate::effects::{BodySource, PathRef, Send, What};
+use crate::effects::{PathRef, What};
 use crate::shell::Arg;
 
 pub(crate) use cli::{code_run, is_powershell_call, powershell_analysis, powershell_tool};
@@ -138,191 +142,6 @@ pub(super) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
     None
 }
 
-/// Variables bound once to a literal (`$p = "a.txt"`) or to a listing of files (`$fs =
-/// Get-ChildItem src -Filter *.cs`: each item is `src/*.cs`, as a shell names a glob); one
-/// bound twice or to another computed value is only known at run time. A `foreach ($f in
-/// $fs)` binds `$f` to an item of what it loops over.
-fn bindings(all: &[Node<'_>], code: &str) -> Vars {
-    let mut vars = Vars::new();
-    for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
-        let Some(left) = n.named_child(0) else {
-            continue;
-        };
-        let name = text(left, code).trim();
-        let Some(name) = name.strip_prefix('$') else {
-            continue;
-        };
-        let name = name.to_ascii_lowercase();
-        let value = n.child_by_field_name("value").and_then(|v| {
-            if let Some(g) = listing_in(v, code) {
-                return Some(g);
-            }
-            let has_command = nodes(v).iter().any(|k| k.kind() == "command");
-            let vals = ps_values(text(v, code).trim(), &Vars::new());
-            match vals.as_slice() {
-                [one] if !has_command && !one.dynamic => Some(one.text.clone()),
-                _ => None,
-            }
-        });
-        let op = text(*n, code);
-        let plain = op.contains('=') && !op.contains("+=");
-        vars.entry(name)
-            .and_modify(|v| *v = None)
-            .or_insert(if plain { value } else { None });
-    }
-    for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
-        let mut cur = n.walk();
-        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
-        let Some(v) = kids.iter().find(|k| k.kind() == "variable") else {
-            continue;
-        };
-        let name = text(*v, code)
-            .trim()
-            .trim_start_matches('$')
-            .to_ascii_lowercase();
-        let over = kids.iter().find(|k| k.kind() == "pipeline");
-        let item = over.and_then(|o| {
-            listing_in(*o, code).or_else(|| {
-                let t = text(*o, code).trim();
-                let bound = t.strip_prefix('$')?.to_ascii_lowercase();
-                vars.get(&bound).cloned().flatten()
-            })
-        });
-        let item = item.filter(|_| !vars.contains_key(&name));
-        vars.insert(name, item);
-    }
-    vars
-}
-
-/// The files a listing in `n` names, as a glob (`Get-ChildItem src -Recurse -Filter *.cs` is
-/// `src/**/*.cs`), when `n` is one listing command.
-fn listing_in(n: Node<'_>, code: &str) -> Option<String> {
-    let commands: Vec<Node<'_>> = nodes(n)
-        .into_iter()
-        .filter(|k| k.kind() == "command")
-        .collect();
-    let [one] = commands.as_slice() else {
-        return None;
-    };
-    listing_glob(&read_command(*one, code, &Vars::new())?)
-}
-
-/// The glob of the items a listing command yields.
-fn listing_glob(c: &Command<'_>) -> Option<String> {
-    let t = cmdlet(&c.name.text).filter(|t| t.act == Act::List)?;
-    if !matches!(t.names.first(), Some(&"get-childitem")) {
-        return None;
-    }
-    let b = bind(c, t);
-    let folder = match b.of(P::Path).next() {
-        Some(p) if p.dynamic || provider(&p.text).is_some() => return None,
-        Some(p) => p.text.trim_end_matches('/').to_string(),
-        None => ".".into(),
-    };
-    let filter = b
-        .of(P::Filter)
-        .next()
-        .filter(|f| !f.dynamic)
-        .map_or("*".to_string(), |f| f.text.clone());
-    let inner = if b.has(Sw::Recurse) {
-        format!("**/{filter}")
-    } else {
-        filter
-    };
-    Some(if folder == "." {
-        inner
-    } else {
-        format!("{folder}/{inner}")
-    })
-}
-
-/// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing, with the glob
-/// `$_` stands for in them (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`).
-fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    let mut out = Vec::new();
-    for n in all.iter().filter(|n| n.kind() == "pipeline_chain") {
-        let mut cur = n.walk();
-        let cmds: Vec<Node<'_>> = n
-            .named_children(&mut cur)
-            .filter(|k| k.kind() == "command")
-            .collect();
-        for pair in cmds.windows(2) {
-            let (Some(a), Some(b)) = (
-                read_command(pair[0], code, &Vars::new()),
-                read_command(pair[1], code, &Vars::new()),
-            ) else {
-                continue;
-            };
-            let each = matches!(
-                b.name.text.to_ascii_lowercase().as_str(),
-                "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
-            );
-            if let (true, Some(g)) = (each, listing_glob(&a)) {
-                out.push((pair[1].byte_range(), g));
-            }
-        }
-    }
-    out
-}
-
-/// Variables assigned the result of a web request (`$s = irm https://…`).
-fn download_variables(all: &[Node<'_>], code: &str) -> Vec<(String, Arg)> {
-    let mut out = Vec::new();
-    for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
-        let (Some(left), Some(value)) = (n.named_child(0), n.child_by_field_name("value")) else {
-            continue;
-        };
-        if let Some(url) = download_in(value, code, &Vars::new(), &[]) {
-            let name = text(left, code).trim().trim_start_matches('$');
-            out.push((name.to_ascii_lowercase(), url));
-        }
-    }
-    out
-}
-
-/// The URL a subtree downloads, if it holds a web request or a download call, or names a
-/// variable holding one.
-fn download_in(n: Node<'_>, code: &str, vars: &Vars, downloads: &[(String, Arg)]) -> Option<Arg> {
-    for k in nodes(n) {
-        match k.kind() {
-            "command" => {
-                let c = read_command(k, code, vars)?;
-                if cmdlet(&c.name.text).is_some_and(|x| x.act == Act::Web) {
-                    let url = first_url(&c).unwrap_or(Arg {
-                        text: text(k, code).to_string(),
-                        dynamic: true,
-                    });
-                    return Some(url);
-                }
-            }
-            "variable" => {
-                let v = text(k, code).trim_start_matches('$').to_ascii_lowercase();
-                if let Some((_, u)) = downloads.iter().find(|(name, _)| *name == v) {
-                    return Some(u.clone());
-                }
-            }
-            "argument_list" => {
-                if let Some(u) = dotnet::download_url(k, code, vars) {
-                    return Some(u);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The first URL among a command's values.
-fn first_url(c: &Command<'_>) -> Option<Arg> {
-    c.elements.iter().find_map(|e| match e {
-        Element::Value(_, vals) => vals
-            .iter()
-            .find(|v| v.text.contains("://") || v.dynamic)
-            .cloned(),
-        _ => None,
-    })
-}
-
 /// The command a `command` node runs, with its elements read.
 fn read_command<'t>(n: Node<'t>, code: &str, vars: &Vars) -> Option<Command<'t>> {
     let name_node = n.child_by_field_name("command_name")?;
@@ -420,79 +239,6 @@ fn source_flow(n: Node<'_>, code: &str, vars: &Vars, downloads: &[(String, Arg)]
         f.literal = Some(one.text.clone());
     }
     f
-}
-
-/// The values of a command bound to its parameters: `(role, value)` pairs, and the switches.
-struct Bound {
-    values: Vec<(P, Arg, Vec<usize>)>,
-    switches: Vec<Sw>,
-    /// Indices (into the command's elements) of value nodes, by role, for nested reads.
-    whatif: bool,
-}
-
-/// Bind a command's elements to the parameters of `t`.
-fn bind(c: &Command<'_>, t: &'static Cmdlet) -> Bound {
-    let mut b = Bound {
-        values: Vec::new(),
-        switches: Vec::new(),
-        whatif: false,
-    };
-    let mut positional = t.positional.iter();
-    let mut i = 0;
-    while let Some(e) = c.elements.get(i) {
-        match e {
-            Element::Param(name, colon) => {
-                let role = param(t, name).map(|p| p.role);
-                match role {
-                    Some(P::Switch(sw)) => {
-                        // `-Recurse:$false` turns it off.
-                        let off = *colon
-                            && matches!(c.elements.get(i + 1), Some(Element::Value(_, v))
-                                if v.first().is_some_and(|a| a.text.eq_ignore_ascii_case("false") || a.text == "0"));
-                        if *colon {
-                            i += 1;
-                        }
-                        if !off {
-                            b.switches.push(sw);
-                            b.whatif |= sw == Sw::WhatIf;
-                        }
-                    }
-                    Some(role) => {
-                        if let Some(Element::Value(_, vals)) = c.elements.get(i + 1) {
-                            for v in vals {
-                                b.values.push((role, v.clone(), vec![i + 1]));
-                            }
-                            i += 1;
-                        }
-                    }
-                    // An unknown parameter is read as a switch: its value, if any, counts as
-                    // a positional value (never fewer effects).
-                    None => {}
-                }
-            }
-            Element::Value(_, vals) => {
-                let role = positional.next().copied().unwrap_or(P::Other);
-                for v in vals {
-                    b.values.push((role, v.clone(), vec![i]));
-                }
-            }
-            Element::Redirect(..) => {}
-        }
-        i += 1;
-    }
-    b
-}
-
-impl Bound {
-    fn of(&self, role: P) -> impl Iterator<Item = &Arg> {
-        self.values
-            .iter()
-            .filter(move |(r, _, _)| *r == role)
-            .map(|(_, a, _)| a)
-    }
-    fn has(&self, sw: Sw) -> bool {
-        self.switches.contains(&sw)
-    }
 }
 
 /// A path from a value, relative to the code's working folder.
@@ -624,7 +370,7 @@ fn command(
         }
         Act::Copy { moves } => {
             let from: Vec<Arg> = b.of(P::Path).cloned().collect();
-            let to: Vec<Arg> = b.of(P::Dest).cloned().take(1).collect();
+            let to: Vec<Arg> = b.of(P::Dest).take(1).cloned().collect();
             let to = if to.is_empty() { vec![lit(".")] } else { to };
             let (program, flags) = match (moves, recursive) {
                 (true, _) => ("mv", vec![]),
@@ -634,7 +380,7 @@ fn command(
             posix(cx, &who, program, &flags, from, &to);
         }
         Act::Rename => {
-            let from: Vec<Arg> = b.of(P::Path).cloned().take(1).collect();
+            let from: Vec<Arg> = b.of(P::Path).take(1).cloned().collect();
             let mut to: Vec<Arg> = Vec::new();
             for d in b.of(P::Dest).take(1) {
                 let folder = from
@@ -715,7 +461,7 @@ fn command(
         )),
         Act::Pack => {
             // `zip -r DEST PATHS`.
-            let dest: Vec<Arg> = b.of(P::Dest).cloned().take(1).collect();
+            let dest: Vec<Arg> = b.of(P::Dest).take(1).cloned().collect();
             let from: Vec<Arg> = b.of(P::Path).cloned().collect();
             if let Some(d) = dest.first() {
                 let mut words = vec![lit("zip"), lit("-r"), d.clone()];
@@ -928,250 +674,6 @@ fn lit(t: &str) -> Arg {
         text: t.to_string(),
         dynamic: false,
     }
-}
-
-/// `Invoke-WebRequest` / `Invoke-RestMethod`: a request, its body, the file it saves.
-#[allow(clippy::too_many_arguments, reason = "one request's parts")]
-fn web(
-    b: &Bound,
-    input: Option<&Flow>,
-    c: &Command<'_>,
-    code: &str,
-    vars: &Vars,
-    downloads: &[(String, Arg)],
-    shown: &str,
-    cx: &mut Collect<'_>,
-    out: &mut Flow,
-) {
-    let mut body: Vec<BodySource> = Vec::new();
-    for a in b.of(P::InFile) {
-        let p = path(a, cx);
-        cx.push(What::Read(p.clone()));
-        body.push(BodySource::File(p));
-    }
-    for (role, a, idx) in &b.values {
-        if *role != P::Body {
-            continue;
-        }
-        for v in env_names(&a.text) {
-            body.push(BodySource::Env(v));
-        }
-        if !a.dynamic {
-            body.push(BodySource::Literal);
-        }
-        // `-Body (Get-Content .env -Raw)`, `-Form @{f = Get-Item .env}`: files read in it.
-        for i in idx {
-            if let Some(Element::Value(ns, _)) = c.elements.get(*i) {
-                for n in ns {
-                    for p in reads_in(*n, code, vars, cx) {
-                        body.push(BodySource::File(p));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(f) = input {
-        body.push(BodySource::Stdin);
-        body.extend(f.reads.iter().cloned().map(BodySource::File));
-        for e in &f.env {
-            body.push(if e == "*" {
-                BodySource::Environment
-            } else {
-                BodySource::Env(e.clone())
-            });
-        }
-    }
-    let method = b.of(P::Method).next().map(|m| m.text.to_ascii_uppercase());
-    let mut any = false;
-    for u in b.of(P::Url) {
-        any = true;
-        let mut body = body.clone();
-        for v in env_names(&u.text) {
-            body.push(BodySource::Env(v));
-        }
-        cx.send_url(
-            &super::Res::lit(u.text.clone()),
-            method.clone().or_else(|| Some("GET".into())),
-            body,
-        );
-        if u.dynamic
-            && let Some(super::Found::What(w)) = cx.found.last_mut()
-            && let What::Send(s) = w.as_mut()
-        {
-            s.dynamic = true;
-            s.endpoint = None;
-        }
-        out.download = Some(u.clone());
-    }
-    if !any {
-        cx.unsure(format!(
-            "`{shown}` sends a request to an address known only at run time"
-        ));
-    }
-    for a in b.of(P::OutFile) {
-        cx.push(What::Write {
-            path: path(a, cx),
-            append: false,
-            content: None,
-        });
-    }
-    let _ = downloads;
-}
-
-/// The environment variables a value names (`$env:GITHUB_TOKEN`).
-fn env_names(t: &str) -> Vec<String> {
-    let lower = t.to_ascii_lowercase();
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(k) = lower[from..]
-        .find("$env:")
-        .or_else(|| lower[from..].find("${env:"))
-    {
-        let start = from
-            + k
-            + if lower[from + k..].starts_with("${") {
-                6
-            } else {
-                5
-            };
-        let name: String = t[start..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty()
-            && !matches!(
-                name.to_ascii_lowercase().as_str(),
-                "userprofile" | "home" | "temp" | "tmp"
-            )
-        {
-            out.push(name);
-        }
-        from = start;
-    }
-    out
-}
-
-/// Files a subtree reads (`(Get-Content .env -Raw)`, `Get-Item .env`,
-/// `[IO.File]::ReadAllText('.env')`).
-fn reads_in(n: Node<'_>, code: &str, vars: &Vars, cx: &Collect<'_>) -> Vec<PathRef> {
-    let mut out = Vec::new();
-    for k in nodes(n) {
-        if k.kind() == "command"
-            && let Some(c) = read_command(k, code, vars)
-            && let Some(t) = cmdlet(&c.name.text)
-            && matches!(t.act, Act::Read | Act::List)
-        {
-            let b = bind(&c, t);
-            out.extend(
-                b.of(P::Path)
-                    .filter(|a| provider(&a.text).is_none())
-                    .map(|a| path(a, cx)),
-            );
-        }
-        if k.kind() == "argument_list" {
-            out.extend(
-                dotnet::read_paths(k, code, vars)
-                    .iter()
-                    .map(|a| path(a, cx)),
-            );
-        }
-    }
-    out
-}
-
-/// `Invoke-Expression`: literal code is read as PowerShell; a download is run as `curl … |
-/// sh` is; anything else is code known only at run time.
-fn eval(
-    c: &Command<'_>,
-    b: &Bound,
-    input: Option<&Flow>,
-    code: &str,
-    vars: &Vars,
-    downloads: &[(String, Arg)],
-    cx: &mut Collect<'_>,
-) {
-    let args: Vec<(Arg, Vec<usize>)> = b
-        .values
-        .iter()
-        .filter(|(r, _, _)| *r == P::Code)
-        .map(|(_, a, i)| (a.clone(), i.clone()))
-        .collect();
-    if args.is_empty() {
-        match input {
-            Some(f) if f.download.is_some() => {
-                if let Some(u) = &f.download {
-                    runs_download(u, cx);
-                }
-            }
-            Some(f) if f.literal.is_some() => {
-                if let Some(l) = &f.literal {
-                    cx.code("Invoke-Expression", l.clone());
-                }
-            }
-            Some(f) if !f.reads.is_empty() => {
-                for p in &f.reads {
-                    cx.push(What::Read(p.clone()));
-                }
-                cx.unsure("`Invoke-Expression` runs PowerShell code read from a file".into());
-            }
-            _ => {
-                cx.unsure("`Invoke-Expression` runs PowerShell code known only at run time".into())
-            }
-        }
-        return;
-    }
-    for (a, idx) in args {
-        if !a.dynamic {
-            cx.code("Invoke-Expression", a.text);
-            continue;
-        }
-        let mut found = false;
-        for i in idx {
-            if let Some(Element::Value(ns, _)) = c.elements.get(i) {
-                for n in ns {
-                    if let Some(u) = download_in(*n, code, vars, downloads) {
-                        runs_download(&u, cx);
-                        found = true;
-                    }
-                }
-            }
-        }
-        if !found {
-            cx.unsure("`Invoke-Expression` runs PowerShell code known only at run time".into());
-        }
-    }
-}
-
-/// Text built by code and then run (`[scriptblock]::Create(…)`).
-fn evaluated(
-    n: Node<'_>,
-    code: &str,
-    vars: &Vars,
-    downloads: &[(String, Arg)],
-    who: &str,
-    cx: &mut Collect<'_>,
-) {
-    match download_in(n, code, vars, downloads) {
-        Some(u) => runs_download(&u, cx),
-        None => cx.unsure(format!("`{who}` makes code of text known only at run time")),
-    }
-}
-
-/// A download that is run as code: a `send` whose response runs.
-fn runs_download(u: &Arg, cx: &mut Collect<'_>) {
-    let dynamic = u.dynamic;
-    cx.push(What::Send(Send {
-        url: Some(u.text.clone()),
-        endpoint: if dynamic {
-            None
-        } else {
-            crate::effects::url::parse(&u.text)
-        },
-        method: Some("GET".into()),
-        body: Vec::new(),
-        dynamic,
-        runs_response: true,
-    }));
 }
 
 /// `Start-Process`: the program and its arguments, for the shell lens's table; `-Verb
