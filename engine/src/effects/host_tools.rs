@@ -79,6 +79,7 @@ pub(crate) const HOST_TOOLS: &[HostTool] = &[
     t("Delete", "Delete", &[("path", "file_path")]),
     // GitHub Copilot CLI.
     t("bash", "Bash", &[]),
+    t("powershell", "PowerShell", &[]),
     t("view", "Read", &[("path", "file_path")]),
     t(
         "create",

@@ -10,6 +10,11 @@ pub(crate) enum Language {
     JavaScript,
     /// TypeScript (Deno, `tsx`, `ts-node`).
     TypeScript,
+    /// PowerShell (`pwsh -Command`, `powershell.exe -EncodedCommand`, the `PowerShell`
+    /// tool).
+    PowerShell,
+    /// A cmd.exe line (`cmd /c`): read without a grammar.
+    Cmd,
 }
 
 impl Language {
@@ -19,15 +24,19 @@ impl Language {
             Language::Python => "Python",
             Language::JavaScript => "JavaScript",
             Language::TypeScript => "TypeScript",
+            Language::PowerShell => "PowerShell",
+            Language::Cmd => "cmd.exe",
         }
     }
 
-    /// The tree-sitter grammar.
-    pub(super) fn grammar(self) -> tree_sitter::Language {
-        match self {
+    /// The tree-sitter grammar (`None` for cmd.exe, read without one).
+    pub(super) fn grammar(self) -> Option<tree_sitter::Language> {
+        Some(match self {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-        }
+            Language::PowerShell => tree_sitter_powershell::LANGUAGE.into(),
+            Language::Cmd => return None,
+        })
     }
 }

@@ -558,6 +558,8 @@ pub(crate) fn effects_with(
         }
     } else if files::handles(tool, input) {
         files::lens(tool, input, cwd, &mut fx);
+    } else if tool == "PowerShell" {
+        inline::powershell_tool(tool, input, cwd, env, &mut fx);
     } else if tool == "write_stdin" {
         typed(tool, input, cwd, env, &mut fx);
     } else if let Some(Value::Array(items)) = shell::command_of(tool, input)

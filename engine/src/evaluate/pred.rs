@@ -116,7 +116,17 @@ impl<'a> Evaluation<'a> {
                 .push((field.name.clone(), a.clone()));
             return Some(a);
         }
-        let a = analyze_command(field.resolve(self.payload)?, cwd)?;
+        let v = field.resolve(self.payload)?;
+        // The `PowerShell` tool's command is PowerShell code: its commands as the lens reads them.
+        let a = match v.as_str() {
+            Some(code)
+                if field.name == "command"
+                    && crate::effects::inline::is_powershell_call(self.payload) =>
+            {
+                crate::effects::inline::powershell_analysis(code, cwd)
+            }
+            _ => analyze_command(v, cwd)?,
+        };
         let a = Rc::new(a);
         self.shell
             .borrow_mut()

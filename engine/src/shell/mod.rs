@@ -286,7 +286,6 @@ pub(crate) fn analyze_command(v: &serde_json::Value, cwd: Option<&str>) -> Optio
 
 /// Analyse an argv that is run without a shell (Codex `local_shell_call`, `exec` arrays).
 pub(crate) fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis {
-    let mut cx = LineAnalysis::new(cwd);
     let words: Vec<Arg> = argv
         .iter()
         .map(|a| Arg {
@@ -294,6 +293,25 @@ pub(crate) fn analyze_argv(argv: &[String], cwd: Option<&str>) -> ShellAnalysis 
             dynamic: false,
         })
         .collect();
-    cx.peel(words, Vec::new(), Vec::new(), 0);
+    analyze_words(words, None, cwd)
+}
+
+/// [`analyze_argv`] of words some of which are only known at run time, with a file as
+/// standard input (a PowerShell or cmd.exe command: `Get-Content x | prog`).
+pub(crate) fn analyze_words(
+    words: Vec<Arg>,
+    stdin: Option<Arg>,
+    cwd: Option<&str>,
+) -> ShellAnalysis {
+    let mut cx = LineAnalysis::new(cwd);
+    let redirects = stdin
+        .map(|target| Redirect {
+            fd: None,
+            mode: RedirectMode::Read,
+            target,
+        })
+        .into_iter()
+        .collect();
+    cx.peel(words, redirects, Vec::new(), 0);
     cx.finish()
 }

@@ -47,6 +47,7 @@
 //! read the command text still apply.
 
 mod javascript;
+mod powershell;
 mod python;
 #[cfg(test)]
 mod tests;
@@ -60,11 +61,12 @@ use super::programs::{Parsed, Role, stdin_language};
 use super::{Effects, PathRef, Route, What};
 use crate::shell::{
     Arg, BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
-    analyze_argv,
+    analyze_argv, analyze_words,
 };
 use crate::table::ShellEnv;
 
 pub(crate) use super::language::Language;
+pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};
 
 /// Largest code parsed, in bytes (256 KiB); longer code is `unsure`.
 pub(crate) const MAX_CODE: usize = 256 * 1024;
@@ -119,6 +121,11 @@ pub(crate) struct CodeRun {
 /// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
 pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
     let mut out = Vec::new();
+    // `powershell -Command …`, `cmd /c …`: their own command-line syntax.
+    if let Some(run) = powershell::code_run(c) {
+        out.push(run);
+        return out;
+    }
     let base = c.basename();
     let known = |a: &Arg| (!a.dynamic).then(|| a.text.clone());
     // The words after the code.
@@ -257,6 +264,7 @@ fn code_lens_at(
     depth: usize,
     fx: &mut Effects,
 ) {
+    let code_at = code;
     let (lang, dynamic, argv, from_shell) = (code.lang, code.dynamic, code.argv, code.from_shell);
     let code = code.text;
     let who = route
@@ -273,6 +281,16 @@ fn code_lens_at(
         full: false,
         rereading: false,
     };
+    if lang == Language::Cmd {
+        powershell::cmd::effects(code, &mut cx);
+        if dynamic {
+            cx.unsure(format!(
+                "`{who}` runs a cmd.exe line that is only known at run time"
+            ));
+        }
+        dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+        return;
+    }
     // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
     // `bun -e`): read it as TypeScript when that parses.
     let parsed = match parse(lang, code) {
@@ -298,7 +316,11 @@ fn code_lens_at(
             return;
         }
         Ok(tree) => {
-            if let Some(at) = first_error(tree.root_node()) {
+            let error = match lang {
+                Language::PowerShell => powershell::first_error(tree.root_node()),
+                _ => first_error(tree.root_node()),
+            };
+            if let Some(at) = error {
                 let why = if dynamic {
                     format!(
                         "`{who}` runs {} code that is only known at run time",
@@ -313,7 +335,10 @@ fn code_lens_at(
                     )
                 };
                 cx.unsure(why);
-            } else if dynamic && lang != Language::Python && shell_variable_in_code(&tree, code) {
+            } else if dynamic
+                && matches!(lang, Language::JavaScript | Language::TypeScript)
+                && shell_variable_in_code(&tree, code)
+            {
                 // `node -e "$CODE"`: `$CODE` is a valid name in JavaScript, but it is the
                 // shell's variable, known only at run time.
                 cx.unsure(format!(
@@ -326,6 +351,15 @@ fn code_lens_at(
                 Language::JavaScript | Language::TypeScript => {
                     javascript::effects(&tree, code, &mut cx)
                 }
+                Language::PowerShell => {
+                    if dynamic {
+                        cx.unsure(format!(
+                            "`{who}` runs PowerShell code that is only known at run time"
+                        ));
+                    }
+                    powershell::effects(&tree, code, &mut cx)
+                }
+                Language::Cmd => false,
             };
             if exhausted {
                 cx.unsure(format!(
@@ -335,9 +369,33 @@ fn code_lens_at(
             }
         }
     }
-    for f in cx.found {
+    dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+}
+
+/// What a walker found, to the effects: its effects, and the commands and code it runs
+/// through their lenses one level deeper.
+fn dispatch(
+    found: Vec<Found>,
+    code: &Code<'_>,
+    route: &Route,
+    cwd: Option<&str>,
+    env: &ShellEnv,
+    depth: usize,
+    fx: &mut Effects,
+) {
+    let (lang, dynamic, argv, from_shell) = (code.lang, code.dynamic, code.argv, code.from_shell);
+    for f in found {
         match f {
             Found::What(w) => fx.push(*w, route.clone()),
+            Found::Words {
+                who,
+                words,
+                stdin,
+                dir,
+            } => {
+                let a = analyze_words(words, stdin, dir.as_deref());
+                nested(&a, &who, route, env, depth, fx);
+            }
             Found::Shell { who, text, dir } => {
                 let a = BrushAnalyzer.analyze(&text, dir.as_deref());
                 nested(&a, &who, route, env, depth, fx);
@@ -390,7 +448,9 @@ fn nested(
         return;
     }
     let mut via = route.via.clone();
-    via.push(who.to_string());
+    if !who.is_empty() {
+        via.push(who.to_string());
+    }
     let mut inner = Effects::default();
     super::shell::lens_nested(
         &route.tool,
@@ -424,8 +484,11 @@ fn parse(lang: Language, code: &str) -> Result<Tree, String> {
         ));
     }
     let mut parser = Parser::new();
+    let grammar = lang
+        .grammar()
+        .ok_or_else(|| "has no grammar here".to_string())?;
     parser
-        .set_language(&lang.grammar())
+        .set_language(&grammar)
         .map_err(|e| format!("cannot be read: {e}"))?;
     let start = Instant::now();
     let bytes = code.as_bytes();
@@ -493,6 +556,18 @@ pub(super) enum Found {
         who: String,
         /// The code.
         text: String,
+    },
+    /// A program run with its words, some known only at run time, and a file as its
+    /// standard input (PowerShell and cmd.exe commands: `git status`, `type x | prog`).
+    Words {
+        /// The call that runs it (empty: the code itself).
+        who: String,
+        /// The words.
+        words: Vec<Arg>,
+        /// The file piped into it.
+        stdin: Option<Arg>,
+        /// The folder it runs in.
+        dir: Option<String>,
     },
     /// A program run with an argument vector, no shell (`subprocess.run([…])`).
     Argv {
@@ -712,6 +787,20 @@ impl Collect<'_> {
         self.add(Found::Argv {
             who: who.to_string(),
             argv,
+            dir,
+        });
+    }
+
+    /// A program the code runs with its words (PowerShell and cmd.exe commands).
+    pub(super) fn words(&mut self, who: &str, words: Vec<Arg>, stdin: Option<Arg>) {
+        if words.is_empty() {
+            return;
+        }
+        let dir = self.cwd.clone();
+        self.add(Found::Words {
+            who: who.to_string(),
+            words,
+            stdin,
             dir,
         });
     }

@@ -212,16 +212,27 @@ pub(super) static ROWS: &[Program] = &[
             "tclsh",
             "wish",
             "osascript",
-            "pwsh",
         ],
         options: &[
             ("-r", Role::Ignore),
             ("-e", Role::Ignore),
             ("-c", Role::Ignore),
-            ("-Command", Role::Ignore),
         ],
         lead: &[Role::Read],
-        lead_options: &["-r", "-e", "-c", "-Command"],
+        lead_options: &["-r", "-e", "-c"],
+        ..ROW
+    },
+    Program {
+        // PowerShell and cmd.exe: their command lines (`-Command`, `-File`, `/c`) are read
+        // by the PowerShell lens (`inline::powershell`), with their own option syntax.
+        names: &[
+            "pwsh",
+            "pwsh.exe",
+            "powershell",
+            "powershell.exe",
+            "cmd",
+            "cmd.exe",
+        ],
         ..ROW
     },
     Program {

