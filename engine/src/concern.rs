@@ -239,7 +239,7 @@ pub(crate) fn object_of(e: &Effect, env: &ShellEnv, project: Option<&str>) -> Op
                 text: e.to_string(),
             },
         },
-        What::Read(p) => path(p),
+        What::Read(p) | What::Load(p) => path(p),
         What::Write { path: p, .. }
         | What::Delete { path: p, .. }
         | What::ChangePermission { path: p, .. } => path(p),

@@ -354,6 +354,9 @@ pub enum EffectKind {
     Run,
     /// A path is read (`when.reads`).
     Read,
+    /// A file's values are loaded into a process without being shown (`when.loads`):
+    /// `source .env`, `docker run --env-file .env`, `node --env-file=.env`.
+    Load,
     /// A path is written (`when.writes`).
     Write,
     /// A path is deleted, emptied or moved away (`when.deletes`).
@@ -386,6 +389,7 @@ impl EffectKind {
     pub const KEYS: &'static [(&'static str, EffectKind)] = &[
         ("runs", EffectKind::Run),
         ("reads", EffectKind::Read),
+        ("loads", EffectKind::Load),
         ("writes", EffectKind::Write),
         ("deletes", EffectKind::Delete),
         ("sends", EffectKind::Send),
@@ -415,6 +419,7 @@ impl EffectKind {
         match self {
             EffectKind::Run => "runs",
             EffectKind::Read => "reads",
+            EffectKind::Load => "loads",
             EffectKind::Write => "writes",
             EffectKind::Delete => "deletes",
             EffectKind::Send => "sends to",

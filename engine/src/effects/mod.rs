@@ -257,6 +257,10 @@ pub enum What {
     Run(SimpleCommand),
     /// A path is read.
     Read(PathRef),
+    /// A file's values are loaded into a process without being shown: the shell runs a
+    /// dotenv file's assignments (`source .env`), a runtime or container gets it as its
+    /// environment (`--env-file .env`).
+    Load(PathRef),
     /// A path is written; `append` when it is only added to; `content` when the written data
     /// is visible in the call.
     Write {
@@ -338,6 +342,7 @@ impl Effect {
         match &self.what {
             What::Run(_) => EffectKind::Run,
             What::Read(_) => EffectKind::Read,
+            What::Load(_) => EffectKind::Load,
             What::Write { .. } => EffectKind::Write,
             What::Delete { .. } => EffectKind::Delete,
             What::Send(_) => EffectKind::Send,
@@ -355,6 +360,7 @@ impl Effect {
     pub fn path(&self) -> Option<&PathRef> {
         match &self.what {
             What::Read(p)
+            | What::Load(p)
             | What::Write { path: p, .. }
             | What::Delete { path: p, .. }
             | What::ChangePermission { path: p, .. } => Some(p),
@@ -369,7 +375,7 @@ impl fmt::Display for Effect {
         let v = self.kind().verb();
         match &self.what {
             What::Run(c) => write!(f, "{v} `{}`", c.display_words())?,
-            What::Read(p) => write!(f, "{v} {}", p.text)?,
+            What::Read(p) | What::Load(p) => write!(f, "{v} {}", p.text)?,
             What::Write { path, append, .. } => write!(
                 f,
                 "{} {}",

@@ -600,6 +600,7 @@ fn resolved(w: &What) -> bool {
                 && (c.cwd.is_some() || !c.args.iter().any(relative))
         }
         What::Read(p)
+        | What::Load(p)
         | What::Write { path: p, .. }
         | What::Delete { path: p, .. }
         | What::ChangePermission { path: p, .. } => {

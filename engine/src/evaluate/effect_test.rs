@@ -106,7 +106,7 @@ pub(crate) fn eval_effect(
     let mut unknown: Option<String> = None;
     for e in fx.of(t.kind).filter(|e| lens_ok(e)) {
         let verdict = match &e.what {
-            What::Read(p) => path_ok(
+            What::Read(p) | What::Load(p) => path_ok(
                 has_path_test,
                 &place,
                 p.text.as_str(),

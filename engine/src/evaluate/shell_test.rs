@@ -142,13 +142,28 @@ impl Placement<'_> {
                 .inside
                 .iter()
                 .chain(self.outside)
-                .any(|s| s.needs_project() || *s == PathSpec::Home)
+                .any(|s| undecided_without_project(s, &p))
             {
                 return None;
             }
             return Some(placed(&p, None));
         };
         Some(placed(&p, self.payload_cwd))
+    }
+}
+
+/// Whether spec `s` cannot be decided for `path` without the project folder (or the home
+/// folder): `project`, `project_root` and `home` never can; a `project/<glob>` only when the
+/// path could match the glob below some folder (`README.md` is in no `project/**/.env`).
+fn undecided_without_project(s: &PathSpec, path: &str) -> bool {
+    match s {
+        PathSpec::InProject(g) => {
+            let rel = path.trim_start_matches("./").trim_start_matches('/');
+            let last = rel.rsplit('/').next().unwrap_or(rel);
+            let glob_last = g.rsplit('/').next().unwrap_or(g);
+            fast_glob::glob_match(glob_last, last) || glob_last.contains("**")
+        }
+        s => s.needs_project() || *s == PathSpec::Home,
     }
 }
 
@@ -396,10 +411,11 @@ pub(crate) fn eval_shell(
             // the project" cannot be decided.
             let project_unknown = env.project.is_none()
                 && payload_cwd.is_none()
-                && t.path_inside
-                    .iter()
-                    .chain(&t.path_outside)
-                    .any(PathSpec::needs_project);
+                && t.path_inside.iter().chain(&t.path_outside).any(|s| {
+                    operands
+                        .iter()
+                        .any(|o| undecided_without_project(s, o.text.as_str()))
+                });
             if project_unknown {
                 maybe = Some(format!(
                     "no project directory is known for `{}`",

@@ -580,7 +580,7 @@ pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv) {
             s.body.extend(extra);
             continue;
         }
-        if !matches!(e.what, What::Read(_) | What::Write { .. }) {
+        if !matches!(e.what, What::Read(_) | What::Load(_) | What::Write { .. }) {
             continue;
         }
         let Some(p) = e.path() else {

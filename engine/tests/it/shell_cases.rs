@@ -479,11 +479,20 @@ fn pp_04_every_writing_tool() {
                 {"old_string": "B=1", "new_string": "B=2"}]}),
             Want::Deny,
         ),
+        // The case's policy blocks every write to an env file; the bundled library (issue 26)
+        // lets the agent write the app's own env file (values it holds; nothing is shown) and
+        // still denies the env files and credential stores of anything else.
         (
-            "also_deny Write .env.production",
+            "also_deny Write .env.production of another project",
+            "Write",
+            json!({"file_path": "/home/user/other-app/.env.production", "content": "X=1\n"}),
+            Want::Deny,
+        ),
+        (
+            "the app's own .env.production written by Write",
             "Write",
             json!({"file_path": "/home/user/project/.env.production", "content": "X=1\n"}),
-            Want::Deny,
+            Want::None,
         ),
         (
             "credential in the second MultiEdit edit",
@@ -528,7 +537,17 @@ fn pp_04_every_writing_tool() {
         ),
         Dialect::Codex,
     );
-    bad.check("PP-04 apply_patch .env.local", Want::Deny, &o);
+    bad.check("PP-04 apply_patch .env.local", Want::None, &o);
+    // … and one writing the env file of a folder outside the project.
+    let o = eval(
+        &codex_pre_tool(
+            "apply_patch",
+            json!({"command": "*** Begin Patch\n*** Add File: ../other-app/.env.local\n+A=1\n*** End Patch\n"}),
+            PROJECT,
+        ),
+        Dialect::Codex,
+    );
+    bad.check("PP-04 apply_patch ../other-app/.env.local", Want::Deny, &o);
     bad.assert_none();
 }
 

@@ -92,7 +92,7 @@ pub(super) const AGENTS: &[&str] = &["claude-code", "codex"];
 pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
     match kind {
         EffectKind::Run => RUN_KEYS,
-        EffectKind::Read => PATH_KEYS,
+        EffectKind::Read | EffectKind::Load => PATH_KEYS,
         EffectKind::Write => WRITE_KEYS,
         EffectKind::Delete => DELETE_KEYS,
         EffectKind::ChangePermission => PERMISSION_KEYS,

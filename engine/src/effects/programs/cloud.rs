@@ -109,7 +109,7 @@ pub(super) static ROWS: &[Program] = &[
         options: &[
             ("-v", Role::Mount),
             ("--volume", Role::Mount),
-            ("--env-file", Role::Read),
+            ("--env-file", Role::Load),
             ("--cidfile", Role::Write),
             ("--mount", Role::MountSpec),
             ("--cap-add", Role::Capability),

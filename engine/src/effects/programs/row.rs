@@ -11,6 +11,8 @@ pub(crate) enum Role {
     Ignore,
     /// A path read.
     Read,
+    /// A file loaded as environment values, not shown (`source .env`, `--env-file .env`).
+    Load,
     /// A path written.
     Write,
     /// A path appended to.

@@ -29,7 +29,6 @@ const NODE_VALUED: &[&str] = &[
     "--loader",
     "--import",
     "--experimental-loader",
-    "--env-file",
     "--inspect-port",
     "--title",
     "--conditions",
@@ -39,9 +38,11 @@ const NODE_VALUED: &[&str] = &[
 /// The runtimes rows, in the order they are tried.
 pub(super) static ROWS: &[Program] = &[
     // Interpreters: the first operand is a script file, read; its arguments are its own.
+    // `source FILE` runs the file's lines in this shell: a dotenv file's assignments are
+    // loaded, not shown.
     Program {
         names: &["source", "."],
-        lead: &[Role::Read],
+        lead: &[Role::Load],
         ..ROW
     },
     Program {
@@ -72,6 +73,8 @@ pub(super) static ROWS: &[Program] = &[
             ("--eval", Role::Code(Language::JavaScript)),
             ("-p", Role::Code(Language::JavaScript)),
             ("--print", Role::Code(Language::JavaScript)),
+            ("--env-file", Role::Load),
+            ("--env-file-if-exists", Role::Load),
         ],
         lead: &[Role::Read],
         lead_options: &["-e", "--eval", "-p", "--print"],
@@ -86,6 +89,8 @@ pub(super) static ROWS: &[Program] = &[
             ("--eval", Role::Code(Language::JavaScript)),
             ("-p", Role::Code(Language::JavaScript)),
             ("--print", Role::Code(Language::JavaScript)),
+            ("--env-file", Role::Load),
+            ("--env-file-if-exists", Role::Load),
         ],
         lead: &[Role::Script],
         lead_options: &["-e", "--eval", "-p", "--print"],
@@ -99,6 +104,8 @@ pub(super) static ROWS: &[Program] = &[
             ("--eval", Role::Code(Language::TypeScript)),
             ("-p", Role::Code(Language::TypeScript)),
             ("--print", Role::Code(Language::TypeScript)),
+            ("--env-file", Role::Load),
+            ("--env-file-if-exists", Role::Load),
         ],
         lead: &[Role::Read],
         lead_options: &["-e", "--eval", "-p", "--print"],

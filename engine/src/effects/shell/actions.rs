@@ -6,7 +6,7 @@
 use super::files::{chattr, copy, files, find, permission};
 use super::git::{git_config, scheduled_jobs};
 use super::install::install;
-use super::out::{Out, delete, read, write};
+use super::out::{Out, delete, load, read, write};
 use super::pipes::code_reads_environment;
 use super::privilege::{grants, host_mount};
 use super::request::{send_host, send_url};
@@ -120,6 +120,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     for (role, v) in &p.values {
         match role {
             Role::Read => read(v, c, out),
+            Role::Load => load(v, c, out),
             Role::Write => write(v, false, c, out),
             Role::Append => write(v, true, c, out),
             Role::Delete => delete(v, recursive, c, out),

@@ -2,7 +2,7 @@
 //! permission changes and `chattr`.
 
 use super::git::git_files;
-use super::out::{Out, delete, path, read, script, write};
+use super::out::{Out, delete, load, path, read, script, write};
 use super::request::send_remote;
 use crate::effects::programs::{Fallback, Parsed, Role, Switch, is_remote};
 use crate::effects::{BodySource, What};
@@ -69,11 +69,15 @@ pub(super) fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 if matches!(base, "awk" | "gawk" | "mawk" | "nawk") && is_assignment(&a.text) {
                     continue;
                 }
-                read(a, c, out);
+                // An in-place edit (`sed -i`, `perl -pi`) rewrites the file and shows none of
+                // it: a write.
                 if in_place {
                     write(a, false, c, out);
+                } else {
+                    read(a, c, out);
                 }
             }
+            Role::Load => load(a, c, out),
             Role::Write if empties => delete(a, false, c, out),
             Role::Write => write(a, append, c, out),
             Role::Append => write(a, true, c, out),
@@ -410,7 +414,30 @@ pub(super) fn find(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     if starts.is_empty() {
         starts.push(&dot);
     }
+    // `find . -name '*.pyc' -delete` deletes what matches below the start, not the start: a
+    // name test (without `-o` or a negation, which widen it) names the entries.
+    let args = &c.args;
+    let widened = args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-o" | "-or" | "!" | "-not"));
+    let named = args.windows(2).find_map(|w| match w[0].text.as_str() {
+        "-name" | "-iname" => Some(w[1].clone()),
+        "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex" | "-iregex" => Some(Arg {
+            text: "*".into(),
+            dynamic: w[1].dynamic,
+        }),
+        _ => None,
+    });
     for s in starts {
-        delete(s, true, c, out);
+        match named.as_ref().filter(|_| !widened) {
+            Some(name) => {
+                let entries = Arg {
+                    text: format!("{}/**/{}", s.text.trim_end_matches('/'), name.text),
+                    dynamic: s.dynamic || name.dynamic,
+                };
+                delete(&entries, true, c, out);
+            }
+            None => delete(s, true, c, out),
+        }
     }
 }

@@ -61,6 +61,13 @@ pub(super) fn read(a: &Arg, c: &SimpleCommand, out: &mut Out) {
     }
 }
 
+/// A file loaded as environment values ([`Role::Load`]): not shown, so no read.
+pub(super) fn load(a: &Arg, c: &SimpleCommand, out: &mut Out) {
+    if let Some(p) = path(a, c) {
+        out.push(What::Load(p));
+    }
+}
+
 /// Registry specifiers a runtime installs a package from and runs (`npm:cowsay`,
 /// `jsr:@std/http/file-server`).
 const SCRIPT_SPECIFIERS: &[&str] = &["npm:", "jsr:"];

@@ -61,6 +61,7 @@ fn show(w: &What) -> String {
             format!("destroy {cli} [{service}] {operation} {}", t.join(" "))
         }
         What::Read(p) => format!("read {}{}", p.text, dynamic(p.dynamic)),
+        What::Load(p) => format!("load {}{}", p.text, dynamic(p.dynamic)),
         What::Write { path, append, .. } => format!(
             "{} {}{}",
             if *append { "append" } else { "write" },
