@@ -321,6 +321,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     let want: BTreeMap<String, usize> = [
         ("agent-settings-change-needs-approval", 1),
         ("git-discard-needs-approval", 2),
+        ("install-from-url-or-git-needs-approval", 1),
         ("mcp-destructive-call-needs-approval", 5),
         ("no-recursive-delete-of-root-or-home", 1),
         ("no-recursive-delete-outside-project", 1),
@@ -329,8 +330,8 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("raw-socket-send-needs-approval", 3),
         ("remote-branch-delete-needs-approval", 1),
         ("remote-copy-needs-approval", 1),
-        ("seamguard:unsure", 3),
-        ("secret-files-are-off-limits", 4),
+        ("seamguard:unsure", 5),
+        ("secret-files-are-off-limits", 3),
         ("ssh-access-changes-need-approval", 2),
         ("upload-to-unlisted-host", 3),
     ]
@@ -350,6 +351,11 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // `project-or-history-delete-needs-approval` (issue 27): gemini-2.json:112, an
     // `rm -rf transcripts` in a chat without a working directory, where no folder can be
     // told apart from the project itself; it already asked.
+    // The PowerShell lens (issue 26) reads codex-7.jsonl's `powershell.exe -Command` calls:
+    // :159 runs `uvx --from git+https://…` (install-from-url-or-git, as in bash); :177 and
+    // :183 hand a bash heredoc to PowerShell, which does not parse (seamguard:unsure, 3 → 5).
+    // The app's own env file (issue 26): codex-3.jsonl:1078 writes `.env.local` from a
+    // heredoc, values the agent holds, no longer a secret read (secret-files 4 → 3).
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
@@ -410,7 +416,10 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // could name (`secrets.json`, `credentials.json` there are secret-prone files).
     // 339 (issue 14): gemini-1.json:93, 99, 106 ask once in both profiles (their rule lists
     // differ: strict adds rules), no longer deny; hooklog-1.jsonl:360 is left alone by both.
-    assert_eq!(changed.len(), 339, "{changed:#?}");
+    // 349 (issue 26): the PowerShell lens reads codex-7.jsonl's `powershell.exe -Command`
+    // calls; strict's network-needs-approval now sees their web requests (:46, 52, 58, 93,
+    // 99, 105, 111, 153, 165) and package-install-needs-approval the `uvx --from git+…` of :159.
+    assert_eq!(changed.len(), 349, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
         ["none", "allow", "ask", "defer", "deny"]
