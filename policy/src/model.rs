@@ -590,7 +590,7 @@ impl PathSpec {
     /// `None` for a glob or a list reference.
     ///
     /// ```
-    /// use seamguard_policy::PathSpec;
+    /// use seamguard_policy::model::PathSpec;
     /// assert_eq!(PathSpec::keyword("project_root"), Some(PathSpec::ProjectRoot));
     /// assert_eq!(PathSpec::keyword("project/.git"), Some(PathSpec::InProject(".git".into())));
     /// assert_eq!(PathSpec::keyword("~/.ssh/**"), None);

@@ -359,7 +359,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 16), ("deny", 4), ("none", 5869)]
+        [("ask", 19), ("deny", 3), ("none", 5867)]
             .into_iter()
             .collect()
     );
