@@ -31,8 +31,9 @@ const PINNED_EVENTS: usize = 5889;
 /// with a part seamguard cannot resolve asks once with its cause (`seamguard:unsure`)
 /// instead of being denied by every guard: gemini-1.json:93, 99, 106 became asks, and
 /// hooklog-1.jsonl:360 (a note whose Markdown backquotes `InitProject()`, which bash runs as
-/// nothing) is left alone.
-const PINNED_FLAGGED: usize = 20;
+/// nothing) is left alone. PowerShell read by its lens: codex-7.jsonl:159 (`powershell.exe
+/// -Command 'uvx --from git+https://…'`) asks as its Bash spelling does.
+const PINNED_FLAGGED: usize = 21;
 /// Of those, denied.
 const PINNED_DENIED: usize = 4;
 
