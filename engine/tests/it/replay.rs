@@ -321,6 +321,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     let want: BTreeMap<String, usize> = [
         ("agent-settings-change-needs-approval", 1),
         ("git-discard-needs-approval", 2),
+        ("install-from-url-or-git-needs-approval", 1),
         ("mcp-destructive-call-needs-approval", 5),
         ("no-recursive-delete-of-root-or-home", 1),
         ("no-recursive-delete-outside-project", 1),
@@ -345,11 +346,13 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // into ssh). Effect rules (issue 12): `secret-files-via-shell` merged into
     // `secret-files-are-off-limits`; `no-secret-file-over-network` holds where a line reads a
     // secret file and sends (claude-1.jsonl:165, 384); `upload-to-unlisted-host` also sees
-    // those curl requests and the scp body of gemini-1.json:92.
+    // those curl requests and the scp body of gemini-1.json:92. PowerShell read by its lens:
+    // codex-7.jsonl:159 (`powershell.exe -Command 'uvx --from git+https://…'`) asks as its
+    // Bash spelling does (`install-from-url-or-git-needs-approval`).
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 16), ("deny", 4), ("none", 5869)]
+        [("ask", 17), ("deny", 4), ("none", 5868)]
             .into_iter()
             .collect()
     );
@@ -406,7 +409,11 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // could name (`secrets.json`, `credentials.json` there are secret-prone files).
     // 339 (issue 14): gemini-1.json:93, 99, 106 ask once in both profiles (their rule lists
     // differ: strict adds rules), no longer deny; hooklog-1.jsonl:360 is left alone by both.
-    assert_eq!(changed.len(), 339, "{changed:#?}");
+    // 349: PowerShell read by its lens, codex-7.jsonl's `Invoke-WebRequest` and `curl` calls
+    // (46, 52, 58, 93, 99, 105, 111, 153, 165) ask in strict as a Bash `curl` does
+    // (`network-needs-approval`), and 159 (`uvx --from git+…`) gains strict's
+    // `package-install-needs-approval`.
+    assert_eq!(changed.len(), 349, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
         ["none", "allow", "ask", "defer", "deny"]
@@ -419,8 +426,8 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     );
     let transitions =
         |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
-    assert_eq!(transitions("none", "ask"), 324);
-    assert_eq!(transitions("ask", "ask"), 13);
+    assert_eq!(transitions("none", "ask"), 333);
+    assert_eq!(transitions("ask", "ask"), 14);
     assert_eq!(transitions("deny", "deny"), 2);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
     // Claude Code transcript: renaming a skill folder under `~/.claude` now asks.
@@ -488,8 +495,9 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // `http://localhost:***REMOVED***/notify` whose scrubbed port does not parse, so its
     // destination is unknown and strict asks; claude-1.jsonl:437, a POST to localhost:8888 the
     // old regex missed, no longer asks (the total stays 340). Issue 14: hooklog-1.jsonl:360
-    // (its backquoted `InitProject()` runs nothing) is no longer unsure: 90.
-    assert_eq!(by_rule("network-needs-approval"), 90);
+    // (its backquoted `InitProject()` runs nothing) is no longer unsure: 90. PowerShell read
+    // by its lens: codex-7.jsonl's nine web requests ask in strict as a Bash `curl` does: 99.
+    assert_eq!(by_rule("network-needs-approval"), 99);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
     // One rule for every route now (the shell copy was merged into it): the 13 shell writes
     // under `~/.claude` it asked for, and 5 `cd ~/.claude/voice-server && … > logs/…` lines
@@ -501,7 +509,8 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     assert_eq!(by_rule("home-dotfile-access-needs-approval"), 5);
     // Issue 14: 4 fewer, the undecidable lines above (now `seamguard:unsure` asks).
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 39);
-    assert_eq!(by_rule("package-install-needs-approval"), 19);
+    // codex-7.jsonl:159, `uvx --from git+…` inside `powershell.exe -Command`: 20.
+    assert_eq!(by_rule("package-install-needs-approval"), 20);
 }
 
 const CLAUDE: &str = r#"{"type":"file-history-snapshot","messageId":"m0","snapshot":{},"isSnapshotUpdate":false}

@@ -454,12 +454,24 @@ fn command(
         Act::Eval => eval(c, &b, input, code, vars, downloads, cx),
         Act::Start => start(&b, &shown, cx),
         Act::Stop => {
-            let targets: Vec<Arg> = b.of(P::Name).cloned().collect();
-            if !targets.is_empty() {
-                cx.push(What::Signal {
-                    targets,
-                    signal: Some("KILL".into()),
-                });
+            // `pkill -x NAME` / `kill ID` (`-9` with `-Force`).
+            let force = b.has(Sw::Force);
+            for a in b.of(P::Name) {
+                let mut words = vec![lit("pkill")];
+                if force {
+                    words.push(lit("-9"));
+                }
+                words.extend([lit("-x"), a.clone()]);
+                cx.words(&who, words, None);
+            }
+            let ids: Vec<Arg> = b.of(P::Id).cloned().collect();
+            if !ids.is_empty() {
+                let mut words = vec![lit("kill")];
+                if force {
+                    words.push(lit("-9"));
+                }
+                words.extend(ids);
+                cx.words(&who, words, None);
             }
         }
         Act::ExecPolicy => {

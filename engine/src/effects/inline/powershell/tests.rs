@@ -68,13 +68,17 @@ fn show(w: &What) -> String {
                 if s.runs_response { " runs" } else { "" }
             )
         }
-        What::Signal { targets, .. } => format!(
-            "signal {}",
+        What::Signal { targets, signal } => format!(
+            "signal {}{}",
             targets
                 .iter()
                 .map(|a| a.text.as_str())
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(" "),
+            signal
+                .as_ref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default()
         ),
         What::Install {
             manager, packages, ..
@@ -290,8 +294,13 @@ fn processes_and_machine_settings() {
         ]
     );
     assert_eq!(
-        ps("Stop-Process -Name seamguard -Force"),
-        ["signal seamguard"]
+        ps("Stop-Process -Name seamguard -Force; Stop-Process 1234"),
+        [
+            "run pkill -9 -x seamguard",
+            "signal seamguard (9)",
+            "run kill 1234",
+            "signal 1234"
+        ]
     );
     assert_eq!(
         ps("& $tool --version"),
