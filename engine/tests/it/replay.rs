@@ -409,10 +409,8 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // could name (`secrets.json`, `credentials.json` there are secret-prone files).
     // 339 (issue 14): gemini-1.json:93, 99, 106 ask once in both profiles (their rule lists
     // differ: strict adds rules), no longer deny; hooklog-1.jsonl:360 is left alone by both.
-    // 349: PowerShell read by its lens, codex-7.jsonl's `Invoke-WebRequest` and `curl` calls
-    // (46, 52, 58, 93, 99, 105, 111, 153, 165) ask in strict as a Bash `curl` does
-    // (`network-needs-approval`), and 159 (`uvx --from git+…`) gains strict's
-    // `package-install-needs-approval`.
+    // 349: PowerShell is read: codex-7.jsonl's nine web requests ask in strict as `curl` does,
+    // and :159 (`uvx --from git+…`) gains strict's `package-install-needs-approval`.
     assert_eq!(changed.len(), 349, "{changed:#?}");
     // The strict profile only adds rules: no verdict gets less restrictive.
     let rank = |v: &str| {
@@ -509,7 +507,6 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     assert_eq!(by_rule("home-dotfile-access-needs-approval"), 5);
     // Issue 14: 4 fewer, the undecidable lines above (now `seamguard:unsure` asks).
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 39);
-    // codex-7.jsonl:159, `uvx --from git+…` inside `powershell.exe -Command`: 20.
     assert_eq!(by_rule("package-install-needs-approval"), 20);
 }
 
