@@ -450,7 +450,7 @@ fn command(
                 .map(|d| super::Res::lit(d.text).expand_user());
             cx.chdir(r, name);
         }
-        Act::Web => web(&b, input, c, code, vars, downloads, &shown, cx, &mut out),
+        Act::Web => web(&b, input, c, code, vars, &shown, cx, &mut out),
         Act::Eval => eval(c, &b, input, code, vars, downloads, cx),
         Act::Start => start(&b, &shown, cx),
         Act::Stop => {
