@@ -65,6 +65,10 @@ pub(crate) enum Lang {
     Python,
     /// JavaScript / TypeScript (Node, Deno, Bun).
     JavaScript,
+    /// PowerShell (`./build.ps1`).
+    PowerShell,
+    /// A cmd.exe batch file (`./build.bat`, `x.cmd`).
+    Cmd,
 }
 
 /// How a script file is run.
@@ -252,9 +256,18 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
         return script(op, How::Code(Lang::Python));
     }
     if c.program.contains('/') {
+        // A PowerShell script or a batch file runs by its extension, not a `#!` line.
+        let lower = c.program.to_ascii_lowercase();
+        let how = if lower.ends_with(".ps1") {
+            How::Code(Lang::PowerShell)
+        } else if lower.ends_with(".bat") || lower.ends_with(".cmd") {
+            How::Code(Lang::Cmd)
+        } else {
+            How::Shebang
+        };
         return Some(Job::Script {
             path: c.program.clone(),
-            how: How::Shebang,
+            how,
         });
     }
     None
@@ -527,6 +540,8 @@ fn code_script(
             super::inline::Language::TypeScript
         }
         Lang::JavaScript => super::inline::Language::JavaScript,
+        Lang::PowerShell => super::inline::Language::PowerShell,
+        Lang::Cmd => super::inline::Language::Cmd,
     };
     let mut found = Effects::default();
     super::inline::code_lens(language, text, argv, route, cwd, env, &mut found);

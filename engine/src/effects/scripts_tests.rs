@@ -662,3 +662,29 @@ fn a_call_reads_at_most_a_megabyte_of_scripts() {
         Some("the scripts this call runs are longer than 1024 KiB together: `./s4.sh` is not read")
     );
 }
+
+#[test]
+fn powershell_and_batch_scripts_are_read_by_their_extension() {
+    let d = Dir::new();
+    d.write(
+        "build.ps1",
+        b"Write-Host building\nRemove-Item -Recurse -Force ~\n",
+    );
+    d.write(
+        "clean.bat",
+        b"@echo off\r\n:top\r\nrd /s /q %USERPROFILE%\\.ssh\r\ngoto :eof\r\n",
+    );
+    let fx = bash("./build.ps1; ./clean.bat", &d.path());
+    let deletes: Vec<String> = fx
+        .list
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Delete {
+                path,
+                recursive: true,
+            } => Some(path.text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deletes, ["~", "~/.ssh"]);
+}

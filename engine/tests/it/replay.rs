@@ -432,8 +432,8 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     );
     let transitions =
         |from: &str, to: &str| changed.iter().filter(|c| c.1 == from && c.2 == to).count();
-    assert_eq!(transitions("none", "ask"), 324);
-    assert_eq!(transitions("ask", "ask"), 13);
+    assert_eq!(transitions("none", "ask"), 333);
+    assert_eq!(transitions("ask", "ask"), 14);
     assert_eq!(transitions("deny", "deny"), 2);
     let find = |loc: &str| changed.iter().find(|c| c.0 == loc).cloned();
     // Claude Code transcript: renaming a skill folder under `~/.claude` now asks.
@@ -501,8 +501,9 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     // `http://localhost:***REMOVED***/notify` whose scrubbed port does not parse, so its
     // destination is unknown and strict asks; claude-1.jsonl:437, a POST to localhost:8888 the
     // old regex missed, no longer asks (the total stays 340). Issue 14: hooklog-1.jsonl:360
-    // (its backquoted `InitProject()` runs nothing) is no longer unsure: 90.
-    assert_eq!(by_rule("network-needs-approval"), 90);
+    // (its backquoted `InitProject()` runs nothing) is no longer unsure: 90. PowerShell read
+    // by its lens: codex-7.jsonl's nine web requests ask in strict as a Bash `curl` does: 99.
+    assert_eq!(by_rule("network-needs-approval"), 99);
     assert_eq!(by_rule("mcp-write-needs-approval"), 86);
     // One rule for every route now (the shell copy was merged into it): the 13 shell writes
     // under `~/.claude` it asked for, and 5 `cd ~/.claude/voice-server && … > logs/…` lines
@@ -514,7 +515,7 @@ fn two_policy_diff_on_real_sessions_is_pinned() {
     assert_eq!(by_rule("home-dotfile-access-needs-approval"), 5);
     // Issue 14: 4 fewer, the undecidable lines above (now `seamguard:unsure` asks).
     assert_eq!(by_rule("push-to-protected-branch-needs-approval"), 39);
-    assert_eq!(by_rule("package-install-needs-approval"), 19);
+    assert_eq!(by_rule("package-install-needs-approval"), 20);
 }
 
 const CLAUDE: &str = r#"{"type":"file-history-snapshot","messageId":"m0","snapshot":{},"isSnapshotUpdate":false}

@@ -317,7 +317,7 @@ fn code_lens_at(
         }
         Ok(tree) => {
             let error = match lang {
-                Language::PowerShell => powershell::first_error(tree.root_node()),
+                Language::PowerShell => powershell::first_error(tree.root_node(), code),
                 _ => first_error(tree.root_node()),
             };
             if let Some(at) = error {

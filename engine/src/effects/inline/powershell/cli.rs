@@ -141,9 +141,19 @@ fn command_run(rest: &[Arg], name: &str, option: &str) -> CodeRun {
 /// `-File x.ps1 a b`: the script run by path with its arguments, as PowerShell code that
 /// calls it (`& 'x.ps1' 'a' 'b'`).
 fn file_run(rest: &[Arg], name: &str) -> CodeRun {
+    // `-File x.ps1` runs `x.ps1` of the working folder (where `& x.ps1` would look it up
+    // on `PATH`).
     let quoted: Vec<String> = rest
         .iter()
-        .map(|a| format!("'{}'", a.text.replace('\'', "''")))
+        .enumerate()
+        .map(|(i, a)| {
+            let t = if i == 0 && !a.text.contains(['/', '\\']) {
+                format!("./{}", a.text)
+            } else {
+                a.text.clone()
+            };
+            format!("'{}'", t.replace('\'', "''"))
+        })
         .collect();
     CodeRun {
         who: format!("{name} -File"),
@@ -229,7 +239,7 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
             return out;
         }
     };
-    if let Some(at) = super::first_error(tree.root_node()) {
+    if let Some(at) = super::first_error(tree.root_node(), code) {
         out.unsure = Some(format!(
             "the PowerShell code does not parse (line {}, column {})",
             at.row + 1,

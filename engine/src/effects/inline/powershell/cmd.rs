@@ -7,7 +7,8 @@
 //! program for the shell lens's table (`git`, `npm`, `powershell`, `robocopy`), with a file
 //! read earlier in the same pipe (`type x | prog`) as its standard input. `&`, `&&`, `||`
 //! and `|` separate commands; `^` escapes; `%NAME%` expands (`%USERPROFILE%` is the home).
-//! A `for` loop and a `goto` are `unsure`: what they run depends on run-time values.
+//! A `for` loop's command is read with its loop variable only known at run time; every line
+//! of a batch file is read, so a `goto` hides nothing.
 
 use super::words::{Vars, cmd_value, windows_path};
 use super::{lit, posix, program_word};
@@ -67,9 +68,10 @@ fn parts(line: &str) -> Vec<Part> {
             ' ' | '\t' | '(' | ')' => {
                 push_word(&mut word, &mut cur, &mut pending_redirect);
             }
-            '&' | '|' => {
+            '\r' => {}
+            '&' | '|' | '\n' => {
                 push_word(&mut word, &mut cur, &mut pending_redirect);
-                let doubled = chars.peek() == Some(&c);
+                let doubled = c != '\n' && chars.peek() == Some(&c);
                 if doubled {
                     chars.next();
                 }
@@ -122,7 +124,25 @@ pub(crate) fn effects(line: &str, cx: &mut Collect<'_>) {
     let mut last_read: Option<Arg> = None;
     for mut part in parts(line) {
         // `@echo off`, `if exist x rd /s /q x`: the command after the condition.
-        let words = condition_stripped(&mut part.words);
+        let mut words = condition_stripped(&mut part.words);
+        // `for %%f in (*.log) do del %%f`: the command of the loop, its variable only known
+        // at run time.
+        if words.first().is_some_and(|w| w.eq_ignore_ascii_case("for")) {
+            match words.iter().position(|w| w.eq_ignore_ascii_case("do")) {
+                Some(k) => {
+                    let mut rest = words.split_off(k + 1);
+                    words = condition_stripped(&mut rest);
+                }
+                None => {
+                    cx.unsure("a cmd.exe `for` loop whose command cannot be read".into());
+                    continue;
+                }
+            }
+        }
+        // A label (`:build`) runs nothing.
+        if words.first().is_some_and(|w| w.starts_with(':')) {
+            continue;
+        }
         let values: Vec<Arg> = words.iter().map(|w| cmd_value(w, &vars)).collect();
         for (op, file) in &part.redirects {
             let f = cmd_value(file, &vars);
@@ -253,12 +273,10 @@ pub(crate) fn effects(line: &str, cx: &mut Collect<'_>) {
                     vars.entry(lower).and_modify(|x| *x = None).or_insert(value);
                 }
             }
-            "for" | "goto" => cx.unsure(format!(
-                "a cmd.exe `{name}` runs commands that depend on run-time values"
-            )),
-            "echo" | "rem" | "::" | "cls" | "ver" | "title" | "pause" | "exit" | "setlocal"
-            | "endlocal" | "color" | "chcp" | "dir" | "popd" | "vol" | "path" | "prompt"
-            | "where" | "verify" | "break" | "shift" => {}
+            // Every line is read, so a jump hides nothing.
+            "goto" | "echo" | "rem" | "::" | "cls" | "ver" | "title" | "pause" | "exit"
+            | "setlocal" | "endlocal" | "color" | "chcp" | "dir" | "popd" | "vol" | "path"
+            | "prompt" | "where" | "verify" | "break" | "shift" => {}
             "start" => {
                 // `start "title" /wait prog args`: the program after the title and switches.
                 let mut rest: Vec<Arg> = values[1..].to_vec();

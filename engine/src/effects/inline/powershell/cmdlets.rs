@@ -50,6 +50,8 @@ pub(super) enum P {
     Pattern,
     /// A file-name filter (`Get-ChildItem -Filter`).
     Filter,
+    /// A process id (`Stop-Process -Id`).
+    Id,
     /// A value the lens does not need.
     Other,
 }
@@ -63,6 +65,8 @@ pub(super) enum Sw {
     Append,
     /// `-WhatIf`: nothing is done.
     WhatIf,
+    /// `-Force` (where it changes what is done: `Stop-Process -Force` kills).
+    Force,
     /// A switch with no bearing on effects.
     Plain,
 }
@@ -489,13 +493,13 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
     Cmdlet {
         names: &["stop-process", "kill", "spps"],
         params: &[
-            p("id", &[], P::Name),
+            p("id", &[], P::Id),
             p("name", &["processname"], P::Name),
             p("inputobject", &[], P::Other),
-            p("force", &[], SW),
+            p("force", &[], P::Switch(Sw::Force)),
             p("passthru", &[], SW),
         ],
-        positional: &[P::Name],
+        positional: &[P::Id],
         act: Act::Stop,
     },
     Cmdlet {

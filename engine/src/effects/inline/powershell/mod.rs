@@ -74,8 +74,29 @@ struct Flow {
     recursive: bool,
 }
 
+/// Whether PowerShell refuses to run the code: its parser reserves `<` (there is no input
+/// redirection: "The '<' operator is reserved for future use"), so code with a bare `<` in a
+/// command (`python - <<'PY'`, `prog < in.txt`) fails to parse, and PowerShell parses a whole
+/// script block before it runs any of it: nothing runs.
+pub(super) fn refused(root: Node<'_>, code: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "generic_token" | "redirection" if text(n, code).starts_with('<') => return true,
+            "string_literal" | "comment" => continue,
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    false
+}
+
 /// Read the effects of PowerShell code; `true` when a budget ran out.
 pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
+    if refused(tree.root_node(), code) {
+        return false;
+    }
     let all = nodes(tree.root_node());
     let vars = bindings(&all, code);
     let downloads = download_variables(&all, code);
@@ -106,13 +127,21 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
         }
     }
     // `[scriptblock]::Create((iwr …))`, `& ([scriptblock]::Create($c))`: text run as code.
-    for n in &all {
-        let t = text(*n, code);
-        if n.kind() == "invokation_expression" || n.kind() == "member_access" {
-            let lower = t.to_ascii_lowercase();
-            if lower.contains("[scriptblock]::create") && n.kind() == "invokation_expression" {
-                evaluated(*n, code, &vars, &downloads, "[scriptblock]::Create", cx);
-            }
+    // (Found in the text once, then the call around each place: no node's text is copied.)
+    let lower = code.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(k) = lower
+        .get(from..)
+        .and_then(|t| t.find("[scriptblock]::create"))
+    {
+        let at = from + k;
+        from = at + 1;
+        let mut n = tree.root_node().descendant_for_byte_range(at, at + 1);
+        while let Some(x) = n.filter(|x| x.kind() != "invokation_expression") {
+            n = x.parent();
+        }
+        if let Some(call) = n {
+            evaluated(call, code, &vars, &downloads, "[scriptblock]::Create", cx);
         }
     }
     false
@@ -121,8 +150,8 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
 /// Where the first syntax error of a PowerShell tree is, if it has one outside a command's
 /// arguments: the grammar does not take every bare word PowerShell does
 /// (`$env:USERPROFILE\.ssh`), and the lens reads arguments from their text.
-pub(super) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
-    if !root.has_error() {
+pub(super) fn first_error(root: Node<'_>, code: &str) -> Option<tree_sitter::Point> {
+    if !root.has_error() || refused(root, code) {
         return None;
     }
     let mut stack = vec![root];
@@ -261,12 +290,8 @@ fn command(
 ) -> Flow {
     let mut out = Flow::default();
     let shown = text(c.node, code).trim().to_string();
-    for e in &c.elements {
-        if let Element::Redirect(op, file) = e {
-            redirect(c, op, file, cx);
-        }
-    }
     let Some(t) = (!c.name.dynamic).then(|| cmdlet(&c.name.text)).flatten() else {
+        redirects(c, None, cx);
         native(c, input, &shown, cx);
         return out;
     };
@@ -425,16 +450,28 @@ fn command(
                 .map(|d| super::Res::lit(d.text).expand_user());
             cx.chdir(r, name);
         }
-        Act::Web => web(&b, input, c, code, vars, downloads, &shown, cx, &mut out),
+        Act::Web => web(&b, input, c, code, vars, &shown, cx, &mut out),
         Act::Eval => eval(c, &b, input, code, vars, downloads, cx),
         Act::Start => start(&b, &shown, cx),
         Act::Stop => {
-            let targets: Vec<Arg> = b.of(P::Name).cloned().collect();
-            if !targets.is_empty() {
-                cx.push(What::Signal {
-                    targets,
-                    signal: Some("KILL".into()),
-                });
+            // `pkill -x NAME` / `kill ID` (`-9` with `-Force`).
+            let force = b.has(Sw::Force);
+            for a in b.of(P::Name) {
+                let mut words = vec![lit("pkill")];
+                if force {
+                    words.push(lit("-9"));
+                }
+                words.extend([lit("-x"), a.clone()]);
+                cx.words(&who, words, None);
+            }
+            let ids: Vec<Arg> = b.of(P::Id).cloned().collect();
+            if !ids.is_empty() {
+                let mut words = vec![lit("kill")];
+                if force {
+                    words.push(lit("-9"));
+                }
+                words.extend(ids);
+                cx.words(&who, words, None);
             }
         }
         Act::ExecPolicy => {
@@ -500,6 +537,11 @@ fn command(
             }
         }
     }
+    // `Write-Output x > f`: the text is what the file gets.
+    let text = (t.act == Act::Output)
+        .then(|| out.literal.clone())
+        .flatten();
+    redirects(c, text, cx);
     out
 }
 
@@ -615,18 +657,24 @@ pub(super) fn posix(
     cx.words(who, words, None);
 }
 
-/// A redirection of a command's output to a file.
-fn redirect(c: &Command<'_>, op: &str, file: &Arg, cx: &mut Collect<'_>) {
-    let t = file.text.to_ascii_lowercase();
-    if t.is_empty() || t == "$null" || t == "nul" || t == "/dev/null" || op.contains('<') {
-        return;
+/// The redirections of a command's output to files; `content` is the text written, when
+/// known.
+fn redirects(c: &Command<'_>, content: Option<String>, cx: &mut Collect<'_>) {
+    for e in &c.elements {
+        let Element::Redirect(op, file) = e else {
+            continue;
+        };
+        let t = file.text.to_ascii_lowercase();
+        if t.is_empty() || t == "$null" || t == "nul" || t == "/dev/null" || op.contains('<') {
+            continue;
+        }
+        let k = cx.push(What::Write {
+            path: path(file, cx),
+            append: op.ends_with(">>"),
+            content: None,
+        });
+        cx.set_content(k, content.clone());
     }
-    let _ = c;
-    cx.push(What::Write {
-        path: path(file, cx),
-        append: op.ends_with(">>"),
-        content: None,
-    });
 }
 
 /// A command that is no cmdlet: a program (`git`, `npm`, `cmd`), a script (`.\build.ps1`),

@@ -84,7 +84,6 @@ pub(super) fn web(
     c: &Command<'_>,
     code: &str,
     vars: &Vars,
-    downloads: &[(String, Arg)],
     shown: &str,
     cx: &mut Collect<'_>,
     out: &mut Flow,
@@ -161,7 +160,6 @@ pub(super) fn web(
             content: None,
         });
     }
-    let _ = downloads;
 }
 
 /// The environment variables a value names (`$env:GITHUB_TOKEN`).

@@ -68,13 +68,17 @@ fn show(w: &What) -> String {
                 if s.runs_response { " runs" } else { "" }
             )
         }
-        What::Signal { targets, .. } => format!(
-            "signal {}",
+        What::Signal { targets, signal } => format!(
+            "signal {}{}",
             targets
                 .iter()
                 .map(|a| a.text.as_str())
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(" "),
+            signal
+                .as_ref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default()
         ),
         What::Install {
             manager, packages, ..
@@ -290,8 +294,13 @@ fn processes_and_machine_settings() {
         ]
     );
     assert_eq!(
-        ps("Stop-Process -Name seamguard -Force"),
-        ["signal seamguard"]
+        ps("Stop-Process -Name seamguard -Force; Stop-Process 1234"),
+        [
+            "run pkill -9 -x seamguard",
+            "signal seamguard (9)",
+            "run kill 1234",
+            "signal 1234"
+        ]
     );
     assert_eq!(
         ps("& $tool --version"),
@@ -333,7 +342,7 @@ fn cmd_lines_are_read() {
     );
     assert_eq!(
         argv(&["cmd", "/c", "for %f in (*.log) do del %f"]),
-        ["unsure a cmd.exe `for` runs commands that depend on run-time values"]
+        ["run rm -f -- %f", "delete %f (dynamic)"]
     );
 }
 
@@ -386,6 +395,21 @@ fn words_and_windows_paths() {
     assert_eq!(cmd_value("%USERPROFILE%\\.aws", &vars).text, "~/.aws");
     assert_eq!(cmd_value("%HOMEDRIVE%%HOMEPATH%", &vars).text, "~");
     assert!(cmd_value("%~dp0build", &vars).dynamic);
+}
+
+#[test]
+fn code_powershell_refuses_to_parse_runs_nothing() {
+    // `<` is reserved: a bash heredoc in PowerShell fails to parse, and nothing runs.
+    assert_eq!(
+        ps("Remove-Item -Recurse ~\npython - <<'PY'\nprint(1)\nPY"),
+        Vec::<String>::new()
+    );
+    assert_eq!(ps("sort < names.txt"), Vec::<String>::new());
+    // A quoted `<` is text.
+    assert_eq!(
+        ps("Write-Output '<b>' > out.html"),
+        ["write out.html = \"<b>\""]
+    );
 }
 
 #[test]

@@ -348,10 +348,11 @@ pub(super) fn cmd_value(text: &str, vars: &Vars) -> Arg {
                         }
                     }
                     _ => {
-                        // `%~dp0`, `%1`: arguments of a batch file.
+                        // `%~dp0`, `%1`: arguments of a batch file; `%f`, `%%f`: a `for`
+                        // loop's variable.
                         if chars
                             .peek()
-                            .is_some_and(|k| *k == '~' || k.is_ascii_digit())
+                            .is_some_and(|k| matches!(k, '~' | '%') || k.is_ascii_alphanumeric())
                         {
                             dynamic = true;
                         }
