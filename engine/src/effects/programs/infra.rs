@@ -394,9 +394,27 @@ impl Cli {
     }
 }
 
+/// Flags with which an operation only shows what it would do, or its help.
+const NO_RUN: &[&str] = &["--help", "--dry-run", "--dryrun", "-dry-run"];
+
+/// Whether `c` only shows its help or what it would do (`kubectl delete ns x
+/// --dry-run=client`, `aws ec2 terminate-instances --dry-run`, `aws s3 rm … --dryrun`,
+/// `aws ec2 terminate-instances help`).
+fn no_run(c: &SimpleCommand) -> bool {
+    c.args.iter().take_while(|a| a.text != "--").any(|a| {
+        let t = a.text.as_str();
+        NO_RUN.iter().any(|f| {
+            t == *f
+                || t.strip_prefix(f)
+                    .and_then(|r| r.strip_prefix('='))
+                    .is_some_and(|v| v != "none")
+        })
+    }) || (c.basename() == "aws" && c.args.last().is_some_and(|a| a.text == "help"))
+}
+
 /// The resources `c` destroys, if its CLI's command model says its operation destroys.
 pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
-    if c.dynamic_program || c.program.is_empty() {
+    if c.dynamic_program || c.program.is_empty() || no_run(c) {
         return None;
     }
     let base = c.basename();

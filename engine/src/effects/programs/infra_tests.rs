@@ -110,6 +110,10 @@ fn gcloud_az_and_others_by_their_command_path() {
         ("gh repo delete o/r --yes", "gh|repo|delete|o/r"),
         ("supabase db reset", "supabase|db|reset|"),
         ("dropdb app", "dropdb||dropdb|app"),
+        (
+            "kubectl delete ns payments --dry-run=none",
+            "kubectl|ns|delete|payments",
+        ),
         ("mysqladmin -u root drop app", "mysqladmin||drop|app"),
     ] {
         assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
@@ -155,6 +159,11 @@ fn reading_creating_and_routine_operations_destroy_nothing() {
         "vercel deploy --prod",
         "fly deploy",
         "doctl compute droplet list",
+        "kubectl delete ns payments --dry-run=client -o yaml",
+        "kubectl delete --help",
+        "aws ec2 terminate-instances --instance-ids i-1 --dry-run",
+        "aws s3 rm s3://b --recursive --dryrun",
+        "aws ec2 terminate-instances help",
     ] {
         assert_eq!(destroyed(line), None, "{line}");
     }
