@@ -279,15 +279,19 @@ pub(crate) fn object_of(e: &Effect, env: &ShellEnv, project: Option<&str>) -> Op
             // The first operand: not an option, and not the word right after a lone short
             // option (`sshpass -p SECRET ssh …`: the value of `-p`, never the target).
             let mut after_short = false;
-            let target = c
-                .args
-                .iter()
-                .find(|a| {
-                    let t = a.text.as_str();
-                    let option = t.starts_with('-') && t.len() > 1;
-                    let skip = option || after_short;
-                    after_short = option && t.len() == 2 && t != "--";
-                    !skip
+            // A CLI whose global options the program table knows: its subcommand
+            // (`kubectl --context prod delete …` → `delete`, not `prod`).
+            let positional = crate::effects::programs::globals::of(c.basename())
+                .and_then(|_| crate::shell::operands::positionals(c).first().copied());
+            let target = positional
+                .or_else(|| {
+                    c.args.iter().find(|a| {
+                        let t = a.text.as_str();
+                        let option = t.starts_with('-') && t.len() > 1;
+                        let skip = option || after_short;
+                        after_short = option && t.len() == 2 && t != "--";
+                        !skip
+                    })
                 })
                 .map(|a| {
                     if a.dynamic {
@@ -526,6 +530,29 @@ mod tests {
         assert!(!covered_by(&[other_host], std::slice::from_ref(&approved)));
         assert!(!covered_by(&[other_rule], std::slice::from_ref(&approved)));
         assert!(!covered_by(&[], &[approved]));
+    }
+
+    #[test]
+    fn a_cli_s_target_is_its_subcommand_behind_global_options() {
+        use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+        let target = |line: &str| {
+            let a = BrushAnalyzer.analyze(line, None);
+            let c = a.commands.first().cloned().expect("a command");
+            let e = Effect {
+                what: What::Run(c),
+                route: crate::effects::Route::default(),
+            };
+            match object_of(&e, &ShellEnv::default(), None) {
+                Some(Object::Program { target, .. }) => target,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(
+            target("kubectl --context prod delete ns x").as_deref(),
+            Some("delete")
+        );
+        assert_eq!(target("git -C /w push").as_deref(), Some("push"));
+        assert_eq!(target("sshpass -p SECRET ssh h").as_deref(), Some("ssh"));
     }
 
     #[test]

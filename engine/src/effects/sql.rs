@@ -374,10 +374,10 @@ fn ast_destroys(st: &Ast) -> bool {
         | Ast::DropSecret { .. }
         | Ast::DropDomain(..)
         | Ast::Truncate { .. } => true,
-        Ast::Delete(d) => d.selection.is_none() && d.limit.is_none(),
+        Ast::Delete(d) => every_row(d.selection.as_ref()) && d.limit.is_none(),
         Ast::Update {
             selection, limit, ..
-        } => selection.is_none() && limit.is_none(),
+        } => every_row(selection.as_ref()) && limit.is_none(),
         Ast::AlterTable { operations, .. } => operations.iter().any(|op| {
             matches!(
                 op,
@@ -387,6 +387,26 @@ fn ast_destroys(st: &Ast) -> bool {
         Ast::Query(q) => query_destroys(q),
         _ => false,
     }
+}
+
+/// Whether a `WHERE` clause keeps every row: none, or one that is always true (`WHERE 1=1`,
+/// `WHERE true`, `WHERE 'a' = 'a'`).
+fn every_row(selection: Option<&Expr>) -> bool {
+    let Some(e) = selection else {
+        return true;
+    };
+    let t: String = e
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if t == "true" || t == "1" {
+        return true;
+    }
+    t.split_once('=').is_some_and(|(a, b)| {
+        a == b && !a.is_empty() && !a.chars().any(|c| c.is_alphabetic() && !b.starts_with('\''))
+    })
 }
 
 fn query_destroys(q: &Query) -> bool {

@@ -34,6 +34,10 @@ fn destroying_statements() {
         "ALTER TABLE users DROP COLUMN email",
         "WITH gone AS (DELETE FROM sessions RETURNING *) SELECT count(*) FROM gone",
         "SELECT 1; DROP TABLE x",
+        "DELETE FROM users WHERE 1=1",
+        "delete from users where (1 = 1)",
+        "UPDATE users SET role = 'admin' WHERE true",
+        "DELETE FROM t WHERE 'a' = 'a'",
     ] {
         assert!(destroys(sql), "{sql}");
     }
@@ -48,6 +52,8 @@ fn everyday_statements_destroy_nothing() {
         "INSERT INTO log(msg) VALUES ('drop table later')",
         "UPDATE users SET name = 'x' WHERE id = 1",
         "DELETE FROM sessions WHERE expires_at < now()",
+        "DELETE FROM t WHERE a = a",
+        "UPDATE t SET x = 1 WHERE id = 1",
         "ALTER TABLE users ADD COLUMN bio text",
         "EXPLAIN ANALYZE SELECT * FROM orders",
         "BEGIN; UPDATE accounts SET balance = balance - 1 WHERE id = 2; COMMIT;",

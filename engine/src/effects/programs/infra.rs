@@ -217,13 +217,44 @@ pub(crate) static CLIS: &[Cli] = &[
         ..CLI
     },
     Cli {
-        // `gh repo delete o/r`, `gh release delete v1`.
+        // `gh repo delete o/r`, `gh release delete v1`, `gh api -X DELETE repos/o/r`.
         names: &["gh"],
         path: Path::Groups {
             depth: 1,
             groups: &[],
         },
         verbs: &["delete"],
+        flagged: &[("api", &["-X=DELETE", "--method=DELETE"])],
+        ..CLI
+    },
+    Cli {
+        // `eksctl delete cluster --name c`, `eksctl drain nodegroup`.
+        names: &["eksctl"],
+        verbs: &["delete", "drain"],
+        ..CLI
+    },
+    Cli {
+        // Cloudflare: `wrangler delete`, `wrangler d1 delete db`, `wrangler r2 bucket delete b`,
+        // `wrangler kv namespace delete`.
+        names: &["wrangler"],
+        path: Path::Groups {
+            depth: 3,
+            groups: &[],
+        },
+        verbs: &["delete"],
+        ..CLI
+    },
+    Cli {
+        // `rclone purge remote:bucket`, `rclone delete remote:path`.
+        names: &["rclone"],
+        verbs: &["purge", "delete", "deletefile", "rmdirs"],
+        ..CLI
+    },
+    Cli {
+        // `s3cmd rb s3://b`, `s3cmd del --recursive s3://b`.
+        names: &["s3cmd"],
+        verbs: &["rb"],
+        flagged: &[("del", RECURSIVE), ("rm", RECURSIVE)],
         ..CLI
     },
     Cli {
@@ -264,8 +295,25 @@ pub(crate) struct Destroy {
 }
 
 /// Whether the command has `flag`: `--long` (also `--long=v`), a short letter in a bundle
-/// (`-rf`), or a one-dash word (`-destroy`, `-destroy=true`).
+/// (`-rf`), a one-dash word (`-destroy`, `-destroy=true`), or `NAME=VALUE`: the option given
+/// that value (`-X=DELETE` matches `-X DELETE`, `-XDELETE`, `--method=DELETE` its own).
 fn has_flag(c: &SimpleCommand, flag: &str) -> bool {
+    // `NAME=VALUE`: the option with that value (`-X DELETE`, `--method=delete`, `-XDELETE`).
+    if let Some((name, value)) = flag.split_once('=') {
+        let words: Vec<&Arg> = c.args.iter().take_while(|a| a.text != "--").collect();
+        return words.iter().enumerate().any(|(i, a)| {
+            let t = a.text.as_str();
+            let given = if t == name {
+                words.get(i + 1).map(|v| v.text.as_str())
+            } else if let Some(v) = t.strip_prefix(name) {
+                v.strip_prefix('=')
+                    .or((!name.starts_with("--") && !v.is_empty()).then_some(v))
+            } else {
+                None
+            };
+            given.is_some_and(|v| v.eq_ignore_ascii_case(value))
+        });
+    }
     let word = |a: &Arg| {
         let t = a.text.as_str();
         t == flag
@@ -394,9 +442,27 @@ impl Cli {
     }
 }
 
+/// Flags with which an operation only shows what it would do, or its help.
+const NO_RUN: &[&str] = &["--help", "--dry-run", "--dryrun", "-dry-run"];
+
+/// Whether `c` only shows its help or what it would do (`kubectl delete ns x
+/// --dry-run=client`, `aws ec2 terminate-instances --dry-run`, `aws s3 rm … --dryrun`,
+/// `aws ec2 terminate-instances help`).
+fn no_run(c: &SimpleCommand) -> bool {
+    c.args.iter().take_while(|a| a.text != "--").any(|a| {
+        let t = a.text.as_str();
+        NO_RUN.iter().any(|f| {
+            t == *f
+                || t.strip_prefix(f)
+                    .and_then(|r| r.strip_prefix('='))
+                    .is_some_and(|v| v != "none")
+        })
+    }) || (c.basename() == "aws" && c.args.last().is_some_and(|a| a.text == "help"))
+}
+
 /// The resources `c` destroys, if its CLI's command model says its operation destroys.
 pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
-    if c.dynamic_program || c.program.is_empty() {
+    if c.dynamic_program || c.program.is_empty() || no_run(c) {
         return None;
     }
     let base = c.basename();

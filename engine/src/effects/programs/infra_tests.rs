@@ -110,7 +110,29 @@ fn gcloud_az_and_others_by_their_command_path() {
         ("gh repo delete o/r --yes", "gh|repo|delete|o/r"),
         ("supabase db reset", "supabase|db|reset|"),
         ("dropdb app", "dropdb||dropdb|app"),
+        (
+            "kubectl delete ns payments --dry-run=none",
+            "kubectl|ns|delete|payments",
+        ),
         ("mysqladmin -u root drop app", "mysqladmin||drop|app"),
+        (
+            "gh api -X DELETE repos/acme/api",
+            "gh||api|DELETE repos/acme/api",
+        ),
+        (
+            "gh api --method=delete repos/acme/api",
+            "gh||api|repos/acme/api",
+        ),
+        (
+            "eksctl delete cluster --name prod",
+            "eksctl||delete|cluster prod",
+        ),
+        ("wrangler d1 delete app-db", "wrangler|d1|delete|app-db"),
+        (
+            "rclone purge remote:backups",
+            "rclone||purge|remote:backups",
+        ),
+        ("s3cmd del --recursive s3://b", "s3cmd||del|s3://b"),
     ] {
         assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
     }
@@ -155,6 +177,16 @@ fn reading_creating_and_routine_operations_destroy_nothing() {
         "vercel deploy --prod",
         "fly deploy",
         "doctl compute droplet list",
+        "gh api repos/acme/api",
+        "gh api -X POST repos/acme/api/issues -f title=x",
+        "eksctl get cluster",
+        "rclone copy ./site remote:site",
+        "s3cmd ls s3://b",
+        "kubectl delete ns payments --dry-run=client -o yaml",
+        "kubectl delete --help",
+        "aws ec2 terminate-instances --instance-ids i-1 --dry-run",
+        "aws s3 rm s3://b --recursive --dryrun",
+        "aws ec2 terminate-instances help",
     ] {
         assert_eq!(destroyed(line), None, "{line}");
     }
