@@ -189,6 +189,11 @@ fn containers() {
         ),
         ("docker run -p 8080:80 nginx", &[]),
         (
+            "docker run -v=/:/host --device=/dev/mem x",
+            &["device /dev/mem", "host-mount /"],
+        ),
+        ("docker run --privileged=false alpine", &[]),
+        (
             "ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind:rw docker.io/library/alpine:latest x sh",
             &["host-mount /", "privileged-container -"],
         ),
