@@ -134,6 +134,12 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
 /// target user's shell, when no command is given.
 fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
     let su_style = p.row.lead.contains(&Role::User);
+    // `su --help`, `sudo -V`, `pkexec --version`: a report, no shell.
+    if c.args.iter().any(|a| {
+        matches!(a.text.as_str(), "--help" | "--version" | "-V") || (su_style && a.text == "-h")
+    }) {
+        return;
+    }
     let user = p
         .values_of(Role::User)
         .chain(p.operands_of(Role::User))

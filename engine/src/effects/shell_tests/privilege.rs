@@ -83,6 +83,9 @@ fn commands_run_as_root_are_no_grant() {
         ("doas pkg_add vim", &[]),
         ("bash", &[]),
         ("bash -l", &[]),
+        ("su --help", &[]),
+        ("sudo -V", &[]),
+        ("pkexec --version", &[]),
         // `-l` after the command is the command's option, not sudo's list.
         ("sudo ls -l /root", &[]),
     ]);
