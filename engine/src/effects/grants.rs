@@ -262,6 +262,13 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
 #[cfg(test)]
 mod tests {
     use super::sets_setuid;
+    use crate::effects::GrantKind;
+
+    #[test]
+    fn the_policy_language_names_every_grant_kind() {
+        let names: Vec<&str> = GrantKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(names, seamguard_policy::lower::GRANTS);
+    }
 
     #[test]
     fn octal_and_symbolic_modes_that_set_the_setuid_or_setgid_bit() {

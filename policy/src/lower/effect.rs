@@ -72,7 +72,7 @@ pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard
 /// (`--cap-add=SYS_ADMIN`, `seccomp=unconfined`), a network capability (`NET_ADMIN`), a bind
 /// mount of a host path (its path), a host device (its path), a set-uid or set-gid bit, file
 /// capabilities (`setcap`), root in a new user namespace (`unshare -r`).
-pub(super) const GRANTS: &[&str] = &[
+pub const GRANTS: &[&str] = &[
     "privileged-shell",
     "host-namespace",
     "host-network",

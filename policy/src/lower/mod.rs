@@ -22,6 +22,7 @@ use crate::seam::{ActionKind, MatcherSubject, Seam};
 mod action;
 mod cond;
 mod effect;
+pub use effect::GRANTS;
 mod example;
 mod meta;
 mod rule;

@@ -305,6 +305,29 @@ fn effect_keys_are_checked_per_kind() {
 }
 
 #[test]
+fn grants_take_a_grant_kind_and_the_path_keys() {
+    let p = load_str(
+        "[[rule]]\nid = \"g\"\nseam = \"pre-tool\"\nwhen.grants = { grant = [\"host-mount\", \"setuid\"], path_inside = [\"/\"] }\ndecision = \"ask\"\n",
+        "p.toml",
+        Scope::User,
+        0,
+    );
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!(t.kind, EffectKind::Grant);
+    assert_eq!(t.grants, ["host-mount", "setuid"]);
+    assert_eq!(t.shell.path_inside, [PathSpec::Glob("/".into())]);
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.grants = { grant = \"root-shel\" }\ndecision = \"deny\"\n",
+        |m| m.starts_with("p.toml:4:25: error: `grants.grant`: unknown value `root-shel`"),
+    );
+    assert_error(
+        "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\nwhen.grants = { target = \"x\" }\ndecision = \"deny\"\n",
+        |m| m.contains("unknown key `target` in `grants`"),
+    );
+}
+
+#[test]
 fn test_shorthands_build_pre_tool_events() {
     let p = load_str(
         "[[rule]]\nid = \"a\"\nseam = \"pre-tool\"\ndecision = \"ask\"\n[[test]]\ncommand = \"ls\"\nexpect = \"ask\"\n[[test]]\nfile_path = \"/w/a\"\ntool = \"Write\"\ncontent = \"x\"\nexpect = \"ask\"\n[[test]]\nurl = \"https://docs.rs\"\nexpect = \"ask\"\n[[test]]\nmcp = { tool = \"mcp__fs__read_file\", arguments = { path = \"/w/a\" } }\nexpect = \"ask\"\n",

@@ -220,11 +220,13 @@ fn database(c: &SimpleCommand, out: &mut Out) {
 /// `-v HOST:CONTAINER[:ro]`: a host path (not a named volume) is read, written unless
 /// mounted read-only, and granted to the container.
 fn mount(v: &Arg, c: &SimpleCommand, out: &mut Out) {
-    // `-v /data` alone is an anonymous volume at a container path, not a host path.
-    if !v.text.contains(':') {
+    // `-v /data` alone is an anonymous volume at a container path, not a host path; `-v=…`
+    // is `-v …`.
+    let text = v.text.strip_prefix('=').unwrap_or(&v.text);
+    if !text.contains(':') {
         return;
     }
-    let mut parts = v.text.split(':');
+    let mut parts = text.split(':');
     let host = parts.next().unwrap_or_default();
     let read_only = parts
         .nth(1)

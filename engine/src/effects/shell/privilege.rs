@@ -53,7 +53,8 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     for (role, v) in &p.values {
         container_value(*role, v, c, out);
     }
-    if p.has(Switch::Privileged) {
+    // `--privileged=false` is the default said aloud.
+    if p.has(Switch::Privileged) && !c.args.iter().any(|a| a.text == "--privileged=false") {
         out.push(grant(
             GrantKind::PrivilegedContainer,
             None,
@@ -133,6 +134,12 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
 /// target user's shell, when no command is given.
 fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
     let su_style = p.row.lead.contains(&Role::User);
+    // `su --help`, `sudo -V`, `pkexec --version`: a report, no shell.
+    if c.args.iter().any(|a| {
+        matches!(a.text.as_str(), "--help" | "--version" | "-V") || (su_style && a.text == "-h")
+    }) {
+        return;
+    }
     let user = p
         .values_of(Role::User)
         .chain(p.operands_of(Role::User))
@@ -201,7 +208,9 @@ fn bare_shell_words(words: &[&Arg]) -> bool {
 /// The grant of one option value with a grant role (`--cap-add`, `--security-opt`,
 /// `--device`, `--pid`, `--net`, `-v`, `--mount`).
 fn container_value(role: Role, v: &Arg, c: &SimpleCommand, out: &mut Out) {
+    // `-v=/:/host`, `--device=/dev/sda`: a short option's value may start with `=`.
     let t = v.text.trim();
+    let t = t.strip_prefix('=').unwrap_or(t);
     match role {
         Role::Capability => {
             for cap in t.split(',').map(capability_name) {

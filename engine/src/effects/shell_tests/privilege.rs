@@ -83,6 +83,9 @@ fn commands_run_as_root_are_no_grant() {
         ("doas pkg_add vim", &[]),
         ("bash", &[]),
         ("bash -l", &[]),
+        ("su --help", &[]),
+        ("sudo -V", &[]),
+        ("pkexec --version", &[]),
         // `-l` after the command is the command's option, not sudo's list.
         ("sudo ls -l /root", &[]),
     ]);
@@ -188,6 +191,11 @@ fn containers() {
             &["device /dev/sda"],
         ),
         ("docker run -p 8080:80 nginx", &[]),
+        (
+            "docker run -v=/:/host --device=/dev/mem x",
+            &["device /dev/mem", "host-mount /"],
+        ),
+        ("docker run --privileged=false alpine", &[]),
         (
             "ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind:rw docker.io/library/alpine:latest x sh",
             &["host-mount /", "privileged-container -"],
