@@ -11,6 +11,7 @@ mod conformance;
 mod effect_routes;
 mod host_logs;
 mod properties;
+mod readers;
 mod replay;
 mod samples;
 mod shell_cases;

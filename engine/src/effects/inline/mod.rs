@@ -50,6 +50,8 @@ mod javascript;
 mod powershell;
 mod python;
 #[cfg(test)]
+mod round_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;
