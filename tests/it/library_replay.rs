@@ -31,9 +31,9 @@ const PINNED_EVENTS: usize = 5889;
 /// with a part seamguard cannot resolve asks once with its cause (`seamguard:unsure`)
 /// instead of being denied by every guard: gemini-1.json:93, 99, 106 became asks, and
 /// hooklog-1.jsonl:360 (a note whose Markdown backquotes `InitProject()`, which bash runs as
-/// nothing) is left alone. Issue 26: the PowerShell lens reads codex-7.jsonl:159, 177, 183
-/// (they ask); codex-3.jsonl:1078 writes the app's `.env.local` (no longer denied).
-const PINNED_FLAGGED: usize = 22;
+/// nothing) is left alone. Issue 26: the PowerShell lens reads codex-7.jsonl:159 (it asks;
+/// :177 and :183 hand PowerShell a bash heredoc, which it refuses); codex-3.jsonl:1078 writes the app's `.env.local` (no longer denied).
+const PINNED_FLAGGED: usize = 20;
 /// Of those, denied.
 const PINNED_DENIED: usize = 3;
 

@@ -330,7 +330,7 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
         ("raw-socket-send-needs-approval", 3),
         ("remote-branch-delete-needs-approval", 1),
         ("remote-copy-needs-approval", 1),
-        ("seamguard:unsure", 5),
+        ("seamguard:unsure", 3),
         ("secret-files-are-off-limits", 3),
         ("ssh-access-changes-need-approval", 2),
         ("upload-to-unlisted-host", 3),
@@ -353,13 +353,13 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // told apart from the project itself; it already asked.
     // The PowerShell lens (issue 26) reads codex-7.jsonl's `powershell.exe -Command` calls:
     // :159 runs `uvx --from git+https://…` (install-from-url-or-git, as in bash); :177 and
-    // :183 hand a bash heredoc to PowerShell, which does not parse (seamguard:unsure, 3 → 5).
+    // :183 hand a bash heredoc to PowerShell, which refuses a bare `<` and runs nothing.
     // The app's own env file (issue 26): codex-3.jsonl:1078 writes `.env.local` from a
     // heredoc, values the agent holds, no longer a secret read (secret-files 4 → 3).
     assert_eq!(hits, want);
     assert_eq!(
         verdicts,
-        [("ask", 19), ("deny", 3), ("none", 5867)]
+        [("ask", 17), ("deny", 3), ("none", 5869)]
             .into_iter()
             .collect()
     );
@@ -373,14 +373,14 @@ fn balanced_rule_hits_on_bundled_sessions_are_pinned() {
     // No longer denied (the old single baseline denied them): hooklog-3.jsonl:308, a sanitizer
     // test holding the placeholder `sk_live_abcd1234efgh5678` (Stripe keys are 24+ characters
     // after the prefix), and gemini-1.json:170-172, the ssh client config read (none) and
-    // written (ask, `ssh-access-changes-need-approval`): it holds no secret.
+    // written (ask, `ssh-access-changes-need-approval`): it holds no secret. codex-3.jsonl:1078
+    // writes the app's own `.env.local` from a heredoc: values the agent holds (issue 26).
     assert_eq!(
         denied,
         [
             "claude-1.jsonl:80",
             "claude-1.jsonl:165",
             "claude-1.jsonl:384",
-            "codex-3.jsonl:1078",
         ]
     );
 }
