@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::cmdlets::{Act, Cmdlet, P, Sw, cmdlet, param};
-use super::words::{Vars, provider, ps_values};
+use super::words::{Vars, join_path, provider, ps_values};
 use super::{Command, Element, read_command};
 use crate::effects::inline::{nodes, text};
 use crate::shell::Arg;
@@ -108,14 +108,120 @@ pub(super) fn listing_glob(c: &Command<'_>) -> Option<String> {
     })
 }
 
-/// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing, with the glob
-/// `$_` stands for in them (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`).
-pub(super) fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<(std::ops::Range<usize>, String)> {
+/// The variables assigned inside `range` (a script block read once per item), bound with
+/// what `vars` knows there: `$p = Join-Path $root $_` is the item's path in that round.
+pub(super) fn rebind(
+    all: &[Node<'_>],
+    code: &str,
+    range: &std::ops::Range<usize>,
+    vars: &mut Vars,
+) {
+    for n in all
+        .iter()
+        .filter(|n| n.kind() == "assignment_expression" && range.contains(&n.start_byte()))
+    {
+        let Some(name) = n.named_child(0).and_then(|l| {
+            text(l, code)
+                .trim()
+                .strip_prefix('$')
+                .map(str::to_ascii_lowercase)
+        }) else {
+            continue;
+        };
+        let value = n.child_by_field_name("value").and_then(|v| {
+            let t = text(v, code).trim();
+            if let Some(j) = join_path(&format!("({t})"), vars) {
+                return (!j.dynamic).then_some(j.text);
+            }
+            if nodes(v).iter().any(|k| k.kind() == "command") {
+                return None;
+            }
+            match ps_values(t, vars).as_slice() {
+                [one] if !one.dynamic => Some(one.text.clone()),
+                _ => None,
+            }
+        });
+        vars.insert(name, value);
+    }
+}
+
+/// Most items of a literal array the code is read once for.
+pub(super) const MAX_ARRAY_ITEMS: usize = 16;
+
+/// The items of a literal array of constant strings (`@('a', "b")`, `'a','b'`), or of a
+/// variable bound once to one; `None` for anything computed.
+fn array_items(n: Node<'_>, all: &[Node<'_>], code: &str) -> Option<Vec<String>> {
+    let t = text(n, code).trim();
+    if let Some(name) = t.strip_prefix('$') {
+        // `$paths | ForEach-Object …`: the one assignment of `$paths`.
+        let mut values = all
+            .iter()
+            .filter(|a| a.kind() == "assignment_expression")
+            .filter(|a| {
+                a.named_child(0)
+                    .is_some_and(|l| text(l, code).trim().eq_ignore_ascii_case(t))
+            });
+        let one = values.next()?;
+        if values.next().is_some() || name.is_empty() {
+            return None;
+        }
+        return array_items(one.child_by_field_name("value")?, all, code);
+    }
+    if nodes(n)
+        .iter()
+        .any(|k| matches!(k.kind(), "command" | "variable" | "sub_expression"))
+    {
+        return None;
+    }
+    let inner = t
+        .strip_prefix("@(")
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(t);
+    let items: Vec<Arg> = ps_values(inner, &Vars::new())
+        .into_iter()
+        .flat_map(|a| {
+            // `@(\n 'a'\n 'b'\n)`: one item per line too.
+            a.text
+                .lines()
+                .map(|l| Arg {
+                    text: l.trim().to_string(),
+                    dynamic: a.dynamic,
+                })
+                .filter(|l| !l.text.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    (!items.is_empty() && items.len() <= MAX_ARRAY_ITEMS && items.iter().all(|a| !a.dynamic))
+        .then(|| items.into_iter().map(|a| a.text).collect())
+}
+
+/// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing or a literal
+/// array, with what `$_` stands for in them: the listing's glob
+/// (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`), or each item of the array
+/// (`@('a', 'b') | ForEach-Object { New-Item $_ }`), read once per item.
+pub(super) fn item_scopes(
+    all: &[Node<'_>],
+    code: &str,
+) -> Vec<(std::ops::Range<usize>, Vec<String>)> {
     let mut out = Vec::new();
     for n in all.iter().filter(|n| n.kind() == "pipeline_chain") {
         let mut cur = n.walk();
-        let cmds: Vec<Node<'_>> = n
-            .named_children(&mut cur)
+        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+        if let [first, second, ..] = kids.as_slice()
+            && first.kind() != "command"
+            && second.kind() == "command"
+            && let Some(b) = read_command(*second, code, &Vars::new())
+            && matches!(
+                b.name.text.to_ascii_lowercase().as_str(),
+                "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
+            )
+            && let Some(items) = array_items(*first, all, code)
+        {
+            out.push((second.byte_range(), items));
+        }
+        let cmds: Vec<Node<'_>> = kids
+            .iter()
+            .copied()
             .filter(|k| k.kind() == "command")
             .collect();
         for pair in cmds.windows(2) {
@@ -130,7 +236,7 @@ pub(super) fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<(std::ops::Range<
                 "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
             );
             if let (true, Some(g)) = (each, listing_glob(&a)) {
-                out.push((pair[1].byte_range(), g));
+                out.push((pair[1].byte_range(), vec![g]));
             }
         }
     }

@@ -27,7 +27,7 @@ mod words;
 
 use tree_sitter::{Node, Tree};
 
-use self::binding::{Bound, bind, bindings, item_scopes, listing_glob};
+use self::binding::{Bound, bind, bindings, item_scopes, listing_glob, rebind};
 use self::cmdlets::{Act, P, Sw, cmdlet};
 use self::requests::{download_in, download_variables, eval, evaluated, web};
 use self::words::{Vars, provider, ps_values};
@@ -110,11 +110,18 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
                     .rev()
                     .find(|(r, _)| r.contains(&n.start_byte()));
                 match scope {
-                    Some((_, g)) => {
-                        let mut v = vars.clone();
-                        v.insert("_".into(), Some(g.clone()));
-                        v.insert("psitem".into(), Some(g.clone()));
-                        chain(*n, code, &v, &downloads, cx);
+                    Some((range, items)) => {
+                        // Once per item; what an earlier round found is not added again.
+                        let was = cx.rereading;
+                        for (k, g) in items.iter().enumerate() {
+                            let mut v = vars.clone();
+                            v.insert("_".into(), Some(g.clone()));
+                            v.insert("psitem".into(), Some(g.clone()));
+                            rebind(&all, code, range, &mut v);
+                            cx.rereading = was || k > 0;
+                            chain(*n, code, &v, &downloads, cx);
+                        }
+                        cx.rereading = was;
                     }
                     None => chain(*n, code, &vars, &downloads, cx),
                 }

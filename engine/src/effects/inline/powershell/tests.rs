@@ -425,3 +425,39 @@ fn unreadable_code_is_unsure_with_its_cause() {
         ["unsure `Add-Type -TypeDefinition $src` compiles and loads .NET code"]
     );
 }
+
+#[test]
+fn a_literal_array_piped_into_foreach_object_is_read_once_per_item() {
+    // `$_` is each item; `$p = Join-Path $root $_` the item's path in that round.
+    assert_eq!(
+        ps(
+            "$root = 'specs'; @('plan.md', 'data-model.md') | ForEach-Object { $p = Join-Path $root $_; Get-Content -Raw $p }"
+        ),
+        [
+            "run cat -- specs/plan.md",
+            "read specs/plan.md",
+            "run cat -- specs/data-model.md",
+            "read specs/data-model.md"
+        ]
+    );
+    // Through a variable bound once, with `(Join-Path …)` as a value.
+    assert_eq!(
+        ps(
+            "$paths = @(\n  'app/a',\n  'app/b'\n); $paths | ForEach-Object { Set-Content -Path (Join-Path $_ '__init__.py') -Value '' }"
+        ),
+        [
+            "write app/a/__init__.py = \"\"",
+            "write app/b/__init__.py = \"\""
+        ]
+    );
+    // A secret among the items is read like any other.
+    assert_eq!(
+        ps("@('README.md', '.env') | % { Get-Content $_ }"),
+        [
+            "run cat -- README.md",
+            "read README.md",
+            "run cat -- .env",
+            "read .env"
+        ]
+    );
+}

@@ -61,7 +61,79 @@ pub(super) fn ps_values(text: &str, vars: &Vars) -> Vec<Arg> {
 }
 
 /// One value of a PowerShell argument (no top-level comma).
+/// `(Join-Path A B)` (also `-Path A -ChildPath B`): `A/B`, its parts read as values; `None`
+/// for any other text.
+pub(super) fn join_path(text: &str, vars: &Vars) -> Option<Arg> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let words = shell_words(inner)?;
+    let (name, rest) = words.split_first()?;
+    if !name.eq_ignore_ascii_case("join-path") {
+        return None;
+    }
+    let mut parts: Vec<Arg> = Vec::new();
+    let mut it = rest.iter();
+    while let Some(w) = it.next() {
+        if w.starts_with('-') {
+            let p = w.trim_start_matches('-').to_ascii_lowercase();
+            if !matches!(p.as_str(), "path" | "childpath" | "additionalchildpath") {
+                return None;
+            }
+            parts.push(ps_value(it.next()?, vars));
+        } else {
+            parts.push(ps_value(w, vars));
+        }
+    }
+    if parts.len() < 2 {
+        return None;
+    }
+    let dynamic = parts.iter().any(|a| a.dynamic);
+    let mut out = parts[0].text.trim_end_matches(['/', '\\']).to_string();
+    for p in &parts[1..] {
+        out.push('/');
+        out.push_str(p.text.trim_start_matches(['/', '\\']));
+    }
+    Some(Arg { text: out, dynamic })
+}
+
+/// The words of a command's text, split at blanks outside quotes (`None` with a quote left
+/// open or a nested expression).
+fn shell_words(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => {
+                quote = None;
+                cur.push(c);
+            }
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                cur.push(c);
+            }
+            (None, '(' | ')' | '{' | '}' | '|' | ';') => return None,
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    Some(words)
+}
+
 fn ps_value(text: &str, vars: &Vars) -> Arg {
+    if let Some(joined) = join_path(text, vars) {
+        return joined;
+    }
     if text.starts_with(['(', '@', '{', '[']) || text.starts_with("$(") {
         return Arg {
             text: text.to_string(),
