@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item,
-    choice_rounds, mode_text, nodes, path_text, text, unescape,
+    Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item, mode_text,
+    nodes, path_text, read_in_rounds, rounds_from_fields, text, unescape,
 };
 use crate::effects::{BodySource, PathRef, What};
 
@@ -35,20 +35,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
     // A loop over a literal array (`for (const f of ['a.json', 'b.json'])`,
     // `['a', 'b'].forEach(f => …)`) is read once per element, with the loop name bound to
     // that element; the effects of every round are kept.
-    let rounds = choice_rounds(&js.choices, &js.bind);
-    let start_cwd = cx.cwd.clone();
-    for (k, round) in rounds.iter().enumerate() {
-        for (name, value) in round {
-            js.bind.map.insert(name.clone(), vec![Some(*value)]);
-        }
-        cx.cwd = start_cwd.clone();
-        cx.rereading = k > 0;
-        js.calls(&all, cx);
-    }
-    cx.rereading = false;
-    if rounds.is_empty() {
-        js.calls(&all, cx);
-    }
+    read_in_rounds(&mut js, &all, cx);
     js.budget.exhausted()
 }
 
@@ -89,6 +76,8 @@ impl<'t> Js<'t, '_> {
         }
     }
 }
+
+rounds_from_fields!(Js);
 
 /// What is known about a program while its calls are read.
 struct Js<'t, 's> {

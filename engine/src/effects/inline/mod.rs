@@ -1007,6 +1007,58 @@ pub(super) fn choice_rounds<'t>(
     rounds
 }
 
+/// A walker that can read its code again with loop names bound ([`read_in_rounds`]).
+pub(super) trait Rounds<'t> {
+    /// The loops over literal sequences found, by loop name.
+    fn choices(&self) -> &[(String, Vec<Node<'t>>)];
+    /// The walker's bindings.
+    fn bindings(&mut self) -> &mut Bindings<'t>;
+    /// Read the calls of the code.
+    fn read(&mut self, all: &[Node<'t>], cx: &mut Collect<'_>);
+}
+
+/// [`Rounds`] for a walker with `choices` and `bind` fields and a `calls` method.
+macro_rules! rounds_from_fields {
+    ($walker:ident) => {
+        impl<'t> super::Rounds<'t> for $walker<'t, '_> {
+            fn choices(&self) -> &[(String, Vec<Node<'t>>)] {
+                &self.choices
+            }
+
+            fn bindings(&mut self) -> &mut super::Bindings<'t> {
+                &mut self.bind
+            }
+
+            fn read(&mut self, all: &[Node<'t>], cx: &mut super::Collect<'_>) {
+                self.calls(all, cx);
+            }
+        }
+    };
+}
+pub(super) use rounds_from_fields;
+
+/// Read code once per round of its loops over literal sequences ([`choice_rounds`]), each
+/// loop name bound to that round's element and the working directory as it was; what an
+/// earlier round found is not added again. Without such loops, read once.
+pub(super) fn read_in_rounds<'t>(w: &mut impl Rounds<'t>, all: &[Node<'t>], cx: &mut Collect<'_>) {
+    let choices = w.choices().to_vec();
+    let rounds = choice_rounds(&choices, w.bindings());
+    if rounds.is_empty() {
+        w.read(all, cx);
+        return;
+    }
+    let start_cwd = cx.cwd.clone();
+    for (k, round) in rounds.into_iter().enumerate() {
+        for (name, value) in round {
+            w.bindings().map.insert(name, vec![Some(value)]);
+        }
+        cx.cwd = start_cwd.clone();
+        cx.rereading = k > 0;
+        w.read(all, cx);
+    }
+    cx.rereading = false;
+}
+
 /// Every node of a tree in source order (pre-order), without recursion.
 pub(crate) fn nodes(root: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();

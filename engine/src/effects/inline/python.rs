@@ -10,7 +10,7 @@ use tree_sitter::{Node, Tree};
 
 use super::{
     Bindings, Budget, Collect, MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item,
-    choice_rounds, mode_text, nodes, path_text, text, unescape,
+    mode_text, nodes, path_text, read_in_rounds, rounds_from_fields, text, unescape,
 };
 use crate::effects::{BodySource, What};
 
@@ -38,20 +38,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
     }
     // A loop over a literal sequence (`for f in ['a.json', 'b.json']`) is read once per
     // element, with the loop name bound to that element; the effects of every round are kept.
-    let rounds = choice_rounds(&py.choices, &py.bind);
-    let start_cwd = cx.cwd.clone();
-    for (k, round) in rounds.iter().enumerate() {
-        for (name, value) in round {
-            py.bind.map.insert(name.clone(), vec![Some(*value)]);
-        }
-        cx.cwd = start_cwd.clone();
-        cx.rereading = k > 0;
-        py.calls(&all, cx);
-    }
-    cx.rereading = false;
-    if rounds.is_empty() {
-        py.calls(&all, cx);
-    }
+    read_in_rounds(&mut py, &all, cx);
     py.contents(&all, cx);
     py.budget.exhausted()
 }
@@ -76,6 +63,8 @@ impl<'t> Py<'t, '_> {
         }
     }
 }
+
+rounds_from_fields!(Py);
 
 /// What is known about a module while its calls are read.
 struct Py<'t, 's> {
