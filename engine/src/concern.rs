@@ -312,9 +312,7 @@ pub(crate) fn object_of(e: &Effect, env: &ShellEnv, project: Option<&str>) -> Op
             operation,
             targets,
         } => {
-            let mut words: Vec<&str> = vec![cli, service, operation];
-            words.extend(targets.iter().map(|a| a.text.as_str()));
-            words.retain(|w| !w.is_empty());
+            let words = crate::effects::named_words(&[cli, service, operation], targets);
             Object::Resource {
                 text: words.join(" "),
             }

@@ -327,6 +327,16 @@ pub enum What {
     Unsure(String),
 }
 
+/// `lead` then the texts of `targets`, the empty ones left out (`svc web`, `aws ec2
+/// terminate-instances i-1`).
+pub(crate) fn named_words<'a>(lead: &[&'a str], targets: &'a [Arg]) -> Vec<&'a str> {
+    lead.iter()
+        .copied()
+        .chain(targets.iter().map(|a| a.text.as_str()))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 /// One effect of a tool call with the route it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Effect {
@@ -446,9 +456,7 @@ impl fmt::Display for Effect {
                 targets,
             } => {
                 // `destroys svc web with `kubectl delete``.
-                let mut words: Vec<&str> = vec![service.as_str()];
-                words.extend(targets.iter().map(|a| a.text.as_str()));
-                words.retain(|w| !w.is_empty());
+                let words = named_words(&[service], targets);
                 let what = if words.is_empty() {
                     "resources".to_string()
                 } else {

@@ -511,15 +511,7 @@ impl Statement {
             args.push(arg("--credentials"));
         }
         args.push(arg(&self.text));
-        SimpleCommand {
-            program: "sql".to_string(),
-            dynamic_program: false,
-            args,
-            redirects: Vec::new(),
-            redirections: Vec::new(),
-            via: Vec::new(),
-            cwd: cwd.map(str::to_string),
-        }
+        SimpleCommand::plain("sql", args, cwd)
     }
 }
 

@@ -160,6 +160,20 @@ pub struct SimpleCommand {
 }
 
 impl SimpleCommand {
+    /// A command known as written: `program` (empty for a file tool's operands) with `args`,
+    /// no redirection, not through a wrapper, run in `cwd`.
+    pub(crate) fn plain(program: &str, args: Vec<Arg>, cwd: Option<&str>) -> SimpleCommand {
+        SimpleCommand {
+            program: program.to_string(),
+            dynamic_program: false,
+            args,
+            redirects: Vec::new(),
+            redirections: Vec::new(),
+            via: Vec::new(),
+            cwd: cwd.map(str::to_string),
+        }
+    }
+
     /// The program's base name (`/usr/bin/git` → `git`).
     pub fn basename(&self) -> &str {
         self.program.rsplit('/').next().unwrap_or(&self.program)

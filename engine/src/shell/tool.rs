@@ -75,13 +75,5 @@ pub fn tool_paths(payload: &serde_json::Value) -> ShellAnalysis {
 
 /// A command with no program whose operands are the paths a file tool names.
 fn file_command(args: Vec<Arg>, cwd: Option<&str>) -> SimpleCommand {
-    SimpleCommand {
-        program: String::new(),
-        dynamic_program: false,
-        args,
-        redirects: Vec::new(),
-        redirections: Vec::new(),
-        via: Vec::new(),
-        cwd: cwd.map(str::to_string),
-    }
+    SimpleCommand::plain("", args, cwd)
 }

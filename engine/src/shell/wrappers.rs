@@ -177,68 +177,13 @@ static WRAPPERS: &[Wrapper] = &[
         // `docker compose [-f F] exec|run [-T] SERVICE CMD…` in a service's container.
         operands: 1,
         sub: "exec|compose exec|compose run",
-        ..Wrapper::options(
-            &["docker", "podman", "nerdctl"],
-            &[
-                "-e",
-                "--env",
-                "-u",
-                "--user",
-                "-w",
-                "--workdir",
-                "--env-file",
-                "--detach-keys",
-                "-f",
-                "--file",
-                "-p",
-                "--project-name",
-                "--profile",
-                "--project-directory",
-                "--index",
-                "--name",
-                "--entrypoint",
-                "-l",
-                "--label",
-                "-v",
-                "--volume",
-                "--publish",
-                "-H",
-                "--host",
-                "--context",
-                "-c",
-            ],
-        )
+        ..Wrapper::options(&["docker", "podman", "nerdctl"], CONTAINER_EXEC_VALUED)
     },
     Wrapper {
         // `docker-compose [-f F] exec|run [-T] SERVICE CMD…`.
         operands: 1,
         sub: "exec|run",
-        ..Wrapper::options(
-            &["docker-compose", "podman-compose"],
-            &[
-                "-f",
-                "--file",
-                "-p",
-                "--project-name",
-                "--profile",
-                "--project-directory",
-                "--env-file",
-                "-e",
-                "--env",
-                "-u",
-                "--user",
-                "-w",
-                "--workdir",
-                "--index",
-                "--name",
-                "--entrypoint",
-                "-l",
-                "--label",
-                "-v",
-                "--volume",
-                "--publish",
-            ],
-        )
+        ..Wrapper::options(&["docker-compose", "podman-compose"], CONTAINER_EXEC_VALUED)
     },
     Wrapper {
         // `kubectl exec [-n NS] POD [-c C] -- CMD…`.
@@ -373,6 +318,37 @@ pub(super) fn is_assignment(t: &str) -> bool {
         !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     })
 }
+
+/// The options taking a value of `docker exec` and of `docker compose` / `docker-compose`
+/// (global and `exec`/`run` options), before the container or service.
+const CONTAINER_EXEC_VALUED: &[&str] = &[
+    "-e",
+    "--env",
+    "-u",
+    "--user",
+    "-w",
+    "--workdir",
+    "--env-file",
+    "--detach-keys",
+    "-f",
+    "--file",
+    "-p",
+    "--project-name",
+    "--profile",
+    "--project-directory",
+    "--index",
+    "--name",
+    "--entrypoint",
+    "-l",
+    "--label",
+    "-v",
+    "--volume",
+    "--publish",
+    "-H",
+    "--host",
+    "--context",
+    "-c",
+];
 
 /// `env`'s options that take a value.
 const ENV_VALUED: &[&str] = &["-u", "-C", "--unset", "--chdir"];

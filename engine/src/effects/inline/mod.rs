@@ -63,7 +63,7 @@ use super::programs::{Parsed, Role, stdin_language};
 use super::{Effects, PathRef, Route, What};
 use crate::shell::{
     Arg, BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
-    analyze_argv, analyze_words,
+    analyze_words,
 };
 use crate::table::ShellEnv;
 
@@ -402,10 +402,6 @@ fn dispatch(
                 let a = BrushAnalyzer.analyze(&text, dir.as_deref());
                 nested(&a, &who, route, env, depth, fx);
             }
-            Found::Argv { who, argv, dir } => {
-                let a = analyze_argv(&argv, dir.as_deref());
-                nested(&a, &who, route, env, depth, fx);
-            }
             Found::Code { who, text } => {
                 if depth >= MAX_DEPTH {
                     fx.push(
@@ -524,8 +520,20 @@ pub(crate) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
     if !root.has_error() {
         return None;
     }
+    first_error_outside(root, |_| false).or(Some(root.start_position()))
+}
+
+/// Where the first error or missing node of a tree is, in source order, not looking inside
+/// the nodes `skip` holds for.
+pub(super) fn first_error_outside(
+    root: Node<'_>,
+    skip: impl Fn(&Node<'_>) -> bool,
+) -> Option<tree_sitter::Point> {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
+        if skip(&n) {
+            continue;
+        }
         if n.is_error() || n.is_missing() {
             return Some(n.start_position());
         }
@@ -535,7 +543,7 @@ pub(crate) fn first_error(root: Node<'_>) -> Option<tree_sitter::Point> {
             stack.extend(kids.into_iter().rev());
         }
     }
-    Some(root.start_position())
+    None
 }
 
 /// What a walker found: an effect of the code itself, or a command it runs.
@@ -559,8 +567,9 @@ pub(super) enum Found {
         /// The code.
         text: String,
     },
-    /// A program run with its words, some known only at run time, and a file as its
-    /// standard input (PowerShell and cmd.exe commands: `git status`, `type x | prog`).
+    /// A program run with its words, without a shell: an argument vector
+    /// (`subprocess.run([…])`), or a PowerShell or cmd.exe command whose words may be known
+    /// only at run time, with a file as its standard input (`type x | prog`).
     Words {
         /// The call that runs it (empty: the code itself).
         who: String,
@@ -568,15 +577,6 @@ pub(super) enum Found {
         words: Vec<Arg>,
         /// The file piped into it.
         stdin: Option<Arg>,
-        /// The folder it runs in.
-        dir: Option<String>,
-    },
-    /// A program run with an argument vector, no shell (`subprocess.run([…])`).
-    Argv {
-        /// The call that runs it.
-        who: String,
-        /// The words.
-        argv: Vec<String>,
         /// The folder it runs in.
         dir: Option<String>,
     },
@@ -780,20 +780,20 @@ impl Collect<'_> {
         });
     }
 
-    /// An argument vector the code runs.
+    /// An argument vector the code runs (`subprocess.run([…])`): words known as written.
     pub(super) fn argv(&mut self, who: &str, argv: Vec<String>) {
-        if argv.is_empty() {
-            return;
-        }
-        let dir = self.cwd.clone();
-        self.add(Found::Argv {
-            who: who.to_string(),
-            argv,
-            dir,
-        });
+        let words = argv
+            .into_iter()
+            .map(|text| Arg {
+                text,
+                dynamic: false,
+            })
+            .collect();
+        self.words(who, words, None);
     }
 
-    /// A program the code runs with its words (PowerShell and cmd.exe commands).
+    /// A program the code runs with its words, some perhaps known only at run time
+    /// (PowerShell and cmd.exe commands), and the file it reads as standard input.
     pub(super) fn words(&mut self, who: &str, words: Vec<Arg>, stdin: Option<Arg>) {
         if words.is_empty() {
             return;

@@ -66,7 +66,9 @@ pub(super) fn table(cases: &[(&str, &[&str])]) {
     }
 }
 
-fn show(w: &What) -> String {
+/// One effect in a compact line (`delete ~ recursively`, `send https://x GET [file .env]`);
+/// the PowerShell lens's tests read with it too.
+pub(super) fn show(w: &What) -> String {
     let dynamic = |d: bool| if d { " (dynamic)" } else { "" };
     match w {
         What::Run(c) => format!("run {}", c.display_words()),
@@ -109,12 +111,35 @@ fn show(w: &What) -> String {
                 .or_else(|| s.endpoint.as_ref().map(|e| e.host.clone()))
                 .unwrap_or_else(|| "-".into());
             format!(
-                "send {to} {} [{}]{}",
+                "send {to} {} [{}]{}{}",
                 s.method.as_deref().unwrap_or("-"),
                 body.join(", "),
-                dynamic(s.dynamic)
+                dynamic(s.dynamic),
+                if s.runs_response { " runs" } else { "" }
             )
         }
+        What::Signal { targets, signal } => format!(
+            "signal {}{}",
+            targets
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            signal
+                .as_ref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default()
+        ),
+        What::Install {
+            manager, packages, ..
+        } => format!(
+            "install {manager} {}",
+            packages
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
         What::ChangePermission {
             path,
             mode,

@@ -31,7 +31,7 @@ use self::binding::{Bound, bind, bindings, item_scopes, listing_glob, rebind};
 use self::cmdlets::{Act, P, Sw, cmdlet};
 use self::requests::{download_in, download_variables, eval, evaluated, web};
 use self::words::{Vars, provider, ps_values};
-use super::{Collect, nodes, text};
+use super::{Collect, first_error_outside, nodes, text};
 use crate::effects::{PathRef, What};
 use crate::shell::Arg;
 
@@ -161,21 +161,7 @@ pub(super) fn first_error(root: Node<'_>, code: &str) -> Option<tree_sitter::Poi
     if !root.has_error() || refused(root, code) {
         return None;
     }
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "command_elements" {
-            continue;
-        }
-        if n.is_error() || n.is_missing() {
-            return Some(n.start_position());
-        }
-        if n.has_error() {
-            let mut c = n.walk();
-            let kids: Vec<Node<'_>> = n.children(&mut c).collect();
-            stack.extend(kids.into_iter().rev());
-        }
-    }
-    None
+    first_error_outside(root, |n| n.kind() == "command_elements")
 }
 
 /// The command a `command` node runs, with its elements read.

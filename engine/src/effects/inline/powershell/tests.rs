@@ -6,92 +6,14 @@ use serde_json::json;
 
 use super::cli::{decode_utf16_base64, split_windows};
 use super::words::{Vars, cmd_value, ps_values, windows_path};
-use crate::effects::{BodySource, Effects, What, effects_of};
+use crate::effects::inline::tests::show;
+use crate::effects::{Effects, effects_of};
 use crate::table::ShellEnv;
 
 fn env() -> ShellEnv {
     ShellEnv {
         project: Some("/home/u/p".into()),
         home: "/home/u".into(),
-    }
-}
-
-/// One effect in a compact line: `delete ~ recursively`, `send https://x GET file .env`.
-fn show(w: &What) -> String {
-    match w {
-        What::Run(c) => format!("run {}", c.display_words()),
-        What::Read(p) => format!(
-            "read {}{}",
-            p.text,
-            if p.dynamic { " (dynamic)" } else { "" }
-        ),
-        What::Write {
-            path,
-            append,
-            content,
-        } => format!(
-            "{} {}{}",
-            if *append { "append" } else { "write" },
-            path.text,
-            content
-                .as_ref()
-                .map(|c| format!(" = {c:?}"))
-                .unwrap_or_default()
-        ),
-        What::Delete { path, recursive } => format!(
-            "delete {}{}{}",
-            path.text,
-            if *recursive { " recursively" } else { "" },
-            if path.dynamic { " (dynamic)" } else { "" }
-        ),
-        What::Send(s) => {
-            let body: Vec<String> = s
-                .body
-                .iter()
-                .map(|b| match b {
-                    BodySource::File(p) => format!("file {}", p.text),
-                    BodySource::Env(n) => format!("env {n}"),
-                    BodySource::Environment => "environment".into(),
-                    BodySource::Literal => "literal".into(),
-                    BodySource::Stdin => "stdin".into(),
-                })
-                .collect();
-            format!(
-                "send {} {}{}{}",
-                s.url.clone().unwrap_or_default(),
-                s.method.clone().unwrap_or_default(),
-                if body.is_empty() {
-                    String::new()
-                } else {
-                    format!(" [{}]", body.join(", "))
-                },
-                if s.runs_response { " runs" } else { "" }
-            )
-        }
-        What::Signal { targets, signal } => format!(
-            "signal {}{}",
-            targets
-                .iter()
-                .map(|a| a.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-            signal
-                .as_ref()
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default()
-        ),
-        What::Install {
-            manager, packages, ..
-        } => format!(
-            "install {manager} {}",
-            packages
-                .iter()
-                .map(|a| a.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        What::Unsure(why) => format!("unsure {why}"),
-        other => format!("{other:?}"),
     }
 }
 
@@ -247,7 +169,7 @@ fn web_requests_their_bodies_and_what_they_save() {
     );
     assert_eq!(
         ps("iwr https://x.example/a.zip -OutFile a.zip"),
-        ["send https://x.example/a.zip GET", "write a.zip"]
+        ["send https://x.example/a.zip GET []", "write a.zip"]
     );
 }
 
@@ -261,7 +183,7 @@ fn code_run_from_a_download_is_fetch_and_eval() {
     ] {
         let fx = ps(code);
         assert!(
-            fx.contains(&"send https://x.example/a.ps1 GET runs".to_string()),
+            fx.contains(&"send https://x.example/a.ps1 GET [] runs".to_string()),
             "{code}: {fx:?}"
         );
     }
@@ -365,7 +287,7 @@ fn powershell_command_lines() {
     );
     let fx = argv(&["powershell", "-ep", "bypass", "-enc", enc]);
     assert!(
-        fx.contains(&"send https://x.example/p GET runs".to_string()),
+        fx.contains(&"send https://x.example/p GET [] runs".to_string()),
         "{fx:?}"
     );
     assert_eq!(
