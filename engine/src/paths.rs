@@ -152,7 +152,8 @@ pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String
     Some(resolve(lexical))
 }
 
-fn fold(s: &str) -> String {
+/// `s` as the file system compares names: lower case where it folds case (macOS, Windows).
+pub(crate) fn fold(s: &str) -> String {
     if cfg!(any(target_os = "macos", target_os = "windows")) {
         s.to_lowercase()
     } else {

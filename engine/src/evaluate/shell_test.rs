@@ -38,20 +38,26 @@ fn path_in(
     env: &ShellEnv,
     cwd: Option<&str>,
 ) -> bool {
-    let root = || {
-        env.project
+    // `path` relative to the project folder (`""` for the folder itself), worked out once
+    // for every project spec.
+    let in_project = std::cell::OnceCell::new();
+    let rel = || {
+        in_project
+            .get_or_init(|| {
+                env.project
+                    .as_deref()
+                    .or(cwd)
+                    .and_then(|r| crate::paths::normalize(r, None, &env.home))
+                    .and_then(|r| crate::paths::relative_to(path, &r))
+            })
             .as_deref()
-            .or(cwd)
-            .and_then(|r| crate::paths::normalize(r, None, &env.home))
     };
     specs.iter().any(|spec| match spec {
-        PathSpec::Project => root().is_some_and(|r| crate::paths::is_inside(path, &r)),
-        PathSpec::ProjectRoot => {
-            root().is_some_and(|r| crate::paths::relative_to(path, &r).as_deref() == Some(""))
-        }
-        PathSpec::InProject(g) => root()
-            .and_then(|r| crate::paths::relative_to(path, &r))
-            .is_some_and(|rel| !rel.is_empty() && fast_glob::glob_match(g, &rel)),
+        PathSpec::Project => rel().is_some(),
+        PathSpec::ProjectRoot => rel() == Some(""),
+        PathSpec::InProject(g) => rel().is_some_and(|rel| {
+            !rel.is_empty() && fast_glob::glob_match(&crate::paths::fold(g), rel)
+        }),
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),
         PathSpec::Glob(_) => false,

@@ -142,8 +142,9 @@ impl LineAnalysis {
                     };
                     match name {
                         Some(n) if self.vars.contains_key(&n) => {
-                            let v = self.vars.get(&n).cloned().unwrap_or_default();
-                            self.push_value(&v, in_dq, out);
+                            if let Some(v) = self.vars.get(&n) {
+                                self.push_value(v, in_dq, out);
+                            }
                         }
                         // bash sets IFS itself when it starts (it does not take it from the
                         // environment): unset on the line, `$IFS` is space, tab, newline.
@@ -304,32 +305,41 @@ impl LineAnalysis {
         via: &[String],
         depth: usize,
     ) -> (Vec<Arg>, bool) {
-        let braced = self.brace_words(&w.value);
-        let words: Vec<ast::Word> = match &braced {
-            Some(ws) => ws.iter().map(|t| ast::Word::new(t)).collect(),
-            None => vec![w.clone()],
-        };
         let mut out = Vec::new();
-        let mut defaulted = false;
-        for word in &words {
-            let (a, d) = self.expand_word(word, via, depth);
-            if !a.text.contains(FIELD_BREAK) {
-                defaulted = d;
-                out.push(a);
-                continue;
-            }
-            out.extend(
-                a.text
-                    .split(FIELD_BREAK)
-                    .filter(|f| !f.is_empty())
-                    .map(|f| Arg {
-                        text: f.to_string(),
-                        dynamic: a.dynamic,
-                    }),
-            );
+        let Some(braced) = self.brace_words(&w.value) else {
+            let defaulted = self.push_fields(w, via, depth, &mut out) && out.len() == 1;
+            return (out, defaulted);
+        };
+        for t in &braced {
+            self.push_fields(&ast::Word::new(t), via, depth, &mut out);
         }
-        let one = out.len() == 1 && braced.is_none();
-        (out, defaulted && one)
+        (out, false)
+    }
+
+    /// Append the fields of one word (no brace expansion) to `out`; whether it is one field
+    /// known by the defaults it gives.
+    fn push_fields(
+        &mut self,
+        word: &ast::Word,
+        via: &[String],
+        depth: usize,
+        out: &mut Vec<Arg>,
+    ) -> bool {
+        let (a, defaulted) = self.expand_word(word, via, depth);
+        if !a.text.contains(FIELD_BREAK) {
+            out.push(a);
+            return defaulted;
+        }
+        out.extend(
+            a.text
+                .split(FIELD_BREAK)
+                .filter(|f| !f.is_empty())
+                .map(|f| Arg {
+                    text: f.to_string(),
+                    dynamic: a.dynamic,
+                }),
+        );
+        false
     }
 
     /// The words brace expansion writes a word out to (raw shell text, quotes kept), or

@@ -462,13 +462,16 @@ fn no_run(c: &SimpleCommand) -> bool {
 
 /// The resources `c` destroys, if its CLI's command model says its operation destroys.
 pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
-    if c.dynamic_program || c.program.is_empty() || no_run(c) {
+    if c.dynamic_program || c.program.is_empty() {
         return None;
     }
+    // The CLI's row first: most commands are no cloud CLI, and need no flag scan.
     let base = c.basename();
-    CLIS.iter()
-        .find(|r| r.names.contains(&base))
-        .and_then(|r| r.read(c))
+    let row = CLIS.iter().find(|r| r.names.contains(&base))?;
+    if no_run(c) {
+        return None;
+    }
+    row.read(c)
 }
 
 #[cfg(test)]
