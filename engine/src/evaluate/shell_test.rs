@@ -56,7 +56,7 @@ fn path_in(
         PathSpec::Project => rel().is_some(),
         PathSpec::ProjectRoot => rel() == Some(""),
         PathSpec::InProject(g) => rel().is_some_and(|rel| {
-            !rel.is_empty() && fast_glob::glob_match(&crate::paths::fold(g), rel)
+            !rel.is_empty() && fast_glob::glob_match(crate::paths::fold(g), rel)
         }),
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),
