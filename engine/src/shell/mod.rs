@@ -84,6 +84,18 @@ pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 /// "unsure" (the parser is recursive; this keeps its stack use bounded).
 pub(crate) const MAX_NESTING: usize = 100;
 
+/// Deepest nesting of compound commands (`if`, `for`, `while`, `case`, …) analysed; deeper
+/// lines are "unsure". The parser and the walk recurse per level.
+pub(crate) const MAX_COMPOUND_NESTING: usize = 4000;
+
+/// Nesting of compound commands up to which the analysis runs on the caller's stack; deeper
+/// lines are analysed on a thread whose stack is sized to them ([`STACK_PER_LEVEL`] a level).
+const SHALLOW_COMPOUND_NESTING: usize = 100;
+
+/// Stack given to one level of compound-command nesting, in bytes (measured: about 10 KiB a
+/// level in a debug build).
+const STACK_PER_LEVEL: usize = 64 << 10;
+
 /// Most words a `for` loop's list may have for its variable to be bound to each of them (the
 /// body is analysed once per word); longer lists keep the variable "only known at run time".
 pub(crate) const MAX_LOOP_WORDS: usize = 64;
@@ -273,11 +285,35 @@ pub struct BrushAnalyzer;
 
 impl ShellAnalyzer for BrushAnalyzer {
     fn analyze(&self, script: &str, cwd: Option<&str>) -> ShellAnalysis {
-        parse::contained(|| {
-            let mut cx = LineAnalysis::new(cwd);
-            cx.script(script, &[], 0);
-            cx.finish()
-        })
+        let run = || {
+            parse::contained(|| {
+                let mut cx = LineAnalysis::new(cwd);
+                cx.script(script, &[], 0);
+                cx.finish()
+            })
+        };
+        let unsure = |why: String| ShellAnalysis {
+            commands: Vec::new(),
+            unsure: Some(why),
+            pipes: Vec::new(),
+        };
+        // A stack overflow aborts the process (the host would read that as a non-blocking
+        // error and run the call): deep nesting gets a stack sized to it, or is refused.
+        match parse::keyword_depth(script) {
+            d if d > MAX_COMPOUND_NESTING => unsure(format!(
+                "the command line nests {d} compound commands deep, over the \
+                 {MAX_COMPOUND_NESTING}-level analysis limit"
+            )),
+            d if d > SHALLOW_COMPOUND_NESTING => std::thread::scope(|s| {
+                std::thread::Builder::new()
+                    .stack_size((8 << 20) + d * STACK_PER_LEVEL)
+                    .spawn_scoped(s, run)
+                    .ok()
+                    .and_then(|h| h.join().ok())
+            })
+            .unwrap_or_else(|| unsure("no thread could be started to analyse the line".into())),
+            _ => run(),
+        }
     }
 }
 

@@ -39,6 +39,25 @@ pub(crate) fn bracket_depth(s: &str) -> usize {
     max
 }
 
+/// How deep compound commands nest (`if`/`for`/`while`/`until`/`case`/`select` against
+/// `fi`/`done`/`esac`), counted over every word of the text: quoted words count too, since a
+/// quoted script is parsed when it runs (`bash -c '…'`), and so do the words of a
+/// here-document. An estimate that can only be too large.
+pub(crate) fn keyword_depth(s: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for word in s.split(|c: char| c.is_whitespace() || ";|&()<>`'\"\\".contains(c)) {
+        match word {
+            "if" | "for" | "while" | "until" | "case" | "select" => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            "fi" | "done" | "esac" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 /// Run one analysis with the parser's panics contained: a panic makes the line undecidable.
 ///
 /// brush-parser 0.4.0 panics on some malformed input (an `unwrap` in its tokenizer, e.g.

@@ -267,6 +267,33 @@ fn deep_nesting_is_bounded_and_fails_closed() {
         ),
         ("unbalanced", "(".repeat(100_000)),
         ("backticks", "`".repeat(10_001)),
+        // Compound commands nest without brackets: the parser and the walk recurse per level.
+        // Deep lines get a stack sized to them; past the limit they are refused, never a
+        // stack overflow (which aborts the hook process: the host would run the call).
+        (
+            "1.5k if",
+            format!(
+                "{}rm -rf /{}",
+                "if true; then ".repeat(1_500),
+                "; fi".repeat(1_500)
+            ),
+        ),
+        (
+            "2k for inside bash -c",
+            format!(
+                "bash -c '{}rm -rf /{}'",
+                "for i in 1; do ".repeat(2_000),
+                "; done".repeat(2_000)
+            ),
+        ),
+        (
+            "10k while",
+            format!(
+                "{}rm -rf /{}",
+                "while true; do ".repeat(10_000),
+                "; done".repeat(10_000)
+            ),
+        ),
     ] {
         let v = judged(what, &line);
         assert_ne!(v, Verdict::Allow, "{what}");
