@@ -13,6 +13,7 @@ use brush_parser::word::{
 };
 
 use super::Arg;
+use super::braces;
 use super::context::LineAnalysis;
 use super::quote::{decode_ansi_c, strip_ansi_quotes, strip_single_quotes, unescape_backquoted};
 
@@ -350,36 +351,23 @@ impl LineAnalysis {
         if !raw.contains('{') || !(raw.contains(',') || raw.contains("..")) {
             return None;
         }
-        // The brace parser backtracks: its time grows exponentially with nested braces. A word
-        // with more unquoted braces than anyone writes by hand is not expanded but reported.
+        // A word with more unquoted braces than anyone writes by hand is not expanded but
+        // reported: each brace multiplies the words and the work.
         if unquoted_braces(raw) > MAX_BRACES {
             self.mark_unsure(format!(
                 "`{raw}` has more than {MAX_BRACES} braces for brace expansion"
             ));
             return None;
         }
-        // The parser reads a sequence's numbers as i64 and cannot take a longer one.
-        let mut run = 0;
-        for c in raw.chars() {
-            run = if c.is_ascii_digit() { run + 1 } else { 0 };
-            if run > 18 {
-                return None;
-            }
-        }
-        let pieces = word::parse_brace_expansions(raw, &self.options).ok()??;
-        if !pieces
-            .iter()
-            .any(|p| matches!(p, word::BraceExpressionOrText::Expr(_)))
-        {
-            return None;
-        }
-        let words = brace_expand(&pieces, MAX_BRACE_WORDS);
-        let Some(words) = words else {
+        let Ok(words) = braces::expand(raw, MAX_BRACE_WORDS) else {
             self.mark_unsure(format!(
                 "brace expansion of `{raw}` makes more than {MAX_BRACE_WORDS} words"
             ));
             return None;
         };
+        if words.len() == 1 && words[0] == raw {
+            return None;
+        }
         // Each word is expanded (its substitutions analysed) on its own: the copies share
         // the line's unrolling budget with loops.
         let cost = raw.len().saturating_mul(words.len().saturating_sub(1));
@@ -504,92 +492,6 @@ fn bodiless_function(script: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '-' | '/'))
-}
-
-/// The words a parsed brace expansion writes out, in bash's order (`a{b,c}d` → `abd acd`,
-/// `{1..5..2}` → `1 3 5`, `{c..a}` → `c b a`); `None` beyond `max` words.
-fn brace_expand(pieces: &[word::BraceExpressionOrText], max: usize) -> Option<Vec<String>> {
-    let mut words = vec![String::new()];
-    for p in pieces {
-        let options: Vec<String> = match p {
-            word::BraceExpressionOrText::Text(t) => vec![t.clone()],
-            word::BraceExpressionOrText::Expr(members) => {
-                let mut all = Vec::new();
-                for m in members {
-                    all.extend(brace_member(m, max)?);
-                    if all.len() > max {
-                        return None;
-                    }
-                }
-                all
-            }
-        };
-        if words.len().saturating_mul(options.len()) > max {
-            return None;
-        }
-        words = words
-            .iter()
-            .flat_map(|w| options.iter().map(move |o| format!("{w}{o}")))
-            .collect();
-    }
-    Some(words)
-}
-
-/// The words of one member of a brace expression; `None` beyond `max` words.
-fn brace_member(m: &word::BraceExpressionMember, max: usize) -> Option<Vec<String>> {
-    match m {
-        word::BraceExpressionMember::Child(pieces) => brace_expand(pieces, max),
-        word::BraceExpressionMember::NumberSequence {
-            start,
-            end,
-            increment,
-        } => {
-            let step = increment.unsigned_abs().max(1);
-            let count = start.abs_diff(*end) / step + 1;
-            let s = i64::try_from(step).ok()?;
-            let nth = |k: u64| -> Option<i64> {
-                let d = i64::try_from(k).ok()?.checked_mul(s)?;
-                if start <= end {
-                    start.checked_add(d)
-                } else {
-                    start.checked_sub(d)
-                }
-            };
-            // A long sequence's words differ only in their number: the first two and the
-            // last stand for it (`touch f{1..1000}` writes files like `f1`).
-            let ks: Vec<u64> = if count > max as u64 {
-                vec![0, 1, count - 1]
-            } else {
-                (0..count).collect()
-            };
-            ks.into_iter()
-                .map(|k| nth(k).map(|v| v.to_string()))
-                .collect()
-        }
-        word::BraceExpressionMember::CharSequence {
-            start,
-            end,
-            increment,
-        } => {
-            let step = usize::try_from(increment.unsigned_abs().max(1)).ok()?;
-            let (a, b) = (u32::from(*start), u32::from(*end));
-            let out: Vec<String> = if a <= b {
-                (a..=b)
-                    .step_by(step)
-                    .filter_map(char::from_u32)
-                    .map(String::from)
-                    .collect()
-            } else {
-                (b..=a)
-                    .rev()
-                    .step_by(step)
-                    .filter_map(char::from_u32)
-                    .map(String::from)
-                    .collect()
-            };
-            (out.len() <= max).then_some(out)
-        }
-    }
 }
 
 /// The `{` of a raw word outside quotes, escapes, `${…}` and `$(…)`, where brace expansion

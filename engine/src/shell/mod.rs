@@ -48,6 +48,7 @@
 //!   options, the pattern and script operands of search and edit tools, `git push` flags),
 //!   as tables.
 
+mod braces;
 mod context;
 mod emulate;
 mod expand;

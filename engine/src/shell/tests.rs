@@ -44,8 +44,21 @@ fn an_unquoted_value_with_blanks_is_split_into_words() {
             "echo abd acd 3 2 1 a c e {x,y} {x} {u,v}"
         ]
     );
-    // Braces nested deeper than anyone writes are not expanded (the parser backtracks on
-    // them) but reported, so the line asks.
+    // Bash's rules, not the parser's: an inner `{}`, `{x}` or `{1..}` is text inside an
+    // expression that still expands, a sequence too long for a number is text, and what
+    // follows it still expands.
+    assert_eq!(
+        cmds(
+            "{rm,{}} -rf ~; {rm,{1..}} -rf /; cat {.env,{x}}; echo {1..99999999999999999999}{a,b}"
+        ),
+        vec![
+            "rm {} -rf ~",
+            "rm {1..} -rf /",
+            "cat .env {x}",
+            "echo {1..99999999999999999999}a {1..99999999999999999999}b"
+        ]
+    );
+    // Braces nested deeper than anyone writes are not expanded but reported, so the line asks.
     let deep = format!("echo {}a,b{}", "{".repeat(12), "}".repeat(12));
     assert!(BrushAnalyzer.analyze(&deep, Some("/p")).unsure.is_some());
     assert_eq!(cmds("echo '{{{{{{{{a,b}}}}}}}}'").len(), 1);
