@@ -575,8 +575,8 @@ pub enum PathSpec {
     Project,
     /// The user's home folder.
     Home,
-    /// The project folder itself (`project_root`), not what is inside it: deleting it loses
-    /// the working tree and its history at once.
+    /// The project folder itself or a folder that holds it (`project_root`), not what is
+    /// inside it: deleting it loses the working tree and its history at once.
     ProjectRoot,
     /// A glob relative to the project folder, written `project/<glob>`: `project/.git` is the
     /// project's own repository (not the `.git` of a checkout vendored inside it).

@@ -1108,6 +1108,7 @@ impl<'a> Walk<'a> {
                     dynamic: false,
                 }],
                 signal,
+                by_pattern: false,
             },
             self.route(ptr),
         );

@@ -431,7 +431,8 @@ fn shell_tools() {
                     text: "1".into(),
                     dynamic: false
                 }],
-                signal: None
+                signal: None,
+                by_pattern: false
             },
             route(t, "/pid")
         )])

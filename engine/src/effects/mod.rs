@@ -286,6 +286,10 @@ pub enum What {
         targets: Vec<Arg>,
         /// The signal, when given (`9`, `KILL`, `stop`).
         signal: Option<String>,
+        /// The targets are regular expressions over process names or command lines
+        /// (`pkill -f 'seam.*'`, `killall -r`, a `pgrep` or a grep of a `ps` listing):
+        /// each matches every process it could select.
+        by_pattern: bool,
     },
     /// Permissions or ownership change.
     ChangePermission {
@@ -418,7 +422,9 @@ impl fmt::Display for Effect {
                     f.write_str(" and runs what comes back")?;
                 }
             }
-            What::Signal { targets, signal } => {
+            What::Signal {
+                targets, signal, ..
+            } => {
                 let t: Vec<&str> = targets.iter().map(|a| a.text.as_str()).collect();
                 write!(f, "{v} {}", t.join(" "))?;
                 if let Some(s) = signal {

@@ -156,10 +156,16 @@ pub(crate) fn eval_effect(
                 }
             }
             What::Send(s) => send_ok(t, globs, s, e.route.command.as_deref(), &place, cx),
-            What::Signal { targets, .. } => {
-                let named = targets
-                    .iter()
-                    .any(|a| !a.dynamic && name_matches(&t.targets, &a.text));
+            What::Signal {
+                targets,
+                by_pattern,
+                ..
+            } => {
+                let named = targets.iter().any(|a| {
+                    !a.dynamic
+                        && (name_matches(&t.targets, &a.text)
+                            || (*by_pattern && pattern_selects(&a.text, &t.targets)))
+                });
                 if t.targets.is_empty() || named {
                     Some(true)
                 } else if targets.iter().any(|a| a.dynamic) {
@@ -280,6 +286,24 @@ fn name_matches(patterns: &[String], name: &str) -> bool {
     patterns.iter().any(|p| {
         let p = p.to_lowercase();
         fast_glob::glob_match(&p, base) || fast_glob::glob_match(&p, &name)
+    })
+}
+
+/// Whether regular expression `pattern` (pkill's, pgrep's, a grep's) selects a process named
+/// by one of the glob `names`: tried against each glob's literal part (`*seamguard*` →
+/// `seamguard`), without regard to case. A pattern that is no regular expression selects
+/// nothing more than its text names.
+fn pattern_selects(pattern: &str, names: &[String]) -> bool {
+    let Ok(re) = regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .size_limit(1 << 20)
+        .build()
+    else {
+        return false;
+    };
+    names.iter().any(|g| {
+        let literal: String = g.chars().filter(|c| !matches!(c, '*' | '?')).collect();
+        !literal.is_empty() && re.is_match(&literal)
     })
 }
 

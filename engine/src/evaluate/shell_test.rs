@@ -38,25 +38,40 @@ fn path_in(
     env: &ShellEnv,
     cwd: Option<&str>,
 ) -> bool {
-    // `path` relative to the project folder (`""` for the folder itself), worked out once
-    // for every project spec.
+    // The project folder and `path` relative to it (`""` for the folder itself), worked out
+    // once for every project spec.
     let in_project = std::cell::OnceCell::new();
-    let rel = || {
-        in_project
-            .get_or_init(|| {
-                env.project
-                    .as_deref()
-                    .or(cwd)
-                    .and_then(|r| crate::paths::normalize(r, None, &env.home))
-                    .and_then(|r| crate::paths::relative_to(path, &r))
-            })
-            .as_deref()
+    let project = || {
+        in_project.get_or_init(|| {
+            let root = env
+                .project
+                .as_deref()
+                .or(cwd)
+                .and_then(|r| crate::paths::normalize(r, None, &env.home));
+            let rel = root
+                .as_deref()
+                .and_then(|r| crate::paths::relative_to(path, r));
+            (root, rel)
+        })
     };
+    let rel = || project().1.as_deref();
     specs.iter().any(|spec| match spec {
         PathSpec::Project => rel().is_some(),
-        PathSpec::ProjectRoot => rel() == Some(""),
+        // The folder itself or one that holds it: deleting either loses the project.
+        PathSpec::ProjectRoot => {
+            rel() == Some("")
+                || project()
+                    .0
+                    .as_deref()
+                    .is_some_and(|root| crate::paths::is_inside(root, path))
+        }
         PathSpec::InProject(g) => rel().is_some_and(|rel| {
-            !rel.is_empty() && fast_glob::glob_match(crate::paths::fold(g), rel)
+            let g = crate::paths::fold(g);
+            // `…` stands for any folders below, none included (`find . -name .git` finds
+            // `./.git`): `…/.git` is also `.git`.
+            !rel.is_empty()
+                && (fast_glob::glob_match(&g, rel)
+                    || (rel.contains('…') && fast_glob::glob_match(&g, rel.replace("…/", ""))))
         }),
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),

@@ -118,7 +118,9 @@ pub(super) fn show(w: &What) -> String {
                 if s.runs_response { " runs" } else { "" }
             )
         }
-        What::Signal { targets, signal } => format!(
+        What::Signal {
+            targets, signal, ..
+        } => format!(
             "signal {}{}",
             targets
                 .iter()

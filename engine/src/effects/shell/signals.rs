@@ -59,9 +59,15 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
         return;
     }
     for e in fx.list.iter_mut().skip(from) {
-        if let What::Signal { targets, .. } = &mut e.what
+        if let What::Signal {
+            targets,
+            by_pattern,
+            ..
+        } = &mut e.what
             && targets.iter().any(|t| t.dynamic)
         {
+            // pgrep and grep look names up by regular expression.
+            *by_pattern = true;
             for n in &names {
                 if !targets.contains(n) {
                     targets.push(n.clone());
@@ -75,6 +81,7 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
                 What::Signal {
                     targets: names.clone(),
                     signal,
+                    by_pattern: true,
                 },
                 route,
             );
@@ -101,6 +108,11 @@ fn one_char_classes(p: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// A cluster of short flags (`-r`, `-vr`), not a long one.
+fn is_short(flag: &str) -> bool {
+    flag.starts_with('-') && !flag.starts_with("--")
 }
 
 /// The signal of a `-9` / `-KILL` / `-SIGTERM` flag word.
@@ -162,7 +174,17 @@ pub(super) fn signal(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     if targets.is_empty() && !whole_system {
         return;
     }
-    out.push(What::Signal { targets, signal });
+    // pkill and `killall -r` select processes by regular expression.
+    let by_pattern = base == "pkill"
+        || (base == "killall"
+            && p.other_flags
+                .iter()
+                .any(|f| f.text == "--regexp" || (is_short(&f.text) && f.text.contains('r'))));
+    out.push(What::Signal {
+        targets,
+        signal,
+        by_pattern,
+    });
 }
 
 /// `service NAME stop|restart|…`.
@@ -184,6 +206,7 @@ pub(super) fn service(p: &Parsed, out: &mut Out) {
         out.push(What::Signal {
             targets: vec![(*name).clone()],
             signal: Some(action.text.clone()),
+            by_pattern: false,
         });
     }
 }

@@ -99,7 +99,9 @@ fn show(w: &What) -> String {
                 }
             )
         }
-        What::Signal { targets, signal } => {
+        What::Signal {
+            targets, signal, ..
+        } => {
             let t: Vec<&str> = targets.iter().map(|a| a.text.as_str()).collect();
             format!(
                 "signal {} {}",
