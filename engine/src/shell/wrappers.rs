@@ -170,6 +170,16 @@ static WRAPPERS: &[Wrapper] = &[
     ),
     // `busybox cat .env`, `busybox sh -c …`: the applet is the command.
     Wrapper::options(&["busybox", "toybox"], &[]),
+    // `dotenv -e .env -- CMD` (dotenv-cli), `dotenvx run -f .env -- CMD`: the command runs
+    // with the env file's variables loaded (the load is the program row's).
+    Wrapper::options(&["dotenv"], &["-e", "-c", "-v", "-p"]),
+    Wrapper {
+        sub: "run",
+        ..Wrapper::options(
+            &["dotenvx"],
+            &["-f", "--env-file", "-e", "--env", "--convention"],
+        )
+    },
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
     Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
     Wrapper {

@@ -65,6 +65,23 @@ pub(super) static ROWS: &[Program] = &[
         lead_options: &["-c", "-m"],
         ..ROW
     },
+    // `dotenv -e .env -- CMD`, `dotenvx run -f .env -- CMD`: the env files are loaded into
+    // the command's environment (the command itself is unwrapped like `env`'s).
+    Program {
+        names: &["dotenv"],
+        valued: &["-c", "-v", "-p"],
+        options: &[("-e", Role::Load)],
+        options_end: true,
+        ..ROW
+    },
+    Program {
+        names: &["dotenvx"],
+        subs: &[&["run"]],
+        valued: &["-e", "--env", "--convention"],
+        options: &[("-f", Role::Load), ("--env-file", Role::Load)],
+        options_end: true,
+        ..ROW
+    },
     Program {
         names: &["node", "nodejs"],
         valued: NODE_VALUED,
