@@ -271,7 +271,9 @@ fn observe_mode_decides_nothing_and_records_the_would_be_decision() {
         json!([
             "no-recursive-delete-outside-project",
             "no-recursive-delete-of-root-or-home",
-            "delete-outside-project-needs-approval"
+            "delete-outside-project-needs-approval",
+            // `/` holds the project: its root and history go with it.
+            "project-or-history-delete-needs-approval"
         ])
     );
     assert_eq!(result["tool_name"], "Bash");

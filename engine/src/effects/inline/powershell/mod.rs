@@ -288,7 +288,24 @@ fn command(
         native(c, input, &shown, cx);
         return out;
     };
-    let b = bind(c, t);
+    let mut b = bind(c, t);
+    // Path cmdlets take their path from the pipeline when none is given
+    // (`"~" | Remove-Item -Recurse`, `'C:\build' | Get-ChildItem`).
+    if matches!(
+        t.act,
+        Act::Read | Act::Delete | Act::Clear | Act::Copy { .. } | Act::Rename | Act::List
+    ) && b.of(P::Path).next().is_none()
+        && let Some(text) = input.and_then(|f| f.literal.clone())
+    {
+        b.values.push((
+            P::Path,
+            Arg {
+                text,
+                dynamic: false,
+            },
+            Vec::new(),
+        ));
+    }
     if b.whatif {
         return out;
     }
