@@ -231,11 +231,54 @@ pub(crate) fn urls_in(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The hosts' documented tools whose input acts on nothing (a prompt for a subagent, a plan,
+/// a question, a to-do list, a search query, a background shell's id): no lens reads them.
+const INERT_TOOLS: &[&str] = &[
+    "Task",
+    "Agent",
+    "TaskOutput",
+    "TaskCreate",
+    "TaskUpdate",
+    "TaskList",
+    "TaskGet",
+    "TodoWrite",
+    "TodoRead",
+    "WebSearch",
+    "AskUserQuestion",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "Skill",
+    "SlashCommand",
+    "ToolSearch",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "EndConversation",
+    "update_plan",
+];
+
+/// The name of Codex code mode's tool (`codex_code_mode::PUBLIC_TOOL_NAME`): its input is
+/// JavaScript whose tool calls `readers::code_mode` judges one by one.
+pub(crate) const CODE_MODE_EXEC: &str = "exec";
+
+/// Whether a call of `tool` with `input` acts on nothing a lens could read: one of the hosts'
+/// inert tools, or the frame of a Codex code-mode call (`{"code": …}`, whose inner tool calls
+/// are judged as themselves).
+pub(crate) fn is_inert(tool: &str, input: &Value) -> bool {
+    INERT_TOOLS.contains(&tool)
+        || (tool == CODE_MODE_EXEC
+            && input
+                .as_object()
+                .is_some_and(|m| m.len() == 1 && m.get("code").is_some_and(Value::is_string)))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
     use serde_json::{Value, json};
+
+    use super::is_inert;
 
     use crate::effects::effects_of;
     use crate::table::ShellEnv;
@@ -378,5 +421,16 @@ mod tests {
         assert_eq!(sends.len(), 2, "{sends:?}");
         assert!(sends[0].contains("a.example"), "{sends:?}");
         assert!(sends[1].contains("b.example"), "{sends:?}");
+    }
+
+    #[test]
+    fn inert_tools_and_the_code_mode_frame() {
+        assert!(is_inert("TodoWrite", &json!({"todos": []})));
+        assert!(is_inert(
+            "exec",
+            &json!({"code": "await tools.exec_command({cmd: 'ls'})"})
+        ));
+        assert!(!is_inert("exec", &json!({"command": "ls", "timeout": 5})));
+        assert!(!is_inert("FancyRead", &json!({"file_path": "/etc/passwd"})));
     }
 }

@@ -604,7 +604,7 @@ pub(crate) fn effects_with(
             Some(a) => shell::lens_analysis(tool, "", a, env, &mut fx),
             None => shell::lens_value(tool, "", cmd, cwd, env, &mut fx),
         }
-    } else if !INERT_TOOLS.contains(&tool) {
+    } else if !host_tools::is_inert(tool, input) {
         // A tool no lens knows (a newer host's, a plugin's): its arguments are read as an
         // MCP tool's are (paths by their keys and the verbs of its name, command lines, URLs),
         // so a path or a command in it is never passed unseen.
@@ -613,32 +613,6 @@ pub(crate) fn effects_with(
     derived(payload, &mut fx, env);
     fx
 }
-
-/// The hosts' documented tools whose input acts on nothing (a prompt for a subagent, a plan,
-/// a question, a to-do list, a search query, a background shell's id): no lens reads them.
-const INERT_TOOLS: &[&str] = &[
-    "Task",
-    "Agent",
-    "TaskOutput",
-    "TaskCreate",
-    "TaskUpdate",
-    "TaskList",
-    "TaskGet",
-    "TodoWrite",
-    "TodoRead",
-    "WebSearch",
-    "AskUserQuestion",
-    "ExitPlanMode",
-    "EnterPlanMode",
-    "Skill",
-    "SlashCommand",
-    "ToolSearch",
-    "BashOutput",
-    "KillShell",
-    "KillBash",
-    "EndConversation",
-    "update_plan",
-];
 
 /// The effects that follow from the lenses' effects: what the call does through files it
 /// names (reads and writes through a symlink the session created earlier, scripts it runs by

@@ -46,7 +46,7 @@ use tree_sitter::Node;
 use crate::effects::inline::{first_error, nodes, parse_javascript, text, unescape};
 
 /// The name of the code-mode tool (`codex_code_mode::PUBLIC_TOOL_NAME`).
-pub const EXEC_TOOL: &str = "exec";
+pub const EXEC_TOOL: &str = crate::effects::host_tools::CODE_MODE_EXEC;
 
 /// The rule id of the ask raised for what could not be read (the unsure rule's id: a code
 /// whose tool calls cannot be read is a call seamguard cannot check).
