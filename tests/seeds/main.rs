@@ -12,6 +12,7 @@ mod cancellation;
 mod detached;
 mod example;
 mod fail_closed;
+mod final_value;
 mod matchers;
 mod nested;
 mod presentation;

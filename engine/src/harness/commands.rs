@@ -96,7 +96,7 @@ impl Harness {
         payload: &Value,
         cx: &HookContext,
     ) -> TablePart {
-        let mut part = TablePart::eval(&self.tables, self.dialect, seam, payload);
+        let mut part = TablePart::eval(&self.tables, self.dialect, (seam, payload), false);
         if !part.to_run.is_empty() {
             self.run_commands(seam, payload, &mut part, cx.signal())
                 .await;

@@ -23,6 +23,31 @@ use crate::decision::{
 };
 use crate::seam::Seam;
 
+/// The hook payload tables judge a tool result with: `post-tool` with its `tool_response`
+/// (the presentation content), or `post-tool-failure` with its `error` text.
+fn post_payload(output: &ToolOutput) -> (Seam, Value) {
+    let failed = output.result.is_error;
+    let seam = if failed {
+        Seam::PostToolFailure
+    } else {
+        Seam::PostTool
+    };
+    let mut payload = output.call.payload().clone();
+    if let Some(o) = payload.as_object_mut() {
+        o.insert("hook_event_name".into(), seam.event_name().into());
+        if failed {
+            let text = match &output.result.content {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            o.insert("error".into(), Value::String(text));
+        } else {
+            o.insert("tool_response".into(), output.result.content.clone());
+        }
+    }
+    (seam, payload)
+}
+
 fn typed_or<D>(d: Option<D>, default: D) -> D {
     d.unwrap_or(default)
 }
@@ -226,6 +251,7 @@ impl Harness {
         if let (Some(p), Some(o)) = (&rewritten, current.payload.as_object_mut()) {
             o.insert("prompt".into(), Value::String(p.clone()));
         }
+        let judged = rewritten.clone();
         for e in self.registry_for(cx).seam_entries(Seam::PromptSubmit) {
             let Stored::Prompt(f) = &e.handler else {
                 continue;
@@ -251,11 +277,27 @@ impl Harness {
                 Err(m) => e.fail(Verdict::Block, m, &mut contributions, &mut failures),
             }
         }
+        let mut warnings = part.warnings;
+        let mut suppress = part.suppress_prompt;
+        if rewritten != judged {
+            // A handler rewrote the prompt: the tables judge the final one (`recheck`).
+            let re = self.recheck(
+                (Seam::PromptSubmit, &current.payload),
+                &contributions,
+                &warnings,
+            );
+            contributions.extend(re.blocks);
+            warnings.extend(re.warnings);
+            suppress |= re.suppress_prompt;
+            if re.rewritten_prompt.is_some() {
+                rewritten = re.rewritten_prompt;
+            }
+        }
         let mut outcome = merge(Seam::PromptSubmit, contributions);
-        outcome.warnings = part.warnings;
+        outcome.warnings = warnings;
         outcome.hook_runs = part.hook_runs;
         outcome.rewritten_prompt = rewritten;
-        outcome.suppress_prompt = part.suppress_prompt && outcome.verdict() == Verdict::Block;
+        outcome.suppress_prompt = suppress && outcome.verdict() == Verdict::Block;
         let decision = typed_or(
             outcome.prompt(),
             PromptDecision::Allow {
@@ -384,32 +426,15 @@ impl Harness {
     ) -> Evaluated<PostToolDecision> {
         let mut current = output.clone();
         let mut part = TablePart::default();
-        if output.dispatched && !self.tables.is_empty() {
-            let seam = if output.result.is_error {
-                Seam::PostToolFailure
-            } else {
-                Seam::PostTool
-            };
-            let mut payload = output.call.payload().clone();
-            if let Some(o) = payload.as_object_mut() {
-                o.insert("hook_event_name".into(), seam.event_name().into());
-                if output.result.is_error {
-                    o.insert(
-                        "error".into(),
-                        Value::String(match &output.result.content {
-                            Value::String(s) => s.clone(),
-                            v => v.to_string(),
-                        }),
-                    );
-                } else {
-                    o.insert("tool_response".into(), output.result.content.clone());
-                }
-            }
+        let judge = output.dispatched && !self.tables.is_empty();
+        if judge {
+            let (seam, payload) = post_payload(&current);
             part = self.eval_tables(seam, &payload, cx).await;
             if let Some(r) = part.redacted.take() {
                 current.result.content = r;
             }
         }
+        let judged = current.result.content.clone();
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let mut redacted = false;
@@ -464,8 +489,21 @@ impl Harness {
                 }
             }
         }
+        let mut warnings = part.warnings;
+        if judge && current.result.content != judged {
+            // A handler changed what the model sees: the tables judge the final content
+            // (`recheck`); their redactions apply to it again.
+            let (seam, payload) = post_payload(&current);
+            let re = self.recheck((seam, &payload), &contributions, &warnings);
+            contributions.extend(re.blocks);
+            warnings.extend(re.warnings);
+            if let Some(r) = re.redacted {
+                current.result.content = r;
+                redacted = true;
+            }
+        }
         let mut outcome = merge(Seam::PostTool, contributions);
-        outcome.warnings = part.warnings;
+        outcome.warnings = warnings;
         outcome.hook_runs = part.hook_runs;
         if replaced {
             outcome.replaced_value = Some(current.result.value);

@@ -12,7 +12,8 @@
 //!    ├─ 3. around-dispatch      Wrapper layers (Timeout, Retry, Metrics, …) around the tool;
 //!    │                          a tool error or panic is normalized before wrappers see it
 //!    ├─ 4. post-tool transform  tables' post-tool rules, then handlers (waterfall: each sees the
-//!    │                          current, possibly redacted, content); block / redact / contexts
+//!    │                          current, possibly redacted, content); block / redact / contexts;
+//!    │                          content a handler changed is judged by the tables again
 //!    ├─ 5. final content        Tool::finalize_content: once, on every outcome (also failures)
 //!    └─ observers               #[hook(seam = "tool-result")]: an immutable snapshot; their panics
 //!                               are contained and cannot change the returned ToolExecution
@@ -22,6 +23,20 @@
 //! handler combine into one [`Outcome`](crate::Outcome). Contributions are ordered
 //! tables' hooks, handler hooks, tables' guards, handler guards; the verdict does not depend
 //! on that order.
+//!
+//! ## Order of evaluation: guards see the final value
+//!
+//! At every seam the tables run first, then the Rust handlers in registration order. Where
+//! a handler can rewrite what the tables judged — the prompt at `prompt-submit`, the tool
+//! result's presentation at `post-tool` (a `Redact`, or a `ReplaceValue` whose value is
+//! presented again) — the tables judge the final value once more and only what restricts is
+//! kept: their blocks join the merge (most-restrictive, so nothing a handler did lowers
+//! them), and their replacements and redactions apply to the final value, so a handler
+//! cannot undo a table's redaction. The re-check runs no command hooks and does not apply a
+//! prompt prepend or append twice. At `pre-tool` nothing is re-checked: the call is sealed,
+//! so no handler rewrites it, and guards (tables', then Rust `#[guard]`s) run after every
+//! hook. `ReplaceValue` keeps its value as given: a redaction changes what the model sees,
+//! not the canonical value a program reads.
 //!
 //! Every failure — a handler that panics or returns `Err`, a tool that fails or panics, a
 //! wrapper that panics, a timeout — becomes an error [`ToolResult`] (`is_error: true`) with an
@@ -86,7 +101,8 @@
 //!
 //! ## Layout
 //!
-//! * `table`: policy tables and how the harness evaluates them;
+//! * `table`: policy tables and how the harness evaluates them; `recheck`: the tables
+//!   judging a value handlers rewrote;
 //! * `event`: what handlers see ([`ToolCall`], [`SeamEvent`], [`ToolOutput`],
 //!   [`ToolExecution`]) and the normalized [`ToolResult`] / [`ExecError`];
 //! * `handler`: typed handlers ([`HandlerFn`], [`Reply`], [`IntoReply`]) and their
@@ -115,6 +131,7 @@ mod event;
 mod handler;
 mod on;
 mod pipeline;
+mod recheck;
 mod records;
 mod registry;
 mod run;

@@ -228,7 +228,8 @@ impl Harness {
 
     /// Add a policy table (`policy!(…)`, a [`PolicyTable`](super::PolicyTable), or a
     /// [`DecisionTable`](crate::DecisionTable)). Tables evaluate in the order added,
-    /// before handlers.
+    /// before handlers, and judge again a prompt or a tool result a handler rewrote (see
+    /// "Order of evaluation" in the [module docs](super)).
     pub fn add_table(&mut self, table: impl Into<TableRef>) -> &mut Harness {
         self.tables.push(table.into());
         self
