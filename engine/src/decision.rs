@@ -15,6 +15,8 @@
 
 use serde_json::Value;
 
+mod build;
+
 use crate::policy::Source;
 use crate::seam::Seam;
 
