@@ -68,9 +68,12 @@ async fn cancelling_the_run_drops_an_async_closure_and_the_call_is_denied() {
     assert_eq!(
         pre.decision,
         Some(PreToolDecision::Deny {
-            reason: "handler failed: cancelled [slow]".into()
+            reason: "the run was cancelled before every policy answered [seamguard:cancelled]"
+                .into()
         })
     );
+    assert!(pre.is_cancelled());
+    assert_eq!(pre.failures, vec![], "the dropped closure did not fail");
 }
 
 #[derive(Event, Clone)]

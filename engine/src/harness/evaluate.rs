@@ -126,6 +126,9 @@ impl Harness {
                     };
                     contributions.push(e.contribution(verdict, reason));
                 }
+                // Cut off by the run's cancellation: not a failure of the handler, and no
+                // handler after it is called (the cancellation denies, below).
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => {
                     // Fail closed: a pre-tool hook that cannot answer denies the call.
                     e.fail(Verdict::Deny, m, &mut contributions, &mut failures);
@@ -147,6 +150,7 @@ impl Harness {
                     Some(e.source.clone()),
                     deny,
                 )),
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => {
                     contributions.push(Contribution::from_guard(
                         &e.rule,
@@ -159,6 +163,10 @@ impl Harness {
                 }
             }
         }
+        let cancelled = cx.is_cancelled();
+        if cancelled {
+            contributions.push(cancelled_deny());
+        }
         let mut ev = Evaluated::merged_on_use(
             pre_tool_decision(&contributions),
             Seam::PreTool,
@@ -167,7 +175,7 @@ impl Harness {
             failures,
         );
         ev.hook_runs = hook_runs;
-        ev
+        ev.cancelled_if(cancelled)
     }
 
     /// See [`Harness::pre_tool`].
@@ -212,15 +220,20 @@ impl Harness {
                 Ok(Some(PermissionDecision::Deny { message })) => {
                     contributions.push(e.contribution(Verdict::Deny, Some(message)));
                 }
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => e.fail(Verdict::Deny, m, &mut contributions, &mut failures),
             }
         }
         // The tables' guard contributions here are their load errors (fail closed).
         contributions.extend(part.guards);
+        let cancelled = cx.is_cancelled();
+        if cancelled {
+            contributions.push(cancelled_deny());
+        }
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;
-        Evaluated::ready(outcome.permission(), outcome, failures)
+        Evaluated::ready(outcome.permission(), outcome, failures).cancelled_if(cancelled)
     }
 
     /// See [`Harness::prompt_submit`].
@@ -274,6 +287,7 @@ impl Harness {
                 Ok(Some(PromptDecision::Block { reason, .. })) => {
                     contributions.push(e.contribution(Verdict::Block, Some(reason)));
                 }
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => e.fail(Verdict::Block, m, &mut contributions, &mut failures),
             }
         }
@@ -305,7 +319,7 @@ impl Harness {
                 additional_contexts: Vec::new(),
             },
         );
-        Evaluated::ready(decision, outcome, failures)
+        Evaluated::ready(decision, outcome, failures).cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::session_start`].
@@ -337,6 +351,7 @@ impl Harness {
             match invoke(f, event, cx).await {
                 Ok(Some(text)) => push_contexts(&mut contributions, e, vec![text]),
                 Ok(None) => {}
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => failures.push(e.failure(m)),
             }
         }
@@ -348,6 +363,7 @@ impl Harness {
             outcome,
             failures,
         )
+        .cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::stop`].
@@ -373,6 +389,7 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Continue, Some(reason)));
                 }
                 Ok(_) => {}
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => failures.push(e.failure(m)),
             }
         }
@@ -384,6 +401,7 @@ impl Harness {
             outcome,
             failures,
         )
+        .cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::notify`].
@@ -406,14 +424,16 @@ impl Harness {
             let Stored::Observe(f) = &e.handler else {
                 continue;
             };
-            if let Err(m) = invoke(f, event, cx).await {
-                failures.push(e.failure(m));
+            match invoke(f, event, cx).await {
+                Ok(()) => {}
+                Err(_) if cx.is_cancelled() => break,
+                Err(m) => failures.push(e.failure(m)),
             }
         }
         let mut outcome = merge(event.seam, part.hooks);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;
-        Evaluated::ready((), outcome, failures)
+        Evaluated::ready((), outcome, failures).cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::post_tool`]. `tool` checks and presents a replaced value (without
@@ -483,6 +503,7 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Block, Some(feedback)));
                     push_contexts(&mut contributions, e, additional_contexts);
                 }
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => {
                     failures.push(e.failure(m));
                     break;
@@ -523,6 +544,15 @@ impl Harness {
                 additional_contexts: Vec::new(),
             },
         );
-        Evaluated::ready(decision, outcome, failures)
+        Evaluated::ready(decision, outcome, failures).cancelled_if(cx.is_cancelled())
     }
+}
+
+/// What a cancelled run answers at `pre-tool` and `permission-request` (fail closed).
+fn cancelled_deny() -> Contribution {
+    Contribution::verdict(
+        super::CANCELLED_RULE,
+        Verdict::Deny,
+        Some("the run was cancelled before every policy answered".into()),
+    )
 }

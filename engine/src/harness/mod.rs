@@ -42,6 +42,12 @@
 //! wrapper that panics, a timeout — becomes an error [`ToolResult`] (`is_error: true`) with an
 //! [`ExecError`] saying what failed; nothing escapes [`Harness::execute`].
 //!
+//! Cancellation has one rule ([`Harness::with_signal`]): what it cuts off — a Rust handler,
+//! a command hook, the handlers not yet called — is not a failure, the seam's
+//! [`Evaluated::is_cancelled`] says the evaluation is incomplete, `pre-tool` and
+//! `permission-request` deny ([`CANCELLED_RULE`], fail closed), and a tool call ends with
+//! [`ExecError::Cancelled`].
+//!
 //! Contexts from post-tool decisions and from [`Injector::inject`] enter the batch's FIFO and
 //! are appended after every result of the batch ([`Batch::settle`]; seed: "three load-bearing
 //! decisions", 2).
@@ -174,6 +180,10 @@ pub use tool::{FnTool, Tool, tool_fn};
 pub use turn::{Submitted, Turn, TurnEnd, TurnId, check_records};
 pub use typed::{EventError, SessionStartSource};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
+
+/// The rule id of the deny a cancelled run answers at `pre-tool` and `permission-request`
+/// ([`Evaluated::is_cancelled`]).
+pub const CANCELLED_RULE: &str = "seamguard:cancelled";
 
 /// A boxed, sendable future (the shape of async handlers, tools and wrappers).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

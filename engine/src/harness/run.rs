@@ -31,6 +31,7 @@ pub struct Evaluated<D> {
     warnings: Vec<String>,
     pub(super) hook_runs: Vec<HookRun>,
     outcome: OnceLock<Outcome>,
+    cancelled: bool,
 }
 
 impl<D> Evaluated<D> {
@@ -47,6 +48,7 @@ impl<D> Evaluated<D> {
             warnings: Vec::new(),
             hook_runs: Vec::new(),
             outcome: OnceLock::from(outcome),
+            cancelled: false,
         }
     }
 
@@ -67,7 +69,26 @@ impl<D> Evaluated<D> {
             warnings,
             hook_runs: Vec::new(),
             outcome: OnceLock::new(),
+            cancelled: false,
         }
+    }
+
+    /// Whether the run's token ([`Harness::with_signal`]) was cancelled before every policy
+    /// of the seam answered: the handlers after the cancel were not called (and are not
+    /// failures), command hooks still running were killed.
+    ///
+    /// One rule for every seam: at `pre-tool` and `permission-request` a cancelled
+    /// evaluation denies (fail closed) with the [`CANCELLED_RULE`](super::CANCELLED_RULE)
+    /// contribution; at every other seam the decision is what answered before the cancel,
+    /// and this flag is what says it is incomplete — check it before acting on the decision.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// Mark the evaluation cancelled when the run's token is.
+    pub(super) fn cancelled_if(mut self, cancelled: bool) -> Evaluated<D> {
+        self.cancelled = cancelled;
+        self
     }
 
     /// The merged outcome (reasons and contexts with provenance, every fired rule/handler,

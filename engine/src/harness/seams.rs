@@ -20,11 +20,38 @@ impl Harness {
     /// seed: "Per-run `AbortSignal` is passed separately to `emit()` and handlers").
     ///
     /// Cancelling the token stops the run where it is: handlers not yet called are not
-    /// called, an async handler still running is dropped and fails the way a failing handler
-    /// does at its seam (pre-tool denies, prompt-submit blocks, …), a command hook still
-    /// running is killed, and a tool call ends with [`ExecError::Cancelled`](super::ExecError::Cancelled)
-    /// without dispatch (or with its dispatch dropped). Wrappers see the token through
-    /// [`Next::signal`](super::Next::signal) but cannot replace or remove it.
+    /// called, an async handler still running is dropped, a command hook still running is
+    /// killed — none of them is reported as a failure. One rule, whatever was cut off (a
+    /// Rust handler or a command hook): the seam's [`Evaluated::is_cancelled`] is `true`;
+    /// at `pre-tool` and `permission-request` the decision is a deny by
+    /// [`CANCELLED_RULE`](super::CANCELLED_RULE) (fail closed); at every other seam it is
+    /// what answered before the cancel. A tool call ends with
+    /// [`ExecError::Cancelled`](super::ExecError::Cancelled): without dispatch, with its
+    /// dispatch dropped, or — cancelled during post-tool policy — without the tool's
+    /// content. Wrappers see the token through [`Next::signal`](super::Next::signal) but
+    /// cannot replace or remove it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use seamguard_engine::PreToolDecision;
+    /// use seamguard_engine::harness::{CancellationToken, Harness, ToolCall};
+    ///
+    /// let h = Harness::new();
+    /// let token = CancellationToken::new();
+    /// token.cancel();
+    /// let call = ToolCall::new("Bash", serde_json::json!({"command": "ls"}), "s1", "/w");
+    /// let rt = tokio::runtime::Builder::new_current_thread().build()?;
+    /// let pre = rt.block_on(h.with_signal(token).pre_tool(&call));
+    /// assert!(pre.is_cancelled());
+    /// assert_eq!(
+    ///     pre.decision,
+    ///     Some(PreToolDecision::Deny {
+    ///         reason: "the run was cancelled before every policy answered [seamguard:cancelled]".into()
+    ///     })
+    /// );
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn with_signal(&self, signal: CancellationToken) -> Signalled<'_> {
         Signalled {
             harness: self,
@@ -135,8 +162,8 @@ impl Signalled<'_> {
         cx.clone().scope(h.permission_request_in(call, &cx)).await
     }
 
-    /// [`Harness::prompt_submit`] under the token: a cancelled waterfall blocks the prompt
-    /// (`handler failed: cancelled`).
+    /// [`Harness::prompt_submit`] under the token: a cancelled waterfall stops, its decision
+    /// is what answered before the cancel, and [`Evaluated::is_cancelled`] is `true`.
     pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
