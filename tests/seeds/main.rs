@@ -13,6 +13,7 @@ mod detached;
 mod example;
 mod fail_closed;
 mod final_value;
+mod halt;
 mod matchers;
 mod nested;
 mod presentation;

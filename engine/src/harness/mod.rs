@@ -8,7 +8,7 @@
 //!    │                          allow / deny / ask / defer (no argument rewrite: the call is sealed)
 //!    ├─ 2. guards               tables' [[guard]]s, then #[guard] handlers: Option<GuardDeny>,
 //!    │                          nothing can allow, so no later allow resurrects a deny
-//!    │      (deny, defer, a rejected ask, or a failed handler skip dispatch)
+//!    │      (deny, defer, a rejected ask, a halt, or a failed handler skip dispatch)
 //!    ├─ 3. around-dispatch      Wrapper layers (Timeout, Retry, Metrics, …) around the tool;
 //!    │                          a tool error or panic is normalized before wrappers see it
 //!    ├─ 4. post-tool transform  tables' post-tool rules, then handlers (waterfall: each sees the
@@ -41,6 +41,11 @@
 //! Every failure — a handler that panics or returns `Err`, a tool that fails or panics, a
 //! wrapper that panics, a timeout — becomes an error [`ToolResult`] (`is_error: true`) with an
 //! [`ExecError`] saying what failed; nothing escapes [`Harness::execute`].
+//!
+//! A halt (a policy's `halt`, Claude Code's `continue: false`) asks the agent to stop:
+//! [`Evaluated::halt`] and [`ToolExecution::halt`] carry it with its rule; a pre-tool halt
+//! stops dispatch whatever the decision ([`ExecError::Halted`]), and a [`Batch`] runs no
+//! call after one that halted ([`BatchOutcome::halt`]).
 //!
 //! Cancellation has one rule ([`Harness::with_signal`]): what it cuts off — a Rust handler,
 //! a command hook, the handlers not yet called — is not a failure, the seam's

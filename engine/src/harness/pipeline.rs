@@ -50,6 +50,13 @@ impl Harness {
         } else if let Some(f) = failures.first() {
             bypass = Some(f.exec_error());
             dispatch = false;
+        } else if let Some(h) = &pre_outcome.halt {
+            // The agent is asked to stop: nothing is dispatched (nor approved), whatever
+            // the decision; post-tool policy does not run on a call that did not happen.
+            bypass = Some(ExecError::Halted {
+                reason: h.text.clone(),
+            });
+            dispatch = false;
         } else {
             match decision {
                 Some(PreToolDecision::Deny { reason } | PreToolDecision::Defer { reason }) => {
@@ -166,7 +173,12 @@ impl Harness {
         if let Ok(Some(c)) = contained(|| tool.finalize_content(&result.content, result.is_error)) {
             result.content = c;
         }
+        let halt = pre_outcome
+            .halt
+            .clone()
+            .or_else(|| post.as_ref().and_then(|p| p.halt.clone()));
         let exec = ToolExecution {
+            halt,
             call,
             parent,
             result,

@@ -114,6 +114,13 @@ impl<D> Evaluated<D> {
         self.reasons().first().map(|a| a.text.as_str())
     }
 
+    /// A policy's request that the agent stop (a `halt`: Claude Code's `continue: false`),
+    /// with the rule that asked; whatever the decision, the agent loop must stop.
+    /// [`Harness::execute`] does not dispatch a call whose pre-tool evaluation halts.
+    pub fn halt(&self) -> Option<&Attributed> {
+        self.outcome().halt.as_ref()
+    }
+
     /// The merged outcome, by value.
     pub fn into_outcome(mut self) -> Outcome {
         match self.outcome.take() {

@@ -125,6 +125,11 @@ impl Harness {
     /// Run one sealed call through the five phases (see the module docs) and return its
     /// immutable record. Never panics and never returns a Rust error: every failure is an
     /// error [`ToolResult`](super::ToolResult).
+    ///
+    /// Honours a halt: when a pre-tool policy halts (`halt`, Claude Code's `continue:
+    /// false`), the tool is not dispatched, whatever the decision, and the result is
+    /// [`ExecError::Halted`](super::ExecError::Halted); a post-tool halt keeps the result.
+    /// Either way [`ToolExecution::halt`] names it, and the agent loop must stop.
     pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
         let cx = self.context(None);
         cx.clone().scope(self.execute_in(call, tool, &cx)).await
