@@ -170,7 +170,7 @@ async fn a_cancelled_prompt_waterfall_stops_and_says_it_was_cancelled() {
 /// The pre-tool answer of a cancelled run.
 fn cancelled_deny() -> Option<PreToolDecision> {
     Some(PreToolDecision::Deny {
-        reason: "the run was cancelled before every policy answered [seamguard:cancelled]".into(),
+        reason: "the run was cancelled before every policy answered".into(),
     })
 }
 
@@ -249,8 +249,7 @@ async fn a_cancelled_command_hook_and_a_cancelled_rust_hook_both_deny_at_pre_too
     assert_eq!(
         p.decision,
         Some(PermissionDecision::Deny {
-            message: "the run was cancelled before every policy answered [seamguard:cancelled]"
-                .into()
+            message: "the run was cancelled before every policy answered".into()
         })
     );
 }

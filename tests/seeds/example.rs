@@ -19,19 +19,16 @@ async fn the_shared_harness_example_reports_what_each_call_saw() {
     assert_eq!(
         r.unhandled,
         format!(
-            "deny: seamguard policy inline.toml failed to load, so tool calls are denied until it is fixed: {}. Fix it (`seamguard check inline.toml`) [seamguard:load-error]",
+            "deny: seamguard policy inline.toml failed to load, so tool calls are denied until it is fixed: {}. Fix it (`seamguard check inline.toml`)",
             r.load_error
         )
     );
     assert_eq!(r.before_registration, "abstain");
-    assert_eq!(
-        r.in_flight_at_unregister,
-        "ask: network access [net-extension]"
-    );
+    assert_eq!(r.in_flight_at_unregister, "ask: network access");
     assert_eq!(r.after_unregistration, "abstain");
     assert_eq!(
         r.team_policy,
-        "deny: Publishing happens in CI, not from the agent: npm publish [no-npm-publish]"
+        "deny: Publishing happens in CI, not from the agent: npm publish"
     );
     // before, in flight, after, npm publish: the rate limiter saw every call.
     assert_eq!(r.counted, 4);

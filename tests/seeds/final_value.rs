@@ -87,7 +87,7 @@ async fn a_rust_prompt_rewrite_adding_what_a_table_blocks_is_blocked() {
     assert_eq!(
         r.decision,
         PromptDecision::Block {
-            reason: "No destructive SQL in prompts [no-drop]".into(),
+            reason: "No destructive SQL in prompts".into(),
             suppress_prompt: false,
         }
     );
@@ -138,7 +138,7 @@ async fn a_rust_redaction_adding_what_a_table_blocks_is_blocked() {
     let exec = h.execute(read(), &tool).await;
     assert_eq!(
         exec.feedback.as_deref(),
-        Some("A private key must not reach the model [no-private-keys]")
+        Some("A private key must not reach the model")
     );
     // `mask-keys` redacts every result (nothing to mask here); `no-private-keys` fired on
     // the re-check of the handler's content.

@@ -82,7 +82,7 @@ async fn a_seam_method_given_another_seams_event_fails_closed_and_says_so() {
     assert_eq!(
         r.decision,
         PromptDecision::Block {
-            reason: format!("{message} [seamguard]"),
+            reason: message.into(),
             suppress_prompt: false,
         }
     );

@@ -223,7 +223,8 @@ pub enum ExecError {
     /// A pre-tool hook or a guard denied (or deferred) the call; the tool did not run.
     #[error("denied: {reason}")]
     Denied {
-        /// The merged reason (`text [rule]` per line).
+        /// The merged reason, the reasons' own text ([`ToolExecution::reasons`] has each
+        /// with its rule).
         reason: String,
     },
     /// The call needed approval and did not get `allowed-once` (rejected, cancelled, no

@@ -104,7 +104,8 @@ impl<D> Evaluated<D> {
     }
 
     /// The reasons behind the decision, each with the rule or handler that gave it and
-    /// where it is declared, apart (the typed decision's reason text appends ` [rule]`).
+    /// where it is declared, apart (the typed decision's reason is their own text, without
+    /// the rules: [`Outcome::plain_reason`]).
     pub fn reasons(&self) -> &[Attributed] {
         &self.outcome().reasons
     }

@@ -47,7 +47,7 @@ impl Harness {
     /// assert_eq!(
     ///     pre.decision,
     ///     Some(PreToolDecision::Deny {
-    ///         reason: "the run was cancelled before every policy answered [seamguard:cancelled]".into()
+    ///         reason: "the run was cancelled before every policy answered".into()
     ///     })
     /// );
     /// # Ok::<(), std::io::Error>(())

@@ -76,7 +76,8 @@ pub enum Submitted {
     Rejected {
         /// The rejected turn.
         turn: TurnId,
-        /// The blocking reason (with the blocking rule or handler).
+        /// The blocking reason (its own text; `evaluated.reasons()` has each with the rule
+        /// or handler that gave it).
         reason: String,
         /// The prompt-submit evaluation.
         evaluated: Evaluated<PromptDecision>,
