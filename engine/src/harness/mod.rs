@@ -115,7 +115,8 @@
 //! * `table`: policy tables and how the harness evaluates them; `recheck`: the tables
 //!   judging a value handlers rewrote;
 //! * `event`: what handlers see ([`ToolCall`], [`SeamEvent`], [`ToolOutput`],
-//!   [`ToolExecution`]) and the normalized [`ToolResult`] / [`ExecError`];
+//!   [`ToolExecution`]) and the normalized [`ToolResult`] / [`ExecError`]; `call_builder`:
+//!   [`ToolCall::builder`];
 //! * `handler`: typed handlers ([`HandlerFn`], [`Reply`], [`IntoReply`]) and their
 //!   [`HookDescriptor`]s;
 //! * `registry`: registration, unregistration and cleanups;
@@ -134,6 +135,7 @@
 mod app_event;
 mod approval;
 mod batch;
+mod call_builder;
 mod commands;
 mod contain;
 mod context;
@@ -162,6 +164,7 @@ pub use app_event::{
 };
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
+pub use call_builder::ToolCallBuilder;
 pub use context::HookContext;
 pub use event::{
     CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
