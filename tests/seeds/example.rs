@@ -1,6 +1,7 @@
 //! `examples/shared_harness.rs` run as a test (issue 30, "Done when"): one harness shared
 //! across tokio tasks, an extension registered and unregistered while calls are in flight,
-//! async closures with state, and TOML policies loaded with their errors handled.
+//! async closures with state, TOML policies loaded with their errors handled, and a TOML
+//! rule blocking a Rust rewrite.
 
 #[path = "../../examples/shared_harness.rs"]
 mod shared_harness;
@@ -32,4 +33,9 @@ async fn the_shared_harness_example_reports_what_each_call_saw() {
     );
     // before, in flight, after, npm publish: the rate limiter saw every call.
     assert_eq!(r.counted, 4);
+    // The alias handler's rewrite is judged by the team policy's prompt rule.
+    assert_eq!(
+        r.rewritten_prompt,
+        "block: Production deploys are not for the agent"
+    );
 }
