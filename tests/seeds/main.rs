@@ -10,6 +10,7 @@
 mod async_handlers;
 mod cancellation;
 mod detached;
+mod ergonomics;
 mod example;
 mod fail_closed;
 mod final_value;
