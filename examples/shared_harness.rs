@@ -153,7 +153,7 @@ pub(crate) async fn run(root: &Path) -> Result<Report, Box<dyn std::error::Error
         },
         RegistrationOptions::named("aliases"),
     )?;
-    let prompt = SeamEvent::prompt("ship it", "s1", "/work/project");
+    let prompt = PromptEvent::new("ship it", "s1", "/work/project");
     let rewritten_prompt = match harness.prompt_submit(&prompt).await.decision {
         PromptDecision::Block { reason, .. } => format!("block: {reason}"),
         PromptDecision::Allow {

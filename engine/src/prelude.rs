@@ -21,9 +21,10 @@
 
 pub use crate::harness::{
     Approval, Approver, Batch, BatchOutcome, BoxFuture, CancellationToken, Evaluated, Event,
-    EventHandler, ExecError, Harness, HookContext, Metrics, Next, PolicyLoadError, PolicyTable,
-    Registration, RegistrationOptions, Retry, SeamEvent, Submitted, Timeout, Tool, ToolCall,
-    ToolCallBuilder, ToolExecution, ToolOutput, ToolResult, Wrapper, at, tool_fn,
+    EventHandler, ExecError, Harness, HookContext, Metrics, Next, NoticeEvent, PolicyLoadError,
+    PolicyTable, PromptEvent, Registration, RegistrationOptions, Retry, SeamEvent, StartEvent,
+    StopEvent, Submitted, Timeout, Tool, ToolCall, ToolCallBuilder, ToolExecution, ToolOutput,
+    ToolResult, Wrapper, at, tool_fn,
 };
 pub use crate::{
     Attributed, ContinuationDecision, Dialect, GuardDeny, Outcome, PermissionDecision,

@@ -103,7 +103,9 @@
 //! In: policy tables ([`PolicyTable`], `policy!`), Rust handlers ([`HookDescriptor`]s from
 //! `#[hook]` / `#[guard]`, collected by [`hooks!`](crate::hooks)), application events
 //! ([`Event`], `#[derive(Event)]`), tools ([`Tool`]), around-dispatch [`Wrapper`]s and an
-//! [`Approver`]; then, per evaluation, a sealed [`ToolCall`] or a [`SeamEvent`].
+//! [`Approver`]; then, per evaluation, a sealed [`ToolCall`], or the seam method's own event
+//! type ([`PromptEvent`], [`StartEvent`], [`StopEvent`], [`NoticeEvent`]: an event of
+//! another seam does not compile) or a raw [`SeamEvent`] (checked at run time).
 //!
 //! Out: typed decisions with the merged [`Outcome`](crate::Outcome) behind them
 //! ([`Evaluated`]), the immutable record of a tool call ([`ToolExecution`]), a settled batch
@@ -126,7 +128,9 @@
 //! * `app_event`: application events and their reducers (the seed's base reducers);
 //! * `on`: the one registration API and its targets ([`at`]); `context`: [`HookContext`];
 //! * `seams`: the public seam methods and [`Signalled`] (the same under a token);
-//! * `typed`: typed events per seam; `turn`: turns and [`check_records`];
+//! * `typed`: typed payloads of a [`SeamEvent`]; `seam_events`: one event type per seam
+//!   method ([`PromptEvent`], [`StartEvent`], [`StopEvent`], [`NoticeEvent`]), so an event
+//!   of another seam does not compile; `turn`: turns and [`check_records`];
 //! * `commands`: command hooks of policy tables; `records`: the record log;
 //! * `run`: the [`Harness`] and [`Evaluated`]; `evaluate`: one method per seam (phases 1–2
 //!   and 4); `pipeline`: [`Harness::execute`] (the five phases); `batch`: [`Batch`] and its
@@ -148,6 +152,7 @@ mod recheck;
 mod records;
 mod registry;
 mod run;
+mod seam_events;
 mod seams;
 mod table;
 mod tool;
@@ -180,6 +185,7 @@ pub use registry::{
     Cleanup, CleanupError, CleanupErrors, RegisterError, Registration, RegistrationId,
 };
 pub use run::{Evaluated, Harness};
+pub use seam_events::{NoticeEvent, PromptEvent, SeamInput, StartEvent, StopEvent, takes};
 pub use seams::Signalled;
 pub use table::{PolicyLoadError, PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.

@@ -8,8 +8,8 @@
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Batch, Evaluated, Event, Harness, SeamEvent, Submitted, Tool, ToolCall, ToolExecution,
-    ToolOutput,
+    Batch, Evaluated, Event, Harness, SeamInput, Submitted, Tool, ToolCall, ToolExecution,
+    ToolOutput, takes,
 };
 use crate::decision::{
     ContinuationDecision, PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision,
@@ -86,30 +86,47 @@ impl Harness {
     /// **prompt-submit** (waterfall): tables first, then handlers in registration order;
     /// each handler sees the prompt as rewritten so far. A failing handler blocks the prompt
     /// (fail closed).
-    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
+    pub async fn prompt_submit(
+        &self,
+        event: &impl SeamInput<takes::PromptSubmit>,
+    ) -> Evaluated<PromptDecision> {
         let cx = self.context(None);
-        cx.clone().scope(self.prompt_submit_in(event, &cx)).await
+        cx.clone()
+            .scope(self.prompt_submit_in(event.seam_event(), &cx))
+            .await
     }
 
     /// **session-start** / **subagent-start**: the additional contexts of tables and
     /// handlers, in order. A failing handler adds nothing (startup cannot be blocked).
-    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
+    pub async fn session_start(
+        &self,
+        event: &impl SeamInput<takes::SessionStart>,
+    ) -> Evaluated<Vec<String>> {
         let cx = self.context(None);
-        cx.clone().scope(self.session_start_in(event, &cx)).await
+        cx.clone()
+            .scope(self.session_start_in(event.seam_event(), &cx))
+            .await
     }
 
     /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
     /// A failing handler lets the agent stop (no endless loops).
-    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
+    pub async fn stop(
+        &self,
+        event: &impl SeamInput<takes::Stop>,
+    ) -> Evaluated<ContinuationDecision> {
         let cx = self.context(None);
-        cx.clone().scope(self.stop_in(event, &cx)).await
+        cx.clone()
+            .scope(self.stop_in(event.seam_event(), &cx))
+            .await
     }
 
     /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
     /// `post-tool-failure`): tables (their `run`/`halt` actions) and observers.
-    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
+    pub async fn notify(&self, event: &impl SeamInput<takes::Notify>) -> Evaluated<()> {
         let cx = self.context(None);
-        cx.clone().scope(self.notify_in(event, &cx)).await
+        cx.clone()
+            .scope(self.notify_in(event.seam_event(), &cx))
+            .await
     }
 
     /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
@@ -169,31 +186,44 @@ impl Signalled<'_> {
 
     /// [`Harness::prompt_submit`] under the token: a cancelled waterfall stops, its decision
     /// is what answered before the cancel, and [`Evaluated::is_cancelled`] is `true`.
-    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
+    pub async fn prompt_submit(
+        &self,
+        event: &impl SeamInput<takes::PromptSubmit>,
+    ) -> Evaluated<PromptDecision> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.prompt_submit_in(event, &cx)).await
+        cx.clone()
+            .scope(h.prompt_submit_in(event.seam_event(), &cx))
+            .await
     }
 
     /// [`Harness::session_start`] under the token.
-    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
+    pub async fn session_start(
+        &self,
+        event: &impl SeamInput<takes::SessionStart>,
+    ) -> Evaluated<Vec<String>> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.session_start_in(event, &cx)).await
+        cx.clone()
+            .scope(h.session_start_in(event.seam_event(), &cx))
+            .await
     }
 
     /// [`Harness::stop`] under the token.
-    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
+    pub async fn stop(
+        &self,
+        event: &impl SeamInput<takes::Stop>,
+    ) -> Evaluated<ContinuationDecision> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.stop_in(event, &cx)).await
+        cx.clone().scope(h.stop_in(event.seam_event(), &cx)).await
     }
 
     /// [`Harness::notify`] under the token.
-    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
+    pub async fn notify(&self, event: &impl SeamInput<takes::Notify>) -> Evaluated<()> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.notify_in(event, &cx)).await
+        cx.clone().scope(h.notify_in(event.seam_event(), &cx)).await
     }
 
     /// [`Harness::post_tool`] under the token.
@@ -212,10 +242,12 @@ impl Signalled<'_> {
     }
 
     /// [`Harness::submit_prompt`] under the token.
-    pub async fn submit_prompt(&self, event: &SeamEvent) -> Submitted {
+    pub async fn submit_prompt(&self, event: &impl SeamInput<takes::PromptSubmit>) -> Submitted {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.submit_prompt_in(event, &cx)).await
+        cx.clone()
+            .scope(h.submit_prompt_in(event.seam_event(), &cx))
+            .await
     }
 
     /// [`Harness::emit`] under the token: a cancelled emission calls no further handler.

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 
-use super::{Evaluated, Harness, HookContext, SeamEvent};
+use super::{Evaluated, Harness, HookContext, SeamEvent, SeamInput, takes};
 use crate::decision::PromptDecision;
 
 /// Identity of one turn, unique in the harness.
@@ -107,9 +107,11 @@ impl Harness {
     /// ([`Harness::prompt_submit`]) inside it. A block records `prompt/blocked` (the
     /// original prompt and the reason) and closes the turn as `rejected` with zero steps.
     /// A session with a turn still open gets that turn closed as interrupted first.
-    pub async fn submit_prompt(&self, event: &SeamEvent) -> Submitted {
+    pub async fn submit_prompt(&self, event: &impl SeamInput<takes::PromptSubmit>) -> Submitted {
         let cx = self.context(None);
-        cx.clone().scope(self.submit_prompt_in(event, &cx)).await
+        cx.clone()
+            .scope(self.submit_prompt_in(event.seam_event(), &cx))
+            .await
     }
 
     pub(super) async fn submit_prompt_in(&self, event: &SeamEvent, cx: &HookContext) -> Submitted {
