@@ -64,6 +64,11 @@ pub mod prelude {
     pub use seamguard_macros::{Event, guard, hook, policy};
 }
 
+/// The Rust quick start of the README, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeQuickStart;
+
 /// The Rust examples of the book's "Embedding in Rust" chapter, run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/src/embedding.md")]
