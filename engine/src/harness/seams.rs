@@ -139,6 +139,17 @@ impl Harness {
         cx.clone().scope(self.post_tool_in(output, None, &cx)).await
     }
 
+    /// Submit a prompt as a turn: open the turn, then run prompt-submit policy
+    /// ([`Harness::prompt_submit`]) inside it. A block records `prompt/blocked` (the
+    /// original prompt and the reason) and closes the turn as `rejected` with zero steps.
+    /// A session with a turn still open gets that turn closed as interrupted first.
+    pub async fn submit_prompt(&self, event: &impl SeamInput<takes::PromptSubmit>) -> Submitted {
+        let cx = self.context(None);
+        cx.clone()
+            .scope(self.submit_prompt_in(event.seam_event(), &cx))
+            .await
+    }
+
     /// Run one sealed call through the five phases (see the module docs) and return its
     /// immutable record. Never panics and never returns a Rust error: every failure is an
     /// error [`ToolResult`](super::ToolResult).

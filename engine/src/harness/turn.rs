@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 
-use super::{Evaluated, Harness, HookContext, SeamEvent, SeamInput, takes};
+use super::{Evaluated, Harness, HookContext, SeamEvent};
 use crate::decision::PromptDecision;
 
 /// Identity of one turn, unique in the harness.
@@ -103,17 +103,6 @@ fn session_of(event: &SeamEvent) -> String {
 }
 
 impl Harness {
-    /// Submit a prompt as a turn: open the turn, then run prompt-submit policy
-    /// ([`Harness::prompt_submit`]) inside it. A block records `prompt/blocked` (the
-    /// original prompt and the reason) and closes the turn as `rejected` with zero steps.
-    /// A session with a turn still open gets that turn closed as interrupted first.
-    pub async fn submit_prompt(&self, event: &impl SeamInput<takes::PromptSubmit>) -> Submitted {
-        let cx = self.context(None);
-        cx.clone()
-            .scope(self.submit_prompt_in(event.seam_event(), &cx))
-            .await
-    }
-
     pub(super) async fn submit_prompt_in(&self, event: &SeamEvent, cx: &HookContext) -> Submitted {
         let session_id = session_of(event);
         let turn = self.open_turn(&session_id);
