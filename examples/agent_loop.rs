@@ -25,15 +25,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use seamguard::harness::{
-    BoxFuture, CancellationToken, Harness, Metrics, PolicyTable, RegistrationOptions, SeamEvent,
-    SessionStartSource, Submitted, Timeout, Tool, ToolCall, ToolExecution, ToolOutput, Turn,
-    TurnEnd, at, check_records,
-};
+use seamguard::harness::{SessionStartSource, Turn, TurnEnd, check_records};
+use seamguard::prelude::*;
 use seamguard::readers::{EventReader, Item};
-use seamguard::{
-    GuardDeny, PostToolDecision, PreToolDecision, Scope, Seam, guard, hook, hooks, policy,
-};
 
 /// Reading outside the project needs a look from the user.
 #[hook(seam = "pre-tool", tool = "Read|Grep|Glob")]
@@ -44,26 +38,24 @@ fn reads_outside_project(call: &ToolCall) -> Option<PreToolDecision> {
         .get("file_path")
         .or_else(|| call.input().get("path"))?
         .as_str()?;
-    (path.starts_with('/') && !path.starts_with(cwd)).then(|| PreToolDecision::Ask {
-        reason: format!("{path} is outside the project"),
-    })
+    (path.starts_with('/') && !path.starts_with(cwd))
+        .then(|| PreToolDecision::ask(format!("{path} is outside the project")))
 }
 
 /// No agent-side edits of CI configuration (async: a real check might ask a service).
 #[guard(tool = "Edit|MultiEdit|Write")]
 async fn no_ci_edits(call: &ToolCall) -> Option<GuardDeny> {
     let path = call.input().get("file_path")?.as_str()?;
-    path.contains("/.github/workflows/").then(|| GuardDeny {
-        reason: "CI workflows are changed by humans only".into(),
-    })
+    path.contains("/.github/workflows/")
+        .then(|| GuardDeny::new("CI workflows are changed by humans only"))
 }
 
 /// After a failing test run, remind the model to read the failures first.
 #[hook(seam = "post-tool", tool = "Bash")]
 fn after_tests(out: &ToolOutput) -> Option<PostToolDecision> {
     let cmd = out.call.command()?;
-    (cmd.contains("npm test") || cmd.contains("npm run test")).then(|| PostToolDecision::Accept {
-        additional_contexts: vec!["Read the first failing test before changing code.".into()],
+    (cmd.contains("npm test") || cmd.contains("npm run test")).then(|| {
+        PostToolDecision::accept().with_context("Read the first failing test before changing code.")
     })
 }
 

@@ -10,6 +10,8 @@
 //! * An "extension" (an async pre-tool hook asking about `curl`) is registered through
 //!   `&Harness` while tool calls run in other tasks, and unregistered with its handle: a
 //!   call that started before the change keeps the handlers it started with.
+//! * A prompt "alias" handler (an async closure) rewrites `ship it` into a production deploy;
+//!   the team policy's prompt rule blocks the rewritten prompt: tables judge the final value.
 //!
 //! ```text
 //! cargo run --example shared_harness
@@ -22,10 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use serde_json::json;
-
-use seamguard::harness::{Harness, PolicyTable, RegistrationOptions, ToolCall, at};
-use seamguard::{PreToolDecision, Scope};
+use seamguard::prelude::*;
 
 /// What one run of the example saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +44,8 @@ pub(crate) struct Report {
     pub team_policy: String,
     /// Calls the rate limiter counted (every pre-tool call of the shared harness).
     pub counted: usize,
+    /// `ship it` after the alias handler rewrote it into a production deploy.
+    pub rewritten_prompt: String,
 }
 
 /// A decision in one word plus its reason.
@@ -59,7 +60,11 @@ fn show(d: &Option<PreToolDecision>) -> String {
 }
 
 fn bash(cmd: &str) -> ToolCall {
-    ToolCall::new("Bash", json!({ "command": cmd }), "s1", "/work/project")
+    ToolCall::builder("Bash")
+        .arg("command", cmd)
+        .session("s1")
+        .cwd("/work/project")
+        .build()
 }
 
 /// A pre-tool evaluation of `cmd` on its own task.
@@ -121,9 +126,7 @@ pub(crate) async fn run(root: &Path) -> Result<Report, Box<dyn std::error::Error
         |call, _cx| async move {
             tokio::time::sleep(Duration::from_millis(10)).await;
             let curl = call.command().is_some_and(|c| c.starts_with("curl "));
-            curl.then(|| PreToolDecision::Ask {
-                reason: "network access".into(),
-            })
+            curl.then(|| PreToolDecision::ask("network access"))
         },
         RegistrationOptions::named("net-extension").matcher("Bash"),
     )?;
@@ -135,6 +138,32 @@ pub(crate) async fn run(root: &Path) -> Result<Report, Box<dyn std::error::Error
     let after = spawn_call(&harness, "curl https://example.org");
     let team_call = spawn_call(&harness, "npm publish");
 
+    // A prompt alias expanded by an async handler with state (the aliases); the team
+    // policy blocks production deploys, and judges the prompt as rewritten.
+    let aliases = Arc::new(vec![("ship it", "deploy --env=production")]);
+    harness.on_async(
+        at::PromptSubmit,
+        move |ev, _cx| {
+            let aliases = aliases.clone();
+            async move {
+                let prompt = ev.prompt_text()?;
+                let (_, expanded) = aliases.iter().find(|(alias, _)| *alias == prompt)?;
+                Some(PromptDecision::rewrite(*expanded))
+            }
+        },
+        RegistrationOptions::named("aliases"),
+    )?;
+    let prompt = PromptEvent::new("ship it", "s1", "/work/project");
+    let rewritten_prompt = match harness.prompt_submit(&prompt).await.decision {
+        PromptDecision::Block { reason, .. } => format!("block: {reason}"),
+        PromptDecision::Allow {
+            rewritten_prompt, ..
+        } => format!(
+            "allow: {}",
+            rewritten_prompt.as_deref().unwrap_or("ship it")
+        ),
+    };
+
     Ok(Report {
         load_error,
         unhandled,
@@ -143,6 +172,7 @@ pub(crate) async fn run(root: &Path) -> Result<Report, Box<dyn std::error::Error
         after_unregistration: show(&after.await?),
         team_policy: show(&team_call.await?),
         counted: counted.load(Ordering::SeqCst),
+        rewritten_prompt,
     })
 }
 

@@ -38,6 +38,37 @@ pub use seamguard_engine::harness::Event;
 pub use seamguard_engine::*;
 pub use seamguard_macros::{Event, guard, hook, policy};
 
+/// One import for a harness: the engine's [`prelude`](seamguard_engine::prelude) (the
+/// [`Harness`](harness::Harness), calls and events, typed decisions and their constructors,
+/// registration, tools and wrappers) and the macros `#[hook]`, `#[guard]`, `policy!`,
+/// `hooks!` and `#[derive(Event)]`.
+///
+/// ```
+/// use seamguard::prelude::*;
+///
+/// #[guard(tool = "Bash")]
+/// fn no_rm(call: &ToolCall) -> Option<GuardDeny> {
+///     call.command()?.contains("rm -rf").then(|| GuardDeny::new("no rm -rf"))
+/// }
+///
+/// let h = Harness::new();
+/// h.register_all(hooks![no_rm])?;
+/// let call = ToolCall::builder("Bash").arg("command", "rm -rf /").build();
+/// let rt = tokio::runtime::Builder::new_current_thread().build()?;
+/// let pre = rt.block_on(h.pre_tool(&call));
+/// assert_eq!(pre.decision, Some(PreToolDecision::deny("no rm -rf")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod prelude {
+    pub use seamguard_engine::prelude::*;
+    pub use seamguard_macros::{Event, guard, hook, policy};
+}
+
+/// The Rust quick start of the README, run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeQuickStart;
+
 /// The Rust examples of the book's "Embedding in Rust" chapter, run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/src/embedding.md")]

@@ -15,6 +15,11 @@
 
 use serde_json::Value;
 
+mod build;
+mod plain;
+
+pub use plain::plain_reasons;
+
 use crate::policy::Source;
 use crate::seam::Seam;
 
@@ -257,10 +262,12 @@ impl Outcome {
         self.fired.iter().map(|c| c.rule.as_str()).collect()
     }
 
-    /// The typed pre-tool decision, or `None` for abstain or another seam.
+    /// The typed pre-tool decision, or `None` for abstain or another seam. Typed decisions
+    /// carry the reasons' own text ([`Outcome::plain_reason`]); the rules that gave them are
+    /// in [`Outcome::reasons`].
     pub fn pre_tool(&self) -> Option<PreToolDecision> {
         self.at(Seam::PreTool)?;
-        let reason = self.reason_text();
+        let reason = self.plain_reason();
         Some(match self.verdict() {
             Verdict::Allow => PreToolDecision::Allow {
                 reason: (!reason.is_empty()).then_some(reason),
@@ -281,7 +288,7 @@ impl Outcome {
                 updated_input: self.updated_input.clone(),
             },
             Verdict::Deny => PermissionDecision::Deny {
-                message: self.reason_text(),
+                message: self.plain_reason(),
             },
             _ => return None,
         })
@@ -292,7 +299,7 @@ impl Outcome {
         self.at(Seam::PromptSubmit)?;
         Some(match self.verdict() {
             Verdict::Block => PromptDecision::Block {
-                reason: self.reason_text(),
+                reason: self.plain_reason(),
                 suppress_prompt: self.suppress_prompt,
             },
             _ => PromptDecision::Allow {
@@ -317,7 +324,7 @@ impl Outcome {
                     .map(|c| c.rule.as_str())
                     .collect();
                 PostToolDecision::Block {
-                    feedback: self.reason_text(),
+                    feedback: self.plain_reason(),
                     additional_contexts: self
                         .contexts
                         .iter()
@@ -511,6 +518,14 @@ type ReasonGroup<'a> = (Option<String>, Vec<(String, Vec<&'a str>)>);
 /// assert_eq!(r, "No secrets here. [a, b]; Asks first [c]");
 /// ```
 pub fn join_reasons<'a>(reasons: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    join_reasons_as(reasons, true)
+}
+
+/// [`join_reasons`], with the ` [rules]` only when `with_rules` ([`plain_reasons`]: not).
+fn join_reasons_as<'a>(
+    reasons: impl Iterator<Item = (&'a str, &'a str)>,
+    with_rules: bool,
+) -> String {
     // (what could not be checked, reasons with their rules), in order of first appearance; a
     // reason without a head is a group of its own.
     let mut parts: Vec<ReasonGroup<'a>> = Vec::new();
@@ -589,9 +604,11 @@ pub fn join_reasons<'a>(reasons: impl Iterator<Item = (&'a str, &'a str)>) -> St
                 out.push_str(", ");
             }
             out.push_str(shared.map_or(body.as_str(), |t| &body[..body.len() - t.len()]));
-            out.push_str(" [");
-            out.push_str(&rules.join(", "));
-            out.push(']');
+            if with_rules {
+                out.push_str(" [");
+                out.push_str(&rules.join(", "));
+                out.push(']');
+            }
         }
     }
     if let Some(t) = shared {
@@ -693,7 +710,7 @@ pub fn merged_verdict(seam: Seam, contributions: &[Contribution]) -> Verdict {
 
 /// `merge(Seam::PreTool, contributions).pre_tool()` without building the outcome: the
 /// harness answers a pre-tool call with this and merges the whole outcome only when asked.
-/// The verdict comes from [`merged_verdict`], the reason is [`Outcome::reason_text`]'s.
+/// The verdict comes from [`merged_verdict`], the reason is [`Outcome::plain_reason`]'s.
 pub fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecision> {
     let seam = Seam::PreTool;
     let best = merged_verdict(seam, contributions);
@@ -705,8 +722,7 @@ pub fn pre_tool_decision(contributions: &[Contribution]) -> Option<PreToolDecisi
             .iter()
             .filter(move |c| !c.observe && c.verdict == best)
     };
-    let reason =
-        join_reasons(winners().filter_map(|c| c.reason.as_deref().map(|r| (r, c.rule.as_str()))));
+    let reason = plain_reasons(winners().filter_map(|c| c.reason.as_deref()));
     Some(match best {
         Verdict::Allow => PreToolDecision::Allow {
             reason: (!reason.is_empty()).then_some(reason),
@@ -914,12 +930,18 @@ mod tests {
              Pushing needs approval [c, d]; \
              Inline code opens a file; it may be a secret: `ruby -e x` [g, f]"
         );
+        // The typed decision says the same without the rules.
         let pre = pre_tool_decision(&out.fired);
+        let plain = "cannot tell where it goes: sends to $H (Bash: `curl $H`); seamguard cannot \
+             rule out: Uploads need approval, Network access needs approval.; \
+             Pushing needs approval; \
+             Inline code opens a file; it may be a secret: `ruby -e x`";
         assert_eq!(
             pre,
             Some(PreToolDecision::Ask {
-                reason: out.reason_text()
+                reason: plain.into()
             })
         );
+        assert_eq!(out.pre_tool(), pre);
     }
 }

@@ -35,7 +35,8 @@
 //! * [`readers`]: recorded sessions (Claude Code, Codex, Gemini, payload logs) as events
 //!   for replay.
 //! * [`audit`]: the audit log the hook command appends to.
-//! * [`harness`]: the embedding API for Rust agent harnesses.
+//! * [`harness`]: the embedding API for Rust agent harnesses; [`prelude`]: its common
+//!   items in one import.
 //!
 //! ## Policy files are untrusted input
 //!
@@ -86,6 +87,7 @@ pub mod event;
 pub mod explain;
 pub mod harness;
 pub mod memory;
+pub mod prelude;
 pub mod readers;
 pub mod runner;
 pub mod shell;
@@ -109,7 +111,7 @@ pub use decision::{
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
     merged_verdict, pre_tool_decision,
 };
-pub use decision::{CANNOT_RULE_OUT, join_reasons};
+pub use decision::{CANNOT_RULE_OUT, join_reasons, plain_reasons};
 pub use dialect::Dialect;
 pub use engine::{
     ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,

@@ -55,7 +55,7 @@ async fn deny_skips_dispatch() {
     assert_eq!(
         exec.result.error,
         Some(ExecError::Denied {
-            reason: "no rm [deny_rm]".into()
+            reason: "no rm".into()
         })
     );
     assert_eq!(exec.pre.verdict(), Verdict::Deny);
@@ -112,7 +112,7 @@ decision = "allow"
     assert_eq!(
         pre.decision,
         Some(PreToolDecision::Deny {
-            reason: "force pushes are never allowed [no_force_push]".into()
+            reason: "force pushes are never allowed".into()
         })
     );
     // Hooks first (table, then handlers), guards last; the allows fired but lost.

@@ -8,10 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use seamguard::harness::{
-    BoxFuture, CancellationToken, EventHandler, ExecError, Harness, Next, RegistrationOptions,
-    SeamEvent, Tool, ToolCall, ToolResult, Wrapper, at, tool_fn,
+    BoxFuture, CancellationToken, EventHandler, ExecError, Harness, Next, PolicyTable,
+    RegistrationOptions, SeamEvent, Tool, ToolCall, ToolResult, Wrapper, at, tool_fn,
 };
-use seamguard::{Event, PreToolDecision, PromptDecision};
+use seamguard::{Event, PermissionDecision, PreToolDecision, PromptDecision, Scope};
 use serde_json::json;
 
 fn bash(cmd: &str) -> ToolCall {
@@ -115,7 +115,7 @@ async fn a_wrapper_cannot_replace_or_remove_the_signal() {
 }
 
 #[tokio::test]
-async fn a_cancelled_prompt_waterfall_stops_and_blocks() {
+async fn a_cancelled_prompt_waterfall_stops_and_says_it_was_cancelled() {
     let h = Harness::new();
     let token = CancellationToken::new();
     let cancel = token.clone();
@@ -149,16 +149,137 @@ async fn a_cancelled_prompt_waterfall_stops_and_blocks() {
         0,
         "no handler runs after cancel"
     );
+    // Not the pre-tool seam: the decision is what answered before the cancel, and the
+    // evaluation says it was cancelled; the handler it skipped is no failure.
+    assert!(r.is_cancelled());
     assert_eq!(
         r.decision,
-        PromptDecision::Block {
-            reason: "handler failed: cancelled [after]".into(),
-            suppress_prompt: false,
+        PromptDecision::Allow {
+            rewritten_prompt: Some("rewritten".into()),
+            additional_contexts: vec![],
         }
     );
-    assert_eq!(r.failures.len(), 1);
-    assert_eq!(r.failures[0].name, "after");
-    assert_eq!(r.failures[0].message, "cancelled");
+    assert_eq!(r.failures, vec![]);
+    assert_eq!(r.outcome().fired_ids(), ["cancels"]);
+
+    // Not cancelled: the same harness says so.
+    let r = h.prompt_submit(&ev).await;
+    assert!(!r.is_cancelled());
+}
+
+/// The pre-tool answer of a cancelled run.
+fn cancelled_deny() -> Option<PreToolDecision> {
+    Some(PreToolDecision::Deny {
+        reason: "the run was cancelled before every policy answered".into(),
+    })
+}
+
+/// A token cancelled 100 ms from now.
+fn cancelled_soon() -> CancellationToken {
+    let token = CancellationToken::new();
+    let later = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        later.cancel();
+    });
+    token
+}
+
+#[tokio::test]
+async fn a_cancelled_command_hook_and_a_cancelled_rust_hook_both_deny_at_pre_tool() {
+    // A command hook still running at the cancel.
+    let mut by_command = Harness::new();
+    by_command.add_table(
+        PolicyTable::load_str(
+            "[[rule]]\nid = \"slow-check\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+             run = { command = \"cat >/dev/null; sleep 5\", timeout = \"10s\" }\n",
+            "slow.toml",
+            Scope::User,
+        )
+        .unwrap(),
+    );
+    let started = std::time::Instant::now();
+    let a = by_command
+        .with_signal(cancelled_soon())
+        .pre_tool(&bash("ls"))
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the hook was killed"
+    );
+
+    // A Rust hook still running at the cancel, and one after it that is never called.
+    let by_rust = Harness::new();
+    by_rust
+        .on_async(
+            at::PreTool,
+            |_call, _cx| async {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                Some(PreToolDecision::allow())
+            },
+            RegistrationOptions::named("slow"),
+        )
+        .unwrap();
+    by_rust
+        .on(
+            at::PreTool,
+            |_c, _cx| Some(PreToolDecision::allow()),
+            RegistrationOptions::named("skipped"),
+        )
+        .unwrap();
+    let b = by_rust
+        .with_signal(cancelled_soon())
+        .pre_tool(&bash("ls"))
+        .await;
+
+    for r in [&a, &b] {
+        assert_eq!(r.decision, cancelled_deny());
+        assert!(r.is_cancelled());
+        assert_eq!(r.failures, vec![], "cut off or skipped is not failed");
+        assert_eq!(r.outcome().fired_ids(), ["seamguard:cancelled"]);
+    }
+    // Permission requests fail closed the same way.
+    let token = CancellationToken::new();
+    token.cancel();
+    let p = by_rust
+        .with_signal(token)
+        .permission_request(&bash("ls"))
+        .await;
+    assert!(p.is_cancelled());
+    assert_eq!(
+        p.decision,
+        Some(PermissionDecision::Deny {
+            message: "the run was cancelled before every policy answered".into()
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_cancel_during_post_tool_policy_withholds_the_content() {
+    let h = Harness::new();
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    h.on_async(
+        at::PostTool,
+        move |_out, _cx| {
+            let cancel = cancel.clone();
+            async move {
+                cancel.cancel();
+                std::future::pending::<Option<seamguard::PostToolDecision>>().await
+            }
+        },
+        RegistrationOptions::named("would-redact"),
+    )
+    .unwrap();
+    let secret = tool_fn(|_c: &ToolCall| Ok(json!("sk-live-123")));
+    let exec = h
+        .with_signal(token)
+        .execute(bash("cat .env"), &secret)
+        .await;
+    assert!(exec.dispatched);
+    assert_eq!(exec.result.error, Some(ExecError::Cancelled));
+    assert_eq!(exec.result.content, json!("cancelled"));
+    assert_eq!(exec.failures, vec![]);
 }
 
 #[derive(Event)]

@@ -20,7 +20,7 @@ fn ls() -> ToolCall {
 /// What the harness denies with, for a load error whose first diagnostic is `first`.
 fn denied(file: &str, first: &str) -> String {
     format!(
-        "seamguard policy {file} failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check {file}`) [seamguard:load-error]"
+        "seamguard policy {file} failed to load, so tool calls are denied until it is fixed: {first}. Fix it (`seamguard check {file}`)"
     )
 }
 

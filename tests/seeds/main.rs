@@ -10,8 +10,11 @@
 mod async_handlers;
 mod cancellation;
 mod detached;
+mod ergonomics;
 mod example;
 mod fail_closed;
+mod final_value;
+mod halt;
 mod matchers;
 mod nested;
 mod presentation;

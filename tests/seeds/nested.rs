@@ -184,10 +184,7 @@ async fn an_outer_block_discards_deferred_contexts() {
         "/w",
     );
     let exec = h.execute(call, &tool).await;
-    assert_eq!(
-        exec.feedback.as_deref(),
-        Some("composite output withheld [composite-post]")
-    );
+    assert_eq!(exec.feedback.as_deref(), Some("composite output withheld"));
     assert_eq!(
         texts(&exec.contexts),
         vec![("composite-post", "rerun the steps one by one")]
@@ -223,10 +220,7 @@ async fn a_block_keeps_only_the_blocking_decisions_contexts() {
     let leaky = tool_fn(|_c: &ToolCall| Ok(json!("token sk-123")));
     let call = ToolCall::new("Bash", json!({ "command": "env" }), "s1", "/w");
     let exec = h.execute(call, &leaky).await;
-    assert_eq!(
-        exec.feedback.as_deref(),
-        Some("a token in the output [no-tokens]")
-    );
+    assert_eq!(exec.feedback.as_deref(), Some("a token in the output"));
     assert_eq!(
         texts(&exec.contexts),
         vec![
@@ -237,7 +231,7 @@ async fn a_block_keeps_only_the_blocking_decisions_contexts() {
     assert_eq!(
         exec.post.as_ref().unwrap().post_tool(),
         Some(PostToolDecision::Block {
-            feedback: "a token in the output [no-tokens]".into(),
+            feedback: "a token in the output".into(),
             additional_contexts: vec!["rotate the token".into(), "use the vault".into()],
         })
     );

@@ -86,7 +86,7 @@ fn arc_harness_crosses_spawned_tasks_and_tools_dispatch_nested_calls() {
         from_task.result.content,
         json!([
             { "ok": true, "content": "ls" },
-            { "ok": false, "content": "denied: no rm: rm -rf / [no-rm]" },
+            { "ok": false, "content": "denied: no rm: rm -rf /" },
         ])
     );
 
@@ -104,7 +104,7 @@ fn arc_harness_crosses_spawned_tasks_and_tools_dispatch_nested_calls() {
     assert_eq!(
         other.join().unwrap(),
         Some(PreToolDecision::Deny {
-            reason: "no rm: rm x [no-rm]".into()
+            reason: "no rm: rm x".into()
         })
     );
 }
@@ -131,7 +131,7 @@ async fn run_rule_in_a_policy_table_blocks_with_exit_2() {
     assert_eq!(
         exec.result.error,
         Some(ExecError::Denied {
-            reason: "deploys need a ticket [deploy-ticket]".into()
+            reason: "deploys need a ticket".into()
         })
     );
 

@@ -82,7 +82,7 @@ async fn a_seam_method_given_another_seams_event_fails_closed_and_says_so() {
     assert_eq!(
         r.decision,
         PromptDecision::Block {
-            reason: format!("{message} [seamguard]"),
+            reason: message.into(),
             suppress_prompt: false,
         }
     );
@@ -105,4 +105,72 @@ async fn a_seam_method_given_another_seams_event_fails_closed_and_says_so() {
         h.stop(&raw).await.failures[0].message,
         "a `session-start` event given to `stop` (it takes `stop`, `subagent-stop`); nothing evaluated"
     );
+}
+
+#[tokio::test]
+async fn each_seam_method_has_its_own_event_type() {
+    use seamguard::harness::{NoticeEvent, PromptEvent, StartEvent, StopEvent};
+
+    let h = Harness::new();
+    h.on(
+        at::Stop,
+        |ev, _| {
+            (!ev.stop_hook_active()).then(|| ContinuationDecision::continue_with("run the tests"))
+        },
+        RegistrationOptions::named("tests-first"),
+    )
+    .unwrap();
+    h.on(
+        at::SessionStart,
+        |ev, _| Some(format!("started: {}", ev.session_start_source()?)),
+        RegistrationOptions::named("greet"),
+    )
+    .unwrap();
+
+    // The typed events evaluate as the raw events they hold.
+    let stop = StopEvent::new(false, "s1", "/w");
+    assert_eq!(
+        h.stop(&stop).await.decision,
+        ContinuationDecision::continue_with("run the tests")
+    );
+    assert_eq!(stop.event(), &SeamEvent::stop(false, "s1", "/w"));
+    let start = StartEvent::new(SessionStartSource::Clear, "s1", "/w");
+    assert_eq!(
+        h.session_start(&start).await.decision,
+        vec!["started: clear".to_string()]
+    );
+    let prompt = PromptEvent::new("hello", "s1", "/w");
+    assert_eq!(
+        h.prompt_submit(&prompt).await.decision,
+        PromptDecision::allow()
+    );
+    let notice = NoticeEvent::session_end("logout", "s1", "/w");
+    assert!(h.notify(&notice).await.failures.is_empty());
+
+    // From the typed payloads of `seamguard::event`.
+    let HookEvent::Stop(payload) = SeamEvent::stop(true, "s2", "/w").typed().unwrap() else {
+        panic!("a stop payload");
+    };
+    let stop = StopEvent::from(payload);
+    assert_eq!((stop.seam, stop.stop_hook_active()), (Seam::Stop, true));
+    assert_eq!(h.stop(&stop).await.decision, ContinuationDecision::Stop);
+
+    // From a raw event: the seam must be one the type stands for.
+    assert_eq!(
+        StopEvent::try_new(SeamEvent::prompt("hi", "s1", "/w")).unwrap_err(),
+        EventError::WrongSeam {
+            expected: Seam::Stop,
+            found: Seam::PromptSubmit,
+        }
+    );
+    let sub = StopEvent::try_new(
+        SeamEvent::try_new(
+            Seam::SubagentStop,
+            json!({ "session_id": "s1", "cwd": "/w", "stop_hook_active": false }),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sub.seam, Seam::SubagentStop);
+    assert!(NoticeEvent::try_from(SeamEvent::notification("hi", "s1", "/w")).is_ok());
 }

@@ -151,6 +151,7 @@ struct Eval<'p> {
     current: Cow<'p, Value>,
     /// Whether `current` differs from the payload (guards are then re-checked).
     input_changed: bool,
+    recheck: bool, // A value already rewritten ([`Engine::recheck`]): no prepend / append.
     contributions: Vec<Contribution>,
     /// Contributions of observe-mode policies (indices into `contributions`).
     observed: Vec<usize>,
@@ -289,6 +290,16 @@ impl Engine {
     /// assert_eq!(outcome.fired_ids(), ["no-rm"]);
     /// ```
     pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
+        self.evaluate_as(seam, payload, dialect, false)
+    }
+
+    /// [`Engine::evaluate`] of a value handlers rewrote after a first evaluation: prompt
+    /// prepends and appends are not applied again (replacements and redactions are).
+    pub(crate) fn recheck(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
+        self.evaluate_as(seam, payload, dialect, true)
+    }
+
+    fn evaluate_as(&self, seam: Seam, payload: &Value, dialect: Dialect, recheck: bool) -> Outcome {
         // Codex code mode: the tool calls inside an `exec` call, each judged as itself.
         if dialect == Dialect::Codex
             && let Some(out) = crate::readers::code_mode::judge(seam, payload, &|p| {
@@ -303,6 +314,7 @@ impl Engine {
             dialect,
             current: Cow::Borrowed(payload),
             input_changed: false,
+            recheck,
             contributions: Vec::new(),
             observed: Vec::new(),
             warnings: Vec::new(),
@@ -586,6 +598,9 @@ impl Engine {
         let Some(rw) = &rule.action.rewrite else {
             return false;
         };
+        if st.recheck && !matches!(rw, Rewrite::Replace { .. }) {
+            return false;
+        }
         let next = {
             let prompt = st
                 .current

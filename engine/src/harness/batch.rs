@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
 use super::{Harness, Injected, Tool, ToolCall, ToolExecution};
+use crate::decision::Attributed;
 
 impl Harness {
     /// Start a batch of tool calls whose contexts are appended after all its results.
@@ -87,6 +88,12 @@ pub struct BatchOutcome {
 }
 
 impl BatchOutcome {
+    /// The first halt of the batch's calls ([`ToolExecution::halt`]): the agent loop must
+    /// stop after this batch.
+    pub fn halt(&self) -> Option<&Attributed> {
+        self.results.iter().find_map(|r| r.halt.as_ref())
+    }
+
     /// What the loop appends: results first, contexts after (tool-call/result adjacency).
     pub fn transcript(&self) -> Vec<TranscriptEntry> {
         self.results
@@ -105,7 +112,16 @@ impl Batch<'_> {
 
     /// Run one call through [`Harness::execute`]; its contexts enter the FIFO when its
     /// post-tool phase has finished.
+    ///
+    /// After a call of the batch halted ([`ToolExecution::halt`]), no later call runs: each
+    /// is recorded as not dispatched, with [`ExecError::Halted`](super::ExecError::Halted)
+    /// and the same halt, and no policy runs for it.
     pub async fn execute(&mut self, call: ToolCall, tool: &dyn Tool) -> &ToolExecution {
+        if let Some(h) = self.halt().cloned() {
+            let i = self.results.len();
+            self.results.push(ToolExecution::not_started(call, h));
+            return &self.results[i];
+        }
         let exec = match &self.signal {
             Some(s) => {
                 self.harness
@@ -119,6 +135,11 @@ impl Batch<'_> {
         let i = self.results.len();
         self.results.push(exec);
         &self.results[i]
+    }
+
+    /// The first halt of the batch's calls so far: the agent loop must stop.
+    pub fn halt(&self) -> Option<&Attributed> {
+        self.results.iter().find_map(|r| r.halt.as_ref())
     }
 
     /// Settle: every result, then the FIFO's contexts in order.

@@ -7,7 +7,9 @@
 //! file's command hook is never run, with a warning) and the hook payload. Out: one
 //! [`Contribution`] per hook that decided something, warnings, and a `hook/invoked` +
 //! `hook/result` record pair per hook ([`Harness::records`]). Hooks of one evaluation run
-//! concurrently; a cancelled run stops waiting, and the hooks still running are killed.
+//! concurrently; a cancelled run stops waiting, and the hooks still running are killed (they
+//! decide nothing; the seam method reports the cancellation,
+//! [`Evaluated::is_cancelled`](super::Evaluated::is_cancelled)).
 //!
 //! A detached hook (`run = { …, async = true }`, Claude Code's `"async": true`) is started
 //! and not awaited: it takes no part in the decision, writes no records (it may end after its
@@ -96,7 +98,7 @@ impl Harness {
         payload: &Value,
         cx: &HookContext,
     ) -> TablePart {
-        let mut part = TablePart::eval(&self.tables, self.dialect, seam, payload);
+        let mut part = TablePart::eval(&self.tables, self.dialect, (seam, payload), false);
         if !part.to_run.is_empty() {
             self.run_commands(seam, payload, &mut part, cx.signal())
                 .await;

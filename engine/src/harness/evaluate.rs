@@ -23,6 +23,31 @@ use crate::decision::{
 };
 use crate::seam::Seam;
 
+/// The hook payload tables judge a tool result with: `post-tool` with its `tool_response`
+/// (the presentation content), or `post-tool-failure` with its `error` text.
+fn post_payload(output: &ToolOutput) -> (Seam, Value) {
+    let failed = output.result.is_error;
+    let seam = if failed {
+        Seam::PostToolFailure
+    } else {
+        Seam::PostTool
+    };
+    let mut payload = output.call.payload().clone();
+    if let Some(o) = payload.as_object_mut() {
+        o.insert("hook_event_name".into(), seam.event_name().into());
+        if failed {
+            let text = match &output.result.content {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            o.insert("error".into(), Value::String(text));
+        } else {
+            o.insert("tool_response".into(), output.result.content.clone());
+        }
+    }
+    (seam, payload)
+}
+
 fn typed_or<D>(d: Option<D>, default: D) -> D {
     d.unwrap_or(default)
 }
@@ -101,6 +126,9 @@ impl Harness {
                     };
                     contributions.push(e.contribution(verdict, reason));
                 }
+                // Cut off by the run's cancellation: not a failure of the handler, and no
+                // handler after it is called (the cancellation denies, below).
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => {
                     // Fail closed: a pre-tool hook that cannot answer denies the call.
                     e.fail(Verdict::Deny, m, &mut contributions, &mut failures);
@@ -122,6 +150,7 @@ impl Harness {
                     Some(e.source.clone()),
                     deny,
                 )),
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => {
                     contributions.push(Contribution::from_guard(
                         &e.rule,
@@ -134,6 +163,10 @@ impl Harness {
                 }
             }
         }
+        let cancelled = cx.is_cancelled();
+        if cancelled {
+            contributions.push(cancelled_deny());
+        }
         let mut ev = Evaluated::merged_on_use(
             pre_tool_decision(&contributions),
             Seam::PreTool,
@@ -142,7 +175,7 @@ impl Harness {
             failures,
         );
         ev.hook_runs = hook_runs;
-        ev
+        ev.cancelled_if(cancelled)
     }
 
     /// See [`Harness::pre_tool`].
@@ -187,15 +220,20 @@ impl Harness {
                 Ok(Some(PermissionDecision::Deny { message })) => {
                     contributions.push(e.contribution(Verdict::Deny, Some(message)));
                 }
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => e.fail(Verdict::Deny, m, &mut contributions, &mut failures),
             }
         }
         // The tables' guard contributions here are their load errors (fail closed).
         contributions.extend(part.guards);
+        let cancelled = cx.is_cancelled();
+        if cancelled {
+            contributions.push(cancelled_deny());
+        }
         let mut outcome = merge(Seam::PermissionRequest, contributions);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;
-        Evaluated::ready(outcome.permission(), outcome, failures)
+        Evaluated::ready(outcome.permission(), outcome, failures).cancelled_if(cancelled)
     }
 
     /// See [`Harness::prompt_submit`].
@@ -226,6 +264,7 @@ impl Harness {
         if let (Some(p), Some(o)) = (&rewritten, current.payload.as_object_mut()) {
             o.insert("prompt".into(), Value::String(p.clone()));
         }
+        let judged = rewritten.clone();
         for e in self.registry_for(cx).seam_entries(Seam::PromptSubmit) {
             let Stored::Prompt(f) = &e.handler else {
                 continue;
@@ -248,14 +287,31 @@ impl Harness {
                 Ok(Some(PromptDecision::Block { reason, .. })) => {
                     contributions.push(e.contribution(Verdict::Block, Some(reason)));
                 }
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => e.fail(Verdict::Block, m, &mut contributions, &mut failures),
             }
         }
+        let mut warnings = part.warnings;
+        let mut suppress = part.suppress_prompt;
+        if rewritten != judged {
+            // A handler rewrote the prompt: the tables judge the final one (`recheck`).
+            let re = self.recheck(
+                (Seam::PromptSubmit, &current.payload),
+                &contributions,
+                &warnings,
+            );
+            contributions.extend(re.blocks);
+            warnings.extend(re.warnings);
+            suppress |= re.suppress_prompt;
+            if re.rewritten_prompt.is_some() {
+                rewritten = re.rewritten_prompt;
+            }
+        }
         let mut outcome = merge(Seam::PromptSubmit, contributions);
-        outcome.warnings = part.warnings;
+        outcome.warnings = warnings;
         outcome.hook_runs = part.hook_runs;
         outcome.rewritten_prompt = rewritten;
-        outcome.suppress_prompt = part.suppress_prompt && outcome.verdict() == Verdict::Block;
+        outcome.suppress_prompt = suppress && outcome.verdict() == Verdict::Block;
         let decision = typed_or(
             outcome.prompt(),
             PromptDecision::Allow {
@@ -263,7 +319,7 @@ impl Harness {
                 additional_contexts: Vec::new(),
             },
         );
-        Evaluated::ready(decision, outcome, failures)
+        Evaluated::ready(decision, outcome, failures).cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::session_start`].
@@ -295,6 +351,7 @@ impl Harness {
             match invoke(f, event, cx).await {
                 Ok(Some(text)) => push_contexts(&mut contributions, e, vec![text]),
                 Ok(None) => {}
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => failures.push(e.failure(m)),
             }
         }
@@ -306,6 +363,7 @@ impl Harness {
             outcome,
             failures,
         )
+        .cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::stop`].
@@ -331,6 +389,7 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Continue, Some(reason)));
                 }
                 Ok(_) => {}
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => failures.push(e.failure(m)),
             }
         }
@@ -342,6 +401,7 @@ impl Harness {
             outcome,
             failures,
         )
+        .cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::notify`].
@@ -364,14 +424,16 @@ impl Harness {
             let Stored::Observe(f) = &e.handler else {
                 continue;
             };
-            if let Err(m) = invoke(f, event, cx).await {
-                failures.push(e.failure(m));
+            match invoke(f, event, cx).await {
+                Ok(()) => {}
+                Err(_) if cx.is_cancelled() => break,
+                Err(m) => failures.push(e.failure(m)),
             }
         }
         let mut outcome = merge(event.seam, part.hooks);
         outcome.warnings = part.warnings;
         outcome.hook_runs = part.hook_runs;
-        Evaluated::ready((), outcome, failures)
+        Evaluated::ready((), outcome, failures).cancelled_if(cx.is_cancelled())
     }
 
     /// See [`Harness::post_tool`]. `tool` checks and presents a replaced value (without
@@ -384,32 +446,15 @@ impl Harness {
     ) -> Evaluated<PostToolDecision> {
         let mut current = output.clone();
         let mut part = TablePart::default();
-        if output.dispatched && !self.tables.is_empty() {
-            let seam = if output.result.is_error {
-                Seam::PostToolFailure
-            } else {
-                Seam::PostTool
-            };
-            let mut payload = output.call.payload().clone();
-            if let Some(o) = payload.as_object_mut() {
-                o.insert("hook_event_name".into(), seam.event_name().into());
-                if output.result.is_error {
-                    o.insert(
-                        "error".into(),
-                        Value::String(match &output.result.content {
-                            Value::String(s) => s.clone(),
-                            v => v.to_string(),
-                        }),
-                    );
-                } else {
-                    o.insert("tool_response".into(), output.result.content.clone());
-                }
-            }
+        let judge = output.dispatched && !self.tables.is_empty();
+        if judge {
+            let (seam, payload) = post_payload(&current);
             part = self.eval_tables(seam, &payload, cx).await;
             if let Some(r) = part.redacted.take() {
                 current.result.content = r;
             }
         }
+        let judged = current.result.content.clone();
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         let mut redacted = false;
@@ -458,14 +503,28 @@ impl Harness {
                     contributions.push(e.contribution(Verdict::Block, Some(feedback)));
                     push_contexts(&mut contributions, e, additional_contexts);
                 }
+                Err(_) if cx.is_cancelled() => break,
                 Err(m) => {
                     failures.push(e.failure(m));
                     break;
                 }
             }
         }
+        let mut warnings = part.warnings;
+        if judge && current.result.content != judged {
+            // A handler changed what the model sees: the tables judge the final content
+            // (`recheck`); their redactions apply to it again.
+            let (seam, payload) = post_payload(&current);
+            let re = self.recheck((seam, &payload), &contributions, &warnings);
+            contributions.extend(re.blocks);
+            warnings.extend(re.warnings);
+            if let Some(r) = re.redacted {
+                current.result.content = r;
+                redacted = true;
+            }
+        }
         let mut outcome = merge(Seam::PostTool, contributions);
-        outcome.warnings = part.warnings;
+        outcome.warnings = warnings;
         outcome.hook_runs = part.hook_runs;
         if replaced {
             outcome.replaced_value = Some(current.result.value);
@@ -485,6 +544,15 @@ impl Harness {
                 additional_contexts: Vec::new(),
             },
         );
-        Evaluated::ready(decision, outcome, failures)
+        Evaluated::ready(decision, outcome, failures).cancelled_if(cx.is_cancelled())
     }
+}
+
+/// What a cancelled run answers at `pre-tool` and `permission-request` (fail closed).
+fn cancelled_deny() -> Contribution {
+    Contribution::verdict(
+        super::CANCELLED_RULE,
+        Verdict::Deny,
+        Some("the run was cancelled before every policy answered".into()),
+    )
 }

@@ -223,7 +223,8 @@ pub enum ExecError {
     /// A pre-tool hook or a guard denied (or deferred) the call; the tool did not run.
     #[error("denied: {reason}")]
     Denied {
-        /// The merged reason (`text [rule]` per line).
+        /// The merged reason, the reasons' own text ([`ToolExecution::reasons`] has each
+        /// with its rule).
         reason: String,
     },
     /// The call needed approval and did not get `allowed-once` (rejected, cancelled, no
@@ -253,6 +254,14 @@ pub enum ExecError {
     /// yet (policy, approval, dispatch, post-tool policy) did not run.
     #[error("cancelled")]
     Cancelled,
+    /// A policy asked the agent to stop (a `halt`, Claude Code's `continue: false`) before
+    /// the tool ran: the call was not dispatched, whatever the decision, and the agent loop
+    /// should stop ([`ToolExecution::halt`] has the rule that asked).
+    #[error("halted: {reason}")]
+    Halted {
+        /// The halt's text.
+        reason: String,
+    },
     /// A wrapper ran out of time.
     #[error("timed out after {after_ms} ms")]
     Timeout {
@@ -262,6 +271,26 @@ pub enum ExecError {
 }
 
 impl ToolExecution {
+    /// The record of a call that was never started because an earlier call of its batch
+    /// halted the agent (`halt`): not dispatched, no policy run, the same halt.
+    pub(super) fn not_started(call: ToolCall, halt: crate::decision::Attributed) -> ToolExecution {
+        ToolExecution {
+            result: ToolResult::error(ExecError::Halted {
+                reason: halt.text.clone(),
+            }),
+            call,
+            parent: None,
+            feedback: None,
+            contexts: Vec::new(),
+            pre: Outcome::default(),
+            post: None,
+            dispatched: false,
+            failures: Vec::new(),
+            elapsed: Duration::ZERO,
+            halt: Some(halt),
+        }
+    }
+
     /// The reasons behind the result, each with its rule or handler and where it is
     /// declared, apart: a post-tool block's when the post-tool phase blocked, else the
     /// pre-tool decision's (a denial, an ask).
@@ -324,4 +353,10 @@ pub struct ToolExecution {
     pub failures: Vec<HandlerFailure>,
     /// Wall time of the whole pipeline.
     pub elapsed: Duration,
+    /// A policy's request that the agent stop (a `halt`: Claude Code's `continue: false`),
+    /// with the rule that asked: the pre-tool one (then the tool did not run and the result
+    /// is [`ExecError::Halted`]), else the post-tool one (the tool ran; its result stands).
+    /// The agent loop must stop after this call; a [`Batch`](super::Batch) runs no later
+    /// call.
+    pub halt: Option<crate::decision::Attributed>,
 }

@@ -8,11 +8,12 @@
 //!    │                          allow / deny / ask / defer (no argument rewrite: the call is sealed)
 //!    ├─ 2. guards               tables' [[guard]]s, then #[guard] handlers: Option<GuardDeny>,
 //!    │                          nothing can allow, so no later allow resurrects a deny
-//!    │      (deny, defer, a rejected ask, or a failed handler skip dispatch)
+//!    │      (deny, defer, a rejected ask, a halt, or a failed handler skip dispatch)
 //!    ├─ 3. around-dispatch      Wrapper layers (Timeout, Retry, Metrics, …) around the tool;
 //!    │                          a tool error or panic is normalized before wrappers see it
 //!    ├─ 4. post-tool transform  tables' post-tool rules, then handlers (waterfall: each sees the
-//!    │                          current, possibly redacted, content); block / redact / contexts
+//!    │                          current, possibly redacted, content); block / redact / contexts;
+//!    │                          content a handler changed is judged by the tables again
 //!    ├─ 5. final content        Tool::finalize_content: once, on every outcome (also failures)
 //!    └─ observers               #[hook(seam = "tool-result")]: an immutable snapshot; their panics
 //!                               are contained and cannot change the returned ToolExecution
@@ -23,9 +24,34 @@
 //! tables' hooks, handler hooks, tables' guards, handler guards; the verdict does not depend
 //! on that order.
 //!
+//! ## Order of evaluation: guards see the final value
+//!
+//! At every seam the tables run first, then the Rust handlers in registration order. Where
+//! a handler can rewrite what the tables judged — the prompt at `prompt-submit`, the tool
+//! result's presentation at `post-tool` (a `Redact`, or a `ReplaceValue` whose value is
+//! presented again) — the tables judge the final value once more and only what restricts is
+//! kept: their blocks join the merge (most-restrictive, so nothing a handler did lowers
+//! them), and their replacements and redactions apply to the final value, so a handler
+//! cannot undo a table's redaction. The re-check runs no command hooks and does not apply a
+//! prompt prepend or append twice. At `pre-tool` nothing is re-checked: the call is sealed,
+//! so no handler rewrites it, and guards (tables', then Rust `#[guard]`s) run after every
+//! hook. `ReplaceValue` keeps its value as given: a redaction changes what the model sees,
+//! not the canonical value a program reads.
+//!
 //! Every failure — a handler that panics or returns `Err`, a tool that fails or panics, a
 //! wrapper that panics, a timeout — becomes an error [`ToolResult`] (`is_error: true`) with an
 //! [`ExecError`] saying what failed; nothing escapes [`Harness::execute`].
+//!
+//! A halt (a policy's `halt`, Claude Code's `continue: false`) asks the agent to stop:
+//! [`Evaluated::halt`] and [`ToolExecution::halt`] carry it with its rule; a pre-tool halt
+//! stops dispatch whatever the decision ([`ExecError::Halted`]), and a [`Batch`] runs no
+//! call after one that halted ([`BatchOutcome::halt`]).
+//!
+//! Cancellation has one rule ([`Harness::with_signal`]): what it cuts off — a Rust handler,
+//! a command hook, the handlers not yet called — is not a failure, the seam's
+//! [`Evaluated::is_cancelled`] says the evaluation is incomplete, `pre-tool` and
+//! `permission-request` deny ([`CANCELLED_RULE`], fail closed), and a tool call ends with
+//! [`ExecError::Cancelled`].
 //!
 //! Contexts from post-tool decisions and from [`Injector::inject`] enter the batch's FIFO and
 //! are appended after every result of the batch ([`Batch::settle`]; seed: "three load-bearing
@@ -77,7 +103,9 @@
 //! In: policy tables ([`PolicyTable`], `policy!`), Rust handlers ([`HookDescriptor`]s from
 //! `#[hook]` / `#[guard]`, collected by [`hooks!`](crate::hooks)), application events
 //! ([`Event`], `#[derive(Event)]`), tools ([`Tool`]), around-dispatch [`Wrapper`]s and an
-//! [`Approver`]; then, per evaluation, a sealed [`ToolCall`] or a [`SeamEvent`].
+//! [`Approver`]; then, per evaluation, a sealed [`ToolCall`], or the seam method's own event
+//! type ([`PromptEvent`], [`StartEvent`], [`StopEvent`], [`NoticeEvent`]: an event of
+//! another seam does not compile) or a raw [`SeamEvent`] (checked at run time).
 //!
 //! Out: typed decisions with the merged [`Outcome`](crate::Outcome) behind them
 //! ([`Evaluated`]), the immutable record of a tool call ([`ToolExecution`]), a settled batch
@@ -86,9 +114,11 @@
 //!
 //! ## Layout
 //!
-//! * `table`: policy tables and how the harness evaluates them;
+//! * `table`: policy tables and how the harness evaluates them; `recheck`: the tables
+//!   judging a value handlers rewrote;
 //! * `event`: what handlers see ([`ToolCall`], [`SeamEvent`], [`ToolOutput`],
-//!   [`ToolExecution`]) and the normalized [`ToolResult`] / [`ExecError`];
+//!   [`ToolExecution`]) and the normalized [`ToolResult`] / [`ExecError`]; `call_builder`:
+//!   [`ToolCall::builder`];
 //! * `handler`: typed handlers ([`HandlerFn`], [`Reply`], [`IntoReply`]) and their
 //!   [`HookDescriptor`]s;
 //! * `registry`: registration, unregistration and cleanups;
@@ -98,7 +128,9 @@
 //! * `app_event`: application events and their reducers (the seed's base reducers);
 //! * `on`: the one registration API and its targets ([`at`]); `context`: [`HookContext`];
 //! * `seams`: the public seam methods and [`Signalled`] (the same under a token);
-//! * `typed`: typed events per seam; `turn`: turns and [`check_records`];
+//! * `typed`: typed payloads of a [`SeamEvent`]; `seam_events`: one event type per seam
+//!   method ([`PromptEvent`], [`StartEvent`], [`StopEvent`], [`NoticeEvent`]), so an event
+//!   of another seam does not compile; `turn`: turns and [`check_records`];
 //! * `commands`: command hooks of policy tables; `records`: the record log;
 //! * `run`: the [`Harness`] and [`Evaluated`]; `evaluate`: one method per seam (phases 1–2
 //!   and 4); `pipeline`: [`Harness::execute`] (the five phases); `batch`: [`Batch`] and its
@@ -107,6 +139,7 @@
 mod app_event;
 mod approval;
 mod batch;
+mod call_builder;
 mod commands;
 mod contain;
 mod context;
@@ -115,9 +148,11 @@ mod event;
 mod handler;
 mod on;
 mod pipeline;
+mod recheck;
 mod records;
 mod registry;
 mod run;
+mod seam_events;
 mod seams;
 mod table;
 mod tool;
@@ -134,6 +169,7 @@ pub use app_event::{
 };
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
+pub use call_builder::ToolCallBuilder;
 pub use context::HookContext;
 pub use event::{
     CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
@@ -149,6 +185,7 @@ pub use registry::{
     Cleanup, CleanupError, CleanupErrors, RegisterError, Registration, RegistrationId,
 };
 pub use run::{Evaluated, Harness};
+pub use seam_events::{NoticeEvent, PromptEvent, SeamInput, StartEvent, StopEvent, takes};
 pub use seams::Signalled;
 pub use table::{PolicyLoadError, PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
@@ -157,6 +194,10 @@ pub use tool::{FnTool, Tool, tool_fn};
 pub use turn::{Submitted, Turn, TurnEnd, TurnId, check_records};
 pub use typed::{EventError, SessionStartSource};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
+
+/// The rule id of the deny a cancelled run answers at `pre-tool` and `permission-request`
+/// ([`Evaluated::is_cancelled`]).
+pub const CANCELLED_RULE: &str = "seamguard:cancelled";
 
 /// A boxed, sendable future (the shape of async handlers, tools and wrappers).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -317,7 +317,7 @@ impl Harness {
     /// let rt = tokio::runtime::Builder::new_current_thread().build()?;
     /// let call = ToolCall::new("WebFetch", serde_json::json!({"url": "https://x.org"}), "s", "/w");
     /// let pre = rt.block_on(harness.pre_tool(&call));
-    /// assert_eq!(pre.decision, Some(PreToolDecision::Ask { reason: "web [web]".into() }));
+    /// assert_eq!(pre.decision, Some(PreToolDecision::Ask { reason: "web".into() }));
     /// assert_eq!(seen.load(Ordering::SeqCst), 1);
     /// assert_eq!(id.unregister(), Ok(true));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -384,7 +384,7 @@ impl Harness {
     /// assert_eq!(rt.block_on(harness.pre_tool(&call)).decision, None);
     /// assert_eq!(
     ///     rt.block_on(harness.pre_tool(&call)).decision,
-    ///     Some(PreToolDecision::Deny { reason: "fetch budget spent [fetch-budget]".into() })
+    ///     Some(PreToolDecision::Deny { reason: "fetch budget spent".into() })
     /// );
     /// assert_eq!(handle.unregister(), Ok(true));
     /// assert_eq!(rt.block_on(harness.pre_tool(&call)).decision, None);

@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::approval;
-use super::contain::{CANCELLED, CatchUnwind, contained, observe};
+use super::contain::{CatchUnwind, contained, observe};
 use super::context::Deferred;
 use super::handler::Stored;
 use super::tool::revalue;
@@ -37,18 +37,25 @@ impl Harness {
         let mut pre = self.pre_phase(&call, cx).await;
         let mut failures = std::mem::take(&mut pre.failures);
         let decision = pre.decision.take();
+        let pre_cancelled = pre.is_cancelled();
         let pre_outcome = pre.into_outcome();
         let mut bypass = None;
         let mut dispatch = true;
         let mut result = ToolResult::ok(Value::Null);
-        if cx.is_cancelled() {
-            // A cancelled run dispatches nothing; what the handlers did not finish is not a
-            // handler failure.
-            failures.retain(|f| f.message != CANCELLED);
+        if pre_cancelled || cx.is_cancelled() {
+            // A cancelled run dispatches nothing (the pre-tool answer is the cancellation's
+            // deny); the handlers it cut off are not failures.
             bypass = Some(ExecError::Cancelled);
             dispatch = false;
         } else if let Some(f) = failures.first() {
             bypass = Some(f.exec_error());
+            dispatch = false;
+        } else if let Some(h) = &pre_outcome.halt {
+            // The agent is asked to stop: nothing is dispatched (nor approved), whatever
+            // the decision; post-tool policy does not run on a call that did not happen.
+            bypass = Some(ExecError::Halted {
+                reason: h.text.clone(),
+            });
             dispatch = false;
         } else {
             match decision {
@@ -114,7 +121,12 @@ impl Harness {
             };
             let ev = self.post_tool_in(&output, Some(tool), cx).await;
             result = output.result;
-            if let Some(f) = ev.failures.first() {
+            if ev.is_cancelled() {
+                // Post-tool policy cut off: what it would have redacted or blocked is
+                // unknown, so the result is the cancellation, not the tool's content.
+                result = ToolResult::error(ExecError::Cancelled);
+                contexts = deferred;
+            } else if let Some(f) = ev.failures.first() {
                 result = ToolResult::error(f.exec_error());
                 failures.extend(ev.failures.clone());
                 contexts = deferred;
@@ -161,7 +173,12 @@ impl Harness {
         if let Ok(Some(c)) = contained(|| tool.finalize_content(&result.content, result.is_error)) {
             result.content = c;
         }
+        let halt = pre_outcome
+            .halt
+            .clone()
+            .or_else(|| post.as_ref().and_then(|p| p.halt.clone()));
         let exec = ToolExecution {
+            halt,
             call,
             parent,
             result,

@@ -31,6 +31,7 @@ pub struct Evaluated<D> {
     warnings: Vec<String>,
     pub(super) hook_runs: Vec<HookRun>,
     outcome: OnceLock<Outcome>,
+    cancelled: bool,
 }
 
 impl<D> Evaluated<D> {
@@ -47,6 +48,7 @@ impl<D> Evaluated<D> {
             warnings: Vec::new(),
             hook_runs: Vec::new(),
             outcome: OnceLock::from(outcome),
+            cancelled: false,
         }
     }
 
@@ -67,7 +69,26 @@ impl<D> Evaluated<D> {
             warnings,
             hook_runs: Vec::new(),
             outcome: OnceLock::new(),
+            cancelled: false,
         }
+    }
+
+    /// Whether the run's token ([`Harness::with_signal`]) was cancelled before every policy
+    /// of the seam answered: the handlers after the cancel were not called (and are not
+    /// failures), command hooks still running were killed.
+    ///
+    /// One rule for every seam: at `pre-tool` and `permission-request` a cancelled
+    /// evaluation denies (fail closed) with the [`CANCELLED_RULE`](super::CANCELLED_RULE)
+    /// contribution; at every other seam the decision is what answered before the cancel,
+    /// and this flag is what says it is incomplete — check it before acting on the decision.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// Mark the evaluation cancelled when the run's token is.
+    pub(super) fn cancelled_if(mut self, cancelled: bool) -> Evaluated<D> {
+        self.cancelled = cancelled;
+        self
     }
 
     /// The merged outcome (reasons and contexts with provenance, every fired rule/handler,
@@ -83,7 +104,8 @@ impl<D> Evaluated<D> {
     }
 
     /// The reasons behind the decision, each with the rule or handler that gave it and
-    /// where it is declared, apart (the typed decision's reason text appends ` [rule]`).
+    /// where it is declared, apart (the typed decision's reason is their own text, without
+    /// the rules: [`Outcome::plain_reason`]).
     pub fn reasons(&self) -> &[Attributed] {
         &self.outcome().reasons
     }
@@ -91,6 +113,13 @@ impl<D> Evaluated<D> {
     /// The first reason's own text, without provenance (`None`: no reason given).
     pub fn reason(&self) -> Option<&str> {
         self.reasons().first().map(|a| a.text.as_str())
+    }
+
+    /// A policy's request that the agent stop (a `halt`: Claude Code's `continue: false`),
+    /// with the rule that asked; whatever the decision, the agent loop must stop.
+    /// [`Harness::execute`] does not dispatch a call whose pre-tool evaluation halts.
+    pub fn halt(&self) -> Option<&Attributed> {
+        self.outcome().halt.as_ref()
     }
 
     /// The merged outcome, by value.
@@ -228,7 +257,8 @@ impl Harness {
 
     /// Add a policy table (`policy!(…)`, a [`PolicyTable`](super::PolicyTable), or a
     /// [`DecisionTable`](crate::DecisionTable)). Tables evaluate in the order added,
-    /// before handlers.
+    /// before handlers, and judge again a prompt or a tool result a handler rewrote (see
+    /// "Order of evaluation" in the [module docs](super)).
     pub fn add_table(&mut self, table: impl Into<TableRef>) -> &mut Harness {
         self.tables.push(table.into());
         self

@@ -8,8 +8,8 @@
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Batch, Evaluated, Event, Harness, SeamEvent, Submitted, Tool, ToolCall, ToolExecution,
-    ToolOutput,
+    Batch, Evaluated, Event, Harness, SeamInput, Submitted, Tool, ToolCall, ToolExecution,
+    ToolOutput, takes,
 };
 use crate::decision::{
     ContinuationDecision, PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision,
@@ -20,11 +20,38 @@ impl Harness {
     /// seed: "Per-run `AbortSignal` is passed separately to `emit()` and handlers").
     ///
     /// Cancelling the token stops the run where it is: handlers not yet called are not
-    /// called, an async handler still running is dropped and fails the way a failing handler
-    /// does at its seam (pre-tool denies, prompt-submit blocks, …), a command hook still
-    /// running is killed, and a tool call ends with [`ExecError::Cancelled`](super::ExecError::Cancelled)
-    /// without dispatch (or with its dispatch dropped). Wrappers see the token through
-    /// [`Next::signal`](super::Next::signal) but cannot replace or remove it.
+    /// called, an async handler still running is dropped, a command hook still running is
+    /// killed — none of them is reported as a failure. One rule, whatever was cut off (a
+    /// Rust handler or a command hook): the seam's [`Evaluated::is_cancelled`] is `true`;
+    /// at `pre-tool` and `permission-request` the decision is a deny by
+    /// [`CANCELLED_RULE`](super::CANCELLED_RULE) (fail closed); at every other seam it is
+    /// what answered before the cancel. A tool call ends with
+    /// [`ExecError::Cancelled`](super::ExecError::Cancelled): without dispatch, with its
+    /// dispatch dropped, or — cancelled during post-tool policy — without the tool's
+    /// content. Wrappers see the token through [`Next::signal`](super::Next::signal) but
+    /// cannot replace or remove it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use seamguard_engine::PreToolDecision;
+    /// use seamguard_engine::harness::{CancellationToken, Harness, ToolCall};
+    ///
+    /// let h = Harness::new();
+    /// let token = CancellationToken::new();
+    /// token.cancel();
+    /// let call = ToolCall::new("Bash", serde_json::json!({"command": "ls"}), "s1", "/w");
+    /// let rt = tokio::runtime::Builder::new_current_thread().build()?;
+    /// let pre = rt.block_on(h.with_signal(token).pre_tool(&call));
+    /// assert!(pre.is_cancelled());
+    /// assert_eq!(
+    ///     pre.decision,
+    ///     Some(PreToolDecision::Deny {
+    ///         reason: "the run was cancelled before every policy answered".into()
+    ///     })
+    /// );
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn with_signal(&self, signal: CancellationToken) -> Signalled<'_> {
         Signalled {
             harness: self,
@@ -59,30 +86,47 @@ impl Harness {
     /// **prompt-submit** (waterfall): tables first, then handlers in registration order;
     /// each handler sees the prompt as rewritten so far. A failing handler blocks the prompt
     /// (fail closed).
-    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
+    pub async fn prompt_submit(
+        &self,
+        event: &impl SeamInput<takes::PromptSubmit>,
+    ) -> Evaluated<PromptDecision> {
         let cx = self.context(None);
-        cx.clone().scope(self.prompt_submit_in(event, &cx)).await
+        cx.clone()
+            .scope(self.prompt_submit_in(event.seam_event(), &cx))
+            .await
     }
 
     /// **session-start** / **subagent-start**: the additional contexts of tables and
     /// handlers, in order. A failing handler adds nothing (startup cannot be blocked).
-    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
+    pub async fn session_start(
+        &self,
+        event: &impl SeamInput<takes::SessionStart>,
+    ) -> Evaluated<Vec<String>> {
         let cx = self.context(None);
-        cx.clone().scope(self.session_start_in(event, &cx)).await
+        cx.clone()
+            .scope(self.session_start_in(event.seam_event(), &cx))
+            .await
     }
 
     /// **stop** / **subagent-stop**: whether the agent continues, and with what reason.
     /// A failing handler lets the agent stop (no endless loops).
-    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
+    pub async fn stop(
+        &self,
+        event: &impl SeamInput<takes::Stop>,
+    ) -> Evaluated<ContinuationDecision> {
         let cx = self.context(None);
-        cx.clone().scope(self.stop_in(event, &cx)).await
+        cx.clone()
+            .scope(self.stop_in(event.seam_event(), &cx))
+            .await
     }
 
     /// Observe-only seams (`notification`, `session-end`, `pre-compact`, `post-compact`,
     /// `post-tool-failure`): tables (their `run`/`halt` actions) and observers.
-    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
+    pub async fn notify(&self, event: &impl SeamInput<takes::Notify>) -> Evaluated<()> {
         let cx = self.context(None);
-        cx.clone().scope(self.notify_in(event, &cx)).await
+        cx.clone()
+            .scope(self.notify_in(event.seam_event(), &cx))
+            .await
     }
 
     /// **post-tool** (phase 4 on its own): tables' post-tool rules (when the tool was
@@ -95,9 +139,25 @@ impl Harness {
         cx.clone().scope(self.post_tool_in(output, None, &cx)).await
     }
 
+    /// Submit a prompt as a turn: open the turn, then run prompt-submit policy
+    /// ([`Harness::prompt_submit`]) inside it. A block records `prompt/blocked` (the
+    /// original prompt and the reason) and closes the turn as `rejected` with zero steps.
+    /// A session with a turn still open gets that turn closed as interrupted first.
+    pub async fn submit_prompt(&self, event: &impl SeamInput<takes::PromptSubmit>) -> Submitted {
+        let cx = self.context(None);
+        cx.clone()
+            .scope(self.submit_prompt_in(event.seam_event(), &cx))
+            .await
+    }
+
     /// Run one sealed call through the five phases (see the module docs) and return its
     /// immutable record. Never panics and never returns a Rust error: every failure is an
     /// error [`ToolResult`](super::ToolResult).
+    ///
+    /// Honours a halt: when a pre-tool policy halts (`halt`, Claude Code's `continue:
+    /// false`), the tool is not dispatched, whatever the decision, and the result is
+    /// [`ExecError::Halted`](super::ExecError::Halted); a post-tool halt keeps the result.
+    /// Either way [`ToolExecution::halt`] names it, and the agent loop must stop.
     pub async fn execute(&self, call: ToolCall, tool: &dyn Tool) -> ToolExecution {
         let cx = self.context(None);
         cx.clone().scope(self.execute_in(call, tool, &cx)).await
@@ -135,33 +195,46 @@ impl Signalled<'_> {
         cx.clone().scope(h.permission_request_in(call, &cx)).await
     }
 
-    /// [`Harness::prompt_submit`] under the token: a cancelled waterfall blocks the prompt
-    /// (`handler failed: cancelled`).
-    pub async fn prompt_submit(&self, event: &SeamEvent) -> Evaluated<PromptDecision> {
+    /// [`Harness::prompt_submit`] under the token: a cancelled waterfall stops, its decision
+    /// is what answered before the cancel, and [`Evaluated::is_cancelled`] is `true`.
+    pub async fn prompt_submit(
+        &self,
+        event: &impl SeamInput<takes::PromptSubmit>,
+    ) -> Evaluated<PromptDecision> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.prompt_submit_in(event, &cx)).await
+        cx.clone()
+            .scope(h.prompt_submit_in(event.seam_event(), &cx))
+            .await
     }
 
     /// [`Harness::session_start`] under the token.
-    pub async fn session_start(&self, event: &SeamEvent) -> Evaluated<Vec<String>> {
+    pub async fn session_start(
+        &self,
+        event: &impl SeamInput<takes::SessionStart>,
+    ) -> Evaluated<Vec<String>> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.session_start_in(event, &cx)).await
+        cx.clone()
+            .scope(h.session_start_in(event.seam_event(), &cx))
+            .await
     }
 
     /// [`Harness::stop`] under the token.
-    pub async fn stop(&self, event: &SeamEvent) -> Evaluated<ContinuationDecision> {
+    pub async fn stop(
+        &self,
+        event: &impl SeamInput<takes::Stop>,
+    ) -> Evaluated<ContinuationDecision> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.stop_in(event, &cx)).await
+        cx.clone().scope(h.stop_in(event.seam_event(), &cx)).await
     }
 
     /// [`Harness::notify`] under the token.
-    pub async fn notify(&self, event: &SeamEvent) -> Evaluated<()> {
+    pub async fn notify(&self, event: &impl SeamInput<takes::Notify>) -> Evaluated<()> {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.notify_in(event, &cx)).await
+        cx.clone().scope(h.notify_in(event.seam_event(), &cx)).await
     }
 
     /// [`Harness::post_tool`] under the token.
@@ -180,10 +253,12 @@ impl Signalled<'_> {
     }
 
     /// [`Harness::submit_prompt`] under the token.
-    pub async fn submit_prompt(&self, event: &SeamEvent) -> Submitted {
+    pub async fn submit_prompt(&self, event: &impl SeamInput<takes::PromptSubmit>) -> Submitted {
         let h = self.harness;
         let cx = h.context(Some(&self.signal));
-        cx.clone().scope(h.submit_prompt_in(event, &cx)).await
+        cx.clone()
+            .scope(h.submit_prompt_in(event.seam_event(), &cx))
+            .await
     }
 
     /// [`Harness::emit`] under the token: a cancelled emission calls no further handler.

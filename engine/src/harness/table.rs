@@ -272,16 +272,22 @@ pub(super) struct TablePart {
 
 impl TablePart {
     /// Evaluate every table at `seam`, in the order added: (hook contributions, guard
-    /// contributions, the tables' outcome fields folded in).
+    /// contributions, the tables' outcome fields folded in). `recheck`: the payload is a
+    /// value handlers rewrote after a first evaluation (prompt prepends and appends are not
+    /// applied again).
     pub(super) fn eval(
         tables: &[TableRef],
         dialect: Dialect,
-        seam: Seam,
-        payload: &Value,
+        (seam, payload): (Seam, &Value),
+        recheck: bool,
     ) -> TablePart {
         let mut part = TablePart::default();
         for t in tables {
-            let out = t.evaluate(seam, payload, dialect);
+            let out = if recheck {
+                t.engine.recheck(seam, payload, dialect)
+            } else {
+                t.evaluate(seam, payload, dialect)
+            };
             for c in out.fired {
                 if c.guard {
                     part.guards.push(c);

@@ -76,7 +76,8 @@ pub enum Submitted {
     Rejected {
         /// The rejected turn.
         turn: TurnId,
-        /// The blocking reason (with the blocking rule or handler).
+        /// The blocking reason (its own text; `evaluated.reasons()` has each with the rule
+        /// or handler that gave it).
         reason: String,
         /// The prompt-submit evaluation.
         evaluated: Evaluated<PromptDecision>,
@@ -102,15 +103,6 @@ fn session_of(event: &SeamEvent) -> String {
 }
 
 impl Harness {
-    /// Submit a prompt as a turn: open the turn, then run prompt-submit policy
-    /// ([`Harness::prompt_submit`]) inside it. A block records `prompt/blocked` (the
-    /// original prompt and the reason) and closes the turn as `rejected` with zero steps.
-    /// A session with a turn still open gets that turn closed as interrupted first.
-    pub async fn submit_prompt(&self, event: &SeamEvent) -> Submitted {
-        let cx = self.context(None);
-        cx.clone().scope(self.submit_prompt_in(event, &cx)).await
-    }
-
     pub(super) async fn submit_prompt_in(&self, event: &SeamEvent, cx: &HookContext) -> Submitted {
         let session_id = session_of(event);
         let turn = self.open_turn(&session_id);

@@ -44,10 +44,14 @@ fn hk10_policy_flags_after_the_fact_with_json_exit_0() {
     assert_eq!(
         o.post_tool(),
         Some(PostToolDecision::Block {
-            feedback: "Hard-coded secret written to the file; move it to env. [hardcoded-secret]"
-                .into(),
+            feedback: "Hard-coded secret written to the file; move it to env.".into(),
             additional_contexts: vec![],
         })
+    );
+    // The host's text names the rule; the typed decision leaves it to `reasons`.
+    assert_eq!(
+        o.reason_text(),
+        "Hard-coded secret written to the file; move it to env. [hardcoded-secret]"
     );
     // Not an undo: the tool response is neither replaced nor redacted.
     assert_eq!(o.redacted_response, None);
