@@ -33,6 +33,7 @@ mod regex_ascii;
 mod replay_cli;
 mod replay_filters_cli;
 mod sample_hooks;
+mod schema_cli;
 mod serve_cli;
 mod session_memory_cli;
 mod status_cli;
