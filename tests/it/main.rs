@@ -25,6 +25,7 @@ mod hosts_cli;
 mod hosts_normalize_cli;
 mod init_cli;
 mod init_hosts_cli;
+mod init_undo_cli;
 mod library_replay;
 mod log_cli;
 mod policy_macro_replay;
