@@ -355,10 +355,17 @@ pub(super) fn respond(
             Some(&payload),
         );
         crate::grants::annotate(&mut recs, &payload, call, granted.as_ref());
+        // The concerns asked about, or those an approval or a grant let through (what a
+        // team report counts approvals by).
+        let recorded = if granted.is_some() || approved.is_some() {
+            &concerns[..]
+        } else {
+            asked
+        };
         crate::approvals::annotate(
             &mut recs,
             payload.get("tool_use_id").and_then(Value::as_str),
-            asked,
+            recorded,
             approved.as_ref(),
         );
         hook_input::keep_input(

@@ -224,9 +224,9 @@ fn every_kind_of_audit_record_validates_and_the_schema_rejects_what_it_does_not_
         [
             ("command", 1),
             ("exit_code", 1),
-            ("concerns", 1),
+            ("concerns", 2),
             ("call", 2),
-            ("call_id", 1),
+            ("call_id", 2),
             ("grant", 1),
             ("observed", 1),
             ("refused", 2),
@@ -234,6 +234,13 @@ fn every_kind_of_audit_record_validates_and_the_schema_rejects_what_it_does_not_
             ("input", 6),
             ("payload_sha256", 7),
         ]
+    );
+    // The granted call carries the concerns the grant let through (what a team report counts
+    // approvals by).
+    let granted = recs.iter().find(|r| r.get("grant").is_some()).unwrap();
+    assert_eq!(
+        (&granted["decision"], &granted["concerns"][0]["rule"], &granted["call_id"]),
+        (&json!("allow"), &json!("push-ask"), &json!("t6"))
     );
     // A field the schema does not name, a verdict seamguard never writes, a result without its
     // decision: each is an error.
