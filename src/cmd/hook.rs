@@ -354,6 +354,7 @@ pub(super) fn respond(
             &outcome,
             Some(&payload),
         );
+        rule_verdicts(&mut recs, &outcome);
         crate::grants::annotate(&mut recs, &payload, call, granted.as_ref());
         // The concerns asked about, or those an approval or a grant let through (what a
         // team report counts approvals by).
@@ -391,6 +392,27 @@ pub(super) fn respond(
         learn.then_some(asked),
     );
     code
+}
+
+/// Add `rule_verdicts` to the evaluation's `hook/result` record (the last one): the verdict of
+/// each rule of `rules`, in the same order (`observed` for a rule that takes no part in the
+/// decision), so `seamguard log --counts` counts an ask rule as an ask on a call a guard
+/// denied (`decision` holds the merged verdict only).
+fn rule_verdicts(records: &mut [Value], outcome: &seamguard_engine::Outcome) {
+    if let Some(Value::Object(last)) = records.last_mut() {
+        let verdicts: Vec<&str> = outcome
+            .fired
+            .iter()
+            .map(|c| {
+                if c.observe {
+                    "observed"
+                } else {
+                    c.verdict.name()
+                }
+            })
+            .collect();
+        last.insert("rule_verdicts".into(), serde_json::json!(verdicts));
+    }
 }
 
 /// A fault switch for the failure-matrix tests (debug builds only): `SEAMGUARD_FAULT=panic`

@@ -206,6 +206,7 @@ fn every_kind_of_audit_record_validates_and_the_schema_rejects_what_it_does_not_
     let kinds: Vec<(&str, usize)> = [
         "command",
         "exit_code",
+        "rule_verdicts",
         "concerns",
         "call",
         "call_id",
@@ -224,6 +225,7 @@ fn every_kind_of_audit_record_validates_and_the_schema_rejects_what_it_does_not_
         [
             ("command", 1),
             ("exit_code", 1),
+            ("rule_verdicts", 6),
             ("concerns", 2),
             ("call", 2),
             ("call_id", 2),
@@ -239,7 +241,11 @@ fn every_kind_of_audit_record_validates_and_the_schema_rejects_what_it_does_not_
     // approvals by).
     let granted = recs.iter().find(|r| r.get("grant").is_some()).unwrap();
     assert_eq!(
-        (&granted["decision"], &granted["concerns"][0]["rule"], &granted["call_id"]),
+        (
+            &granted["decision"],
+            &granted["concerns"][0]["rule"],
+            &granted["call_id"]
+        ),
         (&json!("allow"), &json!("push-ask"), &json!("t6"))
     );
     // A field the schema does not name, a verdict seamguard never writes, a result without its
