@@ -9,10 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Options;
+use super::json_edit::{json_installed, parse_jsonc};
+use super::layout::line_col;
 use super::layout::{Layout, disp, io_err};
 use super::manifest::{Entry, Manifest, sha256};
 use super::plan::{Change, Kind};
-use super::unhook::unhook;
+use super::toml_edit::parse_toml;
+use super::unhook::{Before, Unhooked, unhook_json, unhook_toml};
 use crate::report::exit_code;
 
 /// Suffix of the backup copy of a modified file.
@@ -284,6 +287,39 @@ fn undo_config(layout: &Layout, e: &Entry, dry_run: bool) -> Result<(), String> 
     Ok(())
 }
 
+/// Take `init`'s additions out of `current`, the text of `path` (a hooks JSON file, or a Codex
+/// `config.toml` by its extension); `original` is the text before `init` (`None`: `init`
+/// created the file). See [`super::unhook`].
+///
+/// # Errors
+/// `current` or `original` does not parse: `file:line:col` and the parser's message.
+fn unhook(path: &Path, current: &str, original: Option<&str>) -> Result<Unhooked, String> {
+    if path.extension().is_some_and(|x| x == "toml") {
+        let mut doc = parse_toml(path, current)?;
+        let before = original.map(|t| parse_toml(path, t)).transpose()?;
+        let removed = unhook_toml(&mut doc, before.as_ref());
+        return Ok(Unhooked {
+            text: doc.to_string(),
+            removed,
+            empty: false,
+        });
+    }
+    let doc = match original {
+        Some(t) if !t.trim().is_empty() => parse_jsonc(path, t)?,
+        _ => serde_json::Value::Object(serde_json::Map::new()),
+    };
+    let had = json_installed(&doc);
+    let before = Before {
+        doc: &doc,
+        had: &had,
+        created: original.is_none(),
+    };
+    unhook_json(current, &before, super::is_handler).map_err(|(offset, msg)| {
+        let (l, c) = line_col(current, offset);
+        format!("{}:{l}:{c}: {msg}", disp(path))
+    })
+}
+
 /// Remove a file `init` created; `note` follows its name in the report line.
 fn remove(file: &Path, note: &str, dry_run: bool) -> Result<(), String> {
     if dry_run {
@@ -335,4 +371,77 @@ fn restore(backup: &Path, file: &Path, dry_run: bool) -> Result<(), String> {
     std::fs::remove_file(backup).map_err(|e| io_err(backup, &e))?;
     say!("  restored {} from {}", disp(file), disp(backup));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CMD: &str = "seamguard hook --dialect claude-code";
+
+    fn group(cmd: &str) -> String {
+        format!(r#"{{"hooks":[{{"type":"command","command":"{cmd}"}}]}}"#)
+    }
+
+    #[test]
+    fn takes_out_what_init_added_and_keeps_the_users_edits() {
+        use super::super::json_edit::{Shape, add_json_hooks};
+        use std::collections::BTreeSet;
+        let original = format!(
+            "{{\n  \"model\": \"opus\",\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {}\n    ]\n  }}\n}}\n",
+            group("./mine.sh")
+        );
+        let shape = Shape::Grouped {
+            block_on_failure: true,
+            jsonc: false,
+        };
+        let (installed, added) = add_json_hooks(
+            Path::new("s.json"),
+            Some(&original),
+            &["PreToolUse", "Stop"],
+            &BTreeSet::new(),
+            CMD,
+            shape,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(added, ["PreToolUse", "Stop"]);
+        // The user's edit after init: another model.
+        let current = installed.replace("opus", "sonnet");
+        let u = unhook(Path::new("s.json"), &current, Some(&original)).unwrap();
+        assert_eq!(u.text, original.replace("opus", "sonnet"));
+        assert_eq!(u.removed, ["2 seamguard handler(s)"]);
+        assert!(!u.empty);
+    }
+
+    #[test]
+    fn a_handler_the_user_had_before_stays_and_a_created_file_ends_empty() {
+        let original = format!("{{\"hooks\":{{\"Stop\":[{}]}}}}", group(CMD));
+        let current = format!(
+            "{{\"hooks\":{{\"Stop\":[{}],\"PreToolUse\":[{}]}}}}",
+            group(CMD),
+            group(CMD)
+        );
+        let u = unhook(Path::new("s.json"), &current, Some(&original)).unwrap();
+        assert_eq!(u.text, original);
+        let created = format!(
+            "{{\n  \"version\": 1,\n  \"hooks\": {{\n    \"preToolUse\": [{{\"command\": \"{CMD}\", \"failClosed\": true}}]\n  }}\n}}\n"
+        );
+        let u = unhook(Path::new("hooks.json"), &created, None).unwrap();
+        assert_eq!((u.text.as_str(), u.empty), ("{}\n", true));
+    }
+
+    #[test]
+    fn codex_features_flag_goes_back_to_false_and_broken_json_is_an_error() {
+        let u = unhook(
+            Path::new("config.toml"),
+            "model = \"o3\"\n[features]\nhooks = true # on\n",
+            Some("[features]\nhooks = false # on\n"),
+        )
+        .unwrap();
+        assert_eq!(u.text, "model = \"o3\"\n[features]\nhooks = false # on\n");
+        assert_eq!(u.removed, ["features.hooks = true"]);
+        let e = unhook(Path::new("s.json"), "{\"hooks\": {", Some("{}")).unwrap_err();
+        assert!(e.starts_with("s.json:1:"), "{e}");
+    }
 }
