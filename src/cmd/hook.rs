@@ -374,12 +374,16 @@ pub(super) fn respond(
             &payload,
             refusals.digest.as_deref().unwrap_or(""),
         );
+        // Written first: the local log is the source of truth; the export only copies it.
         if let Err(e) = audit::append(&path, &recs) {
             eprintln!(
                 "seamguard: cannot append to the audit log {}: {e}",
                 path.display()
             );
         }
+        // The resident server's OpenTelemetry export (never waits; nothing when not running).
+        #[cfg(feature = "otel")]
+        crate::otel::export(&recs);
     }
     // Recorded once the answer is written: a failure here changes nothing in it.
     let learn = crate::approvals::host_asks(dialect, &payload);

@@ -28,6 +28,8 @@ mod init_hosts_cli;
 mod init_undo_cli;
 mod library_replay;
 mod log_cli;
+#[cfg(feature = "otel")]
+mod otel_cli;
 mod policy_macro_replay;
 mod reasons_library;
 mod regex_ascii;
