@@ -124,8 +124,9 @@ fn ago(ms: u64) -> String {
 }
 
 /// Add to the evaluation's `hook/result` record (the last one): `concerns` of an answer that
-/// asks (each in words and as data) with the host's `call_id` (`tool_use_id`), and `approval` (`{call, ms, by}`) when an approval
-/// allowed the call.
+/// asks, or of an ask an approval or a grant lifted (each in words and as data), with the
+/// host's `call_id` (`tool_use_id`), and `approval` (`{call, ms, by}`) when an approval allowed
+/// the call.
 pub(crate) fn annotate(
     records: &mut [Value],
     call_id: Option<&str>,

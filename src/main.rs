@@ -17,6 +17,8 @@ mod grants;
 mod init;
 mod library;
 mod lint;
+#[cfg(feature = "otel")]
+mod otel;
 mod replay;
 mod report;
 mod session_memory;

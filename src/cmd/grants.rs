@@ -50,7 +50,13 @@ fn files(a: &Args) -> Vec<PathBuf> {
     v
 }
 
-/// One grant as a line of `list`.
+/// A text with its secrets masked as in the audit log ([`seamguard_engine::audit::redact_text`]).
+fn masked(text: &str) -> String {
+    seamguard_engine::audit::redact_text(text).0.into_owned()
+}
+
+/// One grant as a line of `list`: its subject and concerns masked as the audit log masks them
+/// (the grants file keeps the call as it was, which the matching needs).
 fn line(g: &Grant) -> String {
     let scope = match &g.session_id {
         Some(s) => format!("session {s}"),
@@ -60,7 +66,7 @@ fn line(g: &Grant) -> String {
         "{}  {scope}  {}: {}  [{}]",
         g.id,
         g.tool_name,
-        g.subject,
+        masked(&g.subject),
         g.rules.join(", ")
     );
     // A concern about the exact call says nothing the line does not.
@@ -72,7 +78,7 @@ fn line(g: &Grant) -> String {
                 .iter()
                 .any(|o| !matches!(o, seamguard_engine::concern::Object::Call { .. }))
         })
-        .map(|c| format!("\n    covers {}", c.describe()))
+        .map(|c| format!("\n    covers {}", masked(&c.describe())))
         .collect();
     format!("{head}{}", covers.concat())
 }
@@ -105,7 +111,9 @@ pub(super) fn run(a: &Args) -> ExitCode {
                     .iter()
                     .flat_map(|(f, gs)| {
                         gs.iter().map(move |g| {
-                            let mut v = serde_json::to_value(g).unwrap_or_default();
+                            // `call`, `subject` and the concerns masked as in the audit log.
+                            let v = serde_json::to_value(g).unwrap_or_default();
+                            let (mut v, _) = seamguard_engine::audit::redact(&v);
                             v["file"] = json!(f.display().to_string());
                             v
                         })

@@ -354,11 +354,19 @@ pub(super) fn respond(
             &outcome,
             Some(&payload),
         );
+        rule_verdicts(&mut recs, &outcome);
         crate::grants::annotate(&mut recs, &payload, call, granted.as_ref());
+        // The concerns asked about, or those an approval or a grant let through (what a
+        // team report counts approvals by).
+        let recorded = if granted.is_some() || approved.is_some() {
+            &concerns[..]
+        } else {
+            asked
+        };
         crate::approvals::annotate(
             &mut recs,
             payload.get("tool_use_id").and_then(Value::as_str),
-            asked,
+            recorded,
             approved.as_ref(),
         );
         hook_input::keep_input(
@@ -366,12 +374,16 @@ pub(super) fn respond(
             &payload,
             refusals.digest.as_deref().unwrap_or(""),
         );
+        // Written first: the local log is the source of truth; the export only copies it.
         if let Err(e) = audit::append(&path, &recs) {
             eprintln!(
                 "seamguard: cannot append to the audit log {}: {e}",
                 path.display()
             );
         }
+        // The resident server's OpenTelemetry export (never waits; nothing when not running).
+        #[cfg(feature = "otel")]
+        crate::otel::export(&recs);
     }
     // Recorded once the answer is written: a failure here changes nothing in it.
     let learn = crate::approvals::host_asks(dialect, &payload);
@@ -384,6 +396,27 @@ pub(super) fn respond(
         learn.then_some(asked),
     );
     code
+}
+
+/// Add `rule_verdicts` to the evaluation's `hook/result` record (the last one): the verdict of
+/// each rule of `rules`, in the same order (`observed` for a rule that takes no part in the
+/// decision), so `seamguard log --counts` counts an ask rule as an ask on a call a guard
+/// denied (`decision` holds the merged verdict only).
+fn rule_verdicts(records: &mut [Value], outcome: &seamguard_engine::Outcome) {
+    if let Some(Value::Object(last)) = records.last_mut() {
+        let verdicts: Vec<&str> = outcome
+            .fired
+            .iter()
+            .map(|c| {
+                if c.observe {
+                    "observed"
+                } else {
+                    c.verdict.name()
+                }
+            })
+            .collect();
+        last.insert("rule_verdicts".into(), serde_json::json!(verdicts));
+    }
 }
 
 /// A fault switch for the failure-matrix tests (debug builds only): `SEAMGUARD_FAULT=panic`

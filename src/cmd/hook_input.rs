@@ -115,12 +115,15 @@ impl Refusals {
                 self.digest.as_deref(),
                 payload,
             );
+            // Written first: the local log is the source of truth; the export only copies it.
             if let Err(e) = audit::append(path, &recs) {
                 eprintln!(
                     "seamguard: cannot append to the audit log {}: {e}",
                     path.display()
                 );
             }
+            #[cfg(feature = "otel")]
+            crate::otel::export(&recs);
         }
         enc
     }

@@ -30,11 +30,12 @@ pub(crate) struct Args {
     /// Print the unified diff of every change and write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Restore the backed-up files and remove what init created (unless edited since).
+    /// Take back what init did: settings files restored, or only init's hooks taken out of one
+    /// edited since; the policy files removed (unless edited since).
     #[arg(long)]
     undo: bool,
-    /// Overwrite policy files that differ from the profile's (init), or undo files edited
-    /// since init wrote them (--undo).
+    /// Overwrite policy files that differ from the profile's (init), or remove policy files
+    /// edited since init wrote them (--undo; edits of settings files are always kept).
     #[arg(long)]
     force: bool,
     /// Project folder (default: the current directory).

@@ -3,6 +3,7 @@
 //! Also the one place that says where the log is ([`audit_path`]) and reads it
 //! ([`read_results`]); `hook` writes it, `allow --last` and `status` read it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -164,6 +165,10 @@ fn observed_view(r: &Value) -> Option<Value> {
     let o = r.get("observed")?;
     let mut v = r.clone();
     v["enforced"] = serde_json::json!(field(r, "decision"));
+    // The verdicts of the enforced rules, not of the observed ones.
+    if let Value::Object(m) = &mut v {
+        m.remove("rule_verdicts");
+    }
     v["decision"] = o.get("decision").cloned().unwrap_or(Value::Null);
     v["rules"] = o.get("rules").cloned().unwrap_or(Value::Null);
     v["reason"] = o.get("reason").cloned().unwrap_or(Value::Null);
@@ -267,26 +272,45 @@ fn line(n: usize, r: &Value) -> String {
     out
 }
 
-/// Counts per rule: `(rule, verdict) → n`, rules in order of first appearance.
+/// Counts per rule: `(rule, verdict) → n`, each rule under its own verdict (`rule_verdicts`;
+/// the record's merged verdict in records written before it existed), most decisions first,
+/// then by rule id; the verdicts of a rule in the order of [`VERDICTS`].
 fn counts(recs: &[Value]) -> Vec<(String, Vec<(String, usize)>)> {
-    let mut out: Vec<(String, Vec<(String, usize)>)> = Vec::new();
+    let mut per_rule: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
     for r in recs {
-        let verdict = field(r, "decision").to_string();
-        for rule in rules_of(r) {
-            let i = match out.iter().position(|(x, _)| x == rule) {
-                Some(i) => i,
-                None => {
-                    out.push((rule.to_string(), Vec::new()));
-                    out.len() - 1
-                }
-            };
-            let per = &mut out[i].1;
-            match per.iter_mut().find(|(v, _)| *v == verdict) {
-                Some((_, n)) => *n += 1,
-                None => per.push((verdict.clone(), 1)),
-            }
+        let merged = field(r, "decision");
+        let rules = rules_of(r);
+        let own: Vec<&str> = r
+            .get("rule_verdicts")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .filter(|v: &Vec<&str>| v.len() == rules.len())
+            .unwrap_or_default();
+        for (k, rule) in rules.iter().enumerate() {
+            let verdict = own.get(k).copied().unwrap_or(merged);
+            *per_rule
+                .entry(rule)
+                .or_default()
+                .entry(verdict)
+                .or_insert(0) += 1;
         }
     }
+    // Verdicts in the order `--verdict` lists them (`observed` and unknown names last).
+    let by_count = |m: BTreeMap<&str, usize>| {
+        let mut v: Vec<(String, usize)> = m.into_iter().map(|(k, n)| (k.to_string(), n)).collect();
+        v.sort_by_key(|(k, _)| {
+            VERDICTS
+                .iter()
+                .position(|x| x == k)
+                .unwrap_or(VERDICTS.len())
+        });
+        v
+    };
+    let mut out: Vec<(String, Vec<(String, usize)>)> = per_rule
+        .into_iter()
+        .map(|(rule, m)| (rule.to_string(), by_count(m)))
+        .collect();
+    out.sort_by_key(|(_, per)| std::cmp::Reverse(per.iter().map(|(_, n)| n).sum::<usize>()));
     out
 }
 

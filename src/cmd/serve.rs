@@ -420,6 +420,10 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     voice.say(format_args!("listening on {}", path.display()));
+    #[cfg(feature = "otel")]
+    if let Some(line) = crate::otel::start_from_env() {
+        voice.say(format_args!("{line}"));
+    }
     static LAST: AtomicU64 = AtomicU64::new(0);
     LAST.store(now_secs(), Ordering::Relaxed);
     let idle = a
@@ -438,6 +442,8 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
             if now_secs().saturating_sub(LAST.load(Ordering::Relaxed)) >= idle {
                 let _ = std::fs::remove_file(&watched);
                 voice.say(format_args!("idle for {idle} s, exiting"));
+                #[cfg(feature = "otel")]
+                crate::otel::shutdown(Duration::from_secs(2));
                 std::process::exit(0);
             }
             // Clients of a new build have another route: nothing would ever ask this one.
@@ -471,6 +477,8 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         LAST.store(now_secs(), Ordering::Relaxed);
     }
     let _ = std::fs::remove_file(&path);
+    #[cfg(feature = "otel")]
+    crate::otel::shutdown(Duration::from_secs(2));
     ExitCode::SUCCESS
 }
 
@@ -548,6 +556,13 @@ impl Server<'_> {
             "cwd": std::env::current_dir().ok().map(|d| d.display().to_string()),
             "binary": std::env::current_exe().ok().map(|d| d.display().to_string()),
         });
+        // The OpenTelemetry export's counts (records handed over, sent, dropped, failed).
+        #[cfg(feature = "otel")]
+        let v = {
+            let mut v = v;
+            v["otel"] = crate::otel::counts();
+            v
+        };
         seamguard_client::encode_reply(0, v.to_string().as_bytes(), b"")
     }
 

@@ -722,6 +722,13 @@ fn text(v: &Value, now: u64) -> String {
                     .collect::<Vec<_>>()
                     .join(" ")
             ));
+            // A server built with the `otel` feature and exporting.
+            if let Some(o) = sv["otel"].as_object() {
+                out.push_str(&format!(
+                    "    OpenTelemetry export: {} record(s) handed over, {} sent, {} dropped, {} failed\n",
+                    o["handed"], o["sent"], o["dropped"], o["failed"]
+                ));
+            }
         } else {
             out.push_str(&format!("  route {}: no server running\n", s(&r["route"])));
         }

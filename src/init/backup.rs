@@ -9,9 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Options;
+use super::json_edit::{json_installed, parse_jsonc};
+use super::layout::line_col;
 use super::layout::{Layout, disp, io_err};
 use super::manifest::{Entry, Manifest, sha256};
-use super::plan::Change;
+use super::plan::{Change, Kind};
+use super::toml_edit::parse_toml;
+use super::unhook::{Before, Unhooked, unhook_json, unhook_toml};
 use crate::report::exit_code;
 
 /// Suffix of the backup copy of a modified file.
@@ -129,8 +133,12 @@ pub(super) fn apply_change(
     Ok(format!("{}: {}{backup_note}", disp(&c.path), c.what))
 }
 
-/// `--undo`: restore the backups, remove the files `init` created, then the folders it
-/// created when empty; files edited since are kept (and named) unless `--force`.
+/// `--undo`: take back what `init` did. Settings files first: one nobody edited since gets
+/// its backup back byte for byte (or is removed when `init` created it); one edited since
+/// keeps the edits and loses exactly what `init` added ([`unhook`]). Only when no settings
+/// file still runs seamguard are the policy files removed (one edited since is kept and named
+/// unless `--force`), then the folders `init` created when empty. Exit 1 when a settings file
+/// could not be undone (its hooks would keep running seamguard on the built-in library).
 pub(super) fn undo(opts: &Options) -> Result<ExitCode, String> {
     let layout = Layout::new(opts)?;
     let path = layout.manifest_path();
@@ -144,60 +152,42 @@ pub(super) fn undo(opts: &Options) -> Result<ExitCode, String> {
         "seamguard init --undo{}",
         if opts.dry_run { " (dry run)" } else { "" }
     );
+    let (configs, policies): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut manifest.files)
+        .into_iter()
+        .partition(|e| e.kind == Kind::Config.name());
     let mut kept = Vec::new();
-    let mut failed = false;
-    for e in std::mem::take(&mut manifest.files) {
+    let mut still_hooked = Vec::new();
+    for e in configs {
         let file = layout.load(&e.path);
-        let cur = std::fs::read(&file).ok();
-        let unchanged = cur.as_deref().is_some_and(|c| sha256(c) == e.sha256);
-        let result = match (&e.backup, unchanged || opts.force) {
-            (backup, false) if cur.is_none() => {
-                say!(
-                    "  {} is gone already{}",
-                    disp(&file),
-                    backup
-                        .as_ref()
-                        .map(|b| format!("; its original is in {}", disp(&layout.load(b))))
-                        .unwrap_or_default()
-                );
-                Ok(())
-            }
-            (_, false) => {
-                say!(
-                    "  kept {}: changed since init wrote it{}; --force to undo anyway",
-                    disp(&file),
-                    e.backup
-                        .as_ref()
-                        .map(|b| format!(" (the original is in {})", disp(&layout.load(b))))
-                        .unwrap_or_default()
-                );
-                kept.push(e);
-                continue;
-            }
-            (Some(b), true) => {
-                let backup = layout.load(b);
-                restore(&backup, &file, opts.dry_run)
-            }
-            (None, true) => {
-                if opts.dry_run {
-                    say!("  would remove {}", disp(&file));
-                    Ok(())
-                } else {
-                    std::fs::remove_file(&file)
-                        .map(|()| say!("  removed {}", disp(&file)))
-                        .map_err(|err| io_err(&file, &err))
+        if let Err(err) = undo_config(&layout, &e, opts.dry_run) {
+            eprintln!("seamguard init: {err}");
+            still_hooked.push(disp(&file));
+            kept.push(e);
+        }
+    }
+    let mut failed = !still_hooked.is_empty();
+    if failed {
+        // Removing the policies would leave hooks that run seamguard on the built-in library.
+        say!(
+            "  kept the policy files: {} still run(s) seamguard; fix it and run `seamguard init --undo` again",
+            still_hooked.join(", ")
+        );
+        kept.extend(policies);
+    } else {
+        for e in policies {
+            match undo_policy(&layout, e, opts) {
+                Ok(None) => {}
+                Ok(Some(e)) => kept.push(e),
+                Err(e) => {
+                    failed = true;
+                    kept.push(e);
                 }
             }
-        };
-        if let Err(err) = result {
-            eprintln!("seamguard init: {err}");
-            failed = true;
-            kept.push(e);
         }
     }
     manifest.files = kept;
     if opts.dry_run {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(exit_code(failed));
     }
     // Created folders, deepest first, when empty (the manifest itself goes first).
     let dirs = std::mem::take(&mut manifest.dirs);
@@ -223,6 +213,153 @@ pub(super) fn undo(opts: &Options) -> Result<ExitCode, String> {
     Ok(exit_code(failed))
 }
 
+/// Undo one settings file `init` wrote (see [`undo`]).
+///
+/// # Errors
+/// The file or its backup cannot be read or written, or the file no longer parses: `init`'s
+/// hooks are still in it.
+fn undo_config(layout: &Layout, e: &Entry, dry_run: bool) -> Result<(), String> {
+    let file = layout.load(&e.path);
+    let backup = e.backup.as_ref().map(|b| layout.load(b));
+    let Some(cur) = std::fs::read(&file).ok() else {
+        say!(
+            "  {} is gone already{}",
+            disp(&file),
+            backup
+                .as_ref()
+                .map(|b| format!("; its original is in {}", disp(b)))
+                .unwrap_or_default()
+        );
+        return Ok(());
+    };
+    if sha256(&cur) == e.sha256 {
+        return match &backup {
+            Some(b) => restore(b, &file, dry_run),
+            None => remove(&file, "", dry_run),
+        };
+    }
+    // Edited since: take out what `init` added, keep the rest.
+    let original = match &backup {
+        Some(b) => Some(std::fs::read_to_string(b).map_err(|err| io_err(b, &err))?),
+        None => None,
+    };
+    let cur = String::from_utf8(cur).map_err(|_| format!("{}: not UTF-8", disp(&file)))?;
+    let u = unhook(&file, &cur, original.as_deref())
+        .map_err(|err| format!("could not take seamguard's hooks out of {err}"))?;
+    if u.empty {
+        return remove(
+            &file,
+            " (changed since init, nothing of the user's in it)",
+            dry_run,
+        );
+    }
+    if let (Some(b), Some(o)) = (&backup, &original)
+        && u.text == *o
+    {
+        return restore(b, &file, dry_run);
+    }
+    let what = if u.removed.is_empty() {
+        "nothing of init's left in it".to_string()
+    } else {
+        format!("took out {}", u.removed.join(" and "))
+    };
+    if dry_run {
+        say!(
+            "  would edit {} ({what}; edits since init kept)",
+            disp(&file)
+        );
+        return Ok(());
+    }
+    if u.text != cur {
+        write_atomic(&file, u.text.as_bytes())?;
+    }
+    if let Some(b) = &backup {
+        std::fs::remove_file(b).map_err(|err| io_err(b, &err))?;
+    }
+    say!(
+        "  edited {}: {what}; edits since init kept{}",
+        disp(&file),
+        backup
+            .as_ref()
+            .map(|b| format!(" ({} removed)", disp(b)))
+            .unwrap_or_default()
+    );
+    Ok(())
+}
+
+/// Take `init`'s additions out of `current`, the text of `path` (a hooks JSON file, or a Codex
+/// `config.toml` by its extension); `original` is the text before `init` (`None`: `init`
+/// created the file). See [`super::unhook`].
+///
+/// # Errors
+/// `current` or `original` does not parse: `file:line:col` and the parser's message.
+fn unhook(path: &Path, current: &str, original: Option<&str>) -> Result<Unhooked, String> {
+    if path.extension().is_some_and(|x| x == "toml") {
+        let mut doc = parse_toml(path, current)?;
+        let before = original.map(|t| parse_toml(path, t)).transpose()?;
+        let removed = unhook_toml(&mut doc, before.as_ref());
+        return Ok(Unhooked {
+            text: doc.to_string(),
+            removed,
+            empty: false,
+        });
+    }
+    let doc = match original {
+        Some(t) if !t.trim().is_empty() => parse_jsonc(path, t)?,
+        _ => serde_json::Value::Object(serde_json::Map::new()),
+    };
+    let had = json_installed(&doc);
+    let before = Before {
+        doc: &doc,
+        had: &had,
+        created: original.is_none(),
+    };
+    unhook_json(current, &before, super::is_handler).map_err(|(offset, msg)| {
+        let (l, c) = line_col(current, offset);
+        format!("{}:{l}:{c}: {msg}", disp(path))
+    })
+}
+
+/// Remove a file `init` created; `note` follows its name in the report line.
+fn remove(file: &Path, note: &str, dry_run: bool) -> Result<(), String> {
+    if dry_run {
+        say!("  would remove {}{note}", disp(file));
+        return Ok(());
+    }
+    std::fs::remove_file(file).map_err(|err| io_err(file, &err))?;
+    say!("  removed {}{note}", disp(file));
+    Ok(())
+}
+
+/// Undo one policy file: removed when unchanged (or with `--force`), else kept and named.
+/// `Ok(Some(entry))` when it stays in the manifest; `Err(entry)` when removing it failed (said
+/// on stderr).
+fn undo_policy(layout: &Layout, e: Entry, opts: &Options) -> Result<Option<Entry>, Entry> {
+    let file = layout.load(&e.path);
+    let Some(cur) = std::fs::read(&file).ok() else {
+        say!("  {} is gone already", disp(&file));
+        return Ok(None);
+    };
+    if sha256(&cur) != e.sha256 && !opts.force {
+        say!(
+            "  kept {}: changed since init wrote it; --force to remove it anyway",
+            disp(&file)
+        );
+        return Ok(Some(e));
+    }
+    let result = match &e.backup {
+        Some(b) => restore(&layout.load(b), &file, opts.dry_run),
+        None => remove(&file, "", opts.dry_run),
+    };
+    match result {
+        Ok(()) => Ok(None),
+        Err(err) => {
+            eprintln!("seamguard init: {err}");
+            Err(e)
+        }
+    }
+}
+
 /// Put a backup back byte for byte and drop the backup.
 fn restore(backup: &Path, file: &Path, dry_run: bool) -> Result<(), String> {
     let bytes = std::fs::read(backup).map_err(|e| io_err(backup, &e))?;
@@ -234,4 +371,77 @@ fn restore(backup: &Path, file: &Path, dry_run: bool) -> Result<(), String> {
     std::fs::remove_file(backup).map_err(|e| io_err(backup, &e))?;
     say!("  restored {} from {}", disp(file), disp(backup));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CMD: &str = "seamguard hook --dialect claude-code";
+
+    fn group(cmd: &str) -> String {
+        format!(r#"{{"hooks":[{{"type":"command","command":"{cmd}"}}]}}"#)
+    }
+
+    #[test]
+    fn takes_out_what_init_added_and_keeps_the_users_edits() {
+        use super::super::json_edit::{Shape, add_json_hooks};
+        use std::collections::BTreeSet;
+        let original = format!(
+            "{{\n  \"model\": \"opus\",\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {}\n    ]\n  }}\n}}\n",
+            group("./mine.sh")
+        );
+        let shape = Shape::Grouped {
+            block_on_failure: true,
+            jsonc: false,
+        };
+        let (installed, added) = add_json_hooks(
+            Path::new("s.json"),
+            Some(&original),
+            &["PreToolUse", "Stop"],
+            &BTreeSet::new(),
+            CMD,
+            shape,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(added, ["PreToolUse", "Stop"]);
+        // The user's edit after init: another model.
+        let current = installed.replace("opus", "sonnet");
+        let u = unhook(Path::new("s.json"), &current, Some(&original)).unwrap();
+        assert_eq!(u.text, original.replace("opus", "sonnet"));
+        assert_eq!(u.removed, ["2 seamguard handler(s)"]);
+        assert!(!u.empty);
+    }
+
+    #[test]
+    fn a_handler_the_user_had_before_stays_and_a_created_file_ends_empty() {
+        let original = format!("{{\"hooks\":{{\"Stop\":[{}]}}}}", group(CMD));
+        let current = format!(
+            "{{\"hooks\":{{\"Stop\":[{}],\"PreToolUse\":[{}]}}}}",
+            group(CMD),
+            group(CMD)
+        );
+        let u = unhook(Path::new("s.json"), &current, Some(&original)).unwrap();
+        assert_eq!(u.text, original);
+        let created = format!(
+            "{{\n  \"version\": 1,\n  \"hooks\": {{\n    \"preToolUse\": [{{\"command\": \"{CMD}\", \"failClosed\": true}}]\n  }}\n}}\n"
+        );
+        let u = unhook(Path::new("hooks.json"), &created, None).unwrap();
+        assert_eq!((u.text.as_str(), u.empty), ("{}\n", true));
+    }
+
+    #[test]
+    fn codex_features_flag_goes_back_to_false_and_broken_json_is_an_error() {
+        let u = unhook(
+            Path::new("config.toml"),
+            "model = \"o3\"\n[features]\nhooks = true # on\n",
+            Some("[features]\nhooks = false # on\n"),
+        )
+        .unwrap();
+        assert_eq!(u.text, "model = \"o3\"\n[features]\nhooks = false # on\n");
+        assert_eq!(u.removed, ["features.hooks = true"]);
+        let e = unhook(Path::new("s.json"), "{\"hooks\": {", Some("{}")).unwrap_err();
+        assert!(e.starts_with("s.json:1:"), "{e}");
+    }
 }

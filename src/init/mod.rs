@@ -58,8 +58,9 @@
 //! `seamguard hook`) and changes nothing. Before a file is first modified it is copied to
 //! `<file>.seamguard-backup` (never overwritten later), and every write is recorded in
 //! `.init-manifest.json` in the policy folder, which `--undo` reads to restore the backups
-//! byte for byte and remove what `init` created — files edited since are kept (and named)
-//! unless `--force`. `--dry-run` prints the unified diff of every change and writes nothing.
+//! byte for byte and remove what `init` created. A settings file edited since keeps the edits
+//! and loses exactly what `init` added ([`unhook`]); one that cannot be read keeps the policy
+//! files with it (exit 1). Policy files edited since are kept (and named) unless `--force`. `--dry-run` prints the unified diff of every change and writes nothing.
 //!
 //! # In and out
 //!
@@ -69,7 +70,8 @@
 //!
 //! The steps, one module each: [`layout`] says where every file goes, [`plan`] computes the
 //! changes (with [`json_edit`] and [`toml_edit`] for the agent's settings), [`backup`] applies
-//! them or undoes them, [`manifest`] records what was written.
+//! them or undoes them ([`unhook`] for a settings file edited since), [`manifest`] records
+//! what was written.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -105,6 +107,7 @@ mod layout;
 mod manifest;
 mod plan;
 mod toml_edit;
+mod unhook;
 
 use layout::{Layout, disp, program};
 use manifest::Manifest;

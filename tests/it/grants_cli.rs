@@ -374,3 +374,35 @@ fn no_grant_for_a_call_seamguard_could_not_read() {
     assert_eq!(decision(&r), "ask");
     assert_eq!(last_result(&dir).get("grant"), None);
 }
+
+/// `grants list` masks the secrets of a grant's call, subject and concerns as the audit log
+/// does; the grants file keeps the call as it was, so the same call is still let through.
+#[test]
+fn grants_list_masks_secrets_in_the_call() {
+    let dir = workdir();
+    let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let cmd = format!("git push https://{token}@github.com/o/r.git main");
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s1", &cmd)), "ask");
+    let r = seamguard(&dir, &["allow", "--last", "--always"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let id = granted_id(&r);
+    let masked = "ghp_000000000000000000000000000000000000";
+    let r = seamguard(&dir, &["grants", "list"], b"");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "{id}  always  Bash: git push https://{masked}@github.com/o/r.git main  [push-ask]\n"
+        )
+    );
+    let r = seamguard(&dir, &["grants", "list", "--format", "json"], b"");
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v[0]["call"],
+        json!({"tool": "Bash", "argv": ["git", "push", format!("https://{masked}@github.com/o/r.git"), "main"]})
+    );
+    assert!(!r.stdout.contains(token), "{}", r.stdout);
+    // The stored grant still matches the real call.
+    let stored = std::fs::read_to_string(dir.join("state/seamguard/grants.json")).unwrap();
+    assert!(stored.contains(token));
+    assert_eq!(decision(&hook(&dir, "ask.toml", "s2", &cmd)), "allow");
+}

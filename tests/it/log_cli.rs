@@ -262,14 +262,14 @@ fn counts_per_rule_and_the_observe_summary() {
     let r = log(&dir, &p, &["--counts"]);
     assert_eq!(
         r.stdout,
-        "     3  push-ask  (ask 1, deny 1, allow 1)\n     1  secrets  (deny 1)\n"
+        "     3  push-ask  (allow 1, ask 1, deny 1)\n     1  secrets  (deny 1)\n"
     );
     let r = log(&dir, &p, &["--counts", "--format", "json"]);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
         v,
         json!([
-            {"rule": "push-ask", "ask": 1, "deny": 1, "allow": 1, "total": 3},
+            {"rule": "push-ask", "allow": 1, "ask": 1, "deny": 1, "total": 3},
             {"rule": "secrets", "deny": 1, "total": 1}
         ])
     );
@@ -281,6 +281,40 @@ fn counts_per_rule_and_the_observe_summary() {
     );
     let r = log(&dir, &p, &["--observed", "--counts"]);
     assert_eq!(r.stdout, "     1  rm-deny  (deny 1)\n");
+}
+
+/// With `rule_verdicts` (what the hook writes), each rule is counted under its own verdict:
+/// an ask rule that fired on a call a guard denied is an ask; the rules with most decisions
+/// come first.
+#[test]
+fn counts_each_rule_under_its_own_verdict() {
+    let dir = workdir();
+    let mut denied = result(
+        T0,
+        "codex",
+        "c1",
+        "deny",
+        &["secrets", "push-ask"],
+        "Bash",
+        "git push && cat .env",
+    );
+    denied["rule_verdicts"] = json!(["deny", "ask"]);
+    let mut asked = result(
+        T0 + 1000,
+        "codex",
+        "c1",
+        "ask",
+        &["push-ask", "rm-watch"],
+        "Bash",
+        "git push",
+    );
+    asked["rule_verdicts"] = json!(["ask", "observed"]);
+    let p = write_log(&dir, &[denied, asked]);
+    let r = log(&dir, &p, &["--counts"]);
+    assert_eq!(
+        r.stdout,
+        "     2  push-ask  (ask 2)\n     1  rm-watch  (observed 1)\n     1  secrets  (deny 1)\n"
+    );
 }
 
 #[test]

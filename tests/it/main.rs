@@ -25,14 +25,18 @@ mod hosts_cli;
 mod hosts_normalize_cli;
 mod init_cli;
 mod init_hosts_cli;
+mod init_undo_cli;
 mod library_replay;
 mod log_cli;
+#[cfg(feature = "otel")]
+mod otel_cli;
 mod policy_macro_replay;
 mod reasons_library;
 mod regex_ascii;
 mod replay_cli;
 mod replay_filters_cli;
 mod sample_hooks;
+mod schema_cli;
 mod serve_cli;
 mod session_memory_cli;
 mod status_cli;
