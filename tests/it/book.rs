@@ -7,7 +7,7 @@
 //! that extends its lists); `toml,host-config` parsed as TOML; `json` parsed as JSON; `sh` lines starting with
 //! `seamguard` parsed by the real command line (`seamguard docs args`); `console` sessions
 //! of `$ seamguard try …` run against the binary and compared byte for byte; `rust` blocks
-//! run as doc tests (the file must be included in `src/lib.rs`); `text` is not run. Any other
+//! run as doc tests (the file must be included in `lib/src/lib.rs`); `text` is not run. Any other
 //! info string, or none, fails: nothing is skipped silently.
 //!
 //! `SEAMGUARD_DOCS_REWRITE=1 cargo test --test it book_` rewrites the outputs of the console
@@ -206,6 +206,41 @@ fn isolated(dir: &Path) -> Command {
 
 const BUILT_IN_NOTICE: &str = "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); judging with the built-in balanced library\n";
 
+/// A `toml,manifest` block: a Cargo manifest snippet whose `[dependencies]` name packages of
+/// this workspace (the `Cargo.toml` of the folder its `path` or the name points at).
+fn check_manifest(b: &Block, failures: &mut Vec<String>) {
+    let doc = match b.text.parse::<toml_edit::DocumentMut>() {
+        Ok(d) => d,
+        Err(e) => {
+            failures.push(format!("{}:{}: not TOML: {e}", b.file.display(), b.line));
+            return;
+        }
+    };
+    let ours: Vec<String> = ["lib", "engine", "macros", "policy", "client", "."]
+        .iter()
+        .filter_map(|d| std::fs::read_to_string(root().join(d).join("Cargo.toml")).ok())
+        .filter_map(|m| m.parse::<toml_edit::DocumentMut>().ok())
+        .filter_map(|m| m["package"]["name"].as_str().map(str::to_string))
+        .collect();
+    let Some(deps) = doc.get("dependencies").and_then(|d| d.as_table_like()) else {
+        failures.push(format!(
+            "{}:{}: no [dependencies]",
+            b.file.display(),
+            b.line
+        ));
+        return;
+    };
+    for (name, _) in deps.iter() {
+        if !ours.iter().any(|o| o == name) {
+            failures.push(format!(
+                "{}:{}: `{name}` is no package of this workspace ({ours:?})",
+                b.file.display(),
+                b.line
+            ));
+        }
+    }
+}
+
 /// A `toml` block: a whole policy that loads clean and whose examples pass (`with_library`:
 /// loaded beside the library's named lists, `policies/lists.toml`, which it extends).
 fn check_policy(b: &Block, with_library: bool, failures: &mut Vec<String>) {
@@ -335,7 +370,7 @@ fn check_console(b: &Block, failures: &mut Vec<String>) -> String {
 fn book_code_blocks_are_tested() {
     let mut failures = Vec::new();
     let mut counts = std::collections::BTreeMap::<String, usize>::new();
-    let lib_rs = std::fs::read_to_string(root().join("src/lib.rs")).unwrap();
+    let lib_rs = std::fs::read_to_string(root().join("lib/src/lib.rs")).unwrap();
     for doc in documents() {
         let mut rewrites: Vec<(std::ops::Range<usize>, String)> = Vec::new();
         for b in blocks(&doc) {
@@ -348,6 +383,7 @@ fn book_code_blocks_are_tested() {
                         failures.push(format!("{}:{}: not TOML: {e}", doc.display(), b.line));
                     }
                 }
+                "toml,manifest" => check_manifest(&b, &mut failures),
                 "json" => {
                     if let Err(e) = serde_json::from_str::<serde_json::Value>(&b.text) {
                         failures.push(format!("{}:{}: not JSON: {e}", doc.display(), b.line));
@@ -362,9 +398,9 @@ fn book_code_blocks_are_tested() {
                 }
                 "rust" => {
                     let rel = doc.strip_prefix(root()).unwrap().display().to_string();
-                    if !lib_rs.contains(&format!("include_str!(\"../{rel}\")")) {
+                    if !lib_rs.contains(&format!("include_str!(\"../../{rel}\")")) {
                         failures.push(format!(
-                            "{}:{}: a rust block of a file src/lib.rs does not include as a doc test",
+                            "{}:{}: a rust block of a file lib/src/lib.rs does not include as a doc test",
                             doc.display(),
                             b.line
                         ));
@@ -372,7 +408,7 @@ fn book_code_blocks_are_tested() {
                 }
                 "text" => {}
                 other => failures.push(format!(
-                    "{}:{}: code block with info string {other:?}: say how it is tested (toml, toml,with-library, toml,host-config, json, sh, console, rust) or mark it `text`",
+                    "{}:{}: code block with info string {other:?}: say how it is tested (toml, toml,with-library, toml,host-config, toml,manifest, json, sh, console, rust) or mark it `text`",
                     doc.display(),
                     b.line
                 )),

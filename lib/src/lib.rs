@@ -1,10 +1,11 @@
 //! # seamguard
 //!
-//! Facade crate: re-exports [`seamguard_engine`] (policies, decision table, seam evaluator,
-//! dialect codecs) at its root, and the `seamguard-macros` front end of the embedding API
-//! ([`hook`], [`guard`], [`policy!`], `#[derive(Event)]`). The `seamguard` binary in this
-//! package is the hook command for Claude Code and Codex (`seamguard hook`) and the policy
-//! tool (`check`, `test`, `replay`).
+//! The library to embed: re-exports [`seamguard_engine`] (policies, decision table, seam
+//! evaluator, dialect codecs) at its root, and the `seamguard-macros` front end of the
+//! embedding API ([`hook`], [`guard`], [`policy!`], `#[derive(Event)]`). It depends on the
+//! engine and the macros only; the `seamguard` command (hook command for every host, `check`,
+//! `test`, `replay`, `init`) is the separate `seamguard-cli` package, so embedding pulls no
+//! command-line parser, thread pool or settings editor.
 //!
 //! The engine's public modules are reachable from here by the same paths: [`harness`] (the
 //! embedding API), [`readers`] (recorded sessions for replay), [`explain`], [`event`],
@@ -66,10 +67,10 @@ pub mod prelude {
 
 /// The Rust quick start of the README, run as a doc test.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../README.md")]
 struct ReadmeQuickStart;
 
 /// The Rust examples of the book's "Embedding in Rust" chapter, run as doc tests.
 #[cfg(doctest)]
-#[doc = include_str!("../docs/src/embedding.md")]
+#[doc = include_str!("../../docs/src/embedding.md")]
 struct BookEmbedding;
