@@ -25,6 +25,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use seamguard::harness::ToolError;
 use seamguard::harness::{SessionStartSource, Turn, TurnEnd, check_records};
 use seamguard::prelude::*;
 use seamguard::readers::{EventReader, Item};
@@ -69,7 +70,7 @@ fn audit(exec: &ToolExecution) {
 struct Simulated;
 
 impl Tool for Simulated {
-    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move { Ok(json!({ "simulated": call.name() })) })
     }
 }

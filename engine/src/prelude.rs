@@ -23,8 +23,8 @@ pub use crate::harness::{
     Approval, Approver, Batch, BatchOutcome, BoxFuture, CancellationToken, Evaluated, Event,
     EventHandler, ExecError, Harness, HookContext, Metrics, Next, NoticeEvent, PolicyLoadError,
     PolicyTable, PromptEvent, Registration, RegistrationOptions, Retry, SeamEvent, StartEvent,
-    StopEvent, Submitted, Timeout, Tool, ToolCall, ToolCallBuilder, ToolExecution, ToolOutput,
-    ToolResult, Wrapper, at, tool_fn,
+    StopEvent, Submitted, Timeout, Tool, ToolCall, ToolCallBuilder, ToolError, ToolExecution,
+    ToolOutput, ToolResult, Wrapper, at, tool_fn,
 };
 pub use crate::{
     Attributed, ContinuationDecision, Dialect, GuardDeny, Outcome, PermissionDecision,

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use seamguard::harness::{
     Approval, Approver, BoxFuture, EventHandler, ExecError, Harness, Metrics, RegistrationOptions,
-    Retry, SeamEvent, Timeout, Tool, ToolCall, ToolExecution, ToolOutput, TranscriptEntry, at,
-    tool_fn,
+    Retry, SeamEvent, Timeout, Tool, ToolCall, ToolError, ToolExecution, ToolOutput,
+    TranscriptEntry, at, tool_fn,
 };
 use seamguard::{
     ContinuationDecision, Event, GuardDeny, PostToolDecision, PreToolDecision, PromptDecision,
@@ -236,12 +236,12 @@ async fn panicking_handler_becomes_an_error_result() {
     let metrics = Arc::new(Metrics::default());
     h.wrap(metrics.clone())
         .wrap(Timeout(Duration::from_millis(50)));
-    let panics = tool_fn(|_c: &ToolCall| -> Result<Value, String> { panic!("tool bug") });
+    let panics = tool_fn(|_c: &ToolCall| -> Result<Value, ToolError> { panic!("tool bug") });
     let exec = h.execute(bash("x"), &panics).await;
     assert!(
         matches!(&exec.result.error, Some(ExecError::Tool { message }) if message.contains("tool bug"))
     );
-    let fails = tool_fn(|_c: &ToolCall| Err("exit 1".to_string()));
+    let fails = tool_fn(|_c: &ToolCall| Err("exit 1".into()));
     let exec = h.execute(bash("x"), &fails).await;
     assert_eq!(
         exec.result.error,
@@ -249,9 +249,22 @@ async fn panicking_handler_becomes_an_error_result() {
             message: "exit 1".into()
         })
     );
+    // A typed error: `?` on an I/O error, with the tool's own words before its cause.
+    let reads = tool_fn(|_c: &ToolCall| {
+        let text = std::fs::read_to_string("/nonexistent/seamguard/config.toml")
+            .map_err(|e| ToolError::with_source("cannot read config.toml", e))?;
+        Ok(json!(text))
+    });
+    let exec = h.execute(bash("x"), &reads).await;
+    assert_eq!(
+        exec.result.error,
+        Some(ExecError::Tool {
+            message: "cannot read config.toml: No such file or directory (os error 2)".into()
+        })
+    );
     struct Hangs;
     impl Tool for Hangs {
-        fn call<'a>(&'a self, _c: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+        fn call<'a>(&'a self, _c: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
             Box::pin(async {
                 tokio::time::sleep(Duration::from_secs(5)).await;
                 Ok(Value::Null)
@@ -260,7 +273,7 @@ async fn panicking_handler_becomes_an_error_result() {
     }
     let exec = h.execute(bash("sleep"), &Hangs).await;
     assert_eq!(exec.result.error, Some(ExecError::Timeout { after_ms: 50 }));
-    assert_eq!((metrics.calls(), metrics.errors()), (3, 3));
+    assert_eq!((metrics.calls(), metrics.errors()), (4, 4));
 }
 
 // ---- contexts appear after the batch's results ---------------------------------------------

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use seamguard::harness::ToolError;
 use seamguard::harness::{
     BoxFuture, CancellationToken, EventHandler, ExecError, Harness, Next, PolicyTable,
     RegistrationOptions, SeamEvent, Tool, ToolCall, ToolResult, Wrapper, at, tool_fn,
@@ -22,7 +23,10 @@ fn bash(cmd: &str) -> ToolCall {
 struct Hangs;
 
 impl Tool for Hangs {
-    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<serde_json::Value, String>> {
+    fn call<'a>(
+        &'a self,
+        _call: &'a ToolCall,
+    ) -> BoxFuture<'a, Result<serde_json::Value, ToolError>> {
         Box::pin(std::future::pending())
     }
 }

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use seamguard::harness::ToolError;
 use seamguard::harness::{
     BoxFuture, Harness, PolicyTable, RegistrationOptions, SeamEvent, Tool, ToolCall, at, tool_fn,
 };
@@ -51,7 +52,7 @@ fn harness() -> Harness {
 struct Secret;
 
 impl Tool for Secret {
-    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async { Ok(json!({ "key": "sk-abc123" })) })
     }
 

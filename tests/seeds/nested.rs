@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, Weak};
 
 use serde_json::{Value, json};
 
+use seamguard::harness::ToolError;
 use seamguard::harness::{
     BoxFuture, CallId, Harness, HookContext, Injected, RegistrationOptions, Tool, ToolCall, at,
     tool_fn,
@@ -18,7 +19,7 @@ use seamguard::{PostToolDecision, PreToolDecision};
 struct Composite(Weak<Harness>);
 
 impl Tool for Composite {
-    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             let h = self.0.upgrade().ok_or("gone")?;
             let echo = tool_fn(|c: &ToolCall| Ok(json!(c.command().unwrap_or(""))));

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use seamguard::PostToolDecision;
+use seamguard::harness::ToolError;
 use seamguard::harness::{
     BoxFuture, ExecError, Harness, RegistrationOptions, Tool, ToolCall, ToolOutput, ToolResult, at,
 };
@@ -13,7 +14,7 @@ use seamguard::harness::{
 struct Query;
 
 impl Tool for Query {
-    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async { Ok(json!({ "rows": ["alice", "bob", "sk-123"] })) })
     }
 
@@ -146,7 +147,7 @@ async fn content_replacement_preserves_the_canonical_value() {
 async fn a_value_the_tool_does_not_declare_is_an_error_result() {
     struct Wrong;
     impl Tool for Wrong {
-        fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+        fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
             Box::pin(async { Ok(json!({ "rows": "nope" })) })
         }
         fn validate(&self, value: &Value) -> Result<(), String> {

@@ -323,3 +323,35 @@ async fn a_sync_hook_fn_sees_the_runs_signal() {
         seamguard::ContinuationDecision::Stop
     );
 }
+
+#[tokio::test]
+async fn a_context_of_another_type_is_an_error_that_names_both_types() {
+    struct Team;
+    let h = Harness::new();
+    h.on(
+        at::PreTool,
+        |_call: &ToolCall, cx: &HookContext| {
+            cx.state::<Team>()
+                .err()
+                .map(|e| PreToolDecision::deny(e.to_string()))
+        },
+        RegistrationOptions::named("team"),
+    )
+    .unwrap();
+    let team = std::any::type_name::<Team>();
+    assert_eq!(
+        h.pre_tool(&bash("ls")).await.decision,
+        Some(PreToolDecision::deny(format!(
+            "no application context is set (Harness::set_context); a `{team}` was asked for"
+        )))
+    );
+    h.set_context(String::from("not a team"));
+    assert_eq!(
+        h.pre_tool(&bash("ls")).await.decision,
+        Some(PreToolDecision::deny(format!(
+            "the application context is a `alloc::string::String`, not the `{team}` asked for"
+        )))
+    );
+    h.set_context(Team);
+    assert_eq!(h.pre_tool(&bash("ls")).await.decision, None);
+}

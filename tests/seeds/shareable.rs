@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use seamguard::harness::ToolError;
 use seamguard::harness::{
     BoxFuture, ExecError, Harness, SeamEvent, Submitted, Tool, ToolCall, TurnEnd, check_records,
     tool_fn,
@@ -32,7 +33,7 @@ struct Composite {
 }
 
 impl Tool for Composite {
-    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+    fn call<'a>(&'a self, call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
         Box::pin(async move {
             let harness = self.harness.upgrade().ok_or("harness gone")?;
             let echo = tool_fn(|c: &ToolCall| Ok(json!(c.command().unwrap_or(""))));

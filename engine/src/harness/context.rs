@@ -31,7 +31,7 @@ tokio::task_local! {
 #[derive(Clone)]
 pub struct HookContext {
     signal: CancellationToken,
-    app: Option<Arc<dyn Any + Send + Sync>>,
+    app: Option<AppValue>,
     parent: Option<CallId>,
     /// The deferred contexts of the call whose tool is running.
     deferred: Option<Deferred>,
@@ -54,7 +54,7 @@ impl fmt::Debug for HookContext {
 }
 
 impl HookContext {
-    pub(super) fn new(signal: CancellationToken, app: Option<Arc<dyn Any + Send + Sync>>) -> Self {
+    pub(super) fn new(signal: CancellationToken, app: Option<AppValue>) -> Self {
         HookContext {
             signal,
             app,
@@ -85,9 +85,61 @@ impl HookContext {
         self.signal.is_cancelled()
     }
 
-    /// The application's context object ([`Harness::set_context`]), if it is a `T`.
+    /// The application's context object ([`Harness::set_context`]), if it is a `T`; `None`
+    /// both when none was set and when it is another type. [`HookContext::state`] says
+    /// which.
     pub fn app<T: Any + Send + Sync>(&self) -> Option<&T> {
-        self.app.as_deref().and_then(|a| a.downcast_ref::<T>())
+        self.app.as_ref().and_then(|a| a.value.downcast_ref::<T>())
+    }
+
+    /// The application's context object as a `T` (like axum's `State<T>`).
+    ///
+    /// # Errors
+    /// [`ContextError::NotSet`] when the harness has no context object,
+    /// [`ContextError::OtherType`] (naming both types) when it holds another type.
+    ///
+    /// # Examples
+    /// ```
+    /// use seamguard_engine::PreToolDecision;
+    /// use seamguard_engine::harness::{Harness, HookContext, RegistrationOptions, ToolCall, at};
+    ///
+    /// struct Freeze(bool);
+    /// let h = Harness::new();
+    /// h.on(
+    ///     at::PreTool,
+    ///     |_call: &ToolCall, cx: &HookContext| match cx.state::<Freeze>() {
+    ///         Ok(Freeze(frozen)) => frozen.then(|| PreToolDecision::deny("the repository is frozen")),
+    ///         Err(e) => Some(PreToolDecision::deny(e.to_string())),
+    ///     },
+    ///     RegistrationOptions::named("freeze"),
+    /// )?;
+    /// let call = ToolCall::builder("Bash").arg("command", "git push").build();
+    /// let rt = tokio::runtime::Builder::new_current_thread().build()?;
+    ///
+    /// h.set_context(7_u32);
+    /// let wrong = rt.block_on(h.pre_tool(&call)).decision;
+    /// assert_eq!(
+    ///     wrong,
+    ///     Some(PreToolDecision::deny(format!(
+    ///         "the application context is a `u32`, not the `{}` asked for",
+    ///         std::any::type_name::<Freeze>()
+    ///     )))
+    /// );
+    /// h.set_context(Freeze(true));
+    /// let frozen = rt.block_on(h.pre_tool(&call)).decision;
+    /// assert_eq!(frozen, Some(PreToolDecision::deny("the repository is frozen")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn state<T: Any + Send + Sync>(&self) -> Result<&T, ContextError> {
+        let Some(a) = self.app.as_ref() else {
+            return Err(ContextError::NotSet {
+                expected: std::any::type_name::<T>(),
+            });
+        };
+        a.value.downcast_ref::<T>().ok_or(ContextError::OtherType {
+            expected: std::any::type_name::<T>(),
+            found: a.type_name,
+        })
     }
 
     /// The call whose tool is running, for a nested call (interception-seams seed: "nested
@@ -139,9 +191,35 @@ impl HookContext {
     }
 }
 
+/// The application's context object and the name of its type.
+#[derive(Clone)]
+pub(super) struct AppValue {
+    value: Arc<dyn Any + Send + Sync>,
+    type_name: &'static str,
+}
+
+/// Why [`HookContext::state`] has no `T`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContextError {
+    /// The harness has no context object ([`Harness::set_context`] was never called).
+    #[error("no application context is set (Harness::set_context); a `{expected}` was asked for")]
+    NotSet {
+        /// The type asked for.
+        expected: &'static str,
+    },
+    /// The context object is of another type.
+    #[error("the application context is a `{found}`, not the `{expected}` asked for")]
+    OtherType {
+        /// The type asked for.
+        expected: &'static str,
+        /// The type given to [`Harness::set_context`].
+        found: &'static str,
+    },
+}
+
 /// The application context slot of a harness.
 #[derive(Default)]
-pub(super) struct AppContext(RwLock<Option<Arc<dyn Any + Send + Sync>>>);
+pub(super) struct AppContext(RwLock<Option<AppValue>>);
 
 impl fmt::Debug for AppContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -155,7 +233,10 @@ impl Harness {
     /// change it between runs; a run keeps the context it started with.
     pub fn set_context<T: Any + Send + Sync>(&self, context: T) {
         if let Ok(mut slot) = self.app_context.0.write() {
-            *slot = Some(Arc::new(context));
+            *slot = Some(AppValue {
+                value: Arc::new(context),
+                type_name: std::any::type_name::<T>(),
+            });
         }
     }
 

@@ -170,7 +170,7 @@ pub use app_event::{
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
 pub use call_builder::ToolCallBuilder;
-pub use context::HookContext;
+pub use context::{ContextError, HookContext};
 pub use event::{
     CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
 };
@@ -190,7 +190,7 @@ pub use seams::Signalled;
 pub use table::{PolicyLoadError, PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
 pub use tokio_util::sync::CancellationToken;
-pub use tool::{FnTool, Tool, tool_fn};
+pub use tool::{FnTool, Tool, ToolError, tool_fn};
 pub use turn::{Submitted, Turn, TurnEnd, TurnId, check_records};
 pub use typed::{EventError, SessionStartSource};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};

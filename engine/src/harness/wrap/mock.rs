@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::harness::{BoxFuture, Tool, ToolCall};
+use crate::harness::{BoxFuture, Tool, ToolCall, ToolError};
 
 /// Answers each call with the next scripted result (`Ok("done")` once the script is
 /// exhausted), after `delay`.
@@ -43,7 +43,7 @@ impl Scripted {
 }
 
 impl Tool for Scripted {
-    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, String>> {
+    fn call<'a>(&'a self, _call: &'a ToolCall) -> BoxFuture<'a, Result<Value, ToolError>> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let next = self
             .script
@@ -55,7 +55,7 @@ impl Tool for Scripted {
             if let Some(d) = self.delay {
                 tokio::time::sleep(d).await;
             }
-            next
+            next.map_err(ToolError::from)
         })
     }
 }

@@ -96,7 +96,9 @@ impl<'a> Next<'a> {
                     () = self.signal.cancelled() => ToolResult::error(ExecError::Cancelled),
                     r = CatchUnwind(fut) => match r {
                         Ok(Ok(v)) => ToolResult::ok(v),
-                        Ok(Err(message)) => ToolResult::error(ExecError::Tool { message }),
+                        Ok(Err(e)) => ToolResult::error(ExecError::Tool {
+                            message: e.to_string(),
+                        }),
                         Err(message) => ToolResult::error(ExecError::Tool { message }),
                     },
                 }
