@@ -67,11 +67,22 @@ impl<'t> Js<'t, '_> {
                 && n.parent().is_some_and(|p| p.kind() == "arguments")
             {
                 // `fetch(u).then(r => r.text()).then(eval)`: handed over as a callback, it runs
-                // whatever it is given.
-                cx.unsure(format!(
-                    "`{}` passed as a callback runs code known only at run time",
-                    js.t(*n)
-                ));
+                // whatever it is given: the response of a download in the promise chain it
+                // is handed to, or code not known here.
+                let chain = n
+                    .parent()
+                    .and_then(|args| args.parent())
+                    .and_then(|call| call.child_by_field_name("function"));
+                let fetched = chain.map(|c| js.fetches_in(c)).unwrap_or_default();
+                if fetched.is_empty() {
+                    cx.unsure(format!(
+                        "`{}` passed as a callback runs code known only at run time",
+                        js.t(*n)
+                    ));
+                }
+                for url in fetched {
+                    cx.fetch_and_run(url.as_ref());
+                }
             }
         }
     }
@@ -357,6 +368,37 @@ impl<'t> Js<'t, '_> {
                 self.bind.bind(&name, None);
             }
         }
+    }
+
+    /// The downloads whose response `n` is made of: `fetch` and `axios` requests inside it,
+    /// or inside what a name in it was bound to (three bindings deep); each with its URL
+    /// when known here.
+    fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
+        let mut out = Vec::new();
+        let mut todo = vec![(n, 0_u8)];
+        while let Some((node, depth)) = todo.pop() {
+            for d in super::nodes(node) {
+                match d.kind() {
+                    "call_expression" => {
+                        let q = d
+                            .child_by_field_name("function")
+                            .and_then(|f| self.qual(f, 0))
+                            .unwrap_or_default();
+                        if q == "fetch" || q == "axios" || q.starts_with("axios.") {
+                            let first = self.args(d).first().copied();
+                            out.push(first.and_then(|u| self.res(u, 0)));
+                        }
+                    }
+                    "identifier" if depth < 3 => {
+                        if let Some(v) = self.bind.once(self.t(d)) {
+                            todo.push((v, depth + 1));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
     }
 
     /// The full name of a callee or module expression (`require('fs').rmSync` → `fs.rm`).
@@ -962,7 +1004,17 @@ impl<'t> Js<'t, '_> {
                 let Some(src) = src else { return };
                 match self.res(src, 0) {
                     Some(code) => cx.code(q, code.text),
-                    None => cx.unsure(format!("`{q}` of code known only at run time")),
+                    None => {
+                        // Code that is a download's response (`eval(await (await
+                        // fetch(u)).text())`, `const {data} = await axios.get(u); eval(data)`).
+                        let fetched = self.fetches_in(src);
+                        if fetched.is_empty() {
+                            cx.unsure(format!("`{q}` of code known only at run time"));
+                        }
+                        for url in fetched {
+                            cx.fetch_and_run(url.as_ref());
+                        }
+                    }
                 }
             }
             "net.connect"

@@ -824,6 +824,16 @@ impl Collect<'_> {
         body: Vec<super::BodySource>,
     ) {
         let dynamic = self.dynamic && url.text.contains('$');
+        // Read already as a download whose response runs (`exec(urlopen(u).read())`).
+        if body.is_empty()
+            && method.as_deref().is_none_or(|m| m == "GET")
+            && self.found.iter().any(|f| {
+                matches!(f, Found::What(w) if matches!(&**w, What::Send(s)
+                    if s.runs_response && s.url.as_deref() == Some(url.text.as_str())))
+            })
+        {
+            return;
+        }
         self.push(What::Send(super::Send {
             url: Some(url.text.clone()),
             endpoint: if dynamic {
@@ -835,6 +845,41 @@ impl Collect<'_> {
             body,
             dynamic,
             runs_response: false,
+        }));
+    }
+
+    /// Code downloaded from `url` (`None`: a URL known only at run time) and run: a `send`
+    /// whose response runs.
+    pub(super) fn fetch_and_run(&mut self, url: Option<&Res>) {
+        let dynamic = url.is_none_or(|u| self.dynamic && u.text.contains('$'));
+        // The download itself, read already as a plain send, now runs; read again, it is the
+        // same effect.
+        let same = |s: &super::Send| s.url.as_deref() == url.map(|u| u.text.as_str());
+        for f in &mut self.found {
+            if let Found::What(w) = f
+                && let What::Send(s) = &mut **w
+                && same(s)
+            {
+                if s.runs_response {
+                    return;
+                }
+                if s.body.is_empty() && s.method.as_deref().is_none_or(|m| m == "GET") {
+                    s.runs_response = true;
+                    return;
+                }
+            }
+        }
+        self.push(What::Send(super::Send {
+            url: url.map(|u| u.text.clone()),
+            endpoint: if dynamic {
+                None
+            } else {
+                url.and_then(|u| super::url::parse(&u.text))
+            },
+            method: Some("GET".into()),
+            body: Vec::new(),
+            dynamic,
+            runs_response: true,
         }));
     }
 

