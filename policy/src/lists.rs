@@ -295,6 +295,7 @@ fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
         &mut e.managers,
         &mut e.source_not_in,
         &mut e.lenses,
+        &mut e.via,
         &mut e.content_regex,
         &mut e.modes,
         &mut e.body_kinds,

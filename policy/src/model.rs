@@ -491,6 +491,11 @@ pub struct EffectTest {
     pub source_not_in: Vec<String>,
     /// `lens`: the effect came through one of these lenses (`shell`, `file`, `web`, `mcp`).
     pub lenses: Vec<String>,
+    /// `via`: the effect's command came through a wrapper whose name matches one of these
+    /// globs (`sudo`, `doas`, `xargs`, `bash -c`): `sudo npm install -g x` installs via
+    /// `sudo`. An effect with no wrapper matches none.
+    #[serde(default)]
+    pub via: Vec<String>,
     /// `content_regex` (writes): the written data matches one of these regexes (a write
     /// whose data is not visible cannot be told).
     #[serde(default)]
@@ -549,6 +554,7 @@ impl EffectTest {
             operations: Vec::new(),
             source_not_in: Vec::new(),
             lenses: Vec::new(),
+            via: Vec::new(),
             content_regex: Vec::new(),
             modes: Vec::new(),
             body_kinds: Vec::new(),

@@ -39,6 +39,13 @@ pub(crate) struct EffectContext<'a> {
     pub(crate) runs: Option<&'a ShellAnalysis>,
 }
 
+/// Whether wrapper `w` of a route (`sudo`, `bash -c`, `xargs`) matches one of the `via`
+/// globs, by its whole text or its program name (`bash` matches `bash -c`).
+fn via_matches(globs: &[String], w: &str) -> bool {
+    let program = w.split_whitespace().next().unwrap_or(w);
+    name_matches(globs, w) || name_matches(globs, program)
+}
+
 /// Every program a call runs, through the lenses `lens_ok` admits, as one analysis (the
 /// call's unresolved part as its `unsure`).
 pub(crate) fn runs_analysis(fx: &Effects, lens_ok: impl Fn(&Effect) -> bool) -> ShellAnalysis {
@@ -65,12 +72,14 @@ pub(crate) fn eval_effect(
     }
     let project = super::shell_test::project_base(cx.payload);
     let payload_cwd = project.as_deref();
-    let lens_ok =
-        |e: &Effect| t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens));
+    let lens_ok = |e: &Effect| {
+        (t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens)))
+            && (t.via.is_empty() || e.route.via.iter().any(|w| via_matches(&t.via, w)))
+    };
     if t.kind == EffectKind::Run {
         // The shell-aware constraints, over every program the call runs (any route).
         let built;
-        let a = match cx.runs.filter(|_| t.lenses.is_empty()) {
+        let a = match cx.runs.filter(|_| t.lenses.is_empty() && t.via.is_empty()) {
             Some(a) => a,
             None => {
                 built = runs_analysis(fx, lens_ok);

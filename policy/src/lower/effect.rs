@@ -26,17 +26,26 @@ const RUN_KEYS: &[&str] = &[
     "push_delete",
     "push_to",
     "lens",
+    "via",
 ];
-const PATH_KEYS: &[&str] = &["path_inside", "path_outside", "lens"];
+const PATH_KEYS: &[&str] = &["path_inside", "path_outside", "lens", "via"];
 const WRITE_KEYS: &[&str] = &[
     "path_inside",
     "path_outside",
     "append",
     "content_regex",
     "lens",
+    "via",
 ];
-const DELETE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens"];
-const PERMISSION_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "mode", "lens"];
+const DELETE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens", "via"];
+const PERMISSION_KEYS: &[&str] = &[
+    "path_inside",
+    "path_outside",
+    "recursive",
+    "mode",
+    "lens",
+    "via",
+];
 const SEND_KEYS: &[&str] = &[
     "host_in",
     "host_not_in",
@@ -51,12 +60,20 @@ const SEND_KEYS: &[&str] = &[
     "earlier_read_inside",
     "earlier_read_outside",
     "lens",
+    "via",
 ];
-const SIGNAL_KEYS: &[&str] = &["target", "lens"];
-const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens"];
-const DESTROY_KEYS: &[&str] = &["cli", "service", "operation", "lens"];
-const CONFIGURE_KEYS: &[&str] = &["change", "agent", "path_inside", "path_outside", "lens"];
-const GRANT_KEYS: &[&str] = &["grant", "path_inside", "path_outside", "lens"];
+const SIGNAL_KEYS: &[&str] = &["target", "lens", "via"];
+const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens", "via"];
+const DESTROY_KEYS: &[&str] = &["cli", "service", "operation", "lens", "via"];
+const CONFIGURE_KEYS: &[&str] = &[
+    "change",
+    "agent",
+    "path_inside",
+    "path_outside",
+    "lens",
+    "via",
+];
+const GRANT_KEYS: &[&str] = &["grant", "path_inside", "path_outside", "lens", "via"];
 
 /// The IP classes `ip_class` accepts.
 pub(super) const IP_CLASSES: &[&str] = &["loopback", "private", "link-local", "metadata", "public"];
@@ -167,6 +184,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 }
             }
             k if k != "lens"
+                && k != "via"
                 && (kind == EffectKind::Run || k == "path_inside" || k == "path_outside") =>
             {
                 ok &= lower_shell_key(ctx, k, val, &mut test.shell);
@@ -228,6 +246,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "change" => &mut test.changes,
                     "agent" => &mut test.agents,
                     "grant" => &mut test.grants,
+                    "via" => &mut test.via,
                     _ => &mut test.lenses,
                 };
                 slot.extend(strings);

@@ -206,6 +206,26 @@ fn the_lens_of_a_runs_test_is_a_lens_not_a_push_target() {
 }
 
 #[test]
+fn via_is_a_wrapper_list_on_every_effect_not_a_shell_key() {
+    let src = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.installs = { manager = [\"npm\"], via = [\"sudo\", \"doas\"] }\ndecision = \"ask\"\n";
+    let p = load_str(src, "via.toml", Scope::User, 0);
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!(t.kind, EffectKind::Install);
+    assert_eq!(t.via, ["sudo", "doas"]);
+    assert_eq!(t.managers, ["npm"]);
+    assert!(t.shell.programs.is_empty());
+    let runs = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.runs = { program = \"rm\", via = [\"xargs\"] }\ndecision = \"ask\"\n";
+    let p = load_str(runs, "via.toml", Scope::User, 0);
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!(
+        (t.via.as_slice(), t.shell.programs.as_slice()),
+        (&["xargs".to_string()][..], &["rm".to_string()][..])
+    );
+}
+
+#[test]
 fn lists_resolve_across_files_and_layers_stay_monotone() {
     let lib = load_str(LIBRARY, "lib.toml", Scope::Cli, 0);
     let user = load_str(
