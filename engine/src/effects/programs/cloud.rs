@@ -1,7 +1,7 @@
 //! Object-store copies (`s3://…` / `gs://…` operands are remote) and containers, whose
 //! bind mounts expose host paths and whose flags grant privileges.
 
-use super::globals::{AWS, DOCKER, GCLOUD, GSUTIL};
+use super::globals::{AWS, DOCKER, GCLOUD, GSUTIL, KUBECTL};
 use super::row::{Action, Program, ROW, Role, Switch};
 
 /// The options `gsutil` and `gcloud` take before `cp` / `storage cp` (one row serves both).
@@ -60,6 +60,22 @@ pub(super) static ROWS: &[Program] = &[
             ("-d", Switch::Delete),
             ("--delete-unmatched-destination-objects", Switch::Delete),
         ],
+        ..ROW
+    },
+    // Copies between a container or pod and the host (docker-cp(1), `kubectl cp`).
+    Program {
+        names: &["docker", "podman", "nerdctl"],
+        subs: &[&["cp"], &["container", "cp"]],
+        global: DOCKER,
+        action: Action::ContainerCopy,
+        ..ROW
+    },
+    Program {
+        names: &["kubectl", "oc"],
+        subs: &[&["cp"]],
+        global: KUBECTL,
+        action: Action::ContainerCopy,
+        valued: &["-c", "--container", "-n", "--namespace", "--retries"],
         ..ROW
     },
     // Containers: bind mounts expose host paths; `--privileged`, host namespaces, added

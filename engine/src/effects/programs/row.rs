@@ -102,6 +102,11 @@ pub(crate) enum Action {
         /// The sources go away (`mv`).
         moves: bool,
     },
+    /// `docker cp SRC DEST`, `kubectl cp SRC DEST`: a `CONTAINER:PATH` (`[NS/]POD:PATH`)
+    /// operand is a path in the container, read there when it is the source (as `docker exec
+    /// CTR cat PATH` reads it); a host destination is written, a host source read. `-` is
+    /// standard input or output.
+    ContainerCopy,
     /// A network request to its URL operands and `Url` option values.
     Send,
     /// A connection to `host [port]` (`nc`, `telnet`) whose body is standard input.

@@ -3,7 +3,7 @@
 //! resources a cloud CLI's operation destroys; languages the table does not parse (`ruby -e`,
 //! `php -r`) by their markers.
 
-use super::files::{chattr, copy, files, find, permission};
+use super::files::{chattr, container_copy, copy, files, find, permission};
 use super::git::{git_config, scheduled_jobs};
 use super::install::install;
 use super::out::{Out, delete, load, read, write};
@@ -138,6 +138,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     match p.row.action {
         Action::Files => files(c, &p, out),
         Action::Copy { moves } => copy(c, &p, moves, out),
+        Action::ContainerCopy => container_copy(c, &p, out),
         Action::Send => send(c, &p, out),
         Action::Connect => connect(c, &p, out),
         Action::HttpItems => http_items(c, &p, out),

@@ -321,6 +321,38 @@ pub(super) fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
     }
 }
 
+/// `docker cp SRC DEST` / `kubectl cp SRC DEST`: the container side (`CTR:PATH`,
+/// `NS/POD:PATH`) is a path in the container, read when it is the source; the host side is
+/// read as a source, written as a destination; `-` (a tar stream on standard input or
+/// output) is neither.
+pub(super) fn container_copy(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    let [src, dest] = ops.as_slice() else {
+        return;
+    };
+    match container_path(src) {
+        Some(inside) => read(&inside, c, out),
+        None if src.text != "-" => read(src, c, out),
+        None => {}
+    }
+    if container_path(dest).is_none() && dest.text != "-" {
+        write(dest, false, c, out);
+    }
+}
+
+/// The path part of a `CONTAINER:PATH` operand (`svc:/app/.env` → `/app/.env`, `ns/pod:app/x`
+/// → `app/x`), or `None` for a host path (`./x`, `/tmp/x`, `C:\x`).
+fn container_path(a: &Arg) -> Option<Arg> {
+    let (name, rest) = a.text.split_once(':')?;
+    let host_like = name.is_empty()
+        || name.starts_with(['.', '~', '/'])
+        || (name.len() == 1 && name.chars().all(|ch| ch.is_ascii_alphabetic()));
+    (!host_like).then(|| Arg {
+        text: rest.to_string(),
+        dynamic: a.dynamic,
+    })
+}
+
 /// Whether a path operand may name a folder, as far as its text shows: anything but a last
 /// component with a file extension (`notes.txt`, `.env.local`, `settings.json`). A trailing
 /// `/`, `.`/`..`/`~`, a glob, a part only known at run time, or a name without extension

@@ -391,3 +391,36 @@ fn deleters_delete_recursively_when_told() {
         ),
     ]);
 }
+
+#[test]
+fn container_copies_read_the_container_path_and_write_the_host_side() {
+    table(&[
+        (
+            "docker cp svc:/app/.env /tmp/x",
+            &[
+                "run docker cp svc:/app/.env /tmp/x",
+                "read /app/.env",
+                "write /tmp/x",
+            ],
+        ),
+        (
+            "kubectl -n prod cp api-0:/var/run/secrets/token ./t",
+            &[
+                "run kubectl -n prod cp api-0:/var/run/secrets/token ./t",
+                "read /var/run/secrets/token",
+                "write ./t",
+            ],
+        ),
+        (
+            "docker container cp ./dist/. web:/usr/share/nginx/html",
+            &[
+                "run docker container cp ./dist/. web:/usr/share/nginx/html",
+                "read ./dist/.",
+            ],
+        ),
+        (
+            "podman cp db:/backup.sql -",
+            &["run podman cp db:/backup.sql -", "read /backup.sql"],
+        ),
+    ]);
+}
