@@ -175,6 +175,10 @@ fn lens_commands(
                 downloaded.push(plain(&path.text).to_string());
             }
         }
+        // A clone fills a folder with fetched files: running one of them runs fetched code.
+        if let Some(folder) = crate::effects::programs::fetched_folder(c) {
+            downloaded.push(format!("{}/", in_cwd(c.cwd.as_deref(), &folder)));
+        }
         let redirected = out.list.len();
         redirect_effects(c, &mut out);
         // `nc host 80 <<< "$TOKEN"`: a request whose body is standard input sends the
@@ -299,6 +303,28 @@ fn disguised_name(program: &str) -> Option<String> {
     }
 }
 
+/// `path` as seen from the line's start: joined to the folder an earlier `cd` entered
+/// (`cd y && ./install.sh` runs `y/install.sh`); absolute and home paths stay as they are.
+fn in_cwd(cwd: Option<&str>, path: &str) -> String {
+    let joined = match cwd {
+        Some(dir) if !path.starts_with(['/', '~']) && !dir.is_empty() => format!("{dir}/{path}"),
+        _ => path.to_string(),
+    };
+    // Lexically: `t/../ci.sh` is `ci.sh`, `./t/./x` is `t/x`.
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != ".." && !p.is_empty()) => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let lead = if joined.starts_with('/') { "/" } else { "" };
+    format!("{lead}{}", parts.join("/"))
+}
+
 /// Programs that run a script file named by their first operand.
 const SCRIPT_RUNNERS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "source", ".", "python", "python2",
@@ -311,16 +337,26 @@ fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Optio
     if downloaded.is_empty() || c.dynamic_program {
         return None;
     }
-    if downloaded.iter().any(|d| d == plain(&c.program)) {
+    let fetched = |text: &str| {
+        let text = plain(text);
+        let at = in_cwd(c.cwd.as_deref(), text);
+        downloaded.iter().any(|d| {
+            d == text
+                || d.strip_suffix('/')
+                    .is_some_and(|dir| at.starts_with(&format!("{dir}/")))
+        })
+    };
+    // A program without a slash is looked up in PATH, not in the folder.
+    if (c.program.contains('/') && fetched(&c.program))
+        || downloaded.iter().any(|d| d == plain(&c.program))
+    {
         return Some(c.program.clone());
     }
     if !SCRIPT_RUNNERS.contains(&c.basename()) {
         return None;
     }
     out.list.iter().find_map(|w| match w {
-        What::Read(p) if !p.dynamic && downloaded.iter().any(|d| d == plain(&p.text)) => {
-            Some(p.text.clone())
-        }
+        What::Read(p) if !p.dynamic && fetched(&p.text) => Some(p.text.clone()),
         _ => None,
     })
 }

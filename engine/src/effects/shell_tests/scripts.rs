@@ -64,6 +64,45 @@ fn running_a_file_a_program_wrote_on_the_same_line_is_unsure() {
 }
 
 #[test]
+fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
+    table(&[
+        (
+            "git clone https://g.example/u/tool.git && bash tool/install.sh",
+            &[
+                "run git clone https://g.example/u/tool.git",
+                "send https://g.example/u/tool.git - []",
+                "run bash tool/install.sh",
+                "read tool/install.sh",
+                "unsure `bash tool/install.sh` runs `tool/install.sh`, written earlier on the same line by a program whose output is not visible",
+            ],
+        ),
+        (
+            "git clone --depth 1 https://g.example/u/t /tmp/t && cd /tmp/t && ./setup.sh",
+            &[
+                "run git clone --depth 1 https://g.example/u/t /tmp/t",
+                "send https://g.example/u/t - []",
+                "write /tmp/t",
+                "run cd /tmp/t",
+                "run ./setup.sh",
+                "unsure `./setup.sh` runs `./setup.sh`, written earlier on the same line by a program whose output is not visible",
+            ],
+        ),
+        // Programs from PATH and files outside the clone are not the clone's.
+        (
+            "git clone https://g.example/u/t && cd t && npm test && bash ../ci.sh",
+            &[
+                "run git clone https://g.example/u/t",
+                "send https://g.example/u/t - []",
+                "run cd t",
+                "run npm test",
+                "run bash ../ci.sh",
+                "read ../ci.sh",
+            ],
+        ),
+    ]);
+}
+
+#[test]
 fn shell_text_nested_in_program_options_stops_at_the_depth_limit() {
     // Each level: `rg --pre '<next level>' K`, quoted for the level above.
     let mut line = "cat .env".to_string();
