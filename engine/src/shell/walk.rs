@@ -418,8 +418,14 @@ impl LineAnalysis {
                 if let Some(h) = stdin {
                     *h = Some(Input::Text(doc.doc.value.clone()));
                 }
-                // Unquoted delimiters expand `$…` and `` `…` `` in the text at run time.
+                // Unquoted delimiters expand `$…` and `` `…` `` in the text at run time, as
+                // inside double quotes: the commands substituted there run (`cat <<EOF` with
+                // `$(cat ~/.ssh/id_rsa)` in its body reads the key).
                 let expands = doc.requires_expansion && doc.doc.value.contains(['$', '`']);
+                if expands {
+                    let quoted = format!("\"{}\"", doc.doc.value.replace('"', "\\\""));
+                    self.word(&ast::Word::new(&quoted), via, depth);
+                }
                 sink.push(Redirect {
                     fd: *fd,
                     mode: RedirectMode::Text,

@@ -103,6 +103,31 @@ fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
 }
 
 #[test]
+fn an_unquoted_heredoc_runs_the_commands_substituted_in_its_body() {
+    table(&[
+        (
+            "cat <<EOF\n$(cat ~/.ssh/id_rsa)\nEOF",
+            &[
+                "run cat ~/.ssh/id_rsa (via $(…))",
+                "read ~/.ssh/id_rsa",
+                "run cat",
+            ],
+        ),
+        (
+            "cat > notes.txt <<EOF\nhome: $HOME\n`rm -rf ~`\nEOF",
+            &[
+                "run rm -rf ~ (via $(…))",
+                "delete ~ recursively",
+                "run cat",
+                "write notes.txt",
+            ],
+        ),
+        // A quoted delimiter keeps the body as text.
+        ("cat <<'EOF'\n$(cat ~/.ssh/id_rsa)\nEOF", &["run cat"]),
+    ]);
+}
+
+#[test]
 fn shell_text_nested_in_program_options_stops_at_the_depth_limit() {
     // Each level: `rg --pre '<next level>' K`, quoted for the level above.
     let mut line = "cat .env".to_string();
