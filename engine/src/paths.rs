@@ -81,7 +81,7 @@ fn resolve(lexical: String) -> String {
     }
     let resolved = match std::fs::canonicalize(Path::new(&lexical)) {
         Ok(r) => r.to_string_lossy().to_string(),
-        Err(_) => lexical.clone(),
+        Err(_) => through_existing_parent(&lexical).unwrap_or_else(|| lexical.clone()),
     };
     RESOLVED.with(|cell| {
         if let Ok(mut memo) = cell.try_borrow_mut()
@@ -91,6 +91,38 @@ fn resolve(lexical: String) -> String {
         }
     });
     resolved
+}
+
+/// A path that does not exist yet (a file about to be written, a key already deleted) seen
+/// through the links of the part that does: `keys/authorized_keys` where `keys -> ~/.ssh`
+/// is `~/.ssh/authorized_keys` (resolved), also when the link dangles. `None` when no link
+/// is on the way.
+fn through_existing_parent(lexical: &str) -> Option<String> {
+    let path = Path::new(lexical);
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    let mut at = path;
+    while let Some(parent) = at.parent() {
+        rest.push(at.file_name()?);
+        if let Ok(base) = std::fs::canonicalize(parent) {
+            let mut out = base;
+            let mut names = rest.iter().rev();
+            // The first missing component may itself be a dangling link.
+            if let Some(first) = names.next() {
+                let candidate = out.join(first);
+                match std::fs::read_link(&candidate) {
+                    Ok(target) => out = out.join(target),
+                    Err(_) => out = candidate,
+                }
+            }
+            for n in names {
+                out.push(n);
+            }
+            let out = out.to_string_lossy().to_string();
+            return (out != lexical).then_some(out);
+        }
+        at = parent;
+    }
+    None
 }
 
 /// Lexically join `p` onto `cwd` (absolute and `~` paths are returned as they are).
@@ -288,6 +320,43 @@ mod tests {
         drop(scope);
         // The next evaluation sees the file system as it is now.
         assert_eq!(normalize(&link, None, "/h").as_deref(), Some(real.as_str()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_not_there_yet_is_seen_through_the_links_above_it() {
+        let dir = std::env::temp_dir().join(format!("sg-through-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("home/.ssh")).unwrap_or_default();
+        std::fs::create_dir_all(dir.join("project")).unwrap_or_default();
+        let base = std::fs::canonicalize(&dir)
+            .map(|d| d.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let made =
+            std::os::unix::fs::symlink(format!("{base}/home/.ssh"), format!("{base}/project/keys"))
+                .is_ok()
+                && std::os::unix::fs::symlink(
+                    format!("{base}/home/gone"),
+                    format!("{base}/project/dangling"),
+                )
+                .is_ok();
+        assert!(made);
+        let project = format!("{base}/project");
+        // A new file under a link to a folder that exists, and under a dangling link.
+        assert_eq!(
+            normalize("keys/authorized_keys", Some(&project), "/h").as_deref(),
+            Some(format!("{base}/home/.ssh/authorized_keys").as_str())
+        );
+        assert_eq!(
+            normalize("dangling/id_rsa", Some(&project), "/h").as_deref(),
+            Some(format!("{base}/home/gone/id_rsa").as_str())
+        );
+        // No link on the way: the path as written.
+        assert_eq!(
+            normalize("notes/new.txt", Some(&project), "/h").as_deref(),
+            Some(format!("{project}/notes/new.txt").as_str())
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

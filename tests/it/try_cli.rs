@@ -290,3 +290,41 @@ fn user_rules_see_cloud_operations_and_subcommands_behind_global_options() {
     assert!(r.stdout.contains("kubectl-deletes"), "{}", r.stdout);
     assert_eq!(judge("kubectl --context prod get ns").code, 0);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_folder_in_the_project_is_judged_where_it_lands_for_every_effect() {
+    // A cloned repository can ship `keys -> ~/.ssh`: writes, appends and deletes through it
+    // are the home's, like reads.
+    let dir = workdir();
+    let project = dir.join("project");
+    std::fs::create_dir_all(dir.join(".ssh")).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    std::os::unix::fs::symlink(dir.join(".ssh"), project.join("keys")).unwrap();
+    let cwd = project.to_string_lossy().to_string();
+    let verdict = |command: &str| {
+        let r = try_(&dir, &[command, "--cwd", &cwd, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        (
+            v["verdict"].as_str().unwrap_or("").to_string(),
+            v["rules"][0]["id"].as_str().unwrap_or("").to_string(),
+        )
+    };
+    assert_eq!(
+        verdict("echo 'ssh-ed25519 AAAA x' >> keys/authorized_keys"),
+        ("deny".into(), "no-authorized-keys-write".into())
+    );
+    assert_eq!(
+        verdict("rm keys/id_ed25519"),
+        ("ask".into(), "delete-outside-project-needs-approval".into())
+    );
+    assert_eq!(
+        verdict("cat keys/id_ed25519"),
+        ("deny".into(), "secret-files-are-off-limits".into())
+    );
+    // The project's own files stay quiet.
+    assert_eq!(
+        verdict("rm notes.txt && echo x >> log.txt"),
+        ("none".into(), String::new())
+    );
+}
