@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{Effect, Effects, What};
+use super::model::{Effect, Effects, What};
 use crate::shell::{BrushAnalyzer, ShellAnalyzer};
 use crate::table::ShellEnv;
 

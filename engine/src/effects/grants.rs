@@ -14,9 +14,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::model::{Effects, Grant, GrantKind, PathRef, What};
 use super::programs::{Action, Role, parse};
 use super::scripts::{Disk, read_script};
-use super::{Effects, Grant, GrantKind, PathRef, What};
 use crate::table::ShellEnv;
 
 /// Capabilities that reach the host from a container (capabilities(7)): `ALL`, mounting and
@@ -262,7 +262,7 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
 #[cfg(test)]
 mod tests {
     use super::sets_setuid;
-    use crate::effects::GrantKind;
+    use crate::effects::model::GrantKind;
 
     #[test]
     fn the_policy_language_names_every_grant_kind() {

@@ -38,7 +38,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{BodySource, Effects, Lens, PathRef, Route, Send, What, sql};
+use super::model::{BodySource, Effects, Lens, PathRef, Route, Send, What};
+use super::sql;
 use crate::shell::Arg;
 use crate::table::ShellEnv;
 

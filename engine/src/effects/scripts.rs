@@ -41,7 +41,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
-use super::{Effect, Effects, Route, What};
+use super::model::{Effect, Effects, Route, What};
 use crate::memory::SessionMemory;
 use crate::shell::{Arg, BrushAnalyzer, RedirectMode, ShellAnalyzer, SimpleCommand};
 use crate::table::ShellEnv;

@@ -32,7 +32,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use crate::concern::Concern;
-use crate::effects::{BodySource, Effects, PathRef, Route, What};
+use crate::effects::model::{BodySource, Effects, PathRef, Route, What};
 use crate::table::ShellEnv;
 
 /// Largest content kept for one written file, in bytes (256 KiB: the bound of a script read

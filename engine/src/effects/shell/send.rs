@@ -5,8 +5,8 @@ use super::out::{Out, path, read, write};
 use super::request::{
     add_body, data_sources, form_sources, send_host, send_remote, send_url, stdin_file, variables,
 };
+use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Role, Switch, is_remote};
-use crate::effects::{BodySource, PathRef, Send, What};
 use crate::shell::{Arg, SimpleCommand};
 
 /// `curl`, `wget`, `git push|fetch|clone …`: a `send` per URL with the method and body the

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::effects::inline::{CodeRun, Collect, Found, Language, parse, run_code};
-use crate::effects::{Effects, Lens, Route, What};
+use crate::effects::model::{Effects, Lens, Route, What};
 use crate::shell::{Arg, ShellAnalysis, SimpleCommand, analyze_words};
 use crate::table::ShellEnv;
 
