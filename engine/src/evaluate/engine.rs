@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
-use super::ledger::ContinuationLedger;
+use super::ledger::{ContinuationLedger, StopBudget};
 use super::reasons::default_reason;
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
@@ -83,63 +83,6 @@ fn redact_value(v: &mut Value, res: &[(&regex::Regex, &str)]) -> bool {
             .values_mut()
             .fold(false, |acc, x| redact_value(x, res) | acc),
         _ => false,
-    }
-}
-
-/// The stop-seam continuation budget of one event.
-struct StopBudget {
-    /// `stop_hook_active`: the agent is already continuing because of a stop hook.
-    active: bool,
-    /// The ledger key (session, seam, agent).
-    key: String,
-    /// Continuations already granted in this chain.
-    used: u32,
-    /// Why the ledger cannot keep the count (the budget then counts as spent).
-    unusable: Option<String>,
-}
-
-impl StopBudget {
-    fn read(seam: Seam, payload: &Value, ledger: Option<&dyn ContinuationLedger>) -> StopBudget {
-        if !matches!(seam, Seam::Stop | Seam::SubagentStop) {
-            return StopBudget {
-                active: false,
-                key: String::new(),
-                used: 0,
-                unusable: None,
-            };
-        }
-        let active = payload
-            .get("stop_hook_active")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let key = format!(
-            "{}-{}-{}",
-            payload
-                .get("session_id")
-                .and_then(Value::as_str)
-                .unwrap_or("nosession"),
-            seam.name(),
-            payload
-                .get("agent_id")
-                .and_then(Value::as_str)
-                .unwrap_or("main"),
-        );
-        let unusable = if active {
-            ledger.and_then(|l| l.unusable(&key))
-        } else {
-            None
-        };
-        let used = match (active, &unusable) {
-            (false, _) => 0,
-            (true, Some(_)) => u32::MAX,
-            (true, None) => ledger.map_or(u32::MAX, |l| l.used(&key)),
-        };
-        StopBudget {
-            active,
-            key,
-            used,
-            unusable,
-        }
     }
 }
 
