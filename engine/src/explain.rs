@@ -342,8 +342,10 @@ impl Ctx<'_> {
             }
             Test::Effect(t) => {
                 let globs = EffectGlobs::build(t, &self.env.home);
+                let memory = crate::memory::current();
                 let cx = EffectContext {
                     env: self.env,
+                    memory: memory.as_deref(),
                     payload: self.payload,
                     cache: &cache,
                     runs: None,

@@ -19,6 +19,7 @@ use crate::compile::actions::ActionRegexes;
 use crate::dialect::Dialect;
 use crate::evaluate::trace::{NoTrace, Recorder, RuleEval};
 use crate::matcher::codex_aliases;
+use crate::memory::SessionMemory;
 use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Rule, RuleKind, Severity};
 use crate::seam::{MatcherSubject, Seam};
 
@@ -297,6 +298,19 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<Fired> {
+        let memory = crate::memory::current();
+        self.fire_in(seam, payload, dialect, kind, memory.as_deref())
+    }
+
+    /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty).
+    pub(crate) fn fire_in(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+        memory: Option<&SessionMemory>,
+    ) -> Vec<Fired> {
         let Some(t) = self.seam_table(seam) else {
             return Vec::new();
         };
@@ -304,7 +318,7 @@ impl DecisionTable {
             return Vec::new();
         }
         let subjects = Self::subjects(seam, payload, dialect);
-        t.fire(payload, &subjects, kind, &self.env, &mut NoTrace)
+        t.fire(payload, &subjects, kind, &self.env, memory, &mut NoTrace)
             .into_iter()
             .filter_map(|(l, matched, unsure, call_unsure)| {
                 t.rules.get(l as usize).map(|r| Fired {
@@ -339,7 +353,15 @@ impl DecisionTable {
         };
         let subjects = Self::subjects(seam, payload, dialect);
         let mut rec = Recorder::default();
-        t.fire(payload, &subjects, None, &self.env, &mut rec);
+        let memory = crate::memory::current();
+        t.fire(
+            payload,
+            &subjects,
+            None,
+            &self.env,
+            memory.as_deref(),
+            &mut rec,
+        );
         rec.rules
     }
 

@@ -48,6 +48,7 @@ pub(crate) mod web;
 
 use serde_json::Value;
 
+use crate::memory::SessionMemory;
 use crate::shell::ShellAnalyzer;
 use crate::table::ShellEnv;
 
@@ -81,16 +82,39 @@ pub use crate::policy::EffectKind;
 /// assert!(fx.of(EffectKind::Send).next().is_some());
 /// ```
 pub fn effects_of(payload: &Value, env: &ShellEnv) -> Effects {
-    effects_with(payload, env, None)
+    crate::memory::in_current(|memory| effects_in(payload, env, memory))
 }
 
-/// [`effects_of`] reusing the shell analysis of the call's `tool_input.command` when the
+/// [`effects_of`] in an explicit session memory: what the call does given what the session
+/// did earlier (scripts it wrote and now runs, symlinks it created). [`effects_of`] is this
+/// with the memory [`crate::memory::with_memory`] set, if any.
+///
+/// # Examples
+///
+/// ```
+/// use seamguard_engine::effects::{effects_in, EffectKind};
+/// use seamguard_engine::memory::SessionMemory;
+/// use seamguard_engine::ShellEnv;
+///
+/// let env = ShellEnv { project: None, home: "/home/u".into() };
+/// let payload = serde_json::json!({
+///     "cwd": "/home/u/p", "tool_name": "Bash", "tool_input": {"command": "cat notes.txt"}
+/// });
+/// let fx = effects_in(&payload, &env, &SessionMemory::default());
+/// assert!(fx.of(EffectKind::Read).any(|e| e.path().is_some_and(|p| p.text == "notes.txt")));
+/// ```
+pub fn effects_in(payload: &Value, env: &ShellEnv, memory: &SessionMemory) -> Effects {
+    effects_with(payload, env, None, Some(memory).filter(|m| !m.is_empty()))
+}
+
+/// [`effects_in`] reusing the shell analysis of the call's `tool_input.command` when the
 /// evaluation already made it (shell tests on `command` and the shell lens read the same
-/// line).
+/// line); `memory` is `None` when the session memory is empty.
 pub(crate) fn effects_with(
     payload: &Value,
     env: &ShellEnv,
     command: Option<&crate::shell::ShellAnalysis>,
+    memory: Option<&SessionMemory>,
 ) -> Effects {
     let mut fx = Effects::default();
     // Another host's tool (`run_shell_command`, `Shell`, `view`, …) as the call its lens reads.
@@ -109,7 +133,7 @@ pub(crate) fn effects_with(
         && SHELL_TOOLS.contains(&tool)
     {
         shell::lens_value(tool, "", &Value::String(line.clone()), cwd, env, &mut fx);
-        derived(payload, &mut fx, env);
+        derived(payload, &mut fx, env, memory);
         return fx;
     }
     if let Some(why) = odd_shape(tool, input) {
@@ -164,7 +188,7 @@ pub(crate) fn effects_with(
         // so a path or a command in it is never passed unseen.
         mcp::lens(tool, input, cwd, env, &mut fx);
     }
-    derived(payload, &mut fx, env);
+    derived(payload, &mut fx, env, memory);
     fx
 }
 
@@ -173,9 +197,9 @@ pub(crate) fn effects_with(
 /// path: [`scripts`]), what written content will do when it runs ([`content`]), what a
 /// write to an agent's settings does to the guard ([`settings`]) and the set-uid bits
 /// permission changes set ([`grants`]).
-fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv) {
-    crate::memory::through_links(fx, env);
-    scripts::scripts_run(fx, env);
+fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
+    crate::memory::through_links(fx, env, memory);
+    scripts::scripts_run(fx, env, memory);
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);
     grants::setuid_grants(fx);

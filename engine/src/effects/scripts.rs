@@ -554,8 +554,7 @@ fn code_script(
 }
 
 /// Add the effects of every script the call's `run` effects run by path.
-pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
-    let memory = crate::memory::current();
+pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     let mut visited: HashSet<String> = HashSet::new();
     let mut budget = MAX_CALL_SCRIPT_BYTES;
     let mut start = 0;
@@ -576,7 +575,7 @@ pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
                 c,
                 route: &e.route,
                 env,
-                memory: memory.as_deref(),
+                memory,
                 visited: &mut visited,
                 budget: &mut budget,
                 out: &mut derived,

@@ -53,8 +53,10 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                 let globs = crate::compile::pred::EffectGlobs::build(t, &env.home);
                 let fx = crate::effects::effects_of(payload, env);
                 let cache = RefCell::new(HashMap::new());
+                let memory = crate::memory::current();
                 let cx = super::effect_test::EffectContext {
                     env,
+                    memory: memory.as_deref(),
                     payload,
                     cache: &cache,
                     runs: None,
