@@ -54,8 +54,8 @@ use crate::evaluate::trace::NodeTrace;
 use crate::policy::{EffectTest, Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
 use crate::seam::Seam;
 use crate::shell::ShellAnalysis;
+use crate::shell_env::ShellEnv;
 use crate::table::DecisionTable;
-use crate::table::ShellEnv;
 
 pub use crate::evaluate::trace::Held;
 

@@ -22,31 +22,11 @@ use crate::matcher::codex_aliases;
 use crate::memory::SessionMemory;
 use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Rule, RuleKind, Severity};
 use crate::seam::{MatcherSubject, Seam};
+use crate::shell_env::ShellEnv;
 
 #[cfg(feature = "oracle")]
 #[doc(hidden)]
 pub(crate) use crate::evaluate::oracle::naive_pred;
-
-/// Where `project` and `home` are for path-aware tests.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ShellEnv {
-    /// Project root (`CLAUDE_PROJECT_DIR`); `None` means "the payload's `cwd`".
-    pub project: Option<String>,
-    /// Home folder (`$HOME`).
-    pub home: String,
-}
-
-impl ShellEnv {
-    /// From the process environment: `CLAUDE_PROJECT_DIR` and `HOME`.
-    pub fn from_process() -> ShellEnv {
-        ShellEnv {
-            project: std::env::var("CLAUDE_PROJECT_DIR")
-                .ok()
-                .filter(|p| !p.is_empty()),
-            home: std::env::var("HOME").unwrap_or_else(|_| "/root".to_string()),
-        }
-    }
-}
 
 /// A rule that fired, with what its shell-aware test saw.
 #[derive(Debug, Clone, PartialEq, Eq)]

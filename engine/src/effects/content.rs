@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::model::{Effect, Effects, What};
 use crate::shell::{BrushAnalyzer, ShellAnalyzer};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// How a file that runs keeps its commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use regex::Regex;
 use super::model::{Effects, Grant, GrantKind, PathRef, What};
 use super::programs::{Action, Role, parse};
 use super::scripts::{Disk, read_script};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Capabilities that reach the host from a container (capabilities(7)): `ALL`, mounting and
 /// namespace control (`SYS_ADMIN`), tracing other processes, loading kernel modules, raw I/O,

@@ -50,7 +50,7 @@ use serde_json::Value;
 
 use crate::memory::SessionMemory;
 use crate::shell::ShellAnalyzer;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 pub(crate) use model::named_words;
 pub use model::{

@@ -44,7 +44,7 @@ use std::io::Read;
 use super::model::{Effect, Effects, Route, What};
 use crate::memory::SessionMemory;
 use crate::shell::{Arg, BrushAnalyzer, RedirectMode, ShellAnalyzer, SimpleCommand};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Largest script read, in bytes (256 KiB).
 pub(crate) const MAX_SCRIPT: u64 = 256 * 1024;

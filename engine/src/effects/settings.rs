@@ -31,7 +31,7 @@ use serde_json::Value;
 
 pub use super::model::{Agent, Change, SettingsChange};
 use super::model::{Effect, Effects, What};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The largest settings file or hook script read from disk, in bytes (1 MiB).
 const MAX_FILE: u64 = 1024 * 1024;

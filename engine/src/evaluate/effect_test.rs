@@ -17,7 +17,7 @@ use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Lens, Wh
 use crate::memory::SessionMemory;
 use crate::policy::EffectTest;
 use crate::shell::ShellAnalysis;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The name a `lens` constraint uses for a lens.
 fn lens_name(l: Option<Lens>) -> &'static str {

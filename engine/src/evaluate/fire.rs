@@ -14,7 +14,7 @@ use super::trace::Sink;
 use crate::compile::SeamTable;
 use crate::memory::SessionMemory;
 use crate::policy::RuleKind;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// A fired rule (local id), the command its shell test matched, why a test was undecidable,
 /// and whether that is because the call itself has an unresolved part.

@@ -15,7 +15,7 @@ use super::shell_test::{Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::policy::{Pred, Test};
 use crate::shell::analyze_command;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Evaluate a predicate the slow, obvious way.
 ///

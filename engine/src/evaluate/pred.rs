@@ -20,7 +20,7 @@ use crate::effects::Effects;
 use crate::memory::SessionMemory;
 use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The effects kept for one payload while [`keeping_effects`] runs (the payload by address:
 /// it is borrowed, so unchanged, for as long as the slot is set).

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::concern::Concern;
 use crate::effects::model::{BodySource, Effects, PathRef, Route, What};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Largest content kept for one written file, in bytes (256 KiB: the bound of a script read
 /// from disk). A longer write is remembered by its path only.
