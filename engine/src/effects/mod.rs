@@ -27,6 +27,7 @@
 //! `when.destroys`, `when.configures` and `when.grants`.
 
 pub(crate) mod content;
+pub(crate) mod executed;
 pub(crate) mod files;
 pub(crate) mod grants;
 pub(crate) mod host_tools;

@@ -366,7 +366,7 @@ pub(crate) fn runnable(abs: &str, content: &str) -> bool {
     {
         return true;
     }
-    crate::effects::content::runs_by_itself(abs)
+    crate::effects::executed::runs_by_itself(abs)
 }
 
 /// The absolute path of a path reference, when it is known.
