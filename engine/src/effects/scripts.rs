@@ -121,6 +121,17 @@ const NODE_VALUED: &[&str] = &[
     "--title",
 ];
 
+/// The file a command's standard input is read from (`< x.sh`), when the last redirection of
+/// standard input reads one.
+fn stdin_file(c: &SimpleCommand) -> Option<&Arg> {
+    c.redirections
+        .iter()
+        .rev()
+        .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
+        .filter(|r| r.mode == RedirectMode::Read)
+        .map(|r| &r.target)
+}
+
 /// The script operand of a shell's words (`bash -x x.sh`), if it reads one: none with `-c`
 /// (inline text, the analyser's) or `-s` (standard input).
 fn shell_operand(args: &[Arg]) -> Option<&Arg> {
@@ -209,14 +220,7 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
             crate::effects::programs::database::Sql::File(a) => Some(a),
             crate::effects::programs::database::Sql::Text(_) => None,
         });
-        let stdin = c
-            .redirections
-            .iter()
-            .rev()
-            .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
-            .filter(|r| r.mode == RedirectMode::Read)
-            .map(|r| r.target.clone());
-        return script(file.as_ref().or(stdin.as_ref()), How::Sql);
+        return script(file.as_ref().or(stdin_file(c)), How::Sql);
     }
     if SHELLS.contains(&base) {
         let inline = c.args.iter().any(|a| {
@@ -224,15 +228,7 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
             t.starts_with('-') && !t.starts_with("--") && t.contains('c')
         });
         // `bash < x.sh`, `sh -s < x.sh`: the script is standard input, read from a file.
-        let from_stdin = || {
-            c.redirections
-                .iter()
-                .rev()
-                .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
-                .filter(|r| r.mode == RedirectMode::Read)
-                .map(|r| &r.target)
-        };
-        let op = shell_operand(&c.args).or_else(|| (!inline).then(from_stdin).flatten());
+        let op = shell_operand(&c.args).or_else(|| (!inline).then(|| stdin_file(c)).flatten());
         return script(op, How::Shell);
     }
     match base {
