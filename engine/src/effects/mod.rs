@@ -227,14 +227,7 @@ const SHELL_TOOLS: &[&str] = &[
 /// missing command or path is no effect (the host refuses such a call).
 /// Such a call is unsure, never passed because nothing in it looked like an effect.
 fn odd_shape(tool: &str, input: &Value) -> Option<String> {
-    let kind = |v: &Value| match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
+    let kind = crate::event::json_type;
     let Value::Object(m) = input else {
         // Codex `apply_patch` may carry the patch itself as its input; the MCP lens walks
         // whatever an MCP tool is given.
