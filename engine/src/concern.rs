@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::effects::{Effect, What};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// What one asking rule asked about.
 ///

@@ -309,7 +309,8 @@ pub enum DecodeError {
     },
 }
 
-fn json_type(v: &Value) -> &'static str {
+/// The type of a JSON value as a message names it (`a string`, `an array`, `null`).
+pub(crate) fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

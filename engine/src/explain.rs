@@ -54,8 +54,8 @@ use crate::evaluate::trace::NodeTrace;
 use crate::policy::{EffectTest, Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
 use crate::seam::Seam;
 use crate::shell::ShellAnalysis;
+use crate::shell_env::ShellEnv;
 use crate::table::DecisionTable;
-use crate::table::ShellEnv;
 
 pub use crate::evaluate::trace::Held;
 
@@ -343,8 +343,10 @@ impl Ctx<'_> {
             }
             Test::Effect(t) => {
                 let globs = EffectGlobs::build(t, &self.env.home);
+                let memory = crate::memory::current();
                 let cx = EffectContext {
                     env: self.env,
+                    memory: memory.as_deref(),
                     payload: self.payload,
                     cache: &cache,
                     runs: None,
@@ -943,6 +945,17 @@ tool = "Bash"
 when.command = { program = "mkfs" }
 "#;
 
+    /// An engine with [`POLICY`].
+    fn policy_engine() -> Engine {
+        let p = crate::load::load_str(POLICY, "p.toml", Scope::Cli, 0);
+        Engine::new(DecisionTable::new(vec![p]))
+    }
+
+    /// The explanation of a `Bash` call of `cmd` at the pre-tool seam.
+    fn explain_bash(engine: &Engine, cmd: &str) -> Explanation {
+        explain(engine, Seam::PreTool, &bash(cmd), Dialect::ClaudeCode)
+    }
+
     fn bash(cmd: &str) -> Value {
         json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
             "tool_name": "Bash", "tool_input": {"command": cmd}})
@@ -985,14 +998,8 @@ when.command = { program = "mkfs" }
 
     #[test]
     fn every_leaf_is_traced_with_the_commands_the_analyser_saw() {
-        let p = crate::load::load_str(POLICY, "p.toml", Scope::Cli, 0);
-        let engine = Engine::new(DecisionTable::new(vec![p]));
-        let x = explain(
-            &engine,
-            Seam::PreTool,
-            &bash("rm -r /tmp/scratch"),
-            Dialect::ClaudeCode,
-        );
+        let engine = policy_engine();
+        let x = explain_bash(&engine, "rm -r /tmp/scratch");
         let rm = &x.rules[0];
         assert!(rm.matcher_matched && !rm.fired);
         let when = rm.when.as_ref().map(|w| (w.held, w.counted));
@@ -1013,14 +1020,8 @@ when.command = { program = "mkfs" }
     /// held leaf names what it matched and the list entries that match on their own.
     #[test]
     fn close_rules_and_matched_entries() {
-        let p = crate::load::load_str(POLICY, "p.toml", Scope::Cli, 0);
-        let engine = Engine::new(DecisionTable::new(vec![p]));
-        let x = explain(
-            &engine,
-            Seam::PreTool,
-            &bash("rm -r /tmp/scratch"),
-            Dialect::ClaudeCode,
-        );
+        let engine = policy_engine();
+        let x = explain_bash(&engine, "rm -r /tmp/scratch");
         let close: Vec<(&str, bool, bool)> = x
             .rules
             .iter()
@@ -1047,19 +1048,9 @@ when.command = { program = "mkfs" }
             Some("command program = \"rm\", flags_any = [-r]")
         );
 
-        let x = explain(
-            &engine,
-            Seam::PreTool,
-            &bash("git push --dry-run"),
-            Dialect::ClaudeCode,
-        );
+        let x = explain_bash(&engine, "git push --dry-run");
         assert!(!x.rules[1].fired && x.rules[1].close && !x.rules[1].unsure);
-        let x = explain(
-            &engine,
-            Seam::PreTool,
-            &bash("echo $(eval \"$X\")"),
-            Dialect::ClaudeCode,
-        );
+        let x = explain_bash(&engine, "echo $(eval \"$X\")");
         assert!(x.rules[0].unsure && x.rules[0].fired);
     }
 }

@@ -100,6 +100,7 @@ mod decision;
 mod engine;
 mod evaluate;
 mod paths;
+mod shell_env;
 mod table;
 
 pub use cache::{
@@ -123,4 +124,5 @@ pub use matcher::{Matcher, MatcherMode};
 pub use paths::SharedResolutions;
 pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity, Source};
 pub use seam::{ActionKind, MatcherSubject, Seam};
-pub use table::{CompileError, DecisionTable, Fired, LoadFailure, ShellEnv};
+pub use shell_env::ShellEnv;
+pub use table::{CompileError, DecisionTable, Fired, LoadFailure};

@@ -19,33 +19,14 @@ use crate::compile::actions::ActionRegexes;
 use crate::dialect::Dialect;
 use crate::evaluate::trace::{NoTrace, Recorder, RuleEval};
 use crate::matcher::codex_aliases;
+use crate::memory::SessionMemory;
 use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Rule, RuleKind, Severity};
 use crate::seam::{MatcherSubject, Seam};
+use crate::shell_env::ShellEnv;
 
 #[cfg(feature = "oracle")]
 #[doc(hidden)]
 pub(crate) use crate::evaluate::oracle::naive_pred;
-
-/// Where `project` and `home` are for path-aware tests.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ShellEnv {
-    /// Project root (`CLAUDE_PROJECT_DIR`); `None` means "the payload's `cwd`".
-    pub project: Option<String>,
-    /// Home folder (`$HOME`).
-    pub home: String,
-}
-
-impl ShellEnv {
-    /// From the process environment: `CLAUDE_PROJECT_DIR` and `HOME`.
-    pub fn from_process() -> ShellEnv {
-        ShellEnv {
-            project: std::env::var("CLAUDE_PROJECT_DIR")
-                .ok()
-                .filter(|p| !p.is_empty()),
-            home: std::env::var("HOME").unwrap_or_else(|_| "/root".to_string()),
-        }
-    }
-}
 
 /// A rule that fired, with what its shell-aware test saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -297,6 +278,19 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<Fired> {
+        let memory = crate::memory::current();
+        self.fire_in(seam, payload, dialect, kind, memory.as_deref())
+    }
+
+    /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty).
+    pub(crate) fn fire_in(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+        memory: Option<&SessionMemory>,
+    ) -> Vec<Fired> {
         let Some(t) = self.seam_table(seam) else {
             return Vec::new();
         };
@@ -304,7 +298,7 @@ impl DecisionTable {
             return Vec::new();
         }
         let subjects = Self::subjects(seam, payload, dialect);
-        t.fire(payload, &subjects, kind, &self.env, &mut NoTrace)
+        t.fire(payload, &subjects, kind, &self.env, memory, &mut NoTrace)
             .into_iter()
             .filter_map(|(l, matched, unsure, call_unsure)| {
                 t.rules.get(l as usize).map(|r| Fired {
@@ -339,7 +333,15 @@ impl DecisionTable {
         };
         let subjects = Self::subjects(seam, payload, dialect);
         let mut rec = Recorder::default();
-        t.fire(payload, &subjects, None, &self.env, &mut rec);
+        let memory = crate::memory::current();
+        t.fire(
+            payload,
+            &subjects,
+            None,
+            &self.env,
+            memory.as_deref(),
+            &mut rec,
+        );
         rec.rules
     }
 

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{Effects, Lens, PathRef, Route, What};
+use super::model::{Effects, Lens, PathRef, Route, What};
 
 /// Whether `tool` is a file tool (or the input is an `apply_patch` patch).
 pub(crate) fn handles(tool: &str, input: &Value) -> bool {

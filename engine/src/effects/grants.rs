@@ -14,10 +14,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::model::{Effects, Grant, GrantKind, PathRef, What};
 use super::programs::{Action, Role, parse};
 use super::scripts::{Disk, read_script};
-use super::{Effects, Grant, GrantKind, PathRef, What};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Capabilities that reach the host from a container (capabilities(7)): `ALL`, mounting and
 /// namespace control (`SYS_ADMIN`), tracing other processes, loading kernel modules, raw I/O,
@@ -262,7 +262,7 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
 #[cfg(test)]
 mod tests {
     use super::sets_setuid;
-    use crate::effects::GrantKind;
+    use crate::effects::model::GrantKind;
 
     #[test]
     fn the_policy_language_names_every_grant_kind() {

@@ -281,7 +281,7 @@ mod tests {
     use super::is_inert;
 
     use crate::effects::effects_of;
-    use crate::table::ShellEnv;
+    use crate::shell_env::ShellEnv;
 
     /// Every effect of a call, displayed.
     fn shown(tool: &str, input: Value) -> Vec<String> {

@@ -38,9 +38,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{BodySource, Effects, Lens, PathRef, Route, Send, What, sql};
+use super::model::{BodySource, Effects, Lens, PathRef, Route, Send, What};
+use super::sql;
 use crate::shell::Arg;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Most keys of an object whose values are read with their siblings as context.
 const MAX_SIBLINGS: usize = 256;

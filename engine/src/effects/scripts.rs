@@ -41,10 +41,10 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
-use super::{Effect, Effects, Route, What};
+use super::model::{Effect, Effects, Route, What};
 use crate::memory::SessionMemory;
 use crate::shell::{Arg, BrushAnalyzer, RedirectMode, ShellAnalyzer, SimpleCommand};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Largest script read, in bytes (256 KiB).
 pub(crate) const MAX_SCRIPT: u64 = 256 * 1024;
@@ -120,6 +120,17 @@ const NODE_VALUED: &[&str] = &[
     "--env-file",
     "--title",
 ];
+
+/// The file a command's standard input is read from (`< x.sh`), when the last redirection of
+/// standard input reads one.
+fn stdin_file(c: &SimpleCommand) -> Option<&Arg> {
+    c.redirections
+        .iter()
+        .rev()
+        .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
+        .filter(|r| r.mode == RedirectMode::Read)
+        .map(|r| &r.target)
+}
 
 /// The script operand of a shell's words (`bash -x x.sh`), if it reads one: none with `-c`
 /// (inline text, the analyser's) or `-s` (standard input).
@@ -209,14 +220,7 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
             crate::effects::programs::database::Sql::File(a) => Some(a),
             crate::effects::programs::database::Sql::Text(_) => None,
         });
-        let stdin = c
-            .redirections
-            .iter()
-            .rev()
-            .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
-            .filter(|r| r.mode == RedirectMode::Read)
-            .map(|r| r.target.clone());
-        return script(file.as_ref().or(stdin.as_ref()), How::Sql);
+        return script(file.as_ref().or(stdin_file(c)), How::Sql);
     }
     if SHELLS.contains(&base) {
         let inline = c.args.iter().any(|a| {
@@ -224,15 +228,7 @@ fn job_of(c: &SimpleCommand) -> Option<Job> {
             t.starts_with('-') && !t.starts_with("--") && t.contains('c')
         });
         // `bash < x.sh`, `sh -s < x.sh`: the script is standard input, read from a file.
-        let from_stdin = || {
-            c.redirections
-                .iter()
-                .rev()
-                .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode != RedirectMode::Write)
-                .filter(|r| r.mode == RedirectMode::Read)
-                .map(|r| &r.target)
-        };
-        let op = shell_operand(&c.args).or_else(|| (!inline).then(from_stdin).flatten());
+        let op = shell_operand(&c.args).or_else(|| (!inline).then(|| stdin_file(c)).flatten());
         return script(op, How::Shell);
     }
     match base {
@@ -554,8 +550,7 @@ fn code_script(
 }
 
 /// Add the effects of every script the call's `run` effects run by path.
-pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
-    let memory = crate::memory::current();
+pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     let mut visited: HashSet<String> = HashSet::new();
     let mut budget = MAX_CALL_SCRIPT_BYTES;
     let mut start = 0;
@@ -576,7 +571,7 @@ pub(crate) fn scripts_run(fx: &mut Effects, env: &ShellEnv) {
                 c,
                 route: &e.route,
                 env,
-                memory: memory.as_deref(),
+                memory,
                 visited: &mut visited,
                 budget: &mut budget,
                 out: &mut derived,

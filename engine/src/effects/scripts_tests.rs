@@ -10,7 +10,7 @@ use super::{Disk, MAX_SCRIPT, MakeCall, Makefile, read_script};
 use crate::effects::{Effects, What, effects_of};
 use crate::memory::{Entry, SessionMemory, with_memory};
 use crate::shell::Arg;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// A fresh folder for one test (removed when dropped).
 struct Dir(std::path::PathBuf);

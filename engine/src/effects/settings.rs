@@ -29,94 +29,12 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::{Effect, Effects, What};
-use crate::table::ShellEnv;
+pub use super::model::{Agent, Change, SettingsChange};
+use super::model::{Effect, Effects, What};
+use crate::shell_env::ShellEnv;
 
 /// The largest settings file or hook script read from disk, in bytes (1 MiB).
 const MAX_FILE: u64 = 1024 * 1024;
-
-/// The agents whose settings the lens reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    /// Claude Code (`.claude/settings*.json`, managed settings).
-    ClaudeCode,
-    /// OpenAI Codex (`.codex/config.toml`, `hooks.json`, `requirements.toml`).
-    Codex,
-}
-
-impl Agent {
-    /// The name policies use (`claude-code`, `codex`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "claude-code",
-            Agent::Codex => "codex",
-        }
-    }
-}
-
-/// What a settings change does to the guard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
-    /// Every command of a shell tool, or every tool, is allowed without asking.
-    BlanketAllow,
-    /// Approval is switched off (bypass-permissions mode, `approval_policy = "never"`, no
-    /// sandbox).
-    BypassApproval,
-    /// seamguard's hook entry is removed, changed or switched off.
-    GuardRemoved,
-}
-
-impl Change {
-    /// Every change with its policy name, in the order `change = [...]` lists them.
-    pub const NAMES: &'static [(&'static str, Change)] = &[
-        ("blanket-allow", Change::BlanketAllow),
-        ("bypass-approval", Change::BypassApproval),
-        ("guard-removed", Change::GuardRemoved),
-    ];
-
-    /// The name policies use (`blanket-allow`, `bypass-approval`, `guard-removed`).
-    pub fn name(self) -> &'static str {
-        Self::NAMES
-            .iter()
-            .find(|(_, c)| *c == self)
-            .map_or("", |(n, _)| n)
-    }
-
-    /// How reasons say it.
-    fn phrase(self) -> &'static str {
-        match self {
-            Change::BlanketAllow => "grants blanket permission",
-            Change::BypassApproval => "switches approval off",
-            Change::GuardRemoved => "removes or changes seamguard's hook",
-        }
-    }
-}
-
-/// One change to an agent's settings that matters to the guard.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SettingsChange {
-    /// The settings file (or hook script) as the call names it.
-    pub file: super::PathRef,
-    /// Whose settings.
-    pub agent: Agent,
-    /// What the change does.
-    pub change: Change,
-    /// The setting as changed (`` `Bash(*)` added to permissions.allow ``).
-    pub detail: String,
-}
-
-impl std::fmt::Display for SettingsChange {
-    /// `grants blanket permission in .claude/settings.json: `Bash(*)` added to permissions.allow`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} in {}: {}",
-            self.change.phrase(),
-            self.file.text,
-            self.detail
-        )
-    }
-}
 
 /// How a settings file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,9 +174,9 @@ enum Written {
 fn written(payload: &Value, e: &Effect, path: &str) -> Written {
     let input = payload.get("tool_input").unwrap_or(&Value::Null);
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    let file_tool = e.route.lens == Some(super::Lens::File);
+    let file_tool = e.route.lens == Some(super::model::Lens::File);
     match e.route.tool.as_str() {
-        _ if e.route.lens == Some(super::Lens::Shell) => Written::Whole,
+        _ if e.route.lens == Some(super::model::Lens::Shell) => Written::Whole,
         "Write" if file_tool => Written::Whole,
         "Edit" if file_tool => match (s(input, "old_string"), s(input, "new_string")) {
             (Some(o), Some(n)) => Written::Edits(vec![(

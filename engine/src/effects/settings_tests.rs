@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use super::super::{Effects, What, effects_of};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 fn env(home: &str, project: Option<&str>) -> ShellEnv {
     ShellEnv {

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{Effects, Lens, Route};
+use super::model::{Effects, Lens, Route};
 
 /// Whether `tool` is a web tool.
 pub(crate) fn handles(tool: &str) -> bool {

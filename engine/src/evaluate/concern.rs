@@ -25,6 +25,7 @@ use crate::concern::{Concern, Object, call_key, object_of};
 use crate::decision::{Outcome, Verdict};
 use crate::effects::{Effect, Effects, Route, What};
 use crate::engine::Engine;
+use crate::memory::SessionMemory;
 use crate::policy::{Pred, Rule, Test};
 use crate::seam::Seam;
 use crate::table::DecisionTable;
@@ -65,17 +66,34 @@ impl Engine {
         outcome: &Outcome,
         effects: &crate::effects::Effects,
     ) -> Vec<crate::concern::Concern> {
-        concerns(self.table(), seam, payload, outcome, effects)
+        crate::memory::in_current(|memory| {
+            self.concerns_in(seam, payload, outcome, effects, memory)
+        })
+    }
+
+    /// [`Engine::concerns`] in an explicit session memory, the one the outcome was evaluated
+    /// in ([`Engine::evaluate_in`]): `when.sends.earlier_read_inside` tests read its reads.
+    pub fn concerns_in(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        outcome: &Outcome,
+        effects: &Effects,
+        memory: &SessionMemory,
+    ) -> Vec<Concern> {
+        let memory = Some(memory).filter(|m| !m.is_empty());
+        concerns(self.table(), seam, payload, outcome, effects, memory)
     }
 }
 
 /// The concerns of the asks in `outcome` (none unless its verdict is `ask`).
-pub(crate) fn concerns(
+fn concerns(
     table: &DecisionTable,
     seam: Seam,
     payload: &Value,
     outcome: &Outcome,
     fx: &Effects,
+    memory: Option<&SessionMemory>,
 ) -> Vec<Concern> {
     if outcome.verdict() != Verdict::Ask {
         return Vec::new();
@@ -106,7 +124,7 @@ pub(crate) fn concerns(
                 .iter()
                 .find(|r| r.id == c.rule && r.seam == seam)
             {
-                Some(rule) => matched_objects(rule, payload, fx, table, project.as_deref()),
+                Some(rule) => matched_objects(rule, payload, fx, table, project.as_deref(), memory),
                 None => Vec::new(),
             }
         };
@@ -138,6 +156,7 @@ fn matched_objects(
     fx: &Effects,
     table: &DecisionTable,
     project: Option<&str>,
+    memory: Option<&SessionMemory>,
 ) -> Vec<Object> {
     let mut leaves = Vec::new();
     if let Some(w) = &rule.when {
@@ -163,6 +182,7 @@ fn matched_objects(
                     };
                     let ecx = EffectContext {
                         env,
+                        memory,
                         payload,
                         cache: &cache,
                         runs: None,

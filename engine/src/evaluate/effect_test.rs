@@ -14,9 +14,10 @@ use serde_json::Value;
 use super::shell_test::{GlobCache, Judgement, Placement, eval_shell};
 use crate::compile::pred::EffectGlobs;
 use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Lens, What};
+use crate::memory::SessionMemory;
 use crate::policy::EffectTest;
 use crate::shell::ShellAnalysis;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The name a `lens` constraint uses for a lens.
 fn lens_name(l: Option<Lens>) -> &'static str {
@@ -32,6 +33,8 @@ fn lens_name(l: Option<Lens>) -> &'static str {
 /// What an effect test needs besides the test and the effects.
 pub(crate) struct EffectContext<'a> {
     pub(crate) env: &'a ShellEnv,
+    /// The session memory the call is judged in (`None`: empty).
+    pub(crate) memory: Option<&'a SessionMemory>,
     pub(crate) payload: &'a Value,
     pub(crate) cache: &'a GlobCache,
     /// Every program the call runs (all lenses) as one analysis, built once per call by
@@ -320,7 +323,7 @@ fn pattern_selects(pattern: &str, names: &[String]) -> bool {
 /// the specs and outside every `earlier_read_outside` spec (the session memory in effect;
 /// none: nothing was read).
 fn earlier_read(t: &EffectTest, globs: &EffectGlobs, cx: &EffectContext<'_>) -> bool {
-    let Some(m) = crate::memory::current() else {
+    let Some(m) = cx.memory else {
         return false;
     };
     let from_place = Placement {

@@ -10,12 +10,13 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
-use super::ledger::ContinuationLedger;
+use super::ledger::{ContinuationLedger, StopBudget};
 use super::reasons::default_reason;
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
 };
 use crate::dialect::Dialect;
+use crate::memory::SessionMemory;
 use crate::policy::{
     CodexAsk, DecisionValue, OnLoadError, OnUnsure, PolicyMeta, PolicyMode, Rewrite, Rule,
     RuleKind, Scope,
@@ -86,67 +87,12 @@ fn redact_value(v: &mut Value, res: &[(&regex::Regex, &str)]) -> bool {
     }
 }
 
-/// The stop-seam continuation budget of one event.
-struct StopBudget {
-    /// `stop_hook_active`: the agent is already continuing because of a stop hook.
-    active: bool,
-    /// The ledger key (session, seam, agent).
-    key: String,
-    /// Continuations already granted in this chain.
-    used: u32,
-    /// Why the ledger cannot keep the count (the budget then counts as spent).
-    unusable: Option<String>,
-}
-
-impl StopBudget {
-    fn read(seam: Seam, payload: &Value, ledger: Option<&dyn ContinuationLedger>) -> StopBudget {
-        if !matches!(seam, Seam::Stop | Seam::SubagentStop) {
-            return StopBudget {
-                active: false,
-                key: String::new(),
-                used: 0,
-                unusable: None,
-            };
-        }
-        let active = payload
-            .get("stop_hook_active")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let key = format!(
-            "{}-{}-{}",
-            payload
-                .get("session_id")
-                .and_then(Value::as_str)
-                .unwrap_or("nosession"),
-            seam.name(),
-            payload
-                .get("agent_id")
-                .and_then(Value::as_str)
-                .unwrap_or("main"),
-        );
-        let unusable = if active {
-            ledger.and_then(|l| l.unusable(&key))
-        } else {
-            None
-        };
-        let used = match (active, &unusable) {
-            (false, _) => 0,
-            (true, Some(_)) => u32::MAX,
-            (true, None) => ledger.map_or(u32::MAX, |l| l.used(&key)),
-        };
-        StopBudget {
-            active,
-            key,
-            used,
-            unusable,
-        }
-    }
-}
-
 /// The state of one evaluation, threaded through its steps.
 struct Eval<'p> {
     seam: Seam,
     dialect: Dialect,
+    /// The session memory the event is judged in (`None`: empty).
+    memory: Option<&'p SessionMemory>,
     /// The payload as the next rule sees it (copied only when a rule changes it).
     current: Cow<'p, Value>,
     /// Whether `current` differs from the payload (guards are then re-checked).
@@ -290,20 +236,63 @@ impl Engine {
     /// assert_eq!(outcome.fired_ids(), ["no-rm"]);
     /// ```
     pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
-        self.evaluate_as(seam, payload, dialect, false)
+        crate::memory::in_current(|memory| self.evaluate_in(seam, payload, dialect, memory))
+    }
+
+    /// [`Engine::evaluate`] in an explicit session memory: what the session did earlier
+    /// (files it wrote, symlinks it created, paths it read) as the lenses and the
+    /// `earlier_read_inside` tests see it. [`Engine::evaluate`] is this with the memory
+    /// [`crate::memory::with_memory`] set, if any.
+    ///
+    /// ```
+    /// use seamguard_engine::memory::SessionMemory;
+    /// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+    ///
+    /// let policy = load_str(
+    ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
+    ///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\n",
+    ///     "inline.toml",
+    ///     Scope::User,
+    ///     0,
+    /// );
+    /// let engine = Engine::new(DecisionTable::new(vec![policy]));
+    /// let payload = serde_json::json!({"session_id": "s", "cwd": "/w",
+    ///     "hook_event_name": "PreToolUse", "tool_name": "Bash",
+    ///     "tool_input": {"command": "rm -rf /tmp/x"}});
+    /// let memory = SessionMemory::default();
+    /// let outcome = engine.evaluate_in(Seam::PreTool, &payload, Dialect::ClaudeCode, &memory);
+    /// assert_eq!(outcome.verdict(), Verdict::Deny);
+    /// ```
+    pub fn evaluate_in(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        memory: &SessionMemory,
+    ) -> Outcome {
+        let memory = Some(memory).filter(|m| !m.is_empty());
+        self.evaluate_as(seam, payload, dialect, false, memory)
     }
 
     /// [`Engine::evaluate`] of a value handlers rewrote after a first evaluation: prompt
     /// prepends and appends are not applied again (replacements and redactions are).
     pub(crate) fn recheck(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
-        self.evaluate_as(seam, payload, dialect, true)
+        let memory = crate::memory::current();
+        self.evaluate_as(seam, payload, dialect, true, memory.as_deref())
     }
 
-    fn evaluate_as(&self, seam: Seam, payload: &Value, dialect: Dialect, recheck: bool) -> Outcome {
+    fn evaluate_as(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        recheck: bool,
+        memory: Option<&SessionMemory>,
+    ) -> Outcome {
         // Codex code mode: the tool calls inside an `exec` call, each judged as itself.
         if dialect == Dialect::Codex
             && let Some(out) = crate::readers::code_mode::judge(seam, payload, &|p| {
-                self.evaluate(seam, p, dialect)
+                self.evaluate_as(seam, p, dialect, false, memory)
             })
         {
             return out;
@@ -312,6 +301,7 @@ impl Engine {
         let mut st = Eval {
             seam,
             dialect,
+            memory,
             current: Cow::Borrowed(payload),
             input_changed: false,
             recheck,
@@ -333,7 +323,7 @@ impl Engine {
         // guards are re-checked only if the input changed before they run.
         let (hooks_fired, guards_fired): (Vec<Fired>, Vec<Fired>) = self
             .table
-            .fire_detailed(seam, payload, dialect, None)
+            .fire_in(seam, payload, dialect, None, memory)
             .into_iter()
             .partition(|f| {
                 self.table
@@ -427,11 +417,12 @@ impl Engine {
             };
             if self.hook(st, &f, rule) {
                 // Later rules see the rewritten prompt.
-                let refired = self.table.fire_detailed(
+                let refired = self.table.fire_in(
                     st.seam,
                     &st.current,
                     st.dialect,
                     Some(RuleKind::Hook),
+                    st.memory,
                 );
                 let mut rest: Vec<Fired> =
                     refired.into_iter().filter(|x| x.rule > f.rule).collect();
@@ -727,9 +718,13 @@ impl Engine {
     /// Guards judge the final input (re-checked if hooks changed it).
     fn guards(&self, st: &mut Eval<'_>, mut fired: Vec<Fired>) {
         if st.input_changed {
-            fired =
-                self.table
-                    .fire_detailed(st.seam, &st.current, st.dialect, Some(RuleKind::Guard));
+            fired = self.table.fire_in(
+                st.seam,
+                &st.current,
+                st.dialect,
+                Some(RuleKind::Guard),
+                st.memory,
+            );
         }
         for f in fired {
             let Some(rule) = self.table.rule(f.rule) else {

@@ -12,8 +12,9 @@ use serde_json::Value;
 use super::pred::{Evaluation, bit, set_bit};
 use super::trace::Sink;
 use crate::compile::SeamTable;
+use crate::memory::SessionMemory;
 use crate::policy::RuleKind;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// A fired rule (local id), the command its shell test matched, why a test was undecidable,
 /// and whether that is because the call itself has an unresolved part.
@@ -137,6 +138,7 @@ impl SeamTable {
         subjects: &[&str],
         kind: Option<RuleKind>,
         env: &ShellEnv,
+        memory: Option<&SessionMemory>,
         sink: &mut S,
     ) -> Vec<LocalFired> {
         // The lenses and the path tests resolve each path on disk once per evaluation.
@@ -145,7 +147,7 @@ impl SeamTable {
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let (bits, matched_leaves) = self.scan::<S>(payload, &buckets);
-        let cx = Evaluation::new(payload, &bits, env);
+        let cx = Evaluation::new(payload, &bits, env, memory);
         let candidates = if S::RECORDS {
             (0..self.rules.len() as u32).collect()
         } else {

@@ -2,11 +2,16 @@
 //! on in the current chain, kept between hook invocations (the hook binary is spawned once
 //! per event).
 //!
-//! In: a key naming a session, seam and agent. Out: the count granted so far.
+//! In: a key naming a session, seam and agent. Out: the count granted so far. [`StopBudget`]
+//! reads one event's key, `stop_hook_active` and count for the evaluator.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
+
+use serde_json::Value;
+
+use crate::seam::Seam;
 
 /// Where the per-turn continuation count of stop seams is kept between hook invocations.
 ///
@@ -139,6 +144,69 @@ impl ContinuationLedger for FileLedger {
         }
         let _ = std::fs::create_dir_all(&self.dir);
         let _ = std::fs::write(p, n.to_string());
+    }
+}
+
+/// The stop-seam continuation budget of one event.
+pub(crate) struct StopBudget {
+    /// `stop_hook_active`: the agent is already continuing because of a stop hook.
+    pub(crate) active: bool,
+    /// The ledger key (session, seam, agent).
+    pub(crate) key: String,
+    /// Continuations already granted in this chain.
+    pub(crate) used: u32,
+    /// Why the ledger cannot keep the count (the budget then counts as spent).
+    pub(crate) unusable: Option<String>,
+}
+
+impl StopBudget {
+    /// The budget of an event at `seam`: empty off the stop seams; on them, the chain's key
+    /// and, when `stop_hook_active`, the count the ledger holds for it.
+    pub(crate) fn read(
+        seam: Seam,
+        payload: &Value,
+        ledger: Option<&dyn ContinuationLedger>,
+    ) -> StopBudget {
+        if !matches!(seam, Seam::Stop | Seam::SubagentStop) {
+            return StopBudget {
+                active: false,
+                key: String::new(),
+                used: 0,
+                unusable: None,
+            };
+        }
+        let active = payload
+            .get("stop_hook_active")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let key = format!(
+            "{}-{}-{}",
+            payload
+                .get("session_id")
+                .and_then(Value::as_str)
+                .unwrap_or("nosession"),
+            seam.name(),
+            payload
+                .get("agent_id")
+                .and_then(Value::as_str)
+                .unwrap_or("main"),
+        );
+        let unusable = if active {
+            ledger.and_then(|l| l.unusable(&key))
+        } else {
+            None
+        };
+        let used = match (active, &unusable) {
+            (false, _) => 0,
+            (true, Some(_)) => u32::MAX,
+            (true, None) => ledger.map_or(u32::MAX, |l| l.used(&key)),
+        };
+        StopBudget {
+            active,
+            key,
+            used,
+            unusable,
+        }
     }
 }
 

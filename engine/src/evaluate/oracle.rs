@@ -15,7 +15,7 @@ use super::shell_test::{Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::policy::{Pred, Test};
 use crate::shell::analyze_command;
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Evaluate a predicate the slow, obvious way.
 ///
@@ -53,8 +53,10 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                 let globs = crate::compile::pred::EffectGlobs::build(t, &env.home);
                 let fx = crate::effects::effects_of(payload, env);
                 let cache = RefCell::new(HashMap::new());
+                let memory = crate::memory::current();
                 let cx = super::effect_test::EffectContext {
                     env,
+                    memory: memory.as_deref(),
                     payload,
                     cache: &cache,
                     runs: None,

@@ -17,9 +17,10 @@ use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;
 use crate::compile::pred::{CPred, EffectGlobs, LazyMatcher, lazy_compile};
 use crate::effects::Effects;
+use crate::memory::SessionMemory;
 use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The effects kept for one payload while [`keeping_effects`] runs (the payload by address:
 /// it is borrowed, so unchanged, for as long as the slot is set).
@@ -73,6 +74,8 @@ pub(crate) struct Evaluation<'a> {
     pub(crate) expanded: GlobCache,
     pub(crate) bits: &'a [u64],
     pub(crate) env: &'a ShellEnv,
+    /// The session memory the call is judged in (`None`: empty).
+    pub(crate) memory: Option<&'a SessionMemory>,
     shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
     effects: OnceCell<Rc<Effects>>,
     /// Every program the call runs, as one analysis for `runs` tests (built on first use).
@@ -86,12 +89,18 @@ pub(crate) struct Evaluation<'a> {
 }
 
 impl<'a> Evaluation<'a> {
-    pub(crate) fn new(payload: &'a Value, bits: &'a [u64], env: &'a ShellEnv) -> Evaluation<'a> {
+    pub(crate) fn new(
+        payload: &'a Value,
+        bits: &'a [u64],
+        env: &'a ShellEnv,
+        memory: Option<&'a SessionMemory>,
+    ) -> Evaluation<'a> {
         Evaluation {
             payload,
             expanded: RefCell::new(HashMap::new()),
             bits,
             env,
+            memory,
             shell: RefCell::new(Vec::new()),
             effects: OnceCell::new(),
             texts: RefCell::new(Vec::new()),
@@ -215,6 +224,7 @@ impl<'a> Evaluation<'a> {
                     self.payload,
                     self.env,
                     command.as_deref(),
+                    self.memory,
                 ));
                 KEPT.with(|k| {
                     if let Some(k) = &mut *k.borrow_mut()
@@ -372,6 +382,7 @@ impl CPred {
                 });
                 let ecx = EffectContext {
                     env: cx.env,
+                    memory: cx.memory,
                     payload: cx.payload,
                     cache: &cx.expanded,
                     runs: runs.as_deref(),

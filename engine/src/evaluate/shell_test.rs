@@ -17,7 +17,7 @@ use crate::shell::operands::{
     GIT_PUSH_ALL_REFS_FLAGS, GIT_PUSH_DELETE_FLAGS, GIT_PUSH_FORCE_FLAGS, GIT_PUSH_UNLEASED_FLAGS,
     base, cmd_flags, operands, positionals,
 };
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// Three-valued result of a shell test.
 pub(crate) enum Judgement {

@@ -16,10 +16,18 @@
 //! through a remembered symlink is a read of its target (`through_links`), and
 //! `when.sends.earlier_read_inside` tests the remembered reads (taint).
 //!
-//! The memory in effect is set for the duration of one evaluation with [`with_memory`]
-//! (a thread-local scope, so the engine's evaluation API stays as it is); without one, every
-//! lookup finds nothing and costs nothing. [`store::MemoryStore`] keeps it on disk for the
+//! The decision path takes the memory as an argument: [`Engine::evaluate_in`],
+//! [`Engine::concerns_in`] and [`effects_in`]. The entry points without it
+//! ([`Engine::evaluate`], [`effects_of`], …) read the memory set for their duration with
+//! [`with_memory`] (a thread-local scope) and pass it on; without one, every lookup finds
+//! nothing and costs nothing. [`store::MemoryStore`] keeps it on disk for the
 //! hook (one process per call); `replay` keeps it in memory per recorded session.
+//!
+//! [`Engine::evaluate_in`]: crate::Engine::evaluate_in
+//! [`Engine::concerns_in`]: crate::Engine::concerns_in
+//! [`Engine::evaluate`]: crate::Engine::evaluate
+//! [`effects_in`]: crate::effects::effects_in
+//! [`effects_of`]: crate::effects::effects_of
 
 pub mod store;
 #[cfg(test)]
@@ -32,8 +40,8 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use crate::concern::Concern;
-use crate::effects::{BodySource, Effects, PathRef, Route, What};
-use crate::table::ShellEnv;
+use crate::effects::model::{BodySource, Effects, PathRef, Route, What};
+use crate::shell_env::ShellEnv;
 
 /// Largest content kept for one written file, in bytes (256 KiB: the bound of a script read
 /// from disk). A longer write is remembered by its path only.
@@ -316,6 +324,16 @@ pub(crate) fn current() -> Option<Rc<SessionMemory>> {
         .filter(|m| !m.is_empty())
 }
 
+/// Run `f` with the session memory in effect ([`with_memory`]), an empty one when none is:
+/// the bridge from the entry points that read the thread-local scope to the ones that take
+/// the memory explicitly.
+pub(crate) fn in_current<R>(f: impl FnOnce(&SessionMemory) -> R) -> R {
+    match CURRENT.with(|c| c.borrow().clone()) {
+        Some(m) => f(&m),
+        None => f(&SessionMemory::default()),
+    }
+}
+
 /// File names whose content is kept when written: they run when named (`make`, `npm`) or
 /// are scripts by their extension.
 const RUNNABLE_NAMES: &[&str] = &[
@@ -348,7 +366,7 @@ pub(crate) fn runnable(abs: &str, content: &str) -> bool {
     {
         return true;
     }
-    crate::effects::content::runs_by_itself(abs)
+    crate::effects::executed::runs_by_itself(abs)
 }
 
 /// The absolute path of a path reference, when it is known.
@@ -561,8 +579,8 @@ fn through_link(m: &SessionMemory, p: &PathRef, env: &ShellEnv) -> Option<String
 /// on the link's target (`ln -s ~/.ssh/id_rsa notes.txt`, then `cat notes.txt` reads
 /// `~/.ssh/id_rsa`), its route marked `via "through the symlink <link>"`; a request body
 /// read from such a path is also read from the target.
-pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv) {
-    let Some(m) = current().filter(|m| m.has_links()) else {
+pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
+    let Some(m) = memory.filter(|m| m.has_links()) else {
         return;
     };
     let mut derived: Vec<(What, Route)> = Vec::new();
@@ -572,7 +590,7 @@ pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv) {
                 .body
                 .iter()
                 .filter_map(|b| match b {
-                    BodySource::File(p) => through_link(&m, p, env),
+                    BodySource::File(p) => through_link(m, p, env),
                     _ => None,
                 })
                 .map(|t| BodySource::File(PathRef::new(t, None)))
@@ -586,7 +604,7 @@ pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv) {
         let Some(p) = e.path() else {
             continue;
         };
-        let Some(target) = through_link(&m, p, env) else {
+        let Some(target) = through_link(m, p, env) else {
             continue;
         };
         let resolved = PathRef::new(target, None);

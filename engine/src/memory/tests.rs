@@ -9,7 +9,7 @@ use serde_json::json;
 use super::store::{MAX_FILE_BYTES, MemoryStore};
 use super::{Entry, SessionMemory, Written, entries_of, with_memory};
 use crate::effects::{Effects, What, effects_of};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
     ShellEnv {

@@ -14,7 +14,7 @@ use super::{
     Bindings, Budget, Collect, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item, mode_text,
     nodes, path_text, read_in_rounds, rounds_from_fields, text, unescape,
 };
-use crate::effects::{BodySource, PathRef, What};
+use crate::effects::model::{BodySource, PathRef, What};
 
 /// Collect the effects of a parsed program.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {

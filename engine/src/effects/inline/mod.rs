@@ -65,7 +65,7 @@ use crate::shell::{
     Arg, BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
     analyze_words,
 };
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 pub(crate) use super::language::Language;
 pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};

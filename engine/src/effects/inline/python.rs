@@ -12,7 +12,7 @@ use super::{
     Bindings, Budget, Collect, MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, add_body, argv_item,
     mode_text, nodes, path_text, read_in_rounds, rounds_from_fields, text, unescape,
 };
-use crate::effects::{BodySource, What};
+use crate::effects::model::{BodySource, What};
 
 /// Collect the effects of a parsed Python module.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
@@ -773,7 +773,7 @@ impl<'t> Py<'t, '_> {
         kw: &str,
         q: &str,
         cx: &mut Collect<'_>,
-    ) -> Option<crate::effects::PathRef> {
+    ) -> Option<crate::effects::model::PathRef> {
         match self.arg(call, i, kw).and_then(|a| self.res(a, 0)) {
             Some(r) => Some(cx.path(&r)),
             None => {
@@ -1126,7 +1126,7 @@ impl<'t> Py<'t, '_> {
     fn path_method(&mut self, n: Node<'t>, obj: Node<'t>, attr: &str, cx: &mut Collect<'_>) {
         let q = format!("Path.{attr}");
         let resolved = self.res(obj, 0);
-        let known = |cx: &mut Collect<'_>| -> Option<crate::effects::PathRef> {
+        let known = |cx: &mut Collect<'_>| -> Option<crate::effects::model::PathRef> {
             match &resolved {
                 Some(r) => Some(cx.path(r)),
                 None => {
@@ -1518,8 +1518,8 @@ impl<'t> Py<'t, '_> {
     }
 
     /// A path as a body source (no working directory needed to name it).
-    fn path_of(&self, r: &Res) -> crate::effects::PathRef {
-        crate::effects::PathRef::new(path_text(r, self.tilde_is_home), None)
+    fn path_of(&self, r: &Res) -> crate::effects::model::PathRef {
+        crate::effects::model::PathRef::new(path_text(r, self.tilde_is_home), None)
     }
 
     /// The content of the files opened for writing: what `f.write(…)` / `print(…, file=f)`

@@ -3,7 +3,7 @@
 use super::{Language, code_lens};
 use crate::effects::shell::lens_value;
 use crate::effects::{BodySource, EffectKind, Effects, Lens, Route, What};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
     ShellEnv {

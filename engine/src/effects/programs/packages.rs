@@ -84,63 +84,23 @@ pub(super) static ROWS: &[Program] = &[
             "-w",
             "--workspace",
         ],
-        options: &[
-            ("-p", Role::Package),
-            ("--package", Role::Package),
-            ("-c", Role::Shell),
-            ("--call", Role::Shell),
-            ("--registry", Role::Source),
-        ],
-        action: Action::Install,
-        lead: &[Role::Package],
-        lead_options: &["-p", "--package", "-c", "--call"],
-        ..ROW
+        ..FETCH_AND_RUN
     },
     Program {
         names: &["npm", "pnpm", "yarn", "bun"],
         subs: &[&["dlx"], &["exec"], &["x"]],
-        options: &[
-            ("-p", Role::Package),
-            ("--package", Role::Package),
-            ("-c", Role::Shell),
-            ("--call", Role::Shell),
-            ("--registry", Role::Source),
-        ],
-        action: Action::Install,
-        lead: &[Role::Package],
-        lead_options: &["-p", "--package", "-c", "--call"],
-        ..ROW
+        ..FETCH_AND_RUN
     },
     Program {
         names: &["uvx", "pipx", "uv"],
         subs: &[&["run"], &["tool", "run"]],
         valued: &["--python", "-p", "--spec"],
-        options: &[
-            ("--from", Role::Package),
-            ("--with", Role::Package),
-            ("--index-url", Role::Source),
-            ("-i", Role::Source),
-            ("--index", Role::Source),
-        ],
-        action: Action::Install,
-        lead: &[Role::Package],
-        lead_options: &["--from"],
-        ..ROW
+        ..UV_RUN
     },
     Program {
         names: &["uvx"],
         valued: &["--python", "-p"],
-        options: &[
-            ("--from", Role::Package),
-            ("--with", Role::Package),
-            ("--index-url", Role::Source),
-            ("-i", Role::Source),
-            ("--index", Role::Source),
-        ],
-        action: Action::Install,
-        lead: &[Role::Package],
-        lead_options: &["--from"],
-        ..ROW
+        ..UV_RUN
     },
     Program {
         names: &[
@@ -330,3 +290,35 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
 ];
+
+/// What `npx`-style runners share (`npx pkg`, `npm exec`, `pnpm dlx`): a package is fetched
+/// (`-p`, `--package` or the first operand) and run, or a command line run with it (`-c`).
+const FETCH_AND_RUN: Program = Program {
+    options: &[
+        ("-p", Role::Package),
+        ("--package", Role::Package),
+        ("-c", Role::Shell),
+        ("--call", Role::Shell),
+        ("--registry", Role::Source),
+    ],
+    action: Action::Install,
+    lead: &[Role::Package],
+    lead_options: &["-p", "--package", "-c", "--call"],
+    ..ROW
+};
+
+/// What `uvx` and `uv tool run` / `pipx run` share: the package (`--from` or the first
+/// operand) is fetched from the index and run.
+const UV_RUN: Program = Program {
+    options: &[
+        ("--from", Role::Package),
+        ("--with", Role::Package),
+        ("--index-url", Role::Source),
+        ("-i", Role::Source),
+        ("--index", Role::Source),
+    ],
+    action: Action::Install,
+    lead: &[Role::Package],
+    lead_options: &["--from"],
+    ..ROW
+};

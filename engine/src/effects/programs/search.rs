@@ -195,40 +195,28 @@ pub(super) static ROWS: &[Program] = &[
     },
     Program {
         // `yq e '.a' f` (v4): the subcommand, then the expression.
-        names: &["yq"],
         subs: &[&["e"], &["eval"], &["ea"], &["eval-all"]],
-        valued: &[
-            "-o",
-            "--output-format",
-            "-p",
-            "--input-format",
-            "-I",
-            "--indent",
-            "--expression",
-        ],
-        options: &[("--from-file", Role::Read)],
-        switches: &[("-i", Switch::InPlace), ("--inplace", Switch::InPlace)],
-        lead: &[Role::Ignore],
-        lead_options: &["--from-file", "--expression"],
-        rest: Role::Read,
-        ..ROW
+        ..YQ
     },
-    Program {
-        names: &["yq"],
-        valued: &[
-            "-o",
-            "--output-format",
-            "-p",
-            "--input-format",
-            "-I",
-            "--indent",
-            "--expression",
-        ],
-        options: &[("--from-file", Role::Read)],
-        switches: &[("-i", Switch::InPlace), ("--inplace", Switch::InPlace)],
-        lead: &[Role::Ignore],
-        lead_options: &["--from-file", "--expression"],
-        rest: Role::Read,
-        ..ROW
-    },
+    YQ,
 ];
+
+/// `yq '.a' f`: the expression, then the files read (also the row of its v4 subcommands).
+const YQ: Program = Program {
+    names: &["yq"],
+    valued: &[
+        "-o",
+        "--output-format",
+        "-p",
+        "--input-format",
+        "-I",
+        "--indent",
+        "--expression",
+    ],
+    options: &[("--from-file", Role::Read)],
+    switches: &[("-i", Switch::InPlace), ("--inplace", Switch::InPlace)],
+    lead: &[Role::Ignore],
+    lead_options: &["--from-file", "--expression"],
+    rest: Role::Read,
+    ..ROW
+};

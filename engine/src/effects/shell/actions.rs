@@ -12,7 +12,7 @@ use super::privilege::{grants, host_mount};
 use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
-use crate::effects::What;
+use crate::effects::model::What;
 use crate::effects::programs::database::{Sql, client, without_meta};
 use crate::effects::programs::infra::destroys;
 use crate::effects::programs::{Action, Role, Switch, parse};

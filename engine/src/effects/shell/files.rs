@@ -4,8 +4,8 @@
 use super::git::git_files;
 use super::out::{Out, delete, load, path, read, script, write};
 use super::request::send_remote;
+use crate::effects::model::{BodySource, What};
 use crate::effects::programs::{Fallback, Parsed, Role, Switch, is_remote};
-use crate::effects::{BodySource, What};
 use crate::shell::{Arg, SimpleCommand};
 
 /// The search roots of a command: its read operands, or the working directory it falls

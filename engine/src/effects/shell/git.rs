@@ -2,8 +2,8 @@
 //! that run shell text (`alias.x=!sh`, `core.pager`), `crontab` and `at`.
 
 use super::out::{Out, read, write};
+use crate::effects::model::{PathRef, What};
 use crate::effects::programs::{Parsed, Role};
-use crate::effects::{PathRef, What};
 use crate::shell::{Arg, SimpleCommand};
 
 /// `git checkout`: the paths it overwrites. `git diff|log|show|blame|cat-file|archive …`:

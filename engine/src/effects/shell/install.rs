@@ -1,7 +1,7 @@
 //! Installs: the packages a manager installs and the sources they come from.
 
 use super::out::{Out, read};
-use crate::effects::What;
+use crate::effects::model::What;
 use crate::effects::programs::{Parsed, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
 

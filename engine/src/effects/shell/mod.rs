@@ -42,7 +42,7 @@ use crate::shell::{
     BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
     analyze_command,
 };
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The command value of a shell tool call (`Bash`, Codex `shell` / `exec_command` /
 /// `local_shell` / `write_stdin`).

@@ -2,7 +2,7 @@
 //! operands (`read`, `write`, `delete`, a script run), pseudo-files left out.
 
 use super::request::send_url;
-use crate::effects::{PathRef, What};
+use crate::effects::model::{PathRef, What};
 use crate::shell::{Arg, PROCSUB, SimpleCommand};
 
 /// A path without a leading `./`.

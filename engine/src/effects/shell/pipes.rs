@@ -2,7 +2,7 @@
 //! and commands that print the environment or code that reads it into a pipe.
 
 use super::request::variables;
-use crate::effects::{BodySource, Effect, Effects, What};
+use crate::effects::model::{BodySource, Effect, Effects, What};
 use crate::shell::{ShellAnalysis, SimpleCommand};
 
 /// Whether a command prints every environment variable: `env` / `printenv` with no operand

@@ -11,8 +11,8 @@
 
 use super::out::{Out, read, write};
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
+use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::{Action, Parsed, Role, Switch, rows};
-use crate::effects::{Grant, GrantKind, PathRef, What};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).

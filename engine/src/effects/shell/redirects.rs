@@ -3,7 +3,7 @@
 
 use super::out::{Out, path, read, write};
 use super::request::send_host;
-use crate::effects::{BodySource, What};
+use crate::effects::model::{BodySource, What};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// `> /etc/hosts`, `< .env`: how a command with no program shows in a route.

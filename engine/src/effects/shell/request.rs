@@ -1,7 +1,7 @@
 //! Requests: the bodies a request sends (`-d @file`, `-F f=@file`, `$VAR`) and the
 //! `send` effects to a URL, a host or an scp-style remote.
 
-use crate::effects::{BodySource, PathRef, Send, What};
+use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// The file standard input is redirected from, if any (`nc host 80 < file`).

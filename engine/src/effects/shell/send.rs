@@ -5,8 +5,8 @@ use super::out::{Out, path, read, write};
 use super::request::{
     add_body, data_sources, form_sources, send_host, send_remote, send_url, stdin_file, variables,
 };
+use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Role, Switch, is_remote};
-use crate::effects::{BodySource, PathRef, Send, What};
 use crate::shell::{Arg, SimpleCommand};
 
 /// `curl`, `wget`, `git push|fetch|clone …`: a `send` per URL with the method and body the
@@ -229,6 +229,12 @@ pub(super) fn http_items(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             text: s.to_string(),
             dynamic: it.dynamic,
         };
+        let file_body = |f: &str| {
+            vec![BodySource::File(PathRef::from_arg(
+                &as_arg(f),
+                c.cwd.as_deref(),
+            ))]
+        };
         if let Some((_, v)) = t.split_once("==") {
             add_body(
                 &mut body,
@@ -236,25 +242,13 @@ pub(super) fn http_items(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             );
         } else if let Some((_, f)) = t.split_once(":=@").or_else(|| t.split_once("=@")) {
             has_data = true;
-            add_body(
-                &mut body,
-                vec![BodySource::File(PathRef::from_arg(
-                    &as_arg(f),
-                    c.cwd.as_deref(),
-                ))],
-            );
+            add_body(&mut body, file_body(f));
         } else if let Some((_, v)) = t.split_once(":=").or_else(|| t.split_once('=')) {
             has_data = true;
             add_body(&mut body, data_sources(&as_arg(v), c));
         } else if let Some((_, f)) = t.split_once('@') {
             has_data = true;
-            add_body(
-                &mut body,
-                vec![BodySource::File(PathRef::from_arg(
-                    &as_arg(f),
-                    c.cwd.as_deref(),
-                ))],
-            );
+            add_body(&mut body, file_body(f));
         } else if let Some((_, v)) = t.split_once(':') {
             add_body(
                 &mut body,

@@ -1,8 +1,8 @@
 //! Signals: processes and services signalled (`kill`, `pkill`, `systemctl stop`).
 
 use super::out::Out;
+use crate::effects::model::{Effects, What};
 use crate::effects::programs::{Parsed, Role, parse};
-use crate::effects::{Effects, What};
 use crate::shell::{Arg, SimpleCommand};
 
 /// Programs that print the PIDs of the processes they look up by name.

@@ -14,7 +14,7 @@ mod wrappers;
 
 use super::shell::lens_value;
 use super::{BodySource, Effects, Lens, Route, What};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The effects of a Bash command line run in `/p`.
 fn effects(line: &str) -> Effects {

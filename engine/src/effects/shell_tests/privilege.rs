@@ -4,7 +4,7 @@
 
 use super::{effects, fx};
 use crate::effects::{EffectKind, What, effects_of};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The grants of a line (`kind path-or-dash`), from the shell lens and the derived passes.
 fn grants(line: &str) -> Vec<String> {

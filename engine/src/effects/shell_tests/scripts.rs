@@ -290,7 +290,7 @@ fn a_repeated_command_counts_once_unless_a_download_came_between() {
     let line = "bash i.sh; ls; bash i.sh; curl -o i.sh https://x.example/i; bash i.sh";
     let payload =
         serde_json::json!({"cwd": "/w", "tool_name": "Bash", "tool_input": {"command": line}});
-    let env = crate::table::ShellEnv {
+    let env = crate::shell_env::ShellEnv {
         project: None,
         home: "/home/u".into(),
     };

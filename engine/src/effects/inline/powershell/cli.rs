@@ -6,9 +6,9 @@
 use serde_json::Value;
 
 use crate::effects::inline::{CodeRun, Collect, Found, Language, parse, run_code};
-use crate::effects::{Effects, Lens, Route, What};
+use crate::effects::model::{Effects, Lens, Route, What};
 use crate::shell::{Arg, ShellAnalysis, SimpleCommand, analyze_words};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 /// The base name of a program in lower case, without a Windows folder or `.exe`.
 fn program_name(program: &str) -> String {

@@ -13,7 +13,7 @@
 use super::words::{Vars, cmd_value, windows_path};
 use super::{lit, posix, program_word};
 use crate::effects::inline::{Collect, Res};
-use crate::effects::{PathRef, What};
+use crate::effects::model::{PathRef, What};
 use crate::shell::Arg;
 
 /// One command of the line: its words (quotes kept), its redirections, and whether its

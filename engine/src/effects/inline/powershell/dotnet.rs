@@ -12,7 +12,7 @@ use tree_sitter::Node;
 use super::words::{Vars, ps_values, split_top};
 use super::{lit, path, program_word};
 use crate::effects::inline::{Collect, Res, text};
-use crate::effects::{BodySource, What};
+use crate::effects::model::{BodySource, What};
 use crate::shell::Arg;
 
 /// The receiver (lower case, as written: `[system.io.file]`, `(new-object net.webclient)`)

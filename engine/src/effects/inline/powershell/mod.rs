@@ -32,7 +32,7 @@ use self::cmdlets::{Act, P, Sw, cmdlet};
 use self::requests::{download_in, download_variables, eval, evaluated, web};
 use self::words::{Vars, provider, ps_values};
 use super::{Collect, first_error_outside, nodes, text};
-use crate::effects::{PathRef, What};
+use crate::effects::model::{PathRef, What};
 use crate::shell::Arg;
 
 pub(crate) use cli::{code_run, is_powershell_call, powershell_analysis, powershell_tool};

@@ -10,7 +10,7 @@ use super::cmdlets::{Act, P, cmdlet};
 use super::words::{Vars, provider};
 use super::{Bound, Command, Element, Flow, bind, dotnet, path, read_command};
 use crate::effects::inline::{Collect, Found, Res, nodes, text};
-use crate::effects::{BodySource, PathRef, Send, What};
+use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::shell::Arg;
 
 /// Variables assigned the result of a web request (`$s = irm https://…`).

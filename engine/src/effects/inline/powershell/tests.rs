@@ -8,7 +8,7 @@ use super::cli::{decode_utf16_base64, split_windows};
 use super::words::{Vars, cmd_value, ps_values, windows_path};
 use crate::effects::inline::tests::show;
 use crate::effects::{Effects, effects_of};
-use crate::table::ShellEnv;
+use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
     ShellEnv {
