@@ -806,8 +806,15 @@ impl<'t> Js<'t, '_> {
                     write(cx, p, false, None);
                 }
             }
-            "fs.mkdir" | "fs.mkdirp" | "fs.ensureDir" | "fs.truncate" | "Deno.mkdir"
-            | "Deno.truncate" => {
+            // A folder created where only run time knows is no question: an empty folder
+            // overwrites, removes and runs nothing.
+            "fs.mkdir" | "fs.mkdirp" | "fs.ensureDir" | "Deno.mkdir" => {
+                if let Some(r) = a(0).and_then(|arg| self.res(arg, 0)) {
+                    let p = cx.path(&r);
+                    write(cx, p, false, None);
+                }
+            }
+            "fs.truncate" | "Deno.truncate" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
                     write(cx, p, false, None);
                 }

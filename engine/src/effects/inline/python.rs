@@ -888,7 +888,20 @@ impl<'t> Py<'t, '_> {
                     });
                 }
             }
-            "os.mkdir" | "os.makedirs" | "os.truncate" | "os.mkfifo" => {
+            // A folder created where only run time knows is no question: an empty folder
+            // overwrites, removes and runs nothing (a file written into it later is judged
+            // on its own).
+            "os.mkdir" | "os.makedirs" => {
+                if let Some(r) = self.arg(n, 0, "path").and_then(|a| self.res(a, 0)) {
+                    let path = cx.path(&r);
+                    cx.push(What::Write {
+                        path,
+                        append: false,
+                        content: None,
+                    });
+                }
+            }
+            "os.truncate" | "os.mkfifo" => {
                 if let Some(p) = self.path_arg(n, 0, "path", &q, cx) {
                     cx.push(What::Write {
                         path: p,
@@ -1172,7 +1185,18 @@ impl<'t> Py<'t, '_> {
                     });
                 }
             }
-            "touch" | "mkdir" => {
+            // See `os.makedirs`: an unknown folder created is no question.
+            "mkdir" => {
+                if let Some(r) = &resolved {
+                    let path = cx.path(r);
+                    cx.push(What::Write {
+                        path,
+                        append: false,
+                        content: None,
+                    });
+                }
+            }
+            "touch" => {
                 if let Some(p) = known(cx) {
                     cx.push(What::Write {
                         path: p,

@@ -554,6 +554,10 @@ fn everyday_one_liners_have_no_effect_to_deny() {
         r#"node -e "const s = require('fs').readFileSync('tsconfig.json', 'utf8'); console.log(JSON.parse(s).compilerOptions)""#,
         r#"python3 -c "import subprocess; print(subprocess.check_output(['git', 'rev-parse', 'HEAD']).decode())""#,
         r#"python3 -m pytest -q"#,
+        // A folder created where only run time knows: an empty folder is no question.
+        r#"python3 -c "import os, sys; os.makedirs(sys.argv[1], exist_ok=True)""#,
+        r#"python3 -c "import sys; from pathlib import Path; Path(sys.argv[1]).mkdir(parents=True)""#,
+        r#"node -e "require('fs').mkdirSync(process.argv[1], {recursive: true})""#,
     ];
     for line in lines {
         for e in effects(line).list {
