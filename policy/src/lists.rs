@@ -294,6 +294,7 @@ fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
         &mut e.targets,
         &mut e.managers,
         &mut e.source_not_in,
+        &mut e.near_names,
         &mut e.lenses,
         &mut e.via,
         &mut e.content_regex,

@@ -489,6 +489,12 @@ pub struct EffectTest {
     /// `source_not_in`: the install names a source (registry, index, URL) whose host matches
     /// none of these.
     pub source_not_in: Vec<String>,
+    /// `near_name` (installs): a package is named one edit (a letter added, dropped, changed
+    /// or two swapped) away from one of these names and is none of them: a typo of a
+    /// well-known package (`reqeusts` for `requests`). Names of four letters or fewer are
+    /// not compared.
+    #[serde(default)]
+    pub near_names: Vec<String>,
     /// `lens`: the effect came through one of these lenses (`shell`, `file`, `web`, `mcp`).
     pub lenses: Vec<String>,
     /// `via`: the effect's command came through a wrapper whose name matches one of these
@@ -553,6 +559,7 @@ impl EffectTest {
             services: Vec::new(),
             operations: Vec::new(),
             source_not_in: Vec::new(),
+            near_names: Vec::new(),
             lenses: Vec::new(),
             via: Vec::new(),
             content_regex: Vec::new(),

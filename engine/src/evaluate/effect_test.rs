@@ -187,9 +187,17 @@ pub(crate) fn eval_effect(
                 }
             }
             What::Install {
-                manager, source, ..
+                manager,
+                source,
+                packages,
             } => {
                 if !t.managers.is_empty() && !t.managers.iter().any(|m| m == manager) {
+                    Some(false)
+                } else if !t.near_names.is_empty()
+                    && !packages
+                        .iter()
+                        .any(|p| !p.dynamic && near_name(&t.near_names, &p.text))
+                {
                     Some(false)
                 } else if t.source_not_in.is_empty() {
                     Some(true)
@@ -289,6 +297,38 @@ fn path_ok(
         return Some(true);
     }
     place.holds(text, dynamic, cwd)
+}
+
+/// Whether package spec `spec` (`reqeusts==2.0`, `lodahs@4`, `Flask[async]`) names a package
+/// one edit away from one of `names` (insertion, deletion, substitution or a swap of two
+/// neighbours) and none of them. Names are compared as the registries compare them: lower
+/// case, `_` and `.` as `-`; a version, extras or a tag are not part of the name. Names of
+/// four letters or fewer are not compared (too many real packages are one letter apart).
+fn near_name(names: &[String], spec: &str) -> bool {
+    let spec = spec.trim();
+    // A scoped npm name keeps its `@scope/`; a version follows the last `@` after it.
+    let (scope, rest) = match spec.strip_prefix('@') {
+        Some(r) => match r.split_once('/') {
+            Some((s, n)) => (format!("@{s}/"), n),
+            None => (String::new(), spec),
+        },
+        None => (String::new(), spec),
+    };
+    let end = rest
+        .find(['=', '<', '>', '~', '!', '[', '@', ';', ' ', ','])
+        .unwrap_or(rest.len());
+    let bare = &rest[..end];
+    if bare.is_empty() || bare.contains(['/', ':']) {
+        return false;
+    }
+    let norm = |s: &str| s.to_lowercase().replace(['_', '.'], "-");
+    let name = format!("{scope}{}", norm(bare));
+    if name.chars().count() <= 4 || names.iter().any(|n| norm(n) == name) {
+        return false;
+    }
+    names
+        .iter()
+        .any(|n| strsim::osa_distance(&norm(n), &name) == 1)
 }
 
 /// Whether `name` matches one of `patterns` (globs, case-insensitive).
@@ -572,8 +612,41 @@ fn numeric_loop_variable(line: &str, var: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{lan_sweep, lan_sweep_endpoint, numeric_loop_variable, url_host};
+    use super::{lan_sweep, lan_sweep_endpoint, near_name, numeric_loop_variable, url_host};
     use serde_json::json;
+
+    #[test]
+    fn a_package_one_edit_from_a_listed_name_is_near_it() {
+        let names: Vec<String> = ["requests", "lodash", "python-dateutil", "@babel/core"]
+            .map(String::from)
+            .to_vec();
+        // Each kind of edit, with a version, extras or a tag after the name.
+        for typo in [
+            "reqeusts",
+            "requets==2.31",
+            "lodahs@4",
+            "requestss[socks]",
+            "rrequests",
+        ] {
+            assert!(near_name(&names, typo), "{typo}");
+        }
+        assert!(near_name(&names, "@babel/cor"));
+        // The names themselves as the registries spell them, other names, short names,
+        // paths and URLs.
+        for other in [
+            "requests",
+            "Requests>=2",
+            "python_dateutil",
+            "Python.Dateutil",
+            "lodash-es",
+            "flask",
+            "reqs",
+            "./requests",
+            "git+https://h/reqeusts",
+        ] {
+            assert!(!near_name(&names, other), "{other}");
+        }
+    }
 
     #[test]
     fn a_sweep_of_a_private_subnet_has_a_private_destination() {

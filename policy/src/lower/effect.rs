@@ -63,7 +63,7 @@ const SEND_KEYS: &[&str] = &[
     "via",
 ];
 const SIGNAL_KEYS: &[&str] = &["target", "lens", "via"];
-const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "lens", "via"];
+const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "near_name", "lens", "via"];
 const DESTROY_KEYS: &[&str] = &["cli", "service", "operation", "lens", "via"];
 const CONFIGURE_KEYS: &[&str] = &[
     "change",
@@ -222,7 +222,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     }
                     strings.push(match k {
                         "method" => s.to_ascii_uppercase(),
-                        "scheme" | "host_in" | "host_not_in" | "source_not_in" => {
+                        "scheme" | "host_in" | "host_not_in" | "source_not_in" | "near_name" => {
                             s.to_ascii_lowercase()
                         }
                         _ => s,
@@ -241,6 +241,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                     "service" => &mut test.services,
                     "operation" => &mut test.operations,
                     "source_not_in" => &mut test.source_not_in,
+                    "near_name" => &mut test.near_names,
                     "mode" => &mut test.modes,
                     "body" => &mut test.body_kinds,
                     "change" => &mut test.changes,
