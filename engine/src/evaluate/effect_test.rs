@@ -191,13 +191,13 @@ pub(crate) fn eval_effect(
                 source,
                 packages,
             } => {
-                if !t.managers.is_empty() && !t.managers.iter().any(|m| m == manager) {
-                    Some(false)
-                } else if !t.near_names.is_empty()
+                let other_manager =
+                    !t.managers.is_empty() && !t.managers.iter().any(|m| m == manager);
+                let no_near_name = !t.near_names.is_empty()
                     && !packages
                         .iter()
-                        .any(|p| !p.dynamic && near_name(&t.near_names, &p.text))
-                {
+                        .any(|p| !p.dynamic && near_name(&t.near_names, &p.text));
+                if other_manager || no_near_name {
                     Some(false)
                 } else if t.source_not_in.is_empty() {
                     Some(true)
