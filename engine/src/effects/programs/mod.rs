@@ -34,7 +34,7 @@ mod parse;
 mod privilege;
 mod row;
 mod runtimes;
-mod search;
+pub(crate) mod search;
 mod system;
 mod text;
 

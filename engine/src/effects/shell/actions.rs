@@ -171,6 +171,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
             }
         }
     }
+    // Searches and dumps that print the secret files below their roots.
+    super::search::secret_reach(c, &p, out);
 }
 
 /// Database clients: the SQL a client runs (`psql -c`, `mysql -e`, `sqlite3 DB SQL`, a

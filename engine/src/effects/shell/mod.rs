@@ -24,6 +24,7 @@ mod pipes;
 mod privilege;
 mod redirects;
 mod request;
+mod search;
 mod send;
 mod signals;
 
