@@ -178,7 +178,127 @@ pub(super) const SSH_OPTIONS: &[(&str, Role)] = &[
 ];
 
 /// The network rows, in the order they are tried.
+/// Options of `gh` issue, pull request and release commands that take a value the effect
+/// model ignores.
+const GH_VALUED: &[&str] = &[
+    "-t",
+    "--title",
+    "-b",
+    "--body",
+    "-n",
+    "--notes",
+    "-a",
+    "--assignee",
+    "-l",
+    "--label",
+    "-m",
+    "--milestone",
+    "-p",
+    "--project",
+    "-R",
+    "--repo",
+    "-B",
+    "--base",
+    "-H",
+    "--head",
+    "-T",
+    "--template",
+    "-r",
+    "--reviewer",
+    "--target",
+    "--discussion-category",
+    "--notes-start-tag",
+    "-d",
+    "--desc",
+    "--description",
+    "--add-label",
+    "--remove-label",
+    "--add-assignee",
+    "--remove-assignee",
+    "--add-reviewer",
+    "--remove-reviewer",
+    "--add-project",
+    "--remove-project",
+    "--recover",
+];
+
 pub(super) static ROWS: &[Program] = &[
+    // `gh api ENDPOINT`: a request to the GitHub API; `-F field=@file` reads the field's
+    // value from the file and `--input FILE` sends the file as the body (gh-api(1)); `-f`
+    // values are literal.
+    Program {
+        names: &["gh"],
+        subs: &[&["api"]],
+        action: Action::Send,
+        valued: &[
+            "-f",
+            "--raw-field",
+            "-q",
+            "--jq",
+            "-t",
+            "--template",
+            "-p",
+            "--preview",
+            "--cache",
+        ],
+        options: &[
+            ("-F", Role::Form),
+            ("--field", Role::Form),
+            ("--input", Role::BodyFile),
+            ("-X", Role::Method),
+            ("--method", Role::Method),
+            ("-H", Role::Header),
+            ("--header", Role::Header),
+            ("--hostname", Role::Host),
+        ],
+        lead: &[Role::Ignore],
+        ..ROW
+    },
+    // `gh issue|pr create --body-file FILE` (`-F FILE`; `-` is standard input): the file is
+    // the text posted.
+    Program {
+        names: &["gh"],
+        subs: &[
+            &["issue", "create"],
+            &["issue", "new"],
+            &["issue", "comment"],
+            &["issue", "edit"],
+            &["pr", "create"],
+            &["pr", "new"],
+            &["pr", "comment"],
+            &["pr", "edit"],
+            &["pr", "review"],
+        ],
+        action: Action::Send,
+        valued: GH_VALUED,
+        options: &[("-F", Role::BodyFile), ("--body-file", Role::BodyFile)],
+        ..ROW
+    },
+    // `gh release create|upload TAG FILES…`: the files are uploaded as assets, the notes
+    // file posted (`-F`, `--notes-file`).
+    Program {
+        names: &["gh"],
+        subs: &[
+            &["release", "create"],
+            &["release", "upload"],
+            &["release", "edit"],
+        ],
+        action: Action::Send,
+        valued: GH_VALUED,
+        options: &[("-F", Role::BodyFile), ("--notes-file", Role::BodyFile)],
+        lead: &[Role::Ignore],
+        rest: Role::BodyFile,
+        ..ROW
+    },
+    // `gh gist create FILES…` (`-` is standard input).
+    Program {
+        names: &["gh"],
+        subs: &[&["gist", "create"], &["gist", "new"], &["gist", "edit"]],
+        action: Action::Send,
+        valued: &["-d", "--desc", "-f", "--filename", "-a", "--add"],
+        rest: Role::BodyFile,
+        ..ROW
+    },
     // Senders.
     Program {
         names: &["curl", "curlie"],
