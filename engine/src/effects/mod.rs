@@ -202,6 +202,9 @@ pub enum GrantKind {
     FileCapability,
     /// Root in a new user namespace (`unshare -r`, `unshare --map-root-user`).
     UserNamespace,
+    /// A folder served to the network, to anyone who can reach the machine (the path:
+    /// `python3 -m http.server --directory ~`, `php -S 0.0.0.0:8000 -t ~`).
+    ServedFolder,
 }
 
 impl GrantKind {
@@ -218,6 +221,7 @@ impl GrantKind {
         GrantKind::Setuid,
         GrantKind::FileCapability,
         GrantKind::UserNamespace,
+        GrantKind::ServedFolder,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -234,6 +238,7 @@ impl GrantKind {
             GrantKind::Setuid => "setuid",
             GrantKind::FileCapability => "file-capability",
             GrantKind::UserNamespace => "user-namespace",
+            GrantKind::ServedFolder => "served-folder",
         }
     }
 }

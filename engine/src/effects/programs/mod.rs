@@ -28,7 +28,7 @@ mod files;
 mod git;
 pub(crate) mod globals;
 pub(crate) mod infra;
-mod network;
+pub(crate) mod network;
 mod packages;
 mod parse;
 mod privilege;

@@ -430,3 +430,85 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
 ];
+
+/// A program that serves a folder over HTTP: what makes it one, where it takes the folder
+/// and the address it listens on.
+#[derive(Debug)]
+pub(crate) struct Server {
+    /// The program names (`python3`, `php`).
+    pub(crate) names: &'static [&'static str],
+    /// Words that make it serve, in order (`-m http.server`, `-S`); empty: always.
+    pub(crate) marker: &'static [&'static str],
+    /// Options that give the folder (`--directory`, `-t`).
+    pub(crate) folder: &'static [&'static str],
+    /// The first operand after the marker that is not a port is the folder (`httpd DIR`).
+    pub(crate) folder_operand: bool,
+    /// Options that give the address it listens on (`--bind`, `-a`); the marker's own value
+    /// for `php -S ADDR:PORT`.
+    pub(crate) bind: &'static [&'static str],
+    /// The marker takes the address as its value (`php -S 0.0.0.0:8000`).
+    pub(crate) marker_binds: bool,
+    /// With no address it listens on every interface (`python3 -m http.server`).
+    pub(crate) all_by_default: bool,
+    /// Options that take a value the reading skips (`-p PORT`).
+    pub(crate) valued: &'static [&'static str],
+}
+
+/// Programs that serve a folder to the network (their documentation: Python's `http.server`
+/// binds every interface unless `--bind`; `php -S` binds the address it is given, `-t` the
+/// document root; Ruby's `un.rb httpd` and `http-server` bind every interface by default).
+pub(crate) static SERVERS: &[Server] = &[
+    Server {
+        names: &["python", "python2", "python3", "pypy", "pypy3"],
+        marker: &["-m", "http.server"],
+        folder: &["-d", "--directory"],
+        folder_operand: false,
+        bind: &["-b", "--bind"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["--protocol", "-p"],
+    },
+    Server {
+        names: &["python", "python2"],
+        marker: &["-m", "SimpleHTTPServer"],
+        folder: &[],
+        folder_operand: false,
+        bind: &[],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &[],
+    },
+    Server {
+        names: &["php"],
+        marker: &["-S"],
+        folder: &["-t"],
+        folder_operand: false,
+        bind: &[],
+        marker_binds: true,
+        all_by_default: false,
+        valued: &["-c", "-d"],
+    },
+    Server {
+        names: &["ruby"],
+        marker: &["-run", "-e", "httpd"],
+        folder: &[],
+        folder_operand: true,
+        bind: &["-b", "--bind-address"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["-p", "--port"],
+    },
+    Server {
+        names: &["http-server"],
+        marker: &[],
+        folder: &[],
+        folder_operand: true,
+        bind: &["-a"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &[
+            "-p", "--port", "-c", "-e", "--ext", "-s", "-P", "--proxy", "-C", "-K", "--cert",
+            "--key", "-t",
+        ],
+    },
+];

@@ -107,6 +107,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
             targets: d.targets,
         });
     }
+    // A folder served to the network (`python3 -m http.server`, `php -S 0.0.0.0:80`).
+    super::serve::served_folder(c, out);
     if let Some(inner) = python_module(c) {
         program_effects(&inner, out);
         return;

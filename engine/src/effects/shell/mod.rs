@@ -26,6 +26,7 @@ mod redirects;
 mod request;
 mod search;
 mod send;
+mod serve;
 mod signals;
 
 #[cfg(test)]
