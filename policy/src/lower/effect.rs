@@ -88,7 +88,13 @@ pub const GRANTS: &[&str] = &[
     "served-folder",
 ];
 /// The agents `agent` accepts.
-pub(super) const AGENTS: &[&str] = &["claude-code", "codex"];
+pub(super) const AGENTS: &[&str] = &[
+    "claude-code",
+    "codex",
+    "cursor",
+    "gemini-cli",
+    "copilot-cli",
+];
 
 /// The keys an effect test of `kind` accepts.
 pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {
