@@ -1178,7 +1178,53 @@ impl<'a> Walk<'a> {
         }
         if let Some(host) = self.remote {
             self.remote_write(host, input, fx);
+        } else {
+            self.posted_text(input, start, fx);
         }
+    }
+
+    /// A tool that posts text to a service (a chat message, an issue or ticket, a comment,
+    /// a page, a paste: `slack_post_message`, `send_message`, `create_issue`,
+    /// `create_paste`): a `send` to the service with the text as a literal body, so a
+    /// secret in the text is judged as one leaving. Only when the walk found no request of its
+    /// own and the tool is no file tool (a local `write_file` writes, it does not post).
+    fn posted_text(&mut self, input: &Value, start: usize, fx: &mut Effects) {
+        if self.file_tool
+            || fx
+                .list
+                .iter()
+                .skip(start)
+                .any(|e| matches!(e.what, What::Send(_)))
+        {
+            return;
+        }
+        let has = |ws: &[&str]| self.name.iter().any(|x| ws.contains(&x.as_str()));
+        let (server, _) = split_tool(self.tool);
+        let server = server.to_ascii_lowercase();
+        let host = POST_SERVICES
+            .iter()
+            .find(|(name, _)| server.contains(name))
+            .map(|(_, h)| *h);
+        if !has(POST_VERBS) || !(has(POSTED_THINGS) || host.is_some() && has(SERVICE_THINGS)) {
+            return;
+        }
+        let Some(key) = POSTED_TEXT_KEYS
+            .iter()
+            .find(|k| input.get(**k).is_some_and(|v| !v.is_null()))
+        else {
+            return;
+        };
+        fx.push(
+            What::Send(Send {
+                url: None,
+                endpoint: host.and_then(|h| super::url::parse(&format!("https://{h}/"))),
+                method: Some("POST".to_string()),
+                body: vec![BodySource::Literal],
+                dynamic: host.is_none(),
+                runs_response: false,
+            }),
+            self.route(&format!("/{key}")),
+        );
     }
 
     /// A write to a remote repository service (`create_or_update_file`, `push_files`,
@@ -1268,6 +1314,83 @@ impl<'a> Walk<'a> {
         );
     }
 }
+
+/// Verbs of a tool name that posts text (`slack_post_message`, `create_issue`).
+const POST_VERBS: &[&str] = &[
+    "post", "send", "create", "add", "reply", "comment", "publish", "share", "submit", "write",
+    "update", "edit", "append", "new",
+];
+
+/// What a posted text becomes (`message`, `issue`, `comment`, `paste`), on any server.
+const POSTED_THINGS: &[&str] = &[
+    "message",
+    "messages",
+    "msg",
+    "chat",
+    "dm",
+    "reply",
+    "thread",
+    "comment",
+    "comments",
+    "issue",
+    "issues",
+    "ticket",
+    "gist",
+    "paste",
+    "snippet",
+    "post",
+    "tweet",
+    "email",
+    "mail",
+    "discussion",
+    "review",
+    "pr",
+    "pull",
+    "incident",
+];
+
+/// What a posted text becomes on a known service ([`POST_SERVICES`]: a Notion page, a Trello
+/// card, an Asana task); on another server these may be local (a notes or to-do server).
+const SERVICE_THINGS: &[&str] = &[
+    "page", "doc", "document", "block", "blocks", "card", "task", "story", "bug", "note", "status",
+];
+
+/// Arguments that carry the text a tool posts.
+const POSTED_TEXT_KEYS: &[&str] = &[
+    "text",
+    "message",
+    "content",
+    "body",
+    "description",
+    "comment",
+    "markdown",
+    "blocks",
+    "note",
+    "summary",
+    "html",
+    "contents",
+    "files",
+    "title",
+];
+
+/// Services that take posted text, by a word of the MCP server's name, and their API host.
+const POST_SERVICES: &[(&str, &str)] = &[
+    ("slack", "slack.com"),
+    ("discord", "discord.com"),
+    ("telegram", "api.telegram.org"),
+    ("teams", "graph.microsoft.com"),
+    ("linear", "api.linear.app"),
+    ("notion", "api.notion.com"),
+    ("jira", "atlassian.net"),
+    ("confluence", "atlassian.net"),
+    ("atlassian", "atlassian.net"),
+    ("asana", "app.asana.com"),
+    ("trello", "api.trello.com"),
+    ("pastebin", "pastebin.com"),
+    ("gmail", "gmail.googleapis.com"),
+    ("twitter", "api.twitter.com"),
+    ("sentry", "sentry.io"),
+];
 
 /// The content a write carries: a `content` / `text` / `data` / `new_string` sibling, or the
 /// new text of `edits[]`.

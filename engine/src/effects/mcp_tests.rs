@@ -605,14 +605,6 @@ fn benign_calls_have_no_effects() {
             json!({"relations": [{"from": "Alice", "to": "Bob", "relationType": "knows"}]}),
         ),
         (
-            "mcp__slack__send_message",
-            json!({"channel_id": "C1", "text": "deployed /srv/app"}),
-        ),
-        (
-            "mcp__mail__send_email",
-            json!({"to": "a@b.example", "subject": "hi", "body": "see ./notes"}),
-        ),
-        (
             "mcp__sequential-thinking__sequentialthinking",
             json!({"thought": "check /etc/hosts?", "thoughtNumber": 1, "nextThoughtNeeded": true}),
         ),
@@ -1005,4 +997,66 @@ fn a_wide_object_is_walked_in_linear_time() {
         f.of(EffectKind::Read)
             .any(|e| e.path().is_some_and(|p| p.text == "/home/u/.ssh/id_rsa"))
     );
+}
+
+#[test]
+fn tools_that_post_text_send_it() {
+    // A chat message, an email, an issue on a tracker, a paste: a `send` of literal text to
+    // the service (its API host when the server is known), never a path.
+    for (t, input, host, arg) in [
+        (
+            "mcp__slack__send_message",
+            json!({"channel_id": "C1", "text": "deployed /srv/app"}),
+            Some("slack.com"),
+            "/text",
+        ),
+        (
+            "mcp__mail__send_email",
+            json!({"to": "a@b.example", "subject": "hi", "body": "see ./notes"}),
+            None,
+            "/body",
+        ),
+        (
+            "mcp__linear__create_issue",
+            json!({"title": "t", "description": "AKIAIOSFODNN7EXAMPLE"}),
+            Some("api.linear.app"),
+            "/description",
+        ),
+        (
+            "mcp__notion__create_page",
+            json!({"parent": {"page_id": "p"}, "content": "notes"}),
+            Some("api.notion.com"),
+            "/content",
+        ),
+        (
+            "mcp__pastebin__create_paste",
+            json!({"content": "x"}),
+            Some("pastebin.com"),
+            "/content",
+        ),
+    ] {
+        let f = fx(t, input.clone());
+        let s = sends(&f);
+        assert_eq!(s.len(), 1, "{t} {input}: {f:?}");
+        let (s, r) = s[0];
+        assert_eq!(r, &route(t, arg), "{t}");
+        assert_eq!(s.body, vec![BodySource::Literal], "{t}");
+        assert_eq!(s.endpoint.as_ref().map(|e| e.host.as_str()), host, "{t}");
+    }
+    // Reading, listing and local notes and to-dos post nothing.
+    for (t, input) in [
+        ("mcp__slack__list_channels", json!({"limit": 5})),
+        ("mcp__slack__get_messages", json!({"channel_id": "C1"})),
+        ("mcp__notes__add_note", json!({"text": "buy milk"})),
+        (
+            "mcp__todo__create_task",
+            json!({"title": "t", "description": "d"}),
+        ),
+        (
+            "mcp__filesystem__write_file",
+            json!({"path": "/tmp/a.md", "content": "x"}),
+        ),
+    ] {
+        assert!(sends(&fx(t, input.clone())).is_empty(), "{t} {input}");
+    }
 }

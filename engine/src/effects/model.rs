@@ -157,6 +157,9 @@ pub enum GrantKind {
     FileCapability,
     /// Root in a new user namespace (`unshare -r`, `unshare --map-root-user`).
     UserNamespace,
+    /// A folder served to the network, to anyone who can reach the machine (the path:
+    /// `python3 -m http.server --directory ~`, `php -S 0.0.0.0:8000 -t ~`).
+    ServedFolder,
 }
 
 impl GrantKind {
@@ -173,6 +176,7 @@ impl GrantKind {
         GrantKind::Setuid,
         GrantKind::FileCapability,
         GrantKind::UserNamespace,
+        GrantKind::ServedFolder,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -189,6 +193,7 @@ impl GrantKind {
             GrantKind::Setuid => "setuid",
             GrantKind::FileCapability => "file-capability",
             GrantKind::UserNamespace => "user-namespace",
+            GrantKind::ServedFolder => "served-folder",
         }
     }
 }
@@ -559,6 +564,12 @@ pub enum Agent {
     ClaudeCode,
     /// OpenAI Codex (`.codex/config.toml`, `hooks.json`, `requirements.toml`).
     Codex,
+    /// Cursor (`.cursor/hooks.json`).
+    Cursor,
+    /// Gemini CLI (`.gemini/settings.json`, `/etc/gemini-cli/settings.json`).
+    GeminiCli,
+    /// GitHub Copilot CLI (`.github/hooks/*.json`, `~/.copilot/hooks/*.json`).
+    CopilotCli,
 }
 
 impl Agent {
@@ -567,6 +578,9 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
+            Agent::Cursor => "cursor",
+            Agent::GeminiCli => "gemini-cli",
+            Agent::CopilotCli => "copilot-cli",
         }
     }
 }

@@ -62,6 +62,15 @@ const FILES: &[(&str, Agent, Format)] = &[
     ("**/.codex/requirements.toml", Agent::Codex, Format::Toml),
     ("/etc/codex/*.toml", Agent::Codex, Format::Toml),
     ("/etc/codex/hooks.json", Agent::Codex, Format::Json),
+    ("**/.cursor/hooks.json", Agent::Cursor, Format::Json),
+    ("**/.gemini/settings.json", Agent::GeminiCli, Format::Json),
+    (
+        "/etc/gemini-cli/settings.json",
+        Agent::GeminiCli,
+        Format::Json,
+    ),
+    ("**/.github/hooks/*.json", Agent::CopilotCli, Format::Json),
+    ("**/.copilot/hooks/*.json", Agent::CopilotCli, Format::Json),
 ];
 
 /// The settings file `abs` is, if any.
@@ -387,20 +396,90 @@ fn entries(doc: &Value) -> BTreeSet<(String, String, String)> {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
+            // Claude Code, Codex and Gemini CLI nest `hooks: [{command}]` in a group; Cursor
+            // and Copilot CLI put the command on the entry (`command`, `bash`, `powershell`).
             for h in g
                 .get("hooks")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
+                .chain(std::iter::once(g))
             {
-                let cmd = h.get("command").and_then(Value::as_str).unwrap_or_default();
-                if mentions_seamguard(cmd) {
-                    out.insert((event.clone(), matcher.clone(), cmd.to_string()));
+                for cmd in HOOK_COMMAND_KEYS
+                    .iter()
+                    .filter_map(|k| h.get(k).and_then(Value::as_str))
+                {
+                    if mentions_seamguard(cmd) {
+                        out.insert((event.clone(), matcher.clone(), cmd.to_string()));
+                    }
                 }
             }
         }
     }
     out
+}
+
+/// The keys of a hook entry that hold the command it runs.
+const HOOK_COMMAND_KEYS: &[&str] = &["command", "bash", "powershell"];
+
+/// Commands that do nothing: a hook command replaced by one of these runs no guard.
+const NO_OPS: &[&str] = &[
+    "true",
+    ":",
+    "exit 0",
+    "/bin/true",
+    "/usr/bin/true",
+    "echo",
+    "echo {}",
+    "cat >/dev/null",
+    "",
+];
+
+/// Whether a document's hooks are present and empty (`"hooks": {}`, `[]`, `null`, or every
+/// event with no entry).
+fn hooks_emptied(doc: &Value) -> bool {
+    match doc.get("hooks") {
+        Some(Value::Null) => true,
+        Some(Value::Object(events)) => events.values().all(|v| match v {
+            Value::Array(a) => a.is_empty(),
+            Value::Null => true,
+            // Gemini CLI's `hooks.enabled` is a switch: hooks that only set it are not
+            // emptied by the text.
+            Value::Bool(_) | Value::Number(_) | Value::String(_) => false,
+            Value::Object(o) => o.is_empty(),
+        }),
+        Some(Value::Array(a)) => a.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether a document has any hook entry.
+fn has_hooks(doc: &Value) -> bool {
+    doc.get("hooks").is_some() && !hooks_emptied(doc)
+}
+
+/// The hook commands of a document that do nothing (`"command": "true"`).
+fn no_op_commands(doc: &Value) -> usize {
+    let Some(Value::Object(events)) = doc.get("hooks") else {
+        return 0;
+    };
+    let mut n = 0;
+    for g in events.values().filter_map(Value::as_array).flatten() {
+        for h in g
+            .get("hooks")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .chain(std::iter::once(g))
+        {
+            n += HOOK_COMMAND_KEYS
+                .iter()
+                .filter_map(|k| h.get(k).and_then(Value::as_str))
+                .filter(|c| NO_OPS.contains(&c.trim()))
+                .count();
+        }
+    }
+    n
 }
 
 /// A value at a dotted path (`permissions.defaultMode`).
@@ -445,6 +524,10 @@ const HOOKS_OFF: &[(Agent, &str, bool)] = &[
     (Agent::Codex, "features.codex_hooks", false),
     (Agent::Codex, "hooks.allow_managed_hooks_only", true),
     (Agent::Codex, "allow_managed_hooks_only", true),
+    (Agent::GeminiCli, "hooks.enabled", false),
+    (Agent::GeminiCli, "tools.enableHooks", false),
+    (Agent::GeminiCli, "hooksConfig.enabled", false),
+    (Agent::CopilotCli, "disableAllHooks", true),
 ];
 
 /// The tables a Codex key may sit in: the top and every `[profiles.NAME]`.
@@ -526,6 +609,27 @@ fn whole(agent: Agent, old: Option<&Value>, new: &Value) -> Vec<(Agent, Change, 
             agent,
             Change::GuardRemoved,
             format!("the {event} hook `{cmd}`{m} is removed or changed"),
+        ));
+    }
+    // Every hook removed (`"hooks": {}`): whatever ran there, seamguard included, no longer
+    // runs. Judged when the file had hooks, or when what it had is not known (a new file or
+    // one not on this machine) and the new text empties them explicitly.
+    // (Only when no entry of seamguard's is named as removed: that says it already.)
+    let named = out.iter().any(|(_, c, _)| *c == Change::GuardRemoved);
+    let had = old.map(has_hooks);
+    if !named && hooks_emptied(new) && had != Some(false) {
+        out.push((
+            agent,
+            Change::GuardRemoved,
+            "every hook is removed (`\"hooks\"` emptied)".to_string(),
+        ));
+    }
+    // A hook command replaced by one that does nothing (`"command": "true"`).
+    if !named && !hooks_emptied(new) && no_op_commands(new) > no_op_commands(old_doc) {
+        out.push((
+            agent,
+            Change::GuardRemoved,
+            "a hook command is replaced by one that does nothing".to_string(),
         ));
     }
     out
@@ -705,6 +809,36 @@ fn fragment(agent: Agent, format: Format, was: &str, now: &str) -> Vec<(Agent, C
                 format!("the hook `{cmd}` is removed or changed"),
             ));
         }
+    }
+    // `"hooks": {}` (JSON), `hooks = {}` (TOML) in the new text: every hook removed.
+    static EMPTIED: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?m)("hooks"\s*:\s*(\{\s*\}|\[\s*\]|null)|^\s*hooks\s*=\s*(\{\s*\}|\[\s*\]))"#,
+        )
+        .ok()
+    });
+    let named = out.iter().any(|(_, c, _)| *c == Change::GuardRemoved);
+    let emptied = |t: &str| EMPTIED.as_ref().is_some_and(|r| r.is_match(t));
+    if !named && emptied(now) && !emptied(was) {
+        out.push((
+            agent,
+            Change::GuardRemoved,
+            "every hook is removed (`\"hooks\"` emptied)".to_string(),
+        ));
+    }
+    // A hook command that does nothing in the new text (`"command": "true"`).
+    let no_op = |sh: &Shown| {
+        sh.pairs
+            .iter()
+            .filter(|(k, v)| HOOK_COMMAND_KEYS.contains(&k.as_str()) && NO_OPS.contains(&v.trim()))
+            .count()
+    };
+    if !named && !emptied(now) && no_op(&after) > no_op(&before) {
+        out.push((
+            agent,
+            Change::GuardRemoved,
+            "a hook command is replaced by one that does nothing".to_string(),
+        ));
     }
     out
 }

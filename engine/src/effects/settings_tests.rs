@@ -333,3 +333,90 @@ fn mcp_edits_are_read_as_fragments() {
         []
     );
 }
+
+#[test]
+fn emptied_hooks_and_no_op_commands_remove_the_guard() {
+    let emptied = (
+        "guard-removed",
+        "every hook is removed (`\"hooks\"` emptied)".to_string(),
+    );
+    let no_op = (
+        "guard-removed",
+        "a hook command is replaced by one that does nothing".to_string(),
+    );
+    // Not on disk: the written text empties the hooks or neuters a command.
+    for (tool, input, want) in [
+        (
+            "Write",
+            json!({"file_path": "/nonexistent/p/.claude/settings.json", "content": "{\"hooks\": {}}"}),
+            &emptied,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/nonexistent/p/.cursor/hooks.json", "content": "{\"version\": 1, \"hooks\": {\"beforeShellExecution\": []}}"}),
+            &emptied,
+        ),
+        (
+            "Edit",
+            json!({"file_path": "/nonexistent/p/.gemini/settings.json", "old_string": "\"command\": \"./guard.sh\"", "new_string": "\"command\": \"true\""}),
+            &no_op,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/nonexistent/p/.github/hooks/guard.json", "content": "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"true\"}]}}"}),
+            &no_op,
+        ),
+    ] {
+        assert!(
+            changes(tool, input.clone()).contains(want),
+            "{tool} {input}"
+        );
+    }
+    // Everyday edits of the same files change no hook.
+    for (tool, input) in [
+        (
+            "Write",
+            json!({"file_path": "/nonexistent/p/.gemini/settings.json", "content": "{\"theme\": \"dark\"}"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": "/nonexistent/p/.cursor/hooks.json", "content": "{\"version\": 1, \"hooks\": {\"afterFileEdit\": [{\"command\": \"npx prettier --write\"}]}}"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": "/nonexistent/p/.gemini/settings.json", "content": "{\"hooks\": {\"enabled\": true}}"}),
+        ),
+    ] {
+        assert_eq!(changes(tool, input.clone()), Vec::new(), "{tool} {input}");
+    }
+    // On disk: a file that had hooks, written with none; one that had none stays quiet.
+    let d = scratch("emptied");
+    let f = d.join(".claude/settings.json");
+    std::fs::write(&f, HOOKED).unwrap();
+    let p = f.to_string_lossy().to_string();
+    let got = changes(
+        "Write",
+        json!({"file_path": p, "content": "{\"permissions\": {}, \"hooks\": {}}"}),
+    );
+    // (seamguard's entry was among them: that is what is named.)
+    assert!(got.iter().any(|(c, _)| *c == "guard-removed"), "{got:?}");
+    std::fs::write(
+        &f,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "make lint"}]}]}}"#,
+    )
+    .unwrap();
+    let got = changes(
+        "Write",
+        json!({"file_path": p, "content": "{\"permissions\": {}, \"hooks\": {}}"}),
+    );
+    assert!(got.contains(&emptied), "{got:?}");
+    std::fs::write(&f, "{\"permissions\": {}}").unwrap();
+    assert_eq!(
+        changes(
+            "Write",
+            json!({"file_path": p, "content": "{\"permissions\": {}, \"hooks\": {}}"})
+        ),
+        Vec::new()
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

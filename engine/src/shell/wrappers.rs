@@ -113,17 +113,16 @@ static WRAPPERS: &[Wrapper] = &[
         input_as_args: true,
         ..Wrapper::options(
             &["xargs"],
+            // (`-i[R]`, `-e[EOF]` and `-l[N]` take their value attached only: `xargs -i cat
+            // {}` runs `cat`.)
             &[
                 "-I",
-                "-i",
                 "-n",
                 "-P",
                 "-d",
                 "-L",
-                "-l",
                 "-s",
                 "-E",
-                "-e",
                 "-a",
                 "--max-args",
                 "--max-procs",

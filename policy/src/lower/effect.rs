@@ -88,7 +88,8 @@ pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard
 /// privileged container, a capability that reaches the host or a confinement switched off
 /// (`--cap-add=SYS_ADMIN`, `seccomp=unconfined`), a network capability (`NET_ADMIN`), a bind
 /// mount of a host path (its path), a host device (its path), a set-uid or set-gid bit, file
-/// capabilities (`setcap`), root in a new user namespace (`unshare -r`).
+/// capabilities (`setcap`), root in a new user namespace (`unshare -r`), a folder served to
+/// the network (`python3 -m http.server`: its path).
 pub const GRANTS: &[&str] = &[
     "privileged-shell",
     "host-namespace",
@@ -101,9 +102,16 @@ pub const GRANTS: &[&str] = &[
     "setuid",
     "file-capability",
     "user-namespace",
+    "served-folder",
 ];
 /// The agents `agent` accepts.
-pub(super) const AGENTS: &[&str] = &["claude-code", "codex"];
+pub(super) const AGENTS: &[&str] = &[
+    "claude-code",
+    "codex",
+    "cursor",
+    "gemini-cli",
+    "copilot-cli",
+];
 
 /// The keys an effect test of `kind` accepts.
 pub(super) fn keys_of(kind: EffectKind) -> &'static [&'static str] {

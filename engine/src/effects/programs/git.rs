@@ -2,7 +2,7 @@
 //! subcommand.
 
 use super::globals::GIT;
-use super::row::{Action, Fallback, Program, ROW, Role, Switch};
+use super::row::{Action, Fallback, Program, ROW, Role, Search, Switch};
 use super::search::GREP_VALUED;
 use crate::shell::{Arg, SimpleCommand};
 
@@ -102,10 +102,34 @@ pub(super) static ROWS: &[Program] = &[
         subs: &[&["grep"]],
         global: GIT,
         valued: GREP_VALUED,
-        options: &[("-e", Role::Ignore), ("-f", Role::Read)],
-        lead: &[Role::Ignore],
+        options: &[("-e", Role::Pattern), ("-f", Role::Read)],
+        // `--no-index` searches the folder as files, ignored ones too; `--untracked
+        // --no-exclude-standard` adds untracked and ignored files (git-grep(1)).
+        switches: &[
+            ("--no-index", Switch::Hidden),
+            ("--no-exclude-standard", Switch::Hidden),
+            ("-l", Switch::NamesOnly),
+            ("--files-with-matches", Switch::NamesOnly),
+            ("--name-only", Switch::NamesOnly),
+            ("-L", Switch::NamesOnly),
+            ("--files-without-match", Switch::NamesOnly),
+            ("-c", Switch::NamesOnly),
+            ("--count", Switch::NamesOnly),
+            ("-q", Switch::NamesOnly),
+            ("--quiet", Switch::NamesOnly),
+            ("-v", Switch::Invert),
+            ("--invert-match", Switch::Invert),
+            ("-i", Switch::IgnoreCase),
+            ("--ignore-case", Switch::IgnoreCase),
+        ],
+        lead: &[Role::Pattern],
         lead_options: &["-e", "-f"],
         rest: Role::Read,
+        search: Some(Search {
+            hidden: false,
+            needs_recursive: false,
+            cwd: true,
+        }),
         ..ROW
     },
     Program {

@@ -28,13 +28,13 @@ mod files;
 mod git;
 pub(crate) mod globals;
 pub(crate) mod infra;
-mod network;
+pub(crate) mod network;
 mod packages;
 mod parse;
 mod privilege;
 mod row;
 mod runtimes;
-mod search;
+pub(crate) mod search;
 mod system;
 mod text;
 

@@ -178,7 +178,127 @@ pub(super) const SSH_OPTIONS: &[(&str, Role)] = &[
 ];
 
 /// The network rows, in the order they are tried.
+/// Options of `gh` issue, pull request and release commands that take a value the effect
+/// model ignores.
+const GH_VALUED: &[&str] = &[
+    "-t",
+    "--title",
+    "-b",
+    "--body",
+    "-n",
+    "--notes",
+    "-a",
+    "--assignee",
+    "-l",
+    "--label",
+    "-m",
+    "--milestone",
+    "-p",
+    "--project",
+    "-R",
+    "--repo",
+    "-B",
+    "--base",
+    "-H",
+    "--head",
+    "-T",
+    "--template",
+    "-r",
+    "--reviewer",
+    "--target",
+    "--discussion-category",
+    "--notes-start-tag",
+    "-d",
+    "--desc",
+    "--description",
+    "--add-label",
+    "--remove-label",
+    "--add-assignee",
+    "--remove-assignee",
+    "--add-reviewer",
+    "--remove-reviewer",
+    "--add-project",
+    "--remove-project",
+    "--recover",
+];
+
 pub(super) static ROWS: &[Program] = &[
+    // `gh api ENDPOINT`: a request to the GitHub API; `-F field=@file` reads the field's
+    // value from the file and `--input FILE` sends the file as the body (gh-api(1)); `-f`
+    // values are literal.
+    Program {
+        names: &["gh"],
+        subs: &[&["api"]],
+        action: Action::Send,
+        valued: &[
+            "-f",
+            "--raw-field",
+            "-q",
+            "--jq",
+            "-t",
+            "--template",
+            "-p",
+            "--preview",
+            "--cache",
+        ],
+        options: &[
+            ("-F", Role::Form),
+            ("--field", Role::Form),
+            ("--input", Role::BodyFile),
+            ("-X", Role::Method),
+            ("--method", Role::Method),
+            ("-H", Role::Header),
+            ("--header", Role::Header),
+            ("--hostname", Role::Host),
+        ],
+        lead: &[Role::Ignore],
+        ..ROW
+    },
+    // `gh issue|pr create --body-file FILE` (`-F FILE`; `-` is standard input): the file is
+    // the text posted.
+    Program {
+        names: &["gh"],
+        subs: &[
+            &["issue", "create"],
+            &["issue", "new"],
+            &["issue", "comment"],
+            &["issue", "edit"],
+            &["pr", "create"],
+            &["pr", "new"],
+            &["pr", "comment"],
+            &["pr", "edit"],
+            &["pr", "review"],
+        ],
+        action: Action::Send,
+        valued: GH_VALUED,
+        options: &[("-F", Role::BodyFile), ("--body-file", Role::BodyFile)],
+        ..ROW
+    },
+    // `gh release create|upload TAG FILES…`: the files are uploaded as assets, the notes
+    // file posted (`-F`, `--notes-file`).
+    Program {
+        names: &["gh"],
+        subs: &[
+            &["release", "create"],
+            &["release", "upload"],
+            &["release", "edit"],
+        ],
+        action: Action::Send,
+        valued: GH_VALUED,
+        options: &[("-F", Role::BodyFile), ("--notes-file", Role::BodyFile)],
+        lead: &[Role::Ignore],
+        rest: Role::BodyFile,
+        ..ROW
+    },
+    // `gh gist create FILES…` (`-` is standard input).
+    Program {
+        names: &["gh"],
+        subs: &[&["gist", "create"], &["gist", "new"], &["gist", "edit"]],
+        action: Action::Send,
+        valued: &["-d", "--desc", "-f", "--filename", "-a", "--add"],
+        rest: Role::BodyFile,
+        ..ROW
+    },
     // Senders.
     Program {
         names: &["curl", "curlie"],
@@ -308,5 +428,87 @@ pub(super) static ROWS: &[Program] = &[
         ],
         rest: Role::Host,
         ..ROW
+    },
+];
+
+/// A program that serves a folder over HTTP: what makes it one, where it takes the folder
+/// and the address it listens on.
+#[derive(Debug)]
+pub(crate) struct Server {
+    /// The program names (`python3`, `php`).
+    pub(crate) names: &'static [&'static str],
+    /// Words that make it serve, in order (`-m http.server`, `-S`); empty: always.
+    pub(crate) marker: &'static [&'static str],
+    /// Options that give the folder (`--directory`, `-t`).
+    pub(crate) folder: &'static [&'static str],
+    /// The first operand after the marker that is not a port is the folder (`httpd DIR`).
+    pub(crate) folder_operand: bool,
+    /// Options that give the address it listens on (`--bind`, `-a`); the marker's own value
+    /// for `php -S ADDR:PORT`.
+    pub(crate) bind: &'static [&'static str],
+    /// The marker takes the address as its value (`php -S 0.0.0.0:8000`).
+    pub(crate) marker_binds: bool,
+    /// With no address it listens on every interface (`python3 -m http.server`).
+    pub(crate) all_by_default: bool,
+    /// Options that take a value the reading skips (`-p PORT`).
+    pub(crate) valued: &'static [&'static str],
+}
+
+/// Programs that serve a folder to the network (their documentation: Python's `http.server`
+/// binds every interface unless `--bind`; `php -S` binds the address it is given, `-t` the
+/// document root; Ruby's `un.rb httpd` and `http-server` bind every interface by default).
+pub(crate) static SERVERS: &[Server] = &[
+    Server {
+        names: &["python", "python2", "python3", "pypy", "pypy3"],
+        marker: &["-m", "http.server"],
+        folder: &["-d", "--directory"],
+        folder_operand: false,
+        bind: &["-b", "--bind"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["--protocol", "-p"],
+    },
+    Server {
+        names: &["python", "python2"],
+        marker: &["-m", "SimpleHTTPServer"],
+        folder: &[],
+        folder_operand: false,
+        bind: &[],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &[],
+    },
+    Server {
+        names: &["php"],
+        marker: &["-S"],
+        folder: &["-t"],
+        folder_operand: false,
+        bind: &[],
+        marker_binds: true,
+        all_by_default: false,
+        valued: &["-c", "-d"],
+    },
+    Server {
+        names: &["ruby"],
+        marker: &["-run", "-e", "httpd"],
+        folder: &[],
+        folder_operand: true,
+        bind: &["-b", "--bind-address"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["-p", "--port"],
+    },
+    Server {
+        names: &["http-server"],
+        marker: &[],
+        folder: &[],
+        folder_operand: true,
+        bind: &["-a"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &[
+            "-p", "--port", "-c", "-e", "--ext", "-s", "-P", "--proxy", "-C", "-K", "--cert",
+            "--key", "-t",
+        ],
     },
 ];

@@ -11,6 +11,10 @@ pub(crate) enum Role {
     Ignore,
     /// A path read.
     Read,
+    /// The pattern a search prints the matches of (`grep PATTERN`, `rg -e PATTERN`).
+    Pattern,
+    /// A filter that narrows which files a search reads to a kind (`rg -t py`).
+    Filter,
     /// A file loaded as environment values, not shown (`source .env`, `--env-file .env`).
     Load,
     /// A path written.
@@ -180,6 +184,33 @@ pub(crate) enum Switch {
     Privileged,
     /// Maps the caller to root in a new user namespace (`unshare -r`).
     MapRoot,
+    /// A search reads hidden files too (`rg --hidden`, `rg -.`, `git grep --no-index`).
+    Hidden,
+    /// A search reads the files its ignore files leave out (`rg --no-ignore`).
+    NoIgnore,
+    /// `rg -u`: once, [`Switch::NoIgnore`]; twice (`-uu`), [`Switch::Hidden`] too.
+    Unrestricted,
+    /// A search prints only names or counts, not the lines it matches (`grep -l`, `-c`,
+    /// `-q`).
+    NamesOnly,
+    /// A search prints the lines that do NOT match (`grep -v`).
+    Invert,
+    /// A search ignores case (`grep -i`).
+    IgnoreCase,
+}
+
+/// What a search program reaches below its roots (`grep -r`, `rg`, `git grep`): with a
+/// pattern that looks for secret values, or with none that narrows, it prints the secret files
+/// it reaches (`.env` below the project root).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Search {
+    /// It reads hidden files (`.env`) by default (`grep -r`); otherwise only with
+    /// [`Switch::Hidden`] or `-uu` (`rg`, `ag`, `git grep`).
+    pub(crate) hidden: bool,
+    /// It only walks folders with [`Switch::Recursive`] (`grep -r`); otherwise always.
+    pub(crate) needs_recursive: bool,
+    /// With no path it searches the working directory (`rg KEY`, `git grep KEY`).
+    pub(crate) cwd: bool,
 }
 
 /// Which operand the program falls back to when none is given.
@@ -231,6 +262,8 @@ pub(crate) struct Program {
     /// Its options end at the first operand: the words after it are the command it runs
     /// (`sudo -u root CMD -l`: `-l` is the command's).
     pub(crate) options_end: bool,
+    /// A search program: what it reaches below its roots.
+    pub(crate) search: Option<Search>,
 }
 
 /// The defaults every row starts from.
@@ -251,6 +284,7 @@ pub(super) const ROW: Program = Program {
     word_options: false,
     fallback: Fallback::None,
     options_end: false,
+    search: None,
 };
 
 /// `-r`, `-R`, `--recursive`.

@@ -1,7 +1,11 @@
 //! Search tools: the first operand is the pattern unless an option gives it (`grep -e
 //! PAT`, `sed -f FILE`); `awk`, `sed`, `jq` and `yq` read their files the same way.
 
-use super::row::{Fallback, Program, RECURSIVE, ROW, Role, Switch};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::row::{Fallback, Program, ROW, Role, Search, Switch};
 
 /// Options of the `grep` family that take a value the effect model ignores.
 pub(super) const GREP_VALUED: &[&str] = &[
@@ -25,6 +29,74 @@ pub(super) const GREP_VALUED: &[&str] = &[
     "--colour",
 ];
 
+/// The switches of the `grep` family: recursion, and what changes what a search prints
+/// (names or counts only, the lines that do not match, case ignored).
+pub(super) const GREP_SWITCHES: &[(&str, Switch)] = &[
+    ("-r", Switch::Recursive),
+    ("-R", Switch::Recursive),
+    ("--recursive", Switch::Recursive),
+    ("--dereference-recursive", Switch::Recursive),
+    ("-l", Switch::NamesOnly),
+    ("--files-with-matches", Switch::NamesOnly),
+    ("-L", Switch::NamesOnly),
+    ("--files-without-match", Switch::NamesOnly),
+    ("-c", Switch::NamesOnly),
+    ("--count", Switch::NamesOnly),
+    ("-q", Switch::NamesOnly),
+    ("--quiet", Switch::NamesOnly),
+    ("--silent", Switch::NamesOnly),
+    ("-v", Switch::Invert),
+    ("--invert-match", Switch::Invert),
+    ("-i", Switch::IgnoreCase),
+    ("-y", Switch::IgnoreCase),
+    ("--ignore-case", Switch::IgnoreCase),
+];
+
+/// The switches of `rg` (ripgrep's guide: hidden files and the files named by ignore files
+/// are skipped unless `--hidden` / `-.` / `--no-ignore`, or `-u` once and `-uu` twice).
+const RG_SWITCHES: &[(&str, Switch)] = &[
+    ("--hidden", Switch::Hidden),
+    ("-.", Switch::Hidden),
+    ("--no-ignore", Switch::NoIgnore),
+    ("--no-ignore-vcs", Switch::NoIgnore),
+    ("--no-ignore-dot", Switch::NoIgnore),
+    ("--no-ignore-files", Switch::NoIgnore),
+    ("-u", Switch::Unrestricted),
+    ("--unrestricted", Switch::Unrestricted),
+    ("-l", Switch::NamesOnly),
+    ("--files-with-matches", Switch::NamesOnly),
+    ("--files-without-match", Switch::NamesOnly),
+    ("-c", Switch::NamesOnly),
+    ("--count", Switch::NamesOnly),
+    ("--count-matches", Switch::NamesOnly),
+    ("-q", Switch::NamesOnly),
+    ("--quiet", Switch::NamesOnly),
+    ("--files", Switch::NamesOnly),
+    ("-v", Switch::Invert),
+    ("--invert-match", Switch::Invert),
+    ("-i", Switch::IgnoreCase),
+    ("--ignore-case", Switch::IgnoreCase),
+];
+
+/// The switches of `ag` / `pt` / `ack` (ag skips hidden files unless `--hidden` or `-u`).
+const AG_SWITCHES: &[(&str, Switch)] = &[
+    ("--hidden", Switch::Hidden),
+    ("-u", Switch::Hidden),
+    ("--unrestricted", Switch::Hidden),
+    ("-U", Switch::NoIgnore),
+    ("--skip-vcs-ignores", Switch::NoIgnore),
+    ("-l", Switch::NamesOnly),
+    ("--files-with-matches", Switch::NamesOnly),
+    ("-L", Switch::NamesOnly),
+    ("--files-without-matches", Switch::NamesOnly),
+    ("-c", Switch::NamesOnly),
+    ("--count", Switch::NamesOnly),
+    ("-v", Switch::Invert),
+    ("--invert-match", Switch::Invert),
+    ("-i", Switch::IgnoreCase),
+    ("--ignore-case", Switch::IgnoreCase),
+];
+
 /// Options of `rg` that take a value the effect model ignores.
 const SEARCH_VALUED: &[&str] = &[
     "-m",
@@ -35,9 +107,7 @@ const SEARCH_VALUED: &[&str] = &[
     "--after-context",
     "--before-context",
     "--context",
-    "-t",
     "-T",
-    "--type",
     "--type-not",
     "--type-add",
     "--type-clear",
@@ -75,25 +145,30 @@ pub(super) static ROWS: &[Program] = &[
         ],
         valued: GREP_VALUED,
         options: &[
-            ("-e", Role::Ignore),
-            ("--regexp", Role::Ignore),
+            ("-e", Role::Pattern),
+            ("--regexp", Role::Pattern),
             ("-f", Role::Read),
             ("--file", Role::Read),
             ("--include", Role::Glob),
         ],
-        switches: RECURSIVE,
-        lead: &[Role::Ignore],
+        switches: GREP_SWITCHES,
+        lead: &[Role::Pattern],
         lead_options: &["-e", "--regexp", "-f", "--file"],
         rest: Role::Read,
         fallback: Fallback::CwdIfRecursive,
+        search: Some(Search {
+            hidden: true,
+            needs_recursive: true,
+            cwd: true,
+        }),
         ..ROW
     },
     Program {
         names: &["rg"],
         valued: SEARCH_VALUED,
         options: &[
-            ("-e", Role::Ignore),
-            ("--regexp", Role::Ignore),
+            ("-e", Role::Pattern),
+            ("--regexp", Role::Pattern),
             ("-f", Role::Read),
             ("--file", Role::Read),
             ("-g", Role::Glob),
@@ -101,11 +176,19 @@ pub(super) static ROWS: &[Program] = &[
             ("--iglob", Role::Glob),
             ("--pre", Role::Shell),
             ("--ignore-file", Role::Read),
+            ("-t", Role::Filter),
+            ("--type", Role::Filter),
         ],
-        lead: &[Role::Ignore],
+        switches: RG_SWITCHES,
+        lead: &[Role::Pattern],
         lead_options: &["-e", "--regexp", "-f", "--file"],
         rest: Role::Read,
         fallback: Fallback::Cwd,
+        search: Some(Search {
+            hidden: false,
+            needs_recursive: false,
+            cwd: true,
+        }),
         ..ROW
     },
     Program {
@@ -135,10 +218,16 @@ pub(super) static ROWS: &[Program] = &[
             "--match",
         ],
         options: &[("-p", Role::Read), ("--path-to-ignore", Role::Read)],
-        lead: &[Role::Ignore],
+        switches: AG_SWITCHES,
+        lead: &[Role::Pattern],
         lead_options: &["--match"],
         rest: Role::Read,
         fallback: Fallback::Cwd,
+        search: Some(Search {
+            hidden: false,
+            needs_recursive: false,
+            cwd: true,
+        }),
         ..ROW
     },
     Program {
@@ -220,3 +309,96 @@ const YQ: Program = Program {
     rest: Role::Read,
     ..ROW
 };
+
+/// Programs that print the whole content of the files they are given (`find . -type f |
+/// xargs cat`, `find . -exec head {} +`): given every file below a folder, they print its
+/// secret files too.
+pub(crate) const DUMPERS: &[&str] = &[
+    "cat", "tac", "head", "tail", "less", "more", "bat", "batcat", "nl", "strings", "xxd", "od",
+    "hexdump", "base64", "base32", "rev", "paste", "pr", "fold", "sort", "uniq", "column",
+];
+
+/// Whether a search pattern looks for secret values: a secret-like name
+/// (`API_KEY`, `SECRET`, `TOKEN`, `PASSWORD`, `client_secret`, `access_token`), a private key
+/// marker (`BEGIN RSA PRIVATE KEY`) or the prefix of a known token format (`ghp_`, `sk-`,
+/// `AKIA`, `xoxb-`). Upper-case names count as written (`grep -r TOKEN`; a lower-case
+/// `token` is as likely a lexer's); with `ignore_case` (`-i`) the lower-case ones too.
+pub(crate) fn secret_pattern(pattern: &str, ignore_case: bool) -> bool {
+    static ANY_CASE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(api[_-]?key|secret[_-]?(key|access)|client[_-]?secret|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer\s|passw(or)?d|passphrase|aws_secret|begin [a-z ]*private key|-----begin|\bghp_|github_pat_|\bgho_|\bxox[abpr]-|\bsk-|\bakia|\baiza|\bglpat-|\bnpm_[a-z0-9])",
+        )
+        .ok()
+    });
+    static UPPER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(SECRET|TOKEN|PASSW|PASSPHRASE|APIKEY|API_KEY|_KEY|KEY_|\bKEY\b|CREDENTIAL|PRIVATE|\bAUTH(_|\b))").ok()
+    });
+    static LOWER: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)(secret|token|\bkey\b|\bauth\b)").ok());
+    let hit = |re: &LazyLock<Option<Regex>>| re.as_ref().is_some_and(|r| r.is_match(pattern));
+    hit(&ANY_CASE) || hit(&UPPER) || (ignore_case && hit(&LOWER))
+}
+
+/// Whether a search pattern matches (nearly) every line, so the search prints whole files:
+/// empty, `.`, `.*`, `^`, `$`, `=` (every assignment of an env file), `\w`.
+pub(crate) fn dump_pattern(pattern: &str) -> bool {
+    let t = pattern.trim();
+    t.chars()
+        .all(|ch| matches!(ch, '.' | '*' | '+' | '?' | '^' | '$'))
+        || matches!(
+            t,
+            "=" | "\\w" | "\\S" | "[^ ]" | "[a-zA-Z]" | "[A-Z]" | "[A-Z_]+=" | "^[A-Z]"
+        )
+}
+
+/// Source folders that hold code, not a project's secret files: a search below one of them
+/// (`grep -r API_KEY src/`) finds where the code reads a key, not the key.
+const SOURCE_FOLDERS: &[&str] = &[
+    "src",
+    "lib",
+    "libs",
+    "test",
+    "tests",
+    "spec",
+    "specs",
+    "__tests__",
+    "docs",
+    "doc",
+    "include",
+    "examples",
+    "example",
+    "pkg",
+    "cmd",
+    "internal",
+    "components",
+    "pages",
+    "app",
+    "crates",
+    "node_modules",
+    "vendor",
+    "dist",
+    "build",
+    "target",
+];
+
+/// Whether a search root may hold secret files below it (the project root, the working
+/// directory, the home or any folder of it, an absolute folder): not a source folder of a
+/// project (`src/`, `tests/`) and not a file (`main.py`, `config.yaml`).
+pub(crate) fn may_hold_secrets(root: &str) -> bool {
+    let t = root.trim_end_matches('/');
+    let t = t.strip_prefix("./").unwrap_or(t);
+    if t.is_empty() || matches!(t, "." | ".." | "~" | "/") || t.starts_with("$HOME") {
+        return true;
+    }
+    let relative = !t.starts_with(['/', '~', '$']);
+    if relative
+        && t.split('/')
+            .next()
+            .is_some_and(|first| SOURCE_FOLDERS.contains(&first))
+    {
+        return false;
+    }
+    // A file: a last component with an extension (`main.py`), not a dot-folder (`.config`).
+    let last = t.rsplit('/').next().unwrap_or(t);
+    !(last.contains('.') && !last.starts_with('.') && !last.ends_with('.'))
+}

@@ -107,6 +107,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
             targets: d.targets,
         });
     }
+    // A folder served to the network (`python3 -m http.server`, `php -S 0.0.0.0:80`).
+    super::serve::served_folder(c, out);
     if let Some(inner) = python_module(c) {
         program_effects(&inner, out);
         return;
@@ -172,6 +174,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
             }
         }
     }
+    // Searches and dumps that print the secret files below their roots.
+    super::search::secret_reach(c, &p, out);
 }
 
 /// Database clients: the SQL a client runs (`psql -c`, `mysql -e`, `sqlite3 DB SQL`, a

@@ -24,7 +24,9 @@ mod pipes;
 mod privilege;
 mod redirects;
 mod request;
+mod search;
 mod send;
+mod serve;
 mod signals;
 
 #[cfg(test)]

@@ -70,6 +70,10 @@ pub(super) fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             _ => {}
         }
     }
+    if c.basename() == "gh" {
+        github_cli(c, p, body, headers, out);
+        return;
+    }
     let is_git = c.basename() == "git";
     let method = if is_git {
         None
@@ -154,6 +158,65 @@ pub(super) fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             runs_response: false,
         }));
     }
+}
+
+/// `gh api`, `gh issue|pr … --body-file`, `gh release create|upload`, `gh gist create`: a
+/// request to the GitHub API whose body holds the files the command uploads (each also a
+/// read: the file's content leaves), the fields and headers it sends. A command that uploads
+/// nothing (no file, no field, no method) is no request here.
+fn github_cli(
+    c: &SimpleCommand,
+    p: &Parsed,
+    mut body: Vec<BodySource>,
+    headers: Vec<BodySource>,
+    out: &mut Out,
+) {
+    for a in p.operands_of(Role::BodyFile) {
+        if a.text == "-" {
+            add_body(&mut body, vec![BodySource::Stdin]);
+        } else {
+            add_body(
+                &mut body,
+                vec![BodySource::File(PathRef::from_arg(a, c.cwd.as_deref()))],
+            );
+        }
+    }
+    for b in &body {
+        if let BodySource::File(f) = b {
+            out.push(What::Read(f.clone()));
+        }
+    }
+    let api = p.sub.first().is_some_and(|s| s == "api");
+    // Only what the command uploads is judged here: `gh pr create -b TEXT`, `gh api
+    // repos/o/r` (a read of the API) send nothing of the machine's.
+    let fields = p.values.iter().any(|(r, _)| *r == Role::Form);
+    if body.is_empty() && !fields && p.values_of(Role::Method).next().is_none() {
+        return;
+    }
+    let method = match p.values_of(Role::Method).next() {
+        Some(m) => m.text.to_ascii_uppercase(),
+        // `gh api` posts when it is given fields or a body (gh-api(1)).
+        None => "POST".to_string(),
+    };
+    let host = p
+        .values_of(Role::Host)
+        .next()
+        .map_or("api.github.com", |h| h.text.as_str());
+    let endpoint = p
+        .operands
+        .first()
+        .filter(|_| api)
+        .map_or("", |(_, a)| a.text.trim_start_matches('/'));
+    let mut all = body;
+    add_body(&mut all, headers);
+    out.push(send_url(
+        &Arg {
+            text: format!("https://{host}/{endpoint}"),
+            dynamic: false,
+        },
+        Some(method),
+        all,
+    ));
 }
 
 /// The file name a URL is saved under: its last path segment (`index.html` for none).

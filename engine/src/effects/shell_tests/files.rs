@@ -70,7 +70,10 @@ fn search_tools_skip_the_pattern_and_widen_by_their_globs() {
                 "read ./**/.env*",
             ],
         ),
-        ("grep -rn SECRET", &["run grep -rn SECRET", "read ."]),
+        (
+            "grep -rn SECRET",
+            &["run grep -rn SECRET", "read .", "read ./**/.env"],
+        ),
         (
             "rg KEY -g '*.env*'",
             &["run rg KEY -g *.env*", "read .", "read ./**/*.env*"],
@@ -421,6 +424,124 @@ fn container_copies_read_the_container_path_and_write_the_host_side() {
         (
             "podman cp db:/backup.sql -",
             &["run podman cp db:/backup.sql -", "read /backup.sql"],
+        ),
+    ]);
+}
+
+/// The secret files a search reaches below its roots (`read ROOT/**/.env`).
+fn reached(line: &str) -> Vec<String> {
+    fx(line)
+        .into_iter()
+        .filter(|e| e.starts_with("read ") && (e.ends_with("**/.env") || e.ends_with("**/*.key")))
+        .collect()
+}
+
+#[test]
+fn searches_for_secret_values_read_the_secret_files_below_their_roots() {
+    // grep(1): `-r` reads every file below, hidden ones too; rg(1) and ag(1) skip hidden
+    // files unless `--hidden` / `-.` / `-uu` / `-u`; git-grep(1) searches tracked files unless
+    // `--no-index` or `--no-exclude-standard`.
+    for (line, want) in [
+        ("grep -r API_KEY .", "read ./**/.env"),
+        ("grep -R -n 'SECRET' ~/work", "read ~/work/**/.env"),
+        ("grep -rin password", "read ./**/.env"),
+        ("grep -ri token ..", "read ../**/.env"),
+        ("egrep -r 'BEGIN RSA PRIVATE KEY' /", "read /**/.env"),
+        ("grep -r -e ghp_ -e TODO .", "read ./**/.env"),
+        ("grep -r . .", "read ./**/.env"),
+        ("grep -rv '^#' .", "read ./**/.env"),
+        ("grep -rh '' ~", "read ~/**/.env"),
+        ("rg -uu TOKEN", "read ./**/.env"),
+        ("rg -u -u TOKEN", "read ./**/.env"),
+        ("rg --hidden SECRET ~", "read ~/**/.env"),
+        ("rg -. -i api_key", "read ./**/.env"),
+        ("rg --no-ignore AWS_SECRET_ACCESS_KEY", "read ./**/*.key"),
+        ("rg -u PRIVATE", "read ./**/*.key"),
+        ("ag --hidden PASSWORD", "read ./**/.env"),
+        ("ag -u sk-", "read ./**/.env"),
+        ("git grep --no-index SECRET", "read ./**/.env"),
+        (
+            "git grep --untracked --no-exclude-standard -i token",
+            "read ./**/.env",
+        ),
+        ("find . -type f | xargs cat", "read ./**/.env"),
+        ("find . | xargs cat", "read ./**/.env"),
+        ("find ~ -type f -exec cat {} +", "read ~/**/.env"),
+        (
+            "find . -type f -print0 | xargs -0 head -n 50",
+            "read ./**/.env",
+        ),
+        ("find . -type f | xargs grep -H TOKEN", "read ./**/.env"),
+        (
+            "find . -type f -exec grep -l x {} + -exec cat {} +",
+            "read ./**/.env",
+        ),
+    ] {
+        assert!(
+            reached(line).contains(&want.to_string()),
+            "{line}: {:?}",
+            fx(line)
+        );
+    }
+}
+
+#[test]
+fn ordinary_searches_read_no_secret_file() {
+    for line in [
+        "grep -rn TODO .",
+        "grep -r 'fn main' .",
+        "grep -rn token .",
+        "grep -rl API_KEY .",
+        "grep -rc SECRET .",
+        "grep -rq PASSWORD .",
+        "grep -r --include='*.py' API_KEY .",
+        "grep -rn API_KEY src/",
+        "grep -rn OPENAI_API_KEY tests/ docs/",
+        "grep API_KEY config.py",
+        "grep API_KEY .",
+        "grep -r \"$PATTERN\" .",
+        "rg TOKEN",
+        "rg -i api_key",
+        "rg --hidden TODO",
+        "rg -uu 'fn main'",
+        "rg -l --hidden SECRET",
+        "rg -t py --hidden API_KEY",
+        "rg --hidden -g '*.ts' TOKEN",
+        "ag PASSWORD",
+        "git grep -i api_key",
+        "git grep -n TOKEN -- src",
+        "find . -name '*.py' | xargs cat",
+        "find . -name '*.md' -exec cat {} +",
+        "find . -type f | xargs wc -l",
+        "find . -type f | xargs grep -l TODO",
+        "echo notes | xargs cat",
+        "xargs -i{} cat {} < list.txt",
+    ] {
+        assert_eq!(reached(line), Vec::<String>::new(), "{line}");
+    }
+}
+
+#[test]
+fn xargs_lower_case_i_takes_its_replacement_attached_only() {
+    // GNU xargs: `-i[R]` is `-I R` with R attached or `{}`; `-e[EOF]` and `-l[N]` the same.
+    table(&[
+        (
+            "echo a.txt | xargs -i cat {}",
+            &[
+                "run echo a.txt",
+                "run xargs -i cat {}",
+                "run cat a.txt (via xargs)",
+                "read a.txt",
+            ],
+        ),
+        (
+            "echo a.txt | xargs -l cat",
+            &[
+                "run echo a.txt",
+                "run xargs -l cat",
+                "run cat a.txt (via xargs)",
+                "read a.txt",
+            ],
         ),
     ]);
 }

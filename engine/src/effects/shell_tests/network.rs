@@ -216,3 +216,51 @@ fn connections_and_remote_copies_send_to_their_host() {
         vec![crate::effects::url::parse("[::1]:80")]
     );
 }
+
+#[test]
+fn web_servers_grant_their_folder_to_the_network() {
+    // Python's http.server (library docs): every interface unless `--bind`, the working
+    // directory unless `--directory`; `php -S ADDR:PORT -t ROOT`; un.rb `httpd DIR`.
+    let granted = |line: &str| -> Vec<String> {
+        fx(line)
+            .into_iter()
+            .filter(|e| e.starts_with("grant served-folder"))
+            .collect()
+    };
+    for (line, want) in [
+        (
+            "python3 -m http.server --bind 0.0.0.0 --directory ~",
+            "grant served-folder ~",
+        ),
+        ("python3 -m http.server 8000", "grant served-folder ."),
+        (
+            "python3 -m http.server -d /srv/www 80",
+            "grant served-folder /srv/www",
+        ),
+        (
+            "python3 -m http.server --directory=/",
+            "grant served-folder /",
+        ),
+        ("python -m SimpleHTTPServer 8000", "grant served-folder ."),
+        ("php -S 0.0.0.0:8000 -t ~", "grant served-folder ~"),
+        ("php -S [::]:80", "grant served-folder ."),
+        (
+            "ruby -run -e httpd ~/.ssh -p 8000",
+            "grant served-folder ~/.ssh",
+        ),
+        ("http-server ~ -p 9000", "grant served-folder ~"),
+    ] {
+        assert_eq!(granted(line), vec![want.to_string()], "{line}");
+    }
+    for line in [
+        "python3 -m http.server -b 127.0.0.1 -d ~",
+        "python3 -m http.server --bind localhost",
+        "php -S localhost:8000 -t public",
+        "php -S 127.0.0.1:8000",
+        "python3 -m pytest",
+        "python3 server.py --directory ~",
+        "http-server -a 127.0.0.1 dist",
+    ] {
+        assert_eq!(granted(line), Vec::<String>::new(), "{line}");
+    }
+}
