@@ -67,10 +67,11 @@ use crate::seam::Seam;
 /// 4: effect tests carry `earlier_read_inside`.
 /// 5: postcard file entries and per-seam snapshots.
 /// 6: file entries carry their regex tests' literals.
-const LOWERED_FORMAT: u32 = 6;
+/// 7: file entries and sections carry their regex matchers' literals too.
+const LOWERED_FORMAT: u32 = 7;
 
 /// The first bytes of a snapshot.
-const MAGIC: &[u8; 8] = b"SGSNAP06";
+const MAGIC: &[u8; 8] = b"SGSNAP07";
 
 /// How many snapshot names (content and metadata keys together) the cache keeps.
 pub(crate) const MAX_SNAPSHOTS: usize = 32;
@@ -92,26 +93,33 @@ struct FileEntry {
 /// Required literals by regex list, as stored.
 type LiteralMap = HashMap<Vec<String>, Option<(Vec<String>, bool)>>;
 
-/// The required literals of every regex test of `rules`, taken from `known` where it has them.
+/// The required literals of every regex test of `rules`, and of each regex matcher
+/// (`tool = '^mcp__.+__'`, stored as a list of one: a seam's matchers are combined per call),
+/// taken from `known` where it has them.
 fn literals_of<'a>(
     rules: impl Iterator<Item = &'a Rule>,
     known: &LiteralMap,
 ) -> Vec<StoredLiterals> {
-    let mut pats = Vec::new();
+    let mut tests = Vec::new();
+    let mut pats: Vec<Vec<String>> = Vec::new();
     for r in rules {
         for p in r.when.iter().chain(r.unless.iter()) {
-            regex_tests(p, &mut pats);
+            regex_tests(p, &mut tests);
+        }
+        if let Matcher::Regex(src) = &r.matcher {
+            pats.push(vec![src.clone()]);
         }
     }
+    pats.extend(tests.into_iter().cloned());
     let mut seen = std::collections::HashSet::new();
     pats.into_iter()
-        .filter(|p| seen.insert(*p))
+        .filter(|p| seen.insert(p.clone()))
         .map(|p| StoredLiterals {
-            patterns: p.clone(),
-            required: match known.get(p) {
+            required: match known.get(&p) {
                 Some(r) => r.clone(),
-                None => derive_required_literals(p).map(|r| (r.any, r.fold)),
+                None => derive_required_literals(&p).map(|r| (r.any, r.fold)),
             },
+            patterns: p,
         })
         .collect()
 }
@@ -467,6 +475,15 @@ pub fn load_set_cached(
         key: Some(content_key),
         how: SnapshotUse::Built,
     }
+}
+
+/// The metadata key of a set of policy files (path, scope, size, modification and change
+/// times, inode and device of each, and the load options): one `stat` per file, nothing read.
+/// Any write to a file, a replaced file or another set gives another key. What a resident
+/// server compares per call, against the key of the files its table was built from (read
+/// before and after building it); `None` when a file cannot be `stat`ed.
+pub fn files_key(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Option<u64> {
+    metadata_key(paths, opts)
 }
 
 /// The content key of the snapshot that the files' metadata names, without loading it (what a
@@ -883,6 +900,7 @@ mod tests {
         let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
         let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
         let mut checked = 0;
+        let mut matchers = 0;
         for sref in &header.sections {
             let at = 20 + head_len + sref.offset as usize;
             let sec: Section = postcard::from_bytes(&bytes[at..at + sref.len as usize]).unwrap();
@@ -890,9 +908,13 @@ mod tests {
                 let want = derive_required_literals(&l.patterns).map(|r| (r.any, r.fold));
                 assert_eq!(l.required, want, "{:?}", l.patterns);
                 checked += 1;
+                // The regex matchers (`tool = '^mcp__.+__…'`) are stored one by one.
+                matchers +=
+                    usize::from(l.patterns.len() == 1 && l.patterns[0].starts_with("^mcp__"));
             }
         }
         assert!(checked > 50, "{checked} regex tests");
+        assert!(matchers >= 3, "{matchers} regex matchers");
         let bash = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(&parts[0]));
         assert!(
             bash.policies
