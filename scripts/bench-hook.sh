@@ -356,7 +356,7 @@ if [[ "${ONLY_SUMMARY:-0}" == 1 ]]; then
         # shellcheck disable=SC2046
         printf '%s\t%s\t%s\t%s\n' "$name" "$envs" "$input" "$(argv_of "$args")" >>"$OUT/interleaved.tsv"
     done
-    section "interleaved rounds (posix_spawn harness, wall = spawn..wait4)" "median ms | p90 ms | min ms | median / process floor"
+    section "interleaved rounds (posix_spawn harness, wall = spawn..wait4)" "median ms | p90 ms | min ms | median / process floor | min / floor's min"
     python3 - "$RUNS" "$OUT/interleaved.tsv" <<'PY'
 import os, random, sys, time
 runs, spec = int(sys.argv[1]), sys.argv[2]
@@ -395,19 +395,24 @@ for n, ts in times.items():
     ts.sort()
     med[n] = ts[len(ts) // 2]
 floor = med.get("process floor")
+fmin = times["process floor"][0] if "process floor" in times else None
 for n, ts in times.items():
     q = lambda p: ts[min(len(ts) - 1, int(p * len(ts)))]
     r = f"{med[n] / floor:.2f}×" if floor else "–"
-    print(f"| {n} | {med[n]:.3f} | {q(0.9):.3f} | {ts[0]:.3f} | {r} |")
+    rm = f"{ts[0] / fmin:.2f}×" if fmin else "–"
+    print(f"| {n} | {med[n]:.3f} | {q(0.9):.3f} | {ts[0]:.3f} | {r} | {rm} |")
 pairs = [(n, n + " (before)") for n in times if n + " (before)" in times]
 if pairs and floor:
+    # The minimums are the least disturbed by the machine's load; the medians are what a
+    # call met in these rounds.
     print()
-    print("## before → after (median / process floor, same rounds)")
+    print("## before → after (ratio to the process floor, same rounds)")
     print()
-    print("| scenario | before | after | after / before |")
-    print("|---|---:|---:|---:|")
+    print("| scenario | median before | median after | min before | min after | median after / before |")
+    print("|---|---:|---:|---:|---:|---:|")
     for a, b in pairs:
-        print(f"| {a} | {med[b] / floor:.2f}× | {med[a] / floor:.2f}× | {med[a] / med[b]:.2f} |")
+        mb, ma = times[b][0], times[a][0]
+        print(f"| {a} | {med[b] / floor:.2f}× | {med[a] / floor:.2f}× | {mb / fmin:.2f}× | {ma / fmin:.2f}× | {med[a] / med[b]:.2f} |")
 PY
     echo
 fi
