@@ -46,6 +46,14 @@
 #        SEAMGUARD; STATIC=1 to build both statically first (`-C target-feature=+crt-static`,
 #        target x86_64-unknown-linux-gnu); ONLY_ISSUE15=1 for the issue-15 scenarios and the
 #        floor only; ONLY_SUMMARY=1 for the floor, cold, served and Python side by side: issue 29)
+#
+# ONLY_SUMMARY=1 runs its scenarios interleaved: RUNS rounds, each round one call of every
+# scenario (in a shuffled order), so a change in the machine's load falls on all of them alike;
+# the table gives each scenario's median and its ratio to the floor's median of the same
+# rounds. BEFORE=DIR adds the same cold and served scenarios for the `seamguard` and
+# `seamguard-hook` binaries in DIR (an earlier build: `cargo build --release` on the earlier
+# commit, its static client built as below), each with a state folder and server of its own,
+# in the same rounds, and a last table of the ratios to the floor before and after.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -263,6 +271,35 @@ SUMMARY=(
     "served prompt|@client $LIB|$PROMPT||XDG_STATE_HOME=$SERVESTATE SEAMGUARD_SERVE=ask"
     "python hook|@python|$GIT||"
 )
+# BEFORE=DIR: the cold and served scenarios again with the binaries in DIR, their snapshots
+# in a state folder of their own (the snapshot format may differ between the builds), their
+# served calls answered by a server their own client started.
+if [[ -n "${BEFORE:-}" ]]; then
+    OLDBIN="$BEFORE/seamguard"
+    OLDCLIENT="$BEFORE/seamguard-hook"
+    [[ -x $OLDBIN && -x $OLDCLIENT ]] || {
+        echo "BEFORE=$BEFORE must hold seamguard and seamguard-hook" >&2
+        exit 2
+    }
+    OLDSTATE="$OUT/state-before"
+    OLDSERVESTATE="$OUT/state-served-before"
+    rm -rf "$OLDSTATE" "$OLDSERVESTATE"
+    XDG_STATE_HOME="$OLDSERVESTATE" SEAMGUARD_BIN="$OLDBIN" SEAMGUARD_SERVE=auto \
+        SEAMGUARD_SERVE_IDLE_SECS=3600 "$OLDCLIENT" $LIB <"$GIT" >/dev/null 2>&1 || true
+    for _ in $(seq 300); do
+        ls "$OLDSERVESTATE"/seamguard/serve/*.sock >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    OLDSERVER=$( (XDG_STATE_HOME="$OLDSERVESTATE" "$OLDBIN" status --format json 2>/dev/null || true) |
+        python3 -c 'import json,sys; print(next(s["server"]["pid"] for s in json.load(sys.stdin)["servers"] if s["server"]))')
+    trap 'kill "$SERVER" "$OLDSERVER" 2>/dev/null || true' EXIT
+    for s in "cold bash|$GIT" "cold read|$READ" "cold prompt|$PROMPT"; do
+        SUMMARY+=("${s%%|*} (before)|@old hook $LIB|${s#*|}||XDG_STATE_HOME=$OLDSTATE")
+    done
+    for s in "served bash|$GIT" "served read|$READ" "served prompt|$PROMPT"; do
+        SUMMARY+=("${s%%|*} (before)|@oldclient $LIB|${s#*|}||XDG_STATE_HOME=$OLDSERVESTATE SEAMGUARD_BIN=$OLDBIN SEAMGUARD_SERVE=ask")
+    done
+fi
 if [[ "${ONLY_SUMMARY:-0}" == 1 ]]; then
     SCENARIOS=("${SUMMARY[@]}")
 elif [[ "${ONLY_ISSUE15:-0}" == 1 ]]; then
@@ -279,6 +316,10 @@ argv_of() { # args
         echo "$CLIENT ${1#@client }"
     elif [[ $1 == @python ]]; then
         echo "$PYTHON $PYHOOK"
+    elif [[ $1 == @oldclient* ]]; then
+        echo "$OLDCLIENT ${1#@oldclient }"
+    elif [[ $1 == @old* ]]; then
+        echo "$OLDBIN ${1#@old }"
     else
         echo "$BIN $1"
     fi
@@ -307,7 +348,78 @@ section() { # TITLE COLUMNS: a Markdown section and the head of its table (a sce
     echo "$rule"
 }
 
+# --- interleaved harness (ONLY_SUMMARY=1): rounds of one call of every scenario ----------------
+if [[ "${ONLY_SUMMARY:-0}" == 1 ]]; then
+    : >"$OUT/interleaved.tsv"
+    for s in "${SCENARIOS[@]}"; do
+        IFS='|' read -r name args input prep envs <<<"$s"
+        # shellcheck disable=SC2046
+        printf '%s\t%s\t%s\t%s\n' "$name" "$envs" "$input" "$(argv_of "$args")" >>"$OUT/interleaved.tsv"
+    done
+    section "interleaved rounds (posix_spawn harness, wall = spawn..wait4)" "median ms | p90 ms | min ms | median / process floor | min / floor's min"
+    python3 - "$RUNS" "$OUT/interleaved.tsv" <<'PY'
+import os, random, sys, time
+runs, spec = int(sys.argv[1]), sys.argv[2]
+scen = []
+for line in open(spec):
+    name, envs, stdin_path, argv = line.rstrip("\n").split("\t")
+    env = dict(os.environ)
+    for kv in envs.split():
+        k, v = kv.split("=", 1)
+        env[k] = v
+    scen.append((name, env, stdin_path, argv.split()))
+devnull = os.open(os.devnull, os.O_WRONLY)
+def once(s):
+    name, env, stdin_path, argv = s
+    fd = os.open(stdin_path, os.O_RDONLY)
+    t = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, env,
+        file_actions=[(os.POSIX_SPAWN_DUP2, fd, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
+                      (os.POSIX_SPAWN_DUP2, devnull, 2)])
+    os.waitpid(pid, 0)
+    dt = time.perf_counter_ns() - t
+    os.close(fd)
+    return dt / 1e6
+for s in scen:  # warm-up
+    for _ in range(3):
+        once(s)
+times = {s[0]: [] for s in scen}
+rng = random.Random(29)
+for _ in range(runs):
+    order = list(scen)
+    rng.shuffle(order)
+    for s in order:
+        times[s[0]].append(once(s))
+med = {}
+for n, ts in times.items():
+    ts.sort()
+    med[n] = ts[len(ts) // 2]
+floor = med.get("process floor")
+fmin = times["process floor"][0] if "process floor" in times else None
+for n, ts in times.items():
+    q = lambda p: ts[min(len(ts) - 1, int(p * len(ts)))]
+    r = f"{med[n] / floor:.2f}×" if floor else "–"
+    rm = f"{ts[0] / fmin:.2f}×" if fmin else "–"
+    print(f"| {n} | {med[n]:.3f} | {q(0.9):.3f} | {ts[0]:.3f} | {r} | {rm} |")
+pairs = [(n, n + " (before)") for n in times if n + " (before)" in times]
+if pairs and floor:
+    # The minimums are the least disturbed by the machine's load; the medians are what a
+    # call met in these rounds.
+    print()
+    print("## before → after (ratio to the process floor, same rounds)")
+    print()
+    print("| scenario | median before | median after | min before | min after | median after / before |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for a, b in pairs:
+        mb, ma = times[b][0], times[a][0]
+        print(f"| {a} | {med[b] / floor:.2f}× | {med[a] / floor:.2f}× | {mb / fmin:.2f}× | {ma / fmin:.2f}× | {med[a] / med[b]:.2f} |")
+PY
+    echo
+fi
+
 # --- Python harness: posix_spawn + wait4 ---------------------------------------------------
+# (ONLY_SUMMARY=1: the interleaved rounds above take its place.)
+if [[ "${ONLY_SUMMARY:-0}" != 1 ]]; then
 section "posix_spawn harness (wall = spawn..wait4)" "median ms | p90 ms | min ms | max ms | median / process floor"
 : >"$OUT/medians.txt"
 for s in "${SCENARIOS[@]}"; do
@@ -346,6 +458,7 @@ print(f"| {name} | {q(0.5):.3f} | {q(0.9):.3f} | {ts[0]:.3f} | {ts[-1]:.3f} | {r
 PY
 done
 echo
+fi
 
 # --- callgrind: instructions per call ---------------------------------------------------------
 if command -v valgrind >/dev/null; then

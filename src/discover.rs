@@ -11,13 +11,26 @@ use seamguard_engine::{LoadedPolicy, PolicyError, Scope, Severity};
 
 use crate::library;
 
-/// `*.toml` files of a folder, sorted by name; a file is returned as is.
+/// `*.toml` files of a folder, sorted by name; a file is returned as is. The folder's own
+/// listing says which entries are files (no `stat` per entry); a symbolic link, or an entry
+/// whose type the listing does not give, is followed.
 fn expand(path: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>) {
     if path.is_dir() {
+        let is_file = |e: &std::fs::DirEntry| match e.file_type() {
+            Ok(t) if t.is_file() => true,
+            Ok(t) if t.is_dir() => false,
+            _ => e.path().is_file(),
+        };
         let mut files: Vec<PathBuf> = std::fs::read_dir(path)
             .map(|rd| {
-                rd.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+                rd.filter_map(Result::ok)
+                    .filter(|e| {
+                        Path::new(&e.file_name())
+                            .extension()
+                            .is_some_and(|x| x == "toml")
+                            && is_file(e)
+                    })
+                    .map(|e| e.path())
                     .collect()
             })
             .unwrap_or_default();
@@ -312,6 +325,30 @@ mod tests {
         );
         assert!(PolicySource::BuiltIn.notice().is_some());
         assert_eq!(PolicySource::Configured.notice(), None);
+    }
+
+    #[test]
+    fn a_folder_lists_its_toml_files_and_links_to_files_only() {
+        let d = std::env::temp_dir().join(format!("sg-expand-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("sub.toml")).unwrap();
+        std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+        std::fs::write(d.join("b.toml"), "").unwrap();
+        std::fs::write(d.join("notes.txt"), "").unwrap();
+        std::fs::write(d.join("elsewhere/real.toml"), "").unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere/real.toml"), d.join("a.toml")).unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere"), d.join("dir-link.toml")).unwrap();
+        std::os::unix::fs::symlink(d.join("gone"), d.join("dangling.toml")).unwrap();
+        let mut out = Vec::new();
+        expand(&d, Scope::Cli, &mut out);
+        assert_eq!(
+            out,
+            [
+                (d.join("a.toml"), Scope::Cli),
+                (d.join("b.toml"), Scope::Cli)
+            ]
+        );
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

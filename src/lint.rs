@@ -90,20 +90,48 @@ fn file_warning(file: &str, message: String) -> PolicyError {
     }
 }
 
-/// Drop files found twice (the same canonical path, or the same bytes), keeping the first:
-/// the most trusted layer comes first. Returns the kept files and a warning per dropped one.
+/// Drop files found twice (the same file — device and inode, so a symbolic or hard link to
+/// a file already found — or the same bytes), keeping the first: the most trusted layer comes
+/// first. Returns the kept files and a warning per dropped one. One `stat` per file; a file
+/// is read only when an earlier one has its exact size (then the bytes decide), so a hook call
+/// does not read every policy file to tell copies apart.
 pub(crate) fn dedupe(paths: Vec<(PathBuf, Scope)>) -> (Vec<(PathBuf, Scope)>, Vec<PolicyError>) {
+    use std::os::unix::fs::MetadataExt;
+    /// A kept file: its (device, inode), its size, its bytes once read (`Some(None)`:
+    /// unreadable), its index in `kept`.
+    struct Seen {
+        id: Option<(u64, u64)>,
+        len: Option<u64>,
+        bytes: Option<Option<Vec<u8>>>,
+    }
     let mut kept: Vec<(PathBuf, Scope)> = Vec::new();
-    let mut seen: Vec<(Option<PathBuf>, Option<Vec<u8>>, usize)> = Vec::new();
+    let mut seen: Vec<Seen> = Vec::new();
     let mut warnings = Vec::new();
     for (p, scope) in paths {
-        let canonical = std::fs::canonicalize(&p).ok();
-        let bytes = std::fs::read(&p).ok();
-        let first = seen.iter().find(|(c, b, _)| {
-            (canonical.is_some() && *c == canonical) || (bytes.is_some() && *b == bytes)
-        });
-        if let Some((.., i)) = first {
-            let (q, qs) = &kept[*i];
+        let meta = std::fs::metadata(&p).ok();
+        let id = meta.as_ref().map(|m| (m.dev(), m.ino()));
+        let len = meta.as_ref().map(MetadataExt::size);
+        let mut mine: Option<Option<Vec<u8>>> = None;
+        let mut first = None;
+        for (i, s) in seen.iter_mut().enumerate() {
+            if id.is_some() && s.id == id {
+                first = Some(i);
+                break;
+            }
+            if len.is_none() || s.len != len {
+                continue;
+            }
+            let theirs = s
+                .bytes
+                .get_or_insert_with(|| std::fs::read(&kept[i].0).ok());
+            let ours = mine.get_or_insert_with(|| std::fs::read(&p).ok());
+            if ours.is_some() && theirs == ours {
+                first = Some(i);
+                break;
+            }
+        }
+        if let Some(i) = first {
+            let (q, qs) = &kept[i];
             warnings.push(file_warning(
                 &p.display().to_string(),
                 format!(
@@ -114,7 +142,11 @@ pub(crate) fn dedupe(paths: Vec<(PathBuf, Scope)>) -> (Vec<(PathBuf, Scope)>, Ve
             ));
             continue;
         }
-        seen.push((canonical, bytes, kept.len()));
+        seen.push(Seen {
+            id,
+            len,
+            bytes: mine,
+        });
         kept.push((p, scope));
     }
     (kept, warnings)
@@ -502,6 +534,36 @@ mod tests {
                 .starts_with("[duplicate-file] this file is also loaded as "),
             "{w:?}"
         );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn links_are_the_same_file_and_only_equal_sizes_are_read() {
+        let d = std::env::temp_dir().join(format!("sg-lint-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("a.toml"), "# a\n").unwrap();
+        std::fs::write(d.join("longer.toml"), "# a, longer\n").unwrap();
+        std::os::unix::fs::symlink(d.join("a.toml"), d.join("sym.toml")).unwrap();
+        std::fs::hard_link(d.join("a.toml"), d.join("hard.toml")).unwrap();
+        let (kept, w) = dedupe(vec![
+            (d.join("a.toml"), Scope::User),
+            (d.join("sym.toml"), Scope::Project),
+            (d.join("hard.toml"), Scope::Project),
+            (d.join("longer.toml"), Scope::Project),
+            (d.join("missing.toml"), Scope::Cli),
+            (d.join("missing-too.toml"), Scope::Cli),
+        ]);
+        assert_eq!(
+            kept,
+            [
+                (d.join("a.toml"), Scope::User),
+                (d.join("longer.toml"), Scope::Project),
+                (d.join("missing.toml"), Scope::Cli),
+                (d.join("missing-too.toml"), Scope::Cli),
+            ]
+        );
+        assert_eq!(w.len(), 2, "{w:?}");
         let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -24,6 +24,15 @@
 //! reply:    "SGA2" 0 0 n:u32 json[n] 0:u32                  (the server's own account)
 //! ```
 //!
+//! **The mark.** A server writes `SGL1 <Unix ms>` into its lock file when it starts listening
+//! and every half second after, while no call holds its accept loop up; it clears it when it
+//! exits. A client that finds a fresh mark ([`MARK_FRESH`]) connects directly; otherwise it
+//! connects on a thread given up on after the timeout (a stopped or hung server's full listen
+//! queue would block `connect` without bound). The mark never decides whether a server is
+//! asked or trusted (the socket and folder checks do) nor whether its answer is taken: a
+//! stale, missing or forged mark only changes how the connection is made, and every failure
+//! after it leaves the call to the client's own judgement.
+//!
 //! **Started on first use.** A client that finds no server for its route ([`Miss::NoServer`])
 //! judges the call without one and starts a server in the background ([`start_server`]:
 //! `seamguard serve --daemon` with the same arguments, folder and environment, so its route
@@ -108,6 +117,71 @@ pub fn socket_path(route: u64) -> PathBuf {
 /// The lock file a server of `route` holds while it lives (one server per route).
 pub fn lock_path(route: u64) -> PathBuf {
     socket_dir().join(format!("r-{route:016x}.lock"))
+}
+
+/// The first bytes of a server's mark in its lock file: `SGL1 <Unix time in ms, 20 digits>\n`.
+pub const MARK: &[u8; 5] = b"SGL1 ";
+
+/// How long a mark stays fresh. A server rewrites its mark every half second while it runs
+/// and its accept loop is not held up by a call (a stopped, hung or dead server's mark goes
+/// stale within this bound), and clears it when it exits.
+pub const MARK_FRESH: Duration = Duration::from_millis(2000);
+
+/// A server's mark at Unix time `now_ms` (in ms), as written into its lock file.
+pub fn encode_mark(now_ms: u64) -> Vec<u8> {
+    format!("SGL1 {now_ms:020}\n").into_bytes()
+}
+
+/// Whether the lock-file bytes `bytes` are a mark written less than [`MARK_FRESH`] before
+/// `now_ms` (a mark from the future, after the clock went back, is not fresh).
+pub fn mark_is_fresh(bytes: &[u8], now_ms: u64) -> bool {
+    let Some(digits) = bytes
+        .strip_prefix(MARK.as_slice())
+        .and_then(|b| b.strip_suffix(b"\n"))
+    else {
+        return false;
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let Some(at) = std::str::from_utf8(digits)
+        .ok()
+        .and_then(|d| d.parse::<u64>().ok())
+    else {
+        return false;
+    };
+    at <= now_ms && now_ms - at < MARK_FRESH.as_millis() as u64
+}
+
+/// Unix time in ms (0 before 1970).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Whether the server of `route` marked its lock file lately: it runs and its accept loop
+/// took calls within [`MARK_FRESH`], so `connect` (which blocks only on a listen queue that
+/// is full, a server not taking calls) is made directly, without the thread that bounds it.
+/// Read only after the folder was found to be the user's alone.
+fn marked_live(route: u64) -> bool {
+    let Ok(mut f) = std::fs::File::open(lock_path(route)) else {
+        return false;
+    };
+    let mut buf = [0u8; 64];
+    let mut n = 0;
+    while let Some(rest) = buf.get_mut(n..) {
+        match f.read(rest) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+        if n >= buf.len() {
+            return false;
+        }
+    }
+    buf.get(..n).is_some_and(|b| mark_is_fresh(b, now_ms()))
 }
 
 /// The file a server of `route` leaves when it could not load its policies: for a minute
@@ -443,7 +517,11 @@ pub fn ask_server(route: u64, payload: &[u8]) -> Result<Reply, Miss> {
     let path = socket_path(route);
     trusted_socket(&path)?;
     let t = env_ms("SEAMGUARD_SERVE_TIMEOUT_MS", 1000);
-    let mut s = connect_within(&path, t)?;
+    let mut s = if marked_live(route) {
+        connect_direct(&path)?
+    } else {
+        connect_within(&path, t)?
+    };
     let failed = |_| Miss::Failed;
     s.set_read_timeout(Some(t)).map_err(failed)?;
     s.set_write_timeout(Some(t)).map_err(failed)?;
@@ -594,6 +672,21 @@ fn trusted_socket(path: &Path) -> Result<(), Miss> {
     Ok(())
 }
 
+/// Connect to `path` on this thread: for a server whose mark is fresh ([`marked_live`]).
+/// A socket nobody listens on or that is gone is [`Miss::NoServer`].
+fn connect_direct(path: &Path) -> Result<UnixStream, Miss> {
+    UnixStream::connect(path).map_err(|e| connect_miss(&e))
+}
+
+/// The [`Miss`] of a failed `connect`: nobody listens (`ECONNREFUSED`) or no socket is
+/// [`Miss::NoServer`], anything else [`Miss::Failed`].
+fn connect_miss(e: &std::io::Error) -> Miss {
+    match e.kind() {
+        std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::NotFound => Miss::NoServer,
+        _ => Miss::Failed,
+    }
+}
+
 /// Connect to `path` within `t`: on a thread, given up on when late (a full listen queue
 /// blocks `connect` with no bound of its own).
 /// A socket nobody listens on (`ECONNREFUSED`) or that is gone is [`Miss::NoServer`].
@@ -607,15 +700,8 @@ fn connect_within(path: &Path, t: Duration) -> Result<UnixStream, Miss> {
         .map_err(|_| Miss::Failed)?;
     match rx.recv_timeout(t) {
         Ok(Ok(s)) => Ok(s),
-        Ok(Err(e))
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::ConnectionRefused | std::io::ErrorKind::NotFound
-            ) =>
-        {
-            Err(Miss::NoServer)
-        }
-        _ => Err(Miss::Failed),
+        Ok(Err(e)) => Err(connect_miss(&e)),
+        Err(_) => Err(Miss::Failed),
     }
 }
 
@@ -705,6 +791,26 @@ mod tests {
         huge.extend_from_slice(&(MAX_PAYLOAD_BYTES as u32 + 1).to_le_bytes());
         assert!(read_request(&mut huge.as_slice()).is_err());
         assert!(encode_request(1, &vec![0u8; MAX_PAYLOAD_BYTES + 1]).is_none());
+    }
+
+    #[test]
+    fn only_a_recent_well_formed_mark_is_fresh() {
+        let now = 1_800_000_000_000u64;
+        assert!(mark_is_fresh(&encode_mark(now), now));
+        assert!(mark_is_fresh(&encode_mark(now - 1500), now));
+        assert!(!mark_is_fresh(&encode_mark(now - 2000), now), "stale");
+        assert!(
+            !mark_is_fresh(&encode_mark(now + 1), now),
+            "from the future"
+        );
+        assert!(!mark_is_fresh(b"", now), "cleared at exit");
+        let m = encode_mark(now);
+        for cut in 0..m.len() {
+            assert!(!mark_is_fresh(&m[..cut], now), "cut at {cut}");
+        }
+        assert!(!mark_is_fresh(b"SGL1 -1800000000000\n", now));
+        assert!(!mark_is_fresh(b"SGL2 00000001800000000000\n", now));
+        assert!(!mark_is_fresh(b"SGL1 99999999999999999999999\n", now));
     }
 
     #[test]

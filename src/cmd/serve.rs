@@ -21,8 +21,9 @@
 //! a client finds its server without parsing anything, and a server of another build is never
 //! found. Clients only ask a socket and folder owned by their user, the folder closed to others.
 //! Whether the server may answer a call is decided per call, here: the key of the call
-//! ([`key`]: the policy files the payload's project finds, their content through the
-//! snapshot's content key, the parsed arguments, the trust store's metadata, the binary) must
+//! ([`key`]: the policy files the payload's project finds, their metadata — size,
+//! modification and change times, inode, device: one `stat` each, nothing read — the parsed
+//! arguments, the trust store's metadata, the binary) must
 //! be the key of the table the server loaded. An edited policy file, a new trust decision,
 //! another project or a rebuilt `seamguard` is another key: the server says the call is not
 //! its own and the client judges it, so a stale table never answers. When the server's own key
@@ -143,7 +144,8 @@ struct HookOnly {
 }
 
 /// The key of a hook call with arguments `o` and `payload` (`None`: the server's own, from
-/// its environment), or `None` when no server may answer (no snapshot yet, `--hooks-config`).
+/// its environment), or `None` when no server may answer (a policy file that cannot be
+/// `stat`ed, `--hooks-config`).
 /// Computed by the server only, in its own environment: the environment a call reads is in
 /// the route (`seamguard_client::ROUTE_ENV`), so a call made in another one never reaches it.
 fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
@@ -152,17 +154,12 @@ fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
     }
     let args = o.policy_args();
     let paths = discover::policy_paths(args, payload);
-    let snap = if paths.is_empty() {
-        0
-    } else {
-        seamguard_engine::snapshot_key(
-            &paths,
-            LoadOptions::hook(),
-            &discover::state_dir().join("cache"),
-        )?
-    };
+    // The files' metadata (one `stat` each): an edit, a replaced file or another set of files
+    // is another key. The table was built from files with this metadata (read before and
+    // after building it), so equal keys mean the table's content.
+    let files = seamguard_engine::files_key(&paths, LoadOptions::hook())?;
     let mut h = std::hash::DefaultHasher::new();
-    snap.hash(&mut h);
+    files.hash(&mut h);
     paths.hash(&mut h);
     o.identity().hash(&mut h);
     seamguard_engine::build_id().hash(&mut h);
@@ -319,6 +316,28 @@ fn detach(a: &ServeArgs) -> Option<ExitCode> {
     })
 }
 
+/// When the call being served was taken (Unix ms; 0: none is).
+static BUSY_SINCE: AtomicU64 = AtomicU64::new(0);
+
+/// Write the server's mark into its lock file (`live`), or clear it (the server exits, or a
+/// call holds its accept loop up). While the mark is fresh
+/// (`seamguard_client::MARK_FRESH`) clients `connect` directly instead of on a thread that
+/// bounds the wait: `connect` only blocks on a full listen queue, which a server that takes
+/// its calls does not have. A stale or missing mark only costs the client that thread; it
+/// never decides whether a call is answered.
+fn mark(lock: Option<&std::fs::File>, live: bool) {
+    use std::os::unix::fs::FileExt;
+    let Some(f) = lock else { return };
+    if live {
+        let _ = f.write_at(
+            &seamguard_client::encode_mark(seamguard_client::now_ms()),
+            0,
+        );
+    } else {
+        let _ = f.set_len(0);
+    }
+}
+
 /// Take the route's lock (one server per route): `None` when another server holds it past
 /// a short wait (a server that is exiting lets go within it).
 fn take_lock(route: u64) -> Option<std::fs::File> {
@@ -388,7 +407,7 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let path = seamguard_client::socket_path(route);
-    let Some(_lock) = take_lock(route) else {
+    let Some(lock) = take_lock(route) else {
         voice.say(format_args!(
             "a server already answers on {}",
             path.display()
@@ -419,6 +438,9 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         voice.say(format_args!("cannot restrict {}: {e}", path.display()));
         return ExitCode::from(2);
     }
+    // The mark: clients connect directly while it is fresh (see `mark`).
+    let marker = lock.try_clone().ok();
+    mark(marker.as_ref(), true);
     voice.say(format_args!("listening on {}", path.display()));
     #[cfg(feature = "otel")]
     if let Some(line) = crate::otel::start_from_env() {
@@ -439,7 +461,14 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
     std::thread::spawn(move || {
         loop {
             std::thread::sleep(Duration::from_millis(500));
+            // Refreshed only while the accept loop is not held up by a call.
+            let busy = BUSY_SINCE.load(Ordering::Relaxed);
+            mark(
+                marker.as_ref(),
+                busy == 0 || seamguard_client::now_ms().saturating_sub(busy) < 1000,
+            );
             if now_secs().saturating_sub(LAST.load(Ordering::Relaxed)) >= idle {
+                mark(marker.as_ref(), false);
                 let _ = std::fs::remove_file(&watched);
                 voice.say(format_args!("idle for {idle} s, exiting"));
                 #[cfg(feature = "otel")]
@@ -448,6 +477,7 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
             }
             // Clients of a new build have another route: nothing would ever ask this one.
             if binary_identity() != binary {
+                mark(marker.as_ref(), false);
                 let _ = std::fs::remove_file(&watched);
                 voice.say(format_args!("the seamguard binary was replaced, exiting"));
                 std::process::exit(0);
@@ -470,12 +500,16 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
     for stream in listener.incoming() {
         let Ok(mut s) = stream else { continue };
         LAST.store(now_secs(), Ordering::Relaxed);
-        if me.serve_one(&mut s) == Served::BinaryReplaced {
+        BUSY_SINCE.store(seamguard_client::now_ms().max(1), Ordering::Relaxed);
+        let served = me.serve_one(&mut s);
+        BUSY_SINCE.store(0, Ordering::Relaxed);
+        if served == Served::BinaryReplaced {
             voice.say(format_args!("the seamguard binary was replaced, exiting"));
             break;
         }
         LAST.store(now_secs(), Ordering::Relaxed);
     }
+    mark(Some(&lock), false);
     let _ = std::fs::remove_file(&path);
     #[cfg(feature = "otel")]
     crate::otel::shutdown(Duration::from_secs(2));
@@ -604,11 +638,16 @@ impl Server<'_> {
         }
         self.counts.last_call_ms = started_ms;
         // The route found this server; the key of the call decides whether it may answer.
+        // With `--policy` paths the payload plays no part in finding the files (its `cwd`
+        // only matters to discovery without them): it is not parsed twice.
         let mine = req.route == self.route
-            && seamguard_engine::event::parse_json(&req.payload)
-                .ok()
-                .and_then(|p| key(self.o, Some(&p)))
-                == Some(self.key);
+            && if self.o.policy_args().is_empty() {
+                seamguard_engine::event::parse_json(&req.payload)
+                    .ok()
+                    .and_then(|p| key(self.o, Some(&p)))
+            } else {
+                key(self.o, None)
+            } == Some(self.key);
         if !mine {
             self.voice.call(format_args!(
                 "a call for other policies (edited, another project, a trust decision) was left to the hook"

@@ -38,6 +38,7 @@ mod replay_filters_cli;
 mod sample_hooks;
 mod schema_cli;
 mod serve_cli;
+mod serve_faults_cli;
 mod session_memory_cli;
 mod status_cli;
 mod try_cli;

@@ -12,24 +12,24 @@ use std::time::{Duration, Instant};
 use crate::support::{BIN, Run, fresh_dir, output_with_stdin};
 
 /// The small client.
-const CLIENT: &str = env!("CARGO_BIN_EXE_seamguard-hook");
+pub(crate) const CLIENT: &str = env!("CARGO_BIN_EXE_seamguard-hook");
 
-const RULE: &str = "[[rule]]\nid = \"no-frobnicate\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"frobnicate\" }\ndecision = \"deny\"\nreason = \"no frobnicating\"\n";
+pub(crate) const RULE: &str = "[[rule]]\nid = \"no-frobnicate\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"frobnicate\" }\ndecision = \"deny\"\nreason = \"no frobnicating\"\n";
 
-struct Setup {
-    dir: PathBuf,
-    policy: PathBuf,
+pub(crate) struct Setup {
+    pub(crate) dir: PathBuf,
+    pub(crate) policy: PathBuf,
 }
 
 impl Setup {
-    fn new(name: &str) -> Setup {
+    pub(crate) fn new(name: &str) -> Setup {
         let dir = fresh_dir("serve", name);
         let policy = dir.join("p.toml");
         std::fs::write(&policy, RULE).unwrap();
         Setup { dir, policy }
     }
 
-    fn env(&self, c: &mut Command) {
+    pub(crate) fn env(&self, c: &mut Command) {
         c.env("XDG_STATE_HOME", self.dir.join("state"))
             .env("XDG_CONFIG_HOME", self.dir.join("config"))
             .env("HOME", &self.dir)
@@ -42,11 +42,11 @@ impl Setup {
             .env_remove("SEAMGUARD_SERVE_FAULT");
     }
 
-    fn log(&self) -> PathBuf {
+    pub(crate) fn log(&self) -> PathBuf {
         self.dir.join("serve.log")
     }
 
-    fn serve(&self, fault: Option<&str>) -> Child {
+    pub(crate) fn serve(&self, fault: Option<&str>) -> Child {
         let mut c = Command::new(BIN);
         c.args(["serve", "--verbose", "--idle-secs", "60", "--policy"])
             .arg(&self.policy)
@@ -70,11 +70,11 @@ impl Setup {
         child
     }
 
-    fn socket_dir(&self) -> PathBuf {
+    pub(crate) fn socket_dir(&self) -> PathBuf {
         self.dir.join("state").join("seamguard").join("serve")
     }
 
-    fn socket(&self) -> Option<PathBuf> {
+    pub(crate) fn socket(&self) -> Option<PathBuf> {
         std::fs::read_dir(self.socket_dir())
             .ok()?
             .flatten()
@@ -82,11 +82,11 @@ impl Setup {
             .find(|p| p.extension().is_some_and(|e| e == "sock"))
     }
 
-    fn hook(&self, payload: &str, serve: bool) -> Run {
+    pub(crate) fn hook(&self, payload: &str, serve: bool) -> Run {
         self.hook_with(payload, serve, "30000")
     }
 
-    fn hook_with(&self, payload: &str, serve: bool, answer_ms: &str) -> Run {
+    pub(crate) fn hook_with(&self, payload: &str, serve: bool, answer_ms: &str) -> Run {
         let mut c = Command::new(BIN);
         c.args(["hook", "--policy"]).arg(&self.policy);
         self.env(&mut c);
@@ -99,7 +99,7 @@ impl Setup {
     }
 
     /// `seamguard-hook --policy P` (the small client) in folder `cwd`, with `extra` variables.
-    fn client(&self, payload: &str, cwd: &Path, extra: &[(&str, &str)]) -> Run {
+    pub(crate) fn client(&self, payload: &str, cwd: &Path, extra: &[(&str, &str)]) -> Run {
         let mut c = Command::new(CLIENT);
         c.arg("--policy").arg(&self.policy).current_dir(cwd);
         self.env(&mut c);
@@ -111,7 +111,7 @@ impl Setup {
         Run::utf8(output_with_stdin(&mut c, payload.as_bytes()))
     }
 
-    fn answered(&self) -> usize {
+    pub(crate) fn answered(&self) -> usize {
         std::fs::read_to_string(self.log())
             .unwrap_or_default()
             .matches("answered a call")
@@ -119,7 +119,7 @@ impl Setup {
     }
 }
 
-fn bash(cmd: &str, cwd: &Path) -> String {
+pub(crate) fn bash(cmd: &str, cwd: &Path) -> String {
     serde_json::json!({
         "session_id": "serve-test",
         "cwd": cwd,

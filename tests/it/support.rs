@@ -74,6 +74,7 @@ pub(crate) fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Output {
 }
 
 /// A finished run of the binary: its text output and exit code.
+#[derive(Debug)]
 pub(crate) struct Run {
     pub(crate) stdout: String,
     pub(crate) stderr: String,

@@ -112,6 +112,24 @@ pub(crate) fn required_literals(patterns: &[String]) -> Option<Required> {
     derive_required_literals(patterns)
 }
 
+/// [`required_literals`] of a list of patterns, each looked up (or derived) on its own and
+/// then combined as [`derive_required_literals`] combines them: the matcher regexes of a seam
+/// are stored in the snapshot one by one (which of them a call's seam holds depends on its
+/// part), so a call finds each of them there instead of parsing the regexes again.
+pub(crate) fn required_literals_each(patterns: &[String]) -> Option<Required> {
+    let mut parts = Vec::with_capacity(patterns.len());
+    for p in patterns {
+        parts.push(required_literals(std::slice::from_ref(p))?);
+    }
+    let fold = parts.iter().any(|r| r.fold);
+    let any = parts
+        .into_iter()
+        .flat_map(|r| r.any)
+        .map(|l| if fold { l.to_lowercase() } else { l })
+        .collect();
+    Some(Required { any, fold })
+}
+
 /// Literals read from a compiled policy snapshot (`cache`), by regex list: what
 /// [`derive_required_literals`] of the same build returned for it.
 static PRESET: std::sync::RwLock<Option<std::collections::HashMap<Vec<String>, Option<Required>>>> =
@@ -150,6 +168,24 @@ pub(crate) fn derive_required_literals(patterns: &[String]) -> Option<Required> 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn literals_looked_up_one_by_one_are_the_literals_of_the_list() {
+        let lists: [&[&str]; 4] = [
+            &[r"^mcp__.+__(delete|drop)$", r"(?i)Terminal"],
+            &[r"^mcp__.+__", r"rm\s+-rf"],
+            &[r"^mcp__.+__", r".*"],
+            &[r"(?i)Shell|Exec"],
+        ];
+        for l in lists {
+            let v: Vec<String> = l.iter().map(|s| s.to_string()).collect();
+            assert_eq!(
+                super::required_literals_each(&v),
+                super::derive_required_literals(&v),
+                "{l:?}"
+            );
+        }
+    }
 
     #[test]
     fn required_literals_come_from_the_syntax_tree() {

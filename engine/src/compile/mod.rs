@@ -31,7 +31,7 @@ use regex_automata::MatchKind;
 use regex_automata::meta;
 
 pub use error::CompileError;
-use literals::required_literals;
+use literals::required_literals_each;
 use pred::{Anchor, Builder, CPred, has_effect_anchor, has_index_anchor, has_program_anchor};
 
 use crate::matcher::Matcher;
@@ -254,7 +254,7 @@ impl SeamTable {
         }
         let mut errors = Vec::new();
         if !regex_srcs.is_empty() {
-            match required_literals(&regex_srcs) {
+            match required_literals_each(&regex_srcs) {
                 Some(lits) => buckets.lazy_regex = Some((regex_srcs, lits, OnceLock::new())),
                 None => match ::regex::RegexSet::new(&regex_srcs) {
                     Ok(s) => buckets.regex = Some(s),
