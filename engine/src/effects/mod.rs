@@ -38,6 +38,7 @@ pub(crate) mod model;
 pub(crate) mod programs;
 pub(crate) mod scripts;
 pub mod settings;
+mod settings_hooks;
 pub(crate) mod shell;
 #[cfg(test)]
 mod shell_tests;

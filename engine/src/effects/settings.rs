@@ -31,6 +31,10 @@ use serde_json::Value;
 
 pub use super::model::{Agent, Change, SettingsChange};
 use super::model::{Effect, Effects, What};
+use super::settings_hooks::{
+    HOOK_COMMAND_KEYS, NO_OPS, entries, has_hooks, hooks_emptied, mentions_seamguard,
+    no_op_commands,
+};
 use crate::shell_env::ShellEnv;
 
 /// The largest settings file or hook script read from disk, in bytes (1 MiB).
@@ -373,113 +377,6 @@ fn parse(format: Format, text: &str) -> Result<Value, String> {
             .map_err(|e| e.message().to_string())
             .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
     }
-}
-
-/// Whether text names seamguard.
-fn mentions_seamguard(t: &str) -> bool {
-    t.to_ascii_lowercase().contains("seamguard")
-}
-
-/// The hook entries that run seamguard: `(event, matcher, command)`.
-fn entries(doc: &Value) -> BTreeSet<(String, String, String)> {
-    let mut out = BTreeSet::new();
-    let Some(Value::Object(events)) = doc.get("hooks") else {
-        return out;
-    };
-    for (event, groups) in events {
-        let Some(groups) = groups.as_array() else {
-            continue;
-        };
-        for g in groups {
-            let matcher = g
-                .get("matcher")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            // Claude Code, Codex and Gemini CLI nest `hooks: [{command}]` in a group; Cursor
-            // and Copilot CLI put the command on the entry (`command`, `bash`, `powershell`).
-            for h in g
-                .get("hooks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .chain(std::iter::once(g))
-            {
-                for cmd in HOOK_COMMAND_KEYS
-                    .iter()
-                    .filter_map(|k| h.get(k).and_then(Value::as_str))
-                {
-                    if mentions_seamguard(cmd) {
-                        out.insert((event.clone(), matcher.clone(), cmd.to_string()));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The keys of a hook entry that hold the command it runs.
-const HOOK_COMMAND_KEYS: &[&str] = &["command", "bash", "powershell"];
-
-/// Commands that do nothing: a hook command replaced by one of these runs no guard.
-const NO_OPS: &[&str] = &[
-    "true",
-    ":",
-    "exit 0",
-    "/bin/true",
-    "/usr/bin/true",
-    "echo",
-    "echo {}",
-    "cat >/dev/null",
-    "",
-];
-
-/// Whether a document's hooks are present and empty (`"hooks": {}`, `[]`, `null`, or every
-/// event with no entry).
-fn hooks_emptied(doc: &Value) -> bool {
-    match doc.get("hooks") {
-        Some(Value::Null) => true,
-        Some(Value::Object(events)) => events.values().all(|v| match v {
-            Value::Array(a) => a.is_empty(),
-            Value::Null => true,
-            // Gemini CLI's `hooks.enabled` is a switch: hooks that only set it are not
-            // emptied by the text.
-            Value::Bool(_) | Value::Number(_) | Value::String(_) => false,
-            Value::Object(o) => o.is_empty(),
-        }),
-        Some(Value::Array(a)) => a.is_empty(),
-        _ => false,
-    }
-}
-
-/// Whether a document has any hook entry.
-fn has_hooks(doc: &Value) -> bool {
-    doc.get("hooks").is_some() && !hooks_emptied(doc)
-}
-
-/// The hook commands of a document that do nothing (`"command": "true"`).
-fn no_op_commands(doc: &Value) -> usize {
-    let Some(Value::Object(events)) = doc.get("hooks") else {
-        return 0;
-    };
-    let mut n = 0;
-    for g in events.values().filter_map(Value::as_array).flatten() {
-        for h in g
-            .get("hooks")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .chain(std::iter::once(g))
-        {
-            n += HOOK_COMMAND_KEYS
-                .iter()
-                .filter_map(|k| h.get(k).and_then(Value::as_str))
-                .filter(|c| NO_OPS.contains(&c.trim()))
-                .count();
-        }
-    }
-    n
 }
 
 /// A value at a dotted path (`permissions.defaultMode`).

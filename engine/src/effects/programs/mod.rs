@@ -38,7 +38,6 @@ pub(crate) mod search;
 mod system;
 mod text;
 
-pub(crate) use git::fetched_folder;
 pub(crate) use parse::{Parsed, is_remote, parse};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::stdin_language;

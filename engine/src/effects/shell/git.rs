@@ -276,3 +276,54 @@ fn git_key_runs_shell(key: &str, value: &str) -> bool {
         || (k.starts_with("diff.") && (k.ends_with(".textconv") || k.ends_with(".command")))
         || (k.starts_with("merge.") && k.ends_with(".driver"))
 }
+
+/// The folder a clone or checkout fills with what it fetched: `git clone URL [DIR]`, `gh repo
+/// clone REPO [DIR]`, `hg clone URL [DIR]`, `svn checkout|co URL [DIR]`: DIR, or the last
+/// component of the URL or repository without `.git` (`git clone https://h/u/tool.git` →
+/// `tool`). `None` for any other command, or when the folder is only known at run time.
+pub(super) fn fetched_folder(c: &SimpleCommand) -> Option<String> {
+    let words: Vec<Arg> = match c.basename() {
+        "git" | "hg" | "svn" => {
+            let p = crate::effects::programs::parse(c)?;
+            let sub = p.sub.first().map(String::as_str);
+            let fills = matches!(
+                (c.basename(), sub),
+                ("git" | "hg", Some("clone")) | ("svn", Some("checkout" | "co"))
+            );
+            if !fills {
+                return None;
+            }
+            p.operands.into_iter().map(|(_, a)| a).collect()
+        }
+        "gh" => {
+            let at = c
+                .args
+                .windows(2)
+                .position(|w| w[0].text == "repo" && w[1].text == "clone")?;
+            c.args[at + 2..]
+                .iter()
+                .take_while(|a| a.text != "--")
+                .filter(|a| !a.text.starts_with('-'))
+                .cloned()
+                .collect()
+        }
+        _ => return None,
+    };
+    let folder = match words.as_slice() {
+        [_, dir, ..] => dir.clone(),
+        [source] => {
+            let name = source
+                .text
+                .trim_end_matches('/')
+                .rsplit(['/', ':'])
+                .next()
+                .unwrap_or("");
+            Arg {
+                text: name.trim_end_matches(".git").to_string(),
+                dynamic: source.dynamic,
+            }
+        }
+        [] => return None,
+    };
+    (!folder.dynamic && !folder.text.is_empty()).then_some(folder.text)
+}

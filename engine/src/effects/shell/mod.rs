@@ -178,7 +178,7 @@ fn lens_commands(
             }
         }
         // A clone fills a folder with fetched files: running one of them runs fetched code.
-        if let Some(folder) = crate::effects::programs::fetched_folder(c) {
+        if let Some(folder) = self::git::fetched_folder(c) {
             downloaded.push(format!("{}/", in_cwd(c.cwd.as_deref(), &folder)));
         }
         let redirected = out.list.len();

@@ -4,8 +4,8 @@
 //! of its folder: a [`GrantKind::ServedFolder`] grant with the folder's path.
 
 use super::out::Out;
+use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::network::{SERVERS, Server};
-use crate::effects::{Grant, GrantKind, PathRef, What};
 use crate::shell::{Arg, SimpleCommand};
 
 /// Whether an address (`127.0.0.1`, `localhost:8000`, `[::1]:80`) is the loopback one.
