@@ -392,6 +392,9 @@ fn replay_keeps_the_memory_of_each_recorded_session() {
             .collect()
     };
     let delete = &[
+        // The script's `rm -rf ~` is written literally: it is also a delete outside the
+        // project (the rule judges lines with no expansion by their resolved paths).
+        "delete-outside-project-needs-approval",
         "no-recursive-delete-of-root-or-home",
         "no-recursive-delete-outside-project",
         // The deleted folder holds the project: its root and history go with it.
