@@ -13,43 +13,38 @@ pub(super) fn mentions_seamguard(t: &str) -> bool {
     t.to_ascii_lowercase().contains("seamguard")
 }
 
-/// The hook entries that run seamguard: `(event, matcher, command)`.
-pub(super) fn entries(doc: &Value) -> BTreeSet<(String, String, String)> {
-    let mut out = BTreeSet::new();
+/// Every hook command of a document: `(event, matcher, command)`. Claude Code, Codex and
+/// Gemini CLI nest `hooks: [{command}]` in a group; Cursor and Copilot CLI put the command on
+/// the entry (`command`, `bash`, `powershell`).
+fn hook_commands(doc: &Value) -> Vec<(&str, &str, &str)> {
+    let mut out = Vec::new();
     let Some(Value::Object(events)) = doc.get("hooks") else {
         return out;
     };
     for (event, groups) in events {
-        let Some(groups) = groups.as_array() else {
-            continue;
-        };
-        for g in groups {
-            let matcher = g
-                .get("matcher")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            // Claude Code, Codex and Gemini CLI nest `hooks: [{command}]` in a group; Cursor
-            // and Copilot CLI put the command on the entry (`command`, `bash`, `powershell`).
-            for h in g
-                .get("hooks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .chain(std::iter::once(g))
-            {
+        for g in groups.as_array().into_iter().flatten() {
+            let matcher = g.get("matcher").and_then(Value::as_str).unwrap_or("");
+            let entries = g.get("hooks").and_then(Value::as_array);
+            for h in entries.into_iter().flatten().chain(std::iter::once(g)) {
                 for cmd in HOOK_COMMAND_KEYS
                     .iter()
                     .filter_map(|k| h.get(k).and_then(Value::as_str))
                 {
-                    if mentions_seamguard(cmd) {
-                        out.insert((event.clone(), matcher.clone(), cmd.to_string()));
-                    }
+                    out.push((event.as_str(), matcher, cmd));
                 }
             }
         }
     }
     out
+}
+
+/// The hook entries that run seamguard: `(event, matcher, command)`.
+pub(super) fn entries(doc: &Value) -> BTreeSet<(String, String, String)> {
+    hook_commands(doc)
+        .into_iter()
+        .filter(|(_, _, cmd)| mentions_seamguard(cmd))
+        .map(|(e, m, c)| (e.to_string(), m.to_string(), c.to_string()))
+        .collect()
 }
 
 /// The keys of a hook entry that hold the command it runs.
@@ -93,24 +88,8 @@ pub(super) fn has_hooks(doc: &Value) -> bool {
 
 /// The hook commands of a document that do nothing (`"command": "true"`).
 pub(super) fn no_op_commands(doc: &Value) -> usize {
-    let Some(Value::Object(events)) = doc.get("hooks") else {
-        return 0;
-    };
-    let mut n = 0;
-    for g in events.values().filter_map(Value::as_array).flatten() {
-        for h in g
-            .get("hooks")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .chain(std::iter::once(g))
-        {
-            n += HOOK_COMMAND_KEYS
-                .iter()
-                .filter_map(|k| h.get(k).and_then(Value::as_str))
-                .filter(|c| NO_OPS.contains(&c.trim()))
-                .count();
-        }
-    }
-    n
+    hook_commands(doc)
+        .iter()
+        .filter(|(_, _, cmd)| NO_OPS.contains(&cmd.trim()))
+        .count()
 }
