@@ -421,8 +421,14 @@ impl LineAnalysis {
                 // Unquoted delimiters expand `$…` and `` `…` `` in the text at run time, as
                 // inside double quotes: the commands substituted there run (`cat <<EOF` with
                 // `$(cat ~/.ssh/id_rsa)` in its body reads the key).
+                // Only a heredoc of the line itself is expanded so, and it is paid from the
+                // line's unrolling budget: a heredoc inside a substitution inside a heredoc
+                // body (noise can nest them to the depth limit) would otherwise be analysed
+                // once per level it is reached from.
                 let expands = doc.requires_expansion && doc.doc.value.contains(['$', '`']);
-                if expands {
+                let cost = doc.doc.value.len();
+                if expands && depth == 0 && cost <= self.loop_budget {
+                    self.loop_budget -= cost;
                     let quoted = format!("\"{}\"", doc.doc.value.replace('"', "\\\""));
                     self.word(&ast::Word::new(&quoted), via, depth);
                 }
