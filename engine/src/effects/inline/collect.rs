@@ -211,12 +211,7 @@ impl Collect<'_> {
     }
 
     /// A `send` to a URL.
-    pub(super) fn send_url(
-        &mut self,
-        url: &Res,
-        method: Option<String>,
-        body: Vec<BodySource>,
-    ) {
+    pub(super) fn send_url(&mut self, url: &Res, method: Option<String>, body: Vec<BodySource>) {
         let dynamic = self.dynamic && url.text.contains('$');
         // Read already as a download whose response runs (`exec(urlopen(u).read())`).
         if body.is_empty()
@@ -230,11 +225,7 @@ impl Collect<'_> {
         }
         self.push(What::Send(Send {
             url: Some(url.text.clone()),
-            endpoint: if dynamic {
-                None
-            } else {
-                url::parse(&url.text)
-            },
+            endpoint: if dynamic { None } else { url::parse(&url.text) },
             method,
             body,
             dynamic,
@@ -309,12 +300,7 @@ impl Collect<'_> {
     }
 
     /// A `send` to `host` (and `port`), no URL.
-    pub(super) fn send_host(
-        &mut self,
-        host: &Res,
-        port: Option<&str>,
-        body: Vec<BodySource>,
-    ) {
+    pub(super) fn send_host(&mut self, host: &Res, port: Option<&str>, body: Vec<BodySource>) {
         let h = host.text.as_str();
         let target = match port {
             Some(p) if h.contains(':') && !h.starts_with('[') => format!("[{h}]:{p}"),
@@ -324,11 +310,7 @@ impl Collect<'_> {
         let dynamic = self.dynamic && h.contains('$');
         self.push(What::Send(Send {
             url: None,
-            endpoint: if dynamic {
-                None
-            } else {
-                url::parse(&target)
-            },
+            endpoint: if dynamic { None } else { url::parse(&target) },
             method: None,
             body,
             dynamic,

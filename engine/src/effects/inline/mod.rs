@@ -73,11 +73,8 @@ pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_
 pub(crate) use resolve::{nodes, text, unescape};
 
 // The walkers' shared parts, named here for the language readers below.
-use collect::{Collect, Found, add_body};
-use resolve::{
-    Bindings, Budget, MADE_TEMP, MAX_RESOLVE_DEPTH, MAX_STEPS, Res, TEMP_DIR, argv_item, mode_text,
-    path_text,
-};
+use collect::{Collect, Found};
+use resolve::{Bindings, Budget, MAX_STEPS, Res};
 use rounds::{Rounds, read_in_rounds, rounds_from_fields};
 
 /// Code an interpreter on a command line runs: who runs it, its language, the code, and the
