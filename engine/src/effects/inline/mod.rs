@@ -55,6 +55,7 @@ mod resolve;
 #[cfg(test)]
 mod round_tests;
 mod rounds;
+mod sources;
 #[cfg(test)]
 mod tests;
 

@@ -8,39 +8,24 @@ use tree_sitter::Node;
 
 use super::Js;
 use crate::effects::inline::collect::add_body;
-use crate::effects::inline::resolve::{MAX_RESOLVE_DEPTH, Res, nodes, path_text};
+use crate::effects::inline::resolve::{Bindings, Budget, Res, nodes, path_text};
+use crate::effects::inline::sources::{self, Reader};
 use crate::effects::model::{BodySource, PathRef};
 
 impl<'t> Js<'t, '_> {
-    /// The downloads whose response `n` is made of: `fetch` and `axios` requests inside it,
-    /// or inside what a name in it was bound to (three bindings deep); each with its URL
-    /// when known here.
+    /// The downloads whose response `n` is made of ([`sources::fetches_in`]).
     pub(super) fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
-        let mut out = Vec::new();
-        let mut todo = vec![(n, 0_u8)];
-        while let Some((node, depth)) = todo.pop() {
-            for d in super::nodes(node) {
-                match d.kind() {
-                    "call_expression" => {
-                        let q = d
-                            .child_by_field_name("function")
-                            .and_then(|f| self.qual(f, 0))
-                            .unwrap_or_default();
-                        if q == "fetch" || q == "axios" || q.starts_with("axios.") {
-                            let first = self.args(d).first().copied();
-                            out.push(first.and_then(|u| self.res(u, 0)));
-                        }
-                    }
-                    "identifier" if depth < 3 => {
-                        if let Some(v) = self.bind.once(self.t(d)) {
-                            todo.push((v, depth + 1));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        out
+        sources::fetches_in(self, n)
+    }
+
+    /// Where the data of an expression comes from ([`sources::body`]).
+    pub(super) fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        sources::body(self, n, depth)
+    }
+
+    /// The environment variables and files an expression reads ([`sources::env_sources`]).
+    pub(super) fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        sources::env_sources(self, n, depth)
     }
 
     /// What is written on the object a call returns (a request, a socket): the data of its
@@ -102,98 +87,112 @@ impl<'t> Js<'t, '_> {
         }
         body
     }
+}
 
-    /// Where the data of an expression comes from: environment variables, files read, or
-    /// literal text.
-    pub(super) fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        let mut out = self.env_sources(n, depth);
-        if self.res(n, depth).is_some() {
-            add_body(&mut out, vec![BodySource::Literal]);
-        }
-        out
+impl<'t> Reader<'t> for Js<'t, '_> {
+    const CALL: &'static str = "call_expression";
+
+    fn budget(&self) -> &Budget {
+        &self.budget
     }
 
-    /// The environment variables and files an expression reads (`process.env.X`,
-    /// `Deno.env.get('X')`, `fs.readFileSync(p)`).
-    pub(super) fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        if !self.budget.spend() {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        if depth > MAX_RESOLVE_DEPTH {
-            return out;
-        }
-        for m in nodes(n) {
-            match m.kind() {
-                "member_expression" | "subscript_expression"
-                    if matches!(
-                        self.qual(m, depth).as_deref(),
-                        Some("process.env" | "Bun.env")
-                    ) && !m.parent().is_some_and(|p| {
-                        matches!(p.kind(), "member_expression" | "subscript_expression")
-                            && p.child_by_field_name("object")
-                                .is_some_and(|o| o.id() == m.id())
-                    }) =>
-                {
-                    // `JSON.stringify(process.env)`, `{...process.env}`: every variable.
-                    add_body(&mut out, vec![BodySource::Environment]);
-                }
-                "member_expression" | "subscript_expression" => {
-                    if let Some(q) = self.qual(m, depth)
-                        && let Some(name) = q
-                            .strip_prefix("process.env.")
-                            .or_else(|| q.strip_prefix("Bun.env."))
-                        && !name.contains('.')
-                    {
-                        add_body(&mut out, vec![BodySource::Env(name.to_string())]);
-                    }
-                }
-                "call_expression" => {
-                    let Some(f) = m.child_by_field_name("function") else {
-                        continue;
-                    };
-                    let first = self.args(m).first().copied();
-                    match self.qual(f, depth).as_deref() {
-                        Some("Deno.env.toObject") => {
-                            add_body(&mut out, vec![BodySource::Environment]);
-                        }
-                        Some("Deno.env.get") => {
-                            if let Some(name) = first.and_then(|k| self.res(k, depth)) {
-                                add_body(&mut out, vec![BodySource::Env(name.text)]);
-                            }
-                        }
-                        Some(
-                            "fs.readFile" | "Deno.readTextFile" | "Deno.readFile" | "Bun.file",
-                        ) => {
-                            if let Some(p) = first.and_then(|p| self.res(p, depth)) {
-                                let text = path_text(&p, self.tilde_is_home);
-                                add_body(
-                                    &mut out,
-                                    vec![BodySource::File(PathRef::new(text, None))],
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                "identifier" => {
-                    let is_prop = m.parent().is_some_and(|p| {
-                        p.kind() == "member_expression"
-                            && p.child_by_field_name("property")
-                                .is_some_and(|a| a.id() == m.id())
-                    });
-                    if !is_prop && let Some(v) = self.bind.once(self.t(m)) {
-                        add_body(&mut out, self.env_sources(v, depth + 1));
-                    }
-                }
-                "shorthand_property_identifier" => {
-                    if let Some(v) = self.bind.once(self.t(m)) {
-                        add_body(&mut out, self.env_sources(v, depth + 1));
-                    }
-                }
-                _ => {}
+    fn bound(&self) -> &Bindings<'t> {
+        &self.bind
+    }
+
+    fn node_text(&self, n: Node<'_>) -> &str {
+        self.t(n)
+    }
+
+    fn full_name(&self, n: Node<'t>, depth: usize) -> Option<String> {
+        self.qual(n, depth)
+    }
+
+    fn value_of(&self, n: Node<'t>, depth: usize) -> Option<Res> {
+        self.res(n, depth)
+    }
+
+    /// `fetch` and `axios` requests.
+    fn downloads(q: &str) -> bool {
+        q == "fetch" || q == "axios" || q.starts_with("axios.")
+    }
+
+    fn url_arg(&self, call: Node<'t>) -> Option<Node<'t>> {
+        self.args(call).first().copied()
+    }
+
+    fn is_literal(&self, _: Node<'t>) -> bool {
+        false
+    }
+
+    /// `process.env.X`, `JSON.stringify(process.env)`, `Deno.env.get('X')`,
+    /// `fs.readFileSync(p)`.
+    fn reads(&self, m: Node<'t>, depth: usize, out: &mut Vec<BodySource>) -> bool {
+        match m.kind() {
+            "member_expression" | "subscript_expression"
+                if matches!(
+                    self.qual(m, depth).as_deref(),
+                    Some("process.env" | "Bun.env")
+                ) && !m.parent().is_some_and(|p| {
+                    matches!(p.kind(), "member_expression" | "subscript_expression")
+                        && p.child_by_field_name("object")
+                            .is_some_and(|o| o.id() == m.id())
+                }) =>
+            {
+                // `JSON.stringify(process.env)`, `{...process.env}`: every variable.
+                add_body(out, vec![BodySource::Environment]);
             }
+            "member_expression" | "subscript_expression" => {
+                if let Some(q) = self.qual(m, depth)
+                    && let Some(name) = q
+                        .strip_prefix("process.env.")
+                        .or_else(|| q.strip_prefix("Bun.env."))
+                    && !name.contains('.')
+                {
+                    add_body(out, vec![BodySource::Env(name.to_string())]);
+                }
+            }
+            "call_expression" => {
+                let Some(f) = m.child_by_field_name("function") else {
+                    return true;
+                };
+                let first = self.args(m).first().copied();
+                match self.qual(f, depth).as_deref() {
+                    Some("Deno.env.toObject") => {
+                        add_body(out, vec![BodySource::Environment]);
+                    }
+                    Some("Deno.env.get") => {
+                        if let Some(name) = first.and_then(|k| self.res(k, depth)) {
+                            add_body(out, vec![BodySource::Env(name.text)]);
+                        }
+                    }
+                    Some("fs.readFile" | "Deno.readTextFile" | "Deno.readFile" | "Bun.file") => {
+                        if let Some(p) = first.and_then(|p| self.res(p, depth)) {
+                            let text = path_text(&p, self.tilde_is_home);
+                            add_body(out, vec![BodySource::File(PathRef::new(text, None))]);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => return false,
         }
-        out
+        true
+    }
+
+    /// An identifier that is not a property name, or a shorthand property (`{x}`).
+    fn name_ref(&self, m: Node<'t>) -> Option<&str> {
+        match m.kind() {
+            "identifier" => {
+                let is_prop = m.parent().is_some_and(|p| {
+                    p.kind() == "member_expression"
+                        && p.child_by_field_name("property")
+                            .is_some_and(|a| a.id() == m.id())
+                });
+                (!is_prop).then(|| self.t(m))
+            }
+            "shorthand_property_identifier" => Some(self.t(m)),
+            _ => None,
+        }
     }
 }

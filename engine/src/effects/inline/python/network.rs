@@ -8,39 +8,24 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::collect::{Collect, add_body};
-use crate::effects::inline::resolve::{MAX_RESOLVE_DEPTH, Res, nodes, path_text, text};
+use crate::effects::inline::resolve::{Bindings, Budget, Res, path_text, text};
+use crate::effects::inline::sources::{self, Reader};
 use crate::effects::model::BodySource;
 
 impl<'t> Py<'t, '_> {
-    /// The downloads whose response `n` is made of: HTTP requests (`urlopen`, `requests`,
-    /// `httpx`) inside it, or inside what a name in it was bound to (three bindings deep);
-    /// each with its URL when known here.
+    /// The downloads whose response `n` is made of ([`sources::fetches_in`]).
     pub(super) fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
-        let mut out = Vec::new();
-        let mut todo = vec![(n, 0_u8)];
-        while let Some((node, depth)) = todo.pop() {
-            for d in super::nodes(node) {
-                match d.kind() {
-                    "call" => {
-                        let q = d
-                            .child_by_field_name("function")
-                            .and_then(|f| self.qual(f, 0))
-                            .unwrap_or_default();
-                        if q == "urllib.request.urlopen" || is_http_client(&q) {
-                            let url = self.arg(d, 0, "url").and_then(|u| self.res(u, 0));
-                            out.push(url);
-                        }
-                    }
-                    "identifier" if depth < 3 => {
-                        if let Some(v) = self.bind.once(self.t(d)) {
-                            todo.push((v, depth + 1));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        out
+        sources::fetches_in(self, n)
+    }
+
+    /// Where the data of an expression comes from ([`sources::body`]).
+    pub(super) fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        sources::body(self, n, depth)
+    }
+
+    /// The environment variables and files an expression reads ([`sources::env_sources`]).
+    pub(super) fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        sources::env_sources(self, n, depth)
     }
 
     /// `urlopen(url_or_request, data)`.
@@ -200,100 +185,6 @@ impl<'t> Py<'t, '_> {
         body
     }
 
-    /// Where the data of an expression comes from: environment variables, files read, or
-    /// literal text.
-    pub(super) fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        let mut out = self.env_sources(n, depth);
-        if self.res(n, depth).is_some() || n.kind() == "string" {
-            add_body(&mut out, vec![BodySource::Literal]);
-        }
-        out
-    }
-
-    /// The environment variables and files an expression reads (`os.environ['X']`,
-    /// `os.getenv('X')`, `open(p).read()`, `Path(p).read_text()`, an open file handle).
-    pub(super) fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        if !self.budget.spend() {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        if depth > MAX_RESOLVE_DEPTH {
-            return out;
-        }
-        for m in nodes(n) {
-            match m.kind() {
-                // `dict(os.environ)`, `os.environ.copy()`, `str(os.environ)`: every variable.
-                "attribute" | "identifier"
-                    if matches!(
-                        self.qual(m, depth).as_deref(),
-                        Some("os.environ" | "os.environb")
-                    ) && self.whole_environ(m) =>
-                {
-                    add_body(&mut out, vec![BodySource::Environment]);
-                }
-                "subscript" => {
-                    if let (Some(v), Some(k)) = (
-                        m.child_by_field_name("value"),
-                        m.child_by_field_name("subscript"),
-                    ) && self.qual(v, depth).as_deref() == Some("os.environ")
-                        && let Some(name) = self.res(k, depth)
-                    {
-                        add_body(&mut out, vec![BodySource::Env(name.text)]);
-                    }
-                }
-                "call" => {
-                    let Some(f) = m.child_by_field_name("function") else {
-                        continue;
-                    };
-                    match self.qual(f, depth).as_deref() {
-                        Some("os.getenv" | "os.environ.get") => {
-                            if let Some(name) =
-                                self.arg(m, 0, "key").and_then(|k| self.res(k, depth))
-                            {
-                                add_body(&mut out, vec![BodySource::Env(name.text)]);
-                            }
-                            continue;
-                        }
-                        Some("open" | "io.open" | "codecs.open") => {
-                            if let Some(p) = self.arg(m, 0, "file").and_then(|p| self.res(p, depth))
-                            {
-                                add_body(&mut out, vec![BodySource::File(self.path_of(&p))]);
-                            }
-                            continue;
-                        }
-                        _ => {}
-                    }
-                    if f.kind() == "attribute"
-                        && let (Some(obj), Some(attr)) = (
-                            f.child_by_field_name("object"),
-                            f.child_by_field_name("attribute"),
-                        )
-                        && matches!(self.t(attr), "read_text" | "read_bytes" | "open")
-                        && self.is_path(obj, depth)
-                        && let Some(p) = self.res(obj, depth)
-                    {
-                        add_body(&mut out, vec![BodySource::File(self.path_of(&p))]);
-                    }
-                }
-                "identifier" => {
-                    let is_attr_name = m.parent().is_some_and(|p| {
-                        p.kind() == "attribute"
-                            && p.child_by_field_name("attribute")
-                                .is_some_and(|a| a.id() == m.id())
-                    });
-                    if is_attr_name {
-                        continue;
-                    }
-                    if let Some(v) = self.bind.once(self.t(m)) {
-                        add_body(&mut out, self.env_sources(v, depth + 1));
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
-    }
-
     /// Whether `os.environ` at `m` is used whole (`dict(os.environ)`, `os.environ.copy()`),
     /// not one variable of it (`os.environ['X']`, `os.environ.get('X')`).
     pub(super) fn whole_environ(&self, m: Node<'t>) -> bool {
@@ -343,4 +234,110 @@ pub(super) fn is_http_client(q: &str) -> bool {
             verb,
             "get" | "post" | "put" | "patch" | "delete" | "head" | "options" | "request" | "stream"
         )
+}
+
+impl<'t> Reader<'t> for Py<'t, '_> {
+    const CALL: &'static str = "call";
+
+    fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    fn bound(&self) -> &Bindings<'t> {
+        &self.bind
+    }
+
+    fn node_text(&self, n: Node<'_>) -> &str {
+        self.t(n)
+    }
+
+    fn full_name(&self, n: Node<'t>, depth: usize) -> Option<String> {
+        self.qual(n, depth)
+    }
+
+    fn value_of(&self, n: Node<'t>, depth: usize) -> Option<Res> {
+        self.res(n, depth)
+    }
+
+    /// HTTP requests: `urlopen`, `requests`, `httpx`.
+    fn downloads(q: &str) -> bool {
+        q == "urllib.request.urlopen" || is_http_client(q)
+    }
+
+    fn url_arg(&self, call: Node<'t>) -> Option<Node<'t>> {
+        self.arg(call, 0, "url")
+    }
+
+    fn is_literal(&self, n: Node<'t>) -> bool {
+        n.kind() == "string"
+    }
+
+    /// `os.environ['X']`, `os.getenv('X')`, `dict(os.environ)`, `open(p).read()`,
+    /// `Path(p).read_text()`.
+    fn reads(&self, m: Node<'t>, depth: usize, out: &mut Vec<BodySource>) -> bool {
+        match m.kind() {
+            // `dict(os.environ)`, `os.environ.copy()`, `str(os.environ)`: every variable.
+            "attribute" | "identifier"
+                if matches!(
+                    self.qual(m, depth).as_deref(),
+                    Some("os.environ" | "os.environb")
+                ) && self.whole_environ(m) =>
+            {
+                add_body(out, vec![BodySource::Environment]);
+            }
+            "subscript" => {
+                if let (Some(v), Some(k)) = (
+                    m.child_by_field_name("value"),
+                    m.child_by_field_name("subscript"),
+                ) && self.qual(v, depth).as_deref() == Some("os.environ")
+                    && let Some(name) = self.res(k, depth)
+                {
+                    add_body(out, vec![BodySource::Env(name.text)]);
+                }
+            }
+            "call" => {
+                let Some(f) = m.child_by_field_name("function") else {
+                    return true;
+                };
+                match self.qual(f, depth).as_deref() {
+                    Some("os.getenv" | "os.environ.get") => {
+                        if let Some(name) = self.arg(m, 0, "key").and_then(|k| self.res(k, depth)) {
+                            add_body(out, vec![BodySource::Env(name.text)]);
+                        }
+                        return true;
+                    }
+                    Some("open" | "io.open" | "codecs.open") => {
+                        if let Some(p) = self.arg(m, 0, "file").and_then(|p| self.res(p, depth)) {
+                            add_body(out, vec![BodySource::File(self.path_of(&p))]);
+                        }
+                        return true;
+                    }
+                    _ => {}
+                }
+                if f.kind() == "attribute"
+                    && let (Some(obj), Some(attr)) = (
+                        f.child_by_field_name("object"),
+                        f.child_by_field_name("attribute"),
+                    )
+                    && matches!(self.t(attr), "read_text" | "read_bytes" | "open")
+                    && self.is_path(obj, depth)
+                    && let Some(p) = self.res(obj, depth)
+                {
+                    add_body(out, vec![BodySource::File(self.path_of(&p))]);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// An identifier that is not an attribute's name (`x`, not the `y` of `x.y`).
+    fn name_ref(&self, m: Node<'t>) -> Option<&str> {
+        let is_attr_name = m.parent().is_some_and(|p| {
+            p.kind() == "attribute"
+                && p.child_by_field_name("attribute")
+                    .is_some_and(|a| a.id() == m.id())
+        });
+        (m.kind() == "identifier" && !is_attr_name).then(|| self.t(m))
+    }
 }
