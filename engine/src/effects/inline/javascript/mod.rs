@@ -19,7 +19,6 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{Bindings, Budget, Collect, nodes, read_in_rounds, rounds_from_fields, text};
-use resolve::module_name;
 
 /// Collect the effects of a parsed program.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
@@ -373,5 +372,16 @@ impl<'t> Js<'t, '_> {
                 self.bind.bind(&name, None);
             }
         }
+    }
+}
+
+/// A module name without its `node:` scheme, with `fs/promises` as `fs`.
+fn module_name(m: &str) -> String {
+    let m = m.strip_prefix("node:").unwrap_or(m);
+    match m {
+        "fs/promises" | "fs-extra" | "graceful-fs" | "original-fs" => "fs".into(),
+        "path/posix" => "path".into(),
+        "child_process/promises" => "child_process".into(),
+        other => other.to_string(),
     }
 }

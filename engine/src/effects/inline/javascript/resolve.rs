@@ -6,7 +6,7 @@
 
 use tree_sitter::Node;
 
-use super::Js;
+use super::{Js, module_name};
 use crate::effects::inline::resolve::{MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, unescape};
 
 impl<'t> Js<'t, '_> {
@@ -286,17 +286,6 @@ impl<'t> Js<'t, '_> {
             .into_iter()
             .map(|k| self.res(k, d + 1).map(|r| r.text))
             .collect()
-    }
-}
-
-/// A module name without its `node:` scheme, with `fs/promises` as `fs`.
-pub(super) fn module_name(m: &str) -> String {
-    let m = m.strip_prefix("node:").unwrap_or(m);
-    match m {
-        "fs/promises" | "fs-extra" | "graceful-fs" | "original-fs" => "fs".into(),
-        "path/posix" => "path".into(),
-        "child_process/promises" => "child_process".into(),
-        other => other.to_string(),
     }
 }
 
