@@ -186,8 +186,8 @@ pub(crate) fn manifest_grants(text: &str) -> Vec<(GrantKind, Option<String>, Str
 
 /// `kubectl apply|create|replace -f FILE`: what the manifest grants, read from what the same
 /// line wrote to FILE (`cat > pod.yaml <<EOF … EOF && kubectl apply -f pod.yaml`), else from
-/// the file on disk (a regular file, at most [`super::scripts::MAX_SCRIPT`] bytes). A folder,
-/// a URL or a file that is not there adds nothing.
+/// the file on disk (a regular file, at most [`MAX_SCRIPT`](super::scripts::disk::MAX_SCRIPT)
+/// bytes). A folder, a URL or a file that is not there adds nothing.
 pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
     let mut found = Vec::new();
     for (i, e) in fx.list.iter().enumerate() {

@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::json;
 
-use super::{Disk, MAX_SCRIPT, MakeCall, Makefile, read_script};
+use super::disk::MAX_SCRIPT;
+use super::{Disk, MakeCall, Makefile, read_script};
 use crate::effects::{Effects, What, effects_of};
 use crate::memory::{Entry, SessionMemory, with_memory};
 use crate::shell::Arg;
