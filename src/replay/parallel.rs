@@ -210,6 +210,8 @@ impl Shared {
 
 #[cfg(test)]
 mod tests {
+    use seamguard_engine::readers::EventReader;
+
     use super::*;
 
     #[test]
