@@ -25,5 +25,5 @@ impl Outcome {
 /// assert_eq!(r, "No secrets here.; Asks first");
 /// ```
 pub fn plain_reasons<'a>(reasons: impl Iterator<Item = &'a str>) -> String {
-    super::join_reasons_as(reasons.map(|t| (t, "")), false)
+    super::reasons::join_reasons_as(reasons.map(|t| (t, "")), false)
 }

@@ -1,0 +1,442 @@
+//! Tests of the policy cache: file entries, snapshots, their keys and eviction.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+use super::*;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sg-cache-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn cached_load_equals_direct_load_and_edits_miss() {
+    let dir = temp("file");
+    let pol = dir.join("p.toml");
+    let text = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { program = \"rm\", flags_any = [\"-r\"] }\ndecision = \"deny\"\n";
+    std::fs::write(&pol, text).unwrap();
+    let cache = dir.join("cache");
+    let direct = crate::load::load_file_with(&pol, Scope::User, 3, LoadOptions::hook());
+    let first = load_file_cached(&pol, Scope::User, 3, LoadOptions::hook(), &cache);
+    let second = load_file_cached(&pol, Scope::User, 3, LoadOptions::hook(), &cache);
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+    for l in [&first, &second] {
+        assert_eq!(l.rules, direct.rules);
+        assert_eq!(l.meta, direct.meta);
+        assert_eq!(l.diagnostics, direct.diagnostics);
+    }
+    // A damaged entry is replaced, not trusted.
+    let entry = std::fs::read_dir(&cache)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x20;
+    std::fs::write(&entry, &bytes).unwrap();
+    let third = load_file_cached(&pol, Scope::User, 3, LoadOptions::hook(), &cache);
+    assert_eq!(third.rules, direct.rules);
+    // An edit is a new entry.
+    std::fs::write(&pol, text.replace("deny", "ask")).unwrap();
+    let edited = load_file_cached(&pol, Scope::User, 3, LoadOptions::hook(), &cache);
+    assert_eq!(
+        edited.rules[0].action.decision,
+        Some(crate::policy::DecisionValue::Ask)
+    );
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The bundled library and the strict profile, as the hook finds them.
+fn library() -> Vec<(PathBuf, Scope)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
+    let mut out = Vec::new();
+    for d in [root.clone(), root.join("strict")] {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        v.sort();
+        out.extend(v.into_iter().map(|p| (p, Scope::Cli)));
+    }
+    out
+}
+
+fn direct_set(paths: &[(PathBuf, Scope)]) -> Vec<LoadedPolicy> {
+    let mut v: Vec<LoadedPolicy> = paths
+        .iter()
+        .enumerate()
+        .map(|(i, (p, s))| crate::load::load_file_with(p, *s, i, LoadOptions::hook()))
+        .collect();
+    crate::lists::resolve(&mut v);
+    v
+}
+
+fn same(a: &[LoadedPolicy], b: &[LoadedPolicy]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.meta, y.meta);
+        assert_eq!(x.diagnostics, y.diagnostics);
+        assert_eq!(x.rules, y.rules);
+    }
+}
+
+fn part(seam: Seam, tool: &str) -> Part {
+    let mut payload = serde_json::json!({ "hook_event_name": seam.event_name() });
+    if let Some(f) = seam.matcher_subject().field() {
+        payload[f] = Value::from(tool);
+    }
+    Part::of_payload(&payload).unwrap()
+}
+
+#[test]
+fn the_library_round_trips_whole_and_per_part() {
+    let dir = temp("library");
+    let paths = library();
+    let direct = direct_set(&paths);
+    let built = load_set_cached(&paths, LoadOptions::hook(), &dir, None);
+    assert_eq!(built.how, SnapshotUse::Built);
+    same(&built.policies, &direct);
+    let again = load_set_cached(&paths, LoadOptions::hook(), &dir, None);
+    assert_eq!(again.how, SnapshotUse::Metadata);
+    assert_eq!(again.key, built.key);
+    same(&again.policies, &direct);
+    let parts = [
+        part(Seam::PreTool, "Bash"),
+        part(Seam::PreTool, "Read"),
+        part(Seam::PreTool, "apply_patch"),
+        part(Seam::PreTool, "mcp__github__create_issue"),
+        part(Seam::PostTool, "Bash"),
+        part(Seam::PromptSubmit, ""),
+        part(Seam::Stop, ""),
+    ];
+    for p in &parts {
+        let got = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(p));
+        assert_eq!(got.how, SnapshotUse::Metadata);
+        let want = keep_part(direct_set(&paths), Some(p));
+        same(&got.policies, &want);
+        // Every rule of the seam that the matcher could select is there.
+        let all: usize = direct
+            .iter()
+            .flat_map(|l| &l.rules)
+            .filter(|r| r.seam == p.seam && p.subjects.iter().any(|s| r.matcher.matches(s)))
+            .count();
+        let kept: usize = got
+            .policies
+            .iter()
+            .flat_map(|l| &l.rules)
+            .filter(|r| p.subjects.iter().any(|s| r.matcher.matches(s)))
+            .count();
+        assert_eq!(kept, all, "{p:?}");
+    }
+    // Every stored literal set is what the syntax tree gives (through the file entries).
+    let bytes = std::fs::read(content_path(&dir, built.key.unwrap())).unwrap();
+    let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+    let mut checked = 0;
+    let mut matchers = 0;
+    for sref in &header.sections {
+        let at = 20 + head_len + sref.offset as usize;
+        let sec: Section = postcard::from_bytes(&bytes[at..at + sref.len as usize]).unwrap();
+        for l in &sec.literals {
+            let want = derive_required_literals(&l.patterns).map(|r| (r.any, r.fold));
+            assert_eq!(l.required, want, "{:?}", l.patterns);
+            checked += 1;
+            // The regex matchers (`tool = '^mcp__.+__…'`) are stored one by one.
+            matchers += usize::from(l.patterns.len() == 1 && l.patterns[0].starts_with("^mcp__"));
+        }
+    }
+    assert!(checked > 50, "{checked} regex tests");
+    assert!(matchers >= 3, "{matchers} regex matchers");
+    let bash = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(&parts[0]));
+    assert!(
+        bash.policies
+            .iter()
+            .all(|l| l.rules.iter().all(|r| r.seam == Seam::PreTool))
+    );
+    assert!(bash.policies.iter().map(|l| l.rules.len()).sum::<usize>() > 20);
+    let prompt = load_set_cached(&paths, LoadOptions::hook(), &dir, Some(&parts[5]));
+    assert!(
+        prompt
+            .policies
+            .iter()
+            .all(|l| l.rules.iter().all(|r| r.seam == Seam::PromptSubmit))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Copy the library into a folder of its own, so its files can be edited.
+fn library_copy(dir: &Path) -> Vec<(PathBuf, Scope)> {
+    library()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (p, s))| {
+            let to = dir.join(format!(
+                "{i:02}-{}",
+                p.file_name().unwrap().to_string_lossy()
+            ));
+            std::fs::copy(&p, &to).unwrap();
+            (to, s)
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompt_event_decodes_no_bash_section_and_damage_is_rebuilt() {
+    let dir = temp("sections");
+    let cache = dir.join("cache");
+    let paths = library_copy(&dir);
+    let built = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    let snap = content_path(&cache, built.key.unwrap());
+    let bytes = std::fs::read(&snap).unwrap();
+    // Damage the pre-tool Bash section only.
+    let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+    let bash = header
+        .sections
+        .iter()
+        .find(|s| s.seam == Seam::PreTool && s.bucket == "Bash")
+        .unwrap();
+    let mut damaged = bytes.clone();
+    let at = 20 + head_len + bash.offset as usize + bash.len as usize / 2;
+    damaged[at] ^= 0x01;
+    // The snapshot and its metadata name are one file (a hard link).
+    std::fs::write(&snap, &damaged).unwrap();
+    let prompt = part(Seam::PromptSubmit, "");
+    let p = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&prompt));
+    assert_eq!(p.how, SnapshotUse::Metadata, "the prompt part is intact");
+    same(&p.policies, &keep_part(direct_set(&paths), Some(&prompt)));
+    let b = part(Seam::PreTool, "Bash");
+    let got = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&b));
+    assert_eq!(got.how, SnapshotUse::Built, "a damaged section is rebuilt");
+    same(&got.policies, &keep_part(direct_set(&paths), Some(&b)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_check_hash_sees_every_changed_byte_and_the_length() {
+    let base: Vec<u8> = (0..67u8).collect();
+    let h = hash_bytes(&base);
+    for at in 0..base.len() {
+        for bit in 0..8 {
+            let mut v = base.clone();
+            v[at] ^= 1 << bit;
+            assert_ne!(hash_bytes(&v), h, "byte {at} bit {bit}");
+        }
+    }
+    assert_ne!(hash_bytes(b""), hash_bytes(b"\0"));
+    assert_ne!(hash_bytes(b"\0"), hash_bytes(b"\0\0"));
+    assert_ne!(
+        hash_bytes(&base[..66]),
+        hash_bytes(&[&base[..66], &[0][..]].concat())
+    );
+}
+
+#[test]
+fn truncated_and_fuzzed_snapshots_are_never_trusted() {
+    let dir = temp("fuzz");
+    let cache = dir.join("cache");
+    let paths = library_copy(&dir);
+    let built = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    let snap = content_path(&cache, built.key.unwrap());
+    let good = std::fs::read(&snap).unwrap();
+    let b = part(Seam::PreTool, "Bash");
+    let want = keep_part(direct_set(&paths), Some(&b));
+    // A small deterministic generator: truncations everywhere, bit flips and byte runs.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for cut in [
+        0,
+        1,
+        7,
+        8,
+        12,
+        19,
+        20,
+        21,
+        100,
+        good.len() / 2,
+        good.len() - 1,
+    ] {
+        cases.push(good[..cut].to_vec());
+    }
+    for _ in 0..40 {
+        let mut v = good.clone();
+        let at = (next() as usize) % v.len();
+        v[at] ^= 1 << (next() % 8);
+        cases.push(v);
+    }
+    for _ in 0..10 {
+        let mut v = good.clone();
+        let at = (next() as usize) % v.len();
+        let n = ((next() as usize) % 64).min(v.len() - at);
+        for b in &mut v[at..at + n] {
+            *b = next() as u8;
+        }
+        cases.push(v);
+    }
+    for case in cases {
+        std::fs::write(&snap, &case).unwrap();
+        let got = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&b));
+        same(&got.policies, &want);
+        // Rebuilt (or still intact where the damage hit another section).
+        assert!(
+            matches!(got.how, SnapshotUse::Built | SnapshotUse::Metadata),
+            "{:?}",
+            got.how
+        );
+        assert!(read_snapshot(&snap, Some(&b)).is_some());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_edited_file_relowers_only_that_file_and_touch_reuses_the_content() {
+    let dir = temp("edit");
+    let cache = dir.join("cache");
+    let a = dir.join("a.toml");
+    let b = dir.join("b.toml");
+    let rule = |id: &str, d: &str| {
+        format!(
+            "[[rule]]\nid = \"{id}\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = {{ contains = \"x\" }}\ndecision = \"{d}\"\n"
+        )
+    };
+    std::fs::write(&a, rule("a", "deny")).unwrap();
+    std::fs::write(&b, rule("b", "ask")).unwrap();
+    let paths = vec![(a.clone(), Scope::User), (b.clone(), Scope::User)];
+    let first = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    assert_eq!(first.how, SnapshotUse::Built);
+    let entries = |c: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(c)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("f-"))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = entries(&cache);
+    assert_eq!(before.len(), 2);
+    // The entry of b is reused: make it say something else, and see it read back.
+    let b_key = format!(
+        "f-{}.pc",
+        key(
+            &b.display().to_string(),
+            Scope::User,
+            LoadOptions::hook(),
+            rule("b", "ask").as_bytes()
+        )
+    );
+    let mut reused = decode_file_entry(&std::fs::read(cache.join(&b_key)).unwrap()).unwrap();
+    reused.rules[0].id = "b-from-entry".to_string();
+    std::fs::write(cache.join(&b_key), encode_file_entry(&reused).unwrap()).unwrap();
+    std::fs::write(&a, rule("a", "allow")).unwrap();
+    let edited = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    assert_eq!(edited.how, SnapshotUse::Built);
+    assert_ne!(edited.key, first.key);
+    assert_eq!(edited.policies[0].rules[0].id, "a");
+    assert_eq!(
+        edited.policies[0].rules[0].action.decision,
+        Some(crate::policy::DecisionValue::Allow)
+    );
+    assert_eq!(edited.policies[1].rules[0].id, "b-from-entry");
+    assert_eq!(entries(&cache).len(), 3);
+    // Same content, new metadata (a rewrite of the same bytes): the content's snapshot.
+    std::fs::write(&a, rule("a", "allow")).unwrap();
+    let touched = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    assert!(
+        matches!(touched.how, SnapshotUse::Content | SnapshotUse::Metadata),
+        "{:?}",
+        touched.how
+    );
+    assert_eq!(touched.key, edited.key);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_snapshot_in_use_outlives_newer_ones() {
+    let dir = temp("fresh");
+    let cache = dir.join("cache");
+    let pol = dir.join("used.toml");
+    std::fs::write(&pol, "[[rule]]\nid = \"used\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"x\" }\ndecision = \"deny\"\n").unwrap();
+    let used = vec![(pol, Scope::User)];
+    let first = load_set_cached(&used, LoadOptions::hook(), &cache, None);
+    let snap = content_path(&cache, first.key.unwrap());
+    // An hour and more since its last use, each time: the next hit moves its time.
+    let age = || {
+        let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        std::fs::File::options()
+            .append(true)
+            .open(&snap)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+    };
+    let other = dir.join("other.toml");
+    for i in 0..MAX_SNAPSHOTS {
+        // The used set is read between the others (a hit moves its time once an hour).
+        age();
+        let hit = load_set_cached(&used, LoadOptions::hook(), &cache, None);
+        assert_eq!(hit.how, SnapshotUse::Metadata, "round {i}");
+        std::fs::write(&other, format!("[[rule]]\nid = \"o{i}\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = {{ contains = \"{i}\" }}\ndecision = \"deny\"\n")).unwrap();
+        load_set_cached(
+            &[(other.clone(), Scope::User)],
+            LoadOptions::hook(),
+            &cache,
+            None,
+        );
+    }
+    assert!(snap.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_cache_stays_bounded_over_many_policy_sets() {
+    let dir = temp("bound");
+    let cache = dir.join("cache");
+    // An entry of the former JSON format goes.
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::write(cache.join("0123456789abcdef-10.json"), b"{}").unwrap();
+    let pol = dir.join("p.toml");
+    for i in 0..(MAX_FILE_ENTRIES + 40) {
+        std::fs::write(
+            &pol,
+            format!(
+                "[[rule]]\nid = \"r{i}\"\nseam = \"prompt-submit\"\nwhen.prompt = {{ contains = \"{i}\" }}\ndecision = \"block\"\nreason = \"r\"\n"
+            ),
+        )
+        .unwrap();
+        let got = load_set_cached(
+            &[(pol.clone(), Scope::User)],
+            LoadOptions::hook(),
+            &cache,
+            None,
+        );
+        assert_eq!(got.policies[0].rules[0].id, format!("r{i}"));
+    }
+    let names: Vec<String> = std::fs::read_dir(&cache)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let snaps = names.iter().filter(|n| n.ends_with(".snap")).count();
+    let files = names.iter().filter(|n| n.starts_with("f-")).count();
+    assert!(snaps <= MAX_SNAPSHOTS, "{snaps} snapshots");
+    assert!(files <= MAX_FILE_ENTRIES, "{files} file entries");
+    assert!(snaps >= MAX_SNAPSHOTS / 2, "the newest are kept: {snaps}");
+    assert!(!names.iter().any(|n| n.ends_with(".json")));
+    assert_eq!(names.len(), snaps + files, "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
