@@ -174,15 +174,12 @@ pub(super) fn run(a: &Args) -> ExitCode {
     };
     let subject = text("subject");
     let tool = text("tool_name");
-    if let Some(g) = all
-        .iter()
-        .find(|g| {
-            g.call == call
-                && g.call_sha256 == call_sha256
-                && g.scope == scope
-                && g.session_id == session
-        })
-    {
+    if let Some(g) = all.iter().find(|g| {
+        g.call == call
+            && g.call_sha256 == call_sha256
+            && g.scope == scope
+            && g.session_id == session
+    }) {
         println!(
             "already granted: {} ({}) {tool}: {subject}",
             g.id,

@@ -327,8 +327,9 @@ fn explain_with_nothing_configured_judges_as_the_hook_does() {
         "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); judging with the built-in balanced library\n"
     );
     assert!(
-        r.stdout
-            .contains("\nmerged verdict: deny  (fired: [no-download-into-shell, seamguard:unsure])\n"),
+        r.stdout.contains(
+            "\nmerged verdict: deny  (fired: [no-download-into-shell, seamguard:unsure])\n"
+        ),
         "{}",
         r.stdout
     );

@@ -470,7 +470,10 @@ pub fn encode_for(outcome: &Outcome, dialect: Dialect, payload: &Value) -> Encod
 /// that seamguard answers (a `Shell` command: `beforeShellExecution`; an MCP tool:
 /// `beforeMCPExecution`). `seamguard init` hooks both, and `status` reports a missing one.
 fn answered_elsewhere(dialect: Dialect, host_event: Option<&str>, payload: &Value) -> bool {
-    let tool = payload.get("tool_name").and_then(Value::as_str).unwrap_or("");
+    let tool = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     dialect == Dialect::Cursor
         && host_event == Some("preToolUse")
         && (tool == "Shell" || tool.starts_with("mcp__") || tool.starts_with("MCP:"))
