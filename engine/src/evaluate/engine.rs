@@ -29,30 +29,10 @@ use crate::table::{DecisionTable, Fired};
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
 
 pub use super::reasons::UNSURE_RULE;
+use super::reasons::named_rules;
 
 /// Most distinct causes quoted in the reason of the [`UNSURE_RULE`] ask.
 const MAX_UNSURE_CAUSES: usize = 3;
-
-/// At most this many rules are named in the reason of the `seamguard:unsure` ask.
-const MAX_UNSURE_RULES: usize = 3;
-
-/// The rules an unsure ask could concern, named: `` `a`, `b`, `c` and 4 more rules ``.
-fn named_rules(rules: &[&str]) -> String {
-    let mut out = rules
-        .iter()
-        .take(MAX_UNSURE_RULES)
-        .map(|r| format!("`{r}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let more = rules.len().saturating_sub(MAX_UNSURE_RULES);
-    if more > 0 {
-        out.push_str(&format!(
-            " and {more} more rule{}",
-            if more == 1 { "" } else { "s" }
-        ));
-    }
-    out
-}
 
 /// A rule that fired only because part of the call could not be resolved, collected into the
 /// one [`UNSURE_RULE`] ask.
