@@ -317,6 +317,10 @@ fn cli_page() -> String {
     root.build();
     let mut out = String::from(GENERATED);
     out.push_str("# Command line\n\n");
+    out.push_str(
+        "The same, as man pages: `docs/man/seamguard.1` and `docs/man/seamguard-COMMAND.1` \
+         (`man -l docs/man/seamguard-init.1`).\n\n",
+    );
     if let Some(about) = root.get_about() {
         let _ = writeln!(out, "{}\n", prose(&about.to_string()));
     }
