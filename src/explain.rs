@@ -433,19 +433,25 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (events, problems) = match (&o.event, &o.target) {
+    let audit = matches!((&o.event, &o.target), (None, Some(t))
+        if split_target(t).is_some_and(|(f, _)| is_audit_log(&f)));
+    let (events, problems) = match &o.target {
         // seamguard's own audit log: the record at the line, re-judged from its input (as
         // `replay` re-judges it).
-        (None, Some(t)) if split_target(t).is_some_and(|(f, _)| is_audit_log(&f)) => {
-            audit_events_at(t, line)
-        }
+        Some(t) if audit => audit_events_at(t, line),
         _ => events_of(reader, line),
     };
     for p in &problems {
         eprintln!("{p}");
     }
     if events.is_empty() {
-        eprintln!("seamguard: no hook event found there");
+        if audit {
+            eprintln!(
+                "seamguard: no evaluation there: an audit log's evaluations are its `hook/result` lines that kept their input (`seamguard replay FILE` lists them by line)"
+            );
+        } else {
+            eprintln!("seamguard: no hook event found there");
+        }
         return ExitCode::from(2);
     }
     let loaded = policies(o, events.first().map(|e| &e.payload));

@@ -386,7 +386,11 @@ fn explain_reads_a_line_of_the_audit_log() {
     let r = run("audit.jsonl:1");
     assert_eq!(
         (r.code, r.stdout.as_str(), r.stderr.as_str()),
-        (2, "", "seamguard: no hook event found there\n")
+        (
+            2,
+            "",
+            "seamguard: no evaluation there: an audit log's evaluations are its `hook/result` lines that kept their input (`seamguard replay FILE` lists them by line)\n"
+        )
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
