@@ -13,32 +13,45 @@ use crate::library;
 
 /// `*.toml` files of a folder, sorted by name; a file is returned as is. The folder's own
 /// listing says which entries are files (no `stat` per entry); a symbolic link, or an entry
-/// whose type the listing does not give, is followed.
+/// whose type the listing does not give, is followed. A folder that cannot be listed is
+/// returned as is, so loading it fails ("cannot read policy file: …", naming the folder)
+/// and the hook fails closed, as for an unreadable file: its rules are not silently dropped.
 fn expand(path: &Path, scope: Scope, out: &mut Vec<(PathBuf, Scope)>) {
-    if path.is_dir() {
-        let is_file = |e: &std::fs::DirEntry| match e.file_type() {
-            Ok(t) if t.is_file() => true,
-            Ok(t) if t.is_dir() => false,
-            _ => e.path().is_file(),
-        };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .map(|rd| {
-                rd.filter_map(Result::ok)
-                    .filter(|e| {
-                        Path::new(&e.file_name())
-                            .extension()
-                            .is_some_and(|x| x == "toml")
-                            && is_file(e)
-                    })
-                    .map(|e| e.path())
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        out.extend(files.into_iter().map(|f| (f, scope)));
-    } else {
+    expand_with(path, scope, out, |p| std::fs::read_dir(p));
+}
+
+/// [`expand`] with the folder listing `list` (a test gives one that fails).
+fn expand_with(
+    path: &Path,
+    scope: Scope,
+    out: &mut Vec<(PathBuf, Scope)>,
+    list: impl Fn(&Path) -> std::io::Result<std::fs::ReadDir>,
+) {
+    if !path.is_dir() {
         out.push((path.to_path_buf(), scope));
+        return;
     }
+    let is_file = |e: &std::fs::DirEntry| match e.file_type() {
+        Ok(t) if t.is_file() => true,
+        Ok(t) if t.is_dir() => false,
+        _ => e.path().is_file(),
+    };
+    let Ok(rd) = list(path) else {
+        out.push((path.to_path_buf(), scope));
+        return;
+    };
+    let mut files: Vec<PathBuf> = rd
+        .filter_map(Result::ok)
+        .filter(|e| {
+            Path::new(&e.file_name())
+                .extension()
+                .is_some_and(|x| x == "toml")
+                && is_file(e)
+        })
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    out.extend(files.into_iter().map(|f| (f, scope)));
 }
 
 /// A path from an environment variable; `None` when it is unset or empty.
@@ -348,6 +361,33 @@ mod tests {
                 (d.join("b.toml"), Scope::Cli)
             ]
         );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A folder that cannot be listed stands for itself: loading it is an error (the hook
+    /// fails closed), not an empty folder.
+    #[test]
+    fn a_folder_that_cannot_be_listed_is_a_load_failure() {
+        let d = std::env::temp_dir().join(format!("sg-unlisted-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("a.toml"), "").unwrap();
+        let mut out = Vec::new();
+        expand_with(&d, Scope::Project, &mut out, |_| {
+            Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied))
+        });
+        assert_eq!(out, [(d.clone(), Scope::Project)]);
+        let mut loaded = load_all(&out);
+        assert!(loaded[0].has_errors());
+        assert!(
+            loaded[0].diagnostics[0]
+                .message
+                .starts_with("cannot read policy file: "),
+            "{:?}",
+            loaded[0].diagnostics
+        );
+        apply_load_error_default(&mut loaded, None);
+        assert_eq!(loaded[0].meta.on_load_error, OnLoadError::Deny);
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -19,6 +19,7 @@ use seamguard_engine::explain::{Explanation, Held, PredTrace, RuleTrace, explain
 use seamguard_engine::readers::{EventReader, Item, RecordedEvent};
 use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, RuleKind};
 
+use crate::replay::audit_log::{AuditReader, is_audit_log};
 use crate::{discover, outcome_json};
 
 /// Options of `seamguard explain`.
@@ -63,6 +64,24 @@ fn events_of(reader: EventReader, line: Option<usize>) -> (Vec<RecordedEvent>, V
                     problems.push(p.to_string());
                 }
             }
+        }
+    }
+    (events, problems)
+}
+
+/// The event of an audit log's `hook/result` record at `line` of `FILE:LINE` target `t`,
+/// with the problems of that line (a record kept without its input, a refused payload).
+fn audit_events_at(t: &str, line: Option<usize>) -> (Vec<RecordedEvent>, Vec<String>) {
+    let Some((file, _)) = split_target(t) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut events = Vec::new();
+    let mut problems = Vec::new();
+    for a in AuditReader::open(&file) {
+        match a.item {
+            Item::Event(e) if line == Some(e.line) => events.push(e),
+            Item::Problem(p) if line == Some(p.line) || p.line == 0 => problems.push(p.to_string()),
+            _ => {}
         }
     }
     (events, problems)
@@ -144,9 +163,39 @@ fn print_brief(w: &mut impl Write, t: &PredTrace, depth: usize, seen: &mut Vec<S
     }
 }
 
-/// Whether the default view shows a rule: it fired, could not be decided, or came close.
-fn shown(r: &RuleTrace) -> bool {
-    r.fired || (r.matcher_matched && (r.unsure || r.close))
+/// Whether the default view shows a rule in full: it fired on what could be seen, or came
+/// close. A rule that fired or stopped only on the part of the call that could not be
+/// resolved ([`undecided`]) is shown in full too when there are few such rules
+/// (`few_undecided`); when there are many, they are named in one line instead: the call's
+/// one `seamguard:unsure` ask already stands for them.
+fn shown(r: &RuleTrace, fired: &[&str], few_undecided: bool) -> bool {
+    if undecided(r) && !fired.contains(&r.id.as_str()) {
+        return few_undecided && (r.fired || r.close || r.unsure);
+    }
+    r.fired || (r.matcher_matched && r.close)
+}
+
+/// Whether a rule is one the default view names in the one line of rules the unresolved
+/// part of the call keeps from being decided.
+fn undecided(r: &RuleTrace) -> bool {
+    r.matcher_matched && r.unsure
+}
+
+/// At most this many rule ids are named on a line of the default view.
+const MAX_NAMED: usize = 8;
+
+/// `a, b, c and 4 more`.
+fn named(ids: &[&str]) -> String {
+    let mut out = ids
+        .iter()
+        .take(MAX_NAMED)
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if ids.len() > MAX_NAMED {
+        out.push_str(&format!(" and {} more", ids.len() - MAX_NAMED));
+    }
+    out
 }
 
 /// A rule in full: its matcher and every node of `when` and `unless`.
@@ -230,9 +279,16 @@ fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bo
         let _ = writeln!(w, "  no rule at this seam");
     }
     let mut hidden = 0;
+    let mut unresolved: Vec<&str> = Vec::new();
+    let fired = x.outcome.fired_ids();
+    let few_undecided = x.rules.iter().filter(|r| undecided(r)).count() <= MAX_NAMED;
     for r in &x.rules {
-        if !all && !shown(r) {
-            hidden += 1;
+        if !all && !shown(r, &fired, few_undecided) {
+            if undecided(r) {
+                unresolved.push(&r.id);
+            } else {
+                hidden += 1;
+            }
             continue;
         }
         let kind = match r.kind {
@@ -288,6 +344,14 @@ fn print_text(w: &mut impl Write, ev: &RecordedEvent, x: &Explanation, color: bo
             );
         }
     }
+    if !unresolved.is_empty() {
+        let _ = writeln!(
+            w,
+            "  {} rule(s) could not be decided on the part of the call that cannot be resolved (--all shows each): {}",
+            unresolved.len(),
+            named(&unresolved)
+        );
+    }
     if hidden > 0 {
         let _ = writeln!(
             w,
@@ -339,6 +403,20 @@ fn load(path: &Path) -> EventReader {
     EventReader::open(path)
 }
 
+/// The policies the hook would enforce for `payload`: the `--policy` paths or the discovered
+/// folders, a file with errors failing closed as in the hook; the built-in balanced library
+/// when nothing is configured anywhere (said on stderr, as `try` says it).
+fn policies(o: &Options, payload: Option<&Value>) -> Vec<seamguard_engine::LoadedPolicy> {
+    let files = discover::policy_paths(&o.policies, payload);
+    if files.is_empty() && o.policies.is_empty() {
+        eprintln!("{}", crate::library::JUDGING_NOTICE);
+        return crate::library::load_balanced(seamguard_engine::LoadOptions::default());
+    }
+    let mut loaded = discover::load_all(&files);
+    discover::apply_load_error_default(&mut loaded, None);
+    loaded
+}
+
 /// Run `seamguard explain`.
 pub(crate) fn run(o: &Options) -> ExitCode {
     let (reader, line) = match (&o.event, &o.target) {
@@ -355,16 +433,28 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (events, problems) = events_of(reader, line);
+    let audit = matches!((&o.event, &o.target), (None, Some(t))
+        if split_target(t).is_some_and(|(f, _)| is_audit_log(&f)));
+    let (events, problems) = match &o.target {
+        // seamguard's own audit log: the record at the line, re-judged from its input (as
+        // `replay` re-judges it).
+        Some(t) if audit => audit_events_at(t, line),
+        _ => events_of(reader, line),
+    };
     for p in &problems {
         eprintln!("{p}");
     }
     if events.is_empty() {
-        eprintln!("seamguard: no hook event found there");
+        if audit {
+            eprintln!(
+                "seamguard: no evaluation there: an audit log's evaluations are its `hook/result` lines that kept their input (`seamguard replay FILE` lists them by line)"
+            );
+        } else {
+            eprintln!("seamguard: no hook event found there");
+        }
         return ExitCode::from(2);
     }
-    let files = discover::policy_paths(&o.policies, events.first().map(|e| &e.payload));
-    let loaded = discover::load_all(&files);
+    let loaded = policies(o, events.first().map(|e| &e.payload));
     for p in &loaded {
         for d in &p.diagnostics {
             eprintln!("{}", d.render());

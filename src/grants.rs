@@ -67,8 +67,13 @@ pub(crate) struct Grant {
     /// The session of a `session` grant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) session_id: Option<String>,
-    /// The normalized call ([`call_key`]).
+    /// The normalized call ([`call_key`]), its secrets masked as the audit log masks them
+    /// (grants recorded before masking hold it as it was).
     pub(crate) call: Value,
+    /// The SHA-256 (hex) of the exact normalized call ([`call_digest`]): what the grant
+    /// matches the live call by, since `call` is masked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) call_sha256: Option<String>,
     /// The tool of the approved call.
     #[serde(default)]
     pub(crate) tool_name: String,
@@ -147,6 +152,15 @@ pub(crate) fn write(path: &Path, grants: Vec<Grant>) -> Result<(), String> {
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The SHA-256 (hex) of a normalized call's canonical JSON: how a grant, and the audit
+/// record `allow` makes it from, name the exact call without holding its secrets.
+pub(crate) fn call_digest(call: &Value) -> String {
+    Sha256::digest(call.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// A grant id: `g-` and the first 10 hex digits of a digest of the grant's content.
 pub(crate) fn new_id(call: &Value, scope: GrantScope, session: Option<&str>, ms: u64) -> String {
     let mut h = Sha256::new();
@@ -189,8 +203,11 @@ fn find<'a>(
     session: &str,
     asking: &[Option<Scope>],
 ) -> Option<&'a Grant> {
+    let digest = call_digest(call);
     grants.iter().find(|g| {
-        (g.call == *call || (!g.concerns.is_empty() && covered_by(concerns, &g.concerns)))
+        (g.call == *call
+            || g.call_sha256.as_deref() == Some(digest.as_str())
+            || (!g.concerns.is_empty() && covered_by(concerns, &g.concerns)))
             && (g.scope != GrantScope::Session || g.session_id.as_deref() == Some(session))
             && asking.iter().all(|s| may_lift(g.scope, *s))
     })
@@ -294,7 +311,8 @@ pub(crate) fn unreadable_unsure(rules: &[&str], subject: Option<&str>) -> bool {
 }
 
 /// Add the grant fields to the evaluation's `hook/result` record (the last one): `call` (the
-/// normalized call of an ask or a granted call) and `project` (its project root, where a
+/// normalized call of an ask or a granted call, secrets masked) with `call_sha256` (the
+/// digest of the exact call) and `project` (its project root, where a
 /// `--project` grant goes); `tool_name` and `subject` of every decision (not of events no rule
 /// decided, so `seamguard log` can show what was decided); `grant` / `grant_scope` when a
 /// grant lifted the ask.
@@ -308,7 +326,10 @@ pub(crate) fn annotate(
         return;
     };
     if let Some(call) = call {
-        last.insert("call".into(), call);
+        // Masked like the rest of the record; the digest of the exact call is what
+        // `allow` turns into a grant that matches it.
+        last.insert("call_sha256".into(), json!(call_digest(&call)));
+        last.insert("call".into(), seamguard_engine::audit::redact(&call).0);
         if let Some(root) = project_root(payload) {
             last.insert("project".into(), json!(root.display().to_string()));
         }

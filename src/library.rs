@@ -11,6 +11,10 @@ use seamguard_engine::{LoadOptions, LoadedPolicy, Scope, load_str_with};
 /// built-in balanced library is enforced.
 pub(crate) const BUILT_IN_NOTICE: &str = "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); enforcing the built-in balanced library. Run `seamguard init` to choose and install a policy.";
 
+/// What `try` and `explain` say on stderr when they judge with the built-in library (they
+/// install nothing, so the notice names no next step).
+pub(crate) const JUDGING_NOTICE: &str = "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); judging with the built-in balanced library";
+
 /// The balanced library as loaded policies, named `<built-in>/<file>` (the hook's default
 /// when no policy is configured anywhere), named lists resolved.
 pub(crate) fn load_balanced(opts: LoadOptions) -> Vec<LoadedPolicy> {

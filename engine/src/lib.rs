@@ -32,6 +32,8 @@
 //! * [`effects`]: what a tool call does (runs, reads, writes, deletes, sends, …) on every
 //!   route, the ground of `when.reads` / `when.sends` / … predicates.
 //! * [`explain`]: a per-rule, per-predicate trace of one evaluation.
+//! * [`program_table`]: the effect model's program table in words (the book's reference);
+//!   [`policy_keys`]: every key of the policy format, described.
 //! * [`readers`]: recorded sessions (Claude Code, Codex, Gemini, payload logs) as events
 //!   for replay.
 //! * [`audit`]: the audit log the hook command appends to.
@@ -78,6 +80,8 @@
 pub use seamguard_policy::model as policy;
 use seamguard_policy::{dialect, lower as load, matcher, seam};
 pub use seamguard_policy::{import, lists, trust};
+// Every key of the policy format, described (the book's generated "Policy keys" page).
+pub use seamguard_policy::lower::keys as policy_keys;
 
 // Public stages: each is an API its users name by path.
 pub mod audit;
@@ -88,6 +92,7 @@ pub mod explain;
 pub mod harness;
 pub mod memory;
 pub mod prelude;
+pub mod program_table;
 pub mod readers;
 pub mod runner;
 pub mod shell;

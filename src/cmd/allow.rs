@@ -147,6 +147,11 @@ pub(super) fn run(a: &Args) -> ExitCode {
     };
     let text = |k: &str| rec.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let call = rec.get("call").cloned().unwrap_or(Value::Null);
+    // The exact call's digest (records written before it existed: the call as recorded).
+    let call_sha256 = rec
+        .get("call_sha256")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let session = (scope == GrantScope::Session).then(|| text("session_id"));
     let file = match scope {
         GrantScope::Project => match rec.get("project").and_then(Value::as_str) {
@@ -169,10 +174,12 @@ pub(super) fn run(a: &Args) -> ExitCode {
     };
     let subject = text("subject");
     let tool = text("tool_name");
-    if let Some(g) = all
-        .iter()
-        .find(|g| g.call == call && g.scope == scope && g.session_id == session)
-    {
+    if let Some(g) = all.iter().find(|g| {
+        g.call == call
+            && g.call_sha256 == call_sha256
+            && g.scope == scope
+            && g.session_id == session
+    }) {
         println!(
             "already granted: {} ({}) {tool}: {subject}",
             g.id,
@@ -198,6 +205,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
         scope,
         session_id: session.clone(),
         call,
+        call_sha256,
         tool_name: tool.clone(),
         subject: subject.clone(),
         rules: rules.clone(),

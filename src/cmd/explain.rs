@@ -10,7 +10,8 @@ use crate::explain;
 /// every rule), each predicate, the merge, the encoded output.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// `FILE:LINE` of a recorded session (every event recorded at that line).
+    /// `FILE:LINE` of a recorded session (every event recorded at that line) or of
+    /// seamguard's audit log (the evaluation recorded there, judged again from its input).
     #[arg(required_unless_present = "event", conflicts_with = "event")]
     target: Option<String>,
     /// A file holding one hook payload (JSON), or `-` for stdin.

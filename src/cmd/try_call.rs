@@ -130,9 +130,7 @@ fn payload(a: &Args) -> Result<Value, String> {
 fn policies(a: &Args, payload: &Value) -> Vec<LoadedPolicy> {
     let files = discover::policy_paths(&a.policies, Some(payload));
     if files.is_empty() {
-        eprintln!(
-            "seamguard: no policy is configured (no --policy, no .seamguard/, no user or managed folder); judging with the built-in balanced library"
-        );
+        eprintln!("{}", library::JUDGING_NOTICE);
         return library::load_balanced(LoadOptions::default());
     }
     discover::load_all(&files)

@@ -37,7 +37,7 @@ pub(super) const FORMAT_NAME: &str = "audit-log";
 
 /// Whether `path` is a seamguard audit log: its first non-blank line is a `hook/invoked` or
 /// `hook/result` record with a `handler_id`.
-pub(super) fn is_audit_log(path: &Path) -> bool {
+pub(crate) fn is_audit_log(path: &Path) -> bool {
     let Ok(f) = std::fs::File::open(path) else {
         return false;
     };
@@ -63,9 +63,9 @@ pub(super) fn is_audit_log(path: &Path) -> bool {
 }
 
 /// One item of an audit log: an event with the outcome recorded for it, or a problem.
-pub(super) struct AuditItem {
+pub(crate) struct AuditItem {
     /// The event or problem.
-    pub(super) item: Item,
+    pub(crate) item: Item,
     /// The recorded outcome of an event.
     pub(super) recorded: Option<Brief>,
 }
@@ -96,7 +96,7 @@ impl Skip {
 }
 
 /// The events of an audit log, read one line at a time.
-pub(super) struct AuditReader {
+pub(crate) struct AuditReader {
     file: Arc<str>,
     lines: Option<Box<dyn BufRead>>,
     line: usize,
@@ -108,7 +108,7 @@ pub(super) struct AuditReader {
 
 impl AuditReader {
     /// Read the audit log at `path` (shown as `path.display()`).
-    pub(super) fn open(path: &Path) -> AuditReader {
+    pub(crate) fn open(path: &Path) -> AuditReader {
         let file: Arc<str> = Arc::from(crate::show(path));
         let (lines, tail) = match std::fs::File::open(path) {
             Ok(f) => (

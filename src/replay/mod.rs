@@ -66,7 +66,7 @@ use seamguard_engine::{
 
 use crate::{bump, discover, show};
 
-mod audit_log;
+pub(crate) mod audit_log;
 mod memory;
 mod parallel;
 mod progress;

@@ -436,13 +436,17 @@ fn book_code_blocks_are_tested() {
     }
 }
 
-/// The generated reference pages (`docs/src/reference/`) are what `seamguard docs gen` makes
-/// now.
+/// The generated reference pages (`docs/src/reference/`: the command line, the policy keys,
+/// the program table, the bundled rules) and the man pages (`docs/man/`) are what
+/// `seamguard docs gen` makes now.
 #[test]
 fn book_reference_pages_are_current() {
     let dir = root().join("docs/src/reference");
     let mut cmd = Command::new(BIN);
-    cmd.args(["docs", "gen"]).arg(&dir);
+    cmd.args(["docs", "gen"])
+        .arg(&dir)
+        .arg("--man")
+        .arg(root().join("docs/man"));
     if !rewrite() {
         cmd.arg("--check");
     }

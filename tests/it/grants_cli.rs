@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
+use sha2::Digest as _;
 
 use crate::support::{Run, output_with_stdin};
 
@@ -375,18 +376,34 @@ fn no_grant_for_a_call_seamguard_could_not_read() {
     assert_eq!(last_result(&dir).get("grant"), None);
 }
 
-/// `grants list` masks the secrets of a grant's call, subject and concerns as the audit log
-/// does; the grants file keeps the call as it was, so the same call is still let through.
+/// A grant's `call` is masked in the audit log like every other part of the record (the
+/// token of an asked command stayed in the log), and so in the grant made from it; the
+/// digest of the exact call (`call_sha256`) is what the grant matches, so the same call is
+/// still let through, and `grants list` shows the masked call.
 #[test]
 fn grants_list_masks_secrets_in_the_call() {
     let dir = workdir();
     let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
     let cmd = format!("git push https://{token}@github.com/o/r.git main");
     assert_eq!(decision(&hook(&dir, "ask.toml", "s1", &cmd)), "ask");
+    let masked = "ghp_000000000000000000000000000000000000";
+    let rec = last_result(&dir);
+    assert_eq!(
+        rec["call"],
+        json!({"tool": "Bash", "argv": ["git", "push", format!("https://{masked}@github.com/o/r.git"), "main"]})
+    );
+    let exact = json!({"tool": "Bash", "argv": ["git", "push", format!("https://{token}@github.com/o/r.git"), "main"]});
+    let digest: String = sha2::Sha256::digest(exact.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(rec["call_sha256"], json!(digest));
+    let log = std::fs::read_to_string(dir.join("state/seamguard/audit.jsonl")).unwrap();
+    // No part of the log holds the token.
+    assert_eq!(log.matches(token).count(), 0, "{log}");
     let r = seamguard(&dir, &["allow", "--last", "--always"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     let id = granted_id(&r);
-    let masked = "ghp_000000000000000000000000000000000000";
     let r = seamguard(&dir, &["grants", "list"], b"");
     assert_eq!(
         r.stdout,
@@ -401,8 +418,14 @@ fn grants_list_masks_secrets_in_the_call() {
         json!({"tool": "Bash", "argv": ["git", "push", format!("https://{masked}@github.com/o/r.git"), "main"]})
     );
     assert!(!r.stdout.contains(token), "{}", r.stdout);
-    // The stored grant still matches the real call.
-    let stored = std::fs::read_to_string(dir.join("state/seamguard/grants.json")).unwrap();
-    assert!(stored.contains(token));
+    // The stored grant's call is the masked one, with the digest of the exact call; it
+    // still matches the real call. (Its concerns, from the session memory, keep the exact
+    // call a later ask is compared with: the grants file is the user's, not a log.)
+    let stored: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("state/seamguard/grants.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(stored["grants"][0]["call"], rec["call"]);
+    assert_eq!(stored["grants"][0]["call_sha256"], json!(digest));
     assert_eq!(decision(&hook(&dir, "ask.toml", "s2", &cmd)), "allow");
 }

@@ -116,7 +116,7 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hosts-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap_or_default();
-    let policy = "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"git push\" }\ndecision = \"ask\"\nreason = \"Pushing needs your approval\"\n";
+    let policy = "[[rule]]\nid = \"config-ask\"\nseam = \"pre-tool\"\ntool = \"Write\"\nwhen.file_path = { glob = \"**/deploy.yml\" }\ndecision = \"ask\"\nreason = \"Changing the deployment needs your approval\"\n";
     std::fs::write(dir.join("ask.toml"), policy).unwrap_or_default();
     let run = |args: &[&str], stdin: &[u8]| {
         let mut cmd = crate::support::command();
@@ -133,7 +133,8 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     let payload = json!({
         "conversation_id": "c1", "generation_id": "g", "hook_event_name": "preToolUse",
         "cursor_version": "2.0.77", "workspace_roots": [dir.display().to_string()],
-        "tool_name": "Shell", "tool_input": {"command": "git push origin main"},
+        "tool_name": "Write",
+        "tool_input": {"file_path": dir.join("deploy.yml").display().to_string(), "content": "replicas: 3\n"},
         "tool_use_id": "t1"
     })
     .to_string();
@@ -142,7 +143,7 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     assert_eq!(v["permission"], "deny", "{v}");
     assert_eq!(
         v["agent_message"],
-        "Approval required: Pushing needs your approval [push-ask] — Cursor does not enforce a confirmation on preToolUse, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
+        "Approval required: Changing the deployment needs your approval [config-ask] — Cursor does not enforce a confirmation on preToolUse, so seamguard denies; if the call is intended, the user can approve it with `seamguard allow --last` and retry."
     );
     let allow = run(&["allow", "--last"], b"");
     assert_eq!(
@@ -155,5 +156,67 @@ fn cursor_pre_tool_ask_is_denied_until_approved_with_allow_last() {
     assert_eq!(
         String::from_utf8_lossy(&again.stdout),
         "{\"permission\":\"allow\"}\n"
+    );
+}
+
+/// Cursor sends a shell command as `preToolUse` and as `beforeShellExecution` (an MCP call:
+/// `beforeMCPExecution`): only the event that enforces an ask is answered, so Cursor gets one
+/// answer per call (it got an ask and a deny for the same command).
+#[test]
+fn cursor_gets_one_answer_for_a_shell_or_mcp_call() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hosts-one-answer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_default();
+    let policy = "[[rule]]\nid = \"push-ask\"\nseam = \"pre-tool\"\nwhen.runs = { program = \"git\", subcommand = \"push\" }\ndecision = \"ask\"\nreason = \"Pushing needs your approval\"\n\n[[rule]]\nid = \"mcp-ask\"\nseam = \"pre-tool\"\ntool = \"mcp__.*\"\ndecision = \"ask\"\nreason = \"MCP calls need your approval\"\n";
+    std::fs::write(dir.join("ask.toml"), policy).unwrap_or_default();
+    let run = |payload: Value| {
+        let mut cmd = crate::support::command();
+        cmd.args(["hook", "--policy", "ask.toml"])
+            .current_dir(&dir)
+            .env("HOME", dir.join("home"))
+            .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+            .env("SEAMGUARD_AUDIT_LOG", "off");
+        let out = output_with_stdin(&mut cmd, payload.to_string().as_bytes());
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let base = |event: &str| {
+        json!({
+            "conversation_id": "c1", "generation_id": "g", "hook_event_name": event,
+            "cursor_version": "2.0.77", "workspace_roots": [dir.display().to_string()],
+        })
+    };
+    let mut pre = base("preToolUse");
+    pre["tool_name"] = json!("Shell");
+    pre["tool_input"] = json!({"command": "git push origin main"});
+    assert_eq!(run(pre), (Some(0), String::new()));
+    let mut shell = base("beforeShellExecution");
+    shell["command"] = json!("git push origin main");
+    shell["cwd"] = json!(dir.display().to_string());
+    assert_eq!(
+        run(shell),
+        (
+            Some(0),
+            "{\"permission\":\"ask\",\"user_message\":\"Pushing needs your approval: git push origin main [push-ask]\",\"agent_message\":\"Pushing needs your approval: git push origin main [push-ask]\"}\n".to_string()
+        )
+    );
+    let mut pre_mcp = base("preToolUse");
+    pre_mcp["tool_name"] = json!("MCP:read_file");
+    pre_mcp["mcp_server_name"] = json!("fs");
+    pre_mcp["tool_input"] = json!({"path": "a.txt"});
+    assert_eq!(run(pre_mcp), (Some(0), String::new()));
+    let mut mcp = base("beforeMCPExecution");
+    mcp["tool_name"] = json!("read_file");
+    mcp["mcp_server_name"] = json!("fs");
+    mcp["tool_input"] = json!("{\"path\": \"a.txt\"}");
+    assert_eq!(
+        run(mcp),
+        (
+            Some(0),
+            "{\"permission\":\"ask\",\"user_message\":\"MCP calls need your approval [mcp-ask]\",\"agent_message\":\"MCP calls need your approval [mcp-ask]\"}\n".to_string()
+        )
     );
 }

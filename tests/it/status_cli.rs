@@ -398,3 +398,86 @@ fn an_audit_log_and_state_folder_that_cannot_be_written_are_warned_about() {
         warnings[1]
     );
 }
+
+/// A project `.seamguard/` folder that cannot be listed is not skipped (its deny rules then
+/// silently stopped applying and the built-in library judged): the hook denies tool calls
+/// with the cause, and `status` reports the error. Run as a user the folder is closed to
+/// (as root, the test runs the commands as `nobody`, since root reads any folder).
+#[test]
+fn an_unreadable_project_policy_folder_fails_closed_and_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = workdir();
+    let open = |p: &Path, mode: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    for d in ["", "home", "proj", "config", "config/seamguard"] {
+        open(&dir.join(d), 0o777);
+    }
+    let project = dir.join("proj/.seamguard");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("p.toml"),
+        "[[rule]]\nid = \"no-ls\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { program = \"ls\" }\ndecision = \"deny\"\n",
+    )
+    .unwrap();
+    // No user policy: only the project's.
+    std::fs::remove_file(dir.join("config/seamguard/p.toml")).unwrap();
+    open(&project, 0o000);
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    let run = |args: &[&str], stdin: &[u8]| {
+        let mut cmd = if root {
+            let mut c = std::process::Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+            c
+        } else {
+            std::process::Command::new(BIN)
+        };
+        cmd.args(args)
+            .current_dir(dir.join("proj"))
+            .env("HOME", dir.join("home"))
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("XDG_STATE_HOME", dir.join("home"))
+            .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+            .env("SEAMGUARD_AUDIT_LOG", "off")
+            .env("SEAMGUARD_SERVE", "0")
+            .env_remove("CLAUDE_PROJECT_DIR");
+        Run::utf8(output_with_stdin(&mut cmd, stdin))
+    };
+    let payload = json!({"session_id": "s", "cwd": dir.join("proj").display().to_string(),
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let r = run(&["hook"], payload.to_string().as_bytes());
+    open(&project, 0o755);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    let cause = format!(
+        "{}:1:1: error: cannot read policy file: Permission denied (os error 13)",
+        project.display()
+    );
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{}{}",
+        r.stdout, r.stderr
+    );
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecisionReason"],
+        format!(
+            "seamguard policy {} failed to load, so tool calls are denied until it is fixed: {cause}. Fix it (`seamguard check {}`), or set `on_load_error = \"warn\"` in its [policy] table to let calls through while it is broken [seamguard:load-error]",
+            project.display(),
+            project.display()
+        )
+    );
+    open(&project, 0o000);
+    let r = run(&["status"], b"");
+    open(&project, 0o755);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!(
+            "Policies\n  1 file, 0 rules, 1 error, 0 duplicates\n  error: {}:1:1: cannot read policy file: Permission denied (os error 13)\n",
+            project.display()
+        )),
+        "{}",
+        r.stdout
+    );
+}

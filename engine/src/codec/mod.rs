@@ -444,12 +444,37 @@ pub fn encode(outcome: &Outcome, dialect: Dialect) -> Encoded {
 /// [`normalize`] under [`HOST_EVENT_KEY`], picks the answer where a host answers its events
 /// differently (Cursor enforces `ask` on `beforeShellExecution` and `beforeMCPExecution`
 /// only).
+///
+/// Cursor sends a shell command or an MCP call twice: as `preToolUse` and as the event of
+/// its own (`beforeShellExecution`, `beforeMCPExecution`), where an `ask` is enforced. Only
+/// the latter is answered ([`answered_elsewhere`]): on `preToolUse` the ask would have to be
+/// a deny, and Cursor would get two answers for one call.
 pub fn encode_for(outcome: &Outcome, dialect: Dialect, payload: &Value) -> Encoded {
     match dialect {
         Dialect::ClaudeCode | Dialect::Codex => encode(outcome, dialect),
         Dialect::GeminiCli | Dialect::Cursor | Dialect::CopilotCli => {
             let host_event = payload.get(HOST_EVENT_KEY).and_then(Value::as_str);
+            if answered_elsewhere(dialect, host_event, payload) {
+                return Encoded {
+                    stdout: String::new(),
+                    stderr: outcome.warnings.join("\n"),
+                    exit_code: 0,
+                };
+            }
             hosts::encode_host(outcome, dialect, host_event)
         }
     }
+}
+
+/// Whether a Cursor `preToolUse` payload is a call Cursor also sends as an event of its own
+/// that seamguard answers (a `Shell` command: `beforeShellExecution`; an MCP tool:
+/// `beforeMCPExecution`). `seamguard init` hooks both, and `status` reports a missing one.
+fn answered_elsewhere(dialect: Dialect, host_event: Option<&str>, payload: &Value) -> bool {
+    let tool = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    dialect == Dialect::Cursor
+        && host_event == Some("preToolUse")
+        && (tool == "Shell" || tool.starts_with("mcp__") || tool.starts_with("MCP:"))
 }

@@ -29,6 +29,7 @@ use crate::table::{DecisionTable, Fired};
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
 
 pub use super::reasons::UNSURE_RULE;
+use super::reasons::named_rules;
 
 /// Most distinct causes quoted in the reason of the [`UNSURE_RULE`] ask.
 const MAX_UNSURE_CAUSES: usize = 3;
@@ -827,10 +828,9 @@ impl Engine {
             } else {
                 String::new()
             };
-            let n = rules.len();
-            let plural = if n == 1 { "" } else { "s" };
             let reason = format!(
-                "{shown}{more}: seamguard cannot check this part of the call, so it asks ({n} rule{plural} could apply)"
+                "{shown}{more}: seamguard cannot check this part of the call, so it asks (it could concern {})",
+                named_rules(&rules)
             );
             if observe {
                 st.observed.push(st.contributions.len());

@@ -65,7 +65,8 @@ fn an_unknown_program_word_asks_once_with_its_cause() {
         reason,
         "cannot tell which program `$PYTHON -m pytest` runs; the command word `$PYTHON` comes \
          from an expansion that cannot be resolved before it runs: seamguard cannot check this \
-         part of the call, so it asks (4 rules could apply) [seamguard:unsure]"
+         part of the call, so it asks (it could concern `curl-asks`, `no-rm-root`, \
+         `no-disk-tools` and 1 more rule) [seamguard:unsure]"
     );
     // A line that does not parse: the same, with that cause.
     let (v, fired, reason) = judge(&engine(""), "echo (");

@@ -7,6 +7,13 @@
 
 use super::*;
 
+/// The keys of a `rewrite` table.
+pub(super) const REWRITE_KEYS: &[&str] = &["regex", "replace", "prepend", "append"];
+/// The keys of a `redact` table.
+pub(super) const REDACT_KEYS: &[&str] = &["regex", "replace"];
+/// The keys of a `run` table.
+pub(super) const RUN_ACTION_KEYS: &[&str] = &["command", "timeout", "on_error", "env", "async"];
+
 pub(super) fn parse_duration_ms(s: &str) -> Option<u64> {
     let s = s.trim();
     let (num, mult) = if let Some(n) = s.strip_suffix("ms") {
@@ -137,12 +144,7 @@ pub(super) fn lower_action(
     if let Some((_, rv)) = get(t, "rewrite") {
         n_actions += 1;
         if let Some(rt) = want_table(ctx, rv, "`rewrite`")
-            && check_keys(
-                ctx,
-                rt,
-                "`rewrite`",
-                &["regex", "replace", "prepend", "append"],
-            )
+            && check_keys(ctx, rt, "`rewrite`", REWRITE_KEYS)
         {
             let regex = get(rt, "regex");
             let replace = get(rt, "replace");
@@ -177,7 +179,7 @@ pub(super) fn lower_action(
         };
         for item in items {
             if let Some(rt) = want_table(ctx, item, "`redact`")
-                && check_keys(ctx, rt, "`redact`", &["regex", "replace"])
+                && check_keys(ctx, rt, "`redact`", REDACT_KEYS)
             {
                 let Some((_, r)) = get(rt, "regex") else {
                     ctx.error(item.span(), "`redact` needs `regex`");
@@ -201,12 +203,7 @@ pub(super) fn lower_action(
     if let Some((_, rv)) = get(t, "run") {
         n_actions += 1;
         if let Some(rt) = want_table(ctx, rv, "`run`")
-            && check_keys(
-                ctx,
-                rt,
-                "`run`",
-                &["command", "timeout", "on_error", "env", "async"],
-            )
+            && check_keys(ctx, rt, "`run`", RUN_ACTION_KEYS)
         {
             let command = match get(rt, "command") {
                 Some((_, c)) => want_str(ctx, c, "`run.command`"),

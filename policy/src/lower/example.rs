@@ -5,35 +5,33 @@
 
 use super::*;
 
+/// The keys of a `[[test]]` example.
+pub(super) const EXAMPLE_KEYS: &[&str] = &[
+    "name",
+    "event",
+    "expect",
+    "reason_contains",
+    "rules",
+    "not_rules",
+    "earlier",
+    "dialect",
+    "home",
+    "project",
+    "command",
+    "file_path",
+    "tool",
+    "content",
+    "url",
+    "mcp",
+];
+
 pub(super) fn lower_test(
     ctx: &mut Lowering<'_>,
     v: &TomlValue<'_>,
     ordinal: usize,
 ) -> Option<PolicyTest> {
     let t = want_table(ctx, v, "[[test]]")?;
-    if !check_keys(
-        ctx,
-        t,
-        "[[test]]",
-        &[
-            "name",
-            "event",
-            "expect",
-            "reason_contains",
-            "rules",
-            "not_rules",
-            "earlier",
-            "dialect",
-            "home",
-            "project",
-            "command",
-            "file_path",
-            "tool",
-            "content",
-            "url",
-            "mcp",
-        ],
-    ) {
+    if !check_keys(ctx, t, "[[test]]", EXAMPLE_KEYS) {
         return None;
     }
     let name = get(t, "name")

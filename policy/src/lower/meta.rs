@@ -4,6 +4,17 @@
 
 use super::*;
 
+/// The keys of the `[policy]` table.
+pub(super) const POLICY_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "on_load_error",
+    "matcher_mode",
+    "codex_ask",
+    "on_unsure",
+    "mode",
+];
+
 pub(super) fn lower_meta(
     ctx: &mut Lowering<'_>,
     root: &DeTable<'_>,
@@ -21,20 +32,7 @@ pub(super) fn lower_meta(
     let Some(t) = want_table(ctx, pv, "[policy]") else {
         return meta;
     };
-    check_keys(
-        ctx,
-        t,
-        "[policy]",
-        &[
-            "name",
-            "description",
-            "on_load_error",
-            "matcher_mode",
-            "codex_ask",
-            "on_unsure",
-            "mode",
-        ],
-    );
+    check_keys(ctx, t, "[policy]", POLICY_KEYS);
     keyword(
         ctx,
         t,

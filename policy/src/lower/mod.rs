@@ -24,6 +24,7 @@ mod cond;
 mod effect;
 pub use effect::GRANTS;
 mod example;
+pub mod keys;
 mod meta;
 mod rule;
 pub(crate) mod session;

@@ -194,14 +194,24 @@ fn cursor_shell_answers_ask_natively() {
 
 #[test]
 fn cursor_pre_tool_use_turns_ask_into_deny_with_how_to_approve() {
-    let raw = cursor_pre_tool("Shell", json!({"command": "git push origin main"}));
-    let msg = ask_denied("Cursor", "preToolUse", "Pushing needs a human [push-ask]");
+    let ask_write = "[[rule]]\nid = \"deploy-ask\"\nseam = \"pre-tool\"\ntool = \"Write\"\nwhen.file_path = { glob = \"**/deploy.yml\" }\ndecision = \"ask\"\nreason = \"Deployment changes need a human\"\n";
+    let allow_write =
+        "[[rule]]\nid = \"ok\"\nseam = \"pre-tool\"\ntool = \"Write\"\ndecision = \"allow\"\n";
+    let raw = cursor_pre_tool(
+        "Write",
+        json!({"file_path": "/home/user/project/deploy.yml", "content": "replicas: 3\n"}),
+    );
+    let msg = ask_denied(
+        "Cursor",
+        "preToolUse",
+        "Deployment changes need a human [deploy-ask]",
+    );
     check_pre_tool(
         Dialect::Cursor,
         &raw,
         &[
             (
-                ASK_PUSH,
+                ask_write,
                 Verdict::Ask,
                 line(
                     &json!({"permission": "deny", "user_message": msg, "agent_message": msg})
@@ -209,11 +219,22 @@ fn cursor_pre_tool_use_turns_ask_into_deny_with_how_to_approve() {
                 ),
             ),
             (
-                ALLOW_BASH,
+                allow_write,
                 Verdict::Allow,
                 line(r#"{"permission":"allow"}"#),
             ),
             (NOTHING, Verdict::Abstain, String::new()),
+        ],
+    );
+    // A shell command or MCP call is answered on the event of its own, where Cursor enforces
+    // an ask (`beforeShellExecution`, `beforeMCPExecution`): nothing on `preToolUse`.
+    let shell = cursor_pre_tool("Shell", json!({"command": "git push origin main"}));
+    check_pre_tool(
+        Dialect::Cursor,
+        &shell,
+        &[
+            (ASK_PUSH, Verdict::Ask, String::new()),
+            (ALLOW_BASH, Verdict::Allow, String::new()),
         ],
     );
 }
@@ -450,6 +471,11 @@ fn same_effect_same_verdict_in_every_dialect() {
             let (v, enc) = answer(&lib, dialect, &raw);
             assert_eq!(v, want, "{name} in {dialect}: {raw}\n{}", enc.stdout);
             assert_eq!(enc.exit_code, 0);
+            // Cursor's `preToolUse` of a shell command is answered on `beforeShellExecution`.
+            if raw["hook_event_name"] == "preToolUse" && raw["tool_name"] == "Shell" {
+                assert_eq!(enc.stdout, "", "{name} in {dialect}: {raw}");
+                continue;
+            }
             let denied = match dialect {
                 Dialect::ClaudeCode => enc.stdout.contains(r#""permissionDecision":"deny""#),
                 Dialect::GeminiCli => enc.stdout.contains(r#""decision":"deny""#),
