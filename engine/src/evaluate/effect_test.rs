@@ -174,15 +174,18 @@ pub(crate) fn eval_effect(
                 targets,
                 by_pattern,
                 ..
-            } => {
+            } if t.by_pattern.is_none_or(|b| b == *by_pattern) => {
                 let named = targets.iter().any(|a| {
                     !a.dynamic
                         && (name_matches(&t.targets, &a.text)
                             || (*by_pattern && pattern_selects(&a.text, &t.targets)))
                 });
+                // Asked about patterns only, the computed targets are what the line's
+                // patterns look up (`kill $(pgrep -f vite)`): judged by those patterns.
+                let looked_up = t.by_pattern == Some(true) && targets.iter().any(|a| !a.dynamic);
                 if t.targets.is_empty() || named {
                     Some(true)
-                } else if targets.iter().any(|a| a.dynamic) {
+                } else if !looked_up && targets.iter().any(|a| a.dynamic) {
                     None
                 } else {
                     Some(false)
@@ -253,7 +256,7 @@ pub(crate) fn eval_effect(
                     }
                 }
             }
-            What::Run(_) | What::Unsure(_) => Some(false),
+            What::Signal { .. } | What::Run(_) | What::Unsure(_) => Some(false),
         };
         match verdict {
             Some(true) => {
