@@ -230,6 +230,9 @@ fn effect_label(t: &EffectTest, cut: bool) -> String {
     if let Some(r) = t.recursive {
         parts.push(format!("recursive = {r}"));
     }
+    if let Some(b) = t.by_pattern {
+        parts.push(format!("by_pattern = {b}"));
+    }
     if let Some(a) = t.append {
         parts.push(format!("append = {a}"));
     }

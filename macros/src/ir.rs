@@ -242,11 +242,13 @@ impl Gen {
             grants,
             earlier_read_inside,
             earlier_read_outside,
+            by_pattern,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
         let recursive = opt(recursive.map(|b| quote!(#b)));
         let append = opt(append.map(|b| quote!(#b)));
+        let by_pattern = opt(by_pattern.map(|b| quote!(#b)));
         let body_from = body_from.iter().map(|s| self.path_spec(s));
         let earlier_read_inside = earlier_read_inside.iter().map(|s| self.path_spec(s));
         let earlier_read_outside = earlier_read_outside.iter().map(|s| self.path_spec(s));
@@ -301,6 +303,7 @@ impl Gen {
             shell: #shell,
             recursive: #recursive,
             append: #append,
+            by_pattern: #by_pattern,
             host_in: #host_in,
             host_not_in: #host_not_in,
             ip_class: #ip_class,

@@ -449,6 +449,11 @@ pub struct EffectTest {
     pub recursive: Option<bool>,
     /// `append = true|false` (writes).
     pub append: Option<bool>,
+    /// `by_pattern = true|false` (signals): the target is a pattern the program matches
+    /// against process names or command lines (`pkill`, `pgrep | xargs kill`, `killall -r`),
+    /// not a name or PID given as is.
+    #[serde(default)]
+    pub by_pattern: Option<bool>,
     /// `host_in`: the destination host matches one of these (`example.com` and its
     /// subdomains, `*.example.com`, an IP, a CIDR block).
     pub host_in: Vec<String>,
@@ -543,6 +548,7 @@ impl EffectTest {
             kind,
             shell: ShellTest::default(),
             recursive: None,
+            by_pattern: None,
             append: None,
             host_in: Vec::new(),
             host_not_in: Vec::new(),

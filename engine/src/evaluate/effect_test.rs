@@ -117,6 +117,8 @@ pub(crate) fn eval_effect(
     let has_path_test = !t.shell.path_inside.is_empty() || !t.shell.path_outside.is_empty();
     let mut unknown: Option<String> = None;
     for e in fx.of(t.kind).filter(|e| lens_ok(e)) {
+        // What the reason adds to the effect: the listed name a package resembles.
+        let mut note: Option<String> = None;
         let verdict = match &e.what {
             What::Read(p) | What::Load(p) => path_ok(
                 has_path_test,
@@ -172,15 +174,18 @@ pub(crate) fn eval_effect(
                 targets,
                 by_pattern,
                 ..
-            } => {
+            } if t.by_pattern.is_none_or(|b| b == *by_pattern) => {
                 let named = targets.iter().any(|a| {
                     !a.dynamic
                         && (name_matches(&t.targets, &a.text)
                             || (*by_pattern && pattern_selects(&a.text, &t.targets)))
                 });
+                // Asked about patterns only, the computed targets are what the line's
+                // patterns look up (`kill $(pgrep -f vite)`): judged by those patterns.
+                let looked_up = t.by_pattern == Some(true) && targets.iter().any(|a| !a.dynamic);
                 if t.targets.is_empty() || named {
                     Some(true)
-                } else if targets.iter().any(|a| a.dynamic) {
+                } else if !looked_up && targets.iter().any(|a| a.dynamic) {
                     None
                 } else {
                     Some(false)
@@ -193,10 +198,13 @@ pub(crate) fn eval_effect(
             } => {
                 let other_manager =
                     !t.managers.is_empty() && !t.managers.iter().any(|m| m == manager);
-                let no_near_name = !t.near_names.is_empty()
-                    && !packages
-                        .iter()
-                        .any(|p| !p.dynamic && near_name(&t.near_names, &p.text));
+                if !t.near_names.is_empty() {
+                    note = packages.iter().filter(|p| !p.dynamic).find_map(|p| {
+                        near_name(&t.near_names, &p.text)
+                            .map(|n| format!("`{}` is one letter from `{n}`", p.text))
+                    });
+                }
+                let no_near_name = !t.near_names.is_empty() && note.is_none();
                 if other_manager || no_near_name {
                     Some(false)
                 } else if t.source_not_in.is_empty() {
@@ -248,10 +256,15 @@ pub(crate) fn eval_effect(
                     }
                 }
             }
-            What::Run(_) | What::Unsure(_) => Some(false),
+            What::Signal { .. } | What::Run(_) | What::Unsure(_) => Some(false),
         };
         match verdict {
-            Some(true) => return Judgement::Yes(e.to_string()),
+            Some(true) => {
+                return Judgement::Yes(match note {
+                    Some(n) => format!("{e} ({n})"),
+                    None => e.to_string(),
+                });
+            }
             Some(false) => {}
             None => {
                 unknown.get_or_insert_with(|| format!("cannot tell where it goes: {e}"));
@@ -299,12 +312,12 @@ fn path_ok(
     place.holds(text, dynamic, cwd)
 }
 
-/// Whether package spec `spec` (`reqeusts==2.0`, `lodahs@4`, `Flask[async]`) names a package
-/// one edit away from one of `names` (insertion, deletion, substitution or a swap of two
-/// neighbours) and none of them. Names are compared as the registries compare them: lower
+/// The one of `names` that package spec `spec` (`reqeusts==2.0`, `lodahs@4`, `Flask[async]`)
+/// is one edit away from (insertion, deletion, substitution or a swap of two neighbours),
+/// when it names none of them. Names are compared as the registries compare them: lower
 /// case, `_` and `.` as `-`; a version, extras or a tag are not part of the name. Names of
 /// four letters or fewer are not compared (too many real packages are one letter apart).
-fn near_name(names: &[String], spec: &str) -> bool {
+fn near_name<'n>(names: &'n [String], spec: &str) -> Option<&'n str> {
     let spec = spec.trim();
     // A scoped npm name keeps its `@scope/`; a version follows the last `@` after it.
     let (scope, rest) = match spec.strip_prefix('@') {
@@ -319,16 +332,17 @@ fn near_name(names: &[String], spec: &str) -> bool {
         .unwrap_or(rest.len());
     let bare = &rest[..end];
     if bare.is_empty() || bare.contains(['/', ':']) {
-        return false;
+        return None;
     }
     let norm = |s: &str| s.to_lowercase().replace(['_', '.'], "-");
     let name = format!("{scope}{}", norm(bare));
     if name.chars().count() <= 4 || names.iter().any(|n| norm(n) == name) {
-        return false;
+        return None;
     }
     names
         .iter()
-        .any(|n| strsim::osa_distance(&norm(n), &name) == 1)
+        .find(|n| strsim::osa_distance(&norm(n), &name) == 1)
+        .map(String::as_str)
 }
 
 /// Whether `name` matches one of `patterns` (globs, case-insensitive).
@@ -617,20 +631,30 @@ mod tests {
 
     #[test]
     fn a_package_one_edit_from_a_listed_name_is_near_it() {
-        let names: Vec<String> = ["requests", "lodash", "python-dateutil", "@babel/core"]
-            .map(String::from)
-            .to_vec();
-        // Each kind of edit, with a version, extras or a tag after the name.
-        for typo in [
-            "reqeusts",
-            "requets==2.31",
-            "lodahs@4",
-            "requestss[socks]",
-            "rrequests",
+        let names: Vec<String> = [
+            "requests",
+            "lodash",
+            "python-dateutil",
+            "@babel/core",
+            "@types/node",
+        ]
+        .map(String::from)
+        .to_vec();
+        // Each kind of edit, with a version, extras or a tag after the name: the listed name
+        // it resembles.
+        for (typo, listed) in [
+            ("reqeusts", "requests"),
+            ("requets==2.31", "requests"),
+            ("lodahs@4", "lodash"),
+            ("requestss[socks]", "requests"),
+            ("rrequests", "requests"),
+            ("@babel/coer@7", "@babel/core"),
         ] {
-            assert!(near_name(&names, typo), "{typo}");
+            assert_eq!(near_name(&names, typo), Some(listed), "{typo}");
         }
-        assert!(near_name(&names, "@babel/cor"));
+        assert_eq!(near_name(&names, "@babel/cor"), Some("@babel/core"));
+        // A scoped name with the typo in its scope.
+        assert_eq!(near_name(&names, "@tyeps/node"), Some("@types/node"));
         // The names themselves as the registries spell them, other names, short names,
         // paths and URLs.
         for other in [
@@ -644,7 +668,7 @@ mod tests {
             "./requests",
             "git+https://h/reqeusts",
         ] {
-            assert!(!near_name(&names, other), "{other}");
+            assert_eq!(near_name(&names, other), None, "{other}");
         }
     }
 

@@ -62,7 +62,7 @@ const SEND_KEYS: &[&str] = &[
     "lens",
     "via",
 ];
-const SIGNAL_KEYS: &[&str] = &["target", "lens", "via"];
+const SIGNAL_KEYS: &[&str] = &["target", "by_pattern", "lens", "via"];
 const INSTALL_KEYS: &[&str] = &["manager", "source_not_in", "near_name", "lens", "via"];
 const DESTROY_KEYS: &[&str] = &["cli", "service", "operation", "lens", "via"];
 const CONFIGURE_KEYS: &[&str] = &[
@@ -146,8 +146,9 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
         let k: &str = k.get_ref();
         let label = format!("`{key}.{k}`");
         match k {
-            "recursive" | "append" => match want_bool(ctx, val, &label) {
+            "recursive" | "append" | "by_pattern" => match want_bool(ctx, val, &label) {
                 Some(b) if k == "recursive" => test.recursive = Some(b),
+                Some(b) if k == "by_pattern" => test.by_pattern = Some(b),
                 Some(b) => test.append = Some(b),
                 None => ok = false,
             },

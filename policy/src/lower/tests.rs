@@ -226,6 +226,20 @@ fn via_is_a_wrapper_list_on_every_effect_not_a_shell_key() {
 }
 
 #[test]
+fn by_pattern_is_a_signal_key_only() {
+    let src = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.signals = { target = [\"node\"], by_pattern = true }\ndecision = \"ask\"\n";
+    let p = load_str(src, "sig.toml", Scope::User, 0);
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!((t.kind, t.by_pattern), (EffectKind::Signal, Some(true)));
+    assert_eq!(t.targets, ["node"]);
+    assert_error(
+        "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.deletes = { by_pattern = true }\ndecision = \"ask\"\n",
+        |m| m.contains("unknown key `by_pattern` in `deletes`"),
+    );
+}
+
+#[test]
 fn lists_resolve_across_files_and_layers_stay_monotone() {
     let lib = load_str(LIBRARY, "lib.toml", Scope::Cli, 0);
     let user = load_str(
