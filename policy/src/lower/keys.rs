@@ -142,6 +142,7 @@ const DOCS: &[Doc] = &[
     ("effect", "earlier_read_inside", "path spec or array", "", r#"earlier_read_inside = "@secret_paths""#, "The session read such a path in an earlier call (taint)."),
     ("effect", "earlier_read_outside", "path spec or array", "", r#"earlier_read_outside = "project""#, "The session read a path outside these in an earlier call."),
     ("effect", "target", "array of globs", "", r#"target = ["1", "init"]"#, "The process, process name or service signalled."),
+    ("effect", "by_pattern", "boolean", "`false`", "by_pattern = true", "Signals only: a computed target (`kill $(pgrep -f x)`, `xargs kill`) is judged by the patterns that chose it."),
     ("effect", "manager", "array of strings", "", r#"manager = ["pip", "npm"]"#, "The package manager."),
     ("effect", "source_not_in", "array of registries or `@list`", "", r#"source_not_in = "@package_registries""#, "The packages come from none of these registries."),
     ("effect", "near_name", "array of package names or `@list`", "", r#"near_name = ["requests", "numpy"]"#, "A package named one edit from one of these and none of them."),
