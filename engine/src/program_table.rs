@@ -62,6 +62,54 @@ pub fn rows() -> impl Iterator<Item = ProgramRow> {
     programs::rows().map(describe)
 }
 
+/// One wrapper: a program that runs another program given as its trailing words
+/// (`sudo`, `xargs`, `timeout 5`, `docker exec CONTAINER`). The shell lens peels it and judges
+/// the wrapped command as if it were run directly, with the wrapper on its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrapperRow {
+    /// The names it is called by (`["sudo", "doas"]`).
+    pub names: Vec<&'static str>,
+    /// The subcommands that make the program a wrapper (`["exec", "compose exec"]`); empty:
+    /// the program itself always is one.
+    pub subcommands: Vec<&'static str>,
+    /// Its options that take the next word as their value (`sudo -u root`).
+    pub valued_options: Vec<&'static str>,
+    /// How many words it reads after its options, before the command (`timeout 5` → 1).
+    pub operands: usize,
+    /// First words with which it runs nothing and only reports (`command -v`).
+    pub queries: Vec<&'static str>,
+    /// Whether a lone remaining word is a shell line, not a program (`watch 'rm -rf /'`).
+    pub lone_word_is_script: bool,
+    /// Whether the wrapped command gets the wrapper's standard input as its arguments
+    /// (`… | xargs rm`).
+    pub input_as_args: bool,
+}
+
+/// Every wrapper the shell lens peels, in the order they are tried. `env` (its own reading
+/// of options, assignments and `-S`) and `find -exec` (whose `{}` stands for the files found)
+/// are peeled by routines of their own and are not rows.
+///
+/// # Example
+///
+/// ```
+/// use seamguard_engine::program_table::wrappers;
+///
+/// let timeout = wrappers().find(|w| w.names == ["timeout"]).expect("timeout is a wrapper");
+/// assert_eq!(timeout.operands, 1);
+/// assert!(wrappers().any(|w| w.names.contains(&"xargs") && w.input_as_args));
+/// ```
+pub fn wrappers() -> impl Iterator<Item = WrapperRow> {
+    crate::shell::wrappers::rows().iter().map(|w| WrapperRow {
+        names: w.names().to_vec(),
+        subcommands: w.sub().split('|').filter(|s| !s.is_empty()).collect(),
+        valued_options: w.valued().to_vec(),
+        operands: w.operands(),
+        queries: w.queries().to_vec(),
+        lone_word_is_script: w.lone_word_is_script(),
+        input_as_args: w.input_as_args(),
+    })
+}
+
 /// The row `p` in words.
 fn describe(p: &Program) -> ProgramRow {
     let mut options: Vec<(String, String)> = Vec::new();

@@ -264,7 +264,50 @@ fn programs_page() -> String {
         }
         out.push('\n');
     }
+    wrappers_section(&mut out);
     out
+}
+
+/// The wrappers section of `programs.md` ([`seamguard_engine::program_table::wrappers`]).
+fn wrappers_section(out: &mut String) {
+    out.push_str(
+        "# Wrappers\n\nPrograms that run another program given as their trailing words. The \
+         shell lens peels each one and judges the command it runs as if it were run directly \
+         (`sudo rm -rf ~` is judged as `rm -rf ~`, run as root). `env` (options, `NAME=value` \
+         words and `-S`) and `find -exec`/`-execdir`/`-ok`/`-okdir` (whose `{}` stands for the files \
+         found) are peeled by routines of their own. Leading `NAME=value` words of the \
+         wrapped command are its environment.\n\n",
+    );
+    for w in seamguard_engine::program_table::wrappers() {
+        let names: Vec<String> = w.names.iter().map(|n| code(n)).collect();
+        let _ = writeln!(out, "## {}\n", names.join(", "));
+        if !w.subcommands.is_empty() {
+            let s: Vec<String> = w.subcommands.iter().map(|s| code(s)).collect();
+            let _ = writeln!(out, "* a wrapper only as: {}", s.join(", "));
+        }
+        if !w.valued_options.is_empty() {
+            let v: Vec<String> = w.valued_options.iter().map(|o| code(o)).collect();
+            let _ = writeln!(out, "* options taking a value: {}", v.join(", "));
+        }
+        match w.operands {
+            0 => {}
+            1 => out.push_str("* reads one word before the command\n"),
+            n => {
+                let _ = writeln!(out, "* reads {n} words before the command");
+            }
+        }
+        if !w.queries.is_empty() {
+            let q: Vec<String> = w.queries.iter().map(|o| code(o)).collect();
+            let _ = writeln!(out, "* runs nothing with: {}", q.join(", "));
+        }
+        if w.lone_word_is_script {
+            out.push_str("* a lone remaining word is a shell line\n");
+        }
+        if w.input_as_args {
+            out.push_str("* the command gets its standard input as arguments\n");
+        }
+        out.push('\n');
+    }
 }
 
 /// A Markdown code span holding `text` on one line, whatever backticks it contains.

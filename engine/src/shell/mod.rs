@@ -62,7 +62,7 @@ mod reentry;
 mod runners;
 mod tool;
 mod walk;
-mod wrappers;
+pub(crate) mod wrappers;
 
 #[cfg(test)]
 mod substitution_tests;

@@ -14,7 +14,7 @@ use crate::effects::programs::globals;
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
-pub(super) struct Wrapper {
+pub(crate) struct Wrapper {
     /// The names it is called by.
     names: &'static [&'static str],
     /// Its options that take the next word as their value (`sudo -u root`).
@@ -218,6 +218,49 @@ static WRAPPERS: &[Wrapper] = &[
         )
     },
 ];
+
+/// Every row of [`WRAPPERS`], in order (for the program table in words,
+/// [`crate::program_table::wrappers`]).
+pub(crate) fn rows() -> &'static [Wrapper] {
+    WRAPPERS
+}
+
+impl Wrapper {
+    /// The names it is called by.
+    pub(crate) fn names(&self) -> &'static [&'static str] {
+        self.names
+    }
+
+    /// Its options that take the next word as their value.
+    pub(crate) fn valued(&self) -> &'static [&'static str] {
+        self.valued
+    }
+
+    /// How many words it reads after its options, before the command.
+    pub(crate) fn operands(&self) -> usize {
+        self.operands
+    }
+
+    /// Prefixes of a first word with which it runs nothing.
+    pub(crate) fn queries(&self) -> &'static [&'static str] {
+        self.queries
+    }
+
+    /// Whether a lone remaining word is a shell line.
+    pub(crate) fn lone_word_is_script(&self) -> bool {
+        self.lone_word_is_script
+    }
+
+    /// Whether the wrapped command gets the wrapper's standard input as arguments.
+    pub(crate) fn input_as_args(&self) -> bool {
+        self.input_as_args
+    }
+
+    /// The subcommands that make the program a wrapper (`|`-separated; empty: none).
+    pub(crate) fn sub(&self) -> &'static str {
+        self.sub
+    }
+}
 
 /// The row of [`WRAPPERS`] for a program's base name.
 pub(super) fn wrapper(base: &str) -> Option<&'static Wrapper> {
