@@ -201,7 +201,7 @@ pub(crate) fn eval_effect(
                 if !t.near_names.is_empty() {
                     note = packages.iter().filter(|p| !p.dynamic).find_map(|p| {
                         near_name(&t.near_names, &p.text)
-                            .map(|n| format!("`{}` is one letter from `{n}`", p.text))
+                            .map(|n| format!("`{}` is one typo from `{n}`", p.text))
                     });
                 }
                 let no_near_name = !t.near_names.is_empty() && note.is_none();
