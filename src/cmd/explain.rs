@@ -11,7 +11,8 @@ use crate::explain;
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// `FILE:LINE` of a recorded session (every event recorded at that line) or of
-    /// seamguard's audit log (the evaluation recorded there, judged again from its input).
+    /// seamguard's audit log (the evaluation recorded there, judged again from its input), or
+    /// `#N`: the decision numbered N by `seamguard log`.
     #[arg(required_unless_present = "event", conflicts_with = "event")]
     target: Option<String>,
     /// A file holding one hook payload (JSON), or `-` for stdin.
@@ -36,12 +37,39 @@ pub(crate) struct Args {
 
 /// Explain the event with [`crate::explain::run`].
 pub(super) fn run(a: Args) -> ExitCode {
+    let target = match a.target.as_deref().and_then(|t| t.strip_prefix('#')) {
+        Some(n) => match numbered(n) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                eprintln!("seamguard: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => a.target,
+    };
     explain::run(&explain::Options {
-        target: a.target,
+        target,
         event: a.event,
         policies: a.policies,
         dialect: a.dialect.map(Into::into),
         json: a.format != Format::Text,
         all: a.all,
     })
+}
+
+/// `FILE:LINE` of the decision numbered `n` (the digits after `#`) by `seamguard log`.
+fn numbered(n: &str) -> Result<String, String> {
+    let n: usize =
+        n.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+            format!("`#{n}`: a decision number of `seamguard log` is `#1`, `#2`, …")
+        })?;
+    let log = super::log::audit_path(None)
+        .ok_or("the audit log is off (SEAMGUARD_AUDIT_LOG=off): no numbered decision")?;
+    match super::log::result_location(&log, n)? {
+        Some((file, line)) => Ok(format!("{}:{line}", file.display())),
+        None => Err(format!(
+            "{} holds fewer than {n} decisions (`seamguard log` numbers them)",
+            log.display()
+        )),
+    }
 }

@@ -84,6 +84,39 @@ fn read_file_tail(path: &Path, max_bytes: u64) -> Result<Vec<Value>, String> {
         .collect())
 }
 
+/// Where decision number `n` of `seamguard log` (`#n`, counted from the start of the rotated
+/// previous log, as [`read_results`] counts) is recorded: the log file and its 1-based line.
+/// `None` when the log holds fewer decisions.
+///
+/// # Errors
+/// A log file exists but cannot be read.
+pub(super) fn result_location(path: &Path, n: usize) -> Result<Option<(PathBuf, usize)>, String> {
+    let mut seen = 0;
+    for file in [
+        seamguard_engine::audit::rotated_path(path),
+        path.to_path_buf(),
+    ] {
+        let text = match std::fs::read(&file) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("{}: {e}", file.display())),
+        };
+        for (i, l) in text.lines().enumerate() {
+            let is_result = serde_json::from_str::<Value>(l).is_ok_and(|v| {
+                v.get("type").and_then(Value::as_str) == Some("hook/result")
+                    && v.get("decision").is_some()
+            });
+            if is_result {
+                seen += 1;
+                if seen == n {
+                    return Ok(Some((file, i + 1)));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The verdicts a record's `decision` can hold (`seamguard_engine::Verdict::name`).
 const VERDICTS: &[&str] = &[
     "allow", "ask", "defer", "deny", "block", "redact", "continue", "none",
@@ -237,7 +270,7 @@ pub(crate) fn log_subject(subject: &str, reason: &str, max: usize) -> String {
     shorten_middle(subject, decisive(reason), max)
 }
 
-/// One decision as a line: its number in the log (for `allow --id`), time, agent, verdict,
+/// One decision as a line: its number in the log (for `allow --id N` and `explain #N`), time, agent, verdict,
 /// event, tool and subject, rules, grant.
 fn line(n: usize, r: &Value) -> String {
     let ts = r.get("ts_ms").and_then(Value::as_u64).unwrap_or(0);

@@ -392,6 +392,48 @@ fn explain_reads_a_line_of_the_audit_log() {
             "seamguard: no evaluation there: an audit log's evaluations are its `hook/result` lines that kept their input (`seamguard replay FILE` lists them by line)\n"
         )
     );
+    // `#N`: the decision `seamguard log` numbers N, found in the audit log of the environment.
+    let numbered = |target: &str| {
+        Run::utf8(
+            unconfigured(&dir, &audit.display().to_string())
+                .args(["explain", target, "--policy"])
+                .arg(&policy)
+                .output()
+                .unwrap(),
+        )
+    };
+    let r = numbered("#1");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        r.stdout.lines().next(),
+        Some(
+            format!(
+                "{}:2  pre-tool event (hook-log, claude-code), subject \"Bash\"",
+                audit.display()
+            )
+            .as_str()
+        )
+    );
+    let r = numbered("#2");
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr),
+        (
+            2,
+            "",
+            format!(
+                "seamguard: {} holds fewer than 2 decisions (`seamguard log` numbers them)\n",
+                audit.display()
+            )
+        )
+    );
+    let r = numbered("#0");
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            2,
+            "seamguard: `#0`: a decision number of `seamguard log` is `#1`, `#2`, …\n"
+        )
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
