@@ -21,6 +21,13 @@ pub(crate) struct Setup {
     pub(crate) policy: PathBuf,
 }
 
+/// The test's folder (its policy, state, sockets and any copied binary) is removed with it.
+impl Drop for Setup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 impl Setup {
     pub(crate) fn new(name: &str) -> Setup {
         let dir = fresh_dir("serve", name);
