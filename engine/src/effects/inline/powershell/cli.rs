@@ -216,15 +216,108 @@ pub(crate) fn powershell_tool(
     run_code(&run, &route, cwd, env, 0, fx);
 }
 
-/// Whether a hook payload is a call of the `PowerShell` tool (Claude Code; Copilot CLI's
-/// `powershell`), whose `command` is PowerShell code, not a POSIX line.
+/// Whether a hook payload's `command` is PowerShell code, not a POSIX line: a call of the
+/// `PowerShell` tool (Claude Code; Copilot CLI's `powershell`), or a Codex shell call on
+/// Windows that reads as PowerShell ([`codex_runs_powershell`]).
 pub(crate) fn is_powershell_call(payload: &Value) -> bool {
     let tool = payload
         .get("tool_name")
         .or_else(|| payload.get("toolName"))
         .and_then(Value::as_str)
         .unwrap_or("");
-    tool == "PowerShell" || tool == "powershell"
+    tool == "PowerShell" || tool == "powershell" || codex_runs_powershell(payload)
+}
+
+/// Whether a Codex shell call runs its command in PowerShell. Codex runs a shell command
+/// in the user's shell, PowerShell on Windows, and still names the tool `Bash` to its hooks
+/// (HOOKS.md B2); its payloads carry `turn_id`. A call from a Windows working folder
+/// (`C:\…`, `g:\…`) is read as PowerShell when its command parses as PowerShell and uses
+/// syntax only PowerShell gives that meaning ([`powershell_only`]); a line both shells read
+/// alike (`git status`, `rg -n x src`) or one that only a POSIX shell reads stays a POSIX
+/// line (Codex can be set to run Git Bash).
+fn codex_runs_powershell(payload: &Value) -> bool {
+    let shell_tool = matches!(
+        payload.get("tool_name").and_then(Value::as_str),
+        Some("Bash" | "shell" | "shell_command" | "exec_command" | "local_shell")
+    );
+    if !shell_tool || payload.get("turn_id").is_none() {
+        return false;
+    }
+    let windows = payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .is_some_and(crate::paths::is_windows_path);
+    let Some(code) = payload
+        .get("tool_input")
+        .and_then(|i| i.get("command"))
+        .and_then(Value::as_str)
+    else {
+        return false;
+    };
+    if !windows {
+        return false;
+    }
+    let Ok(tree) = parse(Language::PowerShell, code) else {
+        return false;
+    };
+    let root = tree.root_node();
+    !root.has_error() && !super::refused(root, code) && powershell_only(root, code)
+}
+
+/// The approved verbs of PowerShell command names (`Get-Verb`): a `Verb-Noun` command
+/// word is a cmdlet, a function or a script of PowerShell's.
+const VERBS: &[&str] = &[
+    "add", "approve", "assert", "backup", "block", "build", "checkpoint", "clear", "close",
+    "compare", "complete", "compress", "confirm", "connect", "convert", "convertfrom",
+    "convertto", "copy", "debug", "deny", "deploy", "disable", "disconnect", "dismount",
+    "edit", "enable", "enter", "exit", "expand", "export", "find", "format", "get", "grant",
+    "group", "hide", "import", "initialize", "install", "invoke", "join", "limit", "lock",
+    "measure", "merge", "mount", "move", "new", "open", "optimize", "out", "ping", "pop",
+    "protect", "publish", "push", "read", "receive", "redo", "register", "remove", "rename",
+    "repair", "request", "reset", "resize", "resolve", "restart", "restore", "resume",
+    "revoke", "save", "search", "select", "send", "set", "show", "skip", "split", "start",
+    "step", "stop", "submit", "suspend", "switch", "sync", "test", "trace", "unblock", "undo",
+    "uninstall", "unlock", "unprotect", "unpublish", "unregister", "update", "use", "wait",
+    "watch", "write",
+];
+
+/// Whether parsed PowerShell code uses syntax a POSIX shell reads otherwise or not at all:
+/// a `Verb-Noun` command (`Get-Content`, `Test-Path`), an assignment (`$x = …`), a
+/// here-string (`@' … '@`), a type literal (`[IO.File]::…`), a member of an expression
+/// (`(…).Lines`), a hash table, or a statement with a parenthesized condition (`if (…) {…}`,
+/// `foreach ($f in $files) {…}`, `try {…}`).
+fn powershell_only(root: tree_sitter::Node<'_>, code: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "assignment_expression"
+            | "expandable_here_string_literal"
+            | "verbatim_here_string_characters"
+            | "type_literal"
+            | "member_access"
+            | "hash_literal_expression"
+            | "if_statement"
+            | "foreach_statement"
+            | "while_statement"
+            | "try_statement"
+            | "switch_statement"
+            | "function_statement" => return true,
+            "command_name" => {
+                let name = crate::effects::inline::text(n, code).trim();
+                if let Some((verb, noun)) = name.split_once('-')
+                    && !noun.is_empty()
+                    && noun.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && VERBS.contains(&verb.to_ascii_lowercase().as_str())
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    false
 }
 
 /// The commands PowerShell code runs, as a shell analysis for the rules that test a command

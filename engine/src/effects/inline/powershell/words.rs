@@ -312,13 +312,11 @@ pub(super) fn split_top(text: &str, sep: char) -> Vec<&str> {
     parts
 }
 
-/// The folders under `C:\Users` that are no one's home.
-const NOT_PROFILES: &[&str] = &["public", "default", "default user", "all users"];
-
-/// A Windows path in the effect model's spelling: `\` as `/`, a profile folder
-/// (`C:\Users\<name>`) as `~`, another drive path as `/c/…`, a provider-qualified
-/// file-system path (`FileSystem::C:\x`) as the path. Text that is no path is unchanged
-/// but for its separators.
+/// A Windows path in the effect model's spelling: `\\` as `/`, an absolute path as
+/// [`crate::paths::windows_spelling`] spells it (a profile folder `C:\\Users\\<name>` as
+/// `~`, another drive path as `/c/…`), a provider-qualified file-system path
+/// (`FileSystem::C:\\x`) as the path. Text that is no path is unchanged but for its
+/// separators.
 pub(crate) fn windows_path(text: &str) -> String {
     if text.contains("://") {
         return text.to_string();
@@ -327,29 +325,7 @@ pub(crate) fn windows_path(text: &str) -> String {
     if let Some(k) = t.to_ascii_lowercase().find("filesystem::") {
         t = t[k + "filesystem::".len()..].to_string();
     }
-    let b = t.as_bytes();
-    if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b.len() == 2 || b[2] == b'/')
-    {
-        let drive = char::from(b[0]).to_ascii_lowercase();
-        let rest = t[2..].trim_start_matches('/');
-        let mut parts = rest.splitn(3, '/');
-        let first = parts.next().unwrap_or_default();
-        if drive == 'c' && first.eq_ignore_ascii_case("users") {
-            let name = parts.next().unwrap_or_default();
-            if !name.is_empty() && !NOT_PROFILES.contains(&name.to_ascii_lowercase().as_str()) {
-                return match parts.next() {
-                    Some(r) if !r.is_empty() => format!("~/{r}"),
-                    _ => "~".to_string(),
-                };
-            }
-        }
-        return if rest.is_empty() {
-            format!("/{drive}")
-        } else {
-            format!("/{drive}/{rest}")
-        };
-    }
-    t
+    crate::paths::windows_spelling(&t).unwrap_or(t)
 }
 
 /// Whether a path names a PowerShell drive that is no file system (`HKCU:\…`, `Env:`,
