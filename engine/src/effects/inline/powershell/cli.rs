@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-use crate::effects::inline::{CodeRun, Collect, Found, Language, parse, run_code};
+use crate::effects::inline::{CodeRun, Collect, Found, Language, run_code};
 use crate::effects::model::{Effects, Lens, Route, What};
-use crate::shell::{Arg, ShellAnalysis, SimpleCommand, analyze_words};
+use crate::shell::{Arg, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_words};
 use crate::shell_env::ShellEnv;
 
 /// The base name of a program in lower case, without a Windows folder or `.exe`.
@@ -254,14 +254,24 @@ fn codex_runs_powershell(payload: &Value) -> bool {
     else {
         return false;
     };
-    if !windows {
+    // A line that names its shell (`pwsh -Command '…'`, `bash -lc '…'`) is an argv of a
+    // Codex `shell` call, quoted for a POSIX shell: the shell lens reads it and peels the
+    // named shell.
+    let first = code.split_whitespace().next().unwrap_or_default();
+    let named_shell = matches!(
+        program_name(first.trim_matches(['\'', '"'])).as_str(),
+        "powershell" | "pwsh" | "cmd" | "bash" | "sh" | "zsh" | "wsl"
+    );
+    if !windows || named_shell {
         return false;
     }
-    let Ok(tree) = parse(Language::PowerShell, code) else {
+    let Ok(tree) = super::parse_code(code) else {
         return false;
     };
     let root = tree.root_node();
-    !root.has_error() && !super::refused(root, code) && powershell_only(root, code)
+    !super::refused(root, code)
+        && super::first_error(root, code).is_none()
+        && powershell_only(root, code)
 }
 
 /// The approved verbs of PowerShell command names (`Get-Verb`): a `Verb-Noun` command
@@ -302,15 +312,8 @@ fn powershell_only(root: tree_sitter::Node<'_>, code: &str) -> bool {
             | "try_statement"
             | "switch_statement"
             | "function_statement" => return true,
-            "command_name" => {
-                let name = crate::effects::inline::text(n, code).trim();
-                if let Some((verb, noun)) = name.split_once('-')
-                    && !noun.is_empty()
-                    && noun.bytes().all(|b| b.is_ascii_alphanumeric())
-                    && VERBS.contains(&verb.to_ascii_lowercase().as_str())
-                {
-                    return true;
-                }
+            "command_name" if verb_noun(crate::effects::inline::text(n, code).trim()) => {
+                return true;
             }
             _ => {}
         }
@@ -325,7 +328,7 @@ fn powershell_only(root: tree_sitter::Node<'_>, code: &str) -> bool {
 /// (`Remove-Item -Recurse x` is `rm -r -f -- x`); code that cannot be read is its `unsure`.
 pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysis {
     let mut out = ShellAnalysis::default();
-    let tree = match parse(Language::PowerShell, code) {
+    let tree = match super::parse_code(code) {
         Ok(t) => t,
         Err(why) => {
             out.unsure = Some(format!("the PowerShell code {why}"));
@@ -333,6 +336,9 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         }
     };
     if let Some(at) = super::first_error(tree.root_node(), code) {
+        if posix_alike(code) {
+            return crate::shell::BrushAnalyzer.analyze(code, cwd);
+        }
         out.unsure = Some(format!(
             "the PowerShell code does not parse (line {}, column {})",
             at.row + 1,
@@ -371,6 +377,96 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         }
     }
     out
+}
+
+/// Whether PowerShell code means the same as a POSIX shell line, word for word: each
+/// character outside quotes is a letter, a digit, a blank or one of `-_./:=+*?~^%#!`, `;`,
+/// `|`, `>`, `&&`, or `@` before a name (`npm i @scope/pkg`); single-quoted text holds no
+/// `''`, double-quoted text no `$`, backtick or backslash. Such code (`rg -n x -g"*.rs"`,
+/// `npm i @angular/core`), when the PowerShell grammar does not take it, is read by the
+/// shell lens rather than asked about: both shells run the same program with the same words.
+pub(crate) fn posix_alike(code: &str) -> bool {
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => loop {
+                match chars.next() {
+                    None => return false,
+                    Some('\'') if chars.peek() == Some(&'\'') => return false,
+                    Some('\'') => break,
+                    Some(_) => {}
+                }
+            },
+            '"' => loop {
+                match chars.next() {
+                    None | Some('$' | '`' | '\\') => return false,
+                    Some('"') => break,
+                    Some(_) => {}
+                }
+            },
+            '&' => {
+                if chars.next() != Some('&') {
+                    return false;
+                }
+            }
+            '@' => {
+                if !chars.peek().is_some_and(|n| n.is_ascii_alphanumeric()) {
+                    return false;
+                }
+            }
+            c if c.is_alphanumeric() || c.is_whitespace() => {}
+            '-' | '_' | '.' | '/' | ':' | '=' | '+' | '*' | '?' | '~' | '^' | '%' | '#' | '!'
+            | ';' | '|' | '>' => {}
+            _ => return false,
+        }
+    }
+    command_words(code).iter().all(|w| {
+        let w = w.trim_matches(['\'', '"']).to_ascii_lowercase();
+        let cmdlet_named = super::cmdlets::cmdlet(&w).is_some() || verb_noun(&w);
+        !cmdlet_named || SAME_AS_POSIX.contains(&w.as_str())
+    })
+}
+
+/// The aliases of cmdlets that do what the POSIX program of the same name does, so the shell
+/// lens's reading of them is no weaker (`cat` reads, `rm` deletes, `curl` fetches).
+const SAME_AS_POSIX: &[&str] = &[
+    "cd", "ls", "cat", "echo", "pwd", "sort", "sleep", "clear", "pushd", "popd", "mkdir",
+    "rm", "rmdir", "cp", "mv", "curl", "wget", "kill", "ps", "tee", "diff",
+];
+
+/// The first word of each command of a line whose quotes all close (`;`, `|`, `&&`, `||`
+/// and line ends separate commands).
+fn command_words(code: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in code.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ';' | '|' | '&' | '\n') => {
+                if let Some(w) = code.get(start..i).and_then(|p| p.split_whitespace().next()) {
+                    out.push(w);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if let Some(w) = code.get(start..).and_then(|p| p.split_whitespace().next()) {
+        out.push(w);
+    }
+    out
+}
+
+/// Whether a command word is a `Verb-Noun` name with an approved verb (`Get-Content`).
+fn verb_noun(name: &str) -> bool {
+    name.split_once('-').is_some_and(|(verb, noun)| {
+        !noun.is_empty()
+            && noun.bytes().all(|b| b.is_ascii_alphanumeric())
+            && VERBS.contains(&verb.to_ascii_lowercase().as_str())
+    })
 }
 
 /// A Windows command line split into words as programs built with the C runtime split it:
