@@ -121,13 +121,26 @@ pub(crate) fn operands<'c>(
     } else {
         positionals.to_vec()
     };
-    if PATTERN_FIRST_PROGRAMS.contains(&base(&c.program))
-        && !cmd_flags(c)
+    if PATTERN_FIRST_PROGRAMS.contains(&base(&c.program)) {
+        if !cmd_flags(c)
             .iter()
             .any(|f| PATTERN_OPTIONS.contains(&f.as_str()))
-        && !operands.is_empty()
-    {
-        operands.remove(0);
+            && !operands.is_empty()
+        {
+            operands.remove(0);
+        }
+        // The word after `-e` / `--regexp` / `--expression` is a pattern or script, never a
+        // file (`grep -e .env notes.txt` reads notes.txt only); `-f FILE` names a file it
+        // reads. A word known only at run time stays an operand: unquoted, it can split into
+        // more words.
+        let patterns: Vec<&Arg> = c
+            .args
+            .windows(2)
+            .filter(|w| matches!(w[0].text.as_str(), "-e" | "--regexp" | "--expression"))
+            .filter(|w| !w[1].dynamic)
+            .map(|w| &w[1])
+            .collect();
+        operands.retain(|o| !patterns.iter().any(|p| std::ptr::eq(*p, *o)));
     }
     operands
 }

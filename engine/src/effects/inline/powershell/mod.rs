@@ -392,8 +392,14 @@ fn command(
             if t.act == Act::Read {
                 posix(cx, &who, "cat", &[], files, &[]);
             } else if !files.is_empty() {
+                // `--regexp=PATTERN`: one word, as PowerShell passes it (no word splitting),
+                // so a pattern known only at run time is not taken for a file.
                 let pattern = b.of(P::Pattern).next().cloned().unwrap_or_else(|| lit(""));
-                posix(cx, &who, "grep", &[lit("-e"), pattern], files, &[]);
+                let pattern = Arg {
+                    text: format!("--regexp={}", pattern.text),
+                    dynamic: pattern.dynamic,
+                };
+                posix(cx, &who, "grep", &[pattern], files, &[]);
             }
         }
         Act::Write { append } => {
