@@ -337,6 +337,29 @@ mod tests {
         assert!(!is_inside("/nonexist/pp", "/nonexist/p"));
     }
 
+    #[test]
+    fn windows_paths_and_working_folders_are_spelled_alike() {
+        assert_eq!(windows_spelling("g:\\Work\\App").as_deref(), Some("/g/Work/App"));
+        assert_eq!(windows_spelling("C:/Users/me/.ssh").as_deref(), Some("~/.ssh"));
+        assert_eq!(windows_spelling("C:\\Users\\Public\\x").as_deref(), Some("/c/Users/Public/x"));
+        assert_eq!(windows_spelling("\\\\?\\D:\\").as_deref(), Some("/d"));
+        assert_eq!(windows_spelling("src\\a.rs"), None);
+        assert!(is_windows_path("e:") && !is_windows_path("/e:/x"));
+        // A relative path of a session on a drive is inside its working folder.
+        assert_eq!(
+            normalize("src\\a.rs", Some("g:\\Work\\App"), "/h").as_deref(),
+            Some("/g/Work/App/src/a.rs")
+        );
+        assert_eq!(
+            normalize("g:\\Work\\App\\src", Some("g:\\Work\\App"), "/h").as_deref(),
+            Some("/g/Work/App/src")
+        );
+        assert_eq!(
+            normalize(".ssh/id_rsa", Some("C:\\Users\\me"), "/home/me").as_deref(),
+            Some("/home/me/.ssh/id_rsa")
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_scope_remembers_resolutions_until_it_ends() {

@@ -147,7 +147,7 @@ pub(crate) fn operands<'c>(
 
 #[cfg(test)]
 mod tests {
-    use super::positionals;
+    use super::{operands, positionals};
     use crate::shell::{BrushAnalyzer, ShellAnalyzer};
 
     /// The positionals of the first command of `line`, as text.
@@ -204,5 +204,21 @@ mod tests {
         assert_eq!(pos("git commit -C HEAD"), ["commit", "HEAD"]);
         // `docker run -c 512 img`: after the subcommand it is `run`'s cpu shares.
         assert_eq!(pos("docker run -c 512 img"), ["run", "512", "img"]);
+    }
+
+    #[test]
+    fn the_word_after_a_pattern_option_is_no_operand_unless_it_can_split() {
+        let ops = |line: &str| -> Vec<String> {
+            let a = BrushAnalyzer.analyze(line, None);
+            let c = a.commands.first().expect("a command");
+            let pos = positionals(c);
+            operands(c, &pos, false)
+                .iter()
+                .map(|a| a.text.clone())
+                .collect()
+        };
+        assert_eq!(ops("grep -e .env -e token notes.txt"), ["notes.txt"]);
+        assert_eq!(ops("grep -f ~/.ssh/id_rsa x"), ["~/.ssh/id_rsa", "x"]);
+        assert_eq!(ops("grep -e $P notes.txt"), ["$P", "notes.txt"]);
     }
 }
