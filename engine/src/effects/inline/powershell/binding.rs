@@ -234,15 +234,50 @@ fn array_items(n: Node<'_>, all: &[Node<'_>], code: &str) -> Option<Vec<String>>
         .then(|| items.into_iter().map(|a| a.text).collect())
 }
 
+/// A part of the code read once per item: what its names stand for in each round.
+pub(super) struct ItemScope {
+    /// The bytes of the part (a script block, a loop body).
+    pub(super) range: std::ops::Range<usize>,
+    /// The variables bound to the item (`$_` and `$PSItem`, or a `foreach` variable).
+    pub(super) names: Vec<String>,
+    /// The items.
+    pub(super) items: Vec<String>,
+}
+
 /// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing or a literal
 /// array, with what `$_` stands for in them: the listing's glob
 /// (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`), or each item of the array
-/// (`@('a', 'b') | ForEach-Object { New-Item $_ }`), read once per item.
-pub(super) fn item_scopes(
-    all: &[Node<'_>],
-    code: &str,
-) -> Vec<(std::ops::Range<usize>, Vec<String>)> {
+/// (`@('a', 'b') | ForEach-Object { New-Item $_ }`), read once per item; and the bodies of
+/// `foreach` loops over a literal array.
+pub(super) fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<ItemScope> {
+    let item_of = |range: std::ops::Range<usize>, items: Vec<String>| ItemScope {
+        range,
+        names: vec!["_".into(), "psitem".into()],
+        items,
+    };
     let mut out = Vec::new();
+    // `foreach ($f in @('a', 'b')) { … }`: the body once per item of a literal array.
+    for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
+        let mut cur = n.walk();
+        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+        let name = kids.iter().find(|k| k.kind() == "variable").map(|v| {
+            text(*v, code)
+                .trim()
+                .trim_start_matches('$')
+                .to_ascii_lowercase()
+        });
+        let over = kids.iter().find(|k| k.kind() == "pipeline");
+        let body = kids.iter().find(|k| k.kind() == "statement_block");
+        if let (Some(name), Some(over), Some(body)) = (name, over, body)
+            && let Some(items) = array_items(*over, all, code)
+        {
+            out.push(ItemScope {
+                range: body.byte_range(),
+                names: vec![name],
+                items,
+            });
+        }
+    }
     for n in all.iter().filter(|n| n.kind() == "pipeline_chain") {
         let mut cur = n.walk();
         let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
@@ -256,7 +291,7 @@ pub(super) fn item_scopes(
             )
             && let Some(items) = array_items(*first, all, code)
         {
-            out.push((second.byte_range(), items));
+            out.push(item_of(second.byte_range(), items));
         }
         let cmds: Vec<Node<'_>> = kids
             .iter()
@@ -275,7 +310,7 @@ pub(super) fn item_scopes(
                 "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
             );
             if let (true, Some(g)) = (each, listing_glob(&a)) {
-                out.push((pair[1].byte_range(), vec![g]));
+                out.push(item_of(pair[1].byte_range(), vec![g]));
             }
         }
     }

@@ -292,7 +292,7 @@ const VERBS: &[&str] = &[
 ];
 
 /// Whether parsed PowerShell code uses syntax a POSIX shell reads otherwise or not at all:
-/// a `Verb-Noun` command (`Get-Content`, `Test-Path`), an assignment (`$x = …`), a
+/// a cmdlet by a name no POSIX program has (`Get-Content`, `iwr`), an assignment (`$x = …`), a
 /// here-string (`@' … '@`), a type literal (`[IO.File]::…`), a member of an expression
 /// (`(…).Lines`), a hash table, or a statement with a parenthesized condition (`if (…) {…}`,
 /// `foreach ($f in $files) {…}`, `try {…}`).
@@ -312,7 +312,7 @@ fn powershell_only(root: tree_sitter::Node<'_>, code: &str) -> bool {
             | "try_statement"
             | "switch_statement"
             | "function_statement" => return true,
-            "command_name" if verb_noun(crate::effects::inline::text(n, code).trim()) => {
+            "command_name" if powershell_command(crate::effects::inline::text(n, code)) => {
                 return true;
             }
             _ => {}
@@ -420,11 +420,7 @@ pub(crate) fn posix_alike(code: &str) -> bool {
             _ => return false,
         }
     }
-    command_words(code).iter().all(|w| {
-        let w = w.trim_matches(['\'', '"']).to_ascii_lowercase();
-        let cmdlet_named = super::cmdlets::cmdlet(&w).is_some() || verb_noun(&w);
-        !cmdlet_named || SAME_AS_POSIX.contains(&w.as_str())
-    })
+    !command_words(code).iter().any(|w| powershell_command(w))
 }
 
 /// The aliases of cmdlets that do what the POSIX program of the same name does, so the shell
@@ -458,6 +454,14 @@ fn command_words(code: &str) -> Vec<&str> {
         out.push(w);
     }
     out
+}
+
+/// Whether a command word names a cmdlet in a way no POSIX program is named: `Verb-Noun`
+/// (`Get-Content`), or an alias of the table whose POSIX namesake, if any, does something
+/// else (`iwr`, `iex`, `gc`, `type`, `del`).
+fn powershell_command(word: &str) -> bool {
+    let w = word.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
+    verb_noun(&w) || (super::cmdlets::cmdlet(&w).is_some() && !SAME_AS_POSIX.contains(&w.as_str()))
 }
 
 /// Whether a command word is a `Verb-Noun` name with an approved verb (`Get-Content`).

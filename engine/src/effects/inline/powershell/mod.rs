@@ -107,17 +107,18 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
                 // `$_` in a script block fed by a listing is an item of it.
                 let scope = scopes
                     .iter()
-                    .rev()
-                    .find(|(r, _)| r.contains(&n.start_byte()));
+                    .filter(|s| s.range.contains(&n.start_byte()))
+                    .min_by_key(|s| s.range.len());
                 match scope {
-                    Some((range, items)) => {
+                    Some(s) => {
                         // Once per item; what an earlier round found is not added again.
                         let was = cx.rereading;
-                        for (k, g) in items.iter().enumerate() {
+                        for (k, g) in s.items.iter().enumerate() {
                             let mut v = vars.clone();
-                            v.insert("_".into(), Some(g.clone()));
-                            v.insert("psitem".into(), Some(g.clone()));
-                            rebind(&all, code, range, &mut v);
+                            for name in &s.names {
+                                v.insert(name.clone(), Some(g.clone()));
+                            }
+                            rebind(&all, code, &s.range, &mut v);
                             cx.rereading = was || k > 0;
                             chain(*n, code, &v, &downloads, cx);
                         }

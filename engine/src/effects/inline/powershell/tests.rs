@@ -530,7 +530,29 @@ fn items_of_a_filtered_listing_and_paths_made_from_them() {
 #[test]
 fn a_search_pattern_is_one_word_not_a_file() {
     assert_eq!(
-        ps("foreach ($p in @('a', 'b')) { Select-String -Path x.json -Pattern $p }"),
-        ["run grep --regexp=$p -- x.json", "read x.json"]
+        ps("Select-String -Path x.json -Pattern $args[0]"),
+        ["run grep --regexp=$args[0] -- x.json", "read x.json"]
+    );
+}
+
+#[test]
+fn a_foreach_body_over_a_literal_array_is_read_once_per_item() {
+    assert_eq!(
+        ps("$files = @('src/a.ts', 'src/b.ts'); foreach ($f in $files) { (Get-Content -Path $f | Measure-Object -Line).Lines }"),
+        [
+            "run cat -- src/a.ts",
+            "read src/a.ts",
+            "run cat -- src/b.ts",
+            "read src/b.ts",
+        ]
+    );
+    assert_eq!(
+        ps("foreach ($d in 'build', '~/.ssh') { Remove-Item -Recurse -Force $d }"),
+        [
+            "run rm -r -f -- build",
+            "delete build recursively",
+            "run rm -r -f -- ~/.ssh",
+            "delete ~/.ssh recursively",
+        ]
     );
 }
