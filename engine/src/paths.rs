@@ -339,9 +339,18 @@ mod tests {
 
     #[test]
     fn windows_paths_and_working_folders_are_spelled_alike() {
-        assert_eq!(windows_spelling("g:\\Work\\App").as_deref(), Some("/g/Work/App"));
-        assert_eq!(windows_spelling("C:/Users/me/.ssh").as_deref(), Some("~/.ssh"));
-        assert_eq!(windows_spelling("C:\\Users\\Public\\x").as_deref(), Some("/c/Users/Public/x"));
+        assert_eq!(
+            windows_spelling("g:\\Work\\App").as_deref(),
+            Some("/g/Work/App")
+        );
+        assert_eq!(
+            windows_spelling("C:/Users/me/.ssh").as_deref(),
+            Some("~/.ssh")
+        );
+        assert_eq!(
+            windows_spelling("C:\\Users\\Public\\x").as_deref(),
+            Some("/c/Users/Public/x")
+        );
         assert_eq!(windows_spelling("\\\\?\\D:\\").as_deref(), Some("/d"));
         assert_eq!(windows_spelling("src\\a.rs"), None);
         assert!(is_windows_path("e:") && !is_windows_path("/e:/x"));

@@ -70,8 +70,8 @@ use crate::shell_env::ShellEnv;
 pub(crate) use super::language::Language;
 pub(crate) use parse::{first_error, parse_javascript};
 use parse::{first_error_outside, parse, shell_variable_in_code};
-pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};
 use powershell::posix_alike;
+pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};
 pub(crate) use resolve::{nodes, text, unescape};
 
 // The walkers' shared parts, named here for the language readers below.
@@ -297,8 +297,7 @@ fn code_lens_at(
                 Language::PowerShell => powershell::first_error(tree.root_node(), code),
                 _ => first_error(tree.root_node()),
             };
-            if error.is_some() && lang == Language::PowerShell && !dynamic && posix_alike(code)
-            {
+            if error.is_some() && lang == Language::PowerShell && !dynamic && posix_alike(code) {
                 // A line the grammar does not take but both shells read alike
                 // (`rg -n x -g"*.rs"`): the shell lens reads it.
                 cx.found.push(Found::Shell {

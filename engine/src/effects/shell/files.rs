@@ -304,7 +304,8 @@ pub(super) fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
             // and everything in it. `rsync --remove-source-files -a` empties source trees.
             // A folder renamed where it is (`mv app app-v2`) keeps everything in it: only
             // its old name goes.
-            let in_place = moves && sources.len() == 1 && dest.is_some_and(|d| renamed_in_place(s, d));
+            let in_place =
+                moves && sources.len() == 1 && dest.is_some_and(|d| renamed_in_place(s, d));
             delete(s, !in_place && (!moves || may_be_folder(s)), c, out);
         }
         if let Some(pr) = path(s, c) {
