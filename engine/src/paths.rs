@@ -125,6 +125,54 @@ fn through_existing_parent(lexical: &str) -> Option<String> {
     None
 }
 
+/// Whether `p` is an absolute Windows path: on a drive (`C:\x`, `g:/x`, `C:`) or verbatim
+/// (`\\?\C:\x`).
+pub(crate) fn is_windows_path(p: &str) -> bool {
+    drive_path(p).is_some()
+}
+
+/// `p` with `/` separators and without a verbatim prefix, if it is on a drive (`c:/x`).
+fn drive_path(p: &str) -> Option<String> {
+    let t = p.trim().replace('\\', "/");
+    let t = t.strip_prefix("//?/").map(str::to_string).unwrap_or(t);
+    let b = t.as_bytes();
+    let drive = b.len() >= 2
+        && b[0].is_ascii_alphabetic()
+        && b[1] == b':'
+        && (b.len() == 2 || b[2] == b'/');
+    drive.then_some(t)
+}
+
+/// The folders under `C:\Users` that are no one's home.
+const NOT_PROFILES: &[&str] = &["public", "default", "default user", "all users"];
+
+/// An absolute Windows path in the spelling of the effect model and the path tests, `None`
+/// for any other text: `\` as `/`, the verbatim prefix `\\?\` dropped, a profile folder
+/// (`C:\Users\<name>`) as `~`, another drive path as `/c/…` (as Git Bash names it). The
+/// lenses and the path tests spell a session's `cwd` (`g:\Work\app`) and the paths of its
+/// commands (`g:\Work\app\src`, `src`) alike, so a path inside the project is seen there.
+pub(crate) fn windows_spelling(p: &str) -> Option<String> {
+    let t = drive_path(p)?;
+    let drive = t.get(..1)?.to_ascii_lowercase();
+    let rest = t.get(2..)?.trim_start_matches('/');
+    let mut parts = rest.splitn(3, '/');
+    let first = parts.next().unwrap_or_default();
+    if drive == "c" && first.eq_ignore_ascii_case("users") {
+        let name = parts.next().unwrap_or_default();
+        if !name.is_empty() && !NOT_PROFILES.contains(&name.to_ascii_lowercase().as_str()) {
+            return Some(match parts.next() {
+                Some(r) if !r.is_empty() => format!("~/{r}"),
+                _ => "~".to_string(),
+            });
+        }
+    }
+    Some(if rest.is_empty() {
+        format!("/{drive}")
+    } else {
+        format!("/{drive}/{rest}")
+    })
+}
+
 /// Lexically join `p` onto `cwd` (absolute and `~` paths are returned as they are).
 pub(crate) fn join(cwd: Option<&str>, p: &str) -> String {
     if p.starts_with('/') || p.starts_with('~') {
@@ -142,18 +190,13 @@ fn has_glob(s: &str) -> bool {
 
 /// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
 pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
-    let mut p = p.trim().replace('\\', "/");
-    // Windows spellings (case PP-03): `\\?\C:\x`, `C:\x`, `C:/x` → `/x`, folded to lower
-    // case like the file systems that use them.
-    if let Some(rest) = p.strip_prefix("//?/") {
-        p = rest.to_string();
-    }
-    let bytes = p.as_bytes();
-    if bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'/' {
-        p = p[2..].to_lowercase();
-    }
+    // Windows spellings (case PP-03), of the path and of the working directory (a Codex or
+    // Claude Code session on Windows has `C:\…` as its `cwd`): see [`windows_spelling`].
+    let p = p.trim();
+    let p = windows_spelling(p).unwrap_or_else(|| p.replace('\\', "/"));
+    let cwd = cwd.map(|c| windows_spelling(c).unwrap_or_else(|| c.to_string()));
     // Relative to the working directory first (which may itself start with `~`).
-    let joined = join(cwd, &p);
+    let joined = join(cwd.as_deref(), &p);
     let expanded = if joined == "~" {
         home.to_string()
     } else if let Some(rest) = joined.strip_prefix("~/") {
@@ -292,6 +335,38 @@ mod tests {
         assert_eq!(normalize("build", None, "/h"), None);
         assert!(is_inside("/nonexist/p/build", "/nonexist/p"));
         assert!(!is_inside("/nonexist/pp", "/nonexist/p"));
+    }
+
+    #[test]
+    fn windows_paths_and_working_folders_are_spelled_alike() {
+        assert_eq!(
+            windows_spelling("g:\\Work\\App").as_deref(),
+            Some("/g/Work/App")
+        );
+        assert_eq!(
+            windows_spelling("C:/Users/me/.ssh").as_deref(),
+            Some("~/.ssh")
+        );
+        assert_eq!(
+            windows_spelling("C:\\Users\\Public\\x").as_deref(),
+            Some("/c/Users/Public/x")
+        );
+        assert_eq!(windows_spelling("\\\\?\\D:\\").as_deref(), Some("/d"));
+        assert_eq!(windows_spelling("src\\a.rs"), None);
+        assert!(is_windows_path("e:") && !is_windows_path("/e:/x"));
+        // A relative path of a session on a drive is inside its working folder.
+        assert_eq!(
+            normalize("src\\a.rs", Some("g:\\Work\\App"), "/h").as_deref(),
+            Some("/g/Work/App/src/a.rs")
+        );
+        assert_eq!(
+            normalize("g:\\Work\\App\\src", Some("g:\\Work\\App"), "/h").as_deref(),
+            Some("/g/Work/App/src")
+        );
+        assert_eq!(
+            normalize(".ssh/id_rsa", Some("C:\\Users\\me"), "/home/me").as_deref(),
+            Some("/home/me/.ssh/id_rsa")
+        );
     }
 
     #[cfg(unix)]

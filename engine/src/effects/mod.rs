@@ -158,7 +158,8 @@ pub(crate) fn effects_with(
         }
     } else if files::handles(tool, input) {
         files::lens(tool, input, cwd, &mut fx);
-    } else if tool == "PowerShell" {
+    } else if tool == "PowerShell" || inline::is_powershell_call(payload) {
+        // The `PowerShell` tool, or a Codex shell call on Windows whose line is PowerShell.
         inline::powershell_tool(tool, input, cwd, env, &mut fx);
     } else if tool == "write_stdin" {
         typed(tool, input, cwd, env, &mut fx);

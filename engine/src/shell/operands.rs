@@ -121,20 +121,33 @@ pub(crate) fn operands<'c>(
     } else {
         positionals.to_vec()
     };
-    if PATTERN_FIRST_PROGRAMS.contains(&base(&c.program))
-        && !cmd_flags(c)
+    if PATTERN_FIRST_PROGRAMS.contains(&base(&c.program)) {
+        if !cmd_flags(c)
             .iter()
             .any(|f| PATTERN_OPTIONS.contains(&f.as_str()))
-        && !operands.is_empty()
-    {
-        operands.remove(0);
+            && !operands.is_empty()
+        {
+            operands.remove(0);
+        }
+        // The word after `-e` / `--regexp` / `--expression` is a pattern or script, never a
+        // file (`grep -e .env notes.txt` reads notes.txt only); `-f FILE` names a file it
+        // reads. A word known only at run time stays an operand: unquoted, it can split into
+        // more words.
+        let patterns: Vec<&Arg> = c
+            .args
+            .windows(2)
+            .filter(|w| matches!(w[0].text.as_str(), "-e" | "--regexp" | "--expression"))
+            .filter(|w| !w[1].dynamic)
+            .map(|w| &w[1])
+            .collect();
+        operands.retain(|o| !patterns.iter().any(|p| std::ptr::eq(*p, *o)));
     }
     operands
 }
 
 #[cfg(test)]
 mod tests {
-    use super::positionals;
+    use super::{operands, positionals};
     use crate::shell::{BrushAnalyzer, ShellAnalyzer};
 
     /// The positionals of the first command of `line`, as text.
@@ -191,5 +204,21 @@ mod tests {
         assert_eq!(pos("git commit -C HEAD"), ["commit", "HEAD"]);
         // `docker run -c 512 img`: after the subcommand it is `run`'s cpu shares.
         assert_eq!(pos("docker run -c 512 img"), ["run", "512", "img"]);
+    }
+
+    #[test]
+    fn the_word_after_a_pattern_option_is_no_operand_unless_it_can_split() {
+        let ops = |line: &str| -> Vec<String> {
+            let a = BrushAnalyzer.analyze(line, None);
+            let c = a.commands.first().expect("a command");
+            let pos = positionals(c);
+            operands(c, &pos, false)
+                .iter()
+                .map(|a| a.text.clone())
+                .collect()
+        };
+        assert_eq!(ops("grep -e .env -e token notes.txt"), ["notes.txt"]);
+        assert_eq!(ops("grep -f ~/.ssh/id_rsa x"), ["~/.ssh/id_rsa", "x"]);
+        assert_eq!(ops("grep -e $P notes.txt"), ["$P", "notes.txt"]);
     }
 }

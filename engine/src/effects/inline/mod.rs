@@ -70,6 +70,7 @@ use crate::shell_env::ShellEnv;
 pub(crate) use super::language::Language;
 pub(crate) use parse::{first_error, parse_javascript};
 use parse::{first_error_outside, parse, shell_variable_in_code};
+use powershell::posix_alike;
 pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};
 pub(crate) use resolve::{nodes, text, unescape};
 
@@ -269,7 +270,7 @@ fn code_lens_at(
     }
     // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
     // `bun -e`): read it as TypeScript when that parses.
-    let parsed = match parse(lang, code) {
+    let parsed = match parse_in(lang, code) {
         Ok(t) if lang == Language::JavaScript && t.root_node().has_error() => {
             match parse(Language::TypeScript, code) {
                 Ok(ts) if !ts.root_node().has_error() => Ok(ts),
@@ -296,6 +297,17 @@ fn code_lens_at(
                 Language::PowerShell => powershell::first_error(tree.root_node(), code),
                 _ => first_error(tree.root_node()),
             };
+            if error.is_some() && lang == Language::PowerShell && !dynamic && posix_alike(code) {
+                // A line the grammar does not take but both shells read alike
+                // (`rg -n x -g"*.rs"`): the shell lens reads it.
+                cx.found.push(Found::Shell {
+                    who: String::new(),
+                    text: code.to_string(),
+                    dir: cwd.map(str::to_string),
+                });
+                dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+                return;
+            }
             if let Some(at) = error {
                 let why = if dynamic {
                     format!(
@@ -346,6 +358,14 @@ fn code_lens_at(
         }
     }
     dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+}
+
+/// Parse `code` in `lang` for its walker (PowerShell: [`powershell::parse_code`]).
+fn parse_in(lang: Language, code: &str) -> Result<tree_sitter::Tree, String> {
+    match lang {
+        Language::PowerShell => powershell::parse_code(code),
+        _ => parse(lang, code),
+    }
 }
 
 /// What a walker found, to the effects: its effects, and the commands and code it runs

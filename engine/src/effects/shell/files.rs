@@ -302,7 +302,11 @@ pub(super) fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
         if removes_sources {
             // `mv notes.txt dir/` moves one file away; `mv ~/Documents /tmp/x` a folder
             // and everything in it. `rsync --remove-source-files -a` empties source trees.
-            delete(s, !moves || may_be_folder(s), c, out);
+            // A folder renamed where it is (`mv app app-v2`) keeps everything in it: only
+            // its old name goes.
+            let in_place =
+                moves && sources.len() == 1 && dest.is_some_and(|d| renamed_in_place(s, d));
+            delete(s, !in_place && (!moves || may_be_folder(s)), c, out);
         }
         if let Some(pr) = path(s, c) {
             sent.push(BodySource::File(pr));
@@ -357,6 +361,30 @@ fn container_path(a: &Arg) -> Option<Arg> {
 /// component with a file extension (`notes.txt`, `.env.local`, `settings.json`). A trailing
 /// `/`, `.`/`..`/`~`, a glob, a part only known at run time, or a name without extension
 /// (`Documents`, `.ssh`, `/usr/bin/sudo`) may be a folder.
+/// Whether `mv SRC DEST` gives `SRC` a new name in the folder it is in (`mv app app-v2`,
+/// `mv ../app ../app-v2`): both known, the same folder, `DEST` no folder to move into
+/// (`dir/`). A repository's `.git` renamed is history git no longer sees: not in place.
+fn renamed_in_place(src: &Arg, dest: &Arg) -> bool {
+    if src.dynamic || dest.dynamic || dest.text.ends_with('/') {
+        return false;
+    }
+    let split = |t: &str| -> (String, String) {
+        let t = t.trim_end_matches('/');
+        match t.rsplit_once('/') {
+            Some((dir, name)) => (dir.to_string(), name.to_string()),
+            None => (".".to_string(), t.to_string()),
+        }
+    };
+    let (src_dir, src_name) = split(&src.text);
+    let (dest_dir, dest_name) = split(&dest.text);
+    let plain = |n: &str| !n.is_empty() && n != "." && n != ".." && !n.contains(['*', '?', '[']);
+    src_dir == dest_dir
+        && plain(&src_name)
+        && plain(&dest_name)
+        && src_name != dest_name
+        && src_name != ".git"
+}
+
 fn may_be_folder(a: &Arg) -> bool {
     let t = a.text.as_str();
     if a.dynamic || t.ends_with('/') || t.contains(['*', '?', '[']) {

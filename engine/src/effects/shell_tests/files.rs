@@ -374,6 +374,26 @@ fn deleters_delete_recursively_when_told() {
                 "write ~/.ssh.old",
             ],
         ),
+        // A folder renamed where it is keeps what is in it: only its old name goes. A `.git`
+        // renamed is history git no longer sees.
+        (
+            "mv ../app ../app-v2",
+            &[
+                "run mv ../app ../app-v2",
+                "read ../app",
+                "delete ../app",
+                "write ../app-v2",
+            ],
+        ),
+        (
+            "mv .git .git-old",
+            &[
+                "run mv .git .git-old",
+                "read .git",
+                "delete .git recursively",
+                "write .git-old",
+            ],
+        ),
         (
             "rsync -a --remove-source-files src.txt host:/x",
             &[

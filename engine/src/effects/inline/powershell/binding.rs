@@ -16,54 +16,71 @@ use crate::shell::Arg;
 /// $fs)` binds `$f` to an item of what it loops over.
 pub(super) fn bindings(all: &[Node<'_>], code: &str) -> Vars {
     let mut vars = Vars::new();
-    for n in all.iter().filter(|n| n.kind() == "assignment_expression") {
-        let Some(left) = n.named_child(0) else {
-            continue;
-        };
-        let name = text(left, code).trim();
-        let Some(name) = name.strip_prefix('$') else {
-            continue;
-        };
-        let name = name.to_ascii_lowercase();
-        let value = n.child_by_field_name("value").and_then(|v| {
-            if let Some(g) = listing_in(v, code) {
-                return Some(g);
-            }
-            let has_command = nodes(v).iter().any(|k| k.kind() == "command");
-            let vals = ps_values(text(v, code).trim(), &Vars::new());
-            match vals.as_slice() {
-                [one] if !has_command && !one.dynamic => Some(one.text.clone()),
-                _ => None,
-            }
-        });
-        let op = text(*n, code);
-        let plain = op.contains('=') && !op.contains("+=");
-        vars.entry(name)
-            .and_modify(|v| *v = None)
-            .or_insert(if plain { value } else { None });
-    }
-    for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
-        let mut cur = n.walk();
-        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
-        let Some(v) = kids.iter().find(|k| k.kind() == "variable") else {
-            continue;
-        };
-        let name = text(*v, code)
-            .trim()
-            .trim_start_matches('$')
-            .to_ascii_lowercase();
-        let over = kids.iter().find(|k| k.kind() == "pipeline");
-        let item = over.and_then(|o| {
-            listing_in(*o, code).or_else(|| {
-                let t = text(*o, code).trim();
-                let bound = t.strip_prefix('$')?.to_ascii_lowercase();
-                vars.get(&bound).cloned().flatten()
-            })
-        });
-        let item = item.filter(|_| !vars.contains_key(&name));
-        vars.insert(name, item);
+    // In the order of the code: a `foreach` binds its variable before its body reads it.
+    for n in all {
+        match n.kind() {
+            "assignment_expression" => assign(*n, code, &mut vars),
+            "foreach_statement" => loop_variable(*n, code, &mut vars),
+            _ => {}
+        }
     }
     vars
+}
+
+/// `$x = …`: bound to a literal, a listing's items or a path made of known values
+/// (`Join-Path $dir (Split-Path $f -Leaf)`); a second assignment unbinds it.
+fn assign(n: Node<'_>, code: &str, vars: &mut Vars) {
+    let Some(left) = n.named_child(0) else {
+        return;
+    };
+    let name = text(left, code).trim();
+    let Some(name) = name.strip_prefix('$') else {
+        return;
+    };
+    let name = name.to_ascii_lowercase();
+    let value = n.child_by_field_name("value").and_then(|v| {
+        if let Some(g) = listing_in(v, code) {
+            return Some(g);
+        }
+        let t = text(v, code).trim();
+        if let Some(j) = join_path(&format!("({t})"), vars) {
+            return (!j.dynamic).then_some(j.text);
+        }
+        let has_command = nodes(v).iter().any(|k| k.kind() == "command");
+        let vals = ps_values(t, &Vars::new());
+        match vals.as_slice() {
+            [one] if !has_command && !one.dynamic => Some(one.text.clone()),
+            _ => None,
+        }
+    });
+    let op = text(n, code);
+    let plain = op.contains('=') && !op.contains("+=");
+    vars.entry(name)
+        .and_modify(|v| *v = None)
+        .or_insert(if plain { value } else { None });
+}
+
+/// `foreach ($f in $fs) { … }`: `$f` is an item of what the loop goes over.
+fn loop_variable(n: Node<'_>, code: &str, vars: &mut Vars) {
+    let mut cur = n.walk();
+    let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+    let Some(v) = kids.iter().find(|k| k.kind() == "variable") else {
+        return;
+    };
+    let name = text(*v, code)
+        .trim()
+        .trim_start_matches('$')
+        .to_ascii_lowercase();
+    let over = kids.iter().find(|k| k.kind() == "pipeline");
+    let item = over.and_then(|o| {
+        listing_in(*o, code).or_else(|| {
+            let t = text(*o, code).trim();
+            let bound = t.strip_prefix('$')?.to_ascii_lowercase();
+            vars.get(&bound).cloned().flatten()
+        })
+    });
+    let item = item.filter(|_| !vars.contains_key(&name));
+    vars.insert(name, item);
 }
 
 /// The files a listing in `n` names, as a glob (`Get-ChildItem src -Recurse -Filter *.cs` is
@@ -73,10 +90,32 @@ pub(super) fn listing_in(n: Node<'_>, code: &str) -> Option<String> {
         .into_iter()
         .filter(|k| k.kind() == "command")
         .collect();
-    let [one] = commands.as_slice() else {
+    let (first, rest) = commands.split_first()?;
+    // Filters that pass items on as they are (`| Sort-Object LastWriteTime | Select-Object
+    // -First 1`) keep them items of the listing.
+    let passes_items = rest.iter().all(|k| {
+        read_command(*k, code, &Vars::new()).is_some_and(|c| {
+            let name = c.name.text.to_ascii_lowercase();
+            let projects = c.elements.iter().any(|e| {
+                matches!(e, Element::Param(p, _)
+                    if ["property", "expandproperty", "excludeproperty"]
+                        .iter()
+                        .any(|x| x.starts_with(&p.to_ascii_lowercase())))
+            });
+            match name.as_str() {
+                "sort-object" | "sort" | "where-object" | "where" | "?" | "get-unique" => true,
+                // A first positional value is the properties kept (`Select-Object Name`).
+                "select-object" | "select" => {
+                    !projects && !matches!(c.elements.first(), Some(Element::Value(..)))
+                }
+                _ => false,
+            }
+        })
+    });
+    if !passes_items {
         return None;
-    };
-    listing_glob(&read_command(*one, code, &Vars::new())?)
+    }
+    listing_glob(&read_command(*first, code, &Vars::new())?)
 }
 
 /// The glob of the items a listing command yields.
@@ -195,15 +234,50 @@ fn array_items(n: Node<'_>, all: &[Node<'_>], code: &str) -> Option<Vec<String>>
         .then(|| items.into_iter().map(|a| a.text).collect())
 }
 
+/// A part of the code read once per item: what its names stand for in each round.
+pub(super) struct ItemScope {
+    /// The bytes of the part (a script block, a loop body).
+    pub(super) range: std::ops::Range<usize>,
+    /// The variables bound to the item (`$_` and `$PSItem`, or a `foreach` variable).
+    pub(super) names: Vec<String>,
+    /// The items.
+    pub(super) items: Vec<String>,
+}
+
 /// The script blocks of `ForEach-Object` / `Where-Object` fed by a listing or a literal
 /// array, with what `$_` stands for in them: the listing's glob
 /// (`Get-ChildItem *.log | ForEach-Object { Remove-Item $_ }`), or each item of the array
-/// (`@('a', 'b') | ForEach-Object { New-Item $_ }`), read once per item.
-pub(super) fn item_scopes(
-    all: &[Node<'_>],
-    code: &str,
-) -> Vec<(std::ops::Range<usize>, Vec<String>)> {
+/// (`@('a', 'b') | ForEach-Object { New-Item $_ }`), read once per item; and the bodies of
+/// `foreach` loops over a literal array.
+pub(super) fn item_scopes(all: &[Node<'_>], code: &str) -> Vec<ItemScope> {
+    let item_of = |range: std::ops::Range<usize>, items: Vec<String>| ItemScope {
+        range,
+        names: vec!["_".into(), "psitem".into()],
+        items,
+    };
     let mut out = Vec::new();
+    // `foreach ($f in @('a', 'b')) { … }`: the body once per item of a literal array.
+    for n in all.iter().filter(|n| n.kind() == "foreach_statement") {
+        let mut cur = n.walk();
+        let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+        let name = kids.iter().find(|k| k.kind() == "variable").map(|v| {
+            text(*v, code)
+                .trim()
+                .trim_start_matches('$')
+                .to_ascii_lowercase()
+        });
+        let over = kids.iter().find(|k| k.kind() == "pipeline");
+        let body = kids.iter().find(|k| k.kind() == "statement_block");
+        if let (Some(name), Some(over), Some(body)) = (name, over, body)
+            && let Some(items) = array_items(*over, all, code)
+        {
+            out.push(ItemScope {
+                range: body.byte_range(),
+                names: vec![name],
+                items,
+            });
+        }
+    }
     for n in all.iter().filter(|n| n.kind() == "pipeline_chain") {
         let mut cur = n.walk();
         let kids: Vec<Node<'_>> = n.named_children(&mut cur).collect();
@@ -217,7 +291,7 @@ pub(super) fn item_scopes(
             )
             && let Some(items) = array_items(*first, all, code)
         {
-            out.push((second.byte_range(), items));
+            out.push(item_of(second.byte_range(), items));
         }
         let cmds: Vec<Node<'_>> = kids
             .iter()
@@ -236,7 +310,7 @@ pub(super) fn item_scopes(
                 "foreach-object" | "foreach" | "%" | "where-object" | "where" | "?"
             );
             if let (true, Some(g)) = (each, listing_glob(&a)) {
-                out.push((pair[1].byte_range(), vec![g]));
+                out.push(item_of(pair[1].byte_range(), vec![g]));
             }
         }
     }

@@ -5,9 +5,9 @@
 
 use serde_json::Value;
 
-use crate::effects::inline::{CodeRun, Collect, Found, Language, parse, run_code};
+use crate::effects::inline::{CodeRun, Collect, Found, Language, run_code};
 use crate::effects::model::{Effects, Lens, Route, What};
-use crate::shell::{Arg, ShellAnalysis, SimpleCommand, analyze_words};
+use crate::shell::{Arg, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_words};
 use crate::shell_env::ShellEnv;
 
 /// The base name of a program in lower case, without a Windows folder or `.exe`.
@@ -216,15 +216,199 @@ pub(crate) fn powershell_tool(
     run_code(&run, &route, cwd, env, 0, fx);
 }
 
-/// Whether a hook payload is a call of the `PowerShell` tool (Claude Code; Copilot CLI's
-/// `powershell`), whose `command` is PowerShell code, not a POSIX line.
+/// Whether a hook payload's `command` is PowerShell code, not a POSIX line: a call of the
+/// `PowerShell` tool (Claude Code; Copilot CLI's `powershell`), or a Codex shell call on
+/// Windows that reads as PowerShell ([`codex_runs_powershell`]).
 pub(crate) fn is_powershell_call(payload: &Value) -> bool {
     let tool = payload
         .get("tool_name")
         .or_else(|| payload.get("toolName"))
         .and_then(Value::as_str)
         .unwrap_or("");
-    tool == "PowerShell" || tool == "powershell"
+    tool == "PowerShell" || tool == "powershell" || codex_runs_powershell(payload)
+}
+
+/// Whether a Codex shell call runs its command in PowerShell. Codex runs a shell command
+/// in the user's shell, PowerShell on Windows, and still names the tool `Bash` to its hooks
+/// (HOOKS.md B2); its payloads carry `turn_id`. A call from a Windows working folder
+/// (`C:\…`, `g:\…`) is read as PowerShell when its command parses as PowerShell and uses
+/// syntax only PowerShell gives that meaning ([`powershell_only`]); a line both shells read
+/// alike (`git status`, `rg -n x src`) or one that only a POSIX shell reads stays a POSIX
+/// line (Codex can be set to run Git Bash).
+fn codex_runs_powershell(payload: &Value) -> bool {
+    let shell_tool = matches!(
+        payload.get("tool_name").and_then(Value::as_str),
+        Some("Bash" | "shell" | "shell_command" | "exec_command" | "local_shell")
+    );
+    if !shell_tool || payload.get("turn_id").is_none() {
+        return false;
+    }
+    let windows = payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .is_some_and(crate::paths::is_windows_path);
+    let Some(code) = payload
+        .get("tool_input")
+        .and_then(|i| i.get("command"))
+        .and_then(Value::as_str)
+    else {
+        return false;
+    };
+    // A line that names its shell (`pwsh -Command '…'`, `bash -lc '…'`) is an argv of a
+    // Codex `shell` call, quoted for a POSIX shell: the shell lens reads it and peels the
+    // named shell.
+    let first = code.split_whitespace().next().unwrap_or_default();
+    let named_shell = matches!(
+        program_name(first.trim_matches(['\'', '"'])).as_str(),
+        "powershell" | "pwsh" | "cmd" | "bash" | "sh" | "zsh" | "wsl"
+    );
+    if !windows || named_shell {
+        return false;
+    }
+    let Ok(tree) = super::parse_code(code) else {
+        return false;
+    };
+    let root = tree.root_node();
+    !super::refused(root, code)
+        && super::first_error(root, code).is_none()
+        && powershell_only(root, code)
+}
+
+/// The approved verbs of PowerShell command names (`Get-Verb`): a `Verb-Noun` command
+/// word is a cmdlet, a function or a script of PowerShell's.
+const VERBS: &[&str] = &[
+    "add",
+    "approve",
+    "assert",
+    "backup",
+    "block",
+    "build",
+    "checkpoint",
+    "clear",
+    "close",
+    "compare",
+    "complete",
+    "compress",
+    "confirm",
+    "connect",
+    "convert",
+    "convertfrom",
+    "convertto",
+    "copy",
+    "debug",
+    "deny",
+    "deploy",
+    "disable",
+    "disconnect",
+    "dismount",
+    "edit",
+    "enable",
+    "enter",
+    "exit",
+    "expand",
+    "export",
+    "find",
+    "format",
+    "get",
+    "grant",
+    "group",
+    "hide",
+    "import",
+    "initialize",
+    "install",
+    "invoke",
+    "join",
+    "limit",
+    "lock",
+    "measure",
+    "merge",
+    "mount",
+    "move",
+    "new",
+    "open",
+    "optimize",
+    "out",
+    "ping",
+    "pop",
+    "protect",
+    "publish",
+    "push",
+    "read",
+    "receive",
+    "redo",
+    "register",
+    "remove",
+    "rename",
+    "repair",
+    "request",
+    "reset",
+    "resize",
+    "resolve",
+    "restart",
+    "restore",
+    "resume",
+    "revoke",
+    "save",
+    "search",
+    "select",
+    "send",
+    "set",
+    "show",
+    "skip",
+    "split",
+    "start",
+    "step",
+    "stop",
+    "submit",
+    "suspend",
+    "switch",
+    "sync",
+    "test",
+    "trace",
+    "unblock",
+    "undo",
+    "uninstall",
+    "unlock",
+    "unprotect",
+    "unpublish",
+    "unregister",
+    "update",
+    "use",
+    "wait",
+    "watch",
+    "write",
+];
+
+/// Whether parsed PowerShell code uses syntax a POSIX shell reads otherwise or not at all:
+/// a cmdlet by a name no POSIX program has (`Get-Content`, `iwr`), an assignment (`$x = …`), a
+/// here-string (`@' … '@`), a type literal (`[IO.File]::…`), a member of an expression
+/// (`(…).Lines`), a hash table, or a statement with a parenthesized condition (`if (…) {…}`,
+/// `foreach ($f in $files) {…}`, `try {…}`).
+fn powershell_only(root: tree_sitter::Node<'_>, code: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "assignment_expression"
+            | "expandable_here_string_literal"
+            | "verbatim_here_string_characters"
+            | "type_literal"
+            | "member_access"
+            | "hash_literal_expression"
+            | "if_statement"
+            | "foreach_statement"
+            | "while_statement"
+            | "try_statement"
+            | "switch_statement"
+            | "function_statement" => return true,
+            "command_name" if powershell_command(crate::effects::inline::text(n, code)) => {
+                return true;
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    false
 }
 
 /// The commands PowerShell code runs, as a shell analysis for the rules that test a command
@@ -232,7 +416,7 @@ pub(crate) fn is_powershell_call(payload: &Value) -> bool {
 /// (`Remove-Item -Recurse x` is `rm -r -f -- x`); code that cannot be read is its `unsure`.
 pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysis {
     let mut out = ShellAnalysis::default();
-    let tree = match parse(Language::PowerShell, code) {
+    let tree = match super::parse_code(code) {
         Ok(t) => t,
         Err(why) => {
             out.unsure = Some(format!("the PowerShell code {why}"));
@@ -240,6 +424,9 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         }
     };
     if let Some(at) = super::first_error(tree.root_node(), code) {
+        if posix_alike(code) {
+            return crate::shell::BrushAnalyzer.analyze(code, cwd);
+        }
         out.unsure = Some(format!(
             "the PowerShell code does not parse (line {}, column {})",
             at.row + 1,
@@ -278,6 +465,100 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         }
     }
     out
+}
+
+/// Whether PowerShell code means the same as a POSIX shell line, word for word: each
+/// character outside quotes is a letter, a digit, a blank or one of `-_./:=+*?~^%#!`, `;`,
+/// `|`, `>`, `&&`, or `@` before a name (`npm i @scope/pkg`); single-quoted text holds no
+/// `''`, double-quoted text no `$`, backtick or backslash. Such code (`rg -n x -g"*.rs"`,
+/// `npm i @angular/core`), when the PowerShell grammar does not take it, is read by the
+/// shell lens rather than asked about: both shells run the same program with the same words.
+pub(crate) fn posix_alike(code: &str) -> bool {
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => loop {
+                match chars.next() {
+                    None => return false,
+                    Some('\'') if chars.peek() == Some(&'\'') => return false,
+                    Some('\'') => break,
+                    Some(_) => {}
+                }
+            },
+            '"' => loop {
+                match chars.next() {
+                    None | Some('$' | '`' | '\\') => return false,
+                    Some('"') => break,
+                    Some(_) => {}
+                }
+            },
+            '&' => {
+                if chars.next() != Some('&') {
+                    return false;
+                }
+            }
+            '@' => {
+                if !chars.peek().is_some_and(|n| n.is_ascii_alphanumeric()) {
+                    return false;
+                }
+            }
+            c if c.is_alphanumeric() || c.is_whitespace() => {}
+            '-' | '_' | '.' | '/' | ':' | '=' | '+' | '*' | '?' | '~' | '^' | '%' | '#' | '!'
+            | ';' | '|' | '>' => {}
+            _ => return false,
+        }
+    }
+    !command_words(code).iter().any(|w| powershell_command(w))
+}
+
+/// The aliases of cmdlets that do what the POSIX program of the same name does, so the shell
+/// lens's reading of them is no weaker (`cat` reads, `rm` deletes, `curl` fetches).
+const SAME_AS_POSIX: &[&str] = &[
+    "cd", "ls", "cat", "echo", "pwd", "sort", "sleep", "clear", "pushd", "popd", "mkdir", "rm",
+    "rmdir", "cp", "mv", "curl", "wget", "kill", "ps", "tee", "diff",
+];
+
+/// The first word of each command of a line whose quotes all close (`;`, `|`, `&&`, `||`
+/// and line ends separate commands).
+fn command_words(code: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in code.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ';' | '|' | '&' | '\n') => {
+                if let Some(w) = code.get(start..i).and_then(|p| p.split_whitespace().next()) {
+                    out.push(w);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if let Some(w) = code.get(start..).and_then(|p| p.split_whitespace().next()) {
+        out.push(w);
+    }
+    out
+}
+
+/// Whether a command word names a cmdlet in a way no POSIX program is named: `Verb-Noun`
+/// (`Get-Content`), or an alias of the table whose POSIX namesake, if any, does something
+/// else (`iwr`, `iex`, `gc`, `type`, `del`).
+fn powershell_command(word: &str) -> bool {
+    let w = word.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
+    verb_noun(&w) || (super::cmdlets::cmdlet(&w).is_some() && !SAME_AS_POSIX.contains(&w.as_str()))
+}
+
+/// Whether a command word is a `Verb-Noun` name with an approved verb (`Get-Content`).
+fn verb_noun(name: &str) -> bool {
+    name.split_once('-').is_some_and(|(verb, noun)| {
+        !noun.is_empty()
+            && noun.bytes().all(|b| b.is_ascii_alphanumeric())
+            && VERBS.contains(&verb.to_ascii_lowercase().as_str())
+    })
 }
 
 /// A Windows command line split into words as programs built with the C runtime split it:

@@ -35,7 +35,9 @@ use super::{Collect, first_error_outside, nodes, text};
 use crate::effects::model::{PathRef, What};
 use crate::shell::Arg;
 
-pub(crate) use cli::{code_run, is_powershell_call, powershell_analysis, powershell_tool};
+pub(crate) use cli::{
+    code_run, is_powershell_call, posix_alike, powershell_analysis, powershell_tool,
+};
 
 /// A command of a pipeline: its name and its elements.
 struct Command<'t> {
@@ -107,17 +109,18 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
                 // `$_` in a script block fed by a listing is an item of it.
                 let scope = scopes
                     .iter()
-                    .rev()
-                    .find(|(r, _)| r.contains(&n.start_byte()));
+                    .filter(|s| s.range.contains(&n.start_byte()))
+                    .min_by_key(|s| s.range.len());
                 match scope {
-                    Some((range, items)) => {
+                    Some(s) => {
                         // Once per item; what an earlier round found is not added again.
                         let was = cx.rereading;
-                        for (k, g) in items.iter().enumerate() {
+                        for (k, g) in s.items.iter().enumerate() {
                             let mut v = vars.clone();
-                            v.insert("_".into(), Some(g.clone()));
-                            v.insert("psitem".into(), Some(g.clone()));
-                            rebind(&all, code, range, &mut v);
+                            for name in &s.names {
+                                v.insert(name.clone(), Some(g.clone()));
+                            }
+                            rebind(&all, code, &s.range, &mut v);
                             cx.rereading = was || k > 0;
                             chain(*n, code, &v, &downloads, cx);
                         }
@@ -152,6 +155,66 @@ pub(super) fn effects(tree: &Tree, code: &str, cx: &mut Collect<'_>) -> bool {
         }
     }
     false
+}
+
+/// PowerShell code parsed for the lens. The grammar does not take a parameter glued to a
+/// quoted value (`rg -g"*.rs" x`, which PowerShell passes to a program as `-g*.rs`): when
+/// the code has such a value and does not parse, it is read with those quotes as blanks
+/// (`-g *.rs`, the same length, so every node still spans its text in `code`), the value
+/// then a word of its own.
+pub(crate) fn parse_code(code: &str) -> Result<Tree, String> {
+    let tree = super::parse(super::Language::PowerShell, code)?;
+    if first_error(tree.root_node(), code).is_none() {
+        return Ok(tree);
+    }
+    let Some(unglued) = unglue(code) else {
+        return Ok(tree);
+    };
+    match super::parse(super::Language::PowerShell, &unglued) {
+        Ok(t) if first_error(t.root_node(), &unglued).is_none() => Ok(t),
+        _ => Ok(tree),
+    }
+}
+
+/// `code` with the quotes of each value glued to a parameter (`-g"*.rs"`, `-name'x'`) as
+/// blanks; `None` when it has none.
+fn unglue(code: &str) -> Option<String> {
+    let b = code.as_bytes();
+    let mut out = b.to_vec();
+    let mut changed = false;
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None if c == b'-'
+                && (i == 0 || b[i - 1].is_ascii_whitespace())
+                && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) =>
+            {
+                let mut j = i + 1;
+                while b.get(j).is_some_and(|x| x.is_ascii_alphanumeric()) {
+                    j += 1;
+                }
+                if let Some(&q) = b.get(j).filter(|q| **q == b'"' || **q == b'\'')
+                    && let Some(k) = b[j + 1..].iter().position(|x| *x == q)
+                {
+                    out[j] = b' ';
+                    out[j + 1 + k] = b' ';
+                    changed = true;
+                    i = j + k + 2;
+                    continue;
+                }
+                i = j;
+                continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    changed.then(|| String::from_utf8(out).ok()).flatten()
 }
 
 /// Where the first syntax error of a PowerShell tree is, if it has one outside a command's
@@ -332,8 +395,14 @@ fn command(
             if t.act == Act::Read {
                 posix(cx, &who, "cat", &[], files, &[]);
             } else if !files.is_empty() {
+                // `--regexp=PATTERN`: one word, as PowerShell passes it (no word splitting),
+                // so a pattern known only at run time is not taken for a file.
                 let pattern = b.of(P::Pattern).next().cloned().unwrap_or_else(|| lit(""));
-                posix(cx, &who, "grep", &[lit("-e"), pattern], files, &[]);
+                let pattern = Arg {
+                    text: format!("--regexp={}", pattern.text),
+                    dynamic: pattern.dynamic,
+                };
+                posix(cx, &who, "grep", &[pattern], files, &[]);
             }
         }
         Act::Write { append } => {

@@ -95,12 +95,13 @@ pub(super) fn join_path(text: &str, vars: &Vars) -> Option<Arg> {
     Some(Arg { text: out, dynamic })
 }
 
-/// The words of a command's text, split at blanks outside quotes (`None` with a quote left
-/// open or a nested expression).
+/// The words of a command's text, split at blanks outside quotes and parentheses (`None`
+/// with a quote or a parenthesis left open, a script block or a pipeline).
 fn shell_words(text: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut quote: Option<char> = None;
+    let mut depth = 0usize;
     for c in text.chars() {
         match (quote, c) {
             (Some(q), c) if c == q => {
@@ -112,7 +113,17 @@ fn shell_words(text: &str) -> Option<Vec<String>> {
                 quote = Some(c);
                 cur.push(c);
             }
-            (None, '(' | ')' | '{' | '}' | '|' | ';') => return None,
+            // `Join-Path $root (Split-Path $f -Leaf)`: a parenthesized command is one word.
+            (None, '(') => {
+                depth += 1;
+                cur.push(c);
+            }
+            (None, ')') if depth > 0 => {
+                depth -= 1;
+                cur.push(c);
+            }
+            (None, c) if depth > 0 => cur.push(c),
+            (None, ')' | '{' | '}' | '|' | ';') => return None,
             (None, c) if c.is_whitespace() => {
                 if !cur.is_empty() {
                     words.push(std::mem::take(&mut cur));
@@ -121,7 +132,7 @@ fn shell_words(text: &str) -> Option<Vec<String>> {
             (None, c) => cur.push(c),
         }
     }
-    if quote.is_some() {
+    if quote.is_some() || depth > 0 {
         return None;
     }
     if !cur.is_empty() {
@@ -130,8 +141,39 @@ fn shell_words(text: &str) -> Option<Vec<String>> {
     Some(words)
 }
 
+/// `(Split-Path X -Leaf)`: the last part of `X`; `(Split-Path X)` / `-Parent`: the folder
+/// above it; `None` for any other text.
+fn split_path(text: &str, vars: &Vars) -> Option<Arg> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let words = shell_words(inner)?;
+    let (name, rest) = words.split_first()?;
+    if !name.eq_ignore_ascii_case("split-path") {
+        return None;
+    }
+    let mut path: Option<Arg> = None;
+    let mut leaf = false;
+    let mut it = rest.iter();
+    while let Some(w) = it.next() {
+        match w.to_ascii_lowercase().as_str() {
+            "-leaf" => leaf = true,
+            "-parent" => leaf = false,
+            "-path" | "-literalpath" => path = Some(ps_value(it.next()?, vars)),
+            o if o.starts_with('-') => return None,
+            _ if path.is_none() => path = Some(ps_value(w, vars)),
+            _ => return None,
+        }
+    }
+    let p = path?;
+    let t = p.text.trim_end_matches('/');
+    let (folder, last) = t.rsplit_once('/').unwrap_or((".", t));
+    Some(Arg {
+        text: if leaf { last } else { folder }.to_string(),
+        dynamic: p.dynamic,
+    })
+}
+
 fn ps_value(text: &str, vars: &Vars) -> Arg {
-    if let Some(joined) = join_path(text, vars) {
+    if let Some(joined) = join_path(text, vars).or_else(|| split_path(text, vars)) {
         return joined;
     }
     if text.starts_with(['(', '@', '{', '[']) || text.starts_with("$(") {
@@ -312,13 +354,11 @@ pub(super) fn split_top(text: &str, sep: char) -> Vec<&str> {
     parts
 }
 
-/// The folders under `C:\Users` that are no one's home.
-const NOT_PROFILES: &[&str] = &["public", "default", "default user", "all users"];
-
-/// A Windows path in the effect model's spelling: `\` as `/`, a profile folder
-/// (`C:\Users\<name>`) as `~`, another drive path as `/c/…`, a provider-qualified
-/// file-system path (`FileSystem::C:\x`) as the path. Text that is no path is unchanged
-/// but for its separators.
+/// A Windows path in the effect model's spelling: `\\` as `/`, an absolute path as
+/// [`crate::paths::windows_spelling`] spells it (a profile folder `C:\\Users\\<name>` as
+/// `~`, another drive path as `/c/…`), a provider-qualified file-system path
+/// (`FileSystem::C:\\x`) as the path. Text that is no path is unchanged but for its
+/// separators.
 pub(crate) fn windows_path(text: &str) -> String {
     if text.contains("://") {
         return text.to_string();
@@ -327,29 +367,7 @@ pub(crate) fn windows_path(text: &str) -> String {
     if let Some(k) = t.to_ascii_lowercase().find("filesystem::") {
         t = t[k + "filesystem::".len()..].to_string();
     }
-    let b = t.as_bytes();
-    if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b.len() == 2 || b[2] == b'/')
-    {
-        let drive = char::from(b[0]).to_ascii_lowercase();
-        let rest = t[2..].trim_start_matches('/');
-        let mut parts = rest.splitn(3, '/');
-        let first = parts.next().unwrap_or_default();
-        if drive == 'c' && first.eq_ignore_ascii_case("users") {
-            let name = parts.next().unwrap_or_default();
-            if !name.is_empty() && !NOT_PROFILES.contains(&name.to_ascii_lowercase().as_str()) {
-                return match parts.next() {
-                    Some(r) if !r.is_empty() => format!("~/{r}"),
-                    _ => "~".to_string(),
-                };
-            }
-        }
-        return if rest.is_empty() {
-            format!("/{drive}")
-        } else {
-            format!("/{drive}/{rest}")
-        };
-    }
-    t
+    crate::paths::windows_spelling(&t).unwrap_or(t)
 }
 
 /// Whether a path names a PowerShell drive that is no file system (`HKCU:\…`, `Env:`,
