@@ -180,6 +180,51 @@ fn edits_are_applied_to_the_file_on_disk() {
 }
 
 #[test]
+fn a_settings_file_written_so_that_it_does_not_parse_removes_every_hook() {
+    // Not on disk: a whole write of text that is no JSON.
+    let f = "/nonexistent/p/.claude/settings.local.json";
+    let broken = changes(
+        "Write",
+        json!({"file_path": f, "content": "written by the agent"}),
+    );
+    assert_eq!(broken.len(), 1);
+    assert_eq!(broken[0].0, "guard-removed");
+    assert!(
+        broken[0]
+            .1
+            .starts_with("the file would not parse (expected value at line 1 column 1)"),
+        "{}",
+        broken[0].1
+    );
+    // A valid document without hooks, and an empty object: nothing the guard loses.
+    assert_eq!(
+        changes(
+            "Write",
+            json!({"file_path": f, "content": "{\"permissions\": {\"allow\": [\"Bash(npm test)\"]}}"})
+        ),
+        []
+    );
+    assert_eq!(
+        changes("Write", json!({"file_path": f, "content": "{}"})),
+        []
+    );
+    // On disk without any hook: an edit that breaks the file still drops it.
+    let d = scratch("broken-no-hooks");
+    let p = d.join(".claude/settings.json");
+    std::fs::create_dir_all(p.parent().unwrap_or(&d)).ok();
+    std::fs::write(&p, "{\"permissions\": {\"allow\": []}}").ok();
+    let f = p.to_string_lossy().to_string();
+    let broken = changes(
+        "Edit",
+        json!({"file_path": f, "old_string": "\"allow\": []", "new_string": "\"allow\": [,]"}),
+    );
+    assert_eq!(broken.len(), 1);
+    assert_eq!(broken[0].0, "guard-removed");
+    assert!(broken[0].1.starts_with("the file would no longer parse"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn fragments_show_what_they_contain_when_the_file_is_not_on_disk() {
     let f = "/nonexistent/p/.claude/settings.json";
     assert_eq!(
