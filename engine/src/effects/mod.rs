@@ -27,6 +27,7 @@
 //! `when.destroys`, `when.configures` and `when.grants`.
 
 pub(crate) mod content;
+pub(crate) mod copies;
 pub(crate) mod executed;
 pub(crate) mod files;
 pub(crate) mod grants;
@@ -201,6 +202,8 @@ pub(crate) fn effects_with(
 /// permission changes set ([`grants`]).
 fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     crate::memory::through_links(fx, env, memory);
+    copies::secret_variables_written(fx);
+    copies::through_copies(fx, env, memory);
     scripts::scripts_run(fx, env, memory);
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);

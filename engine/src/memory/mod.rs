@@ -63,6 +63,15 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         partial: bool,
     },
+    /// A file was written with data that came from a secret (the process environment: a
+    /// dump of it, a secret-named variable expanded into the file): the file holds that
+    /// secret from now on, whatever its name.
+    Copied {
+        /// The written file, absolute.
+        path: String,
+        /// Where the data came from, absolute (`/proc/self/environ` for the environment).
+        from: String,
+    },
     /// A symlink was created.
     Linked {
         /// The link's absolute path.
@@ -159,7 +168,7 @@ impl SessionMemory {
         let mut added = Vec::new();
         for e in new {
             let repeat = self.known.contains(&e);
-            if repeat && !matches!(e, Entry::Wrote { .. }) {
+            if repeat && !matches!(e, Entry::Wrote { .. } | Entry::Copied { .. }) {
                 continue;
             }
             if repeat && self.entries.last() == Some(&e) {
@@ -212,6 +221,27 @@ impl SessionMemory {
             Entry::Linked { link, target } if link == abs => Some(target.as_str()),
             _ => None,
         })
+    }
+
+    /// Where the data of the file at `abs` came from, when the session wrote it with data
+    /// from a secret ([`Entry::Copied`]) and has not replaced the whole file since.
+    pub fn copied_from(&self, abs: &str) -> Option<&str> {
+        self.entries.iter().rev().find_map(|e| match e {
+            Entry::Copied { path, from } if path == abs => Some(Some(from.as_str())),
+            Entry::Wrote {
+                path,
+                partial: false,
+                ..
+            } if path == abs => Some(None),
+            _ => None,
+        })?
+    }
+
+    /// Whether the session wrote any file with data from a secret.
+    pub fn has_copies(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| matches!(e, Entry::Copied { .. }))
     }
 
     /// Whether the session created any symlink.
@@ -468,6 +498,26 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
                 }
             }
             _ => {}
+        }
+    }
+    // The files a call writes while it reads the environment (a secret variable expanded
+    // into them, a dump of it, a copy of one read back) hold what it read.
+    if crate::effects::copies::reads_environment(fx) {
+        let written: Vec<String> = out
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Wrote { path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        for path in written {
+            push(
+                Entry::Copied {
+                    path,
+                    from: crate::effects::copies::ENVIRON.to_string(),
+                },
+                &mut out,
+            );
         }
     }
     out

@@ -31,6 +31,7 @@ mod signals;
 
 #[cfg(test)]
 pub(crate) use install::package_source;
+pub(crate) use request::variables;
 
 use serde_json::Value;
 
@@ -38,7 +39,6 @@ use self::actions::program_effects;
 use self::out::{Out, plain};
 use self::pipes::through_pipes;
 use self::redirects::{redirect_effects, redirect_shown, redirections_text};
-use self::request::variables;
 use super::{BodySource, Effects, Lens, Route, What};
 use crate::shell::{
     BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
