@@ -31,6 +31,7 @@ pub(crate) mod copies;
 pub(crate) mod executed;
 pub(crate) mod files;
 pub(crate) mod grants;
+mod hook_programs;
 pub(crate) mod host_tools;
 pub(crate) mod inline;
 pub(crate) mod language;
@@ -207,6 +208,7 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     scripts::scripts_run(fx, env, memory);
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);
+    hook_programs::guard_programs_replaced(payload, fx, env);
     grants::setuid_grants(fx);
     grants::manifest_files(fx, env);
 }
