@@ -1,5 +1,5 @@
-//! Secrets that change place: data from the process environment written into a file, and that
-//! file read again later in the session.
+//! Secrets that change place: data from the process environment written into a file, a file
+//! copied to another name, and such a file read again later in the session.
 //!
 //! In: the call's effects (its shell commands with their redirections) and the session memory.
 //! Out, as reads of the environment ([`ENVIRON`]) that the secret and exfiltration rules judge:
@@ -7,11 +7,12 @@
 //!   `echo $AWS_SECRET_ACCESS_KEY >> x`, `printf '%s' "$NPM_TOKEN" > t`, an unquoted
 //!   here-document or here-string naming `$GITHUB_TOKEN` fed to `cat > notes.txt`) reads the
 //!   environment, on the write's route marked `via "a secret variable written into a file"`;
-//! - a read of a file the session wrote earlier with data from the environment (the memory's
+//! - a read of a file the session wrote earlier as a copy (the memory's
 //!   [`Entry::Copied`](crate::memory::Entry::Copied): such a write, an environment dump
-//!   redirected into a file) reads the environment again, marked `via "a copy of the
-//!   environment written earlier in this session"`, and a request body read from it carries
-//!   the environment's file.
+//!   redirected into a file, `cp .env notes.txt`, `docker cp svc:/app/.env /tmp/x`; copies of
+//!   copies followed back) is also a read of its source, marked `via "a copy of the
+//!   environment written earlier in this session"` (or `a copy of SOURCE …`), and a request
+//!   body read from it carries the source: the secret rules judge the source's path.
 //!
 //! Variables that name no secret (`echo $PATH > x`, `printenv HOME > h`) are not secrets; a
 //! dump filtered or not is the environment rules' business (`env-dump-needs-approval`).
@@ -118,8 +119,76 @@ fn is_environ(p: &str) -> bool {
         .is_some_and(|f| f == "environ")
 }
 
-/// Reads of a file the session wrote earlier with data from the environment: each is also a
-/// read of the environment, and a request body read from it carries it.
+/// Programs that copy the files they read into the files they write (`docker cp`, `kubectl
+/// cp` and `podman cp` by their `cp` subcommand).
+const COPY_PROGRAMS: &[&str] = &["cp", "mv", "install", "rsync", "ditto", "cat", "tac"];
+
+/// The `(destination, source)` pairs of the call's copying commands, absolute: a command that
+/// copies reads one file and writes another (`cp .env notes.txt`, `docker cp svc:/app/.env
+/// /tmp/x`, `cat a > b`). A command that reads several files or writes several is left out
+/// (which went where is not known).
+pub(crate) fn copy_pairs(fx: &Effects, env: &ShellEnv) -> Vec<(String, String)> {
+    let abs = |p: &PathRef| {
+        (!p.dynamic)
+            .then(|| crate::memory::key_of(&p.text, p.cwd.as_deref(), &env.home))
+            .flatten()
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(e) = fx.list.get(at) {
+        at += 1;
+        let What::Run(c) = &e.what else {
+            continue;
+        };
+        let copies = COPY_PROGRAMS.contains(&c.basename())
+            || matches!(c.basename(), "docker" | "podman" | "kubectl" | "oc")
+                && c.args.iter().any(|a| a.text == "cp");
+        if !copies || c.dynamic_program {
+            continue;
+        }
+        // The effects of this command follow its run, up to the next run.
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        while let Some(next) = fx.list.get(at) {
+            // Reads derived by the lenses (through a link, of a copy's source) are not the
+            // command's own.
+            if next.route.via != e.route.via {
+                at += 1;
+                continue;
+            }
+            match &next.what {
+                What::Run(_) => break,
+                What::Read(p) => reads.push(abs(p)),
+                What::Write { path, .. } => writes.push(abs(path)),
+                _ => {}
+            }
+            at += 1;
+        }
+        if let ([Some(from)], [Some(to)]) = (reads.as_slice(), writes.as_slice())
+            && from != to
+        {
+            out.push((to.clone(), from.clone()));
+        }
+    }
+    out
+}
+
+/// Most copies of copies followed back to a source.
+const MAX_HOPS: usize = 8;
+
+/// The first source a file the session copied comes from, following copies of copies.
+fn source_of(m: &SessionMemory, abs: &str) -> Option<String> {
+    let mut from = m.copied_from(abs)?.to_string();
+    for _ in 0..MAX_HOPS {
+        match m.copied_from(&from) {
+            Some(f) if f != from && f != abs => from = f.to_string(),
+            _ => break,
+        }
+    }
+    Some(from)
+}
+
+/// Reads of a file the session wrote earlier as a copy: each is also a read of what it was
+/// copied from (the environment, a secret file), and a request body read from it carries it.
 pub(crate) fn through_copies(fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     let Some(m) = memory.filter(|m| m.has_copies()) else {
         return;
@@ -129,7 +198,7 @@ pub(crate) fn through_copies(fx: &mut Effects, env: &ShellEnv, memory: Option<&S
             return None;
         }
         let abs = crate::memory::key_of(&p.text, p.cwd.as_deref(), &env.home)?;
-        m.copied_from(&abs).map(str::to_string)
+        source_of(m, &abs)
     };
     let mut derived = Vec::new();
     for e in &mut fx.list {
@@ -149,7 +218,11 @@ pub(crate) fn through_copies(fx: &mut Effects, env: &ShellEnv, memory: Option<&S
             What::Read(p) => {
                 if let Some(f) = from(p) {
                     let mut route = e.route.clone();
-                    route.via.push(COPY_READ.to_string());
+                    route.via.push(if f == ENVIRON {
+                        COPY_READ.to_string()
+                    } else {
+                        format!("a copy of {f} written earlier in this session")
+                    });
                     derived.push((What::Read(PathRef::new(f, None)), route));
                 }
             }

@@ -121,3 +121,48 @@ fn a_file_written_from_the_environment_stays_a_copy_of_it_for_the_session() {
             .any(|e| matches!(e, Entry::Copied { .. }))
     );
 }
+
+#[test]
+fn a_copy_of_a_file_is_read_as_its_source_for_the_session() {
+    let mut m = SessionMemory::default();
+    for line in [
+        "cp config/prod.key notes.txt",
+        "docker cp svc:/app/settings.ini /tmp/x.ini",
+        "cp notes.txt notes2.txt",
+        "cp README.md a.md b.md docs/",
+    ] {
+        let fx = effects_in(&bash(line), &env(), &m);
+        m.remember(entries_of(&fx, &env()));
+    }
+    assert_eq!(
+        m.entries()
+            .iter()
+            .filter(|e| matches!(e, Entry::Copied { .. }))
+            .count(),
+        3,
+        "{:?}",
+        m.entries()
+    );
+    let sources = |line: &str| -> Vec<(String, String)> {
+        effects_in(&bash(line), &env(), &m)
+            .list
+            .iter()
+            .filter(|e| e.route.via.iter().any(|v| v.starts_with("a copy of")))
+            .filter_map(|e| match &e.what {
+                What::Read(p) => Some((p.text.clone(), e.route.via.join(" / "))),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        sources("cat notes2.txt"),
+        [(
+            format!("{CWD}/config/prod.key"),
+            format!("a copy of {CWD}/config/prod.key written earlier in this session")
+        )]
+    );
+    assert_eq!(sources("head /tmp/x.ini").len(), 1);
+    // Several sources at once: which went where is not known.
+    assert_eq!(sources("cat docs/a.md"), Vec::<(String, String)>::new());
+    assert_eq!(sources("cat README.md"), Vec::<(String, String)>::new());
+}

@@ -63,9 +63,10 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         partial: bool,
     },
-    /// A file was written with data that came from a secret (the process environment: a
-    /// dump of it, a secret-named variable expanded into the file): the file holds that
-    /// secret from now on, whatever its name.
+    /// A file was written with data from another: a copy (`cp`, `mv`, `docker cp`, `cat a >
+    /// b`), or data from the process environment (a dump of it, a secret-named variable
+    /// expanded into the file). The file holds what its source held from now on, whatever its
+    /// name: a copy of a secret is a secret.
     Copied {
         /// The written file, absolute.
         path: String,
@@ -223,8 +224,8 @@ impl SessionMemory {
         })
     }
 
-    /// Where the data of the file at `abs` came from, when the session wrote it with data
-    /// from a secret ([`Entry::Copied`]) and has not replaced the whole file since.
+    /// Where the data of the file at `abs` came from, when the session wrote it as a copy
+    /// ([`Entry::Copied`]) and has not replaced the whole file since.
     pub fn copied_from(&self, abs: &str) -> Option<&str> {
         self.entries.iter().rev().find_map(|e| match e {
             Entry::Copied { path, from } if path == abs => Some(Some(from.as_str())),
@@ -237,7 +238,7 @@ impl SessionMemory {
         })?
     }
 
-    /// Whether the session wrote any file with data from a secret.
+    /// Whether the session wrote any file as a copy of another.
     pub fn has_copies(&self) -> bool {
         self.entries
             .iter()
@@ -499,6 +500,11 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
             }
             _ => {}
         }
+    }
+    // A copying command's destination holds its source: `cp a b`, `mv a b`, `docker cp c:/a
+    // b`, `cat a > b`.
+    for (path, from) in crate::effects::copies::copy_pairs(fx, env) {
+        push(Entry::Copied { path, from }, &mut out);
     }
     // The files a call writes while it reads the environment (a secret variable expanded
     // into them, a dump of it, a copy of one read back) hold what it read.
