@@ -19,11 +19,9 @@
 
 use super::model::{BodySource, Effects, PathRef, What};
 use crate::memory::SessionMemory;
+pub(crate) use crate::memory::copied::ENVIRON;
 use crate::shell::{RedirectMode, SimpleCommand};
 use crate::shell_env::ShellEnv;
-
-/// The process environment as a file: where a copy of it, or of a variable in it, comes from.
-pub(crate) const ENVIRON: &str = "/proc/self/environ";
 
 /// The `via` of a write's read of the environment (then the variables: `($GITHUB_TOKEN)`).
 pub(crate) const SECRET_WRITTEN: &str = "a secret variable written into a file";
@@ -95,81 +93,6 @@ pub(crate) fn secret_variables_written(fx: &mut Effects) {
     for (w, r) in derived {
         fx.push(w, r);
     }
-}
-
-/// Whether a call reads the environment as data: a read of `/proc/<pid>/environ` (also one
-/// derived here), or a bare `env` / `printenv` (no command, no variable name), whose output
-/// the call may redirect.
-pub(crate) fn reads_environment(fx: &Effects) -> bool {
-    fx.list.iter().any(|e| match &e.what {
-        What::Read(p) => !p.dynamic && is_environ(&p.text),
-        What::Run(c) => {
-            matches!(c.basename(), "env" | "printenv")
-                && !c.dynamic_program
-                && c.args.iter().all(|a| a.text.starts_with('-'))
-        }
-        _ => false,
-    })
-}
-
-/// Whether a path names a process environment (`/proc/self/environ`, `/proc/1/environ`).
-fn is_environ(p: &str) -> bool {
-    p.strip_prefix("/proc/")
-        .and_then(|rest| rest.split('/').nth(1))
-        .is_some_and(|f| f == "environ")
-}
-
-/// Programs that copy the files they read into the files they write (`docker cp`, `kubectl
-/// cp` and `podman cp` by their `cp` subcommand).
-const COPY_PROGRAMS: &[&str] = &["cp", "mv", "install", "rsync", "ditto", "cat", "tac"];
-
-/// The `(destination, source)` pairs of the call's copying commands, absolute: a command that
-/// copies reads one file and writes another (`cp .env notes.txt`, `docker cp svc:/app/.env
-/// /tmp/x`, `cat a > b`). A command that reads several files or writes several is left out
-/// (which went where is not known).
-pub(crate) fn copy_pairs(fx: &Effects, env: &ShellEnv) -> Vec<(String, String)> {
-    let abs = |p: &PathRef| {
-        (!p.dynamic)
-            .then(|| crate::memory::key_of(&p.text, p.cwd.as_deref(), &env.home))
-            .flatten()
-    };
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(e) = fx.list.get(at) {
-        at += 1;
-        let What::Run(c) = &e.what else {
-            continue;
-        };
-        let copies = COPY_PROGRAMS.contains(&c.basename())
-            || matches!(c.basename(), "docker" | "podman" | "kubectl" | "oc")
-                && c.args.iter().any(|a| a.text == "cp");
-        if !copies || c.dynamic_program {
-            continue;
-        }
-        // The effects of this command follow its run, up to the next run.
-        let (mut reads, mut writes) = (Vec::new(), Vec::new());
-        while let Some(next) = fx.list.get(at) {
-            // Reads derived by the lenses (through a link, of a copy's source) are not the
-            // command's own.
-            if next.route.via != e.route.via {
-                at += 1;
-                continue;
-            }
-            match &next.what {
-                What::Run(_) => break,
-                What::Read(p) => reads.push(abs(p)),
-                What::Write { path, .. } => writes.push(abs(path)),
-                _ => {}
-            }
-            at += 1;
-        }
-        if let ([Some(from)], [Some(to)]) = (reads.as_slice(), writes.as_slice())
-            && from != to
-        {
-            out.push((to.clone(), from.clone()));
-        }
-    }
-    out
 }
 
 /// Most copies of copies followed back to a source.

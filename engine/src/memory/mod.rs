@@ -29,6 +29,7 @@
 //! [`effects_in`]: crate::effects::effects_in
 //! [`effects_of`]: crate::effects::effects_of
 
+pub(crate) mod copied;
 pub mod store;
 #[cfg(test)]
 mod tests;
@@ -503,12 +504,12 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
     }
     // A copying command's destination holds its source: `cp a b`, `mv a b`, `docker cp c:/a
     // b`, `cat a > b`.
-    for (path, from) in crate::effects::copies::copy_pairs(fx, env) {
+    for (path, from) in copied::copy_pairs(fx, |p| absolute(p, env)) {
         push(Entry::Copied { path, from }, &mut out);
     }
     // The files a call writes while it reads the environment (a secret variable expanded
     // into them, a dump of it, a copy of one read back) hold what it read.
-    if crate::effects::copies::reads_environment(fx) {
+    if copied::reads_environment(fx) {
         let written: Vec<String> = out
             .iter()
             .filter_map(|e| match e {
@@ -520,7 +521,7 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
             push(
                 Entry::Copied {
                     path,
-                    from: crate::effects::copies::ENVIRON.to_string(),
+                    from: copied::ENVIRON.to_string(),
                 },
                 &mut out,
             );
