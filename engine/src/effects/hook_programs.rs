@@ -4,7 +4,8 @@
 //! In: the call's writes and deletes, and the hook settings on disk (Claude Code user, project
 //! and local settings; Codex, Cursor and Gemini CLI hook files of the home and the project).
 //! Out: a [`What::Configure`] `guard-removed` effect, on the write's or delete's route, when
-//! the call replaces whole (`Write`, `cp … DEST`, `> FILE`, `ln -sf`) or deletes the program
+//! the call replaces whole (`cp … DEST`, `ln -sf`, `mv`, a `Write` over a compiled program; new
+//! text over a hook script is the settings lens's to read) or deletes the program
 //! that a hook on a deciding event runs (`PreToolUse`, `PermissionRequest`, Cursor's
 //! `before…` events, Gemini CLI's `BeforeTool`): the first word of its command (the second
 //! after an interpreter, `bash ~/.claude/hooks/guard.sh`), a bare name looked up in `PATH`
@@ -44,6 +45,16 @@ fn read_json(abs: &str) -> Option<Value> {
         return None;
     }
     serde_json::from_str(&std::fs::read_to_string(abs).ok()?).ok()
+}
+
+/// Whether the file at `abs` is a compiled program (a NUL byte in its first 8 KiB), not a
+/// script.
+fn is_binary(abs: &str) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8192];
+    std::fs::File::open(abs)
+        .and_then(|mut f| f.read(&mut head))
+        .is_ok_and(|n| head[..n].contains(&0))
 }
 
 /// A bare program name looked up in `PATH`, as the host's shell would find it.
@@ -125,19 +136,22 @@ pub(crate) fn guard_programs_replaced(payload: &Value, fx: &mut Effects, env: &S
         .iter()
         .enumerate()
         .filter_map(|(i, e)| {
-            let p = match &e.what {
+            let (p, visible) = match &e.what {
                 What::Write {
                     path,
                     append: false,
-                    ..
-                }
-                | What::Delete { path, .. } => path,
+                    content,
+                } => (path, content.is_some()),
+                What::Delete { path, .. } => (path, false),
                 _ => return None,
             };
             if p.dynamic {
                 return None;
             }
-            crate::paths::normalize(&p.text, p.cwd.as_deref(), &env.home).map(|abs| (i, abs))
+            let abs = crate::paths::normalize(&p.text, p.cwd.as_deref(), &env.home)?;
+            // New text over a hook script is the settings lens's to read (does it still run
+            // the guard?); over a compiled program, it replaces the guard.
+            (!visible || is_binary(&abs)).then_some((i, abs))
         })
         .collect();
     if touched.is_empty() {
@@ -153,8 +167,19 @@ pub(crate) fn guard_programs_replaced(payload: &Value, fx: &mut Effects, env: &S
     if programs.is_empty() {
         return;
     }
+    // A hook script the settings lens found rewritten without seamguard is named once.
+    let named: Vec<String> = fx
+        .list
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Configure(c) if c.change == Change::GuardRemoved => {
+                crate::paths::normalize(&c.file.text, c.file.cwd.as_deref(), &env.home)
+            }
+            _ => None,
+        })
+        .collect();
     let mut derived = Vec::new();
-    for (i, abs) in touched {
+    for (i, abs) in touched.into_iter().filter(|(_, a)| !named.contains(a)) {
         let Some((_, agent, event)) = programs.iter().find(|(p, ..)| *p == abs) else {
             continue;
         };

@@ -56,6 +56,8 @@ fn replacing_or_deleting_a_guard_hooks_program_removes_the_guard() {
         removed(&d, "Bash", json!({"command": "rm -f ~/.local/bin/guardx"})),
         ["the program a PreToolUse hook runs is deleted"]
     );
+    // New text over a compiled program replaces it; over a script it is the settings lens's.
+    std::fs::write(&bin, b"\x7fELF\x02\x01\x01\x00\x00").ok();
     assert_eq!(
         removed(
             &d,
@@ -63,6 +65,15 @@ fn replacing_or_deleting_a_guard_hooks_program_removes_the_guard() {
             json!({"file_path": bin, "content": "#!/bin/sh\nexit 0\n"})
         ),
         ["the program a PreToolUse hook runs is replaced"]
+    );
+    std::fs::write(&bin, "#!/bin/sh\nexec guardx-real \"$@\"\n").ok();
+    assert_eq!(
+        removed(
+            &d,
+            "Write",
+            json!({"file_path": bin, "content": "#!/bin/sh\nexec guardx-real --strict \"$@\"\n"})
+        ),
+        Vec::<String>::new()
     );
     // A hook on another event, another file in the same folder, and reading the program.
     assert_eq!(
