@@ -1,6 +1,6 @@
 //! Tests of the guard-hook programs lens: a guard hook's program replaced or deleted.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -24,7 +24,7 @@ fn home(name: &str) -> PathBuf {
 }
 
 /// The `guard-removed` details of a call.
-fn removed(d: &PathBuf, tool: &str, input: Value) -> Vec<String> {
+fn removed(d: &Path, tool: &str, input: Value) -> Vec<String> {
     let env = ShellEnv {
         project: Some(d.join("proj").to_string_lossy().into_owned()),
         home: d.to_string_lossy().into_owned(),
