@@ -930,14 +930,12 @@ impl<'a> Walk<'a> {
                 )
             });
             if kind != KeyKind::Data || fetches {
+                // Data the request carries beside its URL: a body, a form's fields, the
+                // message a webhook or callback delivers.
                 let body = parent
                     .filter(|m| {
                         m.iter().any(|(k, v)| {
-                            !v.is_null()
-                                && matches!(
-                                    words(k).concat().as_str(),
-                                    "body" | "data" | "json" | "payload" | "form" | "formdata"
-                                )
+                            !v.is_null() && SENT_DATA_KEYS.contains(&words(k).concat().as_str())
                         })
                     })
                     .map(|_| vec![BodySource::Literal])
@@ -1314,6 +1312,25 @@ impl<'a> Walk<'a> {
         );
     }
 }
+
+/// Arguments beside a URL that hold the data the request sends to it (joined words of the
+/// key): a body, a form's fields, a message or report a webhook or callback delivers.
+const SENT_DATA_KEYS: &[&str] = &[
+    "body",
+    "data",
+    "json",
+    "payload",
+    "form",
+    "formdata",
+    "fields",
+    "formfields",
+    "formvalues",
+    "values",
+    "message",
+    "text",
+    "content",
+    "report",
+];
 
 /// Verbs of a tool name that posts text (`slack_post_message`, `create_issue`).
 const POST_VERBS: &[&str] = &[

@@ -27,9 +27,11 @@
 //! `when.destroys`, `when.configures` and `when.grants`.
 
 pub(crate) mod content;
+pub(crate) mod copies;
 pub(crate) mod executed;
 pub(crate) mod files;
 pub(crate) mod grants;
+mod hook_programs;
 pub(crate) mod host_tools;
 pub(crate) mod inline;
 pub(crate) mod language;
@@ -202,9 +204,12 @@ pub(crate) fn effects_with(
 /// permission changes set ([`grants`]).
 fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     crate::memory::through_links(fx, env, memory);
+    copies::secret_variables_written(fx);
+    copies::through_copies(fx, env, memory);
     scripts::scripts_run(fx, env, memory);
     content::executed_content(fx, env);
     settings::settings_changes(payload, fx, env);
+    hook_programs::guard_programs_replaced(payload, fx, env);
     grants::setuid_grants(fx);
     grants::manifest_files(fx, env);
 }

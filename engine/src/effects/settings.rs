@@ -343,7 +343,22 @@ fn changes_of(
                     format!("the file would no longer parse ({why}), and its hooks go with it"),
                 )],
                 _ if append => fragment(agent, format, "", content.unwrap_or_default()),
-                _ => Vec::new(),
+                // A file that parsed, or none, replaced by text that does not: the host cannot
+                // read it and drops it, with every hook it registers (Claude Code stops at an
+                // invalid settings file), whatever ran there before.
+                None if old.is_none() => vec![(
+                    agent,
+                    Change::GuardRemoved,
+                    format!("the file would not parse ({why}): the host drops it, hooks and all"),
+                )],
+                Some(_) => vec![(
+                    agent,
+                    Change::GuardRemoved,
+                    format!(
+                        "the file would no longer parse ({why}): the host drops it, hooks and all"
+                    ),
+                )],
+                None => Vec::new(),
             },
         };
     }

@@ -16,7 +16,7 @@ pub(super) fn mentions_seamguard(t: &str) -> bool {
 /// Every hook command of a document: `(event, matcher, command)`. Claude Code, Codex and
 /// Gemini CLI nest `hooks: [{command}]` in a group; Cursor and Copilot CLI put the command on
 /// the entry (`command`, `bash`, `powershell`).
-fn hook_commands(doc: &Value) -> Vec<(&str, &str, &str)> {
+pub(super) fn hook_commands(doc: &Value) -> Vec<(&str, &str, &str)> {
     let mut out = Vec::new();
     let Some(Value::Object(events)) = doc.get("hooks") else {
         return out;

@@ -169,13 +169,60 @@ fn edits_are_applied_to_the_file_on_disk() {
         []
     );
     // Text that breaks the file: the agent drops it, hooks and all.
-    let broken = changes(
-        "Edit",
-        json!({"file_path": f, "old_string": "\"hooks\": {", "new_string": "\"hooks\": {{"}),
+    assert!(
+        guard_removed(
+            "Edit",
+            json!({"file_path": f, "old_string": "\"hooks\": {", "new_string": "\"hooks\": {{"}),
+        )
+        .starts_with("the file would no longer parse")
     );
-    assert_eq!(broken.len(), 1);
-    assert_eq!(broken[0].0, "guard-removed");
-    assert!(broken[0].1.starts_with("the file would no longer parse"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The detail of the one change of a call, which must be `guard-removed`.
+fn guard_removed(tool: &str, input: Value) -> String {
+    match changes(tool, input).as_slice() {
+        [("guard-removed", detail)] => detail.clone(),
+        other => format!("not one guard-removed change: {other:?}"),
+    }
+}
+
+#[test]
+fn a_settings_file_written_so_that_it_does_not_parse_removes_every_hook() {
+    // Not on disk: a whole write of text that is no JSON.
+    let f = "/nonexistent/p/.claude/settings.local.json";
+    assert_eq!(
+        guard_removed(
+            "Write",
+            json!({"file_path": f, "content": "written by the agent"}),
+        ),
+        "the file would not parse (expected value at line 1 column 1): the host drops it, hooks and all"
+    );
+    // A valid document without hooks, and an empty object: nothing the guard loses.
+    assert_eq!(
+        changes(
+            "Write",
+            json!({"file_path": f, "content": "{\"permissions\": {\"allow\": [\"Bash(npm test)\"]}}"})
+        ),
+        []
+    );
+    assert_eq!(
+        changes("Write", json!({"file_path": f, "content": "{}"})),
+        []
+    );
+    // On disk without any hook: an edit that breaks the file still drops it.
+    let d = scratch("broken-no-hooks");
+    let p = d.join(".claude/settings.json");
+    std::fs::create_dir_all(p.parent().unwrap_or(&d)).ok();
+    std::fs::write(&p, "{\"permissions\": {\"allow\": []}}").ok();
+    let f = p.to_string_lossy().to_string();
+    assert!(
+        guard_removed(
+            "Edit",
+            json!({"file_path": f, "old_string": "\"allow\": []", "new_string": "\"allow\": [,]"}),
+        )
+        .starts_with("the file would no longer parse (")
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -29,6 +29,7 @@
 //! [`effects_in`]: crate::effects::effects_in
 //! [`effects_of`]: crate::effects::effects_of
 
+pub(crate) mod copied;
 pub mod store;
 #[cfg(test)]
 mod tests;
@@ -62,6 +63,16 @@ pub enum Entry {
         /// Only part of the file was written (an edit, an append): `content` is a fragment.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         partial: bool,
+    },
+    /// A file was written with data from another: a copy (`cp`, `mv`, `docker cp`, `cat a >
+    /// b`), or data from the process environment (a dump of it, a secret-named variable
+    /// expanded into the file). The file holds what its source held from now on, whatever its
+    /// name: a copy of a secret is a secret.
+    Copied {
+        /// The written file, absolute.
+        path: String,
+        /// Where the data came from, absolute (`/proc/self/environ` for the environment).
+        from: String,
     },
     /// A symlink was created.
     Linked {
@@ -159,7 +170,7 @@ impl SessionMemory {
         let mut added = Vec::new();
         for e in new {
             let repeat = self.known.contains(&e);
-            if repeat && !matches!(e, Entry::Wrote { .. }) {
+            if repeat && !matches!(e, Entry::Wrote { .. } | Entry::Copied { .. }) {
                 continue;
             }
             if repeat && self.entries.last() == Some(&e) {
@@ -212,6 +223,27 @@ impl SessionMemory {
             Entry::Linked { link, target } if link == abs => Some(target.as_str()),
             _ => None,
         })
+    }
+
+    /// Where the data of the file at `abs` came from, when the session wrote it as a copy
+    /// ([`Entry::Copied`]) and has not replaced the whole file since.
+    pub fn copied_from(&self, abs: &str) -> Option<&str> {
+        self.entries.iter().rev().find_map(|e| match e {
+            Entry::Copied { path, from } if path == abs => Some(Some(from.as_str())),
+            Entry::Wrote {
+                path,
+                partial: false,
+                ..
+            } if path == abs => Some(None),
+            _ => None,
+        })?
+    }
+
+    /// Whether the session wrote any file as a copy of another.
+    pub fn has_copies(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| matches!(e, Entry::Copied { .. }))
     }
 
     /// Whether the session created any symlink.
@@ -468,6 +500,31 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
                 }
             }
             _ => {}
+        }
+    }
+    // A copying command's destination holds its source: `cp a b`, `mv a b`, `docker cp c:/a
+    // b`, `cat a > b`.
+    for (path, from) in copied::copy_pairs(fx, |p| absolute(p, env)) {
+        push(Entry::Copied { path, from }, &mut out);
+    }
+    // The files a call writes while it reads the environment (a secret variable expanded
+    // into them, a dump of it, a copy of one read back) hold what it read.
+    if copied::reads_environment(fx) {
+        let written: Vec<String> = out
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Wrote { path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        for path in written {
+            push(
+                Entry::Copied {
+                    path,
+                    from: copied::ENVIRON.to_string(),
+                },
+                &mut out,
+            );
         }
     }
     out

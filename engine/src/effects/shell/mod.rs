@@ -31,6 +31,7 @@ mod signals;
 
 #[cfg(test)]
 pub(crate) use install::package_source;
+pub(crate) use request::variables;
 
 use serde_json::Value;
 
@@ -38,7 +39,6 @@ use self::actions::program_effects;
 use self::out::{Out, plain};
 use self::pipes::through_pipes;
 use self::redirects::{redirect_effects, redirect_shown, redirections_text};
-use self::request::variables;
 use super::{BodySource, Effects, Lens, Route, What};
 use crate::shell::{
     BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
@@ -333,6 +333,43 @@ const SCRIPT_RUNNERS: &[&str] = &[
     "python3", "node", "deno", "bun", "ruby", "perl", "php", "Rscript", "lua",
 ];
 
+/// Build tools that run the build file of the folder they work in (the current folder, or
+/// the one `-C DIR` / `--directory=DIR` names), with that file's name.
+const BUILD_RUNNERS: &[(&str, &str)] = &[
+    ("make", "Makefile"),
+    ("gmake", "Makefile"),
+    ("bmake", "Makefile"),
+    ("ninja", "build.ninja"),
+];
+
+/// The build file a build tool runs from a folder fetched earlier on the line (`git clone URL
+/// && cd tool && make install`): the clone's `Makefile`, whose recipes are fetched code.
+fn runs_fetched_build_file(c: &SimpleCommand, downloaded: &[String]) -> Option<String> {
+    let (_, file) = BUILD_RUNNERS.iter().find(|(p, _)| *p == c.basename())?;
+    let mut dir = ".".to_string();
+    let mut args = c.args.iter();
+    while let Some(a) = args.next() {
+        if a.text == "-C" || a.text == "--directory" {
+            dir = args.next()?.text.clone();
+        } else if let Some(d) = a
+            .text
+            .strip_prefix("--directory=")
+            .or_else(|| a.text.strip_prefix("-C").filter(|d| !d.is_empty()))
+        {
+            dir = d.to_string();
+        }
+        if a.dynamic {
+            return None;
+        }
+    }
+    let at = in_cwd(c.cwd.as_deref(), &dir);
+    downloaded
+        .iter()
+        .filter_map(|d| d.strip_suffix('/'))
+        .any(|d| at == d || at.starts_with(&format!("{d}/")))
+        .then(|| format!("{at}/{file}"))
+}
+
 /// The file a command runs that a program wrote earlier on the line: its program
 /// (`./i.sh`) or the script an interpreter reads (`bash i.sh`).
 fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Option<String> {
@@ -353,6 +390,9 @@ fn runs_downloaded(c: &SimpleCommand, out: &Out, downloaded: &[String]) -> Optio
         || downloaded.iter().any(|d| d == plain(&c.program))
     {
         return Some(c.program.clone());
+    }
+    if let Some(build_file) = runs_fetched_build_file(c, downloaded) {
+        return Some(build_file);
     }
     if !SCRIPT_RUNNERS.contains(&c.basename()) {
         return None;

@@ -14,7 +14,7 @@ pub(super) fn stdin_file(c: &SimpleCommand) -> Option<&Arg> {
 }
 
 /// The variable names a word expands (`$AWS_KEY`, `${TOKEN}`, `${TOKEN:-x}`), in order.
-pub(super) fn variables(t: &str) -> Vec<String> {
+pub(crate) fn variables(t: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let b = t.as_bytes();
     let mut i = 0;

@@ -87,6 +87,39 @@ fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
                 "unsure `./setup.sh` runs `./setup.sh`, written earlier on the same line by a program whose output is not visible",
             ],
         ),
+        // A build tool in the clone runs its Makefile: fetched recipes.
+        (
+            "git clone https://g.example/u/tool && cd tool && make install",
+            &[
+                "run git clone https://g.example/u/tool",
+                "send https://g.example/u/tool - []",
+                "run cd tool",
+                "run make install",
+                "unsure `make install` runs `/p/tool/Makefile`, written earlier on the same line by a program whose output is not visible",
+            ],
+        ),
+        (
+            "git clone https://g.example/u/tool src/t && make -C src/t/build",
+            &[
+                "run git clone https://g.example/u/tool src/t",
+                "send https://g.example/u/tool - []",
+                "write src/t",
+                "run make -C src/t/build",
+                "unsure `make -C src/t/build` runs `/p/src/t/build/Makefile`, written earlier on the same line by a program whose output is not visible",
+            ],
+        ),
+        // Looking around in the clone, and a build elsewhere, run nothing it fetched.
+        (
+            "git clone https://g.example/u/tool && cd tool && ls && cd .. && make test",
+            &[
+                "run git clone https://g.example/u/tool",
+                "send https://g.example/u/tool - []",
+                "run cd tool",
+                "run ls",
+                "run cd ..",
+                "run make test",
+            ],
+        ),
         // Programs from PATH and files outside the clone are not the clone's.
         (
             "git clone https://g.example/u/t && cd t && npm test && bash ../ci.sh",
