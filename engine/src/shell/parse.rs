@@ -119,7 +119,9 @@ impl LineAnalysis {
                 // script one complete command at a time and fails on that one with "unexpected
                 // EOF while looking for matching `"'": the lines before the quote's line run,
                 // nothing from there on does.
-                if let Some(open) = unterminated_quote(src) {
+                // `ls app/(auth)/login`: an unquoted `(` inside a word is a syntax error to
+                // bash ("unexpected token `('"), found when the line is read: nothing on it runs.
+                if let Some(open) = unterminated_quote(src).or_else(|| paren_in_word(src)) {
                     let prefix = src.get(..line_start(src, open)).unwrap_or("");
                     if prefix.trim().is_empty() {
                         return;
@@ -184,6 +186,65 @@ pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
                         Some(b'$') if b.get(i + 1) == Some(&b'(') => return None,
                         Some(_) => i += 1,
                     }
+                }
+            }
+            _ => {}
+        }
+        word_start = c.is_ascii_whitespace() || matches!(c, b';' | b'&' | b'|' | b'(' | b')');
+        i += 1;
+    }
+    None
+}
+
+/// The byte offset of an unquoted `(` inside a word (`app/(auth)/page.tsx`), which bash
+/// rejects as a syntax error when it reads the line: after a word character, not opening a
+/// command or process substitution (`$(`, `<(`, `>(`), an array (`a=(`, `a+=(`), an extglob
+/// group (`?(`, `*(`, `+(`, `@(`, `!(`) or a function definition (`f()`). `None` when there is
+/// none, or when the text holds what this scan does not model: a conditional or arithmetic
+/// command (`[[`, `((`), whose parentheses group, and what [`unterminated_quote`] gives up on.
+pub(crate) fn paren_in_word(src: &str) -> Option<usize> {
+    if src.contains("[[") || src.contains("((") {
+        return None;
+    }
+    let b = src.as_bytes();
+    let mut i = 0;
+    let mut word_start = true;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' => {
+                i += 2;
+                word_start = false;
+                continue;
+            }
+            b'`' => return None,
+            b'$' if matches!(b.get(i + 1), Some(b'(' | b'\'')) => return None,
+            b'<' if b.get(i + 1) == Some(&b'<') => return None,
+            b'#' if word_start => {
+                while b.get(i).is_some_and(|&x| x != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' => i += src.get(i + 1..)?.find('\'')? + 1,
+            b'"' => loop {
+                i += 1;
+                match b.get(i)? {
+                    b'\\' => i += 1,
+                    b'"' => break,
+                    b'`' => return None,
+                    b'$' if b.get(i + 1) == Some(&b'(') => return None,
+                    _ => {}
+                }
+            },
+            b'(' if !word_start => {
+                let before = b.get(i.wrapping_sub(1)).copied().unwrap_or(b' ');
+                let defines = src
+                    .get(i + 1..)
+                    .is_some_and(|r| r.trim_start_matches([' ', '\t']).starts_with(')'));
+                if !matches!(before, b'$' | b'<' | b'>' | b'=' | b'?' | b'*' | b'+' | b'@' | b'!')
+                    && !defines
+                {
+                    return Some(i);
                 }
             }
             _ => {}
