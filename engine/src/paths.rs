@@ -140,11 +140,10 @@ fn has_glob(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
-/// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
-pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+/// A path with `/` separators: Windows spellings (case PP-03) `\\?\C:\x`, `C:\x`, `C:/x`
+/// → `/x`, folded to lower case like the file systems that use them.
+fn posix(p: &str) -> String {
     let mut p = p.trim().replace('\\', "/");
-    // Windows spellings (case PP-03): `\\?\C:\x`, `C:\x`, `C:/x` → `/x`, folded to lower
-    // case like the file systems that use them.
     if let Some(rest) = p.strip_prefix("//?/") {
         p = rest.to_string();
     }
@@ -152,8 +151,16 @@ pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String
     if bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'/' {
         p = p[2..].to_lowercase();
     }
-    // Relative to the working directory first (which may itself start with `~`).
-    let joined = join(cwd, &p);
+    p
+}
+
+/// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
+pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+    let p = posix(p);
+    // Relative to the working directory first (which may itself start with `~`, or be a
+    // Windows folder: `C:\Users\me\app` of a Codex session on Windows).
+    let cwd = cwd.map(posix);
+    let joined = join(cwd.as_deref(), &p);
     let expanded = if joined == "~" {
         home.to_string()
     } else if let Some(rest) = joined.strip_prefix("~/") {
@@ -273,6 +280,18 @@ pub(crate) fn unknown_cwd_path(rel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_windows_working_directory_is_a_folder_too() {
+        assert_eq!(
+            normalize(".env.api", Some("C:\\Users\\Me\\App"), "/h").as_deref(),
+            Some("/users/me/app/.env.api")
+        );
+        assert_eq!(
+            normalize("src\\a.rs", Some("D:/Work"), "/h").as_deref(),
+            Some("/work/src/a.rs")
+        );
+    }
 
     #[test]
     fn normalizes() {
