@@ -121,7 +121,12 @@ impl LineAnalysis {
                 // nothing from there on does.
                 // `ls app/(auth)/login`: an unquoted `(` inside a word is a syntax error to
                 // bash ("unexpected token `('"), found when the line is read: nothing on it runs.
-                if let Some(open) = unterminated_quote(src).or_else(|| paren_in_word(src)) {
+                // PowerShell on a Windows host reads such a line its own way.
+                let windows = self.cwd.as_deref().is_some_and(|c| {
+                    c.as_bytes().get(1) == Some(&b':') || c.starts_with("\\\\")
+                });
+                let rejected = || (!windows).then(|| paren_in_word(src)).flatten();
+                if let Some(open) = unterminated_quote(src).or_else(rejected) {
                     let prefix = src.get(..line_start(src, open)).unwrap_or("");
                     if prefix.trim().is_empty() {
                         return;
@@ -196,10 +201,11 @@ pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
     None
 }
 
-/// The byte offset of an unquoted `(` inside a word (`app/(auth)/page.tsx`), which bash
-/// rejects as a syntax error when it reads the line: after a word character, not opening a
-/// command or process substitution (`$(`, `<(`, `>(`), an array (`a=(`, `a+=(`), an extglob
-/// group (`?(`, `*(`, `+(`, `@(`, `!(`) or a function definition (`f()`). `None` when there is
+/// The byte offset of an unquoted `(` that opens a path component inside a word
+/// (`app/(auth)/page.tsx`, a Next.js route group), which bash rejects as a syntax error when it
+/// reads the line (and zsh reads as a glob group that matches nothing). Only after a `/`: other
+/// places a `(` may follow a word character (`$(`, `a=(`, `@(x|y)`, `f()`) are valid, and
+/// PowerShell's method calls (`(Get-Date).ToString("o")`) are not paths. `None` when there is
 /// none, or when the text holds what this scan does not model: a conditional or arithmetic
 /// command (`[[`, `((`), whose parentheses group, and what [`unterminated_quote`] gives up on.
 pub(crate) fn paren_in_word(src: &str) -> Option<usize> {
@@ -236,17 +242,7 @@ pub(crate) fn paren_in_word(src: &str) -> Option<usize> {
                     _ => {}
                 }
             },
-            b'(' if !word_start => {
-                let before = b.get(i.wrapping_sub(1)).copied().unwrap_or(b' ');
-                let defines = src
-                    .get(i + 1..)
-                    .is_some_and(|r| r.trim_start_matches([' ', '\t']).starts_with(')'));
-                if !matches!(before, b'$' | b'<' | b'>' | b'=' | b'?' | b'*' | b'+' | b'@' | b'!')
-                    && !defines
-                {
-                    return Some(i);
-                }
-            }
+            b'(' if !word_start && i > 0 && b.get(i - 1) == Some(&b'/') => return Some(i),
             _ => {}
         }
         word_start = c.is_ascii_whitespace() || matches!(c, b';' | b'&' | b'|' | b'(' | b')');
