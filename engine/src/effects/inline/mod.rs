@@ -75,7 +75,7 @@ pub(crate) use resolve::{nodes, text, unescape};
 
 // The walkers' shared parts, named here for the language readers below.
 use collect::{Collect, Found};
-use resolve::{Bindings, Budget, MAX_STEPS, Res};
+use resolve::{Bindings, Budget, MAX_STEPS, Partial, Res};
 use rounds::{Rounds, read_in_rounds, rounds_from_fields};
 
 /// Code an interpreter on a command line runs: who runs it, its language, the code, and the

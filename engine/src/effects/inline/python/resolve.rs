@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::resolve::{
-    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, unescape,
+    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, partial_path, unescape,
 };
 
 impl<'t> Py<'t, '_> {
@@ -141,16 +141,18 @@ impl<'t> Py<'t, '_> {
                 let mut out = Res::lit("");
                 let mut c = n.walk();
                 for s in n.named_children(&mut c) {
-                    out = out.concat(&self.res(s, d)?);
+                    out = out.concat(&self.partial.part(self.res(s, d))?);
                 }
                 Some(out)
             }
             "binary_operator" => {
-                let l = self.res(n.child_by_field_name("left")?, d)?;
+                let l = self
+                    .partial
+                    .part(self.res(n.child_by_field_name("left")?, d))?;
                 let right = n.child_by_field_name("right")?;
                 match self.t(n.child_by_field_name("operator")?) {
-                    "+" => Some(l.concat(&self.res(right, d)?)),
-                    "/" => Some(l.join(&self.res(right, d)?, true)),
+                    "+" => Some(l.concat(&self.partial.part(self.res(right, d))?)),
+                    "/" => Some(l.join(&self.partial.part(self.res(right, d))?, true)),
                     // `'%s -rf %s' % ('rm', '~')`.
                     "%" => {
                         let values = match right.kind() {
@@ -164,7 +166,18 @@ impl<'t> Py<'t, '_> {
             }
             "parenthesized_expression" => self.res(n.named_child(0)?, d),
             "assignment" => self.res(n.child_by_field_name("right")?, d),
-            "identifier" => self.res(self.bind.once(self.t(n))?, d),
+            "identifier" => {
+                let name = self.t(n);
+                match self.bind.once(name) {
+                    Some(v) => self.res(v, d),
+                    // The folder of a loop over `os.walk(root)`: `root` or one below it.
+                    None if self.bind.map.get(name).is_some_and(|b| b.len() == 1) => {
+                        let root = self.res(*self.walked.get(name)?, d)?;
+                        Some(root.join(&Res::lit("**"), false))
+                    }
+                    None => None,
+                }
+            }
             "subscript" => {
                 // `os.environ['HOME']`, `sys.argv[1]`.
                 let v = n.child_by_field_name("value")?;
@@ -198,6 +211,14 @@ impl<'t> Py<'t, '_> {
         }
     }
 
+    /// The value of a path expression: resolved whole, or in part below a folder the code
+    /// names (`os.path.join(base, f)` with `f` known only at run time: `base/*`; see
+    /// [`partial_path`]).
+    pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
+        self.res(n, 0)
+            .or_else(|| self.partial.within(|| self.res(n, 0)).and_then(partial_path))
+    }
+
     /// A string literal or f-string whose parts all resolve.
     pub(super) fn string(&self, n: Node<'t>, d: usize) -> Option<Res> {
         let mut raw = false;
@@ -223,9 +244,12 @@ impl<'t> Py<'t, '_> {
                     if k.named_children(&mut cc)
                         .any(|x| matches!(x.kind(), "type_conversion" | "format_specifier"))
                     {
-                        return None;
+                        out = out.concat(&self.partial.part(None)?);
+                        continue;
                     }
-                    let v = self.res(k.child_by_field_name("expression")?, d)?;
+                    let v = self
+                        .partial
+                        .part(self.res(k.child_by_field_name("expression")?, d))?;
                     out = out.concat(&v);
                 }
                 "escape_interpolation" => {
@@ -249,14 +273,14 @@ impl<'t> Py<'t, '_> {
                 "os.path.join" | "posixpath.join" => {
                     let mut out = Res::lit("");
                     for a in pos()? {
-                        out = out.join(&self.res(a, d)?, true);
+                        out = out.join(&self.partial.part(self.res(a, d))?, true);
                     }
                     return Some(out);
                 }
                 "pathlib.Path" => {
                     let mut out = Res::lit("");
                     for a in pos()? {
-                        out = out.join(&self.res(a, d)?, true);
+                        out = out.join(&self.partial.part(self.res(a, d))?, true);
                     }
                     if out.text.is_empty() {
                         out.text.push('.');
@@ -335,7 +359,7 @@ impl<'t> Py<'t, '_> {
             "joinpath" => {
                 let mut out = self.res(obj, d)?;
                 for a in self.positional(n)? {
-                    out = out.join(&self.res(a, d)?, true);
+                    out = out.join(&self.partial.part(self.res(a, d))?, true);
                 }
                 Some(out)
             }
