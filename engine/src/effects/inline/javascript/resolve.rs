@@ -7,7 +7,9 @@
 use tree_sitter::Node;
 
 use super::{Js, module_name};
-use crate::effects::inline::resolve::{MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, unescape};
+use crate::effects::inline::resolve::{
+    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, partial_path, unescape,
+};
 
 impl<'t> Js<'t, '_> {
     /// The full name of a callee or module expression (`require('fs').rmSync` → `fs.rm`).
@@ -175,7 +177,7 @@ impl<'t> Js<'t, '_> {
                         "string_fragment" => out.text.push_str(self.t(k)),
                         "escape_sequence" => out.text.push_str(&unescape(self.t(k))),
                         "template_substitution" => {
-                            out = out.concat(&self.res(k.named_child(0)?, d)?);
+                            out = out.concat(&self.partial.part(self.res(k.named_child(0)?, d))?);
                         }
                         _ => {}
                     }
@@ -187,8 +189,12 @@ impl<'t> Js<'t, '_> {
                 if op != "+" {
                     return None;
                 }
-                let l = self.res(n.child_by_field_name("left")?, d)?;
-                let r = self.res(n.child_by_field_name("right")?, d)?;
+                let l = self
+                    .partial
+                    .part(self.res(n.child_by_field_name("left")?, d))?;
+                let r = self
+                    .partial
+                    .part(self.res(n.child_by_field_name("right")?, d))?;
                 Some(l.concat(&r))
             }
             "parenthesized_expression"
@@ -222,6 +228,14 @@ impl<'t> Js<'t, '_> {
         }
     }
 
+    /// The value of a path expression: resolved whole, or in part below a folder the code
+    /// names (`path.join(dir, f)` with `f` known only at run time: `dir/*`; see
+    /// [`partial_path`]).
+    pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
+        self.res(n, 0)
+            .or_else(|| self.partial.within(|| self.res(n, 0)).and_then(partial_path))
+    }
+
     /// The value of a call that computes a path or a string from literals.
     pub(super) fn res_call(&self, n: Node<'t>, d: usize) -> Option<Res> {
         let f = n.child_by_field_name("function")?;
@@ -232,7 +246,7 @@ impl<'t> Js<'t, '_> {
                     let resets = q.ends_with("resolve");
                     let mut out = Res::lit("");
                     for a in &args {
-                        out = out.join(&self.res(*a, d)?, resets);
+                        out = out.join(&self.partial.part(self.res(*a, d))?, resets);
                     }
                     return Some(out);
                 }
