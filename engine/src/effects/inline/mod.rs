@@ -49,6 +49,8 @@
 mod collect;
 mod javascript;
 mod parse;
+#[cfg(test)]
+mod partial_tests;
 mod powershell;
 mod python;
 mod resolve;
