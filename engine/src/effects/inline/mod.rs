@@ -47,6 +47,8 @@
 //! read the command text still apply.
 
 mod collect;
+#[cfg(test)]
+mod constant_tests;
 mod javascript;
 mod parse;
 #[cfg(test)]

@@ -171,6 +171,17 @@ pub(super) fn argv_item(argv: &[Option<String>], i: &str) -> Option<Res> {
         .map(|a| Res::lit(a).expand_user())
 }
 
+/// A whole-number literal of Python or JavaScript (`71`, `0x47`, `0o107`, `0b1000111`, `7_1`).
+pub(super) fn int_literal(t: &str) -> Option<u32> {
+    let t = t.replace('_', "").to_ascii_lowercase();
+    match t.get(..2) {
+        Some("0x") => u32::from_str_radix(&t[2..], 16).ok(),
+        Some("0o") => u32::from_str_radix(&t[2..], 8).ok(),
+        Some("0b") => u32::from_str_radix(&t[2..], 2).ok(),
+        _ => t.parse().ok(),
+    }
+}
+
 /// A numeric file mode as `chmod` spells it (`0o755`, `0755`, `493` → `755`).
 pub(super) fn mode_text(t: &str) -> Option<String> {
     let t = t.trim().replace('_', "");

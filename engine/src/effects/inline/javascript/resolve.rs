@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::{Js, module_name};
 use crate::effects::inline::resolve::{
-    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, partial_path, unescape,
+    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, partial_path, unescape,
 };
 
 impl<'t> Js<'t, '_> {
@@ -252,6 +252,19 @@ impl<'t> Js<'t, '_> {
                 }
                 "path.normalize" | "String" => return self.res(*args.first()?, d),
                 "os.homedir" => return Some(Res::home()),
+                // `String.fromCharCode(71, 73)`: the characters of those UTF-16 code units.
+                "String.fromCharCode" => {
+                    let units = args
+                        .iter()
+                        .map(|a| {
+                            (a.kind() == "number")
+                                .then(|| int_literal(self.t(*a)))
+                                .flatten()
+                                .and_then(|n| u16::try_from(n).ok())
+                        })
+                        .collect::<Option<Vec<u16>>>()?;
+                    return Some(Res::lit(String::from_utf16(&units).ok()?));
+                }
                 "os.tmpdir" => return Some(Res::lit(TEMP_DIR)),
                 // `fs.mkdtempSync(path.join(os.tmpdir(), 'x-'))`: the prefix and six random
                 // characters.
@@ -269,8 +282,35 @@ impl<'t> Js<'t, '_> {
             return None;
         }
         let obj = f.child_by_field_name("object")?;
+        let lit = |i: usize| args.get(i).and_then(|a| self.res(*a, d));
         match self.t(f.child_by_field_name("property")?) {
-            "toString" | "trim" => self.res(obj, d),
+            "toString" => self.res(obj, d),
+            "trim" => Some(Res::lit(self.res(obj, d)?.text.trim())),
+            "toUpperCase" => Some(Res::lit(self.res(obj, d)?.text.to_uppercase())),
+            "toLowerCase" => Some(Res::lit(self.res(obj, d)?.text.to_lowercase())),
+            // `'AWS_'.concat('SECRET', '_KEY')`.
+            "concat" => {
+                let mut out = self.res(obj, d)?;
+                for i in 0..args.len() {
+                    out = out.concat(&lit(i)?);
+                }
+                Some(out)
+            }
+            // With a string pattern, `replace` replaces the first occurrence, `replaceAll`
+            // every one (a regular expression is not read).
+            "replace" | "replaceAll" if args.len() == 2 && self.value(args[0]).kind() != "regex" => {
+                let v = self.res(obj, d)?;
+                let (from, to) = (lit(0)?.text, lit(1)?.text);
+                let text = if self.t(f.child_by_field_name("property")?) == "replace" {
+                    v.text.replacen(&from, &to, 1)
+                } else {
+                    v.text.replace(&from, &to)
+                };
+                Some(Res {
+                    text,
+                    home: v.home,
+                })
+            }
             "join" => {
                 let sep = match args.first() {
                     Some(s) => self.res(*s, d)?.text,
@@ -288,6 +328,35 @@ impl<'t> Js<'t, '_> {
             return None;
         }
         let n = self.value(n);
+        // `'NEKOT'.split('')`, `[…].reverse()`: a string split by a literal, an array reversed.
+        if n.kind() == "call_expression"
+            && d <= MAX_RESOLVE_DEPTH
+            && let Some(f) = n.child_by_field_name("function")
+            && f.kind() == "member_expression"
+            && let (Some(obj), Some(prop)) = (
+                f.child_by_field_name("object"),
+                f.child_by_field_name("property"),
+            )
+        {
+            let args = self.args(n);
+            return match (self.t(prop), args.as_slice()) {
+                ("reverse", []) => {
+                    let mut items = self.list(obj, d + 1)?;
+                    items.reverse();
+                    Some(items)
+                }
+                ("split", [sep]) if self.value(*sep).kind() != "regex" => {
+                    let text = self.res(obj, d + 1)?.text;
+                    let sep = self.res(*sep, d + 1)?.text;
+                    Some(if sep.is_empty() {
+                        text.chars().map(String::from).collect()
+                    } else {
+                        text.split(sep.as_str()).map(str::to_string).collect()
+                    })
+                }
+                _ => None,
+            };
+        }
         if n.kind() != "array" {
             return None;
         }
@@ -321,3 +390,4 @@ fn canonical(q: &str) -> String {
     }
     q
 }
+

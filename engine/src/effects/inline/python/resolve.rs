@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::resolve::{
-    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, partial_path, unescape,
+    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, partial_path, unescape,
 };
 
 impl<'t> Py<'t, '_> {
@@ -182,6 +182,11 @@ impl<'t> Py<'t, '_> {
                 // `os.environ['HOME']`, `sys.argv[1]`.
                 let v = n.child_by_field_name("value")?;
                 let k = n.child_by_field_name("subscript")?;
+                // `'NEKOT_BUHTIG'[::-1]`: the string reversed.
+                if k.kind() == "slice" && self.t(k).replace(' ', "") == "::-1" {
+                    let r = self.res(v, d)?;
+                    return Some(Res::lit(r.text.chars().rev().collect::<String>()));
+                }
                 match self.qual(v, d).as_deref() {
                     Some("os.environ") => (self.res(k, d)?.text == "HOME").then(Res::home),
                     Some("sys.argv") if k.kind() == "integer" => argv_item(self.argv, self.t(k)),
@@ -305,6 +310,15 @@ impl<'t> Py<'t, '_> {
                 "os.path.abspath" | "os.path.realpath" | "os.path.normpath" | "os.fspath"
                 | "str" => return self.res(self.arg(n, 0, "path")?, d),
                 "pathlib.Path.home" => return Some(Res::home()),
+                // `chr(71)`: the character with that code point.
+                "chr" => {
+                    let code = self.arg(n, 0, "")?;
+                    let c = (code.kind() == "integer")
+                        .then(|| int_literal(self.t(code)))
+                        .flatten()
+                        .and_then(char::from_u32)?;
+                    return Some(Res::lit(c.to_string()));
+                }
                 "tempfile.gettempdir" => return Some(Res::lit(TEMP_DIR)),
                 // A new folder in the temporary folder (or in `dir=`): `rmtree` of it later
                 // deletes scratch the code made (`with TemporaryDirectory() as d` too).
@@ -363,11 +377,38 @@ impl<'t> Py<'t, '_> {
                 }
                 Some(out)
             }
-            "join" if obj.kind() == "string" => {
-                // `' '.join(['rm', '-rf', 'x'])`.
+            "join" if !self.is_path(obj, d) => {
+                // `' '.join(['rm', '-rf', 'x'])`, `sep.join(parts)` with `sep = ''`.
                 let sep = self.res(obj, d)?;
                 let items = self.list(self.arg(n, 0, "")?, d)?;
                 Some(Res::lit(items.join(&sep.text)))
+            }
+            // String methods that build a constant from constants (`'GXITHUB'.replace('X',
+            // '')`, `'token'.upper()`).
+            "upper" | "lower" | "strip" | "lstrip" | "rstrip" | "replace"
+                if !self.is_path(obj, d) =>
+            {
+                let v = self.res(obj, d)?;
+                let lit = |i: usize| self.arg(n, i, "").and_then(|a| self.res(a, d));
+                let text = match attr {
+                    "upper" => v.text.to_uppercase(),
+                    "lower" => v.text.to_lowercase(),
+                    _ if self.arg(n, 0, "").is_some() && attr != "replace" => return None,
+                    "strip" => v.text.trim().to_string(),
+                    "lstrip" => v.text.trim_start().to_string(),
+                    "rstrip" => v.text.trim_end().to_string(),
+                    // `replace(old, new)` replaces every occurrence; a count is not read.
+                    _ => {
+                        if self.arg(n, 2, "count").is_some() {
+                            return None;
+                        }
+                        v.text.replace(&lit(0)?.text, &lit(1)?.text)
+                    }
+                };
+                Some(Res {
+                    text,
+                    home: v.home,
+                })
             }
             _ => None,
         }
@@ -581,3 +622,4 @@ fn canonical(q: &str) -> String {
     }
     q.to_string()
 }
+
