@@ -66,3 +66,26 @@ fn javascript_paths_below_a_named_folder_resolve_in_part() {
         ),
     ]);
 }
+
+#[test]
+fn runtime_folders_of_code_on_the_command_line_are_the_working_directory() {
+    table(&[
+        (
+            "python3 - <<'PY'\nfrom pathlib import Path\nout = Path(__file__).parent / 'report.json'\nout.write_text('{}')\nPY",
+            &["write ./report.json = \"{}\""],
+        ),
+        (
+            "python3 - <<'PY'\nimport os\nhere = os.path.dirname(os.path.abspath(__file__))\nopen(os.path.join(here, 'a.txt'), 'w').write('x')\nPY",
+            &["write a.txt = \"x\""],
+        ),
+        (
+            r#"node -e "const fs = require('fs'); const path = require('path'); fs.writeFileSync(path.join(__dirname, 'out.json'), '{}'); fs.mkdirSync(path.join(process.cwd(), 'dist'))""#,
+            &["write ./out.json = \"{}\"", "write ./dist"],
+        ),
+        (
+            // `-c` code has no `__file__`.
+            r#"python3 -c "open(__file__ + '.bak', 'w').write('x')""#,
+            &["unsure `open` with a path known only at run time"],
+        ),
+    ]);
+}

@@ -202,6 +202,11 @@ impl<'t> Js<'t, '_> {
             | "non_null_expression"
             | "as_expression" => self.res(n.named_child(0)?, d),
             "assignment_expression" => self.res(n.child_by_field_name("right")?, d),
+            // Code given on the command line (`node -e`, `node - <<JS`) runs as if from a
+            // file in the working directory: `__dirname` is `.`.
+            "identifier" if self.t(n) == "__dirname" && !self.bind.map.contains_key("__dirname") => {
+                self.tilde_is_home.then(|| Res::lit("."))
+            }
             "identifier" => self.res(self.bind.once(self.t(n))?, d),
             "subscript_expression" => {
                 // `process.argv[2]`.

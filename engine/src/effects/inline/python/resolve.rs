@@ -166,6 +166,16 @@ impl<'t> Py<'t, '_> {
             }
             "parenthesized_expression" => self.res(n.named_child(0)?, d),
             "assignment" => self.res(n.child_by_field_name("right")?, d),
+            // Code read from standard input runs as the file `<stdin>` in the working
+            // directory (`Path(__file__).parent` is `.`); a script's is its path. (`-c` code has
+            // no `__file__`.)
+            "identifier" if self.t(n) == "__file__" && !self.bind.map.contains_key("__file__") => {
+                match self.argv.first().cloned().flatten().as_deref() {
+                    Some("-c") | None => None,
+                    Some("" | "-") => Some(Res::lit("<stdin>")),
+                    Some(script) => Some(Res::lit(script)),
+                }
+            }
             "identifier" => {
                 let name = self.t(n);
                 match self.bind.once(name) {
@@ -306,6 +316,20 @@ impl<'t> Py<'t, '_> {
                         _ if r.text.contains('$') => None,
                         _ => Some(r),
                     };
+                }
+                // The folder part (`os.path.dirname('<stdin>')` is `''`: the working
+                // directory, once joined).
+                "os.path.dirname" => {
+                    let p = self.res(self.arg(n, 0, "p")?, d)?;
+                    let dir = match p.text.trim_end_matches('/').rsplit_once('/') {
+                        Some(("", _)) => "/".to_string(),
+                        Some((dir, _)) => dir.to_string(),
+                        None => String::new(),
+                    };
+                    return Some(Res {
+                        text: dir,
+                        home: p.home,
+                    });
                 }
                 "os.path.abspath" | "os.path.realpath" | "os.path.normpath" | "os.fspath"
                 | "str" => return self.res(self.arg(n, 0, "path")?, d),
