@@ -122,9 +122,10 @@ impl LineAnalysis {
                 // `ls app/(auth)/login`: an unquoted `(` inside a word is a syntax error to
                 // bash ("unexpected token `('"), found when the line is read: nothing on it runs.
                 // PowerShell on a Windows host reads such a line its own way.
-                let windows = self.cwd.as_deref().is_some_and(|c| {
-                    c.as_bytes().get(1) == Some(&b':') || c.starts_with("\\\\")
-                });
+                let windows = self
+                    .cwd
+                    .as_deref()
+                    .is_some_and(|c| c.as_bytes().get(1) == Some(&b':') || c.starts_with("\\\\"));
                 let rejected = || (!windows).then(|| paren_in_word(src)).flatten();
                 if let Some(open) = unterminated_quote(src).or_else(rejected) {
                     let prefix = src.get(..line_start(src, open)).unwrap_or("");

@@ -212,8 +212,14 @@ fn a_parenthesis_inside_a_word_runs_nothing_from_its_line_on() {
     assert_eq!(paren_in_word("ls app/(app)/page.tsx"), Some(7));
     // Quoted, or one of the places a `(` may follow a word character, it is no error.
     assert_eq!(paren_in_word("ls 'app/(app)/page.tsx' \"b/(c)\""), None);
-    assert_eq!(paren_in_word("$t = (Get-Date).ToUniversalTime().ToString('o')"), None);
-    assert_eq!(paren_in_word("f() { ls; }; a=(1 2); ls @(x|y); diff <(a) >(b)"), None);
+    assert_eq!(
+        paren_in_word("$t = (Get-Date).ToUniversalTime().ToString('o')"),
+        None
+    );
+    assert_eq!(
+        paren_in_word("f() { ls; }; a=(1 2); ls @(x|y); diff <(a) >(b)"),
+        None
+    );
     assert_eq!(paren_in_word("echo $(date) x # a(b)"), None);
     assert_eq!(paren_in_word("[[ $x =~ ^a(b)$ ]]"), None);
 }

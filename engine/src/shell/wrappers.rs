@@ -185,7 +185,14 @@ static WRAPPERS: &[Wrapper] = &[
         sub: "exec",
         ..Wrapper::options(
             &["pnpm", "yarn"],
-            &["-C", "--dir", "--cwd", "-F", "--filter", "--workspace-concurrency"],
+            &[
+                "-C",
+                "--dir",
+                "--cwd",
+                "-F",
+                "--filter",
+                "--workspace-concurrency",
+            ],
         )
     },
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.

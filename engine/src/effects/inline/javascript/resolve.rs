@@ -204,7 +204,9 @@ impl<'t> Js<'t, '_> {
             "assignment_expression" => self.res(n.child_by_field_name("right")?, d),
             // Code given on the command line (`node -e`, `node - <<JS`) runs as if from a
             // file in the working directory: `__dirname` is `.`.
-            "identifier" if self.t(n) == "__dirname" && !self.bind.map.contains_key("__dirname") => {
+            "identifier"
+                if self.t(n) == "__dirname" && !self.bind.map.contains_key("__dirname") =>
+            {
                 self.tilde_is_home.then(|| Res::lit("."))
             }
             "identifier" => self.res(self.bind.once(self.t(n))?, d),
@@ -237,8 +239,11 @@ impl<'t> Js<'t, '_> {
     /// names (`path.join(dir, f)` with `f` known only at run time: `dir/*`; see
     /// [`partial_path`]).
     pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
-        self.res(n, 0)
-            .or_else(|| self.partial.within(|| self.res(n, 0)).and_then(partial_path))
+        self.res(n, 0).or_else(|| {
+            self.partial
+                .within(|| self.res(n, 0))
+                .and_then(partial_path)
+        })
     }
 
     /// The value of a call that computes a path or a string from literals.
@@ -303,7 +308,9 @@ impl<'t> Js<'t, '_> {
             }
             // With a string pattern, `replace` replaces the first occurrence, `replaceAll`
             // every one (a regular expression is not read).
-            "replace" | "replaceAll" if args.len() == 2 && self.value(args[0]).kind() != "regex" => {
+            "replace" | "replaceAll"
+                if args.len() == 2 && self.value(args[0]).kind() != "regex" =>
+            {
                 let v = self.res(obj, d)?;
                 let (from, to) = (lit(0)?.text, lit(1)?.text);
                 let text = if self.t(f.child_by_field_name("property")?) == "replace" {
@@ -311,10 +318,7 @@ impl<'t> Js<'t, '_> {
                 } else {
                     v.text.replace(&from, &to)
                 };
-                Some(Res {
-                    text,
-                    home: v.home,
-                })
+                Some(Res { text, home: v.home })
             }
             "join" => {
                 let sep = match args.first() {
@@ -395,4 +399,3 @@ fn canonical(q: &str) -> String {
     }
     q
 }
-

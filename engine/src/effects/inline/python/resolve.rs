@@ -230,8 +230,11 @@ impl<'t> Py<'t, '_> {
     /// names (`os.path.join(base, f)` with `f` known only at run time: `base/*`; see
     /// [`partial_path`]).
     pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
-        self.res(n, 0)
-            .or_else(|| self.partial.within(|| self.res(n, 0)).and_then(partial_path))
+        self.res(n, 0).or_else(|| {
+            self.partial
+                .within(|| self.res(n, 0))
+                .and_then(partial_path)
+        })
     }
 
     /// A string literal or f-string whose parts all resolve.
@@ -429,10 +432,7 @@ impl<'t> Py<'t, '_> {
                         v.text.replace(&lit(0)?.text, &lit(1)?.text)
                     }
                 };
-                Some(Res {
-                    text,
-                    home: v.home,
-                })
+                Some(Res { text, home: v.home })
             }
             _ => None,
         }
@@ -646,4 +646,3 @@ fn canonical(q: &str) -> String {
     }
     q.to_string()
 }
-
