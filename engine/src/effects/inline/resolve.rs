@@ -49,11 +49,16 @@ impl Partial {
     }
 
     /// Run `f` resolving in part.
-    pub(super) fn within<T>(&self, f: impl FnOnce() -> T) -> T {
+    fn within<T>(&self, f: impl FnOnce() -> T) -> T {
         let before = self.0.replace(true);
         let out = f();
         self.0.set(before);
         out
+    }
+
+    /// A path by `res`: resolved whole, or else in part ([`partial_path`]).
+    pub(super) fn path(&self, res: impl Fn() -> Option<Res>) -> Option<Res> {
+        res().or_else(|| self.within(&res).and_then(partial_path))
     }
 }
 
@@ -64,7 +69,7 @@ impl Partial {
 /// not known (`os.path.join(d, 'x')` with `d` unknown). A part known only at run time that
 /// holds a `/` or `..` would leave the folder; a reader cannot know, and judges the folder the
 /// code names.
-pub(super) fn partial_path(r: Res) -> Option<Res> {
+fn partial_path(r: Res) -> Option<Res> {
     let first = r.text.find(UNKNOWN)?;
     if !r.text[..first].contains('/') {
         return None;

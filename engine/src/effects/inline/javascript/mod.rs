@@ -18,7 +18,8 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Bindings, Budget, Collect, Partial, nodes, read_in_rounds, rounds_from_fields, text};
+use super::{Bindings, Budget, Collect, nodes, read_in_rounds, rounds_from_fields, text};
+use crate::effects::inline::resolve::Partial;
 
 /// Collect the effects of a parsed program.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::{Js, module_name};
 use crate::effects::inline::resolve::{
-    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, partial_path, unescape,
+    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, unescape,
 };
 
 impl<'t> Js<'t, '_> {
@@ -237,13 +237,9 @@ impl<'t> Js<'t, '_> {
 
     /// The value of a path expression: resolved whole, or in part below a folder the code
     /// names (`path.join(dir, f)` with `f` known only at run time: `dir/*`; see
-    /// [`partial_path`]).
+    /// [`Partial::path`](crate::effects::inline::resolve::Partial::path)).
     pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
-        self.res(n, 0).or_else(|| {
-            self.partial
-                .within(|| self.res(n, 0))
-                .and_then(partial_path)
-        })
+        self.partial.path(|| self.res(n, 0))
     }
 
     /// The value of a call that computes a path or a string from literals.

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::resolve::{
-    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, partial_path, unescape,
+    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, unescape,
 };
 
 impl<'t> Py<'t, '_> {
@@ -228,13 +228,9 @@ impl<'t> Py<'t, '_> {
 
     /// The value of a path expression: resolved whole, or in part below a folder the code
     /// names (`os.path.join(base, f)` with `f` known only at run time: `base/*`; see
-    /// [`partial_path`]).
+    /// [`Partial::path`](crate::effects::inline::resolve::Partial::path)).
     pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
-        self.res(n, 0).or_else(|| {
-            self.partial
-                .within(|| self.res(n, 0))
-                .and_then(partial_path)
-        })
+        self.partial.path(|| self.res(n, 0))
     }
 
     /// A string literal or f-string whose parts all resolve.
