@@ -89,3 +89,29 @@ fn runtime_folders_of_code_on_the_command_line_are_the_working_directory() {
         ),
     ]);
 }
+
+#[test]
+fn a_name_bound_more_than_once_is_the_assignment_that_reaches_its_use() {
+    table(&[
+        (
+            // Rebound by a later loop, outside the loop that reads it.
+            "python3 - <<'PY'\nimport os\nmissing = []\nfor d, _, names in os.walk('/home/u/p/docs'):\n    for n in names:\n        path = os.path.join(d, n)\n        with open(path) as f:\n            missing.append((path, f.read()))\nfor path, text in missing:\n    print(path)\nPY",
+            &["read /home/u/p/docs/**/*"],
+        ),
+        (
+            // Straight-line rebinding: the last assignment before the use.
+            r#"python3 -c "p = 'a.txt'; p = '/home/u/.ssh/id_rsa'; print(open(p).read())""#,
+            &["read /home/u/.ssh/id_rsa"],
+        ),
+        (
+            // Rebound later in the loop that reads it: either value may be read.
+            "python3 - <<'PY'\np = 'a.txt'\nfor i in range(2):\n    print(open(p).read())\n    p = input()\nPY",
+            &["read p (dynamic)"],
+        ),
+        (
+            // Assigned in a branch: not on every path to the use.
+            "python3 - <<'PY'\nimport sys\np = 'a.txt'\nif len(sys.argv) > 1:\n    p = '/etc/shadow'\nprint(open(p).read())\nPY",
+            &["read p (dynamic)"],
+        ),
+    ]);
+}

@@ -10,6 +10,7 @@
 
 mod calls;
 mod network;
+mod reach;
 mod resolve;
 
 use std::collections::HashMap;

@@ -185,7 +185,8 @@ impl<'t> Py<'t, '_> {
                         let root = self.res(*self.walked.get(name)?, d)?;
                         Some(root.join(&Res::lit("**"), false))
                     }
-                    None => None,
+                    // Bound more than once: the assignment that reaches this use.
+                    None => self.res(self.reaching(n)?, d),
                 }
             }
             "subscript" => {
