@@ -318,6 +318,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_windows_working_directory_is_a_folder_too() {
+        assert_eq!(
+            normalize(".env.api", Some("C:\\Users\\Me\\App"), "/h").as_deref(),
+            Some("/users/me/app/.env.api")
+        );
+        assert_eq!(
+            normalize("src\\a.rs", Some("D:/Work"), "/h").as_deref(),
+            Some("/work/src/a.rs")
+        );
+    }
+
+    #[test]
     fn normalizes() {
         assert_eq!(
             normalize("../other", Some("/nonexist/p"), "/h").as_deref(),

@@ -159,6 +159,11 @@ impl Placement<'_> {
             // Relative, no working directory: judged by its own components
             // (`paths::unknown_cwd_path`); `project` / `home` stay undecided.
             let p = crate::paths::unknown_cwd_path(text)?;
+            // Excepted by a plain glob of `path_outside` (`**/.env.*.example`), it is not
+            // placed, wherever the project is.
+            if !self.outside.is_empty() && self.globs.outside.is_match(&p) {
+                return Some(false);
+            }
             if self
                 .inside
                 .iter()

@@ -119,7 +119,15 @@ impl LineAnalysis {
                 // script one complete command at a time and fails on that one with "unexpected
                 // EOF while looking for matching `"'": the lines before the quote's line run,
                 // nothing from there on does.
-                if let Some(open) = unterminated_quote(src) {
+                // `ls app/(auth)/login`: an unquoted `(` inside a word is a syntax error to
+                // bash ("unexpected token `('"), found when the line is read: nothing on it runs.
+                // PowerShell on a Windows host reads such a line its own way.
+                let windows = self
+                    .cwd
+                    .as_deref()
+                    .is_some_and(|c| c.as_bytes().get(1) == Some(&b':') || c.starts_with("\\\\"));
+                let rejected = || (!windows).then(|| paren_in_word(src)).flatten();
+                if let Some(open) = unterminated_quote(src).or_else(rejected) {
                     let prefix = src.get(..line_start(src, open)).unwrap_or("");
                     if prefix.trim().is_empty() {
                         return;
@@ -142,13 +150,25 @@ impl LineAnalysis {
     }
 }
 
-/// The byte offset of a quote that `src` opens and never closes, by bash's quoting rules
-/// (`'…'` ends at the next `'`; in `"…"` a backslash escapes the next character; a
-/// backslash outside quotes escapes the next one; `#` at the start of a word starts a comment
-/// to the end of the line). `None` when every quote closes, or when the text holds what this
-/// scan does not model and the parser may read differently: a command substitution (`$(`,
-/// a backquote), an ANSI-C string (`$'…'`) or a here-document (`<<`).
-pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
+/// What a scan of a line by bash's quoting rules ([`scan_unquoted`]) ended on.
+enum Scan {
+    /// A quote opened at this offset and never closed.
+    Unclosed(usize),
+    /// The visitor picked this offset.
+    Picked(usize),
+    /// The end of the text, every quote closed.
+    Clean,
+    /// Something the scan does not model.
+    GaveUp,
+}
+
+/// Scan `src` by bash's quoting rules (`'…'` ends at the next `'`; in `"…"` a backslash
+/// escapes the next character; a backslash outside quotes escapes the next one; `#` at the
+/// start of a word starts a comment to the end of the line), showing `pick` each unquoted byte
+/// with its offset and whether it starts a word. Gives up on what the scan does not model and
+/// the parser may read differently: a command substitution (`$(`, a backquote), an ANSI-C
+/// string (`$'…'`) or a here-document (`<<`).
+fn scan_unquoted(src: &str, mut pick: impl FnMut(usize, u8, bool) -> bool) -> Scan {
     let b = src.as_bytes();
     let mut i = 0;
     let mut word_start = true;
@@ -159,9 +179,9 @@ pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
                 word_start = false;
                 continue;
             }
-            b'`' => return None,
-            b'$' if matches!(b.get(i + 1), Some(b'(' | b'\'')) => return None,
-            b'<' if b.get(i + 1) == Some(&b'<') => return None,
+            b'`' => return Scan::GaveUp,
+            b'$' if matches!(b.get(i + 1), Some(b'(' | b'\'')) => return Scan::GaveUp,
+            b'<' if b.get(i + 1) == Some(&b'<') => return Scan::GaveUp,
             b'#' if word_start => {
                 while b.get(i).is_some_and(|&x| x != b'\n') {
                     i += 1;
@@ -170,28 +190,59 @@ pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
             }
             b'\'' => match src.get(i + 1..).and_then(|r| r.find('\'')) {
                 Some(k) => i += k + 1,
-                None => return Some(i),
+                None => return Scan::Unclosed(i),
             },
             b'"' => {
                 let open = i;
                 i += 1;
                 loop {
                     match b.get(i) {
-                        None => return Some(open),
+                        None => return Scan::Unclosed(open),
                         Some(b'\\') => i += 2,
                         Some(b'"') => break,
-                        Some(b'`') => return None,
-                        Some(b'$') if b.get(i + 1) == Some(&b'(') => return None,
+                        Some(b'`') => return Scan::GaveUp,
+                        Some(b'$') if b.get(i + 1) == Some(&b'(') => return Scan::GaveUp,
                         Some(_) => i += 1,
                     }
                 }
             }
+            _ if pick(i, c, word_start) => return Scan::Picked(i),
             _ => {}
         }
         word_start = c.is_ascii_whitespace() || matches!(c, b';' | b'&' | b'|' | b'(' | b')');
         i += 1;
     }
-    None
+    Scan::Clean
+}
+
+/// The byte offset of a quote that `src` opens and never closes, by bash's quoting rules
+/// ([`scan_unquoted`]). `None` when every quote closes, or when the text holds what the scan
+/// does not model.
+pub(crate) fn unterminated_quote(src: &str) -> Option<usize> {
+    match scan_unquoted(src, |_, _, _| false) {
+        Scan::Unclosed(at) => Some(at),
+        _ => None,
+    }
+}
+
+/// The byte offset of an unquoted `(` that opens a path component inside a word
+/// (`app/(auth)/page.tsx`, a Next.js route group), which bash rejects as a syntax error when it
+/// reads the line (and zsh reads as a glob group that matches nothing). Only after a `/`: other
+/// places a `(` may follow a word character (`$(`, `a=(`, `@(x|y)`, `f()`) are valid, and
+/// PowerShell's method calls (`(Get-Date).ToString("o")`) are not paths. `None` when there is
+/// none, or when the text holds what this scan does not model: a conditional or arithmetic
+/// command (`[[`, `((`), whose parentheses group, and what [`scan_unquoted`] gives up on.
+pub(crate) fn paren_in_word(src: &str) -> Option<usize> {
+    if src.contains("[[") || src.contains("((") {
+        return None;
+    }
+    let b = src.as_bytes();
+    let opens_component =
+        |i: usize, c: u8, word_start: bool| c == b'(' && !word_start && i > 0 && b[i - 1] == b'/';
+    match scan_unquoted(src, opens_component) {
+        Scan::Picked(at) => Some(at),
+        _ => None,
+    }
 }
 
 /// The offset of the start of the line holding offset `at`.

@@ -189,3 +189,37 @@ fn a_quote_never_closed_runs_nothing_from_its_line_on() {
     assert_eq!(unterminated_quote("echo $'a\\'b"), None);
     assert_eq!(unterminated_quote("cat <<EOF\nit's\nEOF"), None);
 }
+
+#[test]
+fn a_parenthesis_inside_a_word_runs_nothing_from_its_line_on() {
+    // `ls app/(auth)/login`: bash reports "syntax error near unexpected token `('" when it
+    // reads the line and runs none of it; the complete lines before it have run.
+    assert_eq!(unsure("ls apps/front/app/(protected)"), None);
+    assert!(cmds("ls apps/front/app/(protected)").is_empty());
+    assert!(cmds("cd /p/frontend && sed -n '1,260p' src/app/(app)/[id]/page.tsx").is_empty());
+    assert_eq!(
+        cmds("rm -rf ~/x\ncat app/(auth)/login/page.tsx"),
+        vec!["rm -rf ~/x"]
+    );
+    // A Windows host runs the line through PowerShell: still undecided.
+    assert!(
+        BrushAnalyzer
+            .analyze("ls app/(auth)/x", Some("C:\\Users\\me\\app"))
+            .unsure
+            .is_some()
+    );
+    use super::parse::paren_in_word;
+    assert_eq!(paren_in_word("ls app/(app)/page.tsx"), Some(7));
+    // Quoted, or one of the places a `(` may follow a word character, it is no error.
+    assert_eq!(paren_in_word("ls 'app/(app)/page.tsx' \"b/(c)\""), None);
+    assert_eq!(
+        paren_in_word("$t = (Get-Date).ToUniversalTime().ToString('o')"),
+        None
+    );
+    assert_eq!(
+        paren_in_word("f() { ls; }; a=(1 2); ls @(x|y); diff <(a) >(b)"),
+        None
+    );
+    assert_eq!(paren_in_word("echo $(date) x # a(b)"), None);
+    assert_eq!(paren_in_word("[[ $x =~ ^a(b)$ ]]"), None);
+}

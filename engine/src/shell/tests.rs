@@ -616,6 +616,18 @@ fn table_wrappers_unwrap_their_command() {
         vec!["env -S rm -rf /", "rm -rf / (via env -S)"]
     );
     assert_eq!(cmds("env - rm x"), vec!["env - rm x", "rm x (via env)"]);
+    // `pnpm exec` / `yarn exec` run a command the project installed, after their options.
+    assert_eq!(
+        cmds("pnpm -C web exec playwright test e2e/a.spec.ts"),
+        vec![
+            "pnpm -C web exec playwright test e2e/a.spec.ts",
+            "playwright test e2e/a.spec.ts (via pnpm exec)"
+        ]
+    );
+    assert_eq!(
+        cmds("yarn exec rm -rf dist"),
+        vec!["yarn exec rm -rf dist", "rm -rf dist (via yarn exec)"]
+    );
 }
 
 #[test]

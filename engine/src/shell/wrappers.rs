@@ -179,6 +179,22 @@ static WRAPPERS: &[Wrapper] = &[
             &["-f", "--env-file", "-e", "--env", "--convention"],
         )
     },
+    Wrapper {
+        // `pnpm exec CMD`, `yarn exec CMD`: the command runs with the project's
+        // `node_modules/.bin` first on the PATH; nothing is fetched (pnpm and yarn docs).
+        sub: "exec",
+        ..Wrapper::options(
+            &["pnpm", "yarn"],
+            &[
+                "-C",
+                "--dir",
+                "--cwd",
+                "-F",
+                "--filter",
+                "--workspace-concurrency",
+            ],
+        )
+    },
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
     Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
     Wrapper {

@@ -20,7 +20,15 @@
 //! `os.path.expanduser` / `expandvars('$HOME…')`, `os.path.join`, `Path.home() / 'x'`,
 //! `path.join(os.homedir(), …)`, `process.env.HOME`, names bound once to such a value in the
 //! same code, `sys.argv[i]` / `process.argv[i]` given on the command line, and a loop over
-//! `glob.glob(pattern)` / `Path(d).glob(p)` / `os.listdir(d)` (each item is the pattern). A
+//! `glob.glob(pattern)` / `Path(d).glob(p)` / `os.listdir(d)` (each item is the pattern),
+//! string methods and indexing that compute a constant (`sep.join(parts)`, `s[::-1]`,
+//! `.replace`, `.upper()`, `chr(n)`, `String.fromCharCode`, `.split('').reverse()`), the
+//! working directory as `__dirname` of code on the command line and `Path(__file__).parent`
+//! of code read from standard input, and for a name bound more than once the assignment that
+//! reaches the use. A path whose folder is literal but whose rest is only known at run time (a
+//! loop name over a listing, a file name a function computes, the folders of `os.walk`) is
+//! resolved in part, the unknown parts as `*` (`path.join(dir, f)` → `dir/*`), and judged as
+//! the shell's `dir/*` is; commands and URLs are never resolved in part. A
 //! call to an effectful function whose path, URL or command is not literal is `unsure` with
 //! that cause ("`shutil.rmtree` with a path known only at run time"); a read from a computed
 //! path is a read of a path known only at run time (as `cat "$F"` is); `exec('…')` /
@@ -47,8 +55,12 @@
 //! read the command text still apply.
 
 mod collect;
+#[cfg(test)]
+mod constant_tests;
 mod javascript;
 mod parse;
+#[cfg(test)]
+mod partial_tests;
 mod powershell;
 mod python;
 mod resolve;
@@ -76,7 +88,7 @@ pub(crate) use resolve::{nodes, text, unescape};
 
 // The walkers' shared parts, named here for the language readers below.
 use collect::{Collect, Found};
-use resolve::{Bindings, Budget, MAX_STEPS, Res};
+use resolve::{Bindings, Budget, MAX_STEPS, Partial, Res};
 use rounds::{Rounds, read_in_rounds, rounds_from_fields};
 
 /// Code an interpreter on a command line runs: who runs it, its language, the code, and the

@@ -33,6 +33,58 @@ impl Budget {
     }
 }
 
+/// What a part of a path only known at run time stands for while a path is resolved in part
+/// ([`Partial`]); [`partial_path`] turns it into `*`.
+pub(super) const UNKNOWN: char = '\u{1}';
+
+/// Whether the walker is resolving a path in part: a part only known at run time (a loop
+/// name, a function's parameter, a call the walker does not model) stands for any name.
+#[derive(Default)]
+pub(super) struct Partial(std::cell::Cell<bool>);
+
+impl Partial {
+    /// `r`, or while resolving in part the stand-in for a part known only at run time.
+    pub(super) fn part(&self, r: Option<Res>) -> Option<Res> {
+        r.or_else(|| self.0.get().then(|| Res::lit(UNKNOWN.to_string())))
+    }
+
+    /// Run `f` resolving in part.
+    fn within<T>(&self, f: impl FnOnce() -> T) -> T {
+        let before = self.0.replace(true);
+        let out = f();
+        self.0.set(before);
+        out
+    }
+
+    /// A path by `res`: resolved whole, or else in part ([`partial_path`]).
+    pub(super) fn path(&self, res: impl Fn() -> Option<Res>) -> Option<Res> {
+        res().or_else(|| self.within(&res).and_then(partial_path))
+    }
+}
+
+/// A path resolved in part, its parts known only at run time as `*` (`path.join(dir, f)` →
+/// `dir/*`, `` `${dir}/${slug(t)}.json` `` → `dir/*.json`): only when everything before the
+/// first such part is known and names a folder (holds a `/`), so the path is judged as one in
+/// that folder, as the shell's `dir/*` is. `None` when nothing was unknown or the folder is
+/// not known (`os.path.join(d, 'x')` with `d` unknown). A part known only at run time that
+/// holds a `/` or `..` would leave the folder; a reader cannot know, and judges the folder the
+/// code names.
+fn partial_path(r: Res) -> Option<Res> {
+    let first = r.text.find(UNKNOWN)?;
+    if !r.text[..first].contains('/') {
+        return None;
+    }
+    let mut text = String::with_capacity(r.text.len());
+    for c in r.text.chars() {
+        if c != UNKNOWN {
+            text.push(c);
+        } else if !text.ends_with('*') {
+            text.push('*');
+        }
+    }
+    Some(Res { text, home: r.home })
+}
+
 /// The temporary folder code gets from its runtime (`tempfile.gettempdir()`, `os.tmpdir()`):
 /// `/tmp`, or a per-user folder that the scratch list holds too (`$TMPDIR` on macOS).
 pub(super) const TEMP_DIR: &str = "/tmp";
@@ -122,6 +174,17 @@ pub(super) fn argv_item(argv: &[Option<String>], i: &str) -> Option<Res> {
         .cloned()
         .flatten()
         .map(|a| Res::lit(a).expand_user())
+}
+
+/// A whole-number literal of Python or JavaScript (`71`, `0x47`, `0o107`, `0b1000111`, `7_1`).
+pub(super) fn int_literal(t: &str) -> Option<u32> {
+    let t = t.replace('_', "").to_ascii_lowercase();
+    match t.get(..2) {
+        Some("0x") => u32::from_str_radix(&t[2..], 16).ok(),
+        Some("0o") => u32::from_str_radix(&t[2..], 8).ok(),
+        Some("0b") => u32::from_str_radix(&t[2..], 2).ok(),
+        _ => t.parse().ok(),
+    }
 }
 
 /// A numeric file mode as `chmod` spells it (`0o755`, `0755`, `493` → `755`).

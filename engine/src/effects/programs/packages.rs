@@ -87,8 +87,16 @@ pub(super) static ROWS: &[Program] = &[
         ..FETCH_AND_RUN
     },
     Program {
-        names: &["npm", "pnpm", "yarn", "bun"],
-        subs: &[&["dlx"], &["exec"], &["x"]],
+        // `npm exec` fetches a package that is not installed (as `npx` does); `pnpm exec` and
+        // `yarn exec` only run what the project has installed (a wrapper: `shell/wrappers.rs`),
+        // and `pnpm dlx`, `yarn dlx`, `bun x` fetch.
+        names: &["npm"],
+        subs: &[&["exec"], &["x"]],
+        ..FETCH_AND_RUN
+    },
+    Program {
+        names: &["pnpm", "yarn", "bun"],
+        subs: &[&["dlx"], &["x"]],
         ..FETCH_AND_RUN
     },
     Program {

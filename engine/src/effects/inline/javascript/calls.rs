@@ -20,7 +20,7 @@ impl<'t> Js<'t, '_> {
         q: &str,
         cx: &mut Collect<'_>,
     ) -> Option<PathRef> {
-        match a.and_then(|a| self.res(a, 0)) {
+        match a.and_then(|a| self.path_res(a)) {
             Some(r) => Some(cx.path(&r)),
             None => {
                 cx.unknown(q, "a path");
@@ -35,7 +35,7 @@ impl<'t> Js<'t, '_> {
         let Some(a) = a.filter(|a| a.kind() != "number") else {
             return;
         };
-        let p = match self.res(a, 0) {
+        let p = match self.path_res(a) {
             Some(r) => cx.path(&r),
             None => cx.computed_path(self.t(a)),
         };

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{Bindings, Budget, Collect, nodes, read_in_rounds, rounds_from_fields, text};
+use crate::effects::inline::resolve::Partial;
 
 /// Collect the effects of a parsed program.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
@@ -32,6 +33,7 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
         imports: HashMap::new(),
         picked: HashMap::new(),
         choices: Vec::new(),
+        partial: Partial::default(),
     };
     for n in &all {
         js.collect(*n);
@@ -111,6 +113,8 @@ struct Js<'t, 's> {
     picked: HashMap<String, (Node<'t>, String)>,
     /// Loops over a literal array: the loop name and the elements it takes.
     choices: Vec<(String, Vec<Node<'t>>)>,
+    /// Whether a path is being resolved in part.
+    partial: Partial,
 }
 
 impl<'t> Js<'t, '_> {

@@ -7,7 +7,9 @@
 use tree_sitter::Node;
 
 use super::{Js, module_name};
-use crate::effects::inline::resolve::{MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, unescape};
+use crate::effects::inline::resolve::{
+    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, unescape,
+};
 
 impl<'t> Js<'t, '_> {
     /// The full name of a callee or module expression (`require('fs').rmSync` → `fs.rm`).
@@ -175,7 +177,7 @@ impl<'t> Js<'t, '_> {
                         "string_fragment" => out.text.push_str(self.t(k)),
                         "escape_sequence" => out.text.push_str(&unescape(self.t(k))),
                         "template_substitution" => {
-                            out = out.concat(&self.res(k.named_child(0)?, d)?);
+                            out = out.concat(&self.partial.part(self.res(k.named_child(0)?, d))?);
                         }
                         _ => {}
                     }
@@ -187,8 +189,12 @@ impl<'t> Js<'t, '_> {
                 if op != "+" {
                     return None;
                 }
-                let l = self.res(n.child_by_field_name("left")?, d)?;
-                let r = self.res(n.child_by_field_name("right")?, d)?;
+                let l = self
+                    .partial
+                    .part(self.res(n.child_by_field_name("left")?, d))?;
+                let r = self
+                    .partial
+                    .part(self.res(n.child_by_field_name("right")?, d))?;
                 Some(l.concat(&r))
             }
             "parenthesized_expression"
@@ -196,6 +202,13 @@ impl<'t> Js<'t, '_> {
             | "non_null_expression"
             | "as_expression" => self.res(n.named_child(0)?, d),
             "assignment_expression" => self.res(n.child_by_field_name("right")?, d),
+            // Code given on the command line (`node -e`, `node - <<JS`) runs as if from a
+            // file in the working directory: `__dirname` is `.`.
+            "identifier"
+                if self.t(n) == "__dirname" && !self.bind.map.contains_key("__dirname") =>
+            {
+                self.tilde_is_home.then(|| Res::lit("."))
+            }
             "identifier" => self.res(self.bind.once(self.t(n))?, d),
             "subscript_expression" => {
                 // `process.argv[2]`.
@@ -222,6 +235,13 @@ impl<'t> Js<'t, '_> {
         }
     }
 
+    /// The value of a path expression: resolved whole, or in part below a folder the code
+    /// names (`path.join(dir, f)` with `f` known only at run time: `dir/*`; see
+    /// [`Partial::path`](crate::effects::inline::resolve::Partial::path)).
+    pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
+        self.partial.path(|| self.res(n, 0))
+    }
+
     /// The value of a call that computes a path or a string from literals.
     pub(super) fn res_call(&self, n: Node<'t>, d: usize) -> Option<Res> {
         let f = n.child_by_field_name("function")?;
@@ -232,12 +252,25 @@ impl<'t> Js<'t, '_> {
                     let resets = q.ends_with("resolve");
                     let mut out = Res::lit("");
                     for a in &args {
-                        out = out.join(&self.res(*a, d)?, resets);
+                        out = out.join(&self.partial.part(self.res(*a, d))?, resets);
                     }
                     return Some(out);
                 }
                 "path.normalize" | "String" => return self.res(*args.first()?, d),
                 "os.homedir" => return Some(Res::home()),
+                // `String.fromCharCode(71, 73)`: the characters of those UTF-16 code units.
+                "String.fromCharCode" => {
+                    let units = args
+                        .iter()
+                        .map(|a| {
+                            (a.kind() == "number")
+                                .then(|| int_literal(self.t(*a)))
+                                .flatten()
+                                .and_then(|n| u16::try_from(n).ok())
+                        })
+                        .collect::<Option<Vec<u16>>>()?;
+                    return Some(Res::lit(String::from_utf16(&units).ok()?));
+                }
                 "os.tmpdir" => return Some(Res::lit(TEMP_DIR)),
                 // `fs.mkdtempSync(path.join(os.tmpdir(), 'x-'))`: the prefix and six random
                 // characters.
@@ -255,8 +288,34 @@ impl<'t> Js<'t, '_> {
             return None;
         }
         let obj = f.child_by_field_name("object")?;
+        let lit = |i: usize| args.get(i).and_then(|a| self.res(*a, d));
         match self.t(f.child_by_field_name("property")?) {
-            "toString" | "trim" => self.res(obj, d),
+            "toString" => self.res(obj, d),
+            "trim" => Some(Res::lit(self.res(obj, d)?.text.trim())),
+            "toUpperCase" => Some(Res::lit(self.res(obj, d)?.text.to_uppercase())),
+            "toLowerCase" => Some(Res::lit(self.res(obj, d)?.text.to_lowercase())),
+            // `'AWS_'.concat('SECRET', '_KEY')`.
+            "concat" => {
+                let mut out = self.res(obj, d)?;
+                for i in 0..args.len() {
+                    out = out.concat(&lit(i)?);
+                }
+                Some(out)
+            }
+            // With a string pattern, `replace` replaces the first occurrence, `replaceAll`
+            // every one (a regular expression is not read).
+            "replace" | "replaceAll"
+                if args.len() == 2 && self.value(args[0]).kind() != "regex" =>
+            {
+                let v = self.res(obj, d)?;
+                let (from, to) = (lit(0)?.text, lit(1)?.text);
+                let text = if self.t(f.child_by_field_name("property")?) == "replace" {
+                    v.text.replacen(&from, &to, 1)
+                } else {
+                    v.text.replace(&from, &to)
+                };
+                Some(Res { text, home: v.home })
+            }
             "join" => {
                 let sep = match args.first() {
                     Some(s) => self.res(*s, d)?.text,
@@ -274,6 +333,35 @@ impl<'t> Js<'t, '_> {
             return None;
         }
         let n = self.value(n);
+        // `'NEKOT'.split('')`, `[…].reverse()`: a string split by a literal, an array reversed.
+        if n.kind() == "call_expression"
+            && d <= MAX_RESOLVE_DEPTH
+            && let Some(f) = n.child_by_field_name("function")
+            && f.kind() == "member_expression"
+            && let (Some(obj), Some(prop)) = (
+                f.child_by_field_name("object"),
+                f.child_by_field_name("property"),
+            )
+        {
+            let args = self.args(n);
+            return match (self.t(prop), args.as_slice()) {
+                ("reverse", []) => {
+                    let mut items = self.list(obj, d + 1)?;
+                    items.reverse();
+                    Some(items)
+                }
+                ("split", [sep]) if self.value(*sep).kind() != "regex" => {
+                    let text = self.res(obj, d + 1)?.text;
+                    let sep = self.res(*sep, d + 1)?.text;
+                    Some(if sep.is_empty() {
+                        text.chars().map(String::from).collect()
+                    } else {
+                        text.split(sep.as_str()).map(str::to_string).collect()
+                    })
+                }
+                _ => None,
+            };
+        }
         if n.kind() != "array" {
             return None;
         }

@@ -23,7 +23,7 @@ impl<'t> Py<'t, '_> {
         q: &str,
         cx: &mut Collect<'_>,
     ) -> Option<crate::effects::model::PathRef> {
-        match self.arg(call, i, kw).and_then(|a| self.res(a, 0)) {
+        match self.arg(call, i, kw).and_then(|a| self.path_res(a)) {
             Some(r) => Some(cx.path(&r)),
             None => {
                 cx.unknown(q, "a path");
@@ -61,7 +61,7 @@ impl<'t> Py<'t, '_> {
                 if path.is_some_and(|p| p.kind() == "integer") {
                     return;
                 }
-                let resolved = path.and_then(|p| self.res(p, 0));
+                let resolved = path.and_then(|p| self.path_res(p));
                 self.open(n, &q, resolved, path, mode, cx);
             }
             "os.remove" | "os.unlink" | "os.rmdir" | "os.removedirs" => {
@@ -82,7 +82,7 @@ impl<'t> Py<'t, '_> {
             }
             "shutil.copy" | "shutil.copy2" | "shutil.copyfile" | "shutil.copytree"
             | "os.symlink" | "os.link" => {
-                let src = self.arg(n, 0, "src").and_then(|a| self.res(a, 0));
+                let src = self.arg(n, 0, "src").and_then(|a| self.path_res(a));
                 let dst = self.path_arg(n, 1, "dst", &q, cx);
                 match src {
                     Some(s) => {
@@ -393,7 +393,7 @@ impl<'t> Py<'t, '_> {
         cx: &mut Collect<'_>,
     ) {
         let q = format!("Path.{attr}");
-        let resolved = self.res(obj, 0);
+        let resolved = self.path_res(obj);
         let known = |cx: &mut Collect<'_>| -> Option<crate::effects::model::PathRef> {
             match &resolved {
                 Some(r) => Some(cx.path(r)),

@@ -10,13 +10,14 @@
 
 mod calls;
 mod network;
+mod reach;
 mod resolve;
 
 use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Bindings, Budget, Collect, nodes, read_in_rounds, rounds_from_fields, text};
+use super::{Bindings, Budget, Collect, Partial, nodes, read_in_rounds, rounds_from_fields, text};
 
 /// Collect the effects of a parsed Python module.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
@@ -32,6 +33,8 @@ pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
         stars: Vec::new(),
         opened: HashMap::new(),
         choices: Vec::new(),
+        partial: Partial::default(),
+        walked: HashMap::new(),
     };
     for n in &all {
         py.collect(*n);
@@ -91,6 +94,11 @@ struct Py<'t, 's> {
     opened: HashMap<usize, usize>,
     /// Loops over a literal sequence: the loop name and the elements it takes.
     choices: Vec<(String, Vec<Node<'t>>)>,
+    /// Whether a path is being resolved in part.
+    partial: Partial,
+    /// The folder name of a loop over `os.walk(root)` (`for d, _, files in os.walk(root)`),
+    /// to the `root` argument: the folder is `root` or one below it.
+    walked: HashMap<String, Node<'t>>,
 }
 
 impl<'t> Py<'t, '_> {
@@ -133,6 +141,24 @@ impl<'t> Py<'t, '_> {
                 {
                     let name = self.t(l).to_string();
                     self.bind.bind(&name, Some(r));
+                } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")
+                    && let Some(root) = n
+                        .child_by_field_name("right")
+                        .filter(|r| r.kind() == "call")
+                        .filter(|r| {
+                            r.child_by_field_name("function")
+                                .and_then(|f| self.qual(f, 0))
+                                .as_deref()
+                                == Some("os.walk")
+                        })
+                        .and_then(|r| self.arg(r, 0, "top"))
+                {
+                    // `for dirpath, dirs, files in os.walk(root)`: `dirpath` is `root` or a
+                    // folder below it; the names in `files` are the loop's `*` items.
+                    if let Some(first) = l.named_child(0).filter(|f| f.kind() == "identifier") {
+                        self.walked.insert(self.t(first).to_string(), root);
+                    }
+                    self.bind_all(l);
                 } else {
                     self.bind_all(l);
                     if l.kind() == "identifier"

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::resolve::{
-    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, unescape,
+    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, unescape,
 };
 
 impl<'t> Py<'t, '_> {
@@ -141,16 +141,18 @@ impl<'t> Py<'t, '_> {
                 let mut out = Res::lit("");
                 let mut c = n.walk();
                 for s in n.named_children(&mut c) {
-                    out = out.concat(&self.res(s, d)?);
+                    out = out.concat(&self.partial.part(self.res(s, d))?);
                 }
                 Some(out)
             }
             "binary_operator" => {
-                let l = self.res(n.child_by_field_name("left")?, d)?;
+                let l = self
+                    .partial
+                    .part(self.res(n.child_by_field_name("left")?, d))?;
                 let right = n.child_by_field_name("right")?;
                 match self.t(n.child_by_field_name("operator")?) {
-                    "+" => Some(l.concat(&self.res(right, d)?)),
-                    "/" => Some(l.join(&self.res(right, d)?, true)),
+                    "+" => Some(l.concat(&self.partial.part(self.res(right, d))?)),
+                    "/" => Some(l.join(&self.partial.part(self.res(right, d))?, true)),
                     // `'%s -rf %s' % ('rm', '~')`.
                     "%" => {
                         let values = match right.kind() {
@@ -164,11 +166,38 @@ impl<'t> Py<'t, '_> {
             }
             "parenthesized_expression" => self.res(n.named_child(0)?, d),
             "assignment" => self.res(n.child_by_field_name("right")?, d),
-            "identifier" => self.res(self.bind.once(self.t(n))?, d),
+            // Code read from standard input runs as the file `<stdin>` in the working
+            // directory (`Path(__file__).parent` is `.`); a script's is its path. (`-c` code has
+            // no `__file__`.)
+            "identifier" if self.t(n) == "__file__" && !self.bind.map.contains_key("__file__") => {
+                match self.argv.first().cloned().flatten().as_deref() {
+                    Some("-c") | None => None,
+                    Some("" | "-") => Some(Res::lit("<stdin>")),
+                    Some(script) => Some(Res::lit(script)),
+                }
+            }
+            "identifier" => {
+                let name = self.t(n);
+                match self.bind.once(name) {
+                    Some(v) => self.res(v, d),
+                    // The folder of a loop over `os.walk(root)`: `root` or one below it.
+                    None if self.bind.map.get(name).is_some_and(|b| b.len() == 1) => {
+                        let root = self.res(*self.walked.get(name)?, d)?;
+                        Some(root.join(&Res::lit("**"), false))
+                    }
+                    // Bound more than once: the assignment that reaches this use.
+                    None => self.res(self.reaching(n)?, d),
+                }
+            }
             "subscript" => {
                 // `os.environ['HOME']`, `sys.argv[1]`.
                 let v = n.child_by_field_name("value")?;
                 let k = n.child_by_field_name("subscript")?;
+                // `'NEKOT_BUHTIG'[::-1]`: the string reversed.
+                if k.kind() == "slice" && self.t(k).replace(' ', "") == "::-1" {
+                    let r = self.res(v, d)?;
+                    return Some(Res::lit(r.text.chars().rev().collect::<String>()));
+                }
                 match self.qual(v, d).as_deref() {
                     Some("os.environ") => (self.res(k, d)?.text == "HOME").then(Res::home),
                     Some("sys.argv") if k.kind() == "integer" => argv_item(self.argv, self.t(k)),
@@ -198,6 +227,13 @@ impl<'t> Py<'t, '_> {
         }
     }
 
+    /// The value of a path expression: resolved whole, or in part below a folder the code
+    /// names (`os.path.join(base, f)` with `f` known only at run time: `base/*`; see
+    /// [`Partial::path`](crate::effects::inline::resolve::Partial::path)).
+    pub(super) fn path_res(&self, n: Node<'t>) -> Option<Res> {
+        self.partial.path(|| self.res(n, 0))
+    }
+
     /// A string literal or f-string whose parts all resolve.
     pub(super) fn string(&self, n: Node<'t>, d: usize) -> Option<Res> {
         let mut raw = false;
@@ -223,9 +259,12 @@ impl<'t> Py<'t, '_> {
                     if k.named_children(&mut cc)
                         .any(|x| matches!(x.kind(), "type_conversion" | "format_specifier"))
                     {
-                        return None;
+                        out = out.concat(&self.partial.part(None)?);
+                        continue;
                     }
-                    let v = self.res(k.child_by_field_name("expression")?, d)?;
+                    let v = self
+                        .partial
+                        .part(self.res(k.child_by_field_name("expression")?, d))?;
                     out = out.concat(&v);
                 }
                 "escape_interpolation" => {
@@ -249,14 +288,14 @@ impl<'t> Py<'t, '_> {
                 "os.path.join" | "posixpath.join" => {
                     let mut out = Res::lit("");
                     for a in pos()? {
-                        out = out.join(&self.res(a, d)?, true);
+                        out = out.join(&self.partial.part(self.res(a, d))?, true);
                     }
                     return Some(out);
                 }
                 "pathlib.Path" => {
                     let mut out = Res::lit("");
                     for a in pos()? {
-                        out = out.join(&self.res(a, d)?, true);
+                        out = out.join(&self.partial.part(self.res(a, d))?, true);
                     }
                     if out.text.is_empty() {
                         out.text.push('.');
@@ -278,9 +317,32 @@ impl<'t> Py<'t, '_> {
                         _ => Some(r),
                     };
                 }
+                // The folder part (`os.path.dirname('<stdin>')` is `''`: the working
+                // directory, once joined).
+                "os.path.dirname" => {
+                    let p = self.res(self.arg(n, 0, "p")?, d)?;
+                    let dir = match p.text.trim_end_matches('/').rsplit_once('/') {
+                        Some(("", _)) => "/".to_string(),
+                        Some((dir, _)) => dir.to_string(),
+                        None => String::new(),
+                    };
+                    return Some(Res {
+                        text: dir,
+                        home: p.home,
+                    });
+                }
                 "os.path.abspath" | "os.path.realpath" | "os.path.normpath" | "os.fspath"
                 | "str" => return self.res(self.arg(n, 0, "path")?, d),
                 "pathlib.Path.home" => return Some(Res::home()),
+                // `chr(71)`: the character with that code point.
+                "chr" => {
+                    let code = self.arg(n, 0, "")?;
+                    let c = (code.kind() == "integer")
+                        .then(|| int_literal(self.t(code)))
+                        .flatten()
+                        .and_then(char::from_u32)?;
+                    return Some(Res::lit(c.to_string()));
+                }
                 "tempfile.gettempdir" => return Some(Res::lit(TEMP_DIR)),
                 // A new folder in the temporary folder (or in `dir=`): `rmtree` of it later
                 // deletes scratch the code made (`with TemporaryDirectory() as d` too).
@@ -335,15 +397,39 @@ impl<'t> Py<'t, '_> {
             "joinpath" => {
                 let mut out = self.res(obj, d)?;
                 for a in self.positional(n)? {
-                    out = out.join(&self.res(a, d)?, true);
+                    out = out.join(&self.partial.part(self.res(a, d))?, true);
                 }
                 Some(out)
             }
-            "join" if obj.kind() == "string" => {
-                // `' '.join(['rm', '-rf', 'x'])`.
+            "join" if !self.is_path(obj, d) => {
+                // `' '.join(['rm', '-rf', 'x'])`, `sep.join(parts)` with `sep = ''`.
                 let sep = self.res(obj, d)?;
                 let items = self.list(self.arg(n, 0, "")?, d)?;
                 Some(Res::lit(items.join(&sep.text)))
+            }
+            // String methods that build a constant from constants (`'GXITHUB'.replace('X',
+            // '')`, `'token'.upper()`).
+            "upper" | "lower" | "strip" | "lstrip" | "rstrip" | "replace"
+                if !self.is_path(obj, d) =>
+            {
+                let v = self.res(obj, d)?;
+                let lit = |i: usize| self.arg(n, i, "").and_then(|a| self.res(a, d));
+                let text = match attr {
+                    "upper" => v.text.to_uppercase(),
+                    "lower" => v.text.to_lowercase(),
+                    _ if self.arg(n, 0, "").is_some() && attr != "replace" => return None,
+                    "strip" => v.text.trim().to_string(),
+                    "lstrip" => v.text.trim_start().to_string(),
+                    "rstrip" => v.text.trim_end().to_string(),
+                    // `replace(old, new)` replaces every occurrence; a count is not read.
+                    _ => {
+                        if self.arg(n, 2, "count").is_some() {
+                            return None;
+                        }
+                        v.text.replace(&lit(0)?.text, &lit(1)?.text)
+                    }
+                };
+                Some(Res { text, home: v.home })
             }
             _ => None,
         }
