@@ -121,7 +121,10 @@ pub(super) fn listing_in(n: Node<'_>, code: &str) -> Option<String> {
 /// The glob of the items a listing command yields.
 pub(super) fn listing_glob(c: &Command<'_>) -> Option<String> {
     let t = cmdlet(&c.name.text).filter(|t| t.act == Act::List)?;
-    if !matches!(t.names.first(), Some(&"get-childitem")) {
+    // Only `Get-ChildItem` and its aliases yield a folder's items; the other cmdlets of its
+    // row (`Join-Path`, `Split-Path`, `Get-Item`, `Test-Path`) yield one path or a value.
+    let name = c.name.text.to_ascii_lowercase();
+    if !matches!(name.as_str(), "get-childitem" | "gci" | "ls" | "dir") {
         return None;
     }
     let b = bind(c, t);

@@ -579,3 +579,22 @@ fn a_foreach_body_over_a_literal_array_is_read_once_per_item() {
         ]
     );
 }
+
+/// `$x = Join-Path A B` with a part known only at run time is one path under `A`, not
+/// every item of `A` (`Join-Path` shares a row with `Get-ChildItem`, whose items a listing
+/// binds): the delete is of a path known only at run time.
+#[test]
+fn a_joined_path_with_a_run_time_part_is_no_listing() {
+    assert_eq!(
+        ps(
+            "$tmp=Join-Path $env:TEMP ('probe_' + [guid]::NewGuid().ToString('N')); Remove-Item -Recurse -Force $tmp"
+        ),
+        ["run rm -r -f -- $tmp", "delete $tmp recursively (dynamic)"]
+    );
+    let alias = ps("$items = gci -Path logs; $items | Remove-Item");
+    assert!(alias.iter().any(|e| e.starts_with("delete ")), "{alias:?}");
+    assert_eq!(
+        alias,
+        ps("$items = Get-ChildItem -Path logs; $items | Remove-Item")
+    );
+}
