@@ -109,8 +109,8 @@ mod shell_env;
 mod table;
 
 pub use cache::{
-    Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_file_cached, load_set_cached,
-    snapshot_key,
+    Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
+    load_set_cached, snapshot_key,
 };
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
 pub use decision::{
