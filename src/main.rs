@@ -25,10 +25,6 @@ mod session_memory;
 
 pub(crate) use report::{bump, outcome_json, show};
 
-/// The process's allocator (see the `mimalloc` line of Cargo.toml).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser, Debug)]
 #[command(
     name = "seamguard",

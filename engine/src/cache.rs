@@ -435,15 +435,26 @@ pub fn load_set_cached(
     load_call_cached(paths, opts, dir, part, None)
 }
 
-/// [`load_set_cached`] for one call's `payload`: a snapshot read leaves out, besides the rules
-/// outside `part`, the rules whose `when` needs a payload field the call lacks (they cannot
-/// fire on it: see the gates of the sections). What the call's evaluation finds is the same.
+/// One call a snapshot is read for: its payload, and its effects when they are known (in the
+/// session memory the call is evaluated in: the same the evaluation then uses).
+#[derive(Clone, Copy)]
+pub struct Call<'a> {
+    /// The payload the rules are evaluated against.
+    pub payload: &'a Value,
+    /// The call's effects.
+    pub effects: Option<&'a crate::effects::Effects>,
+}
+
+/// [`load_set_cached`] for one call: a snapshot read leaves out, besides the rules outside
+/// `part`, the rules whose `when` needs a payload field the call lacks or an effect kind it
+/// does not have (they cannot fire on it: see the gates of the sections). What the call's
+/// evaluation finds is the same.
 pub fn load_call_cached(
     paths: &[(PathBuf, Scope)],
     opts: LoadOptions,
     dir: &Path,
     part: Option<&Part>,
-    payload: Option<&Value>,
+    call: Option<Call<'_>>,
 ) -> SnapshotLoad {
     let direct = || {
         let mut loaded: Vec<LoadedPolicy> = paths
@@ -463,7 +474,7 @@ pub fn load_call_cached(
     }
     let meta_key = metadata_key(paths, opts);
     if let Some(mk) = meta_key
-        && let Some((policies, key)) = read_snapshot(&meta_path(dir, mk), part, payload)
+        && let Some((policies, key)) = read_snapshot(&meta_path(dir, mk), part, call)
     {
         keep_fresh(&meta_path(dir, mk));
         return SnapshotLoad {
@@ -490,7 +501,7 @@ pub fn load_call_cached(
     // Link the metadata name only when the files did not change while they were read.
     let link_meta = meta_key.filter(|mk| metadata_key(paths, opts) == Some(*mk));
     let snap = content_path(dir, content_key);
-    if let Some((policies, key)) = read_snapshot(&snap, part, payload) {
+    if let Some((policies, key)) = read_snapshot(&snap, part, call) {
         if let Some(mk) = link_meta {
             link(dir, &snap, &meta_path(dir, mk));
         }
@@ -710,12 +721,12 @@ fn encode_snapshot(
 }
 
 /// Read the part of a snapshot: the header, then only the wanted sections, each checked
-/// against its hash, and of those the rules `payload` opens the gate of (every rule when
+/// against its hash, and of those the rules `call` opens the gate of (every rule when
 /// `None`). `None` when the file is missing, damaged or not a snapshot.
 fn read_snapshot(
     path: &Path,
     part: Option<&Part>,
-    payload: Option<&Value>,
+    call: Option<Call<'_>>,
 ) -> Option<(Vec<LoadedPolicy>, u64)> {
     let f = std::fs::File::open(path).ok()?;
     let mut fixed = [0u8; 20];
@@ -768,8 +779,8 @@ fn read_snapshot(
         }));
         sections.push((sec.rules, buf, at));
     }
-    let gated = payload.filter(|p| {
-        gate::gates_apply(p)
+    let gated = call.filter(|c| {
+        gate::gates_apply(c.payload)
             && !sections
                 .iter()
                 .any(|(rs, _, _)| rs.iter().any(|r| r.changes_input))
@@ -779,7 +790,7 @@ fn read_snapshot(
         for r in stored {
             let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
             rest = tail;
-            if gated.is_some_and(|p| !r.gate.opens(p)) {
+            if gated.is_some_and(|c| !r.gate.opens(c.payload, c.effects)) {
                 continue;
             }
             rules.push((r.ordinal, postcard::from_bytes(bytes).ok()?));

@@ -5,9 +5,11 @@
 //! `file_path`, …) never holds when the field is absent — the evaluation finds no text to
 //! test and no command line to analyse — so a rule whose `when` needs (through `all` and
 //! `any`) a field the payload lacks cannot fire on it, and a call skips decoding it: a `Read`
-//! call decodes none of the library's shell tests on `command`. `not`, effect tests and the
-//! virtual `paths` field open the gate (they can hold with the field absent), as does a rule
-//! without `when`.
+//! call decodes none of the library's shell tests on `command`. An effect test likewise never
+//! holds on a call without an effect of its kind, unless a part of the call could not be read
+//! (then every effect test may hold): given the call's effects, a `Read` call decodes no test
+//! of what a call runs, sends or deletes. `not` and the virtual `paths` field open the gate
+//! (they can hold with the field absent), as does a rule without `when`.
 //!
 //! The gate holds only for the payload the rules are evaluated against. A rule that can change
 //! that payload (a prompt rewrite, a command hook that rewrites the tool input) stops gating for
@@ -17,7 +19,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::policy::{Field, Pred, Rule, Test};
+use crate::effects::Effects;
+use crate::policy::{EffectKind, Field, Pred, Rule, Test};
 
 /// The payload fields a rule's `when` needs: it cannot hold unless the gate does.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -26,6 +29,8 @@ pub(super) enum Gate {
     Open,
     /// The field is present (resolves to a value that is not `null`).
     Field(Field),
+    /// The call has an effect of this kind, or a part no lens could read.
+    Effect(EffectKind),
     /// Every gate holds.
     All(Vec<Gate>),
     /// At least one gate holds.
@@ -51,9 +56,10 @@ impl Gate {
     fn of_pred(p: &Pred) -> Gate {
         match p {
             Pred::Leaf(l) => {
-                let reads_payload = !matches!(l.test, Test::Effect(_))
-                    && l.field.name != "paths"
-                    && !l.field.pointers.is_empty();
+                if let Test::Effect(t) = &l.test {
+                    return Gate::Effect(t.kind);
+                }
+                let reads_payload = l.field.name != "paths" && !l.field.pointers.is_empty();
                 if reads_payload {
                     Gate::Field(l.field.clone())
                 } else {
@@ -86,13 +92,17 @@ impl Gate {
         }
     }
 
-    /// Whether the rule may hold on `payload`.
-    pub(super) fn opens(&self, payload: &Value) -> bool {
+    /// Whether the rule may hold on `payload`, whose effects are `effects` (`None`: not
+    /// known, every effect gate opens).
+    pub(super) fn opens(&self, payload: &Value, effects: Option<&Effects>) -> bool {
         match self {
             Gate::Open => true,
             Gate::Field(f) => f.resolve(payload).is_some(),
-            Gate::All(k) => k.iter().all(|g| g.opens(payload)),
-            Gate::Any(k) => k.iter().any(|g| g.opens(payload)),
+            Gate::Effect(kind) => {
+                effects.is_none_or(|fx| fx.of(*kind).next().is_some() || fx.unsure().is_some())
+            }
+            Gate::All(k) => k.iter().all(|g| g.opens(payload, effects)),
+            Gate::Any(k) => k.iter().any(|g| g.opens(payload, effects)),
         }
     }
 }
@@ -143,20 +153,36 @@ mod tests {
             Gate::of_rule(&shell),
             Gate::Field(Field::parse("command").unwrap())
         );
-        assert!(!Gate::of_rule(&shell).opens(&read));
-        assert!(Gate::of_rule(&shell).opens(&bash));
-        // `any` of a field test and an effect test may hold without the field.
+        assert!(!Gate::of_rule(&shell).opens(&read, None));
+        assert!(Gate::of_rule(&shell).opens(&bash, None));
+        // `any` of a field test and an effect test may hold without the field, when the call
+        // reads something (or its effects are not known).
         let any = rule(
             "when.any = [{ command = { regex = 'rm' } }, { reads = { path_inside = [\"**/.env\"] } }]",
         );
-        assert_eq!(Gate::of_rule(&any), Gate::Open);
+        assert!(matches!(Gate::of_rule(&any), Gate::Any(ref g) if g.len() == 2));
+        let env = crate::ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        let reads = crate::effects::effects_of(&read, &env);
+        assert!(Gate::of_rule(&any).opens(&read, Some(&reads)));
+        assert!(Gate::of_rule(&any).opens(&read, None));
+        let sends = rule("when.sends = { host_in = [\"example.com\"] }");
+        assert_eq!(Gate::of_rule(&sends), Gate::Effect(EffectKind::Send));
+        assert!(!Gate::of_rule(&sends).opens(&read, Some(&reads)));
+        // A call with a part no lens could read opens every effect gate.
+        let hidden = json!({"tool_name": "Bash", "tool_input": {"command": "eval \"$(cat x)\""}});
+        let unsure = crate::effects::effects_of(&hidden, &env);
+        assert!(unsure.unsure().is_some(), "{:?}", unsure.list);
+        assert!(Gate::of_rule(&sends).opens(&hidden, Some(&unsure)));
         // `all` needs each of its field tests.
         let all = rule("when.command = { contains = \"rm\" }\nwhen.file_path = { glob = \"**\" }");
         assert!(matches!(Gate::of_rule(&all), Gate::All(ref g) if g.len() == 2));
-        assert!(!Gate::of_rule(&all).opens(&read));
-        assert!(!Gate::of_rule(&all).opens(&bash));
+        assert!(!Gate::of_rule(&all).opens(&read, None));
+        assert!(!Gate::of_rule(&all).opens(&bash, None));
         // A `null` value is absent; `paths` is read from every path the call touches.
-        assert!(!Gate::of_rule(&shell).opens(&json!({"tool_input": {"command": null}})));
+        assert!(!Gate::of_rule(&shell).opens(&json!({"tool_input": {"command": null}}), None));
         let paths = rule("when.paths = { path_inside = [\"/etc/**\"] }");
         assert_eq!(Gate::of_rule(&paths), Gate::Open);
         let not = rule("when.not = { command = { contains = \"ls\" } }");
