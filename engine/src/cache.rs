@@ -14,7 +14,9 @@
 //!   rule (no matcher, a regex matcher) under the seam's catch-all bucket. A call reads the
 //!   snapshot's header (every policy's settings and diagnostics, the section table) and then
 //!   only the sections of its seam and of its tool, so a prompt event never decodes a `Bash`
-//!   rule. Each section also stores the literals one of which every match of each of its
+//!   rule; within them, each rule is stored with its *gate* ([`gate`]: the payload fields and
+//!   effect kinds its `when` cannot hold without), and a hook call decodes only the rules
+//!   whose gate its payload and effects open. Each section also stores the literals one of which every match of each of its
 //!   regex tests needs (the prefilter that lets a regex stay uncompiled), so a call does not
 //!   derive them from the regex syntax again.
 //!
