@@ -163,17 +163,18 @@ pub(crate) fn load_all_with(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Ve
 
 /// [`load_all_with`] through the compiled policy snapshot in `<state dir>/cache`
 /// (`seamguard_engine::cache`), with only the rules of `part` (the seam and tool of the call;
-/// all rules when `None`); `SEAMGUARD_CACHE=0` turns it off.
+/// all rules when `None`) that can fire on `call`; `SEAMGUARD_CACHE=0` turns it off.
 pub(crate) fn load_all_cached(
     paths: &[(PathBuf, Scope)],
     opts: LoadOptions,
     part: Option<&seamguard_engine::Part>,
+    call: Option<seamguard_engine::Call<'_>>,
 ) -> Vec<LoadedPolicy> {
     if std::env::var_os("SEAMGUARD_CACHE").is_some_and(|v| v == "0") {
         return load_all_with(paths, opts);
     }
     let dir = state_dir().join("cache");
-    seamguard_engine::load_set_cached(paths, opts, &dir, part).policies
+    seamguard_engine::load_call_cached(paths, opts, &dir, part, call).policies
 }
 
 /// Where the policies of a hook call come from.
@@ -210,10 +211,11 @@ pub(crate) struct HookPolicies {
 /// Which policies the hook of `payload` enforces: the `--policy` paths, else the managed,
 /// user and project layers, else (with no hooks config either) the built-in balanced
 /// library. An explicitly given path that yields no policy file is a load failure, not an
-/// empty policy set.
+/// empty policy set. With the call's `effects`, the rules that cannot fire on it are left out.
 pub(crate) fn hook_policies(
     args: &[PathBuf],
     payload: Option<&Value>,
+    effects: Option<&seamguard_engine::effects::Effects>,
     have_hooks_configs: bool,
 ) -> HookPolicies {
     let opts = LoadOptions::hook();
@@ -226,7 +228,8 @@ pub(crate) fn hook_policies(
         };
     }
     let part = payload.and_then(seamguard_engine::Part::of_payload);
-    let mut loaded = load_all_cached(&paths, opts, part.as_ref());
+    let call = payload.map(|payload| seamguard_engine::Call { payload, effects });
+    let mut loaded = load_all_cached(&paths, opts, part.as_ref(), call);
     let mut with_paths = paths.clone();
     for a in args {
         if a.is_dir() && !paths.iter().any(|(f, _)| f.parent() == Some(a.as_path())) {

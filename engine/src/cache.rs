@@ -14,7 +14,9 @@
 //!   rule (no matcher, a regex matcher) under the seam's catch-all bucket. A call reads the
 //!   snapshot's header (every policy's settings and diagnostics, the section table) and then
 //!   only the sections of its seam and of its tool, so a prompt event never decodes a `Bash`
-//!   rule. Each section also stores the literals one of which every match of each of its
+//!   rule; within them, each rule is stored with its *gate* ([`gate`]: the payload fields and
+//!   effect kinds its `when` cannot hold without), and a hook call decodes only the rules
+//!   whose gate its payload and effects open. Each section also stores the literals one of which every match of each of its
 //!   regex tests needs (the prefilter that lets a regex stay uncompiled), so a call does not
 //!   derive them from the regex syntax again.
 //!
@@ -61,6 +63,9 @@ use crate::matcher::{Matcher, codex_aliases};
 use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
 use crate::seam::Seam;
 
+mod gate;
+use gate::{Gate, StoredRule};
+
 /// Bumped whenever what the loader produces or the snapshot layout changes within one crate
 /// version, so an entry of an older build is never reused.
 /// 2: diagnostics carry `width` and `note`; one-line messages.
@@ -69,10 +74,11 @@ use crate::seam::Seam;
 /// 6: file entries carry their regex tests' literals.
 /// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
 ///    hash instead of SipHash.
-const LOWERED_FORMAT: u32 = 7;
+/// 8: a section stores each rule's gate before the rule's own bytes.
+const LOWERED_FORMAT: u32 = 8;
 
 /// The first bytes of a snapshot.
-const MAGIC: &[u8; 8] = b"SGSNAP07";
+const MAGIC: &[u8; 8] = b"SGSNAP08";
 
 /// How many snapshot names (content and metadata keys together) the cache keeps.
 pub(crate) const MAX_SNAPSHOTS: usize = 32;
@@ -159,10 +165,12 @@ struct StoredLiterals {
     required: Option<(Vec<String>, bool)>,
 }
 
-/// One section: rules with their position in the whole set, and their regexes' literals.
+/// One section: its rules (position in the whole set, gate, length) and their regexes'
+/// literals; the rules' own bytes follow, one after the other, so a call decodes only those
+/// its payload opens the gate of ([`gate`]).
 #[derive(Serialize, Deserialize)]
 struct Section {
-    rules: Vec<(u32, Rule)>,
+    rules: Vec<StoredRule>,
     literals: Vec<StoredLiterals>,
 }
 
@@ -426,6 +434,30 @@ pub fn load_set_cached(
     dir: &Path,
     part: Option<&Part>,
 ) -> SnapshotLoad {
+    load_call_cached(paths, opts, dir, part, None)
+}
+
+/// One call a snapshot is read for: its payload, and its effects when they are known (in the
+/// session memory the call is evaluated in: the same the evaluation then uses).
+#[derive(Clone, Copy)]
+pub struct Call<'a> {
+    /// The payload the rules are evaluated against.
+    pub payload: &'a Value,
+    /// The call's effects.
+    pub effects: Option<&'a crate::effects::Effects>,
+}
+
+/// [`load_set_cached`] for one call: a snapshot read leaves out, besides the rules outside
+/// `part`, the rules whose `when` needs a payload field the call lacks or an effect kind it
+/// does not have (they cannot fire on it: see the gates of the sections). What the call's
+/// evaluation finds is the same.
+pub fn load_call_cached(
+    paths: &[(PathBuf, Scope)],
+    opts: LoadOptions,
+    dir: &Path,
+    part: Option<&Part>,
+    call: Option<Call<'_>>,
+) -> SnapshotLoad {
     let direct = || {
         let mut loaded: Vec<LoadedPolicy> = paths
             .iter()
@@ -444,7 +476,7 @@ pub fn load_set_cached(
     }
     let meta_key = metadata_key(paths, opts);
     if let Some(mk) = meta_key
-        && let Some((policies, key)) = read_snapshot(&meta_path(dir, mk), part)
+        && let Some((policies, key)) = read_snapshot(&meta_path(dir, mk), part, call)
     {
         keep_fresh(&meta_path(dir, mk));
         return SnapshotLoad {
@@ -471,7 +503,7 @@ pub fn load_set_cached(
     // Link the metadata name only when the files did not change while they were read.
     let link_meta = meta_key.filter(|mk| metadata_key(paths, opts) == Some(*mk));
     let snap = content_path(dir, content_key);
-    if let Some((policies, key)) = read_snapshot(&snap, part) {
+    if let Some((policies, key)) = read_snapshot(&snap, part, call) {
         if let Some(mk) = link_meta {
             link(dir, &snap, &meta_path(dir, mk));
         }
@@ -642,11 +674,24 @@ fn encode_snapshot(
     let mut sections = Vec::new();
     for ((seam, bucket), rules) in groups {
         let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
+        let mut stored = Vec::with_capacity(rules.len());
+        let mut tail = Vec::new();
+        for (ordinal, r) in rules {
+            let b = postcard::to_stdvec(r).ok()?;
+            stored.push(StoredRule {
+                ordinal,
+                gate: Gate::of_rule(r),
+                changes_input: gate::changes_input(r),
+                len: u32::try_from(b.len()).ok()?,
+            });
+            tail.extend_from_slice(&b);
+        }
         let section = Section {
-            rules: rules.into_iter().map(|(o, r)| (o, r.clone())).collect(),
+            rules: stored,
             literals,
         };
-        let bytes = postcard::to_stdvec(&section).ok()?;
+        let mut bytes = postcard::to_stdvec(&section).ok()?;
+        bytes.extend_from_slice(&tail);
         sections.push(SectionRef {
             seam,
             bucket,
@@ -678,8 +723,13 @@ fn encode_snapshot(
 }
 
 /// Read the part of a snapshot: the header, then only the wanted sections, each checked
-/// against its hash. `None` when the file is missing, damaged or not a snapshot.
-fn read_snapshot(path: &Path, part: Option<&Part>) -> Option<(Vec<LoadedPolicy>, u64)> {
+/// against its hash, and of those the rules `call` opens the gate of (every rule when
+/// `None`). `None` when the file is missing, damaged or not a snapshot.
+fn read_snapshot(
+    path: &Path,
+    part: Option<&Part>,
+    call: Option<Call<'_>>,
+) -> Option<(Vec<LoadedPolicy>, u64)> {
     let f = std::fs::File::open(path).ok()?;
     let mut fixed = [0u8; 20];
     f.read_exact_at(&mut fixed, 0).ok()?;
@@ -708,6 +758,9 @@ fn read_snapshot(path: &Path, part: Option<&Part>) -> Option<(Vec<LoadedPolicy>,
         .iter()
         .filter(|s| part.is_none_or(|p| p.wants(s)))
         .collect();
+    // Every wanted section read and checked first: one rule that changes the payload turns
+    // the gates off for the whole call.
+    let mut sections: Vec<(Vec<StoredRule>, Vec<u8>, usize)> = Vec::with_capacity(wanted.len());
     for s in &wanted {
         let end = body_at.checked_add(s.offset)?.checked_add(s.len)?;
         if end > file_len {
@@ -718,14 +771,32 @@ fn read_snapshot(path: &Path, part: Option<&Part>) -> Option<(Vec<LoadedPolicy>,
         if hash_bytes(&buf) != s.hash {
             return None;
         }
-        let sec: Section = postcard::from_bytes(&buf).ok()?;
-        rules.extend(sec.rules);
+        let (sec, rest) = postcard::take_from_bytes::<Section>(&buf).ok()?;
+        let at = buf.len() - rest.len();
         literals.extend(sec.literals.into_iter().map(|l| {
             (
                 l.patterns,
                 l.required.map(|(any, fold)| Required { any, fold }),
             )
         }));
+        sections.push((sec.rules, buf, at));
+    }
+    let gated = call.filter(|c| {
+        gate::gates_apply(c.payload)
+            && !sections
+                .iter()
+                .any(|(rs, _, _)| rs.iter().any(|r| r.changes_input))
+    });
+    for (stored, buf, at) in &sections {
+        let mut rest = buf.get(*at..)?;
+        for r in stored {
+            let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
+            rest = tail;
+            if gated.is_some_and(|c| !r.gate.opens(c.payload, c.effects)) {
+                continue;
+            }
+            rules.push((r.ordinal, postcard::from_bytes(bytes).ok()?));
+        }
     }
     // A rule listed under several names of one call (`Edit|Write` for `apply_patch`) once,
     // every rule in declaration order.

@@ -109,8 +109,8 @@ mod shell_env;
 mod table;
 
 pub use cache::{
-    Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_file_cached, load_set_cached,
-    snapshot_key,
+    Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
+    load_set_cached, snapshot_key,
 };
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
 pub use decision::{
@@ -123,7 +123,7 @@ pub use dialect::Dialect;
 pub use engine::{
     ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
 };
-pub use evaluate::pred::keeping_effects;
+pub use evaluate::pred::{keeping_effects, keeping_known_effects};
 pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};

@@ -455,23 +455,45 @@ fn judge(
     started: Instant,
     resident: Option<&super::serve::Resident>,
 ) -> Judged {
+    // The session memory the call is judged in (what earlier calls of this session wrote,
+    // linked and read).
+    let learn = crate::approvals::host_asks(dialect, payload);
+    let session = crate::session_memory::Session::load(payload, seam, learn);
     if let Some(r) = resident {
         let warnings = with_notice(r.built().source, seam, r.built().warnings.clone());
-        return judge_with(&r.built().engine, warnings, payload, seam, dialect);
+        return judge_with(
+            &r.built().engine,
+            warnings,
+            payload,
+            seam,
+            dialect,
+            session,
+            None,
+        );
     }
+    // A tool call's effects, found once in that memory: loading leaves out the rules that
+    // cannot fire on them, and the evaluation uses them.
+    let effects = matches!(seam, Seam::PreTool | Seam::PermissionRequest).then(|| {
+        std::rc::Rc::new(session.evaluate(|| {
+            seamguard_engine::effects::effects_of(
+                payload,
+                &seamguard_engine::ShellEnv::from_process(),
+            )
+        }))
+    });
     let Built {
         engine,
         source,
         warnings,
         loaded_at: t_loaded,
-    } = build(o, Some(payload), started);
+    } = build(o, Some(payload), effects.as_deref(), started);
     let warnings = with_notice(source, seam, warnings);
     let timing = std::env::var_os("SEAMGUARD_TIMING").is_some();
     if timing {
         engine.table().prepare(seam);
     }
     let t_compiled = started.elapsed();
-    let judged = judge_with(&engine, warnings, payload, seam, dialect);
+    let judged = judge_with(&engine, warnings, payload, seam, dialect, session, effects);
     if timing {
         eprintln!(
             "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
@@ -509,8 +531,13 @@ pub(super) struct Built {
 }
 
 /// Load the policies of `payload` (every policy and rule when `None`, as `seamguard serve`
-/// does) and build the engine.
-pub(super) fn build(o: &Args, payload: Option<&Value>, started: Instant) -> Built {
+/// does; with its `effects`, only the rules that can fire on them) and build the engine.
+pub(super) fn build(
+    o: &Args,
+    payload: Option<&Value>,
+    effects: Option<&seamguard_engine::effects::Effects>,
+    started: Instant,
+) -> Built {
     let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
         .ok()
         .filter(|p| !p.is_empty());
@@ -520,7 +547,7 @@ pub(super) fn build(o: &Args, payload: Option<&Value>, started: Instant) -> Buil
             .and_then(|c| c.as_str())
             .map(str::to_string)
     });
-    let found = discover::hook_policies(&o.policies, payload, !o.hooks_configs.is_empty());
+    let found = discover::hook_policies(&o.policies, payload, effects, !o.hooks_configs.is_empty());
     let mut loaded = found.loaded;
     apply_trust(&mut loaded, &found.paths);
     discover::apply_load_error_default(
@@ -554,22 +581,24 @@ pub(super) fn build(o: &Args, payload: Option<&Value>, started: Instant) -> Buil
     }
 }
 
-/// Evaluate `payload` with a built engine, within the session memory.
+/// Evaluate `payload` with a built engine, within the session memory (and with the call's
+/// effects when they were `known` before).
 fn judge_with(
     engine: &Engine,
     warnings: Vec<String>,
     payload: &Value,
     seam: Seam,
     dialect: Dialect,
+    mut session: crate::session_memory::Session,
+    known: Option<std::rc::Rc<seamguard_engine::effects::Effects>>,
 ) -> Judged {
     injected_fault();
     let mut warnings = warnings;
-    // Session memory (what earlier calls of this session wrote, linked and read).
-    let learn = crate::approvals::host_asks(dialect, payload);
-    let mut session = crate::session_memory::Session::load(payload, seam, learn);
     warnings.extend(session.take_problems());
     let (mut outcome, effects) = session.evaluate(|| {
-        seamguard_engine::keeping_effects(payload, || engine.evaluate(seam, payload, dialect))
+        seamguard_engine::keeping_known_effects(payload, known, || {
+            engine.evaluate(seam, payload, dialect)
+        })
     });
     let env = engine.table().env().clone();
     // The concerns of an ask, within the same memory (approvals and grants are per concern).

@@ -256,7 +256,7 @@ fn binary_identity() -> Option<seamguard_client::BinaryIdentity> {
 fn resident(o: &hook::Args) -> Option<(Resident, u64)> {
     for _ in 0..5 {
         let before = key(o, None);
-        let built = hook::build(o, None, Instant::now());
+        let built = hook::build(o, None, None, Instant::now());
         let after = key(o, None);
         if let (Some(a), Some(b)) = (before, after)
             && a == b

@@ -27,6 +27,8 @@ use crate::shell_env::ShellEnv;
 struct Kept {
     payload: *const Value,
     effects: Option<Rc<Effects>>,
+    /// Whether `effects` were known before the evaluations (then they use them).
+    known: bool,
 }
 
 thread_local! {
@@ -55,10 +57,22 @@ thread_local! {
 /// assert_eq!(fx.list, seamguard_engine::effects::effects_of(&payload, engine.table().env()).list);
 /// ```
 pub fn keeping_effects<R>(payload: &Value, f: impl FnOnce() -> R) -> (R, Option<Rc<Effects>>) {
+    keeping_known_effects(payload, None, f)
+}
+
+/// [`keeping_effects`] of a call whose effects are already `known` (found by
+/// [`crate::effects::effects_of`] for this very value in the session memory `f` evaluates in):
+/// the evaluations of `payload` use them instead of finding them again.
+pub fn keeping_known_effects<R>(
+    payload: &Value,
+    known: Option<Rc<Effects>>,
+    f: impl FnOnce() -> R,
+) -> (R, Option<Rc<Effects>>) {
     let outer = KEPT.with(|k| {
         k.borrow_mut().replace(Kept {
             payload: std::ptr::from_ref(payload),
-            effects: None,
+            known: known.is_some(),
+            effects: known,
         })
     });
     let r = f();
@@ -213,6 +227,16 @@ impl<'a> Evaluation<'a> {
     pub(crate) fn effects(&self) -> Rc<Effects> {
         self.effects
             .get_or_init(|| {
+                // Known before the evaluation (see `keeping_known_effects`).
+                let known = KEPT.with(|k| {
+                    k.borrow()
+                        .as_ref()
+                        .filter(|k| k.known && std::ptr::eq(k.payload, self.payload))
+                        .and_then(|k| k.effects.clone())
+                });
+                if let Some(fx) = known {
+                    return fx;
+                }
                 // A shell test on `command` may have analysed the line already.
                 let command = self
                     .shell

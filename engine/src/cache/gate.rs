@@ -1,0 +1,201 @@
+//! Which rules of a snapshot section a call can reach, told before the rules are decoded.
+//!
+//! Each rule of a section is stored with its *gate*: the payload fields its `when` cannot hold
+//! without. A test on a payload field (a regex, glob, list or shell test on `command`,
+//! `file_path`, …) never holds when the field is absent — the evaluation finds no text to
+//! test and no command line to analyse — so a rule whose `when` needs (through `all` and
+//! `any`) a field the payload lacks cannot fire on it, and a call skips decoding it: a `Read`
+//! call decodes none of the library's shell tests on `command`. An effect test likewise never
+//! holds on a call without an effect of its kind, unless a part of the call could not be read
+//! (then every effect test may hold): given the call's effects, a `Read` call decodes no test
+//! of what a call runs, sends or deletes. `not` and the virtual `paths` field open the gate
+//! (they can hold with the field absent), as does a rule without `when`.
+//!
+//! The gate holds only for the payload the rules are evaluated against. A rule that can change
+//! that payload (a prompt rewrite, a command hook that rewrites the tool input) stops gating for
+//! the whole call, and so does a Codex code-mode call, whose inner calls are judged as payloads
+//! of their own.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::effects::Effects;
+use crate::policy::{EffectKind, Field, Pred, Rule, Test};
+
+/// The payload fields a rule's `when` needs: it cannot hold unless the gate does.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub(super) enum Gate {
+    /// Nothing known: the rule may hold on any payload.
+    Open,
+    /// The field is present (resolves to a value that is not `null`).
+    Field(Field),
+    /// The call has an effect of this kind, or a part no lens could read.
+    Effect(EffectKind),
+    /// Every gate holds.
+    All(Vec<Gate>),
+    /// At least one gate holds.
+    Any(Vec<Gate>),
+}
+
+/// A rule of a section, stored before its bytes: its position in the whole set, its gate,
+/// whether it can change the payload later rules see, and the length of its encoding.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub(super) struct StoredRule {
+    pub(super) ordinal: u32,
+    pub(super) gate: Gate,
+    pub(super) changes_input: bool,
+    pub(super) len: u32,
+}
+
+impl Gate {
+    /// The gate of a rule.
+    pub(super) fn of_rule(r: &Rule) -> Gate {
+        r.when.as_ref().map_or(Gate::Open, Gate::of_pred)
+    }
+
+    fn of_pred(p: &Pred) -> Gate {
+        match p {
+            Pred::Leaf(l) => {
+                if let Test::Effect(t) = &l.test {
+                    return Gate::Effect(t.kind);
+                }
+                let reads_payload = l.field.name != "paths" && !l.field.pointers.is_empty();
+                if reads_payload {
+                    Gate::Field(l.field.clone())
+                } else {
+                    Gate::Open
+                }
+            }
+            Pred::All(k) => {
+                let mut gates: Vec<Gate> = k
+                    .iter()
+                    .map(Gate::of_pred)
+                    .filter(|g| *g != Gate::Open)
+                    .collect();
+                match gates.len() {
+                    0 => Gate::Open,
+                    1 => gates.pop().unwrap_or(Gate::Open),
+                    _ => Gate::All(gates),
+                }
+            }
+            Pred::Any(k) => {
+                let mut gates: Vec<Gate> = k.iter().map(Gate::of_pred).collect();
+                if gates.is_empty() || gates.contains(&Gate::Open) {
+                    Gate::Open
+                } else if gates.len() == 1 {
+                    gates.pop().unwrap_or(Gate::Open)
+                } else {
+                    Gate::Any(gates)
+                }
+            }
+            Pred::Not(_) => Gate::Open,
+        }
+    }
+
+    /// Whether the rule may hold on `payload`, whose effects are `effects` (`None`: not
+    /// known, every effect gate opens).
+    pub(super) fn opens(&self, payload: &Value, effects: Option<&Effects>) -> bool {
+        match self {
+            Gate::Open => true,
+            Gate::Field(f) => f.resolve(payload).is_some(),
+            Gate::Effect(kind) => {
+                effects.is_none_or(|fx| fx.of(*kind).next().is_some() || fx.unsure().is_some())
+            }
+            Gate::All(k) => k.iter().all(|g| g.opens(payload, effects)),
+            Gate::Any(k) => k.iter().any(|g| g.opens(payload, effects)),
+        }
+    }
+}
+
+/// Whether a rule can change the payload the rules after it are evaluated against.
+pub(super) fn changes_input(r: &Rule) -> bool {
+    r.action.rewrite.is_some() || r.action.run.is_some()
+}
+
+/// Whether gates may be used for `payload`: not for a Codex code-mode call (its inner calls
+/// are judged as payloads of their own, with fields the outer payload lacks).
+pub(super) fn gates_apply(payload: &Value) -> bool {
+    let tool = payload.get("tool_name").and_then(Value::as_str);
+    let input = payload.get("tool_input");
+    match (tool, input) {
+        (Some(t), Some(i)) => crate::readers::code_mode::code_of(t, i).is_none(),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+    use super::*;
+    use crate::policy::Scope;
+    use serde_json::json;
+
+    fn rule(body: &str) -> Rule {
+        let text =
+            format!("[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\n{body}\ndecision = \"deny\"\n");
+        let p = crate::load::load_str_with(
+            &text,
+            "g.toml",
+            Scope::User,
+            0,
+            crate::load::LoadOptions::hook(),
+        );
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        p.rules.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn a_field_test_needs_its_field_and_not_or_effects_open_the_gate() {
+        let read = json!({"tool_name": "Read", "tool_input": {"file_path": "/w/a.rs"}});
+        let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
+        let shell = rule("when.command = { program = \"rm\" }");
+        assert_eq!(
+            Gate::of_rule(&shell),
+            Gate::Field(Field::parse("command").unwrap())
+        );
+        assert!(!Gate::of_rule(&shell).opens(&read, None));
+        assert!(Gate::of_rule(&shell).opens(&bash, None));
+        // `any` of a field test and an effect test may hold without the field, when the call
+        // reads something (or its effects are not known).
+        let any = rule(
+            "when.any = [{ command = { regex = 'rm' } }, { reads = { path_inside = [\"**/.env\"] } }]",
+        );
+        assert!(matches!(Gate::of_rule(&any), Gate::Any(ref g) if g.len() == 2));
+        let env = crate::ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        let reads = crate::effects::effects_of(&read, &env);
+        assert!(Gate::of_rule(&any).opens(&read, Some(&reads)));
+        assert!(Gate::of_rule(&any).opens(&read, None));
+        let sends = rule("when.sends = { host_in = [\"example.com\"] }");
+        assert_eq!(Gate::of_rule(&sends), Gate::Effect(EffectKind::Send));
+        assert!(!Gate::of_rule(&sends).opens(&read, Some(&reads)));
+        // A call with a part no lens could read opens every effect gate.
+        let hidden = json!({"tool_name": "Bash", "tool_input": {"command": "eval \"$(cat x)\""}});
+        let unsure = crate::effects::effects_of(&hidden, &env);
+        assert!(unsure.unsure().is_some(), "{:?}", unsure.list);
+        assert!(Gate::of_rule(&sends).opens(&hidden, Some(&unsure)));
+        // `all` needs each of its field tests.
+        let all = rule("when.command = { contains = \"rm\" }\nwhen.file_path = { glob = \"**\" }");
+        assert!(matches!(Gate::of_rule(&all), Gate::All(ref g) if g.len() == 2));
+        assert!(!Gate::of_rule(&all).opens(&read, None));
+        assert!(!Gate::of_rule(&all).opens(&bash, None));
+        // A `null` value is absent; `paths` is read from every path the call touches.
+        assert!(!Gate::of_rule(&shell).opens(&json!({"tool_input": {"command": null}}), None));
+        let paths = rule("when.paths = { path_inside = [\"/etc/**\"] }");
+        assert_eq!(Gate::of_rule(&paths), Gate::Open);
+        let not = rule("when.not = { command = { contains = \"ls\" } }");
+        assert_eq!(Gate::of_rule(&not), Gate::Open);
+    }
+
+    #[test]
+    fn a_code_mode_call_is_not_gated() {
+        assert!(gates_apply(
+            &json!({"tool_name": "Read", "tool_input": {"file_path": "a"}})
+        ));
+        assert!(gates_apply(&json!({"prompt": "hi"})));
+        let exec = json!({"tool_name": "exec", "tool_input": "await tools.exec_command({cmd: 'rm -rf /'})"});
+        assert!(!gates_apply(&exec));
+    }
+}
