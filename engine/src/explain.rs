@@ -16,7 +16,7 @@
 //! excused by `unless`), [`RuleTrace::unsure`] one with an undecidable leaf.
 //!
 //! ```
-//! use seamguard_engine::{load_str, DecisionTable, Dialect, Engine, Scope, Seam};
+//! use seamguard_engine::{load_str, DecisionTable, Dialect, Engine, Request, Scope, Seam};
 //! use seamguard_engine::explain::explain;
 //!
 //! let p = load_str(r#"
@@ -30,7 +30,7 @@
 //! let engine = Engine::new(DecisionTable::new(vec![p]));
 //! let payload = serde_json::json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
 //!     "tool_name": "Bash", "tool_input": {"command": "sudo rm -rf /tmp/x"}});
-//! let x = explain(&engine, Seam::PreTool, &payload, Dialect::ClaudeCode);
+//! let x = explain(&engine, &Request::new(Seam::PreTool, &payload, Dialect::ClaudeCode));
 //! assert!(x.rules[0].fired);
 //! assert_eq!(x.outcome.verdict().name(), "deny");
 //! assert!(x.rules[0].when.as_ref().unwrap().commands.iter().any(|c| c.starts_with("rm -rf /tmp/x")));
@@ -49,8 +49,10 @@ use crate::dialect::Dialect;
 use crate::effects::Effects;
 use crate::engine::Engine;
 use crate::evaluate::effect_test::{EffectContext, eval_effect};
-use crate::evaluate::shell_test::{GlobCache, Judgement, eval_shell};
+use crate::evaluate::request::Request;
+use crate::evaluate::shell_test::{Folders, GlobCache, Judgement, eval_shell};
 use crate::evaluate::trace::NodeTrace;
+use crate::memory::SessionMemory;
 use crate::policy::{EffectTest, Leaf, PathSpec, Pred, Rule, RuleKind, ShellTest, Test};
 use crate::seam::Seam;
 use crate::shell::ShellAnalysis;
@@ -305,13 +307,22 @@ pub(crate) fn leaf_label(l: &Leaf, cut: bool) -> String {
 struct Ctx<'a> {
     payload: &'a Value,
     env: &'a ShellEnv,
+    /// The session memory the event is judged in (`None`: empty).
+    memory: Option<&'a SessionMemory>,
+    /// The payload's `cwd` and project folder.
+    folders: Folders<'a>,
     effects: OnceCell<Effects>,
 }
 
 impl Ctx<'_> {
     fn effects(&self) -> &Effects {
-        self.effects
-            .get_or_init(|| crate::effects::effects_of(self.payload, self.env))
+        self.effects.get_or_init(|| {
+            crate::effects::effects_in(
+                self.payload,
+                self.env,
+                self.memory.unwrap_or(&SessionMemory::default()),
+            )
+        })
     }
 
     /// A leaf judged on its own, as the evaluator judges it (`analysis`: the shell analysis
@@ -343,15 +354,15 @@ impl Ctx<'_> {
                         }
                     }
                 };
-                eval_shell(t, &globs, a, self.env, self.payload, &cache)
+                eval_shell(t, &globs, a, self.env, &self.folders, &cache)
             }
             Test::Effect(t) => {
                 let globs = EffectGlobs::build(t, &self.env.home);
-                let memory = crate::memory::current();
                 let cx = EffectContext {
                     env: self.env,
-                    memory: memory.as_deref(),
+                    memory: self.memory,
                     payload: self.payload,
+                    folders: &self.folders,
                     cache: &cache,
                     runs: None,
                 };
@@ -722,8 +733,9 @@ pub(crate) fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<Str
         .collect()
 }
 
-/// Explain one event: trace every rule of `seam`, evaluate the merge with `engine`, and
-/// encode the outcome for both dialects.
+/// Explain one event: trace every rule of the request's seam, evaluate the merge with
+/// `engine` ([`Engine::decide`], in the request's session memory), and encode the outcome
+/// for both dialects.
 ///
 /// Never executes anything unless `engine` has a command-hook runner attached.
 ///
@@ -735,7 +747,7 @@ pub(crate) fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<Str
 /// ```
 /// use serde_json::json;
 /// use seamguard_engine::explain::{Held, explain};
-/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
+/// use seamguard_engine::{DecisionTable, Dialect, Engine, Request, Scope, Seam, Verdict, load_str};
 ///
 /// let policy = load_str(
 ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
@@ -749,24 +761,32 @@ pub(crate) fn subjects(seam: Seam, payload: &Value, dialect: Dialect) -> Vec<Str
 ///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
 ///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
 /// });
-/// let x = explain(&engine, Seam::PreTool, &payload, Dialect::ClaudeCode);
+/// let x = explain(&engine, &Request::new(Seam::PreTool, &payload, Dialect::ClaudeCode));
 /// assert_eq!(x.rules.len(), 1);
 /// assert!(x.rules[0].fired);
 /// assert_eq!(x.rules[0].when.as_ref().map(|w| w.held), Some(Held::Yes));
 /// assert_eq!(x.outcome.verdict(), Verdict::Deny);
 /// ```
-pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -> Explanation {
+pub fn explain(engine: &Engine, req: &Request<'_>) -> Explanation {
+    let Request {
+        seam,
+        payload,
+        dialect,
+        ..
+    } = *req;
     let table = engine.table();
     let subj = subjects(seam, payload, dialect);
-    let outcome = engine.evaluate(seam, payload, dialect);
+    let outcome = engine.decide(req).outcome;
     let fired_ids = outcome.fired_ids();
     let mut rules = Vec::new();
     let cx = Ctx {
         payload,
         env: table.env(),
+        memory: req.memory(),
+        folders: Folders::of(payload),
         effects: OnceCell::new(),
     };
-    for e in table.trace(seam, payload, dialect) {
+    for e in table.trace(req) {
         let Some(r) = table.rule(e.rule) else {
             continue;
         };
@@ -813,13 +833,13 @@ pub fn explain(engine: &Engine, seam: Seam, payload: &Value, dialect: Dialect) -
         let o = if d == dialect {
             outcome.clone()
         } else {
-            engine.evaluate(seam, payload, d)
+            engine.decide(&Request { dialect: d, ..*req }).outcome
         };
         let e = encode(&o, d);
         encoded.push((d, o, e));
     }
     let effects = if seam.matcher_subject() == crate::seam::MatcherSubject::ToolName {
-        crate::effects::effects_of(payload, table.env())
+        crate::effects::effects_in(payload, table.env(), req.memory)
             .list
             .iter()
             .map(ToString::to_string)
@@ -967,7 +987,11 @@ when.command = { program = "mkfs" }
 
     /// The explanation of a `Bash` call of `cmd` at the pre-tool seam.
     fn explain_bash(engine: &Engine, cmd: &str) -> Explanation {
-        explain(engine, Seam::PreTool, &bash(cmd), Dialect::ClaudeCode)
+        let payload = bash(cmd);
+        explain(
+            engine,
+            &Request::new(Seam::PreTool, &payload, Dialect::ClaudeCode),
+        )
     }
 
     fn bash(cmd: &str) -> Value {
@@ -997,7 +1021,10 @@ when.command = { program = "mkfs" }
             let fired = engine
                 .table()
                 .fire(Seam::PreTool, payload, Dialect::ClaudeCode, None);
-            let x = explain(&engine, Seam::PreTool, payload, Dialect::ClaudeCode);
+            let x = explain(
+                &engine,
+                &Request::new(Seam::PreTool, payload, Dialect::ClaudeCode),
+            );
             assert_eq!(x.rules.len(), 4);
             for (i, r) in x.rules.iter().enumerate() {
                 assert_eq!(

@@ -98,6 +98,7 @@ pub mod runner;
 pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
+mod ambient;
 mod cache;
 pub mod codec;
 mod compile;
@@ -108,6 +109,7 @@ mod paths;
 mod shell_env;
 mod table;
 
+pub use ambient::{keeping_effects, with_memory};
 pub use cache::{
     Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_file_cached, load_set_cached,
     snapshot_key,
@@ -123,7 +125,7 @@ pub use dialect::Dialect;
 pub use engine::{
     ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
 };
-pub use evaluate::pred::keeping_effects;
+pub use evaluate::request::{Decision, Request};
 pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::effect_test::{EffectContext, eval_effect, runs_analysis};
-use super::shell_test::{GlobCache, Judgement, eval_shell};
+use super::shell_test::{Folders, GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;
@@ -22,55 +22,13 @@ use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
 use crate::shell_env::ShellEnv;
 
-/// The effects kept for one payload while [`keeping_effects`] runs (the payload by address:
-/// it is borrowed, so unchanged, for as long as the slot is set).
-struct Kept {
-    payload: *const Value,
-    effects: Option<Rc<Effects>>,
-}
-
-thread_local! {
-    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
-}
-
-/// Run `f` (evaluations of `payload`) and return, with its result, the effects of the tool
-/// call the first evaluation of this very value (the same `&Value`, not a copy or a
-/// rewritten input) found, if one needed them: what [`crate::effects::effects_of`] gives
-/// for `payload` in the same session memory, without finding them again.
-///
-/// ```
-/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, keeping_effects, load_str};
-/// use serde_json::json;
-///
-/// let policy = load_str(
-///     "[[rule]]\nid = \"no-env\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = [\"**/.env\"] }\ndecision = \"deny\"\n",
-///     "inline.toml", Scope::User, 0,
-/// );
-/// let engine = Engine::new(DecisionTable::new(vec![policy]));
-/// let payload = json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
-///     "tool_name": "Bash", "tool_input": {"command": "cat .env"}});
-/// let (out, fx) = keeping_effects(&payload, || engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode));
-/// assert_eq!(out.fired_ids(), ["no-env"]);
-/// let fx = fx.expect("the rule read the call's effects");
-/// assert_eq!(fx.list, seamguard_engine::effects::effects_of(&payload, engine.table().env()).list);
-/// ```
-pub fn keeping_effects<R>(payload: &Value, f: impl FnOnce() -> R) -> (R, Option<Rc<Effects>>) {
-    let outer = KEPT.with(|k| {
-        k.borrow_mut().replace(Kept {
-            payload: std::ptr::from_ref(payload),
-            effects: None,
-        })
-    });
-    let r = f();
-    let kept = KEPT.with(|k| std::mem::replace(&mut *k.borrow_mut(), outer));
-    (r, kept.and_then(|k| k.effects))
-}
-
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
 /// of each command-line field (analysed once), glob operands expanded on disk (once), and
 /// the unsure / matched notes of the rule being evaluated.
 pub(crate) struct Evaluation<'a> {
     pub(crate) payload: &'a Value,
+    /// The payload's `cwd` and project folder, read once.
+    pub(crate) folders: Folders<'a>,
     pub(crate) expanded: GlobCache,
     pub(crate) bits: &'a [u64],
     pub(crate) env: &'a ShellEnv,
@@ -97,6 +55,7 @@ impl<'a> Evaluation<'a> {
     ) -> Evaluation<'a> {
         Evaluation {
             payload,
+            folders: Folders::of(payload),
             expanded: RefCell::new(HashMap::new()),
             bits,
             env,
@@ -220,23 +179,19 @@ impl<'a> Evaluation<'a> {
                     .iter()
                     .find(|(n, _)| n == "command")
                     .map(|(_, a)| a.clone());
-                let fx = Rc::new(crate::effects::effects_with(
+                Rc::new(crate::effects::effects_with(
                     self.payload,
                     self.env,
                     command.as_deref(),
                     self.memory,
-                ));
-                KEPT.with(|k| {
-                    if let Some(k) = &mut *k.borrow_mut()
-                        && std::ptr::eq(k.payload, self.payload)
-                        && k.effects.is_none()
-                    {
-                        k.effects = Some(fx.clone());
-                    }
-                });
-                fx
+                ))
             })
             .clone()
+    }
+
+    /// The effects of the tool call if a test needed them (found at most once).
+    pub(crate) fn effects_found(&self) -> Option<Rc<Effects>> {
+        self.effects.get().cloned()
     }
 }
 
@@ -384,6 +339,7 @@ impl CPred {
                     env: cx.env,
                     memory: cx.memory,
                     payload: cx.payload,
+                    folders: &cx.folders,
                     cache: &cx.expanded,
                     runs: runs.as_deref(),
                 };
@@ -400,7 +356,7 @@ impl CPred {
                 let Some(a) = cx.analysis(field) else {
                     return yes_no(sink, false);
                 };
-                let tri = eval_shell(test, globs, &a, cx.env, cx.payload, &cx.expanded);
+                let tri = eval_shell(test, globs, &a, cx.env, &cx.folders, &cx.expanded);
                 judged(cx, positive, sink, tri, S::RECORDS.then_some(a))
             }
         }
