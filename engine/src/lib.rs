@@ -106,6 +106,7 @@ mod decision;
 mod engine;
 mod evaluate;
 mod paths;
+mod secret_names;
 mod shell_env;
 mod table;
 

@@ -7,10 +7,9 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use globset::GlobBuilder;
 use serde_json::Value;
 
-use super::pred::direct;
+use super::pred::{direct, text_as_written};
 use super::shell_test::{Folders, Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::memory::SessionMemory;
@@ -89,21 +88,7 @@ pub(crate) fn naive_pred(
             let Some(text) = l.field.resolve_text(payload) else {
                 return false;
             };
-            match &l.test {
-                Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text.as_ref())),
-                Test::Regex(ps) => ps
-                    .iter()
-                    .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(&text))),
-                Test::Glob(gs) => gs.iter().any(|g| {
-                    GlobBuilder::new(g)
-                        .literal_separator(true)
-                        .build()
-                        .is_ok_and(|g| g.compile_matcher().is_match(text.as_ref()))
-                }),
-                Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
-                Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
-                Test::Shell(_) | Test::Effect(_) => false,
-            }
+            text_as_written(&l.test, &text)
         }
     }
 }

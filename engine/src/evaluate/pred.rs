@@ -404,6 +404,27 @@ pub(crate) fn set_bit(bits: &mut [u64], i: usize) {
     }
 }
 
+/// A text test on a field's text, each regex and glob compiled on its own as written: the
+/// plain reading `explain` and the reference evaluator judge a leaf by (the table's scans
+/// and prefilters must agree with it).
+pub(crate) fn text_as_written(test: &Test, text: &str) -> bool {
+    match test {
+        Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text)),
+        Test::Regex(ps) => ps
+            .iter()
+            .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(text))),
+        Test::Glob(gs) => gs.iter().any(|g| {
+            globset::GlobBuilder::new(g)
+                .literal_separator(true)
+                .build()
+                .is_ok_and(|g| g.compile_matcher().is_match(text))
+        }),
+        Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
+        Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
+        Test::Shell(_) | Test::Effect(_) => false,
+    }
+}
+
 /// A test evaluated on the payload's value itself (non-string `equals`, and `contains` /
 /// `prefix` on its text).
 pub(crate) fn direct(field: &Field, test: &Test, payload: &Value) -> bool {

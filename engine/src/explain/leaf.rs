@@ -14,6 +14,7 @@ use crate::compile::globs::PathGlobs;
 use crate::compile::pred::EffectGlobs;
 use crate::effects::Effects;
 use crate::evaluate::effect_test::{EffectContext, eval_effect};
+use crate::evaluate::pred::text_as_written;
 use crate::evaluate::shell_test::{Folders, GlobCache, Judgement, eval_shell};
 use crate::memory::SessionMemory;
 use crate::policy::{EffectTest, Leaf, ShellTest, Test};
@@ -97,7 +98,7 @@ impl Ctx<'_> {
                     _ => l
                         .field
                         .resolve_text(self.payload)
-                        .is_some_and(|text| text_holds(other, &text)),
+                        .is_some_and(|text| text_as_written(other, &text)),
                 };
                 if holds {
                     Judgement::Yes(String::new())
@@ -204,25 +205,6 @@ impl Ctx<'_> {
             }
         }
         out
-    }
-}
-
-/// A text test on a field's text (regex and glob compiled on their own, as written).
-fn text_holds(test: &Test, text: &str) -> bool {
-    match test {
-        Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text)),
-        Test::Regex(ps) => ps
-            .iter()
-            .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(text))),
-        Test::Glob(gs) => gs.iter().any(|g| {
-            globset::GlobBuilder::new(g)
-                .literal_separator(true)
-                .build()
-                .is_ok_and(|g| g.compile_matcher().is_match(text))
-        }),
-        Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
-        Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
-        Test::Shell(_) | Test::Effect(_) => false,
     }
 }
 
