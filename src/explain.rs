@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use seamguard_engine::explain::{Explanation, Held, PredTrace, RuleTrace, explain};
 use seamguard_engine::readers::{EventReader, Item, RecordedEvent};
-use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, RuleKind};
+use seamguard_engine::{DecisionTable, Dialect, Engine, MemoryLedger, Request, RuleKind};
 
 use crate::replay::audit_log::{AuditReader, is_audit_log};
 use crate::{discover, outcome_json};
@@ -468,7 +468,7 @@ pub(crate) fn run(o: &Options) -> ExitCode {
     let mut json_out = Vec::new();
     for ev in &events {
         let dialect = o.dialect.unwrap_or(ev.dialect);
-        let x = explain(&engine, ev.seam, &ev.payload, dialect);
+        let x = explain(&engine, &Request::new(ev.seam, &ev.payload, dialect));
         if o.json {
             let mut v = x.to_json();
             v["file"] = json!(&*ev.file);

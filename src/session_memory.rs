@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use seamguard_engine::concern::{Concern, call_key};
 use seamguard_engine::memory::store::MemoryStore;
-use seamguard_engine::memory::{Approval, Entry, SessionMemory, entries_of, with_memory};
+use seamguard_engine::memory::{Approval, Entry, SessionMemory, entries_of};
 use seamguard_engine::{Outcome, Seam, ShellEnv, Verdict, audit};
 
 use crate::discover;
@@ -73,9 +73,10 @@ impl Session {
         std::mem::take(&mut self.problems)
     }
 
-    /// Run `f` (the evaluation) with this memory in effect.
+    /// Run `f` (the evaluation) with this memory set for the entry points that take none
+    /// ([`seamguard_engine::with_memory`]).
     pub(crate) fn evaluate<R>(&self, f: impl FnOnce() -> R) -> R {
-        with_memory(self.memory.clone(), f)
+        seamguard_engine::with_memory(self.memory.clone(), f)
     }
 
     /// The approval of this session that answers every concern of `asked`, if one does.
@@ -113,9 +114,7 @@ impl Session {
                 let fx = match known {
                     Some(fx) => fx,
                     None => {
-                        found = with_memory(self.memory.clone(), || {
-                            seamguard_engine::effects::effects_of(payload, env)
-                        });
+                        found = seamguard_engine::effects::effects_in(payload, env, &self.memory);
                         &found
                     }
                 };

@@ -98,6 +98,7 @@ pub mod runner;
 pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
+mod ambient;
 mod cache;
 pub mod codec;
 mod compile;
@@ -105,9 +106,11 @@ mod decision;
 mod engine;
 mod evaluate;
 mod paths;
+mod secret_names;
 mod shell_env;
 mod table;
 
+pub use ambient::{keeping_effects, keeping_known_effects, with_memory};
 pub use cache::{
     Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
     load_set_cached, snapshot_key,
@@ -123,7 +126,7 @@ pub use dialect::Dialect;
 pub use engine::{
     ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
 };
-pub use evaluate::pred::{keeping_effects, keeping_known_effects};
+pub use evaluate::request::{Decision, Request};
 pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};

@@ -12,7 +12,9 @@ use std::path::Path;
 
 thread_local! {
     /// Symlink resolutions of this thread's current evaluation, by lexical path (`None`
-    /// outside a [`ResolveScope`]: nothing is remembered).
+    /// outside a [`ResolveScope`]: nothing is remembered). A pure memo, not an input: it
+    /// holds what the file system answered within the scope, so a decision is the same with
+    /// it or without it (only faster).
     static RESOLVED: RefCell<Option<HashMap<String, String>>> = const { RefCell::new(None) };
 }
 

@@ -9,6 +9,7 @@
 //! answers per event. Nothing on the evaluation path parses a policy, compiles a pattern
 //! twice, or allocates per rule.
 
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -17,6 +18,8 @@ pub use crate::compile::CompileError;
 use crate::compile::SeamTable;
 use crate::compile::actions::ActionRegexes;
 use crate::dialect::Dialect;
+use crate::effects::Effects;
+use crate::evaluate::request::Request;
 use crate::evaluate::trace::{NoTrace, Recorder, RuleEval};
 use crate::matcher::codex_aliases;
 use crate::memory::SessionMemory;
@@ -41,6 +44,15 @@ pub struct Fired {
     /// parse, an unknown program word), so any rule may be involved through it; the engine
     /// asks once for such rules instead of once per rule.
     pub call_unsure: bool,
+}
+
+/// The rules that fire for one payload, and the call's effects when a test worked them out.
+#[derive(Debug, Default)]
+pub(crate) struct TableFiring {
+    /// The fired rules, in declaration order.
+    pub(crate) fired: Vec<Fired>,
+    /// The effects of the tool call, when a test needed them.
+    pub(crate) effects: Option<Rc<Effects>>,
 }
 
 /// A policy file's load status as the table keeps it (for loud reporting and fail-closed).
@@ -278,11 +290,21 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<Fired> {
-        let memory = crate::memory::current();
-        self.fire_in(seam, payload, dialect, kind, memory.as_deref())
+        crate::ambient::in_memory(|memory| {
+            let firing = self.fire_in(
+                seam,
+                payload,
+                dialect,
+                kind,
+                Some(memory).filter(|m| !m.is_empty()),
+            );
+            crate::ambient::offer(payload, firing.effects.as_ref());
+            firing.fired
+        })
     }
 
-    /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty).
+    /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty), with
+    /// the call's effects when a test worked them out.
     pub(crate) fn fire_in(
         &self,
         seam: Seam,
@@ -290,15 +312,17 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
         memory: Option<&SessionMemory>,
-    ) -> Vec<Fired> {
+    ) -> TableFiring {
         let Some(t) = self.seam_table(seam) else {
-            return Vec::new();
+            return TableFiring::default();
         };
         if t.rules.is_empty() {
-            return Vec::new();
+            return TableFiring::default();
         }
         let subjects = Self::subjects(seam, payload, dialect);
-        t.fire(payload, &subjects, kind, &self.env, memory, &mut NoTrace)
+        let firing = t.fire(payload, &subjects, kind, &self.env, memory, &mut NoTrace);
+        let fired = firing
+            .fired
             .into_iter()
             .filter_map(|(l, matched, unsure, call_unsure)| {
                 t.rules.get(l as usize).map(|r| Fired {
@@ -308,7 +332,11 @@ impl DecisionTable {
                     call_unsure,
                 })
             })
-            .collect()
+            .collect();
+        TableFiring {
+            fired,
+            effects: firing.effects,
+        }
     }
 
     /// Indices of the rules that fire for a payload at `seam`, in declaration order.
@@ -327,19 +355,18 @@ impl DecisionTable {
 
     /// Every rule of `seam` as the evaluator judges it for a payload (hooks and guards, in
     /// declaration order): the same evaluation as [`DecisionTable::fire_detailed`], recorded.
-    pub(crate) fn trace(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Vec<RuleEval> {
-        let Some(t) = self.seam_table(seam) else {
+    pub(crate) fn trace(&self, req: &Request<'_>) -> Vec<RuleEval> {
+        let Some(t) = self.seam_table(req.seam) else {
             return Vec::new();
         };
-        let subjects = Self::subjects(seam, payload, dialect);
+        let subjects = Self::subjects(req.seam, req.payload, req.dialect);
         let mut rec = Recorder::default();
-        let memory = crate::memory::current();
         t.fire(
-            payload,
+            req.payload,
             &subjects,
             None,
             &self.env,
-            memory.as_deref(),
+            req.memory(),
             &mut rec,
         );
         rec.rules
@@ -356,6 +383,19 @@ impl DecisionTable {
         payload: &Value,
         dialect: Dialect,
         kind: Option<RuleKind>,
+    ) -> Vec<u32> {
+        crate::ambient::in_memory(|memory| self.fire_naive_in(seam, payload, dialect, kind, memory))
+    }
+
+    /// [`DecisionTable::fire_naive`] in an explicit session memory.
+    #[cfg(feature = "oracle")]
+    fn fire_naive_in(
+        &self,
+        seam: Seam,
+        payload: &Value,
+        dialect: Dialect,
+        kind: Option<RuleKind>,
+        memory: &SessionMemory,
     ) -> Vec<u32> {
         let subjects = Self::subjects(seam, payload, dialect);
         let mut out = Vec::new();
@@ -377,11 +417,11 @@ impl DecisionTable {
             let when = r
                 .when
                 .as_ref()
-                .is_none_or(|p| naive_pred(p, payload, &self.env, true));
+                .is_none_or(|p| naive_pred(p, payload, &self.env, memory, true));
             let unless = r
                 .unless
                 .as_ref()
-                .is_some_and(|p| naive_pred(p, payload, &self.env, false));
+                .is_some_and(|p| naive_pred(p, payload, &self.env, memory, false));
             if when && !unless {
                 out.push(g);
             }

@@ -16,8 +16,8 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Seam, ShellEnv,
-    Verdict,
+    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, PolicyTest, Request, Seam,
+    ShellEnv, Verdict,
 };
 
 use crate::discover;
@@ -93,19 +93,16 @@ fn expectation_holds(t: &PolicyTest, seam: Seam, o: &Outcome) -> bool {
     verdict_ok && reason_ok && rules_ok
 }
 
-/// Run `f` with the session memory the test's `earlier` calls leave (none: no memory).
-fn with_earlier<R>(engine: &Engine, t: &PolicyTest, f: impl FnOnce() -> R) -> R {
-    use seamguard_engine::memory::{SessionMemory, entries_of, with_memory};
-    if t.earlier.is_empty() {
-        return f();
-    }
+/// The session memory the test's `earlier` calls leave (none: an empty memory).
+fn earlier_memory(engine: &Engine, t: &PolicyTest) -> seamguard_engine::memory::SessionMemory {
+    use seamguard_engine::memory::{SessionMemory, entries_of};
     let env = engine.table().env();
-    let mut m = std::rc::Rc::new(SessionMemory::default());
+    let mut m = SessionMemory::default();
     for p in &t.earlier {
-        let fx = with_memory(m.clone(), || seamguard_engine::effects::effects_of(p, env));
-        std::rc::Rc::make_mut(&mut m).remember(entries_of(&fx, env));
+        let fx = seamguard_engine::effects::effects_in(p, env, &m);
+        m.remember(entries_of(&fx, env));
     }
-    with_memory(m, f)
+    m
 }
 
 /// Exit 1 when a test fails, a file has errors or no file is found.
@@ -174,7 +171,9 @@ pub(super) fn run(a: &Args) -> ExitCode {
             let Some((_, engine)) = engines.get(at) else {
                 continue;
             };
-            let o = with_earlier(engine, t, || engine.evaluate(seam, &payload, dialect));
+            let memory = earlier_memory(engine, t);
+            let request = Request::new(seam, &payload, dialect).in_memory(&memory);
+            let o = engine.decide(&request).outcome;
             if expectation_holds(t, seam, &o) {
                 passed += 1;
                 if !a.quiet {

@@ -182,12 +182,15 @@ pub(super) fn run(a: &Args) -> ExitCode {
         .and_then(Value::as_str)
         .and_then(Seam::from_event_name)
         .unwrap_or(Seam::PreTool);
-    let outcome = engine.evaluate(seam, &payload, dialect);
-    let effects: Vec<String> = seamguard_engine::effects::effects_of(&payload, &env)
-        .list
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    // A call tried on its own: no session memory.
+    let request = seamguard_engine::Request::new(seam, &payload, dialect);
+    let outcome = engine.decide(&request).outcome;
+    let effects: Vec<String> =
+        seamguard_engine::effects::effects_in(&payload, &env, request.memory)
+            .list
+            .iter()
+            .map(ToString::to_string)
+            .collect();
     let rules: Vec<Value> = outcome
         .fired_ids()
         .iter()

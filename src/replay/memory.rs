@@ -7,7 +7,8 @@ use std::rc::Rc;
 
 use seamguard_engine::concern::Concern;
 use seamguard_engine::effects::Effects;
-use seamguard_engine::memory::{Entry, SessionMemory, entries_of, with_memory};
+use seamguard_engine::effects::effects_in;
+use seamguard_engine::memory::{Entry, SessionMemory, entries_of};
 use seamguard_engine::readers::RecordedEvent;
 use seamguard_engine::{Engine, Outcome, Seam, ShellEnv, Verdict};
 
@@ -31,10 +32,9 @@ fn session_of(ev: &RecordedEvent) -> String {
 }
 
 impl Memories {
-    /// Run `f` (the evaluations of `ev`) with its session's memory in effect.
-    pub(super) fn evaluate<R>(&mut self, ev: &RecordedEvent, f: impl FnOnce() -> R) -> R {
-        let m = self.by_session.entry(session_of(ev)).or_default().clone();
-        with_memory(m, f)
+    /// The memory `ev` is judged in: what its session did before it.
+    pub(super) fn of(&mut self, ev: &RecordedEvent) -> Rc<SessionMemory> {
+        self.by_session.entry(session_of(ev)).or_default().clone()
     }
 
     /// The person answering a pre-tool event, as the hook's approvals do: an ask whose every
@@ -67,18 +67,15 @@ impl Memories {
         }
         let session = session_of(ev);
         let slot = self.by_session.entry(session.clone()).or_default();
-        let concerns = with_memory(slot.clone(), || {
-            let found;
-            let fx = match known {
-                Some(fx) => fx,
-                None => {
-                    found =
-                        seamguard_engine::effects::effects_of(&ev.payload, engine.table().env());
-                    &found
-                }
-            };
-            engine.concerns(Seam::PreTool, &ev.payload, out, fx)
-        });
+        let found;
+        let fx = match known {
+            Some(fx) => fx,
+            None => {
+                found = effects_in(&ev.payload, engine.table().env(), slot);
+                &found
+            }
+        };
+        let concerns = engine.concerns_in(Seam::PreTool, &ev.payload, out, fx, slot);
         let approvable = crate::approvals::may_approve(out, &ev.payload) && !concerns.is_empty();
         if model
             && approvable
@@ -126,9 +123,7 @@ impl Memories {
         let fx = match known {
             Some(fx) => fx,
             None => {
-                found = with_memory(slot.clone(), || {
-                    seamguard_engine::effects::effects_of(&ev.payload, env)
-                });
+                found = effects_in(&ev.payload, env, slot);
                 &found
             }
         };

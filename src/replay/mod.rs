@@ -61,7 +61,8 @@ use std::process::ExitCode;
 use seamguard_engine::readers::{self, EventReader, Item, ProblemKind, ReadOptions};
 use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, MemoryLedger, Seam, SharedResolutions, Verdict, keeping_effects,
+    Decision, DecisionTable, Dialect, Engine, MemoryLedger, Request, Seam, SharedResolutions,
+    Verdict,
 };
 
 use crate::{bump, discover, show};
@@ -558,23 +559,26 @@ impl Replay<'_> {
             tick(st.events, &st.path);
             let dialect = self.dialect.unwrap_or(ev.dialect);
             // The effects the evaluation finds are what the session memory remembers.
-            let (mut out, fx) = memories.evaluate(&ev, || {
-                keeping_effects(&ev.payload, || {
-                    engine.evaluate(ev.seam, &ev.payload, dialect)
-                })
-            });
+            let memory = memories.of(&ev);
+            let request = Request::new(ev.seam, &ev.payload, dialect).in_memory(&memory);
+            let Decision {
+                outcome: mut out,
+                effects: fx,
+            } = engine.decide(&request);
             let fired = fired_set(&out);
             report.fired_any.extend(fired.iter().cloned());
             // The outcome compared with: the baseline policies', or the recorded one (whose
             // command hooks ran: compared without the ones that only would run here).
             let base = match self.baseline {
                 Some(b) => {
-                    let b = memories.evaluate(&ev, || b.evaluate(ev.seam, &ev.payload, dialect));
+                    let b = b.decide(&request).outcome;
                     let base_fired = fired_set(&b);
                     Some((Brief::new(&b, base_fired), Brief::new(&out, fired.clone())))
                 }
                 None => recorded.map(|r| (r, Brief::new(&out, report::fired_only(&out)))),
             };
+            // Let go of the memory before the session adds to it (it is not copied then).
+            drop(memory);
             let changed = base
                 .as_ref()
                 .is_some_and(|(b, now)| b.verdict != now.verdict || b.rules != now.rules);

@@ -5,13 +5,10 @@
 //! the concern; replay counts the interruptions a person would see.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
 use crate::support::{Run, output_with_stdin};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 const POLICY: &str = r#"
 [[rule]]
@@ -31,25 +28,14 @@ reason = "Secret files never leave the machine"
 
 /// A fresh folder used as working folder, HOME and XDG dirs, with the policy.
 fn workdir() -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("approvals-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir("approvals");
     std::fs::write(dir.join("p.toml"), POLICY).unwrap();
     dir
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("SEAMGUARD_AUDIT_LOG")
-        .env_remove("CLAUDE_PROJECT_DIR");
+    let mut cmd = crate::support::command_in(dir, &dir.join("home"));
+    cmd.args(args);
     Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 

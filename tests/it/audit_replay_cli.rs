@@ -5,14 +5,11 @@
 //! `log` and `allow --last` read both files.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use seamguard_engine::audit::{ROTATE_BYTES, payload_digest};
 use serde_json::{Value, json};
 
 use crate::support::{Run, output_with_stdin};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 /// The live policy: pushes ask.
 const V1: &str = r#"[[rule]]
@@ -46,27 +43,16 @@ reason = "No tokens on the command line"
 const TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
 fn workdir() -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("audit-replay-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir("audit-replay");
     std::fs::write(dir.join("v1.toml"), V1).unwrap();
     std::fs::write(dir.join("v2.toml"), V2).unwrap();
     dir
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command();
+    let mut cmd = crate::support::command_in(dir, &dir.join("home"));
     cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("SEAMGUARD_AUDIT_LOG")
         .env_remove("SEAMGUARD_AUDIT_INPUT")
-        .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("NO_COLOR");
     Run::lossy_stderr(output_with_stdin(&mut cmd, stdin))
 }

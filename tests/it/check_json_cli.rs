@@ -9,11 +9,7 @@ use serde_json::{Value, json};
 use crate::support::{Run, output_with_stdin};
 
 fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("check-json-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::workdir(&format!("check-json-{name}"))
 }
 
 fn check(dir: &Path, args: &[&str]) -> (Run, Value) {

@@ -3,32 +3,18 @@
 //! fail-closed loading, and `test` with passing and failing examples.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::support::{Run, output_with_stdin, root};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 /// A fresh, empty working folder for one test (also used as HOME and XDG dirs, so no policy
 /// or state outside the test is ever read).
 fn workdir(name: &str) -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cli-{name}-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::workdir(&format!("cli-{name}"))
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("CLAUDE_PROJECT_DIR");
+    let mut cmd = crate::support::command_in(dir, dir);
+    cmd.args(args);
     Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 

@@ -6,22 +6,15 @@
 //! issue that introduced the matrix, as a CLI test.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::support::{Run, output_with_stdin, root};
 
-static NEXT: AtomicUsize = AtomicUsize::new(0);
-
 /// A fresh folder (HOME, XDG folders and managed folder inside it: nothing outside is read).
 fn workdir(name: &str) -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("matrix-{name}-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir(&format!("matrix-{name}"));
     std::fs::write(dir.join("matrix.toml"), MATRIX_POLICY).unwrap();
     dir
 }

@@ -3,14 +3,11 @@
 //! granted decision, `grants list` and `grants revoke`.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 use sha2::Digest as _;
 
 use crate::support::{Run, output_with_stdin};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 const ASK: &str = r#"
 [[rule]]
@@ -42,26 +39,15 @@ reason = "Force pushes are not allowed"
 
 /// A fresh folder used as working folder, HOME and XDG dirs.
 fn workdir() -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("grants-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir("grants");
     std::fs::write(dir.join("ask.toml"), ASK).unwrap();
     std::fs::write(dir.join("deny.toml"), DENY).unwrap();
     dir
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("SEAMGUARD_AUDIT_LOG")
-        .env_remove("CLAUDE_PROJECT_DIR");
+    let mut cmd = crate::support::command_in(dir, &dir.join("home"));
+    cmd.args(args);
     Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 

@@ -3,11 +3,8 @@
 //! `dialect`) and rewritten into the common payload of its seam, as `hook` does.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::support::{Run, output_with_stdin};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 /// Two rules (a secret read denied, a push asked) and examples in each host's shape.
 const POLICY: &str = r#"
@@ -86,24 +83,14 @@ expect = "none"
 
 /// A fresh folder with `p.toml`, used as the working folder, HOME and XDG dirs.
 fn workdir(policy: &str) -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("hosts-norm-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir("hosts-norm");
     std::fs::write(dir.join("p.toml"), policy).unwrap();
     dir
 }
 
 fn seamguard(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("CLAUDE_PROJECT_DIR");
+    let mut cmd = crate::support::command_in(dir, dir);
+    cmd.args(args);
     Run::utf8(output_with_stdin(&mut cmd, b""))
 }
 

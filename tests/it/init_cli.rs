@@ -4,10 +4,10 @@
 //! Codex (`hooks.json` plus the `[features]` flag in `config.toml`), `--user`, invalid JSON,
 //! edited policy files, and `seamguard check` on the written folder.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 
+use crate::init_world::{World, ok};
 use crate::support::BIN;
 
 const CLAUDE_EVENTS: [&str; 13] = [
@@ -40,44 +40,22 @@ const CODEX_EVENTS: [&str; 11] = [
     "SessionEnd",
 ];
 
-/// A temporary world: `home/`, `xdg/` (XDG_CONFIG_HOME), `bin/` (PATH) and `project/`.
-struct World {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
+/// What these tests ask of a [`World`] besides the shared part.
+trait Init {
+    fn project(&self) -> PathBuf;
+    fn hooks_for_every_event(
+        &self,
+        rel: &str,
+        events: &[&str],
+    ) -> serde_json::Map<String, serde_json::Value>;
+    fn run(&self, args: &[&str]) -> Output;
+    fn run_default_or_not(&self, args: &[&str], no_server: bool) -> Output;
+    fn refused(&self, rel: &str, text: &str, args: &[&str]) -> String;
 }
 
-impl World {
-    /// `on_path`: put a `seamguard` symlink to the tested binary on PATH, so the hook
-    /// command is plain `seamguard`.
-    fn new(on_path: bool) -> World {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let root = tmp.path().canonicalize().expect("canonical temp dir");
-        for d in ["home", "xdg", "bin", "project"] {
-            std::fs::create_dir_all(root.join(d)).expect("mkdir");
-        }
-        if on_path {
-            #[cfg(unix)]
-            std::os::unix::fs::symlink(BIN, root.join("bin/seamguard")).expect("symlink");
-        }
-        World { _tmp: tmp, root }
-    }
-
+impl Init for World {
     fn project(&self) -> PathBuf {
         self.root.join("project")
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.root.join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        std::fs::write(p, text).expect("write");
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 
     /// The `hooks` object of the JSON file `rel`, whose keys must be `events` in order.
@@ -86,7 +64,7 @@ impl World {
         rel: &str,
         events: &[&str],
     ) -> serde_json::Map<String, serde_json::Value> {
-        let mut doc: serde_json::Value = serde_json::from_str(&self.read(rel)).expect("json");
+        let mut doc = self.json(rel);
         let hooks = doc["hooks"]
             .as_object_mut()
             .map(std::mem::take)
@@ -98,34 +76,22 @@ impl World {
         hooks
     }
 
-    /// Run `seamguard ARGS` in the project folder with HOME / XDG_CONFIG_HOME / PATH inside
-    /// the world; `init` with `--no-server` (the hook command `seamguard hook`, which these
-    /// tests pin; [`the_default_hook_is_the_small_client_by_absolute_path`] tests the default).
+    /// Run `seamguard ARGS` in the world ([`World::command`]); `init` with `--no-server`
+    /// (the hook command `seamguard hook`, which these tests pin;
+    /// [`the_default_hook_is_the_small_client_by_absolute_path`] tests the default).
     fn run(&self, args: &[&str]) -> Output {
         self.run_default_or_not(args, true)
     }
 
-    /// [`World::run`] with `init`'s own default (the small client).
+    /// [`Init::run`] with `init`'s own default (the small client).
     fn run_default_or_not(&self, args: &[&str], no_server: bool) -> Output {
         let mut args = args.to_vec();
         if no_server && args.first() == Some(&"init") {
             args.push("--no-server");
         }
-        crate::support::command()
-            .args(args)
-            .current_dir(self.project())
-            .env_clear()
-            .env("HOME", self.path("home"))
-            .env("XDG_CONFIG_HOME", self.path("xdg"))
-            .env("XDG_STATE_HOME", self.path("state"))
-            .env("SEAMGUARD_MANAGED_DIR", self.path("managed"))
-            .env("PATH", self.path("bin"))
-            .stdin(Stdio::null())
-            .output()
-            .expect("run seamguard")
+        self.command(&args).output().expect("run seamguard")
     }
 
-    /// Every file under the world (relative path → bytes), for "nothing changed" checks.
     /// `seamguard ARGS` after writing `text` to `rel`: it must fail with exit code 1 and
     /// change no file. Returns its stderr.
     fn refused(&self, rel: &str, text: &str, args: &[&str]) -> String {
@@ -136,37 +102,6 @@ impl World {
         assert_eq!(self.snapshot(), before);
         String::from_utf8_lossy(&out.stderr).into_owned()
     }
-
-    fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
-        fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-            for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
-                let p = e.path();
-                let rel = p.strip_prefix(base).expect("prefix").display().to_string();
-                if p.is_symlink() {
-                    out.insert(rel, Vec::new());
-                } else if p.is_dir() {
-                    out.insert(format!("{rel}/"), Vec::new());
-                    walk(base, &p, out);
-                } else {
-                    out.insert(rel, std::fs::read(&p).expect("read"));
-                }
-            }
-        }
-        let mut out = BTreeMap::new();
-        walk(&self.root, &self.root, &mut out);
-        out
-    }
-}
-
-fn ok(o: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    stdout
 }
 
 /// The group init appends to an existing event array, indented for a 2-space file whose

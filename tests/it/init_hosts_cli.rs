@@ -6,13 +6,12 @@
 //! nothing, `--undo` restores the original bytes, `--dry-run` writes nothing; the hook command
 //! names the host's dialect; Cursor's gating entries fail closed; Copilot CLI gets its own file.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::support::BIN;
+use crate::init_world::{World, ok};
 
 /// The test data folder.
 fn data(name: &str) -> String {
@@ -22,59 +21,22 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// A temporary world: `home/`, `xdg/`, `bin/` (PATH, with `seamguard`) and `project/`.
-struct World {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
+/// How these tests run the binary in a [`World`].
+trait Init {
+    fn run_with(&self, args: &[&str], env: &[(&str, PathBuf)]) -> Output;
+    fn run(&self, args: &[&str]) -> Output;
 }
 
-impl World {
-    fn new() -> World {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let root = tmp.path().canonicalize().expect("canonical temp dir");
-        for d in ["home", "xdg", "bin", "project"] {
-            std::fs::create_dir_all(root.join(d)).expect("mkdir");
-        }
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(BIN, root.join("bin/seamguard")).expect("symlink");
-        World { _tmp: tmp, root }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.root.join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        std::fs::write(p, text).expect("write");
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
-    fn json(&self, rel: &str) -> Value {
-        serde_json::from_str(&self.read(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
+impl Init for World {
+    /// [`World::command`] with `env` set too; `init` with `--no-server`.
     fn run_with(&self, args: &[&str], env: &[(&str, PathBuf)]) -> Output {
-        let mut cmd = crate::support::command();
-        cmd.args(args)
-            // These tests pin the `seamguard hook` command; init_cli.rs tests the default.
-            .args(if args.first() == Some(&"init") {
-                &["--no-server"][..]
-            } else {
-                &[]
-            })
-            .current_dir(self.path("project"))
-            .env_clear()
-            .env("HOME", self.path("home"))
-            .env("XDG_CONFIG_HOME", self.path("xdg"))
-            .env("XDG_STATE_HOME", self.path("state"))
-            .env("SEAMGUARD_MANAGED_DIR", self.path("managed"))
-            .env("PATH", self.path("bin"))
-            .stdin(Stdio::null());
+        let mut cmd = self.command(args);
+        // These tests pin the `seamguard hook` command; init_cli.rs tests the default.
+        cmd.args(if args.first() == Some(&"init") {
+            &["--no-server"][..]
+        } else {
+            &[]
+        });
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -84,44 +46,12 @@ impl World {
     fn run(&self, args: &[&str]) -> Output {
         self.run_with(args, &[])
     }
-
-    /// Every file under the world (relative path → bytes).
-    fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
-        fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-            for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
-                let p = e.path();
-                let rel = p.strip_prefix(base).expect("prefix").display().to_string();
-                if p.is_symlink() {
-                    out.insert(rel, Vec::new());
-                } else if p.is_dir() {
-                    out.insert(format!("{rel}/"), Vec::new());
-                    walk(base, &p, out);
-                } else {
-                    out.insert(rel, std::fs::read(&p).expect("read"));
-                }
-            }
-        }
-        let mut out = BTreeMap::new();
-        walk(&self.root, &self.root, &mut out);
-        out
-    }
-}
-
-fn ok(o: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    stdout
 }
 
 /// Init on an existing hooks file: pinned result, idempotent, undone byte for byte, and a dry
 /// run that writes nothing. Returns the world after the install.
 fn round_trip(agent: &str, rel: &str, original: &str, expected: &str) -> World {
-    let w = World::new();
+    let w = World::new(true);
     w.write(rel, original);
     let before = w.snapshot();
     let dry = ok(&w.run(&["init", "--agent", agent, "--dry-run"]));
@@ -256,7 +186,7 @@ fn gemini_settings_with_comments_keep_every_byte() {
 
 #[test]
 fn copilot_gets_its_own_file_and_leaves_the_others_alone() {
-    let w = World::new();
+    let w = World::new(true);
     let other = data("copilot-other.json");
     w.write("project/.github/hooks/banner.json", &other);
     let before = w.snapshot();
@@ -291,7 +221,7 @@ fn copilot_gets_its_own_file_and_leaves_the_others_alone() {
 
 #[test]
 fn copilot_events_hooked_in_another_file_are_left_out() {
-    let w = World::new();
+    let w = World::new(true);
     w.write(
         "project/.github/hooks/guard.json",
         r#"{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"seamguard hook --dialect copilot-cli"}]}}"#,
@@ -309,7 +239,7 @@ fn copilot_events_hooked_in_another_file_are_left_out() {
 
 #[test]
 fn user_scope_goes_to_the_hosts_home_folders() {
-    let w = World::new();
+    let w = World::new(true);
     let copilot_home = w.path("copilot-home");
     for agent in ["cursor", "gemini-cli", "copilot-cli"] {
         ok(&w.run_with(
@@ -335,7 +265,7 @@ fn user_scope_goes_to_the_hosts_home_folders() {
 
 #[test]
 fn a_cursor_entry_without_fail_closed_is_reported() {
-    let w = World::new();
+    let w = World::new(true);
     let hand = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [\n      { \"command\": \"seamguard hook --dialect cursor\" }\n    ]\n  }\n}\n";
     w.write("project/.cursor/hooks.json", hand);
     let out = ok(&w.run(&["init", "--agent", "cursor"]));
@@ -357,7 +287,7 @@ fn a_cursor_entry_without_fail_closed_is_reported() {
 
 #[test]
 fn a_new_cursor_file_gets_the_version_and_invalid_json_is_refused() {
-    let w = World::new();
+    let w = World::new(true);
     ok(&w.run(&["init", "--agent", "cursor"]));
     let doc = w.json("project/.cursor/hooks.json");
     assert_eq!(doc["version"], 1);
@@ -381,7 +311,7 @@ fn a_new_cursor_file_gets_the_version_and_invalid_json_is_refused() {
             .to_vec()
         )
     );
-    let w = World::new();
+    let w = World::new(true);
     // Cursor reads hooks.json as strict JSON: a comment is an error, and nothing is written.
     w.write(
         "project/.cursor/hooks.json",

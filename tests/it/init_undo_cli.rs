@@ -4,65 +4,32 @@
 //! exit code says so; a Codex `config.toml` gets its `[features]` flag back; a Cursor file
 //! `init` created keeps the user's own hook.
 
-use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
-/// A temporary world: `home/`, `xdg/`, `state/`, `bin/` (PATH, with `seamguard` on it) and
-/// `project/`.
-struct World {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
+use crate::init_world::World;
+
+/// What these tests ask of a [`World`] besides the shared part.
+trait Init {
+    fn edit(&self, rel: &str, edit: impl Fn(String) -> String);
+    fn run(&self, args: &[&str]) -> Output;
+    fn files(&self) -> Vec<String>;
 }
 
-impl World {
-    fn new() -> World {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().canonicalize().unwrap();
-        for d in ["home", "xdg", "bin", "project"] {
-            std::fs::create_dir_all(root.join(d)).unwrap();
-        }
-        std::os::unix::fs::symlink(crate::support::BIN, root.join("bin/seamguard")).unwrap();
-        World { _tmp: tmp, root }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.root.join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).unwrap()
-    }
-
+impl Init for World {
     /// Rewrite `rel` with `edit` (the user's edit after `init`).
     fn edit(&self, rel: &str, edit: impl Fn(String) -> String) {
         let text = edit(self.read(rel));
         self.write(rel, &text);
     }
 
-    /// `seamguard ARGS` in the project folder (`init` with `--no-server`).
+    /// `seamguard ARGS` in the world ([`World::command`]; `init` with `--no-server`).
     fn run(&self, args: &[&str]) -> Output {
         let mut args = args.to_vec();
         if args.first() == Some(&"init") && !args.contains(&"--undo") {
             args.push("--no-server");
         }
-        crate::support::command()
-            .args(args)
-            .current_dir(self.path("project"))
-            .env_clear()
-            .env("HOME", self.path("home"))
-            .env("XDG_CONFIG_HOME", self.path("xdg"))
-            .env("XDG_STATE_HOME", self.path("state"))
-            .env("SEAMGUARD_MANAGED_DIR", self.path("managed"))
-            .env("PATH", self.path("bin"))
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
+        self.command(&args).output().unwrap()
     }
 
     /// The files left under `project/`, sorted, folders with a trailing `/`.
@@ -139,7 +106,7 @@ fn edited_settings() -> String {
 }
 
 fn undo_of_edited_settings(force: bool) {
-    let w = World::new();
+    let w = World::new(true);
     w.write("project/.claude/settings.json", SETTINGS);
     let (_, err, code) = outcome(&w.run(&["init", "--agent", "claude-code"]));
     assert_eq!(code, 0, "{err}");
@@ -175,7 +142,7 @@ fn undo_force_keeps_the_edits_of_a_settings_file_too() {
 
 #[test]
 fn an_unreadable_settings_file_keeps_the_policies_and_fails() {
-    let w = World::new();
+    let w = World::new(true);
     w.write("project/.claude/settings.json", SETTINGS);
     let (_, err, code) = outcome(&w.run(&["init", "--agent", "claude-code"]));
     assert_eq!(code, 0, "{err}");
@@ -210,7 +177,7 @@ fn an_unreadable_settings_file_keeps_the_policies_and_fails() {
 
 #[test]
 fn codex_flag_goes_back_off_and_an_edited_hooks_file_keeps_the_users_hook() {
-    let w = World::new();
+    let w = World::new(true);
     let config = "model = \"o3\"\n\n[features]\nhooks = false   # off\n";
     w.write("project/.codex/config.toml", config);
     let (_, err, code) = outcome(&w.run(&["init", "--agent", "codex"]));
@@ -248,7 +215,7 @@ fn codex_flag_goes_back_off_and_an_edited_hooks_file_keeps_the_users_hook() {
 
 #[test]
 fn a_cursor_file_init_created_and_nobody_else_touched_is_removed_after_an_edit_of_ours_only() {
-    let w = World::new();
+    let w = World::new(true);
     let (_, err, code) = outcome(&w.run(&["init", "--agent", "cursor"]));
     assert_eq!(code, 0, "{err}");
     // Reformatted by an editor: the same entries, another layout.

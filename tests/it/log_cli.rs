@@ -2,33 +2,18 @@
 //! rule, the observe-mode summary and the JSON forms; and over a log the hook wrote.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
 use crate::support::{Run, output_with_stdin};
 
-static NEXT: AtomicUsize = AtomicUsize::new(0);
-
 fn workdir() -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("log-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::workdir("log")
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("SEAMGUARD_AUDIT_LOG")
-        .env_remove("CLAUDE_PROJECT_DIR");
+    let mut cmd = crate::support::command_in(dir, dir);
+    cmd.args(args);
     Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 

@@ -26,6 +26,7 @@ mod hosts_normalize_cli;
 mod init_cli;
 mod init_hosts_cli;
 mod init_undo_cli;
+mod init_world;
 mod library_replay;
 mod log_cli;
 #[cfg(feature = "otel")]

@@ -3,13 +3,10 @@
 //! per line, in file order), through the binary with the exact output pinned.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
 use crate::support::{Run, output_with_stdin};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 const BASE: &str = r#"[[rule]]
 id = "push-ask"
@@ -66,11 +63,7 @@ fn session(calls: &[(&str, Value)]) -> String {
 
 /// A folder with `base.toml`, `new.toml` and the recording `session.jsonl`.
 fn workdir() -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("replay-filters-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir("replay-filters");
     std::fs::write(dir.join("base.toml"), BASE).unwrap();
     std::fs::write(dir.join("new.toml"), NEW).unwrap();
     std::fs::write(
@@ -89,15 +82,8 @@ fn workdir() -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &str) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.args(args.split(' '))
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env_remove("SEAMGUARD_AUDIT_LOG")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("NO_COLOR");
+    let mut cmd = crate::support::command_in(dir, dir);
+    cmd.args(args.split(' ')).env_remove("NO_COLOR");
     Run::utf8(output_with_stdin(&mut cmd, b""))
 }
 

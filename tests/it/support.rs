@@ -56,6 +56,26 @@ pub(crate) fn command() -> Command {
     cmd
 }
 
+/// A new, empty working folder for one test, `<name>-<pid>-<n>` in the build's temp folder.
+pub(crate) fn workdir(name: &str) -> PathBuf {
+    fixtures::new_dir_in(Path::new(env!("CARGO_TARGET_TMPDIR")), name)
+}
+
+/// [`command`] kept to one test's folder: run in `dir`, with `home` as `HOME` and `dir`'s
+/// `config`, `state` and `managed` folders as the configuration, state and managed-policy
+/// folders; no audit-log path and no project directory taken from the caller's environment.
+pub(crate) fn command_in(dir: &Path, home: &Path) -> Command {
+    let mut cmd = command();
+    cmd.current_dir(dir)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
+        .env_remove("SEAMGUARD_AUDIT_LOG")
+        .env_remove("CLAUDE_PROJECT_DIR");
+    cmd
+}
+
 /// Runs `cmd` with `stdin` written to its standard input, and collects its output.
 pub(crate) fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Output {
     let mut child = cmd

@@ -2,11 +2,8 @@
 //! unreadable, with the effects the lenses saw.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::support::{Run, output_with_stdin};
-
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 const POLICY: &str = r#"
 [lists]
@@ -29,11 +26,7 @@ reason = "Uploads need your approval"
 
 /// A fresh folder with `p.toml`, used as the working folder, HOME and XDG dirs.
 fn workdir() -> PathBuf {
-    let n = NEXT.fetch_add(1, Ordering::SeqCst);
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("try-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::workdir("try");
     std::fs::write(dir.join("p.toml"), POLICY).unwrap();
     dir
 }

@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
+pub use crate::secret_names::secret_name;
+
 /// A masking pattern, compiled the first time a text holds one of its `needles` (literal
 /// texts every match contains; compared in lower case when `fold`): most payloads hold none,
 /// and a hook process compiles nothing for them.
@@ -166,44 +168,6 @@ static PLACES: [Pattern; 5] = [
         r#"(?i)(?:x-api-key|api-key|private-token|x-auth-token|cookie)\s*:\s*([^\s"'`\\]+)"#,
     ),
 ];
-
-/// Whether a key, parameter or flag name names a secret: case, `-`, `_`, `.` and brackets
-/// ignored, it ends in `password`, `passwd`, `secret`, `token`, `apikey`, `accesskey`,
-/// `privatekey`, `credential(s)`, `authorization`, `cookie` or `signature`, or is `pwd`,
-/// `pass`, `auth`, `sig`, `jwt`; pagination cursors (`page_token`, `next_token`) are not.
-pub fn secret_name(name: &str) -> bool {
-    let n: String = name
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_' | '.' | '[' | ']'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    const EXACT: &[&str] = &["pwd", "pass", "auth", "sig", "jwt"];
-    const SUFFIXES: &[&str] = &[
-        "password",
-        "passwd",
-        "secret",
-        "token",
-        "apikey",
-        "accesskey",
-        "privatekey",
-        "credential",
-        "credentials",
-        "authorization",
-        "cookie",
-        "signature",
-    ];
-    const NOT: &[&str] = &[
-        "pagetoken",
-        "nexttoken",
-        "nextpagetoken",
-        "continuationtoken",
-        "synctoken",
-        "cursortoken",
-        "maxtokens",
-    ];
-    !NOT.contains(&n.as_str())
-        && (EXACT.contains(&n.as_str()) || SUFFIXES.iter().any(|s| n.ends_with(s)))
-}
 
 /// Whether a value is left as it is: an environment reference or command substitution, a
 /// path, or a word that only introduces the credential.

@@ -253,7 +253,10 @@ fn from_url(u: &Url) -> Option<Endpoint> {
     let mut query_keys = Vec::new();
     let mut secret_params = Vec::new();
     for (k, v) in u.query_pairs() {
-        if !v.is_empty() && is_secret_param(&k) && !secret_params.contains(&k.to_string()) {
+        if !v.is_empty()
+            && crate::secret_names::secret_query_param(&k)
+            && !secret_params.contains(&k.to_string())
+        {
             secret_params.push(k.to_string());
         }
         query_keys.push(k.into_owned());
@@ -323,62 +326,6 @@ pub fn token_kind(text: &str) -> Option<&'static str> {
     }
     let hit = set.matches(text).into_iter().next()?;
     TOKEN_FORMATS.get(hit).map(|(_, kind)| *kind)
-}
-
-/// Whether a query parameter name looks like it carries a secret: case and `-`, `_`, `.`
-/// ignored, one of the well-known names (`key`, `sig`, `auth`, `password`, `jwt`,
-/// `session`, …) or ending in `token`, `secret`, `password`, `apikey`, `signature`,
-/// `credential`, `accesskey`, `privatekey`; pagination cursors (`page_token`, `next_token`)
-/// are not.
-fn is_secret_param(name: &str) -> bool {
-    let n: String = name
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_' | '.' | '[' | ']'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    const EXACT: &[&str] = &[
-        "key",
-        "sig",
-        "auth",
-        "authorization",
-        "pass",
-        "passwd",
-        "pwd",
-        "password",
-        "secret",
-        "jwt",
-        "bearer",
-        "session",
-        "sessionid",
-        "xamzsecuritytoken",
-        "xamzcredential",
-        "xgoogcredential",
-    ];
-    const SUFFIXES: &[&str] = &[
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "apikey",
-        "signature",
-        "credential",
-        "credentials",
-        "accesskey",
-        "privatekey",
-        "secretkey",
-        "authkey",
-        "sessionkey",
-    ];
-    const NOT: &[&str] = &[
-        "pagetoken",
-        "nexttoken",
-        "nextpagetoken",
-        "continuationtoken",
-        "synctoken",
-        "cursortoken",
-    ];
-    !NOT.contains(&n.as_str())
-        && (EXACT.contains(&n.as_str()) || SUFFIXES.iter().any(|s| n.ends_with(s)))
 }
 
 impl Endpoint {

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::effect_test::{EffectContext, eval_effect};
 use super::reasons::UNSURE_RULE;
-use super::shell_test::{Judgement, eval_shell, project_base};
+use super::shell_test::{Folders, Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::compile::pred::EffectGlobs;
 use crate::concern::{Concern, Object, call_key, object_of};
@@ -34,7 +34,7 @@ impl Engine {
     /// The concerns of an outcome that asks: per asking rule, what it asked about (the host,
     /// path, package or program of the effects that made it ask, see [`crate::concern`]).
     /// Empty unless the outcome's verdict is `ask`. `effects` are the call's effects (as
-    /// [`crate::keeping_effects`] kept them, or [`crate::effects::effects_of`]); evaluate
+    /// [`Engine::decide`] returned them, or [`crate::effects::effects_of`]); evaluate
     /// within the same session memory as the outcome was.
     ///
     /// ```
@@ -66,7 +66,7 @@ impl Engine {
         outcome: &Outcome,
         effects: &crate::effects::Effects,
     ) -> Vec<crate::concern::Concern> {
-        crate::memory::in_current(|memory| {
+        crate::ambient::in_memory(|memory| {
             self.concerns_in(seam, payload, outcome, effects, memory)
         })
     }
@@ -98,7 +98,7 @@ fn concerns(
     if outcome.verdict() != Verdict::Ask {
         return Vec::new();
     }
-    let project = project_base(payload);
+    let folders = Folders::of(payload);
     let whole = || Object::Call {
         key: call_key(payload).map_or_else(String::new, |k| k.to_string()),
     };
@@ -124,7 +124,7 @@ fn concerns(
                 .iter()
                 .find(|r| r.id == c.rule && r.seam == seam)
             {
-                Some(rule) => matched_objects(rule, payload, fx, table, project.as_deref(), memory),
+                Some(rule) => matched_objects(rule, payload, fx, table, &folders, memory),
                 None => Vec::new(),
             }
         };
@@ -155,9 +155,10 @@ fn matched_objects(
     payload: &Value,
     fx: &Effects,
     table: &DecisionTable,
-    project: Option<&str>,
+    folders: &Folders<'_>,
     memory: Option<&SessionMemory>,
 ) -> Vec<Object> {
+    let project = folders.project.as_deref();
     let mut leaves = Vec::new();
     if let Some(w) = &rule.when {
         positive_leaves(w, true, &mut leaves);
@@ -184,6 +185,7 @@ fn matched_objects(
                         env,
                         memory,
                         payload,
+                        folders,
                         cache: &cache,
                         runs: None,
                     };
@@ -212,7 +214,7 @@ fn matched_objects(
                         ..Default::default()
                     };
                     if !matches!(
-                        eval_shell(t, &globs, &one, env, payload, &cache),
+                        eval_shell(t, &globs, &one, env, folders, &cache),
                         Judgement::No
                     ) {
                         run_objects(c, fx, table, project)

@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::shell_test::{GlobCache, Judgement, Placement, eval_shell};
+use super::shell_test::{Folders, GlobCache, Judgement, Placement, eval_shell};
 use crate::compile::pred::EffectGlobs;
 use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Lens, What};
 use crate::memory::SessionMemory;
@@ -36,6 +36,8 @@ pub(crate) struct EffectContext<'a> {
     /// The session memory the call is judged in (`None`: empty).
     pub(crate) memory: Option<&'a SessionMemory>,
     pub(crate) payload: &'a Value,
+    /// The payload's `cwd` and project folder.
+    pub(crate) folders: &'a Folders<'a>,
     pub(crate) cache: &'a GlobCache,
     /// Every program the call runs (all lenses) as one analysis, built once per call by
     /// [`runs_analysis`]; `None`: build it here.
@@ -73,8 +75,7 @@ pub(crate) fn eval_effect(
     if !t.earlier_read_inside.is_empty() && !earlier_read(t, globs, cx) {
         return Judgement::No;
     }
-    let project = super::shell_test::project_base(cx.payload);
-    let payload_cwd = project.as_deref();
+    let payload_cwd = cx.folders.project.as_deref();
     let lens_ok = |e: &Effect| {
         (t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens)))
             && (t.via.is_empty() || e.route.via.iter().any(|w| via_matches(&t.via, w)))
@@ -89,7 +90,7 @@ pub(crate) fn eval_effect(
                 &built
             }
         };
-        return match eval_shell(&t.shell, &globs.path, a, cx.env, cx.payload, cx.cache) {
+        return match eval_shell(&t.shell, &globs.path, a, cx.env, cx.folders, cx.cache) {
             Judgement::Yes(shown) => {
                 // Name the route: the tool (and argument) the command came through.
                 let route = fx
@@ -385,7 +386,7 @@ fn earlier_read(t: &EffectTest, globs: &EffectGlobs, cx: &EffectContext<'_>) -> 
         outside: &t.earlier_read_outside,
         globs: &globs.earlier,
         env: cx.env,
-        payload_cwd: cx.payload.get("cwd").and_then(Value::as_str),
+        payload_cwd: cx.folders.cwd,
         cache: cx.cache,
     };
     m.reads()

@@ -6,16 +6,19 @@
 //! `stop_hook_active` and a per-turn continuation budget kept in a [`ContinuationLedger`].
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
 use super::ledger::{ContinuationLedger, StopBudget};
 use super::reasons::default_reason;
+use super::request::Request;
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
 };
 use crate::dialect::Dialect;
+use crate::effects::Effects;
 use crate::memory::SessionMemory;
 use crate::policy::{
     CodexAsk, DecisionValue, OnLoadError, OnUnsure, PolicyMeta, PolicyMode, Rewrite, Rule,
@@ -204,99 +207,27 @@ impl Engine {
         }
     }
 
-    /// Evaluate one payload at its seam.
-    ///
-    /// `payload` is the hook input as JSON (its `hook_event_name` is not re-read: `seam`
-    /// decides).
-    ///
-    /// # Errors
-    /// Never fails: a payload missing the fields a rule reads does not fire that rule, a
-    /// pattern that does not compile or a failed command hook becomes a warning in the
-    /// outcome, and a policy that failed to load fails closed per its `on_load_error`.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
-    ///
-    /// let policy = load_str(
-    ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
-    ///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\nreason = \"no rm -rf\"\n",
-    ///     "inline.toml",
-    ///     Scope::User,
-    ///     0,
-    /// );
-    /// let engine = Engine::new(DecisionTable::new(vec![policy]));
-    /// let payload = json!({
-    ///     "session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
-    ///     "tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}
-    /// });
-    /// let outcome = engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode);
-    /// assert_eq!(outcome.verdict(), Verdict::Deny);
-    /// assert_eq!(outcome.fired_ids(), ["no-rm"]);
-    /// ```
-    pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
-        crate::memory::in_current(|memory| self.evaluate_in(seam, payload, dialect, memory))
-    }
-
-    /// [`Engine::evaluate`] in an explicit session memory: what the session did earlier
-    /// (files it wrote, symlinks it created, paths it read) as the lenses and the
-    /// `earlier_read_inside` tests see it. [`Engine::evaluate`] is this with the memory
-    /// [`crate::memory::with_memory`] set, if any.
-    ///
-    /// ```
-    /// use seamguard_engine::memory::SessionMemory;
-    /// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, Verdict, load_str};
-    ///
-    /// let policy = load_str(
-    ///     "[[rule]]\nid = \"no-rm\"\nseam = \"pre-tool\"\ntool = \"Bash\"\n\
-    ///      when.command = { contains = \"rm -rf\" }\ndecision = \"deny\"\n",
-    ///     "inline.toml",
-    ///     Scope::User,
-    ///     0,
-    /// );
-    /// let engine = Engine::new(DecisionTable::new(vec![policy]));
-    /// let payload = serde_json::json!({"session_id": "s", "cwd": "/w",
-    ///     "hook_event_name": "PreToolUse", "tool_name": "Bash",
-    ///     "tool_input": {"command": "rm -rf /tmp/x"}});
-    /// let memory = SessionMemory::default();
-    /// let outcome = engine.evaluate_in(Seam::PreTool, &payload, Dialect::ClaudeCode, &memory);
-    /// assert_eq!(outcome.verdict(), Verdict::Deny);
-    /// ```
-    pub fn evaluate_in(
+    /// The outcome of `req`, and the call's effects when the evaluation of its payload
+    /// worked them out. `recheck`: see [`Engine::recheck`].
+    pub(super) fn evaluate_as(
         &self,
-        seam: Seam,
-        payload: &Value,
-        dialect: Dialect,
-        memory: &SessionMemory,
-    ) -> Outcome {
-        let memory = Some(memory).filter(|m| !m.is_empty());
-        self.evaluate_as(seam, payload, dialect, false, memory)
-    }
-
-    /// [`Engine::evaluate`] of a value handlers rewrote after a first evaluation: prompt
-    /// prepends and appends are not applied again (replacements and redactions are).
-    pub(crate) fn recheck(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
-        let memory = crate::memory::current();
-        self.evaluate_as(seam, payload, dialect, true, memory.as_deref())
-    }
-
-    fn evaluate_as(
-        &self,
-        seam: Seam,
-        payload: &Value,
-        dialect: Dialect,
+        req: &Request<'_>,
         recheck: bool,
-        memory: Option<&SessionMemory>,
-    ) -> Outcome {
+    ) -> (Outcome, Option<Rc<Effects>>) {
+        let Request {
+            seam,
+            payload,
+            dialect,
+            ..
+        } = *req;
+        let memory = req.memory();
         // Codex code mode: the tool calls inside an `exec` call, each judged as itself.
         if dialect == Dialect::Codex
             && let Some(out) = crate::readers::code_mode::judge(seam, payload, &|p| {
-                self.evaluate_as(seam, p, dialect, false, memory)
+                self.evaluate_as(&Request { payload: p, ..*req }, false).0
             })
         {
-            return out;
+            return (out, None);
         }
         let budget = StopBudget::read(seam, payload, self.ledger.as_deref());
         let mut st = Eval {
@@ -322,11 +253,9 @@ impl Engine {
 
         // One pass finds hooks and guards together (the command line is analysed once);
         // guards are re-checked only if the input changed before they run.
-        let (hooks_fired, guards_fired): (Vec<Fired>, Vec<Fired>) = self
-            .table
-            .fire_in(seam, payload, dialect, None, memory)
-            .into_iter()
-            .partition(|f| {
+        let firing = self.table.fire_in(seam, payload, dialect, None, memory);
+        let (hooks_fired, guards_fired): (Vec<Fired>, Vec<Fired>) =
+            firing.fired.into_iter().partition(|f| {
                 self.table
                     .rule(f.rule)
                     .is_none_or(|r| r.kind == RuleKind::Hook)
@@ -359,7 +288,7 @@ impl Engine {
                 l.set(&budget.key, 0);
             }
         }
-        out
+        (out, firing.effects)
     }
 
     /// Policies that failed to load: a warning each, and a deny where they fail closed.
@@ -418,13 +347,16 @@ impl Engine {
             };
             if self.hook(st, &f, rule) {
                 // Later rules see the rewritten prompt.
-                let refired = self.table.fire_in(
-                    st.seam,
-                    &st.current,
-                    st.dialect,
-                    Some(RuleKind::Hook),
-                    st.memory,
-                );
+                let refired = self
+                    .table
+                    .fire_in(
+                        st.seam,
+                        &st.current,
+                        st.dialect,
+                        Some(RuleKind::Hook),
+                        st.memory,
+                    )
+                    .fired;
                 let mut rest: Vec<Fired> =
                     refired.into_iter().filter(|x| x.rule > f.rule).collect();
                 fired.truncate(i);
@@ -719,13 +651,16 @@ impl Engine {
     /// Guards judge the final input (re-checked if hooks changed it).
     fn guards(&self, st: &mut Eval<'_>, mut fired: Vec<Fired>) {
         if st.input_changed {
-            fired = self.table.fire_in(
-                st.seam,
-                &st.current,
-                st.dialect,
-                Some(RuleKind::Guard),
-                st.memory,
-            );
+            fired = self
+                .table
+                .fire_in(
+                    st.seam,
+                    &st.current,
+                    st.dialect,
+                    Some(RuleKind::Guard),
+                    st.memory,
+                )
+                .fired;
         }
         for f in fired {
             let Some(rule) = self.table.rule(f.rule) else {

@@ -3,8 +3,11 @@
 //!
 //! In: a compiled [`SeamTable`], the payload, its matcher subjects, and a [`Sink`]. Out: the
 //! rules that fire in declaration order (local ids), each with the simple command its shell
-//! test matched and why a test was undecidable. A recording sink gets every rule of the
+//! test matched and why a test was undecidable, and the call's effects when a test needed
+//! them. A recording sink gets every rule of the
 //! seam instead of the candidates only, every field scanned.
+
+use std::rc::Rc;
 
 use regex_automata::{Input, PatternSet};
 use serde_json::Value;
@@ -12,6 +15,7 @@ use serde_json::Value;
 use super::pred::{Evaluation, bit, set_bit};
 use super::trace::Sink;
 use crate::compile::SeamTable;
+use crate::effects::Effects;
 use crate::memory::SessionMemory;
 use crate::policy::RuleKind;
 use crate::shell_env::ShellEnv;
@@ -19,6 +23,15 @@ use crate::shell_env::ShellEnv;
 /// A fired rule (local id), the command its shell test matched, why a test was undecidable,
 /// and whether that is because the call itself has an unresolved part.
 pub(crate) type LocalFired = (u32, Option<String>, Option<String>, bool);
+
+/// The rules that fire for one payload, and the call's effects if a test worked them out
+/// (the evaluation's own, so a caller need not find them again).
+pub(crate) struct Firing {
+    /// The fired rules, in declaration order.
+    pub(crate) fired: Vec<LocalFired>,
+    /// The effects of the tool call, when a test needed them.
+    pub(crate) effects: Option<Rc<Effects>>,
+}
 
 impl SeamTable {
     fn matched_buckets(&self, subjects: &[&str], out: &mut Vec<u32>) {
@@ -140,10 +153,10 @@ impl SeamTable {
         env: &ShellEnv,
         memory: Option<&SessionMemory>,
         sink: &mut S,
-    ) -> Vec<LocalFired> {
-        // The lenses and the path tests resolve each path on disk once per evaluation.
+    ) -> Firing {
+        // The lenses and the path tests resolve each path on disk once per evaluation (a
+        // memo: the same answers as without it).
         let _resolve = crate::paths::ResolveScope::enter();
-        let _evaluation = super::shell_test::EvaluationScope::enter();
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let (bits, matched_leaves) = self.scan::<S>(payload, &buckets);
@@ -190,6 +203,9 @@ impl SeamTable {
             let call_unsure = unsure.is_some() && cx.call_unsure();
             out.push((r, matched, unsure, call_unsure));
         }
-        out
+        Firing {
+            fired: out,
+            effects: cx.effects_found(),
+        }
     }
 }

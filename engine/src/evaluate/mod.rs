@@ -5,13 +5,16 @@
 //! * [`trace`]: the sink the evaluator reports to: a no-op for the hook, a recorder for
 //!   `explain`, so `explain` shows the very evaluation the hook ran;
 //! * [`engine`]: the seam evaluator (waterfall of hooks, command hooks, guards, merge) and
-//!   [`ledger`], the stop seams' continuation budget;
+//!   [`ledger`], the stop seams' continuation budget; [`decide`]: the ways into it;
+//! * [`request`]: what one decision depends on ([`Request`](crate::Request)) and gives back
+//!   ([`Decision`](crate::Decision));
 //! * [`reasons`]: the reason a verdict gets when its rule gives none;
 //! * `oracle` (feature `oracle`): the slow reference evaluator the property tests hold the
 //!   table to.
 
 pub(crate) mod command_hooks;
 pub(crate) mod concern;
+pub(crate) mod decide;
 pub(crate) mod effect_test;
 pub(crate) mod engine;
 pub(crate) mod fire;
@@ -20,6 +23,7 @@ pub(crate) mod ledger;
 pub(crate) mod oracle;
 pub(crate) mod pred;
 pub(crate) mod reasons;
+pub(crate) mod request;
 pub(crate) mod shell_test;
 pub(crate) mod trace;
 #[cfg(test)]

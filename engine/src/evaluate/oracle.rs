@@ -7,12 +7,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use globset::GlobBuilder;
 use serde_json::Value;
 
-use super::pred::direct;
-use super::shell_test::{Judgement, eval_shell};
+use super::pred::{direct, text_as_written};
+use super::shell_test::{Folders, Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
+use crate::memory::SessionMemory;
 use crate::policy::{Pred, Test};
 use crate::shell::analyze_command;
 use crate::shell_env::ShellEnv;
@@ -20,12 +20,23 @@ use crate::shell_env::ShellEnv;
 /// Evaluate a predicate the slow, obvious way.
 ///
 /// `positive` is the polarity: an undecidable shell test holds in positive position and
-/// fails under `not` / in `unless` (fail closed either way).
-pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bool) -> bool {
+/// fails under `not` / in `unless` (fail closed either way). `memory`: the session memory
+/// the call is judged in.
+pub(crate) fn naive_pred(
+    p: &Pred,
+    payload: &Value,
+    env: &ShellEnv,
+    memory: &SessionMemory,
+    positive: bool,
+) -> bool {
     match p {
-        Pred::All(k) => k.iter().all(|x| naive_pred(x, payload, env, positive)),
-        Pred::Any(k) => k.iter().any(|x| naive_pred(x, payload, env, positive)),
-        Pred::Not(x) => !naive_pred(x, payload, env, !positive),
+        Pred::All(k) => k
+            .iter()
+            .all(|x| naive_pred(x, payload, env, memory, positive)),
+        Pred::Any(k) => k
+            .iter()
+            .any(|x| naive_pred(x, payload, env, memory, positive)),
+        Pred::Not(x) => !naive_pred(x, payload, env, memory, !positive),
         Pred::Leaf(l) => {
             if let Test::Shell(t) = &l.test {
                 let globs = PathGlobs::build(t, &env.home);
@@ -42,7 +53,8 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
                         None => return false,
                     }
                 };
-                return match eval_shell(t, &globs, &a, env, payload, &RefCell::new(HashMap::new()))
+                let folders = Folders::of(payload);
+                return match eval_shell(t, &globs, &a, env, &folders, &RefCell::new(HashMap::new()))
                 {
                     Judgement::Yes(_) => true,
                     Judgement::No => false,
@@ -51,13 +63,14 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
             }
             if let Test::Effect(t) = &l.test {
                 let globs = crate::compile::pred::EffectGlobs::build(t, &env.home);
-                let fx = crate::effects::effects_of(payload, env);
+                let fx = crate::effects::effects_in(payload, env, memory);
                 let cache = RefCell::new(HashMap::new());
-                let memory = crate::memory::current();
+                let folders = Folders::of(payload);
                 let cx = super::effect_test::EffectContext {
                     env,
-                    memory: memory.as_deref(),
+                    memory: Some(memory).filter(|m| !m.is_empty()),
                     payload,
+                    folders: &folders,
                     cache: &cache,
                     runs: None,
                 };
@@ -75,21 +88,7 @@ pub(crate) fn naive_pred(p: &Pred, payload: &Value, env: &ShellEnv, positive: bo
             let Some(text) = l.field.resolve_text(payload) else {
                 return false;
             };
-            match &l.test {
-                Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text.as_ref())),
-                Test::Regex(ps) => ps
-                    .iter()
-                    .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(&text))),
-                Test::Glob(gs) => gs.iter().any(|g| {
-                    GlobBuilder::new(g)
-                        .literal_separator(true)
-                        .build()
-                        .is_ok_and(|g| g.compile_matcher().is_match(text.as_ref()))
-                }),
-                Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
-                Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
-                Test::Shell(_) | Test::Effect(_) => false,
-            }
+            text_as_written(&l.test, &text)
         }
     }
 }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::effect_test::{EffectContext, eval_effect, runs_analysis};
-use super::shell_test::{GlobCache, Judgement, eval_shell};
+use super::shell_test::{Folders, GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;
@@ -22,69 +22,13 @@ use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
 use crate::shell_env::ShellEnv;
 
-/// The effects kept for one payload while [`keeping_effects`] runs (the payload by address:
-/// it is borrowed, so unchanged, for as long as the slot is set).
-struct Kept {
-    payload: *const Value,
-    effects: Option<Rc<Effects>>,
-    /// Whether `effects` were known before the evaluations (then they use them).
-    known: bool,
-}
-
-thread_local! {
-    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
-}
-
-/// Run `f` (evaluations of `payload`) and return, with its result, the effects of the tool
-/// call the first evaluation of this very value (the same `&Value`, not a copy or a
-/// rewritten input) found, if one needed them: what [`crate::effects::effects_of`] gives
-/// for `payload` in the same session memory, without finding them again.
-///
-/// ```
-/// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, keeping_effects, load_str};
-/// use serde_json::json;
-///
-/// let policy = load_str(
-///     "[[rule]]\nid = \"no-env\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = [\"**/.env\"] }\ndecision = \"deny\"\n",
-///     "inline.toml", Scope::User, 0,
-/// );
-/// let engine = Engine::new(DecisionTable::new(vec![policy]));
-/// let payload = json!({"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse",
-///     "tool_name": "Bash", "tool_input": {"command": "cat .env"}});
-/// let (out, fx) = keeping_effects(&payload, || engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode));
-/// assert_eq!(out.fired_ids(), ["no-env"]);
-/// let fx = fx.expect("the rule read the call's effects");
-/// assert_eq!(fx.list, seamguard_engine::effects::effects_of(&payload, engine.table().env()).list);
-/// ```
-pub fn keeping_effects<R>(payload: &Value, f: impl FnOnce() -> R) -> (R, Option<Rc<Effects>>) {
-    keeping_known_effects(payload, None, f)
-}
-
-/// [`keeping_effects`] of a call whose effects are already `known` (found by
-/// [`crate::effects::effects_of`] for this very value in the session memory `f` evaluates in):
-/// the evaluations of `payload` use them instead of finding them again.
-pub fn keeping_known_effects<R>(
-    payload: &Value,
-    known: Option<Rc<Effects>>,
-    f: impl FnOnce() -> R,
-) -> (R, Option<Rc<Effects>>) {
-    let outer = KEPT.with(|k| {
-        k.borrow_mut().replace(Kept {
-            payload: std::ptr::from_ref(payload),
-            known: known.is_some(),
-            effects: known,
-        })
-    });
-    let r = f();
-    let kept = KEPT.with(|k| std::mem::replace(&mut *k.borrow_mut(), outer));
-    (r, kept.and_then(|k| k.effects))
-}
-
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
 /// of each command-line field (analysed once), glob operands expanded on disk (once), and
 /// the unsure / matched notes of the rule being evaluated.
 pub(crate) struct Evaluation<'a> {
     pub(crate) payload: &'a Value,
+    /// The payload's `cwd` and project folder, read once.
+    pub(crate) folders: Folders<'a>,
     pub(crate) expanded: GlobCache,
     pub(crate) bits: &'a [u64],
     pub(crate) env: &'a ShellEnv,
@@ -111,6 +55,7 @@ impl<'a> Evaluation<'a> {
     ) -> Evaluation<'a> {
         Evaluation {
             payload,
+            folders: Folders::of(payload),
             expanded: RefCell::new(HashMap::new()),
             bits,
             env,
@@ -228,13 +173,7 @@ impl<'a> Evaluation<'a> {
         self.effects
             .get_or_init(|| {
                 // Known before the evaluation (see `keeping_known_effects`).
-                let known = KEPT.with(|k| {
-                    k.borrow()
-                        .as_ref()
-                        .filter(|k| k.known && std::ptr::eq(k.payload, self.payload))
-                        .and_then(|k| k.effects.clone())
-                });
-                if let Some(fx) = known {
+                if let Some(fx) = crate::ambient::known_effects(self.payload) {
                     return fx;
                 }
                 // A shell test on `command` may have analysed the line already.
@@ -244,23 +183,19 @@ impl<'a> Evaluation<'a> {
                     .iter()
                     .find(|(n, _)| n == "command")
                     .map(|(_, a)| a.clone());
-                let fx = Rc::new(crate::effects::effects_with(
+                Rc::new(crate::effects::effects_with(
                     self.payload,
                     self.env,
                     command.as_deref(),
                     self.memory,
-                ));
-                KEPT.with(|k| {
-                    if let Some(k) = &mut *k.borrow_mut()
-                        && std::ptr::eq(k.payload, self.payload)
-                        && k.effects.is_none()
-                    {
-                        k.effects = Some(fx.clone());
-                    }
-                });
-                fx
+                ))
             })
             .clone()
+    }
+
+    /// The effects of the tool call if a test needed them (found at most once).
+    pub(crate) fn effects_found(&self) -> Option<Rc<Effects>> {
+        self.effects.get().cloned()
     }
 }
 
@@ -408,6 +343,7 @@ impl CPred {
                     env: cx.env,
                     memory: cx.memory,
                     payload: cx.payload,
+                    folders: &cx.folders,
                     cache: &cx.expanded,
                     runs: runs.as_deref(),
                 };
@@ -424,7 +360,7 @@ impl CPred {
                 let Some(a) = cx.analysis(field) else {
                     return yes_no(sink, false);
                 };
-                let tri = eval_shell(test, globs, &a, cx.env, cx.payload, &cx.expanded);
+                let tri = eval_shell(test, globs, &a, cx.env, &cx.folders, &cx.expanded);
                 judged(cx, positive, sink, tri, S::RECORDS.then_some(a))
             }
         }
@@ -469,6 +405,27 @@ pub(crate) fn bit(bits: &[u64], i: usize) -> bool {
 pub(crate) fn set_bit(bits: &mut [u64], i: usize) {
     if let Some(w) = bits.get_mut(i / 64) {
         *w |= 1u64 << (i % 64);
+    }
+}
+
+/// A text test on a field's text, each regex and glob compiled on its own as written: the
+/// plain reading `explain` and the reference evaluator judge a leaf by (the table's scans
+/// and prefilters must agree with it).
+pub(crate) fn text_as_written(test: &Test, text: &str) -> bool {
+    match test {
+        Test::Equals(v) => v.iter().any(|x| x.as_str() == Some(text)),
+        Test::Regex(ps) => ps
+            .iter()
+            .any(|p| crate::compile::regex::single(p).is_ok_and(|r| r.is_match(text))),
+        Test::Glob(gs) => gs.iter().any(|g| {
+            globset::GlobBuilder::new(g)
+                .literal_separator(true)
+                .build()
+                .is_ok_and(|g| g.compile_matcher().is_match(text))
+        }),
+        Test::Contains(cs) => cs.iter().any(|c| text.contains(c.as_str())),
+        Test::Prefix(ps) => ps.iter().any(|c| text.starts_with(c.as_str())),
+        Test::Shell(_) | Test::Effect(_) => false,
     }
 }
 

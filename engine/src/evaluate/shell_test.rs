@@ -280,11 +280,11 @@ pub(crate) fn eval_shell(
     globs: &PathGlobs,
     a: &ShellAnalysis,
     env: &ShellEnv,
-    payload: &Value,
+    folders: &Folders<'_>,
     cache: &GlobCache,
 ) -> Judgement {
-    let payload_cwd = payload.get("cwd").and_then(Value::as_str);
-    let project = project_base(payload);
+    let payload_cwd = folders.cwd;
+    let project = folders.project.as_deref();
     let mut unknown: Option<String> = None;
     for (k, c) in a.commands.iter().enumerate() {
         if c.program.is_empty() && t.programs.is_empty() && t.subcommands.is_empty() {
@@ -421,7 +421,7 @@ pub(crate) fn eval_shell(
                     outside: &t.path_outside,
                     globs,
                     env,
-                    payload_cwd: project.as_deref(),
+                    payload_cwd: project,
                     cache,
                 };
                 match place.holds(&o.text, o.dynamic, cwd) {
@@ -540,83 +540,36 @@ fn is_stream_device(path: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The folders a call's paths are placed against: the payload's `cwd` and the project folder
+/// ([`project_base`]). Read from the payload once per evaluation and handed to every shell
+/// and effect test, so a test's answer depends only on what it is given.
+pub(crate) struct Folders<'a> {
+    /// The payload's `cwd`.
+    pub(crate) cwd: Option<&'a str>,
+    /// The project folder when no project directory is configured ([`project_base`]).
+    pub(crate) project: Option<String>,
+}
+
+impl<'a> Folders<'a> {
+    /// The folders of `payload`.
+    pub(crate) fn of(payload: &'a Value) -> Folders<'a> {
+        Folders {
+            cwd: payload.get("cwd").and_then(Value::as_str),
+            project: project_base(payload),
+        }
+    }
+}
+
 /// The folder "the project" means for a payload when no project directory is configured:
 /// the session's project folder, not the folder the agent `cd`-ed into since. Claude Code
 /// keeps a session's transcript under `~/.claude/projects/<project folder, each character
 /// that is not a letter or digit written as '-'>/`: the payload's `cwd`, or the closest of
 /// its parent folders, whose name encodes to that folder name is the project. Otherwise
-/// the `cwd`.
-///
-/// Every shell and effect test of an evaluation asks for it: the last answer is kept per
-/// thread with the `cwd` and `transcript_path` it was found for, and found again only when
-/// they differ.
+/// the `cwd`. Found once per evaluation ([`Folders::of`]).
 pub(crate) fn project_base(payload: &Value) -> Option<String> {
-    // Within one evaluation the same payload is asked hundreds of times: answered without
-    // looking its fields up again.
-    let here = (std::ptr::from_ref(payload) as usize, EVALUATION.get());
-    if DEPTH.get() > 0 && ASKED_FOR.get() == Some(here) {
-        return LAST_PROJECT.with(|last| last.borrow().as_ref().map(|l| l.project.clone()));
-    }
     let cwd = payload.get("cwd").and_then(Value::as_str)?;
     let transcript = payload.get("transcript_path").and_then(Value::as_str);
-    ASKED_FOR.set(Some(here));
-    LAST_PROJECT.with(|last| {
-        if let Some(l) = &*last.borrow()
-            && l.cwd == cwd
-            && l.transcript.as_deref() == transcript
-        {
-            return Some(l.project.clone());
-        }
-        let project = find_project(cwd, transcript);
-        *last.borrow_mut() = Some(LastProject {
-            cwd: cwd.to_string(),
-            transcript: transcript.map(str::to_string),
-            project: project.clone(),
-        });
-        Some(project)
-    })
-}
-
-thread_local! {
-    /// The evaluation running on this thread (see [`EvaluationScope`]).
-    static EVALUATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// How many evaluation scopes are open on this thread.
-    static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    /// The payload (address) and evaluation [`LAST_PROJECT`] was last found for.
-    static ASKED_FOR: std::cell::Cell<Option<(usize, u64)>> = const { std::cell::Cell::new(None) };
-}
-
-/// While alive, one evaluation runs on this thread: its payload stays in place, so
-/// [`project_base`] answers it by address after the first time. Outside any scope a payload
-/// is always looked at (an address may be reused by another payload).
-pub(crate) struct EvaluationScope;
-
-impl EvaluationScope {
-    pub(crate) fn enter() -> EvaluationScope {
-        EVALUATION.set(EVALUATION.get().wrapping_add(1));
-        DEPTH.set(DEPTH.get().saturating_add(1));
-        ASKED_FOR.set(None);
-        EvaluationScope
-    }
-}
-
-impl Drop for EvaluationScope {
-    fn drop(&mut self) {
-        DEPTH.set(DEPTH.get().saturating_sub(1));
-        EVALUATION.set(EVALUATION.get().wrapping_add(1));
-        ASKED_FOR.set(None);
-    }
-}
-
-/// The project folder [`project_base`] found last on this thread, and what for.
-struct LastProject {
-    cwd: String,
-    transcript: Option<String>,
-    project: String,
-}
-
-thread_local! {
-    static LAST_PROJECT: RefCell<Option<LastProject>> = const { RefCell::new(None) };
+    Some(find_project(cwd, transcript))
 }
 
 /// [`project_base`] of a `cwd` and a transcript path.

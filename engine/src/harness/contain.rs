@@ -19,7 +19,8 @@ use super::{BoxFuture, HookContext, Reply};
 
 thread_local! {
     /// Depth of harness containment on this thread: a panic inside is caught and reported
-    /// through the harness (failures, error results), so the panic hook stays quiet.
+    /// through the harness (failures, error results), so the panic hook stays quiet. Read
+    /// only by the panic hook (whether to print); no decision reads it.
     static CONTAINED: Cell<u32> = const { Cell::new(0) };
 }
 

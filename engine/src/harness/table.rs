@@ -284,7 +284,10 @@ impl TablePart {
         let mut part = TablePart::default();
         for t in tables {
             let out = if recheck {
-                t.engine.recheck(seam, payload, dialect)
+                crate::ambient::in_memory(|memory| {
+                    t.engine
+                        .recheck(&crate::Request::new(seam, payload, dialect).in_memory(memory))
+                })
             } else {
                 t.evaluate(seam, payload, dialect)
             };

@@ -16,14 +16,15 @@
 //! through a remembered symlink is a read of its target (`through_links`), and
 //! `when.sends.earlier_read_inside` tests the remembered reads (taint).
 //!
-//! The decision path takes the memory as an argument: [`Engine::evaluate_in`],
+//! The decision path takes the memory as an argument: a [`Request`] to [`Engine::decide`],
 //! [`Engine::concerns_in`] and [`effects_in`]. The entry points without it
-//! ([`Engine::evaluate`], [`effects_of`], …) read the memory set for their duration with
-//! [`with_memory`] (a thread-local scope) and pass it on; without one, every lookup finds
-//! nothing and costs nothing. [`store::MemoryStore`] keeps it on disk for the
-//! hook (one process per call); `replay` keeps it in memory per recorded session.
+//! ([`Engine::evaluate`], [`effects_of`], …) read the memory a caller set around them with
+//! [`crate::with_memory`] once, at their entry, and pass it on; an empty memory makes
+//! every lookup find nothing and cost nothing. [`store::MemoryStore`] keeps it on disk for
+//! the hook (one process per call); `replay` keeps it in memory per recorded session.
 //!
-//! [`Engine::evaluate_in`]: crate::Engine::evaluate_in
+//! [`Request`]: crate::Request
+//! [`Engine::decide`]: crate::Engine::decide
 //! [`Engine::concerns_in`]: crate::Engine::concerns_in
 //! [`Engine::evaluate`]: crate::Engine::evaluate
 //! [`effects_in`]: crate::effects::effects_in
@@ -34,9 +35,7 @@ pub mod store;
 #[cfg(test)]
 mod tests;
 
-use std::cell::RefCell;
 use std::collections::HashSet;
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -326,43 +325,6 @@ impl SessionMemory {
             Entry::Read { path } => Some(path.as_str()),
             _ => None,
         })
-    }
-}
-
-thread_local! {
-    /// The memory of the session whose call is being judged on this thread.
-    static CURRENT: RefCell<Option<Rc<SessionMemory>>> = const { RefCell::new(None) };
-}
-
-/// Run `f` (an evaluation, a lens) with `memory` as the session memory in effect; the one
-/// in effect before is restored afterwards, also when `f` panics.
-pub fn with_memory<R>(memory: Rc<SessionMemory>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Rc<SessionMemory>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let prev = self.0.take();
-            CURRENT.with(|c| *c.borrow_mut() = prev);
-        }
-    }
-    let prev = CURRENT.with(|c| c.borrow_mut().replace(memory));
-    let _restore = Restore(prev);
-    f()
-}
-
-/// The session memory in effect, if any (and not empty).
-pub(crate) fn current() -> Option<Rc<SessionMemory>> {
-    CURRENT
-        .with(|c| c.borrow().clone())
-        .filter(|m| !m.is_empty())
-}
-
-/// Run `f` with the session memory in effect ([`with_memory`]), an empty one when none is:
-/// the bridge from the entry points that read the thread-local scope to the ones that take
-/// the memory explicitly.
-pub(crate) fn in_current<R>(f: impl FnOnce(&SessionMemory) -> R) -> R {
-    match CURRENT.with(|c| c.borrow().clone()) {
-        Some(m) => f(&m),
-        None => f(&SessionMemory::default()),
     }
 }
 

@@ -1,19 +1,22 @@
 //! Fixtures of the integration tests of both crates (this file is also a module of the root
 //! crate's test binary): hook payloads of both hosts and fresh scratch folders.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
-/// A new, empty folder `seamguard-<kind>-<pid>-<n>-<name>` in the temp folder.
+/// A new, empty folder `seamguard-<kind>-<name>-<pid>-<n>` in the temp folder.
 pub(crate) fn fresh_dir(kind: &str, name: &str) -> PathBuf {
+    new_dir_in(&std::env::temp_dir(), &format!("seamguard-{kind}-{name}"))
+}
+
+/// A new, empty folder `<prefix>-<pid>-<n>` in `base` (removed first if a run before left
+/// it).
+pub(crate) fn new_dir_in(base: &Path, prefix: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let p = std::env::temp_dir().join(format!(
-        "seamguard-{kind}-{}-{}-{name}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    let p = base.join(format!("{prefix}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&p);
     std::fs::create_dir_all(&p).unwrap();
     p

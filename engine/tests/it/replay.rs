@@ -14,7 +14,8 @@ use seamguard_engine::readers::{
     collect_files,
 };
 use seamguard_engine::{
-    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Scope, Seam, ShellEnv, load_dir,
+    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Request, Scope, Seam, ShellEnv,
+    load_dir,
 };
 
 use crate::support::root;
@@ -686,7 +687,7 @@ fn explain_traces_every_rule_of_the_seam() {
     let Some(e) = e else {
         panic!("hooklog-3.jsonl:495 not read");
     };
-    let x = explain(&engine, e.seam, &e.payload, e.dialect);
+    let x = explain(&engine, &Request::new(e.seam, &e.payload, e.dialect));
     assert_eq!(x.rules.len(), engine.table().seam_len(Seam::PreTool));
     assert_eq!(x.outcome.verdict().name(), "ask");
     for r in &x.rules {

@@ -1,15 +1,14 @@
 //! Scripts run by path: exact effects for scripts on disk, in the session memory, both, or
 //! neither; binaries; unreadable files; Makefiles; recursion.
 
-use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::json;
 
 use super::disk::MAX_SCRIPT;
 use super::{Disk, MakeCall, Makefile, read_script};
-use crate::effects::{Effects, What, effects_of};
-use crate::memory::{Entry, SessionMemory, with_memory};
+use crate::effects::{Effects, What, effects_in};
+use crate::memory::{Entry, SessionMemory};
 use crate::shell::Arg;
 use crate::shell_env::ShellEnv;
 
@@ -57,15 +56,13 @@ fn env() -> ShellEnv {
 
 /// The effects of a Bash call in `cwd`.
 fn bash(line: &str, cwd: &str) -> Effects {
-    let payload = json!({"cwd": cwd, "tool_name": "Bash", "tool_input": {"command": line}});
-    effects_of(&payload, &env())
+    bash_with(line, cwd, Vec::new())
 }
 
-/// The same, with a session memory in effect.
+/// The same, in a session memory holding `entries`.
 fn bash_with(line: &str, cwd: &str, entries: Vec<Entry>) -> Effects {
-    with_memory(Rc::new(SessionMemory::from_entries(entries)), || {
-        bash(line, cwd)
-    })
+    let payload = json!({"cwd": cwd, "tool_name": "Bash", "tool_input": {"command": line}});
+    effects_in(&payload, &env(), &SessionMemory::from_entries(entries))
 }
 
 /// One line per effect: what it does (paths shown relative to `dir`), then its wrappers.

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::harness::{BoxFuture, Tool, ToolCall, ToolError};
+use tokio_util::sync::CancellationToken;
+
+use crate::harness::{BoxFuture, Next, Tool, ToolCall, ToolError, ToolResult, Wrapper};
 
 /// Answers each call with the next scripted result (`Ok("done")` once the script is
 /// exhausted), after `delay`.
@@ -63,4 +65,12 @@ impl Tool for Scripted {
 /// A sealed shell call.
 pub(super) fn call() -> ToolCall {
     ToolCall::new("Bash", json!({ "command": "make" }), "s", "/w")
+}
+
+/// Dispatch [`call`] to `tool` through `wrappers`, never cancelled.
+pub(super) async fn dispatch(wrappers: &[Box<dyn Wrapper>], tool: &Scripted) -> ToolResult {
+    let call = call();
+    Next::new(wrappers, tool, &call, &CancellationToken::new())
+        .run()
+        .await
 }

@@ -1,8 +1,8 @@
 use serde_json::json;
 
 use super::Retry;
-use crate::harness::wrap::mock::{Scripted, call};
-use crate::harness::{ExecError, Next, ToolResult, Wrapper};
+use crate::harness::wrap::mock::{Scripted, dispatch};
+use crate::harness::{ExecError, ToolResult, Wrapper};
 
 fn retry(attempts: u32) -> Vec<Box<dyn Wrapper>> {
     vec![Box::new(Retry { attempts })]
@@ -11,15 +11,8 @@ fn retry(attempts: u32) -> Vec<Box<dyn Wrapper>> {
 #[tokio::test]
 async fn runs_again_until_a_success() {
     let tool = Scripted::new([Err("a".into()), Err("b".into()), Ok(json!(3))]);
-    let (wrappers, call) = (retry(3), call());
-    let r = Next::new(
-        &wrappers,
-        &tool,
-        &call,
-        &tokio_util::sync::CancellationToken::new(),
-    )
-    .run()
-    .await;
+    let wrappers = retry(3);
+    let r = dispatch(&wrappers, &tool).await;
     assert_eq!(r, ToolResult::ok(json!(3)));
     assert_eq!(tool.calls(), 3);
 }
@@ -27,15 +20,8 @@ async fn runs_again_until_a_success() {
 #[tokio::test]
 async fn a_success_is_not_repeated() {
     let tool = Scripted::new([Ok(json!(1))]);
-    let (wrappers, call) = (retry(5), call());
-    let r = Next::new(
-        &wrappers,
-        &tool,
-        &call,
-        &tokio_util::sync::CancellationToken::new(),
-    )
-    .run()
-    .await;
+    let wrappers = retry(5);
+    let r = dispatch(&wrappers, &tool).await;
     assert!(!r.is_error);
     assert_eq!(tool.calls(), 1);
 }
@@ -43,15 +29,8 @@ async fn a_success_is_not_repeated() {
 #[tokio::test]
 async fn gives_up_after_the_attempts_with_the_last_failure() {
     let tool = Scripted::new([Err("a".into()), Err("b".into()), Err("c".into())]);
-    let (wrappers, call) = (retry(2), call());
-    let r = Next::new(
-        &wrappers,
-        &tool,
-        &call,
-        &tokio_util::sync::CancellationToken::new(),
-    )
-    .run()
-    .await;
+    let wrappers = retry(2);
+    let r = dispatch(&wrappers, &tool).await;
     assert_eq!(
         r.error,
         Some(ExecError::Tool {
@@ -64,15 +43,8 @@ async fn gives_up_after_the_attempts_with_the_last_failure() {
 #[tokio::test]
 async fn zero_attempts_still_dispatch_once() {
     let tool = Scripted::new([Err("a".into())]);
-    let (wrappers, call) = (retry(0), call());
-    let r = Next::new(
-        &wrappers,
-        &tool,
-        &call,
-        &tokio_util::sync::CancellationToken::new(),
-    )
-    .run()
-    .await;
+    let wrappers = retry(0);
+    let r = dispatch(&wrappers, &tool).await;
     assert!(r.is_error);
     assert_eq!(tool.calls(), 1);
 }
