@@ -328,7 +328,8 @@ pub fn explain(engine: &Engine, req: &Request<'_>) -> Explanation {
     } = *req;
     let table = engine.table();
     let subj = subjects(seam, payload, dialect);
-    let outcome = engine.decide(req).outcome;
+    let decided = engine.decide(req);
+    let outcome = decided.outcome;
     let fired_ids = outcome.fired_ids();
     let mut rules = Vec::new();
     let cx = Ctx {
@@ -391,11 +392,12 @@ pub fn explain(engine: &Engine, req: &Request<'_>) -> Explanation {
         encoded.push((d, o, e));
     }
     let effects = if seam.matcher_subject() == crate::seam::MatcherSubject::ToolName {
-        crate::effects::effects_in(payload, table.env(), req.memory)
-            .list
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        // The effects the decision found, when a rule needed them; else found here (the same
+        // value: the same payload, environment and session memory).
+        let fx = decided.effects.unwrap_or_else(|| {
+            std::rc::Rc::new(crate::effects::effects_in(payload, table.env(), req.memory))
+        });
+        fx.list.iter().map(ToString::to_string).collect()
     } else {
         Vec::new()
     };
