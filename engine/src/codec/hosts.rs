@@ -28,7 +28,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Encoded, cap_chars};
+use super::output::{Encoded, add_context, cap_chars, text_of};
 use crate::decision::{ContinuationDecision, Outcome, Verdict};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
@@ -347,6 +347,18 @@ enum PreTool {
     Nothing,
 }
 
+impl PreTool {
+    /// The decision word and message to send, if any; with nothing to say, a `halt` denies.
+    fn answer(self, halt: Option<&String>) -> Option<(&'static str, Option<String>)> {
+        match self {
+            PreTool::Deny(r) => Some(("deny", Some(r))),
+            PreTool::Ask(r) => Some(("ask", Some(r))),
+            PreTool::Allow => Some(("allow", None)),
+            PreTool::Nothing => halt.map(|h| ("deny", Some(h.clone()))),
+        }
+    }
+}
+
 /// The pre-tool answer: a halt denies (a pre-tool event cannot stop the agent in Cursor or
 /// Copilot CLI); an ask where `ask_enforced` is false denies with how to approve it.
 fn pre_tool(
@@ -382,11 +394,7 @@ pub(crate) fn encode_host(
 ) -> Encoded {
     let mut stderr_lines: Vec<String> = outcome.warnings.clone();
     let Some(seam) = outcome.seam else {
-        return Encoded {
-            stdout: String::new(),
-            stderr: stderr_lines.join("\n"),
-            exit_code: 0,
-        };
+        return Encoded::quiet(&stderr_lines);
     };
     let reason = cap_chars(outcome.reason_text());
     let context = outcome.context_text();
@@ -437,18 +445,13 @@ pub(crate) fn encode_host(
                         let text = outcome
                             .redacted_response
                             .as_ref()
-                            .map(|r| match r {
-                                Value::String(s) => s.clone(),
-                                other => other.to_string(),
-                            })
+                            .map(text_of)
                             .filter(|t| !t.trim().is_empty())
                             .unwrap_or_else(|| "[REDACTED]".to_string());
                         hso.insert("tool_output".into(), json!(text));
-                        if let Some(c) = &context {
-                            hso.insert("additionalContext".into(), json!(c));
-                        }
-                    } else if let Some(c) = &context {
-                        hso.insert("additionalContext".into(), json!(c));
+                        add_context(&mut hso, context.as_deref());
+                    } else {
+                        add_context(&mut hso, context.as_deref());
                     }
                     if outcome.rewritten_prompt.is_some() {
                         dropped("a prompt rewrite", "Gemini CLI", event);
@@ -462,9 +465,7 @@ pub(crate) fn encode_host(
                     }
                 }
                 Seam::SessionStart => {
-                    if let Some(c) = &context {
-                        hso.insert("additionalContext".into(), json!(c));
-                    }
+                    add_context(&mut hso, context.as_deref());
                 }
                 _ => {}
             }
@@ -497,12 +498,8 @@ pub(crate) fn encode_host(
             match seam {
                 Seam::PreTool => {
                     let ask_enforced = CURSOR_ASK_EVENTS.contains(&event);
-                    let answer = match pre_tool(outcome, &reason, ask_enforced, "Cursor", event) {
-                        PreTool::Deny(r) => Some(("deny", Some(r))),
-                        PreTool::Ask(r) => Some(("ask", Some(r))),
-                        PreTool::Allow => Some(("allow", None)),
-                        PreTool::Nothing => halt.clone().map(|h| ("deny", Some(h))),
-                    };
+                    let answer = pre_tool(outcome, &reason, ask_enforced, "Cursor", event)
+                        .answer(halt.as_ref());
                     if let Some((permission, message)) = answer {
                         top.insert("permission".into(), json!(permission));
                         if let Some(msg) = message {
@@ -545,12 +542,8 @@ pub(crate) fn encode_host(
                 _ => seam.event_name(),
             });
             if seam == Seam::PreTool {
-                let answer = match pre_tool(outcome, &reason, true, "Copilot CLI", event) {
-                    PreTool::Deny(r) => Some(("deny", Some(r))),
-                    PreTool::Ask(r) => Some(("ask", Some(r))),
-                    PreTool::Allow => Some(("allow", None)),
-                    PreTool::Nothing => halt.clone().map(|h| ("deny", Some(h))),
-                };
+                let answer =
+                    pre_tool(outcome, &reason, true, "Copilot CLI", event).answer(halt.as_ref());
                 if let Some((decision, message)) = answer {
                     top.insert("permissionDecision".into(), json!(decision));
                     if let Some(msg) = message {
@@ -565,16 +558,8 @@ pub(crate) fn encode_host(
                 dropped("an answer", "Copilot CLI", event);
             }
         }
-        Dialect::ClaudeCode | Dialect::Codex => return super::encode(outcome, dialect),
+        // Never routed here: `encode` answers Claude Code and Codex itself.
+        Dialect::ClaudeCode | Dialect::Codex => {}
     }
-    let stdout = if top.is_empty() {
-        String::new()
-    } else {
-        format!("{}\n", Value::Object(top))
-    };
-    Encoded {
-        stdout,
-        stderr: stderr_lines.join("\n"),
-        exit_code: 0,
-    }
+    Encoded::answer(top, &stderr_lines)
 }
