@@ -5,7 +5,38 @@
 //! In: the rule's spanned table and its seam. Out: an [`Action`] and the number of action
 //! keys that were given.
 
-use super::*;
+use toml::de::{DeTable, DeValue};
+
+use super::options::*;
+use super::session::*;
+use crate::model::*;
+use crate::seam::{ActionKind, Seam};
+
+/// The action a rule key sets, if it is an action key.
+pub(super) fn action_of(key: &str) -> Option<ActionKind> {
+    Some(match key {
+        "decision" => ActionKind::Decision,
+        "context" => ActionKind::Context,
+        "rewrite" => ActionKind::Rewrite,
+        "redact" => ActionKind::Redact,
+        "feedback" => ActionKind::Feedback,
+        "continue_with" | "max_continuations" => ActionKind::ContinueWith,
+        "halt" => ActionKind::Halt,
+        "run" => ActionKind::Run,
+        "suppress_prompt" => ActionKind::Decision,
+        _ => return None,
+    })
+}
+
+/// The seams that can take action `a`, as a comma-separated list for a diagnostic.
+pub(super) fn seams_allowing(a: ActionKind) -> String {
+    Seam::ALL
+        .iter()
+        .filter(|s| s.allows(a))
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The keys of a `rewrite` table.
 pub(super) const REWRITE_KEYS: &[&str] = &["regex", "replace", "prepend", "append"];

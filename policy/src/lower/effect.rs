@@ -7,8 +7,9 @@
 //! [`Test::Effect`], with every key that does not apply to the effect kind reported at its
 //! span.
 
-use super::cond::{lower_shell_key, path_specs};
-use super::*;
+use super::session::*;
+use super::shell_test::*;
+use crate::model::*;
 
 /// The shell-aware keys `runs` takes (today's `when.command` shell tests).
 const RUN_KEYS: &[&str] = &[

@@ -3,7 +3,12 @@
 //! In: one spanned `[[test]]` table. Out: a [`PolicyTest`]: the hook payload built from
 //! `event` and what the outcome must be.
 
-use super::*;
+use serde_json::{Map, Value};
+use toml::de::{DeTable, DeValue};
+
+use super::session::*;
+use crate::model::*;
+use crate::seam::Seam;
 
 /// The keys of a `[[test]]` example.
 pub(super) const EXAMPLE_KEYS: &[&str] = &[

@@ -23,13 +23,14 @@
 //!     "post-tool-failure", "subagent-start"]);
 //! ```
 
-use super::action::{REDACT_KEYS, REWRITE_KEYS, RUN_ACTION_KEYS};
-use super::cond::TEST_KEYS;
+use super::action::{REDACT_KEYS, REWRITE_KEYS, RUN_ACTION_KEYS, action_of};
 use super::effect::keys_of;
 use super::example::EXAMPLE_KEYS;
 use super::meta::POLICY_KEYS;
-use super::rule::{GUARD_KEYS, RULE_KEYS, action_of};
-use super::*;
+use super::rule::{GUARD_KEYS, RULE_KEYS};
+use super::shell_test::TEST_KEYS;
+use crate::model::{EffectKind, FIELD_ALIASES};
+use crate::seam::{MatcherSubject, Seam};
 
 /// One key of a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -360,6 +361,9 @@ pub fn tables() -> Result<Vec<Table>, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lower::load_str;
+    use crate::model::{Scope, Severity};
+    use crate::seam::ActionKind;
 
     const RULE: &str = "[[rule]]\nid = \"r\"\n";
 

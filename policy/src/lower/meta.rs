@@ -2,7 +2,14 @@
 //!
 //! In: the document root. Out: [`PolicyMeta`], defaults where a key is absent.
 
-use super::*;
+use std::path::Path;
+use std::sync::Arc;
+
+use toml::de::DeTable;
+
+use super::session::*;
+use crate::matcher::MatcherMode;
+use crate::model::*;
 
 /// The keys of the `[policy]` table.
 pub(super) const POLICY_KEYS: &[&str] = &[

@@ -4,7 +4,14 @@
 //! [`Source`]; or `None` with every problem reported (a broken rule is skipped, the other
 //! rules of the file still load).
 
-use super::*;
+use toml::de::DeTable;
+
+use super::action::*;
+use super::cond::*;
+use super::session::*;
+use crate::matcher::{Matcher, MatcherMode};
+use crate::model::*;
+use crate::seam::{MatcherSubject, Seam};
 
 /// The keys of a `[[rule]]`: the keys a `[[guard]]` shares first ([`GUARD_KEYS`]), then the
 /// actions only a hook rule can take.
@@ -32,30 +39,6 @@ pub(super) const RULE_KEYS: &[&str] = &[
 
 /// The keys of a `[[guard]]`: a guard can only deny (with `reason`) or abstain.
 pub(super) const GUARD_KEYS: &[&str] = RULE_KEYS.split_at(8).0;
-
-pub(super) fn action_of(key: &str) -> Option<ActionKind> {
-    Some(match key {
-        "decision" => ActionKind::Decision,
-        "context" => ActionKind::Context,
-        "rewrite" => ActionKind::Rewrite,
-        "redact" => ActionKind::Redact,
-        "feedback" => ActionKind::Feedback,
-        "continue_with" | "max_continuations" => ActionKind::ContinueWith,
-        "halt" => ActionKind::Halt,
-        "run" => ActionKind::Run,
-        "suppress_prompt" => ActionKind::Decision,
-        _ => return None,
-    })
-}
-
-pub(super) fn seams_allowing(a: ActionKind) -> String {
-    Seam::ALL
-        .iter()
-        .filter(|s| s.allows(a))
-        .map(|s| s.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 pub(super) struct PolicyHeader {
     pub(super) meta: PolicyMeta,

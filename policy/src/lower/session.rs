@@ -5,7 +5,15 @@
 //! In: spanned TOML values of one file. Out: typed values (`String`, `bool`, `i64`, tables),
 //! or an error diagnostic and `None`.
 
-use super::*;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::options::*;
+use crate::model::*;
 
 pub(super) struct LineIndex<'s> {
     pub(super) src: &'s str,

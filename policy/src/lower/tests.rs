@@ -1,6 +1,8 @@
 //! Unit tests of the lowering: diagnostics and their locations.
 
-use super::*;
+use super::action::parse_duration_ms;
+use super::load::load_str;
+use crate::model::*;
 
 fn errors(src: &str) -> Vec<String> {
     load_str(src, "p.toml", Scope::User, 0)
@@ -14,6 +16,14 @@ fn errors(src: &str) -> Vec<String> {
 fn assert_error(src: &str, pred: impl Fn(&String) -> bool) {
     let e = errors(src);
     assert!(e.iter().any(pred), "{e:#?}");
+}
+
+/// `src` loaded as `p.toml` on its own with its lists resolved, and its diagnostics as text.
+fn resolved(src: &str) -> (Vec<LoadedPolicy>, Vec<String>) {
+    let mut set = vec![load_str(src, "p.toml", Scope::User, 0)];
+    crate::lists::resolve(&mut set);
+    let msgs = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    (set, msgs)
 }
 
 #[test]
@@ -281,14 +291,9 @@ fn lists_resolve_across_files_and_layers_stay_monotone() {
 
 #[test]
 fn an_unknown_list_is_an_error_at_the_reference_and_drops_the_rule() {
-    let mut set = vec![load_str(
+    let (set, msgs) = resolved(
         "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = \"@secret_path\" }\ndecision = \"deny\"\n",
-        "p.toml",
-        Scope::User,
-        0,
-    )];
-    crate::lists::resolve(&mut set);
-    let msgs: Vec<String> = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    );
     assert_eq!(
         msgs,
         [
@@ -407,14 +412,9 @@ fn test_shorthands_build_pre_tool_events() {
 
 #[test]
 fn an_invalid_glob_in_a_list_used_as_paths_is_an_error_where_it_is_used() {
-    let mut set = vec![load_str(
+    let (set, msgs) = resolved(
         "[lists]\nbad = [\"src/[oops\"]\nhosts = [\"[oops\"]\n[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = \"@bad\" }\ndecision = \"deny\"\n[[rule]]\nid = \"h\"\nseam = \"pre-tool\"\nwhen.sends = { host_in = \"@hosts\" }\ndecision = \"ask\"\n",
-        "p.toml",
-        Scope::User,
-        0,
-    )];
-    crate::lists::resolve(&mut set);
-    let msgs: Vec<String> = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    );
     assert_eq!(msgs.len(), 1, "{msgs:#?}");
     assert!(
         msgs[0].starts_with("p.toml:7:30: error: invalid glob `src/[oops` in list `@bad`"),
@@ -433,14 +433,9 @@ fn an_invalid_glob_in_a_list_used_as_paths_is_an_error_where_it_is_used() {
 
 #[test]
 fn an_unknown_list_names_the_closest_defined_one() {
-    let mut set = vec![load_str(
+    let (_, msgs) = resolved(
         "[lists]\nsecret_paths = [\"**/.env\"]\n[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.reads = { path_inside = \"@secret_path\" }\ndecision = \"deny\"\n",
-        "p.toml",
-        Scope::User,
-        0,
-    )];
-    crate::lists::resolve(&mut set);
-    let msgs: Vec<String> = set[0].diagnostics.iter().map(|d| d.to_string()).collect();
+    );
     assert_eq!(
         msgs,
         [
