@@ -1,7 +1,7 @@
 //! What a written file will do when it runs: the content of files that are executed without
 //! anyone asking (shell start-up files, git hooks, `.envrc`, cron tables, systemd units, npm
-//! lifecycle scripts, editor tasks that run on folder open, launchd agents and daemons) goes
-//! through the shell lens.
+//! lifecycle scripts, editor tasks that run on folder open, launchd agents and daemons) is
+//! pushed, line by line, as nested items for the shell lens.
 //!
 //! In: the effects the lenses found (a `write` with its content, from any route). Out: the
 //! effects of that content added to the call, each route marked `via "runs from <path>"`, so
@@ -12,9 +12,9 @@
 
 use serde_json::Value;
 
-use super::executed::{Runs, runs_of};
-use super::model::{Effect, Effects, What};
-use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+use super::executed::{Runs, cron_commands, runs_of};
+use super::model::{Effects, Route, What};
+use super::nested::{Nest, Nested, Text};
 use crate::shell_env::ShellEnv;
 
 /// The npm lifecycle scripts that run on `npm install` / `npm ci` / publish without being
@@ -34,34 +34,6 @@ const NPM_LIFECYCLE: &[&str] = &[
 
 /// Largest content analysed, in bytes (256 KiB); a longer write is judged by its path only.
 const MAX_CONTENT: usize = 256 * 1024;
-
-/// The command of every job line of a cron table (`user_field`: system tables name a user
-/// before the command): after the five schedule fields or an `@reboot`-style nickname;
-/// comments and `NAME=value` lines skipped.
-pub(crate) fn cron_commands(content: &str, user_field: bool) -> Vec<String> {
-    content
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        // `NAME=value` lines set the environment of the jobs.
-        .filter(|l| {
-            let first = l.split_whitespace().next().unwrap_or("");
-            !first.contains('=') || first.starts_with('@')
-        })
-        .filter_map(|l| {
-            let fields = if l.starts_with('@') { 1 } else { 5 };
-            let skip = fields + usize::from(user_field);
-            let mut rest = l;
-            for _ in 0..skip {
-                rest = rest.trim_start();
-                let end = rest.find(char::is_whitespace)?;
-                rest = &rest[end..];
-            }
-            let cmd = rest.trim();
-            (!cmd.is_empty()).then(|| cmd.to_string())
-        })
-        .collect()
-}
 
 /// The command lines a file of kind `runs` holds.
 fn commands(runs: Runs, content: &str) -> Vec<String> {
@@ -140,9 +112,10 @@ fn launchd_command(content: &str) -> Option<String> {
         .map(|p| p.into_owned())
 }
 
-/// Add the effects of the content of every written file that runs by itself.
-pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv) {
-    let mut derived: Vec<Effect> = Vec::new();
+/// Add the effects of the content of every written file that runs by itself: each command
+/// line of it goes to `nest` as a nested item.
+pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv, nest: &dyn Nest) {
+    let mut derived = Effects::default();
     for e in &fx.list {
         let What::Write {
             path,
@@ -166,16 +139,24 @@ pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv) {
             .rsplit_once('/')
             .map(|(d, _)| d)
             .filter(|d| !d.is_empty());
+        let route = Route {
+            tool: e.route.tool.clone(),
+            lens: e.route.lens,
+            argument: e.route.argument.clone(),
+            command: None,
+            via: vec![format!("runs from {}", path.text)],
+        };
         for line in commands(runs, content) {
-            let a = BrushAnalyzer.analyze(&line, dir);
-            let mut inner = Effects::default();
-            super::shell::lens_analysis(&e.route.tool, &e.route.argument, &a, env, &mut inner);
-            for mut d in inner.list {
-                d.route.lens = e.route.lens;
-                d.route.via.insert(0, format!("runs from {}", path.text));
-                derived.push(d);
-            }
+            let item = Nested {
+                text: Text::Line(&line),
+                who: "",
+                shown: "",
+                route: &route,
+                cwd: dir,
+                depth: 0,
+            };
+            nest.nest(item, env, &mut derived);
         }
     }
-    fx.list.extend(derived);
+    fx.list.extend(derived.list);
 }

@@ -2,7 +2,7 @@
 //! systemd units, `package.json` lifecycle scripts, editor tasks, launchd property lists.
 //!
 //! In: an absolute path. Out: how the file keeps the commands that run from it ([`Runs`]), if
-//! it is one. A leaf: the content lens reads what such a file will run, the session memory
+//! it is one; the commands of a cron table ([`cron_commands`]). A leaf: the content lens reads what such a file will run, the session memory
 //! keeps the content of files written there.
 
 /// How a file that runs keeps its commands.
@@ -76,4 +76,32 @@ pub(crate) fn runs_of(path: &str) -> Option<Runs> {
 /// cron table, a unit, …).
 pub(crate) fn runs_by_itself(path: &str) -> bool {
     runs_of(path).is_some()
+}
+
+/// The command of every job line of a cron table (`user_field`: system tables name a user
+/// before the command): after the five schedule fields or an `@reboot`-style nickname;
+/// comments and `NAME=value` lines skipped.
+pub(crate) fn cron_commands(content: &str, user_field: bool) -> Vec<String> {
+    content
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        // `NAME=value` lines set the environment of the jobs.
+        .filter(|l| {
+            let first = l.split_whitespace().next().unwrap_or("");
+            !first.contains('=') || first.starts_with('@')
+        })
+        .filter_map(|l| {
+            let fields = if l.starts_with('@') { 1 } else { 5 };
+            let skip = fields + usize::from(user_field);
+            let mut rest = l;
+            for _ in 0..skip {
+                rest = rest.trim_start();
+                let end = rest.find(char::is_whitespace)?;
+                rest = &rest[end..];
+            }
+            let cmd = rest.trim();
+            (!cmd.is_empty()).then(|| cmd.to_string())
+        })
+        .collect()
 }

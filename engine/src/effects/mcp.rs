@@ -1127,7 +1127,7 @@ impl<'a> Walk<'a> {
                 .then(|| Value::String(format!("{program} {line}")))
         });
         let v = prefixed.as_ref().unwrap_or(v);
-        super::shell::lens_value(self.tool, ptr, v, base, self.env, &mut inner);
+        super::dispatch::shell_value(self.tool, ptr, v, base, self.env, &mut inner);
         for mut e in inner.list {
             e.route.tool = self.tool.to_string();
             e.route.lens = Some(Lens::Mcp);

@@ -26,8 +26,10 @@
 //! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs`,
 //! `when.destroys`, `when.configures` and `when.grants`.
 
+pub(crate) mod code_runs;
 pub(crate) mod content;
 pub(crate) mod copies;
+pub(crate) mod dispatch;
 pub(crate) mod executed;
 pub(crate) mod files;
 pub(crate) mod grants;
@@ -37,6 +39,7 @@ pub(crate) mod inline;
 pub(crate) mod language;
 pub(crate) mod mcp;
 pub(crate) mod model;
+pub(crate) mod nested;
 pub(crate) mod programs;
 pub(crate) mod scripts;
 pub mod settings;
@@ -136,7 +139,7 @@ pub(crate) fn effects_with(
     if let Value::String(line) = input
         && SHELL_TOOLS.contains(&tool)
     {
-        shell::lens_value(tool, "", &Value::String(line.clone()), cwd, env, &mut fx);
+        dispatch::shell_value(tool, "", &Value::String(line.clone()), cwd, env, &mut fx);
         derived(payload, &mut fx, env, memory);
         return fx;
     }
@@ -162,7 +165,7 @@ pub(crate) fn effects_with(
         files::lens(tool, input, cwd, &mut fx);
     } else if tool == "PowerShell" || inline::is_powershell_call(payload) {
         // The `PowerShell` tool, or a Codex shell call on Windows whose line is PowerShell.
-        inline::powershell_tool(tool, input, cwd, env, &mut fx);
+        dispatch::powershell_tool(tool, input, cwd, env, &mut fx);
     } else if tool == "write_stdin" {
         typed(tool, input, cwd, env, &mut fx);
     } else if let Some(Value::Array(items)) = shell::command_of(tool, input)
@@ -174,7 +177,7 @@ pub(crate) fn effects_with(
         // A list of command lines (`["rm -rf ~"]`): its first item is no program name, so
         // this is not an argv. Judged as lines.
         let lines: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-        shell::lens_value(
+        dispatch::shell_value(
             tool,
             "",
             &Value::String(lines.join("\n")),
@@ -184,8 +187,8 @@ pub(crate) fn effects_with(
         );
     } else if let Some(cmd) = shell::command_of(tool, input) {
         match command.filter(|_| input.get("command").is_some_and(|c| std::ptr::eq(c, cmd))) {
-            Some(a) => shell::lens_analysis(tool, "", a, env, &mut fx),
-            None => shell::lens_value(tool, "", cmd, cwd, env, &mut fx),
+            Some(a) => dispatch::shell_analysis(tool, "", a, env, &mut fx),
+            None => dispatch::shell_value(tool, "", cmd, cwd, env, &mut fx),
         }
     } else if !host_tools::is_inert(tool, input) {
         // A tool no lens knows (a newer host's, a plugin's): its arguments are read as an
@@ -207,7 +210,7 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     copies::secret_variables_written(fx);
     copies::through_copies(fx, env, memory);
     scripts::scripts_run(fx, env, memory);
-    content::executed_content(fx, env);
+    content::executed_content(fx, env, &dispatch::Dispatch);
     settings::settings_changes(payload, fx, env);
     hook_programs::guard_programs_replaced(payload, fx, env);
     grants::setuid_grants(fx);
@@ -301,5 +304,5 @@ fn typed(tool: &str, input: &Value, cwd: Option<&str>, env: &ShellEnv, fx: &mut 
     {
         a.unsure = None;
     }
-    shell::lens_analysis(tool, "/chars", &a, env, fx);
+    dispatch::shell_analysis(tool, "/chars", &a, env, fx);
 }

@@ -71,12 +71,10 @@ mod sources;
 #[cfg(test)]
 mod tests;
 
-use super::programs::{Parsed, Role, stdin_language};
+use super::code_runs::CodeRun;
+use super::nested::{Nest, Nested, Text};
 use super::{Effects, Route, What};
-use crate::shell::{
-    Arg, BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
-    analyze_words,
-};
+use crate::shell::MAX_DEPTH;
 use crate::shell_env::ShellEnv;
 
 pub(crate) use super::language::Language;
@@ -91,92 +89,6 @@ use collect::{Collect, Found};
 use resolve::{Bindings, Budget, MAX_STEPS, Partial, Res};
 use rounds::{Rounds, read_in_rounds, rounds_from_fields};
 
-/// Code an interpreter on a command line runs: who runs it, its language, the code, and the
-/// argument vector the code sees.
-#[derive(Debug, Clone)]
-pub(crate) struct CodeRun {
-    /// How it runs, for the route's `via` (`python3 -c`, `node <<stdin`, `deno eval`).
-    pub(crate) who: String,
-    /// Its language.
-    pub(crate) lang: Language,
-    /// The code as the shell passes it.
-    pub(crate) code: Arg,
-    /// `sys.argv` / `process.argv` as the code sees it; `None` for an argument known only at
-    /// run time.
-    pub(crate) argv: Vec<Option<String>>,
-}
-
-/// The code a command runs: `-c CODE` / `-e CODE` option values, `deno eval CODE`, and the
-/// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
-pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
-    let mut out = Vec::new();
-    // `powershell -Command …`, `cmd /c …`: their own command-line syntax.
-    if let Some(run) = powershell::code_run(c) {
-        out.push(run);
-        return out;
-    }
-    let base = c.basename();
-    let known = |a: &Arg| (!a.dynamic).then(|| a.text.clone());
-    // The words after the code.
-    let rest: Vec<Option<String>> = p
-        .operands
-        .iter()
-        .filter(|(r, _)| !matches!(r, Role::Code(_)))
-        .map(|(_, a)| known(a))
-        .collect();
-    for (option, lang, code) in &p.codes {
-        let first = match lang {
-            Language::Python => "-c",
-            _ => base,
-        };
-        let mut argv = vec![Some(first.to_string())];
-        argv.extend(rest.iter().cloned());
-        out.push(CodeRun {
-            who: format!("{base} {option}"),
-            lang: *lang,
-            code: code.clone(),
-            argv,
-        });
-    }
-    for (role, code) in &p.operands {
-        if let Role::Code(lang) = role {
-            out.push(CodeRun {
-                who: format!("{base} {}", p.sub.join(" ")),
-                lang: *lang,
-                code: code.clone(),
-                argv: Vec::new(),
-            });
-        }
-    }
-    // An interpreter given no script reads its code from standard input.
-    if let Some(lang) = stdin_language(base)
-        && p.row.subs.is_empty()
-        && !p.lead_given
-        && p.operands
-            .first()
-            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
-        && let Some(text) = c
-            .redirections
-            .iter()
-            .rev()
-            .find(|r| r.mode == RedirectMode::Text)
-    {
-        let argv = match lang {
-            // `python3 - a b`: `sys.argv` is `['-', 'a', 'b']`; with no `-`, `['']`.
-            Language::Python if rest.is_empty() => vec![Some(String::new())],
-            Language::Python => rest.clone(),
-            _ => Vec::new(),
-        };
-        out.push(CodeRun {
-            who: format!("{base} <<stdin"),
-            lang,
-            code: text.target.clone(),
-            argv,
-        });
-    }
-    out
-}
-
 /// The effects of code a command line runs, pushed with `route`, `depth` levels into the line.
 pub(crate) fn run_code(
     run: &CodeRun,
@@ -184,6 +96,7 @@ pub(crate) fn run_code(
     cwd: Option<&str>,
     env: &ShellEnv,
     depth: usize,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     let code = Code {
@@ -193,7 +106,7 @@ pub(crate) fn run_code(
         argv: &run.argv,
         from_shell: true,
     };
-    code_lens_at(&code, route, cwd, env, depth, fx);
+    code_lens_at(&code, route, cwd, env, depth, nest, fx);
 }
 
 /// A piece of code to read.
@@ -221,9 +134,13 @@ struct Code<'a> {
 ///
 /// ```ignore
 /// let route = Route { tool: "Bash".into(), via: vec!["python3 -c".into()], ..Route::default() };
-/// code_lens(Language::Python, "import shutil; shutil.rmtree('build')", &[], &route, Some("/p"), &env, &mut fx);
+/// code_lens(Language::Python, "import shutil; shutil.rmtree('build')", &[], &route, Some("/p"), &env, &Dispatch, &mut fx);
 /// // fx: deletes build recursively (Bash via python3 -c)
 /// ```
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the code, its route and the nest"
+)]
 pub(crate) fn code_lens(
     lang: Language,
     code: &str,
@@ -231,6 +148,7 @@ pub(crate) fn code_lens(
     route: &Route,
     cwd: Option<&str>,
     env: &ShellEnv,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     let argv: Vec<Option<String>> = argv.iter().cloned().map(Some).collect();
@@ -241,7 +159,7 @@ pub(crate) fn code_lens(
         argv: &argv,
         from_shell: false,
     };
-    code_lens_at(&code, route, cwd, env, 0, fx);
+    code_lens_at(&code, route, cwd, env, 0, nest, fx);
 }
 
 /// [`code_lens`] for code found `depth` levels into a command line.
@@ -251,6 +169,7 @@ fn code_lens_at(
     cwd: Option<&str>,
     env: &ShellEnv,
     depth: usize,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     let code_at = code;
@@ -277,7 +196,7 @@ fn code_lens_at(
                 "`{who}` runs a cmd.exe line that is only known at run time"
             ));
         }
-        dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+        found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
     // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
@@ -317,7 +236,7 @@ fn code_lens_at(
                     text: code.to_string(),
                     dir: cwd.map(str::to_string),
                 });
-                dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+                found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
                 return;
             }
             if let Some(at) = error {
@@ -369,7 +288,7 @@ fn code_lens_at(
             }
         }
     }
-    dispatch(cx.found, code_at, route, cwd, env, depth, fx);
+    found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
 }
 
 /// Parse `code` in `lang` for its walker (PowerShell: [`powershell::parse_code`]).
@@ -380,15 +299,20 @@ fn parse_in(lang: Language, code: &str) -> Result<tree_sitter::Tree, String> {
     }
 }
 
-/// What a walker found, to the effects: its effects, and the commands and code it runs
-/// through their lenses one level deeper.
-fn dispatch(
+/// What a walker found, to the effects: its effects, and the commands it runs pushed to
+/// `nest` one level deeper; code it runs (`exec('…')`) is read here one level deeper.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the code, its route, the budget and the nest"
+)]
+fn found_effects(
     found: Vec<Found>,
     code: &Code<'_>,
     route: &Route,
     cwd: Option<&str>,
     env: &ShellEnv,
     depth: usize,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     let (lang, dynamic, argv, from_shell) = (code.lang, code.dynamic, code.argv, code.from_shell);
@@ -401,12 +325,26 @@ fn dispatch(
                 stdin,
                 dir,
             } => {
-                let a = analyze_words(words, stdin, dir.as_deref());
-                nested(&a, &who, route, env, depth, fx);
+                let item = Nested {
+                    text: Text::Words { words, stdin },
+                    who: &who,
+                    shown: &who,
+                    route,
+                    cwd: dir.as_deref(),
+                    depth: depth + 1,
+                };
+                nest.nest(item, env, fx);
             }
             Found::Shell { who, text, dir } => {
-                let a = BrushAnalyzer.analyze(&text, dir.as_deref());
-                nested(&a, &who, route, env, depth, fx);
+                let item = Nested {
+                    text: Text::Line(&text),
+                    who: &who,
+                    shown: &who,
+                    route,
+                    cwd: dir.as_deref(),
+                    depth: depth + 1,
+                };
+                nest.nest(item, env, fx);
             }
             Found::Code { who, text } => {
                 if depth >= MAX_DEPTH {
@@ -427,48 +365,8 @@ fn dispatch(
                     argv,
                     from_shell,
                 };
-                code_lens_at(&inner, &r, cwd, env, depth + 1, fx);
+                code_lens_at(&inner, &r, cwd, env, depth + 1, nest, fx);
             }
         }
-    }
-}
-
-/// The effects of a command the code runs, through the shell lens one level deeper.
-fn nested(
-    a: &ShellAnalysis,
-    who: &str,
-    route: &Route,
-    env: &ShellEnv,
-    depth: usize,
-    fx: &mut Effects,
-) {
-    if depth >= MAX_DEPTH {
-        fx.push(
-            What::Unsure(format!(
-                "`{who}` runs a command nested deeper than {MAX_DEPTH} levels"
-            )),
-            route.clone(),
-        );
-        return;
-    }
-    let mut via = route.via.clone();
-    if !who.is_empty() {
-        via.push(who.to_string());
-    }
-    let mut inner = Effects::default();
-    super::shell::lens_nested(
-        &route.tool,
-        &route.argument,
-        a,
-        &via,
-        env,
-        depth + 1,
-        &mut inner,
-    );
-    for mut e in inner.list {
-        if route.lens.is_some() {
-            e.route.lens = route.lens;
-        }
-        fx.list.push(e);
     }
 }

@@ -1,7 +1,7 @@
 //! The inline-code lens: interpreter command lines to exact effect lists.
 
-use super::{Language, code_lens};
-use crate::effects::shell::lens_value;
+use super::Language;
+use crate::effects::dispatch::{code as code_lens, shell_value as lens_value};
 use crate::effects::{BodySource, EffectKind, Effects, Lens, Route, What};
 use crate::shell_env::ShellEnv;
 

@@ -95,7 +95,7 @@ fn code_script(
         Lang::Cmd => super::inline::Language::Cmd,
     };
     let mut found = Effects::default();
-    super::inline::code_lens(language, text, argv, route, cwd, env, &mut found);
+    super::dispatch::code(language, text, argv, route, cwd, env, &mut found);
     fx.extend(
         found
             .list
@@ -368,7 +368,7 @@ impl Scripts<'_> {
     fn shell_text(&mut self, text: &str, cwd: Option<&str>, label: &str, keep_unsure: bool) {
         let a = BrushAnalyzer.analyze(text, cwd);
         let mut inner = Effects::default();
-        super::shell::lens_analysis(
+        super::dispatch::shell_analysis(
             &self.route.tool,
             &self.route.argument,
             &a,

@@ -136,7 +136,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         out.scripts
             .push((format!("{} {option}", c.basename()), text.clone()));
     }
-    out.codes.extend(crate::effects::inline::code_runs(c, &p));
+    out.codes
+        .extend(crate::effects::code_runs::code_runs(c, &p));
     match p.row.action {
         Action::Files => files(c, &p, out),
         Action::Copy { moves } => copy(c, &p, moves, out),

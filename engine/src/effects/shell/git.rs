@@ -230,7 +230,7 @@ pub(super) fn scheduled_jobs(c: &SimpleCommand, out: &mut Out) {
         if other("lrei") || file {
             return;
         }
-        for line in crate::effects::content::cron_commands(text, false) {
+        for line in crate::effects::executed::cron_commands(text, false) {
             out.scripts.push((
                 "crontab -".to_string(),
                 Arg {

@@ -39,11 +39,9 @@ use self::actions::program_effects;
 use self::out::{Out, plain};
 use self::pipes::through_pipes;
 use self::redirects::{redirect_effects, redirect_shown, redirections_text};
+use super::nested::{Nest, Nested, Text};
 use super::{BodySource, Effects, Lens, Route, What};
-use crate::shell::{
-    BrushAnalyzer, MAX_DEPTH, RedirectMode, ShellAnalysis, ShellAnalyzer, SimpleCommand,
-    analyze_command,
-};
+use crate::shell::{RedirectMode, ShellAnalysis, SimpleCommand, analyze_command};
 use crate::shell_env::ShellEnv;
 
 /// The command value of a shell tool call (`Bash`, Codex `shell` / `exec_command` /
@@ -62,10 +60,11 @@ pub(crate) fn lens_value(
     v: &Value,
     cwd: Option<&str>,
     env: &ShellEnv,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     if let Some(a) = analyze_command(v, cwd) {
-        lens_analysis(tool, argument, &a, env, fx);
+        lens_analysis(tool, argument, &a, env, nest, fx);
     }
 }
 
@@ -75,13 +74,18 @@ pub(crate) fn lens_analysis(
     argument: &str,
     a: &ShellAnalysis,
     env: &ShellEnv,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
-    lens_commands(tool, argument, a, &[], env, 0, fx);
+    lens_commands(tool, argument, a, &[], env, 0, nest, fx);
 }
 
 /// The effects of a command line run by something else at `depth` (a command inline code
 /// runs, `subprocess.run([...])`), each route's `via` starting with `via`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the route's parts, the budget and the nest"
+)]
 pub(crate) fn lens_nested(
     tool: &str,
     argument: &str,
@@ -89,13 +93,19 @@ pub(crate) fn lens_nested(
     via: &[String],
     env: &ShellEnv,
     depth: usize,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
-    lens_commands(tool, argument, a, via, env, depth, fx);
+    lens_commands(tool, argument, a, via, env, depth, nest, fx);
 }
 
 /// The effects of every command of an analysis; `via` is prefixed to each command's wrapper
-/// path (shell text run by a program, analysed on its own, `depth` levels down).
+/// path (shell text run by a program, analysed on its own, `depth` levels down). Shell text
+/// and code a command runs go to `nest` as nested items.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the route's parts, the budget and the nest"
+)]
 fn lens_commands(
     tool: &str,
     argument: &str,
@@ -103,6 +113,7 @@ fn lens_commands(
     via: &[String],
     env: &ShellEnv,
     depth: usize,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     // Files programs wrote earlier on the line (`curl -o i.sh`, `cp x i.sh`): running one
@@ -143,7 +154,7 @@ fn lens_commands(
             lens: Some(Lens::Shell),
             argument: argument.to_string(),
             command: Some(command.clone()),
-            via: full_via.clone(),
+            via: full_via,
         };
         let mut out = Out::default();
         if !c.program.is_empty() {
@@ -220,10 +231,8 @@ fn lens_commands(
         if let Some(span) = spans.get_mut(ci) {
             *span = start..fx.list.len();
         }
-        // Shell text the program runs itself, analysed as a line of its own.
-        for (who, text) in out.scripts {
-            let mut nested = full_via.clone();
-            nested.push(who);
+        // Shell text the program runs itself, read as a line of its own one level down.
+        for (who, text) in &out.scripts {
             if text.dynamic {
                 fx.push(
                     What::Unsure(format!(
@@ -233,28 +242,28 @@ fn lens_commands(
                 );
                 continue;
             }
-            if depth >= MAX_DEPTH {
-                fx.push(
-                    What::Unsure(format!(
-                        "`{command}` runs shell text nested deeper than {MAX_DEPTH} levels"
-                    )),
-                    route.clone(),
-                );
-                continue;
-            }
-            let inner = BrushAnalyzer.analyze(&text.text, c.cwd.as_deref());
-            lens_commands(tool, argument, &inner, &nested, env, depth + 1, fx);
+            let item = Nested {
+                text: Text::Script(&text.text),
+                who,
+                shown: &command,
+                route: &route,
+                cwd: c.cwd.as_deref(),
+                depth: depth + 1,
+            };
+            nest.nest(item, env, fx);
         }
         // Code an interpreter runs (`python3 -c`, `node -e`, `python3 - <<EOF`), read by the
         // inline-code lens.
-        for run in out.codes {
-            let mut nested = full_via.clone();
-            nested.push(run.who.clone());
-            let r = Route {
-                via: nested,
-                ..route.clone()
+        for run in &out.codes {
+            let item = Nested {
+                text: Text::Code(run),
+                who: &run.who,
+                shown: &command,
+                route: &route,
+                cwd: c.cwd.as_deref(),
+                depth,
             };
-            super::inline::run_code(&run, &r, c.cwd.as_deref(), env, depth, fx);
+            nest.nest(item, env, fx);
         }
     }
     through_pipes(a, &spans, fx);

@@ -18,7 +18,7 @@ pub(super) struct Out {
     /// Shell text the program runs (who runs it, the text).
     pub(super) scripts: Vec<(String, Arg)>,
     /// Code an interpreter runs (who runs it, its language, the text).
-    pub(super) codes: Vec<crate::effects::inline::CodeRun>,
+    pub(super) codes: Vec<crate::effects::code_runs::CodeRun>,
 }
 
 impl Out {

@@ -12,7 +12,7 @@ mod scripts;
 mod system;
 mod wrappers;
 
-use super::shell::lens_value;
+use super::dispatch::shell_value as lens_value;
 use super::{BodySource, Effects, Lens, Route, What};
 use crate::shell_env::ShellEnv;
 

@@ -1,189 +1,17 @@
-//! How PowerShell and cmd.exe code reaches the lens: the command lines of `powershell.exe` /
-//! `pwsh` (`-Command`, `-EncodedCommand`, `-File`, with PowerShell's parameter prefixes and
-//! either `-` or `/`) and of `cmd.exe` (`/c`, `/k`), and the `PowerShell` tool of Claude Code
-//! and Copilot CLI, whose command is PowerShell code.
+//! How PowerShell code reaches the lens besides a command line (whose `powershell.exe` /
+//! `cmd.exe` words are read in [`code_runs`](crate::effects::code_runs)): the `PowerShell`
+//! tool of Claude Code and Copilot CLI, whose command is PowerShell code, and a Codex shell
+//! call on Windows whose line is PowerShell; and the commands PowerShell code runs, as a shell
+//! analysis for the rules that test a command line.
 
 use serde_json::Value;
 
-use crate::effects::inline::{CodeRun, Collect, Found, Language, run_code};
+use crate::effects::code_runs::{CodeRun, program_name};
+use crate::effects::inline::{Collect, Found, Language, run_code};
 use crate::effects::model::{Effects, Lens, Route, What};
-use crate::shell::{Arg, ShellAnalysis, ShellAnalyzer, SimpleCommand, analyze_words};
+use crate::effects::nested::Nest;
+use crate::shell::{Arg, ShellAnalysis, ShellAnalyzer, analyze_words};
 use crate::shell_env::ShellEnv;
-
-/// The base name of a program in lower case, without a Windows folder or `.exe`.
-fn program_name(program: &str) -> String {
-    let lower = program.to_ascii_lowercase();
-    let base = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
-    base.strip_suffix(".exe").unwrap_or(base).to_string()
-}
-
-/// The options of `powershell.exe` / `pwsh` that take a value (lower case, full names).
-const VALUED: &[&str] = &[
-    "executionpolicy",
-    "ep",
-    "ex",
-    "windowstyle",
-    "w",
-    "inputformat",
-    "inf",
-    "if",
-    "outputformat",
-    "of",
-    "o",
-    "configurationname",
-    "config",
-    "workingdirectory",
-    "wd",
-    "settingsfile",
-    "psconsolefile",
-    "version",
-    "v",
-    "custompipename",
-    "configurationfile",
-    "encodedarguments",
-    "ea",
-];
-
-/// The code a `powershell` / `pwsh` / `cmd` command runs, if it is one.
-pub(crate) fn code_run(c: &SimpleCommand) -> Option<CodeRun> {
-    if c.dynamic_program {
-        return None;
-    }
-    let name = program_name(&c.program);
-    match name.as_str() {
-        "powershell" | "pwsh" => powershell(c, &name),
-        "cmd" => cmd(c),
-        _ => None,
-    }
-}
-
-/// `powershell.exe -NoProfile -Command "…"`: PowerShell code. The words after `-Command`
-/// are joined with blanks; `-EncodedCommand` is base64 of UTF-16LE text; `-File x.ps1 a`
-/// runs the script; a first operand is `-Command` for `powershell.exe` and `-File` for
-/// `pwsh`.
-fn powershell(c: &SimpleCommand, name: &str) -> Option<CodeRun> {
-    let args = &c.args;
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let t = a.text.to_ascii_lowercase();
-        let opt = t.strip_prefix('-').or_else(|| t.strip_prefix('/'));
-        let Some(opt) = opt.filter(|o| !o.is_empty() && !a.dynamic) else {
-            // The first operand.
-            let rest = &args[i..];
-            return Some(if name == "pwsh" {
-                file_run(rest, name)
-            } else {
-                command_run(rest, name, "-Command")
-            });
-        };
-        if opt == "-" {
-            // `--`: what follows is a script and its arguments (pwsh) or the command.
-            let rest = args.get(i + 1..).unwrap_or_default();
-            return Some(file_run(rest, name));
-        }
-        if "command".starts_with(opt) && opt.starts_with('c') {
-            let rest = args.get(i + 1..).unwrap_or_default();
-            // `-Command -`: the code comes from standard input (the shell lens's pipes).
-            if rest.first().is_some_and(|a| a.text == "-") {
-                return None;
-            }
-            return Some(command_run(rest, name, "-Command"));
-        }
-        if ("encodedcommand".starts_with(opt) && opt.starts_with('e')) || opt == "ec" {
-            let value = args.get(i + 1)?;
-            let code = if value.dynamic {
-                value.clone()
-            } else {
-                match decode_utf16_base64(&value.text) {
-                    Some(t) => Arg {
-                        text: t,
-                        dynamic: false,
-                    },
-                    None => Arg {
-                        // Not base64 of UTF-16 text: PowerShell refuses it; read as unknown.
-                        text: value.text.clone(),
-                        dynamic: true,
-                    },
-                }
-            };
-            return Some(CodeRun {
-                who: format!("{name} -EncodedCommand"),
-                lang: Language::PowerShell,
-                code,
-                argv: Vec::new(),
-            });
-        }
-        if "file".starts_with(opt) && opt.starts_with('f') {
-            return Some(file_run(args.get(i + 1..).unwrap_or_default(), name));
-        }
-        if VALUED.contains(&opt) {
-            i += 1;
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Code made of the words after `-Command`.
-fn command_run(rest: &[Arg], name: &str, option: &str) -> CodeRun {
-    let text: Vec<&str> = rest.iter().map(|a| a.text.as_str()).collect();
-    CodeRun {
-        who: format!("{name} {option}"),
-        lang: Language::PowerShell,
-        code: Arg {
-            text: text.join(" "),
-            dynamic: rest.iter().any(|a| a.dynamic),
-        },
-        argv: Vec::new(),
-    }
-}
-
-/// `-File x.ps1 a b`: the script run by path with its arguments, as PowerShell code that
-/// calls it (`& 'x.ps1' 'a' 'b'`).
-fn file_run(rest: &[Arg], name: &str) -> CodeRun {
-    // `-File x.ps1` runs `x.ps1` of the working folder (where `& x.ps1` would look it up
-    // on `PATH`).
-    let quoted: Vec<String> = rest
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let t = if i == 0 && !a.text.contains(['/', '\\']) {
-                format!("./{}", a.text)
-            } else {
-                a.text.clone()
-            };
-            format!("'{}'", t.replace('\'', "''"))
-        })
-        .collect();
-    CodeRun {
-        who: format!("{name} -File"),
-        lang: Language::PowerShell,
-        code: Arg {
-            text: format!("& {}", quoted.join(" ")),
-            dynamic: rest.iter().any(|a| a.dynamic),
-        },
-        argv: Vec::new(),
-    }
-}
-
-/// `cmd /c LINE` / `cmd /k LINE`: the rest of the words, joined, is a cmd.exe line.
-fn cmd(c: &SimpleCommand) -> Option<CodeRun> {
-    let k = c.args.iter().position(|a| {
-        let t = a.text.to_ascii_lowercase();
-        t == "/c" || t == "/k" || t == "/r"
-    })?;
-    let rest = c.args.get(k + 1..).unwrap_or_default();
-    let text: Vec<&str> = rest.iter().map(|a| a.text.as_str()).collect();
-    Some(CodeRun {
-        who: "cmd /c".into(),
-        lang: Language::Cmd,
-        code: Arg {
-            text: text.join(" "),
-            dynamic: rest.iter().any(|a| a.dynamic),
-        },
-        argv: Vec::new(),
-    })
-}
 
 /// The `PowerShell` tool (Claude Code on Windows, Copilot CLI's `powershell`): its
 /// `command` is PowerShell code.
@@ -192,6 +20,7 @@ pub(crate) fn powershell_tool(
     input: &Value,
     cwd: Option<&str>,
     env: &ShellEnv,
+    nest: &dyn Nest,
     fx: &mut Effects,
 ) {
     let Some(command) = input.get("command").and_then(Value::as_str) else {
@@ -213,7 +42,7 @@ pub(crate) fn powershell_tool(
         command: Some(command.chars().take(200).collect()),
         via: Vec::new(),
     };
-    run_code(&run, &route, cwd, env, 0, fx);
+    run_code(&run, &route, cwd, env, 0, nest, fx);
 }
 
 /// Whether a hook payload's `command` is PowerShell code, not a POSIX line: a call of the
@@ -595,36 +424,4 @@ pub(super) fn split_windows(s: &str) -> Vec<String> {
         out.push(cur);
     }
     out
-}
-
-/// Base64 of UTF-16LE text (`-EncodedCommand`), decoded; `None` when it is not that.
-pub(crate) fn decode_utf16_base64(s: &str) -> Option<String> {
-    let mut bits: u32 = 0;
-    let mut n = 0u32;
-    let mut bytes = Vec::new();
-    for c in s.trim().bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        bits = (bits << 6) | u32::from(v);
-        n += 6;
-        if n >= 8 {
-            n -= 8;
-            bytes.push(((bits >> n) & 0xff) as u8);
-        }
-    }
-    if bytes.len() % 2 != 0 {
-        return None;
-    }
-    let units: Vec<u16> = bytes
-        .chunks_exact(2)
-        .map(|p| u16::from_le_bytes([p[0], p[1]]))
-        .collect();
-    String::from_utf16(&units).ok()
 }

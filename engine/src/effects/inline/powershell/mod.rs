@@ -35,9 +35,7 @@ use super::{Collect, first_error_outside, nodes, text};
 use crate::effects::model::{PathRef, What};
 use crate::shell::Arg;
 
-pub(crate) use cli::{
-    code_run, is_powershell_call, posix_alike, powershell_analysis, powershell_tool,
-};
+pub(crate) use cli::{is_powershell_call, posix_alike, powershell_analysis, powershell_tool};
 
 /// A command of a pipeline: its name and its elements.
 struct Command<'t> {

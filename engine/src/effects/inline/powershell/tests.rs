@@ -4,8 +4,9 @@
 
 use serde_json::json;
 
-use super::cli::{decode_utf16_base64, split_windows};
+use super::cli::split_windows;
 use super::words::{Vars, cmd_value, ps_values, windows_path};
+use crate::effects::code_runs::decode_utf16_base64;
 use crate::effects::inline::tests::show;
 use crate::effects::{Effects, effects_of};
 use crate::shell_env::ShellEnv;

@@ -1,0 +1,306 @@
+//! The code a command runs, found in its words: `-c CODE` / `-e CODE` option values, `deno
+//! eval CODE`, the standard input of an interpreter given no script (`python3 - <<EOF`), and the
+//! command lines of `powershell.exe` / `pwsh` (`-Command`, `-EncodedCommand`, `-File`, with
+//! PowerShell's parameter prefixes and either `-` or `/`) and of `cmd.exe` (`/c`, `/k`).
+//!
+//! In: a simple command and its row's parse ([`Parsed`]). Out: a [`CodeRun`] per piece of code
+//! (who runs it, its language, the code, the argument vector the code sees). The shell lens
+//! pushes each as a nested item; the inline-code lens reads it. Knowledge of command lines
+//! only: no lens is called here.
+
+use super::language::Language;
+use super::programs::{Parsed, Role, stdin_language};
+use crate::shell::{Arg, RedirectMode, SimpleCommand};
+
+/// Code an interpreter on a command line runs: who runs it, its language, the code, and the
+/// argument vector the code sees.
+#[derive(Debug, Clone)]
+pub(crate) struct CodeRun {
+    /// How it runs, for the route's `via` (`python3 -c`, `node <<stdin`, `deno eval`).
+    pub(crate) who: String,
+    /// Its language.
+    pub(crate) lang: Language,
+    /// The code as the shell passes it.
+    pub(crate) code: Arg,
+    /// `sys.argv` / `process.argv` as the code sees it; `None` for an argument known only at
+    /// run time.
+    pub(crate) argv: Vec<Option<String>>,
+}
+
+/// The code a command runs: `-c CODE` / `-e CODE` option values, `deno eval CODE`, and the
+/// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
+pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
+    let mut out = Vec::new();
+    // `powershell -Command …`, `cmd /c …`: their own command-line syntax.
+    if let Some(run) = windows_code_run(c) {
+        out.push(run);
+        return out;
+    }
+    let base = c.basename();
+    let known = |a: &Arg| (!a.dynamic).then(|| a.text.clone());
+    // The words after the code.
+    let rest: Vec<Option<String>> = p
+        .operands
+        .iter()
+        .filter(|(r, _)| !matches!(r, Role::Code(_)))
+        .map(|(_, a)| known(a))
+        .collect();
+    for (option, lang, code) in &p.codes {
+        let first = match lang {
+            Language::Python => "-c",
+            _ => base,
+        };
+        let mut argv = vec![Some(first.to_string())];
+        argv.extend(rest.iter().cloned());
+        out.push(CodeRun {
+            who: format!("{base} {option}"),
+            lang: *lang,
+            code: code.clone(),
+            argv,
+        });
+    }
+    for (role, code) in &p.operands {
+        if let Role::Code(lang) = role {
+            out.push(CodeRun {
+                who: format!("{base} {}", p.sub.join(" ")),
+                lang: *lang,
+                code: code.clone(),
+                argv: Vec::new(),
+            });
+        }
+    }
+    // An interpreter given no script reads its code from standard input.
+    if let Some(lang) = stdin_language(base)
+        && p.row.subs.is_empty()
+        && !p.lead_given
+        && p.operands
+            .first()
+            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
+        && let Some(text) = c
+            .redirections
+            .iter()
+            .rev()
+            .find(|r| r.mode == RedirectMode::Text)
+    {
+        let argv = match lang {
+            // `python3 - a b`: `sys.argv` is `['-', 'a', 'b']`; with no `-`, `['']`.
+            Language::Python if rest.is_empty() => vec![Some(String::new())],
+            Language::Python => rest.clone(),
+            _ => Vec::new(),
+        };
+        out.push(CodeRun {
+            who: format!("{base} <<stdin"),
+            lang,
+            code: text.target.clone(),
+            argv,
+        });
+    }
+    out
+}
+
+/// The base name of a program in lower case, without a Windows folder or `.exe`.
+pub(crate) fn program_name(program: &str) -> String {
+    let lower = program.to_ascii_lowercase();
+    let base = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+    base.strip_suffix(".exe").unwrap_or(base).to_string()
+}
+
+/// The options of `powershell.exe` / `pwsh` that take a value (lower case, full names).
+const VALUED: &[&str] = &[
+    "executionpolicy",
+    "ep",
+    "ex",
+    "windowstyle",
+    "w",
+    "inputformat",
+    "inf",
+    "if",
+    "outputformat",
+    "of",
+    "o",
+    "configurationname",
+    "config",
+    "workingdirectory",
+    "wd",
+    "settingsfile",
+    "psconsolefile",
+    "version",
+    "v",
+    "custompipename",
+    "configurationfile",
+    "encodedarguments",
+    "ea",
+];
+
+/// The code a `powershell` / `pwsh` / `cmd` command runs, if it is one.
+fn windows_code_run(c: &SimpleCommand) -> Option<CodeRun> {
+    if c.dynamic_program {
+        return None;
+    }
+    let name = program_name(&c.program);
+    match name.as_str() {
+        "powershell" | "pwsh" => powershell(c, &name),
+        "cmd" => cmd(c),
+        _ => None,
+    }
+}
+
+/// `powershell.exe -NoProfile -Command "…"`: PowerShell code. The words after `-Command`
+/// are joined with blanks; `-EncodedCommand` is base64 of UTF-16LE text; `-File x.ps1 a`
+/// runs the script; a first operand is `-Command` for `powershell.exe` and `-File` for
+/// `pwsh`.
+fn powershell(c: &SimpleCommand, name: &str) -> Option<CodeRun> {
+    let args = &c.args;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.to_ascii_lowercase();
+        let opt = t.strip_prefix('-').or_else(|| t.strip_prefix('/'));
+        let Some(opt) = opt.filter(|o| !o.is_empty() && !a.dynamic) else {
+            // The first operand.
+            let rest = &args[i..];
+            return Some(if name == "pwsh" {
+                file_run(rest, name)
+            } else {
+                command_run(rest, name, "-Command")
+            });
+        };
+        if opt == "-" {
+            // `--`: what follows is a script and its arguments (pwsh) or the command.
+            let rest = args.get(i + 1..).unwrap_or_default();
+            return Some(file_run(rest, name));
+        }
+        if "command".starts_with(opt) && opt.starts_with('c') {
+            let rest = args.get(i + 1..).unwrap_or_default();
+            // `-Command -`: the code comes from standard input (the shell lens's pipes).
+            if rest.first().is_some_and(|a| a.text == "-") {
+                return None;
+            }
+            return Some(command_run(rest, name, "-Command"));
+        }
+        if ("encodedcommand".starts_with(opt) && opt.starts_with('e')) || opt == "ec" {
+            let value = args.get(i + 1)?;
+            let code = if value.dynamic {
+                value.clone()
+            } else {
+                match decode_utf16_base64(&value.text) {
+                    Some(t) => Arg {
+                        text: t,
+                        dynamic: false,
+                    },
+                    None => Arg {
+                        // Not base64 of UTF-16 text: PowerShell refuses it; read as unknown.
+                        text: value.text.clone(),
+                        dynamic: true,
+                    },
+                }
+            };
+            return Some(CodeRun {
+                who: format!("{name} -EncodedCommand"),
+                lang: Language::PowerShell,
+                code,
+                argv: Vec::new(),
+            });
+        }
+        if "file".starts_with(opt) && opt.starts_with('f') {
+            return Some(file_run(args.get(i + 1..).unwrap_or_default(), name));
+        }
+        if VALUED.contains(&opt) {
+            i += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Code made of the words after `-Command`.
+fn command_run(rest: &[Arg], name: &str, option: &str) -> CodeRun {
+    let text: Vec<&str> = rest.iter().map(|a| a.text.as_str()).collect();
+    CodeRun {
+        who: format!("{name} {option}"),
+        lang: Language::PowerShell,
+        code: Arg {
+            text: text.join(" "),
+            dynamic: rest.iter().any(|a| a.dynamic),
+        },
+        argv: Vec::new(),
+    }
+}
+
+/// `-File x.ps1 a b`: the script run by path with its arguments, as PowerShell code that
+/// calls it (`& 'x.ps1' 'a' 'b'`).
+fn file_run(rest: &[Arg], name: &str) -> CodeRun {
+    // `-File x.ps1` runs `x.ps1` of the working folder (where `& x.ps1` would look it up
+    // on `PATH`).
+    let quoted: Vec<String> = rest
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let t = if i == 0 && !a.text.contains(['/', '\\']) {
+                format!("./{}", a.text)
+            } else {
+                a.text.clone()
+            };
+            format!("'{}'", t.replace('\'', "''"))
+        })
+        .collect();
+    CodeRun {
+        who: format!("{name} -File"),
+        lang: Language::PowerShell,
+        code: Arg {
+            text: format!("& {}", quoted.join(" ")),
+            dynamic: rest.iter().any(|a| a.dynamic),
+        },
+        argv: Vec::new(),
+    }
+}
+
+/// `cmd /c LINE` / `cmd /k LINE`: the rest of the words, joined, is a cmd.exe line.
+fn cmd(c: &SimpleCommand) -> Option<CodeRun> {
+    let k = c.args.iter().position(|a| {
+        let t = a.text.to_ascii_lowercase();
+        t == "/c" || t == "/k" || t == "/r"
+    })?;
+    let rest = c.args.get(k + 1..).unwrap_or_default();
+    let text: Vec<&str> = rest.iter().map(|a| a.text.as_str()).collect();
+    Some(CodeRun {
+        who: "cmd /c".into(),
+        lang: Language::Cmd,
+        code: Arg {
+            text: text.join(" "),
+            dynamic: rest.iter().any(|a| a.dynamic),
+        },
+        argv: Vec::new(),
+    })
+}
+
+/// Base64 of UTF-16LE text (`-EncodedCommand`), decoded; `None` when it is not that.
+pub(crate) fn decode_utf16_base64(s: &str) -> Option<String> {
+    let mut bits: u32 = 0;
+    let mut n = 0u32;
+    let mut bytes = Vec::new();
+    for c in s.trim().bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(v);
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            bytes.push(((bits >> n) & 0xff) as u8);
+        }
+    }
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
+}
