@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::{Run, output_with_stdin};
+use crate::support::Run;
 
 const POLICY: &str = r#"
 [[rule]]
@@ -34,9 +34,7 @@ fn workdir() -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command_in(dir, &dir.join("home"));
-    cmd.args(args);
-    Run::utf8(output_with_stdin(&mut cmd, stdin))
+    crate::support::seamguard_in(dir, &dir.join("home"), args, stdin)
 }
 
 fn payload(dir: &Path, event: &str, session: &str, id: &str, command: &str) -> Value {

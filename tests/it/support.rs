@@ -76,6 +76,21 @@ pub(crate) fn command_in(dir: &Path, home: &Path) -> Command {
     cmd
 }
 
+/// Runs `seamguard ARGS` kept to `dir` as [`command_in`] does (with `home` as `HOME`), with
+/// `stdin` on its standard input.
+pub(crate) fn seamguard_in(dir: &Path, home: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut cmd = command_in(dir, home);
+    cmd.args(args);
+    Run::utf8(output_with_stdin(&mut cmd, stdin))
+}
+
+/// Writes `text` to `path`, making its parent folders; returns the path.
+pub(crate) fn write_file(path: PathBuf, text: &str) -> PathBuf {
+    std::fs::create_dir_all(path.parent().expect("a file path has a parent")).expect("mkdir");
+    std::fs::write(&path, text).expect("write file");
+    path
+}
+
 /// Runs `cmd` with `stdin` written to its standard input, and collects its output.
 pub(crate) fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Output {
     let mut child = cmd
