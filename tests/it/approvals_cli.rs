@@ -28,9 +28,7 @@ reason = "Secret files never leave the machine"
 
 /// A fresh folder used as working folder, HOME and XDG dirs, with the policy.
 fn workdir() -> PathBuf {
-    let dir = crate::support::workdir("approvals");
-    std::fs::write(dir.join("p.toml"), POLICY).unwrap();
-    dir
+    crate::support::workdir_with("approvals", &[("p.toml", POLICY)])
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {

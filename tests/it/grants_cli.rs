@@ -39,10 +39,7 @@ reason = "Force pushes are not allowed"
 
 /// A fresh folder used as working folder, HOME and XDG dirs.
 fn workdir() -> PathBuf {
-    let dir = crate::support::workdir("grants");
-    std::fs::write(dir.join("ask.toml"), ASK).unwrap();
-    std::fs::write(dir.join("deny.toml"), DENY).unwrap();
-    dir
+    crate::support::workdir_with("grants", &[("ask.toml", ASK), ("deny.toml", DENY)])
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {

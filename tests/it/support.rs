@@ -61,6 +61,15 @@ pub(crate) fn workdir(name: &str) -> PathBuf {
     fixtures::new_dir_in(Path::new(env!("CARGO_TARGET_TMPDIR")), name)
 }
 
+/// [`workdir`] with `files` (name, text) written into it.
+pub(crate) fn workdir_with(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = workdir(name);
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write a test file");
+    }
+    dir
+}
+
 /// [`command`] kept to one test's folder: run in `dir`, with `home` as `HOME` and `dir`'s
 /// `config`, `state` and `managed` folders as the configuration, state and managed-policy
 /// folders; no audit-log path and no project directory taken from the caller's environment.
