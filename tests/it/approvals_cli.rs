@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::Run;
+use crate::support::seamguard_home_in as seamguard;
 
 const POLICY: &str = r#"
 [[rule]]
@@ -29,10 +29,6 @@ reason = "Secret files never leave the machine"
 /// A fresh folder used as working folder, HOME and XDG dirs, with the policy.
 fn workdir() -> PathBuf {
     crate::support::workdir_with("approvals", &[("p.toml", POLICY)])
-}
-
-fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    crate::support::seamguard_in(dir, &dir.join("home"), args, stdin)
 }
 
 fn payload(dir: &Path, event: &str, session: &str, id: &str, command: &str) -> Value {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::Digest as _;
 
-use crate::support::Run;
+use crate::support::{Run, seamguard_home_in as seamguard};
 
 const ASK: &str = r#"
 [[rule]]
@@ -40,10 +40,6 @@ reason = "Force pushes are not allowed"
 /// A fresh folder used as working folder, HOME and XDG dirs.
 fn workdir() -> PathBuf {
     crate::support::workdir_with("grants", &[("ask.toml", ASK), ("deny.toml", DENY)])
-}
-
-fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    crate::support::seamguard_in(dir, &dir.join("home"), args, stdin)
 }
 
 fn payload(dir: &Path, session: &str, command: &str) -> Vec<u8> {

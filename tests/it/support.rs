@@ -93,6 +93,11 @@ pub(crate) fn seamguard_in(dir: &Path, home: &Path, args: &[&str], stdin: &[u8])
     Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 
+/// [`seamguard_in`] with `dir/home` as `HOME`.
+pub(crate) fn seamguard_home_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    seamguard_in(dir, &dir.join("home"), args, stdin)
+}
+
 /// Writes `text` to `path`, making its parent folders; returns the path.
 pub(crate) fn write_file(path: PathBuf, text: &str) -> PathBuf {
     std::fs::create_dir_all(path.parent().expect("a file path has a parent")).expect("mkdir");
