@@ -16,6 +16,17 @@ use serde_json::json;
 use seamguard::PreToolDecision;
 use seamguard::harness::{Harness, RegistrationOptions, ToolCall, at};
 
+/// `h` with a pre-tool handler `buggy` that panics.
+fn with_buggy_handler(h: Harness) -> Harness {
+    h.on(
+        at::PreTool,
+        |_call, _cx| -> Option<PreToolDecision> { panic!("handler bug") },
+        RegistrationOptions::named("buggy"),
+    )
+    .unwrap();
+    h
+}
+
 #[tokio::test]
 async fn contained_panics_are_reported_through_the_harness_not_the_panic_hook() {
     // The application's hook, installed before the harness.
@@ -27,14 +38,7 @@ async fn contained_panics_are_reported_through_the_harness_not_the_panic_hook() 
 
     // Without the opt-in the harness leaves the hook alone: the contained panic is
     // reported through the harness and reaches the application's hook too.
-    let plain = Harness::new();
-    plain
-        .on(
-            at::PreTool,
-            |_call, _cx| -> Option<PreToolDecision> { panic!("handler bug") },
-            RegistrationOptions::named("buggy"),
-        )
-        .unwrap();
+    let plain = with_buggy_handler(Harness::new());
     let call = ToolCall::new("Bash", json!({ "command": "ls" }), "s1", "/w");
     let pre = plain.pre_tool(&call).await;
     assert_eq!(pre.failures[0].message, "panicked: handler bug");
@@ -45,13 +49,7 @@ async fn contained_panics_are_reported_through_the_harness_not_the_panic_hook() 
     );
     printed.store(0, Ordering::SeqCst);
 
-    let h = Harness::new().quiet_contained_panics();
-    h.on(
-        at::PreTool,
-        |_call, _cx| -> Option<PreToolDecision> { panic!("handler bug") },
-        RegistrationOptions::named("buggy"),
-    )
-    .unwrap();
+    let h = with_buggy_handler(Harness::new().quiet_contained_panics());
     let call = ToolCall::new("Bash", json!({ "command": "ls" }), "s1", "/w");
     let pre = h.pre_tool(&call).await;
     assert_eq!(pre.failures.len(), 1);

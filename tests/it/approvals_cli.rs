@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::{Run, output_with_stdin};
+use crate::support::seamguard_home_in as seamguard;
 
 const POLICY: &str = r#"
 [[rule]]
@@ -28,15 +28,7 @@ reason = "Secret files never leave the machine"
 
 /// A fresh folder used as working folder, HOME and XDG dirs, with the policy.
 fn workdir() -> PathBuf {
-    let dir = crate::support::workdir("approvals");
-    std::fs::write(dir.join("p.toml"), POLICY).unwrap();
-    dir
-}
-
-fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command_in(dir, &dir.join("home"));
-    cmd.args(args);
-    Run::utf8(output_with_stdin(&mut cmd, stdin))
+    crate::support::workdir_with("approvals", &[("p.toml", POLICY)])
 }
 
 fn payload(dir: &Path, event: &str, session: &str, id: &str, command: &str) -> Value {

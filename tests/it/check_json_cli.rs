@@ -13,14 +13,8 @@ fn workdir(name: &str) -> PathBuf {
 }
 
 fn check(dir: &Path, args: &[&str]) -> (Run, Value) {
-    let mut cmd = crate::support::command();
-    cmd.arg("check")
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"));
+    let mut cmd = crate::support::command_in(dir, dir);
+    cmd.arg("check").args(args);
     let r = Run::utf8(output_with_stdin(&mut cmd, b""));
     let v = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout));
     (r, v)

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::{Run, output_with_stdin, root};
+use crate::support::{Run, root};
 
 /// A fresh, empty working folder for one test (also used as HOME and XDG dirs, so no policy
 /// or state outside the test is ever read).
@@ -13,9 +13,7 @@ fn workdir(name: &str) -> PathBuf {
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command_in(dir, dir);
-    cmd.args(args);
-    Run::utf8(output_with_stdin(&mut cmd, stdin))
+    crate::support::seamguard_in(dir, dir, args, stdin)
 }
 
 fn sample(name: &str) -> Vec<u8> {

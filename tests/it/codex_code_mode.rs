@@ -5,9 +5,9 @@
 //! code mode is still denied; `cargo test`, `ls` and `apply_patch` inside it pass; what cannot
 //! be read asks once, with its cause.
 
-use std::process::Command;
+use std::path::Path;
 
-use crate::support::{BIN, Run, output_with_stdin, root};
+use crate::support::{Run, output_with_stdin, root};
 use seamguard_engine::readers::{EventReader, Item};
 use seamguard_engine::{
     DecisionTable, Dialect, Engine, MemoryLedger, Scope, Seam, ShellEnv, Verdict, load_dir,
@@ -262,21 +262,15 @@ fn replay_reads_one_event_per_inner_call_at_the_line_of_the_exec_call() {
 
 #[test]
 fn hook_denies_rm_rf_home_inside_code_mode_end_to_end() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("codex-code-mode-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let policy = root().join("policies/destructive.toml");
     let run = |code: &str| {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = crate::support::command_in(&dir, Path::new("/home/user"));
         cmd.args(["hook", "--dialect", "codex", "--policy"])
-            .arg(&policy)
-            .current_dir(&dir)
-            .env("HOME", "/home/user")
-            .env("XDG_CONFIG_HOME", dir.join("config"))
-            .env("XDG_STATE_HOME", dir.join("state"))
-            .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-            .env_remove("CLAUDE_PROJECT_DIR");
+            .arg(&policy);
         let payload = serde_json::to_vec(&exec(code)).unwrap();
         Run::utf8(output_with_stdin(&mut cmd, &payload))
     };

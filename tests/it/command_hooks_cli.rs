@@ -32,10 +32,7 @@ impl Work {
     }
 
     fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
-        p
+        crate::support::write_file(self.0.join(rel), text)
     }
 
     fn script(&self, rel: &str, body: &str) -> PathBuf {

@@ -362,15 +362,17 @@ fn explain_reads_a_line_of_the_audit_log() {
         payload.to_string().as_bytes(),
     ));
     assert_eq!(hook.code, 0, "{}", hook.stderr);
-    let run = |target: &str| {
+    // `explain TARGET --policy P` with `audit` as the environment's audit log.
+    let explain_in = |audit: &str, target: &str| {
         Run::utf8(
-            unconfigured(&dir, "off")
+            unconfigured(&dir, audit)
                 .args(["explain", target, "--policy"])
                 .arg(&policy)
                 .output()
                 .unwrap(),
         )
     };
+    let run = |target: &str| explain_in("off", target);
     let r = run("audit.jsonl:2");
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
     assert_eq!(
@@ -393,15 +395,8 @@ fn explain_reads_a_line_of_the_audit_log() {
         )
     );
     // `#N`: the decision `seamguard log` numbers N, found in the audit log of the environment.
-    let numbered = |target: &str| {
-        Run::utf8(
-            unconfigured(&dir, &audit.display().to_string())
-                .args(["explain", target, "--policy"])
-                .arg(&policy)
-                .output()
-                .unwrap(),
-        )
-    };
+    let audit_env = audit.display().to_string();
+    let numbered = |target: &str| explain_in(&audit_env, target);
     let r = numbered("#1");
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
     assert_eq!(

@@ -21,14 +21,8 @@ fn workdir(name: &str) -> PathBuf {
 
 /// Run `seamguard ARGS` in `dir` with `env` added.
 fn run_env(dir: &Path, args: &[&str], env: &[(&str, &Path)], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command();
+    let mut cmd = crate::support::command_in(dir, dir);
     cmd.args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("SEAMGUARD_FAULT")
         .env_remove("SEAMGUARD_CACHE");
     for (k, v) in env {
@@ -648,6 +642,16 @@ fn pre_tool(tool: &str, input: Value) -> Vec<u8> {
 }
 
 /// The permission decision of a pre-tool answer.
+/// `r` is the library's deny of `rm -rf ~` (exit 0, the rule named in the reason).
+fn assert_root_delete_denied(r: &Run) {
+    assert_eq!((r.code, decision(r)), (0, "deny".to_string()));
+    assert!(
+        r.stdout.contains("[no-recursive-delete-of-root-or-home]"),
+        "{}",
+        r.stdout
+    );
+}
+
 fn decision(r: &Run) -> String {
     serde_json::from_str::<Value>(&r.stdout)
         .ok()
@@ -687,12 +691,7 @@ fn no_policy_anywhere_enforces_the_built_in_library_and_says_so_on_session_start
         &["hook"],
         &pre_tool("Bash", json!({"command": "rm -rf ~"})),
     );
-    assert_eq!((r.code, decision(&r)), (0, "deny".to_string()));
-    assert!(
-        r.stdout.contains("[no-recursive-delete-of-root-or-home]"),
-        "{}",
-        r.stdout
-    );
+    assert_root_delete_denied(&r);
     let r = run(&dir, &["hook"], SEAMS[4].1.as_bytes());
     assert_eq!(
         (r.code, r.stdout.as_str()),
@@ -719,12 +718,7 @@ fn wrong_field_types_are_never_exit_1() {
         &["hook", "--policy", lib],
         &base("session_id", json!(5)),
     );
-    assert_eq!((r.code, decision(&r)), (0, "deny".to_string()));
-    assert!(
-        r.stdout.contains("[no-recursive-delete-of-root-or-home]"),
-        "{}",
-        r.stdout
-    );
+    assert_root_delete_denied(&r);
     let r = run(&dir, &["hook", "--policy", lib], &base("cwd", json!(7)));
     assert_eq!(
         (r.code, r.stdout),

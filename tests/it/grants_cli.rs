@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::Digest as _;
 
-use crate::support::{Run, output_with_stdin};
+use crate::support::{Run, seamguard_home_in as seamguard};
 
 const ASK: &str = r#"
 [[rule]]
@@ -39,16 +39,7 @@ reason = "Force pushes are not allowed"
 
 /// A fresh folder used as working folder, HOME and XDG dirs.
 fn workdir() -> PathBuf {
-    let dir = crate::support::workdir("grants");
-    std::fs::write(dir.join("ask.toml"), ASK).unwrap();
-    std::fs::write(dir.join("deny.toml"), DENY).unwrap();
-    dir
-}
-
-fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command_in(dir, &dir.join("home"));
-    cmd.args(args);
-    Run::utf8(output_with_stdin(&mut cmd, stdin))
+    crate::support::workdir_with("grants", &[("ask.toml", ASK), ("deny.toml", DENY)])
 }
 
 fn payload(dir: &Path, session: &str, command: &str) -> Vec<u8> {

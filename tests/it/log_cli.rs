@@ -5,16 +5,28 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::{Run, output_with_stdin};
+use crate::support::Run;
 
 fn workdir() -> PathBuf {
     crate::support::workdir("log")
 }
 
 fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut cmd = crate::support::command_in(dir, dir);
-    cmd.args(args);
-    Run::utf8(output_with_stdin(&mut cmd, stdin))
+    crate::support::seamguard_in(dir, dir, args, stdin)
+}
+
+/// `seamguard hook --policy p.toml` on a pre-tool call of session `s1` in `/w`; exit 0.
+fn hook_pre_tool(dir: &Path, tool: &str, input: Value) {
+    let payload = json!({
+        "session_id": "s1", "transcript_path": "", "cwd": "/w", "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": input,
+    });
+    let r = seamguard(
+        dir,
+        &["hook", "--policy", "p.toml"],
+        payload.to_string().as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
 fn now_ms() -> u64 {
@@ -311,16 +323,7 @@ fn the_hook_records_every_decision_for_log() {
     )
     .unwrap();
     for (tool, path) in [("Read", "/w/.env"), ("Read", "/w/README.md")] {
-        let payload = json!({
-            "session_id": "s1", "transcript_path": "", "cwd": "/w", "hook_event_name": "PreToolUse",
-            "tool_name": tool, "tool_input": {"file_path": path},
-        });
-        let r = seamguard(
-            &dir,
-            &["hook", "--policy", "p.toml"],
-            payload.to_string().as_bytes(),
-        );
-        assert_eq!(r.code, 0, "{}", r.stderr);
+        hook_pre_tool(&dir, tool, json!({"file_path": path}));
     }
     let r = seamguard(&dir, &["log", "--format", "jsonl"], b"");
     let recs: Vec<Value> = r
@@ -373,16 +376,7 @@ fn a_long_subject_keeps_its_start_and_the_part_that_decided() {
         "cd /w/project && {}git push --force origin main",
         "echo building the release notes && ".repeat(12)
     );
-    let payload = json!({
-        "session_id": "s1", "transcript_path": "", "cwd": "/w", "hook_event_name": "PreToolUse",
-        "tool_name": "Bash", "tool_input": {"command": command},
-    });
-    let r = seamguard(
-        &dir,
-        &["hook", "--policy", "p.toml"],
-        payload.to_string().as_bytes(),
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    hook_pre_tool(&dir, "Bash", json!({"command": command}));
     let r = seamguard(&dir, &["log"], b"");
     assert_eq!(
         &r.stdout[29..],

@@ -16,6 +16,9 @@ pub(crate) const CLIENT: &str = env!("CARGO_BIN_EXE_seamguard-hook");
 
 pub(crate) const RULE: &str = "[[rule]]\nid = \"no-frobnicate\"\nseam = \"pre-tool\"\ntool = \"Bash\"\nwhen.command = { contains = \"frobnicate\" }\ndecision = \"deny\"\nreason = \"no frobnicating\"\n";
 
+/// The arguments a test's server starts with, before its policy file.
+const SERVE_ARGS: &[&str] = &["serve", "--verbose", "--idle-secs", "60", "--policy"];
+
 pub(crate) struct Setup {
     pub(crate) dir: PathBuf,
     pub(crate) policy: PathBuf,
@@ -54,9 +57,22 @@ impl Setup {
     }
 
     pub(crate) fn serve(&self, fault: Option<&str>) -> Child {
-        let mut c = Command::new(BIN);
-        c.args(["serve", "--verbose", "--idle-secs", "60", "--policy"])
+        self.serve_as(Path::new(BIN), SERVE_ARGS, &[], fault)
+    }
+
+    /// `bin BEFORE POLICY AFTER` started as a server (with `fault` as `SEAMGUARD_SERVE_FAULT`),
+    /// once its socket is there.
+    pub(crate) fn serve_as(
+        &self,
+        bin: &Path,
+        before: &[&str],
+        after: &[&str],
+        fault: Option<&str>,
+    ) -> Child {
+        let mut c = Command::new(bin);
+        c.args(before)
             .arg(&self.policy)
+            .args(after)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(self.log()).unwrap());
@@ -341,20 +357,12 @@ fn a_socket_folder_open_to_others_is_not_trusted() {
 fn a_server_takes_its_own_option_after_the_hook_arguments() {
     let s = Setup::new("argv");
     // `--idle-secs` after the hook arguments: the route is still the hook's.
-    let mut c = Command::new(BIN);
-    c.args(["serve", "--policy"])
-        .arg(&s.policy)
-        .args(["--idle-secs=60", "--verbose"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(s.log()).unwrap());
-    s.env(&mut c);
-    let mut server = c.spawn().unwrap();
-    let started = Instant::now();
-    while s.socket().is_none() {
-        assert!(started.elapsed() < Duration::from_secs(60), "no socket");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut server = s.serve_as(
+        Path::new(BIN),
+        &["serve", "--policy"],
+        &["--idle-secs=60", "--verbose"],
+        None,
+    );
     let run = s.hook(&bash("frobnicate", &s.dir), true);
     assert!(run.stdout.contains("no frobnicating"));
     assert_eq!(s.answered(), 1);
@@ -367,19 +375,7 @@ fn a_server_whose_binary_is_replaced_stops_answering() {
     let s = Setup::new("replaced");
     let copy = s.dir.join("seamguard");
     std::fs::copy(BIN, &copy).unwrap();
-    let mut c = Command::new(&copy);
-    c.args(["serve", "--verbose", "--idle-secs", "60", "--policy"])
-        .arg(&s.policy)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(s.log()).unwrap());
-    s.env(&mut c);
-    let mut server = c.spawn().unwrap();
-    let started = Instant::now();
-    while s.socket().is_none() {
-        assert!(started.elapsed() < Duration::from_secs(60), "no socket");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut server = s.serve_as(&copy, SERVE_ARGS, &[], None);
     let deny = bash("frobnicate", &s.dir);
     let hook_of = |bin: &Path| {
         let mut c = Command::new(bin);

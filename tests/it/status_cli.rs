@@ -61,6 +61,27 @@ fn seamguard(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     Run::utf8(output_with_stdin(&mut cmd, stdin))
 }
 
+/// `status`'s expected text: `{home}`, `{bin}`, `{v}` and `{log}` in `text` filled with the
+/// test's home, its `bin/seamguard`, the version and its audit log.
+fn expected_status(dir: &Path, text: &str) -> String {
+    text.replace("{home}", &dir.join("home").display().to_string())
+        .replace(
+            "{bin}",
+            &dir.join("bin/seamguard")
+                .canonicalize()
+                .unwrap()
+                .display()
+                .to_string(),
+        )
+        .replace("{v}", env!("CARGO_PKG_VERSION"))
+        .replace(
+            "{log}",
+            &dir.join("state/seamguard/audit.jsonl")
+                .display()
+                .to_string(),
+        )
+}
+
 fn claude_settings(dir: &Path, command: &str) {
     let handler =
         json!([{ "hooks": [{ "type": "command", "command": command, "onFailure": "block" }] }]);
@@ -89,12 +110,9 @@ fn installed_but_never_run_then_run() {
     claude_settings(&dir, "seamguard hook --dialect claude-code");
     let r = seamguard(&dir, &["status"], b"");
     assert_eq!(r.code, 0, "{}", r.stdout);
-    let expected = format!(
+    let expected = expected_status(
+        &dir,
         "Claude Code\n  hook: {home}/.claude/settings.json (user): PermissionRequest, PreToolUse\n  not hooked: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, SubagentStart, Notification, PreCompact, PostCompact, SessionEnd\n  command: seamguard hook --dialect claude-code -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (onFailure = \"block\" on the seamguard handlers)\n  last ran: never\nCodex\n  hook: not installed (run `seamguard init`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Claude Code: the hook is installed but has never run (no record in the audit log)\n",
-        home = dir.join("home").display(),
-        bin = dir.join("bin/seamguard").canonicalize().unwrap().display(),
-        v = env!("CARGO_PKG_VERSION"),
-        log = dir.join("state/seamguard/audit.jsonl").display(),
     );
     assert_eq!(r.stdout, expected);
 
@@ -239,12 +257,9 @@ fn cursor_hooked_fail_closed_then_run_in_its_dialect() {
     cursor_hooks(&dir, &CURSOR_GATING, true);
     let r = seamguard(&dir, &["status"], b"");
     assert_eq!(r.code, 0, "{}", r.stdout);
-    let expected = format!(
+    let expected = expected_status(
+        &dir,
         "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init`)\nCursor\n  hook: {home}/.cursor/hooks.json (user): beforeMCPExecution, beforeReadFile, beforeShellExecution, preToolUse\n  not hooked: postToolUse, beforeSubmitPrompt, stop, sessionStart, sessionEnd\n  command: seamguard hook --dialect cursor -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (\"failClosed\": true on the seamguard entries of the tool events)\n  last ran: never\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Cursor: the hook is installed but has never run (no record in the audit log)\n",
-        home = dir.join("home").display(),
-        bin = dir.join("bin/seamguard").canonicalize().unwrap().display(),
-        v = env!("CARGO_PKG_VERSION"),
-        log = dir.join("state/seamguard/audit.jsonl").display(),
     );
     assert_eq!(r.stdout, expected);
 

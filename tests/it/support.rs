@@ -61,6 +61,15 @@ pub(crate) fn workdir(name: &str) -> PathBuf {
     fixtures::new_dir_in(Path::new(env!("CARGO_TARGET_TMPDIR")), name)
 }
 
+/// [`workdir`] with `files` (name, text) written into it.
+pub(crate) fn workdir_with(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = workdir(name);
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write a test file");
+    }
+    dir
+}
+
 /// [`command`] kept to one test's folder: run in `dir`, with `home` as `HOME` and `dir`'s
 /// `config`, `state` and `managed` folders as the configuration, state and managed-policy
 /// folders; no audit-log path and no project directory taken from the caller's environment.
@@ -74,6 +83,26 @@ pub(crate) fn command_in(dir: &Path, home: &Path) -> Command {
         .env_remove("SEAMGUARD_AUDIT_LOG")
         .env_remove("CLAUDE_PROJECT_DIR");
     cmd
+}
+
+/// Runs `seamguard ARGS` kept to `dir` as [`command_in`] does (with `home` as `HOME`), with
+/// `stdin` on its standard input.
+pub(crate) fn seamguard_in(dir: &Path, home: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut cmd = command_in(dir, home);
+    cmd.args(args);
+    Run::utf8(output_with_stdin(&mut cmd, stdin))
+}
+
+/// [`seamguard_in`] with `dir/home` as `HOME`.
+pub(crate) fn seamguard_home_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    seamguard_in(dir, &dir.join("home"), args, stdin)
+}
+
+/// Writes `text` to `path`, making its parent folders; returns the path.
+pub(crate) fn write_file(path: PathBuf, text: &str) -> PathBuf {
+    std::fs::create_dir_all(path.parent().expect("a file path has a parent")).expect("mkdir");
+    std::fs::write(&path, text).expect("write file");
+    path
 }
 
 /// Runs `cmd` with `stdin` written to its standard input, and collects its output.

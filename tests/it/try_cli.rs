@@ -32,15 +32,8 @@ fn workdir() -> PathBuf {
 }
 
 fn try_(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = crate::support::command();
-    cmd.arg("try")
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
-        .env_remove("CLAUDE_PROJECT_DIR");
+    let mut cmd = crate::support::command_in(dir, dir);
+    cmd.arg("try").args(args);
     Run::utf8(output_with_stdin(&mut cmd, b""))
 }
 

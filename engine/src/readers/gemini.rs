@@ -77,6 +77,13 @@ pub(super) fn events(file: &Arc<str>, doc: &Map<String, Value>) -> Vec<Item> {
             p,
         ));
     };
+    // The end of a turn: a stop at the line of its last assistant message.
+    let stop = |out: &mut Vec<Item>, (line, last): (usize, String)| {
+        let mut p = base("Stop", None);
+        p.insert("stop_hook_active".into(), Value::Bool(false));
+        p.insert("last_assistant_message".into(), Value::String(last));
+        emit(out, line, Seam::Stop, p);
+    };
     let mut pending_stop: Option<(usize, String)> = None;
     for (k, msg) in messages.iter().enumerate() {
         let i = k + 1;
@@ -92,11 +99,8 @@ pub(super) fn events(file: &Arc<str>, doc: &Map<String, Value>) -> Vec<Item> {
                 if text.trim().is_empty() {
                     continue;
                 }
-                if let Some((line, last)) = pending_stop.take() {
-                    let mut p = base("Stop", None);
-                    p.insert("stop_hook_active".into(), Value::Bool(false));
-                    p.insert("last_assistant_message".into(), Value::String(last));
-                    emit(&mut out, line, Seam::Stop, p);
+                if let Some(pending) = pending_stop.take() {
+                    stop(&mut out, pending);
                 }
                 let mut p = base("UserPromptSubmit", None);
                 p.insert("prompt".into(), Value::String(text));
@@ -163,11 +167,8 @@ pub(super) fn events(file: &Arc<str>, doc: &Map<String, Value>) -> Vec<Item> {
             _ => {}
         }
     }
-    if let Some((line, last)) = pending_stop.take() {
-        let mut p = base("Stop", None);
-        p.insert("stop_hook_active".into(), Value::Bool(false));
-        p.insert("last_assistant_message".into(), Value::String(last));
-        emit(&mut out, line, Seam::Stop, p);
+    if let Some(pending) = pending_stop.take() {
+        stop(&mut out, pending);
     }
     out
 }

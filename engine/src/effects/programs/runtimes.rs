@@ -36,6 +36,29 @@ const NODE_VALUED: &[&str] = &[
 ];
 
 /// The runtimes rows, in the order they are tried.
+/// The options of a JavaScript runtime that take code or load an environment file.
+const JS_RUNTIME_OPTIONS: &[(&str, Role)] = &[
+    ("-e", Role::Code(Language::JavaScript)),
+    ("--eval", Role::Code(Language::JavaScript)),
+    ("-p", Role::Code(Language::JavaScript)),
+    ("--print", Role::Code(Language::JavaScript)),
+    ("--env-file", Role::Load),
+    ("--env-file-if-exists", Role::Load),
+];
+
+/// [`JS_RUNTIME_OPTIONS`] of a TypeScript runtime (`tsx`, `ts-node`).
+const TS_RUNTIME_OPTIONS: &[(&str, Role)] = &[
+    ("-e", Role::Code(Language::TypeScript)),
+    ("--eval", Role::Code(Language::TypeScript)),
+    ("-p", Role::Code(Language::TypeScript)),
+    ("--print", Role::Code(Language::TypeScript)),
+    ("--env-file", Role::Load),
+    ("--env-file-if-exists", Role::Load),
+];
+
+/// The options after which a runtime's first operand is not a script (`node -e CODE ARG`).
+const EVAL_OPTIONS: &[&str] = &["-e", "--eval", "-p", "--print"];
+
 pub(super) static ROWS: &[Program] = &[
     // Interpreters: the first operand is a script file, read; its arguments are its own.
     // `source FILE` runs the file's lines in this shell: a dotenv file's assignments are
@@ -85,47 +108,26 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["node", "nodejs"],
         valued: NODE_VALUED,
-        options: &[
-            ("-e", Role::Code(Language::JavaScript)),
-            ("--eval", Role::Code(Language::JavaScript)),
-            ("-p", Role::Code(Language::JavaScript)),
-            ("--print", Role::Code(Language::JavaScript)),
-            ("--env-file", Role::Load),
-            ("--env-file-if-exists", Role::Load),
-        ],
+        options: JS_RUNTIME_OPTIONS,
         lead: &[Role::Read],
-        lead_options: &["-e", "--eval", "-p", "--print"],
+        lead_options: EVAL_OPTIONS,
         ..ROW
     },
     Program {
         // `bun x.ts`, `bun https://…/x.js`: a script that may be fetched.
         names: &["bun"],
         valued: NODE_VALUED,
-        options: &[
-            ("-e", Role::Code(Language::JavaScript)),
-            ("--eval", Role::Code(Language::JavaScript)),
-            ("-p", Role::Code(Language::JavaScript)),
-            ("--print", Role::Code(Language::JavaScript)),
-            ("--env-file", Role::Load),
-            ("--env-file-if-exists", Role::Load),
-        ],
+        options: JS_RUNTIME_OPTIONS,
         lead: &[Role::Script],
-        lead_options: &["-e", "--eval", "-p", "--print"],
+        lead_options: EVAL_OPTIONS,
         ..ROW
     },
     Program {
         names: &["tsx", "ts-node"],
         valued: NODE_VALUED,
-        options: &[
-            ("-e", Role::Code(Language::TypeScript)),
-            ("--eval", Role::Code(Language::TypeScript)),
-            ("-p", Role::Code(Language::TypeScript)),
-            ("--print", Role::Code(Language::TypeScript)),
-            ("--env-file", Role::Load),
-            ("--env-file-if-exists", Role::Load),
-        ],
+        options: TS_RUNTIME_OPTIONS,
         lead: &[Role::Read],
-        lead_options: &["-e", "--eval", "-p", "--print"],
+        lead_options: EVAL_OPTIONS,
         ..ROW
     },
     Program {
@@ -139,7 +141,7 @@ pub(super) static ROWS: &[Program] = &[
             ("--print", Role::Code(Language::TypeScript)),
         ],
         lead: &[Role::Script],
-        lead_options: &["-e", "--eval", "-p", "--print"],
+        lead_options: EVAL_OPTIONS,
         ..ROW
     },
     Program {

@@ -411,16 +411,6 @@ fn lookups_proxies_wipes_and_package_files() {
             &["run sqlite3 app.db .dump", "read app.db"],
         ),
     ]);
-    let endpoints = |line: &str| -> Vec<Option<crate::effects::Endpoint>> {
-        effects(line)
-            .list
-            .into_iter()
-            .filter_map(|e| match e.what {
-                What::Send(s) => Some(s.endpoint),
-                _ => None,
-            })
-            .collect()
-    };
     assert_eq!(
         endpoints("ssh -J jump.example host"),
         vec![

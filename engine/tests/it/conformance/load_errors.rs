@@ -33,11 +33,7 @@ fn load_errors_become_a_system_message() {
         .to_string(),
     );
     for dialect in [Dialect::ClaudeCode, Dialect::Codex] {
-        let payload = match dialect {
-            Dialect::ClaudeCode => claude_payload(Seam::PreTool),
-            Dialect::Codex => codex_payload(Seam::PreTool),
-            other => unreachable!("not in the loop: {other}"),
-        };
+        let payload = payload_of(Seam::PreTool, dialect);
         let enc = encode(&engine.evaluate(Seam::PreTool, &payload, dialect), dialect);
         assert_eq!(enc.stdout, expected, "{dialect}");
         assert_eq!(enc.stderr, warning, "{dialect}");
@@ -65,11 +61,7 @@ fn on_load_error_deny_fails_closed_on_pre_tool_and_permission_request() {
         "seamguard: policy w.toml has 1 error and some rules are not enforced (run `seamguard check`): {first}"
     );
     for dialect in [Dialect::ClaudeCode, Dialect::Codex] {
-        let payload = match dialect {
-            Dialect::ClaudeCode => claude_payload(Seam::PreTool),
-            Dialect::Codex => codex_payload(Seam::PreTool),
-            other => unreachable!("not in the loop: {other}"),
-        };
+        let payload = payload_of(Seam::PreTool, dialect);
         let o = engine.evaluate(Seam::PreTool, &payload, dialect);
         assert_eq!(o.verdict(), Verdict::Deny);
         let enc = encode(&o, dialect);
@@ -83,11 +75,7 @@ fn on_load_error_deny_fails_closed_on_pre_tool_and_permission_request() {
             }
         });
         assert_eq!(enc.stdout, line(&expected.to_string()), "{dialect}");
-        let payload = match dialect {
-            Dialect::ClaudeCode => claude_payload(Seam::PermissionRequest),
-            Dialect::Codex => codex_payload(Seam::PermissionRequest),
-            other => unreachable!("not in the loop: {other}"),
-        };
+        let payload = payload_of(Seam::PermissionRequest, dialect);
         let o = engine.evaluate(Seam::PermissionRequest, &payload, dialect);
         assert_eq!(o.verdict(), Verdict::Deny);
         let expected = json!({
@@ -110,4 +98,13 @@ fn on_load_error_deny_fails_closed_on_pre_tool_and_permission_request() {
         Dialect::ClaudeCode,
     );
     assert_eq!(o.verdict(), Verdict::Abstain);
+}
+
+/// The payload of `seam` in `dialect` (Claude Code or Codex).
+fn payload_of(seam: Seam, dialect: Dialect) -> serde_json::Value {
+    match dialect {
+        Dialect::ClaudeCode => claude_payload(seam),
+        Dialect::Codex => codex_payload(seam),
+        other => unreachable!("not in the loop: {other}"),
+    }
 }

@@ -179,25 +179,22 @@ fn code_run_by_an_interpreter() {
 #[test]
 fn a_tool_named_after_a_program_takes_its_arguments() {
     let t = "mcp__kubernetes__kubectl";
-    let runs: Vec<String> = fx(t, json!({"command": "delete namespace prod"}))
-        .list
-        .iter()
-        .filter_map(|e| match &e.what {
-            What::Run(c) => Some(c.display_words()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(runs, ["kubectl delete namespace prod"]);
+    let runs = |command: &str| -> Vec<String> {
+        fx(t, json!({ "command": command }))
+            .list
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::Run(c) => Some(c.display_words()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        runs("delete namespace prod"),
+        ["kubectl delete namespace prod"]
+    );
     // Already spelled out: kept as it is.
-    let runs: Vec<String> = fx(t, json!({"command": "kubectl get pods"}))
-        .list
-        .iter()
-        .filter_map(|e| match &e.what {
-            What::Run(c) => Some(c.display_words()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(runs, ["kubectl get pods"]);
+    assert_eq!(runs("kubectl get pods"), ["kubectl get pods"]);
     assert_eq!(program_of_tool("mcp__x__run_git"), Some("git"));
     assert_eq!(program_of_tool("mcp__x__execute_command"), None);
 }

@@ -1,18 +1,19 @@
-//! Tests of the MCP lens, by topic in `mcp_tests/`; the shared helpers are here.
+//! Tests of the MCP lens, by topic in `tests/`; the shared helpers are here.
 
-#[path = "mcp_tests/arguments.rs"]
 mod arguments;
-#[path = "mcp_tests/commands.rs"]
 mod commands;
-#[path = "mcp_tests/files.rs"]
 mod files;
-#[path = "mcp_tests/stores.rs"]
 mod stores;
 
 use serde_json::{Value, json};
 
-use super::*;
+use super::keys::{KeyKind, Role, key_kind, words};
+use super::nested::program_of_tool;
+use super::tool::{Verb, split_tool, verb_of};
+use crate::effects::model::{BodySource, Effects, Lens, PathRef, Route, Send, What};
 use crate::effects::{Effect, EffectKind, Endpoint, IpClass, effects_of};
+use crate::shell::Arg;
+use crate::shell_env::ShellEnv;
 
 const CWD: &str = "/home/u/p";
 
