@@ -15,8 +15,6 @@
 //! was never asked about (a denied call is never remembered), of another call than the one
 //! asked about, or of one already approved approves nothing.
 
-use std::rc::Rc;
-
 use serde_json::Value;
 
 use seamguard_engine::concern::{Concern, call_key};
@@ -31,7 +29,7 @@ pub(crate) struct Session {
     /// The store and the session id; `None` for an event that uses no memory (not a tool
     /// event, or no `session_id`).
     at: Option<(MemoryStore, String)>,
-    memory: Rc<SessionMemory>,
+    memory: SessionMemory,
     problems: Vec<String>,
 }
 
@@ -51,7 +49,7 @@ impl Session {
         let (true, Some(id)) = (tool_seam, id) else {
             return Session {
                 at: None,
-                memory: Rc::default(),
+                memory: SessionMemory::default(),
                 problems: Vec::new(),
             };
         };
@@ -59,7 +57,7 @@ impl Session {
         let loaded = store.load(id);
         Session {
             at: Some((store, id.to_string())),
-            memory: Rc::new(loaded.memory),
+            memory: loaded.memory,
             problems: loaded
                 .problems
                 .into_iter()
@@ -73,10 +71,9 @@ impl Session {
         std::mem::take(&mut self.problems)
     }
 
-    /// Run `f` (the evaluation) with this memory set for the entry points that take none
-    /// ([`seamguard_engine::with_memory`]).
-    pub(crate) fn evaluate<R>(&self, f: impl FnOnce() -> R) -> R {
-        seamguard_engine::with_memory(self.memory.clone(), f)
+    /// The memory the call is judged in ([`seamguard_engine::Request::in_memory`]).
+    pub(crate) fn memory(&self) -> &SessionMemory {
+        &self.memory
     }
 
     /// The approval of this session that answers every concern of `asked`, if one does.
@@ -131,7 +128,7 @@ impl Session {
                         key: call_key(payload).map_or_else(String::new, |k| k.to_string()),
                     });
                 }
-                let mut memory = Rc::unwrap_or_clone(self.memory);
+                let mut memory = self.memory;
                 memory.remember(entries)
             }
             Seam::PostTool | Seam::PostToolFailure => match approval_of(&self.memory, payload) {

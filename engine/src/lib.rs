@@ -98,7 +98,6 @@ pub mod runner;
 pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
-mod ambient;
 mod cache;
 pub mod codec;
 mod compile;
@@ -110,7 +109,6 @@ mod secret_names;
 mod shell_env;
 mod table;
 
-pub use ambient::{keeping_effects, keeping_known_effects, with_memory};
 pub use cache::{
     Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
     load_set_cached, snapshot_key,

@@ -19,6 +19,7 @@ use crate::compile::SeamTable;
 use crate::compile::actions::ActionRegexes;
 use crate::dialect::Dialect;
 use crate::effects::Effects;
+use crate::evaluate::pred::CallInput;
 use crate::evaluate::request::Request;
 use crate::evaluate::trace::{NoTrace, Recorder, RuleEval};
 use crate::matcher::codex_aliases;
@@ -290,21 +291,12 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<Fired> {
-        crate::ambient::in_memory(|memory| {
-            let firing = self.fire_in(
-                seam,
-                payload,
-                dialect,
-                kind,
-                Some(memory).filter(|m| !m.is_empty()),
-            );
-            crate::ambient::offer(payload, firing.effects.as_ref());
-            firing.fired
-        })
+        self.fire_in(seam, payload, dialect, kind, None, None).fired
     }
 
-    /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty), with
-    /// the call's effects when a test worked them out.
+    /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty) and
+    /// with the call's effects when they were `known` before, returning the call's effects
+    /// when a test worked them out (or used the known ones).
     pub(crate) fn fire_in(
         &self,
         seam: Seam,
@@ -312,6 +304,7 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
         memory: Option<&SessionMemory>,
+        known: Option<&Rc<Effects>>,
     ) -> TableFiring {
         let Some(t) = self.seam_table(seam) else {
             return TableFiring::default();
@@ -320,7 +313,12 @@ impl DecisionTable {
             return TableFiring::default();
         }
         let subjects = Self::subjects(seam, payload, dialect);
-        let firing = t.fire(payload, &subjects, kind, &self.env, memory, &mut NoTrace);
+        let call = CallInput {
+            payload,
+            memory,
+            known,
+        };
+        let firing = t.fire(call, &subjects, kind, &self.env, &mut NoTrace);
         let fired = firing
             .fired
             .into_iter()
@@ -361,14 +359,12 @@ impl DecisionTable {
         };
         let subjects = Self::subjects(req.seam, req.payload, req.dialect);
         let mut rec = Recorder::default();
-        t.fire(
-            req.payload,
-            &subjects,
-            None,
-            &self.env,
-            req.memory(),
-            &mut rec,
-        );
+        let call = CallInput {
+            payload: req.payload,
+            memory: req.memory(),
+            known: None,
+        };
+        t.fire(call, &subjects, None, &self.env, &mut rec);
         rec.rules
     }
 
@@ -384,7 +380,7 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<u32> {
-        crate::ambient::in_memory(|memory| self.fire_naive_in(seam, payload, dialect, kind, memory))
+        self.fire_naive_in(seam, payload, dialect, kind, &SessionMemory::default())
     }
 
     /// [`DecisionTable::fire_naive`] in an explicit session memory.

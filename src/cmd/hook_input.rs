@@ -1,5 +1,9 @@
-//! The input side of `seamguard hook`: reading the payload within its size limit, coercing
-//! fields whose meaning is clear, and the answer to a payload seamguard cannot judge.
+//! The input side of `seamguard hook`: reading the payload within its size limit, decoding
+//! it (bytes → the common payload of its seam, in its dialect, fields whose meaning is clear
+//! coerced), and the answer to a payload seamguard cannot judge.
+//!
+//! In: the bytes on stdin. Out: a [`Decoded`] call, or why it is not one ([`Undecoded`]),
+//! answered by [`Refusals::refuse`].
 //!
 //! Nothing here lets a tool call through silently. A payload that cannot be judged is
 //! refused: a pre-tool or permission-request event is denied in its dialect's shape, any
@@ -16,7 +20,9 @@ use std::time::Instant;
 use serde_json::Value;
 
 use seamguard_engine::audit::{self, PayloadDigest};
-use seamguard_engine::{Contribution, Dialect, Encoded, Outcome, Seam, Verdict, encode, merge};
+use seamguard_engine::{
+    Contribution, DecodeError, Dialect, Encoded, HookEvent, Outcome, Seam, Verdict, encode, merge,
+};
 
 /// The largest payload seamguard reads (bytes). A bigger one is refused before it is parsed:
 /// a tool call is denied, another event gets a message. Real payloads are far smaller (hosts
@@ -76,6 +82,107 @@ pub(crate) fn read_payload(input: &mut dyn Read) -> std::io::Result<RawPayload> 
         total,
         sha256: digest.finish(),
     })
+}
+
+/// A hook payload decoded: what the decision reads.
+pub(crate) struct Decoded {
+    /// The common payload of its seam (another host's payload normalized, fields coerced).
+    pub(crate) payload: Value,
+    /// The seam of its event.
+    pub(crate) seam: Seam,
+    /// The host's dialect (`--dialect`, else detected from the payload).
+    pub(crate) dialect: Dialect,
+    /// One note per coerced field (for the host's debug log).
+    pub(crate) notes: Vec<String>,
+}
+
+/// Why a payload was not decoded.
+pub(crate) enum Undecoded {
+    /// An event seamguard does not know: nothing to judge (a line on stderr, exit 0).
+    UnknownEvent(DecodeError),
+    /// A payload seamguard cannot judge: refused ([`Refusals::refuse`]) with these parts.
+    Refused {
+        /// The event, when it is known.
+        seam: Option<Seam>,
+        /// The dialect, when it is known.
+        dialect: Option<Dialect>,
+        /// What was wrong.
+        why: String,
+        /// The parsed payload, when there is one.
+        payload: Option<Value>,
+    },
+}
+
+/// Decode a payload read within the size limit (`total`: the bytes the host sent):
+/// parse it, coerce its fields, read its dialect (`dialect`, else detected), normalize another
+/// host's payload, read its event and check its command line is within the analysis limit.
+///
+/// # Errors
+/// [`Undecoded`]: an unknown event, or what makes the payload impossible to judge.
+pub(crate) fn decode(
+    bytes: &[u8],
+    total: u64,
+    dialect: Option<Dialect>,
+) -> Result<Decoded, Undecoded> {
+    let refused = |seam, dialect, why, payload| Undecoded::Refused {
+        seam,
+        dialect,
+        why,
+        payload,
+    };
+    let mut payload = match seamguard_engine::event::parse_json(bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            let why = format!("malformed hook payload ({total} bytes): {e}");
+            return Err(refused(raw_seam(bytes), dialect, why, None));
+        }
+    };
+    let notes = coerce_fields(&mut payload);
+    let dialect = dialect.unwrap_or_else(|| Dialect::detect(&payload));
+    // Gemini CLI, Cursor, Copilot CLI: the host's payload as the common payload of its seam.
+    let payload = match seamguard_engine::codec::normalize(&payload, dialect) {
+        Ok(p) => p,
+        Err(why) => {
+            let seam = dialect_seam(&payload, dialect);
+            return Err(refused(seam, Some(dialect), why, None));
+        }
+    };
+    let seam = match HookEvent::from_value(&payload) {
+        Ok(ev) => ev.seam(),
+        Err(e @ DecodeError::UnknownEvent(_)) => return Err(Undecoded::UnknownEvent(e)),
+        Err(e) => {
+            let seam = payload
+                .get("hook_event_name")
+                .and_then(|n| n.as_str())
+                .and_then(Seam::from_event_name);
+            return Err(refused(seam, Some(dialect), e.to_string(), Some(payload)));
+        }
+    };
+    if matches!(seam, Seam::PreTool | Seam::PermissionRequest)
+        && let Some(why) = oversized_command(&payload)
+    {
+        return Err(refused(Some(seam), Some(dialect), why, Some(payload)));
+    }
+    Ok(Decoded {
+        payload,
+        seam,
+        dialect,
+        notes,
+    })
+}
+
+/// The seam of a payload that [`seamguard_engine::codec::normalize`] refused: the tool events
+/// of the other hosts are pre-tool when they name a tool.
+fn dialect_seam(payload: &Value, dialect: Dialect) -> Option<Seam> {
+    match dialect {
+        Dialect::Cursor | Dialect::CopilotCli | Dialect::GeminiCli => {
+            let tool_call = ["toolName", "toolArgs", "tool_name", "tool_input", "command"]
+                .iter()
+                .any(|k| payload.get(*k).is_some());
+            tool_call.then_some(Seam::PreTool)
+        }
+        Dialect::ClaudeCode | Dialect::Codex => None,
+    }
 }
 
 /// Where the hook's refusals are recorded, and what every record of this call shares.

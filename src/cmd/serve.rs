@@ -106,18 +106,6 @@ const OWN_FLAGS: &[&str] = &["--daemon", "--detached", "--verbose"];
 /// The idle time of a server without `--idle-secs`, in seconds.
 const DEFAULT_IDLE_SECS: u64 = 600;
 
-/// A server's loaded policies and engine.
-pub(crate) struct Resident {
-    built: hook::Built,
-}
-
-impl Resident {
-    /// The engine and what loading it reported.
-    pub(super) fn built(&self) -> &hook::Built {
-        &self.built
-    }
-}
-
 /// The hook arguments of this process as spelled: the arguments after the subcommand
 /// (`hook`, or `serve` without its own `--idle-secs`, `--daemon` and `--verbose`).
 fn hook_argv() -> Vec<OsString> {
@@ -253,7 +241,7 @@ fn binary_identity() -> Option<seamguard_client::BinaryIdentity> {
 
 /// Build the resident engine and the key it answers for; rebuilt while the policy files
 /// change under it, so the key always names what was loaded.
-fn resident(o: &hook::Args) -> Option<(Resident, u64)> {
+fn resident(o: &hook::Args) -> Option<(hook::Built, u64)> {
     for _ in 0..5 {
         let before = key(o, None);
         let built = hook::build(o, None, None, Instant::now());
@@ -261,7 +249,7 @@ fn resident(o: &hook::Args) -> Option<(Resident, u64)> {
         if let (Some(a), Some(b)) = (before, after)
             && a == b
         {
-            return Some((Resident { built }, a));
+            return Some((built, a));
         }
     }
     None
@@ -535,7 +523,8 @@ fn injected_exit() {}
 /// A running server: what it loaded and what it answers for.
 struct Server<'a> {
     o: &'a hook::Args,
-    res: Resident,
+    /// The server's loaded policies and engine.
+    res: hook::Built,
     /// The key of the loaded table.
     key: u64,
     /// The route of the socket.

@@ -456,15 +456,7 @@ fn agent_status(
         Dialect::ClaudeCode => {
             // Every file with a seamguard handler must block: one handler that fails open
             // is enough for the call to run.
-            let hooked: Vec<&HooksFile> = files
-                .iter()
-                .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
-                .collect();
-            let blocks = !hooked.is_empty()
-                && hooked.iter().all(|f| {
-                    std::fs::read_to_string(&f.path).is_ok_and(|t| inspect::blocks_on_failure(&t))
-                });
-            if blocks {
+            if every_hooked_file(&files, inspect::blocks_on_failure) {
                 "blocks the call (onFailure = \"block\" on the seamguard handlers)"
             } else {
                 "runs the call (no onFailure = \"block\" on the seamguard handlers; `seamguard init` adds it for Claude Code 2.1.295 or newer)"
@@ -477,15 +469,7 @@ fn agent_status(
         Dialect::Cursor => {
             // Cursor fails open unless the entry sets `failClosed`: every file with a
             // seamguard entry must set it on the gating events.
-            let hooked: Vec<&HooksFile> = files
-                .iter()
-                .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
-                .collect();
-            let blocks = !hooked.is_empty()
-                && hooked.iter().all(|f| {
-                    std::fs::read_to_string(&f.path).is_ok_and(|t| inspect::cursor_fails_closed(&t))
-                });
-            if blocks {
+            if every_hooked_file(&files, inspect::cursor_fails_closed) {
                 "blocks the call (\"failClosed\": true on the seamguard entries of the tool events)"
             } else {
                 "runs the call (a seamguard entry of a tool event has no \"failClosed\": true; `seamguard init --agent cursor` writes it)"
@@ -832,6 +816,17 @@ pub(super) fn run(a: &Args) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Whether there is a file with a seamguard handler and the text of every such file passes
+/// `check` (a file that cannot be read does not).
+fn every_hooked_file(files: &[HooksFile], check: fn(&str) -> bool) -> bool {
+    let mut hooked = files
+        .iter()
+        .filter(|f| f.events.as_ref().is_some_and(|e| !e.is_empty()))
+        .peekable();
+    hooked.peek().is_some()
+        && hooked.all(|f| std::fs::read_to_string(&f.path).is_ok_and(|t| check(&t)))
 }
 
 #[cfg(test)]

@@ -89,12 +89,12 @@ pub use crate::policy::EffectKind;
 /// assert!(fx.of(EffectKind::Send).next().is_some());
 /// ```
 pub fn effects_of(payload: &Value, env: &ShellEnv) -> Effects {
-    crate::ambient::in_memory(|memory| effects_in(payload, env, memory))
+    effects_with(payload, env, None, None)
 }
 
 /// [`effects_of`] in an explicit session memory: what the call does given what the session
 /// did earlier (scripts it wrote and now runs, symlinks it created). [`effects_of`] is this
-/// with the memory [`crate::with_memory`] set around it, if any.
+/// in an empty memory.
 ///
 /// # Examples
 ///

@@ -34,8 +34,8 @@ impl Engine {
     /// The concerns of an outcome that asks: per asking rule, what it asked about (the host,
     /// path, package or program of the effects that made it ask, see [`crate::concern`]).
     /// Empty unless the outcome's verdict is `ask`. `effects` are the call's effects (as
-    /// [`Engine::decide`] returned them, or [`crate::effects::effects_of`]); evaluate
-    /// within the same session memory as the outcome was.
+    /// [`Engine::decide`] returned them, or [`crate::effects::effects_of`]) in an empty
+    /// session memory ([`Engine::concerns_in`] takes the memory the outcome was judged in).
     ///
     /// ```
     /// use seamguard_engine::{DecisionTable, Dialect, Engine, Scope, Seam, load_str};
@@ -66,9 +66,7 @@ impl Engine {
         outcome: &Outcome,
         effects: &crate::effects::Effects,
     ) -> Vec<crate::concern::Concern> {
-        crate::ambient::in_memory(|memory| {
-            self.concerns_in(seam, payload, outcome, effects, memory)
-        })
+        concerns(self.table(), seam, payload, outcome, effects, None)
     }
 
     /// [`Engine::concerns`] in an explicit session memory, the one the outcome was evaluated

@@ -1,8 +1,8 @@
 //! The ways into the seam evaluator: [`Engine::decide`] (a [`Request`] in, a [`Decision`]
 //! out) and the entry points built on it.
 //!
-//! In: a request, or its parts with the session memory set around the call
-//! ([`crate::with_memory`]). Out: the outcome (and, from `decide`, the call's effects).
+//! In: a request, or its parts (seam, payload, dialect; a session memory for
+//! [`Engine::evaluate_in`]). Out: the outcome (and, from `decide`, the call's effects).
 
 use serde_json::Value;
 
@@ -47,14 +47,13 @@ impl Engine {
     /// assert_eq!(outcome.fired_ids(), ["no-rm"]);
     /// ```
     pub fn evaluate(&self, seam: Seam, payload: &Value, dialect: Dialect) -> Outcome {
-        crate::ambient::in_memory(|memory| self.evaluate_in(seam, payload, dialect, memory))
+        self.decide(&Request::new(seam, payload, dialect)).outcome
     }
 
     /// [`Engine::evaluate`] in an explicit session memory: what the session did earlier
     /// (files it wrote, symlinks it created, paths it read) as the lenses and the
-    /// `earlier_read_inside` tests see it. [`Engine::evaluate`] is this with the memory
-    /// [`crate::with_memory`] set around it, if any; [`Engine::decide`] also returns the
-    /// call's effects.
+    /// `earlier_read_inside` tests see it. [`Engine::evaluate`] is this in an empty memory;
+    /// [`Engine::decide`] also returns the call's effects.
     ///
     /// ```
     /// use seamguard_engine::memory::SessionMemory;
@@ -82,14 +81,12 @@ impl Engine {
         dialect: Dialect,
         memory: &SessionMemory,
     ) -> Outcome {
-        let d = self.decide(&Request::new(seam, payload, dialect).in_memory(memory));
-        // For a caller that collects the effects with `keeping_effects`.
-        crate::ambient::offer(payload, d.effects.as_ref());
-        d.outcome
+        self.decide(&Request::new(seam, payload, dialect).in_memory(memory))
+            .outcome
     }
 
     /// Decide on one event: everything the decision depends on is in `req` (seam, payload,
-    /// dialect, session memory) or fixed in the engine (policies, environment, ledger,
+    /// dialect, session memory, effects found before) or fixed in the engine (policies, environment, ledger,
     /// runner). Returns the merged outcome and the call's effects when a rule's test worked
     /// them out (to record in the session memory without finding them again).
     ///

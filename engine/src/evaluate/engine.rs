@@ -224,7 +224,13 @@ impl Engine {
         // Codex code mode: the tool calls inside an `exec` call, each judged as itself.
         if dialect == Dialect::Codex
             && let Some(out) = crate::readers::code_mode::judge(seam, payload, &|p| {
-                self.evaluate_as(&Request { payload: p, ..*req }, false).0
+                // Each inner call is another value: the effects found before are not its own.
+                let inner = Request {
+                    payload: p,
+                    known_effects: None,
+                    ..*req
+                };
+                self.evaluate_as(&inner, false).0
             })
         {
             return (out, None);
@@ -253,7 +259,9 @@ impl Engine {
 
         // One pass finds hooks and guards together (the command line is analysed once);
         // guards are re-checked only if the input changed before they run.
-        let firing = self.table.fire_in(seam, payload, dialect, None, memory);
+        let firing = self
+            .table
+            .fire_in(seam, payload, dialect, None, memory, req.known_effects);
         let (hooks_fired, guards_fired): (Vec<Fired>, Vec<Fired>) =
             firing.fired.into_iter().partition(|f| {
                 self.table
@@ -355,6 +363,7 @@ impl Engine {
                         st.dialect,
                         Some(RuleKind::Hook),
                         st.memory,
+                        None,
                     )
                     .fired;
                 let mut rest: Vec<Fired> =
@@ -659,6 +668,7 @@ impl Engine {
                     st.dialect,
                     Some(RuleKind::Guard),
                     st.memory,
+                    None,
                 )
                 .fired;
         }

@@ -12,11 +12,10 @@ use std::rc::Rc;
 use regex_automata::{Input, PatternSet};
 use serde_json::Value;
 
-use super::pred::{Evaluation, bit, set_bit};
+use super::pred::{CallInput, Evaluation, bit, set_bit};
 use super::trace::Sink;
 use crate::compile::SeamTable;
 use crate::effects::Effects;
-use crate::memory::SessionMemory;
 use crate::policy::RuleKind;
 use crate::shell_env::ShellEnv;
 
@@ -147,20 +146,20 @@ impl SeamTable {
     /// The rules that fire, in declaration order (local ids).
     pub(crate) fn fire<S: Sink>(
         &self,
-        payload: &Value,
+        call: CallInput<'_>,
         subjects: &[&str],
         kind: Option<RuleKind>,
         env: &ShellEnv,
-        memory: Option<&SessionMemory>,
         sink: &mut S,
     ) -> Firing {
+        let payload = call.payload;
         // The lenses and the path tests resolve each path on disk once per evaluation (a
         // memo: the same answers as without it).
         let _resolve = crate::paths::ResolveScope::enter();
         let mut buckets = Vec::with_capacity(4);
         self.matched_buckets(subjects, &mut buckets);
         let (bits, matched_leaves) = self.scan::<S>(payload, &buckets);
-        let cx = Evaluation::new(payload, &bits, env, memory);
+        let cx = Evaluation::new(call, &bits, env);
         let candidates = if S::RECORDS {
             (0..self.rules.len() as u32).collect()
         } else {

@@ -22,6 +22,15 @@ use crate::policy::{Field, Test};
 use crate::shell::{ShellAnalysis, analyze_command};
 use crate::shell_env::ShellEnv;
 
+/// The call one evaluation judges: its payload, the session memory it is judged in (`None`:
+/// empty) and its effects when they were found before (`None`: found on first use).
+#[derive(Clone, Copy)]
+pub(crate) struct CallInput<'a> {
+    pub(crate) payload: &'a Value,
+    pub(crate) memory: Option<&'a SessionMemory>,
+    pub(crate) known: Option<&'a Rc<Effects>>,
+}
+
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
 /// of each command-line field (analysed once), glob operands expanded on disk (once), and
 /// the unsure / matched notes of the rule being evaluated.
@@ -35,6 +44,8 @@ pub(crate) struct Evaluation<'a> {
     /// The session memory the call is judged in (`None`: empty).
     pub(crate) memory: Option<&'a SessionMemory>,
     shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
+    /// The call's effects found before the evaluation, used when a test needs effects.
+    known: Option<&'a Rc<Effects>>,
     effects: OnceCell<Rc<Effects>>,
     /// Every program the call runs, as one analysis for `runs` tests (built on first use).
     runs: OnceCell<Rc<ShellAnalysis>>,
@@ -47,12 +58,12 @@ pub(crate) struct Evaluation<'a> {
 }
 
 impl<'a> Evaluation<'a> {
-    pub(crate) fn new(
-        payload: &'a Value,
-        bits: &'a [u64],
-        env: &'a ShellEnv,
-        memory: Option<&'a SessionMemory>,
-    ) -> Evaluation<'a> {
+    pub(crate) fn new(call: CallInput<'a>, bits: &'a [u64], env: &'a ShellEnv) -> Evaluation<'a> {
+        let CallInput {
+            payload,
+            memory,
+            known,
+        } = call;
         Evaluation {
             payload,
             folders: Folders::of(payload),
@@ -61,6 +72,7 @@ impl<'a> Evaluation<'a> {
             env,
             memory,
             shell: RefCell::new(Vec::new()),
+            known,
             effects: OnceCell::new(),
             texts: RefCell::new(Vec::new()),
             lowered: RefCell::new(Vec::new()),
@@ -172,9 +184,9 @@ impl<'a> Evaluation<'a> {
     pub(crate) fn effects(&self) -> Rc<Effects> {
         self.effects
             .get_or_init(|| {
-                // Known before the evaluation (see `keeping_known_effects`).
-                if let Some(fx) = crate::ambient::known_effects(self.payload) {
-                    return fx;
+                // Known before the evaluation (`Request::known_effects`).
+                if let Some(fx) = self.known {
+                    return fx.clone();
                 }
                 // A shell test on `command` may have analysed the line already.
                 let command = self

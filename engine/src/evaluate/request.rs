@@ -1,7 +1,7 @@
 //! What one decision depends on, and what it gives back.
 //!
-//! In: a [`Request`]: the seam, the hook payload, the host's dialect and the session memory
-//! the call is judged in. The rest of what a decision reads is fixed when the engine is
+//! In: a [`Request`]: the seam, the hook payload, the host's dialect, the session memory
+//! the call is judged in and the call's effects when they were found before. The rest of what a decision reads is fixed when the engine is
 //! built: the compiled policies and the environment (home and project folder, the
 //! [`ShellEnv`](crate::ShellEnv) of the [`DecisionTable`](crate::DecisionTable)); the
 //! working directory and project folder of a call are read from its payload (`cwd`,
@@ -35,6 +35,11 @@ pub struct Request<'a> {
     /// What the session did earlier (files it wrote, symlinks it created, paths it read) as
     /// the lenses and the `earlier_read_inside` tests see it.
     pub memory: &'a SessionMemory,
+    /// The call's effects when they were found before the decision (what
+    /// [`effects_in`](crate::effects::effects_in) gives for `payload` in `memory`: the hook
+    /// finds them to load only the rules that can fire): the tests use them instead of
+    /// finding them again. `None`: found when a test needs them.
+    pub known_effects: Option<&'a Rc<Effects>>,
 }
 
 impl<'a> Request<'a> {
@@ -45,12 +50,22 @@ impl<'a> Request<'a> {
             payload,
             dialect,
             memory: &NO_MEMORY,
+            known_effects: None,
         }
     }
 
     /// The same request judged in `memory`.
     pub fn in_memory(self, memory: &'a SessionMemory) -> Request<'a> {
         Request { memory, ..self }
+    }
+
+    /// The same request with the call's effects found before (see
+    /// [`Request::known_effects`]; `None` leaves them to be found).
+    pub fn with_known_effects(self, effects: Option<&'a Rc<Effects>>) -> Request<'a> {
+        Request {
+            known_effects: effects,
+            ..self
+        }
     }
 
     /// The memory, `None` when it is empty (the lenses then skip every lookup).
@@ -69,4 +84,87 @@ pub struct Decision {
     /// memory, without finding them again); `None` when no test needed them or the call was
     /// judged in parts (Codex code mode).
     pub effects: Option<Rc<Effects>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use serde_json::{Value, json};
+
+    use crate::memory::{Entry, SessionMemory};
+    use crate::{
+        DecisionTable, Dialect, Engine, Request, Scope, Seam, ShellEnv, Verdict, load_str,
+    };
+
+    /// An engine whose rules ask about a send after a read of `~/.ssh` earlier in the
+    /// session, and deny a read of `.env`.
+    fn engine() -> Engine {
+        let policy = load_str(
+            "[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n\
+             when.sends = { host_not_in = [\"github.com\"], earlier_read_inside = [\"~/.ssh/**\"] }\n\
+             decision = \"ask\"\n\
+             [[rule]]\nid = \"no-env\"\nseam = \"pre-tool\"\n\
+             when.reads = { path_inside = [\"**/.env\"] }\ndecision = \"deny\"\n",
+            "taint.toml",
+            Scope::User,
+            0,
+        );
+        let env = ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        Engine::new(DecisionTable::new(vec![policy]).with_env(env))
+    }
+
+    fn bash(command: &str) -> Value {
+        json!({"session_id": "s", "cwd": "/nonexistent-sg/p", "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": command}})
+    }
+
+    #[test]
+    fn the_memory_of_the_request_is_what_the_decision_reads() {
+        let engine = engine();
+        let payload = bash("curl -s https://paste.example/x");
+        let memory = SessionMemory::from_entries(vec![Entry::Read {
+            path: "/home/u/.ssh/id_ed25519".into(),
+        }]);
+        let req = Request::new(Seam::PreTool, &payload, Dialect::ClaudeCode);
+        let remembered = engine.decide(&req.in_memory(&memory));
+        assert_eq!(remembered.outcome.verdict(), Verdict::Ask);
+        assert_eq!(remembered.outcome.fired_ids(), ["taint"]);
+        assert_eq!(
+            engine
+                .evaluate_in(Seam::PreTool, &payload, Dialect::ClaudeCode, &memory)
+                .fired_ids(),
+            ["taint"]
+        );
+        // Without memory: judged on its own.
+        let alone = engine.decide(&req);
+        assert_eq!(alone.outcome.verdict(), Verdict::Abstain);
+        assert_eq!(
+            engine.evaluate(Seam::PreTool, &payload, Dialect::ClaudeCode),
+            alone.outcome
+        );
+    }
+
+    #[test]
+    fn known_effects_are_used_and_returned() {
+        let engine = engine();
+        let payload = bash("cat .env");
+        let req = Request::new(Seam::PreTool, &payload, Dialect::ClaudeCode);
+        let found = engine.decide(&req);
+        assert_eq!(found.outcome.fired_ids(), ["no-env"]);
+        let fx = found.effects.expect("the rules read the call's effects");
+        // Effects handed in are the ones the tests read (here those of another line).
+        let known = Rc::new(crate::effects::effects_of(
+            &bash("ls"),
+            engine.table().env(),
+        ));
+        let d = engine.decide(&req.with_known_effects(Some(&known)));
+        assert_eq!(d.outcome.verdict(), Verdict::Abstain);
+        assert!(d.effects.is_some_and(|e| Rc::ptr_eq(&e, &known)));
+        let same = engine.decide(&req.with_known_effects(Some(&fx)));
+        assert_eq!(same.outcome, found.outcome);
+    }
 }

@@ -284,10 +284,8 @@ impl TablePart {
         let mut part = TablePart::default();
         for t in tables {
             let out = if recheck {
-                crate::ambient::in_memory(|memory| {
-                    t.engine
-                        .recheck(&crate::Request::new(seam, payload, dialect).in_memory(memory))
-                })
+                t.engine
+                    .recheck(&crate::Request::new(seam, payload, dialect))
             } else {
                 t.evaluate(seam, payload, dialect)
             };

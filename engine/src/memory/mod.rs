@@ -18,8 +18,7 @@
 //!
 //! The decision path takes the memory as an argument: a [`Request`] to [`Engine::decide`],
 //! [`Engine::concerns_in`] and [`effects_in`]. The entry points without it
-//! ([`Engine::evaluate`], [`effects_of`], …) read the memory a caller set around them with
-//! [`crate::with_memory`] once, at their entry, and pass it on; an empty memory makes
+//! ([`Engine::evaluate`], [`effects_of`], …) judge a call on its own: an empty memory makes
 //! every lookup find nothing and cost nothing. [`store::MemoryStore`] keeps it on disk for
 //! the hook (one process per call); `replay` keeps it in memory per recorded session.
 //!
