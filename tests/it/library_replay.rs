@@ -230,6 +230,7 @@ fn library_examples_pass_whatever_the_callers_home_and_project() {
     assert_eq!(bare, usual);
     // Nothing was written into the home.
     assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0);
+    let _ = std::fs::remove_dir(&home);
 }
 
 /// The observe profile (`[policy] mode = "observe"`): the hook answers nothing, and the audit
@@ -360,4 +361,5 @@ fn home_protection_holds_for_a_home_under_tmp() {
     // Nothing was written into the home.
     assert_eq!(std::fs::read_dir(&tmp_home).unwrap().count(), 0);
     let _ = std::fs::remove_dir(&tmp_home);
+    let _ = std::fs::remove_dir_all(&state);
 }

@@ -63,4 +63,5 @@ fn non_ascii_blanks_look_alikes_and_accents_do_not_open_the_library() {
     let got: Vec<(&str, String)> = cases.iter().map(|(c, _)| (*c, verdict(&dir, c))).collect();
     let want: Vec<(&str, String)> = cases.iter().map(|(c, v)| (*c, v.to_string())).collect();
     assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&dir);
 }
