@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use brush_parser::ParserOptions;
 
-use super::{Arg, MAX_LOOP_UNROLL_BYTES, Redirect, ShellAnalysis, SimpleCommand};
+use super::limits::MAX_LOOP_UNROLL_BYTES;
+use super::model::{Arg, Redirect, ShellAnalysis, SimpleCommand};
 
 /// What a shell would read as its script from standard input or a process substitution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +157,7 @@ impl LineAnalysis {
             program: first.text.clone(),
             dynamic_program: first.dynamic && !named,
             args: rest.to_vec(),
-            redirects: super::redirect_files(&redirections),
+            redirects: super::model::redirect_files(&redirections),
             redirections,
             via: via.to_vec(),
             cwd: self.cwd.clone(),

@@ -5,7 +5,7 @@
 //! process-substituted into (`printf 'rm -rf ~' | sh`). `printf` directives and options that
 //! are not modelled are reported (`Err`), never guessed.
 
-use super::MAX_SCRIPT_BYTES;
+use super::limits::MAX_SCRIPT_BYTES;
 
 /// How a backslash escape is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! generator itself (a program policies judge like any other); the text it prints is not a
 //! part seamguard cannot see, so `eval` / `source` of it does not make the line unsure.
 
-use super::SimpleCommand;
+use super::model::SimpleCommand;
 
 /// One generator: the program and the words that must follow it (options such as `-`,
 /// `--path`, `-s` and shell names may come after them).

@@ -9,7 +9,8 @@
 use brush_parser::Parser;
 
 use super::context::LineAnalysis;
-use super::{MAX_DEPTH, MAX_NESTING, MAX_SCRIPT_BYTES, ShellAnalysis};
+use super::limits::{MAX_DEPTH, MAX_NESTING, MAX_SCRIPT_BYTES};
+use super::model::ShellAnalysis;
 
 /// An upper bound of the nesting depth of a script: brackets and backticks counted without
 /// regard to quoting (so quoted brackets can only make the estimate larger, never smaller).

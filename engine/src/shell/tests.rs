@@ -1,6 +1,7 @@
 //! Unit tests of the shell analyser.
 
 use super::emulate::{echo_output, printf_output};
+use super::limits::{MAX_LOOP_UNROLL_BYTES, MAX_NESTING};
 use super::*;
 
 pub(super) fn cmds(s: &str) -> Vec<String> {
