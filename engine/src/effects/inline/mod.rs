@@ -79,7 +79,7 @@ use crate::shell_env::ShellEnv;
 
 pub(crate) use super::language::Language;
 pub(crate) use parse::{first_error, parse_javascript};
-use parse::{first_error_outside, parse, shell_variable_in_code};
+use parse::{parse, shell_variable_in_code};
 use powershell::posix_alike;
 pub(crate) use powershell::{is_powershell_call, powershell_analysis, powershell_tool};
 pub(crate) use resolve::{nodes, text, unescape};

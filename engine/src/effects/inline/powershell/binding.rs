@@ -5,8 +5,8 @@
 use tree_sitter::Node;
 
 use super::cmdlets::{Act, Cmdlet, P, Sw, cmdlet, param};
+use super::model::{Command, Element, read_command};
 use super::words::{Vars, join_path, provider, ps_values};
-use super::{Command, Element, read_command};
 use crate::effects::inline::{nodes, text};
 use crate::shell::Arg;
 

@@ -6,44 +6,13 @@
 
 use serde_json::Value;
 
-use crate::effects::code_runs::{CodeRun, program_name};
-use crate::effects::inline::{Collect, Found, Language, run_code};
-use crate::effects::model::{Effects, Lens, Route, What};
-use crate::effects::nested::Nest;
-use crate::shell::{Arg, ShellAnalysis, ShellAnalyzer, analyze_words};
-use crate::shell_env::ShellEnv;
-
-/// The `PowerShell` tool (Claude Code on Windows, Copilot CLI's `powershell`): its
-/// `command` is PowerShell code.
-pub(crate) fn powershell_tool(
-    tool: &str,
-    input: &Value,
-    cwd: Option<&str>,
-    env: &ShellEnv,
-    nest: &dyn Nest,
-    fx: &mut Effects,
-) {
-    let Some(command) = input.get("command").and_then(Value::as_str) else {
-        return;
-    };
-    let run = CodeRun {
-        who: tool.to_string(),
-        lang: Language::PowerShell,
-        code: Arg {
-            text: command.to_string(),
-            dynamic: false,
-        },
-        argv: Vec::new(),
-    };
-    let route = Route {
-        tool: tool.to_string(),
-        lens: Some(Lens::Shell),
-        argument: "/command".into(),
-        command: Some(command.chars().take(200).collect()),
-        via: Vec::new(),
-    };
-    run_code(&run, &route, cwd, env, 0, nest, fx);
-}
+use super::cmdlets::cmdlet;
+use super::pipeline::effects;
+use super::syntax::{first_error, parse_code, refused};
+use crate::effects::code_runs::program_name;
+use crate::effects::inline::{Collect, Found};
+use crate::effects::model::What;
+use crate::shell::{ShellAnalysis, ShellAnalyzer, analyze_words};
 
 /// Whether a hook payload's `command` is PowerShell code, not a POSIX line: a call of the
 /// `PowerShell` tool (Claude Code; Copilot CLI's `powershell`), or a Codex shell call on
@@ -94,13 +63,11 @@ fn codex_runs_powershell(payload: &Value) -> bool {
     if !windows || named_shell {
         return false;
     }
-    let Ok(tree) = super::parse_code(code) else {
+    let Ok(tree) = parse_code(code) else {
         return false;
     };
     let root = tree.root_node();
-    !super::refused(root, code)
-        && super::first_error(root, code).is_none()
-        && powershell_only(root, code)
+    !refused(root, code) && first_error(root, code).is_none() && powershell_only(root, code)
 }
 
 /// The approved verbs of PowerShell command names (`Get-Verb`): a `Verb-Noun` command
@@ -245,14 +212,14 @@ fn powershell_only(root: tree_sitter::Node<'_>, code: &str) -> bool {
 /// (`Remove-Item -Recurse x` is `rm -r -f -- x`); code that cannot be read is its `unsure`.
 pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysis {
     let mut out = ShellAnalysis::default();
-    let tree = match super::parse_code(code) {
+    let tree = match parse_code(code) {
         Ok(t) => t,
         Err(why) => {
             out.unsure = Some(format!("the PowerShell code {why}"));
             return out;
         }
     };
-    if let Some(at) = super::first_error(tree.root_node(), code) {
+    if let Some(at) = first_error(tree.root_node(), code) {
         if posix_alike(code) {
             return crate::shell::BrushAnalyzer.analyze(code, cwd);
         }
@@ -271,7 +238,7 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         full: false,
         rereading: false,
     };
-    super::effects(&tree, code, &mut cx);
+    effects(&tree, code, &mut cx);
     for f in cx.found {
         match f {
             Found::Words {
@@ -378,7 +345,7 @@ fn command_words(code: &str) -> Vec<&str> {
 /// else (`iwr`, `iex`, `gc`, `type`, `del`).
 fn powershell_command(word: &str) -> bool {
     let w = word.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
-    verb_noun(&w) || (super::cmdlets::cmdlet(&w).is_some() && !SAME_AS_POSIX.contains(&w.as_str()))
+    verb_noun(&w) || (cmdlet(&w).is_some() && !SAME_AS_POSIX.contains(&w.as_str()))
 }
 
 /// Whether a command word is a `Verb-Noun` name with an approved verb (`Get-Content`).
@@ -388,40 +355,4 @@ fn verb_noun(name: &str) -> bool {
             && noun.bytes().all(|b| b.is_ascii_alphanumeric())
             && VERBS.contains(&verb.to_ascii_lowercase().as_str())
     })
-}
-
-/// A Windows command line split into words as programs built with the C runtime split it:
-/// blanks separate words, `"…"` groups, `\"` is a quote.
-pub(super) fn split_windows(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let (mut quoted, mut any) = (false, false);
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if chars.peek() == Some(&'"') => {
-                chars.next();
-                cur.push('"');
-                any = true;
-            }
-            '"' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            c => {
-                cur.push(c);
-                any = true;
-            }
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }

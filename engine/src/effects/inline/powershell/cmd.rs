@@ -10,8 +10,8 @@
 //! A `for` loop's command is read with its loop variable only known at run time; every line
 //! of a batch file is read, so a `goto` hides nothing.
 
+use super::model::{lit, posix, program_word};
 use super::words::{Vars, cmd_value, windows_path};
-use super::{lit, posix, program_word};
 use crate::effects::inline::{Collect, Res};
 use crate::effects::model::{PathRef, What};
 use crate::shell::Arg;

@@ -9,8 +9,8 @@
 
 use tree_sitter::Node;
 
-use super::words::{Vars, ps_values, split_top};
-use super::{lit, path, program_word};
+use super::model::{lit, path, program_word};
+use super::words::{Vars, env_names, ps_values, split_top, split_windows};
 use crate::effects::inline::{Collect, Res, text};
 use crate::effects::model::{BodySource, What};
 use crate::shell::Arg;
@@ -115,7 +115,7 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
             let (Some(u), Some(d)) = (arg(0), args.last().cloned()) else {
                 return;
             };
-            let mut body: Vec<BodySource> = super::requests::env_names(&d.text)
+            let mut body: Vec<BodySource> = env_names(&d.text)
                 .into_iter()
                 .map(BodySource::Env)
                 .collect();
@@ -176,7 +176,7 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
                     if a.dynamic {
                         words.push(a);
                     } else {
-                        words.extend(super::cli::split_windows(&a.text).iter().map(|w| lit(w)));
+                        words.extend(split_windows(&a.text).iter().map(|w| lit(w)));
                     }
                 }
                 cx.words("Process.Start", words, None);

@@ -6,9 +6,12 @@
 
 use tree_sitter::Node;
 
+use super::binding::{Bound, bind};
 use super::cmdlets::{Act, P, cmdlet};
+use super::dotnet;
+use super::model::{Command, Element, Flow, path, read_command};
+use super::words::env_names;
 use super::words::{Vars, provider};
-use super::{Bound, Command, Element, Flow, bind, dotnet, path, read_command};
 use crate::effects::inline::{Collect, Found, Res, nodes, text};
 use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::shell::Arg;
@@ -160,39 +163,6 @@ pub(super) fn web(
             content: None,
         });
     }
-}
-
-/// The environment variables a value names (`$env:GITHUB_TOKEN`).
-pub(super) fn env_names(t: &str) -> Vec<String> {
-    let lower = t.to_ascii_lowercase();
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(k) = lower[from..]
-        .find("$env:")
-        .or_else(|| lower[from..].find("${env:"))
-    {
-        let start = from
-            + k
-            + if lower[from + k..].starts_with("${") {
-                6
-            } else {
-                5
-            };
-        let name: String = t[start..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty()
-            && !matches!(
-                name.to_ascii_lowercase().as_str(),
-                "userprofile" | "home" | "temp" | "tmp"
-            )
-        {
-            out.push(name);
-        }
-        from = start;
-    }
-    out
 }
 
 /// Files a subtree reads (`(Get-Content .env -Raw)`, `Get-Item .env`,

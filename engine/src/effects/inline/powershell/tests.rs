@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::cli::split_windows;
+use super::words::split_windows;
 use super::words::{Vars, cmd_value, ps_values, windows_path};
 use crate::effects::code_runs::decode_utf16_base64;
 use crate::effects::inline::tests::show;

@@ -462,3 +462,72 @@ pub(super) fn cmd_value(text: &str, vars: &Vars) -> Arg {
         dynamic,
     }
 }
+
+/// The environment variables a value names (`$env:GITHUB_TOKEN`).
+pub(super) fn env_names(t: &str) -> Vec<String> {
+    let lower = t.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = lower[from..]
+        .find("$env:")
+        .or_else(|| lower[from..].find("${env:"))
+    {
+        let start = from
+            + k
+            + if lower[from + k..].starts_with("${") {
+                6
+            } else {
+                5
+            };
+        let name: String = t[start..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty()
+            && !matches!(
+                name.to_ascii_lowercase().as_str(),
+                "userprofile" | "home" | "temp" | "tmp"
+            )
+        {
+            out.push(name);
+        }
+        from = start;
+    }
+    out
+}
+
+/// A Windows command line split into words as programs built with the C runtime split it:
+/// blanks separate words, `"…"` groups, `\"` is a quote.
+pub(super) fn split_windows(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let (mut quoted, mut any) = (false, false);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'"') => {
+                chars.next();
+                cur.push('"');
+                any = true;
+            }
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}

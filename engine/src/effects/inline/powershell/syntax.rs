@@ -1,0 +1,101 @@
+//! PowerShell code parsed for the lens: the tree-sitter parse (with quotes glued to a
+//! parameter read as blanks when that is what parses), where its first syntax error is, and
+//! whether PowerShell refuses to run it at all.
+//!
+//! In: PowerShell code. Out: its tree, or the first error's position, or whether it is refused.
+
+use tree_sitter::{Node, Tree};
+
+use crate::effects::inline::parse::{first_error_outside, parse};
+use crate::effects::inline::{Language, text};
+
+/// Whether PowerShell refuses to run the code: its parser reserves `<` (there is no input
+/// redirection: "The '<' operator is reserved for future use"), so code with a bare `<` in a
+/// command (`python - <<'PY'`, `prog < in.txt`) fails to parse, and PowerShell parses a whole
+/// script block before it runs any of it: nothing runs.
+pub(super) fn refused(root: Node<'_>, code: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "generic_token" | "redirection" if text(n, code).starts_with('<') => return true,
+            "string_literal" | "comment" => continue,
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    false
+}
+
+/// PowerShell code parsed for the lens. The grammar does not take a parameter glued to a
+/// quoted value (`rg -g"*.rs" x`, which PowerShell passes to a program as `-g*.rs`): when
+/// the code has such a value and does not parse, it is read with those quotes as blanks
+/// (`-g *.rs`, the same length, so every node still spans its text in `code`), the value
+/// then a word of its own.
+pub(crate) fn parse_code(code: &str) -> Result<Tree, String> {
+    let tree = parse(Language::PowerShell, code)?;
+    if first_error(tree.root_node(), code).is_none() {
+        return Ok(tree);
+    }
+    let Some(unglued) = unglue(code) else {
+        return Ok(tree);
+    };
+    match parse(Language::PowerShell, &unglued) {
+        Ok(t) if first_error(t.root_node(), &unglued).is_none() => Ok(t),
+        _ => Ok(tree),
+    }
+}
+
+/// `code` with the quotes of each value glued to a parameter (`-g"*.rs"`, `-name'x'`) as
+/// blanks; `None` when it has none.
+fn unglue(code: &str) -> Option<String> {
+    let b = code.as_bytes();
+    let mut out = b.to_vec();
+    let mut changed = false;
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None if c == b'-'
+                && (i == 0 || b[i - 1].is_ascii_whitespace())
+                && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) =>
+            {
+                let mut j = i + 1;
+                while b.get(j).is_some_and(|x| x.is_ascii_alphanumeric()) {
+                    j += 1;
+                }
+                if let Some(&q) = b.get(j).filter(|q| **q == b'"' || **q == b'\'')
+                    && let Some(k) = b[j + 1..].iter().position(|x| *x == q)
+                {
+                    out[j] = b' ';
+                    out[j + 1 + k] = b' ';
+                    changed = true;
+                    i = j + k + 2;
+                    continue;
+                }
+                i = j;
+                continue;
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    changed.then(|| String::from_utf8(out).ok()).flatten()
+}
+
+/// Where the first syntax error of a PowerShell tree is, if it has one outside a command's
+/// arguments: the grammar does not take every bare word PowerShell does
+/// (`$env:USERPROFILE\.ssh`), and the lens reads arguments from their text.
+pub(in crate::effects::inline) fn first_error(
+    root: Node<'_>,
+    code: &str,
+) -> Option<tree_sitter::Point> {
+    if !root.has_error() || refused(root, code) {
+        return None;
+    }
+    first_error_outside(root, |n| n.kind() == "command_elements")
+}
