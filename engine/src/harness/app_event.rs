@@ -6,18 +6,15 @@
 //! handler produced one); a handler's panic is contained and reported through
 //! [`Harness::take_failures`].
 
-use std::any::{Any, TypeId};
+use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use super::contain::{CatchUnwind, contained, panic_message};
-use super::on::Handler;
-use super::registry::CleanupSlot;
+use super::handler::Handler;
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    BoxFuture, Cleanup, HandlerFailure, Harness, HookContext, RegisterError, RegistrationId,
-};
+use super::{BoxFuture, Cleanup, HandlerFailure, HookContext, RegistrationId};
 
 /// An application's own event (agent-harness seed: `HookEvent<TType, TResult>`), usually
 /// written with `#[derive(Event)]`.
@@ -46,15 +43,15 @@ pub trait Event: Sized + Send + Sync + 'static {
 pub type Reducer<E> =
     for<'a> fn(&'a E, &'a [EventHandler<E>]) -> BoxFuture<'a, Option<<E as Event>::Decision>>;
 
-type EventFn<E> = Handler<E, Option<<E as Event>::Decision>>;
+pub(super) type EventFn<E> = Handler<E, Option<<E as Event>::Decision>>;
 
 /// One registered handler of an application event, as reducers see it.
 pub struct EventHandler<E: Event> {
-    id: RegistrationId,
-    name: String,
-    source: Option<String>,
-    f: EventFn<E>,
-    failures: Arc<Mutex<Vec<HandlerFailure>>>,
+    pub(super) id: RegistrationId,
+    pub(super) name: String,
+    pub(super) source: Option<String>,
+    pub(super) f: EventFn<E>,
+    pub(super) failures: Arc<Mutex<Vec<HandlerFailure>>>,
 }
 
 impl<E: Event> Clone for EventHandler<E> {
@@ -325,11 +322,11 @@ impl fmt::Debug for RegistrationOptions {
 /// snapshots that have it), with the fns that add and remove one (each builds a new list).
 #[derive(Clone)]
 pub(super) struct EventSlot {
-    list: Arc<dyn Any + Send + Sync>,
-    remove: fn(&(dyn Any + Send + Sync), RegistrationId) -> Option<(List, String)>,
+    pub(super) list: Arc<dyn Any + Send + Sync>,
+    pub(super) remove: fn(&(dyn Any + Send + Sync), RegistrationId) -> Option<(List, String)>,
 }
 
-type List = Arc<dyn Any + Send + Sync>;
+pub(super) type List = Arc<dyn Any + Send + Sync>;
 
 impl EventSlot {
     /// Remove the handler registered as `id`; its name, when it was here.
@@ -339,14 +336,14 @@ impl EventSlot {
         Some(name)
     }
 
-    fn handlers<E: Event>(&self) -> &[EventHandler<E>] {
+    pub(super) fn handlers<E: Event>(&self) -> &[EventHandler<E>] {
         self.list
             .downcast_ref::<Vec<EventHandler<E>>>()
             .map_or(&[], Vec::as_slice)
     }
 }
 
-fn remove_typed<E: Event>(
+pub(super) fn remove_typed<E: Event>(
     b: &(dyn Any + Send + Sync),
     id: RegistrationId,
 ) -> Option<(List, String)> {
@@ -355,72 +352,4 @@ fn remove_typed<E: Event>(
     let mut next = v.clone();
     let name = next.remove(pos).name;
     Some((Arc::new(next), name))
-}
-
-impl Harness {
-    /// Store an application-event handler (the `App` target of [`Harness::on`]).
-    pub(super) fn install_event<E: Event>(
-        &self,
-        name: String,
-        source: Option<String>,
-        f: EventFn<E>,
-        cleanup: Option<Cleanup>,
-    ) -> Result<RegistrationId, RegisterError> {
-        let regs = &self.registrations;
-        let failures = self.failures.clone();
-        let id = regs.update(|r| {
-            if r.names.contains(&name) {
-                return Err(RegisterError::Duplicate(name.clone()));
-            }
-            let id = regs.fresh_id();
-            r.names.insert(name.clone());
-            let h = EventHandler::<E> {
-                id,
-                name: name.clone(),
-                source,
-                f,
-                failures,
-            };
-            let slot = r
-                .events
-                .entry(TypeId::of::<E>())
-                .or_insert_with(|| EventSlot {
-                    list: Arc::new(Vec::<EventHandler<E>>::new()),
-                    remove: remove_typed::<E>,
-                });
-            let mut next = slot.handlers::<E>().to_vec();
-            next.push(h);
-            slot.list = Arc::new(next);
-            Ok(id)
-        })?;
-        if let Some(run) = cleanup {
-            regs.add_cleanup(CleanupSlot::new(id, name, run));
-        }
-        Ok(id)
-    }
-
-    /// Emit an application event: its reducer combines the handlers' results, awaiting
-    /// async handlers (`None`: no handler produced one, or an observational event).
-    /// Handlers see the context of the enclosing run (a token that is never cancelled
-    /// outside one); use [`Harness::with_signal`] to emit under a cancellation token. The
-    /// handlers are those registered when the emission starts.
-    pub async fn emit<E: Event>(&self, event: &E) -> Option<E::Decision> {
-        self.emit_in(event, self.context(None)).await
-    }
-
-    pub(super) async fn emit_in<E: Event>(
-        &self,
-        event: &E,
-        cx: HookContext,
-    ) -> Option<E::Decision> {
-        if cx.is_cancelled() {
-            return None;
-        }
-        let reg = self.registry_for(&cx);
-        let handlers: &[EventHandler<E>] = reg
-            .events
-            .get(&TypeId::of::<E>())
-            .map_or(&[], EventSlot::handlers::<E>);
-        cx.scope(E::reduce(event, handlers)).await
-    }
 }

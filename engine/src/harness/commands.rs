@@ -16,7 +16,7 @@
 //! turn), is not cancelled with the run, and is tracked until [`Harness::shutdown`] waits for
 //! it.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -28,39 +28,6 @@ use crate::decision::{HookRun, Verdict};
 use crate::evaluate::command_hooks::hook_contribution;
 use crate::runner::{CommandHook, RunContext, RunResult, run_one};
 use crate::seam::Seam;
-
-/// Detached command hooks of a harness: the tasks still running, and the reports of those
-/// that ended and were not yet returned by [`Harness::shutdown`].
-#[derive(Debug, Default)]
-pub(super) struct Detached {
-    running: Mutex<Vec<tokio::task::JoinHandle<()>>>,
-    ended: Arc<Mutex<Vec<HookRun>>>,
-}
-
-impl Detached {
-    /// Start `hook` on the runtime without waiting for it.
-    fn spawn(&self, hook: CommandHook, input: Arc<Vec<u8>>, cx: RunContext) {
-        let ended = self.ended.clone();
-        let task = tokio::spawn(async move {
-            let res = run_one(&hook, input, &cx).await;
-            let run = HookRun {
-                failure: res.failure(),
-                id: hook.id,
-                command: hook.command,
-                exit_code: res.exit_code,
-                timed_out: res.timed_out,
-                duration_ms: res.duration_ms,
-            };
-            if let Ok(mut v) = ended.lock() {
-                v.push(run);
-            }
-        });
-        if let Ok(mut v) = self.running.lock() {
-            v.retain(|t| !t.is_finished());
-            v.push(task);
-        }
-    }
-}
 
 impl Harness {
     /// Wait until no detached command hook (`run = { …, async = true }`) is running

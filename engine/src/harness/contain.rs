@@ -14,8 +14,7 @@ use std::pin::Pin;
 use std::sync::Once;
 use std::task::{Context, Poll};
 
-use super::handler::Dyn;
-use super::{BoxFuture, HookContext, Reply};
+use super::BoxFuture;
 
 thread_local! {
     /// Depth of harness containment on this thread: a panic inside is caught and reported
@@ -69,48 +68,6 @@ impl<T> Future for CatchUnwind<'_, T> {
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(p) => Poll::Ready(Err(panic_message(p))),
-        }
-    }
-}
-
-/// The failure message of a handler stopped by cancellation.
-pub(super) const CANCELLED: &str = "cancelled";
-
-/// Call a handler with panics and errors contained; a cancelled run does not call it, and
-/// an async handler still running when the run is cancelled is dropped (`"cancelled"`).
-pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> Result<T, String> {
-    if cx.is_cancelled() {
-        return Err(CANCELLED.to_string());
-    }
-    match contained(|| f(input, cx)) {
-        Err(p) => Err(panic_message(p)),
-        Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
-        Ok(Reply::Pending(fut)) => {
-            tokio::select! {
-                biased;
-                () = cx.signal().cancelled() => Err(CANCELLED.to_string()),
-                r = CatchUnwind(fut) => match r {
-                    Ok(r) => r.map_err(|e| e.0),
-                    Err(m) => Err(m),
-                },
-            }
-        }
-    }
-}
-
-/// Call an observer with panics and errors contained. It runs also for a cancelled run
-/// (it observes how the run ended); an async observer still running when the run is
-/// cancelled is dropped, which is not a failure.
-pub(super) async fn observe<I>(f: &Dyn<I, ()>, input: &I, cx: &HookContext) -> Result<(), String> {
-    match contained(|| f(input, cx)) {
-        Err(p) => Err(panic_message(p)),
-        Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
-        Ok(Reply::Pending(fut)) => {
-            tokio::select! {
-                biased;
-                () = cx.signal().cancelled() => Ok(()),
-                r = CatchUnwind(fut) => r.and_then(|r| r.map_err(|e| e.0)),
-            }
         }
     }
 }

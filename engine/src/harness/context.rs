@@ -20,7 +20,7 @@ use std::sync::{Arc, RwLock};
 use tokio_util::sync::CancellationToken;
 
 use super::registry::Registry;
-use super::{CallId, Harness, Injected};
+use super::{CallId, Injected};
 
 tokio::task_local! {
     static CURRENT: HookContext;
@@ -185,6 +185,28 @@ impl HookContext {
         }
     }
 
+    /// The context of a run under `signal` with the application context `app` and the
+    /// handlers `snapshot` gives; `None` for the signal: the enclosing run's (a nested call
+    /// inherits it), else a token that is never cancelled.
+    pub(super) fn for_run(
+        signal: Option<&CancellationToken>,
+        app: Option<AppValue>,
+        snapshot: impl FnOnce() -> Arc<Registry>,
+    ) -> HookContext {
+        let mut cx = match (signal, HookContext::current()) {
+            (Some(s), _) => HookContext::new(s.clone(), app),
+            (None, Some(outer)) => {
+                let mut cx = HookContext::new(outer.signal.clone(), app);
+                cx.parent = outer.parent;
+                cx.deferred = outer.deferred;
+                cx
+            }
+            (None, None) => HookContext::new(CancellationToken::new(), app),
+        };
+        cx.registry = Some(snapshot());
+        cx
+    }
+
     /// Run `f` with this context as [`HookContext::current`].
     pub(super) async fn scope<F: Future>(self, f: F) -> F::Output {
         CURRENT.scope(self, f).await
@@ -227,12 +249,10 @@ impl fmt::Debug for AppContext {
     }
 }
 
-impl Harness {
-    /// Set the context object every handler receives from now on (agent-harness seed:
-    /// `setContext`); read it with [`HookContext::app`]. Takes `&self`: a shared harness can
-    /// change it between runs; a run keeps the context it started with.
-    pub fn set_context<T: Any + Send + Sync>(&self, context: T) {
-        if let Ok(mut slot) = self.app_context.0.write() {
+impl AppContext {
+    /// Put `context` in the slot (a poisoned slot is left as it is).
+    pub(super) fn set<T: Any + Send + Sync>(&self, context: T) {
+        if let Ok(mut slot) = self.0.write() {
             *slot = Some(AppValue {
                 value: Arc::new(context),
                 type_name: std::any::type_name::<T>(),
@@ -240,26 +260,8 @@ impl Harness {
         }
     }
 
-    /// The context of a run under `signal`; `None` for the signal: the enclosing run's
-    /// (a nested call inherits it), else a token that is never cancelled.
-    pub(super) fn context(&self, signal: Option<&CancellationToken>) -> HookContext {
-        let app = self.app_context.0.read().ok().and_then(|a| a.clone());
-        let mut cx = match (signal, HookContext::current()) {
-            (Some(s), _) => HookContext::new(s.clone(), app),
-            (None, Some(outer)) => {
-                let mut cx = HookContext::new(outer.signal.clone(), app);
-                cx.parent = outer.parent;
-                cx.deferred = outer.deferred;
-                cx
-            }
-            (None, None) => HookContext::new(CancellationToken::new(), app),
-        };
-        cx.registry = Some(self.snapshot());
-        cx
-    }
-
-    /// The handlers a run under `cx` uses: its snapshot, else the current one.
-    pub(super) fn registry_for(&self, cx: &HookContext) -> Arc<Registry> {
-        cx.registry().cloned().unwrap_or_else(|| self.snapshot())
+    /// What the slot holds now.
+    pub(super) fn get(&self) -> Option<AppValue> {
+        self.0.read().ok().and_then(|a| a.clone())
     }
 }

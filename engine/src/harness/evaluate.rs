@@ -9,8 +9,8 @@
 
 use serde_json::Value;
 
-use super::contain::invoke;
 use super::handler::Stored;
+use super::handler::invoke;
 use super::run::push_contexts;
 use super::table::TablePart;
 use super::tool::revalue;

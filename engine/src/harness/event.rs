@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::HandlerFailure;
 use crate::decision::Outcome;
 use crate::seam::Seam;
 
@@ -359,4 +358,25 @@ pub struct ToolExecution {
     /// The agent loop must stop after this call; a [`Batch`](super::Batch) runs no later
     /// call.
     pub halt: Option<crate::decision::Attributed>,
+}
+
+/// A handler that failed (panicked or returned `Err`), with its provenance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerFailure {
+    /// Handler name.
+    pub name: String,
+    /// `module (file:line)`.
+    pub provenance: String,
+    /// Panic message or error text.
+    pub message: String,
+}
+
+impl HandlerFailure {
+    pub(super) fn exec_error(&self) -> ExecError {
+        ExecError::Handler {
+            name: self.name.clone(),
+            provenance: self.provenance.clone(),
+            message: self.message.clone(),
+        }
+    }
 }

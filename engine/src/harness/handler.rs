@@ -7,7 +7,10 @@
 
 use std::fmt;
 
-use super::{BoxFuture, ExecError, HookContext, SeamEvent, ToolCall, ToolExecution, ToolOutput};
+use std::sync::Arc;
+
+use super::contain::{CatchUnwind, contained, panic_message};
+use super::{BoxFuture, HookContext, SeamEvent, ToolCall, ToolExecution, ToolOutput};
 use crate::decision::{
     ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
     PromptDecision,
@@ -259,23 +262,83 @@ macro_rules! hooks {
     }};
 }
 
-/// A handler that failed (panicked or returned `Err`), with its provenance.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HandlerFailure {
-    /// Handler name.
-    pub name: String,
-    /// `module (file:line)`.
-    pub provenance: String,
-    /// Panic message or error text.
-    pub message: String,
+/// A sync handler closure as [`Harness::on`] stores it.
+pub type Closure<E, O> = Arc<dyn Fn(&E, &HookContext) -> O + Send + Sync>;
+
+/// An async handler as [`Harness::on_async`] stores it: called with the event and context,
+/// it returns a `'static` future (the event and context are cloned into it).
+pub type AsyncClosure<E, O> = Arc<dyn Fn(&E, &HookContext) -> BoxFuture<'static, O> + Send + Sync>;
+
+/// A handler given to a [`Target`]: sync or async.
+pub enum Handler<E, O> {
+    /// From [`Harness::on`].
+    Sync(Closure<E, O>),
+    /// From [`Harness::on_async`].
+    Async(AsyncClosure<E, O>),
 }
 
-impl HandlerFailure {
-    pub(super) fn exec_error(&self) -> ExecError {
-        ExecError::Handler {
-            name: self.name.clone(),
-            provenance: self.provenance.clone(),
-            message: self.message.clone(),
+impl<E, O> std::fmt::Debug for Handler<E, O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Handler::Sync(_) => "Handler::Sync",
+            Handler::Async(_) => "Handler::Async",
+        })
+    }
+}
+
+impl<E: 'static, O: Send + 'static> Handler<E, O> {
+    /// The stored form: a reply now (sync) or a future (async), with `map` applied to the
+    /// handler's output.
+    pub(super) fn stored<T: 'static>(
+        self,
+        map: impl Fn(O) -> T + Send + Sync + Copy + 'static,
+    ) -> Dyn<E, T> {
+        match self {
+            Handler::Sync(f) => Arc::new(move |i, cx| Reply::Ready(Ok(map(f(i, cx))))),
+            Handler::Async(f) => Arc::new(move |i, cx| {
+                let fut = f(i, cx);
+                Reply::Pending(Box::pin(async move { Ok(map(fut.await)) }))
+            }),
+        }
+    }
+}
+
+/// The failure message of a handler stopped by cancellation.
+pub(super) const CANCELLED: &str = "cancelled";
+
+/// Call a handler with panics and errors contained; a cancelled run does not call it, and
+/// an async handler still running when the run is cancelled is dropped (`"cancelled"`).
+pub(super) async fn invoke<I, T>(f: &Dyn<I, T>, input: &I, cx: &HookContext) -> Result<T, String> {
+    if cx.is_cancelled() {
+        return Err(CANCELLED.to_string());
+    }
+    call(f, input, cx, || Err(CANCELLED.to_string())).await
+}
+
+/// Call an observer with panics and errors contained. It runs also for a cancelled run
+/// (it observes how the run ended); an async observer still running when the run is
+/// cancelled is dropped, which is not a failure.
+pub(super) async fn observe<I>(f: &Dyn<I, ()>, input: &I, cx: &HookContext) -> Result<(), String> {
+    call(f, input, cx, || Ok(())).await
+}
+
+/// Call `f` with panics and errors contained; an async handler still running when the run
+/// is cancelled is dropped and answers `cancelled()`.
+async fn call<I, T>(
+    f: &Dyn<I, T>,
+    input: &I,
+    cx: &HookContext,
+    cancelled: impl FnOnce() -> Result<T, String>,
+) -> Result<T, String> {
+    match contained(|| f(input, cx)) {
+        Err(p) => Err(panic_message(p)),
+        Ok(Reply::Ready(r)) => r.map_err(|e| e.0),
+        Ok(Reply::Pending(fut)) => {
+            tokio::select! {
+                biased;
+                () = cx.signal().cancelled() => cancelled(),
+                r = CatchUnwind(fut) => r.and_then(|r| r.map_err(|e| e.0)),
+            }
         }
     }
 }

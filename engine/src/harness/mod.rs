@@ -143,6 +143,7 @@ mod call_builder;
 mod commands;
 mod contain;
 mod context;
+mod emit;
 mod evaluate;
 mod event;
 mod handler;
@@ -150,18 +151,22 @@ mod on;
 mod pipeline;
 mod recheck;
 mod records;
+mod register;
 mod registry;
 mod run;
 mod seam_events;
 mod seams;
+mod state;
 mod table;
 mod tool;
 mod turn;
 mod typed;
+mod types;
 mod wrap;
 
-use std::future::Future;
-use std::pin::Pin;
+#[doc(hidden)]
+#[path = "macro_support.rs"]
+pub mod __private;
 
 pub use app_event::{
     Blocking, Cancelling, Event, EventHandler, Reducer, RegistrationOptions, Transform, collect,
@@ -172,94 +177,28 @@ pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
 pub use call_builder::ToolCallBuilder;
 pub use context::{ContextError, HookContext};
 pub use event::{
-    CallId, ExecError, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput, ToolResult,
+    CallId, ExecError, HandlerFailure, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput,
+    ToolResult,
 };
+pub use handler::{AsyncClosure, Closure, Handler};
 pub use handler::{
-    HandlerError, HandlerFailure, HandlerFn, HookDescriptor, IntoReply, Provenance, Registered,
-    Reply,
+    HandlerError, HandlerFn, HookDescriptor, IntoReply, Provenance, Registered, Reply,
 };
 #[doc(hidden)]
 pub use on::Reg;
-pub use on::{AsyncClosure, Closure, Handler, Target, at};
+pub use on::{Target, at};
 pub use registry::{
     Cleanup, CleanupError, CleanupErrors, RegisterError, Registration, RegistrationId,
 };
 pub use run::{Evaluated, Harness};
 pub use seam_events::{NoticeEvent, PromptEvent, SeamInput, StartEvent, StopEvent, takes};
 pub use seams::Signalled;
+pub use state::TurnId;
 pub use table::{PolicyLoadError, PolicyTable, TableRef};
 /// The cancellation token of a run ([`Harness::with_signal`]), re-exported from `tokio-util`.
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{FnTool, Tool, ToolError, tool_fn};
-pub use turn::{Submitted, Turn, TurnEnd, TurnId, check_records};
+pub use turn::{Submitted, Turn, TurnEnd, check_records};
 pub use typed::{EventError, SessionStartSource};
+pub use types::{BoxFuture, CANCELLED_RULE};
 pub use wrap::{Metrics, Next, Retry, Timeout, Wrapper};
-
-/// The rule id of the deny a cancelled run answers at `pre-tool` and `permission-request`
-/// ([`Evaluated::is_cancelled`]).
-pub const CANCELLED_RULE: &str = "seamguard:cancelled";
-
-/// A boxed, sendable future (the shape of async handlers, tools and wrappers).
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-#[doc(hidden)]
-pub mod __private {
-    //! Used by code that `seamguard-macros` generates; not a public API.
-    pub use crate::decision::{
-        ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
-        PromptDecision,
-    };
-    pub use crate::dialect::Dialect;
-    pub use crate::matcher::{Matcher, MatcherMode};
-    pub use crate::policy;
-    pub use crate::seam::Seam;
-    pub use serde_json;
-
-    use super::{BoxFuture, HandlerError, IntoReply, Reply};
-    use std::future::Future;
-
-    /// A sync handler's return value as a reply.
-    pub fn ready<'a, T, R: IntoReply<T>>(r: R) -> Reply<'a, T> {
-        Reply::Ready(r.into_reply())
-    }
-
-    /// An async handler's future as a reply.
-    pub fn pending<'a, T, R, F>(f: F) -> Reply<'a, T>
-    where
-        R: IntoReply<T>,
-        F: Future<Output = R> + Send + 'a,
-    {
-        let fut: BoxFuture<'a, Result<T, HandlerError>> =
-            Box::pin(async move { f.await.into_reply() });
-        Reply::Pending(fut)
-    }
-
-    /// A cleanup fn's return value (`()` or `Result<(), E: Display>`).
-    pub trait IntoCleanup {
-        /// Convert.
-        fn into_cleanup(self) -> Result<(), String>;
-    }
-    impl IntoCleanup for () {
-        fn into_cleanup(self) -> Result<(), String> {
-            Ok(())
-        }
-    }
-    impl<E: std::fmt::Display> IntoCleanup for Result<(), E> {
-        fn into_cleanup(self) -> Result<(), String> {
-            self.map_err(|e| e.to_string())
-        }
-    }
-
-    /// The run's context for a `#[hook]` fn that takes one (outside a run: a context whose
-    /// token is never cancelled and with no application context).
-    pub fn context() -> super::HookContext {
-        super::HookContext::current().unwrap_or_else(|| {
-            super::HookContext::new(tokio_util::sync::CancellationToken::new(), None)
-        })
-    }
-
-    /// Type check of a `tool-result` observer.
-    pub const fn observer(f: fn(&super::ToolExecution)) -> fn(&super::ToolExecution) {
-        f
-    }
-}

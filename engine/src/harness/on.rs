@@ -25,7 +25,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::handler::{Dyn, Reply, Stored};
+use super::handler::{AsyncClosure, Handler, Stored};
 use super::registry::Install;
 use super::{
     BoxFuture, CleanupError, Event, Harness, HookContext, RegisterError, Registration,
@@ -36,44 +36,6 @@ use crate::decision::{
     PromptDecision,
 };
 use crate::seam::Seam;
-
-/// A sync handler closure as [`Harness::on`] stores it.
-pub type Closure<E, O> = Arc<dyn Fn(&E, &HookContext) -> O + Send + Sync>;
-
-/// An async handler as [`Harness::on_async`] stores it: called with the event and context,
-/// it returns a `'static` future (the event and context are cloned into it).
-pub type AsyncClosure<E, O> = Arc<dyn Fn(&E, &HookContext) -> BoxFuture<'static, O> + Send + Sync>;
-
-/// A handler given to a [`Target`]: sync or async.
-pub enum Handler<E, O> {
-    /// From [`Harness::on`].
-    Sync(Closure<E, O>),
-    /// From [`Harness::on_async`].
-    Async(AsyncClosure<E, O>),
-}
-
-impl<E, O> std::fmt::Debug for Handler<E, O> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Handler::Sync(_) => "Handler::Sync",
-            Handler::Async(_) => "Handler::Async",
-        })
-    }
-}
-
-impl<E: 'static, O: Send + 'static> Handler<E, O> {
-    /// The stored form: a reply now (sync) or a future (async), with `map` applied to the
-    /// handler's output.
-    fn stored<T: 'static>(self, map: impl Fn(O) -> T + Send + Sync + Copy + 'static) -> Dyn<E, T> {
-        match self {
-            Handler::Sync(f) => Arc::new(move |i, cx| Reply::Ready(Ok(map(f(i, cx))))),
-            Handler::Async(f) => Arc::new(move |i, cx| {
-                let fut = f(i, cx);
-                Reply::Pending(Box::pin(async move { Ok(map(fut.await)) }))
-            }),
-        }
-    }
-}
 
 /// What [`Harness::on`] registers at: one target per built-in seam (and guards, and
 /// tool-result observers), or an application event ([`at::event`]).

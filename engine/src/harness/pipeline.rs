@@ -13,9 +13,10 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::approval;
-use super::contain::{CatchUnwind, contained, observe};
+use super::contain::{CatchUnwind, contained};
 use super::context::Deferred;
 use super::handler::Stored;
+use super::handler::observe;
 use super::tool::revalue;
 use super::{
     ExecError, Harness, HookContext, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,

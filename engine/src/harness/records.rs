@@ -7,18 +7,10 @@
 //! order) and the log file.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use serde_json::Value;
 
 use super::Harness;
-
-/// Where the records of a harness go.
-#[derive(Debug, Default)]
-pub(super) struct Records {
-    pub(super) list: Mutex<Vec<Value>>,
-    pub(super) file: Option<PathBuf>,
-}
 
 impl Harness {
     /// Also append every record to `path` (JSON Lines, one `write` per record on a file

@@ -6,14 +6,15 @@
 //! evaluated through `&self` from any number of tasks (the seam methods, and
 //! [`Harness::execute`] for the tool pipeline).
 
+use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::commands::Detached;
-use super::context::AppContext;
-use super::records::Records;
-use super::registry::{Entry, Registrations};
-use super::turn::Turns;
+use tokio_util::sync::CancellationToken;
+
+use super::context::{AppContext, HookContext};
+use super::registry::{Entry, Registrations, Registry};
+use super::state::{Detached, Records, Turns};
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
 use crate::decision::{Attributed, Contribution, HookRun, Outcome, Verdict, merge};
 use crate::dialect::Dialect;
@@ -296,5 +297,25 @@ pub(super) fn push_contexts(
         let mut c = e.contribution(Verdict::Abstain, None);
         c.context = Some(text);
         contributions.push(c);
+    }
+}
+
+impl Harness {
+    /// Set the context object every handler receives from now on (agent-harness seed:
+    /// `setContext`); read it with [`HookContext::app`]. Takes `&self`: a shared harness can
+    /// change it between runs; a run keeps the context it started with.
+    pub fn set_context<T: Any + Send + Sync>(&self, context: T) {
+        self.app_context.set(context);
+    }
+
+    /// The context of a run under `signal`; `None` for the signal: the enclosing run's
+    /// (a nested call inherits it), else a token that is never cancelled.
+    pub(super) fn context(&self, signal: Option<&CancellationToken>) -> HookContext {
+        HookContext::for_run(signal, self.app_context.get(), || self.snapshot())
+    }
+
+    /// The handlers a run under `cx` uses: its snapshot, else the current one.
+    pub(super) fn registry_for(&self, cx: &HookContext) -> Arc<Registry> {
+        cx.registry().cloned().unwrap_or_else(|| self.snapshot())
     }
 }

@@ -8,24 +8,13 @@
 //! the `turn/open`, `prompt/blocked`, `turn/close` records ([`Harness::records`]).
 
 use std::collections::HashMap;
-use std::fmt;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use serde_json::{Value, json};
 
+use super::state::TurnId;
 use super::{Evaluated, Harness, HookContext, SeamEvent};
 use crate::decision::PromptDecision;
-
-/// Identity of one turn, unique in the harness.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TurnId(u64);
-
-impl fmt::Display for TurnId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "turn-{}", self.0)
-    }
-}
 
 /// An open turn: close it with [`Harness::end_turn`] (once: it is not `Clone`).
 #[derive(Debug)]
@@ -82,20 +71,6 @@ pub enum Submitted {
         /// The prompt-submit evaluation.
         evaluated: Evaluated<PromptDecision>,
     },
-}
-
-/// The open turn of each session.
-#[derive(Debug, Default)]
-pub(super) struct Turns {
-    open: Mutex<HashMap<String, TurnId>>,
-    next: AtomicU64,
-}
-
-impl Turns {
-    /// The open turn of `session_id`, if any.
-    pub(super) fn open_in(&self, session_id: &str) -> Option<TurnId> {
-        self.open.lock().ok()?.get(session_id).copied()
-    }
 }
 
 fn session_of(event: &SeamEvent) -> String {
