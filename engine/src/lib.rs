@@ -102,7 +102,6 @@ mod cache;
 pub mod codec;
 mod compile;
 mod decision;
-mod engine;
 mod evaluate;
 mod paths;
 mod secret_names;
@@ -121,9 +120,8 @@ pub use decision::{
 };
 pub use decision::{CANNOT_RULE_OUT, join_reasons, plain_reasons};
 pub use dialect::Dialect;
-pub use engine::{
-    ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
-};
+pub use evaluate::engine::{Engine, LOAD_ERROR_RULE, UNSURE_RULE};
+pub use evaluate::ledger::{ContinuationLedger, FileLedger, MemoryLedger};
 pub use evaluate::request::{Decision, Request};
 pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};

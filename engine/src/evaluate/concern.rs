@@ -24,7 +24,7 @@ use crate::compile::pred::EffectGlobs;
 use crate::concern::{Concern, Object, call_key, object_of};
 use crate::decision::{Outcome, Verdict};
 use crate::effects::{Effect, Effects, Route, What};
-use crate::engine::Engine;
+use crate::evaluate::engine::Engine;
 use crate::memory::SessionMemory;
 use crate::policy::{Pred, Rule, Test};
 use crate::seam::Seam;

@@ -50,7 +50,7 @@ use self::leaf::Ctx;
 use crate::codec::{Encoded, encode};
 use crate::decision::Outcome;
 use crate::dialect::Dialect;
-use crate::engine::Engine;
+use crate::evaluate::engine::Engine;
 use crate::evaluate::request::Request;
 use crate::evaluate::shell_test::{Folders, Judgement};
 use crate::evaluate::trace::NodeTrace;

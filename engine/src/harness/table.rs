@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::decision::{Contribution, HookRun, Outcome};
 use crate::dialect::Dialect;
-use crate::engine::Engine;
+use crate::evaluate::engine::Engine;
 use std::path::Path;
 
 use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Scope, Severity};
