@@ -106,13 +106,13 @@ mod evaluate;
 mod paths;
 mod secret_names;
 mod shell_env;
-mod table;
 
 pub use cache::{
     Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
     load_set_cached, snapshot_key,
 };
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
+pub use compile::table::{CompileError, DecisionTable, Fired, LoadFailure};
 pub use decision::{
     Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
@@ -130,4 +130,3 @@ pub use paths::SharedResolutions;
 pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity, Source};
 pub use seam::{ActionKind, MatcherSubject, Seam};
 pub use shell_env::ShellEnv;
-pub use table::{CompileError, DecisionTable, Fired, LoadFailure};

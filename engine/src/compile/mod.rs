@@ -22,6 +22,7 @@ pub(crate) mod globs;
 pub(crate) mod literals;
 pub(crate) mod pred;
 pub(crate) mod regex;
+pub(crate) mod table;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

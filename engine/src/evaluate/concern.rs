@@ -21,6 +21,7 @@ use super::reasons::UNSURE_RULE;
 use super::shell_test::{Folders, Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::compile::pred::EffectGlobs;
+use crate::compile::table::DecisionTable;
 use crate::concern::{Concern, Object, call_key, object_of};
 use crate::decision::{Outcome, Verdict};
 use crate::effects::{Effect, Effects, Route, What};
@@ -28,7 +29,6 @@ use crate::evaluate::engine::Engine;
 use crate::memory::SessionMemory;
 use crate::policy::{Pred, Rule, Test};
 use crate::seam::Seam;
-use crate::table::DecisionTable;
 
 impl Engine {
     /// The concerns of an outcome that asks: per asking rule, what it asked about (the host,

@@ -14,6 +14,7 @@ use super::command_hooks::hook_contribution;
 use super::ledger::{ContinuationLedger, StopBudget};
 use super::reasons::default_reason;
 use super::request::Request;
+use crate::compile::table::{DecisionTable, Fired};
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
 };
@@ -26,7 +27,6 @@ use crate::policy::{
 };
 use crate::runner::{CommandHook, HookRunner, RunContext};
 use crate::seam::Seam;
-use crate::table::{DecisionTable, Fired};
 
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";
