@@ -98,7 +98,6 @@ pub mod runner;
 pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
-mod cache;
 pub mod codec;
 mod compile;
 mod decision;
@@ -107,11 +106,11 @@ mod paths;
 mod secret_names;
 mod shell_env;
 
-pub use cache::{
+pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
+pub use compile::cache::{
     Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
     load_set_cached, snapshot_key,
 };
-pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
 pub use compile::table::{CompileError, DecisionTable, Fired, LoadFailure};
 pub use decision::{
     Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,

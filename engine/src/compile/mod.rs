@@ -17,6 +17,7 @@
 //! [`CompileError`]s naming the rule. Evaluating the table is the `evaluate` stage.
 
 pub(crate) mod actions;
+pub(crate) mod cache;
 mod error;
 pub(crate) mod globs;
 pub(crate) mod literals;
