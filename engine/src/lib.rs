@@ -87,7 +87,6 @@ pub use seamguard_policy::lower::keys as policy_keys;
 pub mod audit;
 pub mod concern;
 pub mod effects;
-pub mod event;
 pub mod explain;
 pub mod harness;
 pub mod memory;
@@ -106,6 +105,7 @@ mod paths;
 mod secret_names;
 mod shell_env;
 
+pub use codec::event::{self, DecodeError, HookEvent};
 pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
 pub use compile::cache::{
     Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
@@ -122,7 +122,6 @@ pub use dialect::Dialect;
 pub use evaluate::engine::{Engine, LOAD_ERROR_RULE, UNSURE_RULE};
 pub use evaluate::ledger::{ContinuationLedger, FileLedger, MemoryLedger};
 pub use evaluate::request::{Decision, Request};
-pub use event::{DecodeError, HookEvent};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
 pub use paths::SharedResolutions;
