@@ -93,7 +93,6 @@ pub mod memory;
 pub mod prelude;
 pub mod program_table;
 pub mod readers;
-pub mod runner;
 pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
@@ -122,6 +121,7 @@ pub use dialect::Dialect;
 pub use evaluate::engine::{Engine, LOAD_ERROR_RULE, UNSURE_RULE};
 pub use evaluate::ledger::{ContinuationLedger, FileLedger, MemoryLedger};
 pub use evaluate::request::{Decision, Request};
+pub use evaluate::runner;
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
 pub use paths::SharedResolutions;

@@ -14,6 +14,7 @@ use super::command_hooks::hook_contribution;
 use super::ledger::{ContinuationLedger, StopBudget};
 use super::reasons::default_reason;
 use super::request::Request;
+use super::runner::{CommandHook, HookRunner, RunContext};
 use crate::compile::table::{DecisionTable, Fired};
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
@@ -25,7 +26,6 @@ use crate::policy::{
     CodexAsk, DecisionValue, OnLoadError, OnUnsure, PolicyMeta, PolicyMode, Rewrite, Rule,
     RuleKind, Scope,
 };
-use crate::runner::{CommandHook, HookRunner, RunContext};
 use crate::seam::Seam;
 
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).

@@ -9,6 +9,8 @@
 //! * [`request`]: what one decision depends on ([`Request`](crate::Request)) and gives back
 //!   ([`Decision`](crate::Decision));
 //! * [`reasons`]: the reason a verdict gets when its rule gives none;
+//! * [`runner`]: runs the command hooks a rule names, as the host would, and [`command_hooks`]
+//!   reads their results back into contributions;
 //! * `oracle` (feature `oracle`): the slow reference evaluator the property tests hold the
 //!   table to.
 
@@ -24,6 +26,7 @@ pub(crate) mod oracle;
 pub(crate) mod pred;
 pub(crate) mod reasons;
 pub(crate) mod request;
+pub mod runner;
 pub(crate) mod shell_test;
 pub(crate) mod trace;
 #[cfg(test)]
