@@ -85,7 +85,6 @@ pub use seamguard_policy::lower::keys as policy_keys;
 
 // Public stages: each is an API its users name by path.
 pub mod audit;
-pub mod concern;
 pub mod effects;
 pub mod explain;
 pub mod harness;
@@ -121,7 +120,7 @@ pub use dialect::Dialect;
 pub use evaluate::engine::{Engine, LOAD_ERROR_RULE, UNSURE_RULE};
 pub use evaluate::ledger::{ContinuationLedger, FileLedger, MemoryLedger};
 pub use evaluate::request::{Decision, Request};
-pub use evaluate::runner;
+pub use evaluate::{concern, runner};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
 pub use paths::SharedResolutions;

@@ -6,6 +6,8 @@
 //!   `explain`, so `explain` shows the very evaluation the hook ran;
 //! * [`engine`]: the seam evaluator (waterfall of hooks, command hooks, guards, merge) and
 //!   [`ledger`], the stop seams' continuation budget; [`decide`]: the ways into it;
+//! * [`concern`]: what an `ask` is about (the rule and the objects it asked about), worked out
+//!   after the evaluation for calls that ask;
 //! * [`request`]: what one decision depends on ([`Request`](crate::Request)) and gives back
 //!   ([`Decision`](crate::Decision));
 //! * [`reasons`]: the reason a verdict gets when its rule gives none;
@@ -15,7 +17,7 @@
 //!   table to.
 
 pub(crate) mod command_hooks;
-pub(crate) mod concern;
+pub mod concern;
 pub(crate) mod decide;
 pub(crate) mod effect_test;
 pub(crate) mod engine;
