@@ -1,7 +1,8 @@
 //! The evaluate stage: one event in, one merged [`Outcome`](crate::Outcome) out.
 //!
 //! * [`fire`]: which rules of a compiled seam table fire for a payload (field scans,
-//!   anchors, then each candidate's `when` / `unless` via [`pred`] and [`shell_test`]);
+//!   anchors, then each candidate's `when` / `unless` via [`pred`], [`shell_cond`] (shell-aware
+//!   tests) and [`effect_cond`] (effect tests));
 //! * [`trace`]: the sink the evaluator reports to: a no-op for the hook, a recorder for
 //!   `explain`, so `explain` shows the very evaluation the hook ran;
 //! * [`engine`]: the seam evaluator (waterfall of hooks, command hooks, guards, merge) and
@@ -19,7 +20,7 @@
 pub(crate) mod command_hooks;
 pub mod concern;
 pub(crate) mod decide;
-pub(crate) mod effect_test;
+pub(crate) mod effect_cond;
 pub(crate) mod engine;
 pub(crate) mod fire;
 pub(crate) mod ledger;
@@ -29,7 +30,7 @@ pub(crate) mod pred;
 pub(crate) mod reasons;
 pub(crate) mod request;
 pub mod runner;
-pub(crate) mod shell_test;
+pub(crate) mod shell_cond;
 pub(crate) mod trace;
 #[cfg(test)]
 mod unsure_tests;

@@ -53,7 +53,7 @@ use crate::decision::Outcome;
 use crate::dialect::Dialect;
 use crate::evaluate::engine::Engine;
 use crate::evaluate::request::Request;
-use crate::evaluate::shell_test::{Folders, Judgement};
+use crate::evaluate::shell_cond::{Folders, Judgement};
 use crate::evaluate::trace::NodeTrace;
 use crate::policy::{Pred, Rule, RuleKind};
 use crate::seam::Seam;
