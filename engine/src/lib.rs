@@ -85,35 +85,31 @@ pub use seamguard_policy::lower::keys as policy_keys;
 
 // Public stages: each is an API its users name by path.
 pub mod audit;
-pub mod concern;
 pub mod effects;
-pub mod event;
 pub mod explain;
 pub mod harness;
 pub mod memory;
 pub mod prelude;
 pub mod program_table;
 pub mod readers;
-pub mod runner;
 pub mod shell;
 
 // Internal stages: their public types are re-exported at the crate root.
-mod cache;
 pub mod codec;
 mod compile;
 mod decision;
-mod engine;
 mod evaluate;
 mod paths;
 mod secret_names;
 mod shell_env;
-mod table;
 
-pub use cache::{
+pub use codec::event::{self, DecodeError, HookEvent};
+pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
+pub use compile::cache::{
     Call, Part, SnapshotLoad, SnapshotUse, build_id, files_key, load_call_cached, load_file_cached,
     load_set_cached, snapshot_key,
 };
-pub use codec::{Encoded, HookResponse, decode_hook_output, encode, encode_for};
+pub use compile::table::{CompileError, DecisionTable, Fired, LoadFailure};
 pub use decision::{
     Attributed, ContinuationDecision, Contribution, GuardDeny, HookRun, Observed, Outcome,
     PermissionDecision, PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge,
@@ -121,15 +117,13 @@ pub use decision::{
 };
 pub use decision::{CANNOT_RULE_OUT, join_reasons, plain_reasons};
 pub use dialect::Dialect;
-pub use engine::{
-    ContinuationLedger, Engine, FileLedger, LOAD_ERROR_RULE, MemoryLedger, UNSURE_RULE,
-};
+pub use evaluate::engine::{Engine, LOAD_ERROR_RULE, UNSURE_RULE};
+pub use evaluate::ledger::{ContinuationLedger, FileLedger, MemoryLedger};
 pub use evaluate::request::{Decision, Request};
-pub use event::{DecodeError, HookEvent};
+pub use evaluate::{concern, runner};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};
 pub use matcher::{Matcher, MatcherMode};
 pub use paths::SharedResolutions;
 pub use policy::{LoadedPolicy, PolicyError, PolicyTest, Rule, RuleKind, Scope, Severity, Source};
 pub use seam::{ActionKind, MatcherSubject, Seam};
 pub use shell_env::ShellEnv;
-pub use table::{CompileError, DecisionTable, Fired, LoadFailure};

@@ -11,6 +11,7 @@
 mod support;
 
 mod approvals_cli;
+mod architecture_page;
 mod audit_replay_cli;
 mod book;
 mod check_json_cli;

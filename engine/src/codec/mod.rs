@@ -14,6 +14,8 @@
 //! on exit 0) and, where the host shows it, `systemMessage`.
 //!
 //! The stages, in the order a hook call meets them:
+//! - `event`: the typed payloads of every Claude Code / Codex event ([`event::HookEvent`]),
+//!   decoded from the host's JSON and re-encoded to the same value;
 //! - `hosts`: a Gemini CLI, Cursor or Copilot CLI payload normalized to the common payload
 //!   ([`normalize`]), and those hosts' answers;
 //! - `encode`: an [`Outcome`](crate::decision::Outcome) answered as Claude Code or Codex expect ([`encode`]), every
@@ -23,6 +25,7 @@
 
 pub(crate) mod decode;
 mod encode;
+pub mod event;
 pub(crate) mod hosts;
 mod output;
 

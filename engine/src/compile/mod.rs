@@ -17,11 +17,13 @@
 //! [`CompileError`]s naming the rule. Evaluating the table is the `evaluate` stage.
 
 pub(crate) mod actions;
+pub(crate) mod cache;
 mod error;
 pub(crate) mod globs;
 pub(crate) mod literals;
 pub(crate) mod pred;
 pub(crate) mod regex;
+pub(crate) mod table;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

@@ -7,11 +7,11 @@
 use serde_json::Value;
 
 use super::reasons::default_reason;
+use super::runner::{CommandHook, RunResult};
 use crate::codec::{HookResponse, decode_hook_output};
 use crate::decision::{Contribution, Verdict};
 use crate::dialect::Dialect;
 use crate::policy::{OnError, Scope};
-use crate::runner::{CommandHook, RunResult};
 use crate::seam::Seam;
 
 /// Why an `updatedInput` cannot replace a tool's input (HOOKS.md A5.4: it replaces the
@@ -62,7 +62,7 @@ pub(crate) fn hook_contribution(
     let truncated = (res.stdout_truncated || res.stderr_truncated).then(|| {
         format!(
             "wrote more than {} bytes (output truncated)",
-            crate::runner::OUTPUT_CAP_BYTES
+            super::runner::OUTPUT_CAP_BYTES
         )
     });
     // A run that produced a decision (exit 2 with stderr, or schema-valid JSON on any exit

@@ -14,6 +14,8 @@ use super::command_hooks::hook_contribution;
 use super::ledger::{ContinuationLedger, StopBudget};
 use super::reasons::default_reason;
 use super::request::Request;
+use super::runner::{CommandHook, HookRunner, RunContext};
+use crate::compile::table::{DecisionTable, Fired};
 use crate::decision::{
     CANNOT_RULE_OUT, Contribution, GuardDeny, HookRun, Observed, Outcome, Verdict, merge,
 };
@@ -24,9 +26,7 @@ use crate::policy::{
     CodexAsk, DecisionValue, OnLoadError, OnUnsure, PolicyMeta, PolicyMode, Rewrite, Rule,
     RuleKind, Scope,
 };
-use crate::runner::{CommandHook, HookRunner, RunContext};
 use crate::seam::Seam;
-use crate::table::{DecisionTable, Fired};
 
 /// Rule id used for contributions seamguard makes itself (fail-closed load errors).
 pub const LOAD_ERROR_RULE: &str = "seamguard:load-error";

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::pred::{direct, text_as_written};
-use super::shell_test::{Folders, Judgement, eval_shell};
+use super::shell_cond::{Folders, Judgement, eval_shell};
 use crate::compile::globs::PathGlobs;
 use crate::memory::SessionMemory;
 use crate::policy::{Pred, Test};
@@ -66,7 +66,7 @@ pub(crate) fn naive_pred(
                 let fx = crate::effects::effects_in(payload, env, memory);
                 let cache = RefCell::new(HashMap::new());
                 let folders = Folders::of(payload);
-                let cx = super::effect_test::EffectContext {
+                let cx = super::effect_cond::EffectContext {
                     env,
                     memory: Some(memory).filter(|m| !m.is_empty()),
                     payload,
@@ -74,7 +74,7 @@ pub(crate) fn naive_pred(
                     cache: &cache,
                     runs: None,
                 };
-                return match super::effect_test::eval_effect(t, &globs, &fx, &cx) {
+                return match super::effect_cond::eval_effect(t, &globs, &fx, &cx) {
                     Judgement::Yes(_) => true,
                     Judgement::No => false,
                     Judgement::Unknown(_) => positive,

@@ -10,8 +10,8 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::effect_test::{EffectContext, eval_effect, runs_analysis};
-use super::shell_test::{Folders, GlobCache, Judgement, eval_shell};
+use super::effect_cond::{EffectContext, eval_effect, runs_analysis};
+use super::shell_cond::{Folders, GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
 use crate::compile::literals::required_literals;

@@ -48,15 +48,15 @@ use serde_json::{Value, json};
 use self::label::{leaf_label, shorten};
 use self::leaf::Ctx;
 use crate::codec::{Encoded, encode};
+use crate::compile::table::DecisionTable;
 use crate::decision::Outcome;
 use crate::dialect::Dialect;
-use crate::engine::Engine;
+use crate::evaluate::engine::Engine;
 use crate::evaluate::request::Request;
-use crate::evaluate::shell_test::{Folders, Judgement};
+use crate::evaluate::shell_cond::{Folders, Judgement};
 use crate::evaluate::trace::NodeTrace;
 use crate::policy::{Pred, Rule, RuleKind};
 use crate::seam::Seam;
-use crate::table::DecisionTable;
 
 pub use crate::evaluate::trace::Held;
 

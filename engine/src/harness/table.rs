@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use crate::decision::{Contribution, HookRun, Outcome};
 use crate::dialect::Dialect;
-use crate::engine::Engine;
+use crate::evaluate::engine::Engine;
 use std::path::Path;
 
+use crate::compile::table::DecisionTable;
 use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Scope, Severity};
 use crate::runner::CommandHook;
 use crate::seam::Seam;
-use crate::table::DecisionTable;
 
 /// A compiled policy table ready to evaluate: a [`DecisionTable`] with its seam evaluator.
 ///

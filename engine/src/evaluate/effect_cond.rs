@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::shell_test::{Folders, GlobCache, Judgement, Placement, eval_shell};
+use super::shell_cond::{Folders, GlobCache, Judgement, Placement, eval_shell};
 use crate::compile::pred::EffectGlobs;
 use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Lens, What};
 use crate::memory::SessionMemory;

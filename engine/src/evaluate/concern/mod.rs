@@ -35,6 +35,9 @@ use serde_json::{Map, Value, json};
 use crate::effects::{Effect, What};
 use crate::shell_env::ShellEnv;
 
+// Which effects made each rule of an outcome ask (`Engine::concerns`).
+mod asking;
+
 /// What one asking rule asked about.
 ///
 /// ```

@@ -1,7 +1,7 @@
 //! Which effects made each rule of an outcome ask: the concerns of an ask.
 //!
 //! In: the outcome of a pre-tool evaluation, the call's payload and effects, the table. Out:
-//! one [`Concern`] per asking contribution (see [`crate::concern`]).
+//! one [`Concern`] per asking contribution (see [`super`]).
 //!
 //! Worked out after the evaluation and only for calls that ask, so the evaluation itself does
 //! not change: each effect (and each simple command a shell test reads) is held against the
@@ -16,23 +16,23 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::effect_test::{EffectContext, eval_effect};
-use super::reasons::UNSURE_RULE;
-use super::shell_test::{Folders, Judgement, eval_shell};
+use super::{Concern, Object, call_key, object_of};
 use crate::compile::globs::PathGlobs;
 use crate::compile::pred::EffectGlobs;
-use crate::concern::{Concern, Object, call_key, object_of};
+use crate::compile::table::DecisionTable;
 use crate::decision::{Outcome, Verdict};
 use crate::effects::{Effect, Effects, Route, What};
-use crate::engine::Engine;
+use crate::evaluate::effect_cond::{EffectContext, eval_effect};
+use crate::evaluate::engine::Engine;
+use crate::evaluate::reasons::UNSURE_RULE;
+use crate::evaluate::shell_cond::{Folders, Judgement, eval_shell};
 use crate::memory::SessionMemory;
 use crate::policy::{Pred, Rule, Test};
 use crate::seam::Seam;
-use crate::table::DecisionTable;
 
 impl Engine {
     /// The concerns of an outcome that asks: per asking rule, what it asked about (the host,
-    /// path, package or program of the effects that made it ask, see [`crate::concern`]).
+    /// path, package or program of the effects that made it ask, see [`super`]).
     /// Empty unless the outcome's verdict is `ask`. `effects` are the call's effects (as
     /// [`Engine::decide`] returned them, or [`crate::effects::effects_of`]) in an empty
     /// session memory ([`Engine::concerns_in`] takes the memory the outcome was judged in).
@@ -65,7 +65,7 @@ impl Engine {
         payload: &Value,
         outcome: &Outcome,
         effects: &crate::effects::Effects,
-    ) -> Vec<crate::concern::Concern> {
+    ) -> Vec<super::Concern> {
         concerns(self.table(), seam, payload, outcome, effects, None)
     }
 
