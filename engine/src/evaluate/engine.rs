@@ -645,14 +645,7 @@ impl Engine {
             if let Some(c) = c {
                 st.contributions.push(c);
             }
-            out.ran.push(HookRun {
-                id: h.id.clone(),
-                command: h.command.clone(),
-                exit_code: res.exit_code,
-                timed_out: res.timed_out,
-                duration_ms: res.duration_ms,
-                failure: res.failure(),
-            });
+            out.ran.push(res.hook_run(h));
         }
         out
     }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
+use crate::decision::HookRun;
 use crate::dialect::Dialect;
 use crate::policy::{OnError, Source};
 
@@ -82,6 +83,18 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// What is reported of this run of `hook` (audit, `hook/result` records).
+    pub fn hook_run(&self, hook: &CommandHook) -> HookRun {
+        HookRun {
+            id: hook.id.clone(),
+            command: hook.command.clone(),
+            exit_code: self.exit_code,
+            timed_out: self.timed_out,
+            duration_ms: self.duration_ms,
+            failure: self.failure(),
+        }
+    }
+
     /// A short description of a failure, if the run failed in a way the host would report
     /// (`None` for exit 0 and exit 2).
     pub fn failure(&self) -> Option<String> {

@@ -201,14 +201,7 @@ impl Harness {
                     "duration_ms": res.duration_ms as f64,
                 }),
             );
-            part.hook_runs.push(HookRun {
-                id: h.id.clone(),
-                command: h.command.clone(),
-                exit_code: res.exit_code,
-                timed_out: res.timed_out,
-                duration_ms: res.duration_ms,
-                failure: res.failure(),
-            });
+            part.hook_runs.push(res.hook_run(h));
             if let Some(c) = c {
                 part.hooks.push(c);
             }

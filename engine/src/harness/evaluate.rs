@@ -9,8 +9,7 @@
 
 use serde_json::Value;
 
-use super::handler::Stored;
-use super::handler::invoke;
+use super::handler::{Stored, invoke};
 use super::run::push_contexts;
 use super::table::TablePart;
 use super::tool::revalue;
@@ -18,8 +17,8 @@ use super::{
     Evaluated, HandlerFailure, Harness, HookContext, SeamEvent, Tool, ToolCall, ToolOutput,
 };
 use crate::decision::{
-    ContinuationDecision, Contribution, GuardDeny, PermissionDecision, PostToolDecision,
-    PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
+    ContinuationDecision, Contribution, GuardDeny, HookRun, Outcome, PermissionDecision,
+    PostToolDecision, PreToolDecision, PromptDecision, Verdict, merge, pre_tool_decision,
 };
 use crate::seam::Seam;
 
@@ -98,12 +97,9 @@ impl Harness {
         };
         let reg = self.registry_for(cx);
         for e in reg.seam_entries(Seam::PreTool) {
-            let Stored::PreTool(f) = &e.handler else {
+            let Some(Stored::PreTool(f)) = e.for_subject(Some(call.name())) else {
                 continue;
             };
-            if !e.subject_matches(Some(call.name())) {
-                continue;
-            }
             match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(d)) => {
@@ -137,12 +133,9 @@ impl Harness {
         }
         contributions.extend(table_guards);
         for e in &reg.guards {
-            let Stored::Guard(f) = &e.handler else {
+            let Some(Stored::Guard(f)) = e.for_subject(Some(call.name())) else {
                 continue;
             };
-            if !e.subject_matches(Some(call.name())) {
-                continue;
-            }
             match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(deny)) => contributions.push(Contribution::from_guard(
@@ -206,12 +199,9 @@ impl Harness {
         let mut contributions = part.hooks;
         let mut failures = Vec::new();
         for e in self.registry_for(cx).seam_entries(Seam::PermissionRequest) {
-            let Stored::Permission(f) = &e.handler else {
+            let Some(Stored::Permission(f)) = e.for_subject(Some(call.name())) else {
                 continue;
             };
-            if !e.subject_matches(Some(call.name())) {
-                continue;
-            }
             match invoke(f, call, cx).await {
                 Ok(None) => {}
                 Ok(Some(PermissionDecision::Allow { .. })) => {
@@ -230,9 +220,12 @@ impl Harness {
         if cancelled {
             contributions.push(cancelled_deny());
         }
-        let mut outcome = merge(Seam::PermissionRequest, contributions);
-        outcome.warnings = part.warnings;
-        outcome.hook_runs = part.hook_runs;
+        let outcome = merged(
+            Seam::PermissionRequest,
+            contributions,
+            part.warnings,
+            part.hook_runs,
+        );
         Evaluated::ready(outcome.permission(), outcome, failures).cancelled_if(cancelled)
     }
 
@@ -307,9 +300,7 @@ impl Harness {
                 rewritten = re.rewritten_prompt;
             }
         }
-        let mut outcome = merge(Seam::PromptSubmit, contributions);
-        outcome.warnings = warnings;
-        outcome.hook_runs = part.hook_runs;
+        let mut outcome = merged(Seam::PromptSubmit, contributions, warnings, part.hook_runs);
         outcome.rewritten_prompt = rewritten;
         outcome.suppress_prompt = suppress && outcome.verdict() == Verdict::Block;
         let decision = typed_or(
@@ -342,12 +333,9 @@ impl Harness {
             .field()
             .and_then(|f| event.field(f));
         for e in self.registry_for(cx).seam_entries(event.seam) {
-            let Stored::Context(f) = &e.handler else {
+            let Some(Stored::Context(f)) = e.for_subject(subject) else {
                 continue;
             };
-            if !e.subject_matches(subject) {
-                continue;
-            }
             match invoke(f, event, cx).await {
                 Ok(Some(text)) => push_contexts(&mut contributions, e, vec![text]),
                 Ok(None) => {}
@@ -355,15 +343,10 @@ impl Harness {
                 Err(m) => failures.push(e.failure(m)),
             }
         }
-        let mut outcome = merge(event.seam, contributions);
-        outcome.warnings = part.warnings;
-        outcome.hook_runs = part.hook_runs;
-        Evaluated::ready(
-            outcome.contexts.iter().map(|a| a.text.clone()).collect(),
-            outcome,
-            failures,
-        )
-        .cancelled_if(cx.is_cancelled())
+        let outcome = merged(event.seam, contributions, part.warnings, part.hook_runs);
+        decided(outcome, failures, cx, |o| {
+            o.contexts.iter().map(|a| a.text.clone()).collect()
+        })
     }
 
     /// See [`Harness::stop`].
@@ -393,15 +376,10 @@ impl Harness {
                 Err(m) => failures.push(e.failure(m)),
             }
         }
-        let mut outcome = merge(event.seam, contributions);
-        outcome.warnings = part.warnings;
-        outcome.hook_runs = part.hook_runs;
-        Evaluated::ready(
-            typed_or(outcome.continuation(), ContinuationDecision::Stop),
-            outcome,
-            failures,
-        )
-        .cancelled_if(cx.is_cancelled())
+        let outcome = merged(event.seam, contributions, part.warnings, part.hook_runs);
+        decided(outcome, failures, cx, |o| {
+            typed_or(o.continuation(), ContinuationDecision::Stop)
+        })
     }
 
     /// See [`Harness::notify`].
@@ -430,9 +408,7 @@ impl Harness {
                 Err(m) => failures.push(e.failure(m)),
             }
         }
-        let mut outcome = merge(event.seam, part.hooks);
-        outcome.warnings = part.warnings;
-        outcome.hook_runs = part.hook_runs;
+        let outcome = merged(event.seam, part.hooks, part.warnings, part.hook_runs);
         Evaluated::ready((), outcome, failures).cancelled_if(cx.is_cancelled())
     }
 
@@ -460,12 +436,9 @@ impl Harness {
         let mut redacted = false;
         let mut replaced = false;
         for e in self.registry_for(cx).seam_entries(Seam::PostTool) {
-            let Stored::PostTool(f) = &e.handler else {
+            let Some(Stored::PostTool(f)) = e.for_subject(Some(output.call.name())) else {
                 continue;
             };
-            if !e.subject_matches(Some(output.call.name())) {
-                continue;
-            }
             match invoke(f, &current, cx).await {
                 Ok(None) => {}
                 Ok(Some(PostToolDecision::Accept {
@@ -523,9 +496,7 @@ impl Harness {
                 redacted = true;
             }
         }
-        let mut outcome = merge(Seam::PostTool, contributions);
-        outcome.warnings = warnings;
-        outcome.hook_runs = part.hook_runs;
+        let mut outcome = merged(Seam::PostTool, contributions, warnings, part.hook_runs);
         if replaced {
             outcome.replaced_value = Some(current.result.value);
             if outcome.verdict.is_none() {
@@ -555,4 +526,29 @@ fn cancelled_deny() -> Contribution {
         Verdict::Deny,
         Some("the run was cancelled before every policy answered".into()),
     )
+}
+
+/// The merged outcome of a seam's contributions, with the tables' warnings and the command
+/// hooks they ran.
+fn merged(
+    seam: Seam,
+    contributions: Vec<Contribution>,
+    warnings: Vec<String>,
+    hook_runs: Vec<HookRun>,
+) -> Outcome {
+    let mut outcome = merge(seam, contributions);
+    outcome.warnings = warnings;
+    outcome.hook_runs = hook_runs;
+    outcome
+}
+
+/// A seam method's result: the decision `decide` reads off the merged outcome, marked
+/// cancelled when the run is.
+fn decided<D>(
+    outcome: Outcome,
+    failures: Vec<HandlerFailure>,
+    cx: &HookContext,
+    decide: impl FnOnce(&Outcome) -> D,
+) -> Evaluated<D> {
+    Evaluated::ready(decide(&outcome), outcome, failures).cancelled_if(cx.is_cancelled())
 }

@@ -323,6 +323,11 @@ impl Entry {
         }
     }
 
+    /// Its handler, when it runs for `subject` ([`Entry::subject_matches`]).
+    pub(super) fn for_subject(&self, subject: Option<&str>) -> Option<&Stored> {
+        self.subject_matches(subject).then_some(&self.handler)
+    }
+
     pub(super) fn failure(&self, message: String) -> HandlerFailure {
         HandlerFailure {
             name: self.rule.clone(),

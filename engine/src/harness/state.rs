@@ -50,14 +50,7 @@ impl Detached {
         let ended = self.ended.clone();
         let task = tokio::spawn(async move {
             let res = run_one(&hook, input, &cx).await;
-            let run = HookRun {
-                failure: res.failure(),
-                id: hook.id,
-                command: hook.command,
-                exit_code: res.exit_code,
-                timed_out: res.timed_out,
-                duration_ms: res.duration_ms,
-            };
+            let run = res.hook_run(&hook);
             if let Ok(mut v) = ended.lock() {
                 v.push(run);
             }
