@@ -8,11 +8,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::Options;
 use super::json_edit::{json_installed, parse_jsonc};
 use super::layout::line_col;
-use super::layout::{Layout, disp, io_err};
+use super::layout::{Layout, disp, io_err, real_path, write_atomic};
 use super::manifest::{Entry, Manifest, sha256};
+use super::options::Options;
 use super::plan::{Change, Kind};
 use super::toml_edit::parse_toml;
 use super::unhook::{Before, Unhooked, unhook_json, unhook_toml};
@@ -20,33 +20,6 @@ use crate::report::exit_code;
 
 /// Suffix of the backup copy of a modified file.
 const BACKUP_SUFFIX: &str = ".seamguard-backup";
-
-/// The file a write goes to: the target of a symlink (dotfile managers link settings files).
-fn real_path(path: &Path) -> PathBuf {
-    if path.is_symlink() {
-        path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
-    } else {
-        path.to_path_buf()
-    }
-}
-
-/// Write through a temporary file and a rename, keeping the old file's permissions.
-pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let path = real_path(path);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.seamguard-tmp"));
-    std::fs::write(&tmp, bytes).map_err(|e| io_err(&tmp, &e))?;
-    if let Ok(meta) = std::fs::metadata(&path) {
-        let _ = std::fs::set_permissions(&tmp, meta.permissions());
-    }
-    std::fs::rename(&tmp, &path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(&path, &e)
-    })
-}
 
 /// A backup name not taken yet: `<file>.seamguard-backup`, else `…-backup.2`, ….
 fn free_backup(path: &Path) -> PathBuf {

@@ -119,7 +119,7 @@ fn seamguard_handlers(text: &str, marker: &str, events: &[&str]) -> Option<Vec<V
                 super::json_edit::json_commands(h, &mut cmds);
                 if cmds
                     .iter()
-                    .any(|c| c.contains(marker) || c.contains(super::CLIENT_MARKER))
+                    .any(|c| c.contains(marker) || c.contains(super::options::CLIENT_MARKER))
                 {
                     out.push(h.clone());
                 }

@@ -17,7 +17,7 @@ use serde_json::Value;
 use seamguard_engine::Dialect;
 
 use super::layout::{disp, gating_events, line_col};
-use super::seamguard_events;
+use super::options::seamguard_events;
 
 /// Parse a hooks file as its host does: strictly, or with comments and trailing commas where
 /// the host accepts them (Gemini CLI strips comments from its `settings.json`), with

@@ -1,18 +1,19 @@
 //! Where things go: the folders of a project or user install, the agent's settings files, the
-//! hook command and the events it is registered for, and the profile's policy files.
+//! hook command and the events it is registered for.
 //!
-//! In: [`Options`] (scope, agent flag, profile). Out: absolute paths, manifest paths, and the
-//! texts of the policy files to write. Also the helpers every step uses to read a file and
-//! to name a path or a position in a message.
+//! In: [`Options`] (scope, agent flag, profile). Out: absolute paths and manifest paths. Also
+//! the helpers every step uses to read a file, write one in place ([`write_atomic`]) and name
+//! a path or a position in a message.
 
 use std::path::{Path, PathBuf};
 
 use seamguard_engine::{Dialect, Seam};
 
-use super::manifest::MANIFEST;
-use super::{Options, Profile, toml_edit};
+use super::options::Options;
 use crate::discover::{env_path, user_dir};
-use crate::library;
+
+/// Name of the manifest in the policy folder.
+pub(super) const MANIFEST: &str = ".init-manifest.json";
 
 /// The folders of one install: project (or user) scope.
 pub(super) struct Layout {
@@ -263,39 +264,6 @@ pub(crate) fn gating_events(dialect: Dialect) -> &'static [&'static str] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The profile
-
-/// The profile's files: destination name and content.
-pub(super) fn profile_files(profile: Profile) -> Result<Vec<(String, String)>, String> {
-    let header = |source: &str| {
-        format!(
-            "# Written by `seamguard init` {} (profile {}) from policies/{source}; \
-             edit freely: later runs keep an edited file.\n",
-            env!("CARGO_PKG_VERSION"),
-            profile.name(),
-        )
-    };
-    let mut out = Vec::new();
-    for f in library::BALANCED {
-        let body = if profile == Profile::Observe {
-            toml_edit::observe(f)?
-        } else {
-            f.text.to_string()
-        };
-        out.push((f.name.to_string(), header(f.name) + &body));
-    }
-    if profile == Profile::Strict {
-        for f in library::STRICT {
-            out.push((
-                format!("strict-{}", f.name),
-                header(&format!("strict/{}", f.name)) + f.text,
-            ));
-        }
-    }
-    Ok(out)
-}
-
-// ---------------------------------------------------------------------------------------------
 // Reading files, naming paths and positions
 
 /// A path for messages: relative to the current directory when inside it.
@@ -339,6 +307,33 @@ pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+/// The file a write goes to: the target of a symlink (dotfile managers link settings files).
+pub(super) fn real_path(path: &Path) -> PathBuf {
+    if path.is_symlink() {
+        path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Write through a temporary file and a rename, keeping the old file's permissions.
+pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let path = real_path(path);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.seamguard-tmp"));
+    std::fs::write(&tmp, bytes).map_err(|e| io_err(&tmp, &e))?;
+    if let Ok(meta) = std::fs::metadata(&path) {
+        let _ = std::fs::set_permissions(&tmp, meta.permissions());
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err(&path, &e)
+    })
 }
 
 #[cfg(test)]

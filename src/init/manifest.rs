@@ -9,11 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::backup::write_atomic;
-use super::layout::{Layout, disp, io_err, read_if_exists};
-
-/// Name of the manifest in the policy folder.
-pub(super) const MANIFEST: &str = ".init-manifest.json";
+use super::layout::{Layout, disp, io_err, read_if_exists, write_atomic};
 
 /// What earlier runs of `init` wrote.
 #[derive(Debug, Default, Serialize, Deserialize)]

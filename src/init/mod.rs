@@ -68,16 +68,12 @@
 //! `--force`). Out: the policy files, the edited settings files, their backups and the
 //! manifest on disk; one report line per file on stdout, errors on stderr, exit 1 on failure.
 //!
-//! The steps, one module each: [`layout`] says where every file goes, [`plan`] computes the
-//! changes (with [`json_edit`] and [`toml_edit`] for the agent's settings), [`backup`] applies
-//! them or undoes them ([`unhook`] for a settings file edited since), [`manifest`] records
+//! The steps, one module each: [`options`] holds what an install is asked to do, [`layout`]
+//! says where every file goes, [`plan`] computes the changes (with [`json_edit`] and
+//! [`toml_edit`] for the agent's settings), [`backup`] applies them or undoes them ([`unhook`] for a settings file edited since), [`manifest`] records
 //! what was written.
 
-use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::ExitCode;
-
-use clap::ValueEnum;
 
 use seamguard_engine::Dialect;
 
@@ -105,24 +101,16 @@ mod fail_closed;
 mod json_edit;
 mod layout;
 mod manifest;
+mod options;
 mod plan;
 mod toml_edit;
 mod unhook;
 
 use layout::{Layout, disp, program};
 use manifest::Manifest;
+use options::{MARKER, is_handler};
+pub(crate) use options::{Options, Profile};
 use plan::{Kind, Plan, plan_agent, plan_policies, print_diff};
-
-/// The marker that identifies a seamguard handler in a hooks configuration.
-const MARKER: &str = "seamguard hook";
-
-/// The marker of a handler running the small client (`…/seamguard-hook --dialect …`).
-const CLIENT_MARKER: &str = "seamguard-hook";
-
-/// Whether a handler command runs seamguard: `seamguard hook` or the small client.
-fn is_handler(command: &str) -> bool {
-    command.contains(MARKER) || command.contains(CLIENT_MARKER)
-}
 
 /// What `seamguard status` reads from an agent's hooks file, with `init`'s own readers.
 pub(crate) mod inspect {
@@ -240,50 +228,6 @@ pub(crate) mod inspect {
     }
 }
 
-/// A policy profile of the embedded library.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Profile {
-    /// Every `policies/*.toml`.
-    Balanced,
-    /// Balanced plus `policies/strict/*.toml`.
-    Strict,
-    /// The balanced files in observe mode: evaluated and audited, deciding nothing.
-    Observe,
-}
-
-impl Profile {
-    /// The profile's name in messages and the manifest.
-    fn name(self) -> &'static str {
-        match self {
-            Profile::Balanced => "balanced",
-            Profile::Strict => "strict",
-            Profile::Observe => "observe",
-        }
-    }
-}
-
-/// Options of `seamguard init`.
-#[derive(Debug, Clone)]
-pub(crate) struct Options {
-    /// Host to hook into; guessed from the `.claude/` / `.codex/` folders when `None`.
-    pub(crate) agent: Option<Dialect>,
-    /// Policy profile.
-    pub(crate) profile: Profile,
-    /// Install into the user's folders instead of a project.
-    pub(crate) user: bool,
-    /// Print the diff of every change, write nothing.
-    pub(crate) dry_run: bool,
-    /// Undo what earlier runs recorded in the manifest.
-    pub(crate) undo: bool,
-    /// Overwrite edited policy files (init) / restore edited files (undo).
-    pub(crate) force: bool,
-    /// Project folder (default: the current directory).
-    pub(crate) project: Option<PathBuf>,
-    /// Hook with the small client `seamguard-hook` (a resident server started on first use),
-    /// not `seamguard hook` (`--no-server`).
-    pub(crate) server: bool,
-}
-
 /// Entry point of `seamguard init`.
 pub(crate) fn run(opts: &Options) -> ExitCode {
     let result = if opts.undo {
@@ -298,17 +242,6 @@ pub(crate) fn run(opts: &Options) -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// The events whose handler commands include a seamguard one (see [`MARKER`]).
-fn seamguard_events<'a>(
-    commands: impl IntoIterator<Item = (&'a str, Vec<String>)>,
-) -> BTreeSet<String> {
-    commands
-        .into_iter()
-        .filter(|(_, cmds)| cmds.iter().any(|c| is_handler(c)))
-        .map(|(event, _)| event.to_string())
-        .collect()
 }
 
 /// Plan the install, then print it (`--dry-run`) or apply it and record it.

@@ -2,7 +2,8 @@
 //! and in the manifest, and the seamguard hook entries the agent's settings files lack.
 //!
 //! In: the [`Layout`], the [`Manifest`] of earlier runs, the profile and the hook command.
-//! Out: a [`Plan`] (each file's old and new text, and notes on files left alone), which
+//! Out: a [`Plan`] (each file's old and new text, and notes on files left alone; the
+//! profile's files from the embedded library, [`profile_files`]), which
 //! [`super::backup::apply_change`] writes or [`print_diff`] shows as a unified diff.
 
 use std::collections::BTreeSet;
@@ -12,11 +13,14 @@ use serde_json::Value;
 
 use seamguard_engine::Dialect;
 
-use super::Profile;
 use super::json_edit::{Shape, add_json_hooks, json_installed, parse_jsonc};
-use super::layout::{COPILOT_HOOKS_FILE, Layout, disp, events, profile_files, read_text};
+use super::layout::{COPILOT_HOOKS_FILE, Layout, disp, events, read_text};
 use super::manifest::{Manifest, sha256};
-use super::toml_edit::{codex_hooks_disabled, enable_codex_hooks, parse_toml, toml_installed};
+use super::options::Profile;
+use super::toml_edit::{
+    self, codex_hooks_disabled, enable_codex_hooks, parse_toml, toml_installed,
+};
+use crate::library;
 
 /// What kind of file a change touches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,4 +335,37 @@ pub(super) fn print_diff(c: &Change) {
             .header(&a, &b)
             .missing_newline_hint(true)
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The profile
+
+/// The profile's files: destination name and content.
+pub(super) fn profile_files(profile: Profile) -> Result<Vec<(String, String)>, String> {
+    let header = |source: &str| {
+        format!(
+            "# Written by `seamguard init` {} (profile {}) from policies/{source}; \
+             edit freely: later runs keep an edited file.\n",
+            env!("CARGO_PKG_VERSION"),
+            profile.name(),
+        )
+    };
+    let mut out = Vec::new();
+    for f in library::BALANCED {
+        let body = if profile == Profile::Observe {
+            toml_edit::observe(f)?
+        } else {
+            f.text.to_string()
+        };
+        out.push((f.name.to_string(), header(f.name) + &body));
+    }
+    if profile == Profile::Strict {
+        for f in library::STRICT {
+            out.push((
+                format!("strict-{}", f.name),
+                header(&format!("strict/{}", f.name)) + f.text,
+            ));
+        }
+    }
+    Ok(out)
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use ::toml_edit::{DocumentMut, Item, Table, TableLike, Value, value};
 
 use super::layout::{disp, line_col, read_text};
-use super::seamguard_events;
+use super::options::seamguard_events;
 use crate::library::PolicyFile;
 
 /// Parse a Codex `config.toml` with `file:line:col` errors.
