@@ -8,9 +8,14 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Item, ProblemKind, ReadProblem, content_text, event, str_of};
+use super::{
+    Format, Item, ProblemKind, ReadProblem, Source, content_text, event, log_fields, str_of,
+};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
+
+/// What this reader reads and the dialect of the payloads it makes.
+const SOURCE: Source = (Format::ClaudeTranscript, Dialect::ClaudeCode);
 
 /// Whether `t` is a Claude Code transcript record type.
 pub(super) fn is_record_type(t: &str) -> bool {
@@ -87,13 +92,7 @@ impl ClaudeState {
     fn base(&self, name: &str) -> Map<String, Value> {
         let mut p = Map::new();
         p.insert("session_id".into(), Value::String(self.session_id.clone()));
-        p.insert(
-            "transcript_path".into(),
-            Value::String(self.file.to_string()),
-        );
-        if let Some(c) = &self.cwd {
-            p.insert("cwd".into(), Value::String(c.clone()));
-        }
+        log_fields(&mut p, &self.file, self.cwd.as_deref());
         if let Some(pm) = &self.permission_mode
             && !matches!(name, "SessionStart" | "SubagentStart")
         {
@@ -109,14 +108,7 @@ impl ClaudeState {
     }
 
     fn emit(&self, out: &mut VecDeque<Item>, line: usize, seam: Seam, p: Map<String, Value>) {
-        out.push_back(event(
-            &self.file,
-            line,
-            Format::ClaudeTranscript,
-            Dialect::ClaudeCode,
-            seam,
-            p,
-        ));
+        out.push_back(event(&self.file, line, SOURCE, seam, p));
     }
 
     fn flush_stop(&mut self, out: &mut VecDeque<Item>) {

@@ -10,9 +10,12 @@ use serde_json::{Map, Value, json};
 
 pub use super::codex_tools::argv_to_command;
 use super::codex_tools::codex_tool;
-use super::{Format, Item, ProblemKind, ReadProblem, code_mode, event, str_of};
+use super::{Format, Item, ProblemKind, ReadProblem, Source, code_mode, event, log_fields, str_of};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
+
+/// What this reader reads and the dialect of the payloads it makes.
+const SOURCE: Source = (Format::CodexRollout, Dialect::Codex);
 
 /// Whether `t` is a Codex rollout record type.
 pub(super) fn is_record_type(t: &str) -> bool {
@@ -95,13 +98,7 @@ impl CodexState {
                 .unwrap_or_else(|| format!("turn-{}", self.turns));
             p.insert("turn_id".into(), Value::String(t));
         }
-        p.insert(
-            "transcript_path".into(),
-            Value::String(self.file.to_string()),
-        );
-        if let Some(c) = &self.cwd {
-            p.insert("cwd".into(), Value::String(c.clone()));
-        }
+        log_fields(&mut p, &self.file, self.cwd.as_deref());
         p.insert("hook_event_name".into(), Value::String(name.to_string()));
         if let Some(m) = &self.model {
             p.insert("model".into(), Value::String(m.clone()));
@@ -110,14 +107,7 @@ impl CodexState {
     }
 
     fn emit(&self, out: &mut VecDeque<Item>, line: usize, seam: Seam, p: Map<String, Value>) {
-        out.push_back(event(
-            &self.file,
-            line,
-            Format::CodexRollout,
-            Dialect::Codex,
-            seam,
-            p,
-        ));
+        out.push_back(event(&self.file, line, SOURCE, seam, p));
     }
 
     fn flush_prompt(&mut self, out: &mut VecDeque<Item>) {

@@ -216,17 +216,28 @@ pub fn collect_files(inputs: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// The log file as `transcript_path` and the working folder as `cwd` (when known), as the
+/// payloads a transcript reader makes carry them.
+fn log_fields(p: &mut Map<String, Value>, file: &str, cwd: Option<&str>) {
+    p.insert("transcript_path".into(), Value::String(file.to_string()));
+    if let Some(c) = cwd {
+        p.insert("cwd".into(), Value::String(c.to_string()));
+    }
+}
+
 /// The string at `k`, if it is one.
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
 }
 
-/// An event of `format` at `file:line`.
+/// The log format a transcript reader reads and the dialect of the payloads it makes.
+type Source = (Format, Dialect);
+
+/// An event of a `source` log at `file:line`.
 fn event(
     file: &Arc<str>,
     line: usize,
-    format: Format,
-    dialect: Dialect,
+    (format, dialect): Source,
     seam: Seam,
     payload: Map<String, Value>,
 ) -> Item {
