@@ -230,25 +230,26 @@ fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
 }
 
-/// The log format a transcript reader reads and the dialect of the payloads it makes.
-type Source = (Format, Dialect);
+/// The log a transcript reader reads: the file, its format, and the dialect of the payloads
+/// the reader makes of it.
+struct Log {
+    file: Arc<str>,
+    format: Format,
+    dialect: Dialect,
+}
 
-/// An event of a `source` log at `file:line`.
-fn event(
-    file: &Arc<str>,
-    line: usize,
-    (format, dialect): Source,
-    seam: Seam,
-    payload: Map<String, Value>,
-) -> Item {
-    Item::Event(RecordedEvent {
-        file: file.clone(),
-        line,
-        format,
-        dialect,
-        seam,
-        payload: Value::Object(payload),
-    })
+impl Log {
+    /// An event at `line` of the log.
+    fn event(&self, line: usize, seam: Seam, payload: Map<String, Value>) -> Item {
+        Item::Event(RecordedEvent {
+            file: self.file.clone(),
+            line,
+            format: self.format,
+            dialect: self.dialect,
+            seam,
+            payload: Value::Object(payload),
+        })
+    }
 }
 
 /// The text of a content value: a string, or the `text` of its text blocks.
