@@ -358,7 +358,10 @@ if [[ "${ONLY_SUMMARY:-0}" == 1 ]]; then
     done
     section "interleaved rounds (posix_spawn harness, wall = spawn..wait4)" "median ms | p90 ms | min ms | median / process floor | min / floor's min"
     python3 - "$RUNS" "$OUT/interleaved.tsv" <<'PY'
-import os, random, sys, time
+import os, random, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, "scripts")
+from spawn_timing import spawn_ms
 runs, spec = int(sys.argv[1]), sys.argv[2]
 scen = []
 for line in open(spec):
@@ -368,18 +371,9 @@ for line in open(spec):
         k, v = kv.split("=", 1)
         env[k] = v
     scen.append((name, env, stdin_path, argv.split()))
-devnull = os.open(os.devnull, os.O_WRONLY)
 def once(s):
     name, env, stdin_path, argv = s
-    fd = os.open(stdin_path, os.O_RDONLY)
-    t = time.perf_counter_ns()
-    pid = os.posix_spawn(argv[0], argv, env,
-        file_actions=[(os.POSIX_SPAWN_DUP2, fd, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
-                      (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    os.waitpid(pid, 0)
-    dt = time.perf_counter_ns() - t
-    os.close(fd)
-    return dt / 1e6
+    return spawn_ms(argv, env, stdin_path)
 for s in scen:  # warm-up
     for _ in range(3):
         once(s)
@@ -426,21 +420,15 @@ for s in "${SCENARIOS[@]}"; do
     IFS='|' read -r name args input prep envs <<<"$s"
     # shellcheck disable=SC2046,SC2086
     env $envs python3 - "$RUNS" "$input" "$name" "$prep" "$OUT/medians.txt" $(argv_of "$args") <<'PY'
-import os, subprocess, sys, time
+import os, subprocess, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, "scripts")
+from spawn_timing import spawn_ms
 runs, stdin_path, name, prep, medians, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:]
-devnull = os.open(os.devnull, os.O_WRONLY)
 def once():
     if prep:
         subprocess.run(prep, shell=True, check=False)
-    fd = os.open(stdin_path, os.O_RDONLY)
-    t = time.perf_counter_ns()
-    pid = os.posix_spawn(argv[0], argv, os.environ,
-        file_actions=[(os.POSIX_SPAWN_DUP2, fd, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
-                      (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    os.waitpid(pid, 0)
-    dt = time.perf_counter_ns() - t
-    os.close(fd)
-    return dt / 1e6
+    return spawn_ms(argv, os.environ, stdin_path)
 for _ in range(max(5, runs // 10)):
     once()
 ts = sorted(once() for _ in range(runs))

@@ -58,6 +58,13 @@ fn setup(name: &str, command: &str) -> (PathBuf, PathBuf, PathBuf) {
     (dir, policy, event)
 }
 
+/// The standard output of an `explain` that succeeds.
+fn explained(dir: &Path, event: &Path, policy: &Path, extra: &[&str]) -> String {
+    let r = explain(dir, event, policy, extra);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+}
+
 fn explain(dir: &Path, event: &Path, policy: &Path, extra: &[&str]) -> Run {
     let out = crate::support::command()
         .arg("explain")
@@ -80,8 +87,7 @@ fn explain_shows_the_rules_that_fired_or_came_close_with_what_matched() {
         "explain-brief",
         "git push origin main && cat ~/.ssh/id_rsa; rm -r /tmp/scratch",
     );
-    let r = explain(&dir, &event, &policy, &[]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = explained(&dir, &event, &policy, &[]);
     let p = policy.display();
     let e = event.display();
     let want = format!(
@@ -128,15 +134,14 @@ merged verdict: deny  (fired: [no-secret-read])
 
 "#
     );
-    assert_eq!(r.stdout, want);
+    assert_eq!(out, want);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn explain_all_lists_every_rule_of_the_seam() {
     let (dir, policy, event) = setup("explain-all", "ls -la");
-    let r = explain(&dir, &event, &policy, &["--all"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = explained(&dir, &event, &policy, &["--all"]);
     let p = policy.display();
     let e = event.display();
     let want = format!(
@@ -179,7 +184,7 @@ merged verdict: none  (fired: [])
 "#
     );
     // `--all` keeps every list in full.
-    assert_eq!(r.stdout, want);
+    assert_eq!(out, want);
     // Nothing fired or came close: the default view says so in one line.
     let r = explain(&dir, &event, &policy, &[]);
     assert!(

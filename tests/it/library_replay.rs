@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use seamguard_engine::readers::{EventReader, Item, collect_files};
-use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, Verdict, load_dir};
+use seamguard_engine::{Engine, Scope, Verdict, load_dir};
 use serde_json::{Value, json};
 
-use crate::support::{output_with_stdin, root};
+use crate::support::{output_with_stdin, recorded_engine, root};
 
 const FIXTURE: &str = "tests/data/library-replay.jsonl";
 
@@ -44,12 +44,7 @@ fn engine() -> Engine {
     for p in &loaded {
         assert!(!p.has_errors(), "{}: {:#?}", p.meta.file, p.diagnostics);
     }
-    let env = ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-    };
-    Engine::new(DecisionTable::new(loaded).with_env(env))
-        .with_ledger(Box::new(MemoryLedger::default()))
+    recorded_engine(loaded)
 }
 
 /// One flagged event: location, verdict, fired rule ids, subject.

@@ -3,12 +3,9 @@
 //! runs it, so several rules fire together): each reason is one line and one sentence, with
 //! no doubled spaces, and no rule's reason and no cause of an unresolved part is said twice.
 
-use crate::support::root;
+use crate::support::{recorded_engine, root};
 use seamguard_engine::readers::{EventReader, Item, collect_files};
-use seamguard_engine::{
-    CANNOT_RULE_OUT, DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Outcome, Scope,
-    ShellEnv, load_dir,
-};
+use seamguard_engine::{CANNOT_RULE_OUT, Dialect, HookEvent, Outcome, Scope, load_dir};
 
 /// What is wrong with a reason, if anything.
 fn fault(reason: &str, rule_reasons: &[String]) -> Option<String> {
@@ -71,12 +68,7 @@ fn every_reason_of_the_library_is_one_sentence_said_once() {
             .flat_map(|p| p.rules.iter().filter_map(|r| r.action.reason.clone()))
             .collect();
         let tests: Vec<_> = loaded.iter().flat_map(|p| p.tests.clone()).collect();
-        let env = ShellEnv {
-            project: None,
-            home: "/home/user".into(),
-        };
-        let engine = Engine::new(DecisionTable::new(loaded).with_env(env))
-            .with_ledger(Box::new(MemoryLedger::default()));
+        let engine = recorded_engine(loaded);
         for t in &tests {
             let Ok(event) = HookEvent::from_value(&t.payload) else {
                 continue;

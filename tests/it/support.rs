@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 #[path = "../../engine/tests/it/fixtures.rs"]
 #[allow(dead_code, reason = "the engine tests use the other fixtures")]
 mod fixtures;
-pub(crate) use fixtures::{bash, codex_bash, fresh_dir};
+pub(crate) use fixtures::{bash, codex_bash, fresh_dir, recorded_engine};
 
 /// The `seamguard` binary under test.
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_seamguard");

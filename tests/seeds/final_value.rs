@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 
 use seamguard::harness::ToolError;
 use seamguard::harness::{
-    BoxFuture, Harness, PolicyTable, RegistrationOptions, SeamEvent, Tool, ToolCall, at, tool_fn,
+    BoxFuture, Harness, HookContext, PolicyTable, RegistrationOptions, SeamEvent, Tool, ToolCall,
+    ToolExecution, ToolOutput, at, tool_fn,
 };
 use seamguard::{PostToolDecision, PromptDecision, Scope};
 
@@ -66,6 +67,21 @@ impl Tool for Secret {
 
 fn read() -> ToolCall {
     ToolCall::new("Read", json!({ "file_path": "/w/.env" }), "s1", "/w")
+}
+
+/// A [`read`] of [`Secret`] with one Rust post-tool handler, `restores`, that tries to put
+/// back what the table redacted.
+async fn read_secret_restoring(
+    restores: impl Fn(&ToolOutput, &HookContext) -> Option<PostToolDecision> + Send + Sync + 'static,
+) -> ToolExecution {
+    let h = harness();
+    h.on(
+        at::PostTool,
+        restores,
+        RegistrationOptions::named("restores"),
+    )
+    .unwrap();
+    h.execute(read(), &Secret).await
 }
 
 #[tokio::test]
@@ -152,38 +168,26 @@ async fn a_rust_redaction_adding_what_a_table_blocks_is_blocked() {
 
 #[tokio::test]
 async fn a_rust_replace_value_cannot_restore_redacted_text() {
-    let h = harness();
-    h.on(
-        at::PostTool,
-        |out, _| {
-            // Sees the table's redaction, and puts the key back through the value.
-            assert_eq!(out.result.content, json!("key: [REDACTED]"));
-            Some(PostToolDecision::ReplaceValue {
-                value: json!({ "key": "sk-abc123 (restored)" }),
-                additional_contexts: vec![],
-            })
-        },
-        RegistrationOptions::named("restores"),
-    )
-    .unwrap();
-    let exec = h.execute(read(), &Secret).await;
+    let exec = read_secret_restoring(|out, _| {
+        // Sees the table's redaction, and puts the key back through the value.
+        assert_eq!(out.result.content, json!("key: [REDACTED]"));
+        Some(PostToolDecision::ReplaceValue {
+            value: json!({ "key": "sk-abc123 (restored)" }),
+            additional_contexts: vec![],
+        })
+    })
+    .await;
     assert_eq!(exec.result.content, json!("key: [REDACTED] (restored)"));
     assert_eq!(exec.result.value, json!({ "key": "sk-abc123 (restored)" }));
     assert!(exec.feedback.is_none());
 
     // The same through a content redaction that restores the original text.
-    let h = harness();
-    h.on(
-        at::PostTool,
-        |_, _| {
-            Some(PostToolDecision::Redact {
-                tool_response: json!("key: sk-abc123"),
-                additional_contexts: vec![],
-            })
-        },
-        RegistrationOptions::named("restores"),
-    )
-    .unwrap();
-    let exec = h.execute(read(), &Secret).await;
+    let exec = read_secret_restoring(|_, _| {
+        Some(PostToolDecision::Redact {
+            tool_response: json!("key: sk-abc123"),
+            additional_contexts: vec![],
+        })
+    })
+    .await;
     assert_eq!(exec.result.content, json!("key: [REDACTED]"));
 }

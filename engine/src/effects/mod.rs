@@ -49,6 +49,8 @@ pub(crate) mod shell;
 mod shell_tests;
 pub(crate) mod sql;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;
 pub mod url;
 pub(crate) mod web;

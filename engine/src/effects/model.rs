@@ -127,6 +127,16 @@ pub struct Send {
     pub runs_response: bool,
 }
 
+impl Send {
+    /// Where the request goes as written: its URL, else its endpoint's host; `None` when that
+    /// is known only at run time.
+    pub(crate) fn destination(&self) -> Option<String> {
+        self.url
+            .clone()
+            .or_else(|| self.endpoint.as_ref().map(|e| e.host.clone()))
+    }
+}
+
 /// The kind of privilege or capability a call grants (`when.grants = { grant = [...] }`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GrantKind {
@@ -364,9 +374,7 @@ impl fmt::Display for Effect {
             )?,
             What::Send(s) => {
                 let to = s
-                    .url
-                    .clone()
-                    .or_else(|| s.endpoint.as_ref().map(|e| e.host.clone()))
+                    .destination()
                     .unwrap_or_else(|| "an address known only at run time".into());
                 write!(f, "sends to {to}")?;
                 for b in &s.body {

@@ -639,6 +639,30 @@ pub(crate) fn push_url(
     );
 }
 
+/// A `send` to `host` (and `port`) with no URL (`nc host 80`, a socket's `connect`): the
+/// endpoint parsed from `host[:port]`, an IPv6 host in brackets; none when the host is known
+/// only at run time (`dynamic`).
+pub(crate) fn send_host(
+    host: &str,
+    port: Option<&str>,
+    dynamic: bool,
+    body: Vec<BodySource>,
+) -> What {
+    let target = match port {
+        Some(p) if host.contains(':') && !host.starts_with('[') => format!("[{host}]:{p}"),
+        Some(p) => format!("{host}:{p}"),
+        None => host.to_string(),
+    };
+    What::Send(Send {
+        url: None,
+        endpoint: if dynamic { None } else { parse(&target) },
+        method: None,
+        body,
+        dynamic,
+        runs_response: false,
+    })
+}
+
 #[cfg(test)]
 #[path = "url_tests.rs"]
 mod tests;

@@ -1,6 +1,7 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use super::*;
+use crate::effects::test_support::assert_metadata_get;
 use crate::effects::{EffectKind, Lens};
 
 fn ep(s: &str) -> Endpoint {
@@ -491,15 +492,7 @@ fn push_url_reads_file_urls_and_sends_the_rest() {
     let What::Send(s) = &fx.list[1].what else {
         panic!("not a send")
     };
-    assert_eq!(
-        s.url.as_deref(),
-        Some("http://169.254.169.254/latest/meta-data/")
-    );
-    assert_eq!(s.method.as_deref(), Some("GET"));
-    assert_eq!(
-        s.endpoint.as_ref().map(Endpoint::class),
-        Some(IpClass::Metadata)
-    );
+    assert_metadata_get(s);
 }
 
 #[test]

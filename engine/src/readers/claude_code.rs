@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Format, Item, ProblemKind, ReadProblem, content_text, event, str_of};
+use super::{Format, Item, Log, ProblemKind, ReadProblem, content_text, log_fields, str_of};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -36,7 +36,7 @@ pub(super) fn is_record_type(t: &str) -> bool {
 
 /// The state of one transcript: the session, and the tool calls not answered yet.
 pub(super) struct ClaudeState {
-    file: Arc<str>,
+    log: Log,
     started: bool,
     sidechain: bool,
     session_id: String,
@@ -72,7 +72,11 @@ fn is_harness_text(t: &str) -> bool {
 impl ClaudeState {
     pub(super) fn new(file: Arc<str>) -> ClaudeState {
         ClaudeState {
-            file,
+            log: Log {
+                file,
+                format: Format::ClaudeTranscript,
+                dialect: Dialect::ClaudeCode,
+            },
             started: false,
             sidechain: false,
             session_id: String::new(),
@@ -87,13 +91,7 @@ impl ClaudeState {
     fn base(&self, name: &str) -> Map<String, Value> {
         let mut p = Map::new();
         p.insert("session_id".into(), Value::String(self.session_id.clone()));
-        p.insert(
-            "transcript_path".into(),
-            Value::String(self.file.to_string()),
-        );
-        if let Some(c) = &self.cwd {
-            p.insert("cwd".into(), Value::String(c.clone()));
-        }
+        log_fields(&mut p, &self.log.file, self.cwd.as_deref());
         if let Some(pm) = &self.permission_mode
             && !matches!(name, "SessionStart" | "SubagentStart")
         {
@@ -108,17 +106,6 @@ impl ClaudeState {
         p
     }
 
-    fn emit(&self, out: &mut VecDeque<Item>, line: usize, seam: Seam, p: Map<String, Value>) {
-        out.push_back(event(
-            &self.file,
-            line,
-            Format::ClaudeTranscript,
-            Dialect::ClaudeCode,
-            seam,
-            p,
-        ));
-    }
-
     fn flush_stop(&mut self, out: &mut VecDeque<Item>) {
         if let Some((line, text)) = self.pending_stop.take() {
             let (name, seam) = if self.sidechain {
@@ -129,7 +116,7 @@ impl ClaudeState {
             let mut p = self.base(name);
             p.insert("stop_hook_active".into(), Value::Bool(false));
             p.insert("last_assistant_message".into(), Value::String(text));
-            self.emit(out, line, seam, p);
+            out.push_back(self.log.event(line, seam, p));
         }
     }
 
@@ -163,11 +150,11 @@ impl ClaudeState {
             self.agent_id = str_of(m, "agentId").map(str::to_string);
             if self.sidechain {
                 let p = self.base("SubagentStart");
-                self.emit(out, line, Seam::SubagentStart, p);
+                out.push_back(self.log.event(line, Seam::SubagentStart, p));
             } else {
                 let mut p = self.base("SessionStart");
                 p.insert("source".into(), Value::String("startup".into()));
-                self.emit(out, line, Seam::SessionStart, p);
+                out.push_back(self.log.event(line, Seam::SessionStart, p));
             }
         }
         match ty {
@@ -183,10 +170,10 @@ impl ClaudeState {
                     let mut p = self.base("PreCompact");
                     p.insert("trigger".into(), Value::String(trigger));
                     p.insert("custom_instructions".into(), Value::String(String::new()));
-                    self.emit(out, line, Seam::PreCompact, p);
+                    out.push_back(self.log.event(line, Seam::PreCompact, p));
                     let mut p = self.base("SessionStart");
                     p.insert("source".into(), Value::String("compact".into()));
-                    self.emit(out, line, Seam::SessionStart, p);
+                    out.push_back(self.log.event(line, Seam::SessionStart, p));
                 }
             }
             "assistant" => {
@@ -207,7 +194,7 @@ impl ClaudeState {
                             p.insert("tool_name".into(), Value::String(name.to_string()));
                             p.insert("tool_input".into(), input.clone());
                             p.insert("tool_use_id".into(), Value::String(id.to_string()));
-                            self.emit(out, line, Seam::PreTool, p);
+                            out.push_back(self.log.event(line, Seam::PreTool, p));
                             self.calls.insert(id.to_string(), (name.to_string(), input));
                         }
                         Some("text") => {
@@ -262,7 +249,7 @@ impl ClaudeState {
         self.flush_stop(out);
         let mut p = self.base("UserPromptSubmit");
         p.insert("prompt".into(), Value::String(text));
-        self.emit(out, line, Seam::PromptSubmit, p);
+        out.push_back(self.log.event(line, Seam::PromptSubmit, p));
     }
 
     fn tool_result(
@@ -275,7 +262,7 @@ impl ClaudeState {
         let id = r.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
         let Some((name, input)) = self.calls.remove(id) else {
             out.push_back(Item::Problem(ReadProblem {
-                file: self.file.clone(),
+                file: self.log.file.clone(),
                 line,
                 kind: ProblemKind::Skipped,
                 message: format!("tool_result for `{id}`, whose tool_use is not in this file"),
@@ -295,7 +282,7 @@ impl ClaudeState {
             if interrupted {
                 p.insert("is_interrupt".into(), Value::Bool(true));
             }
-            self.emit(out, line, Seam::PostToolFailure, p);
+            out.push_back(self.log.event(line, Seam::PostToolFailure, p));
         } else {
             let response = m
                 .get("toolUseResult")
@@ -307,7 +294,7 @@ impl ClaudeState {
             p.insert("tool_input".into(), input);
             p.insert("tool_response".into(), response);
             p.insert("tool_use_id".into(), Value::String(id.to_string()));
-            self.emit(out, line, Seam::PostTool, p);
+            out.push_back(self.log.event(line, Seam::PostTool, p));
         }
     }
 }

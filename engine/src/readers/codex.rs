@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 pub use super::codex_tools::argv_to_command;
 use super::codex_tools::codex_tool;
-use super::{Format, Item, ProblemKind, ReadProblem, code_mode, event, str_of};
+use super::{Format, Item, Log, ProblemKind, ReadProblem, code_mode, log_fields, str_of};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -48,7 +48,7 @@ impl Replayed {
 
 /// The state of one rollout: session, turn, model, and the tool calls not answered yet.
 pub(super) struct CodexState {
-    file: Arc<str>,
+    log: Log,
     session_id: String,
     cwd: Option<String>,
     model: Option<String>,
@@ -71,7 +71,11 @@ pub(super) struct CodexState {
 impl CodexState {
     pub(super) fn new(file: Arc<str>) -> CodexState {
         CodexState {
-            file,
+            log: Log {
+                file,
+                format: Format::CodexRollout,
+                dialect: Dialect::Codex,
+            },
             session_id: String::new(),
             cwd: None,
             model: None,
@@ -95,13 +99,7 @@ impl CodexState {
                 .unwrap_or_else(|| format!("turn-{}", self.turns));
             p.insert("turn_id".into(), Value::String(t));
         }
-        p.insert(
-            "transcript_path".into(),
-            Value::String(self.file.to_string()),
-        );
-        if let Some(c) = &self.cwd {
-            p.insert("cwd".into(), Value::String(c.clone()));
-        }
+        log_fields(&mut p, &self.log.file, self.cwd.as_deref());
         p.insert("hook_event_name".into(), Value::String(name.to_string()));
         if let Some(m) = &self.model {
             p.insert("model".into(), Value::String(m.clone()));
@@ -109,22 +107,11 @@ impl CodexState {
         p
     }
 
-    fn emit(&self, out: &mut VecDeque<Item>, line: usize, seam: Seam, p: Map<String, Value>) {
-        out.push_back(event(
-            &self.file,
-            line,
-            Format::CodexRollout,
-            Dialect::Codex,
-            seam,
-            p,
-        ));
-    }
-
     fn flush_prompt(&mut self, out: &mut VecDeque<Item>) {
         if let Some((line, text)) = self.pending_prompt.take() {
             let mut p = self.base("UserPromptSubmit", true);
             p.insert("prompt".into(), Value::String(text));
-            self.emit(out, line, Seam::PromptSubmit, p);
+            out.push_back(self.log.event(line, Seam::PromptSubmit, p));
         }
     }
 
@@ -135,7 +122,7 @@ impl CodexState {
             "last_assistant_message".into(),
             last.map_or(Value::Null, Value::String),
         );
-        self.emit(out, line, Seam::Stop, p);
+        out.push_back(self.log.event(line, Seam::Stop, p));
     }
 
     fn close_turn(&mut self, out: &mut VecDeque<Item>) {
@@ -182,7 +169,7 @@ impl CodexState {
         for c in &calls {
             let mut p = self.base("PreToolUse", true);
             c.fill(&mut p);
-            self.emit(out, line, Seam::PreTool, p);
+            out.push_back(self.log.event(line, Seam::PreTool, p));
         }
         self.calls.insert(call_id.to_string(), calls);
     }
@@ -242,7 +229,7 @@ impl CodexState {
                 }
                 let mut e = self.base("SessionStart", false);
                 e.insert("source".into(), Value::String("startup".into()));
-                self.emit(out, line, Seam::SessionStart, e);
+                out.push_back(self.log.event(line, Seam::SessionStart, e));
             }
             ("turn_context", _) => {
                 if let Some(c) = str_of(p, "cwd") {
@@ -260,7 +247,7 @@ impl CodexState {
                 self.flush_prompt(out);
                 let mut e = self.base("PreCompact", true);
                 e.insert("trigger".into(), Value::String("auto".into()));
-                self.emit(out, line, Seam::PreCompact, e);
+                out.push_back(self.log.event(line, Seam::PreCompact, e));
             }
             ("event_msg", "task_started") => {
                 if let Some(t) = str_of(p, "turn_id") {
@@ -308,7 +295,7 @@ impl CodexState {
                     Ok(v) => v,
                     Err(e) => {
                         out.push_back(Item::Problem(ReadProblem {
-                            file: self.file.clone(),
+                            file: self.log.file.clone(),
                             line,
                             kind: ProblemKind::Skipped,
                             message: format!(
@@ -371,7 +358,7 @@ impl CodexState {
                     let mut e = self.base("PostToolUse", true);
                     c.fill(&mut e);
                     e.insert("tool_response".into(), output.clone());
-                    self.emit(out, line, Seam::PostTool, e);
+                    out.push_back(self.log.event(line, Seam::PostTool, e));
                 }
             }
             _ => {}

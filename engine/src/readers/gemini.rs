@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{Format, Item, content_text, event, str_of};
+use super::{Format, Item, Log, content_text, log_fields, str_of};
 use crate::dialect::Dialect;
 use crate::seam::Seam;
 
@@ -60,22 +60,17 @@ pub(super) fn events(file: &Arc<str>, doc: &Map<String, Value>) -> Vec<Item> {
     let base = |name: &str, cwd: Option<&str>| {
         let mut p = Map::new();
         p.insert("session_id".into(), Value::String(sid.clone()));
-        p.insert("transcript_path".into(), Value::String(file.to_string()));
-        if let Some(c) = cwd {
-            p.insert("cwd".into(), Value::String(c.to_string()));
-        }
+        log_fields(&mut p, file, cwd);
         p.insert("hook_event_name".into(), Value::String(name.to_string()));
         p
     };
+    let log = Log {
+        file: file.clone(),
+        format: Format::GeminiChat,
+        dialect: Dialect::ClaudeCode,
+    };
     let emit = |out: &mut Vec<Item>, i: usize, seam: Seam, p: Map<String, Value>| {
-        out.push(event(
-            file,
-            i,
-            Format::GeminiChat,
-            Dialect::ClaudeCode,
-            seam,
-            p,
-        ));
+        out.push(log.event(i, seam, p));
     };
     // The end of a turn: a stop at the line of its last assistant message.
     let stop = |out: &mut Vec<Item>, (line, last): (usize, String)| {

@@ -216,28 +216,40 @@ pub fn collect_files(inputs: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
+/// The log file as `transcript_path` and the working folder as `cwd` (when known), as the
+/// payloads a transcript reader makes carry them.
+fn log_fields(p: &mut Map<String, Value>, file: &str, cwd: Option<&str>) {
+    p.insert("transcript_path".into(), Value::String(file.to_string()));
+    if let Some(c) = cwd {
+        p.insert("cwd".into(), Value::String(c.to_string()));
+    }
+}
+
 /// The string at `k`, if it is one.
 fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
 }
 
-/// An event of `format` at `file:line`.
-fn event(
-    file: &Arc<str>,
-    line: usize,
+/// The log a transcript reader reads: the file, its format, and the dialect of the payloads
+/// the reader makes of it.
+struct Log {
+    file: Arc<str>,
     format: Format,
     dialect: Dialect,
-    seam: Seam,
-    payload: Map<String, Value>,
-) -> Item {
-    Item::Event(RecordedEvent {
-        file: file.clone(),
-        line,
-        format,
-        dialect,
-        seam,
-        payload: Value::Object(payload),
-    })
+}
+
+impl Log {
+    /// An event at `line` of the log.
+    fn event(&self, line: usize, seam: Seam, payload: Map<String, Value>) -> Item {
+        Item::Event(RecordedEvent {
+            file: self.file.clone(),
+            line,
+            format: self.format,
+            dialect: self.dialect,
+            seam,
+            payload: Value::Object(payload),
+        })
+    }
 }
 
 /// The text of a content value: a string, or the `text` of its text blocks.

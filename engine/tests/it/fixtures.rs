@@ -1,9 +1,11 @@
 //! Fixtures of the integration tests of both crates (this file is also a module of the root
-//! crate's test binary): hook payloads of both hosts and fresh scratch folders.
+//! crate's test binary): hook payloads of both hosts, fresh scratch folders, and the engine
+//! recorded sessions are judged with.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use seamguard_engine::{DecisionTable, Engine, LoadedPolicy, MemoryLedger, ShellEnv};
 use serde_json::{Value, json};
 
 /// A new, empty folder `seamguard-<kind>-<name>-<pid>-<n>` in the temp folder.
@@ -20,6 +22,18 @@ pub(crate) fn new_dir_in(base: &Path, prefix: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&p);
     std::fs::create_dir_all(&p).unwrap();
     p
+}
+
+/// An engine over `loaded` as recordings are replayed: the home folder is `/home/user` (the
+/// recordings were scrubbed to it), the project each payload's `cwd` (as `seamguard replay`
+/// does), session memory kept in memory.
+pub(crate) fn recorded_engine(loaded: Vec<LoadedPolicy>) -> Engine {
+    let env = ShellEnv {
+        project: None,
+        home: "/home/user".into(),
+    };
+    Engine::new(DecisionTable::new(loaded).with_env(env))
+        .with_ledger(Box::new(MemoryLedger::default()))
 }
 
 /// A Claude Code payload of `event` in `cwd`, with `extra` fields appended.

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use seamguard_engine::readers::{EventReader, Item, ProblemKind, RecordedEvent};
-use seamguard_engine::{DecisionTable, Engine, MemoryLedger, Scope, ShellEnv, load_dir};
+use seamguard_engine::{Scope, load_dir};
 
-use crate::support::root;
+use crate::support::{recorded_engine, root};
 
 fn fixture(name: &str) -> PathBuf {
     root().join("engine/tests/data/hosts").join(name)
@@ -19,12 +19,7 @@ fn fixture(name: &str) -> PathBuf {
 fn replay(name: &str) -> Vec<(usize, String, String, String, String)> {
     let loaded = load_dir(&root().join("policies"), Scope::Cli, 0);
     assert!(loaded.iter().all(|p| !p.has_errors()));
-    let env = ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-    };
-    let engine = Engine::new(DecisionTable::new(loaded).with_env(env))
-        .with_ledger(Box::new(MemoryLedger::default()));
+    let engine = recorded_engine(loaded);
     EventReader::open(&fixture(name))
         .map(|item| match item {
             Item::Event(RecordedEvent {

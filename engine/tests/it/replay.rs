@@ -13,12 +13,9 @@ use seamguard_engine::readers::{
     EventReader, Format, Item, ProblemKind, ReadProblem, RecordedEvent, argv_to_command,
     collect_files,
 };
-use seamguard_engine::{
-    DecisionTable, Dialect, Engine, HookEvent, MemoryLedger, Request, Scope, Seam, ShellEnv,
-    load_dir,
-};
+use seamguard_engine::{Dialect, Engine, HookEvent, Request, Scope, Seam, load_dir};
 
-use crate::support::root;
+use crate::support::{recorded_engine, root};
 
 pub(crate) fn read_all(path: &Path) -> (Vec<RecordedEvent>, Vec<ReadProblem>) {
     let mut ev = Vec::new();
@@ -57,12 +54,7 @@ fn engine(dirs: &[&str]) -> Engine {
         }
         loaded.extend(more);
     }
-    let env = ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-    };
-    Engine::new(DecisionTable::new(loaded).with_env(env))
-        .with_ledger(Box::new(MemoryLedger::default()))
+    recorded_engine(loaded)
 }
 
 fn per_seam(events: &[RecordedEvent]) -> BTreeMap<&'static str, usize> {

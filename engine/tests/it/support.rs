@@ -15,7 +15,7 @@ use toml::de::{DeTable, DeValue};
 #[path = "fixtures.rs"]
 mod fixtures;
 pub(crate) use fixtures::{
-    bash, claude, claude_pre_tool, codex, codex_bash, codex_pre_tool, fresh_dir,
+    bash, claude, claude_pre_tool, codex, codex_bash, codex_pre_tool, fresh_dir, recorded_engine,
 };
 
 /// The project folder of the payloads (`cwd`) and of the library's path environment.

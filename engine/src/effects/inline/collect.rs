@@ -301,21 +301,8 @@ impl Collect<'_> {
 
     /// A `send` to `host` (and `port`), no URL.
     pub(super) fn send_host(&mut self, host: &Res, port: Option<&str>, body: Vec<BodySource>) {
-        let h = host.text.as_str();
-        let target = match port {
-            Some(p) if h.contains(':') && !h.starts_with('[') => format!("[{h}]:{p}"),
-            Some(p) => format!("{h}:{p}"),
-            None => h.to_string(),
-        };
-        let dynamic = self.dynamic && h.contains('$');
-        self.push(What::Send(Send {
-            url: None,
-            endpoint: if dynamic { None } else { url::parse(&target) },
-            method: None,
-            body,
-            dynamic,
-            runs_response: false,
-        }));
+        let dynamic = self.dynamic && host.text.contains('$');
+        self.push(url::send_host(&host.text, port, dynamic, body));
     }
 }
 

@@ -70,6 +70,7 @@ mod rounds;
 mod sources;
 #[cfg(test)]
 mod tests;
+mod walker;
 
 use super::code_runs::CodeRun;
 use super::nested::{Nest, Nested, Text};
@@ -87,7 +88,8 @@ pub(crate) use resolve::{nodes, text, unescape};
 // The walkers' shared parts, named here for the language readers below.
 use collect::{Collect, Found};
 use resolve::{Bindings, Budget, MAX_STEPS, Partial, Res};
-use rounds::{Rounds, read_in_rounds, rounds_from_fields};
+use rounds::read_in_rounds;
+use walker::{Walker, walker_from_fields};
 
 /// The effects of code a command line runs, pushed with `route`, `depth` levels into the line.
 pub(crate) fn run_code(

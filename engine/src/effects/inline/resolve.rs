@@ -27,6 +27,12 @@ impl Budget {
         n <= MAX_STEPS
     }
 
+    /// Take one step `depth` levels into a value: `false` once the budget is spent or past
+    /// [`MAX_RESOLVE_DEPTH`] (the step is taken either way).
+    pub(super) fn step(&self, depth: usize) -> bool {
+        self.spend() && depth <= MAX_RESOLVE_DEPTH
+    }
+
     /// Whether the budget ran out.
     pub(super) fn exhausted(&self) -> bool {
         self.0.get() > MAX_STEPS
@@ -242,6 +248,15 @@ pub(crate) fn nodes(root: Node<'_>) -> Vec<Node<'_>> {
         stack.extend(kids.into_iter().rev());
     }
     out
+}
+
+/// The named children of a node, comments left out: the elements of a literal list or array,
+/// the arguments of a call.
+pub(super) fn items(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = n.walk();
+    n.named_children(&mut c)
+        .filter(|k| k.kind() != "comment")
+        .collect()
 }
 
 /// The text of a node.

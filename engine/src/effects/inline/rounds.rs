@@ -1,13 +1,14 @@
 //! Reading code once per element of its loops over literal sequences
 //! (`for f in ['a.json', 'b.json']`), shared by the Python and JavaScript walkers.
 //!
-//! In: a walker ([`Rounds`]) and the nodes of its code. Out: what each round found, in
+//! In: a walker ([`Walker`]) and the nodes of its code. Out: what each round found, in
 //! [`Collect`].
 
 use tree_sitter::Node;
 
 use super::collect::Collect;
 use super::resolve::Bindings;
+use super::walker::Walker;
 
 /// The most rounds code is read in for its loops over literal sequences; with more
 /// combinations the loop names stay unknown.
@@ -45,40 +46,10 @@ pub(super) fn choice_rounds<'t>(
     rounds
 }
 
-/// A walker that can read its code again with loop names bound ([`read_in_rounds`]).
-pub(super) trait Rounds<'t> {
-    /// The loops over literal sequences found, by loop name.
-    fn choices(&self) -> &[(String, Vec<Node<'t>>)];
-    /// The walker's bindings.
-    fn bindings(&mut self) -> &mut Bindings<'t>;
-    /// Read the calls of the code.
-    fn read(&mut self, all: &[Node<'t>], cx: &mut Collect<'_>);
-}
-
-/// [`Rounds`] for a walker with `choices` and `bind` fields and a `calls` method.
-macro_rules! rounds_from_fields {
-    ($walker:ident) => {
-        impl<'t> super::Rounds<'t> for $walker<'t, '_> {
-            fn choices(&self) -> &[(String, Vec<Node<'t>>)] {
-                &self.choices
-            }
-
-            fn bindings(&mut self) -> &mut super::Bindings<'t> {
-                &mut self.bind
-            }
-
-            fn read(&mut self, all: &[Node<'t>], cx: &mut super::Collect<'_>) {
-                self.calls(all, cx);
-            }
-        }
-    };
-}
-pub(super) use rounds_from_fields;
-
 /// Read code once per round of its loops over literal sequences ([`choice_rounds`]), each
 /// loop name bound to that round's element and the working directory as it was; what an
 /// earlier round found is not added again. Without such loops, read once.
-pub(super) fn read_in_rounds<'t>(w: &mut impl Rounds<'t>, all: &[Node<'t>], cx: &mut Collect<'_>) {
+pub(super) fn read_in_rounds<'t>(w: &mut impl Walker<'t>, all: &[Node<'t>], cx: &mut Collect<'_>) {
     let choices = w.choices().to_vec();
     let rounds = choice_rounds(&choices, w.bindings());
     if rounds.is_empty() {

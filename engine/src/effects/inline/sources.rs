@@ -10,26 +10,19 @@
 use tree_sitter::Node;
 
 use super::collect::add_body;
-use super::resolve::{Bindings, Budget, MAX_RESOLVE_DEPTH, Res, nodes};
+use super::resolve::{Res, nodes};
+use super::walker::Walker;
 use crate::effects::model::BodySource;
 
 /// How many bindings deep a download is looked for behind names (`r = get(u); exec(r.text)`).
 const MAX_FETCH_BINDINGS: u8 = 3;
 
-/// What the shared walks need from a language's reader.
-pub(super) trait Reader<'t> {
+/// What the shared walks need from a language's reader, beyond its [`Walker`] state; the
+/// walks themselves come with it ([`Reader::fetches_in`], [`Reader::body`],
+/// [`Reader::env_sources`]).
+pub(super) trait Reader<'t>: Walker<'t> {
     /// The kind of a call node in the language's grammar (`call`, `call_expression`).
     const CALL: &'static str;
-    /// The reader's step budget.
-    fn budget(&self) -> &Budget;
-    /// The names bound in the code.
-    fn bound(&self) -> &Bindings<'t>;
-    /// The text of a node.
-    fn node_text(&self, n: Node<'_>) -> &str;
-    /// The full name of a callee (`urllib.request.urlopen`, `fetch`).
-    fn full_name(&self, n: Node<'t>, depth: usize) -> Option<String>;
-    /// The value of an expression, when it resolves.
-    fn value_of(&self, n: Node<'t>, depth: usize) -> Option<Res>;
     /// Whether the function of this full name downloads what its response is made of.
     fn downloads(q: &str) -> bool;
     /// The URL argument of a download call.
@@ -41,63 +34,60 @@ pub(super) trait Reader<'t> {
     fn reads(&self, m: Node<'t>, depth: usize, out: &mut Vec<BodySource>) -> bool;
     /// The name a node refers to, when it is a name in an expression (not a property name).
     fn name_ref(&self, m: Node<'t>) -> Option<&str>;
-}
 
-/// The downloads whose response `n` is made of: requests inside it, or inside what a name in
-/// it was bound to ([`MAX_FETCH_BINDINGS`] deep); each with its URL when known here.
-pub(super) fn fetches_in<'t, R: Reader<'t>>(r: &R, n: Node<'t>) -> Vec<Option<Res>> {
-    let mut out = Vec::new();
-    let mut todo = vec![(n, 0_u8)];
-    while let Some((node, depth)) = todo.pop() {
-        for d in nodes(node) {
-            let kind = d.kind();
-            if kind == R::CALL {
-                let q = d
-                    .child_by_field_name("function")
-                    .and_then(|f| r.full_name(f, 0))
-                    .unwrap_or_default();
-                if R::downloads(&q) {
-                    out.push(r.url_arg(d).and_then(|u| r.value_of(u, 0)));
+    /// The downloads whose response `n` is made of: requests inside it, or inside what a name
+    /// in it was bound to ([`MAX_FETCH_BINDINGS`] deep); each with its URL when known here.
+    fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
+        let mut out = Vec::new();
+        let mut todo = vec![(n, 0_u8)];
+        while let Some((node, depth)) = todo.pop() {
+            for d in nodes(node) {
+                let kind = d.kind();
+                if kind == Self::CALL {
+                    let q = d
+                        .child_by_field_name("function")
+                        .and_then(|f| self.full_name(f, 0))
+                        .unwrap_or_default();
+                    if Self::downloads(&q) {
+                        out.push(self.url_arg(d).and_then(|u| self.value_of(u, 0)));
+                    }
+                } else if kind == "identifier"
+                    && depth < MAX_FETCH_BINDINGS
+                    && let Some(v) = self.bound().once(self.node_text(d))
+                {
+                    todo.push((v, depth + 1));
                 }
-            } else if kind == "identifier"
-                && depth < MAX_FETCH_BINDINGS
-                && let Some(v) = r.bound().once(r.node_text(d))
-            {
-                todo.push((v, depth + 1));
             }
         }
+        out
     }
-    out
-}
 
-/// Where the data of an expression comes from: environment variables, files read, or
-/// literal text.
-pub(super) fn body<'t, R: Reader<'t>>(r: &R, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-    let mut out = env_sources(r, n, depth);
-    if r.value_of(n, depth).is_some() || r.is_literal(n) {
-        add_body(&mut out, vec![BodySource::Literal]);
+    /// Where the data of an expression comes from: environment variables, files read, or
+    /// literal text.
+    fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        let mut out = self.env_sources(n, depth);
+        if self.value_of(n, depth).is_some() || self.is_literal(n) {
+            add_body(&mut out, vec![BodySource::Literal]);
+        }
+        out
     }
-    out
-}
 
-/// The environment variables and files an expression reads, through names bound once.
-pub(super) fn env_sources<'t, R: Reader<'t>>(r: &R, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-    if !r.budget().spend() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    if depth > MAX_RESOLVE_DEPTH {
-        return out;
-    }
-    for m in nodes(n) {
-        if r.reads(m, depth, &mut out) {
-            continue;
+    /// The environment variables and files an expression reads, through names bound once.
+    fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
+        if !self.budget().step(depth) {
+            return Vec::new();
         }
-        if let Some(name) = r.name_ref(m)
-            && let Some(v) = r.bound().once(name)
-        {
-            add_body(&mut out, env_sources(r, v, depth + 1));
+        let mut out = Vec::new();
+        for m in nodes(n) {
+            if self.reads(m, depth, &mut out) {
+                continue;
+            }
+            if let Some(name) = self.name_ref(m)
+                && let Some(v) = self.bound().once(name)
+            {
+                add_body(&mut out, self.env_sources(v, depth + 1));
+            }
         }
+        out
     }
-    out
 }

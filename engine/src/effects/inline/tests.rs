@@ -2,7 +2,8 @@
 
 use super::Language;
 use crate::effects::dispatch::{code as code_lens, shell_value as lens_value};
-use crate::effects::{BodySource, EffectKind, Effects, Lens, Route, What};
+use crate::effects::test_support::{body_text, check_table, show_delete};
+use crate::effects::{EffectKind, Effects, Lens, Route, What};
 use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
@@ -59,11 +60,9 @@ fn code(lang: Language, src: &str) -> Vec<String> {
     fx.list.iter().map(|e| show(&e.what)).collect()
 }
 
+/// `fx` of each line, with the line, for one assertion per table.
 pub(super) fn table(cases: &[(&str, &[&str])]) {
-    for (line, want) in cases {
-        let want: Vec<String> = want.iter().map(|w| w.to_string()).collect();
-        assert_eq!(fx(line), want, "{line}");
-    }
+    check_table(cases, fx);
 }
 
 /// One effect in a compact line (`delete ~ recursively`, `send https://x GET [file .env]`);
@@ -87,33 +86,13 @@ pub(super) fn show(w: &What) -> String {
                 .map(|c| format!(" = {c:?}"))
                 .unwrap_or_default()
         ),
-        What::Delete { path, recursive } => format!(
-            "delete {}{}{}",
-            path.text,
-            if *recursive { " recursively" } else { "" },
-            dynamic(path.dynamic)
-        ),
+        What::Delete { path, recursive } => show_delete(path, *recursive),
         What::Send(s) => {
-            let body: Vec<String> = s
-                .body
-                .iter()
-                .map(|b| match b {
-                    BodySource::File(p) => format!("file {}", p.text),
-                    BodySource::Env(n) => format!("env {n}"),
-                    BodySource::Environment => "environment".to_string(),
-                    BodySource::Literal => "literal".into(),
-                    BodySource::Stdin => "stdin".into(),
-                })
-                .collect();
-            let to = s
-                .url
-                .clone()
-                .or_else(|| s.endpoint.as_ref().map(|e| e.host.clone()))
-                .unwrap_or_else(|| "-".into());
+            let to = s.destination().unwrap_or_else(|| "-".into());
             format!(
                 "send {to} {} [{}]{}{}",
                 s.method.as_deref().unwrap_or("-"),
-                body.join(", "),
+                body_text(&s.body),
                 dynamic(s.dynamic),
                 if s.runs_response { " runs" } else { "" }
             )
@@ -788,20 +767,19 @@ fn the_working_directory_the_code_moves_to() {
         ),
     ]);
     // The folder is the path's working directory.
-    let fx = effects(r#"python3 -c "import os, shutil; os.chdir('/'); shutil.rmtree('etc')""#);
-    let d = fx
-        .of(EffectKind::Delete)
-        .next()
-        .and_then(|e| e.path())
-        .and_then(|p| p.cwd.clone());
-    assert_eq!(d.as_deref(), Some("/"));
-    let fx = effects(r#"node -e "require('child_process').execSync('rm -rf etc', {cwd: '/'})""#);
-    let d = fx
-        .of(EffectKind::Delete)
-        .next()
-        .and_then(|e| e.path())
-        .and_then(|p| p.cwd.clone());
-    assert_eq!(d.as_deref(), Some("/"));
+    let delete_cwd = |line: &str| {
+        effects(line)
+            .of(EffectKind::Delete)
+            .next()
+            .and_then(|e| e.path())
+            .and_then(|p| p.cwd.clone())
+    };
+    for line in [
+        r#"python3 -c "import os, shutil; os.chdir('/'); shutil.rmtree('etc')""#,
+        r#"node -e "require('child_process').execSync('rm -rf etc', {cwd: '/'})""#,
+    ] {
+        assert_eq!(delete_cwd(line).as_deref(), Some("/"), "{line}");
+    }
 }
 
 #[test]

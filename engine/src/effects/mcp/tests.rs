@@ -11,6 +11,7 @@ use super::keys::{KeyKind, Role, key_kind, words};
 use super::nested::program_of_tool;
 use super::tool::{Verb, split_tool, verb_of};
 use crate::effects::model::{BodySource, Effects, Lens, PathRef, Route, Send, What};
+use crate::effects::test_support::assert_metadata_get;
 use crate::effects::{Effect, EffectKind, Endpoint, IpClass, effects_of};
 use crate::shell::Arg;
 use crate::shell_env::ShellEnv;

@@ -5,6 +5,7 @@
 //! it came from, for [`crate::effects::sql`] to read; the files of `-f FILE` are read paths.
 //! Every client is one [`Client`] row.
 
+use super::parse::{option_value, split_long};
 use crate::shell::{Arg, SimpleCommand};
 
 /// One database client's command line.
@@ -170,22 +171,8 @@ impl Client {
                 continue;
             }
             // `--command=SQL`, `-cSQL`, `-c SQL`.
-            let (name, inline) = match t.split_once('=') {
-                Some((n, v)) if t.starts_with("--") => (n, Some(v)),
-                _ => (t, None),
-            };
-            let value = |inline: Option<&str>, i: &mut usize| -> Option<Arg> {
-                match inline {
-                    Some(v) => Some(Arg {
-                        text: v.to_string(),
-                        dynamic: a.dynamic,
-                    }),
-                    None => {
-                        *i += 1;
-                        c.args.get(*i - 1).cloned()
-                    }
-                }
-            };
+            let (name, inline) = split_long(t);
+            let value = |inline: Option<&str>, i: &mut usize| option_value(a, inline, &c.args, i);
             let short_inline = |opts: &[&str]| {
                 opts.iter()
                     .filter(|o| o.len() == 2 && !o.starts_with("--"))

@@ -38,7 +38,7 @@ pub(crate) mod search;
 mod system;
 mod text;
 
-pub(crate) use parse::{Parsed, is_remote, parse};
+pub(crate) use parse::{Parsed, is_remote, option_value, parse, split_long};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::stdin_language;
 

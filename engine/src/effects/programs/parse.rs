@@ -89,6 +89,32 @@ fn part(a: &Arg, text: &str) -> Arg {
     }
 }
 
+/// An option word split at its `=` when it is a long one (`--name=value` → `--name`,
+/// `value`); any other word whole, with no inline value.
+pub(crate) fn split_long(t: &str) -> (&str, Option<&str>) {
+    match t.split_once('=') {
+        Some((n, v)) if t.starts_with("--") => (n, Some(v)),
+        _ => (t, None),
+    }
+}
+
+/// The value of option word `a`: its `inline` value (`--name=value`), else the word of `args`
+/// at `*i`, the one after it (`i` then moves past it).
+pub(crate) fn option_value(
+    a: &Arg,
+    inline: Option<&str>,
+    args: &[Arg],
+    i: &mut usize,
+) -> Option<Arg> {
+    match inline {
+        Some(v) => Some(part(a, v)),
+        None => {
+            *i += 1;
+            args.get(*i - 1).cloned()
+        }
+    }
+}
+
 /// Read `args` by `row`; `None` when the row's subcommand does not match.
 fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
     // Where the words after the subcommand start, and where the subcommand starts.

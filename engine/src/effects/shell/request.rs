@@ -149,24 +149,7 @@ pub(super) fn send_host(host: &Arg, port: Option<&str>, body: Vec<BodySource>) -
         .text
         .rsplit_once('@')
         .map_or(host.text.as_str(), |(_, h)| h);
-    let target = match port {
-        Some(p) if h.contains(':') && !h.starts_with('[') => format!("[{h}]:{p}"),
-        Some(p) => format!("{h}:{p}"),
-        None => h.to_string(),
-    };
-    let dynamic = host.dynamic;
-    What::Send(Send {
-        url: None,
-        endpoint: if dynamic {
-            None
-        } else {
-            crate::effects::url::parse(&target)
-        },
-        method: None,
-        body,
-        dynamic,
-        runs_response: false,
-    })
+    crate::effects::url::send_host(h, port, host.dynamic, body)
 }
 
 /// A `send` to a remote copy operand (`host:path`, `user@host:path`, `rsync://host/x`).

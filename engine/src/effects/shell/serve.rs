@@ -6,6 +6,7 @@
 use super::out::Out;
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::network::{SERVERS, Server};
+use crate::effects::programs::{option_value, split_long};
 use crate::shell::{Arg, SimpleCommand};
 
 /// Whether an address (`127.0.0.1`, `localhost:8000`, `[::1]:80`) is the loopback one.
@@ -45,22 +46,8 @@ fn served(server: &Server, c: &SimpleCommand) -> Option<(Arg, bool)> {
     while let Some(a) = c.args.get(i) {
         i += 1;
         let t = a.text.as_str();
-        let (name, inline) = match t.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
-            _ => (t, None),
-        };
-        let value = |i: &mut usize| -> Option<Arg> {
-            match inline {
-                Some(v) => Some(Arg {
-                    text: v.to_string(),
-                    dynamic: a.dynamic,
-                }),
-                None => {
-                    *i += 1;
-                    c.args.get(*i - 1).cloned()
-                }
-            }
-        };
+        let (name, inline) = split_long(t);
+        let value = |i: &mut usize| option_value(a, inline, &c.args, i);
         if server.folder.contains(&name) {
             folder = value(&mut i);
         } else if server.bind.contains(&name) {

@@ -13,7 +13,8 @@ mod system;
 mod wrappers;
 
 use super::dispatch::shell_value as lens_value;
-use super::{BodySource, Effects, Lens, Route, What};
+use super::test_support::{body_text, check_table, show_delete};
+use super::{Effects, Lens, Route, What};
 use crate::shell_env::ShellEnv;
 
 /// The effects of a Bash command line run in `/p`.
@@ -53,10 +54,7 @@ fn fx(line: &str) -> Vec<String> {
 
 /// `fx` of each line, with the line, for one assertion per table.
 fn table(cases: &[(&str, &[&str])]) {
-    for (line, want) in cases {
-        let want: Vec<String> = want.iter().map(|w| w.to_string()).collect();
-        assert_eq!(fx(line), want, "{line}");
-    }
+    check_table(cases, fx);
 }
 
 fn show(w: &What) -> String {
@@ -80,29 +78,13 @@ fn show(w: &What) -> String {
             path.text,
             dynamic(path.dynamic)
         ),
-        What::Delete { path, recursive } => format!(
-            "delete {}{}{}",
-            path.text,
-            if *recursive { " recursively" } else { "" },
-            dynamic(path.dynamic)
-        ),
+        What::Delete { path, recursive } => show_delete(path, *recursive),
         What::Send(s) => {
-            let body: Vec<String> = s
-                .body
-                .iter()
-                .map(|b| match b {
-                    BodySource::File(p) => format!("file {}", p.text),
-                    BodySource::Env(n) => format!("env {n}"),
-                    BodySource::Environment => "environment".to_string(),
-                    BodySource::Literal => "literal".into(),
-                    BodySource::Stdin => "stdin".into(),
-                })
-                .collect();
             format!(
                 "send {} {} [{}]{}{}",
                 s.url.as_deref().unwrap_or("-"),
                 s.method.as_deref().unwrap_or("-"),
-                body.join(", "),
+                body_text(&s.body),
                 dynamic(s.dynamic),
                 if s.runs_response {
                     " (runs response)"

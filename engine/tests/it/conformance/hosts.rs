@@ -365,20 +365,26 @@ fn equivalents(name: &str) -> Vec<(Dialect, Value)> {
             "tool_name": tool, "tool_input": input, "tool_use_id": "toolu_01",
         })
     };
+    // A command line through each host's shell tool.
+    let shell = |line: &str| {
+        let c = json!({"command": line});
+        vec![
+            (Dialect::ClaudeCode, cc("Bash", c.clone())),
+            (
+                Dialect::GeminiCli,
+                gemini_before_tool("run_shell_command", c.clone()),
+            ),
+            (Dialect::Cursor, cursor_shell(line)),
+            (Dialect::CopilotCli, copilot_pre_tool("bash", &c)),
+        ]
+    };
     match name {
         "rm -rf ~" => {
             let c = json!({"command": "rm -rf ~"});
-            vec![
-                (Dialect::ClaudeCode, cc("Bash", c.clone())),
-                (
-                    Dialect::GeminiCli,
-                    gemini_before_tool("run_shell_command", c.clone()),
-                ),
-                (Dialect::Cursor, cursor_shell("rm -rf ~")),
-                (Dialect::Cursor, cursor_pre_tool("Shell", c.clone())),
-                (Dialect::CopilotCli, copilot_pre_tool("bash", &c)),
-                (Dialect::ClaudeCode, cc("Execute", c)),
-            ]
+            let mut calls = shell("rm -rf ~");
+            calls.push((Dialect::Cursor, cursor_pre_tool("Shell", c.clone())));
+            calls.push((Dialect::ClaudeCode, cc("Execute", c)));
+            calls
         }
         "read .env" => {
             let path = format!("{PROJECT}/.env");
@@ -401,22 +407,12 @@ fn equivalents(name: &str) -> Vec<(Dialect, Value)> {
         }
         "cat ssh key" => {
             let c = format!("cat {HOME}/.ssh/id_rsa");
-            vec![
-                (Dialect::ClaudeCode, cc("Bash", json!({"command": c}))),
-                (
-                    Dialect::GeminiCli,
-                    gemini_before_tool("run_shell_command", json!({"command": c})),
-                ),
-                (Dialect::Cursor, cursor_shell(&c)),
-                (
-                    Dialect::CopilotCli,
-                    copilot_pre_tool("bash", &json!({"command": c})),
-                ),
-                (
-                    Dialect::ClaudeCode,
-                    cc("execute_bash", json!({"command": c})),
-                ),
-            ]
+            let mut calls = shell(&c);
+            calls.push((
+                Dialect::ClaudeCode,
+                cc("execute_bash", json!({"command": c})),
+            ));
+            calls
         }
         "write shell profile" => {
             let path = format!("{HOME}/.bashrc");
@@ -439,18 +435,7 @@ fn equivalents(name: &str) -> Vec<(Dialect, Value)> {
                 ),
             ]
         }
-        "ls" => {
-            let c = json!({"command": "ls -la"});
-            vec![
-                (Dialect::ClaudeCode, cc("Bash", c.clone())),
-                (
-                    Dialect::GeminiCli,
-                    gemini_before_tool("run_shell_command", c.clone()),
-                ),
-                (Dialect::Cursor, cursor_shell("ls -la")),
-                (Dialect::CopilotCli, copilot_pre_tool("bash", &c)),
-            ]
-        }
+        "ls" => shell("ls -la"),
         _ => Vec::new(),
     }
 }

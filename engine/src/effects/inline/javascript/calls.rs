@@ -9,6 +9,7 @@ use tree_sitter::Node;
 use super::Js;
 use crate::effects::inline::collect::{Collect, add_body};
 use crate::effects::inline::resolve::{Res, mode_text};
+use crate::effects::inline::sources::Reader;
 use crate::effects::model::{PathRef, What};
 
 impl<'t> Js<'t, '_> {
@@ -40,6 +41,19 @@ impl<'t> Js<'t, '_> {
             None => cx.computed_path(self.t(a)),
         };
         cx.push(What::Read(p));
+    }
+
+    /// The words of an argument array (`['-la', dir]`), none without one; `None` after
+    /// recording that they are known only at run time.
+    fn arg_words(&self, l: Option<Node<'t>>, q: &str, cx: &mut Collect<'_>) -> Option<Vec<String>> {
+        let Some(l) = l else {
+            return Some(Vec::new());
+        };
+        let words = self.list(l, 0);
+        if words.is_none() {
+            cx.unknown(q, "arguments");
+        }
+        words
     }
 
     /// The effects of one call (or `new` expression).
@@ -203,15 +217,8 @@ impl<'t> Js<'t, '_> {
                     Some(x) if self.value(x).kind() == "array" => (Some(x), a(2)),
                     other => (None, other),
                 };
-                let rest = match list {
-                    Some(l) => match self.list(l, 0) {
-                        Some(r) => r,
-                        None => {
-                            cx.unknown(q, "arguments");
-                            return;
-                        }
-                    },
-                    None => Vec::new(),
+                let Some(rest) = self.arg_words(list, q, cx) else {
+                    return;
                 };
                 let mut argv = Vec::new();
                 if q == "child_process.fork" {
@@ -243,15 +250,9 @@ impl<'t> Js<'t, '_> {
                     cx.unknown(q, "a command");
                     return;
                 };
-                let rest = match a(1).and_then(|o| self.prop(o, "args")) {
-                    Some(l) => match self.list(l, 0) {
-                        Some(r) => r,
-                        None => {
-                            cx.unknown(q, "arguments");
-                            return;
-                        }
-                    },
-                    None => Vec::new(),
+                let Some(rest) = self.arg_words(a(1).and_then(|o| self.prop(o, "args")), q, cx)
+                else {
+                    return;
                 };
                 let mut argv = vec![file.text];
                 argv.extend(rest);

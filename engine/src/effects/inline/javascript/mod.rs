@@ -18,8 +18,9 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Bindings, Budget, Collect, nodes, read_in_rounds, rounds_from_fields, text};
-use crate::effects::inline::resolve::Partial;
+use super::{Bindings, Budget, Collect, Walker, nodes, read_in_rounds, text, walker_from_fields};
+use crate::effects::inline::resolve::{Partial, items};
+use crate::effects::inline::sources::Reader;
 
 /// Collect the effects of a parsed program.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
@@ -94,7 +95,7 @@ impl<'t> Js<'t, '_> {
     }
 }
 
-rounds_from_fields!(Js);
+walker_from_fields!(Js);
 
 /// What is known about a program while its calls are read.
 struct Js<'t, 's> {
@@ -131,18 +132,15 @@ impl<'t> Js<'t, '_> {
                 };
                 let value = n.child_by_field_name("value");
                 match name.kind() {
-                    "identifier" => {
-                        let id = self.t(name).to_string();
-                        self.bind.bind(&id, value);
-                    }
+                    "identifier" => self.bind_node(name, value),
                     "object_pattern" => {
                         let mut c = name.walk();
                         for p in name.named_children(&mut c) {
                             match p.kind() {
                                 "shorthand_property_identifier_pattern" => {
-                                    let id = self.t(p).to_string();
-                                    self.bind.bind(&id, None);
+                                    self.bind_node(p, None);
                                     if let Some(v) = value {
+                                        let id = self.t(p).to_string();
                                         self.picked.insert(id.clone(), (v, id));
                                     }
                                 }
@@ -154,9 +152,9 @@ impl<'t> Js<'t, '_> {
                                         continue;
                                     };
                                     if alias.kind() == "identifier" {
-                                        let id = self.t(alias).to_string();
-                                        self.bind.bind(&id, None);
+                                        self.bind_node(alias, None);
                                         if let Some(v) = value {
+                                            let id = self.t(alias).to_string();
                                             let key =
                                                 self.t(k).trim_matches(['"', '\'']).to_string();
                                             self.picked.insert(id, (v, key));
@@ -175,9 +173,7 @@ impl<'t> Js<'t, '_> {
             "assignment_expression" => {
                 if let Some(l) = n.child_by_field_name("left") {
                     if l.kind() == "identifier" {
-                        let id = self.t(l).to_string();
-                        let r = n.child_by_field_name("right");
-                        self.bind.bind(&id, r);
+                        self.bind_node(l, n.child_by_field_name("right"));
                     } else if matches!(l.kind(), "object_pattern" | "array_pattern") {
                         self.bind_all(l);
                     }
@@ -189,8 +185,7 @@ impl<'t> Js<'t, '_> {
                     .or_else(|| n.child_by_field_name("argument"))
                     && l.kind() == "identifier"
                 {
-                    let id = self.t(l).to_string();
-                    self.bind.bind(&id, None);
+                    self.bind_node(l, None);
                 }
             }
             "formal_parameters" => {
@@ -202,8 +197,7 @@ impl<'t> Js<'t, '_> {
                     if let Some((first, rest)) = params.split_first()
                         && first.kind() == "identifier"
                     {
-                        let id = self.t(*first).to_string();
-                        self.bind.bind(&id, Some(m));
+                        self.bind_node(*first, Some(m));
                         for p in rest {
                             self.bind_all(*p);
                         }
@@ -245,18 +239,14 @@ impl<'t> Js<'t, '_> {
             "arrow_function" => {
                 if let Some(p) = n.child_by_field_name("parameter") {
                     match self.then_module(Some(n)) {
-                        Some(m) if p.kind() == "identifier" => {
-                            let id = self.t(p).to_string();
-                            self.bind.bind(&id, Some(m));
-                        }
+                        Some(m) if p.kind() == "identifier" => self.bind_node(p, Some(m)),
                         _ => self.bind_all(p),
                     }
                 }
             }
             "function_declaration" | "class_declaration" | "generator_function_declaration" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    let id = self.t(name).to_string();
-                    self.bind.bind(&id, None);
+                    self.bind_node(name, None);
                 }
             }
             "import_statement" => {
@@ -268,15 +258,8 @@ impl<'t> Js<'t, '_> {
                 };
                 for k in nodes(n) {
                     match k.kind() {
-                        "import_clause" => {
-                            let mut c = k.walk();
-                            for d in k.named_children(&mut c) {
-                                if d.kind() == "identifier" {
-                                    self.imports.insert(self.t(d).to_string(), module.clone());
-                                }
-                            }
-                        }
-                        "namespace_import" => {
+                        // `import fs from 'fs'`, `import * as fs from 'fs'`.
+                        "import_clause" | "namespace_import" => {
                             let mut c = k.walk();
                             for d in k.named_children(&mut c) {
                                 if d.kind() == "identifier" {
@@ -334,11 +317,7 @@ impl<'t> Js<'t, '_> {
         if n.kind() != "array" {
             return None;
         }
-        let mut c = n.walk();
-        let items: Vec<Node<'t>> = n
-            .named_children(&mut c)
-            .filter(|k| k.kind() != "comment")
-            .collect();
+        let items = items(n);
         if items.iter().any(|k| k.kind() == "spread_element") {
             return None;
         }
@@ -372,8 +351,7 @@ impl<'t> Js<'t, '_> {
                 id.kind(),
                 "identifier" | "shorthand_property_identifier_pattern"
             ) {
-                let name = self.t(id).to_string();
-                self.bind.bind(&name, None);
+                self.bind_node(id, None);
             }
         }
     }

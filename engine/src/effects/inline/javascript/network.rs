@@ -8,26 +8,11 @@ use tree_sitter::Node;
 
 use super::Js;
 use crate::effects::inline::collect::add_body;
-use crate::effects::inline::resolve::{Bindings, Budget, Res, nodes, path_text};
-use crate::effects::inline::sources::{self, Reader};
+use crate::effects::inline::resolve::{nodes, path_text};
+use crate::effects::inline::sources::Reader;
 use crate::effects::model::{BodySource, PathRef};
 
 impl<'t> Js<'t, '_> {
-    /// The downloads whose response `n` is made of ([`sources::fetches_in`]).
-    pub(super) fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
-        sources::fetches_in(self, n)
-    }
-
-    /// Where the data of an expression comes from ([`sources::body`]).
-    pub(super) fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        sources::body(self, n, depth)
-    }
-
-    /// The environment variables and files an expression reads ([`sources::env_sources`]).
-    pub(super) fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        sources::env_sources(self, n, depth)
-    }
-
     /// What is written on the object a call returns (a request, a socket): the data of its
     /// `write` / `end` / `send` calls, chained (`https.request(o).end(data)`) or on the name
     /// it is bound to (`const r = https.request(o); r.write(data)`).
@@ -91,26 +76,6 @@ impl<'t> Js<'t, '_> {
 
 impl<'t> Reader<'t> for Js<'t, '_> {
     const CALL: &'static str = "call_expression";
-
-    fn budget(&self) -> &Budget {
-        &self.budget
-    }
-
-    fn bound(&self) -> &Bindings<'t> {
-        &self.bind
-    }
-
-    fn node_text(&self, n: Node<'_>) -> &str {
-        self.t(n)
-    }
-
-    fn full_name(&self, n: Node<'t>, depth: usize) -> Option<String> {
-        self.qual(n, depth)
-    }
-
-    fn value_of(&self, n: Node<'t>, depth: usize) -> Option<Res> {
-        self.res(n, depth)
-    }
 
     /// `fetch` and `axios` requests.
     fn downloads(q: &str) -> bool {

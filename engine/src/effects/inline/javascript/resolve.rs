@@ -8,16 +8,13 @@ use tree_sitter::Node;
 
 use super::{Js, module_name};
 use crate::effects::inline::resolve::{
-    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, unescape,
+    MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, items, unescape,
 };
 
 impl<'t> Js<'t, '_> {
     /// The full name of a callee or module expression (`require('fs').rmSync` → `fs.rm`).
     pub(super) fn qual(&self, n: Node<'t>, depth: usize) -> Option<String> {
-        if !self.budget.spend() {
-            return None;
-        }
-        if depth > MAX_RESOLVE_DEPTH {
+        if !self.budget.step(depth) {
             return None;
         }
         let d = depth + 1;
@@ -85,10 +82,7 @@ impl<'t> Js<'t, '_> {
         if a.kind() == "template_string" {
             return vec![a];
         }
-        let mut c = a.walk();
-        a.named_children(&mut c)
-            .filter(|x| x.kind() != "comment")
-            .collect()
+        items(a)
     }
 
     /// Follow a name bound once to its value.
@@ -149,10 +143,7 @@ impl<'t> Js<'t, '_> {
 
     /// The value of an expression, when it is a literal or resolves to one.
     pub(super) fn res(&self, n: Node<'t>, depth: usize) -> Option<Res> {
-        if !self.budget.spend() {
-            return None;
-        }
-        if depth > MAX_RESOLVE_DEPTH {
+        if !self.budget.step(depth) {
             return None;
         }
         let d = depth + 1;
@@ -365,12 +356,7 @@ impl<'t> Js<'t, '_> {
         if n.kind() != "array" {
             return None;
         }
-        let mut c = n.walk();
-        let items: Vec<Node<'t>> = n
-            .named_children(&mut c)
-            .filter(|k| k.kind() != "comment")
-            .collect();
-        items
+        items(n)
             .into_iter()
             .map(|k| self.res(k, d + 1).map(|r| r.text))
             .collect()

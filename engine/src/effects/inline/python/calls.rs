@@ -10,6 +10,7 @@ use super::Py;
 use super::network::is_http_client;
 use crate::effects::inline::collect::Collect;
 use crate::effects::inline::resolve::{Res, mode_text};
+use crate::effects::inline::sources::Reader;
 use crate::effects::model::What;
 
 impl<'t> Py<'t, '_> {

@@ -17,7 +17,10 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Bindings, Budget, Collect, Partial, nodes, read_in_rounds, rounds_from_fields, text};
+use super::{
+    Bindings, Budget, Collect, Partial, Walker, nodes, read_in_rounds, text, walker_from_fields,
+};
+use crate::effects::inline::resolve::items;
 
 /// Collect the effects of a parsed Python module.
 pub(super) fn effects(tree: &Tree, src: &str, cx: &mut Collect<'_>) -> bool {
@@ -71,7 +74,7 @@ impl<'t> Py<'t, '_> {
     }
 }
 
-rounds_from_fields!(Py);
+walker_from_fields!(Py);
 
 /// What is known about a module while its calls are read.
 struct Py<'t, 's> {
@@ -117,8 +120,7 @@ impl<'t> Py<'t, '_> {
                     return;
                 };
                 if l.kind() == "identifier" {
-                    let name = self.t(l).to_string();
-                    self.bind.bind(&name, r);
+                    self.bind_node(l, r);
                 } else {
                     self.bind_all(l);
                 }
@@ -139,8 +141,7 @@ impl<'t> Py<'t, '_> {
                 if l.kind() == "identifier"
                     && let Some(r) = r
                 {
-                    let name = self.t(l).to_string();
-                    self.bind.bind(&name, Some(r));
+                    self.bind_node(l, Some(r));
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")
                     && let Some(root) = n
                         .child_by_field_name("right")
@@ -178,21 +179,17 @@ impl<'t> Py<'t, '_> {
                         .filter(|x| x.kind() == "identifier")
                         .collect();
                     if let [one] = ids.as_slice() {
-                        let name = self.t(*one).to_string();
-                        self.bind.bind(&name, value);
+                        self.bind_node(*one, value);
                     } else {
                         for id in ids {
-                            let name = self.t(id).to_string();
-                            self.bind.bind(&name, None);
+                            self.bind_node(id, None);
                         }
                     }
                 }
             }
             "named_expression" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    let name = self.t(name).to_string();
-                    let v = n.child_by_field_name("value");
-                    self.bind.bind(&name, v);
+                    self.bind_node(name, n.child_by_field_name("value"));
                 }
             }
             "parameters" | "lambda_parameters" | "global_statement" | "nonlocal_statement" => {
@@ -200,30 +197,13 @@ impl<'t> Py<'t, '_> {
             }
             "function_definition" | "class_definition" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    let name = self.t(name).to_string();
-                    self.bind.bind(&name, None);
+                    self.bind_node(name, None);
                 }
             }
             "import_statement" => {
                 let mut c = n.walk();
                 for k in n.named_children(&mut c) {
-                    match k.kind() {
-                        "dotted_name" => {
-                            let full = self.t(k).to_string();
-                            let head = full.split('.').next().unwrap_or("").to_string();
-                            self.imports.insert(head.clone(), head);
-                        }
-                        "aliased_import" => {
-                            if let (Some(name), Some(alias)) = (
-                                k.child_by_field_name("name"),
-                                k.child_by_field_name("alias"),
-                            ) {
-                                self.imports
-                                    .insert(self.t(alias).to_string(), self.t(name).to_string());
-                            }
-                        }
-                        _ => {}
-                    }
+                    self.import_name(k, None);
                 }
             }
             "import_from_statement" => {
@@ -239,30 +219,43 @@ impl<'t> Py<'t, '_> {
                     if k.id() == m.id() {
                         continue;
                     }
-                    match k.kind() {
-                        "dotted_name" => {
-                            let name = self.t(k).to_string();
-                            self.imports
-                                .insert(name.clone(), format!("{module}.{name}"));
-                        }
-                        "aliased_import" => {
-                            if let (Some(name), Some(alias)) = (
-                                k.child_by_field_name("name"),
-                                k.child_by_field_name("alias"),
-                            ) {
-                                self.imports.insert(
-                                    self.t(alias).to_string(),
-                                    format!("{module}.{}", self.t(name)),
-                                );
-                            }
-                        }
-                        "wildcard_import" => self.stars.push(module.clone()),
-                        _ => {}
+                    if k.kind() == "wildcard_import" {
+                        self.stars.push(module.clone());
+                    } else {
+                        self.import_name(k, Some(&module));
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// Record the name one import binds: `import a.b` binds `a`, `import a.b as c` binds `c`
+    /// to `a.b`; from module `M` (`from M import x`, `x as y`), the name bound is `M.x`.
+    fn import_name(&mut self, k: Node<'t>, from: Option<&str>) {
+        let (name, alias) = match k.kind() {
+            "dotted_name" => (k, None),
+            "aliased_import" => match (
+                k.child_by_field_name("name"),
+                k.child_by_field_name("alias"),
+            ) {
+                (Some(name), Some(alias)) => (name, Some(alias)),
+                _ => return,
+            },
+            _ => return,
+        };
+        let name = self.t(name);
+        let bound = match alias {
+            Some(a) => self.t(a),
+            None if from.is_some() => name,
+            None => name.split('.').next().unwrap_or(""),
+        };
+        let full = match from {
+            Some(m) => format!("{m}.{name}"),
+            None if alias.is_some() => name.to_string(),
+            None => bound.to_string(),
+        };
+        self.imports.insert(bound.to_string(), full);
     }
 
     /// Whether an expression lists paths by a pattern (`glob.glob('*.o')`,
@@ -297,11 +290,7 @@ impl<'t> Py<'t, '_> {
         if !matches!(n.kind(), "list" | "tuple" | "set" | "expression_list") {
             return None;
         }
-        let mut c = n.walk();
-        let items: Vec<Node<'t>> = n
-            .named_children(&mut c)
-            .filter(|k| k.kind() != "comment")
-            .collect();
+        let items = items(n);
         if items
             .iter()
             .any(|k| matches!(k.kind(), "list_splat" | "dictionary_splat"))
@@ -315,8 +304,7 @@ impl<'t> Py<'t, '_> {
     fn bind_all(&mut self, n: Node<'t>) {
         for id in nodes(n) {
             if id.kind() == "identifier" {
-                let name = self.t(id).to_string();
-                self.bind.bind(&name, None);
+                self.bind_node(id, None);
             }
         }
     }

@@ -8,26 +8,11 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::collect::{Collect, add_body};
-use crate::effects::inline::resolve::{Bindings, Budget, Res, path_text, text};
-use crate::effects::inline::sources::{self, Reader};
+use crate::effects::inline::resolve::{Res, path_text, text};
+use crate::effects::inline::sources::Reader;
 use crate::effects::model::BodySource;
 
 impl<'t> Py<'t, '_> {
-    /// The downloads whose response `n` is made of ([`sources::fetches_in`]).
-    pub(super) fn fetches_in(&self, n: Node<'t>) -> Vec<Option<Res>> {
-        sources::fetches_in(self, n)
-    }
-
-    /// Where the data of an expression comes from ([`sources::body`]).
-    pub(super) fn body(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        sources::body(self, n, depth)
-    }
-
-    /// The environment variables and files an expression reads ([`sources::env_sources`]).
-    pub(super) fn env_sources(&self, n: Node<'t>, depth: usize) -> Vec<BodySource> {
-        sources::env_sources(self, n, depth)
-    }
-
     /// `urlopen(url_or_request, data)`.
     pub(super) fn urlopen(&self, n: Node<'t>, q: &str, cx: &mut Collect<'_>) {
         let Some(target) = self.arg(n, 0, "url") else {
@@ -238,26 +223,6 @@ pub(super) fn is_http_client(q: &str) -> bool {
 
 impl<'t> Reader<'t> for Py<'t, '_> {
     const CALL: &'static str = "call";
-
-    fn budget(&self) -> &Budget {
-        &self.budget
-    }
-
-    fn bound(&self) -> &Bindings<'t> {
-        &self.bind
-    }
-
-    fn node_text(&self, n: Node<'_>) -> &str {
-        self.t(n)
-    }
-
-    fn full_name(&self, n: Node<'t>, depth: usize) -> Option<String> {
-        self.qual(n, depth)
-    }
-
-    fn value_of(&self, n: Node<'t>, depth: usize) -> Option<Res> {
-        self.res(n, depth)
-    }
 
     /// HTTP requests: `urlopen`, `requests`, `httpx`.
     fn downloads(q: &str) -> bool {

@@ -8,16 +8,13 @@ use tree_sitter::Node;
 
 use super::Py;
 use crate::effects::inline::resolve::{
-    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, unescape,
+    MADE_TEMP, MAX_RESOLVE_DEPTH, Res, TEMP_DIR, argv_item, int_literal, items, unescape,
 };
 
 impl<'t> Py<'t, '_> {
     /// The full name of a callee or module expression (`sh.rmtree` → `shutil.rmtree`).
     pub(super) fn qual(&self, n: Node<'t>, depth: usize) -> Option<String> {
-        if !self.budget.spend() {
-            return None;
-        }
-        if depth > MAX_RESOLVE_DEPTH {
+        if !self.budget.step(depth) {
             return None;
         }
         let q = match n.kind() {
@@ -128,10 +125,7 @@ impl<'t> Py<'t, '_> {
 
     /// The value of an expression, when it is a literal or resolves to one.
     pub(super) fn res(&self, n: Node<'t>, depth: usize) -> Option<Res> {
-        if !self.budget.spend() {
-            return None;
-        }
-        if depth > MAX_RESOLVE_DEPTH {
+        if !self.budget.step(depth) {
             return None;
         }
         let d = depth + 1;
@@ -442,12 +436,8 @@ impl<'t> Py<'t, '_> {
         }
         match n.kind() {
             "list" | "tuple" => {
-                let mut c = n.walk();
                 let mut out = Vec::new();
-                for k in n.named_children(&mut c) {
-                    if k.kind() == "comment" {
-                        continue;
-                    }
+                for k in items(n) {
                     out.push(self.res(k, d + 1)?.text);
                 }
                 Some(out)
@@ -460,10 +450,7 @@ impl<'t> Py<'t, '_> {
 
     /// Whether an expression is a `pathlib.Path`.
     pub(super) fn is_path(&self, n: Node<'t>, d: usize) -> bool {
-        if !self.budget.spend() {
-            return false;
-        }
-        if d > MAX_RESOLVE_DEPTH {
+        if !self.budget.step(d) {
             return false;
         }
         match n.kind() {

@@ -183,15 +183,7 @@ fn browser_opens_file_and_metadata_urls() {
         panic!("one send")
     };
     assert_eq!(r, &route(t, "/url"));
-    assert_eq!(
-        s.url.as_deref(),
-        Some("http://169.254.169.254/latest/meta-data/")
-    );
-    assert_eq!(s.method.as_deref(), Some("GET"));
-    assert_eq!(
-        s.endpoint.as_ref().map(Endpoint::class),
-        Some(IpClass::Metadata)
-    );
+    assert_metadata_get(s);
     assert!(s.body.is_empty());
 
     let t = "mcp__puppeteer__puppeteer_navigate";
