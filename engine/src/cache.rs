@@ -75,10 +75,11 @@ use gate::{Gate, StoredRule};
 /// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
 ///    hash instead of SipHash.
 /// 8: a section stores each rule's gate before the rule's own bytes.
-const LOWERED_FORMAT: u32 = 8;
+/// 9: gates on the literals of text tests and on the programs of `runs` tests.
+const LOWERED_FORMAT: u32 = 9;
 
 /// The first bytes of a snapshot.
-const MAGIC: &[u8; 8] = b"SGSNAP08";
+const MAGIC: &[u8; 8] = b"SGSNAP09";
 
 /// How many snapshot names (content and metadata keys together) the cache keeps.
 pub(crate) const MAX_SNAPSHOTS: usize = 32;
@@ -674,13 +675,19 @@ fn encode_snapshot(
     let mut sections = Vec::new();
     for ((seam, bucket), rules) in groups {
         let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
+        let required = |ps: &[String]| {
+            literals
+                .iter()
+                .find(|l| l.patterns.as_slice() == ps)
+                .and_then(|l| l.required.clone())
+        };
         let mut stored = Vec::with_capacity(rules.len());
         let mut tail = Vec::new();
         for (ordinal, r) in rules {
             let b = postcard::to_stdvec(r).ok()?;
             stored.push(StoredRule {
                 ordinal,
-                gate: Gate::of_rule(r),
+                gate: Gate::of_rule(r, &required),
                 changes_input: gate::changes_input(r),
                 len: u32::try_from(b.len()).ok()?,
             });

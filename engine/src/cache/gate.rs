@@ -1,15 +1,24 @@
 //! Which rules of a snapshot section a call can reach, told before the rules are decoded.
 //!
+//! In: a lowered rule (and the required literals of its regex tests) when a snapshot is
+//! built; a payload and its effects when one is read. Out: the rule's [`Gate`], and whether a
+//! call opens it.
+//!
 //! Each rule of a section is stored with its *gate*: the payload fields its `when` cannot hold
 //! without. A test on a payload field (a regex, glob, list or shell test on `command`,
 //! `file_path`, …) never holds when the field is absent — the evaluation finds no text to
 //! test and no command line to analyse — so a rule whose `when` needs (through `all` and
 //! `any`) a field the payload lacks cannot fire on it, and a call skips decoding it: a `Read`
-//! call decodes none of the library's shell tests on `command`. An effect test likewise never
-//! holds on a call without an effect of its kind, unless a part of the call could not be read
-//! (then every effect test may hold): given the call's effects, a `Read` call decodes no test
-//! of what a call runs, sends or deletes. `not` and the virtual `paths` field open the gate
-//! (they can hold with the field absent), as does a rule without `when`.
+//! call decodes none of the library's shell tests on `command`. A `contains`, `prefix` or
+//! regex test needs more than its field: a text holding one of its literals (for a regex, the
+//! literals one of which every match contains, the same the evaluation's prefilter reads), so
+//! `git status` decodes no rule that only a regex on `\brm\b` could fire. An effect test
+//! likewise never holds on a call without an effect of its kind, unless a part of the call
+//! could not be read (then every effect test may hold): given the call's effects, a `Read`
+//! call decodes no test of what a call runs, sends or deletes; a `runs` test naming programs
+//! also needs a command running one of them (or a program only known at run time). `not` and
+//! the virtual `paths` field open the gate (they can hold with the field absent), as does a
+//! rule without `when`.
 //!
 //! The gate holds only for the payload the rules are evaluated against. A rule that can change
 //! that payload (a prompt rewrite, a command hook that rewrites the tool input) stops gating for
@@ -19,8 +28,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::effects::Effects;
+use crate::effects::{Effects, What};
 use crate::policy::{EffectKind, Field, Pred, Rule, Test};
+use crate::shell::operands::base;
 
 /// The payload fields a rule's `when` needs: it cannot hold unless the gate does.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -31,6 +41,19 @@ pub(super) enum Gate {
     Field(Field),
     /// The call has an effect of this kind, or a part no lens could read.
     Effect(EffectKind),
+    /// The field's text (a string as it is, other JSON as its text) contains one of the
+    /// literals; compared in lower case when `fold` (the literals are stored lower-cased).
+    Text {
+        /// The field tested.
+        field: Field,
+        /// The literals, one of which the text holds.
+        any: Vec<String>,
+        /// Compare case-insensitively.
+        fold: bool,
+    },
+    /// The call runs one of these programs (base name or path as written), or a program
+    /// only known at run time, or has a part no lens could read.
+    Runs(Vec<String>),
     /// Every gate holds.
     All(Vec<Gate>),
     /// At least one gate holds.
@@ -48,28 +71,48 @@ pub(super) struct StoredRule {
 }
 
 impl Gate {
-    /// The gate of a rule.
-    pub(super) fn of_rule(r: &Rule) -> Gate {
-        r.when.as_ref().map_or(Gate::Open, Gate::of_pred)
+    /// The gate of a rule; `literals` gives the required literals of a regex list
+    /// (`(literals, case-insensitive)`, or `None`: no literal is required).
+    pub(super) fn of_rule(
+        r: &Rule,
+        literals: &dyn Fn(&[String]) -> Option<(Vec<String>, bool)>,
+    ) -> Gate {
+        r.when
+            .as_ref()
+            .map_or(Gate::Open, |p| Gate::of_pred(p, literals))
     }
 
-    fn of_pred(p: &Pred) -> Gate {
+    fn of_pred(p: &Pred, literals: &dyn Fn(&[String]) -> Option<(Vec<String>, bool)>) -> Gate {
         match p {
             Pred::Leaf(l) => {
                 if let Test::Effect(t) = &l.test {
+                    if t.kind == EffectKind::Run && !t.shell.programs.is_empty() {
+                        return Gate::Runs(t.shell.programs.clone());
+                    }
                     return Gate::Effect(t.kind);
                 }
                 let reads_payload = l.field.name != "paths" && !l.field.pointers.is_empty();
-                if reads_payload {
-                    Gate::Field(l.field.clone())
-                } else {
-                    Gate::Open
+                if !reads_payload {
+                    return Gate::Open;
+                }
+                let text = |any: Vec<String>, fold: bool| Gate::Text {
+                    field: l.field.clone(),
+                    any,
+                    fold,
+                };
+                match &l.test {
+                    Test::Contains(cs) | Test::Prefix(cs) => text(cs.clone(), false),
+                    Test::Regex(ps) => match literals(ps) {
+                        Some((any, fold)) => text(any, fold),
+                        None => Gate::Field(l.field.clone()),
+                    },
+                    _ => Gate::Field(l.field.clone()),
                 }
             }
             Pred::All(k) => {
                 let mut gates: Vec<Gate> = k
                     .iter()
-                    .map(Gate::of_pred)
+                    .map(|c| Gate::of_pred(c, literals))
                     .filter(|g| *g != Gate::Open)
                     .collect();
                 match gates.len() {
@@ -79,7 +122,7 @@ impl Gate {
                 }
             }
             Pred::Any(k) => {
-                let mut gates: Vec<Gate> = k.iter().map(Gate::of_pred).collect();
+                let mut gates: Vec<Gate> = k.iter().map(|c| Gate::of_pred(c, literals)).collect();
                 if gates.is_empty() || gates.contains(&Gate::Open) {
                     Gate::Open
                 } else if gates.len() == 1 {
@@ -101,6 +144,26 @@ impl Gate {
             Gate::Effect(kind) => {
                 effects.is_none_or(|fx| fx.of(*kind).next().is_some() || fx.unsure().is_some())
             }
+            Gate::Text { field, any, fold } => field.resolve_text(payload).is_some_and(|t| {
+                if *fold {
+                    let lower = t.to_lowercase();
+                    any.iter().any(|l| lower.contains(l.as_str()))
+                } else {
+                    any.iter().any(|l| t.contains(l.as_str()))
+                }
+            }),
+            Gate::Runs(programs) => effects.is_none_or(|fx| {
+                fx.unsure().is_some()
+                    || fx.of(EffectKind::Run).any(|e| match &e.what {
+                        What::Run(c) => {
+                            c.dynamic_program
+                                || programs
+                                    .iter()
+                                    .any(|p| p == base(&c.program) || p == &c.program)
+                        }
+                        _ => true,
+                    })
+            }),
             Gate::All(k) => k.iter().all(|g| g.opens(payload, effects)),
             Gate::Any(k) => k.iter().any(|g| g.opens(payload, effects)),
         }
@@ -130,6 +193,13 @@ mod tests {
     use crate::policy::Scope;
     use serde_json::json;
 
+    /// A rule's gate, its regexes' literals derived as a snapshot build derives them.
+    fn gate(r: &Rule) -> Gate {
+        Gate::of_rule(r, &|ps| {
+            crate::compile::literals::derive_required_literals(ps).map(|r| (r.any, r.fold))
+        })
+    }
+
     fn rule(body: &str) -> Rule {
         let text =
             format!("[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\n{body}\ndecision = \"deny\"\n");
@@ -149,44 +219,87 @@ mod tests {
         let read = json!({"tool_name": "Read", "tool_input": {"file_path": "/w/a.rs"}});
         let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
         let shell = rule("when.command = { program = \"rm\" }");
-        assert_eq!(
-            Gate::of_rule(&shell),
-            Gate::Field(Field::parse("command").unwrap())
-        );
-        assert!(!Gate::of_rule(&shell).opens(&read, None));
-        assert!(Gate::of_rule(&shell).opens(&bash, None));
+        assert_eq!(gate(&shell), Gate::Field(Field::parse("command").unwrap()));
+        assert!(!gate(&shell).opens(&read, None));
+        assert!(gate(&shell).opens(&bash, None));
         // `any` of a field test and an effect test may hold without the field, when the call
         // reads something (or its effects are not known).
         let any = rule(
             "when.any = [{ command = { regex = 'rm' } }, { reads = { path_inside = [\"**/.env\"] } }]",
         );
-        assert!(matches!(Gate::of_rule(&any), Gate::Any(ref g) if g.len() == 2));
+        assert!(matches!(gate(&any), Gate::Any(ref g) if g.len() == 2));
         let env = crate::ShellEnv {
             project: None,
             home: "/home/u".into(),
         };
         let reads = crate::effects::effects_of(&read, &env);
-        assert!(Gate::of_rule(&any).opens(&read, Some(&reads)));
-        assert!(Gate::of_rule(&any).opens(&read, None));
+        assert!(gate(&any).opens(&read, Some(&reads)));
+        assert!(gate(&any).opens(&read, None));
         let sends = rule("when.sends = { host_in = [\"example.com\"] }");
-        assert_eq!(Gate::of_rule(&sends), Gate::Effect(EffectKind::Send));
-        assert!(!Gate::of_rule(&sends).opens(&read, Some(&reads)));
+        assert_eq!(gate(&sends), Gate::Effect(EffectKind::Send));
+        assert!(!gate(&sends).opens(&read, Some(&reads)));
         // A call with a part no lens could read opens every effect gate.
         let hidden = json!({"tool_name": "Bash", "tool_input": {"command": "eval \"$(cat x)\""}});
         let unsure = crate::effects::effects_of(&hidden, &env);
         assert!(unsure.unsure().is_some(), "{:?}", unsure.list);
-        assert!(Gate::of_rule(&sends).opens(&hidden, Some(&unsure)));
+        assert!(gate(&sends).opens(&hidden, Some(&unsure)));
         // `all` needs each of its field tests.
         let all = rule("when.command = { contains = \"rm\" }\nwhen.file_path = { glob = \"**\" }");
-        assert!(matches!(Gate::of_rule(&all), Gate::All(ref g) if g.len() == 2));
-        assert!(!Gate::of_rule(&all).opens(&read, None));
-        assert!(!Gate::of_rule(&all).opens(&bash, None));
+        assert!(matches!(gate(&all), Gate::All(ref g) if g.len() == 2));
+        assert!(!gate(&all).opens(&read, None));
+        assert!(!gate(&all).opens(&bash, None));
         // A `null` value is absent; `paths` is read from every path the call touches.
-        assert!(!Gate::of_rule(&shell).opens(&json!({"tool_input": {"command": null}}), None));
+        assert!(!gate(&shell).opens(&json!({"tool_input": {"command": null}}), None));
         let paths = rule("when.paths = { path_inside = [\"/etc/**\"] }");
-        assert_eq!(Gate::of_rule(&paths), Gate::Open);
+        assert_eq!(gate(&paths), Gate::Open);
         let not = rule("when.not = { command = { contains = \"ls\" } }");
-        assert_eq!(Gate::of_rule(&not), Gate::Open);
+        assert_eq!(gate(&not), Gate::Open);
+    }
+
+    #[test]
+    fn a_text_test_needs_a_literal_and_a_runs_test_one_of_its_programs() {
+        let env = crate::ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
+        let status = bash("git status");
+        let fx = crate::effects::effects_of(&status, &env);
+        // A regex needs one of its required literals (case-insensitively under `(?i)`).
+        let re = rule("when.command = { regex = '\\b(rm|shred)\\s+-' }");
+        assert!(matches!(gate(&re), Gate::Text { fold: false, .. }));
+        assert!(!gate(&re).opens(&status, None));
+        assert!(gate(&re).opens(&bash("shred -u x"), None));
+        let folded = rule("when.command = { regex = '(?i)DROP\\s+TABLE' }");
+        assert!(gate(&folded).opens(&bash("psql -c 'drop table x'"), None));
+        assert!(!gate(&folded).opens(&status, None));
+        // A regex without a required literal needs its field only.
+        let bare = rule("when.command = { regex = '^.{400,}$' }");
+        assert!(matches!(gate(&bare), Gate::Field(_)));
+        // `contains` and `prefix` need one of their texts; a non-string value is its JSON text.
+        let has = rule("when.tool_input = { contains = \"curl\" }");
+        assert!(!gate(&has).opens(&status, None));
+        assert!(gate(&has).opens(&bash("curl -d @x h"), None));
+        // `runs` with programs: one of them runs (base name or path), a program only known
+        // at run time, or a part of the call no lens read.
+        let rm = rule("when.runs = { program_any = [\"rm\", \"rmdir\"], flags_any = [\"-r\"] }");
+        assert_eq!(gate(&rm), Gate::Runs(vec!["rm".into(), "rmdir".into()]));
+        assert!(!gate(&rm).opens(&status, Some(&fx)));
+        assert!(gate(&rm).opens(&status, None));
+        for c in [
+            "/bin/rm -rf x",
+            "sudo rmdir d",
+            "$RM x",
+            "eval \"$(cat x)\"",
+        ] {
+            let fx = crate::effects::effects_of(&bash(c), &env);
+            assert!(gate(&rm).opens(&bash(c), Some(&fx)), "{c}");
+        }
+        // `any` of a closed text gate and a closed runs gate stays closed.
+        let any = rule(
+            "when.any = [{ runs = { program = \"rm\" } }, { command = { regex = '\\brm\\b' } }]",
+        );
+        assert!(!gate(&any).opens(&status, Some(&fx)));
     }
 
     #[test]
