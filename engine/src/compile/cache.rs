@@ -60,11 +60,11 @@ use serde_json::Value;
 use crate::compile::literals::{Required, derive_required_literals, preset_literals};
 use crate::load::{LoadOptions, load_str_with};
 use crate::matcher::{Matcher, codex_aliases};
-use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
+use crate::policy::{Field, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
 use crate::seam::Seam;
 
 mod gate;
-use gate::{Gate, StoredRule};
+use gate::{Gate, Probe, StoredRule};
 
 /// Bumped whenever what the loader produces or the snapshot layout changes within one crate
 /// version, so an entry of an older build is never reused.
@@ -75,10 +75,12 @@ use gate::{Gate, StoredRule};
 /// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
 ///    hash instead of SipHash.
 /// 8: a section stores each rule's gate before the rule's own bytes.
-const LOWERED_FORMAT: u32 = 8;
+/// 9: gates on the literals of text tests and on the programs of `runs` tests, fields in a
+///    table per section.
+const LOWERED_FORMAT: u32 = 9;
 
 /// The first bytes of a snapshot.
-const MAGIC: &[u8; 8] = b"SGSNAP08";
+const MAGIC: &[u8; 8] = b"SGSNAP09";
 
 /// How many snapshot names (content and metadata keys together) the cache keeps.
 pub(crate) const MAX_SNAPSHOTS: usize = 32;
@@ -158,19 +160,21 @@ struct Header {
 }
 
 /// The required literals of one regex test, as stored.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone)]
 struct StoredLiterals {
     patterns: Vec<String>,
     /// `(literals, case-insensitive)`, or `None`: no literal is required.
     required: Option<(Vec<String>, bool)>,
 }
 
-/// One section: its rules (position in the whole set, gate, length) and their regexes'
-/// literals; the rules' own bytes follow, one after the other, so a call decodes only those
-/// its payload opens the gate of ([`gate`]).
+/// One section: the payload fields its gates test, its rules (position in the whole set,
+/// gate, length) and their regexes' literals; the rules' own bytes follow, one after the
+/// other, so a call decodes only those its payload opens the gate of ([`gate`]).
 #[derive(Serialize, Deserialize)]
-struct Section {
-    rules: Vec<StoredRule>,
+struct Section<'a> {
+    fields: Vec<Field>,
+    #[serde(borrow)]
+    rules: Vec<StoredRule<'a>>,
     literals: Vec<StoredLiterals>,
 }
 
@@ -674,21 +678,31 @@ fn encode_snapshot(
     let mut sections = Vec::new();
     for ((seam, bucket), rules) in groups {
         let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
+        let required = |ps: &[String]| {
+            literals
+                .iter()
+                .find(|l| l.patterns.as_slice() == ps)
+                .and_then(|l| l.required.as_ref())
+                .map(|(any, fold)| (any.as_slice(), *fold))
+        };
+        let mut fields = Vec::new();
         let mut stored = Vec::with_capacity(rules.len());
         let mut tail = Vec::new();
         for (ordinal, r) in rules {
             let b = postcard::to_stdvec(r).ok()?;
             stored.push(StoredRule {
                 ordinal,
-                gate: Gate::of_rule(r),
+                gate: Gate::of_rule(r, &required, &mut fields),
                 changes_input: gate::changes_input(r),
                 len: u32::try_from(b.len()).ok()?,
             });
             tail.extend_from_slice(&b);
         }
+        // The gates borrow the literals: the section stores a copy.
         let section = Section {
+            fields,
             rules: stored,
-            literals,
+            literals: literals.clone(),
         };
         let mut bytes = postcard::to_stdvec(&section).ok()?;
         bytes.extend_from_slice(&tail);
@@ -758,9 +772,9 @@ fn read_snapshot(
         .iter()
         .filter(|s| part.is_none_or(|p| p.wants(s)))
         .collect();
-    // Every wanted section read and checked first: one rule that changes the payload turns
-    // the gates off for the whole call.
-    let mut sections: Vec<(Vec<StoredRule>, Vec<u8>, usize)> = Vec::with_capacity(wanted.len());
+    // Every wanted section read and checked first, then decoded (its gates borrow its
+    // bytes): one rule that changes the payload turns the gates off for the whole call.
+    let mut bufs: Vec<Vec<u8>> = Vec::with_capacity(wanted.len());
     for s in &wanted {
         let end = body_at.checked_add(s.offset)?.checked_add(s.len)?;
         if end > file_len {
@@ -771,28 +785,33 @@ fn read_snapshot(
         if hash_bytes(&buf) != s.hash {
             return None;
         }
-        let (sec, rest) = postcard::take_from_bytes::<Section>(&buf).ok()?;
-        let at = buf.len() - rest.len();
+        bufs.push(buf);
+    }
+    let mut sections: Vec<(Vec<Field>, Vec<StoredRule<'_>>, &[u8])> =
+        Vec::with_capacity(bufs.len());
+    for buf in &bufs {
+        let (sec, rest) = postcard::take_from_bytes::<Section<'_>>(buf).ok()?;
         literals.extend(sec.literals.into_iter().map(|l| {
             (
                 l.patterns,
                 l.required.map(|(any, fold)| Required { any, fold }),
             )
         }));
-        sections.push((sec.rules, buf, at));
+        sections.push((sec.fields, sec.rules, rest));
     }
     let gated = call.filter(|c| {
         gate::gates_apply(c.payload)
             && !sections
                 .iter()
-                .any(|(rs, _, _)| rs.iter().any(|r| r.changes_input))
+                .any(|(_, rs, _)| rs.iter().any(|r| r.changes_input))
     });
-    for (stored, buf, at) in &sections {
-        let mut rest = buf.get(*at..)?;
+    let probe = gated.map(|c| Probe::new(c.payload, c.effects));
+    for (fields, stored, bytes) in &sections {
+        let mut rest: &[u8] = bytes;
         for r in stored {
             let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
             rest = tail;
-            if gated.is_some_and(|c| !r.gate.opens(c.payload, c.effects)) {
+            if probe.as_ref().is_some_and(|p| !r.gate.opens(fields, p)) {
                 continue;
             }
             rules.push((r.ordinal, postcard::from_bytes(bytes).ok()?));

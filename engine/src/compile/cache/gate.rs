@@ -1,75 +1,135 @@
 //! Which rules of a snapshot section a call can reach, told before the rules are decoded.
 //!
+//! In: a lowered rule (and the required literals of its regex tests) when a snapshot is
+//! built; a payload and its effects when one is read. Out: the rule's [`Gate`], and whether a
+//! call opens it.
+//!
 //! Each rule of a section is stored with its *gate*: the payload fields its `when` cannot hold
 //! without. A test on a payload field (a regex, glob, list or shell test on `command`,
 //! `file_path`, …) never holds when the field is absent — the evaluation finds no text to
 //! test and no command line to analyse — so a rule whose `when` needs (through `all` and
 //! `any`) a field the payload lacks cannot fire on it, and a call skips decoding it: a `Read`
-//! call decodes none of the library's shell tests on `command`. An effect test likewise never
-//! holds on a call without an effect of its kind, unless a part of the call could not be read
-//! (then every effect test may hold): given the call's effects, a `Read` call decodes no test
-//! of what a call runs, sends or deletes. `not` and the virtual `paths` field open the gate
-//! (they can hold with the field absent), as does a rule without `when`.
+//! call decodes none of the library's shell tests on `command`. A `contains`, `prefix` or
+//! regex test needs more than its field: a text holding one of its literals (for a regex, the
+//! literals one of which every match contains, the same the evaluation's prefilter reads), so
+//! `git status` decodes no rule that only a regex on `\brm\b` could fire. An effect test
+//! likewise never holds on a call without an effect of its kind, unless a part of the call
+//! could not be read (then every effect test may hold): given the call's effects, a `Read`
+//! call decodes no test of what a call runs, sends or deletes; a `runs` test naming programs
+//! also needs a command running one of them (or a program only known at run time). `not` and
+//! the virtual `paths` field open the gate (they can hold with the field absent), as does a
+//! rule without `when`.
 //!
 //! The gate holds only for the payload the rules are evaluated against. A rule that can change
 //! that payload (a prompt rewrite, a command hook that rewrites the tool input) stops gating for
 //! the whole call, and so does a Codex code-mode call, whose inner calls are judged as payloads
 //! of their own.
 
+use std::cell::RefCell;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::effects::Effects;
+use crate::effects::{Effects, What};
 use crate::policy::{EffectKind, Field, Pred, Rule, Test};
+use crate::shell::operands::base;
 
-/// The payload fields a rule's `when` needs: it cannot hold unless the gate does.
+/// The payload fields a rule's `when` needs: it cannot hold unless the gate does. Fields are
+/// positions in the section's field table; texts are borrowed from the section's bytes, so
+/// reading the gates of a section allocates little.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub(super) enum Gate {
+pub(super) enum Gate<'a> {
     /// Nothing known: the rule may hold on any payload.
     Open,
     /// The field is present (resolves to a value that is not `null`).
-    Field(Field),
+    Field(u32),
     /// The call has an effect of this kind, or a part no lens could read.
     Effect(EffectKind),
+    /// The field's text (a string as it is, other JSON as its text) contains one of the
+    /// literals; compared in lower case when `fold` (the literals are stored lower-cased).
+    Text {
+        /// The field tested.
+        field: u32,
+        /// The literals, one of which the text holds.
+        #[serde(borrow)]
+        any: Vec<&'a str>,
+        /// Compare case-insensitively.
+        fold: bool,
+    },
+    /// The call runs one of these programs (base name or path as written), or a program
+    /// only known at run time, or has a part no lens could read.
+    Runs(#[serde(borrow)] Vec<&'a str>),
     /// Every gate holds.
-    All(Vec<Gate>),
+    All(#[serde(borrow)] Vec<Gate<'a>>),
     /// At least one gate holds.
-    Any(Vec<Gate>),
+    Any(#[serde(borrow)] Vec<Gate<'a>>),
 }
 
 /// A rule of a section, stored before its bytes: its position in the whole set, its gate,
 /// whether it can change the payload later rules see, and the length of its encoding.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub(super) struct StoredRule {
+pub(super) struct StoredRule<'a> {
     pub(super) ordinal: u32,
-    pub(super) gate: Gate,
+    #[serde(borrow)]
+    pub(super) gate: Gate<'a>,
     pub(super) changes_input: bool,
     pub(super) len: u32,
 }
 
-impl Gate {
-    /// The gate of a rule.
-    pub(super) fn of_rule(r: &Rule) -> Gate {
-        r.when.as_ref().map_or(Gate::Open, Gate::of_pred)
+/// The required literals of a regex list, `(literals, case-insensitive)`, or `None`: no
+/// literal is required.
+pub(super) type Literals<'a> = dyn Fn(&[String]) -> Option<(&'a [String], bool)> + 'a;
+
+impl<'a> Gate<'a> {
+    /// The gate of a rule; the fields it tests are added to `fields` (the section's table).
+    pub(super) fn of_rule(
+        r: &'a Rule,
+        literals: &Literals<'a>,
+        fields: &mut Vec<Field>,
+    ) -> Gate<'a> {
+        r.when
+            .as_ref()
+            .map_or(Gate::Open, |p| Gate::of_pred(p, literals, fields))
     }
 
-    fn of_pred(p: &Pred) -> Gate {
+    fn of_pred(p: &'a Pred, literals: &Literals<'a>, fields: &mut Vec<Field>) -> Gate<'a> {
         match p {
             Pred::Leaf(l) => {
                 if let Test::Effect(t) = &l.test {
+                    if t.kind == EffectKind::Run && !t.shell.programs.is_empty() {
+                        return Gate::Runs(t.shell.programs.iter().map(String::as_str).collect());
+                    }
                     return Gate::Effect(t.kind);
                 }
                 let reads_payload = l.field.name != "paths" && !l.field.pointers.is_empty();
-                if reads_payload {
-                    Gate::Field(l.field.clone())
-                } else {
-                    Gate::Open
+                if !reads_payload {
+                    return Gate::Open;
+                }
+                let field = match fields.iter().position(|f| *f == l.field) {
+                    Some(i) => i,
+                    None => {
+                        fields.push(l.field.clone());
+                        fields.len() - 1
+                    }
+                } as u32;
+                let text = |any: &'a [String], fold: bool| Gate::Text {
+                    field,
+                    any: any.iter().map(String::as_str).collect(),
+                    fold,
+                };
+                match &l.test {
+                    Test::Contains(cs) | Test::Prefix(cs) => text(cs, false),
+                    Test::Regex(ps) => match literals(ps) {
+                        Some((any, fold)) => text(any, fold),
+                        None => Gate::Field(field),
+                    },
+                    _ => Gate::Field(field),
                 }
             }
             Pred::All(k) => {
-                let mut gates: Vec<Gate> = k
+                let mut gates: Vec<Gate<'a>> = k
                     .iter()
-                    .map(Gate::of_pred)
+                    .map(|c| Gate::of_pred(c, literals, fields))
                     .filter(|g| *g != Gate::Open)
                     .collect();
                 match gates.len() {
@@ -79,7 +139,10 @@ impl Gate {
                 }
             }
             Pred::Any(k) => {
-                let mut gates: Vec<Gate> = k.iter().map(Gate::of_pred).collect();
+                let mut gates: Vec<Gate<'a>> = k
+                    .iter()
+                    .map(|c| Gate::of_pred(c, literals, fields))
+                    .collect();
                 if gates.is_empty() || gates.contains(&Gate::Open) {
                     Gate::Open
                 } else if gates.len() == 1 {
@@ -92,17 +155,97 @@ impl Gate {
         }
     }
 
-    /// Whether the rule may hold on `payload`, whose effects are `effects` (`None`: not
-    /// known, every effect gate opens).
-    pub(super) fn opens(&self, payload: &Value, effects: Option<&Effects>) -> bool {
+    /// Whether the rule may hold on the probe's call; `fields` is the section's field table
+    /// (a field outside it opens the gate).
+    pub(super) fn opens(&self, fields: &[Field], probe: &Probe<'_>) -> bool {
         match self {
             Gate::Open => true,
-            Gate::Field(f) => f.resolve(payload).is_some(),
-            Gate::Effect(kind) => {
-                effects.is_none_or(|fx| fx.of(*kind).next().is_some() || fx.unsure().is_some())
+            Gate::Field(i) => fields
+                .get(*i as usize)
+                .is_none_or(|f| f.resolve(probe.payload).is_some()),
+            Gate::Effect(kind) => probe
+                .effects
+                .is_none_or(|fx| fx.of(*kind).next().is_some() || fx.unsure().is_some()),
+            Gate::Text { field, any, fold } => fields
+                .get(*field as usize)
+                .is_none_or(|f| probe.text_holds(f, any, *fold)),
+            Gate::Runs(programs) => probe.effects.is_none_or(|fx| {
+                fx.unsure().is_some()
+                    || fx.of(EffectKind::Run).any(|e| match &e.what {
+                        What::Run(c) => {
+                            c.dynamic_program
+                                || programs
+                                    .iter()
+                                    .any(|p| *p == base(&c.program) || *p == c.program)
+                        }
+                        _ => true,
+                    })
+            }),
+            Gate::All(k) => k.iter().all(|g| g.opens(fields, probe)),
+            Gate::Any(k) => k.iter().any(|g| g.opens(fields, probe)),
+        }
+    }
+}
+
+/// The texts a call's field gates test, each made once per call: a field's JSON text when
+/// it is not a string, its lower-case form for case-insensitive literals.
+#[derive(Default)]
+struct Texts {
+    name: String,
+    json: Option<String>,
+    lower: Option<String>,
+}
+
+/// One call as its gates see it: the payload, its effects when known (`None`: every effect
+/// gate opens), and the field texts made so far.
+pub(super) struct Probe<'p> {
+    payload: &'p Value,
+    effects: Option<&'p Effects>,
+    texts: RefCell<Vec<Texts>>,
+}
+
+impl<'p> Probe<'p> {
+    /// A probe of `payload` with `effects`.
+    pub(super) fn new(payload: &'p Value, effects: Option<&'p Effects>) -> Probe<'p> {
+        Probe {
+            payload,
+            effects,
+            texts: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Whether field `f` is present and its text holds one of `any` (lower-cased first when
+    /// `fold`).
+    fn text_holds(&self, f: &Field, any: &[&str], fold: bool) -> bool {
+        let Some(v) = f.resolve(self.payload) else {
+            return false;
+        };
+        if let (Value::String(s), false) = (v, fold) {
+            return any.iter().any(|l| s.contains(l));
+        }
+        let mut texts = self.texts.borrow_mut();
+        let at = match texts.iter().position(|t| t.name == f.name) {
+            Some(i) => i,
+            None => {
+                texts.push(Texts {
+                    name: f.name.clone(),
+                    ..Texts::default()
+                });
+                texts.len() - 1
             }
-            Gate::All(k) => k.iter().all(|g| g.opens(payload, effects)),
-            Gate::Any(k) => k.iter().any(|g| g.opens(payload, effects)),
+        };
+        let Some(Texts { json, lower, .. }) = texts.get_mut(at) else {
+            return true;
+        };
+        let text: &str = match v {
+            Value::String(s) => s,
+            other => json.get_or_insert_with(|| other.to_string()),
+        };
+        if fold {
+            let lower = lower.get_or_insert_with(|| text.to_lowercase());
+            any.iter().any(|l| lower.contains(l))
+        } else {
+            any.iter().any(|l| text.contains(l))
         }
     }
 }
@@ -130,6 +273,33 @@ mod tests {
     use crate::policy::Scope;
     use serde_json::json;
 
+    /// A rule's gate and the fields it tests.
+    struct G {
+        gate: Gate<'static>,
+        fields: Vec<Field>,
+    }
+
+    impl G {
+        fn opens(&self, payload: &Value, effects: Option<&Effects>) -> bool {
+            self.gate.opens(&self.fields, &Probe::new(payload, effects))
+        }
+    }
+
+    /// A rule's gate, its regexes' literals derived as a snapshot build derives them (the
+    /// rule and the literals leaked: the gate borrows them).
+    fn gate(r: &Rule) -> G {
+        let r: &'static Rule = Box::leak(Box::new(r.clone()));
+        let literals = |ps: &[String]| {
+            crate::compile::literals::derive_required_literals(ps).map(|r| {
+                let any: &'static [String] = Box::leak(r.any.into_boxed_slice());
+                (any, r.fold)
+            })
+        };
+        let mut fields = Vec::new();
+        let gate = Gate::of_rule(r, &literals, &mut fields);
+        G { gate, fields }
+    }
+
     fn rule(body: &str) -> Rule {
         let text =
             format!("[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\n{body}\ndecision = \"deny\"\n");
@@ -149,44 +319,87 @@ mod tests {
         let read = json!({"tool_name": "Read", "tool_input": {"file_path": "/w/a.rs"}});
         let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
         let shell = rule("when.command = { program = \"rm\" }");
-        assert_eq!(
-            Gate::of_rule(&shell),
-            Gate::Field(Field::parse("command").unwrap())
-        );
-        assert!(!Gate::of_rule(&shell).opens(&read, None));
-        assert!(Gate::of_rule(&shell).opens(&bash, None));
+        assert_eq!(gate(&shell).gate, Gate::Field(0));
+        assert!(!gate(&shell).opens(&read, None));
+        assert!(gate(&shell).opens(&bash, None));
         // `any` of a field test and an effect test may hold without the field, when the call
         // reads something (or its effects are not known).
         let any = rule(
             "when.any = [{ command = { regex = 'rm' } }, { reads = { path_inside = [\"**/.env\"] } }]",
         );
-        assert!(matches!(Gate::of_rule(&any), Gate::Any(ref g) if g.len() == 2));
+        assert!(matches!(gate(&any).gate, Gate::Any(ref g) if g.len() == 2));
         let env = crate::ShellEnv {
             project: None,
             home: "/home/u".into(),
         };
         let reads = crate::effects::effects_of(&read, &env);
-        assert!(Gate::of_rule(&any).opens(&read, Some(&reads)));
-        assert!(Gate::of_rule(&any).opens(&read, None));
+        assert!(gate(&any).opens(&read, Some(&reads)));
+        assert!(gate(&any).opens(&read, None));
         let sends = rule("when.sends = { host_in = [\"example.com\"] }");
-        assert_eq!(Gate::of_rule(&sends), Gate::Effect(EffectKind::Send));
-        assert!(!Gate::of_rule(&sends).opens(&read, Some(&reads)));
+        assert_eq!(gate(&sends).gate, Gate::Effect(EffectKind::Send));
+        assert!(!gate(&sends).opens(&read, Some(&reads)));
         // A call with a part no lens could read opens every effect gate.
         let hidden = json!({"tool_name": "Bash", "tool_input": {"command": "eval \"$(cat x)\""}});
         let unsure = crate::effects::effects_of(&hidden, &env);
         assert!(unsure.unsure().is_some(), "{:?}", unsure.list);
-        assert!(Gate::of_rule(&sends).opens(&hidden, Some(&unsure)));
+        assert!(gate(&sends).opens(&hidden, Some(&unsure)));
         // `all` needs each of its field tests.
         let all = rule("when.command = { contains = \"rm\" }\nwhen.file_path = { glob = \"**\" }");
-        assert!(matches!(Gate::of_rule(&all), Gate::All(ref g) if g.len() == 2));
-        assert!(!Gate::of_rule(&all).opens(&read, None));
-        assert!(!Gate::of_rule(&all).opens(&bash, None));
+        assert!(matches!(gate(&all).gate, Gate::All(ref g) if g.len() == 2));
+        assert!(!gate(&all).opens(&read, None));
+        assert!(!gate(&all).opens(&bash, None));
         // A `null` value is absent; `paths` is read from every path the call touches.
-        assert!(!Gate::of_rule(&shell).opens(&json!({"tool_input": {"command": null}}), None));
+        assert!(!gate(&shell).opens(&json!({"tool_input": {"command": null}}), None));
         let paths = rule("when.paths = { path_inside = [\"/etc/**\"] }");
-        assert_eq!(Gate::of_rule(&paths), Gate::Open);
+        assert_eq!(gate(&paths).gate, Gate::Open);
         let not = rule("when.not = { command = { contains = \"ls\" } }");
-        assert_eq!(Gate::of_rule(&not), Gate::Open);
+        assert_eq!(gate(&not).gate, Gate::Open);
+    }
+
+    #[test]
+    fn a_text_test_needs_a_literal_and_a_runs_test_one_of_its_programs() {
+        let env = crate::ShellEnv {
+            project: None,
+            home: "/home/u".into(),
+        };
+        let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
+        let status = bash("git status");
+        let fx = crate::effects::effects_of(&status, &env);
+        // A regex needs one of its required literals (case-insensitively under `(?i)`).
+        let re = rule("when.command = { regex = '\\b(rm|shred)\\s+-' }");
+        assert!(matches!(gate(&re).gate, Gate::Text { fold: false, .. }));
+        assert!(!gate(&re).opens(&status, None));
+        assert!(gate(&re).opens(&bash("shred -u x"), None));
+        let folded = rule("when.command = { regex = '(?i)DROP\\s+TABLE' }");
+        assert!(gate(&folded).opens(&bash("psql -c 'drop table x'"), None));
+        assert!(!gate(&folded).opens(&status, None));
+        // A regex without a required literal needs its field only.
+        let bare = rule("when.command = { regex = '^.{400,}$' }");
+        assert!(matches!(gate(&bare).gate, Gate::Field(_)));
+        // `contains` and `prefix` need one of their texts; a non-string value is its JSON text.
+        let has = rule("when.tool_input = { contains = \"curl\" }");
+        assert!(!gate(&has).opens(&status, None));
+        assert!(gate(&has).opens(&bash("curl -d @x h"), None));
+        // `runs` with programs: one of them runs (base name or path), a program only known
+        // at run time, or a part of the call no lens read.
+        let rm = rule("when.runs = { program_any = [\"rm\", \"rmdir\"], flags_any = [\"-r\"] }");
+        assert_eq!(gate(&rm).gate, Gate::Runs(vec!["rm", "rmdir"]));
+        assert!(!gate(&rm).opens(&status, Some(&fx)));
+        assert!(gate(&rm).opens(&status, None));
+        for c in [
+            "/bin/rm -rf x",
+            "sudo rmdir d",
+            "$RM x",
+            "eval \"$(cat x)\"",
+        ] {
+            let fx = crate::effects::effects_of(&bash(c), &env);
+            assert!(gate(&rm).opens(&bash(c), Some(&fx)), "{c}");
+        }
+        // `any` of a closed text gate and a closed runs gate stays closed.
+        let any = rule(
+            "when.any = [{ runs = { program = \"rm\" } }, { command = { regex = '\\brm\\b' } }]",
+        );
+        assert!(!gate(&any).opens(&status, Some(&fx)));
     }
 
     #[test]
