@@ -28,7 +28,7 @@ impl Walk<'_> {
                 .then(|| Value::String(format!("{program} {line}")))
         });
         let v = prefixed.as_ref().unwrap_or(v);
-        crate::effects::shell::lens_value(self.tool, ptr, v, base, self.env, &mut inner);
+        crate::effects::dispatch::shell_value(self.tool, ptr, v, base, self.env, &mut inner);
         for mut e in inner.list {
             e.route.tool = self.tool.to_string();
             e.route.lens = Some(Lens::Mcp);
