@@ -75,7 +75,8 @@ use gate::{Gate, StoredRule};
 /// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
 ///    hash instead of SipHash.
 /// 8: a section stores each rule's gate before the rule's own bytes.
-const LOWERED_FORMAT: u32 = 8;
+/// 9: effect tests carry `earlier_fetch`.
+const LOWERED_FORMAT: u32 = 9;
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP08";
