@@ -242,6 +242,7 @@ impl Gen {
             grants,
             earlier_read_inside,
             earlier_read_outside,
+            earlier_fetch,
             by_pattern,
         } = t;
         let kind = variant(quote!(#p::policy::EffectKind), kind);
@@ -330,6 +331,7 @@ impl Gen {
             grants: #grants,
             earlier_read_inside: ::std::vec![#(#earlier_read_inside),*],
             earlier_read_outside: ::std::vec![#(#earlier_read_outside),*],
+            earlier_fetch: #earlier_fetch,
         })
     }
 

@@ -77,7 +77,8 @@ use gate::{Gate, Probe, StoredRule};
 /// 8: a section stores each rule's gate before the rule's own bytes.
 /// 9: gates on the literals of text tests and on the programs of `runs` tests, fields in a
 ///    table per section.
-const LOWERED_FORMAT: u32 = 9;
+/// 10: effect tests carry `earlier_fetch`.
+const LOWERED_FORMAT: u32 = 10;
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP09";

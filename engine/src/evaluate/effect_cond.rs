@@ -75,6 +75,10 @@ pub(crate) fn eval_effect(
     if !t.earlier_read_inside.is_empty() && !earlier_read(t, globs, cx) {
         return Judgement::No;
     }
+    // The same for a page taken in from the network earlier (prompt injection).
+    if t.earlier_fetch && !cx.memory.is_some_and(SessionMemory::has_fetched) {
+        return Judgement::No;
+    }
     let payload_cwd = cx.folders.project.as_deref();
     let lens_ok = |e: &Effect| {
         (t.lenses.is_empty() || t.lenses.iter().any(|l| l == lens_name(e.route.lens)))

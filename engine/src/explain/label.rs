@@ -138,6 +138,9 @@ fn effect_label(t: &EffectTest, cut: bool) -> String {
     if t.credential_in_url {
         parts.push("credential_in_url = true".into());
     }
+    if t.earlier_fetch {
+        parts.push("earlier_fetch = true".into());
+    }
     if parts.is_empty() {
         "(any)".into()
     } else {

@@ -8,13 +8,16 @@
 //! - files the agent **wrote** (absolute path; for files that can be run — scripts, shell
 //!   start-up files, Makefiles, `package.json`, … — their content, up to [`MAX_CONTENT`]);
 //! - **symlinks** it created (`ln -s TARGET LINK`);
-//! - paths it **read**.
+//! - paths it **read**;
+//! - pages it **fetched**: a reply from a host on the network handed to the agent by a web
+//!   or MCP tool (its text may carry instructions: prompt injection).
 //!
 //! In: the [`Effects`] of each call that was allowed or asked ([`entries_of`]). Out: a
 //! [`SessionMemory`] the lenses consult while a later call of the same session is judged:
 //! a script run by path is judged by its remembered content too (`effects::scripts`), a read
 //! through a remembered symlink is a read of its target (`through_links`), and
-//! `when.sends.earlier_read_inside` tests the remembered reads (taint).
+//! `when.sends.earlier_read_inside` tests the remembered reads and `earlier_fetch` the
+//! remembered pages (taint).
 //!
 //! The decision path takes the memory as an argument: a [`Request`] to [`Engine::decide`],
 //! [`Engine::concerns_in`] and [`effects_in`]. The entry points without it
@@ -39,7 +42,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::concern::Concern;
-use crate::effects::model::{BodySource, Effects, PathRef, Route, What};
+use crate::effects::model::{BodySource, Effects, IpClass, Lens, PathRef, Route, What};
 use crate::shell_env::ShellEnv;
 
 /// Largest content kept for one written file, in bytes (256 KiB: the bound of a script read
@@ -83,6 +86,13 @@ pub enum Entry {
     Read {
         /// The absolute path.
         path: String,
+    },
+    /// A page or another reply from a host on the network was handed to the agent by a web
+    /// tool (`WebFetch`, `WebSearch`) or an MCP tool that contacts a host: untrusted text in
+    /// the agent's context from now on.
+    Fetched {
+        /// The URL as written; empty when the call names none (a web search).
+        url: String,
     },
     /// A pre-tool call asked the person (recorded by the hook that answered `ask`).
     Asked {
@@ -318,6 +328,13 @@ impl SessionMemory {
         None
     }
 
+    /// Whether the session took in a page from the network ([`Entry::Fetched`]).
+    pub fn has_fetched(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| matches!(e, Entry::Fetched { .. }))
+    }
+
     /// The paths the session read, in order.
     pub fn reads(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().filter_map(|e| match e {
@@ -439,6 +456,12 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
                     push(Entry::Read { path: abs }, &mut out);
                 }
             }
+            What::Send(s) if fetches_page(s, &e.route) => push(
+                Entry::Fetched {
+                    url: s.url.clone().unwrap_or_default(),
+                },
+                &mut out,
+            ),
             What::Run(c) if c.basename() == "ln" && !c.dynamic_program => {
                 for (target, link) in symlinks(c) {
                     let cwd = c.cwd.as_deref();
@@ -489,6 +512,25 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// Whether a request hands the agent a page from the network: one of a web tool
+/// (`WebFetch`) or an MCP tool whose arguments name the URL (a browser, a fetch server), to a
+/// host that is not on this machine or its local network (a destination known only at run
+/// time counts). Left out: a shell request (its reply is mostly a file or a status) and a
+/// call of a named MCP service whose arguments name no URL (`mcp__github__get_pull_request`,
+/// `create_pull_request`: the project's own tracker, everyday work in issue-driven
+/// sessions).
+fn fetches_page(s: &crate::effects::Send, route: &Route) -> bool {
+    let named_url = match route.lens {
+        Some(Lens::Web) => true,
+        Some(Lens::Mcp) => route.command.is_none() && s.url.is_some(),
+        _ => false,
+    };
+    named_url
+        && s.endpoint
+            .as_ref()
+            .is_none_or(|ep| !matches!(ep.class(), IpClass::Loopback | IpClass::Private))
 }
 
 /// The symlinks an `ln` command creates, as (target, link) words; none unless `-s`.

@@ -509,3 +509,124 @@ fn a_request_body_read_through_a_remembered_symlink_names_its_target() {
         ["cfg/gcloud/credentials.db + /home/u/.config/gcloud/credentials.db"]
     );
 }
+
+#[test]
+fn a_page_handed_to_the_agent_is_remembered_as_fetched() {
+    let fetched = |url: &str| Entry::Fetched { url: url.into() };
+    // WebFetch and an MCP browser or fetch server hand the page to the agent.
+    assert_eq!(
+        remembered(
+            "WebFetch",
+            json!({"url": "https://blog.example.com/x", "prompt": "p"})
+        ),
+        vec![fetched("https://blog.example.com/x")]
+    );
+    assert_eq!(
+        remembered(
+            "mcp__playwright__browser_navigate",
+            json!({"url": "https://notes.example.net/setup"})
+        ),
+        vec![fetched("https://notes.example.net/setup")]
+    );
+    // A page of this machine or the local network is not untrusted text; a shell request's
+    // reply is not remembered.
+    for (tool, input) in [
+        (
+            "mcp__playwright__browser_navigate",
+            json!({"url": "http://localhost:5173/"}),
+        ),
+        (
+            "WebFetch",
+            json!({"url": "http://192.168.1.10/status", "prompt": "p"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "curl -s https://example.com/notes.txt"}),
+        ),
+    ] {
+        let got = remembered(tool, input);
+        assert!(
+            !got.iter().any(|e| matches!(e, Entry::Fetched { .. })),
+            "{tool}: {got:?}"
+        );
+    }
+    let m = SessionMemory::from_entries(vec![read("/nonexistent-sg/p/README.md")]);
+    assert!(!m.has_fetched());
+    let m = SessionMemory::from_entries(vec![fetched("https://blog.example.com/x")]);
+    assert!(m.has_fetched());
+}
+
+#[test]
+fn a_ci_write_after_a_fetched_page_is_tainted() {
+    use crate::{DecisionTable, Dialect, Engine, Request, Scope, Seam, Verdict, load_str};
+    let policy = load_str(
+        "[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n\
+         when.writes = { path_inside = [\"**/.github/workflows/**\"], earlier_fetch = true }\n\
+         decision = \"ask\"\n",
+        "taint.toml",
+        Scope::User,
+        0,
+    );
+    assert!(policy.diagnostics.is_empty(), "{:?}", policy.diagnostics);
+    let engine = Engine::new(DecisionTable::new(vec![policy]).with_env(env()));
+    let verdict = |entries: Vec<Entry>, path: &str| {
+        let memory = SessionMemory::from_entries(entries);
+        let payload = json!({"session_id": "s", "cwd": "/nonexistent-sg/p",
+            "hook_event_name": "PreToolUse", "tool_name": "Write",
+            "tool_input": {"file_path": path, "content": "on: push\n"}});
+        let req = Request::new(Seam::PreTool, &payload, Dialect::ClaudeCode).in_memory(&memory);
+        engine.decide(&req).outcome.verdict()
+    };
+    let page = || {
+        vec![Entry::Fetched {
+            url: "https://notes.example.net/x".into(),
+        }]
+    };
+    let workflow = "/nonexistent-sg/p/.github/workflows/ci.yml";
+    assert_eq!(verdict(page(), workflow), Verdict::Ask);
+    assert_eq!(verdict(Vec::new(), workflow), Verdict::Abstain);
+    assert_eq!(
+        verdict(page(), "/nonexistent-sg/p/src/lib.rs"),
+        Verdict::Abstain
+    );
+    // `false` tests nothing, and the key belongs to `writes` only.
+    for bad in [
+        "when.writes = { earlier_fetch = false }",
+        "when.deletes = { earlier_fetch = true }",
+    ] {
+        let p = load_str(
+            &format!("[[rule]]\nid = \"x\"\nseam = \"pre-tool\"\n{bad}\ndecision = \"ask\"\n"),
+            "bad.toml",
+            Scope::User,
+            0,
+        );
+        assert_eq!(p.diagnostics.len(), 1, "{bad}: {:?}", p.diagnostics);
+    }
+}
+
+#[test]
+fn a_named_service_api_read_is_not_a_fetched_page() {
+    // The MCP GitHub server's API: the call names no URL, the service table names the host
+    // (a request that reads, and one that posts text).
+    for (tool, input) in [
+        (
+            "mcp__github__get_pull_request",
+            json!({"owner": "o", "repo": "r", "pullNumber": 3}),
+        ),
+        (
+            "mcp__github__create_pull_request",
+            json!({"owner": "o", "repo": "r", "title": "t", "head": "f", "base": "main", "body": "b"}),
+        ),
+    ] {
+        let fx = call(tool, input);
+        assert!(
+            fx.of(crate::policy::EffectKind::Send).next().is_some(),
+            "{tool}: {fx:?}"
+        );
+        let got = entries_of(&fx, &env());
+        assert!(
+            !got.iter().any(|e| matches!(e, Entry::Fetched { .. })),
+            "{tool}: {got:?}"
+        );
+    }
+}

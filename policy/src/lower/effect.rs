@@ -35,6 +35,7 @@ const WRITE_KEYS: &[&str] = &[
     "path_outside",
     "append",
     "content_regex",
+    "earlier_fetch",
     "lens",
     "via",
 ];
@@ -153,18 +154,22 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 Some(b) => test.append = Some(b),
                 None => ok = false,
             },
-            "credential_in_url" | "runs_response" => match want_bool(ctx, val, &label) {
-                Some(true) if k == "runs_response" => test.runs_response = true,
-                Some(true) => test.credential_in_url = true,
-                Some(false) => {
-                    ctx.error(
-                        val.span(),
-                        format!("{label} = false tests nothing; remove it or use `not`"),
-                    );
-                    ok = false;
+            "credential_in_url" | "runs_response" | "earlier_fetch" => {
+                match want_bool(ctx, val, &label) {
+                    Some(true) if k == "runs_response" => test.runs_response = true,
+                    // The session took in a page from the network earlier (session memory): taint.
+                    Some(true) if k == "earlier_fetch" => test.earlier_fetch = true,
+                    Some(true) => test.credential_in_url = true,
+                    Some(false) => {
+                        ctx.error(
+                            val.span(),
+                            format!("{label} = false tests nothing; remove it or use `not`"),
+                        );
+                        ok = false;
+                    }
+                    None => ok = false,
                 }
-                None => ok = false,
-            },
+            }
             "content_regex" => {
                 let Some(items) = want_list_items(ctx, val, &label) else {
                     ok = false;

@@ -142,6 +142,7 @@ const DOCS: &[Doc] = &[
     ("effect", "runs_response", "`true`", "", "runs_response = true", "What comes back is piped into a shell or interpreter."),
     ("effect", "earlier_read_inside", "path spec or array", "", r#"earlier_read_inside = "@secret_paths""#, "The session read such a path in an earlier call (taint)."),
     ("effect", "earlier_read_outside", "path spec or array", "", r#"earlier_read_outside = "project""#, "The session read a path outside these in an earlier call."),
+    ("effect", "earlier_fetch", "`true`", "", "earlier_fetch = true", "The session took in a web page or another network reply through a hook tool (WebFetch, MCP) in an earlier call (taint)."),
     ("effect", "target", "array of globs", "", r#"target = ["1", "init"]"#, "The process, process name or service signalled."),
     ("effect", "by_pattern", "boolean", "`false`", "by_pattern = true", "Signals only: a computed target (`kill $(pgrep -f x)`, `xargs kill`) is judged by the patterns that chose it."),
     ("effect", "manager", "array of strings", "", r#"manager = ["pip", "npm"]"#, "The package manager."),

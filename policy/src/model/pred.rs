@@ -224,6 +224,13 @@ pub struct EffectTest {
     /// only outside these (path specs: the exceptions of a secret list).
     #[serde(default)]
     pub earlier_read_outside: Vec<PathSpec>,
+    /// `earlier_fetch = true`: the session took in a page or another reply from a host on the
+    /// network through a tool that hands it to the agent (`WebFetch`, an MCP tool that
+    /// contacts a host) in an earlier call: its text may carry instructions the
+    /// agent follows (prompt injection), so this call may be one of them. Taint from the
+    /// session memory.
+    #[serde(default)]
+    pub earlier_fetch: bool,
 }
 
 impl EffectTest {
@@ -261,6 +268,7 @@ impl EffectTest {
             grants: Vec::new(),
             earlier_read_inside: Vec::new(),
             earlier_read_outside: Vec::new(),
+            earlier_fetch: false,
         }
     }
 
