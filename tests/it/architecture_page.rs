@@ -1,10 +1,10 @@
 //! The architecture page (`docs/src/architecture.md`) matches the folders.
 //!
 //! In: the page's text and the workspace's folders. Out: a failure naming every path the page
-//! writes that does not exist (a path starting at a workspace folder, `engine/src/effects/dispatch.rs`,
-//! with any `::item` after it left off), and every folder or module directly under
-//! `engine/src/`, `policy/src/` and `src/` the page does not name (as `engine/src/x.rs` or
-//! `engine/src/x/`).
+//! writes that does not exist (a path starting at a workspace folder,
+//! `engine/src/effects/dispatch.rs`, with any `::item` after it left off), and every folder or
+//! module directly under `engine/src/`, `policy/src/` and `src/` the page does not name (as
+//! `engine/src/x.rs` or `engine/src/x/`).
 
 use std::collections::BTreeSet;
 
@@ -19,12 +19,16 @@ const PAGE: &str = "docs/src/architecture.md";
 const ROOTS: [&str; 3] = ["engine/src", "policy/src", "src"];
 
 /// The workspace folders a path on the page may start at.
-const TOP: &str = "engine|policy|src|macros|lib|client|tests|docs|scripts|benches|fuzz|policies|data";
+const TOP: &str =
+    "engine|policy|src|macros|lib|client|tests|docs|scripts|benches|fuzz|policies|data";
 
 /// The paths the page writes: a workspace folder, a slash, then path characters, not inside a
 /// longer path; `::item` and trailing punctuation left off.
 fn paths_on(page: &str) -> BTreeSet<String> {
-    let re = Regex::new(&format!(r"(^|[^A-Za-z0-9_./-])((?:{TOP})/[A-Za-z0-9_./-]*)")).unwrap();
+    let re = Regex::new(&format!(
+        r"(^|[^A-Za-z0-9_./-])((?:{TOP})/[A-Za-z0-9_./-]*)"
+    ))
+    .unwrap();
     re.captures_iter(page)
         .map(|c| {
             let p = &c[2];
