@@ -82,7 +82,13 @@ impl Setup {
         }
         let child = c.spawn().unwrap();
         let started = Instant::now();
-        while self.socket().is_none() {
+        // Listening, not only bound: the socket file appears at `bind`, before `listen` and
+        // the server's mark (a test that stops the server right then would see no server).
+        while self.socket().is_none()
+            || !std::fs::read_to_string(self.log())
+                .unwrap_or_default()
+                .contains("listening on")
+        {
             assert!(
                 started.elapsed() < Duration::from_secs(60),
                 "no socket; log: {}",
