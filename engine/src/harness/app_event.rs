@@ -14,7 +14,8 @@ use super::contain::{CatchUnwind, contained, panic_message};
 use super::handler::Handler;
 use tokio_util::sync::CancellationToken;
 
-use super::{BoxFuture, Cleanup, HandlerFailure, HookContext, RegistrationId};
+use super::model::{Cleanup, EventSlot, HookContext, List, RegistrationId};
+use super::{BoxFuture, HandlerFailure};
 
 /// An application's own event (agent-harness seed: `HookEvent<TType, TResult>`), usually
 /// written with `#[derive(Event)]`.
@@ -317,16 +318,6 @@ impl fmt::Debug for RegistrationOptions {
             .finish()
     }
 }
-
-/// The handlers of one event type, type-erased (`Vec<EventHandler<E>>`, shared by the
-/// snapshots that have it), with the fns that add and remove one (each builds a new list).
-#[derive(Clone)]
-pub(super) struct EventSlot {
-    pub(super) list: Arc<dyn Any + Send + Sync>,
-    pub(super) remove: fn(&(dyn Any + Send + Sync), RegistrationId) -> Option<(List, String)>,
-}
-
-pub(super) type List = Arc<dyn Any + Send + Sync>;
 
 impl EventSlot {
     /// Remove the handler registered as `id`; its name, when it was here.

@@ -19,29 +19,12 @@ use std::sync::{Arc, RwLock};
 
 use tokio_util::sync::CancellationToken;
 
-use super::registry::Registry;
+use super::model::{AppValue, Deferred, HookContext, Registry};
 use super::{CallId, Injected};
 
 tokio::task_local! {
     static CURRENT: HookContext;
 }
-
-/// What a handler gets besides its event: the run's cancellation signal and the
-/// application's context object.
-#[derive(Clone)]
-pub struct HookContext {
-    signal: CancellationToken,
-    app: Option<AppValue>,
-    parent: Option<CallId>,
-    /// The deferred contexts of the call whose tool is running.
-    deferred: Option<Deferred>,
-    /// The handlers of the run: the snapshot taken when it started (registrations made
-    /// meanwhile do not change a run under way).
-    registry: Option<Arc<Registry>>,
-}
-
-/// Contexts deferred by a running tool and its nested calls.
-pub(super) type Deferred = Arc<std::sync::Mutex<Vec<Injected>>>;
 
 impl fmt::Debug for HookContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -211,13 +194,6 @@ impl HookContext {
     pub(super) async fn scope<F: Future>(self, f: F) -> F::Output {
         CURRENT.scope(self, f).await
     }
-}
-
-/// The application's context object and the name of its type.
-#[derive(Clone)]
-pub(super) struct AppValue {
-    value: Arc<dyn Any + Send + Sync>,
-    type_name: &'static str,
 }
 
 /// Why [`HookContext::state`] has no `T`.

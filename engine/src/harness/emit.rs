@@ -3,7 +3,8 @@
 //!
 //! In: an [`Event`] and its handlers. Out: the reducer's decision, if any.
 
-use super::app_event::{Event, EventFn, EventHandler, EventSlot, remove_typed};
+use super::app_event::{Event, EventFn, EventHandler, remove_typed};
+use super::model::EventSlot;
 use super::registry::CleanupSlot;
 use super::{Cleanup, Harness, HookContext, RegisterError, RegistrationId};
 use std::any::TypeId;

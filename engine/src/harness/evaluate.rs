@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use super::handler::{Stored, invoke};
+use super::handler::invoke;
+use super::model::Stored;
 use super::run::push_contexts;
 use super::table::TablePart;
 use super::tool::revalue;

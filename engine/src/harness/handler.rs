@@ -10,24 +10,13 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::contain::{CatchUnwind, contained, panic_message};
-use super::{BoxFuture, HookContext, SeamEvent, ToolCall, ToolExecution, ToolOutput};
+use super::model::{Dyn, HandlerError, HookContext, Reply, Stored};
+use super::{BoxFuture, SeamEvent, ToolCall, ToolExecution, ToolOutput};
 use crate::decision::{
     ContinuationDecision, GuardDeny, PermissionDecision, PostToolDecision, PreToolDecision,
     PromptDecision,
 };
 use crate::seam::Seam;
-
-/// A handler's error (its `Err` text or panic message).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HandlerError(pub String);
-
-/// What a handler returned: at once (sync fn) or later (async fn).
-pub enum Reply<'a, T> {
-    /// A sync handler's value.
-    Ready(Result<T, HandlerError>),
-    /// An async handler's future.
-    Pending(BoxFuture<'a, Result<T, HandlerError>>),
-}
 
 impl<T> fmt::Debug for Reply<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -158,25 +147,6 @@ impl HandlerFn {
             ),
         }
     }
-}
-
-/// A stored handler: `#[hook]` fns and closures registered with
-/// [`Harness::on`](super::Harness::on) alike, each called with the run's [`HookContext`].
-pub(super) type Dyn<I, O> =
-    std::sync::Arc<dyn for<'a> Fn(&'a I, &'a HookContext) -> Reply<'a, O> + Send + Sync>;
-
-/// A registered handler of one kind (what [`HandlerFn`] and `on` closures become).
-#[derive(Clone)]
-pub(super) enum Stored {
-    PreTool(Dyn<ToolCall, Option<PreToolDecision>>),
-    Guard(Dyn<ToolCall, Option<GuardDeny>>),
-    Permission(Dyn<ToolCall, Option<PermissionDecision>>),
-    PostTool(Dyn<ToolOutput, Option<PostToolDecision>>),
-    Prompt(Dyn<SeamEvent, Option<PromptDecision>>),
-    Context(Dyn<SeamEvent, Option<String>>),
-    Continuation(Dyn<SeamEvent, Option<ContinuationDecision>>),
-    Observe(Dyn<SeamEvent, ()>),
-    ToolResult(Dyn<ToolExecution, ()>),
 }
 
 impl Stored {

@@ -13,9 +13,10 @@ pub use crate::policy;
 pub use crate::seam::Seam;
 pub use serde_json;
 
-use super::context::HookContext;
 use super::event::ToolExecution;
-use super::handler::{HandlerError, IntoReply, Reply};
+use super::handler::IntoReply;
+use super::model::HookContext;
+use super::model::{HandlerError, Reply};
 use super::types::BoxFuture;
 use std::future::Future;
 

@@ -114,6 +114,9 @@
 //!
 //! ## Layout
 //!
+//! * `model`: the types that refer to one another ([`HookContext`], the registry and its
+//!   entries, stored handlers, [`Reply`], application-event slots), definitions only; their
+//!   `impl`s live in `context`, `handler`, `registry` and `app_event`, which import `model`;
 //! * `table`: policy tables and how the harness evaluates them; `recheck`: the tables
 //!   judging a value handlers rewrote;
 //! * `event`: what handlers see ([`ToolCall`], [`SeamEvent`], [`ToolOutput`],
@@ -147,6 +150,7 @@ mod emit;
 mod evaluate;
 mod event;
 mod handler;
+mod model;
 mod on;
 mod pipeline;
 mod recheck;
@@ -175,21 +179,18 @@ pub use app_event::{
 pub use approval::{Approval, Approver};
 pub use batch::{Batch, BatchOutcome, Injector, TranscriptEntry};
 pub use call_builder::ToolCallBuilder;
-pub use context::{ContextError, HookContext};
+pub use context::ContextError;
 pub use event::{
     CallId, ExecError, HandlerFailure, Injected, SeamEvent, ToolCall, ToolExecution, ToolOutput,
     ToolResult,
 };
 pub use handler::{AsyncClosure, Closure, Handler};
-pub use handler::{
-    HandlerError, HandlerFn, HookDescriptor, IntoReply, Provenance, Registered, Reply,
-};
+pub use handler::{HandlerFn, HookDescriptor, IntoReply, Provenance, Registered};
+pub use model::{Cleanup, HandlerError, HookContext, RegistrationId, Reply};
 #[doc(hidden)]
 pub use on::Reg;
 pub use on::{Target, at};
-pub use registry::{
-    Cleanup, CleanupError, CleanupErrors, RegisterError, Registration, RegistrationId,
-};
+pub use registry::{CleanupError, CleanupErrors, RegisterError, Registration};
 pub use run::{Evaluated, Harness};
 pub use seam_events::{NoticeEvent, PromptEvent, SeamInput, StartEvent, StopEvent, takes};
 pub use seams::Signalled;

@@ -25,7 +25,8 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::handler::{AsyncClosure, Handler, Stored};
+use super::handler::{AsyncClosure, Handler};
+use super::model::Stored;
 use super::registry::Install;
 use super::{
     BoxFuture, CleanupError, Event, Harness, HookContext, RegisterError, Registration,

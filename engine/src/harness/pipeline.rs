@@ -14,9 +14,8 @@ use serde_json::Value;
 
 use super::approval;
 use super::contain::{CatchUnwind, contained};
-use super::context::Deferred;
-use super::handler::Stored;
 use super::handler::observe;
+use super::model::{Deferred, Stored};
 use super::tool::revalue;
 use super::{
     ExecError, Harness, HookContext, Injected, Next, Tool, ToolCall, ToolExecution, ToolOutput,

@@ -6,11 +6,8 @@
 //! [`CleanupError`]s.
 
 use super::contain::catch_cleanup;
-use super::handler::Stored;
-use super::registry::{
-    Cleanup, CleanupError, CleanupErrors, CleanupSlot, Entry, Install, RegisterError,
-    RegistrationId, Registry, SubjectMatcher,
-};
+use super::model::{Cleanup, Entry, RegistrationId, Registry, Stored, SubjectMatcher};
+use super::registry::{CleanupError, CleanupErrors, CleanupSlot, Install, RegisterError};
 use super::{Harness, HookDescriptor};
 use crate::matcher::{Matcher, MatcherMode};
 use crate::policy::{Scope, Source};

@@ -14,19 +14,15 @@
 //! started, and a handler unregistered meanwhile still finishes for it. Its cleanup runs
 //! when it is unregistered (it may run while such a call is still under way).
 
-use std::any::TypeId;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 
-use super::app_event::EventSlot;
-
 use super::HandlerFailure;
 use super::contain::{contained, panic_message};
-use super::handler::Stored;
+use super::model::{Cleanup, Entry, RegistrationId, Registry, Stored, SubjectMatcher};
 
 use crate::decision::{Contribution, Verdict};
-use crate::policy::Source;
 use crate::seam::Seam;
 
 /// Why a registration was refused.
@@ -71,10 +67,6 @@ pub struct CleanupError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{} cleanup(s) failed: {}", .0.len(), .0.iter().map(|e| format!("`{}`: {}", e.name, e.message)).collect::<Vec<_>>().join("; "))]
 pub struct CleanupErrors(pub Vec<CleanupError>);
-
-/// Identity of one registration (for [`Harness::unregister`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RegistrationId(u64);
 
 /// The handle [`Harness::on`](super::Harness::on) returns: unregisters its registration
 /// without the harness at hand ([`Registration::unregister`]).
@@ -121,20 +113,6 @@ impl From<Registration> for RegistrationId {
     fn from(r: Registration) -> RegistrationId {
         r.id
     }
-}
-
-/// Every handler of a harness at one moment; immutable once published (a change builds the
-/// next one, [`Registrations::update`]).
-#[derive(Clone)]
-pub(super) struct Registry {
-    /// Hooks per seam (by [`Seam::index`]).
-    pub(super) hooks: Vec<Vec<Arc<Entry>>>,
-    pub(super) guards: Vec<Arc<Entry>>,
-    pub(super) observers: Vec<Arc<Entry>>,
-    /// Application-event handlers per event type.
-    pub(super) events: HashMap<TypeId, EventSlot>,
-    /// Names of every live registration (unique across all registration paths).
-    pub(super) names: HashSet<String>,
 }
 
 impl Registry {
@@ -283,16 +261,6 @@ impl Registrations {
     }
 }
 
-/// A cleanup given at registration time.
-pub type Cleanup = Box<dyn FnOnce() -> Result<(), String> + Send>;
-
-/// A handler's matcher on the seam's subject (tool name, source, …).
-pub(super) enum SubjectMatcher {
-    All,
-    Exact(Vec<String>),
-    Regex(regex::Regex),
-}
-
 impl SubjectMatcher {
     fn matches(&self, subject: &str) -> bool {
         match self {
@@ -301,17 +269,6 @@ impl SubjectMatcher {
             SubjectMatcher::Regex(r) => r.is_match(subject),
         }
     }
-}
-
-/// One live handler registration.
-pub(super) struct Entry {
-    pub(super) id: RegistrationId,
-    pub(super) rule: String,
-    /// `module (file:line)`, or the `source` given to [`Harness::on`].
-    pub(super) provenance: String,
-    pub(super) source: Source,
-    pub(super) matcher: SubjectMatcher,
-    pub(super) handler: Stored,
 }
 
 impl Entry {

@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 
-use super::context::{AppContext, HookContext};
-use super::registry::{Entry, Registrations, Registry};
+use super::context::AppContext;
+use super::model::{Entry, HookContext, Registry};
+use super::registry::Registrations;
 use super::state::{Detached, Records, Turns};
 use super::{Approver, HandlerFailure, TableRef, Wrapper};
 use crate::decision::{Attributed, Contribution, HookRun, Outcome, Verdict, merge};
