@@ -26,7 +26,7 @@ use seamguard_engine::{
     Scope, Seam, Verdict, audit, encode_for,
 };
 
-use super::HookDialectArg;
+use super::args::HookDialectArg;
 use super::hook_input::{self, Decoded, Undecoded};
 use crate::discover;
 use crate::session_memory::Session;

@@ -143,7 +143,7 @@ pub(crate) struct Args {
     session: Option<String>,
     /// Only this agent.
     #[arg(long, value_enum)]
-    agent: Option<super::HookDialectArg>,
+    agent: Option<super::args::HookDialectArg>,
     /// Only decisions newer than this (`90s`, `15m`, `2h`, `3d`).
     #[arg(long, value_name = "AGE")]
     since: Option<String>,
@@ -159,7 +159,7 @@ pub(crate) struct Args {
     audit_log: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: super::Format,
+    format: super::args::Format,
 }
 
 /// `90s`, `15m`, `2h`, `3d` in milliseconds.
@@ -418,7 +418,7 @@ pub(super) fn run(a: &Args) -> std::process::ExitCode {
     if a.counts {
         let c = counts(&recs);
         match fmt {
-            super::Format::Text => {
+            super::args::Format::Text => {
                 for (rule, per) in &c {
                     let n: usize = per.iter().map(|(_, n)| n).sum();
                     let parts: Vec<String> = per.iter().map(|(v, n)| format!("{v} {n}")).collect();
@@ -444,7 +444,7 @@ pub(super) fn run(a: &Args) -> std::process::ExitCode {
                         Value::Object(m)
                     })
                     .collect();
-                if fmt == super::Format::Json {
+                if fmt == super::args::Format::Json {
                     out = serde_json::to_string_pretty(&rows).unwrap_or_default() + "\n";
                 } else {
                     for r in rows {
@@ -456,7 +456,7 @@ pub(super) fn run(a: &Args) -> std::process::ExitCode {
     } else {
         let shown = &recs[recs.len().saturating_sub(a.last)..];
         match fmt {
-            super::Format::Text => {
+            super::args::Format::Text => {
                 if a.observed {
                     let n = |v: &str| recs.iter().filter(|r| field(r, "decision") == v).count();
                     out.push_str(&format!(
@@ -475,10 +475,10 @@ pub(super) fn run(a: &Args) -> std::process::ExitCode {
                     out.push_str(&format!("no decision in {} matches\n", path.display()));
                 }
             }
-            super::Format::Json => {
+            super::args::Format::Json => {
                 out = serde_json::to_string_pretty(shown).unwrap_or_default() + "\n";
             }
-            super::Format::Jsonl => {
+            super::args::Format::Jsonl => {
                 for r in shown {
                     out.push_str(&format!("{r}\n"));
                 }

@@ -8,11 +8,10 @@
 
 use std::process::ExitCode;
 
-use clap::{Subcommand, ValueEnum};
-
-use seamguard_engine::Dialect;
+use clap::Subcommand;
 
 mod allow;
+mod args;
 mod check;
 mod docs;
 mod explain;
@@ -85,54 +84,4 @@ impl Command {
             Command::Docs(a) => docs::run(a),
         }
     }
-}
-
-/// `--dialect` / `--agent`: a host protocol.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum DialectArg {
-    #[value(name = "claude-code", alias = "claude")]
-    ClaudeCode,
-    Codex,
-}
-
-impl From<DialectArg> for Dialect {
-    fn from(d: DialectArg) -> Dialect {
-        match d {
-            DialectArg::ClaudeCode => Dialect::ClaudeCode,
-            DialectArg::Codex => Dialect::Codex,
-        }
-    }
-}
-
-/// `hook --dialect`: the host protocol a payload is read and answered in.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum HookDialectArg {
-    #[value(name = "claude-code", alias = "claude")]
-    ClaudeCode,
-    Codex,
-    #[value(name = "gemini-cli", alias = "gemini")]
-    GeminiCli,
-    Cursor,
-    #[value(name = "copilot-cli", alias = "copilot")]
-    CopilotCli,
-}
-
-impl From<HookDialectArg> for Dialect {
-    fn from(d: HookDialectArg) -> Dialect {
-        match d {
-            HookDialectArg::ClaudeCode => Dialect::ClaudeCode,
-            HookDialectArg::Codex => Dialect::Codex,
-            HookDialectArg::GeminiCli => Dialect::GeminiCli,
-            HookDialectArg::Cursor => Dialect::Cursor,
-            HookDialectArg::CopilotCli => Dialect::CopilotCli,
-        }
-    }
-}
-
-/// `--format` of the report commands.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
-enum Format {
-    Text,
-    Json,
-    Jsonl,
 }

@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use seamguard_engine::{Dialect, LoadOptions, LoadedPolicy, Severity};
 
-use super::Format;
+use super::args::Format;
 use crate::discover::{self, PolicySource};
 use crate::init::inspect;
 use crate::{library, lint};
