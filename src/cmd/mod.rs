@@ -21,7 +21,6 @@ mod hook_input;
 mod import;
 mod init;
 mod log;
-pub(crate) use log::log_subject;
 mod replay;
 mod serve;
 mod status;
