@@ -14,6 +14,7 @@ mod allow;
 mod args;
 mod check;
 mod docs;
+pub(crate) use docs::Root;
 mod explain;
 mod grants;
 mod hook;
@@ -63,8 +64,8 @@ pub(crate) enum Command {
 }
 
 impl Command {
-    /// Run the subcommand.
-    pub(crate) fn run(self) -> ExitCode {
+    /// Run the subcommand; `root` is the whole command line, for `docs`.
+    pub(crate) fn run(self, root: Root) -> ExitCode {
         match self {
             Command::Hook(a) => hook::run(a),
             Command::Trust(a) => trust::run(&a),
@@ -80,7 +81,7 @@ impl Command {
             Command::Status(a) => status::run(&a),
             Command::Log(a) => log::run(&a),
             Command::Serve(a) => serve::run(a),
-            Command::Docs(a) => docs::run(a),
+            Command::Docs(a) => docs::run(a, root),
         }
     }
 }
