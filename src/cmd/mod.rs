@@ -24,6 +24,7 @@ mod init;
 mod log;
 mod replay;
 mod serve;
+mod serve_client;
 mod status;
 mod test;
 mod trust;
