@@ -2,9 +2,10 @@
 //! compiled, so a hook call does not pay for loading and compiling in a new process.
 //!
 //! **Started on first use.** The hook command (`seamguard-hook`, or `seamguard hook`) asks the
-//! server of its route first ([`super::serve_client::ask`]); when none runs, it judges the call in its own process
-//! and starts one in the background: `seamguard serve --daemon` with the same hook arguments,
-//! in the same folder and environment, so the server's route is the caller's by construction.
+//! server of its route first ([`super::serve_client::ask`]); when none runs, it judges the call
+//! in its own process and starts one in the background: `seamguard serve --daemon` with the
+//! same hook arguments, in the same folder and environment, so the server's route is the
+//! caller's by construction.
 //! `--daemon` leaves the host's process group and session (the hook's group may be killed by
 //! the host; the server is not in it), writes nothing to the standard streams, and exits at
 //! once when another server holds the route's lock (`r-<route>.lock`: one server per route).
