@@ -347,7 +347,7 @@ pub(crate) fn annotate(
         // Secrets masked as in the rest of the record (`audit::redact_text`).
         let subject = full_subject(payload).map(|s| {
             let (masked, _) = seamguard_engine::audit::redact_text(s);
-            crate::cmd::log_subject(&masked, reason, SUBJECT_CHARS)
+            crate::report::log_subject(&masked, reason, SUBJECT_CHARS)
         });
         last.insert("subject".into(), subject.map_or(Value::Null, Value::String));
     }

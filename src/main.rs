@@ -7,7 +7,7 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 mod approvals;
 mod cmd;
@@ -37,5 +37,8 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    Cli::parse().command.run()
+    Cli::parse().command.run(cmd::Root {
+        command: Cli::command,
+        parse: |argv| Cli::try_parse_from(argv).map(drop),
+    })
 }

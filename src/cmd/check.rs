@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use seamguard_engine::{DecisionTable, LoadedPolicy, PolicyError, Seam, Severity};
 
-use super::Format;
+use super::args::Format;
 use crate::discover;
 use crate::report::{exit_code, print_diagnostics};
 

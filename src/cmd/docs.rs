@@ -13,12 +13,22 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Arg, CommandFactory};
+use clap::Arg;
 use serde_json::Value;
 
 use seamguard_engine::{LoadOptions, LoadedPolicy, PolicyTest, RuleKind, Scope, load_str_with};
 
 use crate::library::{self, PolicyFile};
+
+/// The whole command line, handed down by `main`: its clap definition and a parse that runs
+/// nothing (the pages describe it; `docs args` checks command lines against it).
+#[derive(Clone, Copy)]
+pub(crate) struct Root {
+    /// The clap command of `seamguard`, every subcommand in it.
+    pub(crate) command: fn() -> clap::Command,
+    /// Parse `seamguard ARGS…` (the program name first) and run nothing.
+    pub(crate) parse: fn(Vec<String>) -> Result<(), clap::Error>,
+}
 
 /// Generate or check the book's reference pages (for the project's own tests and CI).
 #[derive(clap::Args, Debug)]
@@ -50,12 +60,12 @@ enum What {
 }
 
 /// Run `seamguard docs`.
-pub(super) fn run(a: Args) -> ExitCode {
+pub(super) fn run(a: Args, root: Root) -> ExitCode {
     match a.what {
-        What::Gen { dir, man, check } => generate(&dir, man.as_deref(), check),
+        What::Gen { dir, man, check } => generate(root, &dir, man.as_deref(), check),
         What::Args { args } => {
             let argv = std::iter::once("seamguard".to_string()).chain(args);
-            match <crate::Cli as clap::Parser>::try_parse_from(argv) {
+            match (root.parse)(argv.collect()) {
                 Ok(_) => ExitCode::SUCCESS,
                 // `seamguard --version`, `seamguard try --help`: valid command lines.
                 Err(e)
@@ -77,9 +87,9 @@ pub(super) fn run(a: Args) -> ExitCode {
 }
 
 /// The generated pages: (file name, text).
-pub(crate) fn pages() -> Result<Vec<(String, String)>, String> {
+pub(crate) fn pages(root: Root) -> Result<Vec<(String, String)>, String> {
     Ok(vec![
-        ("cli.md".into(), cli_page()),
+        ("cli.md".into(), cli_page(root)),
         ("rules.md".into(), rules_page()),
         ("policy-keys.md".into(), keys_page()?),
         ("programs.md".into(), programs_page()),
@@ -87,8 +97,8 @@ pub(crate) fn pages() -> Result<Vec<(String, String)>, String> {
 }
 
 /// The man pages: `seamguard.1` and `seamguard-SUB.1` for every visible subcommand.
-fn man_pages() -> Result<Vec<(String, String)>, String> {
-    let mut root = crate::Cli::command();
+fn man_pages(root: Root) -> Result<Vec<(String, String)>, String> {
+    let mut root = (root.command)();
     root.build();
     let mut out = Vec::new();
     let render = |cmd: clap::Command, name: &str| -> Result<(String, String), String> {
@@ -112,14 +122,19 @@ fn man_pages() -> Result<Vec<(String, String)>, String> {
 }
 
 /// Write (or with `check`, compare) every page in `dir`, and the man pages in `man`.
-fn generate(dir: &std::path::Path, man: Option<&std::path::Path>, check: bool) -> ExitCode {
+fn generate(
+    root: Root,
+    dir: &std::path::Path,
+    man: Option<&std::path::Path>,
+    check: bool,
+) -> ExitCode {
     let mut stale = Vec::new();
     let mut files: Vec<(PathBuf, String)> = Vec::new();
-    let made = pages().and_then(|p| {
+    let made = pages(root).and_then(|p| {
         let mut all: Vec<(PathBuf, String)> =
             p.into_iter().map(|(n, t)| (dir.join(n), t)).collect();
         if let Some(m) = man {
-            all.extend(man_pages()?.into_iter().map(|(n, t)| (m.join(n), t)));
+            all.extend(man_pages(root)?.into_iter().map(|(n, t)| (m.join(n), t)));
         }
         Ok(all)
     });
@@ -355,8 +370,8 @@ fn prose(text: &str) -> String {
 // The command line
 
 /// `cli.md`: every visible subcommand of `seamguard`.
-fn cli_page() -> String {
-    let mut root = crate::Cli::command();
+fn cli_page(root: Root) -> String {
+    let mut root = (root.command)();
     root.build();
     let mut out = String::from(GENERATED);
     out.push_str("# Command line\n\n");

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{DialectArg, Format};
+use super::args::{DialectArg, Format};
 use crate::explain;
 
 /// Explain one event: the rules of its seam that fired, were unsure or came close (`--all`:

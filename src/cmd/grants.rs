@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use serde_json::json;
 
-use super::Format;
+use super::args::Format;
 use crate::grants::{self, Grant};
 
 /// List or revoke the grants that lift asks (see `seamguard allow`).

@@ -26,7 +26,7 @@ use seamguard_engine::{
     Scope, Seam, Verdict, audit, encode_for,
 };
 
-use super::HookDialectArg;
+use super::args::HookDialectArg;
 use super::hook_input::{self, Decoded, Undecoded};
 use crate::discover;
 use crate::session_memory::Session;
@@ -121,12 +121,12 @@ pub(super) fn run(o: Args) -> ExitCode {
         return answer(&refusals.refuse(seam, fallback_dialect, &why, None));
     }
     // A resident server (`seamguard serve`) of the same policies answers, if one does.
-    if let Some(code) = super::serve::ask(&o, &raw.bytes) {
+    if let Some(code) = super::serve_client::ask(o.servable(), &raw.bytes) {
         return code;
     }
     let code = respond(&o, &raw.bytes, raw.total, &mut refusals, None, &mut answer);
     // No server ran for this call's route: start one for the next calls.
-    super::serve::start_if_missing(&o);
+    super::serve_client::start_if_missing(o.servable());
     code
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use seamguard_engine::Dialect;
 use seamguard_engine::import::{guess_dialect, import_config, plugin_root_of};
 
-use super::DialectArg;
+use super::args::DialectArg;
 use crate::report::exit_code;
 
 /// Turn Claude Code / Codex hook configurations into a seamguard policy file.

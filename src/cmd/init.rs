@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::HookDialectArg;
+use super::args::HookDialectArg;
 use crate::init::{self, Profile};
 
 /// Write a policy profile into .seamguard/ and hook seamguard into an agent.

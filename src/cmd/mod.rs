@@ -8,13 +8,13 @@
 
 use std::process::ExitCode;
 
-use clap::{Subcommand, ValueEnum};
-
-use seamguard_engine::Dialect;
+use clap::Subcommand;
 
 mod allow;
+mod args;
 mod check;
 mod docs;
+pub(crate) use docs::Root;
 mod explain;
 mod grants;
 mod hook;
@@ -22,9 +22,9 @@ mod hook_input;
 mod import;
 mod init;
 mod log;
-pub(crate) use log::log_subject;
 mod replay;
 mod serve;
+mod serve_client;
 mod status;
 mod test;
 mod trust;
@@ -65,8 +65,8 @@ pub(crate) enum Command {
 }
 
 impl Command {
-    /// Run the subcommand.
-    pub(crate) fn run(self) -> ExitCode {
+    /// Run the subcommand; `root` is the whole command line, for `docs`.
+    pub(crate) fn run(self, root: Root) -> ExitCode {
         match self {
             Command::Hook(a) => hook::run(a),
             Command::Trust(a) => trust::run(&a),
@@ -82,57 +82,7 @@ impl Command {
             Command::Status(a) => status::run(&a),
             Command::Log(a) => log::run(&a),
             Command::Serve(a) => serve::run(a),
-            Command::Docs(a) => docs::run(a),
+            Command::Docs(a) => docs::run(a, root),
         }
     }
-}
-
-/// `--dialect` / `--agent`: a host protocol.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum DialectArg {
-    #[value(name = "claude-code", alias = "claude")]
-    ClaudeCode,
-    Codex,
-}
-
-impl From<DialectArg> for Dialect {
-    fn from(d: DialectArg) -> Dialect {
-        match d {
-            DialectArg::ClaudeCode => Dialect::ClaudeCode,
-            DialectArg::Codex => Dialect::Codex,
-        }
-    }
-}
-
-/// `hook --dialect`: the host protocol a payload is read and answered in.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum HookDialectArg {
-    #[value(name = "claude-code", alias = "claude")]
-    ClaudeCode,
-    Codex,
-    #[value(name = "gemini-cli", alias = "gemini")]
-    GeminiCli,
-    Cursor,
-    #[value(name = "copilot-cli", alias = "copilot")]
-    CopilotCli,
-}
-
-impl From<HookDialectArg> for Dialect {
-    fn from(d: HookDialectArg) -> Dialect {
-        match d {
-            HookDialectArg::ClaudeCode => Dialect::ClaudeCode,
-            HookDialectArg::Codex => Dialect::Codex,
-            HookDialectArg::GeminiCli => Dialect::GeminiCli,
-            HookDialectArg::Cursor => Dialect::Cursor,
-            HookDialectArg::CopilotCli => Dialect::CopilotCli,
-        }
-    }
-}
-
-/// `--format` of the report commands.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
-enum Format {
-    Text,
-    Json,
-    Jsonl,
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{DialectArg, Format};
+use super::args::{DialectArg, Format};
 use crate::discover;
 use crate::replay::{self, OutputFormat};
 

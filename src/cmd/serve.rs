@@ -2,9 +2,10 @@
 //! compiled, so a hook call does not pay for loading and compiling in a new process.
 //!
 //! **Started on first use.** The hook command (`seamguard-hook`, or `seamguard hook`) asks the
-//! server of its route first ([`ask`]); when none runs, it judges the call in its own process
-//! and starts one in the background: `seamguard serve --daemon` with the same hook arguments,
-//! in the same folder and environment, so the server's route is the caller's by construction.
+//! server of its route first ([`super::serve_client::ask`]); when none runs, it judges the call
+//! in its own process and starts one in the background: `seamguard serve --daemon` with the
+//! same hook arguments, in the same folder and environment, so the server's route is the
+//! caller's by construction.
 //! `--daemon` leaves the host's process group and session (the hook's group may be killed by
 //! the host; the server is not in it), writes nothing to the standard streams, and exits at
 //! once when another server holds the route's lock (`r-<route>.lock`: one server per route).
@@ -64,18 +65,18 @@
 //! The protocol, the route (which socket a call goes to) and the small client binary
 //! `seamguard-hook` are in the `seamguard-client` crate. docs/serve.md is the user's guide.
 
-use std::ffi::OsString;
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use seamguard_engine::{Encoded, LoadOptions, audit};
 
 use super::hook;
+use super::serve_client::{binary_identity, hook_argv};
 use crate::discover;
 
 /// Run a resident server for the hook's policies.
@@ -100,28 +101,8 @@ pub(crate) struct ServeArgs {
     verbose: bool,
 }
 
-/// The server's own options, left out of the route (`--idle-secs` takes a value).
-const OWN_FLAGS: &[&str] = &["--daemon", "--detached", "--verbose"];
-
 /// The idle time of a server without `--idle-secs`, in seconds.
 const DEFAULT_IDLE_SECS: u64 = 600;
-
-/// The hook arguments of this process as spelled: the arguments after the subcommand
-/// (`hook`, or `serve` without its own `--idle-secs`, `--daemon` and `--verbose`).
-fn hook_argv() -> Vec<OsString> {
-    let mut out = Vec::new();
-    let mut args = std::env::args_os().skip(2);
-    while let Some(a) = args.next() {
-        if a == "--idle-secs" {
-            args.next();
-        } else if !a.as_encoded_bytes().starts_with(b"--idle-secs=")
-            && !OWN_FLAGS.iter().any(|f| a == *f)
-        {
-            out.push(a);
-        }
-    }
-    out
-}
 
 /// The hook arguments alone, parsed as `seamguard hook` parses them.
 #[derive(clap::Parser, Debug)]
@@ -171,72 +152,10 @@ fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
     Some(h.finish())
 }
 
-/// Set by [`ask`] when no server runs for this call's route: [`start_if_missing`] starts one.
-static NO_SERVER: AtomicBool = AtomicBool::new(false);
-/// The route of this call (set by [`ask`]).
-static ROUTE: AtomicU64 = AtomicU64::new(0);
-
-/// The client of `seamguard hook`: the answer of a matching server, written out as the hook
-/// would, or `None` to evaluate in this process (the reason is appended to the route's
-/// fallbacks file).
-pub(super) fn ask(o: &hook::Args, bytes: &[u8]) -> Option<ExitCode> {
-    if seamguard_client::client_off() || !o.servable() {
-        return None;
-    }
-    let route = seamguard_client::route_key(&hook_argv(), binary_identity());
-    let reply = match seamguard_client::ask_server(route, bytes) {
-        Ok(r) => r,
-        Err(miss) => {
-            seamguard_client::record_fallback(route, miss);
-            NO_SERVER.store(miss == seamguard_client::Miss::NoServer, Ordering::Relaxed);
-            ROUTE.store(route, Ordering::Relaxed);
-            return None;
-        }
-    };
-    let mut out = std::io::stdout().lock();
-    let write_ok = out
-        .write_all(&reply.stdout)
-        .and_then(|_| out.flush())
-        .is_ok();
-    if !reply.stderr.is_empty() {
-        eprintln!("{}", String::from_utf8_lossy(&reply.stderr));
-    }
-    Some(if write_ok {
-        ExitCode::from(reply.code)
-    } else {
-        ExitCode::from(2)
-    })
-}
-
-/// After a call judged in this process because no server runs for its route: start one in the
-/// background (`seamguard serve --daemon` with this call's arguments), unless
-/// `SEAMGUARD_SERVE` is `0` or `ask`. The call's answer is already written.
-pub(super) fn start_if_missing(o: &hook::Args) {
-    if !NO_SERVER.load(Ordering::Relaxed)
-        || !o.servable()
-        || seamguard_client::serve_mode() != seamguard_client::ServeMode::Auto
-    {
-        return;
-    }
-    if let Ok(me) = std::env::current_exe()
-        && let Ok(Some(mut child)) =
-            seamguard_client::start_server(ROUTE.load(Ordering::Relaxed), &me, &hook_argv())
-    {
-        // The first stage exits within milliseconds; reap it if it already has.
-        let _ = child.try_wait();
-    }
-}
-
 fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-/// What names this process's binary on disk: a rebuilt or reinstalled `seamguard` is another
-/// one (another route, and the server stops answering).
-fn binary_identity() -> Option<seamguard_client::BinaryIdentity> {
-    seamguard_client::binary_identity(&std::env::current_exe().ok()?)
 }
 
 /// Build the resident engine and the key it answers for; rebuilt while the policy files

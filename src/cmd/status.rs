@@ -23,9 +23,10 @@ use serde_json::{Value, json};
 
 use seamguard_engine::{Dialect, LoadOptions, LoadedPolicy, Severity};
 
-use super::Format;
+use super::args::Format;
 use crate::discover::{self, PolicySource};
 use crate::init::inspect;
+use crate::report::utc;
 use crate::{library, lint};
 
 /// Show whether seamguard's hook is installed and firing, and which policies it enforces.
@@ -271,29 +272,6 @@ fn version_of(bin: &Path) -> Option<String> {
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().next()?.trim().to_string();
     (out.status.success() && !line.is_empty()).then_some(line)
-}
-
-/// `YYYY-MM-DD HH:MM:SS UTC` of a Unix time in ms.
-pub(super) fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Days to a civil date (proleptic Gregorian), after H. Hinnant's `civil_from_days`.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
 }
 
 /// How long ago `ms` was, roughly.

@@ -19,7 +19,7 @@ use seamguard_engine::{
     Verdict,
 };
 
-use super::{Format, HookDialectArg};
+use super::args::{Format, HookDialectArg};
 use crate::{discover, library};
 
 /// Judge one tool call (a Bash command by default) with the discovered policies.

@@ -58,7 +58,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use seamguard_engine::readers::{self, EventReader, Item, ProblemKind, ReadOptions};
+use seamguard_engine::readers::{self, Item, ProblemKind, ReadOptions};
 use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::{
     Decision, DecisionTable, Dialect, Engine, MemoryLedger, Request, Seam, SharedResolutions,
@@ -69,11 +69,14 @@ use crate::{bump, discover, show};
 
 pub(crate) mod audit_log;
 mod memory;
+mod options;
 mod parallel;
 mod progress;
 mod report;
 mod text;
 
+use options::{Decoded, Items, items_of};
+pub(crate) use options::{Options, OutputFormat};
 use parallel::{largest_first, parallel_groups};
 use progress::Progress;
 use report::{
@@ -82,50 +85,6 @@ use report::{
     fired_set,
 };
 use text::Style;
-
-/// Output format of a replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OutputFormat {
-    /// Human-readable summary.
-    Text,
-    /// One JSON report.
-    Json,
-    /// One JSON object per event.
-    Jsonl,
-}
-
-/// Options of `seamguard replay`.
-#[derive(Debug)]
-pub(crate) struct Options {
-    /// Recorded files or folders.
-    pub(crate) inputs: Vec<PathBuf>,
-    /// `--policy`.
-    pub(crate) policies: Vec<PathBuf>,
-    /// `--baseline`.
-    pub(crate) baseline: Vec<PathBuf>,
-    /// `--format`.
-    pub(crate) format: OutputFormat,
-    /// `--fail-on`.
-    pub(crate) fail_on: Option<String>,
-    /// `--dialect`.
-    pub(crate) dialect: Option<Dialect>,
-    /// `--exec-hooks`.
-    pub(crate) exec_hooks: bool,
-    /// `--verdict`: only events with one of these verdicts.
-    pub(crate) verdicts: Vec<String>,
-    /// `--rule`: only events one of these rules fired on (either side of a comparison).
-    pub(crate) rules: Vec<String>,
-    /// `--only-changed`: only events whose outcome differs from the baseline.
-    pub(crate) only_changed: bool,
-    /// Model the person answering yes to each ask (not `--no-approvals`).
-    pub(crate) approvals: bool,
-}
-
-impl Options {
-    fn filtered(&self) -> bool {
-        !self.verdicts.is_empty() || !self.rules.is_empty() || self.only_changed
-    }
-}
 
 fn load_engine(paths: &[PathBuf], exec_hooks: bool) -> (Engine, Vec<String>) {
     let files = discover::policy_paths(paths, None);
@@ -472,23 +431,8 @@ struct Replay<'a> {
     audit: &'a [bool],
 }
 
-/// The items of a recorded file in order, each with the outcome recorded for it (audit logs).
-type Items = Box<dyn Iterator<Item = (Item, Option<Brief>)>>;
-
-/// The items of a recorded file, decoded once by the session scan and kept for its replay.
-type Decoded = Vec<(Item, Option<Brief>)>;
-
 /// The files of one group, in file order, with their kept items.
 type Group = Vec<(usize, Option<Decoded>)>;
-
-/// The items of one recorded file, each with the outcome recorded for it (audit logs).
-fn items_of(f: &Path, audit: bool, read: ReadOptions) -> Items {
-    if audit {
-        Box::new(audit_log::AuditReader::open(f).map(|a| (a.item, a.recorded)))
-    } else {
-        Box::new(EventReader::open_with(f, read).map(|i| (i, None)))
-    }
-}
 
 impl Replay<'_> {
     /// The items of recorded file number `fi`, read from disk.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use seamguard_engine::Seam;
 use seamguard_engine::readers::{Item, ReadOptions, RecordedEvent};
 
-use super::{Decoded, Items, Options, OutputFormat, items_of};
+use super::options::{Decoded, Items, Options, OutputFormat, items_of};
 
 /// Most bytes of recordings replayed in parallel with `--format jsonl` (whose lines are kept
 /// until the files before them are written); over it, one thread streams them.
