@@ -804,13 +804,15 @@ fn replay_with_nothing_loaded_or_read_fails() {
     let dir = workdir("replay");
     let rec = root().join("data/recorded");
     let rec = rec.to_str().unwrap();
-    let r = run(&dir, &["replay", rec, "--policy", "/nonexistent"], b"");
+    // A name inside the test's own folder: a path such as `/nonexistent` can exist on a
+    // shared machine (it is the home of `nobody` on Debian and tools may create it).
+    let r = run(&dir, &["replay", rec, "--policy", "absent"], b"");
     assert_eq!(
         (r.code, r.stdout.as_str(), r.stderr.as_str()),
         (
             2,
             "",
-            "seamguard: --policy /nonexistent: no such file or folder; give a policy file or a folder of *.toml files\n"
+            "seamguard: --policy absent: no such file or folder; give a policy file or a folder of *.toml files\n"
         )
     );
     std::fs::create_dir_all(dir.join("empty")).unwrap();
