@@ -246,6 +246,8 @@ fn role(r: Role) -> &'static str {
         Role::ManifestFile => {
             "a manifest file (`-`: standard input, read when it is a here-document)"
         }
+        Role::Group => "groups a user joins (a grant when one holds root)",
+        Role::RemoteForward => "a remote port forward (a local port published on the remote host)",
     }
 }
 
@@ -285,6 +287,8 @@ fn family(a: Action) -> &'static str {
         Action::Pod => {
             "starts a pod or debugging container: what its flags, overrides and manifest grant"
         }
+        Action::JoinGroup => "adds a user to groups (a grant when one holds root)",
+        Action::Tunnel => "publishes a local port beyond the machine through a relay",
     }
 }
 

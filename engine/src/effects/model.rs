@@ -170,6 +170,16 @@ pub enum GrantKind {
     /// A folder served to the network, to anyone who can reach the machine (the path:
     /// `python3 -m http.server --directory ~`, `php -S 0.0.0.0:8000 -t ~`).
     ServedFolder,
+    /// Membership of an administrators' group (`usermod -aG sudo me`, `gpasswd -a me
+    /// wheel`, `adduser me adm`): the group is in the detail.
+    AdminGroup,
+    /// Membership of a group whose daemon starts privileged containers or VMs for its
+    /// members (`usermod -aG docker me`, `adduser me lxd`): root through the daemon's socket.
+    DaemonGroup,
+    /// A local port published beyond the machine through a relay or a remote host (`ssh -R
+    /// 8080:localhost:3000 host`, `ngrok http 3000`, `cloudflared tunnel --url …`,
+    /// `tailscale funnel 3000`).
+    PublishedPort,
 }
 
 impl GrantKind {
@@ -187,6 +197,9 @@ impl GrantKind {
         GrantKind::FileCapability,
         GrantKind::UserNamespace,
         GrantKind::ServedFolder,
+        GrantKind::AdminGroup,
+        GrantKind::DaemonGroup,
+        GrantKind::PublishedPort,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -204,6 +217,9 @@ impl GrantKind {
             GrantKind::FileCapability => "file-capability",
             GrantKind::UserNamespace => "user-namespace",
             GrantKind::ServedFolder => "served-folder",
+            GrantKind::AdminGroup => "admin-group",
+            GrantKind::DaemonGroup => "daemon-group",
+            GrantKind::PublishedPort => "published-port",
         }
     }
 }

@@ -105,6 +105,9 @@ pub const GRANTS: &[&str] = &[
     "file-capability",
     "user-namespace",
     "served-folder",
+    "admin-group",
+    "daemon-group",
+    "published-port",
 ];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &[

@@ -390,11 +390,76 @@ pub(super) static ROWS: &[Program] = &[
         valued: &["-d", "-lf", "-t", "-T", "-b", "-L", "-W"],
         ..ROW
     },
+    // ssh(1) `-R [BIND:]PORT:HOST:HOSTPORT` publishes a local port on the remote host.
     Program {
-        names: &["ssh", "sftp", "mosh", "autossh", "ftp", "lftp", "tftp"],
+        names: &["ssh", "autossh"],
+        action: Action::Connect,
+        valued: SSH_VALUED,
+        options: &[
+            ("-i", Role::Read),
+            ("-F", Role::Read),
+            ("-E", Role::Write),
+            ("-J", Role::Host),
+            ("-R", Role::RemoteForward),
+        ],
+        ..ROW
+    },
+    Program {
+        names: &["sftp", "mosh", "ftp", "lftp", "tftp"],
         action: Action::Connect,
         valued: SSH_VALUED,
         options: SSH_OPTIONS,
+        ..ROW
+    },
+    // Relays that publish a local port on a public address: `ngrok http 3000` (ngrok(1)
+    // `http|tcp|tls|start|tunnel`), `cloudflared tunnel --url http://localhost:8000` or
+    // `cloudflared tunnel run NAME`, localtunnel's `lt --port 3000`, `bore local 3000 --to
+    // bore.pub`, `tailscale funnel 3000`. Their reports and set-up verbs (`ngrok config`,
+    // `cloudflared tunnel list`, `tailscale funnel status`) are not rows.
+    Program {
+        names: &["ngrok"],
+        subs: &[&["http"], &["tcp"], &["tls"], &["start"], &["tunnel"]],
+        action: Action::Tunnel,
+        ..ROW
+    },
+    Program {
+        names: &["cloudflared"],
+        subs: &[&["tunnel"]],
+        action: Action::Tunnel,
+        valued: &[
+            "--url",
+            "--config",
+            "--loglevel",
+            "--logfile",
+            "--hostname",
+            "--name",
+            "--origincert",
+        ],
+        ..ROW
+    },
+    Program {
+        names: &["lt", "localtunnel", "bore"],
+        action: Action::Tunnel,
+        valued: &[
+            "-p",
+            "--port",
+            "-s",
+            "--subdomain",
+            "-h",
+            "--host",
+            "-l",
+            "--local-host",
+            "-t",
+            "--to",
+            "--secret",
+        ],
+        ..ROW
+    },
+    Program {
+        names: &["tailscale"],
+        subs: &[&["funnel"]],
+        action: Action::Tunnel,
+        valued: &["--https", "--tcp", "--tls-terminated-tcp", "--set-path"],
         ..ROW
     },
     Program {

@@ -4,8 +4,12 @@
 //! is read by the shell lens's privilege action; container runtimes (`docker run`) are rows of
 //! [`super::cloud`] with the grant roles.
 //!
+//! Group membership (`usermod`, `useradd`, `gpasswd`, `adduser`, `addgroup`, `dseditgroup`)
+//! is read by the same action: joining a group that holds root is a grant.
+//!
 //! Written from sudo(8), doas(1), pkexec(1), run0(1), su(1), runuser(1), nsenter(1),
-//! unshare(1), setcap(8) and `kubectl run|apply|debug --help`.
+//! unshare(1), setcap(8), `kubectl run|apply|debug --help`, usermod(8), useradd(8),
+//! gpasswd(1), adduser(8) and dseditgroup(8).
 
 use super::row::{Action, Program, ROW, Role, Switch};
 
@@ -225,4 +229,111 @@ pub(super) static ROWS: &[Program] = &[
         switches: &[("--privileged", Switch::Privileged)],
         ..ROW
     },
+    // usermod(8): `-G GROUPS` (with `-a`, added to the user's groups; without, they replace
+    // them: joined all the same) and `-g GROUP`; useradd(8) the same for a new user.
+    Program {
+        names: &["usermod", "useradd"],
+        action: Action::JoinGroup,
+        valued: USER_VALUED,
+        options: &[
+            ("-G", Role::Group),
+            ("--groups", Role::Group),
+            ("-g", Role::Group),
+            ("--gid", Role::Group),
+        ],
+        ..ROW
+    },
+    // gpasswd(1): `-a USER GROUP` adds, `-M USER,… GROUP` sets the members, `-A USER,…
+    // GROUP` the administrators; `-d USER GROUP` removes (no grant).
+    Program {
+        names: &["gpasswd"],
+        action: Action::JoinGroup,
+        valued: &[
+            "-a",
+            "--add",
+            "-d",
+            "--delete",
+            "-M",
+            "--members",
+            "-A",
+            "--administrators",
+            "-Q",
+            "--root",
+        ],
+        rest: Role::Group,
+        ..ROW
+    },
+    // adduser(8) and addgroup(8) (Debian, BusyBox): `adduser USER GROUP` adds an existing
+    // user to a group; `adduser --ingroup GROUP USER` and BusyBox `adduser -G GROUP USER`
+    // make a user in it. dseditgroup(8) (macOS): `-o edit -a USER -t user GROUP`.
+    Program {
+        names: &["adduser", "addgroup"],
+        action: Action::JoinGroup,
+        valued: &[
+            "--home",
+            "--shell",
+            "--uid",
+            "--gid",
+            "--firstuid",
+            "--lastuid",
+            "--gecos",
+            "--conf",
+            "--comment",
+            "-h",
+            "-g",
+            "-s",
+            "-k",
+            "-u",
+        ],
+        options: &[("--ingroup", Role::Group), ("-G", Role::Group)],
+        ..ROW
+    },
+    Program {
+        names: &["dseditgroup"],
+        action: Action::JoinGroup,
+        valued: &[
+            "-o", "-a", "-d", "-t", "-n", "-u", "-P", "-i", "-g", "-r", "-c", "-s", "-T", "-L",
+            "-m",
+        ],
+        rest: Role::Group,
+        ..ROW
+    },
+];
+
+/// The options of `usermod` and `useradd` that take a value, besides the groups.
+const USER_VALUED: &[&str] = &[
+    "-c",
+    "--comment",
+    "-d",
+    "--home",
+    "-e",
+    "--expiredate",
+    "-f",
+    "--inactive",
+    "-k",
+    "--skel",
+    "-K",
+    "--key",
+    "-l",
+    "--login",
+    "-p",
+    "--password",
+    "-P",
+    "--prefix",
+    "-R",
+    "--root",
+    "-s",
+    "--shell",
+    "-u",
+    "--uid",
+    "-Z",
+    "--selinux-user",
+    "-v",
+    "--add-subuids",
+    "-V",
+    "--del-subuids",
+    "-w",
+    "--add-subgids",
+    "-W",
+    "--del-subgids",
 ];

@@ -93,6 +93,11 @@ pub(crate) enum Role {
     /// A manifest file (`kubectl apply -f FILE`): `-` is standard input, read when it is a
     /// here-document known now.
     ManifestFile,
+    /// Groups a user joins, comma-separated (`usermod -G docker,wheel`, `gpasswd -a U GROUP`).
+    Group,
+    /// A remote port forward `[BIND:]PORT:HOST:HOSTPORT` or `[BIND:]PORT` (`ssh -R`): a local
+    /// port published on the remote host.
+    RemoteForward,
 }
 
 /// The effect family of a program.
@@ -150,6 +155,12 @@ pub(crate) enum Action {
     /// A pod or a debugging container (`kubectl run`, `kubectl apply -f -`,
     /// `kubectl debug node/…`): what its flags, overrides and manifest grant.
     Pod,
+    /// Adds a user to groups (`usermod -aG`, `gpasswd -a`, `adduser USER GROUP`): a grant
+    /// when a group holds root.
+    JoinGroup,
+    /// Publishes a local port through a relay (`ngrok http 3000`, `cloudflared tunnel --url`,
+    /// `lt --port`, `bore local`, `tailscale funnel`).
+    Tunnel,
 }
 
 /// A switch that changes what a program's operands are.

@@ -157,7 +157,9 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::EnterNamespaces
         | Action::Unshare
         | Action::SetCapability
-        | Action::Pod => {}
+        | Action::Pod
+        | Action::JoinGroup
+        | Action::Tunnel => {}
         Action::Resolve => {
             // Record types (`TXT`, `ANY`) and ports are not names.
             for a in p.operands_of(Role::Host) {

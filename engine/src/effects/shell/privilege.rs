@@ -81,7 +81,112 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         )),
         Action::SetCapability => set_capability(c, p, out),
         Action::Pod => pod(c, p, out),
+        Action::JoinGroup => join_group(c, p, out),
+        Action::Tunnel => tunnel(c, out),
         _ => {}
+    }
+}
+
+/// Groups whose members hold root or read every secret without a password: the
+/// administrators (`sudo`, `wheel`, `admin`, `root`), the log and shadow readers (`adm`,
+/// `shadow`), raw disk and memory (`disk`, `kmem`).
+const ADMIN_GROUPS: &[&str] = &[
+    "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "kmem",
+];
+
+/// Groups whose daemon starts a privileged container or a VM with the host's disk for any
+/// member (Docker's documentation: "The docker group grants root-level privileges").
+const DAEMON_GROUPS: &[&str] = &["docker", "lxd", "lxc", "libvirt", "incus-admin"];
+
+/// `usermod -aG docker me`, `gpasswd -a me wheel`, `adduser me sudo`, `useradd -G sudo x`:
+/// the groups joined that hold root. `gpasswd -d` and `dseditgroup -d` remove a member and
+/// grant nothing; `adduser USER` alone makes a user in its own group.
+fn join_group(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let removes = c.args.iter().any(|a| {
+        matches!(a.text.as_str(), "-d" | "--delete")
+            && matches!(c.basename(), "gpasswd" | "dseditgroup")
+    });
+    if removes {
+        return;
+    }
+    let mut groups: Vec<&Arg> = p
+        .values_of(Role::Group)
+        .chain(p.operands_of(Role::Group))
+        .collect();
+    // `adduser USER GROUP`, `addgroup USER GROUP`: the second operand is the group.
+    if matches!(c.basename(), "adduser" | "addgroup") {
+        let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+        if let [_, group] = ops.as_slice() {
+            groups.push(group);
+        }
+    }
+    for g in groups {
+        for name in g.text.split(',').map(str::trim) {
+            let kind = if g.dynamic || ADMIN_GROUPS.contains(&name) {
+                GrantKind::AdminGroup
+            } else if DAEMON_GROUPS.contains(&name) {
+                GrantKind::DaemonGroup
+            } else {
+                continue;
+            };
+            out.push(grant(
+                kind,
+                None,
+                format!("membership of the group {name} (`{}`)", c.basename()),
+            ));
+        }
+    }
+}
+
+/// Reports, help and set-up verbs of the tunnel programs: no port is published.
+const TUNNEL_REPORTS: &[&str] = &[
+    "-h",
+    "--help",
+    "help",
+    "-V",
+    "--version",
+    "version",
+    "list",
+    "login",
+    "create",
+    "delete",
+    "route",
+    "info",
+    "cleanup",
+    "token",
+    "ingress",
+    "status",
+    "reset",
+    "off",
+    "config",
+    "update",
+    "server",
+];
+
+/// `ngrok http 3000`, `cloudflared tunnel --url http://localhost:8000` or `… tunnel run
+/// NAME`, `lt --port 3000`, `bore local 3000 --to bore.pub`, `tailscale funnel 3000`: a
+/// local port published beyond the machine.
+fn tunnel(c: &SimpleCommand, out: &mut Out) {
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    if words.iter().any(|w| TUNNEL_REPORTS.contains(w)) {
+        return;
+    }
+    let starts = match c.basename() {
+        "cloudflared" => words
+            .iter()
+            .any(|w| *w == "run" || *w == "--url" || w.starts_with("--url=")),
+        "bore" => words.first() == Some(&"local"),
+        _ => true,
+    };
+    if starts {
+        out.push(grant(
+            GrantKind::PublishedPort,
+            None,
+            format!(
+                "a local port published through a relay (`{}`)",
+                c.display_words()
+            ),
+        ));
     }
 }
 
@@ -261,6 +366,14 @@ fn container_value(role: Role, v: &Arg, c: &SimpleCommand, out: &mut Out) {
             }
         }
         Role::MountSpec => mount_spec(v, c, out),
+        Role::RemoteForward => out.push(grant(
+            GrantKind::PublishedPort,
+            None,
+            format!(
+                "a local port published on the remote host (`{} -R {t}`)",
+                c.basename()
+            ),
+        )),
         _ => {}
     }
 }

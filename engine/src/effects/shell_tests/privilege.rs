@@ -332,3 +332,63 @@ fn kills_fed_by_process_lookups_signal_what_was_looked_up() {
     // Nothing looked up: a kill fed by xargs has no target the lens can name.
     assert!(signals("lsof -ti:3000 | xargs kill -9").is_empty());
 }
+
+/// usermod(8) `-G`/`-g`, useradd(8), gpasswd(1) `-a`/`-M`/`-d`, adduser(8) `USER GROUP` and
+/// `--ingroup`, BusyBox `adduser -G`, dseditgroup(8) `-o edit -a USER -t user GROUP`.
+#[test]
+fn groups_that_hold_root() {
+    let admin: &[&str] = &["admin-group -"];
+    let daemon: &[&str] = &["daemon-group -"];
+    check(&[
+        ("usermod -aG sudo me", admin),
+        ("sudo usermod -a -G video,wheel me", admin),
+        ("usermod --groups=adm me", admin),
+        ("useradd -m -G users,sudo eve", admin),
+        ("gpasswd -a me wheel", admin),
+        ("gpasswd -M me,bob shadow", admin),
+        ("adduser me sudo", admin),
+        ("adduser --ingroup admin eve", admin),
+        ("adduser -G wheel eve", admin),
+        ("addgroup me disk", admin),
+        ("dseditgroup -o edit -a me -t user admin", admin),
+        ("usermod -aG \"$GROUP\" me", admin),
+        ("usermod -aG docker \"$USER\"", daemon),
+        ("gpasswd -a dev lxd", daemon),
+        ("adduser dev libvirt", daemon),
+        ("usermod -aG video,dialout me", &[]),
+        ("gpasswd -d me docker", &[]),
+        ("dseditgroup -o edit -d me -t user admin", &[]),
+        ("adduser eve", &[]),
+        ("usermod -l newname bob", &[]),
+        ("usermod -s /bin/zsh me", &[]),
+    ]);
+}
+
+/// ssh(1) `-R`, ngrok(1), `cloudflared tunnel`, localtunnel's `lt`, bore, `tailscale funnel`.
+#[test]
+fn ports_published_beyond_the_machine() {
+    let published: &[&str] = &["published-port -"];
+    check(&[
+        ("ssh -R 8080:localhost:3000 user@host", published),
+        ("ssh -NR 80:localhost:22 serveo.net", published),
+        ("autossh -M 0 -R 2222:localhost:22 relay", published),
+        ("ngrok http 3000", published),
+        ("ngrok tcp 22", published),
+        ("cloudflared tunnel --url http://localhost:8000", published),
+        ("cloudflared tunnel run blog", published),
+        ("lt --port 3000", published),
+        ("bore local 3000 --to bore.pub", published),
+        ("tailscale funnel 3000", published),
+        ("ssh -L 5432:db:5432 bastion", &[]),
+        ("ssh -D 1080 host", &[]),
+        ("ssh host ls", &[]),
+        ("sftp -R 64 host", &[]),
+        ("ngrok config add-authtoken x", &[]),
+        ("ngrok http --help", &[]),
+        ("cloudflared tunnel list", &[]),
+        ("cloudflared tunnel login", &[]),
+        ("bore server", &[]),
+        ("tailscale funnel status", &[]),
+        ("tailscale funnel 3000 off", &[]),
+    ]);
+}
