@@ -165,6 +165,11 @@ fn lens_commands(
                 "`{command}` runs a program whose name {why}: a shell splits words on ASCII blanks only, so it is one word naming a program seamguard does not know"
             )));
         }
+        if let Some(pattern) = glob_name(&c.program) {
+            out.push(What::Unsure(format!(
+                "`{command}` runs a program named by the glob pattern `{pattern}`: which program runs depends on the files the pattern matches"
+            )));
+        }
         program_effects(c, &mut out);
         // `tee f <<EOF`: the text is what `tee` writes.
         if c.basename() == "tee"
@@ -288,6 +293,22 @@ fn lens_commands(
 /// makes a name that reads as a known program but is another one (a file an attacker may
 /// have put on `PATH` under that name). Names in one script (`générer.sh`, `сборка`) are
 /// not flagged.
+/// The last part of a program's path when it is a glob pattern (`/bin/r?`, `/usr/bin/c*t`,
+/// `/bin/[r]m`): bash expands it to the first file that matches, so the program is not known
+/// from the line. A glob in the folders only (`/???/rm`) still names the program.
+fn glob_name(program: &str) -> Option<&str> {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    // `[`/`[[` are the test commands; a `$` is an expansion the parser could not resolve
+    // (bash fails on `${.*}` as a bad substitution), not a pattern.
+    if matches!(name, "[" | "[[") || name.contains('$') {
+        return None;
+    }
+    let class = name
+        .find('[')
+        .is_some_and(|open| name[open + 1..].contains(']'));
+    (name.contains(['*', '?']) || class).then_some(name)
+}
+
 fn disguised_name(program: &str) -> Option<String> {
     let name = program.rsplit('/').next().unwrap_or(program);
     for ch in program.chars() {

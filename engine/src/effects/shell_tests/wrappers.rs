@@ -184,6 +184,36 @@ fn unknown_programs_only_run() {
     ]);
 }
 
+/// bash(1) "Pathname Expansion": an unquoted `*`, `?` or `[…]` in the command word is
+/// replaced by the matching file names, so the program that runs depends on the disk.
+#[test]
+fn a_program_named_by_a_glob_is_unsure_and_the_test_commands_are_not() {
+    table(&[
+        (
+            "/bin/r? -rf ~",
+            &[
+                "run /bin/r? -rf ~",
+                "unsure `/bin/r? -rf ~` runs a program named by the glob pattern `r?`: which program runs depends on the files the pattern matches",
+            ],
+        ),
+        (
+            "/bin/[r]m x",
+            &[
+                "run /bin/[r]m x",
+                "unsure `/bin/[r]m x` runs a program named by the glob pattern `[r]m`: which program runs depends on the files the pattern matches",
+            ],
+        ),
+        ("[ -f x ]", &["run [ -f x ]"]),
+        // A backtick pair inside a search pattern runs `/api/${.*}`: a bad substitution,
+        // not a pattern.
+        (
+            "echo \"`/api/${.*}`\"",
+            &["run /api/${.*} (via $(…))", "run echo $(…)"],
+        ),
+        ("ls *.txt", &["run ls *.txt"]),
+    ]);
+}
+
 #[test]
 fn routes_name_tool_lens_command_and_wrappers() {
     let fx = effects("sudo cat /etc/shadow > /tmp/x");
