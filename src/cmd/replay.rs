@@ -62,14 +62,14 @@ impl From<Format> for OutputFormat {
     }
 }
 
-/// Why a set of `--policy` (or `--baseline`) paths cannot be replayed against, if it cannot:
-/// a path that does not exist, a folder without a policy file, or no rule loaded at all
-/// (nothing given and nothing discovered included). A replay against no rules would pass
-/// every `--fail-on`.
-fn unusable_policies(flag: &str, paths: &[PathBuf]) -> Option<String> {
+/// The policies of a set of `--policy` (or `--baseline`) paths, loaded once for both the
+/// check and the replay; or why they cannot be replayed against: a path that does not exist,
+/// a folder without a policy file, or no rule loaded at all (nothing given and nothing
+/// discovered included). A replay against no rules would pass every `--fail-on`.
+fn usable_policies(flag: &str, paths: &[PathBuf]) -> Result<replay::Policies, String> {
     for p in paths {
         if !p.exists() {
-            return Some(format!(
+            return Err(format!(
                 "{flag} {}: no such file or folder; give a policy file or a folder of *.toml files",
                 p.display()
             ));
@@ -80,56 +80,61 @@ fn unusable_policies(flag: &str, paths: &[PathBuf]) -> Option<String> {
         .iter()
         .find(|d| d.is_dir() && !files.iter().any(|(f, _)| f.parent() == Some(d.as_path())))
     {
-        return Some(format!(
+        return Err(format!(
             "{flag} {}: the folder holds no policy file (*.toml)",
             dir.display()
         ));
     }
     if files.is_empty() {
-        return Some(
+        return Err(
             "no policy given and none found (.seamguard/, $XDG_CONFIG_HOME/seamguard/, /etc/seamguard/); pass --policy"
                 .to_string(),
         );
     }
     let loaded = discover::load_all(&files);
+    let names: Vec<String> = files.iter().map(|(f, _)| f.display().to_string()).collect();
     if loaded.iter().all(|p| p.rules.is_empty()) {
         for d in loaded.iter().flat_map(|p| &p.diagnostics) {
             eprintln!("{}", d.render());
         }
-        let names: Vec<String> = files.iter().map(|(f, _)| f.display().to_string()).collect();
-        return Some(format!(
+        return Err(format!(
             "no rule loaded from {} (run `seamguard check` on it)",
             names.join(", ")
         ));
     }
-    None
+    Ok(replay::Policies { names, loaded })
 }
 
 /// Replay the recordings with [`crate::replay::run`]; exit 2 before reading anything when
-/// the policies are unusable (see [`unusable_policies`]).
+/// the policies are unusable (see [`usable_policies`]).
 pub(super) fn run(a: Args) -> ExitCode {
-    let problem = unusable_policies("--policy", &a.policies).or_else(|| {
+    let checked = usable_policies("--policy", &a.policies).and_then(|p| {
         if a.baseline.is_empty() {
-            None
+            Ok((p, None))
         } else {
-            unusable_policies("--baseline", &a.baseline)
+            usable_policies("--baseline", &a.baseline).map(|b| (p, Some(b)))
         }
     });
-    if let Some(why) = problem {
-        eprintln!("seamguard: {why}");
-        return ExitCode::from(2);
-    }
-    replay::run(&replay::Options {
-        inputs: a.files,
-        policies: a.policies,
-        baseline: a.baseline,
-        format: a.format.into(),
-        fail_on: a.fail_on,
-        dialect: a.dialect.map(Into::into),
-        exec_hooks: a.exec_hooks,
-        verdicts: a.verdicts,
-        rules: a.rules,
-        only_changed: a.only_changed,
-        approvals: !a.no_approvals,
-    })
+    let (policies, baseline) = match checked {
+        Ok(both) => both,
+        Err(why) => {
+            eprintln!("seamguard: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    replay::run(
+        &replay::Options {
+            inputs: a.files,
+            format: a.format.into(),
+            fail_on: a.fail_on,
+            dialect: a.dialect.map(Into::into),
+            exec_hooks: a.exec_hooks,
+            verdicts: a.verdicts,
+            rules: a.rules,
+            only_changed: a.only_changed,
+            approvals: !a.no_approvals,
+        },
+        policies,
+        baseline,
+    )
 }

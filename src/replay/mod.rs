@@ -55,17 +55,17 @@
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use seamguard_engine::readers::{self, Item, ProblemKind, ReadOptions};
 use seamguard_engine::runner::ProcessRunner;
 use seamguard_engine::{
-    Decision, DecisionTable, Dialect, Engine, MemoryLedger, Request, Seam, SharedResolutions,
-    Verdict,
+    Decision, DecisionTable, Dialect, Engine, LoadedPolicy, MemoryLedger, Request, Seam,
+    SharedResolutions, Verdict,
 };
 
-use crate::{bump, discover, show};
+use crate::{bump, show};
 
 pub(crate) mod audit_log;
 mod memory;
@@ -86,10 +86,17 @@ use report::{
 };
 use text::Style;
 
-fn load_engine(paths: &[PathBuf], exec_hooks: bool) -> (Engine, Vec<String>) {
-    let files = discover::policy_paths(paths, None);
-    let names = files.iter().map(|(p, _)| p.display().to_string()).collect();
-    let loaded = discover::load_all(&files);
+/// The policy files of a `--policy` (or `--baseline`) set and what they loaded: read once by
+/// the command, which checks them before the replay starts.
+pub(crate) struct Policies {
+    /// The policy files, as shown in the report.
+    pub(crate) names: Vec<String>,
+    /// Their loaded policies, in the same order.
+    pub(crate) loaded: Vec<LoadedPolicy>,
+}
+
+fn load_engine(policies: Policies, exec_hooks: bool) -> (Engine, Vec<String>) {
+    let Policies { names, loaded } = policies;
     for p in &loaded {
         for d in &p.diagnostics {
             eprintln!("{}", d.render());
@@ -121,9 +128,10 @@ fn fail_rank(v: Verdict) -> u8 {
     }
 }
 
-/// Run a replay; exit 1 with `--fail-on` when a matching verdict occurs, 2 on unusable
-/// arguments or when no recorded file was found.
-pub(crate) fn run(o: &Options) -> ExitCode {
+/// Run a replay against `policies` (and `baseline`, loaded from `o.baseline`); exit 1 with
+/// `--fail-on` when a matching verdict occurs, 2 on unusable arguments or when no recorded
+/// file was found.
+pub(crate) fn run(o: &Options, policies: Policies, baseline: Option<Policies>) -> ExitCode {
     let fail_at = match o.fail_on.as_deref() {
         None => None,
         Some("deny") => Some(4u8),
@@ -149,12 +157,13 @@ pub(crate) fn run(o: &Options) -> ExitCode {
             "seamguard: --exec-hooks: command hooks of fired rules are executed (with the recorded payload on stdin)"
         );
     }
-    let (engine, policy_names) = load_engine(&o.policies, o.exec_hooks);
-    let (baseline, baseline_names) = if o.baseline.is_empty() {
-        (None, None)
-    } else {
-        let (b, names) = load_engine(&o.baseline, o.exec_hooks);
-        (Some(b), Some(names))
+    let (engine, policy_names) = load_engine(policies, o.exec_hooks);
+    let (baseline, baseline_names) = match baseline {
+        None => (None, None),
+        Some(b) => {
+            let (b, names) = load_engine(b, o.exec_hooks);
+            (Some(b), Some(names))
+        }
     };
     let files = readers::collect_files(&o.inputs);
     if files.is_empty() {

@@ -28,10 +28,6 @@ pub(crate) enum OutputFormat {
 pub(crate) struct Options {
     /// Recorded files or folders.
     pub(crate) inputs: Vec<PathBuf>,
-    /// `--policy`.
-    pub(crate) policies: Vec<PathBuf>,
-    /// `--baseline`.
-    pub(crate) baseline: Vec<PathBuf>,
     /// `--format`.
     pub(crate) format: OutputFormat,
     /// `--fail-on`.

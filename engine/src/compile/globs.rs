@@ -6,8 +6,10 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use aho_corasick::AhoCorasick;
 use globset::GlobBuilder;
 
 use crate::policy::{PathSpec, ShellTest};
@@ -26,7 +28,7 @@ pub(crate) struct PathGlobs {
 /// How many distinct glob lists a process keeps built (see [`GlobList::build`]).
 const MAX_SHARED_LISTS: usize = 4096;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct GlobList {
     /// The `fast_glob` patterns, each with a text every path it matches contains.
     fast: Vec<FastGlob>,
@@ -36,6 +38,102 @@ pub(crate) struct GlobList {
     /// The literal path components of the globs (`.ssh`, `id_rsa`, `credentials`): the
     /// names a glob operand is tried with when it matches nothing on disk.
     names: Vec<String>,
+    /// How many paths the list was matched against, up to [`PREFILTER_AFTER`].
+    used: AtomicU32,
+    /// The literals of the `fast` globs in one automaton, built once the list has been
+    /// matched [`PREFILTER_AFTER`] times (a hook call matches a list a few times).
+    prefilter: OnceLock<Option<Prefilter>>,
+}
+
+impl Clone for GlobList {
+    fn clone(&self) -> GlobList {
+        GlobList {
+            fast: self.fast.clone(),
+            compiled: self.compiled.clone(),
+            fold: self.fold,
+            names: self.names.clone(),
+            used: AtomicU32::new(0),
+            prefilter: OnceLock::new(),
+        }
+    }
+}
+
+/// After how many matches a list builds its [`Prefilter`].
+const PREFILTER_AFTER: u32 = 64;
+
+/// Which `fast` globs of a list a path can match: those whose literal it contains, found in
+/// one pass over the path for all of them, and those without a literal. The same globs a
+/// substring test per glob lets through, so it never changes a result.
+#[derive(Debug)]
+struct Prefilter {
+    /// The distinct literals.
+    literals: AhoCorasick,
+    /// Per literal (pattern id of `literals`): the `fast` globs that need it.
+    globs_of: Vec<Vec<usize>>,
+    /// The `fast` globs without a literal: tried on every path.
+    unfiltered: Vec<usize>,
+}
+
+impl Prefilter {
+    fn build(fast: &[FastGlob]) -> Option<Prefilter> {
+        let mut literals: Vec<&str> = Vec::new();
+        let mut globs_of: Vec<Vec<usize>> = Vec::new();
+        let mut unfiltered = Vec::new();
+        for (i, g) in fast.iter().enumerate() {
+            let needs = g.needs();
+            if needs.is_empty() {
+                unfiltered.push(i);
+                continue;
+            }
+            match literals.iter().position(|l| *l == needs) {
+                Some(at) => {
+                    if let Some(v) = globs_of.get_mut(at) {
+                        v.push(i);
+                    }
+                }
+                None => {
+                    literals.push(needs);
+                    globs_of.push(vec![i]);
+                }
+            }
+        }
+        Some(Prefilter {
+            literals: AhoCorasick::new(&literals).ok()?,
+            globs_of,
+            unfiltered,
+        })
+    }
+
+    /// Whether a glob of `fast` matches `path`.
+    fn any_match(&self, fast: &[FastGlob], path: &str) -> bool {
+        let glob_matches = |i: &usize| {
+            fast.get(*i)
+                .is_some_and(|g| fast_glob::glob_match(&g.pattern, path))
+        };
+        if self.unfiltered.iter().any(glob_matches) {
+            return true;
+        }
+        // A literal found more than once is tried once.
+        let mut tried: Vec<bool> = Vec::new();
+        for m in self.literals.find_overlapping_iter(path) {
+            let id = m.pattern().as_usize();
+            if tried.is_empty() {
+                tried = vec![false; self.globs_of.len()];
+            }
+            match tried.get_mut(id) {
+                Some(t) if !*t => *t = true,
+                _ => continue,
+            }
+            if self
+                .globs_of
+                .get(id)
+                .is_some_and(|v| v.iter().any(glob_matches))
+            {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 impl GlobList {
@@ -58,7 +156,25 @@ impl GlobList {
     }
 
     fn matches(&self, path: &str) -> bool {
-        self.fast.iter().any(|g| g.is_match(path)) || self.compiled.iter().any(|m| m.is_match(path))
+        self.fast_match(path) || self.compiled.iter().any(|m| m.is_match(path))
+    }
+
+    /// Whether one of the `fast` globs matches `path`: glob by glob behind its literal at
+    /// first, through the [`Prefilter`] once the list is matched often (a replay).
+    fn fast_match(&self, path: &str) -> bool {
+        if self.fast.len() > 1 {
+            if let Some(Some(pre)) = self.prefilter.get() {
+                return pre.any_match(&self.fast, path);
+            }
+            if self.used.load(Ordering::Relaxed) >= PREFILTER_AFTER {
+                if let Some(pre) = self.prefilter.get_or_init(|| Prefilter::build(&self.fast)) {
+                    return pre.any_match(&self.fast, path);
+                }
+            } else {
+                self.used.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        self.fast.iter().any(|g| g.is_match(path))
     }
 
     /// The globs of `specs` (`~/` expanded against `home`); `fold`: match
@@ -203,6 +319,68 @@ impl PathGlobs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prefilter_never_changes_a_match() {
+        let lists: [&[&str]; 4] = [
+            &["**/.ssh/**", "**/.env*", "**/id_*", "/etc/**", "**/*.pem"],
+            &[
+                "**/.aws/credentials",
+                "**/credentials",
+                "**/{.git,.hg}/hooks/**",
+                "**/a?c/*.key",
+            ],
+            &[
+                "**/.env",
+                "**/.env.*",
+                "**/secrets/**",
+                "**/secret[s]/*",
+                "**",
+            ],
+            &["/tmp/**", "/tmp/*", "**/tmp/**/tmp/x", "**/ä*/**"],
+        ];
+        let paths = [
+            "/home/u/.ssh/id_rsa",
+            "/home/u/.ssh",
+            "/home/u/p/.env",
+            "/home/u/p/.env.local",
+            "/home/u/p/.env/.env.x",
+            "/home/u/p/src/env.rs",
+            "/etc/passwd",
+            "/etc",
+            "/home/u/p/key.pem",
+            "/home/u/.aws/credentials",
+            "/home/u/credentials/credentials",
+            "/home/u/p/.git/hooks/pre-commit",
+            "/srv/secrets/x",
+            "/srv/abc/k.key",
+            "/tmp/tmp/tmp/x",
+            "/tmp",
+            "/home/ä/ää/x",
+            "/",
+            "",
+        ];
+        for globs in lists {
+            let specs: Vec<PathSpec> = globs
+                .iter()
+                .map(|g| PathSpec::Glob(g.to_string()))
+                .collect();
+            let list = GlobList::build_one(&specs, "/home/u", false);
+            let pre = Prefilter::build(&list.fast).unwrap();
+            for p in paths {
+                let each = list.fast.iter().any(|g| g.is_match(p));
+                assert_eq!(pre.any_match(&list.fast, p), each, "{globs:?} on {p}");
+            }
+            // Past the threshold the list matches through the prefilter, with the same answers.
+            for _ in 0..PREFILTER_AFTER + 1 {
+                for p in paths {
+                    let each = list.fast.iter().any(|g| g.is_match(p));
+                    assert_eq!(list.fast_match(p), each, "{globs:?} on {p}");
+                }
+            }
+            assert!(list.fast.len() < 2 || list.prefilter.get().is_some());
+        }
+    }
 
     #[test]
     fn the_literal_filter_never_changes_a_match() {

@@ -3,7 +3,7 @@
 //! [`Arg`], [`Redirect`], [`SimpleCommand`], [`ShellAnalysis`].
 
 use super::emulate;
-use super::quote::escape_invisible;
+use super::quote::push_escaped_invisible;
 
 /// One argument word after quote removal and expansion of what is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,15 +143,24 @@ impl SimpleCommand {
 
     fn render(&self, space_after_empty_program: bool) -> String {
         // Invisible and bidi characters are shown escaped, so the reason reads as what runs.
-        let mut s = escape_invisible(&self.program);
+        // At most 120 characters are shown: past them nothing is built (a heredoc or an
+        // inline script can be many kilobytes), only enough to know the line is longer.
+        const SHOWN: usize = 120;
+        let mut s = String::new();
+        let mut count = 0;
+        push_escaped_invisible(&mut s, &mut count, &self.program, SHOWN);
         for a in &self.args {
+            if count > SHOWN {
+                break;
+            }
             if space_after_empty_program || !s.is_empty() {
                 s.push(' ');
+                count += 1;
             }
-            s.push_str(&escape_invisible(&a.text));
+            push_escaped_invisible(&mut s, &mut count, &a.text, SHOWN);
         }
-        if s.chars().count() > 120 {
-            s = format!("{}…", s.chars().take(119).collect::<String>());
+        if count > SHOWN {
+            s = format!("{}…", s.chars().take(SHOWN - 1).collect::<String>());
         }
         if !self.via.is_empty() {
             s.push_str(&format!(" (via {})", self.via.join(", ")));
@@ -172,4 +181,60 @@ pub struct ShellAnalysis {
     /// [`ShellAnalysis::commands`]: `curl … | sh` is `(0, 1)`. Each names the first command
     /// recorded for a pipeline element (a wrapper before what it wraps).
     pub pipes: Vec<(usize, usize)>,
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::{Arg, SimpleCommand};
+    use crate::shell::quote::escape_invisible;
+
+    /// The whole line escaped, then cut to 120 characters: what `render` shows.
+    fn whole_then_cut(c: &SimpleCommand, space_after_empty_program: bool) -> String {
+        let mut s = escape_invisible(&c.program);
+        for a in &c.args {
+            if space_after_empty_program || !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(&escape_invisible(&a.text));
+        }
+        if s.chars().count() > 120 {
+            s = format!("{}…", s.chars().take(119).collect::<String>());
+        }
+        if !c.via.is_empty() {
+            s.push_str(&format!(" (via {})", c.via.join(", ")));
+        }
+        s
+    }
+
+    #[test]
+    fn a_long_line_shows_what_escaping_it_whole_showed() {
+        let arg = |t: String| Arg {
+            text: t,
+            dynamic: false,
+        };
+        for program in ["", "rm", "ec\u{200B}ho"] {
+            for n in [
+                0usize, 1, 50, 110, 114, 115, 116, 117, 118, 119, 120, 121, 122, 300,
+            ] {
+                for tail in ["", "\u{200B}", "é\u{202E}x", "\u{FEFF}\u{FEFF}"] {
+                    let text = format!("{}{tail}", "a".repeat(n));
+                    let c = SimpleCommand {
+                        program: program.to_string(),
+                        dynamic_program: false,
+                        args: vec![arg(text.clone()), arg(tail.to_string()), arg(text)],
+                        redirects: Vec::new(),
+                        redirections: Vec::new(),
+                        via: vec!["sudo".into()],
+                        cwd: None,
+                    };
+                    assert_eq!(
+                        c.display(),
+                        whole_then_cut(&c, true),
+                        "{program} {n} {tail:?}"
+                    );
+                    assert_eq!(c.display_words(), whole_then_cut(&c, false));
+                }
+            }
+        }
+    }
 }

@@ -110,13 +110,29 @@ pub(crate) fn is_invisible(c: char) -> bool {
 
 /// Show invisible characters as `<U+200B>`.
 pub(crate) fn escape_invisible(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if is_invisible(c) {
-                format!("<U+{:04X}>", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    let mut count = 0;
+    push_escaped_invisible(&mut out, &mut count, s, usize::MAX);
+    out
+}
+
+/// Append `s` to `out` with its invisible characters shown as `<U+200B>`, counting the
+/// characters appended in `count`, and stop once `count` exceeds `limit` (what comes after
+/// that is not appended): a caller that shows a bounded prefix need not escape the rest.
+pub(crate) fn push_escaped_invisible(out: &mut String, count: &mut usize, s: &str, limit: usize) {
+    use std::fmt::Write as _;
+    for c in s.chars() {
+        if *count > limit {
+            return;
+        }
+        if is_invisible(c) {
+            let before = out.len();
+            let _ = write!(out, "<U+{:04X}>", c as u32);
+            // The escape is ASCII: one character per byte.
+            *count += out.len() - before;
+        } else {
+            out.push(c);
+            *count += 1;
+        }
+    }
 }
