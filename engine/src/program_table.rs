@@ -230,6 +230,11 @@ fn role(r: Role) -> &'static str {
         Role::Code(Language::TypeScript) => "TypeScript code (read by the inline-code lens)",
         Role::Code(Language::PowerShell) => "PowerShell code (read by the inline-code lens)",
         Role::Code(Language::Cmd) => "a cmd.exe line",
+        Role::Code(Language::Perl) => "Perl code (read by the inline-code lens)",
+        Role::Code(Language::Ruby) => "Ruby code (read by the inline-code lens)",
+        Role::Code(Language::Php) => "PHP code (read by the inline-code lens)",
+        Role::Code(Language::Lua) => "Lua code (read by the inline-code lens)",
+        Role::Code(Language::Awk) => "an awk program (read by the inline-code lens)",
         Role::Script => {
             "the script run: a path (read), an `http(s)` URL fetched and run, or a registry specifier installed and run"
         }

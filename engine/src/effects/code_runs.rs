@@ -62,7 +62,7 @@ pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
     for (role, code) in &p.operands {
         if let Role::Code(lang) = role {
             out.push(CodeRun {
-                who: format!("{base} {}", p.sub.join(" ")),
+                who: format!("{base} {}", p.sub.join(" ")).trim_end().to_string(),
                 lang: *lang,
                 code: code.clone(),
                 argv: Vec::new(),

@@ -1,5 +1,6 @@
 //! The languages the inline-code lens reads: their names in reasons and their tree-sitter
-//! grammars. Program rows name them for `-c CODE` options and standard-input runners.
+//! grammars (cmd.exe, Perl, Ruby, PHP, Lua and awk are read without one). Program rows name
+//! them for `-c CODE` options and standard-input runners.
 
 /// The language of a piece of inline code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +16,16 @@ pub(crate) enum Language {
     PowerShell,
     /// A cmd.exe line (`cmd /c`): read without a grammar.
     Cmd,
+    /// Perl 5 (`perl -e`): read by the token scanner (`inline::scan`).
+    Perl,
+    /// Ruby (`ruby -e`): read by the token scanner.
+    Ruby,
+    /// PHP (`php -r`): read by the token scanner.
+    Php,
+    /// Lua (`lua -e`): read by the token scanner.
+    Lua,
+    /// An awk program (`awk 'PROG'`, `gawk -e PROG`): read by the token scanner.
+    Awk,
 }
 
 impl Language {
@@ -26,17 +37,28 @@ impl Language {
             Language::TypeScript => "TypeScript",
             Language::PowerShell => "PowerShell",
             Language::Cmd => "cmd.exe",
+            Language::Perl => "Perl",
+            Language::Ruby => "Ruby",
+            Language::Php => "PHP",
+            Language::Lua => "Lua",
+            Language::Awk => "awk",
         }
     }
 
-    /// The tree-sitter grammar (`None` for cmd.exe, read without one).
+    /// The tree-sitter grammar (`None` for cmd.exe and the languages of the token scanner,
+    /// read without one).
     pub(super) fn grammar(self) -> Option<tree_sitter::Language> {
         Some(match self {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
             Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Language::PowerShell => tree_sitter_powershell::LANGUAGE.into(),
-            Language::Cmd => return None,
+            Language::Cmd
+            | Language::Perl
+            | Language::Ruby
+            | Language::Php
+            | Language::Lua
+            | Language::Awk => return None,
         })
     }
 }

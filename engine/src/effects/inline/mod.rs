@@ -51,8 +51,10 @@
 //! takes about 16 s of CPU (30 s on two busy cores); they build at `opt-level = 2` in the
 //! dev profile too (root `Cargo.toml`), and parse 256 KiB of Python in about 140 ms.
 //!
-//! Ruby, Perl, PHP and AppleScript code is not parsed here: for those the policy rules that
-//! read the command text still apply.
+//! Perl, Ruby, PHP, Lua and awk code (`perl -e`, `ruby -e`, `php -r`, `lua -e`, an awk
+//! program) is read by the token scanner ([`scan`]) for the commands it runs; AppleScript, R
+//! and Tcl code is not read here: for those the policy rules that read the command text still
+//! apply.
 
 mod collect;
 #[cfg(test)]
@@ -67,6 +69,7 @@ mod resolve;
 #[cfg(test)]
 mod round_tests;
 mod rounds;
+mod scan;
 mod sources;
 #[cfg(test)]
 mod tests;
@@ -201,6 +204,21 @@ fn code_lens_at(
         found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
+    if scan::reads(lang) {
+        scan::effects(lang, code, &who, &mut cx);
+        let runs = cx
+            .found
+            .iter()
+            .any(|f| matches!(f, Found::Shell { .. } | Found::Words { .. }));
+        if dynamic && runs {
+            cx.unsure(format!(
+                "`{who}` runs {} code that is only known at run time",
+                lang.name()
+            ));
+        }
+        found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
+        return;
+    }
     // JavaScript that does not parse may be TypeScript (`node --experimental-strip-types`,
     // `bun -e`): read it as TypeScript when that parses.
     let parsed = match parse_in(lang, code) {
@@ -280,7 +298,12 @@ fn code_lens_at(
                     }
                     powershell::effects(&tree, code, &mut cx)
                 }
-                Language::Cmd => false,
+                Language::Cmd
+                | Language::Perl
+                | Language::Ruby
+                | Language::Php
+                | Language::Lua
+                | Language::Awk => false,
             };
             if exhausted {
                 cx.unsure(format!(

@@ -219,10 +219,14 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        // `perl -ne 'print' .env` reads `.env`; `perl -i -pe … f` writes it.
-        names: &["perl", "ruby", "perl5"],
+        // `perl -ne 'print' .env` reads `.env`; `perl -i -pe … f` writes it; `-e` / `-E`
+        // code is read by the inline-code lens.
+        names: &["perl", "perl5"],
         valued: &["-I", "-M", "-m", "-r", "-F"],
-        options: &[("-e", Role::Ignore), ("-E", Role::Ignore)],
+        options: &[
+            ("-e", Role::Code(Language::Perl)),
+            ("-E", Role::Code(Language::Perl)),
+        ],
         switches: &[("-i", Switch::InPlace)],
         lead: &[Role::Read],
         lead_options: &["-e", "-E"],
@@ -230,15 +234,43 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &[
-            "php",
-            "lua",
-            "luajit",
-            "Rscript",
-            "tclsh",
-            "wish",
-            "osascript",
+        // `ruby -ne 'print' .env` reads `.env`; `ruby -i -pe … f` writes it; `-e` code is
+        // read by the inline-code lens (`-E ext:int` is the encoding).
+        names: &["ruby"],
+        valued: &["-I", "-M", "-m", "-r", "-F", "-E"],
+        options: &[("-e", Role::Code(Language::Ruby))],
+        switches: &[("-i", Switch::InPlace)],
+        lead: &[Role::Read],
+        lead_options: &["-e"],
+        rest_given: Some(Role::Read),
+        ..ROW
+    },
+    Program {
+        // `php -r CODE` (no `<?php` tag): read by the inline-code lens.
+        names: &["php"],
+        options: &[
+            ("-r", Role::Code(Language::Php)),
+            ("-e", Role::Ignore),
+            ("-c", Role::Ignore),
         ],
+        lead: &[Role::Read],
+        lead_options: &["-r", "-e", "-c"],
+        ..ROW
+    },
+    Program {
+        // `lua -e CODE`: read by the inline-code lens.
+        names: &["lua", "luajit"],
+        options: &[
+            ("-r", Role::Ignore),
+            ("-e", Role::Code(Language::Lua)),
+            ("-c", Role::Ignore),
+        ],
+        lead: &[Role::Read],
+        lead_options: &["-r", "-e", "-c"],
+        ..ROW
+    },
+    Program {
+        names: &["Rscript", "tclsh", "wish", "osascript"],
         options: &[
             ("-r", Role::Ignore),
             ("-e", Role::Ignore),
@@ -282,6 +314,14 @@ pub(crate) fn stdin_language(program: &str) -> Option<Language> {
         Some(Language::JavaScript)
     } else if matches!(program, "tsx" | "ts-node") {
         Some(Language::TypeScript)
+    } else if matches!(program, "perl" | "perl5") {
+        Some(Language::Perl)
+    } else if program == "ruby" {
+        Some(Language::Ruby)
+    } else if program == "php" {
+        Some(Language::Php)
+    } else if matches!(program, "lua" | "luajit") {
+        Some(Language::Lua)
     } else {
         None
     }

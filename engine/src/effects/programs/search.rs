@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::row::{Fallback, Program, ROW, Role, Search, Switch};
+use crate::effects::language::Language;
 
 /// Options of the `grep` family that take a value the effect model ignores.
 pub(super) const GREP_VALUED: &[&str] = &[
@@ -232,17 +233,18 @@ pub(super) static ROWS: &[Program] = &[
     },
     Program {
         // `awk 'PROGRAM' FILES`, `awk -f prog.awk FILES`; `var=value` operands are not files.
+        // The program text is read by the inline-code lens.
         names: &["awk", "gawk", "mawk", "nawk", "busybox-awk"],
         valued: &["-v", "-F", "--assign", "--field-separator", "-W"],
         options: &[
             ("-f", Role::Read),
             ("--file", Role::Read),
-            ("-e", Role::Ignore),
-            ("--source", Role::Ignore),
+            ("-e", Role::Code(Language::Awk)),
+            ("--source", Role::Code(Language::Awk)),
             ("-i", Role::Read),
             ("--include", Role::Read),
         ],
-        lead: &[Role::Ignore],
+        lead: &[Role::Code(Language::Awk)],
         lead_options: &["-f", "--file", "-e", "--source"],
         rest: Role::Read,
         ..ROW

@@ -355,6 +355,7 @@ fn unparsed_code_that_runs_what_it_fetches() {
                 "run curl https://x.example/c",
                 "send https://x.example/c GET [] (runs response)",
                 "run awk {system($0)}",
+                "unsure `system` with a command known only at run time",
             ],
         ),
         (
@@ -363,6 +364,7 @@ fn unparsed_code_that_runs_what_it_fetches() {
                 "run curl https://x.example/c",
                 "send https://x.example/c GET [] (runs response)",
                 "run awk { print | \"sh\" }",
+                "unsure `print | \"sh\"` with a command known only at run time",
             ],
         ),
         (

