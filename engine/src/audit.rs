@@ -67,6 +67,7 @@ use crate::dialect::Dialect;
 
 mod redact;
 
+pub use crate::secret_names::secret_variable;
 pub use redact::{redact, redact_text, secret_name};
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);

@@ -114,9 +114,129 @@ pub(crate) fn secret_query_param(name: &str) -> bool {
     names_secret(name, Only::Query)
 }
 
+/// Word parts of an environment variable's name that make it a secret's, wherever they stand
+/// (`SECRET_KEY_BASE`, `GITHUB_TOKEN`, `PGPASSWORD` is caught by [`secret_name`]).
+const SECRET_WORDS: &[&str] = &[
+    "APIKEY",
+    "ACCESSKEY",
+    "AUTHKEY",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "PASSPHRASE",
+    "PASSWD",
+    "PASSWORD",
+    "PRIVATEKEY",
+    "SECRET",
+    "SECRETKEY",
+    "SECRETS",
+    "TOKEN",
+];
+
+/// Two word parts in a row that make a secret's name (`STRIPE_SECRET_KEY`, `OPENAI_API_KEY`).
+const SECRET_PAIRS: &[(&str, &str)] = &[
+    ("ACCESS", "KEY"),
+    ("API", "KEY"),
+    ("AUTH", "KEY"),
+    ("ENCRYPTION", "KEY"),
+    ("MASTER", "KEY"),
+    ("PRIVATE", "KEY"),
+    ("SECRET", "KEY"),
+    ("SIGNING", "KEY"),
+];
+
+/// Last word parts that say the variable describes a secret rather than holds it
+/// (`POSTGRES_PASSWORD_FILE` names a file, `AWS_ACCESS_KEY_ID` the key's public half,
+/// `TOKEN_URL` where a token is obtained).
+const DESCRIBES: &[&str] = &[
+    "DIR", "ENDPOINT", "EXPIRY", "FILE", "HOST", "ID", "LENGTH", "NAME", "PATH", "TTL", "TYPE",
+    "URI", "URL",
+];
+
+/// Whether an environment variable's name says it holds a secret, by its word parts (split at
+/// anything but letters and digits, any case): a [`SECRET_WORDS`] part (`TOKEN`, `SECRET`,
+/// `PASSWORD`, `API_KEY` …), a [`SECRET_PAIRS`] pair (`SECRET_KEY`, `PRIVATE_KEY`), or `AUTH`
+/// as the last part (`NPM_AUTH`, `BASIC_AUTH`), unless the last part says the variable
+/// describes the secret ([`DESCRIBES`]: `_FILE`, `_ID`, `_URL` …); and every name
+/// [`secret_name`] counts but `PWD` (the working directory). `AUTH` elsewhere (`SSH_AUTH_SOCK`, `GIT_AUTHOR_NAME`) and words
+/// that only begin like one (`TOKENIZERS_PARALLELISM`, `KEYBOARD`) are not secrets.
+///
+/// ```
+/// use seamguard_engine::audit::secret_variable;
+///
+/// assert!(secret_variable("STRIPE_SECRET_KEY"));
+/// assert!(secret_variable("GITHUB_TOKEN"));
+/// assert!(!secret_variable("TOKENIZERS_PARALLELISM"));
+/// assert!(!secret_variable("SSH_AUTH_SOCK"));
+/// ```
+pub fn secret_variable(name: &str) -> bool {
+    let parts: Vec<String> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let Some(last) = parts.last() else {
+        return false;
+    };
+    let worded = parts.iter().any(|p| SECRET_WORDS.contains(&p.as_str()))
+        || parts
+            .windows(2)
+            .any(|w| SECRET_PAIRS.contains(&(w[0].as_str(), w[1].as_str())))
+        || last == "AUTH";
+    // `PWD` is the working directory, whatever a field of that name holds.
+    (secret_name(name) && parts != ["PWD"]) || (worded && !DESCRIBES.contains(&last.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{secret_name, secret_query_param};
+    use super::{secret_name, secret_query_param, secret_variable};
+
+    #[test]
+    fn a_variable_is_a_secret_by_its_word_parts() {
+        for n in [
+            "GITHUB_TOKEN",
+            "NPM_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN",
+            "STRIPE_SECRET_KEY",
+            "SECRET_KEY_BASE",
+            "OPENAI_API_KEY",
+            "ANTHROPIC_APIKEY",
+            "DB_PASSWORD",
+            "PGPASSWORD",
+            "MYSQL_PASSWD",
+            "GPG_PASSPHRASE",
+            "JWT_PRIVATE_KEY",
+            "GOOGLE_CREDENTIALS",
+            "TAILSCALE_AUTHKEY",
+            "NPM_AUTH",
+            "HTTP_BASIC_AUTH",
+            "CLIENT_SECRET",
+            "SLACK_SIGNING_KEY",
+            "github_token",
+        ] {
+            assert!(secret_variable(n), "{n}");
+        }
+        for n in [
+            "TOKENIZERS_PARALLELISM",
+            "GIT_AUTHOR_NAME",
+            "GIT_AUTHOR_EMAIL",
+            "KEYBOARD",
+            "SSH_AUTH_SOCK",
+            "AUTH_DOMAIN",
+            "HOME",
+            "PATH",
+            "PWD",
+            "DEBUG",
+            "AWS_ACCESS_KEY_ID",
+            "POSTGRES_PASSWORD_FILE",
+            "SECRET_NAME",
+            "OAUTH_TOKEN_URL",
+            "MAX_TOKENS",
+            "",
+        ] {
+            assert!(!secret_variable(n), "{n}");
+        }
+    }
 
     #[test]
     fn a_name_counts_where_its_entry_says() {

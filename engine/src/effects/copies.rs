@@ -3,7 +3,7 @@
 //!
 //! In: the call's effects (its shell commands with their redirections) and the session memory.
 //! Out, as reads of the environment ([`ENVIRON`]) that the secret and exfiltration rules judge:
-//! - a write whose data expands a secret-named variable ([`crate::audit::secret_name`]:
+//! - a write whose data expands a secret-named variable ([`crate::audit::secret_variable`]:
 //!   `echo $AWS_SECRET_ACCESS_KEY >> x`, `printf '%s' "$NPM_TOKEN" > t`, an unquoted
 //!   here-document or here-string naming `$GITHUB_TOKEN` fed to `cat > notes.txt`) reads the
 //!   environment, on the write's route marked `via "a secret variable written into a file"`;
@@ -52,7 +52,7 @@ fn secret_variables_of(c: &SimpleCommand) -> Vec<String> {
     }
     super::shell::variables(&text)
         .into_iter()
-        .filter(|v| crate::audit::secret_name(v))
+        .filter(|v| crate::audit::secret_variable(v))
         .collect()
 }
 

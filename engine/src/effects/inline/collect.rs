@@ -16,6 +16,8 @@ pub(super) const MAX_FOUND: usize = 2_000;
 pub(super) enum Found {
     /// An effect.
     What(Box<What>),
+    /// An effect with a step added to its route's `via` (`a secret variable printed ($X)`).
+    Via(Box<What>, String),
     /// A shell command line (`os.system(…)`, `execSync(…)`, `shell=True`).
     Shell {
         /// The call that runs it (`os.system`).
@@ -118,6 +120,14 @@ impl Collect<'_> {
             return k;
         }
         self.add(Found::What(Box::new(w)))
+    }
+
+    /// Add an effect with `via` added to its route, unless the same one is there already.
+    pub(super) fn push_via(&mut self, w: What, via: String) {
+        let f = Found::Via(Box::new(w), via);
+        if !self.found.contains(&f) {
+            self.add(f);
+        }
     }
 
     /// Add what was found, up to [`MAX_FOUND`] items; then one `unsure` says the rest was not

@@ -59,6 +59,9 @@
 mod collect;
 #[cfg(test)]
 mod constant_tests;
+mod exposure;
+#[cfg(test)]
+mod exposure_tests;
 mod javascript;
 mod parse;
 #[cfg(test)]
@@ -344,6 +347,11 @@ fn found_effects(
     for f in found {
         match f {
             Found::What(w) => fx.push(*w, route.clone()),
+            Found::Via(w, via) => {
+                let mut r = route.clone();
+                r.via.push(via);
+                fx.push(*w, r);
+            }
             Found::Words {
                 who,
                 words,

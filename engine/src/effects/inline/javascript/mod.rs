@@ -11,6 +11,7 @@
 //! `resolve`, the calls in `calls`, request bodies and downloads in `network`.
 
 mod calls;
+mod expose;
 mod network;
 mod resolve;
 
@@ -19,6 +20,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::{Bindings, Budget, Collect, Walker, nodes, read_in_rounds, text, walker_from_fields};
+use crate::effects::inline::exposure::Exposes;
 use crate::effects::inline::resolve::{Partial, items};
 use crate::effects::inline::sources::Reader;
 
@@ -69,6 +71,7 @@ impl<'t> Js<'t, '_> {
             }
             if matches!(n.kind(), "call_expression" | "new_expression") {
                 js.call(*n, cx);
+                js.expose(*n, cx);
             } else if n.kind() == "identifier"
                 && matches!(js.t(*n), "eval" | "Function")
                 && n.parent().is_some_and(|p| p.kind() == "arguments")

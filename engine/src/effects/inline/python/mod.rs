@@ -9,6 +9,7 @@
 //! `resolve`, the calls that touch files and run commands in `calls`, requests in `network`.
 
 mod calls;
+mod expose;
 mod network;
 mod reach;
 mod resolve;
@@ -20,6 +21,7 @@ use tree_sitter::{Node, Tree};
 use super::{
     Bindings, Budget, Collect, Partial, Walker, nodes, read_in_rounds, text, walker_from_fields,
 };
+use crate::effects::inline::exposure::Exposes;
 use crate::effects::inline::resolve::items;
 
 /// Collect the effects of a parsed Python module.
@@ -59,6 +61,7 @@ impl<'t> Py<'t, '_> {
         for n in all {
             if n.kind() == "call" {
                 self.call(*n, cx);
+                self.expose(*n, cx);
             } else if n.kind() == "identifier"
                 && matches!(self.t(*n), "exec" | "eval")
                 && n.parent().is_some_and(|p| p.kind() == "argument_list")
