@@ -198,6 +198,9 @@ fn describe(p: &Program) -> ProgramRow {
 fn role(r: Role) -> &'static str {
     match r {
         Role::Ignore => "nothing the effect model tracks (a pattern, a count, a name, an argument)",
+        Role::EditScript => {
+            "a stream editor's script (in place: the text it inserts or substitutes is written)"
+        }
         Role::Read => "paths read",
         Role::Pattern => "the pattern a search prints the matches of",
         Role::Filter => "a filter narrowing which files a search reads to a kind",

@@ -1,7 +1,9 @@
 //! What a written file will do when it runs: the content of files that are executed without
 //! anyone asking (shell start-up files, git hooks, `.envrc`, cron tables, systemd units, npm
 //! lifecycle scripts, editor tasks that run on folder open, launchd agents and daemons) is
-//! pushed, line by line, as nested items for the shell lens.
+//! pushed, line by line, as nested items for the shell lens; the code of Python start-up
+//! files (`.pth` import lines, `sitecustomize.py`, IPython and Jupyter start-up) as a nested
+//! item for the inline-code lens.
 //!
 //! In: the effects the lenses found (a `write` with its content, from any route). Out: the
 //! effects of that content added to the call, each route marked `via "runs from <path>"`, so
@@ -10,11 +12,17 @@
 //! written but not visible (`cp x ~/.bashrc`) adds nothing here; the rules on the write itself
 //! still apply.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde_json::Value;
 
+use super::code_runs::CodeRun;
 use super::executed::{Runs, cron_commands, runs_of};
+use super::language::Language;
 use super::model::{Effects, Route, What};
 use super::nested::{Nest, Nested, Text};
+use crate::shell::Arg;
 use crate::shell_env::ShellEnv;
 
 /// The npm lifecycle scripts that run on `npm install` / `npm ci` / publish without being
@@ -52,46 +60,90 @@ fn commands(runs: Runs, content: &str) -> Vec<String> {
                 })
             })
             .collect(),
-        Runs::PackageJson => serde_json::from_str::<Value>(content)
-            .ok()
-            .and_then(|v| v.get("scripts").cloned())
-            .and_then(|s| match s {
-                Value::Object(m) => Some(
-                    m.into_iter()
+        Runs::PackageJson => match serde_json::from_str::<Value>(content) {
+            Ok(v) => v
+                .get("scripts")
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
                         .filter(|(k, _)| NPM_LIFECYCLE.contains(&k.as_str()))
                         .filter_map(|(_, v)| v.as_str().map(str::to_string))
-                        .collect(),
-                ),
-                _ => None,
-            })
-            .unwrap_or_default(),
-        Runs::EditorTasks => serde_json::from_str::<Value>(content)
-            .ok()
-            .and_then(|v| v.get("tasks").and_then(Value::as_array).cloned())
-            .map(|tasks| {
-                tasks
-                    .iter()
-                    .filter(|t| {
-                        t.pointer("/runOptions/runOn").and_then(Value::as_str) == Some("folderOpen")
-                    })
-                    .filter_map(|t| {
-                        let cmd = t.get("command").and_then(Value::as_str)?;
-                        let args: Vec<&str> = t
-                            .get("args")
-                            .and_then(Value::as_array)
-                            .map(|a| a.iter().filter_map(Value::as_str).collect())
-                            .unwrap_or_default();
-                        Some(if args.is_empty() {
-                            cmd.to_string()
-                        } else {
-                            format!("{cmd} {}", args.join(" "))
-                        })
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+                        .collect()
+                })
+                .unwrap_or_default(),
+            // An edit's new text is a fragment of the file: its lifecycle members.
+            Err(_) => members(content)
+                .filter(|(k, _)| NPM_LIFECYCLE.contains(&k.as_str()))
+                .map(|(_, v)| v)
+                .collect(),
+        },
+        Runs::EditorTasks => match serde_json::from_str::<Value>(content) {
+            Ok(v) => v
+                .get("tasks")
+                .and_then(Value::as_array)
+                .map(|tasks| tasks.iter().filter_map(folder_open_task).collect())
+                .unwrap_or_default(),
+            // A fragment (an edit's new text) or a file with comments: its `command` members,
+            // when it runs a task on folder open.
+            Err(_) if content.contains("folderOpen") => members(content)
+                .filter(|(k, _)| k == "command")
+                .map(|(_, v)| v)
+                .collect(),
+            Err(_) => Vec::new(),
+        },
         Runs::LaunchdPlist => launchd_command(content).into_iter().collect(),
+        // Code, not command lines: read by [`start_up_code`].
+        Runs::Python | Runs::Pth => Vec::new(),
     }
+}
+
+/// The command line of a VS Code task that runs when the folder opens (`runOptions.runOn:
+/// "folderOpen"`): its `command` and `args`.
+fn folder_open_task(t: &Value) -> Option<String> {
+    if t.pointer("/runOptions/runOn").and_then(Value::as_str) != Some("folderOpen") {
+        return None;
+    }
+    let cmd = t.get("command").and_then(Value::as_str)?;
+    let args: Vec<&str> = t
+        .get("args")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    Some(if args.is_empty() {
+        cmd.to_string()
+    } else {
+        format!("{cmd} {}", args.join(" "))
+    })
+}
+
+/// The `"key": "string"` members of JSON text that need not parse as a whole (a fragment an
+/// edit inserts, a file with comments), both decoded.
+fn members(text: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    static MEMBER: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r#""((?:[^"\\\n]|\\.)*)"\s*:\s*"((?:[^"\\\n]|\\.)*)""#).ok());
+    MEMBER
+        .as_ref()
+        .into_iter()
+        .flat_map(|re| re.captures_iter(text))
+        .filter_map(|c| {
+            let decode = |i: usize| serde_json::from_str::<String>(&format!("\"{}\"", &c[i])).ok();
+            Some((decode(1)?, decode(2)?))
+        })
+}
+
+/// The Python code a start-up file of kind `runs` holds: the whole file, or the `import`
+/// lines of a `.pth` file (the others name folders added to the path).
+fn start_up_code(runs: Runs, content: &str) -> Option<String> {
+    let code = match runs {
+        Runs::Python => content.to_string(),
+        Runs::Pth => content
+            .lines()
+            .filter(|l| l.starts_with("import ") || l.starts_with("import\t"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => return None,
+    };
+    (!code.trim().is_empty()).then_some(code)
 }
 
 /// The command line a launchd property list runs: its `ProgramArguments` quoted for the
@@ -146,6 +198,26 @@ pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv, nest: &dyn Nest
             command: None,
             via: vec![format!("runs from {}", path.text)],
         };
+        if let Some(code) = start_up_code(runs, content) {
+            let run = CodeRun {
+                who: "python (start-up)".to_string(),
+                lang: Language::Python,
+                code: Arg {
+                    text: code,
+                    dynamic: false,
+                },
+                argv: vec![Some(String::new())],
+            };
+            let item = Nested {
+                text: Text::Code(&run),
+                who: "",
+                shown: "",
+                route: &route,
+                cwd: dir,
+                depth: 0,
+            };
+            nest.nest(item, env, &mut derived);
+        }
         for line in commands(runs, content) {
             let item = Nested {
                 text: Text::Line(&line),

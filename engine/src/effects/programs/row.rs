@@ -9,6 +9,10 @@ use crate::effects::language::Language;
 pub(crate) enum Role {
     /// Nothing the effect model tracks (a pattern, a count, a name, a script's argument).
     Ignore,
+    /// A stream editor's script (`sed '1i text'`, `sed -e 's/a/b/'`): with an in-place
+    /// switch, the text its commands insert, append, change or substitute is the new content
+    /// of the files it edits.
+    EditScript,
     /// A path read.
     Read,
     /// The pattern a search prints the matches of (`grep PATTERN`, `rg -e PATTERN`).

@@ -254,13 +254,13 @@ pub(super) static ROWS: &[Program] = &[
         names: &["sed", "gsed"],
         valued: &["-l", "--line-length"],
         options: &[
-            ("-e", Role::Ignore),
-            ("--expression", Role::Ignore),
+            ("-e", Role::EditScript),
+            ("--expression", Role::EditScript),
             ("-f", Role::Read),
             ("--file", Role::Read),
         ],
         switches: &[("-i", Switch::InPlace), ("--in-place", Switch::InPlace)],
-        lead: &[Role::Ignore],
+        lead: &[Role::EditScript],
         lead_options: &["-e", "--expression", "-f", "--file"],
         rest: Role::Read,
         ..ROW

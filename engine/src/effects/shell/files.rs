@@ -4,9 +4,59 @@
 use super::git::git_files;
 use super::out::{Out, delete, load, path, read, script, write};
 use super::request::send_remote;
+use super::sed::{NewText, new_text};
 use crate::effects::model::{BodySource, What};
 use crate::effects::programs::{Fallback, Parsed, Role, Switch, is_remote};
 use crate::shell::{Arg, SimpleCommand};
+
+/// The new text of an in-place edit whose script is visible (`sed -i '1i …'`): `None` when
+/// the script is known only at run time, read from a file (`-f`) or not read here.
+fn edit_text(p: &Parsed) -> Option<NewText> {
+    let scripts: Vec<&Arg> = p
+        .values_of(Role::EditScript)
+        .chain(p.operands_of(Role::EditScript))
+        .collect();
+    if scripts.is_empty()
+        // `sed -f FILE`: the script is in a file.
+        || p.values_of(Role::Read).next().is_some()
+        || scripts.iter().any(|a| a.dynamic || a.text.trim().is_empty())
+    {
+        return None;
+    }
+    let texts: Vec<&str> = scripts.iter().map(|a| a.text.as_str()).collect();
+    new_text(&texts)
+}
+
+/// A file an in-place edit rewrites: its content is the edit's new text when the lines it
+/// writes are whole; when they are fragments of lines it keeps (`s/a/b/`), the write is
+/// not visible and the fragments are written too, so what they run is still read.
+fn write_edited(a: &Arg, edited: Option<&NewText>, c: &SimpleCommand, out: &mut Out) {
+    let Some(p) = path(a, c) else { return };
+    match edited {
+        Some(n) if n.whole => out.push(What::Write {
+            path: p,
+            append: false,
+            content: Some(n.text.clone()),
+        }),
+        Some(n) if !n.text.trim().is_empty() => {
+            out.push(What::Write {
+                path: p.clone(),
+                append: false,
+                content: None,
+            });
+            out.push(What::Write {
+                path: p,
+                append: false,
+                content: Some(n.text.clone()),
+            });
+        }
+        _ => out.push(What::Write {
+            path: p,
+            append: false,
+            content: None,
+        }),
+    }
+}
 
 /// The search roots of a command: its read operands, or the working directory it falls
 /// back to.
@@ -39,6 +89,7 @@ pub(super) fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         return;
     }
     let in_place = p.has(Switch::InPlace);
+    let edited = in_place.then(|| edit_text(p)).flatten();
     let append = p.has(Switch::Append);
     let recursive =
         p.has(Switch::Recursive) || (base == "git" && p.sub.first().is_some_and(|s| s == "clean"));
@@ -72,7 +123,7 @@ pub(super) fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 // An in-place edit (`sed -i`, `perl -pi`) rewrites the file and shows none of
                 // it: a write.
                 if in_place {
-                    write(a, false, c, out);
+                    write_edited(a, edited.as_ref(), c, out);
                 } else {
                     read(a, c, out);
                 }

@@ -25,6 +25,7 @@ mod privilege;
 mod redirects;
 mod request;
 mod search;
+mod sed;
 mod send;
 mod serve;
 mod signals;

@@ -95,12 +95,27 @@ fn search_tools_skip_the_pattern_and_widen_by_their_globs() {
         ("sed -e s/a/b/ f", &["run sed -e s/a/b/ f", "read f"]),
         (
             "sed -i 's/a/b/' f",
-            // An in-place edit shows nothing of the file: a write.
-            &["run sed -i s/a/b/ f", "write f"],
+            // An in-place edit shows nothing of the file: a write; the replacement is a
+            // fragment of a line it keeps, written too.
+            &["run sed -i s/a/b/ f", "write f", "write f"],
         ),
         (
             "sed -i.bak -e 's/a/b/' f g",
-            &["run sed -i.bak -e s/a/b/ f g", "write f", "write g"],
+            &[
+                "run sed -i.bak -e s/a/b/ f g",
+                "write f",
+                "write f",
+                "write g",
+                "write g",
+            ],
+        ),
+        // Whole new lines (`1i`, `$a`, a substitution of a whole line) are the visible
+        // content of one write; deletes add nothing; a script from a file is not visible.
+        ("sed -i '1i x' f", &["run sed -i 1i x f", "write f"]),
+        ("sed -i '/x/d' f", &["run sed -i /x/d f", "write f"]),
+        (
+            "sed -i -f s.sed f",
+            &["run sed -i -f s.sed f", "read s.sed", "write f"],
         ),
     ]);
 }
