@@ -42,6 +42,7 @@ fn runs_with(lang: Language, code: &str, argv: &[&str]) -> Vec<String> {
                 other => format!("{other:?}"),
             },
             Found::Code { who, text } => format!("code:{who}:{text}"),
+            Found::Via(w, via) => format!("{w:?} via {via}"),
         })
         .collect()
 }
