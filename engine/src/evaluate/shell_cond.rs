@@ -275,6 +275,13 @@ fn shortest_instance(pattern: &str) -> String {
     out.replace("//", "/")
 }
 
+/// Whether `programs` names `program`, by its base name or as written (the base name found
+/// once, not once per listed program: a test can list hundreds).
+fn lists_program(programs: &[String], program: &str) -> bool {
+    let name = base(program);
+    programs.iter().any(|p| p == name || p == program)
+}
+
 pub(crate) fn eval_shell(
     t: &ShellTest,
     globs: &PathGlobs,
@@ -296,11 +303,7 @@ pub(crate) fn eval_shell(
         if !t.programs.is_empty() {
             if c.dynamic_program {
                 maybe = Some(format!("cannot tell which program `{}` runs", c.display()));
-            } else if !t
-                .programs
-                .iter()
-                .any(|p| p == base(&c.program) || p == &c.program)
-            {
+            } else if !lists_program(&t.programs, &c.program) {
                 continue;
             }
         }
