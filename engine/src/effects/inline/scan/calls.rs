@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use super::files::{self, Access};
 use super::lex::{Part, Tok};
 use crate::effects::inline::collect::Collect;
 use crate::effects::language::Language;
@@ -36,6 +37,13 @@ enum Runs {
     PipeOpen,
     /// PHP's `pcntl_exec(path, [args])`: the program and its words.
     PathArgs,
+    /// The first argument is a file read (`File.read`, `file_get_contents`, `io.lines`).
+    Read,
+    /// The first argument is a file written (`File.write`, `file_put_contents`).
+    Write,
+    /// The first argument is a file opened in the mode of the second, read by default
+    /// (`File.open`, `fopen`, `io.open`).
+    Open,
 }
 
 /// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
@@ -75,6 +83,18 @@ const RUBY: &[(&str, Runs)] = &[
     ("Open3.pipeline_rw", Runs::List(0)),
     ("open", Runs::PipeOpen),
     ("Kernel.open", Runs::PipeOpen),
+    ("File.read", Runs::Read),
+    ("File.binread", Runs::Read),
+    ("File.readlines", Runs::Read),
+    ("File.foreach", Runs::Read),
+    ("IO.read", Runs::Read),
+    ("IO.readlines", Runs::Read),
+    ("IO.foreach", Runs::Read),
+    ("File.open", Runs::Open),
+    ("File.new", Runs::Open),
+    ("File.write", Runs::Write),
+    ("File.binwrite", Runs::Write),
+    ("IO.write", Runs::Write),
 ];
 
 /// PHP's program execution functions (names are case-insensitive; lower case here).
@@ -86,10 +106,20 @@ const PHP: &[(&str, Runs)] = &[
     ("popen", Runs::First),
     ("proc_open", Runs::First),
     ("pcntl_exec", Runs::PathArgs),
+    ("file_get_contents", Runs::Read),
+    ("readfile", Runs::Read),
+    ("file", Runs::Read),
+    ("fopen", Runs::Open),
+    ("file_put_contents", Runs::Write),
 ];
 
 /// Lua's standard library calls that run commands.
-const LUA: &[(&str, Runs)] = &[("os.execute", Runs::First), ("io.popen", Runs::First)];
+const LUA: &[(&str, Runs)] = &[
+    ("os.execute", Runs::First),
+    ("io.popen", Runs::First),
+    ("io.lines", Runs::Read),
+    ("io.open", Runs::Open),
+];
 
 /// awk's built-in `system(cmd)`.
 const AWK: &[(&str, Runs)] = &[("system", Runs::First)];
@@ -424,16 +454,51 @@ impl Reader<'_> {
                     _ => cx.unknown(name, "a command"),
                 }
             }
-            Runs::PipeOpen => {
-                if let Some(Val::One(s)) = self.value(first)
-                    && let Some(line) = s.strip_prefix('|')
-                    && line != "-"
-                {
-                    cx.shell(name, line.to_string());
+            Runs::PipeOpen => match self.value(first) {
+                Some(Val::One(s)) if s.starts_with('|') => {
+                    if s != "|-" {
+                        cx.shell(name, s[1..].to_string());
+                    }
                 }
-            }
+                _ => self.open(args, cx),
+            },
+            Runs::Read => self.file(first, Access::Read, cx),
+            Runs::Write => self.file(first, Access::Write, cx),
+            Runs::Open => self.open(args, cx),
             Runs::PerlOpen => self.perl_open(name, args, cx),
         }
+    }
+
+    /// A file named by `arg`, opened with `access`.
+    fn file(&self, arg: &[Tok], access: Access, cx: &mut Collect<'_>) {
+        // Perl's in-memory file (`\$text`) is no file.
+        if arg.first() == Some(&Tok::Op("\\")) {
+            return;
+        }
+        let shown = render(arg);
+        // A URL (`file_get_contents('https://…')`) is a request, not a file: not read here.
+        if shown.contains("://") {
+            return;
+        }
+        match self.value(arg) {
+            Some(Val::One(p)) => files::file(cx, Some(&p), &shown, access),
+            Some(Val::Many(_)) => {}
+            None => files::file(cx, None, &shown, access),
+        }
+    }
+
+    /// `File.open(PATH, MODE)`, `fopen(PATH, MODE)`, `io.open(PATH, MODE)`: read without a
+    /// mode; a mode that is not a constant is a write.
+    fn open(&self, args: &[&[Tok]], cx: &mut Collect<'_>) {
+        let Some(path) = args.first() else {
+            return;
+        };
+        let access = match args.get(1).map(|m| self.value(m)) {
+            None => Access::Read,
+            Some(Some(Val::One(m))) => files::access(&m).unwrap_or(Access::Write),
+            Some(_) => Access::Write,
+        };
+        self.file(path, access, cx);
     }
 
     /// `system LIST` and its kind: one string is a shell line, several are the words.
@@ -471,6 +536,11 @@ impl Reader<'_> {
                         cx.shell(name, line.trim().to_string());
                     } else if let Some(line) = t.strip_suffix('|') {
                         cx.shell(name, line.trim().to_string());
+                    } else {
+                        let (access, path) = files::perl_spec(t);
+                        if path != "-" {
+                            files::file(cx, Some(path), path, access);
+                        }
                     }
                 }
                 _ => cx.unknown(name, "a file or command"),
@@ -480,6 +550,11 @@ impl Reader<'_> {
         match self.value(spec) {
             Some(Val::One(m)) if matches!(m.trim(), "-|" | "|-") => {
                 self.list(name, &args[2..], cx);
+            }
+            Some(Val::One(m)) => {
+                if let (Some(access), Some(path)) = (files::access(&m), args.get(2)) {
+                    self.file(path, access, cx);
+                }
             }
             Some(_) => {}
             None => cx.unknown(name, "a mode"),

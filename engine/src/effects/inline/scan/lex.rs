@@ -228,14 +228,13 @@ impl Lexer {
             }
             if ch.is_ascii_digit() {
                 let start = self.i;
-                while self
-                    .at(0)
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
-                {
-                    // `1..2` in Lua and Perl is a range.
-                    if self.at(0) == Some('.') && self.at(1) == Some('.') {
-                        break;
-                    }
+                // A `.` is part of the number only before a digit: `1..2` is a range and
+                // `46.chr` a method call.
+                while self.at(0).is_some_and(|c| {
+                    c.is_ascii_alphanumeric()
+                        || c == '_'
+                        || c == '.' && self.at(1).is_some_and(|d| d.is_ascii_digit())
+                }) {
                     self.i += 1;
                 }
                 let n: String = self.c[start..self.i].iter().collect();

@@ -10,10 +10,11 @@
 //! grammars to build, one small tokenizer ([`lex`]) that respects each language's strings,
 //! quote-like operators, interpolation, regular expressions and comments reads all of them
 //! (heredocs inside the code are not read), and one table per language names the calls that
-//! run commands ([`calls`]). Code longer than [`MAX_CODE`] is `unsure`. File reads and writes in this
+//! run commands or open files ([`calls`], [`files`]). Code longer than [`MAX_CODE`] is `unsure`. File reads and writes in this
 //! code are not read here (the policy rules that read the command text still apply).
 
 mod calls;
+mod files;
 mod lex;
 #[cfg(test)]
 mod tests;

@@ -150,8 +150,25 @@ fn perl_pipe_opens() {
         runs(Perl, r#"open(my $fh, "-|", "rm", "-rf", "/tmp/z")"#),
         ["words:open:rm -rf /tmp/z"]
     );
-    assert!(runs(Perl, r#"open(my $fh, "<", $file) or die"#).is_empty());
-    assert!(runs(Perl, r#"open(F, "<notes.txt")"#).is_empty());
+    assert_eq!(
+        runs(Perl, r#"open(my $fh, "<", $file) or die"#),
+        [r#"Read(PathRef { text: "$file", dynamic: true, cwd: None })"#]
+    );
+    assert_eq!(
+        runs(Perl, r#"open(F, "<notes.txt")"#),
+        [r#"Read(PathRef { text: "notes.txt", dynamic: false, cwd: None })"#]
+    );
+    assert_eq!(
+        runs(
+            Perl,
+            r#"open(F, "<", "$ENV{HOME}/.ssh/id_rsa"); open(my $o, '>>:utf8', 'log')"#
+        ),
+        [
+            r#"Read(PathRef { text: "~/.ssh/id_rsa", dynamic: false, cwd: None })"#,
+            r#"Write { path: PathRef { text: "log", dynamic: false, cwd: None }, append: true, content: None }"#
+        ]
+    );
+    assert!(runs(Perl, r#"open(my $fh, "<", \$text)"#).is_empty());
     assert_eq!(
         runs(Perl, "open(F, $x)"),
         ["unsure:`open` with a file or command known only at run time"]
@@ -211,7 +228,42 @@ fn ruby_everyday_code_runs_nothing() {
     assert!(runs(Ruby, "puts 1+1").is_empty());
     assert!(runs(Ruby, "p JSON.parse(STDIN.read)").is_empty());
     assert!(runs(Ruby, "x = 4 / 2; puts %w[a b].join; h = {exec: 1}").is_empty());
-    assert!(runs(Ruby, "conn.exec('select 1'); File.open('x')").is_empty());
+    assert!(runs(Ruby, "conn.exec('select 1'); f.open('x')").is_empty());
+}
+
+#[test]
+fn files_opened_by_name() {
+    assert_eq!(
+        runs(Ruby, r#"puts File.read(ENV["HOME"] + "/.aws/credentials")"#),
+        [r#"Read(PathRef { text: "~/.aws/credentials", dynamic: false, cwd: None })"#]
+    );
+    assert_eq!(
+        runs(Ruby, "File.open('out.txt', 'w') { |f| f.puts 1 }"),
+        [
+            r#"Write { path: PathRef { text: "out.txt", dynamic: false, cwd: None }, append: false, content: None }"#
+        ]
+    );
+    assert_eq!(
+        runs(Ruby, r#"puts File.read(46.chr + "env")"#),
+        [r#"Read(PathRef { text: "46.chr+'env'", dynamic: true, cwd: None })"#]
+    );
+    assert_eq!(
+        runs(Php, r#"echo file_get_contents("composer.json");"#),
+        [r#"Read(PathRef { text: "composer.json", dynamic: false, cwd: None })"#]
+    );
+    assert_eq!(
+        runs(Php, r#"$f = fopen('a.log', 'ab');"#),
+        [
+            r#"Write { path: PathRef { text: "a.log", dynamic: false, cwd: None }, append: true, content: None }"#
+        ]
+    );
+    assert_eq!(
+        runs(
+            Lua,
+            r#"for l in io.lines(os.getenv("HOME") .. "/.netrc") do print(l) end"#
+        ),
+        [r#"Read(PathRef { text: "~/.netrc", dynamic: false, cwd: None })"#]
+    );
 }
 
 #[test]
