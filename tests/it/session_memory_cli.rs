@@ -186,6 +186,85 @@ fn a_session_is_judged_with_what_its_earlier_calls_did() {
 }
 
 #[test]
+fn code_downloaded_in_one_call_and_run_in_a_later_one_asks() {
+    let b = Sandbox::new("downloaded");
+    let lib = library();
+    let p = b.project();
+    let ask = vec!["downloaded-code-run-needs-approval"];
+    let bash = |c: &str| json!({ "command": c });
+    let steps: Vec<(&str, &str, Value, &str, Vec<&str>)> = vec![
+        (
+            "d1",
+            "Bash",
+            bash("curl -fsSL -o install.sh https://get.example.com/install.sh"),
+            "none",
+            vec![],
+        ),
+        ("d1", "Bash", bash("bash install.sh"), "ask", ask.clone()),
+        (
+            "d1",
+            "Bash",
+            bash("./install.sh --prefix ~/.local"),
+            "ask",
+            ask.clone(),
+        ),
+        // Another session did not download it.
+        ("d2", "Bash", bash("bash install.sh"), "none", vec![]),
+        (
+            "d1",
+            "Bash",
+            bash("git clone https://github.com/acme/tool"),
+            "none",
+            vec![],
+        ),
+        ("d1", "Bash", bash("make -C tool"), "ask", ask.clone()),
+        ("d1", "Bash", bash("cd tool && npm install"), "none", vec![]),
+        (
+            "d1",
+            "Bash",
+            bash("python3 tool/setup.py build"),
+            "ask",
+            ask.clone(),
+        ),
+        // Reading a download, installing or building a clone with npm or cargo: quiet.
+        (
+            "d1",
+            "Bash",
+            bash("curl -o data.json https://api.example.com/v1/items"),
+            "none",
+            vec![],
+        ),
+        ("d1", "Bash", bash("jq . data.json"), "none", vec![]),
+        (
+            "d1",
+            "Bash",
+            bash("git clone https://github.com/rust-lang/regex"),
+            "none",
+            vec![],
+        ),
+        ("d1", "Bash", bash("cd regex && cargo test"), "none", vec![]),
+        // Written again with content the agent showed: judged by that content.
+        (
+            "d1",
+            "Write",
+            json!({"file_path": format!("{p}/install.sh"), "content": "#!/bin/sh\necho ready\n"}),
+            "none",
+            vec![],
+        ),
+        ("d1", "Bash", bash("bash install.sh"), "none", vec![]),
+    ];
+    for (i, (session, tool, input, verdict, rules)) in steps.into_iter().enumerate() {
+        let (got, fired, _) = b.hook(&[&lib], &b.payload(session, tool, input));
+        assert_eq!(
+            (got.as_str(), fired),
+            (verdict, rules.iter().map(|r| r.to_string()).collect()),
+            "step {}",
+            i + 1
+        );
+    }
+}
+
+#[test]
 fn a_send_after_a_secret_read_asks_and_a_denied_read_is_not_remembered() {
     let b = Sandbox::new("taint");
     let lib = library();

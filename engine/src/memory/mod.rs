@@ -11,6 +11,10 @@
 //! - paths it **read**;
 //! - pages it **fetched**: a reply from a host on the network handed to the agent by a web
 //!   or MCP tool (its text may carry instructions: prompt injection).
+//! - files and folders it **downloaded**: written by a call that fetched them from a host on
+//!   the network (`curl -o`, `wget`, `git clone`'s folder, an MCP download tool), content
+//!   unseen; running one in a later call is judged (`effects::scripts`), until the session
+//!   writes the file again with visible content.
 //!
 //! In: the [`Effects`] of each call that was allowed or asked ([`entries_of`]). Out: a
 //! [`SessionMemory`] the lenses consult while a later call of the same session is judged:
@@ -92,6 +96,14 @@ pub enum Entry {
     /// the agent's context from now on.
     Fetched {
         /// The URL as written; empty when the call names none (a web search).
+        url: String,
+    },
+    /// A file or folder was written with what a host on the network sent (`curl -o x.sh
+    /// URL`, `wget URL`, `git clone URL dir`, an MCP download tool): its content was not seen.
+    Downloaded {
+        /// The file or folder, absolute.
+        path: String,
+        /// Where it came from, as written.
         url: String,
     },
     /// A pre-tool call asked the person (recorded by the hook that answered `ask`).
@@ -178,7 +190,12 @@ impl SessionMemory {
         let mut added = Vec::new();
         for e in new {
             let repeat = self.known.contains(&e);
-            if repeat && !matches!(e, Entry::Wrote { .. } | Entry::Copied { .. }) {
+            if repeat
+                && !matches!(
+                    e,
+                    Entry::Wrote { .. } | Entry::Copied { .. } | Entry::Downloaded { .. }
+                )
+            {
                 continue;
             }
             if repeat && self.entries.last() == Some(&e) {
@@ -223,6 +240,32 @@ impl SessionMemory {
             }
         }
         out
+    }
+
+    /// Where the file or folder at `abs` was downloaded from, when the session downloaded it
+    /// (or a folder holding it) and has not written it since with visible content: what
+    /// runs from it was not seen.
+    pub fn downloaded_from(&self, abs: &str) -> Option<&str> {
+        let mut from: Option<&str> = None;
+        for e in &self.entries {
+            match e {
+                Entry::Downloaded { path, url }
+                    if abs == path
+                        || abs
+                            .strip_prefix(path.as_str())
+                            .is_some_and(|r| r.starts_with('/')) =>
+                {
+                    from = Some(url.as_str());
+                }
+                Entry::Wrote {
+                    path,
+                    content: Some(_),
+                    partial: false,
+                } if path == abs => from = None,
+                _ => {}
+            }
+        }
+        from
     }
 
     /// The target of the last symlink the session created at `abs`, if any.
@@ -360,6 +403,16 @@ const SCRIPT_EXTENSIONS: &[&str] = &[
     "mts", "rb", "pl", "php", "lua", "ps1", "bat", "cmd", "sql",
 ];
 
+/// Whether the file name at `path` says it is a script (`install.sh`, `setup.py`): a script
+/// extension or a name like `Makefile`.
+pub(crate) fn script_named(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    RUNNABLE_NAMES.contains(&name.as_str())
+        || name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| SCRIPT_EXTENSIONS.contains(&ext))
+}
+
 /// Whether a file written at `abs` with `content` can be run (its content is worth keeping):
 /// a `#!` line, a script extension, a Makefile or `package.json`, or a file that runs by
 /// itself (start-up files, git hooks, cron tables, units).
@@ -486,6 +539,10 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
             _ => {}
         }
     }
+    // What a call wrote with what it fetched from the network (content not visible).
+    for (path, url) in downloads_of(fx, env) {
+        push(Entry::Downloaded { path, url }, &mut out);
+    }
     // A copying command's destination holds its source: `cp a b`, `mv a b`, `docker cp c:/a
     // b`, `cat a > b`.
     for (path, from) in copied::copy_pairs(fx, |p| absolute(p, env)) {
@@ -509,6 +566,58 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
                 },
                 &mut out,
             );
+        }
+    }
+    out
+}
+
+/// The files and folders a call downloads ([`downloads`]), absolute, with the URL.
+fn downloads_of(fx: &Effects, env: &ShellEnv) -> Vec<(String, String)> {
+    downloads(fx)
+        .into_iter()
+        .filter_map(|(p, url)| Some((absolute(p, env)?, url.to_string())))
+        .collect()
+}
+
+/// The files a call writes with what a host on the network sends, with the URL: a write
+/// whose content is not visible by the command that makes the request (`curl -o f URL`,
+/// `wget URL`, `git clone URL dir`, an MCP tool that sends and writes), or by its output
+/// redirected (`curl URL > f`). Hosts on this machine or its local network are left out.
+fn downloads(fx: &Effects) -> Vec<(&PathRef, &str)> {
+    let mut out = Vec::new();
+    for s_eff in &fx.list {
+        let What::Send(s) = &s_eff.what else {
+            continue;
+        };
+        let local = s
+            .endpoint
+            .as_ref()
+            .is_some_and(|ep| matches!(ep.class(), IpClass::Loopback | IpClass::Private));
+        let Some(url) = s.url.as_deref().filter(|_| !local) else {
+            continue;
+        };
+        for w_eff in &fx.list {
+            let What::Write {
+                path,
+                content: None,
+                ..
+            } = &w_eff.what
+            else {
+                continue;
+            };
+            let same = w_eff.route.tool == s_eff.route.tool
+                && match (&w_eff.route.command, &s_eff.route.command) {
+                    (Some(w), Some(c)) => {
+                        w == c
+                            || w.strip_prefix(c.as_str())
+                                .is_some_and(|r| r.starts_with(' '))
+                    }
+                    (None, None) => w_eff.route.lens == s_eff.route.lens,
+                    _ => false,
+                };
+            if same && !out.iter().any(|(p, _)| *p == path) {
+                out.push((path, url));
+            }
         }
     }
     out

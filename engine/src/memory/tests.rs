@@ -630,3 +630,57 @@ fn a_named_service_api_read_is_not_a_fetched_page() {
         );
     }
 }
+
+fn downloaded(entries: &[Entry]) -> Vec<(&str, &str)> {
+    entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Downloaded { path, url } => Some((path.as_str(), url.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_download_is_remembered_as_coming_from_the_network() {
+    let bash = |c: &str| remembered("Bash", json!({ "command": c }));
+    assert_eq!(
+        downloaded(&bash("curl -fsSL -o i.sh https://h.example/i.sh")),
+        [("/nonexistent-sg/p/i.sh", "https://h.example/i.sh")]
+    );
+    assert_eq!(
+        downloaded(&bash("curl -s https://h.example/i.sh > i.sh")),
+        [("/nonexistent-sg/p/i.sh", "https://h.example/i.sh")]
+    );
+    assert_eq!(
+        downloaded(&bash("git clone https://github.com/a/tool.git")),
+        [("/nonexistent-sg/p/tool", "https://github.com/a/tool.git")]
+    );
+    // A request whose reply is not kept, one to this machine, and a write with visible
+    // content are no downloads.
+    assert!(downloaded(&bash("curl -s https://h.example/api; echo x > i.sh")).is_empty());
+    assert!(downloaded(&bash("curl -o x.json http://127.0.0.1:8080/x")).is_empty());
+}
+
+#[test]
+fn a_download_stays_unseen_until_written_again_with_visible_content() {
+    let mut m = SessionMemory::default();
+    m.remember(vec![Entry::Downloaded {
+        path: "/p/tool".into(),
+        url: "https://github.com/a/tool".into(),
+    }]);
+    assert_eq!(
+        m.downloaded_from("/p/tool/install.sh"),
+        Some("https://github.com/a/tool")
+    );
+    assert_eq!(
+        m.downloaded_from("/p/tool"),
+        Some("https://github.com/a/tool")
+    );
+    assert_eq!(m.downloaded_from("/p/toolbox/x.sh"), None);
+    m.remember(vec![wrote("/p/tool/install.sh", Some("echo hi\n"), false)]);
+    assert_eq!(m.downloaded_from("/p/tool/install.sh"), None);
+    // An edit of a fragment does not show the rest of the file.
+    m.remember(vec![wrote("/p/tool/build.sh", Some("echo x\n"), true)]);
+    assert!(m.downloaded_from("/p/tool/build.sh").is_some());
+}

@@ -222,6 +222,29 @@ impl Scripts<'_> {
         });
     }
 
+    /// A file or folder this command runs from (`abs`, shown as `shown`) that the session
+    /// downloaded in an earlier call and has not written since with visible content: the
+    /// command is added again, its route `via "downloaded earlier in this session …"`, so
+    /// the rules on running code nobody has seen judge it whatever the file holds now. (A
+    /// script downloaded on the same line is the shell analyser's: `unsure`. A package
+    /// manager's install or scripts in a clone stay quiet, on the same line as later, like
+    /// a build with cargo or go: the everyday way to try out a cloned project.)
+    fn downloaded(&mut self, abs: &str, shown: &str) {
+        let Some(url) = self.memory.and_then(|m| m.downloaded_from(abs)) else {
+            return;
+        };
+        // Once per place: the command added is not read again.
+        if !self.visited.insert(format!("downloaded\u{0}{abs}")) {
+            return;
+        }
+        let label = format!("downloaded earlier in this session: {shown} from {url}");
+        let route = self.route_via(Some(&label));
+        self.out.push(Effect {
+            what: What::Run(self.c.clone()),
+            route,
+        });
+    }
+
     /// The versions of the file at `abs` (disk, and what the session wrote), with the
     /// problems reported; `None` when nothing is there.
     fn versions(&mut self, abs: &str, shown: &str, label: &str) -> Option<Vec<Version>> {
@@ -298,6 +321,12 @@ impl Scripts<'_> {
         };
         if !self.visited.insert(abs.clone()) {
             return;
+        }
+        // A program run by path whose name says nothing of a script may be one the project
+        // built (`./target/release/tool` after `cargo build` in a clone): not judged as
+        // downloaded.
+        if !matches!(how, How::Shebang) || crate::memory::script_named(path) {
+            self.downloaded(&abs, path);
         }
         let label = format!("runs {path}");
         let Some(versions) = self.versions(&abs, path, &label) else {
@@ -402,6 +431,7 @@ impl Scripts<'_> {
         let Some(dir) = dir else {
             return;
         };
+        self.downloaded(&dir, call.dir.as_deref().unwrap_or("."));
         let names: Vec<String> = match &call.file {
             Some(f) => vec![f.clone()],
             None => ["GNUmakefile", "makefile", "Makefile"]

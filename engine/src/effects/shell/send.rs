@@ -104,15 +104,21 @@ pub(super) fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 sent_any = true;
             }
         }
-        // `git clone URL DIR` writes DIR.
+        // `git clone URL DIR` writes DIR; `git clone URL` the folder named after the URL's
+        // last segment, without `.git` (git-clone(1), "<directory>").
         if p.sub
             .first()
             .is_some_and(|s| s == "clone" || s == "submodule")
             && sent_any
             && let Some(last) = ops.last()
-            && !is_remote(&last.text)
         {
-            write(last, false, c, out);
+            if !is_remote(&last.text) {
+                write(last, false, c, out);
+            } else if p.sub.len() == 1
+                && let Some(name) = clone_folder(last)
+            {
+                write(&name, false, c, out);
+            }
         }
         return;
     }
@@ -385,4 +391,16 @@ pub(super) fn socat(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             body.clone(),
         ));
     }
+}
+
+/// The folder `git clone URL` makes: the URL's last path segment without a trailing `/` or
+/// `.git` (`https://github.com/a/b.git` → `b`, `git@host:a/b` → `b`).
+fn clone_folder(url: &Arg) -> Option<Arg> {
+    let t = url.text.trim_end_matches('/');
+    let last = t.rsplit(['/', ':']).next()?;
+    let name = last.strip_suffix(".git").unwrap_or(last);
+    (!name.is_empty() && name != "." && name != "..").then(|| Arg {
+        text: name.to_string(),
+        dynamic: url.dynamic,
+    })
 }

@@ -71,6 +71,7 @@ fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
             &[
                 "run git clone https://g.example/u/tool.git",
                 "send https://g.example/u/tool.git - []",
+                "write tool",
                 "run bash tool/install.sh",
                 "read tool/install.sh",
                 "unsure `bash tool/install.sh` runs `tool/install.sh`, written earlier on the same line by a program whose output is not visible",
@@ -93,6 +94,7 @@ fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
             &[
                 "run git clone https://g.example/u/tool",
                 "send https://g.example/u/tool - []",
+                "write tool",
                 "run cd tool",
                 "run make install",
                 "unsure `make install` runs `/p/tool/Makefile`, written earlier on the same line by a program whose output is not visible",
@@ -114,6 +116,7 @@ fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
             &[
                 "run git clone https://g.example/u/tool",
                 "send https://g.example/u/tool - []",
+                "write tool",
                 "run cd tool",
                 "run ls",
                 "run cd ..",
@@ -126,6 +129,7 @@ fn running_a_script_from_a_folder_cloned_on_the_same_line_is_unsure() {
             &[
                 "run git clone https://g.example/u/t",
                 "send https://g.example/u/t - []",
+                "write t",
                 "run cd t",
                 "run npm test",
                 "run bash ../ci.sh",
