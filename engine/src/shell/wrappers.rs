@@ -100,6 +100,53 @@ static WRAPPERS: &[Wrapper] = &[
     Wrapper::options(&["nice"], &["-n", "--adjustment"]),
     Wrapper::options(&["ionice"], &["-c", "-n", "-p", "-P", "-u"]),
     Wrapper::options(&["stdbuf"], &["-i", "-o", "-e"]),
+    // Tracers and schedulers that start the command they are given: strace(1), ltrace(1),
+    // unbuffer(1) (expect), entr(1) (re-runs it when files change).
+    Wrapper::options(
+        &["strace"],
+        &[
+            "-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-P", "-X",
+        ],
+    ),
+    Wrapper::options(
+        &["ltrace"],
+        &[
+            "-o", "-e", "-p", "-s", "-u", "-a", "-n", "-l", "-x", "-L", "-A", "-D", "-F",
+        ],
+    ),
+    Wrapper::options(&["unbuffer", "entr"], &[]),
+    Wrapper {
+        // `chrt -i 0 CMD` (a priority), `taskset -c 0 CMD` (a CPU list), `flock /tmp/l CMD`
+        // (a lock file), `faketime 'now' CMD` (a time): one word, then the command.
+        operands: 1,
+        ..Wrapper::options(
+            &["chrt", "taskset", "flock", "faketime"],
+            &[
+                "-T",
+                "-P",
+                "-D",
+                "-w",
+                "--timeout",
+                "-E",
+                "--conflict-exit-code",
+                "-m",
+            ],
+        )
+    },
+    // `screen -dm CMD`, `screen -dmS name CMD`: a detached session runs the command.
+    Wrapper::options(&["screen"], &["-S", "-c", "-e", "-h", "-p", "-T", "-t"]),
+    Wrapper {
+        // `tmux new -d 'CMD'`, `tmux new-window 'CMD'`: a new session, window or pane runs
+        // the shell command (one word: a shell line).
+        lone_word_is_script: true,
+        sub: "new|new-session|new-window|neww|split-window|splitw",
+        ..Wrapper::options(
+            &["tmux"],
+            &[
+                "-s", "-n", "-c", "-t", "-x", "-y", "-e", "-F", "-L", "-S", "-f",
+            ],
+        )
+    },
     Wrapper {
         // `timeout 5 rm …`: the duration comes first.
         operands: 1,
@@ -360,11 +407,11 @@ pub(super) fn skip_options<'a>(rest: &'a [Arg], valued: &[&str], env_words: bool
             break;
         }
         if t.starts_with('-') && t.len() > 1 {
-            if valued.contains(&t) {
-                i += 2;
+            i += if valued.contains(&t) {
+                2
             } else {
-                i += 1;
-            }
+                bundle_width(t, valued)
+            };
             continue;
         }
         if env_words && is_assignment(t) {
@@ -378,6 +425,22 @@ pub(super) fn skip_options<'a>(rest: &'a [Arg], valued: &[&str], env_words: bool
         i += 1;
     }
     rest.get(i..).unwrap_or(&[])
+}
+
+/// How many words a bundle of short options takes (`-dmS name`, `sudo -Eu root`): two when
+/// its first option that takes a value is its last letter, one when that option's value is
+/// attached (`-ofile`) or none of its letters takes one (getopt(3)).
+fn bundle_width(t: &str, valued: &[&str]) -> usize {
+    if t.starts_with("--") {
+        return 1;
+    }
+    let letters: Vec<char> = t.chars().skip(1).collect();
+    for (k, c) in letters.iter().enumerate() {
+        if valued.contains(&format!("-{c}").as_str()) {
+            return if k + 1 == letters.len() { 2 } else { 1 };
+        }
+    }
+    1
 }
 
 /// Whether a word is a `NAME=value` assignment.

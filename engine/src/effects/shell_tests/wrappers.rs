@@ -184,6 +184,65 @@ fn unknown_programs_only_run() {
     ]);
 }
 
+/// strace(1), ltrace(1), unbuffer(1), entr(1), chrt(1) `[opts] PRIO CMD`, taskset(1) `[opts]
+/// MASK CMD`, flock(1) `FILE CMD`, faketime(1) `TIME CMD`, screen(1) `-dm CMD`, tmux(1)
+/// `new-session|new-window|split-window [opts] [shell-command]`.
+#[test]
+fn tracers_schedulers_and_terminal_sessions_run_the_command_they_are_given() {
+    let deletes = |via: &str, shown: &str| -> Vec<String> {
+        vec![
+            format!("run {shown}"),
+            format!("run rm -rf ~ (via {via})"),
+            "delete ~ recursively".to_string(),
+        ]
+    };
+    for (line, via) in [
+        ("strace -f -o /dev/null rm -rf ~", "strace"),
+        ("ltrace -e malloc rm -rf ~", "ltrace"),
+        ("unbuffer rm -rf ~", "unbuffer"),
+        ("chrt -i 0 rm -rf ~", "chrt"),
+        ("taskset -c 0,1 rm -rf ~", "taskset"),
+        ("flock -w 5 /tmp/l rm -rf ~", "flock"),
+        ("faketime now rm -rf ~", "faketime"),
+        ("screen -dmS x rm -rf ~", "screen"),
+    ] {
+        let want = deletes(via, line);
+        let want: Vec<&str> = want.iter().map(String::as_str).collect();
+        table(&[(line, &want)]);
+    }
+    table(&[
+        (
+            "tmux new -d 'rm -rf ~'",
+            &[
+                "run tmux new -d rm -rf ~",
+                "run rm -rf ~ (via tmux new)",
+                "delete ~ recursively",
+            ],
+        ),
+        ("tmux new -s dev", &["run tmux new -s dev"]),
+        // getopt(3) bundles: the last letter takes the next word (`-Eu root`), an earlier
+        // one the rest of the word (`-ofile`).
+        (
+            "sudo -Eu root rm -rf ~",
+            &[
+                "run sudo -Eu root rm -rf ~",
+                "run rm -rf ~ (via sudo)",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "strace -otrace.log rm -rf ~",
+            &[
+                "run strace -otrace.log rm -rf ~",
+                "run rm -rf ~ (via strace)",
+                "delete ~ recursively",
+            ],
+        ),
+        ("tmux ls", &["run tmux ls"]),
+        ("screen -ls", &["run screen -ls"]),
+    ]);
+}
+
 /// bash(1) "Pathname Expansion": an unquoted `*`, `?` or `[…]` in the command word is
 /// replaced by the matching file names, so the program that runs depends on the disk.
 #[test]
