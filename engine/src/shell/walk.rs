@@ -14,6 +14,28 @@ use super::context::{Feed, Input, LineAnalysis, PROCSUB};
 use super::emulate::{echo_output, printf_output};
 use super::{Arg, MAX_LOOP_WORDS, Redirect, RedirectMode, SimpleCommand};
 
+/// Environment variables whose value a program runs as a shell command: git(1)
+/// `GIT_SSH_COMMAND`, `GIT_PAGER`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`, `GIT_ASKPASS`,
+/// `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`; `PAGER`, `MANPAGER`, `EDITOR`, `VISUAL` (man(1),
+/// less(1), crontab(1), …); ssh(1) `SSH_ASKPASS`; less(1) `LESSOPEN`, `LESSCLOSE`; `BROWSER`.
+const COMMAND_VARIABLES: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_ASKPASS",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "SSH_ASKPASS",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "BROWSER",
+];
+
 impl LineAnalysis {
     /// Walk every `&&`/`||` list of a compound list (`a; b & c`).
     pub(super) fn compound_list(&mut self, list: &ast::CompoundList, via: &[String], depth: usize) {
@@ -598,6 +620,20 @@ impl LineAnalysis {
                         text: PROCSUB.into(),
                         dynamic: true,
                     });
+                }
+            }
+        }
+        if !words.is_empty() {
+            // `GIT_SSH_COMMAND='…' git fetch`, `PAGER='…' git log`: the program runs the
+            // variable's value through a shell.
+            for (n, v) in &assignments {
+                if let Some(v) = v
+                    .as_ref()
+                    .filter(|_| COMMAND_VARIABLES.contains(&n.as_str()))
+                {
+                    let mut inner = via.to_vec();
+                    inner.push(format!("{n}="));
+                    self.script(v, &inner, depth + 1);
                 }
             }
         }

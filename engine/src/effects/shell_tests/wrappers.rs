@@ -243,6 +243,28 @@ fn tracers_schedulers_and_terminal_sessions_run_the_command_they_are_given() {
     ]);
 }
 
+/// git(1) `GIT_SSH_COMMAND`/`GIT_PAGER`/`GIT_EDITOR`, `PAGER`, `EDITOR`: a program runs the
+/// variable's value through a shell.
+#[test]
+fn variables_that_hold_a_command_run_it() {
+    table(&[
+        (
+            "GIT_SSH_COMMAND='rm -rf ~; ssh' git fetch",
+            &[
+                "run rm -rf ~ (via GIT_SSH_COMMAND=)",
+                "delete ~ recursively",
+                "run ssh (via GIT_SSH_COMMAND=)",
+                "run git fetch",
+            ],
+        ),
+        (
+            "PAGER=cat git log -5",
+            &["run cat (via PAGER=)", "run git log -5"],
+        ),
+        ("GIT_DIR=.git git status", &["run git status"]),
+    ]);
+}
+
 /// bash(1) "Pathname Expansion": an unquoted `*`, `?` or `[…]` in the command word is
 /// replaced by the matching file names, so the program that runs depends on the disk.
 #[test]
