@@ -255,6 +255,9 @@ fn role(r: Role) -> &'static str {
             "a manifest file (`-`: standard input, read when it is a here-document)"
         }
         Role::Group => "groups a user joins (a grant when one holds root)",
+        Role::ShellSetting => {
+            "a setting whose value runs as a shell line when its key names a command (`ProxyCommand=`, `exec=`)"
+        }
         Role::RemoteForward => "a remote port forward (a local port published on the remote host)",
     }
 }

@@ -246,9 +246,9 @@ pub(super) static ROWS: &[Program] = &[
             "--blocking-factor",
             "--format",
             "-H",
-            "--use-compress-program",
-            "-I",
         ],
+        // tar(1): a compressor, a command fed each member, a script run at each new volume,
+        // and `--checkpoint-action=exec=CMD` run the command they are given.
         options: &[
             ("-f", Role::Ignore),
             ("--file", Role::Ignore),
@@ -256,6 +256,13 @@ pub(super) static ROWS: &[Program] = &[
             ("--directory", Role::Ignore),
             ("-T", Role::Read),
             ("--files-from", Role::Read),
+            ("--use-compress-program", Role::Shell),
+            ("-I", Role::Shell),
+            ("--to-command", Role::Shell),
+            ("--info-script", Role::Shell),
+            ("--new-volume-script", Role::Shell),
+            ("-F", Role::Shell),
+            ("--checkpoint-action", Role::ShellSetting),
         ],
         rest: Role::Read,
         ..ROW

@@ -175,6 +175,7 @@ pub(super) const SSH_OPTIONS: &[(&str, Role)] = &[
     ("-F", Role::Read),
     ("-E", Role::Write),
     ("-J", Role::Host),
+    ("-o", Role::ShellSetting),
 ];
 
 /// The network rows, in the order they are tried.
@@ -401,6 +402,7 @@ pub(super) static ROWS: &[Program] = &[
             ("-E", Role::Write),
             ("-J", Role::Host),
             ("-R", Role::RemoteForward),
+            ("-o", Role::ShellSetting),
         ],
         ..ROW
     },

@@ -30,11 +30,37 @@ pub(crate) struct Parsed {
     pub(crate) codes: Vec<(String, Language, Arg)>,
 }
 
+/// The keys of settings whose value is a command run through a shell: ssh_config(5)
+/// `ProxyCommand`, `LocalCommand`, `KnownHostsCommand`; tar(1) `--checkpoint-action=exec=`.
+const COMMAND_SETTINGS: &[&str] = &["proxycommand", "localcommand", "knownhostscommand", "exec"];
+
+/// The command of a `KEY=VALUE` / `KEY VALUE` setting whose key names a command
+/// ([`COMMAND_SETTINGS`], any case); `None` for any other setting.
+fn setting_command(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let split = t.find(|c: char| c == '=' || c.is_whitespace())?;
+    let (key, rest) = t.split_at(split);
+    let value = rest.trim_start_matches(|c: char| c == '=' || c.is_whitespace());
+    (COMMAND_SETTINGS.contains(&key.to_ascii_lowercase().as_str()) && !value.is_empty())
+        .then_some(value)
+}
+
 impl Parsed {
     /// Record an option's value; shell text is kept with the option that runs it.
     fn value(&mut self, option: &str, role: Role, v: Arg) {
         if role == Role::Shell {
             self.scripts.push((option.to_string(), v.clone()));
+        }
+        if role == Role::ShellSetting
+            && let Some(command) = setting_command(&v.text)
+        {
+            self.scripts.push((
+                option.to_string(),
+                Arg {
+                    text: command.to_string(),
+                    dynamic: v.dynamic,
+                },
+            ));
         }
         if let Role::Code(lang) = role {
             self.codes.push((option.to_string(), lang, v.clone()));

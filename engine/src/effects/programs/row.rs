@@ -97,6 +97,10 @@ pub(crate) enum Role {
     /// A manifest file (`kubectl apply -f FILE`): `-` is standard input, read when it is a
     /// here-document known now.
     ManifestFile,
+    /// A setting `KEY=VALUE` (or `KEY VALUE`) whose value runs as a shell line when its key
+    /// is one that names a command: ssh(1) `-o ProxyCommand=CMD` / `LocalCommand` /
+    /// `KnownHostsCommand`, tar(1) `--checkpoint-action=exec=CMD`; other keys are ignored.
+    ShellSetting,
     /// Groups a user joins, comma-separated (`usermod -G docker,wheel`, `gpasswd -a U GROUP`).
     Group,
     /// A remote port forward `[BIND:]PORT:HOST:HOSTPORT` or `[BIND:]PORT` (`ssh -R`): a local

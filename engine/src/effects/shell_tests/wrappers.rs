@@ -265,6 +265,49 @@ fn variables_that_hold_a_command_run_it() {
     ]);
 }
 
+/// tar(1) `--to-command`, `-I`/`--use-compress-program`, `--checkpoint-action=exec=`;
+/// ssh_config(5) `ProxyCommand` given with `-o` (ssh, scp): the command they run.
+#[test]
+fn options_that_run_a_command_run_it() {
+    table(&[
+        (
+            "tar xf a.tar --to-command='rm -rf ~'",
+            &[
+                "run tar xf a.tar --to-command=rm -rf ~",
+                "read a.tar",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "tar -cf /dev/null . --checkpoint=1 --checkpoint-action=exec='rm -rf ~'",
+            &[
+                "run tar -cf /dev/null . --checkpoint=1 --checkpoint-action=exec=rm -rf ~",
+                "read .",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "ssh -o ProxyCommand='rm -rf ~' h",
+            &[
+                "run ssh -o ProxyCommand=rm -rf ~ h",
+                "send - - []",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "tar --checkpoint-action=dot -xf a.tar",
+            &["run tar --checkpoint-action=dot -xf a.tar", "read a.tar"],
+        ),
+        (
+            "ssh -o StrictHostKeyChecking=no h",
+            &["run ssh -o StrictHostKeyChecking=no h", "send - - []"],
+        ),
+    ]);
+}
+
 /// bash(1) "Pathname Expansion": an unquoted `*`, `?` or `[…]` in the command word is
 /// replaced by the matching file names, so the program that runs depends on the disk.
 #[test]
