@@ -286,6 +286,12 @@ impl Scan {
             if row.action == Action::Find {
                 self.expression = true;
             }
+            // `killall -STOP x`, `pkill -HUP x`, `kill -SIGKILL 1`: a signal named after the
+            // dash (signal(7)), not a bundle of short options.
+            if row.action == Action::Signal && is_signal_name(&t[1..]) {
+                out.other_flags.push(a.clone());
+                continue;
+            }
             if let Some(long) =
                 t.strip_prefix("--")
                     .or(if row.word_options { Some(t) } else { None })
@@ -356,6 +362,18 @@ impl Scan {
             }
         }
     }
+}
+
+/// Whether a word is a signal's name as `kill -NAME` takes it (signal(7)): `STOP`, `KILL`,
+/// `SIGTERM`, `USR1`, `RTMIN+3`.
+fn is_signal_name(t: &str) -> bool {
+    let name = t.strip_prefix("SIG").unwrap_or(t);
+    const NAMES: &[&str] = &[
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "IOT", "BUS", "FPE", "KILL", "USR1", "SEGV",
+        "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
+        "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "POLL", "PWR", "SYS",
+    ];
+    NAMES.contains(&name) || name.starts_with("RTMIN") || name.starts_with("RTMAX")
 }
 
 /// Whether an operand names a remote place: a URL (`https://…`, `ssh://…`) or an scp-style

@@ -6,6 +6,19 @@ use super::*;
 fn signals_name_their_targets_and_signal() {
     table(&[
         ("pkill -9 sshd", &["run pkill -9 sshd", "signal sshd 9"]),
+        // signal(7) names after the dash are no bundle (`-STOP` is not `-S -T -O -P VALUE`).
+        (
+            "killall -STOP seamguard",
+            &["run killall -STOP seamguard", "signal seamguard STOP"],
+        ),
+        (
+            "pkill -HUP nginx",
+            &["run pkill -HUP nginx", "signal nginx HUP"],
+        ),
+        (
+            "pkill -SIGUSR1 -f worker",
+            &["run pkill -SIGUSR1 -f worker", "signal worker SIGUSR1"],
+        ),
         ("kill -9 1234", &["run kill -9 1234", "signal 1234 9"]),
         ("kill -s TERM 1", &["run kill -s TERM 1", "signal 1 TERM"]),
         ("kill -l", &["run kill -l"]),
