@@ -90,6 +90,9 @@ pub(super) static ROWS: &[Program] = &[
             &["container", "create"],
             &["exec"],
             &["container", "exec"],
+            // `docker compose run -v /:/h SERVICE`: a one-off container of a service takes
+            // the same mount and capability flags (docker-compose-run reference).
+            &["compose", "run"],
         ],
         global: DOCKER,
         valued: &[
@@ -140,6 +143,40 @@ pub(super) static ROWS: &[Program] = &[
             ("--net", Role::Network),
         ],
         switches: &[("--privileged", Switch::Privileged)],
+        ..ROW
+    },
+    // `docker-compose run` (the standalone v1 command): as `docker compose run`.
+    Program {
+        names: &["docker-compose", "podman-compose"],
+        subs: &[&["run"]],
+        global: &[
+            "-f",
+            "--file",
+            "-p",
+            "--project-name",
+            "--project-directory",
+            "--env-file",
+            "--profile",
+        ],
+        valued: &[
+            "-e",
+            "--env",
+            "-p",
+            "--publish",
+            "--name",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--entrypoint",
+            "-l",
+            "--label",
+        ],
+        options: &[
+            ("-v", Role::Mount),
+            ("--volume", Role::Mount),
+            ("--cap-add", Role::Capability),
+        ],
         ..ROW
     },
     // containerd's `ctr run --privileged --mount type=bind,src=/,dst=/host,options=rbind IMAGE

@@ -392,3 +392,17 @@ fn ports_published_beyond_the_machine() {
         ("tailscale funnel 3000 off", &[]),
     ]);
 }
+
+/// docker-compose-run reference: `-v`/`--volume` and `--cap-add` of a one-off container.
+#[test]
+fn compose_run_mounts_are_grants() {
+    check(&[
+        ("docker compose run --rm -v /:/h app sh", &["host-mount /"]),
+        (
+            "docker-compose run -v /var/run/docker.sock:/var/run/docker.sock app",
+            &["host-mount /var/run/docker.sock"],
+        ),
+        ("docker compose run --rm app pytest", &[]),
+        ("docker compose up -d", &[]),
+    ]);
+}
