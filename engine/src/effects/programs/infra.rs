@@ -1,6 +1,9 @@
 //! Cloud and infrastructure CLIs by their command model: which (service, operation) of a CLI
 //! destroys resources (`aws ec2 terminate-instances`, `gcloud compute instances delete`,
-//! `az group delete`, `kubectl delete ns`, `helm uninstall`, `terraform destroy`).
+//! `az group delete`, `kubectl delete ns`, `helm uninstall`, `terraform destroy`), or
+//! changes, exposes or stops a live service under another verb (`aws route53
+//! change-resource-record-sets`, a bucket policy with a public principal, ingress from
+//! `0.0.0.0/0`, `kubectl scale --replicas=0`, `kubectl rollout undo`, `etcdctl del`).
 //!
 //! In: one analysed [`SimpleCommand`]. Out: the [`Destroy`] it asks of its provider, if its
 //! operation destroys: the CLI, the service path (the group words before the operation, or
@@ -11,7 +14,8 @@
 //! Every CLI is one [`Cli`] row: how its command path is spelled ([`Path`]), which
 //! operation words or prefixes destroy, which destroy only with a flag (`terraform apply
 //! -destroy`, `aws s3 rm --recursive`, `kubectl replace --force`), and which resource types
-//! are routine to delete (`kubectl delete pod`: its controller makes a new one). Global
+//! are routine to delete (`kubectl delete pod`: its controller makes a new one), and which
+//! count only with an option given a public or zero value ([`Given`]). Global
 //! options with a value are skipped by the [`globals`](super::globals) table.
 
 use crate::shell::operands::{cmd_flags, positionals};
@@ -58,6 +62,59 @@ pub(crate) struct Cli {
     pub(crate) routine: &'static [&'static str],
     /// The operation's first operand is the resource type (`kubectl delete TYPE NAME`).
     pub(crate) typed: bool,
+    /// Operations that destroy, expose or stop a service only when one of the options named
+    /// is given such a value (`kubectl scale --replicas=0`, `aws ec2
+    /// authorize-security-group-ingress --cidr 0.0.0.0/0`).
+    pub(crate) given: &'static [(&'static str, &'static [&'static str], Given)],
+}
+
+/// What an option's value must be for its operation to count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Given {
+    /// Open to anyone: the whole address space (`0.0.0.0/0`, `::/0`, `*`, `Internet`,
+    /// `Any`), a public principal (`"Principal":"*"`, `allUsers`), a public ACL
+    /// (`public-read`), a public-access block switched off (`BlockPublicAcls=false`).
+    Public,
+    /// No replicas left: `0`, or a patch that sets `replicas` to 0.
+    Zero,
+}
+
+impl Given {
+    /// Whether `value` is such a value.
+    fn holds(self, value: &str) -> bool {
+        let squashed: String = value
+            .chars()
+            .filter(|ch| !ch.is_whitespace() && *ch != '\'')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match self {
+            Given::Public => {
+                matches!(squashed.as_str(), "*" | "\"*\"" | "internet" | "any")
+                    || [
+                        "0.0.0.0/0",
+                        "::/0",
+                        "\"principal\":\"*\"",
+                        "\"aws\":\"*\"",
+                        "\"aws\":[\"*\"]",
+                        "public-read",
+                        "allusers",
+                        "allauthenticatedusers",
+                        "=false",
+                        "\":false",
+                    ]
+                    .iter()
+                    .any(|p| squashed.contains(p))
+            }
+            Given::Zero => {
+                squashed == "0"
+                    || ["replicas\":0", "replicas:0"].iter().any(|p| {
+                        squashed.match_indices(p).any(|(i, _)| {
+                            !squashed[i + p.len()..].starts_with(|ch: char| ch.is_ascii_digit())
+                        })
+                    })
+            }
+        }
+    }
 }
 
 /// The defaults every row starts from.
@@ -74,7 +131,21 @@ const CLI: Cli = Cli {
     skip: &[],
     routine: &[],
     typed: false,
+    given: &[],
 };
+
+/// The options through which a cloud CLI opens a firewall or network rule to addresses.
+const SOURCES: &[&str] = &[
+    "--cidr",
+    "--cidr-ip",
+    "--ip-permissions",
+    "--source-ranges",
+    "--source-address-prefix",
+    "--source-address-prefixes",
+    "--authorized-networks",
+    "--member",
+    "--members",
+];
 
 /// `-r`, `-R`, `--recursive`.
 const RECURSIVE: &[&str] = &["-r", "-R", "--recursive"];
@@ -86,7 +157,12 @@ pub(crate) static CLIS: &[Cli] = &[
         // `aws kms schedule-key-deletion`, `aws ecr batch-delete-image`.
         names: &["aws", "awslocal"],
         path: Path::ServiceOperation,
-        verbs: &["rb", "schedule-key-deletion", "empty-bucket"],
+        verbs: &[
+            "rb",
+            "schedule-key-deletion",
+            "empty-bucket",
+            "change-resource-record-sets",
+        ],
         prefixes: &[
             "delete-",
             "terminate-",
@@ -98,6 +174,33 @@ pub(crate) static CLIS: &[Cli] = &[
         ],
         flagged: &[("rm", &["--recursive"]), ("sync", &["--delete"])],
         remote_last: &["sync"],
+        // `aws route53 change-resource-record-sets`: DNS records changed or deleted.
+        // `put-bucket-policy` / `put-bucket-acl` / `put-object-acl` / `put-public-access-block`
+        // and security-group ingress rules that open to everyone.
+        given: &[
+            ("put-bucket-policy", &["--policy"], Given::Public),
+            (
+                "put-bucket-acl",
+                &[
+                    "--acl",
+                    "--grant-read",
+                    "--grant-write",
+                    "--grant-full-control",
+                ],
+                Given::Public,
+            ),
+            (
+                "put-object-acl",
+                &["--acl", "--grant-read", "--grant-full-control"],
+                Given::Public,
+            ),
+            (
+                "put-public-access-block",
+                &["--public-access-block-configuration"],
+                Given::Public,
+            ),
+            ("authorize-security-group-ingress", SOURCES, Given::Public),
+        ],
         ..CLI
     },
     Cli {
@@ -112,6 +215,15 @@ pub(crate) static CLIS: &[Cli] = &[
         prefixes: &["delete-"],
         flagged: &[("rm", RECURSIVE)],
         skip: &["alpha", "beta", "preview"],
+        // `gcloud compute firewall-rules create r --source-ranges=0.0.0.0/0`, `gcloud sql
+        // instances patch db --authorized-networks=0.0.0.0/0`, `gcloud storage buckets
+        // add-iam-policy-binding gs://b --member=allUsers`.
+        given: &[
+            ("create", SOURCES, Given::Public),
+            ("update", SOURCES, Given::Public),
+            ("patch", SOURCES, Given::Public),
+            ("add-iam-policy-binding", SOURCES, Given::Public),
+        ],
         ..CLI
     },
     Cli {
@@ -130,14 +242,29 @@ pub(crate) static CLIS: &[Cli] = &[
         },
         verbs: &["delete", "purge"],
         prefixes: &["delete-"],
+        // `az network nsg rule create … --source-address-prefixes '*'`.
+        given: &[
+            ("create", SOURCES, Given::Public),
+            ("update", SOURCES, Given::Public),
+        ],
         ..CLI
     },
     Cli {
         // `kubectl delete TYPE NAME`, `kubectl delete -f app.yaml`, `kubectl drain node`,
-        // `kubectl replace --force -f x.yaml`.
+        // `kubectl cordon node`, `kubectl replace --force -f x.yaml`, `kubectl apply --prune`
+        // (deletes what the files no longer name), `kubectl rollout undo`, and a workload
+        // scaled or patched to no replicas.
         names: &["kubectl", "oc", "kubecolor"],
-        verbs: &["delete", "drain"],
-        flagged: &[("replace", &["--force"])],
+        path: Path::Groups {
+            depth: 1,
+            groups: &["rollout"],
+        },
+        verbs: &["delete", "drain", "cordon", "undo"],
+        flagged: &[("replace", &["--force"]), ("apply", &["--prune"])],
+        given: &[
+            ("scale", &["--replicas"], Given::Zero),
+            ("patch", &["-p", "--patch"], Given::Zero),
+        ],
         routine: &["pod", "pods", "po", "event", "events", "ev", "job", "jobs"],
         typed: true,
         ..CLI
@@ -145,7 +272,7 @@ pub(crate) static CLIS: &[Cli] = &[
     Cli {
         // `helm uninstall web`, `helm delete web` (Helm 2 and an alias).
         names: &["helm"],
-        verbs: &["uninstall", "delete", "del", "un"],
+        verbs: &["uninstall", "delete", "del", "un", "rollback"],
         ..CLI
     },
     Cli {
@@ -274,6 +401,12 @@ pub(crate) static CLIS: &[Cli] = &[
         ..CLI
     },
     Cli {
+        // `etcdctl del KEY`, `etcdctl del "" --prefix` (every key of the cluster).
+        names: &["etcdctl"],
+        verbs: &["del"],
+        ..CLI
+    },
+    Cli {
         // `mysqladmin drop app`.
         names: &["mysqladmin"],
         verbs: &["drop"],
@@ -300,19 +433,9 @@ pub(crate) struct Destroy {
 fn has_flag(c: &SimpleCommand, flag: &str) -> bool {
     // `NAME=VALUE`: the option with that value (`-X DELETE`, `--method=delete`, `-XDELETE`).
     if let Some((name, value)) = flag.split_once('=') {
-        let words: Vec<&Arg> = c.args.iter().take_while(|a| a.text != "--").collect();
-        return words.iter().enumerate().any(|(i, a)| {
-            let t = a.text.as_str();
-            let given = if t == name {
-                words.get(i + 1).map(|v| v.text.as_str())
-            } else if let Some(v) = t.strip_prefix(name) {
-                v.strip_prefix('=')
-                    .or((!name.starts_with("--") && !v.is_empty()).then_some(v))
-            } else {
-                None
-            };
-            given.is_some_and(|v| v.eq_ignore_ascii_case(value))
-        });
+        return option_values(c, name)
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(value));
     }
     let word = |a: &Arg| {
         let t = a.text.as_str();
@@ -326,6 +449,30 @@ fn has_flag(c: &SimpleCommand, flag: &str) -> bool {
         return dashes.iter().any(|a| word(a));
     }
     cmd_flags(c).iter().any(|f| f == flag)
+}
+
+/// The values option `name` is given on `c`: `NAME VALUE`, `--name=VALUE`, and a short
+/// option's glued value (`-XDELETE`). Values known only at run time are left out.
+pub(crate) fn option_values<'a>(c: &'a SimpleCommand, name: &str) -> Vec<&'a str> {
+    let words: Vec<&Arg> = c.args.iter().take_while(|a| a.text != "--").collect();
+    words
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let t = a.text.as_str();
+            let given = if t == name {
+                words.get(i + 1).copied()
+            } else if let Some(v) = t.strip_prefix(name) {
+                let glued = v
+                    .strip_prefix('=')
+                    .or((!name.starts_with("--") && !v.is_empty()).then_some(v))?;
+                return (!a.dynamic).then_some(glued);
+            } else {
+                None
+            }?;
+            (!given.dynamic).then_some(given.text.as_str())
+        })
+        .collect()
 }
 
 /// Whether `word` is a plain command-path word (`compute`, `sql`, `run-all`).
@@ -356,6 +503,12 @@ impl Cli {
                 .flagged
                 .iter()
                 .any(|(v, flags)| *v == op && flags.iter().any(|f| has_flag(c, f)))
+            || self.given.iter().any(|(v, options, given)| {
+                *v == op
+                    && options
+                        .iter()
+                        .any(|o| option_values(c, o).iter().any(|t| given.holds(t)))
+            })
     }
 
     /// Read `c` by this row.

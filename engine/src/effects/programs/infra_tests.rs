@@ -191,3 +191,101 @@ fn reading_creating_and_routine_operations_destroy_nothing() {
         assert_eq!(destroyed(line), None, "{line}");
     }
 }
+
+#[test]
+fn operations_that_change_expose_or_stop_a_live_service() {
+    for (line, want) in [
+        // AWS CLI reference: route53 change-resource-record-sets (CREATE, DELETE, UPSERT).
+        (
+            "aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch file://c.json",
+            "aws|route53|change-resource-record-sets",
+        ),
+        (
+            r#"aws s3api put-bucket-policy --bucket b --policy '{"Statement":[{"Effect":"Allow","Principal": "*","Action":"s3:GetObject"}]}'"#,
+            "aws|s3api|put-bucket-policy",
+        ),
+        (
+            r#"aws s3api put-bucket-policy --bucket b --policy '{"Statement":[{"Principal":{"AWS":"*"}}]}'"#,
+            "aws|s3api|put-bucket-policy",
+        ),
+        (
+            "aws s3api put-bucket-acl --bucket b --acl public-read-write",
+            "aws|s3api|put-bucket-acl",
+        ),
+        (
+            "aws s3api put-bucket-acl --bucket b --grant-read uri=http://acs.amazonaws.com/groups/global/AllUsers",
+            "aws|s3api|put-bucket-acl",
+        ),
+        (
+            "aws s3api put-public-access-block --bucket b --public-access-block-configuration BlockPublicPolicy=false",
+            "aws|s3api|put-public-access-block",
+        ),
+        (
+            "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr=0.0.0.0/0",
+            "aws|ec2|authorize-security-group-ingress",
+        ),
+        (
+            "aws ec2 authorize-security-group-ingress --group-id sg-1 --ip-permissions 'IpProtocol=tcp,FromPort=22,ToPort=22,Ipv6Ranges=[{CidrIpv6=::/0}]'",
+            "aws|ec2|authorize-security-group-ingress",
+        ),
+        (
+            "gcloud compute firewall-rules create ssh --allow tcp:22 --source-ranges 0.0.0.0/0",
+            "gcloud|compute firewall-rules|create",
+        ),
+        (
+            "gcloud storage buckets add-iam-policy-binding gs://b --member=allUsers --role=roles/storage.objectViewer",
+            "gcloud|storage buckets|add-iam-policy-binding",
+        ),
+        (
+            "az network nsg rule create -g rg --nsg-name n -n ssh --priority 100 --source-address-prefixes Internet",
+            "az|network nsg rule|create",
+        ),
+        (
+            "kubectl scale deploy --all --replicas=0 -n prod",
+            "kubectl||scale",
+        ),
+        (
+            "kubectl scale statefulset db --replicas 0",
+            "kubectl||scale",
+        ),
+        (
+            r#"kubectl patch deploy api -p '{"spec": {"replicas": 0}}'"#,
+            "kubectl||patch",
+        ),
+        ("kubectl apply --prune --all -f empty/", "kubectl||apply"),
+        ("kubectl rollout undo deploy/api", "kubectl|rollout|undo"),
+        ("kubectl cordon node-1", "kubectl||cordon"),
+        ("helm rollback web 1 -n prod", "helm||rollback"),
+        ("etcdctl del '' --prefix", "etcdctl||del"),
+    ] {
+        let got = destroyed(line).map(|d| d.rsplitn(2, '|').nth(1).unwrap_or("").to_string());
+        assert_eq!(got.as_deref(), Some(want), "{line}");
+    }
+}
+
+#[test]
+fn private_rules_and_other_replica_counts_stay_quiet() {
+    for line in [
+        "aws s3api get-bucket-policy --bucket x",
+        "aws s3api put-bucket-acl --bucket b --acl private",
+        "aws s3api put-public-access-block --bucket b --public-access-block-configuration BlockPublicAcls=true,BlockPublicPolicy=true",
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 443 --cidr 10.0.0.0/16",
+        "aws ec2 describe-security-groups",
+        "gcloud compute firewall-rules create int --allow tcp:22 --source-ranges=10.0.0.0/8",
+        "gcloud compute firewall-rules list",
+        "az network nsg rule create -g rg --nsg-name n -n r --priority 100 --source-address-prefixes 10.0.0.0/8",
+        "kubectl scale deploy api --replicas=3 -n dev",
+        "kubectl scale deploy api --replicas=10",
+        r#"kubectl patch deploy api -p '{"spec":{"replicas":10}}'"#,
+        "kubectl apply -f k8s/",
+        "kubectl rollout status deploy/api",
+        "kubectl rollout restart deploy/api",
+        "kubectl rollout history deploy/api",
+        "kubectl uncordon node-1",
+        "helm history web",
+        "etcdctl get '' --prefix --keys-only",
+        "etcdctl put k v",
+    ] {
+        assert_eq!(destroyed(line), None, "{line}");
+    }
+}
