@@ -497,8 +497,10 @@ impl Statement {
     }
 
     /// The statement as a `run` of the program `sql`: the verb, `--destructive`,
-    /// `--credentials`, the text; `cwd`: the folder the call runs in.
-    pub(crate) fn run(&self, cwd: Option<&str>) -> SimpleCommand {
+    /// `--credentials`, `--local-dev` when `local_dev` (a development or test database on
+    /// this machine, see [`local_dev`](crate::effects::programs::database::local_dev)), the
+    /// text; `cwd`: the folder the call runs in.
+    pub(crate) fn run(&self, cwd: Option<&str>, local_dev: bool) -> SimpleCommand {
         let arg = |t: &str| Arg {
             text: t.to_string(),
             dynamic: false,
@@ -509,6 +511,9 @@ impl Statement {
         }
         if self.credentials {
             args.push(arg("--credentials"));
+        }
+        if local_dev {
+            args.push(arg("--local-dev"));
         }
         args.push(arg(&self.text));
         SimpleCommand::plain("sql", args, cwd)

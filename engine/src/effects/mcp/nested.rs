@@ -48,7 +48,7 @@ impl Walk<'_> {
         if let Some(why) = st.unparsed(self.tool) {
             fx.push(What::Unsure(why), self.route(ptr));
         }
-        fx.push(What::Run(st.run(base)), self.route(ptr));
+        fx.push(What::Run(st.run(base, false)), self.route(ptr));
     }
 }
 

@@ -3,7 +3,9 @@
 //!
 //! In: one analysed [`SimpleCommand`]. Out: the SQL texts it runs ([`Sql`]), each with where
 //! it came from, for [`crate::effects::sql`] to read; the files of `-f FILE` are read paths.
-//! Every client is one [`Client`] row.
+//! Every client is one [`Client`] row. Beside them, [`local_dev`]: whether a client's (or
+//! `dropdb`'s, `redis-cli`'s) command works on a development or test database on this
+//! machine, where dropping and emptying is everyday work.
 
 use super::parse::{option_value, split_long};
 use crate::shell::{Arg, SimpleCommand};
@@ -205,6 +207,163 @@ impl Client {
     }
 }
 
+/// The options that name the server a client connects to.
+const HOST_OPTIONS: &[&str] = &["-h", "--host"];
+
+/// The options that name the database.
+const NAME_OPTIONS: &[&str] = &["-d", "--dbname", "-D", "--database"];
+
+/// The options with a value of `dropdb(1)`, `createdb(1)`, `dropuser(1)`.
+const DROP_VALUED: &[&str] = &[
+    "-h",
+    "--host",
+    "-p",
+    "--port",
+    "-U",
+    "--username",
+    "--maintenance-db",
+    "-T",
+    "--template",
+    "-O",
+    "--owner",
+    "-E",
+    "--encoding",
+];
+
+/// The options with a value of `redis-cli`, and its URL option.
+pub(crate) const REDIS_VALUED: &[&str] = &[
+    "-h", "-p", "-s", "-a", "--user", "--pass", "-u", "-n", "-r", "-i", "-d", "--cacert",
+];
+
+/// Name words of a development or test database (`app_test`, `test.db`, `shop-dev`).
+const DEV_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "dev",
+    "development",
+    "e2e",
+    "ci",
+    "spec",
+];
+
+/// Whether `host` is this machine: `localhost`, `127.x`, `::1`, or a Unix socket folder.
+fn local_host(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.is_empty()
+        || host.starts_with('/')
+        || matches!(host, "localhost" | "::1" | "0.0.0.0")
+        || host.starts_with("127.")
+}
+
+/// Whether a database name (or a SQLite file) is a development or test one: one of its
+/// words, split at `_`, `-` and `.`, is `test`, `dev`, `development`, `e2e`, … A file must
+/// lie in the working folder (relative, no `..`).
+fn dev_name(name: &str) -> bool {
+    if name.starts_with('/') || name.starts_with('~') || name.split('/').any(|p| p == "..") {
+        return false;
+    }
+    let base = name.rsplit('/').next().unwrap_or(name).to_ascii_lowercase();
+    base.split(['_', '-', '.']).any(|w| DEV_WORDS.contains(&w))
+}
+
+/// Whether `c` works on a development or test database on this machine: a database client
+/// (`psql`, `mysql`, `sqlite3`, …), `dropdb` / `createdb`, or `redis-cli`, whose server is
+/// local (no host given, `localhost`, `127.0.0.1`, `::1`, a socket folder; a
+/// `postgres://…@localhost/app_test` URL) and whose database is named as a development or
+/// test one (`app_test`, `shop_dev`, a `test.db` file in the working folder). Redis names no
+/// database: its local server is enough. A connection known only at run time
+/// (`$DATABASE_URL`) is not local.
+pub(crate) fn local_dev(c: &SimpleCommand) -> bool {
+    if c.dynamic_program {
+        return false;
+    }
+    let base = c.basename();
+    let redis = base == "redis-cli";
+    let (valued, sqlite): (Vec<&str>, bool) = if let Some(row) = client(c) {
+        let mut v = row.valued.to_vec();
+        v.extend(row.sql);
+        v.extend(row.files);
+        (v, row.sql_operand.is_some())
+    } else if matches!(base, "dropdb" | "createdb" | "dropuser") {
+        (DROP_VALUED.to_vec(), false)
+    } else if redis {
+        (REDIS_VALUED.to_vec(), false)
+    } else {
+        return false;
+    };
+    let mut hosts: Vec<Arg> = Vec::new();
+    let mut named = false;
+    let mut operands: Vec<&Arg> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        if !t.starts_with('-') || t == "-" {
+            operands.push(a);
+            continue;
+        }
+        let (name, inline) = split_long(t);
+        if !valued.contains(&name) {
+            continue;
+        }
+        let v = match inline {
+            Some(v) => Arg {
+                text: v.to_string(),
+                dynamic: a.dynamic,
+            },
+            None => {
+                i += 1;
+                match c.args.get(i - 1) {
+                    Some(v) => v.clone(),
+                    None => continue,
+                }
+            }
+        };
+        if HOST_OPTIONS.contains(&name) {
+            hosts.push(v);
+        } else if NAME_OPTIONS.contains(&name) && !redis {
+            if v.dynamic || !dev_name(&v.text) {
+                return false;
+            }
+            named = true;
+        } else if name == "-u" && redis && (v.dynamic || url_local(&v.text) != Some(true)) {
+            // `redis-cli -u redis://host:6379/0`.
+            return false;
+        }
+    }
+    if hosts.iter().any(|h| h.dynamic || !local_host(&h.text)) {
+        return false;
+    }
+    if redis {
+        return true;
+    }
+    // The database: `-d NAME`, else the first operand (a SQLite file, or psql's, mysql's,
+    // dropdb's name) or a connection URL.
+    match operands.first() {
+        _ if named && !sqlite => true,
+        Some(o) if o.dynamic => false,
+        Some(o) if o.text.contains("://") => {
+            url_local(&o.text) == Some(true) && url_dev(&o.text) && hosts.is_empty()
+        }
+        Some(o) => dev_name(&o.text),
+        None => false,
+    }
+}
+
+/// Whether a connection URL's host is this machine, when it parses.
+fn url_local(text: &str) -> Option<bool> {
+    let u = url::Url::parse(text).ok()?;
+    Some(u.host_str().is_none_or(local_host))
+}
+
+/// Whether a connection URL names a development or test database.
+fn url_dev(text: &str) -> bool {
+    url::Url::parse(text)
+        .ok()
+        .is_some_and(|u| dev_name(u.path().trim_start_matches('/')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +409,57 @@ mod tests {
             sql_of("psql app <<'EOF'\n\\dt\nDELETE FROM orders;\nEOF"),
             ["sql \\dt\nDELETE FROM orders;\n"]
         );
+    }
+
+    fn local(line: &str) -> bool {
+        let a = BrushAnalyzer.analyze(line, None);
+        a.commands.first().is_some_and(local_dev)
+    }
+
+    #[test]
+    fn local_development_databases() {
+        for line in [
+            "sqlite3 test.db 'DROP TABLE IF EXISTS cache'",
+            "sqlite3 db/app_test.sqlite3 'DELETE FROM t'",
+            "psql -h localhost -U dev -d app_test -c 'TRUNCATE users'",
+            "psql --host=127.0.0.1 --dbname=shop_dev -c 'TRUNCATE users'",
+            "psql -h /var/run/postgresql app_test -c 'DROP TABLE x'",
+            "psql app_test -c 'DROP TABLE x'",
+            "psql postgres://dev@localhost:5432/app_test -c 'DROP TABLE x'",
+            "mysql -u root app_test -e 'TRUNCATE t'",
+            "mysql -h 127.0.0.1 -D test -e 'TRUNCATE t'",
+            "dropdb --if-exists app_test",
+            "dropdb -h localhost -U postgres shop-e2e",
+            "redis-cli FLUSHDB",
+            "redis-cli -h 127.0.0.1 -p 6380 FLUSHALL",
+            "redis-cli -u redis://localhost:6379/1 flushdb",
+        ] {
+            assert!(local(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn remote_or_production_looking_databases() {
+        for line in [
+            "sqlite3 app.db 'DROP TABLE x'",
+            "sqlite3 /var/lib/app/test.db 'DROP TABLE x'",
+            "sqlite3 ../other/test.db 'DROP TABLE x'",
+            "psql $DATABASE_URL -c 'TRUNCATE users'",
+            "psql -d app -c 'TRUNCATE users'",
+            "psql -h db.prod -d app_test -c 'TRUNCATE users'",
+            "psql -c 'TRUNCATE users'",
+            "psql postgres://dev@db.example.com/app_test -c 'DROP TABLE x'",
+            "psql postgres://dev@localhost/app -c 'DROP TABLE x'",
+            "mysql -h 10.0.0.5 app_test -e 'TRUNCATE t'",
+            "mysql -u root latest -e 'TRUNCATE t'",
+            "dropdb app",
+            "dropdb -h prod app_test",
+            "redis-cli -h cache.prod FLUSHALL",
+            "redis-cli -h $REDIS_HOST FLUSHALL",
+            "redis-cli -u redis://prod.example.com:6379 flushall",
+        ] {
+            assert!(!local(line), "{line}");
+        }
     }
 
     #[test]

@@ -37,6 +37,12 @@ pub(crate) enum Path {
     Colon,
     /// The program itself destroys (`dropdb NAME`).
     Always,
+    /// `redis-cli [OPTIONS] COMMAND`: the first operand after the options (these take a
+    /// value), in any case (`FLUSHALL`, `flushall`).
+    Command {
+        /// The options that take a value.
+        valued: &'static [&'static str],
+    },
 }
 
 /// One CLI's command model.
@@ -401,6 +407,16 @@ pub(crate) static CLIS: &[Cli] = &[
         ..CLI
     },
     Cli {
+        // `redis-cli -h cache FLUSHALL`, `valkey-cli FLUSHDB`: every key of the server or
+        // of one database.
+        names: &["redis-cli", "valkey-cli", "keydb-cli"],
+        path: Path::Command {
+            valued: super::database::REDIS_VALUED,
+        },
+        verbs: &["flushall", "flushdb"],
+        ..CLI
+    },
+    Cli {
         // `etcdctl del KEY`, `etcdctl del "" --prefix` (every key of the cluster).
         names: &["etcdctl"],
         verbs: &["del"],
@@ -517,6 +533,20 @@ impl Cli {
         let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
         match self.path {
             Path::Always => Some(make(Vec::new(), c.basename(), &pos)),
+            Path::Command { valued } => {
+                let mut words = c.args.iter().take_while(|a| a.text != "--");
+                while let Some(a) = words.next() {
+                    if valued.contains(&a.text.as_str()) {
+                        words.next();
+                    } else if !a.text.starts_with('-') {
+                        let op = a.text.to_ascii_lowercase();
+                        let rest: Vec<&Arg> = words.collect();
+                        return (!a.dynamic && self.destroys(&op, c))
+                            .then(|| make(Vec::new(), &op, &rest));
+                    }
+                }
+                None
+            }
             Path::ServiceOperation => {
                 let [service, op, rest @ ..] = pos.as_slice() else {
                     return None;
@@ -621,7 +651,10 @@ pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
     // The CLI's row first: most commands are no cloud CLI, and need no flag scan.
     let base = c.basename();
     let row = CLIS.iter().find(|r| r.names.contains(&base))?;
-    if no_run(c) {
+    // A development or test database on this machine (`dropdb app_test`, a local
+    // `redis-cli FLUSHDB`) is everyday work.
+    let local = matches!(row.path, Path::Always | Path::Command { .. });
+    if no_run(c) || (local && super::database::local_dev(c)) {
         return None;
     }
     row.read(c)

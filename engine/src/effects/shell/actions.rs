@@ -13,7 +13,7 @@ use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
 use crate::effects::model::What;
-use crate::effects::programs::database::{Sql, client, without_meta};
+use crate::effects::programs::database::{Sql, client, local_dev, without_meta};
 use crate::effects::programs::infra::destroys;
 use crate::effects::programs::{Action, Role, Switch, parse};
 use crate::effects::sql;
@@ -191,6 +191,7 @@ fn database(c: &SimpleCommand, out: &mut Out) {
         return;
     };
     let who = c.basename().to_string();
+    let local = local_dev(c);
     for s in row.sql(c) {
         match s {
             Sql::File(f) => read(&f, c, out),
@@ -218,7 +219,7 @@ fn database(c: &SimpleCommand, out: &mut Out) {
                     if let Some(why) = st.unparsed(&who) {
                         out.push(What::Unsure(why));
                     }
-                    out.push(What::Run(st.run(c.cwd.as_deref())));
+                    out.push(What::Run(st.run(c.cwd.as_deref(), local)));
                 }
             }
         }
