@@ -310,6 +310,7 @@ fn switch(s: Switch) -> &'static str {
         Switch::Append => "appends instead of writing",
         Switch::InPlace => "edits the file operands in place",
         Switch::Delete => "deletes what it acts on",
+        Switch::RemovesInputs => "deletes its inputs once stored in the archive",
         Switch::Get => "sends the data in the query instead of a body",
         Switch::AllWritten => "every operand is created",
         Switch::Operation => "selects the install operation",

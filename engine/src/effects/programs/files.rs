@@ -123,6 +123,11 @@ pub(super) static ROWS: &[Program] = &[
         // `zip -r out.zip dir`: the archive first.
         names: &["zip"],
         valued: &["-x", "-i", "-P", "--password", "-b", "-n", "-t", "-tt"],
+        // zip(1): `-m`, `--move` delete the original files once zipped.
+        switches: &[
+            ("-m", Switch::RemovesInputs),
+            ("--move", Switch::RemovesInputs),
+        ],
         lead: &[Role::Write],
         rest: Role::Read,
         ..ROW
@@ -264,6 +269,8 @@ pub(super) static ROWS: &[Program] = &[
             ("-F", Role::Shell),
             ("--checkpoint-action", Role::ShellSetting),
         ],
+        // tar(1): `--remove-files` removes files after adding them to the archive.
+        switches: &[("--remove-files", Switch::RemovesInputs)],
         rest: Role::Read,
         ..ROW
     },
@@ -271,6 +278,10 @@ pub(super) static ROWS: &[Program] = &[
         // `7z a out.7z files`: the archive written, the files read.
         names: &["7z", "7za", "7zz", "rar"],
         subs: &[&["a"], &["u"]],
+        // 7z `-sdel`: delete files after compression; rar `m` is its own subcommand.
+        switches: &[("-sdel", Switch::RemovesInputs)],
+        // 7z switches are words (`-mx9`, `-sdel`), not bundles of letters.
+        word_options: true,
         lead: &[Role::Write],
         rest: Role::Read,
         ..ROW

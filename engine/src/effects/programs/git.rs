@@ -58,6 +58,16 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
+        // git-update-ref(1): `git update-ref -d REF` deletes the ref (the file under `.git`
+        // that holds it); `git update-ref REF NEWVALUE` moves it.
+        names: &["git"],
+        subs: &[&["update-ref"]],
+        global: GIT,
+        valued: &["-m"],
+        switches: &[("-d", Switch::Delete)],
+        ..ROW
+    },
+    Program {
         names: &["git"],
         subs: &[&["rm"]],
         global: GIT,

@@ -183,6 +183,9 @@ pub(crate) enum Switch {
     InPlace,
     /// Deletes what it acts on (`find -delete`, `rsync --delete`, `shred -u`).
     Delete,
+    /// Deletes its inputs once they are stored in the archive (`tar --remove-files`,
+    /// `zip -m`, `7z a -sdel`): each input is deleted, folders with what they hold.
+    RemovesInputs,
     /// Sends the data in the query instead of a body (`curl -G`).
     Get,
     /// Every operand is created (`install -d`, `mkdir`).

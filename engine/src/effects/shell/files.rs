@@ -120,6 +120,12 @@ pub(super) fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 if matches!(base, "awk" | "gawk" | "mawk" | "nawk") && is_assignment(&a.text) {
                     continue;
                 }
+                // `zip -m out.zip src`, `7z a -sdel out.7z src`: stored, then deleted.
+                if p.has(Switch::RemovesInputs) {
+                    read(a, c, out);
+                    delete(a, true, c, out);
+                    continue;
+                }
                 // An in-place edit (`sed -i`, `perl -pi`) rewrites the file and shows none of
                 // it: a write.
                 if in_place {
@@ -303,8 +309,13 @@ fn tar(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     if lists {
         return;
     }
+    let removes = creates && p.has(Switch::RemovesInputs);
     for a in dirs.iter().chain(operands.iter().copied()) {
-        if creates {
+        if removes && !dirs.iter().any(|d| std::ptr::eq(d, a)) {
+            // `tar cf x.tar --remove-files src`: stored, then deleted.
+            read(a, c, out);
+            delete(a, true, c, out);
+        } else if creates {
             read(a, c, out);
         } else {
             write(a, false, c, out);

@@ -1,12 +1,12 @@
 //! `git` and scheduled jobs: the files `git` reads and writes, the configuration keys
 //! that run shell text (`alias.x=!sh`, `core.pager`), `crontab` and `at`.
 
-use super::out::{Out, read, write};
+use super::out::{Out, delete, read, write};
 use crate::effects::model::{PathRef, What};
-use crate::effects::programs::{Parsed, Role};
+use crate::effects::programs::{Parsed, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
 
-/// `git checkout`: the paths it overwrites. `git diff|log|show|blame|cat-file|archive …`:
+/// `git update-ref -d REF`: the ref's file deleted. `git checkout`: the paths it overwrites. `git diff|log|show|blame|cat-file|archive …`:
 /// the paths they print. A `REV:path`
 /// operand names the blob at `path`; `show` and `cat-file` read only those and the paths
 /// after `--`, the others every operand (a revision read as a path names nothing).
@@ -25,6 +25,29 @@ pub(super) fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
                 &Arg {
                     text: ".".into(),
                     dynamic: false,
+                },
+                false,
+                c,
+                out,
+            );
+        }
+        return true;
+    }
+    if sub == "update-ref" {
+        // `git update-ref -d refs/heads/main`: the ref's file in `.git` is deleted (a packed
+        // ref too, which the file stands for); `HEAD`: the branch it points to.
+        if p.has(Switch::Delete)
+            && let Some((_, r)) = p.operands.first()
+        {
+            let file = if r.text == "HEAD" {
+                ".git/refs/heads".to_string()
+            } else {
+                format!(".git/{}", r.text)
+            };
+            delete(
+                &Arg {
+                    text: file,
+                    dynamic: r.dynamic,
                 },
                 false,
                 c,

@@ -263,6 +263,57 @@ fn writers_write_and_copies_read_their_sources() {
 }
 
 #[test]
+fn archivers_that_remove_their_inputs_delete_them() {
+    // tar(1) `--remove-files`, zip(1) `-m` / `--move`, 7z `-sdel`: stored, then deleted.
+    table(&[
+        (
+            "tar cf /dev/null --remove-files .",
+            &[
+                "run tar cf /dev/null --remove-files .",
+                "read .",
+                "delete . recursively",
+            ],
+        ),
+        (
+            "tar -C /srv -czf logs.tgz --remove-files logs",
+            &[
+                "run tar -C /srv -czf logs.tgz --remove-files logs",
+                "write logs.tgz",
+                "read /srv",
+                "read logs",
+                "delete logs recursively",
+            ],
+        ),
+        (
+            "zip -rm out.zip src",
+            &[
+                "run zip -rm out.zip src",
+                "write out.zip",
+                "read src",
+                "delete src recursively",
+            ],
+        ),
+        (
+            "7z a -sdel out.7z data",
+            &[
+                "run 7z a -sdel out.7z data",
+                "write out.7z",
+                "read data",
+                "delete data recursively",
+            ],
+        ),
+        (
+            "7z a -mx9 out.7z data",
+            &["run 7z a -mx9 out.7z data", "write out.7z", "read data"],
+        ),
+        (
+            "zip -r out.zip src",
+            &["run zip -r out.zip src", "write out.zip", "read src"],
+        ),
+    ]);
+}
+
+#[test]
 fn deleters_delete_recursively_when_told() {
     table(&[
         ("rm /etc/hosts", &["run rm /etc/hosts", "delete /etc/hosts"]),

@@ -94,3 +94,28 @@ fn git_config_values_that_run_shell_text_are_analysed() {
         ]
     );
 }
+
+#[test]
+fn update_ref_delete_deletes_the_ref_file() {
+    // git-update-ref(1): `-d` deletes the named reference; without it the ref is moved.
+    table(&[
+        (
+            "git update-ref -d refs/heads/main",
+            &[
+                "run git update-ref -d refs/heads/main",
+                "delete .git/refs/heads/main",
+            ],
+        ),
+        (
+            "git update-ref -m drop -d refs/tags/v1 abc123",
+            &[
+                "run git update-ref -m drop -d refs/tags/v1 abc123",
+                "delete .git/refs/tags/v1",
+            ],
+        ),
+        (
+            "git update-ref refs/heads/x HEAD",
+            &["run git update-ref refs/heads/x HEAD"],
+        ),
+    ]);
+}
