@@ -160,6 +160,13 @@ pub(crate) fn eval_effect(
                     What::ChangePermission { mode, .. } => mode.as_deref(),
                     _ => None,
                 };
+                // Every file below a root (`ROOT/**/*`, a walk whose each file is deleted):
+                // the root, recursively.
+                let tree = matches!(e.what, What::Delete { .. })
+                    .then(|| whole_tree(&path.text))
+                    .flatten();
+                let recursive = &(*recursive || tree.is_some());
+                let text = tree.unwrap_or(&path.text);
                 if t.recursive.is_some_and(|r| r != *recursive)
                     || (!t.modes.is_empty() && !mode.is_some_and(|m| name_matches(&t.modes, m)))
                 {
@@ -168,7 +175,7 @@ pub(crate) fn eval_effect(
                     path_ok(
                         has_path_test,
                         &place,
-                        &path.text,
+                        text,
                         path.dynamic,
                         path.cwd.as_deref(),
                     )
@@ -395,6 +402,17 @@ fn earlier_read(t: &EffectTest, globs: &EffectGlobs, cx: &EffectContext<'_>) -> 
     };
     m.reads()
         .any(|p| from_place.holds(p, false, None) == Some(true))
+}
+
+/// The root of a path that names every file below it (`./**/*`, `src/**`, `**/*`): what
+/// `rm **/*` with globstar, `Path('.').rglob('*')` or `os.walk('.')` with each file
+/// removed reach. A narrower last part (`build/**/*.pyc`) is not the whole tree.
+fn whole_tree(path: &str) -> Option<&str> {
+    let root = ["/**/*", "/**"]
+        .iter()
+        .find_map(|tail| path.strip_suffix(tail))
+        .or_else(|| matches!(path, "**/*" | "**").then_some("."))?;
+    Some(if root.is_empty() { "/" } else { root })
 }
 
 /// The constraints of a `sends` test on one request.
@@ -629,8 +647,21 @@ fn numeric_loop_variable(line: &str, var: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{lan_sweep, lan_sweep_endpoint, near_name, numeric_loop_variable, url_host};
+    use super::{
+        lan_sweep, lan_sweep_endpoint, near_name, numeric_loop_variable, url_host, whole_tree,
+    };
     use serde_json::json;
+
+    #[test]
+    fn every_file_below_a_root_is_the_root_deleted_recursively() {
+        assert_eq!(whole_tree("./**/*"), Some("."));
+        assert_eq!(whole_tree("**/*"), Some("."));
+        assert_eq!(whole_tree("~/**"), Some("~"));
+        assert_eq!(whole_tree("/**/*"), Some("/"));
+        assert_eq!(whole_tree("build/**/*.pyc"), None);
+        assert_eq!(whole_tree("src/*"), None);
+        assert_eq!(whole_tree("a.txt"), None);
+    }
 
     #[test]
     fn a_package_one_edit_from_a_listed_name_is_near_it() {
