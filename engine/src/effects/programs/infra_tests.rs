@@ -258,7 +258,8 @@ fn operations_that_change_expose_or_stop_a_live_service() {
         ("helm rollback web 1 -n prod", "helm||rollback"),
         ("etcdctl del '' --prefix", "etcdctl||del"),
     ] {
-        let got = destroyed(line).map(|d| d.rsplitn(2, '|').nth(1).unwrap_or("").to_string());
+        let got =
+            destroyed(line).and_then(|d| d.rsplit_once('|').map(|(head, _)| head.to_string()));
         assert_eq!(got.as_deref(), Some(want), "{line}");
     }
 }
