@@ -8,6 +8,7 @@
 //! reading of options and `-S`) and `find -exec` (whose `{}` stands for the files found) have
 //! routines of their own.
 
+use super::carriers::assignment;
 use super::context::{Feed, Input, LineAnalysis};
 use super::{Arg, MAX_LOOP_WORDS};
 use crate::effects::programs::globals;
@@ -674,35 +675,80 @@ impl LineAnalysis {
                 v.push(name);
                 self.script(&line.text, &v, depth + 1);
             }
-            Wrapped::Command(cmd) => match (static_args, listed) {
-                (Some(text), _) => self.xargs_static(&name, rest, cmd, &text, via, depth),
-                (None, Some(found)) => {
-                    let inner = xargs_listed(rest, cmd, found);
-                    self.enter(&name, inner, via, depth, Feed::default())
+            Wrapped::Command(cmd) => {
+                // `sudo PAGER='…' git log`: the environment words before the command carry
+                // what they carry into it.
+                let before = rest.len().saturating_sub(cmd.len());
+                let assignments: Vec<_> = rest
+                    .get(..before)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(assignment)
+                    .collect();
+                if !assignments.is_empty() {
+                    let mut v = via.to_vec();
+                    v.push(name.clone());
+                    self.carried(&assignments, Some(cmd), &v, depth + 1);
                 }
-                // `… | xargs -I{} sh -c {}`: a shell or program named by words only known at
-                // run time runs them. (File operands stay as written, `{}`: which files an
-                // unknown list names is not judged, as before.)
-                (None, None) if w.input_as_args => {
-                    let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
-                    let runs_input = |r: &str| {
-                        program
-                            .is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
-                    };
-                    let inner = match xargs_replace(rest) {
-                        Some(r) if !r.is_empty() && runs_input(&r) => cmd
-                            .iter()
-                            .map(|a| Arg {
-                                text: a.text.clone(),
-                                dynamic: a.dynamic || a.text.contains(&r),
-                            })
-                            .collect(),
-                        _ => cmd.to_vec(),
-                    };
-                    self.enter(&name, inner, via, depth, input)
-                }
-                (None, None) => self.enter(&name, cmd.to_vec(), via, depth, input),
-            },
+                self.wrapped_command(
+                    w,
+                    &name,
+                    rest,
+                    cmd,
+                    (static_args, listed),
+                    via,
+                    depth,
+                    input,
+                );
+            }
+        }
+    }
+
+    /// Run the command `cmd` a table wrapper `w` (shown as `name`) wraps, with what its
+    /// standard input gives as arguments (`xargs`): text known now, or names listed.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the wrapper, its words, what its input gives, the route and the budget"
+    )]
+    fn wrapped_command(
+        &mut self,
+        w: &Wrapper,
+        name: &str,
+        rest: &[Arg],
+        cmd: &[Arg],
+        given: (Option<String>, Option<Arg>),
+        via: &[String],
+        depth: usize,
+        input: Feed,
+    ) {
+        let name = name.to_string();
+        match given {
+            (Some(text), _) => self.xargs_static(&name, rest, cmd, &text, via, depth),
+            (None, Some(found)) => {
+                let inner = xargs_listed(rest, cmd, found);
+                self.enter(&name, inner, via, depth, Feed::default())
+            }
+            // `… | xargs -I{} sh -c {}`: a shell or program named by words only known at
+            // run time runs them. (File operands stay as written, `{}`: which files an
+            // unknown list names is not judged, as before.)
+            (None, None) if w.input_as_args => {
+                let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
+                let runs_input = |r: &str| {
+                    program.is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
+                };
+                let inner = match xargs_replace(rest) {
+                    Some(r) if !r.is_empty() && runs_input(&r) => cmd
+                        .iter()
+                        .map(|a| Arg {
+                            text: a.text.clone(),
+                            dynamic: a.dynamic || a.text.contains(&r),
+                        })
+                        .collect(),
+                    _ => cmd.to_vec(),
+                };
+                self.enter(&name, inner, via, depth, input)
+            }
+            (None, None) => self.enter(&name, cmd.to_vec(), via, depth, input),
         }
     }
 
@@ -790,6 +836,7 @@ impl LineAnalysis {
     /// line as a script.
     pub(super) fn env(&mut self, rest: &[Arg], via: &[String], depth: usize, input: Feed) {
         let mut i = 0;
+        let mut assignments = Vec::new();
         while let Some(a) = rest.get(i) {
             let t = a.text.as_str();
             if t == "--" {
@@ -809,12 +856,19 @@ impl LineAnalysis {
                 continue;
             }
             if t.starts_with('-') || (t.contains('=') && !t.starts_with('=')) {
+                assignments.extend(assignment(a));
                 i += 1;
                 continue;
             }
             break;
         }
         let inner = rest.get(i..).unwrap_or(&[]).to_vec();
+        if !inner.is_empty() {
+            // `env PAGER='…' git log`: as the same assignments before the command.
+            let mut v = via.to_vec();
+            v.push("env".into());
+            self.carried(&assignments, Some(&inner), &v, depth + 1);
+        }
         self.enter("env", inner, via, depth, input);
     }
 

@@ -262,6 +262,87 @@ fn variables_that_hold_a_command_run_it() {
             &["run cat (via PAGER=)", "run git log -5"],
         ),
         ("GIT_DIR=.git git status", &["run git status"]),
+        // env(1) and sudo(8) pass their `NAME=value` words as the same environment.
+        (
+            "env PAGER='rm -rf ~' git log",
+            &[
+                "run env PAGER=rm -rf ~ git log",
+                "run rm -rf ~ (via env, PAGER=)",
+                "delete ~ recursively",
+                "run git log (via env)",
+            ],
+        ),
+        (
+            "sudo GIT_PAGER='rm -rf ~' git log",
+            &[
+                "run sudo GIT_PAGER=rm -rf ~ git log",
+                "run rm -rf ~ (via sudo, GIT_PAGER=)",
+                "delete ~ recursively",
+                "run git log (via sudo)",
+            ],
+        ),
+        (
+            "env PAGER=cat git log",
+            &[
+                "run env PAGER=cat git log",
+                "run cat (via env, PAGER=)",
+                "run git log (via env)",
+            ],
+        ),
+    ]);
+}
+
+/// ld.so(8) `LD_PRELOAD`, python(1) `PYTHONSTARTUP`, node(1) `NODE_OPTIONS --require`,
+/// bash(1) `BASH_ENV`, given before a command, through `env` or kept by `export`: the file
+/// they load runs, as the command that runs it.
+#[test]
+fn variables_that_load_code_run_it() {
+    table(&[
+        (
+            "LD_PRELOAD=/tmp/x.so ls",
+            &["run /tmp/x.so (via LD_PRELOAD=)", "run ls"],
+        ),
+        (
+            "env LD_AUDIT=/tmp/a.so ls",
+            &[
+                "run env LD_AUDIT=/tmp/a.so ls",
+                "run /tmp/a.so (via env, LD_AUDIT=)",
+                "run ls (via env)",
+            ],
+        ),
+        (
+            "export LD_PRELOAD=/tmp/x.so; ls",
+            &[
+                "run /tmp/x.so (via LD_PRELOAD=)",
+                "run export LD_PRELOAD=/tmp/x.so",
+                "run ls",
+            ],
+        ),
+        (
+            "PYTHONSTARTUP=/tmp/p.py python3",
+            &[
+                "run python3 /tmp/p.py (via PYTHONSTARTUP=)",
+                "read /tmp/p.py",
+                "run python3",
+            ],
+        ),
+        (
+            "PYTHONSTARTUP=/tmp/p.py python3 app.py",
+            &["run python3 app.py", "read app.py"],
+        ),
+        (
+            "NODE_OPTIONS='--require /tmp/p.js' node -v",
+            &[
+                "run node /tmp/p.js (via NODE_OPTIONS=)",
+                "read /tmp/p.js",
+                "run node -v",
+            ],
+        ),
+        (
+            "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+            &["run npm run build"],
+        ),
+        ("LD_LIBRARY_PATH=/opt/lib ls", &["run ls"]),
     ]);
 }
 
