@@ -6,7 +6,8 @@
 //! `NAME=` on the wrapper path: a command variable's value as a shell line (`PAGER='…' git
 //! log`), and a code-loading variable's file as the command that runs it (`LD_PRELOAD=/tmp/x.so
 //! ls` runs `/tmp/x.so`, `PYTHONSTARTUP=p.py python3` runs `python3 p.py`), so every rule
-//! judges it as it judges running that file. Both routes meet in [`LineAnalysis::carried`].
+//! judges it as it judges running that file. Every route meets in [`LineAnalysis::carried`];
+//! `env [OPTION]… [NAME=value]… COMMAND` is read here too ([`LineAnalysis::env`]).
 
 use super::Arg;
 use super::context::{Feed, LineAnalysis};
@@ -177,8 +178,63 @@ impl LineAnalysis {
 /// its value, `None` when the value is only known at run time.
 pub(super) fn assignment(a: &Arg) -> Option<(String, Option<String>)> {
     let (n, v) = a.text.split_once('=')?;
-    super::wrappers::is_assignment(&a.text)
-        .then(|| (n.to_string(), (!a.dynamic).then(|| v.to_string())))
+    is_assignment(&a.text).then(|| (n.to_string(), (!a.dynamic).then(|| v.to_string())))
+}
+
+/// Whether a word is a `NAME=value` assignment.
+pub(super) fn is_assignment(t: &str) -> bool {
+    t.split_once('=').is_some_and(|(n, _)| {
+        !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// `env`'s options that take a value.
+const ENV_VALUED: &[&str] = &["-u", "-C", "--unset", "--chdir"];
+
+/// `env`'s options whose value is a command line it splits into words and runs.
+const ENV_SPLIT: &[&str] = &["-S", "--split-string"];
+
+impl LineAnalysis {
+    /// `env [-i] [-u NAME] [NAME=value]… [--] command`: any word starting with `-` is an
+    /// option, any word with a `=` past its start is an assignment; `env -S 'line'` runs the
+    /// line as a script.
+    pub(super) fn env(&mut self, rest: &[Arg], via: &[String], depth: usize, input: Feed) {
+        let mut i = 0;
+        let mut assignments = Vec::new();
+        while let Some(a) = rest.get(i) {
+            let t = a.text.as_str();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if ENV_SPLIT.contains(&t) {
+                if let Some(s) = rest.get(i + 1) {
+                    let mut v = via.to_vec();
+                    v.push("env -S".into());
+                    self.script(&s.text, &v, depth + 1);
+                }
+                return;
+            }
+            if ENV_VALUED.contains(&t) {
+                i += 2;
+                continue;
+            }
+            if t.starts_with('-') || (t.contains('=') && !t.starts_with('=')) {
+                assignments.extend(assignment(a));
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let inner = rest.get(i..).unwrap_or(&[]).to_vec();
+        if !inner.is_empty() {
+            // `env PAGER='…' git log`: as the same assignments before the command.
+            let mut v = via.to_vec();
+            v.push("env".into());
+            self.carried(&assignments, Some(&inner), &v, depth + 1);
+        }
+        self.enter("env", inner, via, depth, input);
+    }
 }
 
 #[cfg(test)]
@@ -203,7 +259,9 @@ mod tests {
         let py = args(&["python3"]);
         let py_script = args(&["python3", "x.py"]);
         let sh = args(&["sh", "x.sh"]);
-        let cases: &[(&str, &str, &[Arg], &[&[&str]])] = &[
+        /// A variable, its value, the command it is given to, the commands it runs.
+        type Case<'a> = (&'a str, &'a str, &'a [Arg], &'a [&'a [&'a str]]);
+        let cases: &[Case] = &[
             ("LD_PRELOAD", "/tmp/x.so", &ls, &[&["/tmp/x.so"]]),
             ("LD_PRELOAD", "a.so:b.so", &ls, &[&["a.so"], &["b.so"]]),
             ("LD_AUDIT", "/tmp/a.so", &ls, &[&["/tmp/a.so"]]),

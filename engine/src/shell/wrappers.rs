@@ -4,11 +4,11 @@
 //! Out: the wrapped command, peeled and recorded in its turn with the wrapper added to its
 //! [`SimpleCommand::via`](super::SimpleCommand::via) path. Most wrappers differ only in which
 //! of their options take a value and what they read before the command, so they are described
-//! by one [`Wrapper`] row of [`WRAPPERS`] and unwrapped by one routine. `env` (with its own
-//! reading of options and `-S`) and `find -exec` (whose `{}` stands for the files found) have
-//! routines of their own.
+//! by one [`Wrapper`] row of [`WRAPPERS`] and unwrapped by one routine. `find -exec` (whose
+//! `{}` stands for the files found) has a routine of its own; `env` (its own reading of options
+//! and `-S`) is with the variables it passes, in [`super::carriers`].
 
-use super::carriers::assignment;
+use super::carriers::{assignment, is_assignment};
 use super::context::{Feed, Input, LineAnalysis};
 use super::{Arg, MAX_LOOP_WORDS};
 use crate::effects::programs::globals;
@@ -444,13 +444,6 @@ fn bundle_width(t: &str, valued: &[&str]) -> usize {
     1
 }
 
-/// Whether a word is a `NAME=value` assignment.
-pub(super) fn is_assignment(t: &str) -> bool {
-    t.split_once('=').is_some_and(|(n, _)| {
-        !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
-
 /// The options taking a value of `docker exec` and of `docker compose` / `docker-compose`
 /// (global and `exec`/`run` options), before the container or service.
 const CONTAINER_EXEC_VALUED: &[&str] = &[
@@ -481,12 +474,6 @@ const CONTAINER_EXEC_VALUED: &[&str] = &[
     "--context",
     "-c",
 ];
-
-/// `env`'s options that take a value.
-const ENV_VALUED: &[&str] = &["-u", "-C", "--unset", "--chdir"];
-
-/// `env`'s options whose value is a command line it splits into words and runs.
-const ENV_SPLIT: &[&str] = &["-S", "--split-string"];
 
 /// `find`'s actions that run a command on each file found, up to `;` or `+`.
 const FIND_EXEC: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
@@ -829,47 +816,6 @@ impl LineAnalysis {
         let mut nested = via.to_vec();
         nested.push(wrapper.to_string());
         self.peel_with_input(inner, Vec::new(), nested, depth + 1, input);
-    }
-
-    /// `env [-i] [-u NAME] [NAME=value]… [--] command`: any word starting with `-` is an
-    /// option, any word with a `=` past its start is an assignment; `env -S 'line'` runs the
-    /// line as a script.
-    pub(super) fn env(&mut self, rest: &[Arg], via: &[String], depth: usize, input: Feed) {
-        let mut i = 0;
-        let mut assignments = Vec::new();
-        while let Some(a) = rest.get(i) {
-            let t = a.text.as_str();
-            if t == "--" {
-                i += 1;
-                break;
-            }
-            if ENV_SPLIT.contains(&t) {
-                if let Some(s) = rest.get(i + 1) {
-                    let mut v = via.to_vec();
-                    v.push("env -S".into());
-                    self.script(&s.text, &v, depth + 1);
-                }
-                return;
-            }
-            if ENV_VALUED.contains(&t) {
-                i += 2;
-                continue;
-            }
-            if t.starts_with('-') || (t.contains('=') && !t.starts_with('=')) {
-                assignments.extend(assignment(a));
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        let inner = rest.get(i..).unwrap_or(&[]).to_vec();
-        if !inner.is_empty() {
-            // `env PAGER='…' git log`: as the same assignments before the command.
-            let mut v = via.to_vec();
-            v.push("env".into());
-            self.carried(&assignments, Some(&inner), &v, depth + 1);
-        }
-        self.enter("env", inner, via, depth, input);
     }
 
     /// `find START… -exec CMD {} ;`: every command of an `-exec`/`-execdir`/`-ok`/`-okdir`

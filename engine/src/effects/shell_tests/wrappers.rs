@@ -487,3 +487,101 @@ fn routes_name_tool_lens_command_and_wrappers() {
         })
     );
 }
+
+/// vim(1) `-c`/`+`, less(1) `+`, gdb(1) `-ex`, sqlite3(1) dot-commands: a shell escape runs
+/// its line; man(1) `-P`, zip(1) `-TT` (with `-T`), script(1) `-c`, nix-shell(1) `--run`,
+/// npm `--script-shell`: the command they are given runs. Everyday commands run nothing.
+#[test]
+fn commands_carried_by_editors_pagers_and_debuggers_run() {
+    table(&[
+        (
+            "vim -es -c '!rm -rf ~' -c q",
+            &[
+                "run vim -es -c !rm -rf ~ -c q",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "less +'!rm -rf ~' README.md",
+            &[
+                "run less +!rm -rf ~ README.md",
+                "read README.md",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "gdb -batch -ex 'shell rm -rf ~'",
+            &[
+                "run gdb -batch -ex shell rm -rf ~",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "sqlite3 /dev/null '.system rm -rf ~'",
+            &[
+                "run sqlite3 /dev/null .system rm -rf ~",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "man -P 'rm -rf ~' ls",
+            &[
+                "run man -P rm -rf ~ ls",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "zip x.zip a -T -TT 'rm -rf ~'",
+            &[
+                "run zip x.zip a -T -TT rm -rf ~",
+                "write x.zip",
+                "read a",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "zip x.zip a -TT 'rm -rf ~'",
+            &["run zip x.zip a -TT rm -rf ~", "write x.zip", "read a"],
+        ),
+        (
+            "script -qc 'rm -rf ~' /dev/null",
+            &[
+                "run script -qc rm -rf ~ /dev/null",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "nix-shell -p hello --run 'rm -rf ~'",
+            &[
+                "run nix-shell -p hello --run rm -rf ~",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "npm run --script-shell=/tmp/evil test",
+            &["run npm run --script-shell=/tmp/evil test", "run /tmp/evil"],
+        ),
+        (
+            "vim -c 'set ft=yaml' +42 x",
+            &["run vim -c set ft=yaml +42 x", "read x"],
+        ),
+        ("less +G log.txt", &["run less +G log.txt", "read log.txt"]),
+        (
+            "gdb -batch -ex bt ./a.out core",
+            &["run gdb -batch -ex bt ./a.out core"],
+        ),
+        (
+            "sqlite3 app.db .tables",
+            &["run sqlite3 app.db .tables", "read app.db"],
+        ),
+        ("man -P cat ls", &["run man -P cat ls", "run cat"]),
+    ]);
+}
