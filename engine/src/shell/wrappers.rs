@@ -11,7 +11,7 @@
 use super::carriers::{assignment, is_assignment};
 use super::context::{Feed, Input, LineAnalysis};
 use super::{Arg, MAX_LOOP_WORDS};
-use crate::effects::programs::globals;
+use crate::effects::programs::{ShortValue, globals, short_options};
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -435,13 +435,10 @@ fn bundle_width(t: &str, valued: &[&str]) -> usize {
     if t.starts_with("--") {
         return 1;
     }
-    let letters: Vec<char> = t.chars().skip(1).collect();
-    for (k, c) in letters.iter().enumerate() {
-        if valued.contains(&format!("-{c}").as_str()) {
-            return if k + 1 == letters.len() { 2 } else { 1 };
-        }
+    match short_options(t).find(|(name, _)| valued.contains(&name.as_str())) {
+        Some((_, ShortValue::NextWord)) => 2,
+        _ => 1,
     }
-    1
 }
 
 /// The options taking a value of `docker exec` and of `docker compose` / `docker-compose`

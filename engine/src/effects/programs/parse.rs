@@ -171,6 +171,32 @@ impl Parsed {
     }
 }
 
+/// Where the value of a short option in a bundle is (getopt(3)): the rest of the bundle after
+/// its letter (`-ofile`, `-n100`), or, when its letter ends the bundle, the next word (`-dmS
+/// name`, `sudo -Eu root`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShortValue<'t> {
+    /// The rest of the bundle.
+    Attached(&'t str),
+    /// The next word.
+    NextWord,
+}
+
+/// The letters of a bundle of short options (`-rf`, `-Eu`) in order, each as its option name
+/// (`-r`) with where its value is were it to take one; the first letter that takes a value
+/// ends the bundle (the reader stops there).
+pub(crate) fn short_options(t: &str) -> impl Iterator<Item = (String, ShortValue<'_>)> {
+    t.char_indices().skip(1).map(move |(k, ch)| {
+        let after = &t[k + ch.len_utf8()..];
+        let value = if after.is_empty() {
+            ShortValue::NextWord
+        } else {
+            ShortValue::Attached(after)
+        };
+        (format!("-{ch}"), value)
+    })
+}
+
 /// The row for a command and its words sorted by role; `None` for a program the table does
 /// not know (or a subcommand none of its rows covers).
 pub(crate) fn parse(c: &SimpleCommand) -> Option<Parsed> {
@@ -439,18 +465,17 @@ impl Scan {
             }
             // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
             let mut unknown = false;
-            for (k, ch) in t.char_indices().skip(1) {
-                let name = format!("-{ch}");
-                let after = &t[k + ch.len_utf8()..];
+            for (name, value) in short_options(t) {
                 if let Some(r) = valued_role(&name) {
                     out.lead_given |= row.lead_options.contains(&name.as_str());
-                    if after.is_empty() {
-                        if let Some(v) = args.get(i) {
-                            out.value(&name, r, v.clone());
+                    match value {
+                        ShortValue::NextWord => {
+                            if let Some(v) = args.get(i) {
+                                out.value(&name, r, v.clone());
+                            }
+                            i += 1;
                         }
-                        i += 1;
-                    } else {
-                        out.value(&name, r, part(a, after));
+                        ShortValue::Attached(after) => out.value(&name, r, part(a, after)),
                     }
                     break;
                 }
