@@ -255,6 +255,9 @@ fn role(r: Role) -> &'static str {
             "a manifest file (`-`: standard input, read when it is a here-document)"
         }
         Role::Group => "groups a user joins (a grant when one holds root)",
+        Role::Escape => {
+            "a command in the program's own language; its shell escape (`!CMD`, `shell CMD`, `.shell CMD`) runs as a shell line"
+        }
         Role::ShellSetting => {
             "a setting whose value runs as a shell line when its key names a command (`ProxyCommand=`, `exec=`)"
         }
@@ -327,6 +330,7 @@ fn switch(s: Switch) -> &'static str {
         Switch::NamesOnly => "prints only names or counts, not the matching lines",
         Switch::Invert => "prints the lines that do not match",
         Switch::IgnoreCase => "ignores case",
+        Switch::Test => "tests what it made, running the test command given",
     }
 }
 

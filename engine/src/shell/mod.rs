@@ -53,6 +53,7 @@
 
 mod analyze;
 mod braces;
+mod carriers;
 mod context;
 mod emulate;
 mod expand;

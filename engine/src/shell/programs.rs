@@ -6,9 +6,10 @@
 //! shell's or `eval`'s script analysed ([`super::reentry`]), `cd` moving the working
 //! directory, builtins that set variables to values read at run time forgetting them.
 
+use super::carriers::is_assignment;
 use super::context::{Feed, Input, LineAnalysis};
 use super::operands::SHELLS;
-use super::wrappers::{is_assignment, wrapper};
+use super::wrappers::wrapper;
 use super::{Arg, MAX_DEPTH, Redirect, RedirectMode};
 
 /// Builtins that set the variables named by their arguments to values read at run time

@@ -10,31 +10,10 @@
 
 use brush_parser::ast;
 
+use super::carriers::assignment;
 use super::context::{Feed, Input, LineAnalysis, PROCSUB};
 use super::emulate::{echo_output, printf_output};
 use super::{Arg, MAX_LOOP_WORDS, Redirect, RedirectMode, SimpleCommand};
-
-/// Environment variables whose value a program runs as a shell command: git(1)
-/// `GIT_SSH_COMMAND`, `GIT_PAGER`, `GIT_EDITOR`, `GIT_SEQUENCE_EDITOR`, `GIT_ASKPASS`,
-/// `GIT_EXTERNAL_DIFF`, `GIT_PROXY_COMMAND`; `PAGER`, `MANPAGER`, `EDITOR`, `VISUAL` (man(1),
-/// less(1), crontab(1), …); ssh(1) `SSH_ASKPASS`; less(1) `LESSOPEN`, `LESSCLOSE`; `BROWSER`.
-const COMMAND_VARIABLES: &[&str] = &[
-    "GIT_SSH_COMMAND",
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_ASKPASS",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_PROXY_COMMAND",
-    "PAGER",
-    "MANPAGER",
-    "EDITOR",
-    "VISUAL",
-    "SSH_ASKPASS",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "BROWSER",
-];
 
 impl LineAnalysis {
     /// Walk every `&&`/`||` list of a compound list (`a; b & c`).
@@ -624,18 +603,8 @@ impl LineAnalysis {
             }
         }
         if !words.is_empty() {
-            // `GIT_SSH_COMMAND='…' git fetch`, `PAGER='…' git log`: the program runs the
-            // variable's value through a shell.
-            for (n, v) in &assignments {
-                if let Some(v) = v
-                    .as_ref()
-                    .filter(|_| COMMAND_VARIABLES.contains(&n.as_str()))
-                {
-                    let mut inner = via.to_vec();
-                    inner.push(format!("{n}="));
-                    self.script(v, &inner, depth + 1);
-                }
-            }
+            // `GIT_SSH_COMMAND='…' git fetch`, `LD_PRELOAD=x.so ls`: what the variables carry.
+            self.carried(&assignments, Some(&words), via, depth);
         }
         if words.is_empty() {
             // A bare assignment persists in the shell: `R=rm; $R -rf /`.
@@ -681,6 +650,11 @@ impl LineAnalysis {
                 {
                     self.vars.insert(n.to_string(), v.to_string());
                 }
+            }
+            // `export LD_PRELOAD=/tmp/x.so`: every later command carries it.
+            if words.first().is_some_and(|w| w.text == "export") {
+                let exported: Vec<_> = words.iter().skip(1).filter_map(assignment).collect();
+                self.carried(&exported, None, via, depth);
             }
         }
         let feed = Feed {

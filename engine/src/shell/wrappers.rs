@@ -4,13 +4,14 @@
 //! Out: the wrapped command, peeled and recorded in its turn with the wrapper added to its
 //! [`SimpleCommand::via`](super::SimpleCommand::via) path. Most wrappers differ only in which
 //! of their options take a value and what they read before the command, so they are described
-//! by one [`Wrapper`] row of [`WRAPPERS`] and unwrapped by one routine. `env` (with its own
-//! reading of options and `-S`) and `find -exec` (whose `{}` stands for the files found) have
-//! routines of their own.
+//! by one [`Wrapper`] row of [`WRAPPERS`] and unwrapped by one routine. `find -exec` (whose
+//! `{}` stands for the files found) has a routine of its own; `env` (its own reading of options
+//! and `-S`) is with the variables it passes, in [`super::carriers`].
 
+use super::carriers::{assignment, is_assignment};
 use super::context::{Feed, Input, LineAnalysis};
 use super::{Arg, MAX_LOOP_WORDS};
-use crate::effects::programs::globals;
+use crate::effects::programs::{ShortValue, globals, short_options};
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -434,20 +435,10 @@ fn bundle_width(t: &str, valued: &[&str]) -> usize {
     if t.starts_with("--") {
         return 1;
     }
-    let letters: Vec<char> = t.chars().skip(1).collect();
-    for (k, c) in letters.iter().enumerate() {
-        if valued.contains(&format!("-{c}").as_str()) {
-            return if k + 1 == letters.len() { 2 } else { 1 };
-        }
+    match short_options(t).find(|(name, _)| valued.contains(&name.as_str())) {
+        Some((_, ShortValue::NextWord)) => 2,
+        _ => 1,
     }
-    1
-}
-
-/// Whether a word is a `NAME=value` assignment.
-pub(super) fn is_assignment(t: &str) -> bool {
-    t.split_once('=').is_some_and(|(n, _)| {
-        !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
 }
 
 /// The options taking a value of `docker exec` and of `docker compose` / `docker-compose`
@@ -480,12 +471,6 @@ const CONTAINER_EXEC_VALUED: &[&str] = &[
     "--context",
     "-c",
 ];
-
-/// `env`'s options that take a value.
-const ENV_VALUED: &[&str] = &["-u", "-C", "--unset", "--chdir"];
-
-/// `env`'s options whose value is a command line it splits into words and runs.
-const ENV_SPLIT: &[&str] = &["-S", "--split-string"];
 
 /// `find`'s actions that run a command on each file found, up to `;` or `+`.
 const FIND_EXEC: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
@@ -674,35 +659,80 @@ impl LineAnalysis {
                 v.push(name);
                 self.script(&line.text, &v, depth + 1);
             }
-            Wrapped::Command(cmd) => match (static_args, listed) {
-                (Some(text), _) => self.xargs_static(&name, rest, cmd, &text, via, depth),
-                (None, Some(found)) => {
-                    let inner = xargs_listed(rest, cmd, found);
-                    self.enter(&name, inner, via, depth, Feed::default())
+            Wrapped::Command(cmd) => {
+                // `sudo PAGER='…' git log`: the environment words before the command carry
+                // what they carry into it.
+                let before = rest.len().saturating_sub(cmd.len());
+                let assignments: Vec<_> = rest
+                    .get(..before)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(assignment)
+                    .collect();
+                if !assignments.is_empty() {
+                    let mut v = via.to_vec();
+                    v.push(name.clone());
+                    self.carried(&assignments, Some(cmd), &v, depth + 1);
                 }
-                // `… | xargs -I{} sh -c {}`: a shell or program named by words only known at
-                // run time runs them. (File operands stay as written, `{}`: which files an
-                // unknown list names is not judged, as before.)
-                (None, None) if w.input_as_args => {
-                    let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
-                    let runs_input = |r: &str| {
-                        program
-                            .is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
-                    };
-                    let inner = match xargs_replace(rest) {
-                        Some(r) if !r.is_empty() && runs_input(&r) => cmd
-                            .iter()
-                            .map(|a| Arg {
-                                text: a.text.clone(),
-                                dynamic: a.dynamic || a.text.contains(&r),
-                            })
-                            .collect(),
-                        _ => cmd.to_vec(),
-                    };
-                    self.enter(&name, inner, via, depth, input)
-                }
-                (None, None) => self.enter(&name, cmd.to_vec(), via, depth, input),
-            },
+                self.wrapped_command(
+                    w,
+                    &name,
+                    rest,
+                    cmd,
+                    (static_args, listed),
+                    via,
+                    depth,
+                    input,
+                );
+            }
+        }
+    }
+
+    /// Run the command `cmd` a table wrapper `w` (shown as `name`) wraps, with what its
+    /// standard input gives as arguments (`xargs`): text known now, or names listed.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the wrapper, its words, what its input gives, the route and the budget"
+    )]
+    fn wrapped_command(
+        &mut self,
+        w: &Wrapper,
+        name: &str,
+        rest: &[Arg],
+        cmd: &[Arg],
+        given: (Option<String>, Option<Arg>),
+        via: &[String],
+        depth: usize,
+        input: Feed,
+    ) {
+        let name = name.to_string();
+        match given {
+            (Some(text), _) => self.xargs_static(&name, rest, cmd, &text, via, depth),
+            (None, Some(found)) => {
+                let inner = xargs_listed(rest, cmd, found);
+                self.enter(&name, inner, via, depth, Feed::default())
+            }
+            // `… | xargs -I{} sh -c {}`: a shell or program named by words only known at
+            // run time runs them. (File operands stay as written, `{}`: which files an
+            // unknown list names is not judged, as before.)
+            (None, None) if w.input_as_args => {
+                let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
+                let runs_input = |r: &str| {
+                    program.is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
+                };
+                let inner = match xargs_replace(rest) {
+                    Some(r) if !r.is_empty() && runs_input(&r) => cmd
+                        .iter()
+                        .map(|a| Arg {
+                            text: a.text.clone(),
+                            dynamic: a.dynamic || a.text.contains(&r),
+                        })
+                        .collect(),
+                    _ => cmd.to_vec(),
+                };
+                self.enter(&name, inner, via, depth, input)
+            }
+            (None, None) => self.enter(&name, cmd.to_vec(), via, depth, input),
         }
     }
 
@@ -783,39 +813,6 @@ impl LineAnalysis {
         let mut nested = via.to_vec();
         nested.push(wrapper.to_string());
         self.peel_with_input(inner, Vec::new(), nested, depth + 1, input);
-    }
-
-    /// `env [-i] [-u NAME] [NAME=value]… [--] command`: any word starting with `-` is an
-    /// option, any word with a `=` past its start is an assignment; `env -S 'line'` runs the
-    /// line as a script.
-    pub(super) fn env(&mut self, rest: &[Arg], via: &[String], depth: usize, input: Feed) {
-        let mut i = 0;
-        while let Some(a) = rest.get(i) {
-            let t = a.text.as_str();
-            if t == "--" {
-                i += 1;
-                break;
-            }
-            if ENV_SPLIT.contains(&t) {
-                if let Some(s) = rest.get(i + 1) {
-                    let mut v = via.to_vec();
-                    v.push("env -S".into());
-                    self.script(&s.text, &v, depth + 1);
-                }
-                return;
-            }
-            if ENV_VALUED.contains(&t) {
-                i += 2;
-                continue;
-            }
-            if t.starts_with('-') || (t.contains('=') && !t.starts_with('=')) {
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        let inner = rest.get(i..).unwrap_or(&[]).to_vec();
-        self.enter("env", inner, via, depth, input);
     }
 
     /// `find START… -exec CMD {} ;`: every command of an `-exec`/`-execdir`/`-ok`/`-okdir`

@@ -123,11 +123,17 @@ pub(super) static ROWS: &[Program] = &[
         // `zip -r out.zip dir`: the archive first.
         names: &["zip"],
         valued: &["-x", "-i", "-P", "--password", "-b", "-n", "-t", "-tt"],
-        // zip(1): `-m`, `--move` delete the original files once zipped.
+        // zip(1): `-T` tests the new archive with `unzip -tqq`, or with the command line
+        // `-TT CMD` / `--unzip-command CMD` gives (run only with `-T`); `-m`, `--move`
+        // delete the original files once zipped.
+        options: &[("-TT", Role::Shell), ("--unzip-command", Role::Shell)],
         switches: &[
+            ("-T", Switch::Test),
+            ("--test", Switch::Test),
             ("-m", Switch::RemovesInputs),
             ("--move", Switch::RemovesInputs),
         ],
+        scripts_need: Some(Switch::Test),
         lead: &[Role::Write],
         rest: Role::Read,
         ..ROW
@@ -319,11 +325,14 @@ pub(super) static ROWS: &[Program] = &[
     },
     Program {
         // `sqlite3 app.db .dump`: the database, then SQL.
+        // sqlite3(1): the SQL and dot-commands after the database (and `-cmd`'s) run;
+        // `.shell CMD` and `.system CMD` run CMD through the shell.
         names: &["sqlite3", "sqlite", "duckdb"],
-        valued: &["-cmd", "-separator", "-newline", "-nullvalue"],
-        options: &[("-init", Role::Read)],
+        valued: &["-separator", "-newline", "-nullvalue"],
+        options: &[("-init", Role::Read), ("-cmd", Role::Escape)],
         word_options: true,
         lead: &[Role::Read],
+        rest: Role::Escape,
         ..ROW
     },
     // Deleters.

@@ -38,7 +38,9 @@ pub(crate) mod search;
 mod system;
 mod text;
 
-pub(crate) use parse::{Parsed, is_remote, option_value, parse, split_long};
+pub(crate) use parse::{
+    Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
+};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::stdin_language;
 

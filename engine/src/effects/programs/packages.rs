@@ -43,8 +43,11 @@ const PIP_VALUED: &[&str] = &[
 ];
 
 /// The node package managers' install options.
-const NODE_INSTALL_OPTIONS: &[(&str, Role)] =
-    &[("--registry", Role::Source), ("--prefix", Role::Write)];
+const NODE_INSTALL_OPTIONS: &[(&str, Role)] = &[
+    ("--registry", Role::Source),
+    ("--prefix", Role::Write),
+    ("--script-shell", Role::Shell),
+];
 
 /// The packages rows, in the order they are tried.
 pub(super) static ROWS: &[Program] = &[
@@ -72,6 +75,22 @@ pub(super) static ROWS: &[Program] = &[
         ],
         options: NODE_INSTALL_OPTIONS,
         rest: Role::Package,
+        ..ROW
+    },
+    Program {
+        // npm-run(1) and the scripts it runs by name: `--script-shell SHELL` is the program
+        // that runs them (npm-config(7) `script-shell`).
+        names: &["npm", "pnpm"],
+        subs: &[
+            &["run"],
+            &["run-script"],
+            &["test"],
+            &["start"],
+            &["stop"],
+            &["restart"],
+            &["rebuild"],
+        ],
+        options: &[("--script-shell", Role::Shell)],
         ..ROW
     },
     Program {

@@ -45,11 +45,73 @@ fn setting_command(text: &str) -> Option<&str> {
         .then_some(value)
 }
 
+/// The shell line of a command in a program's own command language ([`Role::Escape`]) when
+/// it is a shell escape: vim(1)/ex `!CMD`, `:!CMD`, `:[range]!CMD` (a filter), `:r !CMD`,
+/// `:w !CMD`, `:silent !CMD`, `:sh[ell]`; less(1) `!CMD`; gdb(1) `shell CMD`, `!CMD`;
+/// sqlite3(1) `.shell CMD`, `.system CMD`. Each line, and each `|`-separated ex command on
+/// it, is read in turn; `None` when none is a shell escape.
+pub(crate) fn escape_command(text: &str) -> Option<&str> {
+    for line in text.lines() {
+        let mut rest = line;
+        loop {
+            if let Some(cmd) = escape_of(rest) {
+                return Some(cmd);
+            }
+            match rest.split_once('|') {
+                Some((_, after)) => rest = after,
+                None => break,
+            }
+        }
+    }
+    None
+}
+
+/// `r` trimmed, unless it is empty.
+fn nonempty(r: &str) -> Option<&str> {
+    let r = r.trim();
+    (!r.is_empty()).then_some(r)
+}
+
+/// The shell line of one command if it is a shell escape ([`escape_command`]).
+fn escape_of(command: &str) -> Option<&str> {
+    let mut t = command.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    for modifier in ["silent!", "silent", "sil!", "sil"] {
+        if let Some(r) = t.strip_prefix(modifier)
+            && r.starts_with([' ', '\t', '!'])
+        {
+            t = r.trim_start();
+            break;
+        }
+    }
+    let after_range = t.trim_start_matches(|c: char| {
+        c.is_ascii_digit()
+            || matches!(
+                c,
+                '%' | '.' | '$' | ',' | ';' | '+' | '-' | '\'' | '<' | '>'
+            )
+    });
+    if let Some(r) = after_range.strip_prefix('!') {
+        return nonempty(r.strip_prefix('!').unwrap_or(r));
+    }
+    let (word, r) = t
+        .split_once(char::is_whitespace)
+        .map_or((t.trim_end(), ""), |(w, r)| (w, r.trim_start()));
+    match word {
+        "r" | "read" | "w" | "write" => r.strip_prefix('!').and_then(nonempty),
+        "shell" | ".shell" | ".system" => nonempty(r).or(Some("sh")),
+        "sh" => Some("sh"),
+        _ => None,
+    }
+}
+
 impl Parsed {
     /// Record an option's value; shell text is kept with the option that runs it.
     fn value(&mut self, option: &str, role: Role, v: Arg) {
         if role == Role::Shell {
             self.scripts.push((option.to_string(), v.clone()));
+        }
+        if role == Role::Escape {
+            self.escape(option, &v);
         }
         if role == Role::ShellSetting
             && let Some(command) = setting_command(&v.text)
@@ -66,6 +128,25 @@ impl Parsed {
             self.codes.push((option.to_string(), lang, v.clone()));
         }
         self.values.push((role, v));
+    }
+
+    /// Keep the shell line of a [`Role::Escape`] command ([`escape_command`]); a command only
+    /// known at run time (`-c "$CMD"`) is kept as it is, so it is judged as such.
+    fn escape(&mut self, option: &str, v: &Arg) {
+        let text = match escape_command(&v.text) {
+            Some(cmd) => cmd.to_string(),
+            None if v.dynamic && v.text.trim_start_matches([':', ' ']).starts_with('$') => {
+                v.text.clone()
+            }
+            None => return,
+        };
+        self.scripts.push((
+            option.to_string(),
+            Arg {
+                text,
+                dynamic: v.dynamic,
+            },
+        ));
     }
 
     /// Whether the switch was given.
@@ -88,6 +169,32 @@ impl Parsed {
             .filter(move |(r, _)| *r == role)
             .map(|(_, a)| a)
     }
+}
+
+/// Where the value of a short option in a bundle is (getopt(3)): the rest of the bundle after
+/// its letter (`-ofile`, `-n100`), or, when its letter ends the bundle, the next word (`-dmS
+/// name`, `sudo -Eu root`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShortValue<'t> {
+    /// The rest of the bundle.
+    Attached(&'t str),
+    /// The next word.
+    NextWord,
+}
+
+/// The letters of a bundle of short options (`-rf`, `-Eu`) in order, each as its option name
+/// (`-r`) with where its value is were it to take one; the first letter that takes a value
+/// ends the bundle (the reader stops there).
+pub(crate) fn short_options(t: &str) -> impl Iterator<Item = (String, ShortValue<'_>)> {
+    t.char_indices().skip(1).map(move |(k, ch)| {
+        let after = &t[k + ch.len_utf8()..];
+        let value = if after.is_empty() {
+            ShortValue::NextWord
+        } else {
+            ShortValue::Attached(after)
+        };
+        (format!("-{ch}"), value)
+    })
 }
 
 /// The row for a command and its words sorted by role; `None` for a program the table does
@@ -224,6 +331,13 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
     for a in rest {
         out.operands.push((role, a.clone()));
     }
+    let escapes: Vec<Arg> = out.operands_of(Role::Escape).cloned().collect();
+    for a in &escapes {
+        out.escape("", a);
+    }
+    if row.scripts_need.is_some_and(|s| !out.has(s)) {
+        out.scripts.clear();
+    }
     Some(out)
 }
 
@@ -261,6 +375,14 @@ impl Scan {
         while let Some(a) = args.get(i) {
             i += 1;
             let t = a.text.as_str();
+            // `vim +CMD`, `less +CMD` (`++CMD`: for every file): a value with the row's role.
+            if !self.after_dashes
+                && row.plus != Role::Ignore
+                && let Some(v) = t.strip_prefix('+')
+            {
+                out.value("+", row.plus, part(a, v.strip_prefix('+').unwrap_or(v)));
+                continue;
+            }
             if self.after_dashes || t == "-" || !t.starts_with('-') {
                 if row.action == Action::Find && (self.expression || t == "(" || t == "!") {
                     self.expression = true;
@@ -331,20 +453,29 @@ impl Scan {
                     continue;
                 }
             }
+            // A single-dash option of several letters the row names whole (`zip -TT CMD`).
+            if t.len() > 2
+                && let Some(r) = valued_role(t)
+            {
+                if let Some(v) = args.get(i) {
+                    out.value(t, r, v.clone());
+                }
+                i += 1;
+                continue;
+            }
             // A bundle of short options: `-rf`, `-n100`, `-ne CODE`, `-i.bak`, `-s0`.
             let mut unknown = false;
-            for (k, ch) in t.char_indices().skip(1) {
-                let name = format!("-{ch}");
-                let after = &t[k + ch.len_utf8()..];
+            for (name, value) in short_options(t) {
                 if let Some(r) = valued_role(&name) {
                     out.lead_given |= row.lead_options.contains(&name.as_str());
-                    if after.is_empty() {
-                        if let Some(v) = args.get(i) {
-                            out.value(&name, r, v.clone());
+                    match value {
+                        ShortValue::NextWord => {
+                            if let Some(v) = args.get(i) {
+                                out.value(&name, r, v.clone());
+                            }
+                            i += 1;
                         }
-                        i += 1;
-                    } else {
-                        out.value(&name, r, part(a, after));
+                        ShortValue::Attached(after) => out.value(&name, r, part(a, after)),
                     }
                     break;
                 }
@@ -386,4 +517,44 @@ pub(crate) fn is_remote(t: &str) -> bool {
         return false;
     };
     !host.is_empty() && !host.contains('/') && host.len() > 1 && !t.starts_with(['.', '~', '/'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_command;
+
+    /// vim(1) `:!`, `:range!`, `:r !`, `:w !`, `:silent !`, `:sh`; less(1) `!`; gdb(1)
+    /// `shell` / `!`; sqlite3(1) `.shell` / `.system`: the shell line; other commands of
+    /// those languages run nothing.
+    #[test]
+    fn shell_escapes_of_editors_pagers_debuggers_and_shells() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("!rm -rf ~", Some("rm -rf ~")),
+            (":!sh", Some("sh")),
+            ("%!jq .", Some("jq .")),
+            ("r !curl x", Some("curl x")),
+            ("w !sh", Some("sh")),
+            ("silent !make", Some("make")),
+            ("set ft=yaml | !id", Some("id")),
+            (":sh", Some("sh")),
+            ("shell rm -rf ~", Some("rm -rf ~")),
+            (".shell rm -rf ~", Some("rm -rf ~")),
+            (".tables\n.system id", Some("id")),
+            ("set ft=yaml", None),
+            ("42", None),
+            ("G", None),
+            ("/pattern", None),
+            ("wq", None),
+            ("bt", None),
+            ("set pagination off", None),
+            (".tables", None),
+            ("select a || b from t where a != 1", None),
+            ("%s/a/b/g", None),
+            ("normal! gg", None),
+            ("!", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(escape_command(text), *want, "{text:?}");
+        }
+    }
 }

@@ -101,6 +101,11 @@ pub(crate) enum Role {
     /// is one that names a command: ssh(1) `-o ProxyCommand=CMD` / `LocalCommand` /
     /// `KnownHostsCommand`, tar(1) `--checkpoint-action=exec=CMD`; other keys are ignored.
     ShellSetting,
+    /// A command in the program's own command language (vim/ex `-c CMD` and `+CMD`, less
+    /// `+CMD`, gdb `-ex CMD`, sqlite3 dot-commands): only its shell escape runs a shell line
+    /// (`!CMD`, `:!CMD`, `:%!CMD`, `:r !CMD`, gdb `shell CMD`, sqlite3 `.shell CMD` /
+    /// `.system CMD`); other commands (`set ft=yaml`, `+42`, `bt`, `.tables`) run nothing.
+    Escape,
     /// Groups a user joins, comma-separated (`usermod -G docker,wheel`, `gpasswd -a U GROUP`).
     Group,
     /// A remote port forward `[BIND:]PORT:HOST:HOSTPORT` or `[BIND:]PORT` (`ssh -R`): a local
@@ -219,6 +224,8 @@ pub(crate) enum Switch {
     Invert,
     /// A search ignores case (`grep -i`).
     IgnoreCase,
+    /// Tests what it made, running the test command it is given (`zip -T -TT CMD`).
+    Test,
 }
 
 /// What a search program reaches below its roots (`grep -r`, `rg`, `git grep`): with a
@@ -286,6 +293,12 @@ pub(crate) struct Program {
     pub(crate) options_end: bool,
     /// A search program: what it reaches below its roots.
     pub(crate) search: Option<Search>,
+    /// The role of a `+VALUE` word (`vim +CMD`, `less +CMD`), read as an option's value;
+    /// [`Role::Ignore`]: a `+` word is an operand like any other.
+    pub(crate) plus: Role,
+    /// The switch without which the shell text of its options does not run (`zip -TT CMD`
+    /// runs CMD only with `-T`); `None`: it always runs.
+    pub(crate) scripts_need: Option<Switch>,
 }
 
 /// The defaults every row starts from.
@@ -307,6 +320,8 @@ pub(super) const ROW: Program = Program {
     fallback: Fallback::None,
     options_end: false,
     search: None,
+    plus: Role::Ignore,
+    scripts_need: None,
 };
 
 /// `-r`, `-R`, `--recursive`.

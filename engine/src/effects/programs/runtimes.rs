@@ -60,6 +60,22 @@ const TS_RUNTIME_OPTIONS: &[(&str, Role)] = &[
 const EVAL_OPTIONS: &[&str] = &["-e", "--eval", "-p", "--print"];
 
 pub(super) static ROWS: &[Program] = &[
+    Program {
+        // nix-shell(1): `--run CMD` / `--command CMD` runs CMD through the shell in the
+        // environment it builds.
+        names: &["nix-shell"],
+        valued: &[
+            "-I",
+            "-A",
+            "--attr",
+            "--option",
+            "-j",
+            "--max-jobs",
+            "--cores",
+        ],
+        options: &[("--run", Role::Shell), ("--command", Role::Shell)],
+        ..ROW
+    },
     // Interpreters: the first operand is a script file, read; its arguments are its own.
     // `source FILE` runs the file's lines in this shell: a dotenv file's assignments are
     // loaded, not shown.

@@ -5,6 +5,65 @@ use super::row::{Action, Program, RECURSIVE, ROW, Role};
 
 /// The system rows, in the order they are tried.
 pub(super) static ROWS: &[Program] = &[
+    // Debuggers and terminal recorders that run commands they are given.
+    Program {
+        // gdb(1): `-ex CMD` / `--eval-command CMD` (and `-iex`, before the program loads) are
+        // gdb commands; `shell CMD` and `!CMD` run CMD through the shell.
+        names: &["gdb", "gdb-multiarch"],
+        valued: &[
+            "-x",
+            "-command",
+            "--command",
+            "-ix",
+            "-init-command",
+            "--init-command",
+            "-p",
+            "-pid",
+            "--pid",
+            "-c",
+            "-core",
+            "--core",
+            "-cd",
+            "--cd",
+            "-d",
+            "-directory",
+            "--directory",
+            "-s",
+            "-symbols",
+            "--symbols",
+            "-e",
+            "-exec",
+            "--exec",
+            "-se",
+            "-tty",
+            "--tty",
+            "-data-directory",
+            "--data-directory",
+            "-i",
+            "-interpreter",
+            "--interpreter",
+            "-b",
+            "-l",
+        ],
+        options: &[
+            ("-ex", Role::Escape),
+            ("-eval-command", Role::Escape),
+            ("--eval-command", Role::Escape),
+            ("-iex", Role::Escape),
+            ("-init-eval-command", Role::Escape),
+            ("--init-eval-command", Role::Escape),
+        ],
+        word_options: true,
+        ..ROW
+    },
+    Program {
+        // script(1): `-c CMD` / `--command CMD` runs CMD through the shell instead of an
+        // interactive one; the operand is the typescript file.
+        names: &["script"],
+        valued: &["-E", "--echo", "-m", "--logging-format"],
+        options: &[("-c", Role::Shell), ("--command", Role::Shell)],
+        ..ROW
+    },
     // Signals.
     Program {
         names: &["kill"],

@@ -33,15 +33,10 @@ pub(super) static ROWS: &[Program] = &[
             "cksum",
             "sum",
             "md5",
-            "vim",
-            "vi",
-            "nvim",
-            "view",
             "nano",
             "emacs",
             "code",
             "ed",
-            "ex",
             "xmllint",
             "dos2unix",
             "unix2dos",
@@ -66,6 +61,44 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
+        // vim(1): `-c CMD` / `--cmd CMD` / `+CMD` are ex commands run at start-up; `:!CMD`
+        // (and the other shell escapes) runs CMD through the shell.
+        names: &["vim", "vi", "nvim", "view", "ex", "gvim"],
+        options: &[("-c", Role::Escape), ("--cmd", Role::Escape)],
+        plus: Role::Escape,
+        rest: Role::Read,
+        ..ROW
+    },
+    Program {
+        // man(1): `-P PAGER` / `--pager PAGER` is a command line man runs the page through.
+        names: &["man"],
+        valued: &[
+            "-M",
+            "--manpath",
+            "-S",
+            "-s",
+            "--sections",
+            "-L",
+            "--locale",
+            "-m",
+            "--systems",
+            "-e",
+            "--extension",
+            "-C",
+            "--config-file",
+            "-r",
+            "--prompt",
+            "-E",
+            "--encoding",
+            "-R",
+            "--recode",
+        ],
+        options: &[("-P", Role::Shell), ("--pager", Role::Shell)],
+        ..ROW
+    },
+    Program {
+        // less(1): `+CMD` runs a less command at start-up; `!CMD` runs CMD through the shell.
+        plus: Role::Escape,
         names: &["less", "zless"],
         valued: &[
             "-b",

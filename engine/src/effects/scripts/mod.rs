@@ -429,6 +429,29 @@ impl Scripts<'_> {
             Some(d) => crate::memory::key_of(d, cwd, &self.env.home),
             None => cwd.and_then(|c| crate::memory::key_of(c, None, &self.env.home)),
         };
+        // `make -f - <<EOF`, `make -f /dev/stdin <<< '…'`: the makefile is the text fed to
+        // it, written in the line; its recipes are judged as any other.
+        if matches!(call.file.as_deref(), Some("-" | "/dev/stdin")) {
+            match self.c.stdin_known_text() {
+                Some((text, true)) => {
+                    let label = "runs the makefile on standard input";
+                    let mf = Makefile::parse(text);
+                    for (target, line) in mf.recipes(&call.targets, &call.vars) {
+                        let l = format!("{label} (target `{target}`)");
+                        self.shell_text(&line, dir.as_deref().or(cwd), &l, true);
+                    }
+                }
+                Some((_, false)) => self.unsure(
+                    format!(
+                        "`{}` reads a makefile from standard input that is only partly known now",
+                        self.c.display_words()
+                    ),
+                    None,
+                ),
+                None => {}
+            }
+            return;
+        }
         let Some(dir) = dir else {
             return;
         };

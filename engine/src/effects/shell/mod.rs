@@ -172,6 +172,7 @@ fn lens_commands(
             )));
         }
         program_effects(c, &mut out);
+        self::privilege::shell_from_escalated_text(c, via, &mut out);
         // `tee f <<EOF`: the text is what `tee` writes.
         if c.basename() == "tee"
             && let Some(text) = c.stdin_text()

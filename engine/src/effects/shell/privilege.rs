@@ -12,7 +12,7 @@
 use super::out::{Out, read, write};
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{Action, Parsed, Role, Switch, rows};
+use crate::effects::programs::{Action, Parsed, Role, Switch, parse, rows};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
@@ -200,6 +200,26 @@ fn stdin_fed(c: &SimpleCommand) -> bool {
     c.redirections.iter().any(|r| {
         r.fd.is_none_or(|fd| fd == 0) && matches!(r.mode, RedirectMode::Read | RedirectMode::Text)
     })
+}
+
+/// A shell started by text an escalated program runs itself (`sudo vim -c ':!sh'`, `sudo
+/// less +'!sh' f`): `outer` is the wrapper path of the program that ran the text, before the
+/// command's own. (An escalation in the command's own path is its own analysis's to judge.)
+pub(super) fn shell_from_escalated_text(c: &SimpleCommand, outer: &[String], out: &mut Out) {
+    let escalated = |via: &[String]| {
+        via.iter()
+            .any(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
+    };
+    if !escalated(outer) || escalated(&c.via) {
+        return;
+    }
+    let full = SimpleCommand {
+        via: outer.iter().chain(&c.via).cloned().collect(),
+        ..c.clone()
+    };
+    if let Some(p) = parse(&full) {
+        shell_through_escalation(&full, &p, out);
+    }
 }
 
 /// `sudo env bash`, `doas nice sh`: a shell given no script, no `-c` text and no standard

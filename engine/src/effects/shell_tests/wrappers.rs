@@ -262,6 +262,87 @@ fn variables_that_hold_a_command_run_it() {
             &["run cat (via PAGER=)", "run git log -5"],
         ),
         ("GIT_DIR=.git git status", &["run git status"]),
+        // env(1) and sudo(8) pass their `NAME=value` words as the same environment.
+        (
+            "env PAGER='rm -rf ~' git log",
+            &[
+                "run env PAGER=rm -rf ~ git log",
+                "run rm -rf ~ (via env, PAGER=)",
+                "delete ~ recursively",
+                "run git log (via env)",
+            ],
+        ),
+        (
+            "sudo GIT_PAGER='rm -rf ~' git log",
+            &[
+                "run sudo GIT_PAGER=rm -rf ~ git log",
+                "run rm -rf ~ (via sudo, GIT_PAGER=)",
+                "delete ~ recursively",
+                "run git log (via sudo)",
+            ],
+        ),
+        (
+            "env PAGER=cat git log",
+            &[
+                "run env PAGER=cat git log",
+                "run cat (via env, PAGER=)",
+                "run git log (via env)",
+            ],
+        ),
+    ]);
+}
+
+/// ld.so(8) `LD_PRELOAD`, python(1) `PYTHONSTARTUP`, node(1) `NODE_OPTIONS --require`,
+/// bash(1) `BASH_ENV`, given before a command, through `env` or kept by `export`: the file
+/// they load runs, as the command that runs it.
+#[test]
+fn variables_that_load_code_run_it() {
+    table(&[
+        (
+            "LD_PRELOAD=/tmp/x.so ls",
+            &["run /tmp/x.so (via LD_PRELOAD=)", "run ls"],
+        ),
+        (
+            "env LD_AUDIT=/tmp/a.so ls",
+            &[
+                "run env LD_AUDIT=/tmp/a.so ls",
+                "run /tmp/a.so (via env, LD_AUDIT=)",
+                "run ls (via env)",
+            ],
+        ),
+        (
+            "export LD_PRELOAD=/tmp/x.so; ls",
+            &[
+                "run /tmp/x.so (via LD_PRELOAD=)",
+                "run export LD_PRELOAD=/tmp/x.so",
+                "run ls",
+            ],
+        ),
+        (
+            "PYTHONSTARTUP=/tmp/p.py python3",
+            &[
+                "run python3 /tmp/p.py (via PYTHONSTARTUP=)",
+                "read /tmp/p.py",
+                "run python3",
+            ],
+        ),
+        (
+            "PYTHONSTARTUP=/tmp/p.py python3 app.py",
+            &["run python3 app.py", "read app.py"],
+        ),
+        (
+            "NODE_OPTIONS='--require /tmp/p.js' node -v",
+            &[
+                "run node /tmp/p.js (via NODE_OPTIONS=)",
+                "read /tmp/p.js",
+                "run node -v",
+            ],
+        ),
+        (
+            "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+            &["run npm run build"],
+        ),
+        ("LD_LIBRARY_PATH=/opt/lib ls", &["run ls"]),
     ]);
 }
 
@@ -405,4 +486,102 @@ fn routes_name_tool_lens_command_and_wrappers() {
             cwd: Some("/p/sub".into()),
         })
     );
+}
+
+/// vim(1) `-c`/`+`, less(1) `+`, gdb(1) `-ex`, sqlite3(1) dot-commands: a shell escape runs
+/// its line; man(1) `-P`, zip(1) `-TT` (with `-T`), script(1) `-c`, nix-shell(1) `--run`,
+/// npm `--script-shell`: the command they are given runs. Everyday commands run nothing.
+#[test]
+fn commands_carried_by_editors_pagers_and_debuggers_run() {
+    table(&[
+        (
+            "vim -es -c '!rm -rf ~' -c q",
+            &[
+                "run vim -es -c !rm -rf ~ -c q",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "less +'!rm -rf ~' README.md",
+            &[
+                "run less +!rm -rf ~ README.md",
+                "read README.md",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "gdb -batch -ex 'shell rm -rf ~'",
+            &[
+                "run gdb -batch -ex shell rm -rf ~",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "sqlite3 /dev/null '.system rm -rf ~'",
+            &[
+                "run sqlite3 /dev/null .system rm -rf ~",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "man -P 'rm -rf ~' ls",
+            &[
+                "run man -P rm -rf ~ ls",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "zip x.zip a -T -TT 'rm -rf ~'",
+            &[
+                "run zip x.zip a -T -TT rm -rf ~",
+                "write x.zip",
+                "read a",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "zip x.zip a -TT 'rm -rf ~'",
+            &["run zip x.zip a -TT rm -rf ~", "write x.zip", "read a"],
+        ),
+        (
+            "script -qc 'rm -rf ~' /dev/null",
+            &[
+                "run script -qc rm -rf ~ /dev/null",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "nix-shell -p hello --run 'rm -rf ~'",
+            &[
+                "run nix-shell -p hello --run rm -rf ~",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "npm run --script-shell=/tmp/evil test",
+            &["run npm run --script-shell=/tmp/evil test", "run /tmp/evil"],
+        ),
+        (
+            "vim -c 'set ft=yaml' +42 x",
+            &["run vim -c set ft=yaml +42 x", "read x"],
+        ),
+        ("less +G log.txt", &["run less +G log.txt", "read log.txt"]),
+        (
+            "gdb -batch -ex bt ./a.out core",
+            &["run gdb -batch -ex bt ./a.out core"],
+        ),
+        (
+            "sqlite3 app.db .tables",
+            &["run sqlite3 app.db .tables", "read app.db"],
+        ),
+        ("man -P cat ls", &["run man -P cat ls", "run cat"]),
+    ]);
 }
