@@ -300,6 +300,17 @@ pub(super) static ROWS: &[Program] = &[
     },
 ];
 
+/// Groups whose members hold root or read every secret without a password: the
+/// administrators (`sudo`, `wheel`, `admin`, `root`), the log and shadow readers (`adm`,
+/// `shadow`), raw disk and memory (`disk`, `kmem`).
+pub(crate) const ADMIN_GROUPS: &[&str] = &[
+    "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "kmem",
+];
+
+/// Groups whose daemon starts a privileged container or a VM with the host's disk for any
+/// member (Docker's documentation: "The docker group grants root-level privileges").
+pub(crate) const DAEMON_GROUPS: &[&str] = &["docker", "lxd", "lxc", "libvirt", "incus-admin"];
+
 /// The options of `usermod` and `useradd` that take a value, besides the groups.
 const USER_VALUED: &[&str] = &[
     "-c",

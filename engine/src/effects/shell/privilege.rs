@@ -12,7 +12,7 @@
 use super::out::{Out, read, write};
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{Action, Parsed, Role, Switch, rows};
+use crate::effects::programs::{ADMIN_GROUPS, Action, DAEMON_GROUPS, Parsed, Role, Switch, rows};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
@@ -86,17 +86,6 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         _ => {}
     }
 }
-
-/// Groups whose members hold root or read every secret without a password: the
-/// administrators (`sudo`, `wheel`, `admin`, `root`), the log and shadow readers (`adm`,
-/// `shadow`), raw disk and memory (`disk`, `kmem`).
-const ADMIN_GROUPS: &[&str] = &[
-    "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "kmem",
-];
-
-/// Groups whose daemon starts a privileged container or a VM with the host's disk for any
-/// member (Docker's documentation: "The docker group grants root-level privileges").
-const DAEMON_GROUPS: &[&str] = &["docker", "lxd", "lxc", "libvirt", "incus-admin"];
 
 /// `usermod -aG docker me`, `gpasswd -a me wheel`, `adduser me sudo`, `useradd -G sudo x`:
 /// the groups joined that hold root. `gpasswd -d` and `dseditgroup -d` remove a member and
