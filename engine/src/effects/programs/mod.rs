@@ -39,7 +39,7 @@ mod system;
 mod text;
 
 pub(crate) use parse::{Parsed, is_remote, option_value, parse, split_long};
-pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS};
+pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS, Escape, ShellEscape, shell_escape};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::stdin_language;
 

@@ -8,7 +8,7 @@ use super::git::{git_config, scheduled_jobs};
 use super::install::install;
 use super::out::{Out, delete, load, read, write};
 use super::pipes::code_reads_environment;
-use super::privilege::{grants, host_mount};
+use super::privilege::{escaped_shell, grants, host_mount};
 use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
@@ -113,7 +113,9 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         program_effects(&inner, out);
         return;
     }
-    let Some(p) = parse(c) else {
+    let parsed = parse(c);
+    escaped_shell(c, parsed.as_ref(), out);
+    let Some(p) = parsed else {
         return;
     };
     let recursive = p.has(Switch::Recursive);

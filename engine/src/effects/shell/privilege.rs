@@ -12,7 +12,10 @@
 use super::out::{Out, read, write};
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{ADMIN_GROUPS, Action, DAEMON_GROUPS, Parsed, Role, Switch, rows};
+use crate::effects::programs::{
+    ADMIN_GROUPS, Action, DAEMON_GROUPS, Escape, Parsed, Role, ShellEscape, Switch, rows,
+    shell_escape,
+};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
@@ -222,6 +225,116 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             c.basename()
         ),
     ));
+}
+
+/// The user an escalation on the wrapper path runs as (`sudo -u bob`, `su postgres`): root
+/// unless named.
+fn escalation_user(via: &str) -> String {
+    let words: Vec<&str> = via.split_whitespace().collect();
+    let su_style = matches!(words.first(), Some(&("su" | "runuser")));
+    let mut it = words.iter().skip(1);
+    while let Some(w) = it.next() {
+        if let Some(u) = w.strip_prefix("--user=") {
+            return u.to_string();
+        }
+        if matches!(*w, "-u" | "--user") {
+            if let Some(u) = it.next() {
+                return (*u).to_string();
+            }
+        } else if su_style && !w.starts_with('-') {
+            return (*w).to_string();
+        }
+    }
+    "root".into()
+}
+
+/// `sudo vim`, `sudo less FILE`, `sudo python3`, `doas env tmux`, `sudo chroot /`: a program
+/// that hands out a shell of its own ([`Escape`]), run through an escalation: the grant of
+/// `sudo -i`. The program's row, when it has one, says which words are inline code and which
+/// operands a script.
+pub(super) fn escaped_shell(c: &SimpleCommand, p: Option<&Parsed>, out: &mut Out) {
+    let Some(escape) = shell_escape(c.basename()) else {
+        return;
+    };
+    let Some(via) = c
+        .via
+        .iter()
+        .find(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
+    else {
+        return;
+    };
+    if c.dynamic_program || !escape_hands_shell(escape, c, p) {
+        return;
+    }
+    out.push(grant(
+        GrantKind::PrivilegedShell,
+        None,
+        format!(
+            "a shell as {} from {} through {} (`{}`)",
+            escalation_user(via),
+            c.basename(),
+            c.via.join(", "),
+            c.display_words()
+        ),
+    ));
+}
+
+/// Whether the program's words hand out a shell by its [`ShellEscape`].
+fn escape_hands_shell(escape: &Escape, c: &SimpleCommand, p: Option<&Parsed>) -> bool {
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    if words
+        .iter()
+        .any(|w| matches!(*w, "--help" | "--version" | "-h"))
+    {
+        return false;
+    }
+    let named = |list: &[&str], w: &str| {
+        list.contains(&w)
+            || w.split_once('=')
+                .is_some_and(|(k, _)| k.starts_with("--") && list.contains(&k))
+    };
+    // The words that are not options nor their values; whether a command option is given.
+    let mut operands = Vec::new();
+    let mut commands = false;
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        if named(escape.commands, w) {
+            commands = true;
+            if !w.contains('=')
+                && escape.kind != ShellEscape::Interpreter
+                && escape.kind != ShellEscape::Paginated
+            {
+                it.next();
+            }
+        } else if escape.valued.contains(w) {
+            it.next();
+        } else if let Some(cmd) = w.strip_prefix('+') {
+            // `vim +42 f` opens at a line; `vim +'!sh'` runs an editor command.
+            commands |=
+                escape.kind == ShellEscape::Editor && !cmd.chars().all(|ch| ch.is_ascii_digit());
+        } else if !w.starts_with('-') || *w == "-" {
+            operands.push(*w);
+        }
+    }
+    match escape.kind {
+        ShellEscape::Always => !words.iter().any(|w| escape.words.contains(w)),
+        ShellEscape::Editor => commands || operands.iter().all(|o| *o == "-"),
+        ShellEscape::Interpreter => {
+            let code = p.is_some_and(|p| !p.codes.is_empty());
+            let script = p.map_or(!operands.is_empty(), |p| {
+                !p.operands.is_empty() || p.lead_given || p.has(Switch::StdinScript)
+            });
+            code || commands || (!script && !stdin_fed(c))
+        }
+        ShellEscape::Report => {
+            !words.contains(&"--no-pager") && words.iter().all(|w| escape.words.contains(w))
+        }
+        ShellEscape::Paginated => {
+            !words.contains(&"--no-pager")
+                && (commands || operands.first().is_some_and(|o| escape.words.contains(o)))
+        }
+        ShellEscape::Chroot => operands.len() <= 1,
+    }
 }
 
 /// `sudo -i`, `sudo -u bob -s`, `doas -s`, `pkexec`, `run0`, `su -`, `su postgres`: the

@@ -406,3 +406,65 @@ fn compose_run_mounts_are_grants() {
         ("docker compose up -d", &[]),
     ]);
 }
+
+/// Programs that hand out a shell of their own (a `!sh` command, a shell window, a prompt),
+/// run through an escalation: from GTFOBins' "sudo" entries and vim(1), less(1), screen(1),
+/// tmux(1), script(1), journalctl(1), chroot(8), git(1) `-p` and `help`.
+#[test]
+fn programs_that_hand_out_a_shell_through_an_escalation() {
+    let shell: &[&str] = &["privileged-shell -"];
+    check(&[
+        ("sudo script -q /dev/null", shell),
+        ("sudo vim -c ':!sh'", shell),
+        ("sudo vim", shell),
+        ("sudo -u bob vim +'!sh'", shell),
+        ("sudo nvim --cmd 'term'", shell),
+        ("sudo emacs --eval '(shell)'", shell),
+        ("sudo ed", shell),
+        ("sudo less /etc/profile", shell),
+        ("sudo man man", shell),
+        ("sudo screen", shell),
+        ("sudo env SHELL=/bin/sh tmux", shell),
+        ("doas tmux new -s x", shell),
+        ("sudo python3", shell),
+        ("sudo python3 -i x.py", shell),
+        ("sudo perl -e 'exec \"/bin/sh\"'", shell),
+        ("sudo ruby -e 'exec \"/bin/sh\"'", shell),
+        ("sudo irb", shell),
+        ("sudo node", shell),
+        ("sudo php -a", shell),
+        ("pkexec lua", shell),
+        ("sudo journalctl", shell),
+        ("sudo journalctl -xe", shell),
+        ("sudo systemctl", shell),
+        ("sudo git -p help config", shell),
+        ("sudo git help config", shell),
+        ("sudo chroot /", shell),
+        ("sudo chroot / bash", shell),
+        ("sudo nice -n 5 gdb", shell),
+    ]);
+    // Everyday: a narrowed report, a script or module, an editor given a file (judged by the
+    // file), a report of sessions, the same programs without an escalation.
+    check(&[
+        ("sudo journalctl -u nginx --no-pager -n 50", &[]),
+        ("sudo journalctl -u nginx -n 50", &[]),
+        ("sudo journalctl --no-pager", &[]),
+        ("sudo systemctl status nginx", &[]),
+        ("sudo systemctl restart nginx", &[]),
+        ("sudo python3 -m pip --version", &[]),
+        ("sudo python3 setup.py install", &[]),
+        ("echo 'print(1)' | sudo python3", &[]),
+        ("sudo vim /etc/hosts", &[]),
+        ("sudo vim +42 /etc/hosts", &[]),
+        ("sudo vim --version", &[]),
+        ("sudo tmux ls", &[]),
+        ("sudo screen -ls", &[]),
+        ("sudo script -c make build.log", &[]),
+        ("sudo git log --oneline -3", &[]),
+        ("sudo chroot /mnt/sys apt-get update", &[]),
+        ("vim", &[]),
+        ("python3", &[]),
+        ("tmux", &[]),
+        ("less README.md", &[]),
+    ]);
+}
