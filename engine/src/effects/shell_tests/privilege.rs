@@ -272,6 +272,26 @@ fn setuid_bits_and_file_capabilities() {
             "python3 -c 'import os; os.chmod(\"/tmp/sh\", 0o4755)'",
             &["setuid /tmp/sh"],
         ),
+        ("chmod =4755 /tmp/x", &["setuid /tmp/x"]),
+        ("chmod +4000 /tmp/x", &["setuid /tmp/x"]),
+        ("chmod u=rwxs /tmp/x", &["setuid /tmp/x"]),
+        // perlfunc `chmod LIST`, Ruby `File.chmod`/`FileUtils.chmod`, PHP `chmod()`; node's
+        // `fs.chmodSync`.
+        ("perl -e 'chmod 04755, \"/tmp/b\"'", &["setuid /tmp/b"]),
+        ("perl -e 'chmod 2541, \"/tmp/b\"'", &["setuid /tmp/b"]),
+        ("ruby -e 'File.chmod(04755,\"/tmp/b\")'", &["setuid /tmp/b"]),
+        (
+            "ruby -e 'FileUtils.chmod(\"u+s\", \"/tmp/b\")'",
+            &["setuid /tmp/b"],
+        ),
+        ("php -r 'chmod(\"/tmp/b\", 04755);'", &["setuid /tmp/b"]),
+        (
+            "node -e \"require('fs').chmodSync('/tmp/b', 0o4755)\"",
+            &["setuid /tmp/b"],
+        ),
+        ("perl -e 'chmod 0755, \"bin/run\"'", &[]),
+        ("php -r 'chmod(\"bin/run\", 0755);'", &[]),
+        ("chmod -4000 /tmp/x", &[]),
         ("setcap cap_net_raw+ep ./a", &["file-capability ./a"]),
         (
             "setcap cap_net_raw+ep a cap_setuid=ep b",
