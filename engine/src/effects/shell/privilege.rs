@@ -56,6 +56,23 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     for (role, v) in &p.values {
         container_value(*role, v, c, out);
     }
+    // `docker exec -u 0 CTR sh`, `--user root`: root in a running container (`docker run`
+    // starts the image's own user, judged by the image).
+    if p.sub.last().is_some_and(|s| s == "exec")
+        && let Some(u) = p
+            .values_of(Role::User)
+            .find(|u| !u.dynamic && is_root_user(&u.text))
+    {
+        out.push(grant(
+            GrantKind::PrivilegedContainer,
+            None,
+            format!(
+                "root in a running container (`{} exec --user {}`)",
+                c.basename(),
+                u.text
+            ),
+        ));
+    }
     // `--privileged=false` is the default said aloud.
     if p.has(Switch::Privileged) && !c.args.iter().any(|a| a.text == "--privileged=false") {
         out.push(grant(
@@ -179,6 +196,124 @@ fn tunnel(c: &SimpleCommand, out: &mut Out) {
                 c.display_words()
             ),
         ));
+    }
+}
+
+/// `0`, `root`, `0:0`, `root:wheel`: the user part names root.
+fn is_root_user(t: &str) -> bool {
+    let user = t
+        .trim_start_matches('=')
+        .split(':')
+        .next()
+        .unwrap_or_default();
+    matches!(user, "0" | "root")
+}
+
+/// Whether a mode as given (`666`, `0777`, `o+rw`, `a+w`, `+w`) lets every user write.
+fn others_write(mode: &str) -> bool {
+    let m = mode.trim();
+    if !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()) {
+        return u32::from_str_radix(m, 8).is_ok_and(|v| v & 0o002 != 0);
+    }
+    m.split(',').any(|clause| {
+        let who_end = clause
+            .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
+            .unwrap_or(clause.len());
+        let who = &clause[..who_end];
+        let rest = &clause[who_end..];
+        (who.is_empty() || who.contains(['o', 'a']))
+            && (rest.starts_with('+') || rest.starts_with('='))
+            && rest.contains('w')
+    })
+}
+
+/// `chmod 666 /var/run/docker.sock`, `chmod o+rw …/containerd.sock`: a container engine's
+/// socket every user may write is root for every user, as membership of its group is.
+pub(super) fn engine_socket_opened(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    if p.row.action != Action::Permission || c.basename() != "chmod" {
+        return;
+    }
+    let Some(mode) = p.operands_of(Role::Mode).next() else {
+        return;
+    };
+    if !others_write(&mode.text) {
+        return;
+    }
+    for (_, path) in p.operands.iter().filter(|(r, _)| *r == Role::Permission) {
+        let name = path.text.rsplit('/').next().unwrap_or_default();
+        if ENGINE_SOCKETS.contains(&name) {
+            out.push(grant(
+                GrantKind::DaemonGroup,
+                Some(PathRef::from_arg(path, c.cwd.as_deref())),
+                format!(
+                    "the container engine's socket {} to every user (`chmod {}`)",
+                    path.text, mode.text
+                ),
+            ));
+        }
+    }
+}
+
+/// The sockets of container engines whose daemons run as root.
+const ENGINE_SOCKETS: &[&str] = &[
+    "docker.sock",
+    "containerd.sock",
+    "podman.sock",
+    "crio.sock",
+    "cri-dockerd.sock",
+    "unix.socket",
+];
+
+/// `lxc config set C security.privileged true` (LXD, Incus): a privileged container;
+/// `machinectl shell [root@]MACHINE` (systemd): a root shell in a machine or on the host
+/// (`.host`).
+pub(super) fn machine_grants(c: &SimpleCommand, out: &mut Out) {
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    match c.basename() {
+        "lxc" | "incus" => {
+            let privileged = words
+                .windows(2)
+                .any(|w| w[0] == "security.privileged" && w[1].eq_ignore_ascii_case("true"))
+                || words
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case("security.privileged=true"));
+            if privileged && words.contains(&"config") {
+                out.push(grant(
+                    GrantKind::PrivilegedContainer,
+                    None,
+                    format!(
+                        "a privileged container (`{} config … security.privileged`)",
+                        c.basename()
+                    ),
+                ));
+            }
+        }
+        "machinectl" => {
+            let ops: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| !w.starts_with('-'))
+                .collect();
+            if let [verb, rest @ ..] = ops.as_slice()
+                && matches!(*verb, "shell" | "login")
+            {
+                let user = rest
+                    .first()
+                    .and_then(|t| t.split_once('@'))
+                    .map_or("root", |(u, _)| if u.is_empty() { "root" } else { u });
+                let user = if words.iter().any(|w| *w == "--uid") {
+                    "another user"
+                } else {
+                    user
+                };
+                out.push(grant(
+                    GrantKind::PrivilegedShell,
+                    None,
+                    format!("a shell as {user} in a machine (`machinectl {verb}`)"),
+                ));
+            }
+        }
+        _ => {}
     }
 }
 

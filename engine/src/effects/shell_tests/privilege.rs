@@ -488,3 +488,36 @@ fn programs_that_hand_out_a_shell_through_an_escalation() {
         ("less README.md", &[]),
     ]);
 }
+
+/// Container and machine grants beside `docker run --privileged`: docker-exec(1) `--user`,
+/// a container engine's socket opened to every user (chmod(1)), LXD/Incus
+/// `security.privileged`, machinectl(1) `shell`.
+#[test]
+fn container_engine_sockets_root_in_containers_and_machine_shells() {
+    check(&[
+        (
+            "sudo chmod 666 /var/run/docker.sock",
+            &["daemon-group /var/run/docker.sock"],
+        ),
+        (
+            "sudo chmod o+rw /var/run/docker.sock",
+            &["daemon-group /var/run/docker.sock"],
+        ),
+        ("docker exec -u 0 -it app bash", &["privileged-container -"]),
+        ("docker exec --user root app sh", &["privileged-container -"]),
+        ("docker exec --user=0:0 app sh", &["privileged-container -"]),
+        (
+            "lxc config set c1 security.privileged true",
+            &["privileged-container -"],
+        ),
+        ("machinectl shell root@.host", &["privileged-shell -"]),
+        ("machinectl shell", &["privileged-shell -"]),
+        ("sudo chmod 660 /var/run/docker.sock", &[]),
+        ("docker exec app ls", &[]),
+        ("docker exec -it app bash", &[]),
+        ("docker exec -u node app npm test", &[]),
+        ("lxc config set c1 limits.cpu 2", &[]),
+        ("machinectl list", &[]),
+        ("chown 666 x.sock", &[]),
+    ]);
+}
