@@ -301,7 +301,7 @@ pub(super) fn machine_grants(c: &SimpleCommand, out: &mut Out) {
                     .first()
                     .and_then(|t| t.split_once('@'))
                     .map_or("root", |(u, _)| if u.is_empty() { "root" } else { u });
-                let user = if words.iter().any(|w| *w == "--uid") {
+                let user = if words.contains(&"--uid") {
                     "another user"
                 } else {
                     user

@@ -504,7 +504,10 @@ fn container_engine_sockets_root_in_containers_and_machine_shells() {
             &["daemon-group /var/run/docker.sock"],
         ),
         ("docker exec -u 0 -it app bash", &["privileged-container -"]),
-        ("docker exec --user root app sh", &["privileged-container -"]),
+        (
+            "docker exec --user root app sh",
+            &["privileged-container -"],
+        ),
         ("docker exec --user=0:0 app sh", &["privileged-container -"]),
         (
             "lxc config set c1 security.privileged true",

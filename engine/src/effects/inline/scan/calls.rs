@@ -45,9 +45,8 @@ enum Runs {
     /// The first argument is a file opened in the mode of the second, read by default
     /// (`File.open`, `fopen`, `io.open`).
     Open,
-    /// A permission change: the mode first and the files after it (Perl `chmod MODE, LIST`,
-    /// Ruby `File.chmod(MODE, PATH…)`), or the file first and the mode second (PHP
-    /// `chmod(PATH, MODE)`).
+    /// A permission change: the mode, then the files (Perl `chmod MODE, LIST`, Ruby
+    /// `File.chmod`), or the file, then the mode (PHP `chmod(PATH, MODE)`).
     Chmod {
         /// The mode is the first argument.
         mode_first: bool,
@@ -486,9 +485,8 @@ impl Reader<'_> {
         }
     }
 
-    /// `chmod 04755, PATH…` (Perl), `File.chmod(0o4755, PATH)` (Ruby), `chmod(PATH, 04755)`
-    /// (PHP): each file's permissions change to the mode, spelled as `chmod` spells it (`4755`;
-    /// a symbolic mode, `FileUtils.chmod("u+s", f)`, as given).
+    /// `chmod 04755, PATH…`, `File.chmod(0o4755, PATH)`, `chmod(PATH, 04755)`: each file's mode,
+    /// as `chmod` spells it (`4755`; a symbolic one, `FileUtils.chmod("u+s", f)`, as given).
     fn chmod(&self, mode_first: bool, args: &[&[Tok]], cx: &mut Collect<'_>) {
         let (mode, paths) = if mode_first {
             (args.first(), args.get(1..).unwrap_or_default())
@@ -501,14 +499,13 @@ impl Reader<'_> {
         });
         for arg in paths {
             let shown = render(arg);
-            match self.value(arg) {
-                Some(Val::One(p)) => files::permission(cx, Some(&p), &shown, mode.clone()),
-                Some(Val::Many(list)) => {
-                    for p in list {
-                        files::permission(cx, Some(&p), &shown, mode.clone());
-                    }
-                }
-                None => files::permission(cx, None, &shown, mode.clone()),
+            let named = match self.value(arg) {
+                Some(Val::One(p)) => vec![Some(p)],
+                Some(Val::Many(list)) => list.into_iter().map(Some).collect(),
+                None => vec![None],
+            };
+            for p in named {
+                files::permission(cx, p.as_deref(), &shown, mode.clone());
             }
         }
     }
