@@ -45,7 +45,7 @@ pub(crate) fn capability_name(t: &str) -> String {
 }
 
 /// Whether a mode as given (`4755`, `04755`, `0o2755`, `u+s`, `ug+s,o-w`, `=rwxs`) sets the
-/// set-uid or set-gid bit. Modes that clear them (`u-s`, `0755`) or only set the sticky bit
+/// set-uid or set-gid bit (also `=4755`, `+4000`). Modes that clear them (`u-s`, `0755`) or only set the sticky bit
 /// (`1777`, `+t`) do not; an owner (`root:root`) is no mode.
 pub(crate) fn sets_setuid(mode: &str) -> bool {
     mode.split_whitespace().any(|m| {
@@ -53,10 +53,13 @@ pub(crate) fn sets_setuid(mode: &str) -> bool {
         if m.contains("S_ISUID") || m.contains("S_ISGID") {
             return true;
         }
-        let digits = m
+        // chmod(1): an octal mode may follow `=` or `+` (`=4755`, `+4000`); after `-` it
+        // clears bits.
+        let numeric = m.strip_prefix(['=', '+']).unwrap_or(m);
+        let digits = numeric
             .strip_prefix("0o")
-            .or_else(|| m.strip_prefix("0O"))
-            .unwrap_or(m);
+            .or_else(|| numeric.strip_prefix("0O"))
+            .unwrap_or(numeric);
         if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
             return u32::from_str_radix(digits, 8).is_ok_and(|v| v & 0o6000 != 0);
         }
@@ -285,6 +288,8 @@ mod tests {
             "a+s",
             "ug+s",
             "u=rwxs",
+            "=4755",
+            "+4000",
             "u+rwxs,go-w",
             "o-w,u+s",
             "stat.S_ISUID|0o755",

@@ -149,6 +149,12 @@ static WRAPPERS: &[Wrapper] = &[
         )
     },
     Wrapper {
+        // `chroot DIR CMD…` (chroot(8)): the command runs with DIR as its root; with no
+        // command, the shell in DIR.
+        operands: 1,
+        ..Wrapper::options(&["chroot"], &["--userspec", "--groups"])
+    },
+    Wrapper {
         // `timeout 5 rm …`: the duration comes first.
         operands: 1,
         ..Wrapper::options(&["timeout"], &["-s", "-k", "--signal", "--kill-after"])

@@ -103,8 +103,6 @@ pub(super) static ROWS: &[Program] = &[
             "--name",
             "-w",
             "--workdir",
-            "-u",
-            "--user",
             "--entrypoint",
             "-h",
             "--hostname",
@@ -141,6 +139,9 @@ pub(super) static ROWS: &[Program] = &[
             ("--cgroupns", Role::Namespace),
             ("--network", Role::Network),
             ("--net", Role::Network),
+            // `docker exec -u 0`: root in a running container.
+            ("-u", Role::User),
+            ("--user", Role::User),
         ],
         switches: &[("--privileged", Switch::Privileged)],
         ..ROW

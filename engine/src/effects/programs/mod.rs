@@ -41,6 +41,7 @@ mod text;
 pub(crate) use parse::{
     Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
 };
+pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS, Escape, ShellEscape, shell_escape};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::stdin_language;
 

@@ -300,6 +300,17 @@ pub(super) static ROWS: &[Program] = &[
     },
 ];
 
+/// Groups whose members hold root or read every secret without a password: the
+/// administrators (`sudo`, `wheel`, `admin`, `root`), the log and shadow readers (`adm`,
+/// `shadow`), raw disk and memory (`disk`, `kmem`).
+pub(crate) const ADMIN_GROUPS: &[&str] = &[
+    "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "kmem",
+];
+
+/// Groups whose daemon starts a privileged container or a VM with the host's disk for any
+/// member (Docker's documentation: "The docker group grants root-level privileges").
+pub(crate) const DAEMON_GROUPS: &[&str] = &["docker", "lxd", "lxc", "libvirt", "incus-admin"];
+
 /// The options of `usermod` and `useradd` that take a value, besides the groups.
 const USER_VALUED: &[&str] = &[
     "-c",
@@ -337,3 +348,245 @@ const USER_VALUED: &[&str] = &[
     "-W",
     "--del-subgids",
 ];
+
+/// How a program run as root or another user hands out a shell of its own: the escape is the
+/// program's (a `!sh` command, a shell window, a prompt), so running it through `sudo` is the
+/// grant `sudo -i` is. Written from GTFOBins' "sudo" entries and each program's manual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShellEscape {
+    /// Always: a terminal multiplexer or recorder starts a shell (`screen`, `tmux`,
+    /// `script`), a pager or a debugger runs `!sh` (`less FILE`, `man man`, `gdb`).
+    Always,
+    /// An editor with no file to edit (`vim`: `:!sh`), or with editor commands on its line
+    /// (`vim -c ':!sh'`, `vim +'!sh'`, `emacs --eval …`). Editing a named file is judged by
+    /// the file (`sudo vim /etc/hosts`).
+    Editor,
+    /// An interpreter: its prompt when given no script and nothing on standard input
+    /// (`python3`, `irb`, `node`), or inline code (`perl -e …`) or an interactive switch
+    /// (`python3 -i`, `php -a`). A script or a module is judged by what it is (`python3 -m
+    /// pip --version`).
+    Interpreter,
+    /// A report shown in a pager (`!sh`) when only its whole-log display options are given
+    /// (`journalctl`, `journalctl -xe`, `systemctl status`); a narrowed report (`-u nginx -n
+    /// 50`, `status nginx`) or `--no-pager` is not.
+    Report,
+    /// A command-line tool that pages with a switch (`git -p …`) or opens a manual (`git help
+    /// …`).
+    Paginated,
+    /// `chroot DIR` with no command: the shell inside DIR (a command given is unwrapped and
+    /// judged as such).
+    Chroot,
+}
+
+/// One program's shell escape.
+#[derive(Debug)]
+pub(crate) struct Escape {
+    /// The names it is called by.
+    pub(crate) names: &'static [&'static str],
+    /// How it hands out a shell.
+    pub(crate) kind: ShellEscape,
+    /// Options that give it commands or a prompt (`vim -c`, `python3 -i`, `git -p`); a long
+    /// one may carry its value after `=`.
+    pub(crate) commands: &'static [&'static str],
+    /// Other options that take the next word as their value.
+    pub(crate) valued: &'static [&'static str],
+    /// [`ShellEscape::Report`]: the words that do not narrow the report;
+    /// [`ShellEscape::Paginated`]: the subcommands that open a manual. Otherwise, words with
+    /// which it only reports and starts nothing (`tmux ls`, `screen -ls`).
+    pub(crate) words: &'static [&'static str],
+}
+
+/// vim(1) options that run editor commands or a file of them.
+const VIM_COMMANDS: &[&str] = &["-c", "--cmd", "-S", "-u", "-s", "-U"];
+
+/// The programs that hand out a shell when run as another user.
+pub(crate) static SHELL_ESCAPES: &[Escape] = &[
+    Escape {
+        names: &["screen", "byobu"],
+        kind: ShellEscape::Always,
+        commands: &[],
+        valued: &[],
+        words: &["-ls", "-list", "-wipe", "-v"],
+    },
+    Escape {
+        names: &["tmux"],
+        kind: ShellEscape::Always,
+        commands: &[],
+        valued: &[],
+        words: &[
+            "ls",
+            "list-sessions",
+            "list-windows",
+            "kill-server",
+            "kill-session",
+            "has-session",
+            "-V",
+        ],
+    },
+    // script(1): `script -c CMD` records CMD instead of a shell.
+    Escape {
+        names: &["script"],
+        kind: ShellEscape::Always,
+        commands: &[],
+        valued: &[],
+        words: &["-c", "--command"],
+    },
+    Escape {
+        names: &[
+            "less", "more", "most", "pg", "man", "info", "pinfo", "ftp", "gdb", "lldb",
+        ],
+        kind: ShellEscape::Always,
+        commands: &[],
+        valued: &[],
+        words: &[],
+    },
+    Escape {
+        names: &[
+            "vi",
+            "vim",
+            "vim.basic",
+            "vim.tiny",
+            "vim.nox",
+            "view",
+            "ex",
+            "nvim",
+            "gvim",
+        ],
+        kind: ShellEscape::Editor,
+        commands: VIM_COMMANDS,
+        valued: &[
+            "-i", "-T", "-w", "-W", "-t", "-q", "-r", "--listen", "--server",
+        ],
+        words: &[],
+    },
+    Escape {
+        names: &["emacs"],
+        kind: ShellEscape::Editor,
+        commands: &[
+            "--eval",
+            "-l",
+            "--load",
+            "-f",
+            "--funcall",
+            "--script",
+            "-x",
+        ],
+        valued: &["-L", "--directory", "-t", "--terminal", "-d", "--display"],
+        words: &[],
+    },
+    Escape {
+        names: &["ed", "red"],
+        kind: ShellEscape::Editor,
+        commands: &[],
+        valued: &["-p", "--prompt"],
+        words: &[],
+    },
+    Escape {
+        names: &[
+            "python",
+            "python2",
+            "python3",
+            "pypy",
+            "pypy3",
+            "python3.8",
+            "python3.9",
+            "python3.10",
+            "python3.11",
+            "python3.12",
+            "python3.13",
+        ],
+        kind: ShellEscape::Interpreter,
+        commands: &["-i"],
+        valued: &["-W", "-X", "--check-hash-based-pycs"],
+        words: &[],
+    },
+    Escape {
+        names: &["perl", "perl5"],
+        kind: ShellEscape::Interpreter,
+        commands: &["-d"],
+        valued: &["-I", "-M", "-m", "-r", "-F"],
+        words: &[],
+    },
+    Escape {
+        names: &[
+            "ruby", "irb", "pry", "lua", "luajit", "tclsh", "wish", "expect",
+        ],
+        kind: ShellEscape::Interpreter,
+        commands: &[],
+        valued: &["-I", "-r", "-E", "-F"],
+        words: &[],
+    },
+    Escape {
+        names: &["node", "nodejs", "ipython", "ipython3", "bpython"],
+        kind: ShellEscape::Interpreter,
+        commands: &["-i", "--interactive"],
+        valued: &["-r", "--require", "--import"],
+        words: &[],
+    },
+    Escape {
+        names: &["php"],
+        kind: ShellEscape::Interpreter,
+        commands: &["-a", "--interactive"],
+        valued: &["-c", "-d", "-z"],
+        words: &[],
+    },
+    Escape {
+        names: &["journalctl"],
+        kind: ShellEscape::Report,
+        commands: &[],
+        valued: &[],
+        words: &[
+            "-x",
+            "-e",
+            "-xe",
+            "-ex",
+            "-b",
+            "-a",
+            "-r",
+            "-k",
+            "-m",
+            "--catalog",
+            "--pager-end",
+            "--all",
+            "--reverse",
+            "--dmesg",
+            "--boot",
+            "--merge",
+        ],
+    },
+    Escape {
+        names: &["systemctl"],
+        kind: ShellEscape::Report,
+        commands: &[],
+        valued: &[],
+        words: &[
+            "status",
+            "list-units",
+            "list-unit-files",
+            "list-timers",
+            "list-sockets",
+            "list-jobs",
+            "-a",
+            "--all",
+        ],
+    },
+    Escape {
+        names: &["git"],
+        kind: ShellEscape::Paginated,
+        commands: &["-p", "--paginate"],
+        valued: &["-C", "-c", "--git-dir", "--work-tree", "--namespace"],
+        words: &["help"],
+    },
+    Escape {
+        names: &["chroot"],
+        kind: ShellEscape::Chroot,
+        commands: &[],
+        valued: &["--userspec", "--groups"],
+        words: &[],
+    },
+];
+
+/// The shell escape of a program, by its base name.
+pub(crate) fn shell_escape(name: &str) -> Option<&'static Escape> {
+    SHELL_ESCAPES.iter().find(|e| e.names.contains(&name))
+}

@@ -8,7 +8,7 @@ use super::git::{git_config, scheduled_jobs};
 use super::install::install;
 use super::out::{Out, delete, load, read, write};
 use super::pipes::code_reads_environment;
-use super::privilege::{grants, host_mount};
+use super::privilege::{engine_socket_opened, escaped_shell, grants, host_mount, machine_grants};
 use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
@@ -113,11 +113,15 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         program_effects(&inner, out);
         return;
     }
-    let Some(p) = parse(c) else {
+    let parsed = parse(c);
+    escaped_shell(c, parsed.as_ref(), out);
+    machine_grants(c, out);
+    let Some(p) = parsed else {
         return;
     };
     let recursive = p.has(Switch::Recursive);
     grants(c, &p, out);
+    engine_socket_opened(c, &p, out);
     // Option values with a path or script role.
     for (role, v) in &p.values {
         match role {

@@ -12,7 +12,10 @@
 use super::out::{Out, read, write};
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{Action, Parsed, Role, Switch, parse, rows};
+use crate::effects::programs::{
+    ADMIN_GROUPS, Action, DAEMON_GROUPS, Escape, Parsed, Role, ShellEscape, Switch, parse, rows,
+    shell_escape,
+};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
@@ -53,6 +56,23 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     for (role, v) in &p.values {
         container_value(*role, v, c, out);
     }
+    // `docker exec -u 0 CTR sh`, `--user root`: root in a running container (`docker run`
+    // starts the image's own user, judged by the image).
+    if p.sub.last().is_some_and(|s| s == "exec")
+        && let Some(u) = p
+            .values_of(Role::User)
+            .find(|u| !u.dynamic && is_root_user(&u.text))
+    {
+        out.push(grant(
+            GrantKind::PrivilegedContainer,
+            None,
+            format!(
+                "root in a running container (`{} exec --user {}`)",
+                c.basename(),
+                u.text
+            ),
+        ));
+    }
     // `--privileged=false` is the default said aloud.
     if p.has(Switch::Privileged) && !c.args.iter().any(|a| a.text == "--privileged=false") {
         out.push(grant(
@@ -86,17 +106,6 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         _ => {}
     }
 }
-
-/// Groups whose members hold root or read every secret without a password: the
-/// administrators (`sudo`, `wheel`, `admin`, `root`), the log and shadow readers (`adm`,
-/// `shadow`), raw disk and memory (`disk`, `kmem`).
-const ADMIN_GROUPS: &[&str] = &[
-    "sudo", "wheel", "admin", "root", "adm", "shadow", "disk", "kmem",
-];
-
-/// Groups whose daemon starts a privileged container or a VM with the host's disk for any
-/// member (Docker's documentation: "The docker group grants root-level privileges").
-const DAEMON_GROUPS: &[&str] = &["docker", "lxd", "lxc", "libvirt", "incus-admin"];
 
 /// `usermod -aG docker me`, `gpasswd -a me wheel`, `adduser me sudo`, `useradd -G sudo x`:
 /// the groups joined that hold root. `gpasswd -d` and `dseditgroup -d` remove a member and
@@ -190,6 +199,124 @@ fn tunnel(c: &SimpleCommand, out: &mut Out) {
     }
 }
 
+/// `0`, `root`, `0:0`, `root:wheel`: the user part names root.
+fn is_root_user(t: &str) -> bool {
+    let user = t
+        .trim_start_matches('=')
+        .split(':')
+        .next()
+        .unwrap_or_default();
+    matches!(user, "0" | "root")
+}
+
+/// Whether a mode as given (`666`, `0777`, `o+rw`, `a+w`, `+w`) lets every user write.
+fn others_write(mode: &str) -> bool {
+    let m = mode.trim();
+    if !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()) {
+        return u32::from_str_radix(m, 8).is_ok_and(|v| v & 0o002 != 0);
+    }
+    m.split(',').any(|clause| {
+        let who_end = clause
+            .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
+            .unwrap_or(clause.len());
+        let who = &clause[..who_end];
+        let rest = &clause[who_end..];
+        (who.is_empty() || who.contains(['o', 'a']))
+            && (rest.starts_with('+') || rest.starts_with('='))
+            && rest.contains('w')
+    })
+}
+
+/// `chmod 666 /var/run/docker.sock`, `chmod o+rw …/containerd.sock`: a container engine's
+/// socket every user may write is root for every user, as membership of its group is.
+pub(super) fn engine_socket_opened(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    if p.row.action != Action::Permission || c.basename() != "chmod" {
+        return;
+    }
+    let Some(mode) = p.operands_of(Role::Mode).next() else {
+        return;
+    };
+    if !others_write(&mode.text) {
+        return;
+    }
+    for (_, path) in p.operands.iter().filter(|(r, _)| *r == Role::Permission) {
+        let name = path.text.rsplit('/').next().unwrap_or_default();
+        if ENGINE_SOCKETS.contains(&name) {
+            out.push(grant(
+                GrantKind::DaemonGroup,
+                Some(PathRef::from_arg(path, c.cwd.as_deref())),
+                format!(
+                    "the container engine's socket {} to every user (`chmod {}`)",
+                    path.text, mode.text
+                ),
+            ));
+        }
+    }
+}
+
+/// The sockets of container engines whose daemons run as root.
+const ENGINE_SOCKETS: &[&str] = &[
+    "docker.sock",
+    "containerd.sock",
+    "podman.sock",
+    "crio.sock",
+    "cri-dockerd.sock",
+    "unix.socket",
+];
+
+/// `lxc config set C security.privileged true` (LXD, Incus): a privileged container;
+/// `machinectl shell [root@]MACHINE` (systemd): a root shell in a machine or on the host
+/// (`.host`).
+pub(super) fn machine_grants(c: &SimpleCommand, out: &mut Out) {
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    match c.basename() {
+        "lxc" | "incus" => {
+            let privileged = words
+                .windows(2)
+                .any(|w| w[0] == "security.privileged" && w[1].eq_ignore_ascii_case("true"))
+                || words
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case("security.privileged=true"));
+            if privileged && words.contains(&"config") {
+                out.push(grant(
+                    GrantKind::PrivilegedContainer,
+                    None,
+                    format!(
+                        "a privileged container (`{} config … security.privileged`)",
+                        c.basename()
+                    ),
+                ));
+            }
+        }
+        "machinectl" => {
+            let ops: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| !w.starts_with('-'))
+                .collect();
+            if let [verb, rest @ ..] = ops.as_slice()
+                && matches!(*verb, "shell" | "login")
+            {
+                let user = rest
+                    .first()
+                    .and_then(|t| t.split_once('@'))
+                    .map_or("root", |(u, _)| if u.is_empty() { "root" } else { u });
+                let user = if words.contains(&"--uid") {
+                    "another user"
+                } else {
+                    user
+                };
+                out.push(grant(
+                    GrantKind::PrivilegedShell,
+                    None,
+                    format!("a shell as {user} in a machine (`machinectl {verb}`)"),
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The names of the programs that run a command as another user (the escalation rows).
 fn is_escalation(name: &str) -> bool {
     rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
@@ -253,6 +380,116 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             c.basename()
         ),
     ));
+}
+
+/// The user an escalation on the wrapper path runs as (`sudo -u bob`, `su postgres`): root
+/// unless named.
+fn escalation_user(via: &str) -> String {
+    let words: Vec<&str> = via.split_whitespace().collect();
+    let su_style = matches!(words.first(), Some(&("su" | "runuser")));
+    let mut it = words.iter().skip(1);
+    while let Some(w) = it.next() {
+        if let Some(u) = w.strip_prefix("--user=") {
+            return u.to_string();
+        }
+        if matches!(*w, "-u" | "--user") {
+            if let Some(u) = it.next() {
+                return (*u).to_string();
+            }
+        } else if su_style && !w.starts_with('-') {
+            return (*w).to_string();
+        }
+    }
+    "root".into()
+}
+
+/// `sudo vim`, `sudo less FILE`, `sudo python3`, `doas env tmux`, `sudo chroot /`: a program
+/// that hands out a shell of its own ([`Escape`]), run through an escalation: the grant of
+/// `sudo -i`. The program's row, when it has one, says which words are inline code and which
+/// operands a script.
+pub(super) fn escaped_shell(c: &SimpleCommand, p: Option<&Parsed>, out: &mut Out) {
+    let Some(escape) = shell_escape(c.basename()) else {
+        return;
+    };
+    let Some(via) = c
+        .via
+        .iter()
+        .find(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
+    else {
+        return;
+    };
+    if c.dynamic_program || !escape_hands_shell(escape, c, p) {
+        return;
+    }
+    out.push(grant(
+        GrantKind::PrivilegedShell,
+        None,
+        format!(
+            "a shell as {} from {} through {} (`{}`)",
+            escalation_user(via),
+            c.basename(),
+            c.via.join(", "),
+            c.display_words()
+        ),
+    ));
+}
+
+/// Whether the program's words hand out a shell by its [`ShellEscape`].
+fn escape_hands_shell(escape: &Escape, c: &SimpleCommand, p: Option<&Parsed>) -> bool {
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    if words
+        .iter()
+        .any(|w| matches!(*w, "--help" | "--version" | "-h"))
+    {
+        return false;
+    }
+    let named = |list: &[&str], w: &str| {
+        list.contains(&w)
+            || w.split_once('=')
+                .is_some_and(|(k, _)| k.starts_with("--") && list.contains(&k))
+    };
+    // The words that are not options nor their values; whether a command option is given.
+    let mut operands = Vec::new();
+    let mut commands = false;
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        if named(escape.commands, w) {
+            commands = true;
+            if !w.contains('=')
+                && escape.kind != ShellEscape::Interpreter
+                && escape.kind != ShellEscape::Paginated
+            {
+                it.next();
+            }
+        } else if escape.valued.contains(w) {
+            it.next();
+        } else if let Some(cmd) = w.strip_prefix('+') {
+            // `vim +42 f` opens at a line; `vim +'!sh'` runs an editor command.
+            commands |=
+                escape.kind == ShellEscape::Editor && !cmd.chars().all(|ch| ch.is_ascii_digit());
+        } else if !w.starts_with('-') || *w == "-" {
+            operands.push(*w);
+        }
+    }
+    match escape.kind {
+        ShellEscape::Always => !words.iter().any(|w| escape.words.contains(w)),
+        ShellEscape::Editor => commands || operands.iter().all(|o| *o == "-"),
+        ShellEscape::Interpreter => {
+            let code = p.is_some_and(|p| !p.codes.is_empty());
+            let script = p.map_or(!operands.is_empty(), |p| {
+                !p.operands.is_empty() || p.lead_given || p.has(Switch::StdinScript)
+            });
+            code || commands || (!script && !stdin_fed(c))
+        }
+        ShellEscape::Report => {
+            !words.contains(&"--no-pager") && words.iter().all(|w| escape.words.contains(w))
+        }
+        ShellEscape::Paginated => {
+            !words.contains(&"--no-pager")
+                && (commands || operands.first().is_some_and(|o| escape.words.contains(o)))
+        }
+        ShellEscape::Chroot => operands.len() <= 1,
+    }
 }
 
 /// `sudo -i`, `sudo -u bob -s`, `doas -s`, `pkexec`, `run0`, `su -`, `su postgres`: the

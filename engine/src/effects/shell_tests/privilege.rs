@@ -272,6 +272,26 @@ fn setuid_bits_and_file_capabilities() {
             "python3 -c 'import os; os.chmod(\"/tmp/sh\", 0o4755)'",
             &["setuid /tmp/sh"],
         ),
+        ("chmod =4755 /tmp/x", &["setuid /tmp/x"]),
+        ("chmod +4000 /tmp/x", &["setuid /tmp/x"]),
+        ("chmod u=rwxs /tmp/x", &["setuid /tmp/x"]),
+        // perlfunc `chmod LIST`, Ruby `File.chmod`/`FileUtils.chmod`, PHP `chmod()`; node's
+        // `fs.chmodSync`.
+        ("perl -e 'chmod 04755, \"/tmp/b\"'", &["setuid /tmp/b"]),
+        ("perl -e 'chmod 2541, \"/tmp/b\"'", &["setuid /tmp/b"]),
+        ("ruby -e 'File.chmod(04755,\"/tmp/b\")'", &["setuid /tmp/b"]),
+        (
+            "ruby -e 'FileUtils.chmod(\"u+s\", \"/tmp/b\")'",
+            &["setuid /tmp/b"],
+        ),
+        ("php -r 'chmod(\"/tmp/b\", 04755);'", &["setuid /tmp/b"]),
+        (
+            "node -e \"require('fs').chmodSync('/tmp/b', 0o4755)\"",
+            &["setuid /tmp/b"],
+        ),
+        ("perl -e 'chmod 0755, \"bin/run\"'", &[]),
+        ("php -r 'chmod(\"bin/run\", 0755);'", &[]),
+        ("chmod -4000 /tmp/x", &[]),
         ("setcap cap_net_raw+ep ./a", &["file-capability ./a"]),
         (
             "setcap cap_net_raw+ep a cap_setuid=ep b",
@@ -404,5 +424,103 @@ fn compose_run_mounts_are_grants() {
         ),
         ("docker compose run --rm app pytest", &[]),
         ("docker compose up -d", &[]),
+    ]);
+}
+
+/// Programs that hand out a shell of their own (a `!sh` command, a shell window, a prompt),
+/// run through an escalation: from GTFOBins' "sudo" entries and vim(1), less(1), screen(1),
+/// tmux(1), script(1), journalctl(1), chroot(8), git(1) `-p` and `help`.
+#[test]
+fn programs_that_hand_out_a_shell_through_an_escalation() {
+    let shell: &[&str] = &["privileged-shell -"];
+    check(&[
+        ("sudo script -q /dev/null", shell),
+        ("sudo vim -c ':!sh'", shell),
+        ("sudo vim", shell),
+        ("sudo -u bob vim +'!sh'", shell),
+        ("sudo nvim --cmd 'term'", shell),
+        ("sudo emacs --eval '(shell)'", shell),
+        ("sudo ed", shell),
+        ("sudo less /etc/profile", shell),
+        ("sudo man man", shell),
+        ("sudo screen", shell),
+        ("sudo env SHELL=/bin/sh tmux", shell),
+        ("doas tmux new -s x", shell),
+        ("sudo python3", shell),
+        ("sudo python3 -i x.py", shell),
+        ("sudo perl -e 'exec \"/bin/sh\"'", shell),
+        ("sudo ruby -e 'exec \"/bin/sh\"'", shell),
+        ("sudo irb", shell),
+        ("sudo node", shell),
+        ("sudo php -a", shell),
+        ("pkexec lua", shell),
+        ("sudo journalctl", shell),
+        ("sudo journalctl -xe", shell),
+        ("sudo systemctl", shell),
+        ("sudo git -p help config", shell),
+        ("sudo git help config", shell),
+        ("sudo chroot /", shell),
+        ("sudo chroot / bash", shell),
+        ("sudo nice -n 5 gdb", shell),
+    ]);
+    // Everyday: a narrowed report, a script or module, an editor given a file (judged by the
+    // file), a report of sessions, the same programs without an escalation.
+    check(&[
+        ("sudo journalctl -u nginx --no-pager -n 50", &[]),
+        ("sudo journalctl -u nginx -n 50", &[]),
+        ("sudo journalctl --no-pager", &[]),
+        ("sudo systemctl status nginx", &[]),
+        ("sudo systemctl restart nginx", &[]),
+        ("sudo python3 -m pip --version", &[]),
+        ("sudo python3 setup.py install", &[]),
+        ("echo 'print(1)' | sudo python3", &[]),
+        ("sudo vim /etc/hosts", &[]),
+        ("sudo vim +42 /etc/hosts", &[]),
+        ("sudo vim --version", &[]),
+        ("sudo tmux ls", &[]),
+        ("sudo screen -ls", &[]),
+        ("sudo script -c make build.log", &[]),
+        ("sudo git log --oneline -3", &[]),
+        ("sudo chroot /mnt/sys apt-get update", &[]),
+        ("vim", &[]),
+        ("python3", &[]),
+        ("tmux", &[]),
+        ("less README.md", &[]),
+    ]);
+}
+
+/// Container and machine grants beside `docker run --privileged`: docker-exec(1) `--user`,
+/// a container engine's socket opened to every user (chmod(1)), LXD/Incus
+/// `security.privileged`, machinectl(1) `shell`.
+#[test]
+fn container_engine_sockets_root_in_containers_and_machine_shells() {
+    check(&[
+        (
+            "sudo chmod 666 /var/run/docker.sock",
+            &["daemon-group /var/run/docker.sock"],
+        ),
+        (
+            "sudo chmod o+rw /var/run/docker.sock",
+            &["daemon-group /var/run/docker.sock"],
+        ),
+        ("docker exec -u 0 -it app bash", &["privileged-container -"]),
+        (
+            "docker exec --user root app sh",
+            &["privileged-container -"],
+        ),
+        ("docker exec --user=0:0 app sh", &["privileged-container -"]),
+        (
+            "lxc config set c1 security.privileged true",
+            &["privileged-container -"],
+        ),
+        ("machinectl shell root@.host", &["privileged-shell -"]),
+        ("machinectl shell", &["privileged-shell -"]),
+        ("sudo chmod 660 /var/run/docker.sock", &[]),
+        ("docker exec app ls", &[]),
+        ("docker exec -it app bash", &[]),
+        ("docker exec -u node app npm test", &[]),
+        ("lxc config set c1 limits.cpu 2", &[]),
+        ("machinectl list", &[]),
+        ("chown 666 x.sock", &[]),
     ]);
 }

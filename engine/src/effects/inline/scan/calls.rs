@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use super::super::resolve::mode_text;
 use super::files::{self, Access};
 use super::lex::{Part, Tok};
 use crate::effects::inline::collect::Collect;
@@ -44,6 +45,12 @@ enum Runs {
     /// The first argument is a file opened in the mode of the second, read by default
     /// (`File.open`, `fopen`, `io.open`).
     Open,
+    /// A permission change: the mode, then the files (Perl `chmod MODE, LIST`, Ruby
+    /// `File.chmod`), or the file, then the mode (PHP `chmod(PATH, MODE)`).
+    Chmod {
+        /// The mode is the first argument.
+        mode_first: bool,
+    },
 }
 
 /// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
@@ -59,6 +66,8 @@ const PERL: &[(&str, Runs)] = &[
     ("IPC::Open2::open2", Runs::List(2)),
     ("open3", Runs::List(3)),
     ("IPC::Open3::open3", Runs::List(3)),
+    ("chmod", Runs::Chmod { mode_first: true }),
+    ("CORE::chmod", Runs::Chmod { mode_first: true }),
 ];
 
 /// Ruby's calls that run commands (`Kernel`, `Process`, `IO`, `Open3`).
@@ -95,6 +104,10 @@ const RUBY: &[(&str, Runs)] = &[
     ("File.write", Runs::Write),
     ("File.binwrite", Runs::Write),
     ("IO.write", Runs::Write),
+    ("File.chmod", Runs::Chmod { mode_first: true }),
+    ("File.lchmod", Runs::Chmod { mode_first: true }),
+    ("FileUtils.chmod", Runs::Chmod { mode_first: true }),
+    ("FileUtils.chmod_R", Runs::Chmod { mode_first: true }),
 ];
 
 /// PHP's program execution functions (names are case-insensitive; lower case here).
@@ -111,6 +124,8 @@ const PHP: &[(&str, Runs)] = &[
     ("file", Runs::Read),
     ("fopen", Runs::Open),
     ("file_put_contents", Runs::Write),
+    ("chmod", Runs::Chmod { mode_first: false }),
+    ("lchmod", Runs::Chmod { mode_first: false }),
 ];
 
 /// Lua's standard library calls that run commands.
@@ -466,6 +481,32 @@ impl Reader<'_> {
             Runs::Write => self.file(first, Access::Write, cx),
             Runs::Open => self.open(args, cx),
             Runs::PerlOpen => self.perl_open(name, args, cx),
+            Runs::Chmod { mode_first } => self.chmod(mode_first, args, cx),
+        }
+    }
+
+    /// `chmod 04755, PATH…`, `File.chmod(0o4755, PATH)`, `chmod(PATH, 04755)`: each file's mode,
+    /// as `chmod` spells it (`4755`; a symbolic one, `FileUtils.chmod("u+s", f)`, as given).
+    fn chmod(&self, mode_first: bool, args: &[&[Tok]], cx: &mut Collect<'_>) {
+        let (mode, paths) = if mode_first {
+            (args.first(), args.get(1..).unwrap_or_default())
+        } else {
+            (args.get(1), args.get(..1).unwrap_or_default())
+        };
+        let mode = mode.and_then(|m| match self.value(m) {
+            Some(Val::One(t)) => Some(mode_text(&t).unwrap_or(t)),
+            _ => None,
+        });
+        for arg in paths {
+            let shown = render(arg);
+            let named = match self.value(arg) {
+                Some(Val::One(p)) => vec![Some(p)],
+                Some(Val::Many(list)) => list.into_iter().map(Some).collect(),
+                None => vec![None],
+            };
+            for p in named {
+                files::permission(cx, p.as_deref(), &shown, mode.clone());
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 //! The files Perl, Ruby, PHP and Lua code opens, reads and writes by name: `open(F, "<",
 //! PATH)`, `File.read(PATH)`, `file_get_contents(PATH)`, `fopen(PATH, "w")`,
-//! `io.open(PATH, "a")`.
+//! `io.open(PATH, "a")`, and the files whose permissions they change (`chmod 04755, PATH`).
 //!
 //! In: the path as [`calls`](super::calls) resolved it (`None`: not a constant, shown as the
 //! expression) and how the file is opened. Out: a read, write or append effect in
@@ -11,6 +11,7 @@
 use super::super::collect::Collect;
 use super::super::resolve::Res;
 use crate::effects::What;
+use crate::effects::model::PathRef;
 
 /// How a file is opened.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,7 +67,41 @@ pub(super) fn perl_spec(spec: &str) -> (Access, &str) {
 /// A file opened with `access`, named by `path` (`None`: computed at run time, shown as
 /// `shown`).
 pub(super) fn file(cx: &mut Collect<'_>, path: Option<&str>, shown: &str, access: Access) {
-    let p = match path {
+    let p = path_ref(cx, path, shown);
+    cx.push(match access {
+        Access::Read => What::Read(p),
+        Access::Write => What::Write {
+            path: p,
+            append: false,
+            content: None,
+        },
+        Access::Append => What::Write {
+            path: p,
+            append: true,
+            content: None,
+        },
+    });
+}
+
+/// A file whose permissions change to `mode` (Perl `chmod MODE, LIST`, Ruby
+/// `File.chmod(MODE, PATH)`, PHP `chmod(PATH, MODE)`), named as in [`file`].
+pub(super) fn permission(
+    cx: &mut Collect<'_>,
+    path: Option<&str>,
+    shown: &str,
+    mode: Option<String>,
+) {
+    let path = path_ref(cx, path, shown);
+    cx.push(What::ChangePermission {
+        path,
+        mode,
+        recursive: false,
+    });
+}
+
+/// The path a constant names (`None`: computed at run time, shown as `shown`).
+fn path_ref(cx: &mut Collect<'_>, path: Option<&str>, shown: &str) -> PathRef {
+    match path {
         Some(t) if !t.is_empty() => {
             let res = match t.strip_prefix("${HOME}") {
                 Some(rest) => Res {
@@ -82,18 +117,5 @@ pub(super) fn file(cx: &mut Collect<'_>, path: Option<&str>, shown: &str, access
             }
         }
         _ => cx.computed_path(shown),
-    };
-    cx.push(match access {
-        Access::Read => What::Read(p),
-        Access::Write => What::Write {
-            path: p,
-            append: false,
-            content: None,
-        },
-        Access::Append => What::Write {
-            path: p,
-            append: true,
-            content: None,
-        },
-    });
+    }
 }
