@@ -151,7 +151,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["wc"],
         options: &[("--files0-from", Role::Read)],
-        rest: Role::Read,
+        rest: Role::Measured,
         ..ROW
     },
     Program {
@@ -169,7 +169,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["stat", "gstat"],
         valued: &["-c", "--format", "--printf", "-f"],
-        rest: Role::Read,
+        rest: Role::Measured,
         ..ROW
     },
     Program {
