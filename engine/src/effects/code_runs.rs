@@ -27,6 +27,22 @@ pub(crate) struct CodeRun {
     pub(crate) argv: Vec<Option<String>>,
 }
 
+/// The code of `node -p EXPR` / `--print EXPR` (and deno's, bun's): node(1) evaluates EXPR
+/// like `-e` and prints its value, so a single expression reads as `console.log((EXPR))`
+/// (`node -p process.env.NPM_TOKEN` prints the token). Statements (`a; b`, several lines)
+/// are left as they are: only the last one's value is printed.
+fn printed_value(option: &str, lang: Language, code: &Arg) -> Arg {
+    let prints = matches!(option, "-p" | "--print")
+        && matches!(lang, Language::JavaScript | Language::TypeScript);
+    if !prints || code.dynamic || code.text.contains([';', '\n']) || code.text.trim().is_empty() {
+        return code.clone();
+    }
+    Arg {
+        text: format!("console.log(({}))", code.text),
+        dynamic: false,
+    }
+}
+
 /// The code a command runs: `-c CODE` / `-e CODE` option values, `deno eval CODE`, and the
 /// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
 pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
@@ -55,7 +71,7 @@ pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
         out.push(CodeRun {
             who: format!("{base} {option}"),
             lang: *lang,
-            code: code.clone(),
+            code: printed_value(option, *lang, code),
             argv,
         });
     }
