@@ -205,6 +205,8 @@ fn role(r: Role) -> &'static str {
         Role::Pattern => "the pattern a search prints the matches of",
         Role::Filter => "a filter narrowing which files a search reads to a kind",
         Role::Load => "a file loaded as environment values (read, not shown)",
+        Role::Measured => "a file measured (counts, size or metadata printed, not its content)",
+        Role::Identity => "a private key signed with (used, not read: nothing of it is sent)",
         Role::Write => "paths written",
         Role::Append => "paths appended to",
         Role::Delete => "paths deleted",

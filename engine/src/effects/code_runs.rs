@@ -27,6 +27,22 @@ pub(crate) struct CodeRun {
     pub(crate) argv: Vec<Option<String>>,
 }
 
+/// The code of `node -p EXPR` / `--print EXPR` (and deno's, bun's): node(1) evaluates EXPR
+/// like `-e` and prints its value, so a single expression reads as `console.log((EXPR))`
+/// (`node -p process.env.NPM_TOKEN` prints the token). Statements (`a; b`, several lines)
+/// are left as they are: only the last one's value is printed.
+fn printed_value(option: &str, lang: Language, code: &Arg) -> Arg {
+    let prints = matches!(option, "-p" | "--print")
+        && matches!(lang, Language::JavaScript | Language::TypeScript);
+    if !prints || code.dynamic || code.text.contains([';', '\n']) || code.text.trim().is_empty() {
+        return code.clone();
+    }
+    Arg {
+        text: format!("console.log(({}))", code.text),
+        dynamic: false,
+    }
+}
+
 /// The code a command runs: `-c CODE` / `-e CODE` option values, `deno eval CODE`, and the
 /// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
 pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
@@ -55,7 +71,7 @@ pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
         out.push(CodeRun {
             who: format!("{base} {option}"),
             lang: *lang,
-            code: code.clone(),
+            code: printed_value(option, *lang, code),
             argv,
         });
     }
@@ -220,10 +236,44 @@ fn command_run(rest: &[Arg], name: &str, option: &str) -> CodeRun {
         lang: Language::PowerShell,
         code: Arg {
             text: text.join(" "),
-            dynamic: rest.iter().any(|a| a.dynamic),
+            dynamic: rest
+                .iter()
+                .any(|a| a.dynamic && !powershell_scoped_only(&a.text)),
         },
         argv: Vec::new(),
     }
+}
+
+/// Whether every `$` of a word is a PowerShell scoped variable (`$env:PATH`, `$global:x`,
+/// `$script:n`): `NAME:` right after the `$`. Written in a double-quoted shell word (`pwsh
+/// -Command "$env:PATH -split ';'"`), bash would expand `$env` (a shell variable nobody sets)
+/// and leave `:PATH`; the author means PowerShell's variable, so the code is read as written
+/// and judged by what it names. Any other expansion (`$HOME`, `$(…)`, a backquote), and an
+/// environment variable whose name says it holds a secret (`$env:GITHUB_TOKEN`: the PowerShell
+/// lens does not judge what prints it), keep the code unknown until run time.
+fn powershell_scoped_only(text: &str) -> bool {
+    if text.contains('`') {
+        return false;
+    }
+    text.match_indices('$').all(|(i, _)| {
+        let after = &text[i + 1..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let scope = after[..name_len].to_ascii_lowercase();
+        let Some(var) = after[name_len..].strip_prefix(':') else {
+            return false;
+        };
+        let var_len = var
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(var.len());
+        let var = &var[..var_len];
+        matches!(
+            scope.as_str(),
+            "env" | "global" | "script" | "local" | "private" | "using" | "variable"
+        ) && var.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && !(scope == "env" && crate::audit::secret_variable(var))
+    })
 }
 
 /// `-File x.ps1 a b`: the script run by path with its arguments, as PowerShell code that
@@ -303,4 +353,32 @@ pub(crate) fn decode_utf16_base64(s: &str) -> Option<String> {
         .map(|p| u16::from_le_bytes([p[0], p[1]]))
         .collect();
     String::from_utf16(&units).ok()
+}
+
+#[cfg(test)]
+mod scoped_tests {
+    use super::powershell_scoped_only;
+
+    /// PowerShell's scoped variables in a double-quoted shell word are PowerShell's; a shell
+    /// expansion or a secret-named environment variable is not read as written.
+    #[test]
+    fn powershell_scoped_variables_are_read_as_written() {
+        for t in [
+            "$env:PATH -split ';'",
+            "$env:TEMP\\x; $global:n = 1",
+            "Write-Output $script:x",
+        ] {
+            assert!(powershell_scoped_only(t), "{t}");
+        }
+        for t in [
+            "$HOME/x",
+            "$env:GITHUB_TOKEN",
+            "$(whoami)",
+            "`id`",
+            "${env:PATH}",
+            "$env:",
+        ] {
+            assert!(!powershell_scoped_only(t), "{t}");
+        }
+    }
 }

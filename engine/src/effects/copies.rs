@@ -23,6 +23,11 @@ pub(crate) use crate::memory::copied::ENVIRON;
 use crate::shell::{RedirectMode, SimpleCommand};
 use crate::shell_env::ShellEnv;
 
+/// The `via` of a read of the environment by a call that prints a secret-named variable into
+/// the session, on any route (`echo $NPM_AUTH`, `print(os.environ["GITHUB_TOKEN"])`; then the
+/// variables: `($GITHUB_TOKEN)`).
+pub(crate) const SECRET_PRINTED: &str = "a secret variable printed";
+
 /// The `via` of a write's read of the environment (then the variables: `($GITHUB_TOKEN)`).
 pub(crate) const SECRET_WRITTEN: &str = "a secret variable written into a file";
 

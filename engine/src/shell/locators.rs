@@ -84,8 +84,41 @@ pub(crate) fn listing_pattern(pipeline: &[Vec<&str>]) -> Option<String> {
         | ("arch" | "whoami" | "nproc", [])
         | ("hostname", [] | ["-s" | "--short"])
         | ("id", ["-u" | "-g" | "-un" | "-gn" | "-nu" | "-ng"]) => Some("*".into()),
+        ("git", ["ls-files", rest @ ..]) => ls_files_pattern(rest),
         _ => None,
     }
+}
+
+/// [`listing_pattern`] of `git ls-files ARGS`: the project's tracked files that one pathspec
+/// matches, at any depth (git-ls-files(1): a pathspec glob's `*` matches `/` too). `'*.py'`
+/// stands for `**/*.py`, a folder `src` (or `src/`) for `src/**/*`; a pathspec that spells
+/// a dot file or a parent (`.env*`, `../x`), an option (`-o`, `--others`, `-z`, …), no
+/// pathspec (every tracked file, start-up files of the project included) or several stay
+/// unknown.
+fn ls_files_pattern(args: &[&str]) -> Option<String> {
+    let specs: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !matches!(*a, "--" | "-c" | "--cached"))
+        .collect();
+    let [spec] = specs.as_slice() else {
+        return None;
+    };
+    if spec.starts_with(['-', '.', '/', ':'])
+        || spec.contains("/.")
+        || spec.contains("..")
+        || spec.is_empty()
+    {
+        return None;
+    }
+    if spec.contains(['*', '?', '[']) {
+        return Some(if spec.contains('/') {
+            (*spec).to_string()
+        } else {
+            format!("**/{spec}")
+        });
+    }
+    Some(format!("{}/**/*", spec.trim_end_matches('/')))
 }
 
 /// [`listing_pattern`] of `ls ARGS`.

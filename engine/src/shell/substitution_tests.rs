@@ -110,6 +110,25 @@ fn listing_substitutions_stand_for_a_glob_of_what_they_can_print() {
     assert_eq!(p(&[&["ls", "tests"], &["grep", "x", "other.txt"]]), None);
     assert_eq!(p(&[&["uname", "-o"]]), None);
     assert_eq!(p(&[&["uname", "-a"]]), None);
+    // `git ls-files PATHSPEC`: tracked project files the pathspec matches, at any depth.
+    assert_eq!(
+        p(&[&["git", "ls-files", "*.py"]]).as_deref(),
+        Some("**/*.py")
+    );
+    assert_eq!(
+        p(&[&["git", "ls-files", "--", "src/"]]).as_deref(),
+        Some("src/**/*")
+    );
+    assert_eq!(
+        p(&[&["git", "ls-files", "src/*.ts"], &["head", "-5"]]).as_deref(),
+        Some("src/*.ts")
+    );
+    // Every tracked file (start-up files of the project too), a dot file, untracked files,
+    // several pathspecs: unknown.
+    assert_eq!(p(&[&["git", "ls-files"]]), None);
+    assert_eq!(p(&[&["git", "ls-files", ".env*"]]), None);
+    assert_eq!(p(&[&["git", "ls-files", "-o", "*.py"]]), None);
+    assert_eq!(p(&[&["git", "ls-files", "a", "b"]]), None);
     // A variable set to one keeps it; a listing is no program name.
     assert_eq!(
         cmds("L=$(ls -t logs/*.log | head -1); grep x \"$L\""),

@@ -25,12 +25,8 @@ use tree_sitter::Node;
 use super::collect::Collect;
 use super::sources::Reader;
 use crate::audit::secret_variable;
-use crate::effects::copies::{ENVIRON, SECRET_WRITTEN};
+use crate::effects::copies::{ENVIRON, SECRET_PRINTED, SECRET_WRITTEN};
 use crate::effects::model::{BodySource, PathRef, What};
-
-/// The `via` of a read of the environment by a call that prints a secret-named variable (then
-/// the variables: `($GITHUB_TOKEN)`).
-pub(crate) const SECRET_PRINTED: &str = "a secret variable printed";
 
 /// The `via` of a read of the environment by a call that prints all of it.
 pub(crate) const ENVIRONMENT_PRINTED: &str = "the whole environment printed";

@@ -169,9 +169,10 @@ const SSH_VALUED: &[&str] = &[
     "-B", "-P",
 ];
 
-/// `ssh` / `scp` / `sftp` options that name a file read.
+/// `ssh` / `scp` / `sftp` options that name a file: `-i` the identity signed with (used, not
+/// read), `-F` a configuration read.
 pub(super) const SSH_OPTIONS: &[(&str, Role)] = &[
-    ("-i", Role::Read),
+    ("-i", Role::Identity),
     ("-F", Role::Read),
     ("-E", Role::Write),
     ("-J", Role::Host),
@@ -397,7 +398,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Connect,
         valued: SSH_VALUED,
         options: &[
-            ("-i", Role::Read),
+            ("-i", Role::Identity),
             ("-F", Role::Read),
             ("-E", Role::Write),
             ("-J", Role::Host),

@@ -396,8 +396,10 @@ pub(crate) struct Escape {
     pub(crate) words: &'static [&'static str],
 }
 
-/// vim(1) options that run editor commands or a file of them.
-const VIM_COMMANDS: &[&str] = &["-c", "--cmd", "-S", "-u", "-s", "-U"];
+/// vim(1) options that run a file of editor commands. The commands given on the line
+/// (`-c`, `--cmd`, `+CMD`) are read by the program row's escape role, which finds a shell
+/// escape among them (`-c ':!sh'`) and leaves `-c 'set ft=nginx'` alone.
+const VIM_COMMANDS: &[&str] = &["-S", "-u", "-s", "-U"];
 
 /// The programs that hand out a shell when run as another user.
 pub(crate) static SHELL_ESCAPES: &[Escape] = &[

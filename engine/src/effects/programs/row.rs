@@ -21,6 +21,13 @@ pub(crate) enum Role {
     Filter,
     /// A file loaded as environment values, not shown (`source .env`, `--env-file .env`).
     Load,
+    /// A private key a program signs with (`ssh -i KEY`, `scp -i KEY`, `ssh-add KEY`): the key
+    /// proves who connects, nothing of it is sent or shown, so it is no read. (The same key
+    /// named as a file to copy or print is still read: `scp ~/.ssh/id_rsa host:`.)
+    Identity,
+    /// A file measured: its counts, size or metadata are printed, none of its content (`wc -l
+    /// .env`, `stat .env`), so it is no read.
+    Measured,
     /// A path written.
     Write,
     /// A path appended to.

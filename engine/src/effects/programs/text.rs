@@ -184,7 +184,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["wc"],
         options: &[("--files0-from", Role::Read)],
-        rest: Role::Read,
+        rest: Role::Measured,
         ..ROW
     },
     Program {
@@ -202,7 +202,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         names: &["stat", "gstat"],
         valued: &["-c", "--format", "--printf", "-f"],
-        rest: Role::Read,
+        rest: Role::Measured,
         ..ROW
     },
     Program {

@@ -91,7 +91,12 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         return;
     }
     match c.basename() {
-        "git" => git_config(c, out),
+        "git" => {
+            git_config(c, out);
+            if super::git::git_send_email(c, out) {
+                return;
+            }
+        }
         "crontab" | "at" | "batch" => scheduled_jobs(c, out),
         "ruby" | "perl" | "perl5" | "php" => unparsed_code_effects(c, out),
         _ => {}

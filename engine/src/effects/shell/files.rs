@@ -107,9 +107,13 @@ pub(super) fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     // `uniq IN OUT`, `xxd IN OUT`: the second operand is written.
     let second_written = matches!(base, "uniq" | "xxd");
     let roots = roots(p);
+    // A search that prints only names, counts or its exit status (`grep -c '' .env`, `grep -l
+    // KEY .env`, `grep -q`) shows no line of the files it reads.
+    let names_only = p.row.search.is_some() && p.has(Switch::NamesOnly);
     let mut reads = 0;
     for (role, a) in &p.operands {
         match role {
+            Role::Read if names_only => {}
             Role::Read => {
                 reads += 1;
                 if second_written && reads == 2 {
@@ -145,7 +149,7 @@ pub(super) fn files(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             _ => {}
         }
     }
-    if p.row.rest == Role::Read && p.operands.iter().all(|(r, _)| *r != Role::Read) {
+    if p.row.rest == Role::Read && !names_only && p.operands.iter().all(|(r, _)| *r != Role::Read) {
         for r in &roots {
             read(r, c, out);
         }

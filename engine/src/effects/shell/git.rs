@@ -2,7 +2,7 @@
 //! that run shell text (`alias.x=!sh`, `core.pager`), `crontab` and `at`.
 
 use super::out::{Out, delete, read, write};
-use crate::effects::model::{PathRef, What};
+use crate::effects::model::{BodySource, PathRef, What};
 use crate::effects::programs::{Parsed, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
 
@@ -349,4 +349,94 @@ pub(super) fn fetched_folder(c: &SimpleCommand) -> Option<String> {
         [] => return None,
     };
     (!folder.dynamic && !folder.text.is_empty()).then_some(folder.text)
+}
+
+/// git-send-email(1) options that take a value in the next word (or after `=`); `--to`,
+/// `--cc` and `--bcc` give the addresses mailed.
+const SEND_EMAIL_VALUED: &[&str] = &[
+    "--to",
+    "--cc",
+    "--bcc",
+    "--from",
+    "--subject",
+    "--in-reply-to",
+    "--reply-to",
+    "--sender",
+    "--smtp-server",
+    "--smtp-server-port",
+    "--smtp-user",
+    "--smtp-pass",
+    "--smtp-encryption",
+    "--smtp-domain",
+    "--to-cmd",
+    "--cc-cmd",
+    "--header-cmd",
+    "--identity",
+    "--compose-encoding",
+    "--transfer-encoding",
+    "--8bit-encoding",
+    "--batch-size",
+    "--relogin-delay",
+];
+
+/// `git send-email [--to ADDR] FILE…|REVISIONS` (git-send-email(1)): each file operand is
+/// mailed as it is, a revision range (`HEAD~3`, `origin/main..`) as patches of the project's
+/// history (`.git`): a send to the host of each `--to` / `--cc` / `--bcc` address (one known
+/// only at run time without one) whose body is those files. Returns whether the command was
+/// one.
+pub(super) fn git_send_email(c: &SimpleCommand, out: &mut Out) -> bool {
+    let pos = crate::shell::operands::positionals(c);
+    if pos.first().is_none_or(|s| s.text != "send-email") {
+        return false;
+    }
+    let mut hosts: Vec<Arg> = Vec::new();
+    let mut body: Vec<BodySource> = Vec::new();
+    let mut started = false;
+    let mut args = c.args.iter();
+    while let Some(a) = args.next() {
+        if !started {
+            started = a.text == "send-email";
+            continue;
+        }
+        let t = a.text.as_str();
+        let (name, value) = match t.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (t, None),
+        };
+        if SEND_EMAIL_VALUED.contains(&name) {
+            let v = value.or_else(|| args.next().map(|n| n.text.clone()));
+            if matches!(name, "--to" | "--cc" | "--bcc")
+                && let Some(v) = v
+            {
+                hosts.extend(v.split(',').map(|addr| Arg {
+                    text: addr.trim().to_string(),
+                    dynamic: a.dynamic,
+                }));
+            }
+            continue;
+        }
+        if t.starts_with('-') {
+            continue;
+        }
+        // A path (`~/.ssh/id_rsa`, `./0001-x.patch`, `/tmp/p`) is a file; `HEAD~3`,
+        // `origin/main..`, `v1^` are revisions.
+        let revision = !t.starts_with(['~', '/', '.'])
+            && (t.contains("..") || t.starts_with("HEAD") || t.contains(['~', '^']));
+        if revision {
+            body.push(BodySource::File(PathRef::new(".git", c.cwd.as_deref())));
+        } else {
+            read(a, c, out);
+            body.push(BodySource::File(PathRef::from_arg(a, c.cwd.as_deref())));
+        }
+    }
+    if hosts.is_empty() {
+        hosts.push(Arg {
+            text: String::new(),
+            dynamic: true,
+        });
+    }
+    for h in &hosts {
+        out.push(super::request::send_host(h, None, body.clone()));
+    }
+    true
 }

@@ -21,6 +21,7 @@ mod git;
 mod install;
 mod out;
 mod pipes;
+mod printed;
 mod privilege;
 mod redirects;
 mod request;
@@ -274,6 +275,7 @@ fn lens_commands(
         }
     }
     through_pipes(a, &spans, fx);
+    printed::secrets_printed(a, &spans, fx);
     signals::looked_up_targets(fx, spans.first().map_or(fx.list.len(), |s| s.start));
     if let Some(u) = &a.unsure {
         fx.push(

@@ -2,7 +2,7 @@
 //! and commands that print the environment or code that reads it into a pipe.
 
 use super::request::variables;
-use crate::effects::model::{BodySource, Effect, Effects, What};
+use crate::effects::model::{BodySource, Effect, Effects, PathRef, What};
 use crate::shell::{ShellAnalysis, SimpleCommand};
 
 /// Whether a command prints every environment variable: `env` / `printenv` with no operand
@@ -27,6 +27,35 @@ fn prints_environment(c: &SimpleCommand) -> bool {
         "compgen" => words == ["-v"],
         _ => code_reads_environment(c),
     }
+}
+
+/// git subcommands that print the content of the project's files or history (git-log(1)
+/// `-p`, git-diff(1), git-show(1), a patch series, a file at a revision, an archive or a
+/// bundle of the repository): what they print is the repository's, read from `.git`.
+const HISTORY_PRINTERS: &[&str] = &[
+    "diff",
+    "show",
+    "format-patch",
+    "cat-file",
+    "archive",
+    "bundle",
+    "blame",
+    "grep",
+    "stash",
+];
+
+/// Whether a `git` command prints the project's files or history (its subcommand among
+/// [`HISTORY_PRINTERS`], or `log` / `whatchanged` with a patch: `-p`, `--patch`, `-u`).
+fn prints_history(c: &SimpleCommand) -> bool {
+    let pos = crate::shell::operands::positionals(c);
+    let Some(sub) = pos.first().map(|a| a.text.as_str()) else {
+        return false;
+    };
+    HISTORY_PRINTERS.contains(&sub)
+        || (matches!(sub, "log" | "whatchanged")
+            && c.args
+                .iter()
+                .any(|a| matches!(a.text.as_str(), "-p" | "--patch" | "-u")))
 }
 
 /// What a language's code writes to read the whole environment, not one variable: a marker,
@@ -227,6 +256,10 @@ pub(super) fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>],
                 // `env`, `printenv`, `export -p`, `declare -x`, `set`, `compgen -v` with no
                 // name print every variable.
                 _ if prints_environment(c) => sources.push(BodySource::Environment),
+                // `git log -p`, `git diff`, `git show`: the project's files and history.
+                "git" if prints_history(c) => {
+                    sources.push(BodySource::File(PathRef::new(".git", c.cwd.as_deref())))
+                }
                 "printenv" => sources.extend(
                     c.args
                         .iter()

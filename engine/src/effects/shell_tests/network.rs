@@ -167,8 +167,8 @@ fn connections_and_remote_copies_send_to_their_host() {
         (
             "ssh -i ~/.ssh/key user@host",
             &[
+                // The identity is signed with: no read of it.
                 "run ssh -i ~/.ssh/key user@host",
-                "read ~/.ssh/key",
                 "send - - []",
             ],
         ),
