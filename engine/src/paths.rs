@@ -8,14 +8,46 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
 thread_local! {
-    /// Symlink resolutions of this thread's current evaluation, by lexical path (`None`
-    /// outside a [`ResolveScope`]: nothing is remembered). A pure memo, not an input: it
-    /// holds what the file system answered within the scope, so a decision is the same with
-    /// it or without it (only faster).
-    static RESOLVED: RefCell<Option<HashMap<String, String>>> = const { RefCell::new(None) };
+    /// What this thread's current evaluation worked out about paths (`None` outside a
+    /// [`ResolveScope`]: nothing is remembered). A pure memo, not an input: it holds what the
+    /// file system answered within the scope, and what [`normalize`] made of those answers,
+    /// so a decision is the same with it or without it (only faster).
+    static RESOLVED: RefCell<Option<Memo>> = const { RefCell::new(None) };
+}
+
+/// The memory of a [`ResolveScope`].
+#[derive(Default)]
+struct Memo {
+    /// Symlink resolutions, by lexical path.
+    resolved: HashMap<String, String>,
+    /// Whole [`normalize`] answers, by the hash of its inputs (the inputs are kept and
+    /// compared, so two inputs of one hash never share an answer).
+    normalized: HashMap<u64, Vec<Normalized>>,
+}
+
+/// One remembered [`normalize`] call: its inputs and its answer.
+struct Normalized {
+    path: Box<str>,
+    cwd: Option<Box<str>>,
+    home: Box<str>,
+    answer: Option<String>,
+}
+
+impl Normalized {
+    fn is_for(&self, path: &str, cwd: Option<&str>, home: &str) -> bool {
+        *self.path == *path && self.cwd.as_deref() == cwd && *self.home == *home
+    }
+}
+
+/// The memo key of a [`normalize`] call.
+fn normalize_key(path: &str, cwd: Option<&str>, home: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    (path, cwd, home).hash(&mut h);
+    h.finish()
 }
 
 /// While alive, [`normalize`] on this thread resolves each lexical path on the file system
@@ -32,7 +64,7 @@ impl ResolveScope {
     pub(crate) fn enter() -> ResolveScope {
         let outermost = RESOLVED.with(|cell| match cell.try_borrow_mut() {
             Ok(mut memo) if memo.is_none() => {
-                *memo = Some(HashMap::new());
+                *memo = Some(Memo::default());
                 true
             }
             _ => false,
@@ -74,9 +106,10 @@ impl SharedResolutions {
 /// within the current [`ResolveScope`].
 fn resolve(lexical: String) -> String {
     let known = RESOLVED.with(|cell| {
-        cell.try_borrow()
-            .ok()
-            .and_then(|memo| memo.as_ref().and_then(|m| m.get(&lexical).cloned()))
+        cell.try_borrow().ok().and_then(|memo| {
+            memo.as_ref()
+                .and_then(|m| m.resolved.get(&lexical).cloned())
+        })
     });
     if let Some(r) = known {
         return r;
@@ -89,7 +122,7 @@ fn resolve(lexical: String) -> String {
         if let Ok(mut memo) = cell.try_borrow_mut()
             && let Some(m) = memo.as_mut()
         {
-            m.insert(lexical, resolved.clone());
+            m.resolved.insert(lexical, resolved.clone());
         }
     });
     resolved
@@ -191,7 +224,42 @@ fn has_glob(s: &str) -> bool {
 }
 
 /// Normalize to an absolute path, or `None` when it stays relative (no cwd known).
+/// Remembered within the current [`ResolveScope`]: a command's operands are normalized by
+/// its lenses and again by every rule's path test, and a replay meets the same paths in
+/// every event of a session.
 pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+    let key = normalize_key(p, cwd, home);
+    let known = RESOLVED.with(|cell| {
+        let memo = cell.try_borrow().ok()?;
+        let m = memo.as_ref()?;
+        let hit = m
+            .normalized
+            .get(&key)?
+            .iter()
+            .find(|n| n.is_for(p, cwd, home))?;
+        Some(hit.answer.clone())
+    });
+    if let Some(answer) = known {
+        return answer;
+    }
+    let answer = normalize_uncached(p, cwd, home);
+    RESOLVED.with(|cell| {
+        if let Ok(mut memo) = cell.try_borrow_mut()
+            && let Some(m) = memo.as_mut()
+        {
+            m.normalized.entry(key).or_default().push(Normalized {
+                path: p.into(),
+                cwd: cwd.map(Into::into),
+                home: home.into(),
+                answer: answer.clone(),
+            });
+        }
+    });
+    answer
+}
+
+/// [`normalize`], worked out.
+fn normalize_uncached(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
     // Windows spellings (case PP-03), of the path and of the working directory (a Codex or
     // Claude Code session on Windows has `C:\…` as its `cwd`): see [`windows_spelling`].
     let p = p.trim();
@@ -381,6 +449,30 @@ mod tests {
             normalize(".ssh/id_rsa", Some("C:\\Users\\me"), "/home/me").as_deref(),
             Some("/home/me/.ssh/id_rsa")
         );
+    }
+
+    #[test]
+    fn a_remembered_answer_is_the_answer_of_its_own_inputs() {
+        let calls: [(&str, Option<&str>, &str); 8] = [
+            ("src/a.rs", Some("/nonexist/p"), "/h"),
+            ("src/a.rs", Some("/nonexist/q"), "/h"),
+            ("src/a.rs", Some(""), "/h"),
+            ("src/a.rs", None, "/h"),
+            ("~/.ssh/id_rsa", None, "/h"),
+            ("~/.ssh/id_rsa", None, "/nonexist/other"),
+            ("src\\a.rs", Some("C:\\Users\\Me\\App"), "/h"),
+            ("../x", Some("/nonexist/p/q"), "/h"),
+        ];
+        let alone: Vec<Option<String>> = calls
+            .iter()
+            .map(|(p, c, h)| normalize_uncached(p, *c, h))
+            .collect();
+        let _scope = ResolveScope::enter();
+        for _ in 0..2 {
+            for ((p, c, h), want) in calls.iter().zip(&alone) {
+                assert_eq!(&normalize(p, *c, h), want, "{p} in {c:?}");
+            }
+        }
     }
 
     #[cfg(unix)]

@@ -29,7 +29,6 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use regex_automata::MatchKind;
 use regex_automata::meta;
 
 pub use error::CompileError;
@@ -183,10 +182,7 @@ pub(crate) struct SeamTable {
 }
 
 fn build_regex(patterns: &[String]) -> Result<meta::Regex, String> {
-    let srcs: Vec<_> = patterns.iter().map(|p| regex::ascii_classes(p)).collect();
-    regex::builder(MatchKind::All)
-        .build_many(&srcs)
-        .map_err(|e| e.to_string())
+    regex::many(patterns)
 }
 
 impl SeamTable {

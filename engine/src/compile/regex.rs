@@ -23,6 +23,8 @@
 //! DFA builds the states a text visits.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
 
 use regex_automata::MatchKind;
 use regex_automata::meta;
@@ -146,6 +148,37 @@ pub(crate) fn builder(kind: MatchKind) -> meta::Builder {
     b
 }
 
+/// The pattern lists this process compiled, by their sources as written: rules of one
+/// library repeat lists (a named list such as `@credential_formats` in several rules, one
+/// guard's pattern in several seams), and a regex compiled from equal sources with equal
+/// settings is the same matcher. Only what compiled is kept (a failing list is compiled again
+/// and reports again).
+static COMPILED: LazyLock<Mutex<HashMap<Vec<String>, meta::Regex>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// `patterns` compiled as one set matching all of them ([`MatchKind::All`], ASCII classes,
+/// no full DFA), shared with every earlier compile of equal sources in this process.
+///
+/// # Errors
+///
+/// The compiler's message when a pattern does not parse or a size limit is exceeded.
+pub(crate) fn many<S: AsRef<str>>(patterns: &[S]) -> Result<meta::Regex, String> {
+    let key: Vec<String> = patterns.iter().map(|p| p.as_ref().to_string()).collect();
+    if let Ok(known) = COMPILED.lock()
+        && let Some(re) = known.get(&key)
+    {
+        return Ok(re.clone());
+    }
+    let srcs: Vec<Cow<'_, str>> = key.iter().map(|p| ascii_classes(p)).collect();
+    let re = builder(MatchKind::All)
+        .build_many(&srcs)
+        .map_err(|e| e.to_string())?;
+    if let Ok(mut known) = COMPILED.lock() {
+        known.insert(key, re.clone());
+    }
+    Ok(re)
+}
+
 /// A set of policy regexes compiled together: which of them match a text.
 #[derive(Debug, Clone)]
 pub(crate) struct RegexSet {
@@ -159,11 +192,7 @@ impl RegexSet {
     ///
     /// The compiler's message when a pattern does not parse or a size limit is exceeded.
     pub(crate) fn new<S: AsRef<str>>(patterns: &[S]) -> Result<RegexSet, String> {
-        let srcs: Vec<Cow<'_, str>> = patterns.iter().map(|p| ascii_classes(p.as_ref())).collect();
-        builder(MatchKind::All)
-            .build_many(&srcs)
-            .map(|re| RegexSet { re })
-            .map_err(|e| e.to_string())
+        many(patterns).map(|re| RegexSet { re })
     }
 
     /// Whether any pattern matches `text`.
