@@ -457,7 +457,7 @@ pub(crate) static SHELL_ESCAPES: &[Escape] = &[
         kind: ShellEscape::Editor,
         commands: VIM_COMMANDS,
         valued: &[
-            "-i", "-T", "-w", "-W", "-t", "-q", "-r", "--listen", "--server",
+            "-c", "--cmd", "-i", "-T", "-w", "-W", "-t", "-q", "-r", "--listen", "--server",
         ],
         words: &[],
     },

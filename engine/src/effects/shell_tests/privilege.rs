@@ -433,11 +433,16 @@ fn compose_run_mounts_are_grants() {
 #[test]
 fn programs_that_hand_out_a_shell_through_an_escalation() {
     let shell: &[&str] = &["privileged-shell -"];
+    let both: &[&str] = &["privileged-shell -", "privileged-shell -"];
     check(&[
         ("sudo script -q /dev/null", shell),
-        ("sudo vim -c ':!sh'", shell),
+        // With no file, vim as root is a prompt of its own (one grant) and the `!sh` it is
+        // given runs a shell (the second, from the row's escape role).
+        ("sudo vim -c ':!sh'", both),
         ("sudo vim", shell),
-        ("sudo -u bob vim +'!sh'", shell),
+        ("sudo -u bob vim +'!sh'", both),
+        ("sudo vim -c ':!sh' /etc/hosts", shell),
+        ("sudo vim -c 'set ft=nginx' /etc/nginx/nginx.conf", &[]),
         ("sudo nvim --cmd 'term'", shell),
         ("sudo emacs --eval '(shell)'", shell),
         ("sudo ed", shell),
@@ -448,8 +453,10 @@ fn programs_that_hand_out_a_shell_through_an_escalation() {
         ("doas tmux new -s x", shell),
         ("sudo python3", shell),
         ("sudo python3 -i x.py", shell),
-        ("sudo perl -e 'exec \"/bin/sh\"'", shell),
-        ("sudo ruby -e 'exec \"/bin/sh\"'", shell),
+        // Inline code as root is the first grant; the shell it `exec`s, read by the
+        // language's scanner, the second.
+        ("sudo perl -e 'exec \"/bin/sh\"'", both),
+        ("sudo ruby -e 'exec \"/bin/sh\"'", both),
         ("sudo irb", shell),
         ("sudo node", shell),
         ("sudo php -a", shell),
