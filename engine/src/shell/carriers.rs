@@ -242,13 +242,7 @@ mod tests {
     use super::*;
 
     fn args(words: &[&str]) -> Vec<Arg> {
-        words
-            .iter()
-            .map(|w| Arg {
-                text: w.to_string(),
-                dynamic: false,
-            })
-            .collect()
+        Arg::literal_words(words)
     }
 
     /// ld.so(8), python(1), node(1), ruby(1), perlrun(1), bash(1): the file each variable

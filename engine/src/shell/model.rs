@@ -14,6 +14,20 @@ pub struct Arg {
     pub dynamic: bool,
 }
 
+#[cfg(test)]
+impl Arg {
+    /// Test words as literal arguments (`["ls", "-l"]` → two static [`Arg`]s).
+    pub(crate) fn literal_words(words: &[&str]) -> Vec<Arg> {
+        words
+            .iter()
+            .map(|w| Arg {
+                text: w.to_string(),
+                dynamic: false,
+            })
+            .collect()
+    }
+}
+
 /// Which way a redirection moves data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RedirectMode {

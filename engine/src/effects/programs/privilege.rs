@@ -12,6 +12,7 @@
 //! gpasswd(1), adduser(8) and dseditgroup(8).
 
 use super::row::{Action, Program, ROW, Role, Switch};
+use super::runtimes::PYTHON_NAMES;
 
 /// The options of `sudo` that take a value, besides `-u`.
 const SUDO_VALUED: &[&str] = &[
@@ -484,19 +485,7 @@ pub(crate) static SHELL_ESCAPES: &[Escape] = &[
         words: &[],
     },
     Escape {
-        names: &[
-            "python",
-            "python2",
-            "python3",
-            "pypy",
-            "pypy3",
-            "python3.8",
-            "python3.9",
-            "python3.10",
-            "python3.11",
-            "python3.12",
-            "python3.13",
-        ],
+        names: PYTHON_NAMES,
         kind: ShellEscape::Interpreter,
         commands: &["-i"],
         valued: &["-W", "-X", "--check-hash-based-pycs"],

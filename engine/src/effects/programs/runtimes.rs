@@ -57,6 +57,22 @@ const TS_RUNTIME_OPTIONS: &[(&str, Role)] = &[
 ];
 
 /// The options after which a runtime's first operand is not a script (`node -e CODE ARG`).
+/// The names the Python interpreter is called by (the program row and the shell-escape row
+/// share them).
+pub(crate) const PYTHON_NAMES: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "pypy",
+    "pypy3",
+    "python3.8",
+    "python3.9",
+    "python3.10",
+    "python3.11",
+    "python3.12",
+    "python3.13",
+];
+
 const EVAL_OPTIONS: &[&str] = &["-e", "--eval", "-p", "--print"];
 
 pub(super) static ROWS: &[Program] = &[
@@ -85,19 +101,7 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &[
-            "python",
-            "python2",
-            "python3",
-            "pypy",
-            "pypy3",
-            "python3.8",
-            "python3.9",
-            "python3.10",
-            "python3.11",
-            "python3.12",
-            "python3.13",
-        ],
+        names: PYTHON_NAMES,
         valued: &["-W", "-X", "--check-hash-based-pycs"],
         options: &[("-c", Role::Code(Language::Python)), ("-m", Role::Ignore)],
         lead: &[Role::Read],

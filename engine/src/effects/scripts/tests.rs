@@ -414,13 +414,7 @@ fn python_and_node_scripts_run_by_path_are_judged_by_their_code() {
 }
 
 fn args(words: &[&str]) -> Vec<Arg> {
-    words
-        .iter()
-        .map(|w| Arg {
-            text: w.to_string(),
-            dynamic: false,
-        })
-        .collect()
+    Arg::literal_words(words)
 }
 
 #[test]
