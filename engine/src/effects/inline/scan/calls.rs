@@ -16,6 +16,8 @@
 
 use std::collections::HashMap;
 
+mod awk;
+
 use super::super::resolve::mode_text;
 use super::files::{self, Access};
 use super::lex::{Part, Tok};
@@ -201,7 +203,9 @@ pub(super) fn read(lang: Language, toks: &[Tok], cx: &mut Collect<'_>) {
                 i = end;
                 continue;
             }
-            Tok::Op(op @ ("|" | "|&")) if lang == Language::Awk => r.awk_pipe(i, op, cx),
+            Tok::Op(op @ ("|" | "|&" | ">" | ">>" | "<")) if lang == Language::Awk => {
+                r.awk_operator(i, op, cx)
+            }
             _ => {}
         }
         i += 1;
@@ -600,70 +604,6 @@ impl Reader<'_> {
             Some(_) => {}
             None => cx.unknown(name, "a mode"),
         }
-    }
-
-    /// awk's `print … | "cmd"` and `"cmd" | getline`: the command the pipe at token `i`
-    /// runs.
-    fn awk_pipe(&self, i: usize, op: &str, cx: &mut Collect<'_>) {
-        let toks = self.toks;
-        if matches!(toks.get(i + 1), Some(Tok::Name(n)) if n == "getline") {
-            // The command is the expression before the pipe.
-            let start = toks[..i]
-                .iter()
-                .rposition(|t| match t {
-                    Tok::Op(o) => matches!(
-                        *o,
-                        "(" | ";" | "{" | "}" | "=" | "&&" | "||" | "!" | "," | "?" | ":"
-                    ),
-                    Tok::Newline => true,
-                    Tok::Name(n) => matches!(n.as_str(), "while" | "if" | "for" | "return"),
-                    _ => false,
-                })
-                .map_or(0, |k| k + 1);
-            let who = format!("{op} getline");
-            match self.value(&toks[start..i]) {
-                Some(Val::One(s)) => cx.shell(&who, s),
-                _ => cx.unknown(&who, "a command"),
-            }
-            return;
-        }
-        // `print … | cmd` (awk has no other `|`).
-        let end = toks[i + 1..]
-            .iter()
-            .position(|t| matches!(t, Tok::Op(";" | "}") | Tok::Newline))
-            .map_or(toks.len(), |k| i + 1 + k);
-        let who = format!("print {op}");
-        let Some(Val::One(line)) = self.value(&toks[i + 1..end]) else {
-            cx.unknown(&who, "a command");
-            return;
-        };
-        // Printed into a shell (`print "rm -rf ~" | "sh"`): what is printed runs.
-        let mut words = line.split_whitespace();
-        let shell = words.next().is_some_and(|w| {
-            matches!(
-                w.rsplit('/').next(),
-                Some("sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash")
-            )
-        }) && words.all(|w| matches!(w, "-s" | "-" | "-e" | "-x"));
-        if shell {
-            let start = toks[..i]
-                .iter()
-                .rposition(|t| matches!(t, Tok::Op(";" | "{" | "}") | Tok::Newline))
-                .map_or(0, |k| k + 1);
-            let who = format!("print {op} \"{line}\"");
-            let printed = match toks.get(start..i) {
-                Some([Tok::Name(p), rest @ ..]) if p == "print" && !rest.is_empty() => {
-                    self.value(rest)
-                }
-                _ => None,
-            };
-            match printed {
-                Some(Val::One(text)) => cx.shell(&who, text),
-                _ => cx.unknown(&who, "a command"),
-            }
-            return;
-        }
-        cx.shell(&who, line);
     }
 
     /// The constant value of an argument's tokens, if it is one.

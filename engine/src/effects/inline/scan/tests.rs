@@ -372,3 +372,39 @@ fn awk_system_and_pipes() {
     assert!(runs(Awk, "$3 > 10 && /a|b/ { n++ } END { print n / 2 }").is_empty());
     assert!(runs(Awk, "{ a = a || b; print a }  # system(\"x\")").is_empty());
 }
+
+/// POSIX awk, "Output Statements" and `getline`: `print … > FILE`, `>> FILE` write and append
+/// to FILE, `getline [VAR] < FILE` reads it; `>` elsewhere compares, and a file named by the
+/// data (`print > $1 ".txt"`) is left out.
+#[test]
+fn awk_redirections_open_files() {
+    assert_eq!(
+        runs(Awk, r#"{print > ENVIRON["HOME"]"/.bashrc"}"#),
+        [
+            r#"Write { path: PathRef { text: "~/.bashrc", dynamic: false, cwd: None }, append: false, content: None }"#
+        ]
+    );
+    assert_eq!(
+        runs(Awk, r#"BEGIN { printf "%s\n", "x" >> "/etc/profile" }"#),
+        [
+            r#"Write { path: PathRef { text: "/etc/profile", dynamic: false, cwd: None }, append: true, content: None }"#
+        ]
+    );
+    assert_eq!(
+        runs(
+            Awk,
+            r#"BEGIN{while((getline l < (ENVIRON["HOME"]"/.ssh/id_rsa"))>0) print l}"#
+        ),
+        [r#"Read(PathRef { text: "~/.ssh/id_rsa", dynamic: false, cwd: None })"#]
+    );
+    assert_eq!(
+        runs(Awk, r#"BEGIN { getline < "/etc/shadow"; print }"#),
+        [r#"Read(PathRef { text: "/etc/shadow", dynamic: false, cwd: None })"#]
+    );
+    // Comparisons, parenthesised prints and files named by the data open nothing.
+    assert!(runs(Awk, "$3 > 100 { print $1 }").is_empty());
+    assert!(runs(Awk, "{ if ($2 > 5) n++ }").is_empty());
+    assert!(runs(Awk, "{ print ($1 > $2) }").is_empty());
+    assert!(runs(Awk, r#"{ print > $1 ".txt" }"#).is_empty());
+    assert!(runs(Awk, "NR > 1 && $2 < 10 { n++ } END { print n }").is_empty());
+}
