@@ -268,6 +268,10 @@ const ENGINE_SOCKETS: &[&str] = &[
 /// `machinectl shell [root@]MACHINE` (systemd): a root shell in a machine or on the host
 /// (`.host`).
 pub(super) fn machine_grants(c: &SimpleCommand, out: &mut Out) {
+    // Every command of a call comes here: the words are gathered only for these programs.
+    if !matches!(c.basename(), "lxc" | "incus" | "machinectl") {
+        return;
+    }
     let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
     match c.basename() {
         "lxc" | "incus" => {
