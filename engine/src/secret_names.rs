@@ -146,10 +146,11 @@ const SECRET_PAIRS: &[(&str, &str)] = &[
 
 /// Last word parts that say the variable describes a secret rather than holds it
 /// (`POSTGRES_PASSWORD_FILE` names a file, `AWS_ACCESS_KEY_ID` the key's public half,
-/// `TOKEN_URL` where a token is obtained).
+/// `TOKEN_URL` where a token is obtained), or counts or bounds something named like one
+/// (`TOKEN_COUNT`, `TOKEN_LIMIT`, `PASSWORD_MIN_LENGTH` of a language model or a form).
 const DESCRIBES: &[&str] = &[
-    "DIR", "ENDPOINT", "EXPIRY", "FILE", "HOST", "ID", "LENGTH", "NAME", "PATH", "TTL", "TYPE",
-    "URI", "URL",
+    "BUDGET", "COUNT", "DIR", "ENDPOINT", "EXPIRY", "FILE", "HOST", "ID", "LEN", "LENGTH", "LIMIT",
+    "MAX", "MIN", "NAME", "PATH", "SIZE", "TIMEOUT", "TTL", "TYPE", "URI", "URL", "USAGE",
 ];
 
 /// Whether an environment variable's name says it holds a secret, by its word parts (split at
@@ -232,6 +233,10 @@ mod tests {
             "SECRET_NAME",
             "OAUTH_TOKEN_URL",
             "MAX_TOKENS",
+            "TOKEN_COUNT",
+            "PROMPT_TOKEN_LIMIT",
+            "TOKEN_BUDGET",
+            "PASSWORD_MIN_LENGTH",
             "",
         ] {
             assert!(!secret_variable(n), "{n}");

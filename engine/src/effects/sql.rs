@@ -18,8 +18,8 @@
 //! unparsed ([`Statement::unparsed`]): the call is unsure, so rules ask.
 
 use sqlparser::ast::{
-    AlterTableOperation, CopySource, Expr, Query, SelectItem, SetExpr, Statement as Ast,
-    TableFactor, TableWithJoins,
+    AlterTableOperation, CopySource, Expr, ObjectType, Query, SelectItem, SetExpr,
+    Statement as Ast, TableFactor, TableWithJoins,
 };
 use sqlparser::dialect::{Dialect, GenericDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
@@ -85,6 +85,9 @@ pub(crate) struct Statement {
     pub(crate) credentials: bool,
     /// The parser could not read it (the verb's reading above is all there is).
     pub(crate) parsed: bool,
+    /// The database the statement names as its object (`DROP DATABASE app_test`), when it
+    /// names exactly one: the statement works on it, whatever the connection's database.
+    pub(crate) database: Option<String>,
     /// The statement as written.
     pub(crate) text: String,
 }
@@ -199,6 +202,7 @@ pub(crate) fn statements(s: &str, strict: bool) -> Option<Vec<Statement>> {
             destructive,
             credentials: false,
             parsed: false,
+            database: None,
             text: text.to_string(),
         };
         st.refine(&toks);
@@ -362,6 +366,27 @@ fn expr_credentials(e: &Expr, from: &[String]) -> bool {
     names_credential_column(&text) || (row_function && from.iter().any(|t| credential_table(t)))
 }
 
+/// The database a statement names as its object: `DROP DATABASE name` or
+/// `CREATE DATABASE name` (one name, unqualified, quotes removed).
+fn named_database(st: &Ast) -> Option<String> {
+    let name = match st {
+        Ast::Drop {
+            object_type: ObjectType::Database,
+            names,
+            ..
+        } => match names.as_slice() {
+            [n] => n,
+            _ => return None,
+        },
+        Ast::CreateDatabase { db_name, .. } => db_name,
+        _ => return None,
+    };
+    match name.0.as_slice() {
+        [part] => part.as_ident().map(|i| i.value.clone()),
+        _ => None,
+    }
+}
+
 /// Whether a parsed statement destroys data.
 fn ast_destroys(st: &Ast) -> bool {
     match st {
@@ -469,6 +494,10 @@ impl Statement {
             self.parsed = true;
             self.destructive = parsed.iter().any(ast_destroys);
             self.credentials = parsed.iter().any(ast_credentials);
+            self.database = match parsed.as_slice() {
+                [st] => named_database(st),
+                _ => None,
+            };
             return;
         }
         // Unparsed: a credential column or table named in a reading statement.

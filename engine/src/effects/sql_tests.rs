@@ -97,3 +97,17 @@ fn an_unparsed_statement_that_may_change_data_is_named() {
     let st = statements("SELECT FROM WHERE", false).unwrap_or_default();
     assert!(st.iter().all(|s| s.unparsed("psql").is_none()));
 }
+
+#[test]
+fn the_database_a_statement_names() {
+    let db = |s: &str| statements(s, false).unwrap_or_default()[0].database.clone();
+    assert_eq!(db("DROP DATABASE app_test").as_deref(), Some("app_test"));
+    assert_eq!(
+        db("drop database if exists `shop_dev`").as_deref(),
+        Some("shop_dev")
+    );
+    assert_eq!(db("CREATE DATABASE app_test").as_deref(), Some("app_test"));
+    assert_eq!(db("DROP DATABASE a, b"), None);
+    assert_eq!(db("DROP TABLE app_test"), None);
+    assert_eq!(db("DROP SCHEMA app_test CASCADE"), None);
+}

@@ -275,6 +275,13 @@ fn dev_name(name: &str) -> bool {
 /// database: its local server is enough. A connection known only at run time
 /// (`$DATABASE_URL`) is not local.
 pub(crate) fn local_dev(c: &SimpleCommand) -> bool {
+    local_dev_of(c, None)
+}
+
+/// [`local_dev`] for a statement that names its own database (`DROP DATABASE app_test`,
+/// `statement_database`): the statement works on that database whatever the connection's
+/// is, so only the server must be local and that name a development or test one.
+pub(crate) fn local_dev_of(c: &SimpleCommand, statement_database: Option<&str>) -> bool {
     if c.dynamic_program {
         return false;
     }
@@ -293,7 +300,7 @@ pub(crate) fn local_dev(c: &SimpleCommand) -> bool {
         return false;
     };
     let mut hosts: Vec<Arg> = Vec::new();
-    let mut named = false;
+    let mut named = None;
     let mut operands: Vec<&Arg> = Vec::new();
     let mut i = 0;
     while let Some(a) = c.args.get(i) {
@@ -323,10 +330,7 @@ pub(crate) fn local_dev(c: &SimpleCommand) -> bool {
         if HOST_OPTIONS.contains(&name) {
             hosts.push(v);
         } else if NAME_OPTIONS.contains(&name) && !redis {
-            if v.dynamic || !dev_name(&v.text) {
-                return false;
-            }
-            named = true;
+            named = Some(!v.dynamic && dev_name(&v.text));
         } else if name == "-u" && redis && (v.dynamic || url_local(&v.text) != Some(true)) {
             // `redis-cli -u redis://host:6379/0`.
             return false;
@@ -338,16 +342,26 @@ pub(crate) fn local_dev(c: &SimpleCommand) -> bool {
     if redis {
         return true;
     }
+    // A URL operand names the server too.
+    let url = operands.first().filter(|o| o.text.contains("://"));
+    if let Some(o) = url
+        && (o.dynamic || url_local(&o.text) != Some(true) || !hosts.is_empty())
+    {
+        return false;
+    }
+    if let Some(db) = statement_database.filter(|_| !sqlite) {
+        // A connection named only at run time (`psql $DATABASE_URL`) may be another server.
+        return !operands.first().is_some_and(|o| o.dynamic) && dev_name(db);
+    }
     // The database: `-d NAME`, else the first operand (a SQLite file, or psql's, mysql's,
     // dropdb's name) or a connection URL.
-    match operands.first() {
-        _ if named && !sqlite => true,
-        Some(o) if o.dynamic => false,
-        Some(o) if o.text.contains("://") => {
-            url_local(&o.text) == Some(true) && url_dev(&o.text) && hosts.is_empty()
-        }
-        Some(o) => dev_name(&o.text),
-        None => false,
+    match (named, operands.first()) {
+        (Some(false), _) => false,
+        (Some(true), _) if !sqlite => true,
+        (_, Some(o)) if o.dynamic => false,
+        (_, Some(o)) if o.text.contains("://") => url_dev(&o.text),
+        (_, Some(o)) => dev_name(&o.text),
+        (_, None) => false,
     }
 }
 
@@ -436,6 +450,48 @@ mod tests {
         ] {
             assert!(local(line), "{line}");
         }
+    }
+
+    /// `local_dev_of` with the database the SQL names (`DROP DATABASE app_test`).
+    fn local_named(line: &str, db: &str) -> bool {
+        let a = BrushAnalyzer.analyze(line, None);
+        a.commands
+            .first()
+            .is_some_and(|c| local_dev_of(c, Some(db)))
+    }
+
+    #[test]
+    fn a_statement_names_its_own_database() {
+        // MySQL's `DROP DATABASE` is run from a connection to no database or another one.
+        let drop = "mysql -h 127.0.0.1 -u root -e 'DROP DATABASE app_test'";
+        assert!(local_named(drop, "app_test"));
+        assert!(local_named(
+            "mysql -u root prod -e 'DROP DATABASE x'",
+            "shop_dev"
+        ));
+        assert!(local_named(
+            "psql -d postgres -c 'DROP DATABASE app_test'",
+            "app_test"
+        ));
+        // The statement's database decides, and the server must still be local.
+        assert!(!local_named(
+            "mysql -h 127.0.0.1 -e 'DROP DATABASE app'",
+            "app"
+        ));
+        assert!(!local_named(
+            "mysql -h db.prod -e 'DROP DATABASE app_test'",
+            "app_test"
+        ));
+        assert!(!local_named(
+            "psql postgres://u@db.example.com/postgres -c 'DROP DATABASE app_test'",
+            "app_test"
+        ));
+        assert!(!local_named(
+            "psql $DATABASE_URL -c 'DROP DATABASE app_test'",
+            "app_test"
+        ));
+        // Without the statement's name, a client connected to no database is not local dev.
+        assert!(!local(drop));
     }
 
     #[test]

@@ -381,8 +381,9 @@ impl Scripts<'_> {
     fn sql_text(&mut self, text: &str, label: &str, keep_unsure: bool) {
         let who = self.c.basename().to_string();
         let text = crate::effects::programs::database::without_meta(text);
-        let local = crate::effects::programs::database::local_dev(self.c);
         for st in super::sql::statements(&text, false).unwrap_or_default() {
+            let local =
+                crate::effects::programs::database::local_dev_of(self.c, st.database.as_deref());
             if keep_unsure && let Some(why) = st.unparsed(&who) {
                 self.unsure(why, Some(label));
             }

@@ -13,7 +13,7 @@ use super::request::{send_host, send_url};
 use super::send::{connect, http_items, send, socat};
 use super::signals::{service, signal};
 use crate::effects::model::What;
-use crate::effects::programs::database::{Sql, client, local_dev, without_meta};
+use crate::effects::programs::database::{Sql, client, local_dev_of, without_meta};
 use crate::effects::programs::infra::destroys;
 use crate::effects::programs::{Action, Role, Switch, parse};
 use crate::effects::sql;
@@ -200,7 +200,6 @@ fn database(c: &SimpleCommand, out: &mut Out) {
         return;
     };
     let who = c.basename().to_string();
-    let local = local_dev(c);
     for s in row.sql(c) {
         match s {
             Sql::File(f) => read(&f, c, out),
@@ -228,6 +227,7 @@ fn database(c: &SimpleCommand, out: &mut Out) {
                     if let Some(why) = st.unparsed(&who) {
                         out.push(What::Unsure(why));
                     }
+                    let local = local_dev_of(c, st.database.as_deref());
                     out.push(What::Run(st.run(c.cwd.as_deref(), local)));
                 }
             }
