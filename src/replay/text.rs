@@ -203,20 +203,6 @@ pub(super) fn render(
             writeln!(w, "  {n:>6}  {r}")?;
         }
     }
-    let never = &report.never_fired;
-    writeln!(
-        w,
-        "{} {}",
-        style.bold("rules that never fired:"),
-        if never.is_empty() {
-            "none".to_string()
-        } else {
-            never.len().to_string()
-        }
-    )?;
-    for n in never {
-        writeln!(w, "  {} ({})", n.rule, n.source)?;
-    }
     let n = report.decisions.len();
     let title = if report.selected.is_some() {
         format!("selected events ({n}):")
@@ -268,6 +254,21 @@ pub(super) fn render(
                 r.file, r.line, r.run.rule, r.run.command
             )?;
         }
+    }
+    // After the decisions: what they show matters first.
+    let never = &report.never_fired;
+    writeln!(
+        w,
+        "{} {}",
+        style.bold("rules that never fired:"),
+        if never.is_empty() {
+            "none".to_string()
+        } else {
+            never.len().to_string()
+        }
+    )?;
+    for n in never {
+        writeln!(w, "  {} ({})", n.rule, n.source)?;
     }
     if let Some(diff) = &report.diff {
         let n = diff.events.len();

@@ -150,12 +150,12 @@ interruptions: 2 of 3 pre-tool events = 666.7 per 1,000 (0 asks, 2 denies); 0 di
 rule hits:
        1  push-deny
        1  token-deny
-rules that never fired: none
 decisions other than allow (2):
   state/seamguard/audit.jsonl:4  pre-tool Bash  deny  [push-deny]  git push origin main
       No pushes: git push origin main [push-deny]
   state/seamguard/audit.jsonl:6  pre-tool Bash  deny  [token-deny]  echo ghp_000000000000000000000000000000000000 | gh auth login --with-token
       No tokens on the command line [token-deny]
+rules that never fired: none
 changed against the recorded decisions (2 event(s)):
   recorded verdicts: ask 1, none 2
   state/seamguard/audit.jsonl:4  pre-tool Bash  git push origin main

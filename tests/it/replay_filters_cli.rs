@@ -112,7 +112,6 @@ rule hits:
        2  push-deny
        1  env-deny
        1  install-ask
-rules that never fired: none
 decisions other than allow (4):
   session.jsonl:1  pre-tool Bash  deny  [push-deny]  git push origin main
       No pushes: git push origin main [push-deny]
@@ -124,6 +123,7 @@ decisions other than allow (4):
       effects: reads /w/.env (Read, argument `/file_path`)
   session.jsonl:6  pre-tool Bash  deny  [push-deny]  git push --force origin main
       No pushes: git push --force origin main [push-deny]
+rules that never fired: none
 changed against the baseline (3 event(s)):
   baseline verdicts: ask 2, deny 1, none 3
   session.jsonl:1  pre-tool Bash  git push origin main
@@ -157,12 +157,12 @@ verdicts: deny 2
 interruptions: 4 of 6 pre-tool events = 666.7 per 1,000 (1 ask, 3 denies); 1 distinct concern = 166.7 per 1,000
 rule hits:
        2  push-deny
-rules that never fired: none
 selected events (2):
   session.jsonl:1  pre-tool Bash  deny  [push-deny]  git push origin main
       No pushes: git push origin main [push-deny]
   session.jsonl:6  pre-tool Bash  deny  [push-deny]  git push --force origin main
       No pushes: git push --force origin main [push-deny]
+rules that never fired: none
 changed against the baseline (2 event(s)):
   baseline verdicts: ask 2
   session.jsonl:1  pre-tool Bash  git push origin main
@@ -202,13 +202,13 @@ verdicts: ask 1, none 2
 interruptions: 4 of 6 pre-tool events = 666.7 per 1,000 (1 ask, 3 denies); 1 distinct concern = 166.7 per 1,000
 rule hits:
        1  install-ask
-rules that never fired: none
 selected events (3):
   session.jsonl:2  pre-tool Bash  none  []  ls -la
   session.jsonl:3  pre-tool Bash  ask  [install-ask]  npm install left-pad
       Installs need approval: npm install left-pad [install-ask]
       effects: installs left-pad with npm (Bash: `npm install left-pad`)
   session.jsonl:5  pre-tool Bash  none  []  rm -rf build
+rules that never fired: none
 "
     );
 }
