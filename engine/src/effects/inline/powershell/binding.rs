@@ -97,7 +97,7 @@ pub(super) fn listing_in(n: Node<'_>, code: &str) -> Option<String> {
         read_command(*k, code, &Vars::new()).is_some_and(|c| {
             let name = c.name.text.to_ascii_lowercase();
             let projects = c.elements.iter().any(|e| {
-                matches!(e, Element::Param(p, _)
+                matches!(e, Element::Param(p, ..)
                     if ["property", "expandproperty", "excludeproperty"]
                         .iter()
                         .any(|x| x.starts_with(&p.to_ascii_lowercase())))
@@ -342,7 +342,7 @@ pub(super) fn bind(c: &Command<'_>, t: &'static Cmdlet) -> Bound {
     let mut i = 0;
     while let Some(e) = c.elements.get(i) {
         match e {
-            Element::Param(name, colon) => {
+            Element::Param(name, colon, _) => {
                 let role = param(t, name).map(|p| p.role);
                 match role {
                     Some(P::Switch(sw)) => {

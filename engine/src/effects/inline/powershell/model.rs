@@ -25,8 +25,9 @@ pub(super) struct Command<'t> {
 
 /// One element of a command.
 pub(super) enum Element<'t> {
-    /// `-Name` (with `:` when its value follows it directly).
-    Param(String, bool),
+    /// `-Name` (with `:` when its value follows it directly), and the token as written
+    /// (`--from`), which a native program receives unchanged.
+    Param(String, bool, String),
     /// A value: its nodes and its values.
     Value(Vec<Node<'t>>, Vec<Arg>),
     /// A redirection: `>`, `>>`, `2>`, … and its file.
@@ -89,6 +90,7 @@ pub(super) fn read_command<'t>(n: Node<'t>, code: &str, vars: &Vars) -> Option<C
                     elements.push(Element::Param(
                         name.trim_end_matches(':').to_string(),
                         colon,
+                        t.trim_end_matches(':').to_string(),
                     ));
                 }
                 "redirection" => {

@@ -529,7 +529,8 @@ fn native(c: &Command<'_>, input: Option<&Flow>, shown: &str, cx: &mut Collect<'
     let mut words = vec![program_word(&c.name)];
     for e in &c.elements {
         match e {
-            Element::Param(n, _) => words.push(lit(&format!("-{n}"))),
+            // A native program gets the token as written (`--from`, not `-from`).
+            Element::Param(_, _, raw) => words.push(lit(raw)),
             Element::Value(_, vals) => words.extend(vals.iter().cloned()),
             Element::Redirect(..) => {}
         }
