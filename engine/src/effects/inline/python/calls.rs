@@ -12,6 +12,7 @@ use crate::effects::inline::collect::Collect;
 use crate::effects::inline::resolve::{Res, mode_text};
 use crate::effects::inline::sources::Reader;
 use crate::effects::model::What;
+use crate::shell::Arg;
 
 impl<'t> Py<'t, '_> {
     /// The path an argument names, or `None` after recording that it is only known at run
@@ -128,6 +129,37 @@ impl<'t> Py<'t, '_> {
                         recursive: false,
                     });
                 }
+            }
+            // A signal to a process: `os.kill(pid, signal.SIGKILL)`, a process group, a thread.
+            // A PID known only at run time is a computed target, which a lookup of processes
+            // by name in the same line names (`pgrep seamguard` run by `subprocess`).
+            "os.kill" | "os.killpg" | "signal.pthread_kill" => {
+                let target = match self.arg(n, 0, "pid") {
+                    Some(a) if self.t(a).replace(' ', "").parse::<i64>().is_ok() => Arg {
+                        text: self.t(a).replace(' ', ""),
+                        dynamic: false,
+                    },
+                    Some(a) => match self.res(a, 0) {
+                        Some(r) => Arg {
+                            text: r.text,
+                            dynamic: false,
+                        },
+                        None => Arg {
+                            text: self.t(a).to_string(),
+                            dynamic: true,
+                        },
+                    },
+                    None => return,
+                };
+                let signal = self.arg(n, 1, "sig").map(|s| {
+                    let t = self.t(s);
+                    t.rsplit('.').next().unwrap_or(t).to_string()
+                });
+                cx.push(What::Signal {
+                    targets: vec![target],
+                    signal,
+                    by_pattern: false,
+                });
             }
             "os.chown" | "os.lchown" | "shutil.chown" => {
                 if let Some(p) = self.path_arg(n, 0, "path", &q, cx) {
