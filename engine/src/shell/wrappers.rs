@@ -841,9 +841,16 @@ impl LineAnalysis {
                     .get(start..end)
                     .unwrap_or(&[])
                     .iter()
+                    // find replaces `{}` wherever it occurs in an argument (`f=@{}`,
+                    // `sh -c 'cat {}'`), not only a whole `{}`.
                     .map(|x| {
-                        if x.text.contains("{}") {
+                        if x.text == "{}" {
                             found.clone()
+                        } else if x.text.contains("{}") {
+                            Arg {
+                                text: x.text.replace("{}", &found.text),
+                                dynamic: x.dynamic || found.dynamic,
+                            }
                         } else {
                             x.clone()
                         }
