@@ -35,6 +35,7 @@ mod privilege;
 mod row;
 mod runtimes;
 pub(crate) mod search;
+pub(crate) mod sed;
 mod system;
 mod text;
 

@@ -130,6 +130,31 @@ impl Parsed {
         self.values.push((role, v));
     }
 
+    /// Keep the shell lines a stream editor's script runs (GNU sed `e COMMAND`, `s///e`,
+    /// [`super::sed::executed`]): a line only known at run time (the pattern space) is kept
+    /// as a command read from a variable no line sets, so it is judged as such.
+    fn sed_commands(&mut self) {
+        let scripts: Vec<&Arg> = self
+            .values_of(Role::EditScript)
+            .chain(self.operands_of(Role::EditScript))
+            .collect();
+        if scripts.iter().any(|a| a.dynamic) {
+            return;
+        }
+        let texts: Vec<&str> = scripts.iter().map(|a| a.text.as_str()).collect();
+        for x in super::sed::executed(&texts) {
+            let (text, dynamic) = match x {
+                super::sed::Executed::Command(t) | super::sed::Executed::PatternSpace(Some(t)) => {
+                    (t, false)
+                }
+                super::sed::Executed::PatternSpace(None) => {
+                    ("\"$SED_PATTERN_SPACE\"".to_string(), true)
+                }
+            };
+            self.scripts.push(("e".to_string(), Arg { text, dynamic }));
+        }
+    }
+
     /// Keep the shell line of a [`Role::Escape`] command ([`escape_command`]); a command only
     /// known at run time (`-c "$CMD"`) is kept as it is, so it is judged as such.
     fn escape(&mut self, option: &str, v: &Arg) {
@@ -335,6 +360,7 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
     for a in &escapes {
         out.escape("", a);
     }
+    out.sed_commands();
     if row.scripts_need.is_some_and(|s| !out.has(s)) {
         out.scripts.clear();
     }

@@ -4,8 +4,8 @@
 use super::git::git_files;
 use super::out::{Out, delete, load, path, read, script, write};
 use super::request::send_remote;
-use super::sed::{NewText, new_text};
 use crate::effects::model::{BodySource, What};
+use crate::effects::programs::sed::{NewText, new_text};
 use crate::effects::programs::{Fallback, Parsed, Role, Switch, is_remote};
 use crate::shell::{Arg, SimpleCommand};
 

@@ -26,7 +26,6 @@ mod privilege;
 mod redirects;
 mod request;
 mod search;
-mod sed;
 mod send;
 mod serve;
 mod signals;

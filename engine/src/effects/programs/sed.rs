@@ -1,11 +1,14 @@
-//! The text a `sed` script writes into the files it edits in place (`sed -i`).
+//! What a `sed` script writes into the files it edits in place (`sed -i`), and the shell
+//! commands it runs (GNU sed's `e`).
 //!
 //! In: the script texts of one `sed` command (its `-e` values or its first operand, joined by
 //! line breaks as sed joins them). Out: the new text its `i`, `a` and `c` commands insert,
 //! append or put in place, and the replacements of its `s` commands ([`NewText`]); `None`
 //! when the script uses a command whose output is not visible here (`r`/`R` read another
-//! file, `e` runs a command, `w`/`W` write one, `y` changes letters) or does not parse. Read
-//! from the GNU sed manual ("sed scripts", "Commands requiring a newline").
+//! file, `e` runs a command, `w`/`W` write one, `y` changes letters) or does not parse. And
+//! the command lines its `e COMMAND` commands and `s///e` substitutions run ([`executed`]).
+//! Read from the GNU sed manual ("sed scripts", "Commands requiring a newline", "The `s`
+//! Command", "Commands for sed gurus").
 
 /// What a sed script writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +83,89 @@ pub(crate) fn new_text(scripts: &[&str]) -> Option<NewText> {
         }
     }
     Some(out)
+}
+
+/// A shell command a sed script runs (GNU sed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Executed {
+    /// `e COMMAND`: the command, run before the line is printed.
+    Command(String),
+    /// `e` alone runs the pattern space; `s/RE/REPL/e` runs the line the substitution made.
+    /// The text when the replacement is all of it (a pattern that spans the line, no `&` or
+    /// `\N`), else `None`: the line only exists at run time.
+    PatternSpace(Option<String>),
+}
+
+/// The shell commands `scripts` run: their `e` commands and `s` commands with the `e` flag,
+/// up to the first command that does not parse (what follows it is not read).
+pub(crate) fn executed(scripts: &[&str]) -> Vec<Executed> {
+    let script = scripts.join("\n");
+    if !script.contains('e') {
+        return Vec::new();
+    }
+    let mut p = Reader {
+        s: script.chars().collect(),
+        i: 0,
+    };
+    let mut out = Vec::new();
+    loop {
+        p.skip(|c| c.is_whitespace() || c == ';');
+        let Some(c) = p.peek() else { break };
+        if c == '#' {
+            p.until_newline();
+            continue;
+        }
+        if p.address().is_none() {
+            break;
+        }
+        p.skip(|c| c == ' ' || c == '\t');
+        if p.peek() == Some('!') {
+            p.i += 1;
+            p.skip(|c| c == ' ' || c == '\t');
+        }
+        let Some(cmd) = p.next() else { break };
+        match cmd {
+            'e' => {
+                let line = p.line_text();
+                out.push(match line.trim() {
+                    "" => Executed::PatternSpace(None),
+                    t => Executed::Command(t.to_string()),
+                });
+            }
+            'a' | 'i' | 'c' | 'r' | 'R' | 'w' | 'W' | ':' => {
+                p.line_text();
+            }
+            'q' | 'Q' | 'b' | 't' | 'T' | 'l' | 'L' => {
+                while p.peek().is_some_and(|c| !matches!(c, '\n' | ';' | '}')) {
+                    p.i += 1;
+                }
+            }
+            's' | 'y' => {
+                let Some(delim) = p.next().filter(|d| *d != '\n' && *d != '\\') else {
+                    break;
+                };
+                let (Some(pattern), Some(replacement)) = (p.part(delim), p.part(delim)) else {
+                    break;
+                };
+                let flags = if cmd == 's' {
+                    p.flags().unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                if flags.contains('e') {
+                    // The line run is the replacement alone only when the pattern spans
+                    // the line and the replacement keeps nothing of it.
+                    let (text, refers) = unescape_replacement(&replacement);
+                    out.push(Executed::PatternSpace(
+                        (!refers && spans_line(&pattern)).then_some(text),
+                    ));
+                }
+            }
+            c if c.is_ascii_alphabetic() || matches!(c, '{' | '}' | '=') => {}
+            _ => break,
+        }
+    }
+    out
 }
 
 /// A cursor over a script.
@@ -284,6 +370,33 @@ mod tests {
     fn deletes_and_prints_write_nothing_new() {
         assert_eq!(text("/fsmonitor/d"), Some((String::new(), true)));
         assert_eq!(text("1,3d;$p"), Some((String::new(), true)));
+    }
+
+    #[test]
+    fn commands_a_script_runs() {
+        use Executed::{Command, PatternSpace};
+        assert_eq!(executed(&["1e rm -rf ~"]), [Command("rm -rf ~".into())]);
+        assert_eq!(
+            executed(&["/x/!e date", "$a done"]),
+            [Command("date".into())]
+        );
+        assert_eq!(executed(&["1~2e"]), [PatternSpace(None)]);
+        assert_eq!(executed(&["s/.*/id/e"]), [PatternSpace(Some("id".into()))]);
+        // The line keeps text of the input: only known at run time.
+        assert_eq!(executed(&["s/^/echo /e"]), [PatternSpace(None)]);
+        assert_eq!(executed(&["s/^\\(.*\\)$/sh \\1/e"]), [PatternSpace(None)]);
+        // `e` inside patterns, replacements, labels and other commands' text runs nothing.
+        for s in [
+            "s/e/E/g",
+            "/exec/d",
+            "1i echo e",
+            "y/e/E/",
+            ":e\nb e",
+            "$p;1,5p",
+            "s/a/b/w /tmp/e",
+        ] {
+            assert_eq!(executed(&[s]), [], "{s}");
+        }
     }
 
     #[test]
