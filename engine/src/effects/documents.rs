@@ -46,14 +46,17 @@ pub(crate) fn text_of(before: &[Effect], path: &str, c: &SimpleCommand, env: &Sh
 /// Judge again, with the documents they name read, the cloud commands whose operation a
 /// document given by file decides.
 pub(crate) fn cloud_documents(fx: &mut Effects, env: &ShellEnv) {
+    // Only the commands that name a document and are not judged already.
+    let judged = fx
+        .list
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.what {
+            What::Run(c) if names_files(c) && destroys(c).is_none() => Some((i, c, e)),
+            _ => None,
+        });
     let mut found = Vec::new();
-    for (i, e) in fx.list.iter().enumerate() {
-        let What::Run(c) = &e.what else {
-            continue;
-        };
-        if !names_files(c) || destroys(c).is_some() {
-            continue;
-        }
+    for (i, c, e) in judged {
         let before = fx.list.get(..i).unwrap_or_default();
         let read = |path: &str| match text_of(before, path, c, env) {
             Disk::Text(t) => Ok(t),
