@@ -60,17 +60,16 @@ pub(crate) fn prints_container_environment(c: &SimpleCommand) -> bool {
             .any(|a| a.text == "--list" || a.text == "--list=true")
 }
 
-/// The secret-named variables `c` stores into git's configuration: those the value of `git
-/// config KEY VALUE` expands.
+/// The secret-named variables `c` stores into git's configuration: those the key or the value
+/// of `git config KEY VALUE` expands (`url."https://$GH_TOKEN@github.com/".insteadOf`).
 fn secrets_configured(c: &SimpleCommand) -> Vec<String> {
-    let Some((_, value)) = super::shell::config_set(c) else {
+    let Some((key, value)) = super::shell::config_set(c) else {
         return Vec::new();
     };
-    if !value.dynamic {
-        return Vec::new();
-    }
-    super::shell::variables(&value.text)
-        .into_iter()
+    [key, value]
+        .iter()
+        .filter(|a| a.dynamic)
+        .flat_map(|a| super::shell::variables(&a.text))
         .filter(|v| crate::audit::secret_variable(v))
         .collect()
 }
@@ -155,6 +154,10 @@ mod tests {
             (
                 "git config remote.origin.url https://x:$GITHUB_TOKEN@github.com/o/r",
                 vec!["GITHUB_TOKEN"],
+            ),
+            (
+                "git config --global url.\"https://$GH_TOKEN@github.com/\".insteadOf https://github.com/",
+                vec!["GH_TOKEN"],
             ),
         ] {
             assert_eq!(secrets_configured(&first(line)), want, "{line}");

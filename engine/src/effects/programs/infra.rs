@@ -285,14 +285,35 @@ pub(crate) static CLIS: &[Cli] = &[
                     "--grant-read",
                     "--grant-write",
                     "--grant-full-control",
+                    "--access-control-policy",
                 ],
                 Given::Public,
             ),
             (
                 "put-object-acl",
-                &["--acl", "--grant-read", "--grant-full-control"],
+                &[
+                    "--acl",
+                    "--grant-read",
+                    "--grant-full-control",
+                    "--access-control-policy",
+                ],
                 Given::Public,
             ),
+            // Resource policies of other services: a repository, a key, a secret, a role
+            // anyone may assume, a function anyone may invoke.
+            ("set-repository-policy", &["--policy-text"], Given::Public),
+            ("put-key-policy", &["--policy"], Given::Public),
+            (
+                "put-resource-policy",
+                &["--resource-policy", "--policy", "--policy-in-json"],
+                Given::Public,
+            ),
+            (
+                "update-assume-role-policy",
+                &["--policy-document"],
+                Given::Public,
+            ),
+            ("add-permission", &["--principal"], Given::Public),
             (
                 "put-public-access-block",
                 &["--public-access-block-configuration"],

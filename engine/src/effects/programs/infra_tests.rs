@@ -362,6 +362,47 @@ fn bucket_policies_read_from_files_are_judged_as_inline_ones() {
     let (got, problems) = destroyed_reading(line, &[]);
     assert_eq!(got, None);
     assert_eq!(problems, vec!["`policy.json` is not there".to_string()]);
+    // Other services' resource policies, and an ACL document naming the AllUsers group.
+    let acl = r#"{"Grants":[{"Grantee":{"Type":"Group","URI":"http://acs.amazonaws.com/groups/global/AllUsers"},"Permission":"READ"}],"Owner":{"ID":"o"}}"#;
+    for (line, file, text) in [
+        (
+            "aws ecr set-repository-policy --repository-name r --policy-text file://p.json",
+            "p.json",
+            doc.as_str(),
+        ),
+        (
+            "aws kms put-key-policy --key-id k --policy-name default --policy file://p.json",
+            "p.json",
+            doc.as_str(),
+        ),
+        (
+            "aws iam update-assume-role-policy --role-name r --policy-document file://p.json",
+            "p.json",
+            doc.as_str(),
+        ),
+        (
+            "aws s3api put-bucket-acl --bucket b --access-control-policy file://acl.json",
+            "acl.json",
+            acl,
+        ),
+    ] {
+        assert!(
+            destroyed_reading(line, &[(file, text)]).0.is_some(),
+            "{line}"
+        );
+    }
+    assert!(
+        destroyed(
+            "aws lambda add-permission --function-name f --statement-id s --principal '*' --action lambda:InvokeFunction"
+        )
+        .is_some()
+    );
+    assert_eq!(
+        destroyed(
+            "aws lambda add-permission --function-name f --statement-id s --principal s3.amazonaws.com --action lambda:InvokeFunction"
+        ),
+        None
+    );
     // Another operation's file is not read.
     let (_, problems) = destroyed_reading("aws s3 cp file://x.json s3://b/x.json", &[]);
     assert!(problems.is_empty());

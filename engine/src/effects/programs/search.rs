@@ -381,6 +381,18 @@ fn spelled(pattern: &str) -> String {
     out
 }
 
+/// Whether a search root is a home itself (`~`, `$HOME`, `/home/dev`, `/root`): a search
+/// that walks its hidden folders reaches every settings folder in it.
+pub(crate) fn home_root(root: &str) -> bool {
+    let t = root.trim_end_matches('/');
+    if matches!(t, "~" | "$HOME" | "${HOME}" | "/root") {
+        return true;
+    }
+    t.strip_prefix("/home/")
+        .or_else(|| t.strip_prefix("/Users/"))
+        .is_some_and(|user| !user.is_empty() && !user.contains('/'))
+}
+
 /// Whether a search root is a hidden folder of a home, or inside one (`~/.config`,
 /// `~/.local/share`, `$HOME/.docker`, `/home/dev/.aws`): the folders where tools keep their
 /// settings and the credentials they log in with, in files of any name (`hosts.yml`,

@@ -7,11 +7,12 @@
 //! narrowed to kinds of files (`--include='*.py'`, `rg -t py`) or one below a source folder
 //! (`src/`) reads no secret. Below a home's settings folder (`~/.config`, `~/.local/share`,
 //! `~/.docker`), where tools keep credential files of any name, a lower-case credential key
-//! (`grep -r token ~/.config`) is a secret pattern and hidden files need no switch.
+//! (`grep -r token ~/.config`) is a secret pattern and hidden files need no switch; so is it
+//! below a home itself for a search that walks its hidden folders (`grep -r token ~`).
 
 use super::out::{Out, read};
 use crate::effects::programs::search::{
-    DUMPERS, dump_pattern, home_settings_folder, may_hold_secrets, secret_pattern,
+    DUMPERS, dump_pattern, home_root, home_settings_folder, may_hold_secrets, secret_pattern,
 };
 use crate::effects::programs::{Parsed, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
@@ -109,7 +110,8 @@ pub(super) fn secret_reach(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         // A home's settings folder (`~/.config`, `~/.docker`) holds credential files of any
         // name, none of them hidden below it: every walk reaches them.
         let settings = home_settings_folder(&root);
-        if !may_hold_secrets(&root) || !prints_secrets(settings) {
+        let keys = settings || (hidden && home_root(&root));
+        if !may_hold_secrets(&root) || !prints_secrets(keys) {
             continue;
         }
         if hidden || settings {

@@ -603,6 +603,11 @@ fn searches_for_secret_values_read_the_secret_files_below_their_roots() {
             "read /home/dev/.docker/**/.env",
         ),
         ("grep -rE 'pass(word)?' ~/.kube", "read ~/.kube/**/.env"),
+        ("grep -rn token ~", "read ~/**/.env"),
+        (
+            "find ~/.config -type f | xargs grep -i token",
+            "read ~/.config/**/.env",
+        ),
         // A regular expression is judged by what it spells.
         ("grep -rE 'API[_-]?KEY' .", "read ./**/.env"),
         (
@@ -652,6 +657,7 @@ fn ordinary_searches_read_no_secret_file() {
         "grep -rn 'fn main' ~/src",
         "grep -rn token ~/projects/app",
         "rg token ~",
+        "rg --hidden token ~/projects",
         "grep -rl token ~/.config",
         "grep -r 'font' ~/.config",
         "xargs -i{} cat {} < list.txt",
