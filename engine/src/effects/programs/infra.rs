@@ -387,6 +387,7 @@ pub(crate) static CLIS: &[Cli] = &[
             ("create", &["--public-access"], Given::On),
             ("set-permission", &["--public-access"], Given::On),
             ("update", &["--allow-blob-public-access"], Given::On),
+            ("create", &["--allow-blob-public-access"], Given::On),
         ],
         ..CLI
     },

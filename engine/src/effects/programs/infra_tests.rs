@@ -441,6 +441,10 @@ fn everyone_granted_by_gsutil_gcloud_and_az() {
             "az storage account update -n a --allow-blob-public-access true",
             "az|storage account|update",
         ),
+        (
+            "az storage account create -n a -g rg --allow-blob-public-access true",
+            "az|storage account|create",
+        ),
     ] {
         let got =
             destroyed(line).and_then(|d| d.rsplit_once('|').map(|(head, _)| head.to_string()));
