@@ -14,9 +14,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::documents::text_of;
 use super::model::{Effects, Grant, GrantKind, PathRef, What};
 use super::programs::{Action, Role, parse};
-use super::scripts::{Disk, read_script};
+use super::scripts::Disk;
 use crate::shell_env::ShellEnv;
 
 /// Capabilities that reach the host from a container (capabilities(7)): `ALL`, mounting and
@@ -219,25 +220,8 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
             if f.dynamic || f.text == "-" || f.text.contains("://") {
                 continue;
             }
-            let plain = |t: &str| t.strip_prefix("./").unwrap_or(t).to_string();
-            let written = fx.list.get(..i).and_then(|before| {
-                before.iter().rev().find_map(|w| match &w.what {
-                    What::Write {
-                        path,
-                        content: Some(text),
-                        ..
-                    } if !path.dynamic && plain(&path.text) == plain(&f.text) => Some(text.clone()),
-                    _ => None,
-                })
-            });
-            let text = written.or_else(|| {
-                let abs = crate::paths::normalize(&f.text, c.cwd.as_deref(), &env.home)?;
-                match read_script(&abs, &f.text) {
-                    Disk::Text(t) => Some(t),
-                    _ => None,
-                }
-            });
-            let Some(text) = text else {
+            let before = fx.list.get(..i).unwrap_or_default();
+            let Disk::Text(text) = text_of(before, &f.text, c, env) else {
                 continue;
             };
             for (kind, path, detail) in manifest_grants(&text) {

@@ -30,7 +30,9 @@ pub(crate) mod code_runs;
 pub(crate) mod content;
 pub(crate) mod copies;
 pub(crate) mod dispatch;
+mod documents;
 pub(crate) mod executed;
+mod exposed;
 pub(crate) mod files;
 pub(crate) mod grants;
 mod hook_programs;
@@ -205,8 +207,9 @@ pub(crate) fn effects_with(
 /// The effects that follow from the lenses' effects: what the call does through files it
 /// names (reads and writes through a symlink the session created earlier, scripts it runs by
 /// path: [`scripts`]), what written content will do when it runs ([`content`]), what a
-/// write to an agent's settings does to the guard ([`settings`]) and the set-uid bits
-/// permission changes set ([`grants`]).
+/// write to an agent's settings does to the guard ([`settings`]), the set-uid bits
+/// permission changes set ([`grants`]), the documents cloud commands read from files
+/// ([`documents`]) and the environment other programs expose ([`exposed`]).
 fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     crate::memory::through_links(fx, env, memory);
     copies::secret_variables_written(fx);
@@ -217,6 +220,8 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     hook_programs::guard_programs_replaced(payload, fx, env);
     grants::setuid_grants(fx);
     grants::manifest_files(fx, env);
+    documents::cloud_documents(fx, env);
+    exposed::environment_exposed(fx);
 }
 
 /// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).

@@ -594,7 +594,7 @@ pub(super) fn find_found(rest: &[Arg]) -> Arg {
 /// `xargs [-I R] CMD` fed names that each stand for `found`: CMD with R replaced by it, or
 /// with it appended.
 fn xargs_listed(rest: &[Arg], cmd: &[Arg], found: Arg) -> Vec<Arg> {
-    match xargs_replace(rest) {
+    match xargs_replace(rest, cmd) {
         Some(r) if !r.is_empty() => cmd
             .iter()
             .map(|a| {
@@ -609,8 +609,13 @@ fn xargs_listed(rest: &[Arg], cmd: &[Arg], found: Arg) -> Vec<Arg> {
     }
 }
 
-/// The replacement string of `xargs -I R` / `-i` / `--replace[=R]`.
-fn xargs_replace(rest: &[Arg]) -> Option<String> {
+/// The replacement string of `xargs -I R` / `-i` / `--replace[=R]`, among xargs's own options:
+/// the words of `rest` before the command `cmd` it runs (`xargs grep -i token`: `-i` is
+/// grep's).
+fn xargs_replace(rest: &[Arg], cmd: &[Arg]) -> Option<String> {
+    let rest = rest
+        .get(..rest.len().saturating_sub(cmd.len()))
+        .unwrap_or(rest);
     rest.iter().enumerate().find_map(|(k, a)| {
         let t = a.text.as_str();
         match t {
@@ -726,7 +731,7 @@ impl LineAnalysis {
                 let runs_input = |r: &str| {
                     program.is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
                 };
-                let inner = match xargs_replace(rest) {
+                let inner = match xargs_replace(rest, cmd) {
                     Some(r) if !r.is_empty() && runs_input(&r) => cmd
                         .iter()
                         .map(|a| Arg {
@@ -754,7 +759,7 @@ impl LineAnalysis {
         via: &[String],
         depth: usize,
     ) {
-        let replace = xargs_replace(rest);
+        let replace = xargs_replace(rest, cmd);
         let word = |t: &str| Arg {
             text: t.to_string(),
             dynamic: false,

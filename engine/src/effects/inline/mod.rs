@@ -85,6 +85,7 @@ use crate::shell::MAX_DEPTH;
 use crate::shell_env::ShellEnv;
 
 pub(crate) use super::language::Language;
+pub(crate) use exposure::ENVIRONMENT_PRINTED;
 pub(crate) use parse::{first_error, parse_javascript};
 use parse::{parse, shell_variable_in_code};
 use powershell::posix_alike;

@@ -72,7 +72,54 @@ pub(crate) struct Cli {
     /// is given such a value (`kubectl scale --replicas=0`, `aws ec2
     /// authorize-security-group-ingress --cidr 0.0.0.0/0`).
     pub(crate) given: &'static [(&'static str, &'static [&'static str], Given)],
+    /// Operations that expose a resource only when an operand after the operation (not one
+    /// following a removing option, `gsutil iam ch -d allUsers`) holds such a value
+    /// (`gsutil iam ch allUsers:objectViewer gs://b`), or names a policy file that does
+    /// ([`Operand::File`]: `gcloud projects set-iam-policy p policy.json`).
+    pub(crate) operands: &'static [(&'static str, Operand, Given)],
 }
+
+/// What an operand judged by [`Cli::operands`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Operand {
+    /// The value itself (`allUsers:objectViewer`, `public-read`).
+    Value,
+    /// A file whose document is judged: read relative to the call's folder.
+    File,
+}
+
+/// Options that remove the grant their value names (`gsutil iam ch -d MEMBER`, `gsutil acl
+/// ch -d ENTITY`): that value grants nothing.
+const REMOVING: &[&str] = &["-d"];
+
+/// How the documents a command reads from files are got: by path (as written, relative to
+/// the call's folder) to their text, or why they cannot be read. The analysis of one command
+/// reads none ([`destroys`]); the pass over a call's effects reads them from disk
+/// ([`destroys_reading`]).
+pub(crate) struct Files<'a> {
+    /// The reader.
+    pub(crate) read: &'a dyn Fn(&str) -> Result<String, String>,
+    /// Why files the judgement needed could not be read.
+    pub(crate) problems: std::cell::RefCell<Vec<String>>,
+}
+
+impl Files<'_> {
+    /// Whether the document at `path` holds `given`; a file that cannot be read is a
+    /// problem kept for the caller, and holds nothing.
+    fn holds(&self, path: &str, given: Given) -> bool {
+        match (self.read)(path) {
+            Ok(text) => given.holds(&text),
+            Err(why) => {
+                self.problems.borrow_mut().push(why);
+                false
+            }
+        }
+    }
+}
+
+/// The AWS CLI's prefixes for a parameter value read from a file when the command runs
+/// (`--policy file://policy.json`, `fileb://` for binary): the value is the file's text.
+const FILE_VALUE: &[&str] = &["file://", "fileb://"];
 
 /// What an option's value must be for its operation to count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +130,9 @@ pub(crate) enum Given {
     Public,
     /// No replicas left: `0`, or a patch that sets `replicas` to 0.
     Zero,
+    /// Switched on: any value but an off one (`off`, `false`, `none`, `private`,
+    /// `disabled`, `no`).
+    On,
 }
 
 impl Given {
@@ -95,6 +145,9 @@ impl Given {
             .to_ascii_lowercase();
         match self {
             Given::Public => {
+                if let Some(public) = policy_document_public(value) {
+                    return public;
+                }
                 matches!(squashed.as_str(), "*" | "\"*\"" | "internet" | "any")
                     || [
                         "0.0.0.0/0",
@@ -111,6 +164,10 @@ impl Given {
                     .iter()
                     .any(|p| squashed.contains(p))
             }
+            Given::On => !matches!(
+                squashed.trim_matches('"'),
+                "off" | "false" | "none" | "private" | "disabled" | "no" | "0" | ""
+            ),
             Given::Zero => {
                 squashed == "0"
                     || ["replicas\":0", "replicas:0"].iter().any(|p| {
@@ -121,6 +178,41 @@ impl Given {
             }
         }
     }
+}
+
+/// Whether a JSON policy document (`{"Statement": [...]}`, inline or from a file) grants to
+/// everyone: a statement that allows (`"Effect": "Allow"`) whose `Principal` is `"*"` or names `"*"`
+/// (`{"AWS": "*"}`, `{"AWS": ["arn:…", "*"]}`). `None`: not such a document (judged by its
+/// text). A `Deny` for everyone (`aws:SecureTransport` false) opens nothing.
+fn policy_document_public(value: &str) -> Option<bool> {
+    let t = value.trim();
+    if !t.starts_with('{') {
+        return None;
+    }
+    let doc: serde_json::Value = serde_json::from_str(t).ok()?;
+    let statements = doc.get("Statement")?;
+    let list = match statements {
+        serde_json::Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    let everyone = |p: &serde_json::Value| match p {
+        serde_json::Value::String(s) => s == "*",
+        serde_json::Value::Array(items) => items.iter().any(|i| i.as_str() == Some("*")),
+        _ => false,
+    };
+    Some(list.iter().any(|st| {
+        // The grammar requires `Effect`; one left out is not read as a deny.
+        let allow = !st
+            .get("Effect")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|e| e.eq_ignore_ascii_case("deny"));
+        let public = match st.get("Principal") {
+            Some(serde_json::Value::Object(m)) => m.values().any(everyone),
+            Some(p) => everyone(p),
+            None => false,
+        };
+        allow && public
+    }))
 }
 
 /// The defaults every row starts from.
@@ -138,6 +230,7 @@ const CLI: Cli = Cli {
     routine: &[],
     typed: false,
     given: &[],
+    operands: &[],
 };
 
 /// The options through which a cloud CLI opens a firewall or network rule to addresses.
@@ -192,14 +285,35 @@ pub(crate) static CLIS: &[Cli] = &[
                     "--grant-read",
                     "--grant-write",
                     "--grant-full-control",
+                    "--access-control-policy",
                 ],
                 Given::Public,
             ),
             (
                 "put-object-acl",
-                &["--acl", "--grant-read", "--grant-full-control"],
+                &[
+                    "--acl",
+                    "--grant-read",
+                    "--grant-full-control",
+                    "--access-control-policy",
+                ],
                 Given::Public,
             ),
+            // Resource policies of other services: a repository, a key, a secret, a role
+            // anyone may assume, a function anyone may invoke.
+            ("set-repository-policy", &["--policy-text"], Given::Public),
+            ("put-key-policy", &["--policy"], Given::Public),
+            (
+                "put-resource-policy",
+                &["--resource-policy", "--policy", "--policy-in-json"],
+                Given::Public,
+            ),
+            (
+                "update-assume-role-policy",
+                &["--policy-document"],
+                Given::Public,
+            ),
+            ("add-permission", &["--principal"], Given::Public),
             (
                 "put-public-access-block",
                 &["--public-access-block-configuration"],
@@ -230,13 +344,28 @@ pub(crate) static CLIS: &[Cli] = &[
             ("patch", SOURCES, Given::Public),
             ("add-iam-policy-binding", SOURCES, Given::Public),
         ],
+        // `gcloud projects set-iam-policy p policy.json`, `gcloud storage buckets
+        // set-iam-policy gs://b policy.json`: the policy file's bindings.
+        operands: &[("set-iam-policy", Operand::File, Given::Public)],
         ..CLI
     },
     Cli {
         // `gsutil rb gs://b`, `gsutil rm -r gs://b`, `gsutil rm -a` (every version).
         names: &["gsutil"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &["iam", "acl", "defacl"],
+        },
         verbs: &["rb"],
         flagged: &[("rm", &["-r", "-R", "-a"])],
+        // `gsutil iam ch allUsers:objectViewer gs://b`, `gsutil acl ch -u AllUsers:R gs://b`,
+        // `gsutil acl set public-read gs://b`, `gsutil iam set policy.json gs://b`.
+        given: &[("ch", &["-u", "-g", "-p"], Given::Public)],
+        operands: &[
+            ("ch", Operand::Value, Given::Public),
+            ("set", Operand::Value, Given::Public),
+            ("set", Operand::File, Given::Public),
+        ],
         ..CLI
     },
     Cli {
@@ -248,10 +377,17 @@ pub(crate) static CLIS: &[Cli] = &[
         },
         verbs: &["delete", "purge"],
         prefixes: &["delete-"],
-        // `az network nsg rule create … --source-address-prefixes '*'`.
+        // `az network nsg rule create … --source-address-prefixes '*'`; `az storage
+        // container set-permission -n c --public-access blob` (or `create`): anonymous reads of
+        // the blobs, or of the container's listing too; `az storage account update
+        // --allow-blob-public-access true` lets containers be made so.
         given: &[
             ("create", SOURCES, Given::Public),
             ("update", SOURCES, Given::Public),
+            ("create", &["--public-access"], Given::On),
+            ("set-permission", &["--public-access"], Given::On),
+            ("update", &["--allow-blob-public-access"], Given::On),
+            ("create", &["--allow-blob-public-access"], Given::On),
         ],
         ..CLI
     },
@@ -511,8 +647,14 @@ fn make(c: &SimpleCommand, service: Vec<&str>, op: &str, targets: &[&Arg]) -> De
 }
 
 impl Cli {
-    /// Whether `op` destroys as written on `c`.
-    fn destroys(&self, op: &str, c: &SimpleCommand) -> bool {
+    /// Whether `op` destroys as written on `c`, the documents its values name read
+    /// through `files`.
+    fn destroys(&self, op: &str, c: &SimpleCommand, files: &Files) -> bool {
+        let value = |t: &str, given: Given| match FILE_VALUE.iter().find_map(|p| t.strip_prefix(p))
+        {
+            Some(path) => files.holds(path, given),
+            None => given.holds(t),
+        };
         self.verbs.contains(&op)
             || self.prefixes.iter().any(|p| op.starts_with(p))
             || self
@@ -523,12 +665,16 @@ impl Cli {
                 *v == op
                     && options
                         .iter()
-                        .any(|o| option_values(c, o).iter().any(|t| given.holds(t)))
+                        .any(|o| option_values(c, o).iter().any(|t| value(t, *given)))
             })
+            || self
+                .operands
+                .iter()
+                .any(|(v, kind, given)| *v == op && operand_holds(c, op, *kind, *given, files))
     }
 
-    /// Read `c` by this row.
-    fn read(&self, c: &SimpleCommand) -> Option<Destroy> {
+    /// Read `c` by this row, the documents its values name read through `files`.
+    fn read(&self, c: &SimpleCommand, files: &Files) -> Option<Destroy> {
         let pos = positionals(c);
         let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
         match self.path {
@@ -541,7 +687,7 @@ impl Cli {
                     } else if !a.text.starts_with('-') {
                         let op = a.text.to_ascii_lowercase();
                         let rest: Vec<&Arg> = words.collect();
-                        return (!a.dynamic && self.destroys(&op, c))
+                        return (!a.dynamic && self.destroys(&op, c, files))
                             .then(|| make(Vec::new(), &op, &rest));
                     }
                 }
@@ -553,13 +699,13 @@ impl Cli {
                 };
                 let remote = !self.remote_last.contains(&op.text.as_str())
                     || rest.last().is_some_and(|a| a.text.contains("://"));
-                (plain(service) && plain(op) && self.destroys(&op.text, c) && remote)
+                (plain(service) && plain(op) && self.destroys(&op.text, c, files) && remote)
                     .then(|| make(vec![service.text.as_str()], &op.text, rest))
             }
             Path::Colon => {
                 let first = pos.first().filter(|a| !a.dynamic)?;
                 let (topic, op) = first.text.split_once(':')?;
-                self.destroys(op, c)
+                self.destroys(op, c, files)
                     .then(|| make(vec![topic], op, pos.get(1..).unwrap_or_default()))
             }
             Path::Groups { depth, groups } => {
@@ -572,7 +718,7 @@ impl Cli {
                     if self.skip.contains(&t) {
                         continue;
                     }
-                    if self.destroys(t, c) {
+                    if self.destroys(t, c, files) {
                         let rest = pos.get(i + 1..).unwrap_or_default();
                         return self.typed_target(c, service, t, rest);
                     }
@@ -643,8 +789,70 @@ fn no_run(c: &SimpleCommand) -> bool {
     }) || (c.basename() == "aws" && c.args.last().is_some_and(|a| a.text == "help"))
 }
 
+/// Whether an operand of `c` after the operation `op` holds `given`: as a value, or as the
+/// path of a policy file read through `files`. The value of a removing option ([`REMOVING`])
+/// and words only known at run time count for nothing.
+fn operand_holds(c: &SimpleCommand, op: &str, kind: Operand, given: Given, files: &Files) -> bool {
+    let words: Vec<&Arg> = c.args.iter().collect();
+    let Some(at) = words.iter().position(|a| a.text == op) else {
+        return false;
+    };
+    words.iter().enumerate().skip(at + 1).any(|(i, a)| {
+        let removed = i
+            .checked_sub(1)
+            .and_then(|p| words.get(p))
+            .is_some_and(|w| REMOVING.contains(&w.text.as_str()));
+        if a.dynamic || removed || a.text.starts_with('-') {
+            return false;
+        }
+        match kind {
+            Operand::Value => given.holds(&a.text),
+            // A policy file: a local path with a document's extension.
+            Operand::File => {
+                let t = a.text.to_ascii_lowercase();
+                !t.contains("://")
+                    && [".json", ".yaml", ".yml"].iter().any(|e| t.ends_with(e))
+                    && files.holds(&a.text, given)
+            }
+        }
+    })
+}
+
+/// A reader that reads no file: the analysis of one command alone.
+fn no_file(path: &str) -> Result<String, String> {
+    Err(format!("`{path}` is read when the command runs"))
+}
+
 /// The resources `c` destroys, if its CLI's command model says its operation destroys.
+/// Documents named by file (`--policy file://p.json`) are not read here: see
+/// [`destroys_reading`].
 pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
+    destroys_reading(
+        c,
+        &Files {
+            read: &no_file,
+            problems: Default::default(),
+        },
+    )
+}
+
+/// Whether `c` names a document its CLI reads from a file for an operation judged by value
+/// (`file://` / `fileb://`, or an operand ending in `.json` / `.yaml` / `.yml`): only such
+/// a command is judged again with the files read.
+pub(crate) fn names_files(c: &SimpleCommand) -> bool {
+    let base = c.basename();
+    CLIS.iter()
+        .find(|r| r.names.contains(&base))
+        .is_some_and(|r| !r.given.is_empty() || !r.operands.is_empty())
+        && c.args.iter().any(|a| {
+            let t = a.text.to_ascii_lowercase();
+            FILE_VALUE.iter().any(|p| t.contains(p))
+                || [".json", ".yaml", ".yml"].iter().any(|e| t.ends_with(e))
+        })
+}
+
+/// The resources `c` destroys, the documents its values name read through `files`.
+pub(crate) fn destroys_reading(c: &SimpleCommand, files: &Files) -> Option<Destroy> {
     if c.dynamic_program || c.program.is_empty() {
         return None;
     }
@@ -657,7 +865,7 @@ pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
     if no_run(c) || (local && super::database::local_dev(c)) {
         return None;
     }
-    row.read(c)
+    row.read(c, files)
 }
 
 #[cfg(test)]

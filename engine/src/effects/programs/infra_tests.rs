@@ -1,7 +1,7 @@
 //! The cloud command model, from the CLIs' references: destroying operations and the
 //! everyday ones that must stay quiet.
 
-use super::destroys;
+use super::{Files, destroys, destroys_reading};
 use crate::shell::{BrushAnalyzer, ShellAnalyzer};
 
 /// `cli service operation` of what the first command of `line` destroys, or `None`.
@@ -288,5 +288,204 @@ fn private_rules_and_other_replica_counts_stay_quiet() {
         "etcdctl put k v",
     ] {
         assert_eq!(destroyed(line), None, "{line}");
+    }
+}
+
+/// `cli|service|operation` of what the first command of `line` destroys, its documents read
+/// from `files` (path, text); a path not there cannot be read.
+fn destroyed_reading(line: &str, files: &[(&str, &str)]) -> (Option<String>, Vec<String>) {
+    let a = BrushAnalyzer.analyze(line, None);
+    let c = a.commands.first().expect("a command");
+    let read = |p: &str| {
+        files
+            .iter()
+            .find(|(name, _)| *name == p)
+            .map(|(_, text)| (*text).to_string())
+            .ok_or_else(|| format!("`{p}` is not there"))
+    };
+    let files = Files {
+        read: &read,
+        problems: Default::default(),
+    };
+    let got =
+        destroys_reading(c, &files).map(|d| format!("{}|{}|{}", d.cli, d.service, d.operation));
+    (got, files.problems.into_inner())
+}
+
+/// An S3 bucket policy granting `s3:GetObject` to `principal` (a JSON value).
+fn bucket_policy(effect: &str, principal: &str) -> String {
+    format!(
+        r#"{{"Version":"2012-10-17","Statement":[{{"Effect":"{effect}","Principal":{principal},"Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*"}}]}}"#
+    )
+}
+
+#[test]
+fn bucket_policies_read_from_files_are_judged_as_inline_ones() {
+    // AWS CLI: a parameter value `file://PATH` (`fileb://` for binary) is the file's content,
+    // read when the command runs; IAM policy grammar: `"Principal": "*"` and `{"AWS": "*"}`
+    // are everyone.
+    let line = "aws s3api put-bucket-policy --bucket b --policy file://policy.json";
+    for principal in [
+        r#""*""#,
+        r#"{"AWS":"*"}"#,
+        r#"{"AWS":["arn:aws:iam::1:root","*"]}"#,
+    ] {
+        let doc = bucket_policy("Allow", principal);
+        let (got, problems) = destroyed_reading(line, &[("policy.json", &doc)]);
+        assert_eq!(
+            got.as_deref(),
+            Some("aws|s3api|put-bucket-policy"),
+            "{principal}"
+        );
+        assert!(problems.is_empty());
+    }
+    let fileb = "aws s3api put-bucket-policy --bucket b --policy fileb://p.json";
+    let doc = bucket_policy("Allow", r#""*""#);
+    assert!(destroyed_reading(fileb, &[("p.json", &doc)]).0.is_some());
+    // One account, or a deny for everyone: nothing public.
+    for (effect, principal) in [
+        ("Allow", r#"{"AWS":"arn:aws:iam::123456789012:root"}"#),
+        ("Deny", r#""*""#),
+    ] {
+        let doc = bucket_policy(effect, principal);
+        let (got, problems) = destroyed_reading(line, &[("policy.json", &doc)]);
+        assert_eq!(got, None, "{effect} {principal}");
+        assert!(problems.is_empty());
+    }
+    // Inline, the same document is judged the same way.
+    let inline = format!(
+        "aws s3api put-bucket-policy --bucket b --policy '{}'",
+        bucket_policy("Deny", r#""*""#)
+    );
+    assert_eq!(destroyed(&inline), None);
+    // A file that cannot be read is a problem the caller names, not a pass.
+    let (got, problems) = destroyed_reading(line, &[]);
+    assert_eq!(got, None);
+    assert_eq!(problems, vec!["`policy.json` is not there".to_string()]);
+    // Other services' resource policies, and an ACL document naming the AllUsers group.
+    let acl = r#"{"Grants":[{"Grantee":{"Type":"Group","URI":"http://acs.amazonaws.com/groups/global/AllUsers"},"Permission":"READ"}],"Owner":{"ID":"o"}}"#;
+    for (line, file, text) in [
+        (
+            "aws ecr set-repository-policy --repository-name r --policy-text file://p.json",
+            "p.json",
+            doc.as_str(),
+        ),
+        (
+            "aws kms put-key-policy --key-id k --policy-name default --policy file://p.json",
+            "p.json",
+            doc.as_str(),
+        ),
+        (
+            "aws iam update-assume-role-policy --role-name r --policy-document file://p.json",
+            "p.json",
+            doc.as_str(),
+        ),
+        (
+            "aws s3api put-bucket-acl --bucket b --access-control-policy file://acl.json",
+            "acl.json",
+            acl,
+        ),
+    ] {
+        assert!(
+            destroyed_reading(line, &[(file, text)]).0.is_some(),
+            "{line}"
+        );
+    }
+    assert!(
+        destroyed(
+            "aws lambda add-permission --function-name f --statement-id s --principal '*' --action lambda:InvokeFunction"
+        )
+        .is_some()
+    );
+    assert_eq!(
+        destroyed(
+            "aws lambda add-permission --function-name f --statement-id s --principal s3.amazonaws.com --action lambda:InvokeFunction"
+        ),
+        None
+    );
+    // Another operation's file is not read.
+    let (_, problems) = destroyed_reading("aws s3 cp file://x.json s3://b/x.json", &[]);
+    assert!(problems.is_empty());
+}
+
+#[test]
+fn everyone_granted_by_gsutil_gcloud_and_az() {
+    // gsutil iam ch MEMBER:ROLE, `-d` removes; gsutil acl ch -u|-g ENTITY:PERM; gsutil acl
+    // set CANNED_ACL; gcloud … add-iam-policy-binding --member; az storage container
+    // set-permission|create --public-access off|blob|container.
+    for (line, want) in [
+        (
+            "gsutil iam ch allUsers:objectViewer gs://prod-data",
+            "gsutil|iam|ch",
+        ),
+        (
+            "gsutil -m iam ch allAuthenticatedUsers:objectViewer gs://b",
+            "gsutil|iam|ch",
+        ),
+        ("gsutil acl ch -u AllUsers:R gs://b", "gsutil|acl|ch"),
+        ("gsutil acl set public-read gs://b", "gsutil|acl|set"),
+        ("gsutil defacl set public-read gs://b", "gsutil|defacl|set"),
+        (
+            "gcloud run services add-iam-policy-binding api --member=allUsers --role=roles/run.invoker",
+            "gcloud|run services|add-iam-policy-binding",
+        ),
+        (
+            "az storage container set-permission -n c --public-access blob",
+            "az|storage container|set-permission",
+        ),
+        (
+            "az storage container create -n c --public-access container",
+            "az|storage container|create",
+        ),
+        (
+            "az storage account update -n a --allow-blob-public-access true",
+            "az|storage account|update",
+        ),
+        (
+            "az storage account create -n a -g rg --allow-blob-public-access true",
+            "az|storage account|create",
+        ),
+    ] {
+        let got =
+            destroyed(line).and_then(|d| d.rsplit_once('|').map(|(head, _)| head.to_string()));
+        assert_eq!(got.as_deref(), Some(want), "{line}");
+    }
+    for line in [
+        "gsutil iam ch user:me@x.com:objectViewer gs://b",
+        "gsutil iam ch -d allUsers gs://b",
+        "gsutil iam get gs://b",
+        "gsutil acl set private gs://b",
+        "gsutil cp a.txt gs://b/",
+        "az storage container set-permission -n c --public-access off",
+        "az storage container create -n c",
+        "az storage account update -n a --allow-blob-public-access false",
+    ] {
+        assert_eq!(destroyed(line), None, "{line}");
+    }
+}
+
+#[test]
+fn policy_files_named_as_operands() {
+    // gcloud … set-iam-policy RESOURCE POLICY_FILE (JSON or YAML); gsutil iam set FILE URL.
+    let public = "bindings:\n- members:\n  - allUsers\n  role: roles/storage.objectViewer\n";
+    let private = "bindings:\n- members:\n  - user:me@x.com\n  role: roles/viewer\n";
+    for line in [
+        "gcloud projects set-iam-policy p policy.yaml",
+        "gsutil iam set policy.yaml gs://b",
+    ] {
+        assert!(
+            destroyed_reading(line, &[("policy.yaml", public)])
+                .0
+                .is_some(),
+            "{line}"
+        );
+        assert_eq!(
+            destroyed_reading(line, &[("policy.yaml", private)]).0,
+            None,
+            "{line}"
+        );
+        let (got, problems) = destroyed_reading(line, &[]);
+        assert_eq!(got, None);
+        assert_eq!(problems.len(), 1, "{line}");
     }
 }

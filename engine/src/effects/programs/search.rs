@@ -337,8 +337,90 @@ pub(crate) fn secret_pattern(pattern: &str, ignore_case: bool) -> bool {
     });
     static LOWER: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(r"(?i)(secret|token|\bkey\b|\bauth\b)").ok());
-    let hit = |re: &LazyLock<Option<Regex>>| re.as_ref().is_some_and(|r| r.is_match(pattern));
+    // A regular expression is judged by the words it spells as well (`api[_-]?key`,
+    // `pass(word)?`): its classes, groups and quantifiers dropped.
+    let spelled = spelled(pattern);
+    let hit = |re: &LazyLock<Option<Regex>>| {
+        re.as_ref()
+            .is_some_and(|r| r.is_match(pattern) || r.is_match(&spelled))
+    };
     hit(&ANY_CASE) || hit(&UPPER) || (ignore_case && hit(&LOWER))
+}
+
+/// The letters a search pattern spells once its regular-expression syntax is dropped:
+/// bracket classes (`[_-]`), groups and alternations, quantifiers, escapes and anchors
+/// (`api[_-]?key` spells `apikey`, `pass(word)?` spells `password`; an alternation's
+/// branches are separate words).
+fn spelled(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut class = false;
+    let mut chars = pattern.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            _ if class => {}
+            '\\' => {
+                // `\s`, `\w`, `\.`: an escape spells a separator.
+                chars.next();
+                out.push(' ');
+            }
+            '(' | ')' | '?' | '*' | '+' | '^' | '$' | '.' => {}
+            '{' => {
+                // `{2,3}`: a count.
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+            }
+            '|' => out.push(' '),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Whether a search root is a home itself (`~`, `$HOME`, `/home/dev`, `/root`): a search
+/// that walks its hidden folders reaches every settings folder in it.
+pub(crate) fn home_root(root: &str) -> bool {
+    let t = root.trim_end_matches('/');
+    if matches!(t, "~" | "$HOME" | "${HOME}" | "/root") {
+        return true;
+    }
+    t.strip_prefix("/home/")
+        .or_else(|| t.strip_prefix("/Users/"))
+        .is_some_and(|user| !user.is_empty() && !user.contains('/'))
+}
+
+/// Whether a search root is a hidden folder of a home, or inside one (`~/.config`,
+/// `~/.local/share`, `$HOME/.docker`, `/home/dev/.aws`): the folders where tools keep their
+/// settings and the credentials they log in with, in files of any name (`hosts.yml`,
+/// `credentials.json`, `config`). A search there is not a search of code: a lower-case
+/// `token` or `password` is a credential's key.
+pub(crate) fn home_settings_folder(root: &str) -> bool {
+    let t = root.trim_end_matches('/');
+    let rest = if let Some(r) = t
+        .strip_prefix("~/")
+        .or_else(|| t.strip_prefix("$HOME/"))
+        .or_else(|| t.strip_prefix("${HOME}/"))
+        .or_else(|| t.strip_prefix("/root/"))
+    {
+        r
+    } else if let Some(r) = t
+        .strip_prefix("/home/")
+        .or_else(|| t.strip_prefix("/Users/"))
+    {
+        match r.split_once('/') {
+            Some((_user, r)) => r,
+            None => return false,
+        }
+    } else {
+        return false;
+    };
+    rest.split('/')
+        .next()
+        .is_some_and(|first| first.len() > 1 && first.starts_with('.') && first != "..")
 }
 
 /// Whether a search pattern matches (nearly) every line, so the search prints whole files:

@@ -173,6 +173,45 @@ pub(super) fn git_config(c: &SimpleCommand, out: &mut Out) {
 /// ([`git_key_runs_shell`]) runs whenever git later uses it (`alias.x '!curl … | sh'`), so it
 /// is analysed as a command line the way `git -c` is.
 fn git_config_set(rest: &[Arg], out: &mut Out) {
+    let Some((key, value)) = config_key_value(rest) else {
+        return;
+    };
+    if git_key_runs_shell(&key.text, &value.text) {
+        out.scripts.push((
+            format!("git config {}", key.text),
+            Arg {
+                text: value.text.trim_start_matches('!').to_string(),
+                dynamic: key.dynamic || value.dynamic,
+            },
+        ));
+    }
+}
+
+/// The key and value `git config` sets (`git [-C DIR] config [--global] KEY VALUE`, `git
+/// config set KEY VALUE`), if it sets one: not when it reads, lists, removes or edits.
+pub(crate) fn config_set(c: &SimpleCommand) -> Option<(&Arg, &Arg)> {
+    if c.dynamic_program || c.basename() != "git" {
+        return None;
+    }
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        if t == "-c" || t == "--config-env" || crate::effects::programs::globals::GIT.contains(&t) {
+            i += 2;
+        } else if t.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if c.args.get(i).is_none_or(|a| a.text != "config") {
+        return None;
+    }
+    config_key_value(c.args.get(i + 1..).unwrap_or(&[]))
+}
+
+/// The key and value of `git config`'s words after `config`, if they set one.
+fn config_key_value(rest: &[Arg]) -> Option<(&Arg, &Arg)> {
     // Options that take a value.
     const VALUED: &[&str] = &["-f", "--file", "--blob", "--type", "--default", "--comment"];
     // Modes that read or remove instead of setting.
@@ -198,7 +237,7 @@ fn git_config_set(rest: &[Arg], out: &mut Out) {
             || t.starts_with("--rename")
             || t.starts_with("--remove")
         {
-            return;
+            return None;
         }
         if VALUED.contains(&t) {
             k += 2;
@@ -211,18 +250,7 @@ fn git_config_set(rest: &[Arg], out: &mut Out) {
         }
         k += 1;
     }
-    let (Some(key), Some(value)) = (words.first(), words.get(1)) else {
-        return;
-    };
-    if git_key_runs_shell(&key.text, &value.text) {
-        out.scripts.push((
-            format!("git config {}", key.text),
-            Arg {
-                text: value.text.trim_start_matches('!').to_string(),
-                dynamic: key.dynamic || value.dynamic,
-            },
-        ));
-    }
+    Some((words.first()?, words.get(1)?))
 }
 
 /// `crontab -`, `at now + 1 minute`, `batch`: the jobs they install from standard input run

@@ -30,6 +30,7 @@ mod send;
 mod serve;
 mod signals;
 
+pub(crate) use git::config_set;
 #[cfg(test)]
 pub(crate) use install::package_source;
 pub(crate) use request::variables;

@@ -5,10 +5,15 @@
 //! reads ignored files, `ROOT/**/*.key`), judged as any read of a secret. A search for
 //! anything else (`grep -r TODO .`), one that prints only names or counts (`grep -rl`), one
 //! narrowed to kinds of files (`--include='*.py'`, `rg -t py`) or one below a source folder
-//! (`src/`) reads no secret.
+//! (`src/`) reads no secret. Below a home's settings folder (`~/.config`, `~/.local/share`,
+//! `~/.docker`), where tools keep credential files of any name, a lower-case credential key
+//! (`grep -r token ~/.config`) is a secret pattern and hidden files need no switch; so is it
+//! below a home itself for a search that walks its hidden folders (`grep -r token ~`).
 
 use super::out::{Out, read};
-use crate::effects::programs::search::{DUMPERS, dump_pattern, may_hold_secrets, secret_pattern};
+use crate::effects::programs::search::{
+    DUMPERS, dump_pattern, home_root, home_settings_folder, may_hold_secrets, secret_pattern,
+};
 use crate::effects::programs::{Parsed, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
 
@@ -68,13 +73,17 @@ pub(super) fn secret_reach(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         .chain(p.operands_of(Role::Pattern))
         .collect();
     let ignore_case = p.has(Switch::IgnoreCase);
-    let prints_secrets = !patterns.is_empty()
-        && patterns.iter().all(|a| !a.dynamic)
-        && (p.has(Switch::Invert)
-            || patterns
-                .iter()
-                .any(|a| dump_pattern(&a.text) || secret_pattern(&a.text, ignore_case)));
-    if !prints_secrets {
+    // Whether the search prints secret values below a root: in a home's settings folder a
+    // lower-case credential key (`token`, `key`) counts as an upper-case one does elsewhere.
+    let prints_secrets = |settings: bool| {
+        !patterns.is_empty()
+            && patterns.iter().all(|a| !a.dynamic)
+            && (p.has(Switch::Invert)
+                || patterns.iter().any(|a| {
+                    dump_pattern(&a.text) || secret_pattern(&a.text, ignore_case || settings)
+                }))
+    };
+    if !prints_secrets(false) && !prints_secrets(true) {
         return;
     }
     let unrestricted = p
@@ -98,10 +107,14 @@ pub(super) fn secret_reach(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         roots.push((".".into(), false, hidden));
     }
     for (root, dynamic, hidden) in roots {
-        if !may_hold_secrets(&root) {
+        // A home's settings folder (`~/.config`, `~/.docker`) holds credential files of any
+        // name, none of them hidden below it: every walk reaches them.
+        let settings = home_settings_folder(&root);
+        let keys = settings || (hidden && home_root(&root));
+        if !may_hold_secrets(&root) || !prints_secrets(keys) {
             continue;
         }
-        if hidden {
+        if hidden || settings {
             reach(&root, dynamic, ".env", c, out);
         } else if ignored {
             reach(&root, dynamic, "*.key", c, out);

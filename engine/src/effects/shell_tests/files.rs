@@ -590,6 +590,26 @@ fn searches_for_secret_values_read_the_secret_files_below_their_roots() {
             "read ./**/.env",
         ),
         ("find . -type f | xargs grep -H TOKEN", "read ./**/.env"),
+        // A home's settings folders hold credential files of any name, none hidden below
+        // them: lower-case keys count, and rg reaches them without `--hidden`.
+        ("grep -r token ~/.config", "read ~/.config/**/.env"),
+        (
+            "grep -rn secret $HOME/.local/share",
+            "read ~/.local/share/**/.env",
+        ),
+        ("rg -i 'api[_-]?key' ~/.config", "read ~/.config/**/.env"),
+        (
+            "rg password /home/dev/.docker",
+            "read /home/dev/.docker/**/.env",
+        ),
+        ("grep -rE 'pass(word)?' ~/.kube", "read ~/.kube/**/.env"),
+        ("grep -rn token ~", "read ~/**/.env"),
+        (
+            "find ~/.config -type f | xargs grep -i token",
+            "read ~/.config/**/.env",
+        ),
+        // A regular expression is judged by what it spells.
+        ("grep -rE 'API[_-]?KEY' .", "read ./**/.env"),
         (
             "find . -type f -exec grep -l x {} + -exec cat {} +",
             "read ./**/.env",
@@ -633,6 +653,13 @@ fn ordinary_searches_read_no_secret_file() {
         "find . -type f | xargs wc -l",
         "find . -type f | xargs grep -l TODO",
         "echo notes | xargs cat",
+        "grep -r TODO ~/projects/app",
+        "grep -rn 'fn main' ~/src",
+        "grep -rn token ~/projects/app",
+        "rg token ~",
+        "rg --hidden token ~/projects",
+        "grep -rl token ~/.config",
+        "grep -r 'font' ~/.config",
         "xargs -i{} cat {} < list.txt",
     ] {
         assert_eq!(reached(line), Vec::<String>::new(), "{line}");
