@@ -26,6 +26,7 @@
 //! `when.runs`, `when.signals`, `when.changes_permission`, `when.installs`,
 //! `when.destroys`, `when.configures` and `when.grants`.
 
+mod account;
 pub(crate) mod code_runs;
 pub(crate) mod content;
 pub(crate) mod copies;
@@ -222,6 +223,7 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     grants::manifest_files(fx, env);
     documents::cloud_documents(fx, env);
     exposed::environment_exposed(fx);
+    account::account_grants(fx, env);
 }
 
 /// Whether `tool` is an MCP tool (`mcp__server__tool`; Cursor's `MCP:tool`).

@@ -180,6 +180,14 @@ pub enum GrantKind {
     /// 8080:localhost:3000 host`, `ngrok http 3000`, `cloudflared tunnel --url …`,
     /// `tailscale funnel 3000`).
     PublishedPort,
+    /// An administrator's role or policy in a cloud account or a cluster given to someone
+    /// (`aws iam attach-user-policy … AdministratorAccess`, `gcloud … add-iam-policy-binding
+    /// --role=roles/owner`, `kubectl create clusterrolebinding … --clusterrole=cluster-admin`):
+    /// the role in the detail.
+    AccountAdmin,
+    /// New credentials minted for a cloud identity (`aws iam create-access-key`, `gcloud iam
+    /// service-accounts keys create`, `az ad sp credential reset`).
+    AccountCredentials,
 }
 
 impl GrantKind {
@@ -200,6 +208,8 @@ impl GrantKind {
         GrantKind::AdminGroup,
         GrantKind::DaemonGroup,
         GrantKind::PublishedPort,
+        GrantKind::AccountAdmin,
+        GrantKind::AccountCredentials,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -220,6 +230,8 @@ impl GrantKind {
             GrantKind::AdminGroup => "admin-group",
             GrantKind::DaemonGroup => "daemon-group",
             GrantKind::PublishedPort => "published-port",
+            GrantKind::AccountAdmin => "account-admin",
+            GrantKind::AccountCredentials => "account-credentials",
         }
     }
 }

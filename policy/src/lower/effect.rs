@@ -91,7 +91,9 @@ pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard
 /// (`--cap-add=SYS_ADMIN`, `seccomp=unconfined`), a network capability (`NET_ADMIN`), a bind
 /// mount of a host path (its path), a host device (its path), a set-uid or set-gid bit, file
 /// capabilities (`setcap`), root in a new user namespace (`unshare -r`), a folder served to
-/// the network (`python3 -m http.server`: its path).
+/// the network (`python3 -m http.server`: its path), membership of an administrators' or a
+/// container daemon's group, a local port published beyond the machine, an administrator's
+/// role in a cloud account or a cluster, new credentials minted for a cloud identity.
 pub const GRANTS: &[&str] = &[
     "privileged-shell",
     "host-namespace",
@@ -108,6 +110,8 @@ pub const GRANTS: &[&str] = &[
     "admin-group",
     "daemon-group",
     "published-port",
+    "account-admin",
+    "account-credentials",
 ];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &[
