@@ -75,6 +75,8 @@ mod rounds;
 mod scan;
 mod sources;
 #[cfg(test)]
+mod streams_tests;
+#[cfg(test)]
 mod tests;
 mod walker;
 
@@ -196,6 +198,7 @@ fn code_lens_at(
         found: Vec::new(),
         full: false,
         rereading: false,
+        streams_on_socket: false,
     };
     if lang == Language::Cmd {
         powershell::cmd::effects(code, &mut cx);
@@ -204,6 +207,7 @@ fn code_lens_at(
                 "`{who}` runs a cmd.exe line that is only known at run time"
             ));
         }
+        let route = &cx.streams_route(route);
         found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
@@ -219,6 +223,7 @@ fn code_lens_at(
                 lang.name()
             ));
         }
+        let route = &cx.streams_route(route);
         found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
@@ -259,6 +264,7 @@ fn code_lens_at(
                     text: code.to_string(),
                     dir: cwd.map(str::to_string),
                 });
+                let route = &cx.streams_route(route);
                 found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
                 return;
             }
@@ -316,6 +322,7 @@ fn code_lens_at(
             }
         }
     }
+    let route = &cx.streams_route(route);
     found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
 }
 

@@ -237,6 +237,7 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         found: Vec::new(),
         full: false,
         rereading: false,
+        streams_on_socket: false,
     };
     effects(&tree, code, &mut cx);
     for f in cx.found {
