@@ -27,54 +27,7 @@ use super::lex::{Part, Tok};
 use crate::effects::inline::collect::Collect;
 use crate::effects::language::Language;
 use crate::shell::Arg;
-use tables::table;
-
-/// What a call does with its arguments.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Runs {
-    /// `system LIST`: one string is a shell line, several are the words; the first `skip`
-    /// arguments are not part of the command (`open3($w, $r, $e, CMD)`).
-    List(usize),
-    /// The first argument is a shell line, or the words when it is a list
-    /// (`IO.popen([…])`, `proc_open([…])`).
-    First,
-    /// Perl's `open`: a pipe open (`"cmd |"`, `"| cmd"`, `'-|', CMD…`) runs a command.
-    PerlOpen,
-    /// Ruby's `open("|cmd")`.
-    PipeOpen,
-    /// PHP's `pcntl_exec(path, [args])`: the program and its words.
-    PathArgs,
-    /// The first argument is a file read (`File.read`, `file_get_contents`, `io.lines`).
-    Read,
-    /// The first argument is a file written (`File.write`, `file_put_contents`).
-    Write,
-    /// The first argument is a file opened in the mode of the second, read by default
-    /// (`File.open`, `fopen`, `io.open`).
-    Open,
-    /// A permission change: the mode, then the files (Perl `chmod MODE, LIST`, Ruby
-    /// `File.chmod`), or the file, then the mode (PHP `chmod(PATH, MODE)`).
-    Chmod {
-        /// The mode is the first argument.
-        mode_first: bool,
-    },
-    /// A connection to the host at argument `host` (`tcp://h:p` or `h:p` as well), the port
-    /// at the next one when given: `fsockopen(h, p)`, `TCPSocket.new(h, p)`,
-    /// `socket.connect(h, p)`, Perl's `inet_aton(h)` (the address a socket connects to).
-    Connect {
-        /// Where the host is.
-        host: usize,
-    },
-    /// Perl's `IO::Socket::INET->new(PeerAddr => "h:p", …)` / `->new("h:p")`.
-    PerlSocket,
-    /// A standard stream reopened on another descriptor (Ruby's `STDIN.reopen(c)`).
-    Streams,
-    /// Lua's `load(TEXT)` / `loadstring(TEXT)`: TEXT runs as Lua code; the output of a
-    /// command (`io.popen(CMD):read("*a")`) is run as `CMD | lua` is, a URL's body as a
-    /// download run.
-    Load,
-    /// Lua's `dofile(PATH)`: the file runs as `lua PATH` does.
-    DoFile,
-}
+use tables::{Runs, table};
 
 /// A constant value: a string, or a list of words.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,6 +70,15 @@ pub(super) fn read(lang: Language, toks: &[Tok], cx: &mut Collect<'_>) {
                 Some(s) => cx.shell("`…`", s),
                 None => cx.unknown("`…`", "a command"),
             },
+            // Perl's `STDIN->fdopen($c, "r")` (IO::Handle).
+            Tok::Name(h)
+                if lang == Language::Perl
+                    && matches!(h.as_str(), "STDIN" | "STDOUT" | "STDERR")
+                    && toks.get(i + 1) == Some(&Tok::Op("->"))
+                    && toks.get(i + 2) == Some(&Tok::Name("fdopen".into())) =>
+            {
+                cx.streams_on_socket = true;
+            }
             Tok::Name(_) => {
                 let (name, end) = r.qualified(i);
                 if let Some(runs) = r.runs_of(&name, i, end) {
@@ -542,8 +504,17 @@ impl Reader<'_> {
                 "STDIN" | "STDOUT" | "STDERR"
             )
         });
-        let dup = matches!(self.value(spec), Some(Val::One(m))
-            if ["<&", ">&", "+<&", "+>&", ">>&"].iter().any(|p| m.trim_start().starts_with(p)));
+        // The mode is the start of the first string (`">&=" . fileno($c)` is one too).
+        let mode = match spec.first() {
+            Some(Tok::Str { parts, .. }) => match parts.first() {
+                Some(Part::Lit(l)) => l.trim_start(),
+                _ => "",
+            },
+            _ => "",
+        };
+        let dup = ["<&", ">&", "+<&", "+>&", ">>&"]
+            .iter()
+            .any(|p| mode.starts_with(p));
         if standard && dup {
             cx.streams_on_socket = true;
             return;

@@ -474,6 +474,10 @@ fn socket_connections() {
         .is_empty()
     );
     assert_eq!(
+        connects(Perl, r#"$c=new IO::Socket::INET(PeerAddr,"10.0.0.1:4444")"#),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
         connects(Ruby, r#"c=TCPSocket.new("10.0.0.1",4444)"#),
         ["10.0.0.1:4444"]
     );
@@ -524,6 +528,8 @@ fn standard_streams_put_on_a_descriptor() {
         r#"open(STDOUT, ">&", $c); system("bash")"#
     ));
     assert!(puts_streams(Perl, r#"open STDERR, ">&=", 3"#));
+    assert!(puts_streams(Perl, r#"open(STDIN, "<&=" . fileno($c))"#));
+    assert!(puts_streams(Perl, "STDIN->fdopen($c,r);$~->fdopen($c,w)"));
     assert!(puts_streams(
         Ruby,
         r#"$stdin.reopen(c);$stdout.reopen(c);exec "/bin/sh -i""#

@@ -7,9 +7,7 @@
 //! judged as a Python socket's `connect` is; a host known only at run time is `unsure`.
 
 use super::{Reader, Val};
-use crate::effects::inline::collect::Collect;
-use crate::effects::inline::resolve::Res;
-use crate::effects::inline::scan::lex::Tok;
+use crate::effects::inline::{collect::Collect, resolve::Res, scan::lex::Tok};
 
 impl Reader<'_> {
     /// A connection to the host `host` names (`tcp://h:p` and `h:p` give the port too), on

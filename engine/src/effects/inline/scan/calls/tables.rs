@@ -5,8 +5,54 @@
 //!
 //! In: a [`Language`]. Out: its table, searched by the reader for each name it meets.
 
-use super::Runs;
 use crate::effects::language::Language;
+
+/// What a call does with its arguments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Runs {
+    /// `system LIST`: one string is a shell line, several are the words; the first `skip`
+    /// arguments are not part of the command (`open3($w, $r, $e, CMD)`).
+    List(usize),
+    /// The first argument is a shell line, or the words when it is a list
+    /// (`IO.popen([…])`, `proc_open([…])`).
+    First,
+    /// Perl's `open`: a pipe open (`"cmd |"`, `"| cmd"`, `'-|', CMD…`) runs a command.
+    PerlOpen,
+    /// Ruby's `open("|cmd")`.
+    PipeOpen,
+    /// PHP's `pcntl_exec(path, [args])`: the program and its words.
+    PathArgs,
+    /// The first argument is a file read (`File.read`, `file_get_contents`, `io.lines`).
+    Read,
+    /// The first argument is a file written (`File.write`, `file_put_contents`).
+    Write,
+    /// The first argument is a file opened in the mode of the second, read by default
+    /// (`File.open`, `fopen`, `io.open`).
+    Open,
+    /// A permission change: the mode, then the files (Perl `chmod MODE, LIST`, Ruby
+    /// `File.chmod`), or the file, then the mode (PHP `chmod(PATH, MODE)`).
+    Chmod {
+        /// The mode is the first argument.
+        mode_first: bool,
+    },
+    /// A connection to the host at argument `host` (`tcp://h:p` or `h:p` as well), the port
+    /// at the next one when given: `fsockopen(h, p)`, `TCPSocket.new(h, p)`,
+    /// `socket.connect(h, p)`, Perl's `inet_aton(h)` (the address a socket connects to).
+    Connect {
+        /// Where the host is.
+        host: usize,
+    },
+    /// Perl's `IO::Socket::INET->new(PeerAddr => "h:p", …)` / `->new("h:p")`.
+    PerlSocket,
+    /// A standard stream reopened on another descriptor (Ruby's `STDIN.reopen(c)`).
+    Streams,
+    /// Lua's `load(TEXT)` / `loadstring(TEXT)`: TEXT runs as Lua code; the output of a
+    /// command (`io.popen(CMD):read("*a")`) is run as `CMD | lua` is, a URL's body as a
+    /// download run.
+    Load,
+    /// Lua's `dofile(PATH)`: the file runs as `lua PATH` does.
+    DoFile,
+}
 
 /// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
 const PERL: &[(&str, Runs)] = &[
