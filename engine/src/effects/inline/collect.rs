@@ -5,7 +5,7 @@
 //! In: resolved values ([`Res`]) from a walker. Out: a list of [`Found`] in source order.
 
 use super::resolve::{Res, path_text};
-use crate::effects::{BodySource, PathRef, Send, What, url};
+use crate::effects::{BodySource, PathRef, Route, Send, What, url};
 use crate::shell::Arg;
 
 /// How many effects and commands one piece of code may yield.
@@ -67,9 +67,32 @@ pub(super) struct Collect<'c> {
     /// The code is being read again (once per element of a loop over a literal sequence):
     /// what was found before is not added twice.
     pub(super) rereading: bool,
+    /// The code puts a descriptor on its standard input or output (`os.dup2(s.fileno(), 0)`,
+    /// Perl's `open(STDIN, ">&S")`, Ruby's `$stdin.reopen(c)`): with a connection to another
+    /// machine, what it runs then talks to that machine ([`Collect::streams_route`]).
+    pub(super) streams_on_socket: bool,
 }
 
+/// The `via` step of what code runs once its standard streams are on a socket connected to
+/// another machine: a shell there is a reverse shell.
+pub(super) const STREAMS_ON_SOCKET: &str = "standard streams on a socket";
+
 impl Collect<'_> {
+    /// The route of what the code found: `route`, with [`STREAMS_ON_SOCKET`] added when the
+    /// code put a descriptor on its standard streams and connects to another machine (a
+    /// `send` to a host), so the commands it runs carry it in their `via`.
+    pub(super) fn streams_route(&self, route: &Route) -> Route {
+        let mut r = route.clone();
+        let connects = self.found.iter().any(|f| {
+            matches!(f, Found::What(w) | Found::Via(w, _)
+                if matches!(&**w, What::Send(s) if s.endpoint.is_some() || s.dynamic))
+        });
+        if self.streams_on_socket && connects {
+            r.via.push(STREAMS_ON_SOCKET.to_string());
+        }
+        r
+    }
+
     /// A path from a resolved value: a literal `~` is a folder named `~` (the file
     /// functions do not expand it); text from a run-time expansion of the command line is
     /// dynamic.
@@ -166,8 +189,13 @@ impl Collect<'_> {
         self.unsure(format!("`{call}` with {what} known only at run time"));
     }
 
-    /// A command line the code runs.
+    /// A command line the code runs. A line whose standard input comes from a descriptor
+    /// past 2 (`sh <&3 >&3`: one the code opened, PHP's `fsockopen` socket) puts it on the
+    /// standard streams ([`Collect::streams_on_socket`]).
     pub(super) fn shell(&mut self, who: &str, text: String) {
+        if reads_code_descriptor(&text) {
+            self.streams_on_socket = true;
+        }
         let dir = self.cwd.clone();
         self.add(Found::Shell {
             who: who.to_string(),
@@ -314,6 +342,20 @@ impl Collect<'_> {
         let dynamic = self.dynamic && host.text.contains('$');
         self.push(url::send_host(&host.text, port, dynamic, body));
     }
+}
+
+/// Whether shell line `text` takes its standard input from a descriptor past 2 (`<&3`,
+/// `0<&5`, bash(1) "Duplicating File Descriptors").
+fn reads_code_descriptor(text: &str) -> bool {
+    text.match_indices("<&").any(|(k, _)| {
+        let before = text[..k].chars().next_back();
+        let fd: String = text[k + 2..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        before.is_none_or(|c| c == '0' || c.is_whitespace())
+            && fd.parse::<u32>().is_ok_and(|n| n > 2)
+    })
 }
 
 /// Add `more` body sources to `body`, without repeats.

@@ -75,6 +75,8 @@ mod rounds;
 mod scan;
 mod sources;
 #[cfg(test)]
+mod streams_tests;
+#[cfg(test)]
 mod tests;
 mod walker;
 
@@ -197,6 +199,7 @@ fn code_lens_at(
         found: Vec::new(),
         full: false,
         rereading: false,
+        streams_on_socket: false,
     };
     if lang == Language::Cmd {
         powershell::cmd::effects(code, &mut cx);
@@ -205,6 +208,7 @@ fn code_lens_at(
                 "`{who}` runs a cmd.exe line that is only known at run time"
             ));
         }
+        let route = &cx.streams_route(route);
         found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
@@ -220,6 +224,7 @@ fn code_lens_at(
                 lang.name()
             ));
         }
+        let route = &cx.streams_route(route);
         found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
@@ -260,6 +265,7 @@ fn code_lens_at(
                     text: code.to_string(),
                     dir: cwd.map(str::to_string),
                 });
+                let route = &cx.streams_route(route);
                 found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
                 return;
             }
@@ -317,6 +323,7 @@ fn code_lens_at(
             }
         }
     }
+    let route = &cx.streams_route(route);
     found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
 }
 

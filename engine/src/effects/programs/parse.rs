@@ -104,6 +104,41 @@ fn escape_of(command: &str) -> Option<&str> {
     }
 }
 
+/// The commands of gdb(1) and vim(1) that hand the rest of their line to an embedded
+/// interpreter: gdb `python CODE` / `py`, `python-interactive CODE` / `pi` (gdb manual,
+/// "Python Commands"); vim `:python3` / `:py3`, `:python` / `:py`, `:pythonx` / `:pyx`
+/// (`:help python`), `:lua` (`:help lua`, nvim's too), `:perl` / `:pe` (`:help perl`),
+/// `:ruby` / `:rub` (`:help ruby`).
+const EMBEDDED: &[(&str, Language)] = &[
+    ("python", Language::Python),
+    ("py", Language::Python),
+    ("python-interactive", Language::Python),
+    ("pi", Language::Python),
+    ("python3", Language::Python),
+    ("py3", Language::Python),
+    ("pythonx", Language::Python),
+    ("pyx", Language::Python),
+    ("lua", Language::Lua),
+    ("perl", Language::Perl),
+    ("pe", Language::Perl),
+    ("ruby", Language::Ruby),
+    ("rub", Language::Ruby),
+];
+
+/// The code of a command in a program's own command language ([`Role::Escape`]) that hands
+/// it to an embedded interpreter ([`EMBEDDED`]: gdb `python import os; …`, vim `:py3 …`, nvim
+/// `lua os.execute(…)`), with its language; `None` for any other command (`bt`, `set ft=x`)
+/// and for an interpreter command given no code (it reads a block after it, not here).
+pub(crate) fn embedded_code(text: &str) -> Option<(Language, &str)> {
+    text.lines().find_map(|line| {
+        let t = line.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+        let (word, code) = t.split_once(char::is_whitespace)?;
+        let (_, lang) = EMBEDDED.iter().find(|(w, _)| *w == word)?;
+        let code = code.trim();
+        (!code.is_empty() && !code.starts_with("<<")).then_some((*lang, code))
+    })
+}
+
 impl Parsed {
     /// Record an option's value; shell text is kept with the option that runs it.
     fn value(&mut self, option: &str, role: Role, v: Arg) {
@@ -155,9 +190,19 @@ impl Parsed {
         }
     }
 
-    /// Keep the shell line of a [`Role::Escape`] command ([`escape_command`]); a command only
-    /// known at run time (`-c "$CMD"`) is kept as it is, so it is judged as such.
+    /// Keep the shell line of a [`Role::Escape`] command ([`escape_command`]), or its code when
+    /// an embedded interpreter runs it ([`embedded_code`]); a command only known at run time
+    /// (`-c "$CMD"`) is kept as it is, so it is judged as such.
     fn escape(&mut self, option: &str, v: &Arg) {
+        if let Some((lang, code)) = embedded_code(&v.text) {
+            // The inline-code lens reads it as it reads `python3 -c CODE`.
+            let code = Arg {
+                text: code.to_string(),
+                dynamic: v.dynamic,
+            };
+            self.codes.push((option.to_string(), lang, code));
+            return;
+        }
         let text = match escape_command(&v.text) {
             Some(cmd) => cmd.to_string(),
             None if v.dynamic && v.text.trim_start_matches([':', ' ']).starts_with('$') => {
@@ -547,7 +592,8 @@ pub(crate) fn is_remote(t: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_command;
+    use super::{embedded_code, escape_command};
+    use crate::effects::language::Language;
 
     /// vim(1) `:!`, `:range!`, `:r !`, `:w !`, `:silent !`, `:sh`; less(1) `!`; gdb(1)
     /// `shell` / `!`; sqlite3(1) `.shell` / `.system`: the shell line; other commands of
@@ -581,6 +627,41 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(escape_command(text), *want, "{text:?}");
+        }
+    }
+
+    /// gdb(1) "Python Commands", vim(1) `:help python` / `:help lua` / `:help perl` /
+    /// `:help ruby`: the code an embedded interpreter runs; other commands, and interpreter
+    /// commands that read a block (`:py3 << EOF`) or nothing, hand it none.
+    #[test]
+    fn code_of_embedded_interpreters() {
+        let cases: &[(&str, Option<(Language, &str)>)] = &[
+            ("python import os", Some((Language::Python, "import os"))),
+            ("pi print(1)", Some((Language::Python, "print(1)"))),
+            ("python-interactive x()", Some((Language::Python, "x()"))),
+            (":py3 import os", Some((Language::Python, "import os"))),
+            (
+                "pyx vim.command('q')",
+                Some((Language::Python, "vim.command('q')")),
+            ),
+            (
+                "lua os.execute('id')",
+                Some((Language::Lua, "os.execute('id')")),
+            ),
+            (":perl system('id')", Some((Language::Perl, "system('id')"))),
+            ("rub system('id')", Some((Language::Ruby, "system('id')"))),
+            (
+                "set ft=yaml\nlua print(1)",
+                Some((Language::Lua, "print(1)")),
+            ),
+            ("py3 << EOF", None),
+            ("python", None),
+            ("bt", None),
+            ("set ft=python", None),
+            ("!python x.py", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(embedded_code(text), *want, "{text:?}");
         }
     }
 }

@@ -12,7 +12,7 @@
 //! gpasswd(1), adduser(8) and dseditgroup(8).
 
 use super::row::{Action, Program, ROW, Role, Switch};
-use super::runtimes::PYTHON_NAMES;
+use super::runtimes::{LUA_NAMES, PYTHON_NAMES};
 
 /// The options of `sudo` that take a value, besides `-u`.
 const SUDO_VALUED: &[&str] = &[
@@ -499,9 +499,14 @@ pub(crate) static SHELL_ESCAPES: &[Escape] = &[
         words: &[],
     },
     Escape {
-        names: &[
-            "ruby", "irb", "pry", "lua", "luajit", "tclsh", "wish", "expect",
-        ],
+        names: LUA_NAMES,
+        kind: ShellEscape::Interpreter,
+        commands: &["-i"],
+        valued: &["-l"],
+        words: &[],
+    },
+    Escape {
+        names: &["ruby", "irb", "pry", "tclsh", "wish", "expect"],
         kind: ShellEscape::Interpreter,
         commands: &[],
         valued: &["-I", "-r", "-E", "-F"],

@@ -56,6 +56,13 @@ const TS_RUNTIME_OPTIONS: &[(&str, Role)] = &[
     ("--env-file-if-exists", Role::Load),
 ];
 
+/// The names the Lua interpreter is called by: lua(1) and its versioned names, LuaJIT, and
+/// LuaTeX's `texlua` (a Lua interpreter with the same `-e` / `-l` options). The program row
+/// and the shell-escape row share them.
+pub(crate) const LUA_NAMES: &[&str] = &[
+    "lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "texlua",
+];
+
 /// The options after which a runtime's first operand is not a script (`node -e CODE ARG`).
 /// The names the Python interpreter is called by (the program row and the shell-escape row
 /// share them).
@@ -279,7 +286,7 @@ pub(super) static ROWS: &[Program] = &[
     },
     Program {
         // `lua -e CODE`: read by the inline-code lens.
-        names: &["lua", "luajit"],
+        names: LUA_NAMES,
         options: &[
             ("-r", Role::Ignore),
             ("-e", Role::Code(Language::Lua)),
@@ -340,7 +347,7 @@ pub(crate) fn stdin_language(program: &str) -> Option<Language> {
         Some(Language::Ruby)
     } else if program == "php" {
         Some(Language::Php)
-    } else if matches!(program, "lua" | "luajit") {
+    } else if LUA_NAMES.contains(&program) {
         Some(Language::Lua)
     } else {
         None

@@ -585,3 +585,64 @@ fn commands_carried_by_editors_pagers_and_debuggers_run() {
         ("man -P cat ls", &["run man -P cat ls", "run cat"]),
     ]);
 }
+
+/// gdb(1) "Python Commands" (`python CODE`, `py`, `python-interactive CODE`, `pi`), vim(1)
+/// `:py3` / `:python` / `:pyx` / `:lua` / `:perl` / `:ruby`, nvim's `:lua`: the code is read by
+/// the inline-code lens of its language, as `python3 -c CODE` is. Everyday code runs nothing.
+#[test]
+fn code_of_embedded_interpreters_is_read() {
+    table(&[
+        (
+            "gdb -nx -ex 'python import os; os.system(\"rm -rf ~\")' -ex quit",
+            &[
+                "run gdb -nx -ex python import os; os.system(\"rm -rf ~\") -ex quit",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "gdb -batch -ex 'pi import shutil; shutil.rmtree(\"/etc\")'",
+            &[
+                "run gdb -batch -ex pi import shutil; shutil.rmtree(\"/etc\")",
+                "delete /etc recursively",
+            ],
+        ),
+        (
+            "vim -c 'py3 import os; os.system(\"rm -rf ~\")' -c q",
+            &[
+                "run vim -c py3 import os; os.system(\"rm -rf ~\") -c q",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "nvim --headless -c 'lua os.execute(\"rm -rf ~\")' -c q",
+            &[
+                "run nvim --headless -c lua os.execute(\"rm -rf ~\") -c q",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "vim +':perl system(\"rm -rf ~\")' x",
+            &[
+                "run vim +:perl system(\"rm -rf ~\") x",
+                "read x",
+                "run rm -rf ~",
+                "delete ~ recursively",
+            ],
+        ),
+        (
+            "gdb -batch -ex 'python print(1)'",
+            &["run gdb -batch -ex python print(1)"],
+        ),
+        (
+            "nvim --headless -c 'lua print(1)' -c q",
+            &["run nvim --headless -c lua print(1) -c q"],
+        ),
+        (
+            "gdb -ex bt -ex quit ./app",
+            &["run gdb -ex bt -ex quit ./app"],
+        ),
+    ]);
+}

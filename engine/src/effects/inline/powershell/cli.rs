@@ -1,7 +1,8 @@
 //! How PowerShell code reaches the lens besides a command line (whose `powershell.exe` /
 //! `cmd.exe` words are read in [`code_runs`](crate::effects::code_runs)): the `PowerShell`
-//! tool of Claude Code and Copilot CLI, whose command is PowerShell code, and a Codex shell
-//! call on Windows whose line is PowerShell; and the commands PowerShell code runs, as a shell
+//! tool of Claude Code and Copilot CLI, whose command is PowerShell code, a Codex shell call
+//! on Windows whose line is PowerShell, and a shell call on any host whose line runs a command
+//! only PowerShell has (`iwr … | iex`); and the commands PowerShell code runs, as a shell
 //! analysis for the rules that test a command line.
 
 use serde_json::Value;
@@ -16,7 +17,8 @@ use crate::shell::{ShellAnalysis, ShellAnalyzer, analyze_words};
 
 /// Whether a hook payload's `command` is PowerShell code, not a POSIX line: a call of the
 /// `PowerShell` tool (Claude Code; Copilot CLI's `powershell`), or a Codex shell call on
-/// Windows that reads as PowerShell ([`codex_runs_powershell`]).
+/// Windows that reads as PowerShell, or a shell call on any host whose line runs a command
+/// only PowerShell has ([`codex_runs_powershell`]).
 pub(crate) fn is_powershell_call(payload: &Value) -> bool {
     let tool = payload
         .get("tool_name")
@@ -26,25 +28,40 @@ pub(crate) fn is_powershell_call(payload: &Value) -> bool {
     tool == "PowerShell" || tool == "powershell" || codex_runs_powershell(payload)
 }
 
-/// Whether a Codex shell call runs its command in PowerShell. Codex runs a shell command
-/// in the user's shell, PowerShell on Windows, and still names the tool `Bash` to its hooks
-/// (HOOKS.md B2); its payloads carry `turn_id`. A call from a Windows working folder
-/// (`C:\…`, `g:\…`) is read as PowerShell when its command parses as PowerShell and uses
-/// syntax only PowerShell gives that meaning ([`powershell_only`]); a line both shells read
-/// alike (`git status`, `rg -n x src`) or one that only a POSIX shell reads stays a POSIX
-/// line (Codex can be set to run Git Bash).
+/// The aliases only PowerShell defines (`Get-Alias`): no POSIX system has a program by these
+/// names (`gc`, `sc`, `type`, `del` are left out: POSIX programs or shell words have them).
+const POWERSHELL_ONLY_ALIASES: &[&str] = &[
+    "iwr", "irm", "iex", "icm", "saps", "sls", "gci", "gcm", "rni", "spps",
+];
+
+/// Whether a command word is one no POSIX system has: an alias of
+/// [`POWERSHELL_ONLY_ALIASES`] or a `Verb-Noun` name with PowerShell's capitals
+/// (`Invoke-WebRequest`, `Remove-Item`; lower-case `update-alternatives` is a POSIX program).
+fn foreign_to_posix(word: &str) -> bool {
+    let w = word.trim_matches(['\'', '"']);
+    POWERSHELL_ONLY_ALIASES.contains(&w.to_ascii_lowercase().as_str())
+        || (verb_noun(w) && w.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// Whether a shell call runs its command in PowerShell, though the host names the tool
+/// `Bash` or `shell`. Two routes:
+/// - Codex runs a shell command in the user's shell, PowerShell on Windows (HOOKS.md B2);
+///   its payloads carry `turn_id`. A call from a Windows working folder (`C:\…`, `g:\…`) is
+///   read as PowerShell when its command parses as PowerShell and uses syntax only
+///   PowerShell gives that meaning ([`powershell_only`]); a line both shells read alike (`git
+///   status`, `rg -n x src`) or one that only a POSIX shell reads stays a POSIX line (Codex
+///   can be set to run Git Bash).
+/// - On any host and folder (agents on Windows run their shell tool through PowerShell), a
+///   line that runs a command no POSIX system has ([`foreign_to_posix`]: `iwr … | iex`,
+///   `Remove-Item -Recurse x`) and parses as PowerShell: a POSIX shell could only fail on it.
+///
+/// A line that names its shell (`pwsh -Command '…'`, `bash -lc '…'`) is an argv quoted for a
+/// POSIX shell: the shell lens reads it and peels the named shell.
 fn codex_runs_powershell(payload: &Value) -> bool {
     let shell_tool = matches!(
         payload.get("tool_name").and_then(Value::as_str),
         Some("Bash" | "shell" | "shell_command" | "exec_command" | "local_shell")
     );
-    if !shell_tool || payload.get("turn_id").is_none() {
-        return false;
-    }
-    let windows = payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .is_some_and(crate::paths::is_windows_path);
     let Some(code) = payload
         .get("tool_input")
         .and_then(|i| i.get("command"))
@@ -52,22 +69,30 @@ fn codex_runs_powershell(payload: &Value) -> bool {
     else {
         return false;
     };
-    // A line that names its shell (`pwsh -Command '…'`, `bash -lc '…'`) is an argv of a
-    // Codex `shell` call, quoted for a POSIX shell: the shell lens reads it and peels the
-    // named shell.
+    let windows_codex = payload.get("turn_id").is_some()
+        && payload
+            .get("cwd")
+            .and_then(Value::as_str)
+            .is_some_and(crate::paths::is_windows_path);
+    let foreign = || command_words(code).iter().any(|w| foreign_to_posix(w));
+    if !shell_tool || !(windows_codex || foreign()) {
+        return false;
+    }
     let first = code.split_whitespace().next().unwrap_or_default();
     let named_shell = matches!(
         program_name(first.trim_matches(['\'', '"'])).as_str(),
         "powershell" | "pwsh" | "cmd" | "bash" | "sh" | "zsh" | "wsl"
     );
-    if !windows || named_shell {
+    if named_shell {
         return false;
     }
     let Ok(tree) = parse_code(code) else {
         return false;
     };
     let root = tree.root_node();
-    !refused(root, code) && first_error(root, code).is_none() && powershell_only(root, code)
+    !refused(root, code)
+        && first_error(root, code).is_none()
+        && (foreign() || powershell_only(root, code))
 }
 
 /// The approved verbs of PowerShell command names (`Get-Verb`): a `Verb-Noun` command
@@ -237,6 +262,7 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
         found: Vec::new(),
         full: false,
         rereading: false,
+        streams_on_socket: false,
     };
     effects(&tree, code, &mut cx);
     for f in cx.found {

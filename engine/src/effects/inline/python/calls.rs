@@ -205,6 +205,17 @@ impl<'t> Py<'t, '_> {
                     None => cx.unknown(&q, "a command"),
                 }
             }
+            "os.dup2" => {
+                // `os.dup2(s.fileno(), 0)`: a descriptor becomes standard input, output or
+                // error (os module, "File Descriptor Operations"); a target computed at run
+                // time (`for f in (0, 1, 2)`) may be one, a number past 2 is not.
+                let target = self.arg(n, 1, "fd2").map(|a| self.t(a));
+                if target.is_some_and(|t| {
+                    t.parse::<u32>().is_ok_and(|k| k <= 2) || t.parse::<u32>().is_err()
+                }) {
+                    cx.streams_on_socket = true;
+                }
+            }
             "os.chdir" => {
                 let dir = self.arg(n, 0, "path").and_then(|a| self.res(a, 0));
                 cx.chdir(dir, &q);
@@ -219,6 +230,17 @@ impl<'t> Py<'t, '_> {
                 let saved = cx.cwd.clone();
                 if let Some(d) = self.arg(n, usize::MAX, "cwd") {
                     cx.chdir(self.res(d, 0), &format!("{q}(cwd=…)"));
+                }
+                // `stdin=s` / `stdin=s.fileno()`: a descriptor of the code (a socket) as the
+                // program's standard input (`subprocess.PIPE`, `sys.stdin`, `None` are not).
+                let stdin = self.arg(n, usize::MAX, "stdin").map(|a| self.t(a));
+                if stdin.is_some_and(|t| {
+                    let t = t.strip_suffix(".fileno()").unwrap_or(t);
+                    !t.is_empty()
+                        && t.chars().all(|c| c.is_alphanumeric() || c == '_')
+                        && !matches!(t, "None" | "PIPE" | "DEVNULL" | "STDOUT")
+                }) {
+                    cx.streams_on_socket = true;
                 }
                 self.subprocess(n, &q, cx);
                 cx.cwd = saved;

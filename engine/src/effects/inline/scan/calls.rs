@@ -17,6 +17,9 @@
 use std::collections::HashMap;
 
 mod awk;
+mod load;
+mod sockets;
+mod tables;
 
 use super::super::resolve::mode_text;
 use super::files::{self, Access};
@@ -24,134 +27,7 @@ use super::lex::{Part, Tok};
 use crate::effects::inline::collect::Collect;
 use crate::effects::language::Language;
 use crate::shell::Arg;
-
-/// What a call does with its arguments.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Runs {
-    /// `system LIST`: one string is a shell line, several are the words; the first `skip`
-    /// arguments are not part of the command (`open3($w, $r, $e, CMD)`).
-    List(usize),
-    /// The first argument is a shell line, or the words when it is a list
-    /// (`IO.popen([…])`, `proc_open([…])`).
-    First,
-    /// Perl's `open`: a pipe open (`"cmd |"`, `"| cmd"`, `'-|', CMD…`) runs a command.
-    PerlOpen,
-    /// Ruby's `open("|cmd")`.
-    PipeOpen,
-    /// PHP's `pcntl_exec(path, [args])`: the program and its words.
-    PathArgs,
-    /// The first argument is a file read (`File.read`, `file_get_contents`, `io.lines`).
-    Read,
-    /// The first argument is a file written (`File.write`, `file_put_contents`).
-    Write,
-    /// The first argument is a file opened in the mode of the second, read by default
-    /// (`File.open`, `fopen`, `io.open`).
-    Open,
-    /// A permission change: the mode, then the files (Perl `chmod MODE, LIST`, Ruby
-    /// `File.chmod`), or the file, then the mode (PHP `chmod(PATH, MODE)`).
-    Chmod {
-        /// The mode is the first argument.
-        mode_first: bool,
-    },
-}
-
-/// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
-const PERL: &[(&str, Runs)] = &[
-    ("system", Runs::List(0)),
-    ("exec", Runs::List(0)),
-    ("CORE::system", Runs::List(0)),
-    ("CORE::exec", Runs::List(0)),
-    ("readpipe", Runs::First),
-    ("open", Runs::PerlOpen),
-    ("CORE::open", Runs::PerlOpen),
-    ("open2", Runs::List(2)),
-    ("IPC::Open2::open2", Runs::List(2)),
-    ("open3", Runs::List(3)),
-    ("IPC::Open3::open3", Runs::List(3)),
-    ("chmod", Runs::Chmod { mode_first: true }),
-    ("CORE::chmod", Runs::Chmod { mode_first: true }),
-];
-
-/// Ruby's calls that run commands (`Kernel`, `Process`, `IO`, `Open3`).
-const RUBY: &[(&str, Runs)] = &[
-    ("system", Runs::List(0)),
-    ("exec", Runs::List(0)),
-    ("spawn", Runs::List(0)),
-    ("Kernel.system", Runs::List(0)),
-    ("Kernel.exec", Runs::List(0)),
-    ("Kernel.spawn", Runs::List(0)),
-    ("Process.spawn", Runs::List(0)),
-    ("Process.exec", Runs::List(0)),
-    ("IO.popen", Runs::First),
-    ("Open3.capture2", Runs::List(0)),
-    ("Open3.capture2e", Runs::List(0)),
-    ("Open3.capture3", Runs::List(0)),
-    ("Open3.popen2", Runs::List(0)),
-    ("Open3.popen2e", Runs::List(0)),
-    ("Open3.popen3", Runs::List(0)),
-    ("Open3.pipeline_r", Runs::List(0)),
-    ("Open3.pipeline_w", Runs::List(0)),
-    ("Open3.pipeline_rw", Runs::List(0)),
-    ("open", Runs::PipeOpen),
-    ("Kernel.open", Runs::PipeOpen),
-    ("File.read", Runs::Read),
-    ("File.binread", Runs::Read),
-    ("File.readlines", Runs::Read),
-    ("File.foreach", Runs::Read),
-    ("IO.read", Runs::Read),
-    ("IO.readlines", Runs::Read),
-    ("IO.foreach", Runs::Read),
-    ("File.open", Runs::Open),
-    ("File.new", Runs::Open),
-    ("File.write", Runs::Write),
-    ("File.binwrite", Runs::Write),
-    ("IO.write", Runs::Write),
-    ("File.chmod", Runs::Chmod { mode_first: true }),
-    ("File.lchmod", Runs::Chmod { mode_first: true }),
-    ("FileUtils.chmod", Runs::Chmod { mode_first: true }),
-    ("FileUtils.chmod_R", Runs::Chmod { mode_first: true }),
-];
-
-/// PHP's program execution functions (names are case-insensitive; lower case here).
-const PHP: &[(&str, Runs)] = &[
-    ("system", Runs::First),
-    ("exec", Runs::First),
-    ("shell_exec", Runs::First),
-    ("passthru", Runs::First),
-    ("popen", Runs::First),
-    ("proc_open", Runs::First),
-    ("pcntl_exec", Runs::PathArgs),
-    ("file_get_contents", Runs::Read),
-    ("readfile", Runs::Read),
-    ("file", Runs::Read),
-    ("fopen", Runs::Open),
-    ("file_put_contents", Runs::Write),
-    ("chmod", Runs::Chmod { mode_first: false }),
-    ("lchmod", Runs::Chmod { mode_first: false }),
-];
-
-/// Lua's standard library calls that run commands.
-const LUA: &[(&str, Runs)] = &[
-    ("os.execute", Runs::First),
-    ("io.popen", Runs::First),
-    ("io.lines", Runs::Read),
-    ("io.open", Runs::Open),
-];
-
-/// awk's built-in `system(cmd)`.
-const AWK: &[(&str, Runs)] = &[("system", Runs::First)];
-
-/// The calls of `lang` that run commands.
-fn table(lang: Language) -> &'static [(&'static str, Runs)] {
-    match lang {
-        Language::Perl => PERL,
-        Language::Ruby => RUBY,
-        Language::Php => PHP,
-        Language::Lua => LUA,
-        Language::Awk => AWK,
-        _ => &[],
-    }
-}
+use tables::{Runs, table};
 
 /// A constant value: a string, or a list of words.
 #[derive(Debug, Clone, PartialEq)]
@@ -194,14 +70,41 @@ pub(super) fn read(lang: Language, toks: &[Tok], cx: &mut Collect<'_>) {
                 Some(s) => cx.shell("`…`", s),
                 None => cx.unknown("`…`", "a command"),
             },
+            // Perl's `STDIN->fdopen($c, "r")` (IO::Handle).
+            Tok::Name(h)
+                if lang == Language::Perl
+                    && matches!(h.as_str(), "STDIN" | "STDOUT" | "STDERR")
+                    && toks.get(i + 1) == Some(&Tok::Op("->"))
+                    && toks.get(i + 2) == Some(&Tok::Name("fdopen".into())) =>
+            {
+                cx.streams_on_socket = true;
+            }
             Tok::Name(_) => {
                 let (name, end) = r.qualified(i);
                 if let Some(runs) = r.runs_of(&name, i, end) {
-                    let args = r.args(end);
+                    // `IO::Socket::INET->new(…)`: the arguments of its constructor.
+                    let at = match (runs, toks.get(end), toks.get(end + 1)) {
+                        (Runs::PerlSocket, Some(Tok::Op("->")), Some(Tok::Name(n)))
+                            if n == "new" =>
+                        {
+                            end + 2
+                        }
+                        _ => end,
+                    };
+                    let args = r.args(at);
                     r.call(&name, runs, &args, cx);
                 }
                 i = end;
                 continue;
+            }
+            // Ruby's `$stdin.reopen(c)`, `$stdout.reopen(c)`.
+            Tok::Var(v)
+                if lang == Language::Ruby
+                    && matches!(v.as_str(), "$stdin" | "$stdout" | "$stderr")
+                    && toks.get(i + 1) == Some(&Tok::Op("."))
+                    && toks.get(i + 2) == Some(&Tok::Name("reopen".into())) =>
+            {
+                cx.streams_on_socket = true;
             }
             Tok::Op(op @ ("|" | "|&" | ">" | ">>" | "<")) if lang == Language::Awk => {
                 r.awk_operator(i, op, cx)
@@ -436,6 +339,18 @@ impl Reader<'_> {
 
     /// Add what the call `name` runs with `args`.
     fn call(&self, name: &str, runs: Runs, args: &[&[Tok]], cx: &mut Collect<'_>) {
+        if runs == Runs::Streams {
+            cx.streams_on_socket = true;
+            return;
+        }
+        // PHP's `proc_open(CMD, [0 => $sock, …])`: a descriptor of the code as a stream.
+        if name == "proc_open"
+            && args
+                .get(1)
+                .is_some_and(|spec| spec.iter().any(|t| matches!(t, Tok::Var(_))))
+        {
+            cx.streams_on_socket = true;
+        }
         let Some(first) = args.first() else {
             return;
         };
@@ -486,6 +401,14 @@ impl Reader<'_> {
             Runs::Open => self.open(args, cx),
             Runs::PerlOpen => self.perl_open(name, args, cx),
             Runs::Chmod { mode_first } => self.chmod(mode_first, args, cx),
+            Runs::Connect { host } => self.connect(name, args.get(host), args.get(host + 1), cx),
+            Runs::PerlSocket => self.perl_socket(name, args, cx),
+            Runs::Streams => {}
+            Runs::Load => self.load(name, first, cx),
+            Runs::DoFile => match self.value(first) {
+                Some(Val::One(p)) => cx.words(name, vec![word("lua"), word(&p)], None),
+                _ => cx.unknown(name, "a file"),
+            },
         }
     }
 
@@ -573,6 +496,29 @@ impl Reader<'_> {
         let Some(spec) = args.get(1) else {
             return;
         };
+        // `open(STDIN, ">&S")`, `open(STDOUT, ">&", $s)`, `open STDERR, ">&=3"`: a standard
+        // stream duplicated from another handle (perlfunc `open`, "dup").
+        let standard = args.first().is_some_and(|h| {
+            matches!(
+                render(h).trim_start_matches(['\\', '*']),
+                "STDIN" | "STDOUT" | "STDERR"
+            )
+        });
+        // The mode is the start of the first string (`">&=" . fileno($c)` is one too).
+        let mode = match spec.first() {
+            Some(Tok::Str { parts, .. }) => match parts.first() {
+                Some(Part::Lit(l)) => l.trim_start(),
+                _ => "",
+            },
+            _ => "",
+        };
+        let dup = ["<&", ">&", "+<&", "+>&", ">>&"]
+            .iter()
+            .any(|p| mode.starts_with(p));
+        if standard && dup {
+            cx.streams_on_socket = true;
+            return;
+        }
         if args.len() == 2 {
             match self.value(spec) {
                 Some(Val::One(s)) => {

