@@ -9,7 +9,12 @@ fn option_values_are_not_files_per_program() {
         ("tac -s x f", &["run tac -s x f", "read f"]),
         ("diff -i a b", &["run diff -i a b", "read a", "read b"]),
         ("comm -1 a b", &["run comm -1 a b", "read a", "read b"]),
-        ("ag -t KEY ~/.ssh", &["run ag -t KEY ~/.ssh", "read ~/.ssh"]),
+        // `KEY` is the pattern, not a file; a search for it below a hidden home folder
+        // reaches the secret files there.
+        (
+            "ag -t KEY ~/.ssh",
+            &["run ag -t KEY ~/.ssh", "read ~/.ssh", "read ~/.ssh/**/.env"],
+        ),
         ("yq e '.a' f.yaml", &["run yq e .a f.yaml", "read f.yaml"]),
         (
             "openssl enc -aes-256-cbc -in secret -out secret.enc -pass pass:x",
