@@ -19,6 +19,7 @@ mod actions;
 mod files;
 mod git;
 mod install;
+mod made;
 mod out;
 mod pipes;
 mod printed;
@@ -33,6 +34,7 @@ mod signals;
 
 #[cfg(test)]
 pub(crate) use install::package_source;
+pub(crate) use made::made_on_line;
 pub(crate) use request::variables;
 
 use serde_json::Value;
@@ -173,6 +175,7 @@ fn lens_commands(
             )));
         }
         program_effects(c, &mut out);
+        made::mark_made(a, ci, env, &mut out);
         self::privilege::shell_from_escalated_text(c, via, &mut out);
         // `tee f <<EOF`: the text is what `tee` writes.
         if c.basename() == "tee"

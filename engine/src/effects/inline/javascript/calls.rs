@@ -10,7 +10,7 @@ use super::Js;
 use crate::effects::inline::collect::{Collect, add_body};
 use crate::effects::inline::resolve::{Res, mode_text};
 use crate::effects::inline::sources::Reader;
-use crate::effects::model::{PathRef, What};
+use crate::effects::model::{Gone, PathRef, What};
 
 impl<'t> Js<'t, '_> {
     /// The path an argument names, or `None` after recording that it is only known at run
@@ -96,7 +96,11 @@ impl<'t> Js<'t, '_> {
             "fs.rm" | "fs.rmdir" | "Deno.remove" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
                     let recursive = self.flag(a(1), "recursive").unwrap_or(true);
-                    cx.push(What::Delete { path: p, recursive });
+                    cx.push(What::Delete {
+                        path: p,
+                        recursive,
+                        gone: Gone::Removed,
+                    });
                 }
             }
             "fs.unlink" => {
@@ -104,6 +108,7 @@ impl<'t> Js<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: false,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -113,6 +118,7 @@ impl<'t> Js<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -152,6 +158,7 @@ impl<'t> Js<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
                 if let Some(p) = self.path_arg(a(1), q, cx) {

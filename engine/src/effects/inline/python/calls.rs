@@ -11,7 +11,7 @@ use super::network::is_http_client;
 use crate::effects::inline::collect::Collect;
 use crate::effects::inline::resolve::{Res, mode_text};
 use crate::effects::inline::sources::Reader;
-use crate::effects::model::What;
+use crate::effects::model::{Gone, What};
 
 impl<'t> Py<'t, '_> {
     /// The path an argument names, or `None` after recording that it is only known at run
@@ -70,6 +70,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: false,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -78,6 +79,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -109,6 +111,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: s,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
                 if let Some(d) = dst {
@@ -438,6 +441,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: false,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -476,6 +480,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
                 if let Some(t) = self.path_arg(n, 0, "target", &q, cx) {
