@@ -731,3 +731,40 @@ fn a_delete_says_how_the_path_goes() {
         one(probe, Gone::Removed)
     );
 }
+
+/// docker-build(1), `docker buildx build`, podman-build(1): the context operand (every file
+/// below it goes to the builder) and the `-f` file are read; `-` is no context, `-f -` is
+/// standard input; option values (`-t`, `--build-arg`, `--platform`) are no paths.
+#[test]
+fn an_image_build_reads_its_context() {
+    table(&[
+        (
+            "docker build -t x ~/.aws",
+            &["run docker build -t x ~/.aws", "read ~/.aws"],
+        ),
+        (
+            "docker build -f - ~",
+            &["run docker build -f - ~", "read ~"],
+        ),
+        (
+            "docker build -t app -f docker/Dockerfile --build-arg V=1 .",
+            &[
+                "run docker build -t app -f docker/Dockerfile --build-arg V=1 .",
+                "read docker/Dockerfile",
+                "read .",
+            ],
+        ),
+        ("docker build -", &["run docker build -"]),
+        (
+            "docker buildx build --platform linux/amd64 --push -t r/app:1 .",
+            &[
+                "run docker buildx build --platform linux/amd64 --push -t r/app:1 .",
+                "read .",
+            ],
+        ),
+        (
+            "podman build --pull --no-cache ctx",
+            &["run podman build --pull --no-cache ctx", "read ctx"],
+        ),
+    ]);
+}
