@@ -96,30 +96,18 @@ impl<'t> Js<'t, '_> {
             "fs.rm" | "fs.rmdir" | "Deno.remove" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
                     let recursive = self.flag(a(1), "recursive").unwrap_or(true);
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive,
-                        gone: Gone::Removed,
-                    });
+                    removes(cx, p, recursive);
                 }
             }
             "fs.unlink" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: false,
-                        gone: Gone::Removed,
-                    });
+                    removes(cx, p, false);
                 }
             }
             "fs.remove" | "fs.emptyDir" | "rimraf" | "rimraf.rimraf" | "rimraf.sync"
             | "rimraf.rimrafSync" | "del" | "del.deleteAsync" | "del.deleteSync" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: true,
-                        gone: Gone::Removed,
-                    });
+                    removes(cx, p, true);
                 }
             }
             "fs.chmod" | "fs.lchmod" | "Deno.chmod" => {
@@ -155,11 +143,7 @@ impl<'t> Js<'t, '_> {
             }
             "fs.rename" | "fs.move" | "Deno.rename" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: true,
-                        gone: Gone::Removed,
-                    });
+                    removes(cx, p, true);
                 }
                 if let Some(p) = self.path_arg(a(1), q, cx) {
                     write(cx, p, false, None);
@@ -414,4 +398,14 @@ impl<'t> Js<'t, '_> {
         }
         saved
     }
+}
+
+/// Inline code removes `path` (`fs.rm`, `rimraf`; a rename too, as the code's own move
+/// is not told apart from a removal here).
+fn removes(cx: &mut Collect<'_>, path: PathRef, recursive: bool) {
+    cx.push(What::Delete {
+        path,
+        recursive,
+        gone: Gone::Removed,
+    });
 }
