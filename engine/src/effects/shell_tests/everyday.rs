@@ -337,7 +337,10 @@ fn everyday_commands_have_only_their_own_effects() {
             ],
         ),
         ("apt update", &["run apt update"]),
-        ("docker build -t x .", &["run docker build -t x ."]),
+        (
+            "docker build -t x .",
+            &["run docker build -t x .", "read ."],
+        ),
     ]);
 }
 
@@ -385,7 +388,7 @@ fn lookups_proxies_wipes_and_package_files() {
         ),
         (
             "git archive HEAD .env",
-            &["run git archive HEAD .env", "read .env"],
+            &["run git archive HEAD .env", "read .", "read .env"],
         ),
         (
             "git reset --hard HEAD~3",

@@ -36,7 +36,10 @@ fn git_reads_the_paths_and_blobs_it_prints() {
             &["run git grep -n KEY -- .env", "read .env"],
         ),
         ("git status", &["run git status"]),
-        ("git push origin main", &["run git push origin main"]),
+        (
+            "git push origin main",
+            &["run git push origin main", "read ."],
+        ),
     ]);
 }
 
