@@ -4,7 +4,7 @@
 //! `php -r`) by their markers.
 
 use super::files::{chattr, container_copy, copy, files, find, permission};
-use super::git::{git_config, scheduled_jobs, sent_repository};
+use super::git::{git_config, scheduled_jobs};
 use super::install::install;
 use super::out::{Out, delete, load, read, write};
 use super::pipes::code_reads_environment;
@@ -93,7 +93,6 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     match c.basename() {
         "git" => {
             git_config(c, out);
-            sent_repository(c, out);
             if super::git::git_send_email(c, out) {
                 return;
             }

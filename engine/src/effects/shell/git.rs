@@ -122,10 +122,12 @@ const SENDS_REPOSITORY: &[&str] = &["push", "bundle", "archive"];
 
 /// `git [-C DIR]… [--work-tree DIR] push|bundle|archive …` sends what the repository holds:
 /// its work tree is read. The repository is the folder `-C` names (each `-C` relative to the
-/// one before, git(1)), or `--work-tree`, or the working directory (`cd ~/.ssh && git push`):
-/// a repository made in a secret folder (`git -C ~/.ssh push`) reads that folder, as `tar` or
-/// `scp -r` of it does. Other subcommands (`git -C ../lib status`) read nothing here.
-pub(super) fn sent_repository(c: &SimpleCommand, out: &mut Out) {
+/// one before, git(1)), or `--work-tree`, or the working directory when the line changed it
+/// (`moved`: `cd ~/.ssh && git push`): a repository made in a secret folder (`git -C ~/.ssh
+/// push`) reads that folder, as `tar` or `scp -r` of it does. A push from the folder the
+/// call starts in (the project) reads nothing here, nor do other subcommands (`git -C ../lib
+/// status`).
+pub(super) fn sent_repository(c: &SimpleCommand, moved: bool, out: &mut Out) {
     let mut dir: Option<Arg> = None;
     let mut work_tree: Option<Arg> = None;
     let mut sub: Option<&str> = None;
@@ -160,10 +162,14 @@ pub(super) fn sent_repository(c: &SimpleCommand, out: &mut Out) {
     if !sub.is_some_and(|s| SENDS_REPOSITORY.contains(&s)) {
         return;
     }
-    let folder = work_tree.or(dir).unwrap_or(Arg {
-        text: ".".into(),
-        dynamic: false,
-    });
+    let folder = match work_tree.or(dir) {
+        Some(f) => f,
+        None if moved => Arg {
+            text: ".".into(),
+            dynamic: false,
+        },
+        None => return,
+    };
     read(&folder, c, out);
 }
 

@@ -175,6 +175,11 @@ fn lens_commands(
             )));
         }
         program_effects(c, &mut out);
+        // A `cd` earlier on the line moved it out of the folder the call starts in.
+        let moved = c.cwd != a.commands.first().and_then(|f| f.cwd.clone());
+        if c.basename() == "git" && !c.dynamic_program {
+            self::git::sent_repository(c, moved, &mut out);
+        }
         made::mark_made(a, ci, env, &mut out);
         self::privilege::shell_from_escalated_text(c, via, &mut out);
         // `tee f <<EOF`: the text is what `tee` writes.

@@ -388,7 +388,7 @@ fn lookups_proxies_wipes_and_package_files() {
         ),
         (
             "git archive HEAD .env",
-            &["run git archive HEAD .env", "read .", "read .env"],
+            &["run git archive HEAD .env", "read .env"],
         ),
         (
             "git reset --hard HEAD~3",

@@ -36,10 +36,7 @@ fn git_reads_the_paths_and_blobs_it_prints() {
             &["run git grep -n KEY -- .env", "read .env"],
         ),
         ("git status", &["run git status"]),
-        (
-            "git push origin main",
-            &["run git push origin main", "read ."],
-        ),
+        ("git push origin main", &["run git push origin main"]),
     ]);
 }
 
@@ -169,9 +166,10 @@ fn a_push_bundle_or_archive_reads_the_repository_it_sends() {
                 "read /srv/keys",
             ],
         ),
+        ("git push origin main", &["run git push origin main"]),
         (
-            "git push origin main",
-            &["run git push origin main", "read ."],
+            "cd ~/.ssh && git push",
+            &["run cd ~/.ssh", "run git push", "read ."],
         ),
         ("git -C ../lib status", &["run git -C ../lib status"]),
         ("git -C ~/.ssh log", &["run git -C ~/.ssh log"]),

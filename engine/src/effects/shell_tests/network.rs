@@ -176,7 +176,6 @@ fn connections_and_remote_copies_send_to_their_host() {
             "git push https://github.com/x/y main",
             &[
                 "run git push https://github.com/x/y main",
-                "read .",
                 "send https://github.com/x/y - []",
             ],
         ),
