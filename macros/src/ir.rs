@@ -215,6 +215,7 @@ impl Gen {
             kind,
             shell,
             recursive,
+            moved,
             append,
             host_in,
             host_not_in,
@@ -248,6 +249,7 @@ impl Gen {
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
         let recursive = opt(recursive.map(|b| quote!(#b)));
+        let moved = opt(moved.map(|b| quote!(#b)));
         let append = opt(append.map(|b| quote!(#b)));
         let by_pattern = opt(by_pattern.map(|b| quote!(#b)));
         let body_from = body_from.iter().map(|s| self.path_spec(s));
@@ -303,6 +305,7 @@ impl Gen {
             kind: #kind,
             shell: #shell,
             recursive: #recursive,
+            moved: #moved,
             append: #append,
             by_pattern: #by_pattern,
             host_in: #host_in,

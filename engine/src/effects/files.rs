@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::model::{Effects, Lens, PathRef, Route, What};
+use super::model::{Effects, Gone, Lens, PathRef, Route, What};
 
 /// Whether `tool` is a file tool (or the input is an `apply_patch` patch).
 pub(crate) fn handles(tool: &str, input: &Value) -> bool {
@@ -75,6 +75,7 @@ pub(crate) fn lens(tool: &str, input: &Value, cwd: Option<&str>, fx: &mut Effect
             What::Delete {
                 path,
                 recursive: false,
+                gone: Gone::Removed,
             },
             r,
         ),
@@ -203,6 +204,7 @@ fn patch(tool: &str, text: &str, cwd: Option<&str>, fx: &mut Effects) {
                 What::Delete {
                     path: PathRef::new(p, cwd),
                     recursive: false,
+                    gone: Gone::Removed,
                 },
                 route(tool, "*** Delete File"),
             );
@@ -213,6 +215,7 @@ fn patch(tool: &str, text: &str, cwd: Option<&str>, fx: &mut Effects) {
                     What::Delete {
                         path: PathRef::new(old.clone(), cwd),
                         recursive: false,
+                        gone: Gone::Moved,
                     },
                     route(tool, "*** Move to"),
                 );

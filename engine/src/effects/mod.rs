@@ -66,8 +66,8 @@ use crate::shell_env::ShellEnv;
 
 pub(crate) use model::named_words;
 pub use model::{
-    Agent, BodySource, Change, Effect, Effects, Endpoint, Grant, GrantKind, IpClass, Lens, PathRef,
-    Route, Send, SettingsChange, What,
+    Agent, BodySource, Change, Effect, Effects, Endpoint, Gone, Grant, GrantKind, IpClass, Lens,
+    PathRef, Route, Send, SettingsChange, What,
 };
 
 pub use crate::policy::EffectKind;

@@ -248,6 +248,21 @@ pub struct Grant {
     pub detail: String,
 }
 
+/// How a deleted path goes away: what a delete rule can excuse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Gone {
+    /// Removed: its content is lost as files (`rm -r`, `find -delete`, `tar --remove-files`,
+    /// `zip -m`, `7z a -sdel`, `shutil.rmtree`).
+    #[default]
+    Removed,
+    /// Moved: its files live on under a new name or in a new place (`mv`, `rsync
+    /// --remove-source-files`, an MCP move, a patch's `*** Move to`).
+    Moved,
+    /// Made by an earlier command of the same line and missing now (`mkdir -p d/x && rm -rf
+    /// d`): the line deletes only what it made, nothing that was there before the call.
+    MadeOnLine,
+}
+
 /// What an effect does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum What {
@@ -275,6 +290,8 @@ pub enum What {
         path: PathRef,
         /// Everything below it goes too.
         recursive: bool,
+        /// How it goes: removed, moved to a new name, or only what the same line made.
+        gone: Gone,
     },
     /// A network request.
     Send(Send),
@@ -394,7 +411,9 @@ impl fmt::Display for Effect {
                 if *append { "appends to" } else { v },
                 path.text
             )?,
-            What::Delete { path, recursive } => write!(
+            What::Delete {
+                path, recursive, ..
+            } => write!(
                 f,
                 "{v} {}{}",
                 path.text,

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::shell_cond::{Folders, GlobCache, Judgement, Placement, eval_shell};
 use crate::compile::pred::EffectGlobs;
-use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Lens, What};
+use crate::effects::{BodySource, Effect, EffectKind, Effects, Endpoint, Gone, Lens, What};
 use crate::memory::SessionMemory;
 use crate::policy::EffectTest;
 use crate::shell::ShellAnalysis;
@@ -152,7 +152,9 @@ pub(crate) fn eval_effect(
                     }
                 }
             }
-            What::Delete { path, recursive }
+            What::Delete {
+                path, recursive, ..
+            }
             | What::ChangePermission {
                 path, recursive, ..
             } => {
@@ -167,7 +169,17 @@ pub(crate) fn eval_effect(
                     .flatten();
                 let recursive = &(*recursive || tree.is_some());
                 let text = tree.unwrap_or(&path.text);
-                if t.recursive.is_some_and(|r| r != *recursive)
+                let gone = match &e.what {
+                    What::Delete { gone, .. } => Some(*gone),
+                    _ => None,
+                };
+                // A move keeps the files under a new name (`moved = false` leaves it out); a
+                // delete of only what the same line made touches nothing that was there, so
+                // no place holds it.
+                let moved = gone == Some(Gone::Moved);
+                if t.moved.is_some_and(|m| m != moved)
+                    || (has_path_test && gone == Some(Gone::MadeOnLine))
+                    || t.recursive.is_some_and(|r| r != *recursive)
                     || (!t.modes.is_empty() && !mode.is_some_and(|m| name_matches(&t.modes, m)))
                 {
                     Some(false)

@@ -416,7 +416,7 @@ pub(crate) fn eval_shell(
                 .iter()
                 .filter(|r| r.dynamic || !is_stream_device(&r.text));
             for o in operands.iter().copied().chain(files) {
-                if made_on_line(a, k, o, env) {
+                if crate::effects::shell::made_on_line(a, k, o, env) {
                     continue;
                 }
                 let place = Placement {
@@ -477,59 +477,6 @@ pub(crate) fn eval_shell(
         return Judgement::Unknown(u.clone());
     }
     Judgement::No
-}
-
-/// Whether `o`, an operand the command at `k` of `a` deletes (`rm`, `unlink`, …: the
-/// program table's delete role), is a file or folder an earlier command of the same line made
-/// (`touch P`, `mkdir P`, `mkdir -p P/…`, `> P`) and that does not exist now: the line deletes what it
-/// made itself (`touch ~/.rustup/tmp/probe && rm ~/.rustup/tmp/probe`, a write check) and
-/// nothing that was there before the call. A path that exists now is not (`touch` of an
-/// existing file makes nothing), nor one only known at run time.
-fn made_on_line(a: &ShellAnalysis, k: usize, o: &crate::shell::Arg, env: &ShellEnv) -> bool {
-    use crate::effects::programs::{Role, parse};
-    let Some(c) = a.commands.get(k) else {
-        return false;
-    };
-    if o.dynamic || !parse(c).is_some_and(|p| p.operands_of(Role::Delete).any(|d| d.text == o.text))
-    {
-        return false;
-    }
-    let abs = |text: &str, cwd: Option<&str>| crate::paths::normalize(text, cwd, &env.home);
-    let Some(target) = abs(&o.text, c.cwd.as_deref()) else {
-        return false;
-    };
-    if !target.starts_with('/') || std::fs::symlink_metadata(&target).is_ok() {
-        return false;
-    }
-    a.commands.iter().take(k).any(|m| {
-        if m.via != c.via || m.dynamic_program {
-            return false;
-        }
-        let names = |x: &crate::shell::Arg| {
-            !x.dynamic && abs(&x.text, m.cwd.as_deref()).as_deref() == Some(target.as_str())
-        };
-        // `mkdir -p a/b` makes every missing folder on the way: the target, missing now, is
-        // made when it is `a/b` or one of its parents.
-        let parents = m
-            .args
-            .iter()
-            .any(|x| matches!(x.text.as_str(), "-p" | "--parents"));
-        let under = |x: &crate::shell::Arg| {
-            !x.dynamic
-                && abs(&x.text, m.cwd.as_deref())
-                    .is_some_and(|p| p.starts_with(&format!("{target}/")))
-        };
-        let made = matches!(m.basename(), "touch" | "mkdir")
-            && m.args
-                .iter()
-                .any(|x| !x.text.starts_with('-') && (names(x) || (parents && under(x))));
-        made || m.redirections.iter().any(|r| {
-            matches!(
-                r.mode,
-                crate::shell::RedirectMode::Write | crate::shell::RedirectMode::Append
-            ) && names(&r.target)
-        })
-    })
 }
 
 /// Whether a redirection target is a stream device rather than a file: `/dev/null`,

@@ -39,7 +39,14 @@ const WRITE_KEYS: &[&str] = &[
     "lens",
     "via",
 ];
-const DELETE_KEYS: &[&str] = &["path_inside", "path_outside", "recursive", "lens", "via"];
+const DELETE_KEYS: &[&str] = &[
+    "path_inside",
+    "path_outside",
+    "recursive",
+    "moved",
+    "lens",
+    "via",
+];
 const PERMISSION_KEYS: &[&str] = &[
     "path_inside",
     "path_outside",
@@ -155,8 +162,9 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
         let k: &str = k.get_ref();
         let label = format!("`{key}.{k}`");
         match k {
-            "recursive" | "append" | "by_pattern" => match want_bool(ctx, val, &label) {
+            "recursive" | "moved" | "append" | "by_pattern" => match want_bool(ctx, val, &label) {
                 Some(b) if k == "recursive" => test.recursive = Some(b),
+                Some(b) if k == "moved" => test.moved = Some(b),
                 Some(b) if k == "by_pattern" => test.by_pattern = Some(b),
                 Some(b) => test.append = Some(b),
                 None => ok = false,

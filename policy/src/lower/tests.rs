@@ -250,6 +250,22 @@ fn by_pattern_is_a_signal_key_only() {
 }
 
 #[test]
+fn moved_is_a_delete_key_only() {
+    let src = "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.deletes = { recursive = true, moved = false }\ndecision = \"deny\"\n";
+    let p = load_str(src, "del.toml", Scope::User, 0);
+    assert!(!p.has_errors(), "{:#?}", p.diagnostics);
+    let t = effect_of(&p, 0);
+    assert_eq!(
+        (t.kind, t.recursive, t.moved),
+        (EffectKind::Delete, Some(true), Some(false))
+    );
+    assert_error(
+        "[[rule]]\nid = \"r\"\nseam = \"pre-tool\"\nwhen.writes = { moved = true }\ndecision = \"ask\"\n",
+        |m| m.contains("unknown key `moved` in `writes`"),
+    );
+}
+
+#[test]
 fn lists_resolve_across_files_and_layers_stay_monotone() {
     let lib = load_str(LIBRARY, "lib.toml", Scope::Cli, 0);
     let user = load_str(

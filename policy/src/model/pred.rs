@@ -132,6 +132,10 @@ pub struct EffectTest {
     pub shell: ShellTest,
     /// `recursive = true|false` (deletes, changes_permission).
     pub recursive: Option<bool>,
+    /// `moved = true|false` (deletes): the path is moved, its files living on under a new
+    /// name or in a new place (`mv`, `rsync --remove-source-files`, an MCP move), not removed.
+    #[serde(default)]
+    pub moved: Option<bool>,
     /// `append = true|false` (writes).
     pub append: Option<bool>,
     /// `by_pattern = true|false` (signals): the target is a pattern the program matches
@@ -240,6 +244,7 @@ impl EffectTest {
             kind,
             shell: ShellTest::default(),
             recursive: None,
+            moved: None,
             by_pattern: None,
             append: None,
             host_in: Vec::new(),

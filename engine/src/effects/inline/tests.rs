@@ -86,7 +86,9 @@ pub(super) fn show(w: &What) -> String {
                 .map(|c| format!(" = {c:?}"))
                 .unwrap_or_default()
         ),
-        What::Delete { path, recursive } => show_delete(path, *recursive),
+        What::Delete {
+            path, recursive, ..
+        } => show_delete(path, *recursive),
         What::Send(s) => {
             let to = s.destination().unwrap_or_else(|| "-".into());
             format!(

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::keys::{KeyKind, Role, key_kind, pointer, words};
 use super::tool::Verb;
 use super::walk::Walk;
-use crate::effects::model::{Effects, PathRef, Route, What};
+use crate::effects::model::{Effects, Gone, PathRef, Route, What};
 use crate::shell::Arg;
 
 impl Walk<'_> {
@@ -132,6 +132,7 @@ impl Walk<'_> {
                     What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Moved,
                     },
                     r,
                 );
@@ -141,7 +142,14 @@ impl Walk<'_> {
                 if dry_run {
                     fx.push(What::Read(p), r);
                 } else {
-                    fx.push(What::Delete { path: p, recursive }, r);
+                    fx.push(
+                        What::Delete {
+                            path: p,
+                            recursive,
+                            gone: Gone::Removed,
+                        },
+                        r,
+                    );
                 }
             }
             (Verb::Upload, _) => {

@@ -74,7 +74,9 @@ fn lines(fx: &Effects, dir: &str) -> Vec<String> {
                 What::Run(c) => format!("run {}", c.display_words()),
                 What::Read(p) => format!("read {}", p.text),
                 What::Write { path, .. } => format!("write {}", path.text),
-                What::Delete { path, recursive } => {
+                What::Delete {
+                    path, recursive, ..
+                } => {
                     format!(
                         "delete {}{}",
                         path.text,
@@ -674,6 +676,7 @@ fn powershell_and_batch_scripts_are_read_by_their_extension() {
             What::Delete {
                 path,
                 recursive: true,
+                ..
             } => Some(path.text.clone()),
             _ => None,
         })

@@ -2,9 +2,9 @@
 //! permission changes and `chattr`.
 
 use super::git::git_files;
-use super::out::{Out, delete, load, path, read, script, write};
+use super::out::{Out, delete, delete_as, load, path, read, script, write};
 use super::request::send_remote;
-use crate::effects::model::{BodySource, What};
+use crate::effects::model::{BodySource, Gone, What};
 use crate::effects::programs::sed::{NewText, new_text};
 use crate::effects::programs::{Fallback, Parsed, Role, Switch, is_remote};
 use crate::shell::{Arg, SimpleCommand};
@@ -372,7 +372,9 @@ pub(super) fn copy(c: &SimpleCommand, p: &Parsed, moves: bool, out: &mut Out) {
             // its old name goes.
             let in_place =
                 moves && sources.len() == 1 && dest.is_some_and(|d| renamed_in_place(s, d));
-            delete(s, !in_place && (!moves || may_be_folder(s)), c, out);
+            // Either way its files live on where they went: a move, not a removal.
+            let recursive = !in_place && (!moves || may_be_folder(s));
+            delete_as(s, recursive, Gone::Moved, c, out);
         }
         if let Some(pr) = path(s, c) {
             sent.push(BodySource::File(pr));

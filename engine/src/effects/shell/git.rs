@@ -3,6 +3,7 @@
 
 use super::out::{Out, delete, read, write};
 use crate::effects::model::{BodySource, PathRef, What};
+use crate::effects::programs::globals::GIT;
 use crate::effects::programs::{Parsed, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
 
@@ -112,6 +113,64 @@ pub(super) fn git_files(c: &SimpleCommand, p: &Parsed, out: &mut Out) -> bool {
         }
     }
     true
+}
+
+/// The subcommands that send the repository's content somewhere: a push (to a remote, which
+/// may be a new one), a bundle or an archive of it (a file or standard output, often piped
+/// on: `git archive HEAD | curl -T - …`).
+const SENDS_REPOSITORY: &[&str] = &["push", "bundle", "archive"];
+
+/// `git [-C DIR]… [--work-tree DIR] push|bundle|archive …` sends what the repository holds:
+/// its work tree is read. The repository is the folder `-C` names (each `-C` relative to the
+/// one before, git(1)), or `--work-tree`, or the working directory when the line changed it
+/// (`moved`: `cd ~/.ssh && git push`): a repository made in a secret folder (`git -C ~/.ssh
+/// push`) reads that folder, as `tar` or `scp -r` of it does. A push from the folder the
+/// call starts in (the project) reads nothing here, nor do other subcommands (`git -C ../lib
+/// status`).
+pub(super) fn sent_repository(c: &SimpleCommand, moved: bool, out: &mut Out) {
+    let mut dir: Option<Arg> = None;
+    let mut work_tree: Option<Arg> = None;
+    let mut sub: Option<&str> = None;
+    let mut words = c.args.iter();
+    while let Some(a) = words.next() {
+        let t = a.text.as_str();
+        if let Some(v) = t.strip_prefix("--work-tree=") {
+            work_tree = Some(Arg {
+                text: v.to_string(),
+                dynamic: a.dynamic,
+            });
+        } else if t == "-C" || t == "--work-tree" {
+            let Some(v) = words.next() else { break };
+            if t == "--work-tree" {
+                work_tree = Some(v.clone());
+            } else if !v.text.is_empty() {
+                dir = Some(match dir {
+                    Some(d) if !v.text.starts_with(['/', '~']) => Arg {
+                        text: format!("{}/{}", d.text.trim_end_matches('/'), v.text),
+                        dynamic: d.dynamic || v.dynamic,
+                    },
+                    _ => v.clone(),
+                });
+            }
+        } else if GIT.contains(&t) {
+            words.next();
+        } else if !t.starts_with('-') {
+            sub = Some(t);
+            break;
+        }
+    }
+    if !sub.is_some_and(|s| SENDS_REPOSITORY.contains(&s)) {
+        return;
+    }
+    let folder = match work_tree.or(dir) {
+        Some(f) => f,
+        None if moved => Arg {
+            text: ".".into(),
+            dynamic: false,
+        },
+        None => return,
+    };
+    read(&folder, c, out);
 }
 
 /// `git -c KEY=VALUE`: a config value that is shell text (`alias.x=!sh …`,

@@ -19,6 +19,7 @@ mod actions;
 mod files;
 mod git;
 mod install;
+mod made;
 mod out;
 mod pipes;
 mod printed;
@@ -33,6 +34,7 @@ mod signals;
 pub(crate) use git::config_set;
 #[cfg(test)]
 pub(crate) use install::package_source;
+pub(crate) use made::made_on_line;
 pub(crate) use request::variables;
 
 use serde_json::Value;
@@ -173,6 +175,12 @@ fn lens_commands(
             )));
         }
         program_effects(c, &mut out);
+        // A `cd` earlier on the line moved it out of the folder the call starts in.
+        let moved = c.cwd != a.commands.first().and_then(|f| f.cwd.clone());
+        if c.basename() == "git" && !c.dynamic_program {
+            self::git::sent_repository(c, moved, &mut out);
+        }
+        made::mark_made(a, ci, env, &mut out);
         self::privilege::shell_from_escalated_text(c, via, &mut out);
         // `tee f <<EOF`: the text is what `tee` writes.
         if c.basename() == "tee"

@@ -2,7 +2,7 @@
 //! operands (`read`, `write`, `delete`, a script run), pseudo-files left out.
 
 use super::request::send_url;
-use crate::effects::model::{PathRef, What};
+use crate::effects::model::{Gone, PathRef, What};
 use crate::shell::{Arg, PROCSUB, SimpleCommand};
 
 /// A path without a leading `./`.
@@ -104,8 +104,19 @@ pub(super) fn write(a: &Arg, append: bool, c: &SimpleCommand, out: &mut Out) {
     }
 }
 
+/// A path removed ([`Gone::Removed`]): `rm -r`, `find -delete`, an archiver that deletes
+/// what it stores.
 pub(super) fn delete(a: &Arg, recursive: bool, c: &SimpleCommand, out: &mut Out) {
-    if let Some(p) = path(a, c) {
-        out.push(What::Delete { path: p, recursive });
+    delete_as(a, recursive, Gone::Removed, c, out);
+}
+
+/// A path that goes away as `gone` says (a move keeps its files under a new name).
+pub(super) fn delete_as(a: &Arg, recursive: bool, gone: Gone, c: &SimpleCommand, out: &mut Out) {
+    if let Some(path) = path(a, c) {
+        out.push(What::Delete {
+            path,
+            recursive,
+            gone,
+        });
     }
 }

@@ -342,7 +342,10 @@ fn everyday_commands_have_only_their_own_effects() {
             ],
         ),
         ("apt update", &["run apt update"]),
-        ("docker build -t x .", &["run docker build -t x ."]),
+        (
+            "docker build -t x .",
+            &["run docker build -t x .", "read ."],
+        ),
     ]);
 }
 

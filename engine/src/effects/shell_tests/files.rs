@@ -704,3 +704,108 @@ fn find_replaces_braces_wherever_they_occur_in_an_argument() {
         ],
     )]);
 }
+
+/// How each delete of a line goes: removed (`rm -r`, an archiver that deletes what it
+/// stores: tar(1) `--remove-files`, zip(1) `-m`, 7z `-sdel`, `find -delete`), moved (`mv`,
+/// rsync(1) `--remove-source-files`: the files live on under a new name), or made by the
+/// same line and missing now (`mkdir -p d/x && rm -rf d`).
+#[test]
+fn a_delete_says_how_the_path_goes() {
+    use crate::effects::Gone;
+    let gone = |line: &str| -> Vec<(String, Gone)> {
+        effects(line)
+            .list
+            .into_iter()
+            .filter_map(|e| match e.what {
+                What::Delete { path, gone, .. } => Some((path.text, gone)),
+                _ => None,
+            })
+            .collect()
+    };
+    let one = |p: &str, g: Gone| vec![(p.to_string(), g)];
+    assert_eq!(
+        gone("rm -rf ~/Documents"),
+        one("~/Documents", Gone::Removed)
+    );
+    assert_eq!(
+        gone("tar --remove-files -cf /tmp/d.tar ~/Documents"),
+        one("~/Documents", Gone::Removed)
+    );
+    assert_eq!(
+        gone("zip -rm /tmp/w.zip ~/work"),
+        one("~/work", Gone::Removed)
+    );
+    assert_eq!(
+        gone("7z a -sdel /tmp/a.7z ~/projects/other"),
+        one("~/projects/other", Gone::Removed)
+    );
+    assert_eq!(gone("find ~/x -delete"), one("~/x", Gone::Removed));
+    assert_eq!(gone("mv .git .git-old"), one(".git", Gone::Moved));
+    assert_eq!(
+        gone("mv ~/Documents /tmp/x"),
+        one("~/Documents", Gone::Moved)
+    );
+    assert_eq!(
+        gone("rsync -a --remove-source-files ~/in/ /tmp/out"),
+        one("~/in/", Gone::Moved)
+    );
+    // A path that does not exist now, made earlier on the line, then deleted.
+    let probe = "/nonexistent-seamguard-probe";
+    assert_eq!(
+        gone(&format!("mkdir -p {probe}/x && rm -rf {probe}")),
+        one(probe, Gone::MadeOnLine)
+    );
+    assert_eq!(
+        gone(&format!("touch {probe} && rm {probe}")),
+        one(probe, Gone::MadeOnLine)
+    );
+    // Deleted before the line makes it: it may be there now.
+    assert_eq!(
+        gone(&format!("rm -rf {probe}; mkdir {probe}")),
+        one(probe, Gone::Removed)
+    );
+    // An archiver's delete is no `rm`: not excused, even of what the line made.
+    assert_eq!(
+        gone(&format!(
+            "mkdir {probe} && tar --remove-files -cf /tmp/p.tar {probe}"
+        )),
+        one(probe, Gone::Removed)
+    );
+}
+
+/// docker-build(1), `docker buildx build`, podman-build(1): the context operand (every file
+/// below it goes to the builder) and the `-f` file are read; `-` is no context, `-f -` is
+/// standard input; option values (`-t`, `--build-arg`, `--platform`) are no paths.
+#[test]
+fn an_image_build_reads_its_context() {
+    table(&[
+        (
+            "docker build -t x ~/.aws",
+            &["run docker build -t x ~/.aws", "read ~/.aws"],
+        ),
+        (
+            "docker build -f - ~",
+            &["run docker build -f - ~", "read ~"],
+        ),
+        (
+            "docker build -t app -f docker/Dockerfile --build-arg V=1 .",
+            &[
+                "run docker build -t app -f docker/Dockerfile --build-arg V=1 .",
+                "read docker/Dockerfile",
+                "read .",
+            ],
+        ),
+        ("docker build -", &["run docker build -"]),
+        (
+            "docker buildx build --platform linux/amd64 --push -t r/app:1 .",
+            &[
+                "run docker buildx build --platform linux/amd64 --push -t r/app:1 .",
+                "read .",
+            ],
+        ),
+        (
+            "podman build --pull --no-cache ctx",
+            &["run podman build --pull --no-cache ctx", "read ctx"],
+        ),
+    ]);
+}

@@ -143,3 +143,35 @@ fn send_email_sends_its_files_or_history_to_the_addresses_hosts() {
         ),
     ]);
 }
+
+/// git(1): `-C DIR` (each relative to the one before) and `--work-tree DIR` name the
+/// repository; a push, a bundle or an archive sends what its work tree holds, so the work
+/// tree is read (the working directory without them: `cd ~/.ssh && git push`). Other
+/// subcommands read nothing for it.
+#[test]
+fn a_push_bundle_or_archive_reads_the_repository_it_sends() {
+    table(&[
+        (
+            "git -C ~/.ssh push origin main",
+            &["run git -C ~/.ssh push origin main", "read ~/.ssh"],
+        ),
+        (
+            "git -C ~ -C .aws push",
+            &["run git -C ~ -C .aws push", "read ~/.aws"],
+        ),
+        (
+            "git --work-tree=/srv/keys bundle create /tmp/b --all",
+            &[
+                "run git --work-tree=/srv/keys bundle create /tmp/b --all",
+                "read /srv/keys",
+            ],
+        ),
+        ("git push origin main", &["run git push origin main"]),
+        (
+            "cd ~/.ssh && git push",
+            &["run cd ~/.ssh", "run git push", "read ."],
+        ),
+        ("git -C ../lib status", &["run git -C ../lib status"]),
+        ("git -C ~/.ssh log", &["run git -C ~/.ssh log"]),
+    ]);
+}

@@ -78,7 +78,9 @@ fn show(w: &What) -> String {
             path.text,
             dynamic(path.dynamic)
         ),
-        What::Delete { path, recursive } => show_delete(path, *recursive),
+        What::Delete {
+            path, recursive, ..
+        } => show_delete(path, *recursive),
         What::Send(s) => {
             format!(
                 "send {} {} [{}]{}{}",

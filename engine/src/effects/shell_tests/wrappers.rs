@@ -29,7 +29,7 @@ fn wrappers_show_the_command_they_run() {
                 "run env (via docker exec)",
             ],
         ),
-        ("docker build .", &["run docker build ."]),
+        ("docker build .", &["run docker build .", "read ."]),
         (
             "busybox cat .env",
             &[

@@ -10,7 +10,7 @@ use super::Js;
 use crate::effects::inline::collect::{Collect, add_body};
 use crate::effects::inline::resolve::{Res, mode_text};
 use crate::effects::inline::sources::Reader;
-use crate::effects::model::{PathRef, What};
+use crate::effects::model::{Gone, PathRef, What};
 
 impl<'t> Js<'t, '_> {
     /// The path an argument names, or `None` after recording that it is only known at run
@@ -96,24 +96,18 @@ impl<'t> Js<'t, '_> {
             "fs.rm" | "fs.rmdir" | "Deno.remove" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
                     let recursive = self.flag(a(1), "recursive").unwrap_or(true);
-                    cx.push(What::Delete { path: p, recursive });
+                    removes(cx, p, recursive);
                 }
             }
             "fs.unlink" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: false,
-                    });
+                    removes(cx, p, false);
                 }
             }
             "fs.remove" | "fs.emptyDir" | "rimraf" | "rimraf.rimraf" | "rimraf.sync"
             | "rimraf.rimrafSync" | "del" | "del.deleteAsync" | "del.deleteSync" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: true,
-                    });
+                    removes(cx, p, true);
                 }
             }
             "fs.chmod" | "fs.lchmod" | "Deno.chmod" => {
@@ -182,10 +176,7 @@ impl<'t> Js<'t, '_> {
             }
             "fs.rename" | "fs.move" | "Deno.rename" => {
                 if let Some(p) = self.path_arg(a(0), q, cx) {
-                    cx.push(What::Delete {
-                        path: p,
-                        recursive: true,
-                    });
+                    removes(cx, p, true);
                 }
                 if let Some(p) = self.path_arg(a(1), q, cx) {
                     write(cx, p, false, None);
@@ -440,4 +431,14 @@ impl<'t> Js<'t, '_> {
         }
         saved
     }
+}
+
+/// Inline code removes `path` (`fs.rm`, `rimraf`; a rename too, as the code's own move
+/// is not told apart from a removal here).
+fn removes(cx: &mut Collect<'_>, path: PathRef, recursive: bool) {
+    cx.push(What::Delete {
+        path,
+        recursive,
+        gone: Gone::Removed,
+    });
 }

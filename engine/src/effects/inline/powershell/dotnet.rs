@@ -12,7 +12,7 @@ use tree_sitter::Node;
 use super::model::{lit, path, program_word};
 use super::words::{Vars, env_names, ps_values, split_top, split_windows};
 use crate::effects::inline::{Collect, Res, text};
-use crate::effects::model::{BodySource, What};
+use crate::effects::model::{BodySource, Gone, What};
 use crate::shell::Arg;
 
 /// The receiver (lower case, as written: `[system.io.file]`, `(new-object net.webclient)`)
@@ -152,6 +152,7 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
                 cx.push(What::Delete {
                     path: path(&p, cx),
                     recursive,
+                    gone: Gone::Removed,
                 });
             }
         }
@@ -163,6 +164,7 @@ pub(super) fn call(n: Node<'_>, code: &str, vars: &Vars, cx: &mut Collect<'_>) {
                 cx.push(What::Delete {
                     path: path(&a, cx),
                     recursive: dir,
+                    gone: Gone::Removed,
                 });
             } else {
                 cx.push(What::Read(path(&a, cx)));

@@ -11,7 +11,7 @@ use super::network::is_http_client;
 use crate::effects::inline::collect::Collect;
 use crate::effects::inline::resolve::{Res, mode_text};
 use crate::effects::inline::sources::Reader;
-use crate::effects::model::What;
+use crate::effects::model::{Gone, What};
 use crate::shell::Arg;
 
 impl<'t> Py<'t, '_> {
@@ -71,6 +71,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: false,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -79,6 +80,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -110,6 +112,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: s,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
                 if let Some(d) = dst {
@@ -492,6 +495,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: false,
+                        gone: Gone::Removed,
                     });
                 }
             }
@@ -530,6 +534,7 @@ impl<'t> Py<'t, '_> {
                     cx.push(What::Delete {
                         path: p,
                         recursive: true,
+                        gone: Gone::Removed,
                     });
                 }
                 if let Some(t) = self.path_arg(n, 0, "target", &q, cx) {

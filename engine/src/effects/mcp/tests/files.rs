@@ -1,6 +1,7 @@
 //! MCP filesystem and browser tools: reads, writes with their content, file and metadata URLs, uploads.
 
 use super::*;
+use crate::effects::Gone;
 
 #[test]
 fn filesystem_read_of_a_private_key() {
@@ -59,7 +60,8 @@ fn filesystem_tools() {
             (
                 What::Delete {
                     path: PathRef::new("/repo/a", Some(CWD)),
-                    recursive: true
+                    recursive: true,
+                    gone: Gone::Moved,
                 },
                 route(t, "/source")
             ),
@@ -160,7 +162,8 @@ fn writes_carry_their_content() {
         list(&[(
             What::Delete {
                 path: PathRef::new("/repo/src", Some(CWD)),
-                recursive: true
+                recursive: true,
+                gone: Gone::Removed,
             },
             route(t, "/path")
         )])
