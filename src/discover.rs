@@ -216,6 +216,7 @@ pub(crate) fn hook_policies(
     args: &[PathBuf],
     payload: Option<&Value>,
     effects: Option<&seamguard_engine::effects::Effects>,
+    lines: Option<&seamguard_engine::CommandLines>,
     have_hooks_configs: bool,
 ) -> HookPolicies {
     let opts = LoadOptions::hook();
@@ -228,7 +229,11 @@ pub(crate) fn hook_policies(
         };
     }
     let part = payload.and_then(seamguard_engine::Part::of_payload);
-    let call = payload.map(|payload| seamguard_engine::Call { payload, effects });
+    let call = payload.map(|payload| seamguard_engine::Call {
+        payload,
+        effects,
+        lines,
+    });
     let mut loaded = load_all_cached(&paths, opts, part.as_ref(), call);
     let mut with_paths = paths.clone();
     for a in args {

@@ -119,6 +119,7 @@ pub use decision::{CANNOT_RULE_OUT, join_reasons, plain_reasons};
 pub use dialect::Dialect;
 pub use evaluate::engine::{Engine, LOAD_ERROR_RULE, UNSURE_RULE};
 pub use evaluate::ledger::{ContinuationLedger, FileLedger, MemoryLedger};
+pub use evaluate::lines::CommandLines;
 pub use evaluate::request::{Decision, Request};
 pub use evaluate::{concern, runner};
 pub use load::{LoadOptions, load_dir, load_file, load_file_with, load_str, load_str_with};

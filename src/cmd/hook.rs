@@ -15,6 +15,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use serde_json::Value;
 
+use seamguard_engine::CommandLines;
 use seamguard_engine::concern::Concern;
 use seamguard_engine::effects::Effects;
 use seamguard_engine::import::{guess_dialect, import_config, plugin_root_of};
@@ -264,7 +265,7 @@ fn judge(o: &Args, call: &Decoded, started: Instant, resident: Option<&Built>) -
     let session = Session::load(payload, seam, learn);
     if let Some(r) = resident {
         let warnings = with_notice(r.source, seam, r.warnings.clone());
-        return judge_with(&r.engine, warnings, call, session, None);
+        return judge_with(&r.engine, warnings, call, session, None, None);
     }
     // A tool call's effects, found once in that memory: loading leaves out the rules that
     // cannot fire on them, and the evaluation uses them.
@@ -275,19 +276,21 @@ fn judge(o: &Args, call: &Decoded, started: Instant, resident: Option<&Built>) -
             session.memory(),
         ))
     });
+    // The command lines the snapshot's gates analyse, read again by the evaluation.
+    let lines = CommandLines::new();
     let Built {
         engine,
         source,
         warnings,
         loaded_at: t_loaded,
-    } = build(o, Some(payload), effects.as_deref(), started);
+    } = build(o, Some(payload), effects.as_deref(), Some(&lines), started);
     let warnings = with_notice(source, seam, warnings);
     let timing = std::env::var_os("SEAMGUARD_TIMING").is_some();
     if timing {
         engine.table().prepare(seam);
     }
     let t_compiled = started.elapsed();
-    let judged = judge_with(&engine, warnings, call, session, effects);
+    let judged = judge_with(&engine, warnings, call, session, effects, Some(&lines));
     if timing {
         eprintln!(
             "seamguard timing: read+load {:.3} ms, compile {:.3} ms, evaluate {:.3} ms",
@@ -302,21 +305,24 @@ fn judge(o: &Args, call: &Decoded, started: Instant, resident: Option<&Built>) -
     judged
 }
 
-/// Decide the call with a built engine in its session memory (with the call's effects when
-/// they were `known` before), and the concerns of an ask in the same memory.
+/// Decide the call with a built engine in its session memory (with the call's effects and
+/// the analyses of its command `lines` when they were `known` before), and the concerns of
+/// an ask in the same memory.
 fn judge_with(
     engine: &Engine,
     mut warnings: Vec<String>,
     call: &Decoded,
     mut session: Session,
     known: Option<Rc<Effects>>,
+    lines: Option<&CommandLines>,
 ) -> Judged {
     injected_fault();
     let (payload, seam) = (&call.payload, call.seam);
     warnings.extend(session.take_problems());
     let req = Request::new(seam, payload, call.dialect)
         .in_memory(session.memory())
-        .with_known_effects(known.as_ref());
+        .with_known_effects(known.as_ref())
+        .with_known_lines(lines);
     let Decision {
         mut outcome,
         effects,
@@ -389,6 +395,7 @@ pub(super) fn build(
     o: &Args,
     payload: Option<&Value>,
     effects: Option<&seamguard_engine::effects::Effects>,
+    lines: Option<&CommandLines>,
     started: Instant,
 ) -> Built {
     let project_dir = std::env::var("CLAUDE_PROJECT_DIR")
@@ -400,7 +407,13 @@ pub(super) fn build(
             .and_then(|c| c.as_str())
             .map(str::to_string)
     });
-    let found = discover::hook_policies(&o.policies, payload, effects, !o.hooks_configs.is_empty());
+    let found = discover::hook_policies(
+        &o.policies,
+        payload,
+        effects,
+        lines,
+        !o.hooks_configs.is_empty(),
+    );
     let mut loaded = found.loaded;
     apply_trust(&mut loaded, &found.paths);
     discover::apply_load_error_default(

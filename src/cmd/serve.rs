@@ -163,7 +163,7 @@ fn now_secs() -> u64 {
 fn resident(o: &hook::Args) -> Option<(hook::Built, u64)> {
     for _ in 0..5 {
         let before = key(o, None);
-        let built = hook::build(o, None, None, Instant::now());
+        let built = hook::build(o, None, None, None, Instant::now());
         let after = key(o, None);
         if let (Some(a), Some(b)) = (before, after)
             && a == b

@@ -78,7 +78,8 @@ use gate::{Gate, Probe, StoredRule};
 /// 9: gates on the literals of text tests and on the programs of `runs` tests, fields in a
 ///    table per section.
 /// 10: effect tests carry `earlier_fetch`.
-const LOWERED_FORMAT: u32 = 10;
+/// 11: gates on the programs of shell tests on a payload field.
+const LOWERED_FORMAT: u32 = 11;
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP09";
@@ -450,6 +451,10 @@ pub struct Call<'a> {
     pub payload: &'a Value,
     /// The call's effects.
     pub effects: Option<&'a crate::effects::Effects>,
+    /// Where the gates keep the analyses of the call's command lines (hand the same to
+    /// [`Request::with_known_lines`](crate::Request::with_known_lines): the evaluation then
+    /// analyses no line twice); `None`: kept only while the snapshot is read.
+    pub lines: Option<&'a crate::evaluate::lines::CommandLines>,
 }
 
 /// [`load_set_cached`] for one call: a snapshot read leaves out, besides the rules outside
@@ -806,7 +811,8 @@ fn read_snapshot(
                 .iter()
                 .any(|(_, rs, _)| rs.iter().any(|r| r.changes_input))
     });
-    let probe = gated.map(|c| Probe::new(c.payload, c.effects));
+    let own = crate::evaluate::lines::CommandLines::new();
+    let probe = gated.map(|c| Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own)));
     for (fields, stored, bytes) in &sections {
         let mut rest: &[u8] = bytes;
         for r in stored {

@@ -19,7 +19,7 @@ use crate::compile::SeamTable;
 use crate::compile::actions::ActionRegexes;
 use crate::dialect::Dialect;
 use crate::effects::Effects;
-use crate::evaluate::pred::CallInput;
+use crate::evaluate::pred::{CallInput, Known};
 use crate::evaluate::request::Request;
 use crate::evaluate::trace::{NoTrace, Recorder, RuleEval};
 use crate::matcher::codex_aliases;
@@ -291,7 +291,8 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
     ) -> Vec<Fired> {
-        self.fire_in(seam, payload, dialect, kind, None, None).fired
+        self.fire_in(seam, payload, dialect, kind, None, Known::default())
+            .fired
     }
 
     /// [`DecisionTable::fire_detailed`] in an explicit session memory (`None`: empty) and
@@ -304,7 +305,7 @@ impl DecisionTable {
         dialect: Dialect,
         kind: Option<RuleKind>,
         memory: Option<&SessionMemory>,
-        known: Option<&Rc<Effects>>,
+        known: Known<'_>,
     ) -> TableFiring {
         let Some(t) = self.seam_table(seam) else {
             return TableFiring::default();
@@ -316,7 +317,8 @@ impl DecisionTable {
         let call = CallInput {
             payload,
             memory,
-            known,
+            known: known.effects,
+            lines: known.lines,
         };
         let firing = t.fire(call, &subjects, kind, &self.env, &mut NoTrace);
         let fired = firing
@@ -363,6 +365,7 @@ impl DecisionTable {
             payload: req.payload,
             memory: req.memory(),
             known: None,
+            lines: None,
         };
         t.fire(call, &subjects, None, &self.env, &mut rec);
         rec.rules

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::command_hooks::hook_contribution;
 use super::ledger::{ContinuationLedger, StopBudget};
+use super::pred::Known;
 use super::reasons::default_reason;
 use super::request::Request;
 use super::runner::{CommandHook, HookRunner, RunContext};
@@ -228,6 +229,7 @@ impl Engine {
                 let inner = Request {
                     payload: p,
                     known_effects: None,
+                    known_lines: None,
                     ..*req
                 };
                 self.evaluate_as(&inner, false).0
@@ -261,7 +263,7 @@ impl Engine {
         // guards are re-checked only if the input changed before they run.
         let firing = self
             .table
-            .fire_in(seam, payload, dialect, None, memory, req.known_effects);
+            .fire_in(seam, payload, dialect, None, memory, req.known());
         let (hooks_fired, guards_fired): (Vec<Fired>, Vec<Fired>) =
             firing.fired.into_iter().partition(|f| {
                 self.table
@@ -363,7 +365,7 @@ impl Engine {
                         st.dialect,
                         Some(RuleKind::Hook),
                         st.memory,
-                        None,
+                        Known::default(),
                     )
                     .fired;
                 let mut rest: Vec<Fired> =
@@ -661,7 +663,7 @@ impl Engine {
                     st.dialect,
                     Some(RuleKind::Guard),
                     st.memory,
-                    None,
+                    Known::default(),
                 )
                 .fired;
         }

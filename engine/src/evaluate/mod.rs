@@ -3,6 +3,8 @@
 //! * [`fire`]: which rules of a compiled seam table fire for a payload (field scans,
 //!   anchors, then each candidate's `when` / `unless` via [`pred`], [`shell_cond`] (shell-aware
 //!   tests) and [`effect_cond`] (effect tests));
+//! * [`lines`]: the shell analyses of a payload's command-line fields, made once and shared
+//!   by the snapshot's gates and the evaluation;
 //! * [`trace`]: the sink the evaluator reports to: a no-op for the hook, a recorder for
 //!   `explain`, so `explain` shows the very evaluation the hook ran;
 //! * [`engine`]: the seam evaluator (waterfall of hooks, command hooks, guards, merge) and
@@ -24,6 +26,7 @@ pub(crate) mod effect_cond;
 pub(crate) mod engine;
 pub(crate) mod fire;
 pub(crate) mod ledger;
+pub(crate) mod lines;
 #[cfg(feature = "oracle")]
 pub(crate) mod oracle;
 pub(crate) mod pred;

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::effect_cond::{EffectContext, eval_effect, runs_analysis};
+use super::lines::CommandLines;
 use super::shell_cond::{Folders, GlobCache, Judgement, eval_shell};
 use super::trace::{Held, Sink};
 use crate::compile::globs::PathGlobs;
@@ -19,16 +20,28 @@ use crate::compile::pred::{CPred, EffectGlobs, LazyMatcher, lazy_compile};
 use crate::effects::Effects;
 use crate::memory::SessionMemory;
 use crate::policy::{Field, Test};
-use crate::shell::{ShellAnalysis, analyze_command};
+use crate::shell::ShellAnalysis;
 use crate::shell_env::ShellEnv;
 
 /// The call one evaluation judges: its payload, the session memory it is judged in (`None`:
-/// empty) and its effects when they were found before (`None`: found on first use).
+/// empty), its effects and command-line analyses when they were made before (`None`: made on
+/// first use).
 #[derive(Clone, Copy)]
 pub(crate) struct CallInput<'a> {
     pub(crate) payload: &'a Value,
     pub(crate) memory: Option<&'a SessionMemory>,
     pub(crate) known: Option<&'a Rc<Effects>>,
+    /// The analyses of its command lines made before (`None`: made on first use).
+    pub(crate) lines: Option<&'a CommandLines>,
+}
+
+/// What was worked out about a payload before its evaluation: its effects and the analyses
+/// of its command lines (`None`: worked out when a test needs them). Only for the payload
+/// they were made from: a re-evaluation of a rewritten payload passes none.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Known<'a> {
+    pub(crate) effects: Option<&'a Rc<Effects>>,
+    pub(crate) lines: Option<&'a CommandLines>,
 }
 
 /// What one evaluation shares between rules: the payload, the leaf bits, the shell analysis
@@ -43,7 +56,10 @@ pub(crate) struct Evaluation<'a> {
     pub(crate) env: &'a ShellEnv,
     /// The session memory the call is judged in (`None`: empty).
     pub(crate) memory: Option<&'a SessionMemory>,
-    shell: RefCell<Vec<(String, Rc<ShellAnalysis>)>>,
+    shell: CommandLines,
+    /// The analyses of the call's command lines made before the evaluation (the snapshot's
+    /// gates), taken from when a test needs one.
+    lines: Option<&'a CommandLines>,
     /// The call's effects found before the evaluation, used when a test needs effects.
     known: Option<&'a Rc<Effects>>,
     effects: OnceCell<Rc<Effects>>,
@@ -63,6 +79,7 @@ impl<'a> Evaluation<'a> {
             payload,
             memory,
             known,
+            lines,
         } = call;
         Evaluation {
             payload,
@@ -71,7 +88,8 @@ impl<'a> Evaluation<'a> {
             bits,
             env,
             memory,
-            shell: RefCell::new(Vec::new()),
+            shell: CommandLines::new(),
+            lines,
             known,
             effects: OnceCell::new(),
             texts: RefCell::new(Vec::new()),
@@ -83,35 +101,9 @@ impl<'a> Evaluation<'a> {
     }
 
     /// The shell analysis of a command-line field (the `paths` field: the paths the tool
-    /// call touches), analysed on first use.
+    /// call touches), analysed on first use (or taken from the call's known analyses).
     pub(crate) fn analysis(&self, field: &Field) -> Option<Rc<ShellAnalysis>> {
-        if let Some((_, a)) = self.shell.borrow().iter().find(|(n, _)| *n == field.name) {
-            return Some(a.clone());
-        }
-        let cwd = self.payload.get("cwd").and_then(Value::as_str);
-        if field.name == "paths" {
-            let a = Rc::new(crate::shell::tool_paths(self.payload));
-            self.shell
-                .borrow_mut()
-                .push((field.name.clone(), a.clone()));
-            return Some(a);
-        }
-        let v = field.resolve(self.payload)?;
-        // The `PowerShell` tool's command is PowerShell code: its commands as the lens reads them.
-        let a = match v.as_str() {
-            Some(code)
-                if field.name == "command"
-                    && crate::effects::inline::is_powershell_call(self.payload) =>
-            {
-                crate::effects::inline::powershell_analysis(code, cwd)
-            }
-            _ => analyze_command(v, cwd)?,
-        };
-        let a = Rc::new(a);
-        self.shell
-            .borrow_mut()
-            .push((field.name.clone(), a.clone()));
-        Some(a)
+        self.shell.analysis_from(self.payload, field, self.lines)
     }
 }
 
@@ -166,12 +158,7 @@ impl<'a> Evaluation<'a> {
     /// a shell test analysed that does not parse or runs an unknown program. Rules are then
     /// undecidable through it, whatever their own test.
     pub(crate) fn call_unsure(&self) -> bool {
-        let shell = self
-            .shell
-            .borrow()
-            .iter()
-            .any(|(_, a)| a.unsure.is_some() || a.commands.iter().any(|c| c.dynamic_program));
-        shell
+        self.shell.any_unsure()
             || self.effects.get().is_some_and(|fx| {
                 fx.unsure().is_some()
                     || fx.list.iter().any(
@@ -189,12 +176,7 @@ impl<'a> Evaluation<'a> {
                     return fx.clone();
                 }
                 // A shell test on `command` may have analysed the line already.
-                let command = self
-                    .shell
-                    .borrow()
-                    .iter()
-                    .find(|(n, _)| n == "command")
-                    .map(|(_, a)| a.clone());
+                let command = self.shell.made("command");
                 Rc::new(crate::effects::effects_with(
                     self.payload,
                     self.env,

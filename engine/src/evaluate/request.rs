@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::decision::Outcome;
 use crate::dialect::Dialect;
 use crate::effects::Effects;
+use crate::evaluate::lines::CommandLines;
 use crate::memory::SessionMemory;
 use crate::seam::Seam;
 
@@ -40,6 +41,10 @@ pub struct Request<'a> {
     /// finds them to load only the rules that can fire): the tests use them instead of
     /// finding them again. `None`: found when a test needs them.
     pub known_effects: Option<&'a Rc<Effects>>,
+    /// The analyses of the payload's command lines made before the decision (by the
+    /// snapshot's gates, [`Call::lines`](crate::Call::lines)): a test needing one takes it
+    /// from there instead of analysing the line again. `None`: analysed when a test needs it.
+    pub known_lines: Option<&'a CommandLines>,
 }
 
 impl<'a> Request<'a> {
@@ -51,6 +56,7 @@ impl<'a> Request<'a> {
             dialect,
             memory: &NO_MEMORY,
             known_effects: None,
+            known_lines: None,
         }
     }
 
@@ -65,6 +71,23 @@ impl<'a> Request<'a> {
         Request {
             known_effects: effects,
             ..self
+        }
+    }
+
+    /// The same request with the payload's command-line analyses made before (see
+    /// [`Request::known_lines`]).
+    pub fn with_known_lines(self, lines: Option<&'a CommandLines>) -> Request<'a> {
+        Request {
+            known_lines: lines,
+            ..self
+        }
+    }
+
+    /// What was worked out about the payload before the decision.
+    pub(crate) fn known(&self) -> crate::evaluate::pred::Known<'a> {
+        crate::evaluate::pred::Known {
+            effects: self.known_effects,
+            lines: self.known_lines,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Which rules of a snapshot section a call can reach, told before the rules are decoded.
 //!
 //! In: a lowered rule (and the required literals of its regex tests) when a snapshot is
-//! built; a payload and its effects when one is read. Out: the rule's [`Gate`], and whether a
-//! call opens it.
+//! built; a payload, its effects and the list of its command-line analyses when one is read.
+//! Out: the rule's [`Gate`], and whether a call opens it.
 //!
 //! Each rule of a section is stored with its *gate*: the payload fields its `when` cannot hold
 //! without. A test on a payload field (a regex, glob, list or shell test on `command`,
@@ -12,7 +12,11 @@
 //! call decodes none of the library's shell tests on `command`. A `contains`, `prefix` or
 //! regex test needs more than its field: a text holding one of its literals (for a regex, the
 //! literals one of which every match contains, the same the evaluation's prefilter reads), so
-//! `git status` decodes no rule that only a regex on `\brm\b` could fire. An effect test
+//! `git status` decodes no rule that only a regex on `\brm\b` could fire. A shell test naming
+//! programs (`command = { program = "rm" }`) needs a simple command of its field's line to run
+//! one of them, a program only known at run time, or a line no lens can read: the probe
+//! analyses the line as the evaluation does (once, kept in the call's [`CommandLines`] for the
+//! evaluation), so `git status` decodes no shell test on `rm`, `curl` or `sudo`. An effect test
 //! likewise never holds on a call without an effect of its kind, unless a part of the call
 //! could not be read (then every effect test may hold): given the call's effects, a `Read`
 //! call decodes no test of what a call runs, sends or deletes; a `runs` test naming programs
@@ -31,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::effects::{Effects, What};
+use crate::evaluate::lines::CommandLines;
 use crate::policy::{EffectKind, Field, Pred, Rule, Test};
 use crate::shell::operands::base;
 
@@ -59,6 +64,16 @@ pub(super) enum Gate<'a> {
     /// The call runs one of these programs (base name or path as written), or a program
     /// only known at run time, or has a part no lens could read.
     Runs(#[serde(borrow)] Vec<&'a str>),
+    /// The field's command line (analysed as a shell test analyses it) has a simple command
+    /// running one of these programs (base name or path as written) or a program only known
+    /// at run time, or does not parse.
+    Shell {
+        /// The field tested.
+        field: u32,
+        /// The programs, one of which a command of the line runs.
+        #[serde(borrow)]
+        programs: Vec<&'a str>,
+    },
     /// Every gate holds.
     All(#[serde(borrow)] Vec<Gate<'a>>),
     /// At least one gate holds.
@@ -118,6 +133,10 @@ impl<'a> Gate<'a> {
                     fold,
                 };
                 match &l.test {
+                    Test::Shell(t) if !t.programs.is_empty() => Gate::Shell {
+                        field,
+                        programs: t.programs.iter().map(String::as_str).collect(),
+                    },
                     Test::Contains(cs) | Test::Prefix(cs) => text(cs, false),
                     Test::Regex(ps) => match literals(ps) {
                         Some((any, fold)) => text(any, fold),
@@ -181,6 +200,9 @@ impl<'a> Gate<'a> {
                         _ => true,
                     })
             }),
+            Gate::Shell { field, programs } => fields
+                .get(*field as usize)
+                .is_none_or(|f| probe.line_may_run(f, programs)),
             Gate::All(k) => k.iter().all(|g| g.opens(fields, probe)),
             Gate::Any(k) => k.iter().any(|g| g.opens(fields, probe)),
         }
@@ -197,21 +219,46 @@ struct Texts {
 }
 
 /// One call as its gates see it: the payload, its effects when known (`None`: every effect
-/// gate opens), and the field texts made so far.
+/// gate opens), the analyses of its command lines and the field texts made so far.
 pub(super) struct Probe<'p> {
     payload: &'p Value,
     effects: Option<&'p Effects>,
+    lines: &'p CommandLines,
     texts: RefCell<Vec<Texts>>,
 }
 
 impl<'p> Probe<'p> {
-    /// A probe of `payload` with `effects`.
-    pub(super) fn new(payload: &'p Value, effects: Option<&'p Effects>) -> Probe<'p> {
+    /// A probe of `payload` with `effects`, keeping the command lines it analyses in `lines`
+    /// (which the evaluation of the same payload then reads).
+    pub(super) fn new(
+        payload: &'p Value,
+        effects: Option<&'p Effects>,
+        lines: &'p CommandLines,
+    ) -> Probe<'p> {
         Probe {
             payload,
             effects,
+            lines,
             texts: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Whether a shell test naming `programs` on field `f` can hold or be undecidable: the
+    /// field is a command line, and one of its simple commands runs one of them or a program
+    /// only known at run time, or the line does not parse (the cases in which the
+    /// evaluation's shell test does not answer "no").
+    fn line_may_run(&self, f: &Field, programs: &[&str]) -> bool {
+        let Some(a) = self.lines.analysis(self.payload, f) else {
+            return false;
+        };
+        a.unsure.is_some()
+            || a.commands.iter().any(|c| {
+                !c.program.is_empty()
+                    && (c.dynamic_program
+                        || programs
+                            .iter()
+                            .any(|p| *p == base(&c.program) || *p == c.program))
+            })
     }
 
     /// Whether field `f` is present and its text holds one of `any` (lower-cased first when
@@ -281,7 +328,9 @@ mod tests {
 
     impl G {
         fn opens(&self, payload: &Value, effects: Option<&Effects>) -> bool {
-            self.gate.opens(&self.fields, &Probe::new(payload, effects))
+            let lines = CommandLines::new();
+            self.gate
+                .opens(&self.fields, &Probe::new(payload, effects, &lines))
         }
     }
 
@@ -318,7 +367,7 @@ mod tests {
     fn a_field_test_needs_its_field_and_not_or_effects_open_the_gate() {
         let read = json!({"tool_name": "Read", "tool_input": {"file_path": "/w/a.rs"}});
         let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
-        let shell = rule("when.command = { program = \"rm\" }");
+        let shell = rule("when.command = { args_any = [\"/\"] }");
         assert_eq!(gate(&shell).gate, Gate::Field(0));
         assert!(!gate(&shell).opens(&read, None));
         assert!(gate(&shell).opens(&bash, None));
@@ -400,6 +449,44 @@ mod tests {
             "when.any = [{ runs = { program = \"rm\" } }, { command = { regex = '\\brm\\b' } }]",
         );
         assert!(!gate(&any).opens(&status, Some(&fx)));
+    }
+
+    #[test]
+    fn a_shell_test_naming_programs_needs_its_line_to_run_one() {
+        let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
+        let rm = rule("when.command = { program_any = [\"rm\", \"shred\"], flags_any = [\"-r\"] }");
+        assert_eq!(
+            gate(&rm).gate,
+            Gate::Shell {
+                field: 0,
+                programs: vec!["rm", "shred"]
+            }
+        );
+        // No command runs a listed program: the test answers "no", the gate stays shut.
+        for c in ["git status", "ls -la && echo rm", "cat rm.txt | grep -r x"] {
+            assert!(!gate(&rm).opens(&bash(c), None), "{c}");
+        }
+        // A listed program by base name or path, inside a list or a pipeline, a program only
+        // known at run time, a line no lens can read: the test may hold or be undecidable.
+        for c in [
+            "rm -rf build",
+            "/bin/rm x",
+            "cd d && shred -u k",
+            "ls | xargs rm",
+            "$RM -rf ~",
+            "eval \"$(cat x)\"",
+        ] {
+            assert!(gate(&rm).opens(&bash(c), None), "{c}");
+        }
+        // The field absent: the test does not hold.
+        let read = json!({"tool_name": "Read", "tool_input": {"file_path": "/w/a.rs"}});
+        assert!(!gate(&rm).opens(&read, None));
+        // The analysis is kept for the evaluation of the same payload.
+        let lines = CommandLines::new();
+        let g = gate(&rm);
+        let status = bash("git status");
+        assert!(!g.gate.opens(&g.fields, &Probe::new(&status, None, &lines)));
+        assert!(lines.made("command").is_some());
     }
 
     #[test]

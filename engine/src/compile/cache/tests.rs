@@ -458,22 +458,27 @@ fn judged_alike(
         home: "/home/user".into(),
     };
     let fx = crate::effects::effects_of(payload, &env);
+    // The gates keep the command lines they analyse; the gated evaluation reads them.
+    let lines = crate::evaluate::lines::CommandLines::new();
     let call = Call {
         payload,
         effects: Some(&fx),
+        lines: Some(&lines),
     };
     let gated = load_call_cached(paths, LoadOptions::hook(), cache, Some(&p), Some(call));
     assert_eq!(gated.how, SnapshotUse::Metadata);
     let (n_gated, n_all) = (count(&gated), count(&all));
     assert!(n_gated <= n_all);
-    let judge = |l: SnapshotLoad| {
-        crate::Engine::new(crate::DecisionTable::with_shell_env(
+    let judge = |l: SnapshotLoad, known: Option<&crate::evaluate::lines::CommandLines>| {
+        let engine = crate::Engine::new(crate::DecisionTable::with_shell_env(
             l.policies,
             env.clone(),
-        ))
-        .evaluate(p.seam, payload, crate::Dialect::ClaudeCode)
+        ));
+        let req = crate::Request::new(p.seam, payload, crate::Dialect::ClaudeCode)
+            .with_known_lines(known);
+        engine.decide(&req).outcome
     };
-    let (want, got) = (judge(all), judge(gated));
+    let (want, got) = (judge(all, None), judge(gated, Some(&lines)));
     assert_eq!(got, want, "{payload}");
     (n_gated, n_all)
 }
