@@ -33,19 +33,11 @@ pub(crate) fn new_text(scripts: &[&str]) -> Option<NewText> {
         whole: true,
     };
     loop {
-        p.skip(|c| c.is_whitespace() || c == ';');
-        let Some(c) = p.peek() else { break };
-        if c == '#' {
-            p.until_newline();
-            continue;
-        }
-        p.address()?;
-        p.skip(|c| c == ' ' || c == '\t');
-        if p.peek() == Some('!') {
-            p.i += 1;
-            p.skip(|c| c == ' ' || c == '\t');
-        }
-        let cmd = p.next()?;
+        let cmd = match p.command() {
+            Step::End => break,
+            Step::Unread => return None,
+            Step::Command(c) => c,
+        };
         match cmd {
             '{' | '}' | '=' | 'd' | 'D' | 'g' | 'G' | 'h' | 'H' | 'l' | 'n' | 'N' | 'p' | 'P'
             | 'x' | 'z' | 'F' => {}
@@ -108,22 +100,7 @@ pub(crate) fn executed(scripts: &[&str]) -> Vec<Executed> {
         i: 0,
     };
     let mut out = Vec::new();
-    loop {
-        p.skip(|c| c.is_whitespace() || c == ';');
-        let Some(c) = p.peek() else { break };
-        if c == '#' {
-            p.until_newline();
-            continue;
-        }
-        if p.address().is_none() {
-            break;
-        }
-        p.skip(|c| c == ' ' || c == '\t');
-        if p.peek() == Some('!') {
-            p.i += 1;
-            p.skip(|c| c == ' ' || c == '\t');
-        }
-        let Some(cmd) = p.next() else { break };
+    while let Step::Command(cmd) = p.command() {
         match cmd {
             'e' => {
                 let line = p.line_text();
@@ -168,6 +145,16 @@ pub(crate) fn executed(scripts: &[&str]) -> Vec<Executed> {
     out
 }
 
+/// What [`Reader::command`] finds next.
+enum Step {
+    /// The script ends.
+    End,
+    /// An address that does not parse, or a script that ends after one.
+    Unread,
+    /// A command's letter.
+    Command(char),
+}
+
 /// A cursor over a script.
 struct Reader {
     s: Vec<char>,
@@ -188,6 +175,31 @@ impl Reader {
     fn skip(&mut self, f: impl Fn(char) -> bool) {
         while self.peek().is_some_and(&f) {
             self.i += 1;
+        }
+    }
+
+    /// The next command's letter, past separators (`;`, white space), comments, its address
+    /// and a `!` that negates it.
+    fn command(&mut self) -> Step {
+        loop {
+            self.skip(|c| c.is_whitespace() || c == ';');
+            match self.peek() {
+                None => return Step::End,
+                Some('#') => {
+                    self.until_newline();
+                    continue;
+                }
+                Some(_) => {}
+            }
+            if self.address().is_none() {
+                return Step::Unread;
+            }
+            self.skip(|c| c == ' ' || c == '\t');
+            if self.peek() == Some('!') {
+                self.i += 1;
+                self.skip(|c| c == ' ' || c == '\t');
+            }
+            return self.next().map_or(Step::Unread, Step::Command);
         }
     }
 
