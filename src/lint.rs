@@ -330,6 +330,7 @@ fn never_holds(p: &Pred, r: &Rule) -> Option<String> {
             let why: Vec<String> = k.iter().map(|c| never_holds(c, r)).collect::<Option<_>>()?;
             why.into_iter().next()
         }
+        Pred::Sure(c) => never_holds(c, r),
         Pred::Any(_) | Pred::Not(_) => None,
         Pred::Leaf(l) => {
             if matches!(l.test, Test::Effect(_)) {

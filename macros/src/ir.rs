@@ -353,6 +353,10 @@ impl Gen {
                 let x = self.pred(x);
                 quote!(#pp::Not(::std::boxed::Box::new(#x)))
             }
+            Pred::Sure(x) => {
+                let x = self.pred(x);
+                quote!(#pp::Sure(::std::boxed::Box::new(#x)))
+            }
             Pred::Leaf(Leaf { field, test }) => {
                 let field = self.field(field);
                 let test = self.test(test);

@@ -272,7 +272,7 @@ fn error(at: &Source, message: String) -> PolicyError {
 fn expand_pred(p: &mut Pred, x: &mut Expander<'_, '_>) {
     match p {
         Pred::All(k) | Pred::Any(k) => k.iter_mut().for_each(|c| expand_pred(c, x)),
-        Pred::Not(c) => expand_pred(c, x),
+        Pred::Not(c) | Pred::Sure(c) => expand_pred(c, x),
         Pred::Leaf(l) => match &mut l.test {
             Test::Regex(v) | Test::Glob(v) | Test::Contains(v) | Test::Prefix(v) => strings(v, x),
             Test::Equals(_) => {}

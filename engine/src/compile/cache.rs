@@ -644,7 +644,7 @@ fn keep_part(mut loaded: Vec<LoadedPolicy>, part: Option<&Part>) -> Vec<LoadedPo
 fn regex_tests<'a>(p: &'a Pred, out: &mut Vec<&'a Vec<String>>) {
     match p {
         Pred::All(v) | Pred::Any(v) => v.iter().for_each(|c| regex_tests(c, out)),
-        Pred::Not(c) => regex_tests(c, out),
+        Pred::Not(c) | Pred::Sure(c) => regex_tests(c, out),
         Pred::Leaf(l) => {
             if let Test::Regex(pats) = &l.test {
                 out.push(pats);

@@ -51,6 +51,8 @@ pub(crate) enum CPred {
     All(Vec<CPred>),
     Any(Vec<CPred>),
     Not(Box<CPred>),
+    /// Holds when the child holds for certain (`sure`).
+    Sure(Box<CPred>),
     /// An indexed test: holds when its bit is set.
     Bit(u32),
     /// A test evaluated directly against the payload (non-string `equals`).
@@ -124,7 +126,7 @@ impl CPred {
     pub(crate) fn force(&self, errors: &mut Vec<CompileError>, rule: &Rule) {
         match self {
             CPred::All(k) | CPred::Any(k) => k.iter().for_each(|p| p.force(errors, rule)),
-            CPred::Not(p) => p.force(errors, rule),
+            CPred::Not(p) | CPred::Sure(p) => p.force(errors, rule),
             CPred::Lazy {
                 field,
                 test,
@@ -192,7 +194,7 @@ pub(crate) fn has_effect_anchor(p: &Pred) -> bool {
         // A rule judged on effects anywhere keeps its text tests as the prefilters they are:
         // lazy, never a scan of every call's whole input.
         Pred::All(k) | Pred::Any(k) => k.iter().any(has_effect_anchor),
-        Pred::Not(x) => has_effect_anchor(x),
+        Pred::Not(x) | Pred::Sure(x) => has_effect_anchor(x),
         Pred::Leaf(_) => false,
     }
 }
@@ -350,6 +352,7 @@ impl Builder {
             Pred::All(k) => CPred::All(k.iter().map(|x| self.pred(x, lazy)).collect()),
             Pred::Any(k) => CPred::Any(k.iter().map(|x| self.pred(x, lazy)).collect()),
             Pred::Not(x) => CPred::Not(Box::new(self.pred(x, lazy))),
+            Pred::Sure(x) => CPred::Sure(Box::new(self.pred(x, lazy))),
             Pred::Leaf(l) => self.leaf(l, lazy),
         }
     }

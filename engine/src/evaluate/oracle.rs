@@ -37,6 +37,8 @@ pub(crate) fn naive_pred(
             .iter()
             .any(|x| naive_pred(x, payload, env, memory, positive)),
         Pred::Not(x) => !naive_pred(x, payload, env, memory, !positive),
+        // Surely: every undecidable test below counts against holding.
+        Pred::Sure(x) => naive_pred(x, payload, env, memory, false),
         Pred::Leaf(l) => {
             if let Test::Shell(t) = &l.test {
                 let globs = PathGlobs::build(t, &env.home);

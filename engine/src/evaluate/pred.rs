@@ -274,6 +274,18 @@ impl CPred {
                 sink.close(held);
                 held
             }
+            // Surely: the child judged with every undecidable test below it counting against
+            // holding (the polarity of `not`, without the negation), so only what certainly
+            // holds holds; what a `not` below recorded as unresolved is forgotten (a test
+            // that did not count decides nothing).
+            CPred::Sure(p) => {
+                let before = cx.unsure.borrow().clone();
+                sink.open();
+                let held = p.eval(cx, false, sink);
+                *cx.unsure.borrow_mut() = before;
+                sink.close(held);
+                held
+            }
             CPred::Bit(b) => yes_no(sink, bit(cx.bits, *b as usize)),
             CPred::Direct { field, test } => yes_no(sink, direct(field, test, cx.payload)),
             CPred::Lazy {

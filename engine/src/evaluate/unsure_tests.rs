@@ -138,3 +138,61 @@ fn a_guard_whose_own_effect_is_undecidable_asks_under_its_id() {
         Verdict::Deny
     );
 }
+
+/// A rule that reads a path known only at run time as unsure only when the input names
+/// something secret-like, while a path the line resolves statically is judged as written
+/// (the shape of the library's secret-file rules).
+const SURE_RULE: &str = r#"
+[[rule]]
+id = "no-key-read"
+seam = "pre-tool"
+when.all = [
+  { reads = { path_inside = ["**/*.key"] } },
+  { any = [
+    { command = { regex = '(?i)key' } },
+    { sure = { reads = { path_inside = ["**/*.key"] } } },
+  ] },
+]
+decision = "deny"
+reason = "Key files"
+
+[[rule]]
+id = "not-surely-a-log"
+seam = "pre-tool"
+when.all = [
+  { runs = { program = "tail" } },
+  { not = { sure = { reads = { path_inside = ["**/*.log"] } } } },
+]
+decision = "ask"
+reason = "tail of something that is not surely a log"
+"#;
+
+#[test]
+fn sure_holds_only_for_what_certainly_holds() {
+    let e = engine(SURE_RULE);
+    // Resolved from parts the hint cannot see: judged as written.
+    let (v, fired, _) = judge(&e, "a=server.k; b=ey; cat $a$b");
+    assert_eq!((v, fired), (Verdict::Deny, vec!["no-key-read".to_string()]));
+    // A literal path with the hint: as before.
+    assert_eq!(judge(&e, "cat tls/server.key").0, Verdict::Deny);
+    // Only known at run time, no hint: `sure` does not hold, nothing is unresolved.
+    assert_eq!(judge(&e, "f=$(mktemp); cat \"$f\"").0, Verdict::Abstain);
+    // Only known at run time with the hint: the deny cannot be decided, so it asks, with
+    // the cause.
+    let (v, fired, reason) = judge(&e, "cat \"$KEYFILE\"");
+    assert_eq!((v, fired), (Verdict::Ask, vec!["no-key-read".to_string()]));
+    assert!(reason.contains("cannot tell"), "{reason}");
+    // `not` of `sure`: a log for certain stays quiet, anything else (unknown too) asks,
+    // by the rule itself (nothing unresolved is left behind by the `sure` below `not`).
+    assert_eq!(judge(&e, "tail -n 50 logs/app.log").0, Verdict::Abstain);
+    let (v, fired, _) = judge(&e, "tail -n 50 \"$LOG\"");
+    assert_eq!(
+        (v, fired),
+        (Verdict::Ask, vec!["not-surely-a-log".to_string()])
+    );
+    let (v, fired, _) = judge(&e, "tail -f notes.txt");
+    assert_eq!(
+        (v, fired),
+        (Verdict::Ask, vec!["not-surely-a-log".to_string()])
+    );
+}

@@ -171,6 +171,7 @@ fn render(p: &Pred, n: &NodeTrace, cx: &Ctx<'_>, positive: bool) -> PredTrace {
         Pred::All(k) => node("all", children(k, positive)),
         Pred::Any(k) => node("any", children(k, positive)),
         Pred::Not(x) => node("not", children(std::slice::from_ref(&**x), !positive)),
+        Pred::Sure(x) => node("sure", children(std::slice::from_ref(&**x), positive)),
         Pred::Leaf(l) => {
             let (matched, entries) = if n.held == Held::Yes {
                 let a = n.analysis.as_deref();

@@ -67,6 +67,10 @@ pub(super) fn lower_cond(ctx: &mut Lowering<'_>, v: &TomlValue<'_>, what: &str) 
                 Some(p) => parts.push(Pred::Not(Box::new(p))),
                 None => ok = false,
             },
+            "sure" => match lower_cond(ctx, val, "`sure`") {
+                Some(p) => parts.push(Pred::Sure(Box::new(p))),
+                None => ok = false,
+            },
             effect_key if EffectKind::from_key(effect_key).is_some() => {
                 match super::effect::lower_effect(ctx, effect_key, val) {
                     Some(p) => parts.push(p),

@@ -544,6 +544,10 @@ pub enum Pred {
     Any(Vec<Pred>),
     /// The child does not hold.
     Not(Box<Pred>),
+    /// The child holds for certain: a child that could hold only through something known
+    /// at run time (a path from an unresolved variable, a part of the call no lens could see)
+    /// does not (`when.sure = { reads = { … } }`).
+    Sure(Box<Pred>),
     /// One test on one field.
     Leaf(Leaf),
 }

@@ -171,6 +171,8 @@ impl<'a> Gate<'a> {
                 }
             }
             Pred::Not(_) => Gate::Open,
+            // What surely holds holds: the child's gate.
+            Pred::Sure(x) => Gate::of_pred(x, literals, fields),
         }
     }
 

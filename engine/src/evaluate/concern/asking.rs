@@ -271,6 +271,7 @@ fn positive_leaves<'p>(
             }
         }
         Pred::Not(c) => positive_leaves(c, !positive, out),
+        Pred::Sure(c) => positive_leaves(c, positive, out),
         Pred::Leaf(l) => {
             if positive {
                 out.push((&l.field, &l.test));
