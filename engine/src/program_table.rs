@@ -83,6 +83,9 @@ pub struct WrapperRow {
     /// Whether the wrapped command gets the wrapper's standard input as its arguments
     /// (`… | xargs rm`).
     pub input_as_args: bool,
+    /// Whether its first word is a package fetched and run by its command name (`npx
+    /// rimraf@5 dist` runs `rimraf dist`).
+    pub runs_package: bool,
 }
 
 /// Every wrapper the shell lens peels, in the order they are tried. `env` (its own reading
@@ -100,13 +103,14 @@ pub struct WrapperRow {
 /// ```
 pub fn wrappers() -> impl Iterator<Item = WrapperRow> {
     crate::shell::wrappers::rows().iter().map(|w| WrapperRow {
-        names: w.names().to_vec(),
-        subcommands: w.sub().split('|').filter(|s| !s.is_empty()).collect(),
-        valued_options: w.valued().to_vec(),
-        operands: w.operands(),
-        queries: w.queries().to_vec(),
-        lone_word_is_script: w.lone_word_is_script(),
-        input_as_args: w.input_as_args(),
+        names: w.names.to_vec(),
+        subcommands: w.sub.split('|').filter(|s| !s.is_empty()).collect(),
+        valued_options: w.valued.to_vec(),
+        operands: w.operands,
+        queries: w.queries.to_vec(),
+        lone_word_is_script: w.lone_word_is_script,
+        input_as_args: w.input_as_args,
+        runs_package: w.package_word,
     })
 }
 
@@ -218,7 +222,9 @@ fn role(r: Role) -> &'static str {
         Role::Form => "a form field (`f=@file` reads the file)",
         Role::Urlencoded => "URL-encoded request data (`name@file` and `@file` read the file)",
         Role::Host => "a host or proxy a connection goes to",
-        Role::Wipe => "a device or file wiped whole (deleted, recursively)",
+        Role::Wipe => {
+            "a path deleted whole, with everything below it (a device wiped, `rimraf DIR`)"
+        }
         Role::BodyFile => "a file uploaded as the request body",
         Role::Header => "a header, user or cookie sent (sends the variables it names)",
         Role::Package => "packages installed",

@@ -321,6 +321,11 @@ fn wrappers_section(out: &mut String) {
         if w.input_as_args {
             out.push_str("* the command gets its standard input as arguments\n");
         }
+        if w.runs_package {
+            out.push_str(
+                "* the first word is a package, run by its command name (its scope, version and extras dropped)\n",
+            );
+        }
         out.push('\n');
     }
 }

@@ -62,6 +62,7 @@ mod limits;
 pub(crate) mod locators;
 mod model;
 pub(crate) mod operands;
+mod package_runners;
 mod parse;
 mod programs;
 mod quote;

@@ -629,6 +629,49 @@ fn table_wrappers_unwrap_their_command() {
         cmds("yarn exec rm -rf dist"),
         vec!["yarn exec rm -rf dist", "rm -rf dist (via yarn exec)"]
     );
+    // Package runners run the package's command: the spec without scope, version or extras.
+    for (line, inner) in [
+        ("npx -y rimraf@5 dist", "rimraf dist (via npx)"),
+        ("npx --yes -p typescript tsc -v", "tsc -v (via npx)"),
+        (
+            "bunx @biomejs/biome@1.9 check .",
+            "biome check . (via bunx)",
+        ),
+        (
+            "pnpm dlx create-vite@latest app",
+            "create-vite app (via pnpm dlx)",
+        ),
+        ("npm exec -- rm -rf out", "rm -rf out (via npm exec)"),
+        ("npm x --package=cowsay cowsay hi", "cowsay hi (via npm x)"),
+        ("bun x prettier --check .", "prettier --check . (via bun x)"),
+        (
+            "uvx --python 3.12 ruff==0.6.0 check .",
+            "ruff check . (via uvx)",
+        ),
+        (
+            "uvx --from httpie http GET https://x.example",
+            "http GET https://x.example (via uvx)",
+        ),
+        ("uv run --with rich pytest -q", "pytest -q (via uv run)"),
+        ("uv tool run black@24.1 .", "black . (via uv tool run)"),
+        (
+            "pipx run --spec httpie[socks] http :8000",
+            "http :8000 (via pipx run)",
+        ),
+        ("shx rm -rf build", "rm -rf build (via shx)"),
+    ] {
+        assert_eq!(
+            cmds(line),
+            vec![line.to_string(), inner.to_string()],
+            "{line}"
+        );
+    }
+    // `-c` is the runner's own shell line (its program row's, judged with the effects), not
+    // a package.
+    assert_eq!(cmds("npx -c 'eslint .'"), vec!["npx -c eslint ."]);
+    assert_eq!(cmds("npx -y $TOOL build"), vec!["npx -y $TOOL build"]);
+    assert_eq!(cmds("npm install"), vec!["npm install"]);
+    assert_eq!(cmds("uv sync"), vec!["uv sync"]);
 }
 
 #[test]

@@ -10,6 +10,7 @@
 
 use super::carriers::{assignment, is_assignment};
 use super::context::{Feed, Input, LineAnalysis};
+use super::package_runners::{NPX_VALUED, UVX_VALUED, package_command};
 use super::{Arg, MAX_LOOP_WORDS};
 use crate::effects::programs::{ShortValue, globals, short_options};
 
@@ -17,22 +18,26 @@ use crate::effects::programs::{ShortValue, globals, short_options};
 #[derive(Debug)]
 pub(crate) struct Wrapper {
     /// The names it is called by.
-    names: &'static [&'static str],
+    pub(crate) names: &'static [&'static str],
     /// Its options that take the next word as their value (`sudo -u root`).
-    valued: &'static [&'static str],
+    pub(crate) valued: &'static [&'static str],
     /// How many words it reads after its options, before the command (`timeout 5`).
-    operands: usize,
+    pub(crate) operands: usize,
     /// Prefixes of a first word with which it runs nothing and only reports (`command -v`).
-    queries: &'static [&'static str],
+    pub(crate) queries: &'static [&'static str],
     /// Whether a lone remaining word is a shell line, not a program (`watch 'rm -rf /'`).
-    lone_word_is_script: bool,
+    pub(crate) lone_word_is_script: bool,
     /// Whether the wrapped command gets the wrapper's standard input as arguments instead
     /// (`find … | xargs bash` runs script files, it does not pipe a script into `bash`).
-    input_as_args: bool,
+    pub(crate) input_as_args: bool,
     /// The subcommands that make the program a wrapper (`docker exec`), after the options
     /// in `valued`: `|`-separated alternatives of one or more words (`exec|compose exec`);
     /// empty: none.
-    sub: &'static str,
+    pub(crate) sub: &'static str,
+    /// Whether the command's first word is a package to fetch, run by its command name
+    /// (`npx rimraf@5 dist` runs `rimraf dist`, `uvx ruff@0.6 check` runs `ruff check`;
+    /// see [`package_command`]).
+    pub(crate) package_word: bool,
 }
 
 impl Wrapper {
@@ -46,6 +51,7 @@ impl Wrapper {
             lone_word_is_script: false,
             input_as_args: false,
             sub: "",
+            package_word: false,
         }
     }
 }
@@ -222,7 +228,8 @@ static WRAPPERS: &[Wrapper] = &[
         ],
     ),
     // `busybox cat .env`, `busybox sh -c …`: the applet is the command.
-    Wrapper::options(&["busybox", "toybox"], &[]),
+    // `shx rm -rf dist` (ShellJS's commands from npm scripts) runs its command as the program.
+    Wrapper::options(&["busybox", "toybox", "shx"], &[]),
     // `dotenv -e .env -- CMD` (dotenv-cli), `dotenvx run -f .env -- CMD`: the command runs
     // with the env file's variables loaded (the load is the program row's).
     Wrapper::options(&["dotenv"], &["-e", "-c", "-v", "-p"]),
@@ -236,7 +243,10 @@ static WRAPPERS: &[Wrapper] = &[
     Wrapper {
         // `pnpm exec CMD`, `yarn exec CMD`: the command runs with the project's
         // `node_modules/.bin` first on the PATH; nothing is fetched (pnpm and yarn docs).
-        sub: "exec",
+        // `pnpm dlx PKG ARGS`, `yarn dlx PKG ARGS`: the package is fetched (its install is
+        // the program row's) and its command runs with the arguments.
+        sub: "exec|dlx",
+        package_word: true,
         ..Wrapper::options(
             &["pnpm", "yarn"],
             &[
@@ -248,6 +258,39 @@ static WRAPPERS: &[Wrapper] = &[
                 "--workspace-concurrency",
             ],
         )
+    },
+    Wrapper {
+        // `npx PKG ARGS`, `bunx`, `pnpx`, `npm exec|x`, `bun x`: the package is fetched (the
+        // program row's install) and its command runs with the arguments; `-c CMD` is the
+        // program row's shell line.
+        package_word: true,
+        ..Wrapper::options(&["npx", "bunx", "pnpx"], NPX_VALUED)
+    },
+    Wrapper {
+        sub: "exec|x",
+        package_word: true,
+        ..Wrapper::options(&["npm"], NPX_VALUED)
+    },
+    Wrapper {
+        sub: "x",
+        package_word: true,
+        ..Wrapper::options(&["bun"], NPX_VALUED)
+    },
+    Wrapper {
+        // `uvx PKG ARGS`, `uv tool run`, `pipx run`: the same from the Python package index;
+        // `uv run CMD` runs a command in the project's environment.
+        package_word: true,
+        ..Wrapper::options(&["uvx"], UVX_VALUED)
+    },
+    Wrapper {
+        sub: "run|tool run",
+        package_word: true,
+        ..Wrapper::options(&["uv"], UVX_VALUED)
+    },
+    Wrapper {
+        sub: "run",
+        package_word: true,
+        ..Wrapper::options(&["pipx"], UVX_VALUED)
     },
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
     Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
@@ -293,43 +336,6 @@ static WRAPPERS: &[Wrapper] = &[
 /// [`crate::program_table::wrappers`]).
 pub(crate) fn rows() -> &'static [Wrapper] {
     WRAPPERS
-}
-
-impl Wrapper {
-    /// The names it is called by.
-    pub(crate) fn names(&self) -> &'static [&'static str] {
-        self.names
-    }
-
-    /// Its options that take the next word as their value.
-    pub(crate) fn valued(&self) -> &'static [&'static str] {
-        self.valued
-    }
-
-    /// How many words it reads after its options, before the command.
-    pub(crate) fn operands(&self) -> usize {
-        self.operands
-    }
-
-    /// Prefixes of a first word with which it runs nothing.
-    pub(crate) fn queries(&self) -> &'static [&'static str] {
-        self.queries
-    }
-
-    /// Whether a lone remaining word is a shell line.
-    pub(crate) fn lone_word_is_script(&self) -> bool {
-        self.lone_word_is_script
-    }
-
-    /// Whether the wrapped command gets the wrapper's standard input as arguments.
-    pub(crate) fn input_as_args(&self) -> bool {
-        self.input_as_args
-    }
-
-    /// The subcommands that make the program a wrapper (`|`-separated; empty: none).
-    pub(crate) fn sub(&self) -> &'static str {
-        self.sub
-    }
 }
 
 /// The row of [`WRAPPERS`] for a program's base name.
@@ -386,7 +392,9 @@ impl Wrapper {
                 None => return (Wrapped::Nothing, matched),
             }
         };
-        let cmd = skip_options(rest, self.valued, true);
+        // A package spec may look like an assignment (`ruff==0.6.0`): runners take no
+        // environment words.
+        let cmd = skip_options(rest, self.valued, !self.package_word);
         let mut cmd = cmd.get(self.operands..).unwrap_or(&[]);
         if self.operands > 0
             && let Some(("--", after)) = cmd.split_first().map(|(a, r)| (a.text.as_str(), r))
@@ -674,6 +682,18 @@ impl LineAnalysis {
                 // `sudo PAGER='…' git log`: the environment words before the command carry
                 // what they carry into it.
                 let before = rest.len().saturating_sub(cmd.len());
+                // A package only known at run time (`npx $PKG`) names no command: the
+                // install it makes is judged as the program row's.
+                if w.package_word && cmd.first().is_some_and(|a| a.dynamic) {
+                    return;
+                }
+                let named;
+                let cmd = if w.package_word {
+                    named = package_command(cmd);
+                    &named[..]
+                } else {
+                    cmd
+                };
                 let assignments: Vec<_> = rest
                     .get(..before)
                     .unwrap_or_default()

@@ -379,6 +379,20 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
+        // Node's deleters (`rimraf DIR…`, `del-cli GLOB…`): each operand goes with
+        // everything below it, as `rm -rf` (their READMEs).
+        names: &["rimraf", "del-cli"],
+        valued: &[
+            "--tmp",
+            "--impl",
+            "--max-retries",
+            "--retry-delay",
+            "--backoff",
+        ],
+        rest: Role::Wipe,
+        ..ROW
+    },
+    Program {
         names: &["shred"],
         valued: &[
             "-n",

@@ -52,7 +52,8 @@ pub(crate) enum Role {
     /// A host (or proxy URL) a connection goes to (`curl -x proxy`, `ssh -J jump`,
     /// `openssl s_client -connect host:443`).
     Host,
-    /// A device or file wiped whole (`mkfs /dev/sda1`): deleted, recursively.
+    /// A path deleted whole, with everything below it: a device wiped (`mkfs /dev/sda1`), a
+    /// folder removed by `rimraf DIR`.
     Wipe,
     /// A file uploaded as the body (`-T file`).
     BodyFile,

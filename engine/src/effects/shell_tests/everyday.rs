@@ -62,15 +62,24 @@ fn more_signals_and_fetch_and_run_installs() {
             &[
                 "run npx -y create-react-app x",
                 "install npx [create-react-app] -",
+                "run create-react-app x (via npx)",
             ],
         ),
         (
             "pnpm dlx degit x/y",
-            &["run pnpm dlx degit x/y", "install pnpm [degit] -"],
+            &[
+                "run pnpm dlx degit x/y",
+                "install pnpm [degit] -",
+                "run degit x/y (via pnpm dlx)",
+            ],
         ),
         (
             "uvx ruff check",
-            &["run uvx ruff check", "install uvx [ruff] -"],
+            &[
+                "run uvx ruff check",
+                "install uvx [ruff] -",
+                "run ruff check (via uvx)",
+            ],
         ),
         (
             "npx -c 'cat .env'",

@@ -158,6 +158,7 @@ fn a_native_program_gets_its_options_as_written() {
         [
             "run uvx --from ruff ruff --version",
             "install uvx ruff",
+            "run ruff --version (via uvx)",
             "run git push --force origin x",
             "run cargo t -p app"
         ]
