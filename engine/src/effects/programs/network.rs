@@ -524,7 +524,10 @@ pub(crate) struct Server {
 
 /// Programs that serve a folder to the network (their documentation: Python's `http.server`
 /// binds every interface unless `--bind`; `php -S` binds the address it is given, `-t` the
-/// document root; Ruby's `un.rb httpd` and `http-server` bind every interface by default).
+/// document root; Ruby's `un.rb httpd`, `http-server`, npm's `serve`, BusyBox `httpd` (`-p
+/// [IP:]PORT`, `-h HOME`), `darkhttpd DIR` (`--addr`), Caddy's `file-server` (`--listen`,
+/// `--root`) and Twisted's `twistd web` (`--path`, `--listen`) bind every interface by
+/// default).
 pub(crate) static SERVERS: &[Server] = &[
     Server {
         names: &["python", "python2", "python3", "pypy", "pypy3"],
@@ -565,6 +568,70 @@ pub(crate) static SERVERS: &[Server] = &[
         marker_binds: false,
         all_by_default: true,
         valued: &["-p", "--port"],
+    },
+    Server {
+        names: &["busybox", "toybox"],
+        marker: &["httpd"],
+        folder: &["-h"],
+        folder_operand: false,
+        bind: &["-p"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["-c", "-r", "-u", "-d", "-e", "-m"],
+    },
+    Server {
+        names: &["darkhttpd"],
+        marker: &[],
+        folder: &[],
+        folder_operand: true,
+        bind: &["--addr"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &[
+            "--port",
+            "--maxconn",
+            "--log",
+            "--chroot",
+            "--index",
+            "--uid",
+            "--gid",
+            "--pidfile",
+            "--mimetypes",
+            "--default-mimetype",
+            "--auth",
+            "--header",
+            "--forward",
+        ],
+    },
+    Server {
+        names: &["caddy"],
+        marker: &["file-server"],
+        folder: &["--root", "-r"],
+        folder_operand: false,
+        bind: &["--listen", "-l"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["--domain", "-d"],
+    },
+    Server {
+        names: &["twistd"],
+        marker: &["web"],
+        folder: &["--path"],
+        folder_operand: false,
+        bind: &["--listen", "--port"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["--logfile", "--pidfile"],
+    },
+    Server {
+        names: &["serve"],
+        marker: &[],
+        folder: &[],
+        folder_operand: true,
+        bind: &["-l", "--listen"],
+        marker_binds: false,
+        all_by_default: true,
+        valued: &["-c", "--config", "--ssl-cert", "--ssl-key", "--ssl-pass"],
     },
     Server {
         names: &["http-server"],
