@@ -260,6 +260,13 @@ pub(crate) fn normalize(p: &str, cwd: Option<&str>, home: &str) -> Option<String
 
 /// [`normalize`], worked out.
 fn normalize_uncached(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
+    lexical(p, cwd, home).map(resolve)
+}
+
+/// `p` made absolute the way [`normalize`] makes it, without looking at the file system: no
+/// symlink is resolved (`None` when it stays relative). For paths a command line is about
+/// to make (a link `ln -s` creates), which the disk cannot answer for yet.
+pub(crate) fn lexical(p: &str, cwd: Option<&str>, home: &str) -> Option<String> {
     // Windows spellings (case PP-03), of the path and of the working directory (a Codex or
     // Claude Code session on Windows has `C:\…` as its `cwd`): see [`windows_spelling`].
     let p = p.trim();
@@ -293,8 +300,7 @@ fn normalize_uncached(p: &str, cwd: Option<&str>, home: &str) -> Option<String> 
             other => parts.push(other),
         }
     }
-    let lexical = format!("/{}", parts.join("/"));
-    Some(resolve(lexical))
+    Some(format!("/{}", parts.join("/")))
 }
 
 /// `s` as the file system compares names: lower case where it folds case (macOS, Windows).

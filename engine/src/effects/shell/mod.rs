@@ -19,6 +19,7 @@ mod actions;
 mod files;
 mod git;
 mod install;
+mod links;
 mod made;
 mod out;
 mod pipes;
@@ -232,6 +233,7 @@ fn lens_commands(
                 }
             }
         }
+        links::through_line_links(a, ci, env, &mut out);
         let start = fx.list.len();
         for (i, w) in out.list.into_iter().enumerate() {
             // What a redirection does names it: `writes ~/.bashrc (Bash: `echo x >> ~/.bashrc`)`.

@@ -5,6 +5,7 @@
 mod everyday;
 mod files;
 mod git;
+mod links;
 mod network;
 mod pipes;
 mod privilege;

@@ -1,0 +1,171 @@
+//! Links made on the line: `ln -s ~ h && rm -rf h/` deletes the files of the home folder, and
+//! `ln -s ~/.bashrc rc && echo … >> rc` appends to `~/.bashrc`. A link that exists when the
+//! call is judged is resolved on disk ([`crate::paths::normalize`]); one an earlier command of
+//! the same line creates does not exist yet, so the effects of the later commands are seen
+//! through it here.
+//!
+//! In: a line's analysis, the index of a command, its effects. Out: each path effect of that
+//! command that goes through a link an earlier command made (`ln` with or without `-s`, its
+//! documented operand forms: `ln TARGET LINK`, `ln TARGET` into the working directory, `ln
+//! T… DIR`, `ln -t DIR T…`) names the link's target instead. Deleting the link itself (`rm h`,
+//! no trailing `/`) removes only the link and keeps its name.
+
+use super::out::Out;
+use crate::effects::model::{PathRef, What};
+use crate::paths::lexical;
+use crate::shell::{ShellAnalysis, SimpleCommand};
+use crate::shell_env::ShellEnv;
+
+/// A link an earlier command of the line made: where it is and what it points at (both
+/// absolute).
+struct Link {
+    at: String,
+    target: String,
+}
+
+/// The links `ln` command `m` makes (none for another program, or words only known at run
+/// time).
+fn links_made(m: &SimpleCommand, env: &ShellEnv) -> Vec<Link> {
+    if m.basename() != "ln" || m.dynamic_program {
+        return Vec::new();
+    }
+    let mut symbolic = false;
+    let mut no_dereference = false;
+    let mut into: Option<String> = None;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut words = m.args.iter();
+    let mut options_end = false;
+    while let Some(a) = words.next() {
+        if a.dynamic {
+            return Vec::new();
+        }
+        let t = a.text.as_str();
+        if options_end || !t.starts_with('-') || t == "-" {
+            operands.push(t);
+            continue;
+        }
+        match t {
+            "--" => options_end = true,
+            "--symbolic" => symbolic = true,
+            "--no-dereference" | "--no-target-directory" => no_dereference = true,
+            "-t" | "--target-directory" => match words.next() {
+                Some(d) if !d.dynamic => into = Some(d.text.clone()),
+                _ => return Vec::new(),
+            },
+            "-S" | "--suffix" => {
+                words.next();
+            }
+            _ if t.starts_with("--target-directory=") => {
+                into = t.split_once('=').map(|(_, d)| d.to_string());
+            }
+            _ if t.starts_with("--") => {}
+            _ => {
+                let flags = &t[1..];
+                symbolic |= flags.contains('s');
+                no_dereference |= flags.contains('n') || flags.contains('T');
+                if flags.ends_with('t') {
+                    match words.next() {
+                        Some(d) if !d.dynamic => into = Some(d.text.clone()),
+                        _ => return Vec::new(),
+                    }
+                }
+            }
+        }
+    }
+    let cwd = m.cwd.as_deref();
+    let abs = |p: &str| lexical(p, cwd, &env.home);
+    let base = |p: &str| {
+        p.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(p)
+            .to_string()
+    };
+    // Each (target as written, link as written).
+    let pairs: Vec<(&str, String)> = match (into.as_deref(), operands.as_slice()) {
+        (Some(dir), targets) => targets
+            .iter()
+            .map(|t| (*t, format!("{}/{}", dir.trim_end_matches('/'), base(t))))
+            .collect(),
+        (None, [target]) => vec![(*target, base(target))],
+        (None, [target, link]) => {
+            let is_dir = link.ends_with('/')
+                || (!no_dereference
+                    && abs(link).is_some_and(|l| std::path::Path::new(&l).is_dir()));
+            if is_dir {
+                vec![(
+                    *target,
+                    format!("{}/{}", link.trim_end_matches('/'), base(target)),
+                )]
+            } else {
+                vec![(*target, (*link).to_string())]
+            }
+        }
+        (None, [targets @ .., dir]) => targets
+            .iter()
+            .map(|t| (*t, format!("{}/{}", dir.trim_end_matches('/'), base(t))))
+            .collect(),
+        (None, []) => Vec::new(),
+    };
+    pairs
+        .into_iter()
+        .filter_map(|(target, link)| {
+            let at = abs(&link)?;
+            // A symbolic link's relative target is relative to the folder the link is in.
+            let target = if symbolic && !target.starts_with(['/', '~']) {
+                let folder = at.rsplit_once('/').map_or("/", |(d, _)| d);
+                lexical(
+                    target,
+                    Some(if folder.is_empty() { "/" } else { folder }),
+                    &env.home,
+                )?
+            } else {
+                abs(target)?
+            };
+            Some(Link { at, target })
+        })
+        .collect()
+}
+
+/// `path` seen through the first of `links` it goes through, if any.
+fn through(path: &PathRef, links: &[Link], env: &ShellEnv, is_delete: bool) -> Option<String> {
+    if path.dynamic {
+        return None;
+    }
+    let abs = lexical(&path.text, path.cwd.as_deref(), &env.home)?;
+    links.iter().rev().find_map(|l| {
+        if abs == l.at {
+            // `rm h` removes the link; `rm -rf h/` and everything else go through it.
+            (!is_delete || path.text.ends_with('/')).then(|| l.target.clone())
+        } else {
+            abs.strip_prefix(&l.at)
+                .filter(|rest| rest.starts_with('/'))
+                .map(|rest| format!("{}{rest}", l.target.trim_end_matches('/')))
+        }
+    })
+}
+
+/// Sees the path effects in `out` (those of command `k` of `a`) through the links earlier
+/// commands of the line made.
+pub(super) fn through_line_links(a: &ShellAnalysis, k: usize, env: &ShellEnv, out: &mut Out) {
+    let links: Vec<Link> = a
+        .commands
+        .iter()
+        .take(k)
+        .flat_map(|m| links_made(m, env))
+        .collect();
+    if links.is_empty() {
+        return;
+    }
+    for w in &mut out.list {
+        let (path, is_delete) = match w {
+            What::Read(p) | What::Load(p) => (p, false),
+            What::Write { path, .. } | What::ChangePermission { path, .. } => (path, false),
+            What::Delete { path, .. } => (path, true),
+            _ => continue,
+        };
+        if let Some(target) = through(path, &links, env, is_delete) {
+            path.text = target;
+        }
+    }
+}
