@@ -35,6 +35,7 @@ fn engine() -> Engine {
     let env = ShellEnv {
         project: None,
         home: "/home/user".into(),
+        guard: Vec::new(),
     };
     Engine::new(DecisionTable::new(policies).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))

@@ -126,6 +126,7 @@ fn table(policies: Vec<LoadedPolicy>) -> DecisionTable {
     DecisionTable::new(policies).with_env(ShellEnv {
         project: Some("/home/user/project".into()),
         home: "/home/user".into(),
+        guard: Vec::new(),
     })
 }
 

@@ -1,26 +1,88 @@
-//! The shell environment path tests and lenses resolve against: the project root and the
-//! home folder.
+//! The shell environment path tests and lenses resolve against: the project root, the home
+//! folder and seamguard's own files.
 //!
 //! In: the process environment (`CLAUDE_PROJECT_DIR`, `HOME`) or values a caller sets. Out:
 //! a [`ShellEnv`], one input of every evaluation beside the payload and the session memory.
 
-/// Where `project` and `home` are for path-aware tests.
+/// Where `project`, `home` and `seamguard` are for path-aware tests.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ShellEnv {
     /// Project root (`CLAUDE_PROJECT_DIR`); `None` means "the payload's `cwd`".
     pub project: Option<String>,
     /// Home folder (`$HOME`).
     pub home: String,
+    /// seamguard's own files and folders, absolute (the running binary, the policies it
+    /// loaded, its state folder): what the path keyword `seamguard` names. Empty: only the
+    /// usual places the policies name.
+    pub guard: Vec<String>,
 }
 
 impl ShellEnv {
-    /// From the process environment: `CLAUDE_PROJECT_DIR` and `HOME`.
+    /// From the process environment: `CLAUDE_PROJECT_DIR`, `HOME`, and the running seamguard
+    /// binary with the binaries installed beside it (`seamguard`, `seamguard-hook`) as its own
+    /// files, wherever they are installed.
     pub fn from_process() -> ShellEnv {
         ShellEnv {
             project: std::env::var("CLAUDE_PROJECT_DIR")
                 .ok()
                 .filter(|p| !p.is_empty()),
             home: std::env::var("HOME").unwrap_or_else(|_| "/root".to_string()),
+            guard: running_binaries(),
         }
     }
+
+    /// The same environment with seamguard's own files and folders (`guard`, absolute paths)
+    /// added: the running binary, the policy files and folders it loaded, its state folder.
+    /// Path tests name them with the keyword `seamguard`, wherever they are installed.
+    ///
+    /// ```
+    /// use seamguard_engine::ShellEnv;
+    /// let env = ShellEnv { project: None, home: "/home/u".into(), guard: Vec::new() }
+    ///     .with_guard(["/opt/tools/sg", "/srv/policies"]);
+    /// assert_eq!(env.guard, ["/opt/tools/sg", "/srv/policies"]);
+    /// ```
+    pub fn with_guard<I, S>(mut self, paths: I) -> ShellEnv
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        for p in paths {
+            let p: String = p.into();
+            if !p.is_empty() && !self.guard.contains(&p) {
+                self.guard.push(p);
+            }
+        }
+        self
+    }
+}
+
+/// The running binary, when it is seamguard's (`seamguard`, `seamguard-hook`), and
+/// seamguard's binaries beside it: what stops the guard if it is replaced or removed.
+fn running_binaries() -> Vec<String> {
+    let Some(exe) = std::env::current_exe().ok() else {
+        return Vec::new();
+    };
+    let is_ours = |name: &str| name.starts_with("seamguard");
+    if !exe
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(is_ours)
+    {
+        return Vec::new();
+    }
+    let mut out = vec![exe.to_string_lossy().into_owned()];
+    if let Some(dir) = exe.parent() {
+        for name in [
+            "seamguard",
+            "seamguard-hook",
+            "seamguard.exe",
+            "seamguard-hook.exe",
+        ] {
+            let p = dir.join(name).to_string_lossy().into_owned();
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
 }

@@ -140,6 +140,7 @@ impl Gen {
             PathSpec::Project => quote!(#p::policy::PathSpec::Project),
             PathSpec::Home => quote!(#p::policy::PathSpec::Home),
             PathSpec::ProjectRoot => quote!(#p::policy::PathSpec::ProjectRoot),
+            PathSpec::Guard => quote!(#p::policy::PathSpec::Guard),
             PathSpec::InProject(g) => call(quote!(#p::policy::PathSpec::InProject), self.string(g)),
             PathSpec::Glob(g) => call(quote!(#p::policy::PathSpec::Glob), self.string(g)),
         }

@@ -71,6 +71,7 @@ fn example_env(t: &PolicyTest) -> ShellEnv {
     ShellEnv {
         project: t.project.clone(),
         home: t.home().to_string(),
+        guard: Vec::new(),
     }
 }
 

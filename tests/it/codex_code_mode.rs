@@ -19,6 +19,7 @@ fn library() -> Engine {
     let env = ShellEnv {
         project: Some("/home/user/app".into()),
         home: "/home/user".into(),
+        guard: Vec::new(),
     };
     Engine::new(DecisionTable::new(loaded).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))

@@ -314,3 +314,42 @@ fn a_symlinked_folder_in_the_project_is_judged_where_it_lands_for_every_effect()
         ("none".into(), String::new())
     );
 }
+
+/// A rule on seamguard's own files wherever they are (`path_inside = "seamguard"`): the policy
+/// files loaded, the folder that holds them and the running binary, for certain paths only.
+const GUARD_POLICY: &str = r#"
+[[rule]]
+id = "own-files"
+seam = "pre-tool"
+when.sure = { any = [
+  { writes = { path_inside = "seamguard" } },
+  { deletes = { path_inside = "seamguard" } },
+] }
+decision = "deny"
+reason = "seamguard's own files"
+"#;
+
+#[test]
+fn the_guard_s_own_files_are_known_wherever_they_are() {
+    let dir = workdir();
+    let policies = dir.join("team-policies");
+    std::fs::create_dir_all(&policies).unwrap();
+    std::fs::write(policies.join("guard.toml"), GUARD_POLICY).unwrap();
+    let file = policies.join("guard.toml");
+    let (folder, file) = (policies.to_string_lossy(), file.to_string_lossy());
+    let code = |line: &str| try_(&dir, &[line, "--policy", &folder, "--cwd", "/w"]).code;
+    // The policy file, the folder that holds it, the binary that runs: denied.
+    assert_eq!(code(&format!("sed -i s/deny/allow/ {file}")), 2);
+    assert_eq!(code(&format!("echo '' > {file}")), 2);
+    assert_eq!(code(&format!("rm -rf {folder}")), 2);
+    assert_eq!(code(&format!("mv {folder} /tmp/elsewhere")), 2);
+    let binary = env!("CARGO_BIN_EXE_seamguard");
+    assert_eq!(code(&format!("ln -sf /bin/true {binary}")), 2);
+    // Reading them, a file beside the folder, and a path only known at run time: no opinion.
+    assert_eq!(code(&format!("cat {file}")), 0);
+    assert_eq!(
+        code(&format!("rm -f {}/notes.txt", dir.to_string_lossy())),
+        0
+    );
+    assert_eq!(code("rm -f \"$TMPFILE\""), 0);
+}

@@ -76,6 +76,19 @@ pub struct DecisionTable {
     actions: Vec<OnceLock<ActionRegexes>>,
     failures: Vec<LoadFailure>,
     env: ShellEnv,
+    /// The policy files loaded, absolute: seamguard's own files (the path keyword
+    /// `seamguard`), whatever environment is set.
+    policy_files: Vec<String>,
+}
+
+/// The files of `metas` as absolute paths (built-in and in-memory policies have none).
+fn policy_files(metas: &[PolicyMeta]) -> Vec<String> {
+    metas
+        .iter()
+        .filter(|m| m.scope != crate::policy::Scope::Embedded && !m.file.starts_with('<'))
+        .filter_map(|m| std::path::absolute(&*m.file).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect()
 }
 
 impl DecisionTable {
@@ -145,6 +158,7 @@ impl DecisionTable {
                 v.push(i as u32);
             }
         }
+        let policy_files = policy_files(&metas);
         DecisionTable {
             policies: metas,
             actions: rules.iter().map(|_| OnceLock::new()).collect(),
@@ -152,14 +166,16 @@ impl DecisionTable {
             by_seam,
             compiled: (0..Seam::COUNT).map(|_| OnceLock::new()).collect(),
             failures,
-            env,
+            env: env.with_guard(policy_files.iter().cloned()),
+            policy_files,
         }
     }
 
     /// Set where `project` and `home` are for path-aware tests (default: the process
-    /// environment's `CLAUDE_PROJECT_DIR` and `HOME`).
+    /// environment's `CLAUDE_PROJECT_DIR` and `HOME`). The policy files of the table stay
+    /// seamguard's own files (`seamguard`) in it.
     pub fn with_env(mut self, env: ShellEnv) -> DecisionTable {
-        self.env = env;
+        self.env = env.with_guard(self.policy_files.iter().cloned());
         self.compiled = (0..Seam::COUNT).map(|_| OnceLock::new()).collect();
         self
     }

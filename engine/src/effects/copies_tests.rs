@@ -15,6 +15,7 @@ fn env() -> ShellEnv {
     ShellEnv {
         project: Some(CWD.into()),
         home: "/nonexistent/home".into(),
+        guard: Vec::new(),
     }
 }
 

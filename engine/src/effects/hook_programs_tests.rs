@@ -28,6 +28,7 @@ fn removed(d: &Path, tool: &str, input: Value) -> Vec<String> {
     let env = ShellEnv {
         project: Some(d.join("proj").to_string_lossy().into_owned()),
         home: d.to_string_lossy().into_owned(),
+        guard: Vec::new(),
     };
     let payload = json!({"cwd": env.project, "tool_name": tool, "tool_input": input});
     effects_of(&payload, &env)

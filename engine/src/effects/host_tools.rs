@@ -288,6 +288,7 @@ mod tests {
         let env = ShellEnv {
             project: None,
             home: "/home/u".into(),
+            guard: Vec::new(),
         };
         let payload = json!({"cwd": "/w", "tool_name": tool, "tool_input": input});
         effects_of(&payload, &env)
@@ -396,6 +397,7 @@ mod tests {
         let env = ShellEnv {
             project: None,
             home: "/home/u".into(),
+            guard: Vec::new(),
         };
         let payload = json!({"cwd": "/w", "tool_name": "run_shell_command",
             "tool_input": {"command": "rm -rf build", "dir_path": "sub"}});

@@ -13,6 +13,7 @@ fn env(home: &str, project: Option<&str>) -> ShellEnv {
     ShellEnv {
         project: project.map(str::to_string),
         home: home.into(),
+        guard: Vec::new(),
     }
 }
 

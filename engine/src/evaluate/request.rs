@@ -136,6 +136,7 @@ mod tests {
         let env = ShellEnv {
             project: None,
             home: "/home/u".into(),
+            guard: Vec::new(),
         };
         Engine::new(DecisionTable::new(vec![policy]).with_env(env))
     }

@@ -75,6 +75,16 @@ fn path_in(
         }),
         PathSpec::Home => crate::paths::normalize(&env.home, None, &env.home)
             .is_some_and(|h| crate::paths::is_inside(path, &h)),
+        // One of seamguard's files, inside one of its folders, or the folder that holds one
+        // (`rm -rf /srv/policies` removes the policies in it).
+        PathSpec::Guard => env.guard.iter().any(|g| {
+            crate::paths::normalize(g, None, &env.home).is_some_and(|g| {
+                crate::paths::is_inside(path, &g)
+                    || g.rsplit_once('/').is_some_and(|(folder, _)| {
+                        !folder.is_empty() && crate::paths::fold(folder) == crate::paths::fold(path)
+                    })
+            })
+        }),
         PathSpec::Glob(_) => false,
     }) || globs.is_match(path)
 }
@@ -189,7 +199,7 @@ fn undecided_without_project(s: &PathSpec, path: &str) -> bool {
             let glob_last = g.rsplit('/').next().unwrap_or(g);
             fast_glob::glob_match(glob_last, last) || glob_last.contains("**")
         }
-        s => s.needs_project() || *s == PathSpec::Home,
+        s => s.needs_project() || matches!(s, PathSpec::Home | PathSpec::Guard),
     }
 }
 

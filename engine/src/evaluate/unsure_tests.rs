@@ -39,6 +39,7 @@ fn engine(extra: &str) -> Engine {
     let env = ShellEnv {
         project: Some("/home/u/p".into()),
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     Engine::new(DecisionTable::new(vec![load_str(&src, "t.toml", Scope::User, 0)]).with_env(env))
 }

@@ -14,6 +14,7 @@ fn env() -> ShellEnv {
     ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     }
 }
 

@@ -46,6 +46,7 @@ fn engine() -> Engine {
     let env = ShellEnv {
         project: None,
         home: "/home/user".into(),
+        guard: Vec::new(),
     };
     Engine::new(
         DecisionTable::new(vec![load_str(POLICY, "routes.toml", Scope::User, 0)]).with_env(env),

@@ -31,6 +31,7 @@ pub(crate) fn recorded_engine(loaded: Vec<LoadedPolicy>) -> Engine {
     let env = ShellEnv {
         project: None,
         home: "/home/user".into(),
+        guard: Vec::new(),
     };
     Engine::new(DecisionTable::new(loaded).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))

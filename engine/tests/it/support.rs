@@ -101,6 +101,7 @@ pub(crate) fn library() -> Engine {
     let table = DecisionTable::new(policies).with_env(ShellEnv {
         project: Some(PROJECT.to_string()),
         home: HOME.to_string(),
+        guard: Vec::new(),
     });
     Engine::new(table).with_ledger(Box::new(MemoryLedger::default()))
 }

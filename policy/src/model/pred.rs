@@ -298,12 +298,17 @@ pub enum PathSpec {
     /// A glob relative to the project folder, written `project/<glob>`: `project/.git` is the
     /// project's own repository (not the `.git` of a checkout vendored inside it).
     InProject(String),
+    /// seamguard's own files wherever they are installed (the running binary and the ones
+    /// beside it, the policy files it loaded) and the folders that directly hold them,
+    /// written `seamguard`.
+    Guard,
     /// A glob over the normalized absolute path (`~/` expanded), e.g. `~/.ssh/**`.
     Glob(String),
 }
 
 impl PathSpec {
-    /// The spec a keyword names: `project`, `home`, `project_root` or `project/<glob>`;
+    /// The spec a keyword names: `project`, `home`, `project_root`, `project/<glob>` or
+    /// `seamguard`;
     /// `None` for a glob or a list reference.
     ///
     /// ```
@@ -317,6 +322,7 @@ impl PathSpec {
             "project" => Some(PathSpec::Project),
             "home" => Some(PathSpec::Home),
             "project_root" => Some(PathSpec::ProjectRoot),
+            "seamguard" => Some(PathSpec::Guard),
             _ => text
                 .strip_prefix("project/")
                 .filter(|g| !g.is_empty())
@@ -339,6 +345,7 @@ impl PathSpec {
             PathSpec::Home => "home".into(),
             PathSpec::ProjectRoot => "project_root".into(),
             PathSpec::InProject(g) => format!("project/{g}"),
+            PathSpec::Guard => "seamguard".into(),
             PathSpec::Glob(g) => g.clone(),
         }
     }

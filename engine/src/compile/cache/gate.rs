@@ -382,6 +382,7 @@ mod tests {
         let env = crate::ShellEnv {
             project: None,
             home: "/home/u".into(),
+            guard: Vec::new(),
         };
         let reads = crate::effects::effects_of(&read, &env);
         assert!(gate(&any).opens(&read, Some(&reads)));
@@ -412,6 +413,7 @@ mod tests {
         let env = crate::ShellEnv {
             project: None,
             home: "/home/u".into(),
+            guard: Vec::new(),
         };
         let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
         let status = bash("git status");

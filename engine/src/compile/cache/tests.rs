@@ -456,6 +456,7 @@ fn judged_alike(
     let env = crate::ShellEnv {
         project: None,
         home: "/home/user".into(),
+        guard: Vec::new(),
     };
     let fx = crate::effects::effects_of(payload, &env);
     // The gates keep the command lines they analyse; the gated evaluation reads them.

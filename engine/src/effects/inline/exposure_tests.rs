@@ -11,6 +11,7 @@ fn exposed(line: &str) -> Vec<String> {
     let env = ShellEnv {
         project: Some("/home/u/p".into()),
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     let mut fx = Effects::default();
     shell_value(

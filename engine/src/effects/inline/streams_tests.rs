@@ -12,6 +12,7 @@ fn on_socket(line: &str) -> Vec<String> {
     let env = ShellEnv {
         project: Some("/home/u/p".into()),
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     let mut fx = Effects::default();
     let line = serde_json::Value::String(line.to_string());

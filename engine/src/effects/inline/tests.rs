@@ -10,6 +10,7 @@ fn env() -> ShellEnv {
     ShellEnv {
         project: Some("/home/u/p".into()),
         home: "/home/u".into(),
+        guard: Vec::new(),
     }
 }
 

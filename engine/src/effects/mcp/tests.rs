@@ -22,6 +22,7 @@ fn env() -> ShellEnv {
     ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     }
 }
 

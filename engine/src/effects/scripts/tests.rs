@@ -51,6 +51,7 @@ fn env() -> ShellEnv {
     ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     }
 }
 

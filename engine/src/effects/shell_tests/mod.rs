@@ -23,6 +23,7 @@ fn effects(line: &str) -> Effects {
     let env = ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     let mut fx = Effects::default();
     lens_value(

@@ -11,6 +11,7 @@ fn grants(line: &str) -> Vec<String> {
     let env = ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     let payload =
         serde_json::json!({"cwd": "/p", "tool_name": "Bash", "tool_input": {"command": line}});

@@ -330,6 +330,7 @@ fn a_repeated_command_counts_once_unless_a_download_came_between() {
     let env = crate::shell_env::ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     let fx = crate::effects::effects_of(&payload, &env);
     let runs = fx

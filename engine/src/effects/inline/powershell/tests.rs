@@ -15,6 +15,7 @@ fn env() -> ShellEnv {
     ShellEnv {
         project: Some("/home/u/p".into()),
         home: "/home/u".into(),
+        guard: Vec::new(),
     }
 }
 
@@ -407,6 +408,7 @@ fn codex(cwd: &str, line: &str) -> Vec<String> {
     let env = ShellEnv {
         project: None,
         home: "/home/u".into(),
+        guard: Vec::new(),
     };
     lines(&effects_of(&payload, &env))
 }
