@@ -66,7 +66,7 @@ use crate::seam::Seam;
 mod gate;
 mod interned;
 use gate::{Gate, Probe, StoredRule};
-use interned::{Interner, ListTable};
+use interned::{Interner, ListTable, Lists};
 
 /// Bumped whenever what the loader produces or the snapshot layout changes within one crate
 /// version, so an entry of an older build is never reused.
@@ -182,7 +182,8 @@ struct Section<'a> {
     rules: Vec<StoredRule<'a>>,
     literals: Vec<StoredLiterals>,
     /// The long lists its rules refer to, each once.
-    lists: ListTable,
+    #[serde(borrow)]
+    lists: ListTable<'a>,
 }
 
 /// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
@@ -715,7 +716,7 @@ fn encode_snapshot(
             fields,
             rules: stored,
             literals: literals.clone(),
-            lists: interner.finish(),
+            lists: interner.table(),
         };
         let mut bytes = postcard::to_stdvec(&section).ok()?;
         bytes.extend_from_slice(&tail);
@@ -800,7 +801,7 @@ fn read_snapshot(
         }
         bufs.push(buf);
     }
-    let mut sections: Vec<(Vec<Field>, Vec<StoredRule<'_>>, &[u8], ListTable)> =
+    let mut sections: Vec<(Vec<Field>, Vec<StoredRule<'_>>, &[u8], Lists<'_>)> =
         Vec::with_capacity(bufs.len());
     for buf in &bufs {
         let (sec, rest) = postcard::take_from_bytes::<Section<'_>>(buf).ok()?;
@@ -810,7 +811,7 @@ fn read_snapshot(
                 l.required.map(|(any, fold)| Required { any, fold }),
             )
         }));
-        sections.push((sec.fields, sec.rules, rest, sec.lists));
+        sections.push((sec.fields, sec.rules, rest, sec.lists.reader()));
     }
     let gated = call.filter(|c| {
         gate::gates_apply(c.payload)
@@ -820,9 +821,9 @@ fn read_snapshot(
     });
     let own = crate::evaluate::lines::CommandLines::new();
     let probe = gated.map(|c| Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own)));
-    for (fields, stored, bytes, lists) in &sections {
+    for (fields, stored, bytes, lists) in &mut sections {
         let mut rest: &[u8] = bytes;
-        for r in stored {
+        for r in stored.iter() {
             let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
             rest = tail;
             if probe.as_ref().is_some_and(|p| !r.gate.opens(fields, p)) {

@@ -30,19 +30,33 @@ pub(super) const MARK: &str = "\u{0}@list";
 /// Lists shorter than this stay in their rule: a reference is two items.
 const MIN_ITEMS: usize = 3;
 
-/// The distinct long lists of one section, by position.
+/// One stored list: its own postcard bytes, borrowed from the section's, so a call decodes
+/// only the lists of the rules it decodes (a `Read` call opens the gate of few rules).
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+pub(super) struct Encoded<'a>(#[serde(borrow)] pub(super) &'a [u8]);
+
+impl Serialize for Encoded<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// The distinct long lists of one section, by position, each still encoded.
 #[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
-pub(super) struct ListTable {
+pub(super) struct ListTable<'a> {
     /// Lists of strings (globs, regexes, hosts, programs, …).
-    pub(super) strings: Vec<Vec<String>>,
+    #[serde(borrow)]
+    pub(super) strings: Vec<Encoded<'a>>,
     /// Lists of path specs (`path_inside`, `body_from`, …).
-    pub(super) specs: Vec<Vec<PathSpec>>,
+    #[serde(borrow)]
+    pub(super) specs: Vec<Encoded<'a>>,
 }
 
 /// Builds a section's [`ListTable`], one entry per distinct content.
 #[derive(Default)]
 pub(super) struct Interner {
-    table: ListTable,
+    strings: Vec<Vec<u8>>,
+    specs: Vec<Vec<u8>>,
     strings_at: HashMap<Vec<String>, usize>,
     specs_at: Vec<(Vec<PathSpec>, usize)>,
 }
@@ -55,10 +69,26 @@ impl Interner {
         out
     }
 
-    /// The table of every list interned so far.
-    pub(super) fn finish(self) -> ListTable {
-        self.table
+    /// The table of every list interned so far, borrowing the encodings.
+    pub(super) fn table(&self) -> ListTable<'_> {
+        fn view(v: &[Vec<u8>]) -> Vec<Encoded<'_>> {
+            v.iter().map(|b| Encoded(b.as_slice())).collect()
+        }
+        ListTable {
+            strings: view(&self.strings),
+            specs: view(&self.specs),
+        }
     }
+}
+
+/// The index of `list`: `found`, or a new entry of `table` holding its encoding.
+fn slot_of<L: Serialize>(list: &L, found: Option<usize>, table: &mut Vec<Vec<u8>>) -> usize {
+    found.unwrap_or_else(|| {
+        // A list of strings or specs always encodes; an empty encoding could not be read
+        // back, and the snapshot would be rebuilt, never trusted.
+        table.push(postcard::to_stdvec(list).unwrap_or_default());
+        table.len() - 1
+    })
 }
 
 /// A reference to entry `i`.
@@ -72,15 +102,9 @@ impl ListSlots for Interner {
             return;
         }
         let list = std::mem::take(v);
-        let i = match self.strings_at.get(&list) {
-            Some(i) => *i,
-            None => {
-                let i = self.table.strings.len();
-                self.strings_at.insert(list.clone(), i);
-                self.table.strings.push(list);
-                i
-            }
-        };
+        let found = self.strings_at.get(&list).copied();
+        let i = slot_of(&list, found, &mut self.strings);
+        self.strings_at.insert(list, i);
         *v = reference(i).into();
     }
 
@@ -90,36 +114,62 @@ impl ListSlots for Interner {
             return;
         }
         let list = std::mem::take(v);
-        let i = match self.specs_at.iter().find(|(l, _)| *l == list) {
-            Some((_, i)) => *i,
-            None => {
-                let i = self.table.specs.len();
-                self.specs_at.push((list.clone(), i));
-                self.table.specs.push(list);
-                i
-            }
-        };
+        let found = self
+            .specs_at
+            .iter()
+            .find(|(l, _)| *l == list)
+            .map(|(_, i)| *i);
+        let i = slot_of(&list, found, &mut self.specs);
+        if found.is_none() {
+            self.specs_at.push((list, i));
+        }
         *v = reference(i).map(PathSpec::Glob).into();
     }
 }
 
-impl ListTable {
-    /// Put the lists `r` refers to back in place; `None` when a reference is not in the
-    /// table (a snapshot of another build: it is not trusted).
-    pub(super) fn restore(&self, r: &mut Rule) -> Option<()> {
-        let mut x = Restorer {
+impl<'a> ListTable<'a> {
+    /// A reader of the table, decoding each list on its first reference.
+    pub(super) fn reader(self) -> Lists<'a> {
+        Lists {
+            strings: vec![None; self.strings.len()],
+            specs: vec![None; self.specs.len()],
             table: self,
             bad: false,
-        };
-        visit_rule(r, &mut x);
-        (!x.bad).then_some(())
+        }
     }
 }
 
-/// Replaces references by the table's lists.
-struct Restorer<'t> {
-    table: &'t ListTable,
+/// A section's lists as a call reads them: each decoded once, on first use, then cloned
+/// into every rule that refers to it.
+pub(super) struct Lists<'a> {
+    table: ListTable<'a>,
+    strings: Vec<Option<Vec<String>>>,
+    specs: Vec<Option<Vec<PathSpec>>>,
     bad: bool,
+}
+
+impl Lists<'_> {
+    /// Put the lists `r` refers to back in place; `None` when a reference is not in the
+    /// table or does not decode (a damaged or foreign snapshot: it is not trusted).
+    pub(super) fn restore(&mut self, r: &mut Rule) -> Option<()> {
+        self.bad = false;
+        visit_rule(r, self);
+        (!self.bad).then_some(())
+    }
+}
+
+/// Entry `i` of `decoded`, decoding it from `table` on first use.
+fn entry<'d, L: serde::de::DeserializeOwned>(
+    i: Option<usize>,
+    table: &[Encoded<'_>],
+    decoded: &'d mut [Option<L>],
+) -> Option<&'d L> {
+    let i = i?;
+    let slot = decoded.get_mut(i)?;
+    if slot.is_none() {
+        *slot = Some(postcard::from_bytes(table.get(i)?.0).ok()?);
+    }
+    slot.as_ref()
 }
 
 /// The index of a reference `[MARK, "<index>"]`, or `None` for a list that is no reference.
@@ -138,10 +188,10 @@ fn glob_text(s: &PathSpec) -> Option<&str> {
     }
 }
 
-impl ListSlots for Restorer<'_> {
+impl ListSlots for Lists<'_> {
     fn strings(&mut self, v: &mut Vec<String>) {
         if let Some(i) = index_of(v.iter().map(|s| Some(s.as_str()))) {
-            match i.and_then(|i| self.table.strings.get(i)) {
+            match entry(i, &self.table.strings, &mut self.strings) {
                 Some(list) => v.clone_from(list),
                 None => self.bad = true,
             }
@@ -150,7 +200,7 @@ impl ListSlots for Restorer<'_> {
 
     fn specs(&mut self, v: &mut Vec<PathSpec>) {
         if let Some(i) = index_of(v.iter().map(glob_text)) {
-            match i.and_then(|i| self.table.specs.get(i)) {
+            match entry(i, &self.table.specs, &mut self.specs) {
                 Some(list) => v.clone_from(list),
                 None => self.bad = true,
             }
