@@ -750,6 +750,9 @@ fn encode_snapshot(
     Some(out)
 }
 
+/// A section being read: its field table, rules, their bytes and its lists.
+type SectionRead<'a> = (Vec<Field>, Vec<StoredRule<'a>>, &'a [u8], Lists<'a>);
+
 /// Read the part of a snapshot: the header, then only the wanted sections, each checked
 /// against its hash, and of those the rules `call` opens the gate of (every rule when
 /// `None`). `None` when the file is missing, damaged or not a snapshot.
@@ -801,8 +804,7 @@ fn read_snapshot(
         }
         bufs.push(buf);
     }
-    let mut sections: Vec<(Vec<Field>, Vec<StoredRule<'_>>, &[u8], Lists<'_>)> =
-        Vec::with_capacity(bufs.len());
+    let mut sections: Vec<SectionRead<'_>> = Vec::with_capacity(bufs.len());
     for buf in &bufs {
         let (sec, rest) = postcard::take_from_bytes::<Section<'_>>(buf).ok()?;
         literals.extend(sec.literals.into_iter().map(|l| {

@@ -569,8 +569,11 @@ fn recorded_calls_are_judged_the_same_through_the_gates_and_without() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A section's bucket and its stored lists of strings and of path specs, decoded.
+type StoredLists = (String, Vec<Vec<String>>, Vec<Vec<PathSpec>>);
+
 /// The list tables of every section of a snapshot's bytes, in section order, decoded.
-fn list_tables(bytes: &[u8]) -> Vec<(String, Vec<Vec<String>>, Vec<Vec<PathSpec>>)> {
+fn list_tables(bytes: &[u8]) -> Vec<StoredLists> {
     let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
     let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
     let body = &bytes[20 + head_len..];
