@@ -16,8 +16,8 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    EffectTest, ListRef, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Scope, Severity,
-    ShellTest, Source, Test,
+    EffectTest, ListRef, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Rule, Scope,
+    Severity, ShellTest, Source, Test,
 };
 
 /// Deepest chain of lists referencing lists (`a = ["@b"]`).
@@ -190,12 +190,7 @@ pub fn resolve(policies: &mut [LoadedPolicy]) {
                 scope: *scope,
                 failed: None,
             };
-            if let Some(w) = rule.when.as_mut() {
-                expand_pred(w, &mut x);
-            }
-            if let Some(u) = rule.unless.as_mut() {
-                expand_pred(u, &mut x);
-            }
+            visit_rule(rule, &mut x);
             if let Some(why) = x.failed {
                 let at = refs
                     .iter()
@@ -268,13 +263,42 @@ fn error(at: &Source, message: String) -> PolicyError {
     }
 }
 
-/// Expand the references of one predicate tree.
-fn expand_pred(p: &mut Pred, x: &mut Expander<'_, '_>) {
+/// The string lists of a rule a `"@name"` reference may stand in (every list of its `when`
+/// and `unless` tests): the slots [`visit_rule`] hands to a [`ListSlots`] one by one.
+pub trait ListSlots {
+    /// A list of strings (a glob, regex, `contains` or `prefix` test; hosts, programs, …).
+    fn strings(&mut self, v: &mut Vec<String>);
+    /// A list of path specs (`path_inside`, `body_from`, `earlier_read_inside`, …).
+    fn specs(&mut self, v: &mut Vec<PathSpec>);
+}
+
+impl ListSlots for Expander<'_, '_> {
+    fn strings(&mut self, v: &mut Vec<String>) {
+        strings(v, self);
+    }
+
+    fn specs(&mut self, v: &mut Vec<PathSpec>) {
+        specs(v, self);
+    }
+}
+
+/// Hand every list slot of `rule`'s `when` and `unless` trees to `x`, in a fixed order.
+pub fn visit_rule(rule: &mut Rule, x: &mut dyn ListSlots) {
+    if let Some(w) = rule.when.as_mut() {
+        visit_pred(w, x);
+    }
+    if let Some(u) = rule.unless.as_mut() {
+        visit_pred(u, x);
+    }
+}
+
+/// Hand every list slot of one predicate tree to `x`.
+fn visit_pred(p: &mut Pred, x: &mut dyn ListSlots) {
     match p {
-        Pred::All(k) | Pred::Any(k) => k.iter_mut().for_each(|c| expand_pred(c, x)),
-        Pred::Not(c) | Pred::Sure(c) => expand_pred(c, x),
+        Pred::All(k) | Pred::Any(k) => k.iter_mut().for_each(|c| visit_pred(c, x)),
+        Pred::Not(c) | Pred::Sure(c) => visit_pred(c, x),
         Pred::Leaf(l) => match &mut l.test {
-            Test::Regex(v) | Test::Glob(v) | Test::Contains(v) | Test::Prefix(v) => strings(v, x),
+            Test::Regex(v) | Test::Glob(v) | Test::Contains(v) | Test::Prefix(v) => x.strings(v),
             Test::Equals(_) => {}
             Test::Shell(s) => shell(s, x),
             Test::Effect(e) => effect(std::sync::Arc::make_mut(e), x),
@@ -282,7 +306,7 @@ fn expand_pred(p: &mut Pred, x: &mut Expander<'_, '_>) {
     }
 }
 
-fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
+fn effect(e: &mut EffectTest, x: &mut dyn ListSlots) {
     shell(&mut e.shell, x);
     for v in [
         &mut e.host_in,
@@ -301,24 +325,24 @@ fn effect(e: &mut EffectTest, x: &mut Expander<'_, '_>) {
         &mut e.modes,
         &mut e.body_kinds,
     ] {
-        strings(v, x);
+        x.strings(v);
     }
-    specs(&mut e.body_from, x);
-    specs(&mut e.earlier_read_inside, x);
-    specs(&mut e.earlier_read_outside, x);
+    x.specs(&mut e.body_from);
+    x.specs(&mut e.earlier_read_inside);
+    x.specs(&mut e.earlier_read_outside);
 }
 
-fn shell(s: &mut ShellTest, x: &mut Expander<'_, '_>) {
+fn shell(s: &mut ShellTest, x: &mut dyn ListSlots) {
     for v in [
         &mut s.programs,
         &mut s.subcommands,
         &mut s.args_any,
         &mut s.push_to,
     ] {
-        strings(v, x);
+        x.strings(v);
     }
-    specs(&mut s.path_inside, x);
-    specs(&mut s.path_outside, x);
+    x.specs(&mut s.path_inside);
+    x.specs(&mut s.path_outside);
 }
 
 fn strings(v: &mut Vec<String>, x: &mut Expander<'_, '_>) {

@@ -64,7 +64,9 @@ use crate::policy::{Field, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Sc
 use crate::seam::Seam;
 
 mod gate;
+mod interned;
 use gate::{Gate, Probe, StoredRule};
+use interned::{Interner, ListTable, Lists};
 
 /// Bumped whenever what the loader produces or the snapshot layout changes within one crate
 /// version, so an entry of an older build is never reused.
@@ -79,7 +81,8 @@ use gate::{Gate, Probe, StoredRule};
 ///    table per section.
 /// 10: effect tests carry `earlier_fetch`.
 /// 11: gates on the programs of shell tests on a payload field.
-const LOWERED_FORMAT: u32 = 11;
+/// 12: a section stores each long list once, its rules refer to it ([`interned`]).
+const LOWERED_FORMAT: u32 = 12;
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP09";
@@ -178,6 +181,9 @@ struct Section<'a> {
     #[serde(borrow)]
     rules: Vec<StoredRule<'a>>,
     literals: Vec<StoredLiterals>,
+    /// The long lists its rules refer to, each once.
+    #[serde(borrow)]
+    lists: ListTable<'a>,
 }
 
 /// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
@@ -694,8 +700,9 @@ fn encode_snapshot(
         let mut fields = Vec::new();
         let mut stored = Vec::with_capacity(rules.len());
         let mut tail = Vec::new();
+        let mut interner = Interner::default();
         for (ordinal, r) in rules {
-            let b = postcard::to_stdvec(r).ok()?;
+            let b = postcard::to_stdvec(&interner.intern(r)).ok()?;
             stored.push(StoredRule {
                 ordinal,
                 gate: Gate::of_rule(r, &required, &mut fields),
@@ -709,6 +716,7 @@ fn encode_snapshot(
             fields,
             rules: stored,
             literals: literals.clone(),
+            lists: interner.table(),
         };
         let mut bytes = postcard::to_stdvec(&section).ok()?;
         bytes.extend_from_slice(&tail);
@@ -741,6 +749,9 @@ fn encode_snapshot(
     out.extend_from_slice(&body);
     Some(out)
 }
+
+/// A section being read: its field table, rules, their bytes and its lists.
+type SectionRead<'a> = (Vec<Field>, Vec<StoredRule<'a>>, &'a [u8], Lists<'a>);
 
 /// Read the part of a snapshot: the header, then only the wanted sections, each checked
 /// against its hash, and of those the rules `call` opens the gate of (every rule when
@@ -793,8 +804,7 @@ fn read_snapshot(
         }
         bufs.push(buf);
     }
-    let mut sections: Vec<(Vec<Field>, Vec<StoredRule<'_>>, &[u8])> =
-        Vec::with_capacity(bufs.len());
+    let mut sections: Vec<SectionRead<'_>> = Vec::with_capacity(bufs.len());
     for buf in &bufs {
         let (sec, rest) = postcard::take_from_bytes::<Section<'_>>(buf).ok()?;
         literals.extend(sec.literals.into_iter().map(|l| {
@@ -803,25 +813,27 @@ fn read_snapshot(
                 l.required.map(|(any, fold)| Required { any, fold }),
             )
         }));
-        sections.push((sec.fields, sec.rules, rest));
+        sections.push((sec.fields, sec.rules, rest, sec.lists.reader()));
     }
     let gated = call.filter(|c| {
         gate::gates_apply(c.payload)
             && !sections
                 .iter()
-                .any(|(_, rs, _)| rs.iter().any(|r| r.changes_input))
+                .any(|(_, rs, _, _)| rs.iter().any(|r| r.changes_input))
     });
     let own = crate::evaluate::lines::CommandLines::new();
     let probe = gated.map(|c| Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own)));
-    for (fields, stored, bytes) in &sections {
+    for (fields, stored, bytes, lists) in &mut sections {
         let mut rest: &[u8] = bytes;
-        for r in stored {
+        for r in stored.iter() {
             let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
             rest = tail;
             if probe.as_ref().is_some_and(|p| !r.gate.opens(fields, p)) {
                 continue;
             }
-            rules.push((r.ordinal, postcard::from_bytes(bytes).ok()?));
+            let mut rule: Rule = postcard::from_bytes(bytes).ok()?;
+            lists.restore(&mut rule)?;
+            rules.push((r.ordinal, rule));
         }
     }
     // A rule listed under several names of one call (`Edit|Write` for `apply_patch`) once,

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 use super::*;
+use crate::policy::PathSpec;
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sg-cache-{name}-{}", std::process::id()));
@@ -566,5 +567,112 @@ fn recorded_calls_are_judged_the_same_through_the_gates_and_without() {
         fewer * 2 > judged,
         "{fewer} of {judged} calls decoded fewer rules"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A section's bucket and its stored lists of strings and of path specs, decoded.
+type StoredLists = (String, Vec<Vec<String>>, Vec<Vec<PathSpec>>);
+
+/// The list tables of every section of a snapshot's bytes, in section order, decoded.
+fn list_tables(bytes: &[u8]) -> Vec<StoredLists> {
+    let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+    let body = &bytes[20 + head_len..];
+    header
+        .sections
+        .iter()
+        .map(|s| {
+            let at = s.offset as usize;
+            let (sec, _) =
+                postcard::take_from_bytes::<Section<'_>>(&body[at..at + s.len as usize]).unwrap();
+            let strings = sec
+                .lists
+                .strings
+                .iter()
+                .map(|e| postcard::from_bytes(e.0).unwrap());
+            let specs = sec
+                .lists
+                .specs
+                .iter()
+                .map(|e| postcard::from_bytes(e.0).unwrap());
+            (s.bucket.clone(), strings.collect(), specs.collect())
+        })
+        .collect()
+}
+
+#[test]
+fn a_list_named_by_many_rules_is_stored_once_per_content_and_scope_sees_its_own() {
+    let rule = |id: &str, test: &str| {
+        format!(
+            "[[rule]]\nid = \"{id}\"\nseam = \"pre-tool\"\ntool = \"Read\"\nwhen = {test}\ndecision = \"ask\"\nreason = \"{id}\"\n"
+        )
+    };
+    let glob = "{ file_path = { glob = \"@keys\" } }";
+    let reads = "{ reads = { path_inside = \"@keys\" } }";
+    let user = format!(
+        "[lists]\nkeys = [\"~/.ssh/**\", \"**/.env\", \"**/*.pem\"]\n{}{}{}",
+        rule("user-glob-a", glob),
+        rule("user-glob-b", glob),
+        rule("user-reads", reads),
+    );
+    let project = format!(
+        "[lists.keys]\nextend = [\"**/vault/**\"]\n{}",
+        rule("project-glob", glob)
+    );
+    let mut set = vec![
+        load_str_with(&user, "user.toml", Scope::User, 0, LoadOptions::hook()),
+        load_str_with(
+            &project,
+            "project.toml",
+            Scope::Project,
+            1,
+            LoadOptions::hook(),
+        ),
+    ];
+    crate::lists::resolve(&mut set);
+    assert!(set.iter().all(|p| p.diagnostics.is_empty()));
+    let bytes = encode_snapshot(&set, 7, &LiteralMap::new()).unwrap();
+    let tables = list_tables(&bytes);
+    assert_eq!(tables.len(), 1);
+    let (bucket, strings, specs) = &tables[0];
+    assert_eq!(bucket, "Read");
+    let user_keys: Vec<String> = ["~/.ssh/**", "**/.env", "**/*.pem"]
+        .map(String::from)
+        .into();
+    let mut project_keys = user_keys.clone();
+    project_keys.push("**/vault/**".into());
+    // Two user rules name `@keys` as a glob test: one entry; the project's extension is seen
+    // by its own rule only: a second entry, with its item.
+    assert_eq!(*strings, vec![user_keys.clone(), project_keys]);
+    assert_eq!(
+        *specs,
+        vec![
+            user_keys
+                .iter()
+                .cloned()
+                .map(PathSpec::Glob)
+                .collect::<Vec<_>>()
+        ]
+    );
+    // Read back, every rule holds its own list again.
+    let dir = temp("interned");
+    let snap = dir.join("s.snap");
+    std::fs::write(&snap, &bytes).unwrap();
+    let (back, key) = read_snapshot(&snap, None, None).unwrap();
+    assert_eq!(key, 7);
+    for (a, b) in back.iter().zip(&set) {
+        assert_eq!(a.rules, b.rules);
+    }
+    assert_eq!(
+        back.iter().map(|p| p.rules.len()).collect::<Vec<_>>(),
+        vec![3, 1]
+    );
+    // A reference out of the table is never read as a rule with an empty list.
+    let mut interner = Interner::default();
+    let mut r = interner.intern(&set[0].rules[0]);
+    assert_ne!(r, set[0].rules[0]);
+    assert!(ListTable::default().reader().restore(&mut r).is_none());
+    assert!(interner.table().reader().restore(&mut r).is_some());
+    assert_eq!(r, set[0].rules[0]);
     let _ = std::fs::remove_dir_all(&dir);
 }
