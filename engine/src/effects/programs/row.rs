@@ -308,6 +308,23 @@ pub(crate) struct Program {
     pub(crate) scripts_need: Option<Switch>,
 }
 
+impl Program {
+    /// Whether some option value or operand of the row has `role` (an option, a pair, a
+    /// `key=value` operand, a leading or other operand, a `+` word): a role no word can take
+    /// needs no reading after the words are sorted.
+    pub(crate) fn gives(&self, role: Role) -> bool {
+        self.options
+            .iter()
+            .chain(self.pairs)
+            .chain(self.assigns)
+            .any(|(_, r)| *r == role)
+            || self.lead.contains(&role)
+            || self.rest == role
+            || self.rest_given == Some(role)
+            || self.plus == role
+    }
+}
+
 /// The defaults every row starts from.
 pub(super) const ROW: Program = Program {
     names: &[],
