@@ -118,6 +118,10 @@ pub(crate) enum Role {
     /// A remote port forward `[BIND:]PORT:HOST:HOSTPORT` or `[BIND:]PORT` (`ssh -R`): a local
     /// port published on the remote host.
     RemoteForward,
+    /// The addresses a forwarded port listens on, comma-separated (`kubectl port-forward
+    /// --address 0.0.0.0`): one beyond the loopback address publishes the port to the
+    /// network this machine is on.
+    ListenAddress,
 }
 
 /// The effect family of a program.
