@@ -270,6 +270,9 @@ fn role(r: Role) -> &'static str {
             "a setting whose value runs as a shell line when its key names a command (`ProxyCommand=`, `exec=`)"
         }
         Role::RemoteForward => "a remote port forward (a local port published on the remote host)",
+        Role::ListenAddress => {
+            "the addresses a forwarded port listens on (published beyond the loopback address)"
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 
 use super::documents::text_of;
 use super::model::{Effects, Grant, GrantKind, What};
+use super::policy_document;
 use super::programs::infra::option_values;
 use super::scripts::Disk;
 use crate::shell::SimpleCommand;
@@ -169,26 +170,12 @@ fn grant_of(c: &SimpleCommand, document: &dyn Fn(&str) -> Option<String>) -> Opt
 /// Whether an IAM policy document (JSON) has a statement that does not deny and allows every
 /// action (`"Action": "*"`, `"*:*"`, `"iam:*"`, in a list or alone).
 fn allows_everything(doc: &str) -> bool {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(doc) else {
-        return false;
-    };
-    let statements = match v.get("Statement") {
-        Some(serde_json::Value::Array(a)) => a.clone(),
-        Some(s @ serde_json::Value::Object(_)) => vec![s.clone()],
-        _ => return false,
-    };
-    statements.iter().any(|s| {
-        let allows = s.get("Effect").and_then(|e| e.as_str()) != Some("Deny");
-        let every = |a: &serde_json::Value| {
-            a.as_str()
-                .is_some_and(|t| matches!(t, "*" | "*:*" | "iam:*"))
-        };
-        let actions = match s.get("Action") {
-            Some(serde_json::Value::Array(a)) => a.iter().any(every),
-            Some(a) => every(a),
-            None => false,
-        };
-        allows && actions
+    policy_document::allowing(doc).is_some_and(|list| {
+        list.iter().any(|s| {
+            s.strings("Action")
+                .iter()
+                .any(|a| matches!(*a, "*" | "*:*" | "iam:*"))
+        })
     })
 }
 

@@ -43,6 +43,7 @@ pub(crate) mod language;
 pub(crate) mod mcp;
 pub(crate) mod model;
 pub(crate) mod nested;
+pub(crate) mod policy_document;
 pub(crate) mod programs;
 pub(crate) mod scripts;
 pub mod settings;

@@ -77,7 +77,28 @@ pub(super) struct Collect<'c> {
 /// another machine: a shell there is a reverse shell.
 pub(super) const STREAMS_ON_SOCKET: &str = "standard streams on a socket";
 
-impl Collect<'_> {
+impl<'c> Collect<'c> {
+    /// A collector with nothing found yet, for code run in `cwd` with `argv` as its argument
+    /// vector; `dynamic` when part of the code is only known at run time, `tilde_is_home` when
+    /// the code went through the shell.
+    pub(super) fn new(
+        cwd: Option<&str>,
+        dynamic: bool,
+        argv: &'c [Option<String>],
+        tilde_is_home: bool,
+    ) -> Self {
+        Collect {
+            cwd: cwd.map(str::to_string),
+            dynamic,
+            argv,
+            tilde_is_home,
+            found: Vec::new(),
+            full: false,
+            rereading: false,
+            streams_on_socket: false,
+        }
+    }
+
     /// The route of what the code found: `route`, with [`STREAMS_ON_SOCKET`] added when the
     /// code put a descriptor on its standard streams and connects to another machine (a
     /// `send` to a host), so the commands it runs carry it in their `via`.

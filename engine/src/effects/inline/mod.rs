@@ -191,16 +191,7 @@ fn code_lens_at(
         .last()
         .cloned()
         .unwrap_or_else(|| lang.name().into());
-    let mut cx = Collect {
-        cwd: cwd.map(str::to_string),
-        dynamic,
-        argv,
-        tilde_is_home: from_shell,
-        found: Vec::new(),
-        full: false,
-        rereading: false,
-        streams_on_socket: false,
-    };
+    let mut cx = Collect::new(cwd, dynamic, argv, from_shell);
     if lang == Language::Cmd {
         powershell::cmd::effects(code, &mut cx);
         if dynamic {

@@ -18,6 +18,7 @@
 //! count only with an option given a public or zero value ([`Given`]). Global
 //! options with a value are skipped by the [`globals`](super::globals) table.
 
+use crate::effects::policy_document;
 use crate::shell::operands::{cmd_flags, positionals};
 use crate::shell::{Arg, SimpleCommand};
 
@@ -185,34 +186,8 @@ impl Given {
 /// (`{"AWS": "*"}`, `{"AWS": ["arn:…", "*"]}`). `None`: not such a document (judged by its
 /// text). A `Deny` for everyone (`aws:SecureTransport` false) opens nothing.
 fn policy_document_public(value: &str) -> Option<bool> {
-    let t = value.trim();
-    if !t.starts_with('{') {
-        return None;
-    }
-    let doc: serde_json::Value = serde_json::from_str(t).ok()?;
-    let statements = doc.get("Statement")?;
-    let list = match statements {
-        serde_json::Value::Array(items) => items.iter().collect(),
-        other => vec![other],
-    };
-    let everyone = |p: &serde_json::Value| match p {
-        serde_json::Value::String(s) => s == "*",
-        serde_json::Value::Array(items) => items.iter().any(|i| i.as_str() == Some("*")),
-        _ => false,
-    };
-    Some(list.iter().any(|st| {
-        // The grammar requires `Effect`; one left out is not read as a deny.
-        let allow = !st
-            .get("Effect")
-            .and_then(serde_json::Value::as_str)
-            .is_some_and(|e| e.eq_ignore_ascii_case("deny"));
-        let public = match st.get("Principal") {
-            Some(serde_json::Value::Object(m)) => m.values().any(everyone),
-            Some(p) => everyone(p),
-            None => false,
-        };
-        allow && public
-    }))
+    let list = policy_document::allowing(value)?;
+    Some(list.iter().any(|s| s.principals().contains(&"*")))
 }
 
 /// The defaults every row starts from.

@@ -1,5 +1,6 @@
 //! Senders: HTTP clients, raw connections (`nc`, `socat`), remote shells and their options.
 
+use super::globals::KUBECTL;
 use super::row::{Action, Program, ROW, Role, Switch};
 
 /// `curl`'s options that take a value the effect model ignores.
@@ -405,6 +406,16 @@ pub(super) static ROWS: &[Program] = &[
             ("-R", Role::RemoteForward),
             ("-o", Role::ShellSetting),
         ],
+        ..ROW
+    },
+    // kubectl-port-forward(1) `--address` (`localhost` by default): a cluster's port
+    // forwarded onto another address of this machine is published to its network.
+    Program {
+        names: &["kubectl", "oc"],
+        subs: &[&["port-forward"]],
+        global: KUBECTL,
+        valued: &["-n", "--namespace", "--context", "--pod-running-timeout"],
+        options: &[("--address", Role::ListenAddress)],
         ..ROW
     },
     Program {

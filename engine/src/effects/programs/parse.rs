@@ -405,7 +405,10 @@ fn parse_row(row: &'static Program, args: &[Arg]) -> Option<Parsed> {
     for a in &escapes {
         out.escape("", a);
     }
-    out.sed_commands();
+    // Only a row with an edit script (sed) has commands an edit script runs.
+    if row.gives(Role::EditScript) {
+        out.sed_commands();
+    }
     if row.scripts_need.is_some_and(|s| !out.has(s)) {
         out.scripts.clear();
     }
@@ -592,8 +595,35 @@ pub(crate) fn is_remote(t: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{embedded_code, escape_command};
+    use super::{embedded_code, escape_command, parse};
     use crate::effects::language::Language;
+    use crate::effects::programs::Role;
+    use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+
+    /// The row's edit-script role of `line`'s program, and the shell text its options run.
+    fn edit_scripts(line: &str) -> Option<(bool, Vec<(String, String)>)> {
+        let a = BrushAnalyzer.analyze(line, None);
+        let p = parse(a.commands.first()?)?;
+        let scripts = p.scripts.iter().map(|(o, v)| (o.clone(), v.text.clone()));
+        Some((p.row.gives(Role::EditScript), scripts.collect()))
+    }
+
+    /// sed(1) `e COMMAND` runs COMMAND: only a row with an edit script reads one, so the
+    /// same text given to another program runs nothing.
+    #[test]
+    fn only_an_edit_script_runs_sed_commands() {
+        let id = vec![("e".to_string(), "id".to_string())];
+        assert_eq!(
+            edit_scripts("sed '1e id' notes.txt"),
+            Some((true, id.clone()))
+        );
+        assert_eq!(edit_scripts("gsed -e '1e id' notes.txt"), Some((true, id)));
+        assert_eq!(
+            edit_scripts("grep -e '1e id' notes.txt"),
+            Some((false, vec![]))
+        );
+        assert_eq!(edit_scripts("awk '1e id' notes.txt"), Some((false, vec![])));
+    }
 
     /// vim(1) `:!`, `:range!`, `:r !`, `:w !`, `:silent !`, `:sh`; less(1) `!`; gdb(1)
     /// `shell` / `!`; sqlite3(1) `.shell` / `.system`: the shell line; other commands of

@@ -119,6 +119,10 @@ pub(crate) enum Role {
     /// A remote port forward `[BIND:]PORT:HOST:HOSTPORT` or `[BIND:]PORT` (`ssh -R`): a local
     /// port published on the remote host.
     RemoteForward,
+    /// The addresses a forwarded port listens on, comma-separated (`kubectl port-forward
+    /// --address 0.0.0.0`): one beyond the loopback address publishes the port to the
+    /// network this machine is on.
+    ListenAddress,
 }
 
 /// The effect family of a program.
@@ -307,6 +311,23 @@ pub(crate) struct Program {
     /// The switch without which the shell text of its options does not run (`zip -TT CMD`
     /// runs CMD only with `-T`); `None`: it always runs.
     pub(crate) scripts_need: Option<Switch>,
+}
+
+impl Program {
+    /// Whether some option value or operand of the row has `role` (an option, a pair, a
+    /// `key=value` operand, a leading or other operand, a `+` word): a role no word can take
+    /// needs no reading after the words are sorted.
+    pub(crate) fn gives(&self, role: Role) -> bool {
+        self.options
+            .iter()
+            .chain(self.pairs)
+            .chain(self.assigns)
+            .any(|(_, r)| *r == role)
+            || self.lead.contains(&role)
+            || self.rest == role
+            || self.rest_given == Some(role)
+            || self.plus == role
+    }
 }
 
 /// The defaults every row starts from.

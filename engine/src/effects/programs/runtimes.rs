@@ -82,6 +82,14 @@ pub(crate) const PYTHON_NAMES: &[&str] = &[
 
 const EVAL_OPTIONS: &[&str] = &["-e", "--eval", "-p", "--print"];
 
+/// The rows of interpreters called `PROG [-r X] [-e X] [-c X] SCRIPT` (php, lua, Rscript,
+/// tclsh, osascript): the script is read, unless one of those options gave the code.
+const SCRIPT_RUNNER: Program = Program {
+    lead: &[Role::Read],
+    lead_options: &["-r", "-e", "-c"],
+    ..ROW
+};
+
 pub(super) static ROWS: &[Program] = &[
     Program {
         // nix-shell(1): `--run CMD` / `--command CMD` runs CMD through the shell in the
@@ -280,9 +288,7 @@ pub(super) static ROWS: &[Program] = &[
             ("-e", Role::Ignore),
             ("-c", Role::Ignore),
         ],
-        lead: &[Role::Read],
-        lead_options: &["-r", "-e", "-c"],
-        ..ROW
+        ..SCRIPT_RUNNER
     },
     Program {
         // `lua -e CODE`: read by the inline-code lens.
@@ -292,9 +298,7 @@ pub(super) static ROWS: &[Program] = &[
             ("-e", Role::Code(Language::Lua)),
             ("-c", Role::Ignore),
         ],
-        lead: &[Role::Read],
-        lead_options: &["-r", "-e", "-c"],
-        ..ROW
+        ..SCRIPT_RUNNER
     },
     Program {
         names: &["Rscript", "tclsh", "wish", "osascript"],
@@ -303,9 +307,7 @@ pub(super) static ROWS: &[Program] = &[
             ("-e", Role::Ignore),
             ("-c", Role::Ignore),
         ],
-        lead: &[Role::Read],
-        lead_options: &["-r", "-e", "-c"],
-        ..ROW
+        ..SCRIPT_RUNNER
     },
     Program {
         // PowerShell and cmd.exe: their command lines (`-Command`, `-File`, `/c`) are read

@@ -10,6 +10,7 @@
 //! `su -c bash`) is seen on the shell's own command, whose wrapper path names the escalation.
 
 use super::out::{Out, read, write};
+use super::serve::loopback;
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::{
@@ -638,6 +639,22 @@ fn container_value(role: Role, v: &Arg, c: &SimpleCommand, out: &mut Out) {
                 c.basename()
             ),
         )),
+        // A value only known at run time may be any address, as a server's bind address is.
+        Role::ListenAddress
+            if v.dynamic
+                || t.split(',')
+                    .map(str::trim)
+                    .any(|a| !a.is_empty() && !loopback(a)) =>
+        {
+            out.push(grant(
+                GrantKind::PublishedPort,
+                None,
+                format!(
+                    "a forwarded port listening on {t}, beyond the loopback address (`{}`)",
+                    c.display_words()
+                ),
+            ));
+        }
         _ => {}
     }
 }

@@ -10,7 +10,7 @@ use crate::effects::programs::{option_value, split_long};
 use crate::shell::{Arg, SimpleCommand};
 
 /// Whether an address (`127.0.0.1`, `localhost:8000`, `[::1]:80`) is the loopback one.
-fn loopback(addr: &str) -> bool {
+pub(super) fn loopback(addr: &str) -> bool {
     let host = if let Some(rest) = addr.strip_prefix('[') {
         rest.split(']').next().unwrap_or(rest)
     } else if addr.matches(':').count() == 1 {

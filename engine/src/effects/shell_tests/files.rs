@@ -722,55 +722,61 @@ fn a_delete_says_how_the_path_goes() {
             })
             .collect()
     };
-    let one = |p: &str, g: Gone| vec![(p.to_string(), g)];
-    assert_eq!(
-        gone("rm -rf ~/Documents"),
-        one("~/Documents", Gone::Removed)
-    );
-    assert_eq!(
-        gone("tar --remove-files -cf /tmp/d.tar ~/Documents"),
-        one("~/Documents", Gone::Removed)
-    );
-    assert_eq!(
-        gone("zip -rm /tmp/w.zip ~/work"),
-        one("~/work", Gone::Removed)
-    );
-    assert_eq!(
-        gone("7z a -sdel /tmp/a.7z ~/projects/other"),
-        one("~/projects/other", Gone::Removed)
-    );
-    assert_eq!(gone("find ~/x -delete"), one("~/x", Gone::Removed));
-    assert_eq!(gone("mv .git .git-old"), one(".git", Gone::Moved));
-    assert_eq!(
-        gone("mv ~/Documents /tmp/x"),
-        one("~/Documents", Gone::Moved)
-    );
-    assert_eq!(
-        gone("rsync -a --remove-source-files ~/in/ /tmp/out"),
-        one("~/in/", Gone::Moved)
-    );
-    // A path that does not exist now, made earlier on the line, then deleted.
+    // A path that does not exist now, made earlier on the line.
     let probe = "/nonexistent-seamguard-probe";
-    assert_eq!(
-        gone(&format!("mkdir -p {probe}/x && rm -rf {probe}")),
-        one(probe, Gone::MadeOnLine)
-    );
-    assert_eq!(
-        gone(&format!("touch {probe} && rm {probe}")),
-        one(probe, Gone::MadeOnLine)
-    );
-    // Deleted before the line makes it: it may be there now.
-    assert_eq!(
-        gone(&format!("rm -rf {probe}; mkdir {probe}")),
-        one(probe, Gone::Removed)
-    );
-    // An archiver's delete is no `rm`: not excused, even of what the line made.
-    assert_eq!(
-        gone(&format!(
-            "mkdir {probe} && tar --remove-files -cf /tmp/p.tar {probe}"
-        )),
-        one(probe, Gone::Removed)
-    );
+    let rows: [(String, &str, Gone); 13] = [
+        ("rm -rf ~/Documents".into(), "~/Documents", Gone::Removed),
+        (
+            "tar --remove-files -cf /tmp/d.tar ~/Documents".into(),
+            "~/Documents",
+            Gone::Removed,
+        ),
+        ("zip -rm /tmp/w.zip ~/work".into(), "~/work", Gone::Removed),
+        (
+            "7z a -sdel /tmp/a.7z ~/projects/other".into(),
+            "~/projects/other",
+            Gone::Removed,
+        ),
+        ("find ~/x -delete".into(), "~/x", Gone::Removed),
+        ("mv .git .git-old".into(), ".git", Gone::Moved),
+        ("mv ~/Documents /tmp/x".into(), "~/Documents", Gone::Moved),
+        (
+            "rsync -a --remove-source-files ~/in/ /tmp/out".into(),
+            "~/in/",
+            Gone::Moved,
+        ),
+        // Made earlier on the line, then deleted.
+        (
+            format!("mkdir -p {probe}/x && rm -rf {probe}"),
+            probe,
+            Gone::MadeOnLine,
+        ),
+        (
+            format!("touch {probe} && rm {probe}"),
+            probe,
+            Gone::MadeOnLine,
+        ),
+        // Deleted before the line makes it: it may be there now.
+        (
+            format!("rm -rf {probe}; mkdir {probe}"),
+            probe,
+            Gone::Removed,
+        ),
+        // An archiver's delete is no `rm`: not excused, even of what the line made.
+        (
+            format!("mkdir {probe} && tar --remove-files -cf /tmp/p.tar {probe}"),
+            probe,
+            Gone::Removed,
+        ),
+        (
+            format!("mkdir -p {probe}/x && zip -rm /tmp/p.zip {probe}"),
+            probe,
+            Gone::Removed,
+        ),
+    ];
+    for (line, path, how) in &rows {
+        assert_eq!(gone(line), vec![(path.to_string(), *how)], "{line}");
+    }
 }
 
 /// docker-build(1), `docker buildx build`, podman-build(1): the context operand (every file

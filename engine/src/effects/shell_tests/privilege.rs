@@ -414,6 +414,37 @@ fn ports_published_beyond_the_machine() {
     ]);
 }
 
+/// kubectl-port-forward(1) `--address`: a cluster's port forwarded onto an address of this
+/// machine beyond the loopback one (`0.0.0.0`, `::`, a LAN address, one of a list) is
+/// published to its network; the default (`localhost`) and loopback addresses are not.
+#[test]
+fn cluster_ports_forwarded_beyond_loopback() {
+    let published: &[&str] = &["published-port -"];
+    check(&[
+        (
+            "kubectl port-forward svc/postgres 5432:5432 --address 0.0.0.0 -n prod",
+            published,
+        ),
+        ("kubectl port-forward pod/web 8080 --address=::", published),
+        (
+            "oc -n dev port-forward deploy/api 9000:80 --address 192.168.1.20",
+            published,
+        ),
+        (
+            "kubectl port-forward svc/x 80 --address localhost,10.0.0.5",
+            published,
+        ),
+        (
+            "kubectl port-forward svc/x 80 --address \"$ADDR\"",
+            published,
+        ),
+        ("kubectl port-forward svc/postgres 5432:5432 -n prod", &[]),
+        ("kubectl port-forward svc/x 80 --address 127.0.0.1,::1", &[]),
+        ("kubectl port-forward svc/x 80 --address localhost", &[]),
+        ("kubectl get pods --address 0.0.0.0", &[]),
+    ]);
+}
+
 /// docker-compose-run reference: `-v`/`--volume` and `--cap-add` of a one-off container.
 #[test]
 fn compose_run_mounts_are_grants() {

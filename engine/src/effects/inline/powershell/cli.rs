@@ -254,16 +254,7 @@ pub(crate) fn powershell_analysis(code: &str, cwd: Option<&str>) -> ShellAnalysi
             at.column + 1
         ));
     }
-    let mut cx = Collect {
-        cwd: cwd.map(str::to_string),
-        dynamic: false,
-        argv: &[],
-        tilde_is_home: true,
-        found: Vec::new(),
-        full: false,
-        rereading: false,
-        streams_on_socket: false,
-    };
+    let mut cx = Collect::new(cwd, false, &[], true);
     effects(&tree, code, &mut cx);
     for f in cx.found {
         match f {

@@ -15,16 +15,7 @@ fn runs(lang: Language, code: &str) -> Vec<String> {
 /// [`runs`] with an argument vector.
 fn runs_with(lang: Language, code: &str, argv: &[&str]) -> Vec<String> {
     let argv: Vec<Option<String>> = argv.iter().map(|a| Some(a.to_string())).collect();
-    let mut cx = Collect {
-        cwd: None,
-        dynamic: false,
-        argv: &argv,
-        tilde_is_home: true,
-        found: Vec::new(),
-        full: false,
-        rereading: false,
-        streams_on_socket: false,
-    };
+    let mut cx = Collect::new(None, false, &argv, true);
     effects(lang, code, "x -e", &mut cx);
     cx.found
         .into_iter()
@@ -412,16 +403,7 @@ fn awk_redirections_open_files() {
 
 /// Whether `code` in `lang` puts a descriptor on its standard streams.
 fn puts_streams(lang: Language, code: &str) -> bool {
-    let mut cx = Collect {
-        cwd: None,
-        dynamic: false,
-        argv: &[],
-        tilde_is_home: true,
-        found: Vec::new(),
-        full: false,
-        rereading: false,
-        streams_on_socket: false,
-    };
+    let mut cx = Collect::new(None, false, &[], true);
     effects(lang, code, "x -e", &mut cx);
     cx.streams_on_socket
 }
