@@ -90,17 +90,16 @@ const SETTERS: &[(Language, &[&str])] = &[
 ];
 
 /// A call's name and its argument list (up to the first `)`).
-static CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"([A-Za-z_][A-Za-z0-9_.:]*)\s*\(([^()]*)\)").expect("a valid pattern")
-});
+static CALL: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"([A-Za-z_][A-Za-z0-9_.:]*)\s*\(([^()]*)\)").ok());
 
 /// Perl's ids as variables (perlvar): `$< = 0`, `$> = 0`, `($<, $>) = (0, 0)`, and the group
 /// ids `$(`, `$)`; Ruby's `Process.uid = 0`, `Process.euid = 0`.
-static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+static ASSIGNED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
         r#"(\$[<>()]\s*=\s*(0\b|"0"|'0')|\(\s*\$[<>]\s*,\s*\$[<>]\s*\)\s*=\s*\(\s*0\b|Process\.(e?uid|e?gid)\s*=\s*0\b)"#,
     )
-    .expect("a valid pattern")
+    .ok()
 });
 
 /// Whether one argument names root (`0`, `"root"`, `'0'`).
@@ -115,7 +114,10 @@ pub(super) fn raised(lang: Language, code: &str) -> Vec<String> {
         .iter()
         .find(|(l, _)| *l == lang)
         .map_or(&[], |(_, n)| n);
-    let mut found: Vec<String> = CALL
+    let Some(call) = CALL.as_ref() else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = call
         .captures_iter(code)
         .filter(|c| {
             let name = c.get(1).map_or("", |m| m.as_str());
@@ -124,8 +126,10 @@ pub(super) fn raised(lang: Language, code: &str) -> Vec<String> {
         })
         .filter_map(|c| c.get(0).map(|m| m.as_str().to_string()))
         .collect();
-    if matches!(lang, Language::Perl | Language::Ruby) {
-        found.extend(ASSIGNED.find_iter(code).map(|m| m.as_str().to_string()));
+    if matches!(lang, Language::Perl | Language::Ruby)
+        && let Some(assigned) = ASSIGNED.as_ref()
+    {
+        found.extend(assigned.find_iter(code).map(|m| m.as_str().to_string()));
     }
     found
 }
