@@ -314,6 +314,10 @@ fn family(a: Action) -> &'static str {
         }
         Action::JoinGroup => "adds a user to groups (a grant when one holds root)",
         Action::Tunnel => "publishes a local port beyond the machine through a relay",
+        Action::Mount => "mounts a file system over a path (no operand: lists the mounts)",
+        Action::Transfer => {
+            "transfers a URL to or from a local file (`certutil -urlcache`, `bitsadmin /transfer`)"
+        }
     }
 }
 

@@ -188,6 +188,9 @@ pub enum GrantKind {
     /// New credentials minted for a cloud identity (`aws iam create-access-key`, `gcloud iam
     /// service-accounts keys create`, `az ad sp credential reset`).
     AccountCredentials,
+    /// A file system mounted, bind-mounted or re-mounted over a path (the mount point: `mount
+    /// /dev/sda1 /mnt`, `mount --bind / /tmp/x`, `mount -o remount,rw /`).
+    Mount,
 }
 
 impl GrantKind {
@@ -210,6 +213,7 @@ impl GrantKind {
         GrantKind::PublishedPort,
         GrantKind::AccountAdmin,
         GrantKind::AccountCredentials,
+        GrantKind::Mount,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -232,6 +236,7 @@ impl GrantKind {
             GrantKind::PublishedPort => "published-port",
             GrantKind::AccountAdmin => "account-admin",
             GrantKind::AccountCredentials => "account-credentials",
+            GrantKind::Mount => "mount",
         }
     }
 }

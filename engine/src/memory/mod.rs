@@ -106,6 +106,15 @@ pub enum Entry {
         /// Where it came from, as written.
         url: String,
     },
+    /// A file that can be run was written by the shell with text the call did not show: a
+    /// printer of text only known at run time (`printf "$P" > p.sh`) or a decoder's output
+    /// (`base64 -d > run.sh`). Running it in a later call runs code nobody has seen.
+    Unseen {
+        /// The file, absolute.
+        path: String,
+        /// Why its content was not seen, with the command that wrote it.
+        cause: String,
+    },
     /// A pre-tool call asked the person (recorded by the hook that answered `ask`).
     Asked {
         /// The host's id of the call (`tool_use_id`).
@@ -193,7 +202,10 @@ impl SessionMemory {
             if repeat
                 && !matches!(
                     e,
-                    Entry::Wrote { .. } | Entry::Copied { .. } | Entry::Downloaded { .. }
+                    Entry::Wrote { .. }
+                        | Entry::Copied { .. }
+                        | Entry::Downloaded { .. }
+                        | Entry::Unseen { .. }
                 )
             {
                 continue;
@@ -240,6 +252,24 @@ impl SessionMemory {
             }
         }
         out
+    }
+
+    /// Why the file at `abs` holds text nobody saw, when the session wrote it so
+    /// ([`Entry::Unseen`]) and has not written it since with visible content.
+    pub fn unseen_cause(&self, abs: &str) -> Option<&str> {
+        let mut cause: Option<&str> = None;
+        for e in &self.entries {
+            match e {
+                Entry::Unseen { path, cause: c } if path == abs => cause = Some(c.as_str()),
+                Entry::Wrote {
+                    path,
+                    content: Some(_),
+                    partial: false,
+                } if path == abs => cause = None,
+                _ => {}
+            }
+        }
+        cause
     }
 
     /// Where the file or folder at `abs` was downloaded from, when the session downloaded it
@@ -539,6 +569,10 @@ pub fn entries_of(fx: &Effects, env: &ShellEnv) -> Vec<Entry> {
             _ => {}
         }
     }
+    // Files that can be run, written with text the call did not show.
+    for (path, cause) in unseen_writes(fx, env) {
+        push(Entry::Unseen { path, cause }, &mut out);
+    }
     // What a call wrote with what it fetched from the network (content not visible).
     for (path, url) in downloads_of(fx, env) {
         push(Entry::Downloaded { path, url }, &mut out);
@@ -794,4 +828,61 @@ pub(crate) fn through_links(fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     for (w, r) in derived {
         fx.push(w, r);
     }
+}
+
+/// Programs whose output is text decoded from what they read (base64(1), xxd(1) `-r`,
+/// openssl-enc(1) `-d`/`base64 -d`, uudecode(1), gzip's decompressors).
+const DECODERS: &[&str] = &[
+    "base64", "base32", "basenc", "xxd", "openssl", "uudecode", "gunzip", "zcat", "gzip", "xz",
+    "unxz", "bzip2", "bunzip2", "zstd", "unzstd",
+];
+
+/// The files a shell call writes with text it does not show, with the cause: the
+/// output of a printer given words only known at run time (`printf "$P" > p.sh`, `echo $X >
+/// x.py`) or of a decoder (`… | base64 -d > run.sh`). A write whose text the lens saw has
+/// content; a download is kept as [`Entry::Downloaded`].
+fn unseen_writes(fx: &Effects, env: &ShellEnv) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for w in &fx.list {
+        let What::Write {
+            path,
+            append: false,
+            content: None,
+        } = &w.what
+        else {
+            continue;
+        };
+        if w.route.tool != "Bash" {
+            continue;
+        }
+        let Some(abs) = absolute(path, env) else {
+            continue;
+        };
+        let Some(cmd) = w.route.command.as_deref() else {
+            continue;
+        };
+        let writer = fx.list.iter().find_map(|e| match &e.what {
+            What::Run(c)
+                if e.route.command.as_deref().is_some_and(|r| {
+                    r == cmd || cmd.strip_prefix(r).is_some_and(|t| t.starts_with(' '))
+                }) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        });
+        let Some(c) = writer else {
+            continue;
+        };
+        let name = c.basename();
+        let cause = if DECODERS.contains(&name) {
+            "decoded text"
+        } else if matches!(name, "printf" | "echo") && c.args.iter().any(|a| a.dynamic) {
+            "text only known at run time"
+        } else {
+            continue;
+        };
+        out.push((abs, format!("{cause}, `{cmd}`")));
+    }
+    out
 }

@@ -685,3 +685,42 @@ fn a_download_stays_unseen_until_written_again_with_visible_content() {
     m.remember(vec![wrote("/p/tool/build.sh", Some("echo x\n"), true)]);
     assert!(m.downloaded_from("/p/tool/build.sh").is_some());
 }
+
+fn unseen(entries: &[Entry]) -> Vec<(&str, &str)> {
+    entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Unseen { path, cause } => Some((path.as_str(), cause.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_write_of_text_the_call_does_not_show_is_remembered_with_its_cause() {
+    let bash = |c: &str| remembered("Bash", json!({ "command": c }));
+    assert_eq!(
+        unseen(&bash("printf \"$P\" > p.sh")),
+        [(
+            "/nonexistent-sg/p/p.sh",
+            "text only known at run time, `printf $P > p.sh`"
+        )]
+    );
+    assert_eq!(
+        unseen(&bash("echo \"$X\" | base64 -d > run.sh")),
+        [(
+            "/nonexistent-sg/p/run.sh",
+            "decoded text, `base64 -d > run.sh`"
+        )]
+    );
+    // Literal text, a build's log and an append are not unseen code.
+    assert!(unseen(&bash("echo 'ls' > a.sh")).is_empty());
+    assert!(unseen(&bash("cargo build > log.txt")).is_empty());
+    assert!(unseen(&bash("printf \"$P\" >> p.sh")).is_empty());
+    // A later write with visible content clears it.
+    let mut m = SessionMemory::default();
+    m.remember(bash("printf \"$P\" > p.sh"));
+    assert!(m.unseen_cause("/nonexistent-sg/p/p.sh").is_some());
+    m.remember(bash("echo 'ls' > p.sh"));
+    assert_eq!(m.unseen_cause("/nonexistent-sg/p/p.sh"), None);
+}

@@ -65,8 +65,13 @@ static WRAPPERS: &[Wrapper] = &[
             "-u", "-g", "-C", "-h", "-p", "-U", "-r", "-t", "-D", "-T", "-R",
         ],
     ),
-    // `pkexec CMD`, `run0 CMD` (polkit, systemd): the command runs as root.
+    // `pkexec CMD`, `run0 CMD` (polkit, systemd): the command runs as root; `setpriv
+    // --reuid=0 CMD` (util-linux) as the user given.
     Wrapper::options(&["pkexec"], &["--user"]),
+    Wrapper::options(
+        &["setpriv"],
+        &["--reuid", "--regid", "--ruid", "--euid", "--groups"],
+    ),
     Wrapper::options(
         &["run0"],
         &[

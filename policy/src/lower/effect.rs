@@ -119,6 +119,7 @@ pub const GRANTS: &[&str] = &[
     "published-port",
     "account-admin",
     "account-credentials",
+    "mount",
 ];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &[

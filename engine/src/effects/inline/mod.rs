@@ -67,6 +67,7 @@ mod parse;
 #[cfg(test)]
 mod partial_tests;
 mod powershell;
+mod privilege;
 mod python;
 mod resolve;
 #[cfg(test)]
@@ -81,6 +82,7 @@ mod tests;
 mod walker;
 
 use super::code_runs::CodeRun;
+use super::model::{Grant, GrantKind};
 use super::nested::{Nest, Nested, Text};
 use super::{Effects, Route, What};
 use crate::shell::MAX_DEPTH;
@@ -191,6 +193,16 @@ fn code_lens_at(
         .last()
         .cloned()
         .unwrap_or_else(|| lang.name().into());
+    for call in privilege::raised(lang, code) {
+        fx.push(
+            What::Grant(Grant {
+                kind: GrantKind::PrivilegedShell,
+                path: None,
+                detail: format!("root to the process of `{who}` (`{call}`)"),
+            }),
+            route.clone(),
+        );
+    }
     let mut cx = Collect::new(cwd, dynamic, argv, from_shell);
     if lang == Language::Cmd {
         powershell::cmd::effects(code, &mut cx);

@@ -302,6 +302,15 @@ pub(super) static ROWS: &[Program] = &[
         rest: Role::BodyFile,
         ..ROW
     },
+    // Windows transfer tools, read by their own action (options spelled `-word` or `/word`,
+    // any case): certutil(1) `-urlcache -split -f URL [FILE]`, `-verifyctl -f URL`;
+    // bitsadmin `/transfer JOB [/download|/upload] [/priority P] URL FILE`.
+    Program {
+        names: &["certutil", "certutil.exe", "bitsadmin", "bitsadmin.exe"],
+        action: Action::Transfer,
+        word_options: true,
+        ..ROW
+    },
     // Senders.
     Program {
         names: &["curl", "curlie"],

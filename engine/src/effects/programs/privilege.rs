@@ -124,6 +124,75 @@ pub(super) static ROWS: &[Program] = &[
         lead: &[Role::User],
         ..ROW
     },
+    // `setpriv --reuid=0 --regid=0 --init-groups CMD` (setpriv(1)): the command as the user
+    // and group given; with no user given it changes no user.
+    Program {
+        names: &["setpriv"],
+        action: Action::Escalate { bare_shell: false },
+        valued: &[
+            "--regid",
+            "--rgid",
+            "--egid",
+            "--groups",
+            "--inh-caps",
+            "--ambient-caps",
+            "--bounding-set",
+            "--securebits",
+            "--pdeathsig",
+            "--selinux-label",
+            "--apparmor-profile",
+            "--landlock-access",
+            "--landlock-rule",
+        ],
+        options: &[
+            ("--reuid", Role::User),
+            ("--ruid", Role::User),
+            ("--euid", Role::User),
+        ],
+        options_end: true,
+        ..ROW
+    },
+    // `chroot DIR [CMD…]` (chroot(8)): only root may; with no command, or a shell given
+    // nothing to run, root's shell in DIR.
+    Program {
+        names: &["chroot"],
+        action: Action::Escalate { bare_shell: true },
+        options: &[("--userspec", Role::User)],
+        valued: &["--groups"],
+        lead: &[Role::Ignore],
+        options_end: true,
+        ..ROW
+    },
+    // `mount [-t TYPE] [-o OPTS] [SOURCE] [DIR]`, `mount --bind OLD NEW`, `mount -o
+    // remount,rw /`, `mount -a` (mount(8)); with no operand and no `-a` it lists the mounts.
+    Program {
+        names: &["mount"],
+        action: Action::Mount,
+        valued: &[
+            "-t",
+            "--types",
+            "-o",
+            "--options",
+            "-O",
+            "--test-opts",
+            "-L",
+            "--label",
+            "-U",
+            "--uuid",
+            "-N",
+            "--namespace",
+            "--source",
+            "--target",
+            "--target-prefix",
+            "-T",
+            "--fstab",
+            "--options-mode",
+            "--options-source",
+            "--map-users",
+            "--map-groups",
+        ],
+        ..ROW
+    },
     // `nsenter -t PID …`: a command in another process's namespaces (PID 1's are the host's).
     Program {
         names: &["nsenter"],

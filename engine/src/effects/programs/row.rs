@@ -186,6 +186,13 @@ pub(crate) enum Action {
     /// Publishes a local port through a relay (`ngrok http 3000`, `cloudflared tunnel --url`,
     /// `lt --port`, `bore local`, `tailscale funnel`).
     Tunnel,
+    /// Mounts a file system over a path (`mount DEV DIR`, `mount --bind OLD NEW`, `mount -o
+    /// remount,rw /`): a grant naming the mount point; with no operand it lists the mounts.
+    Mount,
+    /// A Windows transfer tool (`certutil -urlcache -f URL FILE`, `bitsadmin /transfer JOB
+    /// URL FILE`): a request to each URL operand, the local file written (or read and sent
+    /// with `/upload`).
+    Transfer,
 }
 
 /// A switch that changes what a program's operands are.

@@ -230,7 +230,19 @@ impl Scripts<'_> {
     /// manager's install or scripts in a clone stay quiet, on the same line as later, like
     /// a build with cargo or go: the everyday way to try out a cloned project.)
     fn downloaded(&mut self, abs: &str, shown: &str) {
-        let Some(url) = self.memory.and_then(|m| m.downloaded_from(abs)) else {
+        let memory = self.memory;
+        let Some(url) = memory.and_then(|m| m.downloaded_from(abs)) else {
+            if let Some(cause) = memory.and_then(|m| m.unseen_cause(abs))
+                && self.visited.insert(format!("unseen\u{0}{abs}"))
+            {
+                let label =
+                    format!("unseen content written earlier in this session ({cause}): {shown}");
+                let route = self.route_via(Some(&label));
+                self.out.push(Effect {
+                    what: What::Run(self.c.clone()),
+                    route,
+                });
+            }
             return;
         };
         // Once per place: the command added is not read again.

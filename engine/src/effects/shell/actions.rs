@@ -168,7 +168,9 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::SetCapability
         | Action::Pod
         | Action::JoinGroup
+        | Action::Mount
         | Action::Tunnel => {}
+        Action::Transfer => super::send::windows_transfer(c, out),
         Action::Resolve => {
             // Record types (`TXT`, `ANY`) and ports are not names.
             for a in p.operands_of(Role::Host) {

@@ -95,16 +95,77 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
                 format!("the namespaces of {target} (`nsenter`)"),
             ));
         }
-        Action::Unshare if p.has(Switch::MapRoot) => out.push(grant(
-            GrantKind::UserNamespace,
-            None,
-            "root in a new user namespace (`unshare -r`)".into(),
-        )),
+        Action::Unshare if p.has(Switch::MapRoot) => {
+            out.push(grant(
+                GrantKind::UserNamespace,
+                None,
+                "root in a new user namespace (`unshare -r`)".into(),
+            ));
+            // unshare(1): with no program it runs `${SHELL}`; a shell given nothing to run is
+            // an interactive shell as (namespaced) root, judged as `sudo -i` is.
+            let command: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+            if (command.is_empty() || bare_shell_words(&command)) && !stdin_fed(c) {
+                out.push(grant(
+                    GrantKind::PrivilegedShell,
+                    None,
+                    format!(
+                        "a shell as root in a new user namespace (`{}`)",
+                        c.display_words()
+                    ),
+                ));
+            }
+        }
+        Action::Mount => mount(c, p, out),
         Action::SetCapability => set_capability(c, p, out),
         Action::Pod => pod(c, p, out),
         Action::JoinGroup => join_group(c, p, out),
         Action::Tunnel => tunnel(c, out),
         _ => {}
+    }
+}
+
+/// `mount DEV DIR`, `mount --bind / /tmp/x`, `mount -o remount,rw /`, `mount -a` (mount(8)):
+/// a file system over the mount point (the last operand, or `--target`). `mount` alone, `mount
+/// -l`, `mount -t ext4` (listings) and `--help`/`--version` mount nothing.
+fn mount(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    if words
+        .iter()
+        .any(|w| matches!(*w, "-h" | "--help" | "-V" | "--version"))
+    {
+        return;
+    }
+    let ops: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    let target = ops.last().copied();
+    let all = words.iter().any(|w| {
+        *w == "--all" || (w.starts_with('-') && !w.starts_with("--") && w[1..].contains('a'))
+    });
+    let detail = |what: &str| format!("{what} (`{}`)", c.display_words());
+    match target {
+        Some(t) => {
+            let bind = words.iter().any(|w| {
+                matches!(*w, "--bind" | "--rbind" | "-B" | "-R" | "--move" | "-M")
+                    || w.contains("bind")
+            });
+            let remount = words.iter().any(|w| w.contains("remount"));
+            let what = match (ops.as_slice(), bind, remount) {
+                (_, _, true) => format!("{} re-mounted", t.text),
+                ([src, _], true, _) => format!("a bind mount of {} on {}", src.text, t.text),
+                ([src, _], false, _) => format!("{} mounted on {}", src.text, t.text),
+                _ => format!("a file system mounted on {}", t.text),
+            };
+            out.push(grant(
+                GrantKind::Mount,
+                Some(PathRef::from_arg(t, c.cwd.as_deref())),
+                detail(&what),
+            ));
+        }
+        None if all => out.push(grant(
+            GrantKind::Mount,
+            None,
+            detail("every file system of /etc/fstab mounted"),
+        )),
+        None => {}
     }
 }
 
@@ -361,10 +422,11 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     if !SHELLS.contains(&c.basename()) {
         return;
     }
+    // The innermost escalation: when it runs the shell directly, its row judges it.
     let Some(k) = c
         .via
         .iter()
-        .position(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
+        .rposition(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
     else {
         return;
     };
@@ -423,7 +485,8 @@ pub(super) fn escaped_shell(c: &SimpleCommand, p: Option<&Parsed>, out: &mut Out
     else {
         return;
     };
-    if c.dynamic_program || !escape_hands_shell(escape, c, p) {
+    // An escalation of its own (`sudo chroot /`) is judged by its row.
+    if c.dynamic_program || is_escalation(c.basename()) || !escape_hands_shell(escape, c, p) {
         return;
     }
     out.push(grant(
@@ -510,12 +573,28 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
     }) {
         return;
     }
+    // `setpriv` changes no user unless told (`setpriv --no-new-privs sh`).
+    if c.basename() == "setpriv" && p.values_of(Role::User).next().is_none() {
+        return;
+    }
     let user = p
         .values_of(Role::User)
         .chain(p.operands_of(Role::User))
         .find(|a| a.text != "-")
         .map_or_else(|| "root".to_string(), |a| a.text.clone());
-    let command: Vec<&Arg> = p.operands.iter().map(|(_, a)| a).collect();
+    let user = user.trim_start_matches('=').to_string();
+    let user = if user == "0" {
+        "root".to_string()
+    } else {
+        user
+    };
+    // The command starts after the leading operands (`chroot DIR CMD…`).
+    let command: Vec<&Arg> = p
+        .operands
+        .iter()
+        .skip(if su_style { 0 } else { p.row.lead.len() })
+        .map(|(_, a)| a)
+        .collect();
     // `su -c bash`, `sudo bash -l`, `pkexec sh`: the command is a shell given nothing to run
     // (its standard input not fed by the escalation's redirections).
     let runs_shell = if su_style {

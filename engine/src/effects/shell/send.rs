@@ -404,3 +404,59 @@ fn clone_folder(url: &Arg) -> Option<Arg> {
         dynamic: url.dynamic,
     })
 }
+
+/// `certutil -urlcache -split -f URL [FILE]`, `certutil -verifyctl -f URL`, `bitsadmin
+/// /transfer JOB [/download|/upload] [/priority P] URL FILE`, `bitsadmin /addfile JOB URL
+/// FILE`: a request to each URL; the local file after it is written (read and sent with
+/// `/upload`). Options are words after `-` or `/`, in any case; other verbs (`certutil
+/// -hashfile F SHA256`, `bitsadmin /list`) transfer nothing.
+pub(super) fn windows_transfer(c: &SimpleCommand, out: &mut Out) {
+    let verb = |a: &Arg| {
+        let t = a.text.to_ascii_lowercase();
+        t.strip_prefix(['-', '/'])
+            .filter(|_| !t.contains("://"))
+            .map(str::to_string)
+    };
+    let verbs: Vec<String> = c.args.iter().filter_map(verb).collect();
+    let has = |w: &str| verbs.iter().any(|v| v == w);
+    let transfers = match c.basename().trim_end_matches(".exe") {
+        "certutil" => has("urlcache") || has("verifyctl"),
+        _ => has("transfer") || has("addfile"),
+    };
+    if !transfers {
+        return;
+    }
+    let upload = has("upload");
+    let mut after_url = false;
+    for a in &c.args {
+        if a.text.contains("://") {
+            after_url = true;
+            let body = Vec::new();
+            let method = if upload { "PUT" } else { "GET" };
+            // The body of an upload is the local file named after the URL.
+            if !upload {
+                out.push(send_url(a, Some(method.into()), body));
+            } else if let Some(file) = c
+                .args
+                .iter()
+                .skip_while(|w| !std::ptr::eq(*w, a))
+                .skip(1)
+                .find(|w| verb(w).is_none())
+            {
+                read(file, c, out);
+                out.push(send_url(
+                    a,
+                    Some(method.into()),
+                    vec![BodySource::File(PathRef::from_arg(file, c.cwd.as_deref()))],
+                ));
+            }
+            continue;
+        }
+        if after_url && verb(a).is_none() && !a.text.eq_ignore_ascii_case("delete") {
+            if !upload {
+                write(a, false, c, out);
+            }
+            after_url = false;
+        }
+    }
+}

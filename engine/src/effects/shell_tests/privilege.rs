@@ -109,11 +109,14 @@ fn namespaces() {
             "nsenter --target 1 --mount --uts --ipc --net --pid -- bash",
             &["host-namespace -"],
         ),
-        ("unshare -r sh", &["user-namespace -"]),
+        ("unshare -r sh", &["user-namespace -", "privileged-shell -"]),
         (
             "unshare --map-root-user --mount bash",
-            &["user-namespace -"],
+            &["user-namespace -", "privileged-shell -"],
         ),
+        // unshare(1) runs `${SHELL}` when given no program.
+        ("unshare -r -m", &["user-namespace -", "privileged-shell -"]),
+        ("unshare -r true", &["user-namespace -"]),
         ("unshare --mount --pid --fork true", &[]),
     ]);
     // What nsenter and unshare run is a command of its own.
@@ -561,5 +564,48 @@ fn container_engine_sockets_root_in_containers_and_machine_shells() {
         ("lxc config set c1 limits.cpu 2", &[]),
         ("machinectl list", &[]),
         ("chown 666 x.sock", &[]),
+    ]);
+}
+
+#[test]
+fn setpriv_chroot_and_inline_code_make_root_shells() {
+    let shell: &[&str] = &["privileged-shell -"];
+    check(&[
+        ("setpriv --reuid=0 sh", shell),
+        ("setpriv --reuid 0 --regid 0 --init-groups bash -l", shell),
+        ("chroot /mnt sh", shell),
+        ("chroot /srv/root", shell),
+        (
+            "python3 -c 'import os; os.setuid(0); os.system(\"id\")'",
+            shell,
+        ),
+        ("node -e 'process.setuid(0)'", shell),
+        ("perl -e '$> = 0; exec \"sh\"'", shell),
+        // A command run as the user given is judged by what it does.
+        ("setpriv --reuid=0 id", &[]),
+        ("setpriv --no-new-privs sh", &[]),
+        ("chroot /srv/root /bin/ls -l", &[]),
+        ("python3 -c 'import os; print(os.geteuid())'", &[]),
+        ("python3 -c 'import os; os.setuid(1000)'", &[]),
+        ("su --help; runuser --help", &[]),
+    ]);
+}
+
+#[test]
+fn mounts_name_their_mount_point() {
+    check(&[
+        ("mount --bind / /tmp/x", &["mount /tmp/x"]),
+        ("mount -o remount,rw /", &["mount /"]),
+        ("mount /dev/sda1 /mnt", &["mount /mnt"]),
+        (
+            "mount -t ext4 -o ro /dev/sdb1 /media/usb",
+            &["mount /media/usb"],
+        ),
+        ("mount -a", &["mount -"]),
+        ("mount", &[]),
+        ("mount -l", &[]),
+        ("mount -t ext4", &[]),
+        ("mount --help", &[]),
+        ("findmnt; df -h", &[]),
     ]);
 }
