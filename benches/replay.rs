@@ -32,11 +32,7 @@ fn root() -> PathBuf {
 fn engine() -> Engine {
     let policies = load_dir(&root().join("policies"), Scope::Cli, 0);
     assert!(!policies.is_empty() && policies.iter().all(|p| !p.has_errors()));
-    let env = ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(None, "/home/user");
     Engine::new(DecisionTable::new(policies).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))
 }

@@ -123,11 +123,10 @@ fn table(policies: Vec<LoadedPolicy>) -> DecisionTable {
             die(&format!("{}: {:?}", p.meta.file, p.diagnostics));
         }
     }
-    DecisionTable::new(policies).with_env(ShellEnv {
-        project: Some("/home/user/project".into()),
-        home: "/home/user".into(),
-        guard: Vec::new(),
-    })
+    DecisionTable::new(policies).with_env(ShellEnv::new(
+        Some("/home/user/project".into()),
+        "/home/user",
+    ))
 }
 
 fn payload(command: &str) -> Value {

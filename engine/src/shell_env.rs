@@ -18,6 +18,23 @@ pub struct ShellEnv {
 }
 
 impl ShellEnv {
+    /// An environment with `project` (`None`: the payload's `cwd`) and `home`, and none of
+    /// seamguard's own files beyond what the policies name.
+    ///
+    /// ```
+    /// use seamguard_engine::ShellEnv;
+    /// let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
+    /// assert_eq!((env.project.as_deref(), env.home.as_str()), (Some("/home/u/p"), "/home/u"));
+    /// assert!(env.guard.is_empty());
+    /// ```
+    pub fn new(project: Option<String>, home: impl Into<String>) -> ShellEnv {
+        ShellEnv {
+            project,
+            home: home.into(),
+            guard: Vec::new(),
+        }
+    }
+
     /// From the process environment: `CLAUDE_PROJECT_DIR`, `HOME`, and the running seamguard
     /// binary with the binaries installed beside it (`seamguard`, `seamguard-hook`) as its own
     /// files, wherever they are installed.
@@ -37,7 +54,7 @@ impl ShellEnv {
     ///
     /// ```
     /// use seamguard_engine::ShellEnv;
-    /// let env = ShellEnv { project: None, home: "/home/u".into(), guard: Vec::new() }
+    /// let env = ShellEnv::new(None, "/home/u")
     ///     .with_guard(["/opt/tools/sg", "/srv/policies"]);
     /// assert_eq!(env.guard, ["/opt/tools/sg", "/srv/policies"]);
     /// ```

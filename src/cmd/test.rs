@@ -68,11 +68,7 @@ pub(super) fn common_payload(raw: &Value, dialect: Dialect, home: &str) -> Resul
 /// Where an example's paths resolve: its `home` (default `/home/user`) and its `project`
 /// (default: the event's `cwd`), whatever `HOME` and `CLAUDE_PROJECT_DIR` the caller has.
 fn example_env(t: &PolicyTest) -> ShellEnv {
-    ShellEnv {
-        project: t.project.clone(),
-        home: t.home().to_string(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(t.project.clone(), t.home())
 }
 
 /// Whether an outcome satisfies a test's `expect`.

@@ -16,11 +16,7 @@ use serde_json::{Value, json};
 
 fn library() -> Engine {
     let loaded = load_dir(&root().join("policies"), Scope::User, 0);
-    let env = ShellEnv {
-        project: Some("/home/user/app".into()),
-        home: "/home/user".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(Some("/home/user/app".into()), "/home/user");
     Engine::new(DecisionTable::new(loaded).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))
 }

@@ -12,11 +12,7 @@ use crate::shell_env::ShellEnv;
 const CWD: &str = "/nonexistent/p";
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: Some(CWD.into()),
-        home: "/nonexistent/home".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(Some(CWD.into()), "/nonexistent/home")
 }
 
 fn bash(command: &str) -> serde_json::Value {

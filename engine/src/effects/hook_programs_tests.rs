@@ -25,11 +25,10 @@ fn home(name: &str) -> PathBuf {
 
 /// The `guard-removed` details of a call.
 fn removed(d: &Path, tool: &str, input: Value) -> Vec<String> {
-    let env = ShellEnv {
-        project: Some(d.join("proj").to_string_lossy().into_owned()),
-        home: d.to_string_lossy().into_owned(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(
+        Some(d.join("proj").to_string_lossy().into_owned()),
+        d.to_string_lossy().into_owned(),
+    );
     let payload = json!({"cwd": env.project, "tool_name": tool, "tool_input": input});
     effects_of(&payload, &env)
         .list

@@ -285,11 +285,7 @@ mod tests {
 
     /// Every effect of a call, displayed.
     fn shown(tool: &str, input: Value) -> Vec<String> {
-        let env = ShellEnv {
-            project: None,
-            home: "/home/u".into(),
-            guard: Vec::new(),
-        };
+        let env = ShellEnv::new(None, "/home/u");
         let payload = json!({"cwd": "/w", "tool_name": tool, "tool_input": input});
         effects_of(&payload, &env)
             .list
@@ -394,11 +390,7 @@ mod tests {
                 "deletes build recursively (Bash: `rm -rf build`)"
             ]
         );
-        let env = ShellEnv {
-            project: None,
-            home: "/home/u".into(),
-            guard: Vec::new(),
-        };
+        let env = ShellEnv::new(None, "/home/u");
         let payload = json!({"cwd": "/w", "tool_name": "run_shell_command",
             "tool_input": {"command": "rm -rf build", "dir_path": "sub"}});
         let fx = effects_of(&payload, &env);

@@ -10,11 +10,7 @@ use super::super::{Effects, What, effects_of};
 use crate::shell_env::ShellEnv;
 
 fn env(home: &str, project: Option<&str>) -> ShellEnv {
-    ShellEnv {
-        project: project.map(str::to_string),
-        home: home.into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(project.map(str::to_string), home)
 }
 
 /// The settings changes of a call, as `(change, detail)`.

@@ -6,11 +6,7 @@ use serde_json::{Value, json};
 use super::*;
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(None, "/home/u")
 }
 
 /// Every effect of a call, displayed.

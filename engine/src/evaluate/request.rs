@@ -133,11 +133,7 @@ mod tests {
             Scope::User,
             0,
         );
-        let env = ShellEnv {
-            project: None,
-            home: "/home/u".into(),
-            guard: Vec::new(),
-        };
+        let env = ShellEnv::new(None, "/home/u");
         Engine::new(DecisionTable::new(vec![policy]).with_env(env))
     }
 

@@ -36,11 +36,7 @@ reason = "rm of /"
 
 fn engine(extra: &str) -> Engine {
     let src = format!("{extra}{GUARDS}");
-    let env = ShellEnv {
-        project: Some("/home/u/p".into()),
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
     Engine::new(DecisionTable::new(vec![load_str(&src, "t.toml", Scope::User, 0)]).with_env(env))
 }
 

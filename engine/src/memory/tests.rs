@@ -11,11 +11,7 @@ use crate::effects::{Effects, What, effects_in};
 use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(None, "/home/u")
 }
 
 fn call(tool: &str, input: serde_json::Value) -> Effects {

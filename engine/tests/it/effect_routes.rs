@@ -43,11 +43,7 @@ decision = "deny"
 "#;
 
 fn engine() -> Engine {
-    let env = ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(None, "/home/user");
     Engine::new(
         DecisionTable::new(vec![load_str(POLICY, "routes.toml", Scope::User, 0)]).with_env(env),
     )

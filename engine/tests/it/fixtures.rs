@@ -28,11 +28,7 @@ pub(crate) fn new_dir_in(base: &Path, prefix: &str) -> PathBuf {
 /// recordings were scrubbed to it), the project each payload's `cwd` (as `seamguard replay`
 /// does), session memory kept in memory.
 pub(crate) fn recorded_engine(loaded: Vec<LoadedPolicy>) -> Engine {
-    let env = ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(None, "/home/user");
     Engine::new(DecisionTable::new(loaded).with_env(env))
         .with_ledger(Box::new(MemoryLedger::default()))
 }

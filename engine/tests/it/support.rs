@@ -98,11 +98,8 @@ pub(crate) fn library() -> Engine {
     for p in &policies {
         assert!(!p.has_errors(), "{:#?}", p.diagnostics);
     }
-    let table = DecisionTable::new(policies).with_env(ShellEnv {
-        project: Some(PROJECT.to_string()),
-        home: HOME.to_string(),
-        guard: Vec::new(),
-    });
+    let table =
+        DecisionTable::new(policies).with_env(ShellEnv::new(Some(PROJECT.to_string()), HOME));
     Engine::new(table).with_ledger(Box::new(MemoryLedger::default()))
 }
 

@@ -379,11 +379,7 @@ mod tests {
             "when.any = [{ command = { regex = 'rm' } }, { reads = { path_inside = [\"**/.env\"] } }]",
         );
         assert!(matches!(gate(&any).gate, Gate::Any(ref g) if g.len() == 2));
-        let env = crate::ShellEnv {
-            project: None,
-            home: "/home/u".into(),
-            guard: Vec::new(),
-        };
+        let env = crate::ShellEnv::new(None, "/home/u");
         let reads = crate::effects::effects_of(&read, &env);
         assert!(gate(&any).opens(&read, Some(&reads)));
         assert!(gate(&any).opens(&read, None));
@@ -410,11 +406,7 @@ mod tests {
 
     #[test]
     fn a_text_test_needs_a_literal_and_a_runs_test_one_of_its_programs() {
-        let env = crate::ShellEnv {
-            project: None,
-            home: "/home/u".into(),
-            guard: Vec::new(),
-        };
+        let env = crate::ShellEnv::new(None, "/home/u");
         let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
         let status = bash("git status");
         let fx = crate::effects::effects_of(&status, &env);

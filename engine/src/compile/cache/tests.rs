@@ -454,11 +454,7 @@ fn judged_alike(
         return (0, 0);
     };
     let all = load_set_cached(paths, LoadOptions::hook(), cache, Some(&p));
-    let env = crate::ShellEnv {
-        project: None,
-        home: "/home/user".into(),
-        guard: Vec::new(),
-    };
+    let env = crate::ShellEnv::new(None, "/home/user");
     let fx = crate::effects::effects_of(payload, &env);
     // The gates keep the command lines they analyse; the gated evaluation reads them.
     let lines = crate::evaluate::lines::CommandLines::new();

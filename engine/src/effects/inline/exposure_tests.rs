@@ -8,11 +8,7 @@ use crate::shell_env::ShellEnv;
 /// The exposure steps of a Bash command line run in `/home/u/p`: the last `via` of each read
 /// of the environment, and each `unsure` cause.
 fn exposed(line: &str) -> Vec<String> {
-    let env = ShellEnv {
-        project: Some("/home/u/p".into()),
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
     let mut fx = Effects::default();
     shell_value(
         "Bash",

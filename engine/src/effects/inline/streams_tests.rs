@@ -9,11 +9,7 @@ use crate::shell_env::ShellEnv;
 
 /// The programs a Bash command line runs whose route has [`STREAMS_ON_SOCKET`].
 fn on_socket(line: &str) -> Vec<String> {
-    let env = ShellEnv {
-        project: Some("/home/u/p".into()),
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
     let mut fx = Effects::default();
     let line = serde_json::Value::String(line.to_string());
     lens_value("Bash", "", &line, Some("/home/u/p"), &env, &mut fx);

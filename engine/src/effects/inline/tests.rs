@@ -7,11 +7,7 @@ use crate::effects::{EffectKind, Effects, Lens, Route, What};
 use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: Some("/home/u/p".into()),
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(Some("/home/u/p".into()), "/home/u")
 }
 
 /// The effects of a Bash command line run in `/home/u/p`.

@@ -19,11 +19,7 @@ use crate::shell_env::ShellEnv;
 const CWD: &str = "/home/u/p";
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(None, "/home/u")
 }
 
 fn fx(tool: &str, input: Value) -> Effects {

@@ -48,11 +48,7 @@ impl Drop for Dir {
 }
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(None, "/home/u")
 }
 
 /// The effects of a Bash call in `cwd`.

@@ -20,11 +20,7 @@ use crate::shell_env::ShellEnv;
 
 /// The effects of a Bash command line run in `/p`.
 fn effects(line: &str) -> Effects {
-    let env = ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(None, "/home/u");
     let mut fx = Effects::default();
     lens_value(
         "Bash",

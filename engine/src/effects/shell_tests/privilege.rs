@@ -8,11 +8,7 @@ use crate::shell_env::ShellEnv;
 
 /// The grants of a line (`kind path-or-dash`), from the shell lens and the derived passes.
 fn grants(line: &str) -> Vec<String> {
-    let env = ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(None, "/home/u");
     let payload =
         serde_json::json!({"cwd": "/p", "tool_name": "Bash", "tool_input": {"command": line}});
     effects_of(&payload, &env)

@@ -12,11 +12,7 @@ use crate::effects::{Effects, effects_of};
 use crate::shell_env::ShellEnv;
 
 fn env() -> ShellEnv {
-    ShellEnv {
-        project: Some("/home/u/p".into()),
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    }
+    ShellEnv::new(Some("/home/u/p".into()), "/home/u")
 }
 
 fn lines(fx: &Effects) -> Vec<String> {
@@ -405,11 +401,7 @@ fn a_literal_array_piped_into_foreach_object_is_read_once_per_item() {
 fn codex(cwd: &str, line: &str) -> Vec<String> {
     let payload = json!({"cwd": cwd, "turn_id": "t", "tool_name": "Bash",
         "tool_input": {"command": line}});
-    let env = ShellEnv {
-        project: None,
-        home: "/home/u".into(),
-        guard: Vec::new(),
-    };
+    let env = ShellEnv::new(None, "/home/u");
     lines(&effects_of(&payload, &env))
 }
 
