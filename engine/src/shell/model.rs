@@ -101,9 +101,10 @@ impl SimpleCommand {
         }
     }
 
-    /// The program's base name (`/usr/bin/git` → `git`).
+    /// The program's base name as the program table names it (`/usr/bin/git` → `git`,
+    /// `curl.exe` → `curl`).
     pub fn basename(&self) -> &str {
-        self.program.rsplit('/').next().unwrap_or(&self.program)
+        super::operands::base(&self.program)
     }
 
     /// What the command writes to standard output when it is a literal `echo` or `printf`

@@ -57,12 +57,7 @@ impl LineAnalysis {
             return;
         }
         let Some(first) = words.first() else { return };
-        let base = first
-            .text
-            .rsplit('/')
-            .next()
-            .unwrap_or(&first.text)
-            .to_string();
+        let base = super::operands::base(&first.text).to_string();
         // Text known now on standard input (`echo x | tee f`, through wrappers too) is kept
         // with the command, as a here-document is.
         // Text partly known (`(crontab -l; echo …) | crontab -`) is kept as well, marked as

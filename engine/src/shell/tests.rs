@@ -604,6 +604,25 @@ fn table_wrappers_unwrap_their_command() {
         cmds("sudo timeout 5 nice -n 1 env A=1 rm -rf /").last(),
         Some(&"rm -rf / (via sudo, timeout, nice, env)".to_string())
     );
+    // `wsl` (Windows Subsystem for Linux) runs its command in the distribution, a lone
+    // word as a shell line; its own verbs run nothing.
+    assert_eq!(
+        cmds("wsl -d Ubuntu -u root --cd ~ -- rm -rf x"),
+        vec![
+            "wsl -d Ubuntu -u root --cd ~ -- rm -rf x",
+            "rm -rf x (via wsl)"
+        ]
+    );
+    assert_eq!(
+        cmds("wsl.exe -e rm x"),
+        vec!["wsl.exe -e rm x", "rm x (via wsl)"]
+    );
+    assert_eq!(
+        cmds("wsl 'rm -rf x'"),
+        vec!["wsl rm -rf x", "rm -rf x (via wsl)"]
+    );
+    assert_eq!(cmds("wsl --list --verbose"), vec!["wsl --list --verbose"]);
+    assert_eq!(cmds("wsl --shutdown"), vec!["wsl --shutdown"]);
     // A query runs nothing; a lone word for `watch` is a shell line.
     assert_eq!(cmds("command -v rm"), vec!["command -v rm"]);
     assert_eq!(
@@ -862,4 +881,24 @@ fn an_unknown_program_given_a_script_with_c_is_judged_as_a_shell_too() {
     );
     // Without `-c`, nothing more is read into it.
     assert_eq!(cmds("$PY script.py"), vec!["$PY script.py"]);
+}
+
+#[test]
+fn a_windows_executable_is_named_without_its_suffix() {
+    use crate::shell::operands::base;
+    assert_eq!(base("curl.exe"), "curl");
+    assert_eq!(base("C:/Windows/System32/CMD.EXE"), "CMD");
+    assert_eq!(base("/mnt/c/Windows/System32/wsl.exe"), "wsl");
+    assert_eq!(base("format.com"), "format");
+    assert_eq!(base("/usr/bin/git"), "git");
+    // Only a whole suffix after a name: `.exe` alone and other extensions stay.
+    assert_eq!(base(".exe"), ".exe");
+    assert_eq!(base("build.sh"), "build.sh");
+    assert_eq!(base("notes.exe.txt"), "notes.exe.txt");
+    // The base name of a command and the program a wrapper runs use it: `bash.exe -c` is a
+    // shell re-entered, `rm.exe` the delete.
+    assert_eq!(
+        cmds("bash.exe -c 'rm -rf x'"),
+        vec!["bash.exe -c rm -rf x", "rm -rf x (via bash -c)"]
+    );
 }

@@ -110,6 +110,48 @@ static WRAPPERS: &[Wrapper] = &[
     Wrapper::options(&["exec"], &["-a"]),
     Wrapper::options(&["nohup", "time", "setsid", "caffeinate"], &["-f", "-o"]),
     Wrapper::options(&["nice"], &["-n", "--adjustment"]),
+    Wrapper {
+        // `wsl [-d DISTRO] [-u USER] [--cd DIR] [-e | --exec | --] CMD…` (Windows Subsystem
+        // for Linux, `wsl.exe`): the command runs in the Linux distribution, a lone word as a
+        // line of its default shell (`wsl 'rm -rf ~'`). Its own verbs (`--list`,
+        // `--shutdown`, `--install`, `--export`, …) run no command.
+        queries: &[
+            "-l",
+            "--list",
+            "-s",
+            "--set-default",
+            "-t",
+            "--terminate",
+            "--status",
+            "--shutdown",
+            "--install",
+            "--update",
+            "--set-version",
+            "--set-default-version",
+            "--unregister",
+            "--export",
+            "--import",
+            "--mount",
+            "--unmount",
+            "--manage",
+            "--help",
+            "--version",
+            "-v",
+        ],
+        lone_word_is_script: true,
+        ..Wrapper::options(
+            &["wsl"],
+            &[
+                "-d",
+                "--distribution",
+                "-u",
+                "--user",
+                "--cd",
+                "--shell-type",
+                "--distribution-id",
+            ],
+        )
+    },
     Wrapper::options(&["ionice"], &["-c", "-n", "-p", "-P", "-u"]),
     Wrapper::options(&["stdbuf"], &["-i", "-o", "-e"]),
     // Tracers and schedulers that start the command they are given: strace(1), ltrace(1),
