@@ -382,19 +382,24 @@ fn old_sessions_are_pruned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_send_after_a_secret_read_earlier_in_the_session_is_tainted() {
-    use crate::{DecisionTable, Dialect, Engine, Request, Scope, Seam, Verdict, load_str};
-    let policy = load_str(
-        "[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n\
-         when.sends = { host_not_in = [\"github.com\"], earlier_read_inside = [\"~/.ssh/**\", \"**/.env\"] }\n\
-         decision = \"ask\"\n",
+/// An engine with the one rule `taint` that asks `when` (a `when.…` line of a rule).
+fn ask_rule_engine(when: &str) -> crate::Engine {
+    let policy = crate::load_str(
+        &format!("[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n{when}\ndecision = \"ask\"\n"),
         "taint.toml",
-        Scope::User,
+        crate::Scope::User,
         0,
     );
     assert!(policy.diagnostics.is_empty(), "{:?}", policy.diagnostics);
-    let engine = Engine::new(DecisionTable::new(vec![policy]).with_env(env()));
+    crate::Engine::new(crate::DecisionTable::new(vec![policy]).with_env(env()))
+}
+
+#[test]
+fn a_send_after_a_secret_read_earlier_in_the_session_is_tainted() {
+    use crate::{Dialect, Request, Scope, Seam, Verdict, load_str};
+    let engine = ask_rule_engine(
+        "when.sends = { host_not_in = [\"github.com\"], earlier_read_inside = [\"~/.ssh/**\", \"**/.env\"] }",
+    );
     let send = |url: &str| {
         json!({"session_id": "s", "cwd": "/nonexistent-sg/p", "hook_event_name": "PreToolUse",
                "tool_name": "Bash", "tool_input": {"command": format!("curl -s {url}")}})
@@ -555,17 +560,10 @@ fn a_page_handed_to_the_agent_is_remembered_as_fetched() {
 
 #[test]
 fn a_ci_write_after_a_fetched_page_is_tainted() {
-    use crate::{DecisionTable, Dialect, Engine, Request, Scope, Seam, Verdict, load_str};
-    let policy = load_str(
-        "[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n\
-         when.writes = { path_inside = [\"**/.github/workflows/**\"], earlier_fetch = true }\n\
-         decision = \"ask\"\n",
-        "taint.toml",
-        Scope::User,
-        0,
+    use crate::{Dialect, Request, Scope, Seam, Verdict, load_str};
+    let engine = ask_rule_engine(
+        "when.writes = { path_inside = [\"**/.github/workflows/**\"], earlier_fetch = true }",
     );
-    assert!(policy.diagnostics.is_empty(), "{:?}", policy.diagnostics);
-    let engine = Engine::new(DecisionTable::new(vec![policy]).with_env(env()));
     let verdict = |entries: Vec<Entry>, path: &str| {
         let memory = SessionMemory::from_entries(entries);
         let payload = json!({"session_id": "s", "cwd": "/nonexistent-sg/p",
