@@ -4,7 +4,8 @@
 //! `eval`, a substitution, a heredoc). Out: the parsed program handed to the walk, or a reason
 //! the text is undecidable — over [`MAX_SCRIPT_BYTES`], nested deeper than [`MAX_NESTING`]
 //! brackets, deeper than [`MAX_DEPTH`] levels of re-entry, not parsing, or making the parser
-//! panic.
+//! panic. Text that does not parse still has the complete commands of the lines before the
+//! error walked: bash has run them when it finds the error.
 
 use brush_parser::ast::Program;
 use brush_parser::{ParseError, Parser};
