@@ -74,11 +74,24 @@ impl ShellEnv {
 }
 
 /// The running binary, when it is seamguard's (`seamguard`, `seamguard-hook`), and
-/// seamguard's binaries beside it: what stops the guard if it is replaced or removed.
+/// seamguard's binaries beside it: what stops the guard if it is replaced or removed. Found
+/// once per process (the running binary does not change while it runs; a hook call reads the
+/// environment for the decision table and again for the effects).
 fn running_binaries() -> Vec<String> {
-    let Some(exe) = std::env::current_exe().ok() else {
-        return Vec::new();
-    };
+    static RUNNING: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    RUNNING
+        .get_or_init(|| {
+            std::env::current_exe()
+                .ok()
+                .map_or_else(Vec::new, |exe| binaries_beside(&exe))
+        })
+        .clone()
+}
+
+/// `exe` and seamguard's binaries in its folder, when `exe` is seamguard's (its name starts
+/// with `seamguard`); nothing for another program (a test runner, a host embedding the
+/// engine).
+fn binaries_beside(exe: &std::path::Path) -> Vec<String> {
     let is_ours = |name: &str| name.starts_with("seamguard");
     if !exe
         .file_name()
@@ -102,4 +115,25 @@ fn running_binaries() -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binaries_beside;
+    use std::path::Path;
+
+    #[test]
+    fn seamguard_s_binaries_are_the_running_one_and_those_beside_it() {
+        assert_eq!(
+            binaries_beside(Path::new("/opt/sg/seamguard-hook")),
+            [
+                "/opt/sg/seamguard-hook",
+                "/opt/sg/seamguard",
+                "/opt/sg/seamguard.exe",
+                "/opt/sg/seamguard-hook.exe",
+            ]
+        );
+        // Another program embedding the engine owns no files of the guard.
+        assert!(binaries_beside(Path::new("/usr/bin/cargo")).is_empty());
+    }
 }

@@ -81,6 +81,20 @@ impl Sandbox {
         let message = v["systemMessage"].as_str().unwrap_or("").to_string();
         (verdict, rules, format!("{stderr}{message}"))
     }
+
+    /// Runs each step `(session, tool, input, verdict, rules fired)` through the hook with
+    /// the policies of `lib`, in order, and checks its decision.
+    fn play(&self, lib: &Path, steps: Vec<(&str, &str, Value, &str, Vec<&str>)>) {
+        for (i, (session, tool, input, verdict, rules)) in steps.into_iter().enumerate() {
+            let (got, fired, _) = self.hook(&[lib], &self.payload(session, tool, input));
+            assert_eq!(
+                (got.as_str(), fired),
+                (verdict, rules.iter().map(|r| r.to_string()).collect()),
+                "step {}",
+                i + 1
+            );
+        }
+    }
 }
 
 impl Drop for Sandbox {
@@ -174,15 +188,7 @@ fn a_session_is_judged_with_what_its_earlier_calls_did() {
             vec!["no-recursive-delete-of-root-or-home"],
         ),
     ];
-    for (i, (session, tool, input, verdict, rules)) in steps.into_iter().enumerate() {
-        let (got, fired, _) = b.hook(&[&lib], &b.payload(session, tool, input));
-        assert_eq!(
-            (got.as_str(), fired),
-            (verdict, rules.iter().map(|r| r.to_string()).collect()),
-            "step {}",
-            i + 1
-        );
-    }
+    b.play(&lib, steps);
 }
 
 #[test]
@@ -253,15 +259,7 @@ fn code_downloaded_in_one_call_and_run_in_a_later_one_asks() {
         ),
         ("d1", "Bash", bash("bash install.sh"), "none", vec![]),
     ];
-    for (i, (session, tool, input, verdict, rules)) in steps.into_iter().enumerate() {
-        let (got, fired, _) = b.hook(&[&lib], &b.payload(session, tool, input));
-        assert_eq!(
-            (got.as_str(), fired),
-            (verdict, rules.iter().map(|r| r.to_string()).collect()),
-            "step {}",
-            i + 1
-        );
-    }
+    b.play(&lib, steps);
 }
 
 #[test]

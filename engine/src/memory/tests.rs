@@ -382,19 +382,24 @@ fn old_sessions_are_pruned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_send_after_a_secret_read_earlier_in_the_session_is_tainted() {
-    use crate::{DecisionTable, Dialect, Engine, Request, Scope, Seam, Verdict, load_str};
-    let policy = load_str(
-        "[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n\
-         when.sends = { host_not_in = [\"github.com\"], earlier_read_inside = [\"~/.ssh/**\", \"**/.env\"] }\n\
-         decision = \"ask\"\n",
+/// An engine with the one rule `taint` that asks `when` (a `when.…` line of a rule).
+fn ask_rule_engine(when: &str) -> crate::Engine {
+    let policy = crate::load_str(
+        &format!("[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n{when}\ndecision = \"ask\"\n"),
         "taint.toml",
-        Scope::User,
+        crate::Scope::User,
         0,
     );
     assert!(policy.diagnostics.is_empty(), "{:?}", policy.diagnostics);
-    let engine = Engine::new(DecisionTable::new(vec![policy]).with_env(env()));
+    crate::Engine::new(crate::DecisionTable::new(vec![policy]).with_env(env()))
+}
+
+#[test]
+fn a_send_after_a_secret_read_earlier_in_the_session_is_tainted() {
+    use crate::{Dialect, Request, Scope, Seam, Verdict, load_str};
+    let engine = ask_rule_engine(
+        "when.sends = { host_not_in = [\"github.com\"], earlier_read_inside = [\"~/.ssh/**\", \"**/.env\"] }",
+    );
     let send = |url: &str| {
         json!({"session_id": "s", "cwd": "/nonexistent-sg/p", "hook_event_name": "PreToolUse",
                "tool_name": "Bash", "tool_input": {"command": format!("curl -s {url}")}})
@@ -555,17 +560,10 @@ fn a_page_handed_to_the_agent_is_remembered_as_fetched() {
 
 #[test]
 fn a_ci_write_after_a_fetched_page_is_tainted() {
-    use crate::{DecisionTable, Dialect, Engine, Request, Scope, Seam, Verdict, load_str};
-    let policy = load_str(
-        "[[rule]]\nid = \"taint\"\nseam = \"pre-tool\"\n\
-         when.writes = { path_inside = [\"**/.github/workflows/**\"], earlier_fetch = true }\n\
-         decision = \"ask\"\n",
-        "taint.toml",
-        Scope::User,
-        0,
+    use crate::{Dialect, Request, Scope, Seam, Verdict, load_str};
+    let engine = ask_rule_engine(
+        "when.writes = { path_inside = [\"**/.github/workflows/**\"], earlier_fetch = true }",
     );
-    assert!(policy.diagnostics.is_empty(), "{:?}", policy.diagnostics);
-    let engine = Engine::new(DecisionTable::new(vec![policy]).with_env(env()));
     let verdict = |entries: Vec<Entry>, path: &str| {
         let memory = SessionMemory::from_entries(entries);
         let payload = json!({"session_id": "s", "cwd": "/nonexistent-sg/p",
@@ -628,11 +626,26 @@ fn a_named_service_api_read_is_not_a_fetched_page() {
     }
 }
 
-fn downloaded(entries: &[Entry]) -> Vec<(&str, &str)> {
+/// Which remembered writes of content the call does not show [`origins`] lists.
+#[derive(Clone, Copy)]
+enum Origin {
+    /// Files downloaded from the network ([`Entry::Downloaded`]), with their URL.
+    Download,
+    /// Files written with text only known at run time ([`Entry::Unseen`]), with the cause.
+    Unseen,
+}
+
+/// The `(path, where its content came from)` of the entries of kind `of`.
+fn origins(of: Origin, entries: &[Entry]) -> Vec<(&str, &str)> {
     entries
         .iter()
-        .filter_map(|e| match e {
-            Entry::Downloaded { path, url } => Some((path.as_str(), url.as_str())),
+        .filter_map(|e| match (of, e) {
+            (Origin::Download, Entry::Downloaded { path, url }) => {
+                Some((path.as_str(), url.as_str()))
+            }
+            (Origin::Unseen, Entry::Unseen { path, cause }) => {
+                Some((path.as_str(), cause.as_str()))
+            }
             _ => None,
         })
         .collect()
@@ -642,21 +655,42 @@ fn downloaded(entries: &[Entry]) -> Vec<(&str, &str)> {
 fn a_download_is_remembered_as_coming_from_the_network() {
     let bash = |c: &str| remembered("Bash", json!({ "command": c }));
     assert_eq!(
-        downloaded(&bash("curl -fsSL -o i.sh https://h.example/i.sh")),
+        origins(
+            Origin::Download,
+            &bash("curl -fsSL -o i.sh https://h.example/i.sh")
+        ),
         [("/nonexistent-sg/p/i.sh", "https://h.example/i.sh")]
     );
     assert_eq!(
-        downloaded(&bash("curl -s https://h.example/i.sh > i.sh")),
+        origins(
+            Origin::Download,
+            &bash("curl -s https://h.example/i.sh > i.sh")
+        ),
         [("/nonexistent-sg/p/i.sh", "https://h.example/i.sh")]
     );
     assert_eq!(
-        downloaded(&bash("git clone https://github.com/a/tool.git")),
+        origins(
+            Origin::Download,
+            &bash("git clone https://github.com/a/tool.git")
+        ),
         [("/nonexistent-sg/p/tool", "https://github.com/a/tool.git")]
     );
     // A request whose reply is not kept, one to this machine, and a write with visible
     // content are no downloads.
-    assert!(downloaded(&bash("curl -s https://h.example/api; echo x > i.sh")).is_empty());
-    assert!(downloaded(&bash("curl -o x.json http://127.0.0.1:8080/x")).is_empty());
+    assert!(
+        origins(
+            Origin::Download,
+            &bash("curl -s https://h.example/api; echo x > i.sh")
+        )
+        .is_empty()
+    );
+    assert!(
+        origins(
+            Origin::Download,
+            &bash("curl -o x.json http://127.0.0.1:8080/x")
+        )
+        .is_empty()
+    );
 }
 
 #[test]
@@ -682,37 +716,27 @@ fn a_download_stays_unseen_until_written_again_with_visible_content() {
     assert!(m.downloaded_from("/p/tool/build.sh").is_some());
 }
 
-fn unseen(entries: &[Entry]) -> Vec<(&str, &str)> {
-    entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Unseen { path, cause } => Some((path.as_str(), cause.as_str())),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn a_write_of_text_the_call_does_not_show_is_remembered_with_its_cause() {
     let bash = |c: &str| remembered("Bash", json!({ "command": c }));
     assert_eq!(
-        unseen(&bash("printf \"$P\" > p.sh")),
+        origins(Origin::Unseen, &bash("printf \"$P\" > p.sh")),
         [(
             "/nonexistent-sg/p/p.sh",
             "text only known at run time, `printf $P > p.sh`"
         )]
     );
     assert_eq!(
-        unseen(&bash("echo \"$X\" | base64 -d > run.sh")),
+        origins(Origin::Unseen, &bash("echo \"$X\" | base64 -d > run.sh")),
         [(
             "/nonexistent-sg/p/run.sh",
             "decoded text, `base64 -d > run.sh`"
         )]
     );
     // Literal text, a build's log and an append are not unseen code.
-    assert!(unseen(&bash("echo 'ls' > a.sh")).is_empty());
-    assert!(unseen(&bash("cargo build > log.txt")).is_empty());
-    assert!(unseen(&bash("printf \"$P\" >> p.sh")).is_empty());
+    assert!(origins(Origin::Unseen, &bash("echo 'ls' > a.sh")).is_empty());
+    assert!(origins(Origin::Unseen, &bash("cargo build > log.txt")).is_empty());
+    assert!(origins(Origin::Unseen, &bash("printf \"$P\" >> p.sh")).is_empty());
     // A later write with visible content clears it.
     let mut m = SessionMemory::default();
     m.remember(bash("printf \"$P\" > p.sh"));

@@ -4,9 +4,11 @@
 //! `eval`, a substitution, a heredoc). Out: the parsed program handed to the walk, or a reason
 //! the text is undecidable — over [`MAX_SCRIPT_BYTES`], nested deeper than [`MAX_NESTING`]
 //! brackets, deeper than [`MAX_DEPTH`] levels of re-entry, not parsing, or making the parser
-//! panic.
+//! panic. Text that does not parse still has the complete commands of the lines before the
+//! error walked: bash has run them when it finds the error.
 
-use brush_parser::Parser;
+use brush_parser::ast::Program;
+use brush_parser::{ParseError, Parser};
 
 use super::context::LineAnalysis;
 use super::limits::{MAX_DEPTH, MAX_NESTING, MAX_SCRIPT_BYTES};
@@ -143,11 +145,88 @@ impl LineAnalysis {
                         return;
                     }
                 }
+                // Any other error: bash has run the complete commands of the lines before the
+                // one it fails on. Those are judged; the rest stays undecided, since the parser
+                // may reject a line bash accepts (so a deny among the lines before still wins).
                 let msg = e.to_string();
                 let first = msg.lines().next().unwrap_or("").to_string();
                 self.mark_unsure(format!("the shell line does not parse ({first})"));
+                if let Some(prog) = self.parsed_prefix(src, error_line(&e)) {
+                    for cc in &prog.complete_commands {
+                        self.compound_list(cc, via, depth);
+                    }
+                }
             }
         }
+    }
+
+    /// The parsed program of the longest prefix of whole lines of `src` that parses, taken
+    /// from the lines before line `before` (1-based; any line but the whole text when `None`),
+    /// or `None` when no such prefix holds a command.
+    ///
+    /// A prefix that ends inside a command (an `if` not closed, a quote across lines, a line
+    /// continued by a backslash) does not parse or is skipped, so what is walked is what bash
+    /// has read as complete commands. The work is bounded: the [`PREFIX_TRIES_NEAR_ERROR`]
+    /// line starts nearest the error are tried one by one, then a binary search over the
+    /// earlier ones finds a prefix that parses where the next longer one does not.
+    fn parsed_prefix(&self, src: &str, before: Option<usize>) -> Option<Program> {
+        let limit = match before {
+            None => src.len(),
+            Some(0 | 1) => return None,
+            Some(line) => src
+                .match_indices('\n')
+                .nth(line - 2)
+                .map_or(src.len(), |(at, _)| at + 1),
+        };
+        let starts: Vec<usize> = src
+            .match_indices('\n')
+            .map(|(at, _)| at + 1)
+            .take_while(|&end| end <= limit && end < src.len())
+            .filter(|&end| {
+                let text = src.get(..end - 1).unwrap_or("");
+                let slashes = text.len() - text.trim_end_matches('\\').len();
+                slashes % 2 == 0 && !text.trim().is_empty()
+            })
+            .collect();
+        let parse = |end: usize| {
+            let text = src.get(..end)?;
+            Parser::new(std::io::Cursor::new(text.as_bytes()), &self.options)
+                .parse_program()
+                .ok()
+        };
+        let near = starts.len().saturating_sub(PREFIX_TRIES_NEAR_ERROR);
+        for &end in starts[near..].iter().rev() {
+            if let Some(prog) = parse(end) {
+                return Some(prog);
+            }
+        }
+        // `starts[hi]` does not parse; the empty prefix (`lo == 0`) does.
+        let (mut lo, mut hi) = (0usize, near);
+        let mut best = None;
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match parse(starts[mid]) {
+                Some(prog) => {
+                    best = Some(prog);
+                    lo = mid + 1;
+                }
+                None => hi = mid,
+            }
+        }
+        best
+    }
+}
+
+/// How many line starts nearest a parse error [`LineAnalysis::parsed_prefix`] tries one by
+/// one before it searches the earlier ones by halves.
+const PREFIX_TRIES_NEAR_ERROR: usize = 8;
+
+/// The 1-based line a parse error is reported on, when the parser names one.
+fn error_line(e: &ParseError) -> Option<usize> {
+    match e {
+        ParseError::ParsingNear(at) => Some(at.line),
+        ParseError::Tokenizing { position, .. } => position.as_ref().map(|at| at.line),
+        ParseError::ParsingAtEndOfInput => None,
     }
 }
 

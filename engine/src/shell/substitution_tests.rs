@@ -242,3 +242,42 @@ fn a_parenthesis_inside_a_word_runs_nothing_from_its_line_on() {
     assert_eq!(paren_in_word("echo $(date) x # a(b)"), None);
     assert_eq!(paren_in_word("[[ $x =~ ^a(b)$ ]]"), None);
 }
+
+#[test]
+fn a_syntax_error_leaves_the_lines_before_it_judged_and_its_line_undecided() {
+    // Bash reads a script one complete command at a time: the lines before the one it fails
+    // on have run. They are walked; the rest stays undecided.
+    let broken = "rm -rf ~/x\necho )";
+    assert_eq!(cmds(broken), vec!["rm -rf ~/x"]);
+    assert_eq!(
+        unsure(broken).as_deref(),
+        Some("the shell line does not parse (syntax error at line 2 col 6)")
+    );
+    // One broken line: nothing runs, the line is undecided as before.
+    assert!(cmds("echo \"done\" )").is_empty());
+    assert_eq!(
+        unsure("echo \"done\" )").as_deref(),
+        Some("the shell line does not parse (syntax error at line 1 col 13)")
+    );
+    // A command left unfinished on the broken line runs none of it.
+    assert!(cmds("rm -rf ~/x &&\necho )").is_empty());
+    // The broken line inside an `if` the lines before open: the commands before the `if`.
+    assert_eq!(
+        cmds("cd /tmp && ls\nif true; then\necho )\nfi"),
+        vec!["cd /tmp", "ls"]
+    );
+    // A group over several lines is one complete command once closed.
+    assert_eq!(
+        cmds("{ rm -rf ~/x\n}\nls\necho )"),
+        vec!["rm -rf ~/x", "ls"]
+    );
+    // A line continued by a backslash is not cut: `ls` alone never runs here.
+    assert_eq!(cmds("echo a\nls \\\n-la &&\necho )"), vec!["echo a"]);
+    // Far from the error (the broken line deep inside a long `if`): found by halves.
+    let long = format!("rm -rf ~/x\nif true; then\n{}echo )\nfi", ":\n".repeat(40));
+    assert_eq!(cmds(&long), vec!["rm -rf ~/x"]);
+    assert_eq!(
+        unsure(&long).as_deref(),
+        Some("the shell line does not parse (syntax error at line 43 col 6)")
+    );
+}

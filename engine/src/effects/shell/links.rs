@@ -145,27 +145,45 @@ fn through(path: &PathRef, links: &[Link], env: &ShellEnv, is_delete: bool) -> O
     })
 }
 
-/// Sees the path effects in `out` (those of command `k` of `a`) through the links earlier
-/// commands of the line made.
-pub(super) fn through_line_links(a: &ShellAnalysis, k: usize, env: &ShellEnv, out: &mut Out) {
-    let links: Vec<Link> = a
-        .commands
-        .iter()
-        .take(k)
-        .flat_map(|m| links_made(m, env))
-        .collect();
-    if links.is_empty() {
-        return;
+/// The links the commands of one line make, collected once for the line: those made before
+/// command `k` are what its effects are seen through.
+pub(super) struct LineLinks {
+    /// Every link made on the line, in the order of the commands making them.
+    links: Vec<Link>,
+    /// For each command, how many links the commands before it made.
+    before: Vec<usize>,
+}
+
+impl LineLinks {
+    /// The links every command of `a` makes.
+    pub(super) fn new(a: &ShellAnalysis, env: &ShellEnv) -> Self {
+        let mut links = Vec::new();
+        let mut before = Vec::with_capacity(a.commands.len());
+        for m in &a.commands {
+            before.push(links.len());
+            links.extend(links_made(m, env));
+        }
+        LineLinks { links, before }
     }
-    for w in &mut out.list {
-        let (path, is_delete) = match w {
-            What::Read(p) | What::Load(p) => (p, false),
-            What::Write { path, .. } | What::ChangePermission { path, .. } => (path, false),
-            What::Delete { path, .. } => (path, true),
-            _ => continue,
-        };
-        if let Some(target) = through(path, &links, env, is_delete) {
-            path.text = target;
+
+    /// Sees the path effects in `out` (those of command `k` of the line) through the links
+    /// earlier commands of the line made.
+    pub(super) fn see_through(&self, k: usize, env: &ShellEnv, out: &mut Out) {
+        let made = self.before.get(k).copied().unwrap_or(self.links.len());
+        let links = self.links.get(..made).unwrap_or(&[]);
+        if links.is_empty() {
+            return;
+        }
+        for w in &mut out.list {
+            let (path, is_delete) = match w {
+                What::Read(p) | What::Load(p) => (p, false),
+                What::Write { path, .. } | What::ChangePermission { path, .. } => (path, false),
+                What::Delete { path, .. } => (path, true),
+                _ => continue,
+            };
+            if let Some(target) = through(path, links, env, is_delete) {
+                path.text = target;
+            }
         }
     }
 }

@@ -129,6 +129,8 @@ fn lens_commands(
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     // The effects each command added (`fx.list` index range), for the pipes between them.
     let mut spans: Vec<std::ops::Range<usize>> = vec![0..0; a.commands.len()];
+    // Links commands of the line make (`ln -s ~ h`), which later commands act through.
+    let line_links = links::LineLinks::new(a, env);
     for (ci, c) in a.commands.iter().enumerate() {
         // (A file downloaded since makes the same words run something new.)
         let key = format!(
@@ -233,7 +235,7 @@ fn lens_commands(
                 }
             }
         }
-        links::through_line_links(a, ci, env, &mut out);
+        line_links.see_through(ci, env, &mut out);
         let start = fx.list.len();
         for (i, w) in out.list.into_iter().enumerate() {
             // What a redirection does names it: `writes ~/.bashrc (Bash: `echo x >> ~/.bashrc`)`.
