@@ -228,6 +228,15 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Chattr,
         ..ROW
     },
+    // Windows start-up: reg(1) `add|import|copy|restore|load KEY …` of a key that runs a
+    // program at logon or as a service, schtasks(1) `/create`, sc(1) `create|config NAME
+    // binPath= …` (Windows Commands reference). Switches are `/` words in any case; what the
+    // key and verbs are is read by the action.
+    Program {
+        names: &["reg", "reg.exe", "schtasks", "schtasks.exe", "sc", "sc.exe"],
+        action: Action::Autostart,
+        ..ROW
+    },
     Program {
         // A power change signals every process.
         names: &["reboot", "poweroff", "halt", "shutdown"],

@@ -169,6 +169,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::Pod
         | Action::JoinGroup
         | Action::Mount
+        | Action::WindowsAccount
+        | Action::Autostart
         | Action::Tunnel => {}
         Action::Transfer => super::send::windows_transfer(c, out),
         Action::Resolve => {
