@@ -245,3 +245,31 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
 ];
+
+/// Registry keys whose values run a program by themselves, as their text reads with the
+/// separators, spaces and case dropped (`HKCU\Software\Microsoft\Windows\CurrentVersion\Run`,
+/// and the same after a shell removed the backslashes): `Run`, `RunOnce`, `RunOnceEx`,
+/// `RunServices` (and under `Policies\Explorer`), `Winlogon` (`Shell`, `Userinit`), `Image
+/// File Execution Options` (a debugger run instead of a program), the user's shell folders
+/// (where `Startup` points) and the `Services` of a control set.
+const AUTOSTART_KEYS: &[&str] = &[
+    "currentversionrun",
+    "policiesexplorerrun",
+    "winlogon",
+    "imagefileexecutionoptions",
+    "explorershellfolders",
+    "explorerusershellfolders",
+    "currentcontrolsetservices",
+    "controlset001services",
+    "controlset002services",
+];
+
+/// Whether registry key text names a key whose values start a program by themselves.
+pub(crate) fn autostart_key(key: &str) -> bool {
+    let folded: String = key
+        .chars()
+        .filter(|c| !matches!(c, '\\' | '/' | ' ' | '"' | '\'' | ':'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    AUTOSTART_KEYS.iter().any(|k| folded.contains(k))
+}

@@ -11,6 +11,7 @@
 
 use super::out::Out;
 use crate::effects::model::{Grant, GrantKind, What};
+use crate::effects::programs::autostart_key;
 use crate::shell::{Arg, SimpleCommand};
 
 /// A switch word (`/add`, `/ADD`, `/active:yes`, `-create`), lower case without its leading
@@ -79,34 +80,6 @@ pub(super) fn account(c: &SimpleCommand, out: &mut Out) {
         ),
         _ => {}
     }
-}
-
-/// Registry keys whose values run a program by themselves, as their text reads with the
-/// separators, spaces and case dropped (`HKCU\Software\Microsoft\Windows\CurrentVersion\Run`,
-/// and the same after a shell removed the backslashes): `Run`, `RunOnce`, `RunOnceEx`,
-/// `RunServices` (and under `Policies\Explorer`), `Winlogon` (`Shell`, `Userinit`), `Image
-/// File Execution Options` (a debugger run instead of a program), the user's shell folders
-/// (where `Startup` points) and the `Services` of a control set.
-const AUTOSTART_KEYS: &[&str] = &[
-    "currentversionrun",
-    "policiesexplorerrun",
-    "winlogon",
-    "imagefileexecutionoptions",
-    "explorershellfolders",
-    "explorerusershellfolders",
-    "currentcontrolsetservices",
-    "controlset001services",
-    "controlset002services",
-];
-
-/// Whether registry key text names a key whose values start a program by themselves.
-pub(crate) fn autostart_key(key: &str) -> bool {
-    let folded: String = key
-        .chars()
-        .filter(|c| !matches!(c, '\\' | '/' | ' ' | '"' | '\'' | ':'))
-        .collect::<String>()
-        .to_ascii_lowercase();
-    AUTOSTART_KEYS.iter().any(|k| folded.contains(k))
 }
 
 /// `reg add|copy|restore|load KEY …` of a start-up key, `schtasks /create` (and `/change
