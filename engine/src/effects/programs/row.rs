@@ -193,6 +193,11 @@ pub(crate) enum Action {
     /// URL FILE`): a request to each URL operand, the local file written (or read and sent
     /// with `/upload`).
     Transfer,
+    /// A secret scanner (`trufflehog filesystem DIR`, `gitleaks dir -v DIR`, `gitleaks detect
+    /// --no-git -v`): the values it finds are printed, so a scan of the files below a folder
+    /// that may hold secret files reads them; a scan of git history or one that prints only a
+    /// count reads none.
+    SecretScan,
     /// A Windows account tool (`net user NAME PASS /add`, `net localgroup GROUP NAME /add`,
     /// `net user NAME /active:yes`): a `local-account` grant; listings (`net user`, `net
     /// localgroup administrators`) and other verbs (`net use`) grant nothing. Switches are
