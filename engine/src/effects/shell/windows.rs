@@ -75,7 +75,7 @@ pub(super) fn account(c: &SimpleCommand, out: &mut Out) {
         }
         _ if verb.dynamic && (has_switch(c, "add") || has_switch(c, "active:yes")) => push(
             GrantKind::LocalAccount,
-            format!("an account change only known at run time"),
+            "a Windows account change only known at run time".to_string(),
             out,
         ),
         _ => {}
