@@ -318,6 +318,15 @@ fn family(a: Action) -> &'static str {
         Action::Transfer => {
             "transfers a URL to or from a local file (`certutil -urlcache`, `bitsadmin /transfer`)"
         }
+        Action::SecretScan => {
+            "scans files for secrets and prints the values it finds (a scan of a folder that may hold secret files reads them)"
+        }
+        Action::WindowsAccount => {
+            "makes, enables or adds a Windows account to a group (`net user NAME PASS /add`, `net localgroup GROUP NAME /add`): a local-account grant"
+        }
+        Action::Autostart => {
+            "sets a Windows program to start by itself (`reg add` of a Run, Winlogon or Services key, `schtasks /create`, `sc create|config`): an autostart grant"
+        }
     }
 }
 

@@ -191,6 +191,15 @@ pub enum GrantKind {
     /// A file system mounted, bind-mounted or re-mounted over a path (the mount point: `mount
     /// /dev/sda1 /mnt`, `mount --bind / /tmp/x`, `mount -o remount,rw /`).
     Mount,
+    /// A local account made, enabled or added to a local group on Windows (`net user NAME
+    /// PASS /add`, `net localgroup administrators NAME /add`, `New-LocalUser`,
+    /// `Add-LocalGroupMember`): a new login, or an administrator. The group is in the detail.
+    LocalAccount,
+    /// A program registered to start by itself on Windows: at logon (a registry `Run`,
+    /// `RunOnce` or `Winlogon` value), on a schedule (`schtasks /create`,
+    /// `Register-ScheduledTask`) or as a service (`sc create|config`, `New-Service`, a
+    /// `Services` key).
+    Autostart,
 }
 
 impl GrantKind {
@@ -214,6 +223,8 @@ impl GrantKind {
         GrantKind::AccountAdmin,
         GrantKind::AccountCredentials,
         GrantKind::Mount,
+        GrantKind::LocalAccount,
+        GrantKind::Autostart,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -237,6 +248,8 @@ impl GrantKind {
             GrantKind::AccountAdmin => "account-admin",
             GrantKind::AccountCredentials => "account-credentials",
             GrantKind::Mount => "mount",
+            GrantKind::LocalAccount => "local-account",
+            GrantKind::Autostart => "autostart",
         }
     }
 }

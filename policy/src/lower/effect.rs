@@ -100,7 +100,9 @@ pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard
 /// capabilities (`setcap`), root in a new user namespace (`unshare -r`), a folder served to
 /// the network (`python3 -m http.server`: its path), membership of an administrators' or a
 /// container daemon's group, a local port published beyond the machine, an administrator's
-/// role in a cloud account or a cluster, new credentials minted for a cloud identity.
+/// role in a cloud account or a cluster, new credentials minted for a cloud identity, a file
+/// system mounted over a path, a Windows local account made or added to a group, a program
+/// registered to start by itself on Windows (logon, schedule, service).
 pub const GRANTS: &[&str] = &[
     "privileged-shell",
     "host-namespace",
@@ -120,6 +122,8 @@ pub const GRANTS: &[&str] = &[
     "account-admin",
     "account-credentials",
     "mount",
+    "local-account",
+    "autostart",
 ];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &[

@@ -368,6 +368,14 @@ pub(super) static ROWS: &[Program] = &[
         rest: Role::Group,
         ..ROW
     },
+    // Windows accounts: net(1) `user NAME [PASS] /add`, `user NAME /active:yes`, `localgroup
+    // GROUP NAME /add`, `group GROUP NAME /add` (Windows Commands reference; `net1` is the
+    // same program). Switches are `/` words in any case, read by the action.
+    Program {
+        names: &["net", "net.exe", "net1", "net1.exe"],
+        action: Action::WindowsAccount,
+        ..ROW
+    },
 ];
 
 /// Groups whose members hold root or read every secret without a password: the

@@ -193,6 +193,20 @@ pub(crate) enum Action {
     /// URL FILE`): a request to each URL operand, the local file written (or read and sent
     /// with `/upload`).
     Transfer,
+    /// A secret scanner (`trufflehog filesystem DIR`, `gitleaks dir -v DIR`, `gitleaks detect
+    /// --no-git -v`): the values it finds are printed, so a scan of the files below a folder
+    /// that may hold secret files reads them; a scan of git history or one that prints only a
+    /// count reads none.
+    SecretScan,
+    /// A Windows account tool (`net user NAME PASS /add`, `net localgroup GROUP NAME /add`,
+    /// `net user NAME /active:yes`): a `local-account` grant; listings (`net user`, `net
+    /// localgroup administrators`) and other verbs (`net use`) grant nothing. Switches are
+    /// words after `/`, in any case.
+    WindowsAccount,
+    /// A Windows start-up tool (`reg add KEY` of a `Run`, `RunOnce`, `Winlogon` or `Services`
+    /// key, `schtasks /create`, `sc create|config`): an `autostart` grant; queries (`reg
+    /// query`, `schtasks /query`, `sc query`) grant nothing.
+    Autostart,
 }
 
 /// A switch that changes what a program's operands are.

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::row::{Fallback, Program, ROW, Role, Search, Switch};
+use super::row::{Action, Fallback, Program, ROW, Role, Search, Switch};
 use crate::effects::language::Language;
 
 /// Options of the `grep` family that take a value the effect model ignores.
@@ -247,6 +247,17 @@ pub(super) static ROWS: &[Program] = &[
         lead: &[Role::Code(Language::Awk)],
         lead_options: &["-f", "--file", "-e", "--source"],
         rest: Role::Read,
+        ..ROW
+    },
+    // Secret scanners, read by their action: trufflehog(1) `filesystem PATH…` prints each
+    // finding's raw value (`git URL` scans committed history); gitleaks(1) `dir [PATH]` and
+    // `detect --no-git [--source PATH]` print the secret with `-v` / `--verbose` or write it
+    // with `--report-path` (`--redact` hides it; `git`, `protect` and a bare `detect` scan
+    // history). detect-secrets(1) `scan` prints a baseline of hashed secrets, no value: it
+    // has no row.
+    Program {
+        names: &["trufflehog", "gitleaks"],
+        action: Action::SecretScan,
         ..ROW
     },
     Program {

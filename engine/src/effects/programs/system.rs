@@ -228,6 +228,15 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Chattr,
         ..ROW
     },
+    // Windows start-up: reg(1) `add|import|copy|restore|load KEY …` of a key that runs a
+    // program at logon or as a service, schtasks(1) `/create`, sc(1) `create|config NAME
+    // binPath= …` (Windows Commands reference). Switches are `/` words in any case; what the
+    // key and verbs are is read by the action.
+    Program {
+        names: &["reg", "reg.exe", "schtasks", "schtasks.exe", "sc", "sc.exe"],
+        action: Action::Autostart,
+        ..ROW
+    },
     Program {
         // A power change signals every process.
         names: &["reboot", "poweroff", "halt", "shutdown"],
@@ -236,3 +245,31 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
 ];
+
+/// Registry keys whose values run a program by themselves, as their text reads with the
+/// separators, spaces and case dropped (`HKCU\Software\Microsoft\Windows\CurrentVersion\Run`,
+/// and the same after a shell removed the backslashes): `Run`, `RunOnce`, `RunOnceEx`,
+/// `RunServices` (and under `Policies\Explorer`), `Winlogon` (`Shell`, `Userinit`), `Image
+/// File Execution Options` (a debugger run instead of a program), the user's shell folders
+/// (where `Startup` points) and the `Services` of a control set.
+const AUTOSTART_KEYS: &[&str] = &[
+    "currentversionrun",
+    "policiesexplorerrun",
+    "winlogon",
+    "imagefileexecutionoptions",
+    "explorershellfolders",
+    "explorerusershellfolders",
+    "currentcontrolsetservices",
+    "controlset001services",
+    "controlset002services",
+];
+
+/// Whether registry key text names a key whose values start a program by themselves.
+pub(crate) fn autostart_key(key: &str) -> bool {
+    let folded: String = key
+        .chars()
+        .filter(|c| !matches!(c, '\\' | '/' | ' ' | '"' | '\'' | ':'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    AUTOSTART_KEYS.iter().any(|k| folded.contains(k))
+}

@@ -169,8 +169,11 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::Pod
         | Action::JoinGroup
         | Action::Mount
+        | Action::WindowsAccount
+        | Action::Autostart
         | Action::Tunnel => {}
         Action::Transfer => super::send::windows_transfer(c, out),
+        Action::SecretScan => super::search::secret_scan(c, out),
         Action::Resolve => {
             // Record types (`TXT`, `ANY`) and ports are not names.
             for a in p.operands_of(Role::Host) {

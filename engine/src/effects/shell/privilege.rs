@@ -120,6 +120,8 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         Action::Pod => pod(c, p, out),
         Action::JoinGroup => join_group(c, p, out),
         Action::Tunnel => tunnel(c, out),
+        Action::WindowsAccount => super::windows::account(c, out),
+        Action::Autostart => super::windows::autostart(c, out),
         _ => {}
     }
 }

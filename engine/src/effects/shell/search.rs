@@ -136,3 +136,116 @@ fn reach(root: &str, dynamic: bool, name: &str, c: &SimpleCommand, out: &mut Out
         out,
     );
 }
+
+/// Options of trufflehog and gitleaks that take a value as the next word (`--exclude-paths
+/// FILE`, `-c CONFIG`); the value is no path scanned.
+const SCANNER_VALUED: &[&str] = &[
+    "--exclude-paths",
+    "--include-paths",
+    "--config",
+    "-c",
+    "--concurrency",
+    "--results",
+    "--log-level",
+    "-l",
+    "--branch",
+    "--since-commit",
+    "--max-depth",
+    "--report-format",
+    "-f",
+    "--baseline-path",
+    "-b",
+    "--gitleaks-ignore-path",
+    "-i",
+    "--log-opts",
+    "--max-target-megabytes",
+    "--exit-code",
+    "--enable-rule",
+    "--max-decode-depth",
+    "--max-archive-depth",
+    "--timeout",
+    "--report-template",
+    "--source",
+    "-s",
+    "--report-path",
+    "-r",
+    "--directory",
+];
+
+/// `trufflehog filesystem PATH…`, `gitleaks dir [-v] [PATH]`, `gitleaks detect --no-git [-v]
+/// [--source PATH]`: a scanner that prints the secret values it finds below a folder reads
+/// the secret files there (hidden and ignored files included: neither tool skips them), as
+/// `rg -uu TOKEN DIR` does. gitleaks prints values only with `-v` / `--verbose` or a
+/// `--report-path` (a report a later call can print), and none with `--redact` (all of each
+/// value hidden). Scans of git history (`trufflehog git file://.`, `gitleaks git`, `gitleaks
+/// detect`, `gitleaks protect --staged`) read committed content, where ignored secret files
+/// are not; a source folder (`src/`) or a file holds none.
+pub(super) fn secret_scan(c: &SimpleCommand, out: &mut Out) {
+    let mut words: Vec<&Arg> = Vec::new();
+    // Each option with its value: `--source=DIR` and `--source DIR` alike.
+    let mut options: Vec<(&str, Option<Arg>)> = Vec::new();
+    let mut args = c.args.iter();
+    while let Some(a) = args.next() {
+        if !a.text.starts_with('-') || a.text.len() == 1 {
+            words.push(a);
+            continue;
+        }
+        let value = match a.text.split_once('=') {
+            Some((name, v)) => (
+                name,
+                Some(Arg {
+                    text: v.to_string(),
+                    dynamic: a.dynamic,
+                }),
+            ),
+            None if SCANNER_VALUED.contains(&a.text.as_str()) => {
+                (a.text.as_str(), args.next().cloned())
+            }
+            None => (a.text.as_str(), None),
+        };
+        options.push(value);
+    }
+    let has = |names: &[&str]| options.iter().any(|(n, _)| names.contains(n));
+    let value_of = |names: &[&str]| {
+        options
+            .iter()
+            .filter(|(n, _)| names.contains(n))
+            .find_map(|(_, v)| v.clone())
+    };
+    let sub = words.first().map(|w| w.text.as_str());
+    let roots: Vec<Arg> = match (c.basename(), sub) {
+        ("trufflehog", Some("filesystem")) => {
+            let mut r: Vec<Arg> = words[1..].iter().map(|a| (*a).clone()).collect();
+            r.extend(value_of(&["--directory"]));
+            r
+        }
+        ("gitleaks", Some(verb @ ("dir" | "directory" | "files" | "detect"))) => {
+            if verb == "detect" && !has(&["--no-git"]) {
+                return;
+            }
+            // `--redact` hides all of each value; `--redact=20` only a fifth of it.
+            let redacted = options
+                .iter()
+                .any(|(n, v)| *n == "--redact" && v.as_ref().is_none_or(|v| v.text == "100"));
+            let prints = has(&["-v", "--verbose", "--report-path", "-r"]);
+            if !prints || redacted {
+                return;
+            }
+            let mut r: Vec<Arg> = words[1..].iter().map(|a| (*a).clone()).collect();
+            r.extend(value_of(&["--source", "-s"]));
+            if r.is_empty() {
+                r.push(Arg {
+                    text: ".".into(),
+                    dynamic: false,
+                });
+            }
+            r
+        }
+        _ => return,
+    };
+    for root in roots {
+        if may_hold_secrets(&root.text) {
+            reach(&root.text, root.dynamic, ".env", c, out);
+        }
+    }
+}

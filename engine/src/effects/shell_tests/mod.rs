@@ -11,6 +11,7 @@ mod pipes;
 mod privilege;
 mod scripts;
 mod system;
+mod windows;
 mod wrappers;
 
 use super::dispatch::shell_value as lens_value;

@@ -52,6 +52,8 @@ pub(super) enum P {
     Filter,
     /// A process id (`Stop-Process -Id`).
     Id,
+    /// An account added to a group (`Add-LocalGroupMember -Member`).
+    Member,
     /// A value the lens does not need.
     Other,
 }
@@ -117,6 +119,9 @@ pub(super) enum Act {
     Install,
     /// Changes the Windows registry or security settings of the machine.
     System,
+    /// Administers Windows accounts or start-up, spelled as the command-line tool that does
+    /// the same (`New-LocalUser` is `net user NAME /add`).
+    Admin(Admin),
     /// Packs its paths into an archive at its destination (`Compress-Archive`).
     Pack,
     /// Unpacks its archive into its destination (`Expand-Archive`).
@@ -127,6 +132,25 @@ pub(super) enum Act {
     Output,
     /// Has no effect the model names (formatting, filtering, objects in the pipeline).
     Pure,
+}
+
+/// The Windows administration cmdlets the lens spells as their command-line tools, so the
+/// program table judges both spellings alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Admin {
+    /// `New-LocalUser NAME`: `net user NAME /add`.
+    NewUser,
+    /// `Enable-LocalUser NAME`: `net user NAME /active:yes`.
+    EnableUser,
+    /// `Add-LocalGroupMember GROUP MEMBER`: `net localgroup GROUP MEMBER /add`.
+    JoinGroup,
+    /// `Register-ScheduledTask NAME …`: `schtasks /create /tn NAME`.
+    Task,
+    /// `New-Service NAME PATH`: `sc create NAME binPath= PATH`.
+    Service,
+    /// `Set-ItemProperty` / `New-ItemProperty PATH NAME VALUE`: on a registry key, `reg add
+    /// KEY /v NAME /d VALUE`.
+    Property,
 }
 
 /// One parameter: its name, aliases, and the role of its value.
@@ -536,19 +560,102 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         positional: &[P::Name],
         act: Act::Install,
     },
+    // Microsoft.PowerShell.LocalAccounts, ScheduledTasks, Microsoft.PowerShell.Management.
+    Cmdlet {
+        names: &["new-localuser"],
+        params: &[
+            p("name", &[], P::Name),
+            p("sid", &[], P::Other),
+            p("inputobject", &[], P::Other),
+            p("password", &[], P::Other),
+            p("nopassword", &[], SW),
+            p("description", &[], P::Other),
+            p("fullname", &[], P::Other),
+            p("accountexpires", &[], P::Other),
+            p("accountneverexpires", &[], SW),
+            p("disabled", &[], SW),
+            p("passwordneverexpires", &[], SW),
+            p("usermaynotchangepassword", &[], SW),
+        ],
+        positional: &[P::Name],
+        act: Act::Admin(Admin::NewUser),
+    },
+    Cmdlet {
+        names: &["enable-localuser"],
+        params: &[
+            p("name", &[], P::Name),
+            p("sid", &[], P::Other),
+            p("inputobject", &[], P::Other),
+        ],
+        positional: &[P::Name],
+        act: Act::Admin(Admin::EnableUser),
+    },
+    Cmdlet {
+        names: &["add-localgroupmember"],
+        params: &[
+            p("group", &[], P::Name),
+            p("name", &[], P::Name),
+            p("sid", &[], P::Other),
+            p("member", &[], P::Member),
+        ],
+        positional: &[P::Name, P::Member],
+        act: Act::Admin(Admin::JoinGroup),
+    },
+    Cmdlet {
+        names: &["register-scheduledtask"],
+        params: &[
+            p("taskname", &[], P::Name),
+            p("taskpath", &[], P::Other),
+            p("action", &[], P::Other),
+            p("trigger", &[], P::Other),
+            p("settings", &[], P::Other),
+            p("principal", &[], P::Other),
+            p("inputobject", &[], P::Other),
+            p("xml", &[], P::Other),
+            p("user", &[], P::Other),
+            p("password", &[], P::Other),
+            p("runlevel", &[], P::Other),
+            p("description", &[], P::Other),
+            p("cimsession", &["session"], P::Other),
+            p("force", &[], SW),
+        ],
+        positional: &[P::Name, P::Other, P::Other, P::Other, P::Other],
+        act: Act::Admin(Admin::Task),
+    },
+    Cmdlet {
+        names: &["new-service"],
+        params: &[
+            p("name", &["servicename"], P::Name),
+            p("binarypathname", &["path"], P::Value),
+            p("displayname", &[], P::Other),
+            p("description", &[], P::Other),
+            p("startuptype", &[], P::Other),
+            p("credential", &[], P::Other),
+            p("dependson", &[], P::Other),
+            p("securitydescriptorsddl", &["sd"], P::Other),
+        ],
+        positional: &[P::Name, P::Value],
+        act: Act::Admin(Admin::Service),
+    },
+    Cmdlet {
+        names: &["set-itemproperty", "sp", "new-itemproperty"],
+        params: item_params![
+            p("name", &["pspropertyname"], P::Name),
+            p("value", &[], P::Value),
+            p("propertytype", &["type"], P::Other),
+            p("inputobject", &[], P::Other),
+        ],
+        positional: &[P::Path, P::Name, P::Value],
+        act: Act::Admin(Admin::Property),
+    },
     Cmdlet {
         names: &[
-            "set-itemproperty",
-            "sp",
-            "new-itemproperty",
             "remove-itemproperty",
             "rp",
             "set-mppreference",
             "add-mppreference",
             "set-acl",
             "set-service",
-            "new-service",
-            "register-scheduledtask",
             "new-scheduledtask",
             "disable-computerrestore",
             "set-netfirewallprofile",

@@ -21,10 +21,12 @@
 //! - `pipeline`: the effects of a tree, pipeline by pipeline, command by command;
 //! - `model`: a command and its elements, what flows between commands, shared helpers;
 //! - `binding`, `words`: what names and words stand for; `cmdlets`: the cmdlet table;
+//! - `admin`: Windows account and start-up cmdlets spelled as their command-line tools;
 //! - `requests`, `dotnet`: web requests and code evaluated from text, .NET calls;
 //! - `cli`: PowerShell code a command line or a Codex call runs, as a shell analysis;
 //!   `tool`: the `PowerShell` tool; `cmd`: the cmd.exe lens.
 
+mod admin;
 mod binding;
 mod cli;
 pub(super) mod cmd;

@@ -354,6 +354,7 @@ fn command(
                 source,
             });
         }
+        Act::Admin(kind) => super::admin::admin(kind, &b, &shown, &who, cx),
         Act::System => cx.unsure(format!(
             "`{shown}` changes the Windows registry or the machine's security settings"
         )),
