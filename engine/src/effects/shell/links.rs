@@ -127,21 +127,49 @@ fn links_made(m: &SimpleCommand, env: &ShellEnv) -> Vec<Link> {
         .collect()
 }
 
-/// `path` seen through the first of `links` it goes through, if any.
+/// `text` split before its first component that holds a glob character: the literal folder
+/// and the pattern below it (`h/*` → (`h`, `*`), `h/src/*.rs` → (`h/src`, `*.rs`), `*` →
+/// (``, `*`)); the whole text and `None` when no component holds one.
+fn split_glob(text: &str) -> (&str, Option<&str>) {
+    let mut start = 0;
+    for component in text.split('/') {
+        if component.contains(['*', '?', '[']) {
+            let literal = &text[..start];
+            let literal = match literal.trim_end_matches('/') {
+                "" if text.starts_with('/') => "/",
+                l => l,
+            };
+            return (literal, Some(&text[start..]));
+        }
+        start += component.len() + 1;
+    }
+    (text, None)
+}
+
+/// `path` seen through the first of `links` it goes through, if any. A pattern below a link
+/// (`rm -rf h/*`) names the files the shell finds through it: the target's, with the pattern
+/// kept (`~/*`).
 fn through(path: &PathRef, links: &[Link], env: &ShellEnv, is_delete: bool) -> Option<String> {
     if path.dynamic {
         return None;
     }
-    let abs = lexical(&path.text, path.cwd.as_deref(), &env.home)?;
-    links.iter().rev().find_map(|l| {
+    let (literal, pattern) = split_glob(&path.text);
+    let literal = if literal.is_empty() { "." } else { literal };
+    let abs = lexical(literal, path.cwd.as_deref(), &env.home)?;
+    let seen = links.iter().rev().find_map(|l| {
         if abs == l.at {
-            // `rm h` removes the link; `rm -rf h/` and everything else go through it.
-            (!is_delete || path.text.ends_with('/')).then(|| l.target.clone())
+            // `rm h` removes the link; `rm -rf h/`, `rm -rf h/*` and everything else go
+            // through it.
+            (pattern.is_some() || !is_delete || path.text.ends_with('/')).then(|| l.target.clone())
         } else {
             abs.strip_prefix(&l.at)
                 .filter(|rest| rest.starts_with('/'))
                 .map(|rest| format!("{}{rest}", l.target.trim_end_matches('/')))
         }
+    })?;
+    Some(match pattern {
+        Some(p) => format!("{}/{p}", seen.trim_end_matches('/')),
+        None => seen,
     })
 }
 

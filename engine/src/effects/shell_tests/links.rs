@@ -60,6 +60,31 @@ fn effects_go_through_links_the_line_made() {
                 "delete /var/lib/data recursively",
             ],
         ),
+        // A pattern below the link names the target's files, the pattern kept; deeper
+        // folders and a `cd` into the link too.
+        (
+            "ln -sfn ~ build && rm -rf build/* && rm build/src/*.rs",
+            &[
+                "run ln -sfn ~ build",
+                "read ~",
+                "write build",
+                "run rm -rf build/*",
+                "delete /home/u/* recursively",
+                "run rm build/src/*.rs",
+                "delete /home/u/src/*.rs",
+            ],
+        ),
+        (
+            "ln -s ~/.claude cg; cd cg && rm -rf *",
+            &[
+                "run ln -s ~/.claude cg",
+                "read ~/.claude",
+                "write cg",
+                "run cd cg",
+                "run rm -rf *",
+                "delete /home/u/.claude/* recursively",
+            ],
+        ),
         // Removing the link itself keeps its name; a path beside the link is not through it.
         (
             "ln -s ~ h && rm h && rm -rf hx/",
