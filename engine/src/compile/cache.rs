@@ -28,10 +28,11 @@
 //! and only a content change builds a new one. The change time is part of the metadata key,
 //! so a write that restores the old modification time still misses.
 //!
-//! **Never fails open.** The header and every section carry a hash of their bytes, checked
-//! before decoding: a truncated, damaged or foreign snapshot (or file entry) is ignored and
-//! rebuilt from the policy files, so the cache can only make loading faster, never change what
-//! is loaded. Entries are written atomically (temporary file, then rename).
+//! **Never fails open.** The header, every section's table, and every rule and long list of a
+//! section carry a hash of their bytes, checked before decoding ([`check`]): a call hashes
+//! only what it decodes, and a truncated, damaged or foreign snapshot (or file entry) that
+//! a call would decode is ignored and rebuilt from the policy files, so the cache can only
+//! make loading faster, never change what is loaded. Entries are written atomically (temporary file, then rename).
 //!
 //! **Bounded.** After a write the folder keeps the newest [`MAX_SNAPSHOTS`] snapshot names and
 //! [`MAX_FILE_ENTRIES`] file entries (by modification time); older ones, entries of the former
@@ -63,8 +64,10 @@ use crate::matcher::{Matcher, codex_aliases};
 use crate::policy::{Field, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
 use crate::seam::Seam;
 
+mod check;
 mod gate;
 mod interned;
+use check::{Item, hash_bytes};
 use gate::{Gate, Probe, StoredRule};
 use interned::{Interner, ListTable, Lists};
 
@@ -82,7 +85,9 @@ use interned::{Interner, ListTable, Lists};
 /// 10: effect tests carry `earlier_fetch`.
 /// 11: gates on the programs of shell tests on a payload field.
 /// 12: a section stores each long list once, its rules refer to it ([`interned`]).
-const LOWERED_FORMAT: u32 = 12;
+/// 13: a section's table is checked whole, each rule and list after it on its own when a
+///     call decodes it ([`check`]).
+const LOWERED_FORMAT: u32 = 13;
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP09";
@@ -152,7 +157,11 @@ struct SectionRef {
     /// The exact matcher name, or `""` for the seam's catch-all bucket.
     bucket: String,
     offset: u64,
+    /// The length of the whole section: its table, then its rules, then its lists.
     len: u64,
+    /// The length of the section's table.
+    head: u64,
+    /// The check hash of the section's table (each rule and list has its own, in the table).
     hash: u64,
 }
 
@@ -172,9 +181,11 @@ struct StoredLiterals {
     required: Option<(Vec<String>, bool)>,
 }
 
-/// One section: the payload fields its gates test, its rules (position in the whole set,
-/// gate, length) and their regexes' literals; the rules' own bytes follow, one after the
-/// other, so a call decodes only those its payload opens the gate of ([`gate`]).
+/// One section's table: the payload fields its gates test, its rules (position in the whole
+/// set, gate, stored item) and their regexes' literals, and the items of its long lists. The
+/// rules' own bytes follow the table, one after the other, then the lists', so a call decodes
+/// (and hash-checks) only the rules its payload opens the gate of ([`gate`]) and the lists
+/// those rules name.
 #[derive(Serialize, Deserialize)]
 struct Section<'a> {
     fields: Vec<Field>,
@@ -182,8 +193,7 @@ struct Section<'a> {
     rules: Vec<StoredRule<'a>>,
     literals: Vec<StoredLiterals>,
     /// The long lists its rules refer to, each once.
-    #[serde(borrow)]
-    lists: ListTable<'a>,
+    lists: ListTable,
 }
 
 /// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
@@ -270,37 +280,6 @@ fn new_hasher() -> std::hash::DefaultHasher {
     LOWERED_FORMAT.hash(&mut h);
     build_id().hash(&mut h);
     h
-}
-
-/// The check hash of an entry's bytes (file entries, a snapshot's header and sections),
-/// seeded with this build (version, entry format, build id), so another build's entry never
-/// checks out. Eight bytes per step, each step a bijection of the state (xor the word,
-/// multiply by an odd constant, xor-shift): damage within one 8-byte word always changes the
-/// hash, and wider damage goes unnoticed with a chance of about 2^-64. Several times cheaper
-/// than SipHash, which took 7 % of a cold `Bash` call verifying its sections.
-fn hash_bytes(b: &[u8]) -> u64 {
-    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    const M: u64 = 0xff51_afd7_ed55_8ccd;
-    let seed = *SEED.get_or_init(|| new_hasher().finish());
-    let step = |h: u64, w: u64| {
-        let h = (h ^ w).wrapping_mul(K);
-        h ^ (h >> 29)
-    };
-    let mut h = seed ^ (b.len() as u64).wrapping_mul(M);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        h = step(h, <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes));
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut last = [0u8; 8];
-        last.iter_mut().zip(rest).for_each(|(d, s)| *d = *s);
-        h = step(h, u64::from_le_bytes(last));
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(M);
-    h ^ (h >> 33)
 }
 
 /// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
@@ -707,25 +686,29 @@ fn encode_snapshot(
                 ordinal,
                 gate: Gate::of_rule(r, &required, &mut fields),
                 changes_input: gate::changes_input(r),
-                len: u32::try_from(b.len()).ok()?,
+                item: Item::of(&b)?,
             });
             tail.extend_from_slice(&b);
         }
+        let (lists, list_bytes) = interner.table()?;
         // The gates borrow the literals: the section stores a copy.
         let section = Section {
             fields,
             rules: stored,
             literals: literals.clone(),
-            lists: interner.table(),
+            lists,
         };
         let mut bytes = postcard::to_stdvec(&section).ok()?;
+        let (head, hash) = (bytes.len() as u64, hash_bytes(&bytes));
         bytes.extend_from_slice(&tail);
+        bytes.extend_from_slice(&list_bytes);
         sections.push(SectionRef {
             seam,
             bucket,
             offset: body.len() as u64,
             len: bytes.len() as u64,
-            hash: hash_bytes(&bytes),
+            head,
+            hash,
         });
         body.extend_from_slice(&bytes);
     }
@@ -753,9 +736,32 @@ fn encode_snapshot(
 /// A section being read: its field table, rules, their bytes and its lists.
 type SectionRead<'a> = (Vec<Field>, Vec<StoredRule<'a>>, &'a [u8], Lists<'a>);
 
-/// Read the part of a snapshot: the header, then only the wanted sections, each checked
-/// against its hash, and of those the rules `call` opens the gate of (every rule when
-/// `None`). `None` when the file is missing, damaged or not a snapshot.
+/// One section's bytes opened: its table checked against the hash of `s` and decoded, the
+/// bytes of its rules, and the reader of its lists (each rule and list is checked when it is
+/// decoded), with the section's literals; `None` when the table is damaged or the items do
+/// not add up to the section's bytes.
+fn open_section<'a>(
+    buf: &'a [u8],
+    s: &SectionRef,
+) -> Option<(SectionRead<'a>, Vec<StoredLiterals>)> {
+    let (head, tail) = buf.split_at_checked(usize::try_from(s.head).ok()?)?;
+    if hash_bytes(head) != s.hash {
+        return None;
+    }
+    let sec: Section<'a> = postcard::from_bytes(head).ok()?;
+    let rules_len = sec
+        .rules
+        .iter()
+        .try_fold(0usize, |n, r| n.checked_add(r.item.len as usize))?;
+    let (rules, lists) = tail.split_at_checked(rules_len)?;
+    let lists = sec.lists.reader(lists)?;
+    Some(((sec.fields, sec.rules, rules, lists), sec.literals))
+}
+
+/// Read the part of a snapshot: the header, then only the wanted sections (each section's
+/// table checked against its hash), and of those the rules `call` opens the gate of (every
+/// rule when `None`), each rule and list checked against its own hash when it is decoded.
+/// `None` when the file is missing, not a snapshot, or damaged in what the call reads.
 fn read_snapshot(
     path: &Path,
     part: Option<&Part>,
@@ -789,8 +795,8 @@ fn read_snapshot(
         .iter()
         .filter(|s| part.is_none_or(|p| p.wants(s)))
         .collect();
-    // Every wanted section read and checked first, then decoded (its gates borrow its
-    // bytes): one rule that changes the payload turns the gates off for the whole call.
+    // Every wanted section read first, then its table checked and decoded (its gates borrow
+    // its bytes): one rule that changes the payload turns the gates off for the whole call.
     let mut bufs: Vec<Vec<u8>> = Vec::with_capacity(wanted.len());
     for s in &wanted {
         let end = body_at.checked_add(s.offset)?.checked_add(s.len)?;
@@ -799,21 +805,18 @@ fn read_snapshot(
         }
         let mut buf = vec![0u8; usize::try_from(s.len).ok()?];
         f.read_exact_at(&mut buf, body_at + s.offset).ok()?;
-        if hash_bytes(&buf) != s.hash {
-            return None;
-        }
         bufs.push(buf);
     }
     let mut sections: Vec<SectionRead<'_>> = Vec::with_capacity(bufs.len());
-    for buf in &bufs {
-        let (sec, rest) = postcard::take_from_bytes::<Section<'_>>(buf).ok()?;
-        literals.extend(sec.literals.into_iter().map(|l| {
+    for (buf, s) in bufs.iter().zip(&wanted) {
+        let (read, lits) = open_section(buf, s)?;
+        literals.extend(lits.into_iter().map(|l| {
             (
                 l.patterns,
                 l.required.map(|(any, fold)| Required { any, fold }),
             )
         }));
-        sections.push((sec.fields, sec.rules, rest, sec.lists.reader()));
+        sections.push(read);
     }
     let gated = call.filter(|c| {
         gate::gates_apply(c.payload)
@@ -826,12 +829,12 @@ fn read_snapshot(
     for (fields, stored, bytes, lists) in &mut sections {
         let mut rest: &[u8] = bytes;
         for r in stored.iter() {
-            let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
+            let (bytes, tail) = rest.split_at_checked(r.item.len as usize)?;
             rest = tail;
             if probe.as_ref().is_some_and(|p| !r.gate.opens(fields, p)) {
                 continue;
             }
-            let mut rule: Rule = postcard::from_bytes(bytes).ok()?;
+            let mut rule: Rule = postcard::from_bytes(r.item.check(bytes)?).ok()?;
             lists.restore(&mut rule)?;
             rules.push((r.ordinal, rule));
         }

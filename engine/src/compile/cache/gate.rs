@@ -81,14 +81,15 @@ pub(super) enum Gate<'a> {
 }
 
 /// A rule of a section, stored before its bytes: its position in the whole set, its gate,
-/// whether it can change the payload later rules see, and the length of its encoding.
+/// whether it can change the payload later rules see, and the length and check hash of its
+/// encoding.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub(super) struct StoredRule<'a> {
     pub(super) ordinal: u32,
     #[serde(borrow)]
     pub(super) gate: Gate<'a>,
     pub(super) changes_input: bool,
-    pub(super) len: u32,
+    pub(super) item: super::Item,
 }
 
 /// The required literals of a regex list, `(literals, case-insensitive)`, or `None`: no

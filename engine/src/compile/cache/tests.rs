@@ -579,18 +579,26 @@ fn list_tables(bytes: &[u8]) -> Vec<StoredLists> {
         .iter()
         .map(|s| {
             let at = s.offset as usize;
-            let (sec, _) =
-                postcard::take_from_bytes::<Section<'_>>(&body[at..at + s.len as usize]).unwrap();
-            let strings = sec
-                .lists
-                .strings
-                .iter()
-                .map(|e| postcard::from_bytes(e.0).unwrap());
-            let specs = sec
-                .lists
-                .specs
-                .iter()
-                .map(|e| postcard::from_bytes(e.0).unwrap());
+            let buf = &body[at..at + s.len as usize];
+            let sec: Section<'_> = postcard::from_bytes(&buf[..s.head as usize]).unwrap();
+            let rules: usize = sec.rules.iter().map(|r| r.item.len as usize).sum();
+            let mut lists = &buf[s.head as usize + rules..];
+            let mut decode = |items: &[Item]| -> Vec<&[u8]> {
+                items
+                    .iter()
+                    .map(|i| {
+                        let (one, rest) = lists.split_at(i.len as usize);
+                        lists = rest;
+                        i.check(one).unwrap()
+                    })
+                    .collect()
+            };
+            let strings = decode(&sec.lists.strings)
+                .into_iter()
+                .map(|b| postcard::from_bytes(b).unwrap());
+            let specs = decode(&sec.lists.specs)
+                .into_iter()
+                .map(|b| postcard::from_bytes(b).unwrap());
             (s.bucket.clone(), strings.collect(), specs.collect())
         })
         .collect()
@@ -667,8 +675,15 @@ fn a_list_named_by_many_rules_is_stored_once_per_content_and_scope_sees_its_own(
     let mut interner = Interner::default();
     let mut r = interner.intern(&set[0].rules[0]);
     assert_ne!(r, set[0].rules[0]);
-    assert!(ListTable::default().reader().restore(&mut r).is_none());
-    assert!(interner.table().reader().restore(&mut r).is_some());
+    assert!(
+        ListTable::default()
+            .reader(&[])
+            .unwrap()
+            .restore(&mut r)
+            .is_none()
+    );
+    let (table, lists) = interner.table().unwrap();
+    assert!(table.reader(&lists).unwrap().restore(&mut r).is_some());
     assert_eq!(r, set[0].rules[0]);
     let _ = std::fs::remove_dir_all(&dir);
 }
