@@ -687,3 +687,96 @@ fn a_list_named_by_many_rules_is_stored_once_per_content_and_scope_sees_its_own(
     assert_eq!(r, set[0].rules[0]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Where the rules of a snapshot's section (by seam and bucket) start in its bytes, and the
+/// section's table.
+fn section_at<'b>(bytes: &'b [u8], seam: Seam, bucket: &str) -> (usize, Section<'b>) {
+    let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+    let s = header
+        .sections
+        .iter()
+        .find(|s| s.seam == seam && s.bucket == bucket)
+        .unwrap();
+    let at = 20 + head_len + s.offset as usize;
+    let sec: Section<'_> = postcard::from_bytes(&bytes[at..at + s.head as usize]).unwrap();
+    (at + s.head as usize, sec)
+}
+
+#[test]
+fn damage_in_a_rule_a_call_skips_leaves_the_call_alone_and_a_call_that_decodes_it_rebuilds() {
+    let dir = temp("items");
+    let cache = dir.join("cache");
+    let paths = library_copy(&dir);
+    let built = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    let snap = content_path(&cache, built.key.unwrap());
+    let good = std::fs::read(&snap).unwrap();
+    let read = serde_json::json!({"hook_event_name": "PreToolUse", "cwd": "/home/user/project",
+        "session_id": "s", "tool_name": "Read", "tool_input": {"file_path": "src/main.rs"}});
+    let p = Part::of_payload(&read).unwrap();
+    let fx = crate::effects::effects_of(&read, &crate::ShellEnv::new(None, "/home/user"));
+    let call = || Call {
+        payload: &read,
+        effects: Some(&fx),
+        lines: None,
+    };
+    let gated = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    assert_eq!(gated.how, SnapshotUse::Metadata);
+    // The first rule of the pre-tool catch-all section whose gate the Read call keeps shut.
+    let (rules_at, sec) = section_at(&good, Seam::PreTool, "");
+    let lines = crate::evaluate::lines::CommandLines::new();
+    let probe = Probe::new(&read, Some(&fx), &lines);
+    let mut at = rules_at;
+    let mut skipped = None;
+    for r in &sec.rules {
+        if !r.gate.opens(&sec.fields, &probe) {
+            skipped = Some(at + r.item.len as usize / 2);
+            break;
+        }
+        at += r.item.len as usize;
+    }
+    let lists_at = rules_at + sec.rules.iter().map(|r| r.item.len as usize).sum::<usize>();
+    let first_list = sec.lists.strings.first().copied().unwrap();
+    let mut damaged = good.clone();
+    damaged[skipped.unwrap()] ^= 0x10;
+    // The snapshot and its metadata name are one file (a hard link).
+    std::fs::write(&snap, &damaged).unwrap();
+    let again = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    assert_eq!(
+        again.how,
+        SnapshotUse::Metadata,
+        "the damaged rule is not read"
+    );
+    same(&again.policies, &gated.policies);
+    // Every rule of the part decoded: the damage is found and the snapshot rebuilt.
+    let whole = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&p));
+    assert_eq!(whole.how, SnapshotUse::Built);
+    same(&whole.policies, &keep_part(direct_set(&paths), Some(&p)));
+    assert_eq!(std::fs::read(&snap).unwrap(), good, "rebuilt as it was");
+    // A damaged list is never read into a rule: whichever call meets it rebuilds.
+    let mut damaged = good.clone();
+    damaged[lists_at + first_list.len as usize / 2] ^= 0x04;
+    std::fs::write(&snap, &damaged).unwrap();
+    // (A rebuilding call returns every rule of its part, as a direct load does.)
+    let part_rules = keep_part(direct_set(&paths), Some(&p));
+    let after = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    match after.how {
+        SnapshotUse::Metadata => same(&after.policies, &gated.policies),
+        how => {
+            assert_eq!(how, SnapshotUse::Built);
+            same(&after.policies, &part_rules);
+            std::fs::write(&snap, &damaged).unwrap();
+        }
+    }
+    let whole = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&p));
+    assert_eq!(whole.how, SnapshotUse::Built);
+    same(&whole.policies, &part_rules);
+    // A damaged table is never read, whatever the call.
+    let mut damaged = good.clone();
+    damaged[rules_at - 2] ^= 0x01;
+    std::fs::write(&snap, &damaged).unwrap();
+    let after = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    assert_eq!(after.how, SnapshotUse::Built);
+    same(&after.policies, &part_rules);
+    let _ = std::fs::remove_dir_all(&dir);
+}
