@@ -16,9 +16,9 @@
 //!   only the sections of its seam and of its tool, so a prompt event never decodes a `Bash`
 //!   rule; within them, each rule is stored with its *gate* ([`gate`]: the payload fields and
 //!   effect kinds its `when` cannot hold without), and a hook call decodes only the rules
-//!   whose gate its payload and effects open. Each section also stores the literals one of which every match of each of its
-//!   regex tests needs (the prefilter that lets a regex stay uncompiled), so a call does not
-//!   derive them from the regex syntax again.
+//!   whose gate its payload and effects open. Each stored rule also holds the literals one of
+//!   which every match of each of its regex tests needs (the prefilter that lets a regex stay
+//!   uncompiled), so a call does not derive them from the regex syntax again ([`section`]).
 //!
 //! **Keys.** A call first `stat`s the policy files: path, size, modification and change times,
 //! inode and device give the *metadata key*, and `m-<metadata key>.snap` (a hard link to, or
@@ -61,15 +61,17 @@ use serde_json::Value;
 use crate::compile::literals::{Required, derive_required_literals, preset_literals};
 use crate::load::{LoadOptions, load_str_with};
 use crate::matcher::{Matcher, codex_aliases};
-use crate::policy::{Field, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
+use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
 use crate::seam::Seam;
 
 mod check;
 mod gate;
 mod interned;
-use check::{Item, hash_bytes};
-use gate::{Gate, Probe, StoredRule};
-use interned::{Interner, ListTable, Lists};
+mod section;
+use check::hash_bytes;
+use gate::Probe;
+#[cfg(test)]
+use {check::Item, interned::Interner, interned::ListTable, section::Section};
 
 /// Bumped whenever what the loader produces or the snapshot layout changes within one crate
 /// version, so an entry of an older build is never reused.
@@ -86,7 +88,7 @@ use interned::{Interner, ListTable, Lists};
 /// 11: gates on the programs of shell tests on a payload field.
 /// 12: a section stores each long list once, its rules refer to it ([`interned`]).
 /// 13: a section's table is checked whole, each rule and list after it on its own when a
-///     call decodes it ([`check`]).
+///     call decodes it ([`check`]); a rule's bytes carry its regexes' literals ([`section`]).
 const LOWERED_FORMAT: u32 = 13;
 
 /// The first bytes of a snapshot.
@@ -179,21 +181,6 @@ struct StoredLiterals {
     patterns: Vec<String>,
     /// `(literals, case-insensitive)`, or `None`: no literal is required.
     required: Option<(Vec<String>, bool)>,
-}
-
-/// One section's table: the payload fields its gates test, its rules (position in the whole
-/// set, gate, stored item) and their regexes' literals, and the items of its long lists. The
-/// rules' own bytes follow the table, one after the other, then the lists', so a call decodes
-/// (and hash-checks) only the rules its payload opens the gate of ([`gate`]) and the lists
-/// those rules name.
-#[derive(Serialize, Deserialize)]
-struct Section<'a> {
-    fields: Vec<Field>,
-    #[serde(borrow)]
-    rules: Vec<StoredRule<'a>>,
-    literals: Vec<StoredLiterals>,
-    /// The long lists its rules refer to, each once.
-    lists: ListTable,
 }
 
 /// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
@@ -668,40 +655,7 @@ fn encode_snapshot(
     let mut body = Vec::new();
     let mut sections = Vec::new();
     for ((seam, bucket), rules) in groups {
-        let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
-        let required = |ps: &[String]| {
-            literals
-                .iter()
-                .find(|l| l.patterns.as_slice() == ps)
-                .and_then(|l| l.required.as_ref())
-                .map(|(any, fold)| (any.as_slice(), *fold))
-        };
-        let mut fields = Vec::new();
-        let mut stored = Vec::with_capacity(rules.len());
-        let mut tail = Vec::new();
-        let mut interner = Interner::default();
-        for (ordinal, r) in rules {
-            let b = postcard::to_stdvec(&interner.intern(r)).ok()?;
-            stored.push(StoredRule {
-                ordinal,
-                gate: Gate::of_rule(r, &required, &mut fields),
-                changes_input: gate::changes_input(r),
-                item: Item::of(&b)?,
-            });
-            tail.extend_from_slice(&b);
-        }
-        let (lists, list_bytes) = interner.table()?;
-        // The gates borrow the literals: the section stores a copy.
-        let section = Section {
-            fields,
-            rules: stored,
-            literals: literals.clone(),
-            lists,
-        };
-        let mut bytes = postcard::to_stdvec(&section).ok()?;
-        let (head, hash) = (bytes.len() as u64, hash_bytes(&bytes));
-        bytes.extend_from_slice(&tail);
-        bytes.extend_from_slice(&list_bytes);
+        let (bytes, head, hash) = section::encode(&rules, known)?;
         sections.push(SectionRef {
             seam,
             bucket,
@@ -731,31 +685,6 @@ fn encode_snapshot(
     out.extend_from_slice(&head);
     out.extend_from_slice(&body);
     Some(out)
-}
-
-/// A section being read: its field table, rules, their bytes and its lists.
-type SectionRead<'a> = (Vec<Field>, Vec<StoredRule<'a>>, &'a [u8], Lists<'a>);
-
-/// One section's bytes opened: its table checked against the hash of `s` and decoded, the
-/// bytes of its rules, and the reader of its lists (each rule and list is checked when it is
-/// decoded), with the section's literals; `None` when the table is damaged or the items do
-/// not add up to the section's bytes.
-fn open_section<'a>(
-    buf: &'a [u8],
-    s: &SectionRef,
-) -> Option<(SectionRead<'a>, Vec<StoredLiterals>)> {
-    let (head, tail) = buf.split_at_checked(usize::try_from(s.head).ok()?)?;
-    if hash_bytes(head) != s.hash {
-        return None;
-    }
-    let sec: Section<'a> = postcard::from_bytes(head).ok()?;
-    let rules_len = sec
-        .rules
-        .iter()
-        .try_fold(0usize, |n, r| n.checked_add(r.item.len as usize))?;
-    let (rules, lists) = tail.split_at_checked(rules_len)?;
-    let lists = sec.lists.reader(lists)?;
-    Some(((sec.fields, sec.rules, rules, lists), sec.literals))
 }
 
 /// Read the part of a snapshot: the header, then only the wanted sections (each section's
@@ -807,37 +736,18 @@ fn read_snapshot(
         f.read_exact_at(&mut buf, body_at + s.offset).ok()?;
         bufs.push(buf);
     }
-    let mut sections: Vec<SectionRead<'_>> = Vec::with_capacity(bufs.len());
-    for (buf, s) in bufs.iter().zip(&wanted) {
-        let (read, lits) = open_section(buf, s)?;
-        literals.extend(lits.into_iter().map(|l| {
-            (
-                l.patterns,
-                l.required.map(|(any, fold)| Required { any, fold }),
-            )
-        }));
-        sections.push(read);
-    }
+    let mut sections = bufs
+        .iter()
+        .zip(&wanted)
+        .map(|(buf, s)| section::open(buf, s.head, s.hash))
+        .collect::<Option<Vec<_>>>()?;
     let gated = call.filter(|c| {
-        gate::gates_apply(c.payload)
-            && !sections
-                .iter()
-                .any(|(_, rs, _, _)| rs.iter().any(|r| r.changes_input))
+        gate::gates_apply(c.payload) && !sections.iter().any(section::Opened::changes_input)
     });
     let own = crate::evaluate::lines::CommandLines::new();
     let probe = gated.map(|c| Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own)));
-    for (fields, stored, bytes, lists) in &mut sections {
-        let mut rest: &[u8] = bytes;
-        for r in stored.iter() {
-            let (bytes, tail) = rest.split_at_checked(r.item.len as usize)?;
-            rest = tail;
-            if probe.as_ref().is_some_and(|p| !r.gate.opens(fields, p)) {
-                continue;
-            }
-            let mut rule: Rule = postcard::from_bytes(r.item.check(bytes)?).ok()?;
-            lists.restore(&mut rule)?;
-            rules.push((r.ordinal, rule));
-        }
+    for s in &mut sections {
+        s.decode(probe.as_ref(), &mut rules, &mut literals)?;
     }
     // A rule listed under several names of one call (`Edit|Write` for `apply_patch`) once,
     // every rule in declaration order.

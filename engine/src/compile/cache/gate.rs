@@ -89,7 +89,7 @@ pub(super) struct StoredRule<'a> {
     #[serde(borrow)]
     pub(super) gate: Gate<'a>,
     pub(super) changes_input: bool,
-    pub(super) item: super::Item,
+    pub(super) item: super::check::Item,
 }
 
 /// The required literals of a regex list, `(literals, case-insensitive)`, or `None`: no

@@ -143,13 +143,16 @@ fn the_library_round_trips_whole_and_per_part() {
     let mut matchers = 0;
     for sref in &header.sections {
         let at = 20 + head_len + sref.offset as usize;
-        let sec: Section = postcard::from_bytes(&bytes[at..at + sref.len as usize]).unwrap();
-        for l in &sec.literals {
-            let want = derive_required_literals(&l.patterns).map(|r| (r.any, r.fold));
-            assert_eq!(l.required, want, "{:?}", l.patterns);
+        let mut sec =
+            section::open(&bytes[at..at + sref.len as usize], sref.head, sref.hash).unwrap();
+        let (mut rules, mut literals) = (Vec::new(), Vec::new());
+        sec.decode(None, &mut rules, &mut literals).unwrap();
+        for (patterns, required) in literals {
+            let want = derive_required_literals(&patterns).map(|r| (r.any, r.fold));
+            assert_eq!(required.map(|r| (r.any, r.fold)), want, "{patterns:?}");
             checked += 1;
             // The regex matchers (`tool = '^mcp__.+__…'`) are stored one by one.
-            matchers += usize::from(l.patterns.len() == 1 && l.patterns[0].starts_with("^mcp__"));
+            matchers += usize::from(patterns.len() == 1 && patterns[0].starts_with("^mcp__"));
         }
     }
     assert!(checked > 50, "{checked} regex tests");
