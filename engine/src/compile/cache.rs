@@ -88,7 +88,8 @@ use {check::Item, interned::Interner, interned::ListTable, section::Section};
 /// 11: gates on the programs of shell tests on a payload field.
 /// 12: a section stores each long list once, its rules refer to it ([`interned`]).
 /// 13: a section's table is checked whole, each rule and list after it on its own when a
-///     call decodes it ([`check`]); a rule's bytes carry its regexes' literals ([`section`]).
+///     call decodes it ([`check`]); a rule's bytes carry its regexes' literals ([`section`]);
+///     a gate's texts are one joined string.
 const LOWERED_FORMAT: u32 = 13;
 
 /// The first bytes of a snapshot.
