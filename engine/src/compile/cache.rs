@@ -58,39 +58,22 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::compile::literals::{Required, derive_required_literals, preset_literals};
+use crate::compile::literals::{Required, preset_literals};
 use crate::load::{LoadOptions, load_str_with};
 use crate::matcher::{Matcher, codex_aliases};
-use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
+use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Rule, Scope};
 use crate::seam::Seam;
 
 mod check;
 mod gate;
 mod interned;
 mod section;
-use check::hash_bytes;
+pub use check::build_id;
+use check::{hash_bytes, new_hasher};
 use gate::Probe;
+use section::{LiteralMap, StoredLiterals, literals_of};
 #[cfg(test)]
 use {check::Item, interned::Interner, interned::ListTable, section::Section};
-
-/// Bumped whenever what the loader produces or the snapshot layout changes within one crate
-/// version, so an entry of an older build is never reused.
-/// 2: diagnostics carry `width` and `note`; one-line messages.
-/// 4: effect tests carry `earlier_read_inside`.
-/// 5: postcard file entries and per-seam snapshots.
-/// 6: file entries carry their regex tests' literals.
-/// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
-///    hash instead of SipHash.
-/// 8: a section stores each rule's gate before the rule's own bytes.
-/// 9: gates on the literals of text tests and on the programs of `runs` tests, fields in a
-///    table per section.
-/// 10: effect tests carry `earlier_fetch`.
-/// 11: gates on the programs of shell tests on a payload field.
-/// 12: a section stores each long list once, its rules refer to it ([`interned`]).
-/// 13: a section's table is checked whole, each rule and list after it on its own when a
-///     call decodes it ([`check`]); a rule's bytes carry its regexes' literals ([`section`]);
-///     a gate's texts are one joined string.
-const LOWERED_FORMAT: u32 = 13;
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP09";
@@ -110,40 +93,6 @@ struct FileEntry {
     rules: Vec<Rule>,
     diagnostics: Vec<PolicyError>,
     literals: Vec<StoredLiterals>,
-}
-
-/// Required literals by regex list, as stored.
-type LiteralMap = HashMap<Vec<String>, Option<(Vec<String>, bool)>>;
-
-/// The required literals of every regex test of `rules`, and of each regex matcher
-/// (`tool = '^mcp__.+__'`, stored as a list of one: a seam's matchers are combined per call),
-/// taken from `known` where it has them.
-fn literals_of<'a>(
-    rules: impl Iterator<Item = &'a Rule>,
-    known: &LiteralMap,
-) -> Vec<StoredLiterals> {
-    let mut tests = Vec::new();
-    let mut pats: Vec<Vec<String>> = Vec::new();
-    for r in rules {
-        for p in r.when.iter().chain(r.unless.iter()) {
-            regex_tests(p, &mut tests);
-        }
-        if let Matcher::Regex(src) = &r.matcher {
-            pats.push(vec![src.clone()]);
-        }
-    }
-    pats.extend(tests.into_iter().cloned());
-    let mut seen = std::collections::HashSet::new();
-    pats.into_iter()
-        .filter(|p| seen.insert(p.clone()))
-        .map(|p| StoredLiterals {
-            required: match known.get(&p) {
-                Some(r) => r.clone(),
-                None => derive_required_literals(&p).map(|r| (r.any, r.fold)),
-            },
-            patterns: p,
-        })
-        .collect()
 }
 
 /// One policy of a snapshot, without its rules (they are in the sections).
@@ -174,14 +123,6 @@ struct Header {
     content_key: u64,
     policies: Vec<PolicyHead>,
     sections: Vec<SectionRef>,
-}
-
-/// The required literals of one regex test, as stored.
-#[derive(Serialize, Deserialize, Clone)]
-struct StoredLiterals {
-    patterns: Vec<String>,
-    /// `(literals, case-insensitive)`, or `None`: no literal is required.
-    required: Option<(Vec<String>, bool)>,
 }
 
 /// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
@@ -243,31 +184,6 @@ pub struct SnapshotLoad {
     pub key: Option<u64>,
     /// Where the policies came from.
     pub how: SnapshotUse,
-}
-
-/// This build: a hash of the running binary's size and modification time, so a rebuilt
-/// binary (whose lowering or literal analysis may differ within one version) never reads
-/// another build's entries.
-pub fn build_id() -> u64 {
-    static ID: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *ID.get_or_init(|| {
-        let mut h = std::hash::DefaultHasher::new();
-        if let Some(m) = std::env::current_exe()
-            .ok()
-            .and_then(|p| std::fs::metadata(p).ok())
-        {
-            (m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
-        }
-        h.finish()
-    })
-}
-
-fn new_hasher() -> std::hash::DefaultHasher {
-    let mut h = std::hash::DefaultHasher::new();
-    env!("CARGO_PKG_VERSION").hash(&mut h);
-    LOWERED_FORMAT.hash(&mut h);
-    build_id().hash(&mut h);
-    h
 }
 
 /// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
@@ -611,19 +527,6 @@ fn keep_part(mut loaded: Vec<LoadedPolicy>, part: Option<&Part>) -> Vec<LoadedPo
         }
     }
     loaded
-}
-
-/// Every regex test of a predicate.
-fn regex_tests<'a>(p: &'a Pred, out: &mut Vec<&'a Vec<String>>) {
-    match p {
-        Pred::All(v) | Pred::Any(v) => v.iter().for_each(|c| regex_tests(c, out)),
-        Pred::Not(c) | Pred::Sure(c) => regex_tests(c, out),
-        Pred::Leaf(l) => {
-            if let Test::Regex(pats) = &l.test {
-                out.push(pats);
-            }
-        }
-    }
 }
 
 /// A section's seam and matcher bucket.

@@ -1,8 +1,9 @@
 //! The check hashes of the cache's entries, and the stored items of a snapshot section that
 //! carry their own (issue 29).
 //!
-//! In: the bytes of an entry or of one item. Out: their check hash ([`hash_bytes`]), and an
-//! [`Item`]: where an item's bytes end and the hash they must have.
+//! In: the bytes of an entry or of one item. Out: their check hash ([`hash_bytes`]), seeded
+//! with this build ([`build_id`], [`LOWERED_FORMAT`]), and an [`Item`]: where an item's bytes
+//! end and the hash they must have.
 //!
 //! A file entry and a snapshot's header are checked whole. A section's table (its fields,
 //! the gates of its rules, its literals, and one [`Item`] per rule and per long list) is
@@ -12,9 +13,57 @@
 //! does not decode cannot change that call's decision, and the first call that does decode it
 //! finds the damage and rebuilds the snapshot.
 
-use std::hash::Hasher as _;
+use std::hash::{Hash, Hasher};
+use std::os::unix::fs::MetadataExt;
 
 use serde::{Deserialize, Serialize};
+
+/// Bumped whenever what the loader produces or the snapshot layout changes within one crate
+/// version, so an entry of an older build is never reused.
+/// 2: diagnostics carry `width` and `note`; one-line messages.
+/// 4: effect tests carry `earlier_read_inside`.
+/// 5: postcard file entries and per-seam snapshots.
+/// 6: file entries carry their regex tests' literals.
+/// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
+///    hash instead of SipHash.
+/// 8: a section stores each rule's gate before the rule's own bytes.
+/// 9: gates on the literals of text tests and on the programs of `runs` tests, fields in a
+///    table per section.
+/// 10: effect tests carry `earlier_fetch`.
+/// 11: gates on the programs of shell tests on a payload field.
+/// 12: a section stores each long list once, its rules refer to it ([`interned`](super::interned)).
+/// 13: a section's table is checked whole, each rule and list after it on its own when a
+///     call decodes it (this module); a rule's bytes carry its regexes' literals
+///     ([`section`](super::section));
+///     a gate's texts are one joined string.
+pub(super) const LOWERED_FORMAT: u32 = 13;
+
+/// This build: a hash of the running binary's size and modification time, so a rebuilt
+/// binary (whose lowering or literal analysis may differ within one version) never reads
+/// another build's entries.
+pub fn build_id() -> u64 {
+    static ID: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        let mut h = std::hash::DefaultHasher::new();
+        if let Some(m) = std::env::current_exe()
+            .ok()
+            .and_then(|p| std::fs::metadata(p).ok())
+        {
+            (m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
+        }
+        h.finish()
+    })
+}
+
+/// A hasher seeded with this build: version, entry format and [`build_id`]; what the cache's
+/// keys and check hashes start from.
+pub(super) fn new_hasher() -> std::hash::DefaultHasher {
+    let mut h = std::hash::DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    LOWERED_FORMAT.hash(&mut h);
+    build_id().hash(&mut h);
+    h
+}
 
 /// The check hash of an entry's bytes (file entries, a snapshot's header, section tables,
 /// rules and lists), seeded with this build (version, entry format, build id), so another
@@ -27,7 +76,7 @@ pub(super) fn hash_bytes(b: &[u8]) -> u64 {
     static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     const M: u64 = 0xff51_afd7_ed55_8ccd;
-    let seed = *SEED.get_or_init(|| super::new_hasher().finish());
+    let seed = *SEED.get_or_init(|| new_hasher().finish());
     let step = |h: u64, w: u64| {
         let h = (h ^ w).wrapping_mul(K);
         h ^ (h >> 29)

@@ -14,15 +14,72 @@
 //! required literals of its regex tests and regex matcher (the prefilter that lets a regex stay
 //! uncompiled), so a call presets the literals of the rules it decodes, not of the section.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::check::{Item, hash_bytes};
 use super::gate::{self, Gate, Probe, StoredRule};
 use super::interned::{Interner, ListTable, Lists};
-use super::{LiteralMap, literals_of, regex_tests};
-use crate::compile::literals::Required;
+use crate::compile::literals::{Required, derive_required_literals};
 use crate::matcher::Matcher;
-use crate::policy::{Field, Rule};
+use crate::policy::{Field, Pred, Rule, Test};
+
+/// Required literals by regex list, as stored.
+pub(super) type LiteralMap = HashMap<Vec<String>, Option<(Vec<String>, bool)>>;
+
+/// The required literals of every regex test of `rules`, and of each regex matcher
+/// (`tool = '^mcp__.+__'`, stored as a list of one: a seam's matchers are combined per call),
+/// taken from `known` where it has them.
+pub(super) fn literals_of<'a>(
+    rules: impl Iterator<Item = &'a Rule>,
+    known: &LiteralMap,
+) -> Vec<StoredLiterals> {
+    let mut tests = Vec::new();
+    let mut pats: Vec<Vec<String>> = Vec::new();
+    for r in rules {
+        for p in r.when.iter().chain(r.unless.iter()) {
+            regex_tests(p, &mut tests);
+        }
+        if let Matcher::Regex(src) = &r.matcher {
+            pats.push(vec![src.clone()]);
+        }
+    }
+    pats.extend(tests.into_iter().cloned());
+    let mut seen = std::collections::HashSet::new();
+    pats.into_iter()
+        .filter(|p| seen.insert(p.clone()))
+        .map(|p| StoredLiterals {
+            required: match known.get(&p) {
+                Some(r) => r.clone(),
+                None => derive_required_literals(&p).map(|r| (r.any, r.fold)),
+            },
+            patterns: p,
+        })
+        .collect()
+}
+
+/// The required literals of one regex test, as stored.
+#[derive(Serialize, Deserialize, Clone)]
+pub(super) struct StoredLiterals {
+    /// The regex list.
+    pub(super) patterns: Vec<String>,
+    /// `(literals, case-insensitive)`, or `None`: no literal is required.
+    pub(super) required: Option<(Vec<String>, bool)>,
+}
+
+/// Every regex test of a predicate.
+fn regex_tests<'a>(p: &'a Pred, out: &mut Vec<&'a Vec<String>>) {
+    match p {
+        Pred::All(v) | Pred::Any(v) => v.iter().for_each(|c| regex_tests(c, out)),
+        Pred::Not(c) | Pred::Sure(c) => regex_tests(c, out),
+        Pred::Leaf(l) => {
+            if let Test::Regex(pats) = &l.test {
+                out.push(pats);
+            }
+        }
+    }
+}
 
 /// A section's table: the payload fields its gates test, its rules (position in the whole
 /// set, gate, stored item) and the items of its long lists. The rules' own bytes follow the

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 use super::*;
+use crate::compile::literals::derive_required_literals;
 use crate::policy::PathSpec;
 
 fn temp(name: &str) -> PathBuf {
