@@ -16,9 +16,9 @@
 //!   only the sections of its seam and of its tool, so a prompt event never decodes a `Bash`
 //!   rule; within them, each rule is stored with its *gate* ([`gate`]: the payload fields and
 //!   effect kinds its `when` cannot hold without), and a hook call decodes only the rules
-//!   whose gate its payload and effects open. Each section also stores the literals one of which every match of each of its
-//!   regex tests needs (the prefilter that lets a regex stay uncompiled), so a call does not
-//!   derive them from the regex syntax again.
+//!   whose gate its payload and effects open. Each stored rule also holds the literals one of
+//!   which every match of each of its regex tests needs (the prefilter that lets a regex stay
+//!   uncompiled), so a call does not derive them from the regex syntax again ([`section`]).
 //!
 //! **Keys.** A call first `stat`s the policy files: path, size, modification and change times,
 //! inode and device give the *metadata key*, and `m-<metadata key>.snap` (a hard link to, or
@@ -28,10 +28,11 @@
 //! and only a content change builds a new one. The change time is part of the metadata key,
 //! so a write that restores the old modification time still misses.
 //!
-//! **Never fails open.** The header and every section carry a hash of their bytes, checked
-//! before decoding: a truncated, damaged or foreign snapshot (or file entry) is ignored and
-//! rebuilt from the policy files, so the cache can only make loading faster, never change what
-//! is loaded. Entries are written atomically (temporary file, then rename).
+//! **Never fails open.** The header, every section's table, and every rule and long list of a
+//! section carry a hash of their bytes, checked before decoding ([`check`]): a call hashes
+//! only what it decodes, and a truncated, damaged or foreign snapshot (or file entry) that
+//! a call would decode is ignored and rebuilt from the policy files, so the cache can only
+//! make loading faster, never change what is loaded. Entries are written atomically (temporary file, then rename).
 //!
 //! **Bounded.** After a write the folder keeps the newest [`MAX_SNAPSHOTS`] snapshot names and
 //! [`MAX_FILE_ENTRIES`] file entries (by modification time); older ones, entries of the former
@@ -57,32 +58,22 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::compile::literals::{Required, derive_required_literals, preset_literals};
+use crate::compile::literals::{Required, preset_literals};
 use crate::load::{LoadOptions, load_str_with};
 use crate::matcher::{Matcher, codex_aliases};
-use crate::policy::{Field, LoadedPolicy, PolicyError, PolicyMeta, Pred, Rule, Scope, Test};
+use crate::policy::{LoadedPolicy, PolicyError, PolicyMeta, Rule, Scope};
 use crate::seam::Seam;
 
+mod check;
 mod gate;
 mod interned;
-use gate::{Gate, Probe, StoredRule};
-use interned::{Interner, ListTable, Lists};
-
-/// Bumped whenever what the loader produces or the snapshot layout changes within one crate
-/// version, so an entry of an older build is never reused.
-/// 2: diagnostics carry `width` and `note`; one-line messages.
-/// 4: effect tests carry `earlier_read_inside`.
-/// 5: postcard file entries and per-seam snapshots.
-/// 6: file entries carry their regex tests' literals.
-/// 7: file entries and sections carry their regex matchers' literals too; a word-wise check
-///    hash instead of SipHash.
-/// 8: a section stores each rule's gate before the rule's own bytes.
-/// 9: gates on the literals of text tests and on the programs of `runs` tests, fields in a
-///    table per section.
-/// 10: effect tests carry `earlier_fetch`.
-/// 11: gates on the programs of shell tests on a payload field.
-/// 12: a section stores each long list once, its rules refer to it ([`interned`]).
-const LOWERED_FORMAT: u32 = 12;
+mod section;
+pub use check::build_id;
+use check::{hash_bytes, new_hasher};
+use gate::Probe;
+use section::{LiteralMap, StoredLiterals, literals_of};
+#[cfg(test)]
+use {check::Item, interned::Interner, interned::ListTable, section::Section};
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SGSNAP09";
@@ -104,40 +95,6 @@ struct FileEntry {
     literals: Vec<StoredLiterals>,
 }
 
-/// Required literals by regex list, as stored.
-type LiteralMap = HashMap<Vec<String>, Option<(Vec<String>, bool)>>;
-
-/// The required literals of every regex test of `rules`, and of each regex matcher
-/// (`tool = '^mcp__.+__'`, stored as a list of one: a seam's matchers are combined per call),
-/// taken from `known` where it has them.
-fn literals_of<'a>(
-    rules: impl Iterator<Item = &'a Rule>,
-    known: &LiteralMap,
-) -> Vec<StoredLiterals> {
-    let mut tests = Vec::new();
-    let mut pats: Vec<Vec<String>> = Vec::new();
-    for r in rules {
-        for p in r.when.iter().chain(r.unless.iter()) {
-            regex_tests(p, &mut tests);
-        }
-        if let Matcher::Regex(src) = &r.matcher {
-            pats.push(vec![src.clone()]);
-        }
-    }
-    pats.extend(tests.into_iter().cloned());
-    let mut seen = std::collections::HashSet::new();
-    pats.into_iter()
-        .filter(|p| seen.insert(p.clone()))
-        .map(|p| StoredLiterals {
-            required: match known.get(&p) {
-                Some(r) => r.clone(),
-                None => derive_required_literals(&p).map(|r| (r.any, r.fold)),
-            },
-            patterns: p,
-        })
-        .collect()
-}
-
 /// One policy of a snapshot, without its rules (they are in the sections).
 #[derive(Serialize, Deserialize)]
 struct PolicyHead {
@@ -152,7 +109,11 @@ struct SectionRef {
     /// The exact matcher name, or `""` for the seam's catch-all bucket.
     bucket: String,
     offset: u64,
+    /// The length of the whole section: its table, then its rules, then its lists.
     len: u64,
+    /// The length of the section's table.
+    head: u64,
+    /// The check hash of the section's table (each rule and list has its own, in the table).
     hash: u64,
 }
 
@@ -162,28 +123,6 @@ struct Header {
     content_key: u64,
     policies: Vec<PolicyHead>,
     sections: Vec<SectionRef>,
-}
-
-/// The required literals of one regex test, as stored.
-#[derive(Serialize, Deserialize, Clone)]
-struct StoredLiterals {
-    patterns: Vec<String>,
-    /// `(literals, case-insensitive)`, or `None`: no literal is required.
-    required: Option<(Vec<String>, bool)>,
-}
-
-/// One section: the payload fields its gates test, its rules (position in the whole set,
-/// gate, length) and their regexes' literals; the rules' own bytes follow, one after the
-/// other, so a call decodes only those its payload opens the gate of ([`gate`]).
-#[derive(Serialize, Deserialize)]
-struct Section<'a> {
-    fields: Vec<Field>,
-    #[serde(borrow)]
-    rules: Vec<StoredRule<'a>>,
-    literals: Vec<StoredLiterals>,
-    /// The long lists its rules refer to, each once.
-    #[serde(borrow)]
-    lists: ListTable<'a>,
 }
 
 /// The part of a snapshot one call needs: its seam and the matcher subjects it can answer to.
@@ -245,62 +184,6 @@ pub struct SnapshotLoad {
     pub key: Option<u64>,
     /// Where the policies came from.
     pub how: SnapshotUse,
-}
-
-/// This build: a hash of the running binary's size and modification time, so a rebuilt
-/// binary (whose lowering or literal analysis may differ within one version) never reads
-/// another build's entries.
-pub fn build_id() -> u64 {
-    static ID: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *ID.get_or_init(|| {
-        let mut h = std::hash::DefaultHasher::new();
-        if let Some(m) = std::env::current_exe()
-            .ok()
-            .and_then(|p| std::fs::metadata(p).ok())
-        {
-            (m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
-        }
-        h.finish()
-    })
-}
-
-fn new_hasher() -> std::hash::DefaultHasher {
-    let mut h = std::hash::DefaultHasher::new();
-    env!("CARGO_PKG_VERSION").hash(&mut h);
-    LOWERED_FORMAT.hash(&mut h);
-    build_id().hash(&mut h);
-    h
-}
-
-/// The check hash of an entry's bytes (file entries, a snapshot's header and sections),
-/// seeded with this build (version, entry format, build id), so another build's entry never
-/// checks out. Eight bytes per step, each step a bijection of the state (xor the word,
-/// multiply by an odd constant, xor-shift): damage within one 8-byte word always changes the
-/// hash, and wider damage goes unnoticed with a chance of about 2^-64. Several times cheaper
-/// than SipHash, which took 7 % of a cold `Bash` call verifying its sections.
-fn hash_bytes(b: &[u8]) -> u64 {
-    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    const M: u64 = 0xff51_afd7_ed55_8ccd;
-    let seed = *SEED.get_or_init(|| new_hasher().finish());
-    let step = |h: u64, w: u64| {
-        let h = (h ^ w).wrapping_mul(K);
-        h ^ (h >> 29)
-    };
-    let mut h = seed ^ (b.len() as u64).wrapping_mul(M);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        h = step(h, <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes));
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut last = [0u8; 8];
-        last.iter_mut().zip(rest).for_each(|(d, s)| *d = *s);
-        h = step(h, u64::from_le_bytes(last));
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(M);
-    h ^ (h >> 33)
 }
 
 /// The entry name for one file: 64 bits of SipHash over version, path, scope, options and
@@ -646,19 +529,6 @@ fn keep_part(mut loaded: Vec<LoadedPolicy>, part: Option<&Part>) -> Vec<LoadedPo
     loaded
 }
 
-/// Every regex test of a predicate.
-fn regex_tests<'a>(p: &'a Pred, out: &mut Vec<&'a Vec<String>>) {
-    match p {
-        Pred::All(v) | Pred::Any(v) => v.iter().for_each(|c| regex_tests(c, out)),
-        Pred::Not(c) | Pred::Sure(c) => regex_tests(c, out),
-        Pred::Leaf(l) => {
-            if let Test::Regex(pats) = &l.test {
-                out.push(pats);
-            }
-        }
-    }
-}
-
 /// A section's seam and matcher bucket.
 type BucketKey = (Seam, String);
 
@@ -689,43 +559,14 @@ fn encode_snapshot(
     let mut body = Vec::new();
     let mut sections = Vec::new();
     for ((seam, bucket), rules) in groups {
-        let literals = literals_of(rules.iter().map(|(_, r)| *r), known);
-        let required = |ps: &[String]| {
-            literals
-                .iter()
-                .find(|l| l.patterns.as_slice() == ps)
-                .and_then(|l| l.required.as_ref())
-                .map(|(any, fold)| (any.as_slice(), *fold))
-        };
-        let mut fields = Vec::new();
-        let mut stored = Vec::with_capacity(rules.len());
-        let mut tail = Vec::new();
-        let mut interner = Interner::default();
-        for (ordinal, r) in rules {
-            let b = postcard::to_stdvec(&interner.intern(r)).ok()?;
-            stored.push(StoredRule {
-                ordinal,
-                gate: Gate::of_rule(r, &required, &mut fields),
-                changes_input: gate::changes_input(r),
-                len: u32::try_from(b.len()).ok()?,
-            });
-            tail.extend_from_slice(&b);
-        }
-        // The gates borrow the literals: the section stores a copy.
-        let section = Section {
-            fields,
-            rules: stored,
-            literals: literals.clone(),
-            lists: interner.table(),
-        };
-        let mut bytes = postcard::to_stdvec(&section).ok()?;
-        bytes.extend_from_slice(&tail);
+        let (bytes, head, hash) = section::encode(&rules, known)?;
         sections.push(SectionRef {
             seam,
             bucket,
             offset: body.len() as u64,
             len: bytes.len() as u64,
-            hash: hash_bytes(&bytes),
+            head,
+            hash,
         });
         body.extend_from_slice(&bytes);
     }
@@ -750,12 +591,10 @@ fn encode_snapshot(
     Some(out)
 }
 
-/// A section being read: its field table, rules, their bytes and its lists.
-type SectionRead<'a> = (Vec<Field>, Vec<StoredRule<'a>>, &'a [u8], Lists<'a>);
-
-/// Read the part of a snapshot: the header, then only the wanted sections, each checked
-/// against its hash, and of those the rules `call` opens the gate of (every rule when
-/// `None`). `None` when the file is missing, damaged or not a snapshot.
+/// Read the part of a snapshot: the header, then only the wanted sections (each section's
+/// table checked against its hash), and of those the rules `call` opens the gate of (every
+/// rule when `None`), each rule and list checked against its own hash when it is decoded.
+/// `None` when the file is missing, not a snapshot, or damaged in what the call reads.
 fn read_snapshot(
     path: &Path,
     part: Option<&Part>,
@@ -789,8 +628,8 @@ fn read_snapshot(
         .iter()
         .filter(|s| part.is_none_or(|p| p.wants(s)))
         .collect();
-    // Every wanted section read and checked first, then decoded (its gates borrow its
-    // bytes): one rule that changes the payload turns the gates off for the whole call.
+    // Every wanted section read first, then its table checked and decoded (its gates borrow
+    // its bytes): one rule that changes the payload turns the gates off for the whole call.
     let mut bufs: Vec<Vec<u8>> = Vec::with_capacity(wanted.len());
     for s in &wanted {
         let end = body_at.checked_add(s.offset)?.checked_add(s.len)?;
@@ -799,42 +638,20 @@ fn read_snapshot(
         }
         let mut buf = vec![0u8; usize::try_from(s.len).ok()?];
         f.read_exact_at(&mut buf, body_at + s.offset).ok()?;
-        if hash_bytes(&buf) != s.hash {
-            return None;
-        }
         bufs.push(buf);
     }
-    let mut sections: Vec<SectionRead<'_>> = Vec::with_capacity(bufs.len());
-    for buf in &bufs {
-        let (sec, rest) = postcard::take_from_bytes::<Section<'_>>(buf).ok()?;
-        literals.extend(sec.literals.into_iter().map(|l| {
-            (
-                l.patterns,
-                l.required.map(|(any, fold)| Required { any, fold }),
-            )
-        }));
-        sections.push((sec.fields, sec.rules, rest, sec.lists.reader()));
-    }
+    let mut sections = bufs
+        .iter()
+        .zip(&wanted)
+        .map(|(buf, s)| section::open(buf, s.head, s.hash))
+        .collect::<Option<Vec<_>>>()?;
     let gated = call.filter(|c| {
-        gate::gates_apply(c.payload)
-            && !sections
-                .iter()
-                .any(|(_, rs, _, _)| rs.iter().any(|r| r.changes_input))
+        gate::gates_apply(c.payload) && !sections.iter().any(section::Opened::changes_input)
     });
     let own = crate::evaluate::lines::CommandLines::new();
     let probe = gated.map(|c| Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own)));
-    for (fields, stored, bytes, lists) in &mut sections {
-        let mut rest: &[u8] = bytes;
-        for r in stored.iter() {
-            let (bytes, tail) = rest.split_at_checked(r.len as usize)?;
-            rest = tail;
-            if probe.as_ref().is_some_and(|p| !r.gate.opens(fields, p)) {
-                continue;
-            }
-            let mut rule: Rule = postcard::from_bytes(bytes).ok()?;
-            lists.restore(&mut rule)?;
-            rules.push((r.ordinal, rule));
-        }
+    for s in &mut sections {
+        s.decode(probe.as_ref(), &mut rules, &mut literals)?;
     }
     // A rule listed under several names of one call (`Edit|Write` for `apply_patch`) once,
     // every rule in declaration order.

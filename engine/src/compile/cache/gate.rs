@@ -29,6 +29,7 @@
 //! the whole call, and so does a Codex code-mode call, whose inner calls are judged as payloads
 //! of their own.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
@@ -40,8 +41,8 @@ use crate::policy::{EffectKind, Field, Pred, Rule, Test};
 use crate::shell::operands::base;
 
 /// The payload fields a rule's `when` needs: it cannot hold unless the gate does. Fields are
-/// positions in the section's field table; texts are borrowed from the section's bytes, so
-/// reading the gates of a section allocates little.
+/// positions in the section's field table; a gate's texts are one [`Joined`] string borrowed
+/// from the section's bytes, so reading the gates of a section allocates little.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub(super) enum Gate<'a> {
     /// Nothing known: the rule may hold on any payload.
@@ -57,13 +58,13 @@ pub(super) enum Gate<'a> {
         field: u32,
         /// The literals, one of which the text holds.
         #[serde(borrow)]
-        any: Vec<&'a str>,
+        any: Joined<'a>,
         /// Compare case-insensitively.
         fold: bool,
     },
     /// The call runs one of these programs (base name or path as written), or a program
     /// only known at run time, or has a part no lens could read.
-    Runs(#[serde(borrow)] Vec<&'a str>),
+    Runs(#[serde(borrow)] Joined<'a>),
     /// The field's command line (analysed as a shell test analyses it) has a simple command
     /// running one of these programs (base name or path as written) or a program only known
     /// at run time, or does not parse.
@@ -72,7 +73,7 @@ pub(super) enum Gate<'a> {
         field: u32,
         /// The programs, one of which a command of the line runs.
         #[serde(borrow)]
-        programs: Vec<&'a str>,
+        programs: Joined<'a>,
     },
     /// Every gate holds.
     All(#[serde(borrow)] Vec<Gate<'a>>),
@@ -80,15 +81,43 @@ pub(super) enum Gate<'a> {
     Any(#[serde(borrow)] Vec<Gate<'a>>),
 }
 
+/// A list of texts stored as one string, each text followed by a NUL: read borrowed, in one
+/// piece, without a vector per gate. A list with a text holding a NUL cannot be joined, and
+/// its test gets a looser gate instead (one that opens on more calls, never on fewer).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub(super) struct Joined<'a>(#[serde(borrow)] Cow<'a, str>);
+
+impl<'a> Joined<'a> {
+    /// The texts joined; `None` when one holds a NUL.
+    fn of<S: AsRef<str>>(texts: &[S]) -> Option<Joined<'a>> {
+        let mut out = String::new();
+        for t in texts {
+            let t = t.as_ref();
+            if t.contains('\0') {
+                return None;
+            }
+            out.push_str(t);
+            out.push('\0');
+        }
+        Some(Joined(Cow::Owned(out)))
+    }
+
+    /// The texts, in order.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split_terminator('\0')
+    }
+}
+
 /// A rule of a section, stored before its bytes: its position in the whole set, its gate,
-/// whether it can change the payload later rules see, and the length of its encoding.
+/// whether it can change the payload later rules see, and the length and check hash of its
+/// encoding.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub(super) struct StoredRule<'a> {
     pub(super) ordinal: u32,
     #[serde(borrow)]
     pub(super) gate: Gate<'a>,
     pub(super) changes_input: bool,
-    pub(super) len: u32,
+    pub(super) item: super::check::Item,
 }
 
 /// The required literals of a regex list, `(literals, case-insensitive)`, or `None`: no
@@ -111,8 +140,11 @@ impl<'a> Gate<'a> {
         match p {
             Pred::Leaf(l) => {
                 if let Test::Effect(t) = &l.test {
-                    if t.kind == EffectKind::Run && !t.shell.programs.is_empty() {
-                        return Gate::Runs(t.shell.programs.iter().map(String::as_str).collect());
+                    if t.kind == EffectKind::Run
+                        && !t.shell.programs.is_empty()
+                        && let Some(programs) = Joined::of(&t.shell.programs)
+                    {
+                        return Gate::Runs(programs);
                     }
                     return Gate::Effect(t.kind);
                 }
@@ -127,15 +159,14 @@ impl<'a> Gate<'a> {
                         fields.len() - 1
                     }
                 } as u32;
-                let text = |any: &'a [String], fold: bool| Gate::Text {
-                    field,
-                    any: any.iter().map(String::as_str).collect(),
-                    fold,
+                let text = |any: &'a [String], fold: bool| match Joined::of(any) {
+                    Some(any) => Gate::Text { field, any, fold },
+                    None => Gate::Field(field),
                 };
                 match &l.test {
-                    Test::Shell(t) if !t.programs.is_empty() => Gate::Shell {
-                        field,
-                        programs: t.programs.iter().map(String::as_str).collect(),
+                    Test::Shell(t) if !t.programs.is_empty() => match Joined::of(&t.programs) {
+                        Some(programs) => Gate::Shell { field, programs },
+                        None => Gate::Field(field),
                     },
                     Test::Contains(cs) | Test::Prefix(cs) => text(cs, false),
                     Test::Regex(ps) => match literals(ps) {
@@ -197,7 +228,7 @@ impl<'a> Gate<'a> {
                             c.dynamic_program
                                 || programs
                                     .iter()
-                                    .any(|p| *p == base(&c.program) || *p == c.program)
+                                    .any(|p| p == base(&c.program) || p == c.program)
                         }
                         _ => true,
                     })
@@ -249,7 +280,7 @@ impl<'p> Probe<'p> {
     /// field is a command line, and one of its simple commands runs one of them or a program
     /// only known at run time, or the line does not parse (the cases in which the
     /// evaluation's shell test does not answer "no").
-    fn line_may_run(&self, f: &Field, programs: &[&str]) -> bool {
+    fn line_may_run(&self, f: &Field, programs: &Joined<'_>) -> bool {
         let Some(a) = self.lines.analysis(self.payload, f) else {
             return false;
         };
@@ -259,13 +290,13 @@ impl<'p> Probe<'p> {
                     && (c.dynamic_program
                         || programs
                             .iter()
-                            .any(|p| *p == base(&c.program) || *p == c.program))
+                            .any(|p| p == base(&c.program) || p == c.program))
             })
     }
 
     /// Whether field `f` is present and its text holds one of `any` (lower-cased first when
     /// `fold`).
-    fn text_holds(&self, f: &Field, any: &[&str], fold: bool) -> bool {
+    fn text_holds(&self, f: &Field, any: &Joined<'_>, fold: bool) -> bool {
         let Some(v) = f.resolve(self.payload) else {
             return false;
         };
@@ -428,7 +459,21 @@ mod tests {
         // `runs` with programs: one of them runs (base name or path), a program only known
         // at run time, or a part of the call no lens read.
         let rm = rule("when.runs = { program_any = [\"rm\", \"rmdir\"], flags_any = [\"-r\"] }");
-        assert_eq!(gate(&rm).gate, Gate::Runs(vec!["rm", "rmdir"]));
+        assert_eq!(
+            gate(&rm).gate,
+            Gate::Runs(Joined::of(&["rm", "rmdir"]).unwrap())
+        );
+        assert_eq!(
+            Joined::of(&["rm", "", "rmdir"])
+                .unwrap()
+                .iter()
+                .collect::<Vec<_>>(),
+            ["rm", "", "rmdir"]
+        );
+        assert_eq!(Joined::of::<&str>(&[]).unwrap().iter().count(), 0);
+        // A program holding a NUL cannot be joined: the looser effect gate.
+        let nul = rule("when.runs = { program_any = [\"rm\", \"r\\u0000m\"] }");
+        assert_eq!(gate(&nul).gate, Gate::Effect(EffectKind::Run));
         assert!(!gate(&rm).opens(&status, Some(&fx)));
         assert!(gate(&rm).opens(&status, None));
         for c in [
@@ -455,7 +500,7 @@ mod tests {
             gate(&rm).gate,
             Gate::Shell {
                 field: 0,
-                programs: vec!["rm", "shred"]
+                programs: Joined::of(&["rm", "shred"]).unwrap()
             }
         );
         // No command runs a listed program: the test answers "no", the gate stays shut.

@@ -9,17 +9,21 @@
 //! name (a project file's extension only changes its own rules), and then the table holds both.
 //! A reference is the list `[MARK, "<index>"]` (for path specs, both as globs); a list whose
 //! first item is [`MARK`] is always interned, so a stored list that starts with it is always a
-//! reference. The section's hash covers the table, and a reference out of the table makes the
-//! whole snapshot unreadable (it is then rebuilt), never a rule with an empty list.
+//! reference. The section's table holds each list's length and check hash, and its bytes
+//! follow the section's rules; a list that fails its check or a reference out of the table
+//! makes the snapshot unreadable for the call (it is then rebuilt), never a rule with an
+//! empty list.
 //!
-//! A call decodes and hash-checks each list once per section instead of once per rule that
-//! names it; the globs and regexes of a list are then built once per process by content
-//! (`GlobList::build`, the regex table), whichever rule asks first.
+//! A call decodes and hash-checks each list once per section, and only the lists of the rules
+//! it decodes, instead of once per rule that names it; the globs and regexes of a list are
+//! then built once per process by content (`GlobList::build`, the regex table), whichever rule
+//! asks first.
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::check::{Item, split};
 use crate::lists::{ListSlots, visit_rule};
 use crate::policy::{PathSpec, Rule};
 
@@ -30,26 +34,15 @@ pub(super) const MARK: &str = "\u{0}@list";
 /// Lists shorter than this stay in their rule: a reference is two items.
 const MIN_ITEMS: usize = 3;
 
-/// One stored list: its own postcard bytes, borrowed from the section's, so a call decodes
-/// only the lists of the rules it decodes (a `Read` call opens the gate of few rules).
-#[derive(Deserialize, Debug, Clone, PartialEq)]
-pub(super) struct Encoded<'a>(#[serde(borrow)] pub(super) &'a [u8]);
-
-impl Serialize for Encoded<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(self.0)
-    }
-}
-
-/// The distinct long lists of one section, by position, each still encoded.
+/// The distinct long lists of one section, by position: the stored item (length and check
+/// hash) of each list's encoding; the encodings follow the section's rules, lists of strings
+/// first.
 #[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq)]
-pub(super) struct ListTable<'a> {
+pub(super) struct ListTable {
     /// Lists of strings (globs, regexes, hosts, programs, …).
-    #[serde(borrow)]
-    pub(super) strings: Vec<Encoded<'a>>,
+    pub(super) strings: Vec<Item>,
     /// Lists of path specs (`path_inside`, `body_from`, …).
-    #[serde(borrow)]
-    pub(super) specs: Vec<Encoded<'a>>,
+    pub(super) specs: Vec<Item>,
 }
 
 /// Builds a section's [`ListTable`], one entry per distinct content.
@@ -69,15 +62,15 @@ impl Interner {
         out
     }
 
-    /// The table of every list interned so far, borrowing the encodings.
-    pub(super) fn table(&self) -> ListTable<'_> {
-        fn view(v: &[Vec<u8>]) -> Vec<Encoded<'_>> {
-            v.iter().map(|b| Encoded(b.as_slice())).collect()
-        }
-        ListTable {
-            strings: view(&self.strings),
-            specs: view(&self.specs),
-        }
+    /// The table of every list interned so far, and the encodings it describes (stored
+    /// after the section's rules); `None` when a list is too long to store.
+    pub(super) fn table(&self) -> Option<(ListTable, Vec<u8>)> {
+        let items = |v: &[Vec<u8>]| v.iter().map(|b| Item::of(b)).collect::<Option<Vec<_>>>();
+        let table = ListTable {
+            strings: items(&self.strings)?,
+            specs: items(&self.specs)?,
+        };
+        Some((table, [self.strings.concat(), self.specs.concat()].concat()))
     }
 }
 
@@ -127,24 +120,57 @@ impl ListSlots for Interner {
     }
 }
 
-impl<'a> ListTable<'a> {
-    /// A reader of the table, decoding each list on its first reference.
-    pub(super) fn reader(self) -> Lists<'a> {
-        Lists {
-            strings: vec![None; self.strings.len()],
-            specs: vec![None; self.specs.len()],
-            table: self,
+impl ListTable {
+    /// A reader of the table over `bytes` (the section's bytes after its rules), checking and
+    /// decoding each list on its first reference; `None` when the lengths of the table's
+    /// items do not add up to `bytes`.
+    pub(super) fn reader(self, bytes: &[u8]) -> Option<Lists<'_>> {
+        let (strings, specs) = bytes.split_at_checked(
+            self.strings
+                .iter()
+                .try_fold(0usize, |n, i| n.checked_add(i.len as usize))?,
+        )?;
+        Some(Lists {
+            strings: Stored::new(&self.strings, strings)?,
+            specs: Stored::new(&self.specs, specs)?,
             bad: false,
-        }
+        })
     }
 }
 
-/// A section's lists as a call reads them: each decoded once, on first use, then cloned
-/// into every rule that refers to it.
+/// One kind of list of a section: each entry's item and bytes, and its decoded list once a
+/// rule has referred to it.
+struct Stored<'a, L> {
+    entries: Vec<(Item, &'a [u8])>,
+    decoded: Vec<Option<L>>,
+}
+
+impl<'a, L: serde::de::DeserializeOwned> Stored<'a, L> {
+    fn new(items: &[Item], bytes: &'a [u8]) -> Option<Self> {
+        let entries: Vec<(Item, &'a [u8])> =
+            items.iter().copied().zip(split(items, bytes)?).collect();
+        let decoded = entries.iter().map(|_| None).collect();
+        Some(Stored { entries, decoded })
+    }
+
+    /// Entry `i`, checked against its hash and decoded on first use; `None` when `i` is not
+    /// in the table, or its bytes are damaged or do not decode.
+    fn entry(&mut self, i: Option<usize>) -> Option<&L> {
+        let i = i?;
+        let slot = self.decoded.get_mut(i)?;
+        if slot.is_none() {
+            let (item, bytes) = self.entries.get(i)?;
+            *slot = Some(postcard::from_bytes(item.check(bytes)?).ok()?);
+        }
+        slot.as_ref()
+    }
+}
+
+/// A section's lists as a call reads them: each checked and decoded once, on first use, then
+/// cloned into every rule that refers to it.
 pub(super) struct Lists<'a> {
-    table: ListTable<'a>,
-    strings: Vec<Option<Vec<String>>>,
-    specs: Vec<Option<Vec<PathSpec>>>,
+    strings: Stored<'a, Vec<String>>,
+    specs: Stored<'a, Vec<PathSpec>>,
     bad: bool,
 }
 
@@ -156,20 +182,6 @@ impl Lists<'_> {
         visit_rule(r, self);
         (!self.bad).then_some(())
     }
-}
-
-/// Entry `i` of `decoded`, decoding it from `table` on first use.
-fn entry<'d, L: serde::de::DeserializeOwned>(
-    i: Option<usize>,
-    table: &[Encoded<'_>],
-    decoded: &'d mut [Option<L>],
-) -> Option<&'d L> {
-    let i = i?;
-    let slot = decoded.get_mut(i)?;
-    if slot.is_none() {
-        *slot = Some(postcard::from_bytes(table.get(i)?.0).ok()?);
-    }
-    slot.as_ref()
 }
 
 /// The index of a reference `[MARK, "<index>"]`, or `None` for a list that is no reference.
@@ -191,7 +203,7 @@ fn glob_text(s: &PathSpec) -> Option<&str> {
 impl ListSlots for Lists<'_> {
     fn strings(&mut self, v: &mut Vec<String>) {
         if let Some(i) = index_of(v.iter().map(|s| Some(s.as_str()))) {
-            match entry(i, &self.table.strings, &mut self.strings) {
+            match self.strings.entry(i) {
                 Some(list) => v.clone_from(list),
                 None => self.bad = true,
             }
@@ -200,7 +212,7 @@ impl ListSlots for Lists<'_> {
 
     fn specs(&mut self, v: &mut Vec<PathSpec>) {
         if let Some(i) = index_of(v.iter().map(glob_text)) {
-            match entry(i, &self.table.specs, &mut self.specs) {
+            match self.specs.entry(i) {
                 Some(list) => v.clone_from(list),
                 None => self.bad = true,
             }

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 use super::*;
+use crate::compile::literals::derive_required_literals;
 use crate::policy::PathSpec;
 
 fn temp(name: &str) -> PathBuf {
@@ -143,13 +144,16 @@ fn the_library_round_trips_whole_and_per_part() {
     let mut matchers = 0;
     for sref in &header.sections {
         let at = 20 + head_len + sref.offset as usize;
-        let sec: Section = postcard::from_bytes(&bytes[at..at + sref.len as usize]).unwrap();
-        for l in &sec.literals {
-            let want = derive_required_literals(&l.patterns).map(|r| (r.any, r.fold));
-            assert_eq!(l.required, want, "{:?}", l.patterns);
+        let mut sec =
+            section::open(&bytes[at..at + sref.len as usize], sref.head, sref.hash).unwrap();
+        let (mut rules, mut literals) = (Vec::new(), Vec::new());
+        sec.decode(None, &mut rules, &mut literals).unwrap();
+        for (patterns, required) in literals {
+            let want = derive_required_literals(&patterns).map(|r| (r.any, r.fold));
+            assert_eq!(required.map(|r| (r.any, r.fold)), want, "{patterns:?}");
             checked += 1;
             // The regex matchers (`tool = '^mcp__.+__…'`) are stored one by one.
-            matchers += usize::from(l.patterns.len() == 1 && l.patterns[0].starts_with("^mcp__"));
+            matchers += usize::from(patterns.len() == 1 && patterns[0].starts_with("^mcp__"));
         }
     }
     assert!(checked > 50, "{checked} regex tests");
@@ -579,18 +583,26 @@ fn list_tables(bytes: &[u8]) -> Vec<StoredLists> {
         .iter()
         .map(|s| {
             let at = s.offset as usize;
-            let (sec, _) =
-                postcard::take_from_bytes::<Section<'_>>(&body[at..at + s.len as usize]).unwrap();
-            let strings = sec
-                .lists
-                .strings
-                .iter()
-                .map(|e| postcard::from_bytes(e.0).unwrap());
-            let specs = sec
-                .lists
-                .specs
-                .iter()
-                .map(|e| postcard::from_bytes(e.0).unwrap());
+            let buf = &body[at..at + s.len as usize];
+            let sec: Section<'_> = postcard::from_bytes(&buf[..s.head as usize]).unwrap();
+            let rules: usize = sec.rules.iter().map(|r| r.item.len as usize).sum();
+            let mut lists = &buf[s.head as usize + rules..];
+            let mut decode = |items: &[Item]| -> Vec<&[u8]> {
+                items
+                    .iter()
+                    .map(|i| {
+                        let (one, rest) = lists.split_at(i.len as usize);
+                        lists = rest;
+                        i.check(one).unwrap()
+                    })
+                    .collect()
+            };
+            let strings = decode(&sec.lists.strings)
+                .into_iter()
+                .map(|b| postcard::from_bytes(b).unwrap());
+            let specs = decode(&sec.lists.specs)
+                .into_iter()
+                .map(|b| postcard::from_bytes(b).unwrap());
             (s.bucket.clone(), strings.collect(), specs.collect())
         })
         .collect()
@@ -667,8 +679,108 @@ fn a_list_named_by_many_rules_is_stored_once_per_content_and_scope_sees_its_own(
     let mut interner = Interner::default();
     let mut r = interner.intern(&set[0].rules[0]);
     assert_ne!(r, set[0].rules[0]);
-    assert!(ListTable::default().reader().restore(&mut r).is_none());
-    assert!(interner.table().reader().restore(&mut r).is_some());
+    assert!(
+        ListTable::default()
+            .reader(&[])
+            .unwrap()
+            .restore(&mut r)
+            .is_none()
+    );
+    let (table, lists) = interner.table().unwrap();
+    assert!(table.reader(&lists).unwrap().restore(&mut r).is_some());
     assert_eq!(r, set[0].rules[0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Where the rules of a snapshot's section (by seam and bucket) start in its bytes, and the
+/// section's table.
+fn section_at<'b>(bytes: &'b [u8], seam: Seam, bucket: &str) -> (usize, Section<'b>) {
+    let head_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let header: Header = postcard::from_bytes(&bytes[20..20 + head_len]).unwrap();
+    let s = header
+        .sections
+        .iter()
+        .find(|s| s.seam == seam && s.bucket == bucket)
+        .unwrap();
+    let at = 20 + head_len + s.offset as usize;
+    let sec: Section<'_> = postcard::from_bytes(&bytes[at..at + s.head as usize]).unwrap();
+    (at + s.head as usize, sec)
+}
+
+#[test]
+fn damage_in_a_rule_a_call_skips_leaves_the_call_alone_and_a_call_that_decodes_it_rebuilds() {
+    let dir = temp("items");
+    let cache = dir.join("cache");
+    let paths = library_copy(&dir);
+    let built = load_set_cached(&paths, LoadOptions::hook(), &cache, None);
+    let snap = content_path(&cache, built.key.unwrap());
+    let good = std::fs::read(&snap).unwrap();
+    let read = serde_json::json!({"hook_event_name": "PreToolUse", "cwd": "/home/user/project",
+        "session_id": "s", "tool_name": "Read", "tool_input": {"file_path": "src/main.rs"}});
+    let p = Part::of_payload(&read).unwrap();
+    let fx = crate::effects::effects_of(&read, &crate::ShellEnv::new(None, "/home/user"));
+    let call = || Call {
+        payload: &read,
+        effects: Some(&fx),
+        lines: None,
+    };
+    let gated = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    assert_eq!(gated.how, SnapshotUse::Metadata);
+    // The first rule of the pre-tool catch-all section whose gate the Read call keeps shut.
+    let (rules_at, sec) = section_at(&good, Seam::PreTool, "");
+    let lines = crate::evaluate::lines::CommandLines::new();
+    let probe = Probe::new(&read, Some(&fx), &lines);
+    let mut at = rules_at;
+    let mut skipped = None;
+    for r in &sec.rules {
+        if !r.gate.opens(&sec.fields, &probe) {
+            skipped = Some(at + r.item.len as usize / 2);
+            break;
+        }
+        at += r.item.len as usize;
+    }
+    let lists_at = rules_at + sec.rules.iter().map(|r| r.item.len as usize).sum::<usize>();
+    let first_list = sec.lists.strings.first().copied().unwrap();
+    let mut damaged = good.clone();
+    damaged[skipped.unwrap()] ^= 0x10;
+    // The snapshot and its metadata name are one file (a hard link).
+    std::fs::write(&snap, &damaged).unwrap();
+    let again = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    assert_eq!(
+        again.how,
+        SnapshotUse::Metadata,
+        "the damaged rule is not read"
+    );
+    same(&again.policies, &gated.policies);
+    // Every rule of the part decoded: the damage is found and the snapshot rebuilt.
+    let whole = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&p));
+    assert_eq!(whole.how, SnapshotUse::Built);
+    same(&whole.policies, &keep_part(direct_set(&paths), Some(&p)));
+    assert_eq!(std::fs::read(&snap).unwrap(), good, "rebuilt as it was");
+    // A damaged list is never read into a rule: whichever call meets it rebuilds.
+    let mut damaged = good.clone();
+    damaged[lists_at + first_list.len as usize / 2] ^= 0x04;
+    std::fs::write(&snap, &damaged).unwrap();
+    // (A rebuilding call returns every rule of its part, as a direct load does.)
+    let part_rules = keep_part(direct_set(&paths), Some(&p));
+    let after = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    match after.how {
+        SnapshotUse::Metadata => same(&after.policies, &gated.policies),
+        how => {
+            assert_eq!(how, SnapshotUse::Built);
+            same(&after.policies, &part_rules);
+            std::fs::write(&snap, &damaged).unwrap();
+        }
+    }
+    let whole = load_set_cached(&paths, LoadOptions::hook(), &cache, Some(&p));
+    assert_eq!(whole.how, SnapshotUse::Built);
+    same(&whole.policies, &part_rules);
+    // A damaged table is never read, whatever the call.
+    let mut damaged = good.clone();
+    damaged[rules_at - 2] ^= 0x01;
+    std::fs::write(&snap, &damaged).unwrap();
+    let after = load_call_cached(&paths, LoadOptions::hook(), &cache, Some(&p), Some(call()));
+    assert_eq!(after.how, SnapshotUse::Built);
+    same(&after.policies, &part_rules);
     let _ = std::fs::remove_dir_all(&dir);
 }
