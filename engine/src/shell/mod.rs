@@ -57,6 +57,7 @@ mod carriers;
 mod context;
 mod emulate;
 mod expand;
+mod find;
 mod generators;
 mod limits;
 pub(crate) mod locators;

@@ -65,6 +65,24 @@ pub(crate) fn redirect_files(redirections: &[Redirect]) -> Vec<Arg> {
         .collect()
 }
 
+/// The name of a program path as its row names it: the last component (`/usr/bin/git` →
+/// `git`), without a Windows executable's `.exe` or `.com` suffix (`curl.exe` → `curl`,
+/// `C:/Windows/System32/cmd.EXE` → `cmd`): Git Bash, MSYS2 and WSL interop run `X.exe` as the
+/// program `X`. A name that is only the suffix (`.exe`) is kept.
+pub(crate) fn base(p: &str) -> &str {
+    let name = p.rsplit('/').next().unwrap_or(p);
+    let lower_end = name.len().saturating_sub(4);
+    match name.get(lower_end..) {
+        Some(ext)
+            if lower_end > 0
+                && (ext.eq_ignore_ascii_case(".exe") || ext.eq_ignore_ascii_case(".com")) =>
+        {
+            &name[..lower_end]
+        }
+        _ => name,
+    }
+}
+
 /// A simple command the shell will run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
@@ -104,7 +122,7 @@ impl SimpleCommand {
     /// The program's base name as the program table names it (`/usr/bin/git` → `git`,
     /// `curl.exe` → `curl`).
     pub fn basename(&self) -> &str {
-        super::operands::base(&self.program)
+        base(&self.program)
     }
 
     /// What the command writes to standard output when it is a literal `echo` or `printf`
@@ -251,5 +269,28 @@ mod render_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod base_tests {
+    use super::base;
+    #[test]
+    fn a_windows_executable_is_named_without_its_suffix() {
+        assert_eq!(base("curl.exe"), "curl");
+        assert_eq!(base("C:/Windows/System32/CMD.EXE"), "CMD");
+        assert_eq!(base("/mnt/c/Windows/System32/wsl.exe"), "wsl");
+        assert_eq!(base("format.com"), "format");
+        assert_eq!(base("/usr/bin/git"), "git");
+        // Only a whole suffix after a name: `.exe` alone and other extensions stay.
+        assert_eq!(base(".exe"), ".exe");
+        assert_eq!(base("build.sh"), "build.sh");
+        assert_eq!(base("notes.exe.txt"), "notes.exe.txt");
+        // The base name of a command and the program a wrapper runs use it: `bash.exe -c` is a
+        // shell re-entered, `rm.exe` the delete.
+        assert_eq!(
+            crate::shell::tests::cmds("bash.exe -c 'rm -rf x'"),
+            vec!["bash.exe -c rm -rf x", "rm -rf x (via bash -c)"]
+        );
     }
 }

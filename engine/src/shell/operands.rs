@@ -40,23 +40,7 @@ pub(crate) const GIT_PUSH_DELETE_FLAGS: &[&str] = &["--delete", "-d"];
 /// `git push` options that update refs not named on the command line.
 pub(crate) const GIT_PUSH_ALL_REFS_FLAGS: &[&str] = &["--mirror", "--all"];
 
-/// The name of a program path as its row names it: the last component (`/usr/bin/git` →
-/// `git`), without a Windows executable's `.exe` or `.com` suffix (`curl.exe` → `curl`,
-/// `C:/Windows/System32/cmd.EXE` → `cmd`): Git Bash, MSYS2 and WSL interop run `X.exe` as the
-/// program `X`. A name that is only the suffix (`.exe`) is kept.
-pub(crate) fn base(p: &str) -> &str {
-    let name = p.rsplit('/').next().unwrap_or(p);
-    let lower_end = name.len().saturating_sub(4);
-    match name.get(lower_end..) {
-        Some(ext)
-            if lower_end > 0
-                && (ext.eq_ignore_ascii_case(".exe") || ext.eq_ignore_ascii_case(".com")) =>
-        {
-            &name[..lower_end]
-        }
-        _ => name,
-    }
-}
+pub(crate) use super::model::base;
 
 /// The flags of a command, one per letter for bundled short flags (`-rf` → `-r`, `-f`), long
 /// flags without their `=value`; nothing after `--`.

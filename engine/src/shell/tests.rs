@@ -882,23 +882,3 @@ fn an_unknown_program_given_a_script_with_c_is_judged_as_a_shell_too() {
     // Without `-c`, nothing more is read into it.
     assert_eq!(cmds("$PY script.py"), vec!["$PY script.py"]);
 }
-
-#[test]
-fn a_windows_executable_is_named_without_its_suffix() {
-    use crate::shell::operands::base;
-    assert_eq!(base("curl.exe"), "curl");
-    assert_eq!(base("C:/Windows/System32/CMD.EXE"), "CMD");
-    assert_eq!(base("/mnt/c/Windows/System32/wsl.exe"), "wsl");
-    assert_eq!(base("format.com"), "format");
-    assert_eq!(base("/usr/bin/git"), "git");
-    // Only a whole suffix after a name: `.exe` alone and other extensions stay.
-    assert_eq!(base(".exe"), ".exe");
-    assert_eq!(base("build.sh"), "build.sh");
-    assert_eq!(base("notes.exe.txt"), "notes.exe.txt");
-    // The base name of a command and the program a wrapper runs use it: `bash.exe -c` is a
-    // shell re-entered, `rm.exe` the delete.
-    assert_eq!(
-        cmds("bash.exe -c 'rm -rf x'"),
-        vec!["bash.exe -c rm -rf x", "rm -rf x (via bash -c)"]
-    );
-}

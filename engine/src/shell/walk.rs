@@ -779,8 +779,8 @@ fn output_of(c: &SimpleCommand) -> Input {
             None => unknown(shown),
         },
         // `find ~ | xargs rm -rf`: the names it lists, as `-exec` sees them.
-        "find" | "gfind" if super::wrappers::find_lists_names(&c.args) => Input::Listing {
-            found: super::wrappers::find_found(&c.args),
+        "find" | "gfind" if super::find::find_lists_names(&c.args) => Input::Listing {
+            found: super::find::find_found(&c.args),
             from: format!("a pipe that is only known at run time ({shown})"),
         },
         // `fd . ~ | xargs rm -rf`: the same for the names `fd` lists.
