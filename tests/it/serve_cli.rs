@@ -80,7 +80,7 @@ impl Setup {
         if let Some(f) = fault {
             c.env("SEAMGUARD_SERVE_FAULT", f);
         }
-        let child = c.spawn().unwrap();
+        let child = crate::support::spawn(&mut c);
         let started = Instant::now();
         // Listening, not only bound: the socket file appears at `bind`, before `listen` and
         // the server's mark (a test that stops the server right then would see no server).

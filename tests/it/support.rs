@@ -106,13 +106,29 @@ pub(crate) fn write_file(path: PathBuf, text: &str) -> PathBuf {
 }
 
 /// Runs `cmd` with `stdin` written to its standard input, and collects its output.
+/// Start `cmd`, retrying while Linux refuses with "Text file busy" (ETXTBSY): a test that
+/// copies the binary and runs the copy races the other test threads, whose children hold the
+/// copy's write descriptor open between their `fork` and `exec`, for a few milliseconds.
+pub(crate) fn spawn(cmd: &mut Command) -> std::process::Child {
+    const ETXTBSY: i32 = 26;
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(ETXTBSY) && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other.expect("spawn seamguard"),
+        }
+    }
+}
+
 pub(crate) fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn seamguard");
+    let mut child = spawn(
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     child
         .stdin
         .take()
