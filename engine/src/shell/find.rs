@@ -1,6 +1,7 @@
 //! `find` and the `xargs` it feeds: which files a `find` lists (its start folders, whether its
 //! expression selects everything, what `-name` narrows it to), what `{}` stands for in its
-//! `-exec` actions, and what a command run by `xargs` over `find`'s names receives.
+//! `-exec` actions, and what a command run by `xargs` over `find`'s names receives; the names
+//! `locate` lists from its database.
 
 use super::Arg;
 
@@ -159,4 +160,89 @@ pub(super) fn xargs_replace(rest: &[Arg], cmd: &[Arg]) -> Option<String> {
 /// Whether `find`'s output is the names it finds, one per line (no action of its own).
 pub(super) fn find_lists_names(rest: &[Arg]) -> bool {
     !rest.iter().any(|a| FIND_ACTS.contains(&a.text.as_str()))
+}
+
+/// Whether `locate`'s output is the names it finds (not `-c`/`--count` or `-S`/`--statistics`,
+/// which print numbers).
+pub(super) fn locate_lists_names(rest: &[Arg]) -> bool {
+    !rest.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "--count" | "--statistics" | "--help" | "--version"
+        ) || (a.text.starts_with('-')
+            && !a.text.starts_with("--")
+            && a.text[1..]
+                .chars()
+                .any(|c| matches!(c, 'c' | 'S' | 'h' | 'V')))
+    })
+}
+
+/// What each name `locate PATTERN` (mlocate, plocate) lists stands for: a file anywhere whose
+/// path holds PATTERN (`locate .env` → `/…/*.env*`; a pattern with a glob character matches
+/// the whole path or, with `-b`, the last component: `/…/PATTERN`). Several patterns, a
+/// regular expression (`-r`, `--regex`) or a pattern with a `/` stand for a name only known
+/// at run time.
+pub(super) fn locate_found(rest: &[Arg]) -> Arg {
+    const VALUED: &[&str] = &["-d", "--database", "-l", "-n", "--limit", "--regextype"];
+    let unknown = Arg {
+        text: "$(locate)".into(),
+        dynamic: true,
+    };
+    let mut patterns: Vec<&Arg> = Vec::new();
+    let mut words = rest.iter();
+    while let Some(a) = words.next() {
+        let t = a.text.as_str();
+        if VALUED.contains(&t) {
+            words.next();
+        } else if matches!(t, "-r" | "--regex" | "--regexp") || t.starts_with("--regex=") {
+            return unknown;
+        } else if !t.starts_with('-') {
+            patterns.push(a);
+        }
+    }
+    match patterns.as_slice() {
+        [p] if !p.dynamic && !p.text.is_empty() && !p.text.contains('/') => Arg {
+            text: if p.text.contains(['*', '?', '[']) {
+                format!("/…/{}", p.text)
+            } else {
+                format!("/…/*{}*", p.text)
+            },
+            dynamic: false,
+        },
+        _ => unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Arg, locate_found, locate_lists_names};
+
+    #[test]
+    fn locate_lists_the_files_whose_path_holds_its_pattern() {
+        let words = |s: &str| -> Vec<Arg> {
+            s.split_whitespace()
+                .map(|t| Arg {
+                    text: t.to_string(),
+                    dynamic: false,
+                })
+                .collect()
+        };
+        let found = |s: &str| {
+            let a = locate_found(&words(s));
+            (a.text, a.dynamic)
+        };
+        assert_eq!(found(".env"), ("/…/*.env*".to_string(), false));
+        assert_eq!(
+            found("-i -d /var/db id_rsa"),
+            ("/…/*id_rsa*".to_string(), false)
+        );
+        assert_eq!(found("-b *.pem"), ("/…/*.pem".to_string(), false));
+        // A regular expression, a path, several patterns: only known at run time.
+        assert!(found("-r ^/etc/.*").1);
+        assert!(found("src/main.rs").1);
+        assert!(found(".env id_rsa").1);
+        assert!(locate_lists_names(&words("-i .env")));
+        assert!(!locate_lists_names(&words("-c .env")));
+        assert!(!locate_lists_names(&words("--statistics")));
+    }
 }

@@ -783,6 +783,15 @@ fn output_of(c: &SimpleCommand) -> Input {
             found: super::find::find_found(&c.args),
             from: format!("a pipe that is only known at run time ({shown})"),
         },
+        // `locate .env | xargs cat`: the files of the database whose path holds the pattern.
+        "locate" | "plocate" | "mlocate" | "slocate"
+            if super::find::locate_lists_names(&c.args) =>
+        {
+            Input::Listing {
+                found: super::find::locate_found(&c.args),
+                from: format!("a pipe that is only known at run time ({shown})"),
+            }
+        }
         // `fd . ~ | xargs rm -rf`: the same for the names `fd` lists.
         "fd" | "fdfind" if super::runners::fd_lists_names(&c.args) => Input::Listing {
             found: super::runners::fd_listing(&c.args),
