@@ -52,7 +52,8 @@
 # the table gives each scenario's median and its ratio to the floor's median of the same
 # rounds. BEFORE=DIR adds the same cold and served scenarios for the `seamguard` and
 # `seamguard-hook` binaries in DIR (an earlier build: `cargo build --release` on the earlier
-# commit, its static client built as below), each with a state folder and server of its own,
+# commit, its static client built as below; OLD_POLICIES=DIR for the library it was built
+# with, when the current one uses keys it cannot read), each with a state folder and server of its own,
 # in the same rounds, and a last table of the ratios to the floor before and after.
 set -euo pipefail
 
@@ -281,11 +282,14 @@ if [[ -n "${BEFORE:-}" ]]; then
         echo "BEFORE=$BEFORE must hold seamguard and seamguard-hook" >&2
         exit 2
     }
+    # OLD_POLICIES=DIR: the earlier build reads its own library (one it can load); default
+    # this checkout's.
+    OLDLIB="--policy ${OLD_POLICIES:-policies}"
     OLDSTATE="$OUT/state-before"
     OLDSERVESTATE="$OUT/state-served-before"
     rm -rf "$OLDSTATE" "$OLDSERVESTATE"
     XDG_STATE_HOME="$OLDSERVESTATE" SEAMGUARD_BIN="$OLDBIN" SEAMGUARD_SERVE=auto \
-        SEAMGUARD_SERVE_IDLE_SECS=3600 "$OLDCLIENT" $LIB <"$GIT" >/dev/null 2>&1 || true
+        SEAMGUARD_SERVE_IDLE_SECS=3600 "$OLDCLIENT" $OLDLIB <"$GIT" >/dev/null 2>&1 || true
     for _ in $(seq 300); do
         ls "$OLDSERVESTATE"/seamguard/serve/*.sock >/dev/null 2>&1 && break
         sleep 0.1
@@ -294,10 +298,10 @@ if [[ -n "${BEFORE:-}" ]]; then
         python3 -c 'import json,sys; print(next(s["server"]["pid"] for s in json.load(sys.stdin)["servers"] if s["server"]))')
     trap 'kill "$SERVER" "$OLDSERVER" 2>/dev/null || true' EXIT
     for s in "cold bash|$GIT" "cold read|$READ" "cold prompt|$PROMPT"; do
-        SUMMARY+=("${s%%|*} (before)|@old hook $LIB|${s#*|}||XDG_STATE_HOME=$OLDSTATE")
+        SUMMARY+=("${s%%|*} (before)|@old hook $OLDLIB|${s#*|}||XDG_STATE_HOME=$OLDSTATE")
     done
     for s in "served bash|$GIT" "served read|$READ" "served prompt|$PROMPT"; do
-        SUMMARY+=("${s%%|*} (before)|@oldclient $LIB|${s#*|}||XDG_STATE_HOME=$OLDSERVESTATE SEAMGUARD_BIN=$OLDBIN SEAMGUARD_SERVE=ask")
+        SUMMARY+=("${s%%|*} (before)|@oldclient $OLDLIB|${s#*|}||XDG_STATE_HOME=$OLDSERVESTATE SEAMGUARD_BIN=$OLDBIN SEAMGUARD_SERVE=ask")
     done
 fi
 if [[ "${ONLY_SUMMARY:-0}" == 1 ]]; then
