@@ -600,7 +600,7 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
     // `su -c bash`, `sudo bash -l`, `pkexec sh`: the command is a shell given nothing to run
     // (its standard input not fed by the escalation's redirections).
     let runs_shell = if su_style {
-        !p.scripts.is_empty() && p.scripts.iter().all(|(_, t)| bare_shell_text(t))
+        p.scripts.iter().any(|(_, t)| starts_shell(t))
     } else {
         bare_shell_words(&command) && !stdin_fed(c)
     };
@@ -624,6 +624,23 @@ fn escalate(c: &SimpleCommand, p: &Parsed, bare_shell: bool, out: &mut Out) {
             .display_words()
         ),
     ));
+}
+
+/// `-c` text of an escalation (`su -c '…'`) one of whose commands only starts a shell: the
+/// whole text (`bash -l`), or a command of a list in it (`id && bash`). An element of a
+/// pipeline is not one (`cat x | bash` feeds the shell its script), and a shell behind
+/// another wrapper (`exec bash`) is the wrapped command's own (`shell_through_escalation`).
+/// The text is
+/// cut at `;`, `&`, `||` and line ends without regard to quoting, so the test can miss a
+/// shell, never invent one (a quoted piece is not a shell's name alone).
+fn starts_shell(t: &Arg) -> bool {
+    !t.dynamic
+        && t.text
+            .split(['\n', ';', '&'])
+            .flat_map(|piece| piece.split("||"))
+            .filter(|cmd| !cmd.contains('|'))
+            .map(str::trim)
+            .any(|cmd| bare_shell_text(&part(t, cmd)))
 }
 
 /// Shell text that only starts a shell (`bash`, `bash -l`, `/bin/sh -i`).

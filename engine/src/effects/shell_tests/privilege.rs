@@ -59,6 +59,9 @@ fn shells_as_root_or_another_user() {
         ("su -l postgres", shell),
         ("su -c bash", shell),
         ("su -s /bin/bash -c 'bash -l' www-data", shell),
+        // A shell among the commands of the `-c` text is a shell too.
+        ("su - root -c 'id && bash'", shell),
+        ("su -c 'cd /; exec bash -l'", shell),
     ]);
 }
 
@@ -76,6 +79,9 @@ fn commands_run_as_root_are_no_grant() {
         ("sudo sh < setup.sh", &[]),
         ("su postgres -c 'psql -l'", &[]),
         ("su -c 'make install' root", &[]),
+        // A shell fed by a pipe runs that script; a quoted word is not a shell's name.
+        ("su -c 'cat setup.sh | bash'", &[]),
+        ("su -c 'echo \"a; bash\"'", &[]),
         ("pkexec apt-get update", &[]),
         ("doas pkg_add vim", &[]),
         ("bash", &[]),
