@@ -311,6 +311,67 @@ pub(super) static ROWS: &[Program] = &[
         word_options: true,
         ..ROW
     },
+    // Relay transfers: the files named go to a relay server for another machine to fetch
+    // (croc(1) `croc send FILE…`, magic-wormhole `wormhole send FILE…`, ffsend `ffsend upload
+    // FILE…`); the relay is the default one unless named (`--relay`, `--relay-url`, `--host`).
+    Program {
+        names: &["croc"],
+        subs: &[&["send"]],
+        action: Action::Send,
+        valued: &[
+            "--code",
+            "-c",
+            "--pass",
+            "--hash",
+            "--text",
+            "--transfers",
+            "--port",
+            "--ports",
+            "--socks5",
+            "--connect",
+            "--exclude",
+            "--throttleUpload",
+            "--relay6",
+        ],
+        options: &[("--relay", Role::Host)],
+        rest: Role::BodyFile,
+        ..ROW
+    },
+    Program {
+        names: &["wormhole"],
+        subs: &[&["send"], &["tx"]],
+        action: Action::Send,
+        valued: &[
+            "--code",
+            "-c",
+            "--code-length",
+            "--text",
+            "--appid",
+            "--transit-helper",
+        ],
+        options: &[("--relay-url", Role::Host)],
+        rest: Role::BodyFile,
+        ..ROW
+    },
+    Program {
+        names: &["ffsend"],
+        subs: &[&["upload"], &["up"], &["u"]],
+        action: Action::Send,
+        valued: &[
+            "--name",
+            "-n",
+            "--password",
+            "-p",
+            "--downloads",
+            "-d",
+            "--expiry",
+            "-e",
+            "--archive-format",
+        ],
+        options: &[("--host", Role::Host), ("-H", Role::Host)],
+        rest: Role::BodyFile,
+        ..ROW
+    },
     // Senders.
     Program {
         names: &["curl", "curlie"],

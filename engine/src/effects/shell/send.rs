@@ -74,6 +74,10 @@ pub(super) fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         github_cli(c, p, body, headers, out);
         return;
     }
+    if let Some(relay) = default_relay(c.basename()) {
+        relay_transfer(c, p, body, relay, out);
+        return;
+    }
     let is_git = c.basename() == "git";
     let method = if is_git {
         None
@@ -164,6 +168,52 @@ pub(super) fn send(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
             runs_response: false,
         }));
     }
+}
+
+/// The relay a relay transfer tool sends to unless told another: croc's public relay,
+/// magic-wormhole's transit relay, ffsend's default Send host.
+fn default_relay(program: &str) -> Option<&'static str> {
+    match program {
+        "croc" => Some("croc.schollz.com"),
+        "wormhole" => Some("transit.magic-wormhole.io"),
+        "ffsend" => Some("send.vis.ee"),
+        _ => None,
+    }
+}
+
+/// `croc send FILE…`, `wormhole send FILE…`, `ffsend upload FILE…`: each file is read and
+/// sent to the relay (the one named by `--relay` / `--relay-url` / `--host`, else the tool's
+/// default), where anyone holding the code fetches it. Sending text (`--text`) sends no file.
+fn relay_transfer(
+    c: &SimpleCommand,
+    p: &Parsed,
+    mut body: Vec<BodySource>,
+    relay: &str,
+    out: &mut Out,
+) {
+    for a in p.operands_of(Role::BodyFile) {
+        let file = PathRef::from_arg(a, c.cwd.as_deref());
+        out.push(What::Read(file.clone()));
+        add_body(&mut body, vec![BodySource::File(file)]);
+    }
+    if body.is_empty() {
+        return;
+    }
+    let host = p.values_of(Role::Host).next().map_or_else(
+        || Arg {
+            text: format!("https://{relay}/"),
+            dynamic: false,
+        },
+        |h| Arg {
+            text: if h.text.contains("://") {
+                h.text.clone()
+            } else {
+                format!("https://{}/", h.text)
+            },
+            dynamic: h.dynamic,
+        },
+    );
+    out.push(send_url(&host, Some("PUT".into()), body));
 }
 
 /// `gh api`, `gh issue|pr … --body-file`, `gh release create|upload`, `gh gist create`: a

@@ -292,3 +292,39 @@ fn windows_transfer_tools_download_and_upload() {
         ),
     ]);
 }
+
+#[test]
+fn relay_transfer_tools_send_their_files_to_the_relay() {
+    table(&[
+        (
+            "croc send .env dist.zip",
+            &[
+                "run croc send .env dist.zip",
+                "read .env",
+                "read dist.zip",
+                "send https://croc.schollz.com/ PUT [file .env, file dist.zip]",
+            ],
+        ),
+        (
+            "croc --relay relay.example:9009 send notes.txt",
+            &[
+                "run croc --relay relay.example:9009 send notes.txt",
+                // (A host option is a connection to that host, as for any row.)
+                "send - - []",
+                "read notes.txt",
+                "send https://relay.example:9009/ PUT [file notes.txt]",
+            ],
+        ),
+        (
+            "wormhole send --code-length 3 id_rsa",
+            &[
+                "run wormhole send --code-length 3 id_rsa",
+                "read id_rsa",
+                "send https://transit.magic-wormhole.io/ PUT [file id_rsa]",
+            ],
+        ),
+        // Text sent, a file received: no file leaves.
+        ("croc send --text hello", &["run croc send --text hello"]),
+        ("wormhole receive 7-a-b", &["run wormhole receive 7-a-b"]),
+    ]);
+}
