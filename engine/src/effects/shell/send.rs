@@ -469,7 +469,7 @@ pub(super) fn windows_transfer(c: &SimpleCommand, out: &mut Out) {
     };
     let verbs: Vec<String> = c.args.iter().filter_map(verb).collect();
     let has = |w: &str| verbs.iter().any(|v| v == w);
-    let transfers = match c.basename().trim_end_matches(".exe") {
+    let transfers = match c.basename() {
         "certutil" => has("urlcache") || has("verifyctl"),
         _ => has("transfer") || has("addfile"),
     };
