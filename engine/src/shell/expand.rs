@@ -193,6 +193,13 @@ impl LineAnalysis {
                     }
                     self.script(&script, &v, depth + 1);
                     self.cwd = saved;
+                    if let (Some(cwd), true) = (self.cwd.as_deref(), prints_working_dir(&script)) {
+                        // `-v "$(pwd)":/app`: the working folder, known like `$PWD`.
+                        if self.unsure == unsure_before {
+                            out.text.push_str(cwd);
+                            continue;
+                        }
+                    }
                     let written = if self.unsure == unsure_before {
                         self.locator_text(before, &v)
                     } else {
@@ -464,6 +471,11 @@ fn piece_is_dynamic(p: &WordPiece, in_dq: bool, cx: &LineAnalysis) -> bool {
             }
             None => !(n == "HOME" || (n == "PWD" && cx.cwd.is_some())),
         },
+        WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s)
+            if cx.cwd.is_some() && prints_working_dir(s) =>
+        {
+            false
+        }
         WordPiece::ParameterExpansion(_)
         | WordPiece::CommandSubstitution(_)
         | WordPiece::BackquotedCommandSubstitution(_)
@@ -477,6 +489,15 @@ fn piece_is_dynamic(p: &WordPiece, in_dq: bool, cx: &LineAnalysis) -> bool {
 
 /// Whether a script is one function header with no body (`Build()`, `obj.method()`): bash
 /// rejects it with a syntax error and runs none of it.
+/// Whether a substitution's script is `pwd` alone (`pwd`, `pwd -L`, `pwd -P`, builtin or
+/// `/bin/pwd`): it prints the working folder, which the line knows like `$PWD`. `-P` resolves
+/// links, and the path tests resolve them too.
+fn prints_working_dir(script: &str) -> bool {
+    let mut words = script.split_whitespace();
+    matches!(words.next(), Some("pwd" | "/bin/pwd" | "/usr/bin/pwd"))
+        && words.all(|w| matches!(w, "-L" | "-P"))
+}
+
 fn bodiless_function(script: &str) -> bool {
     let t = script.trim();
     let Some(name) = t
