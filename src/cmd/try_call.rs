@@ -133,7 +133,10 @@ fn policies(a: &Args, payload: &Value) -> Vec<LoadedPolicy> {
         eprintln!("{}", library::JUDGING_NOTICE);
         return library::load_balanced(LoadOptions::default());
     }
-    discover::load_all(&files)
+    let mut loaded = discover::load_all(&files);
+    // As `hook` loads them: a policy that failed to load denies unless it says otherwise.
+    discover::apply_load_error_default(&mut loaded, None);
+    loaded
 }
 
 /// Exit status of a verdict (see [`Args`]).
@@ -219,10 +222,16 @@ pub(super) fn run(a: &Args) -> ExitCode {
         let _ = writeln!(out, "{}  {tool}: {subject}", verdict.name());
         for r in &rules {
             let id = r["id"].as_str().unwrap_or("");
-            // `seamguard:unsure` is the engine's own contribution: no policy file declares it.
+            // The engine's own contributions: no policy file declares them.
             match r["source"].as_str() {
                 Some(src) => {
                     let _ = writeln!(out, "  rule: {id} ({src})");
+                }
+                None if id == seamguard_engine::LOAD_ERROR_RULE => {
+                    let _ = writeln!(
+                        out,
+                        "  rule: {id} (seamguard: a policy file failed to load)"
+                    );
                 }
                 None => {
                     let _ = writeln!(

@@ -154,6 +154,29 @@ fn unreadable_input_is_exit_3_and_no_policy_means_the_built_in_library() {
     );
 }
 
+/// A policy that fails to load: `try` shows the deny the hook would answer, names the file,
+/// line and column, and exits 3 (a policy could not be read).
+#[test]
+fn a_policy_that_fails_to_load_is_shown_as_the_deny_the_hook_answers() {
+    let dir = workdir();
+    std::fs::write(
+        dir.join("bad.toml"),
+        "[[rule]]\nid = \"x\"\nseam = \"pre-tool\"\ndecision = \"deny\"\nwhen = { command = { regex = \"(\" } }\n",
+    )
+    .unwrap();
+    let r = try_(&dir, &["ls", "--policy", "bad.toml"]);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout,
+        "deny  Bash: ls\n  rule: seamguard:load-error (seamguard: a policy file failed to load)\n  reason: seamguard policy bad.toml failed to load, so tool calls are denied until it is fixed: bad.toml:5:30: error: `regex` on `command`: invalid regex: unclosed group at character 1. Fix it (`seamguard check bad.toml`), or set `on_load_error = \"warn\"` in its [policy] table to let calls through while it is broken [seamguard:load-error]\n  effects:\n    runs `ls` (Bash: `ls`)\n"
+    );
+    assert!(
+        r.stderr.starts_with("bad.toml:5:30: error:"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// Issue 14: the lines that cried wolf, and the false-positive classes of real sessions, judged
 /// by the bundled balanced library through the binary (exit 0 runs, 1 ask, 2 deny), each next
 /// to a dangerous look-alike.
