@@ -9,6 +9,10 @@ use crate::replay::{self, OutputFormat};
 
 /// Dry-run recorded sessions (Claude Code transcripts, Codex rollouts, hook-payload logs,
 /// Gemini CLI chats) against policies, never acting on them.
+///
+/// Exit status: 0 replayed (unreadable records are listed on stderr, the rest is replayed),
+/// 1 a `--fail-on` verdict occurred (or nothing was read with `--fail-on`), 2 the policies are
+/// unusable or no event could be read from the recordings given.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// Recorded files or folders.

@@ -340,11 +340,19 @@ pub(crate) fn run(o: &Options, policies: Policies, baseline: Option<Policies>) -
         .iter()
         .filter(|p| p.kind == ProblemKind::Unreadable)
         .count();
-    if !report.problems.is_empty() {
+    if !report.problems.is_empty() && report.events > 0 {
         eprintln!(
             "seamguard: {errors} unreadable record(s), {} skipped; the rest was replayed",
             report.problems.len() - errors
         );
+    }
+    if report.events == 0 && errors > 0 {
+        // Every input was missing or unreadable: nothing was judged, and saying so with exit
+        // 0 would read as a clean replay.
+        eprintln!(
+            "seamguard: no event could be read from the recordings given ({errors} unreadable record(s)); nothing was replayed"
+        );
+        return ExitCode::from(2);
     }
     if fail_at.is_some() && report.events == 0 {
         // Nothing was judged: `--fail-on` cannot vouch for anything.

@@ -177,7 +177,10 @@ pub(super) fn render(
         let answered = match (i.approvals_modelled, i.approved) {
             (false, _) => "; approvals not modelled".to_string(),
             (true, 0) => String::new(),
-            (true, k) => format!("; {} answered earlier in the session", n(k, "ask", "asks")),
+            (true, k) => format!(
+                "; not counted: {} answered earlier in the session",
+                n(k, "ask", "asks")
+            ),
         };
         writeln!(
             w,
@@ -207,7 +210,17 @@ pub(super) fn render(
     let title = if report.selected.is_some() {
         format!("selected events ({n}):")
     } else {
-        format!("decisions other than allow ({n}):")
+        // Asks an earlier answer covered are listed too, as the allow they became.
+        let approved = report
+            .decisions
+            .iter()
+            .filter(|d| d.verdict == "allow")
+            .count();
+        if approved > 0 {
+            format!("decisions other than allow, and asks answered earlier ({n}):")
+        } else {
+            format!("decisions other than allow ({n}):")
+        }
     };
     writeln!(w, "{}", style.bold(&title))?;
     for d in &report.decisions {

@@ -226,6 +226,20 @@ fn replay_reports_damaged_files_and_keeps_going() {
         stderr.contains("a.jsonl:2: error: invalid JSON"),
         "{stderr}"
     );
+    // Nothing readable at all (a missing path, a binary file): exit 2, not a clean replay.
+    let missing = dir.join("missing.jsonl");
+    for input in [missing.as_path(), dir.join("b.jsonl").as_path()] {
+        let o = seamguard(&["replay", input.to_str().unwrap(), "--policy", "policies"]);
+        assert_eq!(o.status.code(), Some(2), "{input:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.ends_with(
+                "seamguard: no event could be read from the recordings given (1 unreadable record(s)); nothing was replayed\n"
+            ),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("the rest was replayed"), "{stderr}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

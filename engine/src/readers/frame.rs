@@ -212,7 +212,7 @@ impl EventReader {
             self.problem(
                 1,
                 ProblemKind::Unreadable,
-                "binary file (NUL bytes; not a JSON recording), skipped".into(),
+                "binary file (NUL bytes; not a JSON recording), not read".into(),
             );
             self.finish();
             return;
