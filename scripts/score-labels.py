@@ -3,7 +3,7 @@
 
 usage: python3 scripts/score-labels.py REPLAY.json [LABELS.jsonl]
 
-  cargo run --release -- replay data/fresh --policy policies --format json > /tmp/fresh.json
+  cargo run --locked -- replay data/fresh --policy policies --format json > /tmp/fresh.json
   python3 scripts/score-labels.py /tmp/fresh.json            # labels: data/fresh-labels.jsonl
 
 Reads the replay JSON (seamguard replay ... --format json) and classification.jsonl

@@ -57,3 +57,11 @@ pub(super) enum Format {
     Json,
     Jsonl,
 }
+
+/// `--format` of the commands that print one document (`try`, `explain`, `status`,
+/// `grants list`): there is no stream of records to print as `jsonl`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+pub(super) enum DocFormat {
+    Text,
+    Json,
+}

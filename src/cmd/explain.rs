@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{DialectArg, Format};
+use super::args::{DialectArg, DocFormat};
 use crate::explain;
 
 /// Explain one event: the rules of its seam that fired, were unsure or came close (`--all`:
@@ -32,7 +32,7 @@ pub(crate) struct Args {
     all: bool,
     /// Output format (`text` or `json`).
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: DocFormat,
 }
 
 /// Explain the event with [`crate::explain::run`].
@@ -52,7 +52,7 @@ pub(super) fn run(a: Args) -> ExitCode {
         event: a.event,
         policies: a.policies,
         dialect: a.dialect.map(Into::into),
-        json: a.format != Format::Text,
+        json: a.format != DocFormat::Text,
         all: a.all,
     })
 }

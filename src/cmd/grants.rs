@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use serde_json::json;
 
-use super::args::Format;
+use super::args::DocFormat;
 use crate::grants::{self, Grant};
 
 /// List or revoke the grants that lift asks (see `seamguard allow`).
@@ -22,7 +22,7 @@ pub(crate) struct Args {
     project: Option<PathBuf>,
     /// Output format of `list` (`text` or `json`).
     #[arg(long, value_enum, default_value = "text", global = true)]
-    format: Format,
+    format: DocFormat,
 }
 
 /// What to do with the grants.
@@ -98,7 +98,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
     }
     match &a.action {
         None | Some(Action::List) => {
-            if a.format == Format::Text {
+            if a.format == DocFormat::Text {
                 let all: Vec<&Grant> = found.iter().flat_map(|(_, g)| g).collect();
                 if all.is_empty() {
                     println!("no grants");

@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use seamguard_engine::{Dialect, LoadOptions, LoadedPolicy, Severity};
 
-use super::args::Format;
+use super::args::DocFormat;
 use crate::discover::{self, PolicySource};
 use crate::init::inspect;
 use crate::report::utc;
@@ -37,7 +37,7 @@ pub(crate) struct Args {
     project: Option<PathBuf>,
     /// Output format (`text` or `json`).
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: DocFormat,
 }
 
 /// One hooks file of an agent.
@@ -625,7 +625,8 @@ fn text(v: &Value, now: u64) -> String {
                 None => out.push_str("  last ran: never\n"),
             }
         } else {
-            let flag = if always {
+            // `init` alone hooks Claude Code; every other agent is named.
+            let flag = if a["agent"] == "claude-code" {
                 String::new()
             } else {
                 format!(" --agent {}", s(&a["agent"]))
@@ -784,7 +785,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
         "warnings": warnings,
         "problems": problems,
     });
-    let out = if a.format == Format::Text {
+    let out = if a.format == DocFormat::Text {
         text(&v, now)
     } else {
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"

@@ -19,7 +19,7 @@ use seamguard_engine::{
     Verdict,
 };
 
-use super::args::{Format, HookDialectArg};
+use super::args::{DocFormat, HookDialectArg};
 use crate::{discover, library};
 
 /// Judge one tool call (a Bash command by default) with the discovered policies.
@@ -64,7 +64,7 @@ pub(crate) struct Args {
     dialect: Option<HookDialectArg>,
     /// Output format (`text` or `json`).
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: DocFormat,
 }
 
 /// The payload of the call the arguments describe.
@@ -209,7 +209,7 @@ pub(super) fn run(a: &Args) -> ExitCode {
         .collect();
     let verdict = outcome.verdict();
     let mut out = std::io::stdout().lock();
-    if a.format == Format::Text {
+    if a.format == DocFormat::Text {
         let subject = payload["tool_input"]
             .get("command")
             .or_else(|| payload["tool_input"].get("file_path"))

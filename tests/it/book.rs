@@ -191,8 +191,10 @@ fn words(line: &str) -> Vec<String> {
 
 /// `seamguard` with an empty home, no user, managed or project policy, no server.
 fn isolated(dir: &Path) -> Command {
+    // As on a person's machine: the project is a folder of the home, so `~` is outside it.
     let home = dir.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let project = home.join("project");
+    std::fs::create_dir_all(&project).unwrap();
     let mut cmd = Command::new(BIN);
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -200,7 +202,7 @@ fn isolated(dir: &Path) -> Command {
         .env("SEAMGUARD_MANAGED_DIR", dir.join("managed"))
         .env("SEAMGUARD_AUDIT_LOG", "off")
         .env("SEAMGUARD_SERVE", "0")
-        .current_dir(dir);
+        .current_dir(project);
     cmd
 }
 

@@ -98,7 +98,7 @@ fn nothing_installed_is_a_problem() {
     assert_eq!(
         r.stdout,
         format!(
-            "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {}\nproblem: seamguard's hook is not installed for any agent: run `seamguard init`\n",
+            "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init --agent codex`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {}\nproblem: seamguard's hook is not installed for any agent: run `seamguard init`\n",
             dir.join("state/seamguard/audit.jsonl").display()
         )
     );
@@ -112,7 +112,7 @@ fn installed_but_never_run_then_run() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     let expected = expected_status(
         &dir,
-        "Claude Code\n  hook: {home}/.claude/settings.json (user): PermissionRequest, PreToolUse\n  not hooked: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, SubagentStart, Notification, PreCompact, PostCompact, SessionEnd\n  command: seamguard hook --dialect claude-code -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (onFailure = \"block\" on the seamguard handlers)\n  last ran: never\nCodex\n  hook: not installed (run `seamguard init`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Claude Code: the hook is installed but has never run (no record in the audit log)\n",
+        "Claude Code\n  hook: {home}/.claude/settings.json (user): PermissionRequest, PreToolUse\n  not hooked: SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, SubagentStart, Notification, PreCompact, PostCompact, SessionEnd\n  command: seamguard hook --dialect claude-code -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (onFailure = \"block\" on the seamguard handlers)\n  last ran: never\nCodex\n  hook: not installed (run `seamguard init --agent codex`)\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Claude Code: the hook is installed but has never run (no record in the audit log)\n",
     );
     assert_eq!(r.stdout, expected);
 
@@ -259,7 +259,7 @@ fn cursor_hooked_fail_closed_then_run_in_its_dialect() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     let expected = expected_status(
         &dir,
-        "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init`)\nCursor\n  hook: {home}/.cursor/hooks.json (user): beforeMCPExecution, beforeReadFile, beforeShellExecution, preToolUse\n  not hooked: postToolUse, beforeSubmitPrompt, stop, sessionStart, sessionEnd\n  command: seamguard hook --dialect cursor -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (\"failClosed\": true on the seamguard entries of the tool events)\n  last ran: never\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Cursor: the hook is installed but has never run (no record in the audit log)\n",
+        "Claude Code\n  hook: not installed (run `seamguard init`)\nCodex\n  hook: not installed (run `seamguard init --agent codex`)\nCursor\n  hook: {home}/.cursor/hooks.json (user): beforeMCPExecution, beforeReadFile, beforeShellExecution, preToolUse\n  not hooked: postToolUse, beforeSubmitPrompt, stop, sessionStart, sessionEnd\n  command: seamguard hook --dialect cursor -> {bin} (seamguard {v}, stable)\n  when the hook fails: blocks the call (\"failClosed\": true on the seamguard entries of the tool events)\n  last ran: never\nPolicies\n  1 file, 1 rule, 0 errors, 0 duplicates\nAudit log: {log}\nwarning: Cursor: the hook is installed but has never run (no record in the audit log)\n",
     );
     assert_eq!(r.stdout, expected);
 
