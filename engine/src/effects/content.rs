@@ -177,7 +177,7 @@ pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv, nest: &dyn Nest
         else {
             continue;
         };
-        if path.dynamic || content.len() > MAX_CONTENT {
+        if path.dynamic {
             continue;
         }
         let Some(abs) = crate::paths::normalize(&path.text, path.cwd.as_deref(), &env.home) else {
@@ -186,6 +186,19 @@ pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv, nest: &dyn Nest
         let Some(runs) = runs_of(&abs) else {
             continue;
         };
+        if content.len() > MAX_CONTENT {
+            // Judged by its path only: whoever approves must know the content was not read.
+            derived.push(
+                What::Unsure(format!(
+                    "the content written to {} ({} KiB) is over the {} KiB analysis limit, so what it runs is not checked",
+                    path.text,
+                    content.len().div_ceil(1024),
+                    MAX_CONTENT / 1024
+                )),
+                e.route.clone(),
+            );
+            continue;
+        }
         // The file runs in its own folder's context; `cd` in it is tracked from there.
         let dir = abs
             .rsplit_once('/')

@@ -350,3 +350,24 @@ fn a_list_of_command_lines_is_judged_as_lines_and_an_argv_as_an_argv() {
     // `ls` given a file named `rm -rf ~`: an argv, nothing deleted.
     assert!(!delete_of_home(json!(["ls", "rm -rf ~"])));
 }
+
+#[test]
+fn content_too_long_to_read_in_a_file_that_runs_is_named_as_unchecked() {
+    let long = "# x\n".repeat(70_000);
+    let unsure = |path: &str| {
+        effects_of(
+            &json!({"cwd": "/w", "tool_name": "Write", "tool_input": {"file_path": path, "content": long}}),
+            &env(),
+        )
+        .unsure()
+        .map(str::to_string)
+    };
+    assert_eq!(
+        unsure("/home/u/.bashrc").as_deref(),
+        Some(
+            "the content written to /home/u/.bashrc (274 KiB) is over the 256 KiB analysis limit, so what it runs is not checked"
+        )
+    );
+    // A file that runs nothing by itself is judged by its path, long or not.
+    assert_eq!(unsure("/w/src/data.py"), None);
+}
