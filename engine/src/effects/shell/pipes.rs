@@ -54,6 +54,20 @@ fn prints_history(c: &SimpleCommand) -> bool {
     let Some(sub) = pos.first().map(|a| a.text.as_str()) else {
         return false;
     };
+    // `git show --stat`, `git diff --name-only`: names and counts, no content (unless a
+    // patch is asked for as well).
+    let names_only = c.args.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "--stat" | "--shortstat" | "--numstat" | "--name-only" | "--name-status"
+        )
+    }) && !c
+        .args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-p" | "--patch" | "-u"));
+    if names_only && matches!(sub, "diff" | "show") {
+        return false;
+    }
     HISTORY_PRINTERS.contains(&sub)
         || (matches!(sub, "log" | "whatchanged")
             && c.args

@@ -219,6 +219,7 @@ fn searches_of_the_history_for_secret_values_read_the_secret_files_ever_committe
         ("git log --oneline | grep fix", &[]),
         ("git log -p | grep -c SECRET", &[]),
         ("git log -p | grep -v Merge", &[]),
+        ("git show --stat HEAD | grep -i token", &[]),
         ("git rev-list --all | wc -l", &[]),
         ("git grep -i api_key $(git ls-files)", &[]),
         ("git grep -i api_key", &[]),
