@@ -116,9 +116,10 @@ pub(super) static ROWS: &[Program] = &[
     },
     // twine `upload DIST…` (`-r NAME` a repository of `.pypirc`, `--repository-url URL`),
     // `uv publish [FILES]` (`--publish-url`, `--index NAME`), `hatch publish [ARTIFACTS]`
-    // (`-r`/`--repo`): the files named, else the project's distributions, to PyPI.
+    // (`-r`/`--repo`), `poetry publish` (`-r NAME`), `flit publish` (`--repository NAME`):
+    // the files named, else the project's distributions, to PyPI.
     Program {
-        names: &["twine", "uv", "hatch"],
+        names: &["twine", "uv", "hatch", "poetry", "flit"],
         subs: &[&["upload"], &["publish"]],
         action: Action::Publish {
             registry: Registry::Host("upload.pypi.org"),
@@ -135,20 +136,6 @@ pub(super) static ROWS: &[Program] = &[
         ],
         switches: DRY_RUN,
         rest: Role::BodyFile,
-        ..ROW
-    },
-    // `poetry publish` (`-r NAME`), `flit publish` (`--repository NAME`): the project's
-    // distributions, to PyPI.
-    Program {
-        names: &["poetry", "flit"],
-        subs: &[&["publish"]],
-        action: Action::Publish {
-            registry: Registry::Host("upload.pypi.org"),
-            goals: &[],
-        },
-        valued: PYTHON_UPLOAD_VALUED,
-        options: &[("-r", Role::Source), ("--repository", Role::Source)],
-        switches: DRY_RUN,
         ..ROW
     },
     // `gem push GEM` (`--host URL`), to RubyGems.
