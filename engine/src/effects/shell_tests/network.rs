@@ -378,6 +378,14 @@ fn publishers_send_the_project_or_their_artifacts_to_the_registry() {
                 "send https://registry-1.docker.io/ PUT []",
             ],
         ),
+        (
+            "deno publish",
+            &[
+                "run deno publish",
+                "read .",
+                "send https://jsr.io/ PUT [file .]",
+            ],
+        ),
         // A build tool publishes with its publishing goal, to the repository its build
         // names: a destination known only when it runs.
         (
