@@ -407,3 +407,17 @@ fn publishers_send_the_project_or_their_artifacts_to_the_registry() {
         ("npm pack", &["run npm pack"]),
     ]);
 }
+
+#[test]
+fn a_deployments_variables_pulled_are_written_to_the_file_named() {
+    table(&[
+        (
+            "vercel env pull .env.production.local --environment production",
+            &[
+                "run vercel env pull .env.production.local --environment production",
+                "write .env.production.local",
+            ],
+        ),
+        ("vercel env ls", &["run vercel env ls"]),
+    ]);
+}
