@@ -204,6 +204,39 @@ fn history_roots(p: &Parsed) -> Vec<String> {
         .collect()
 }
 
+/// `git log -p -S password`, `git log -G 'API_KEY' --patch`: the patches of every commit
+/// that added or removed text matching a secret pattern, printed with that text (git-log(1)
+/// `-S`, `-G`, their pickaxe); without a patch only the commits are listed.
+fn pickaxe_seeks_secrets(c: &SimpleCommand) -> bool {
+    if c.basename() != "git" || c.dynamic_program {
+        return false;
+    }
+    let pos = crate::shell::operands::positionals(c);
+    if !matches!(
+        pos.first().map(|w| w.text.as_str()),
+        Some("log" | "whatchanged" | "show")
+    ) {
+        return false;
+    }
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    let patch = words.first().is_some_and(|w| *w == "show")
+        || words.iter().any(|w| matches!(*w, "-p" | "--patch" | "-u"));
+    let ignore_case = words
+        .iter()
+        .any(|w| matches!(*w, "-i" | "--regexp-ignore-case"));
+    let mut values = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "-S" | "-G" => values.extend(words.get(i + 1).copied()),
+            _ if w.len() > 2 && (w.starts_with("-S") || w.starts_with("-G")) => {
+                values.push(&w[2..]);
+            }
+            _ => {}
+        }
+    }
+    patch && values.iter().any(|v| secret_pattern(v, ignore_case))
+}
+
 /// Whether command `k` of the line is given commits by a command that lists them: a
 /// substitution in its words (`git grep KEY $(git rev-list --all)`: the substitution's
 /// commands come just before it, one level deeper) or `xargs` fed by a pipe (`git rev-list
@@ -243,7 +276,8 @@ fn given_commits(a: &ShellAnalysis, k: usize) -> bool {
 /// `git log -p | grep -i password`, `git show HEAD~3 | rg API_KEY`: a search of what a git
 /// command prints of the project's files and history (`commands`: those it is piped into) for
 /// secret values reads the secret files as ever committed, as `git grep KEY $(git rev-list
-/// --all)` does: a read of `**/.env` below the repository, on the search's route. A search
+/// --all)` and git's own pickaxe (`git log -p -S password`) do: a read of `**/.env` below
+/// the repository, on the search's route. A search
 /// for anything else (`| grep TODO`), one that prints only counts or names (`grep -c`), and
 /// a listing of commits (`git log --oneline | grep fix`: no content) read no secret.
 pub(super) fn history_searched(
@@ -254,17 +288,21 @@ pub(super) fn history_searched(
 ) {
     let mut derived = Vec::new();
     for (k, c) in a.commands.iter().enumerate() {
-        let Some(p) = parse(c) else { continue };
-        if p.row.search.is_none() || !seeks_secrets(&p) {
-            continue;
-        }
-        let roots = if commands.contains(&k) && p.operands_of(Role::Read).next().is_none() {
-            // It searches its standard input: the history piped into it.
+        let roots = if pickaxe_seeks_secrets(c) {
             vec![".".to_string()]
-        } else if c.basename() == "git" && given_commits(a, k) {
-            history_roots(&p)
         } else {
-            continue;
+            let Some(p) = parse(c) else { continue };
+            if p.row.search.is_none() || !seeks_secrets(&p) {
+                continue;
+            }
+            if commands.contains(&k) && p.operands_of(Role::Read).next().is_none() {
+                // It searches its standard input: the history piped into it.
+                vec![".".to_string()]
+            } else if c.basename() == "git" && given_commits(a, k) {
+                history_roots(&p)
+            } else {
+                continue;
+            }
         };
         let Some(route) = spans
             .get(k)

@@ -208,6 +208,11 @@ fn searches_of_the_history_for_secret_values_read_the_secret_files_ever_committe
             &["read ./**/.env"],
         ),
         ("git grep SECRET HEAD~20", &["read ./**/.env"]),
+        // git's pickaxe prints the patches that add or remove the text it looks for.
+        ("git log -p -S password", &["read ./**/.env"]),
+        ("git log --patch -i -Gapi_key --all", &["read ./**/.env"]),
+        ("git log -S password --oneline", &[]),
+        ("git log -p -S refactor", &[]),
         (
             "git grep -n PASSWORD 3f2a9c1 -- deploy",
             &["read deploy/**/.env"],
