@@ -318,6 +318,9 @@ fn family(a: Action) -> &'static str {
         Action::Transfer => {
             "transfers a URL to or from a local file (`certutil -urlcache`, `bitsadmin /transfer`)"
         }
+        Action::Publish { .. } => {
+            "publishes to a registry: the artifacts named, else the project folder, sent to the registry an option names or else the program's own (a dry run sends nothing)"
+        }
         Action::SecretScan => {
             "scans files for secrets and prints the values it finds (a scan of a folder that may hold secret files reads them)"
         }

@@ -62,6 +62,27 @@ pub(super) static ROWS: &[Program] = &[
         ],
         ..ROW
     },
+    // `vercel env pull [FILE]`: a deployment's environment variables written into FILE (the
+    // CLI's default, `.env.local`, when none is named).
+    Program {
+        names: &["vercel"],
+        subs: &[&["env", "pull"]],
+        valued: &[
+            "--environment",
+            "--git-branch",
+            "--cwd",
+            "--scope",
+            "-S",
+            "--token",
+            "-t",
+            "-A",
+            "--local-config",
+            "-Q",
+            "--global-config",
+        ],
+        rest: Role::Write,
+        ..ROW
+    },
     // Copies between a container or pod and the host (docker-cp(1), `kubectl cp`).
     Program {
         names: &["docker", "podman", "nerdctl"],

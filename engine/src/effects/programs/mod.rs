@@ -14,7 +14,7 @@
 //! The rows live by family, each beside the option lists it uses: [`text`] readers, [`search`]
 //! tools, [`runtimes`], [`files`] writers and deleters, [`git`], [`cloud`] copies and containers,
 //! [`network`] senders, [`system`] signals and permissions, [`privilege`] escalations,
-//! namespaces and pods, [`packages`] installs. [`parse`]
+//! namespaces and pods, [`packages`] installs, [`publish`] uploads to registries. [`parse`]
 //! reads a command line by its row.
 //!
 //! Beside the rows: [`globals`], each CLI's global options that take a value (so the
@@ -32,6 +32,7 @@ pub(crate) mod network;
 mod packages;
 mod parse;
 mod privilege;
+mod publish;
 mod row;
 mod runtimes;
 pub(crate) mod search;
@@ -43,7 +44,7 @@ pub(crate) use parse::{
     Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
 };
 pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS, Escape, ShellEscape, shell_escape};
-pub(crate) use row::{Action, Fallback, Program, Role, Switch};
+pub(crate) use row::{Action, Fallback, Program, Registry, Role, Switch};
 pub(crate) use runtimes::stdin_language;
 pub(crate) use system::autostart_key;
 
@@ -61,6 +62,7 @@ const FAMILIES: &[&[Program]] = &[
     system::ROWS,
     privilege::ROWS,
     packages::ROWS,
+    publish::ROWS,
 ];
 
 /// Every program the effect model knows, in the order rows are tried.

@@ -207,6 +207,32 @@ pub(crate) enum Action {
     /// key, `schtasks /create`, `sc create|config`): an `autostart` grant; queries (`reg
     /// query`, `schtasks /query`, `sc query`) grant nothing.
     Autostart,
+    /// Uploads a package, a build or an image to a registry ([`programs::publish`](super::publish)):
+    /// the artifacts named (`Role::BodyFile` operands), else the project folder, sent to the
+    /// registry a `Role::Source` option names or else the row's; a [`Switch::DryRun`] sends
+    /// nothing.
+    Publish {
+        /// Where it uploads when no option names a registry.
+        registry: Registry,
+        /// For a build tool without subcommand rows (`mvn`, `gradle`): the goals or tasks of
+        /// which one publishes (`deploy`; a `*` stands for any text, `publish*Repository`);
+        /// empty: the row's subcommand publishes.
+        goals: &'static [&'static str],
+    },
+}
+
+/// Where a publisher uploads when no option names a registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Registry {
+    /// A public registry's upload host (`registry.npmjs.org`, `crates.io`, `upload.pypi.org`).
+    Host(&'static str),
+    /// The registry an image reference names before its first `/` (`ghcr.io/o/app`,
+    /// `localhost:5000/app`), Docker Hub when it names none (`app:1`, `library/app`).
+    Image,
+    /// The repository the build's own configuration names (`mvn deploy`: the POM's
+    /// `distributionManagement`; `gradle publish`: the build script's repositories): known
+    /// only when the build runs.
+    Build,
 }
 
 /// A switch that changes what a program's operands are.

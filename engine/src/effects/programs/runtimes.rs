@@ -217,7 +217,8 @@ pub(super) static ROWS: &[Program] = &[
     },
     Program {
         // `deno task build`, `deno fmt`, `deno lint`, `deno check`, …: a task name, files
-        // formatted or checked, nothing run from a script operand.
+        // formatted or checked, nothing run from a script operand. (`deno publish` uploads:
+        // a publisher's row.)
         names: &["deno"],
         subs: &[
             &["task"],
@@ -235,7 +236,6 @@ pub(super) static ROWS: &[Program] = &[
             &["coverage"],
             &["types"],
             &["completions"],
-            &["publish"],
             &["outdated"],
             &["remove"],
             &["uninstall"],

