@@ -42,9 +42,12 @@ mod text;
 pub(crate) use parse::{
     Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
 };
-pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS, Escape, ShellEscape, shell_escape};
+pub(crate) use privilege::{
+    ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, ShellEscape, escalates, shell_escape,
+    transient_unit,
+};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
-pub(crate) use runtimes::stdin_language;
+pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};
 pub(crate) use system::autostart_key;
 
 /// Every family's rows, in the order they are tried for a program's base name. The order

@@ -163,6 +163,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Find => find(c, &p, out),
         // Their grants are read above; what they run is analysed on its own.
         Action::Escalate { .. }
+        | Action::TransientUnit
         | Action::EnterNamespaces
         | Action::Unshare
         | Action::SetCapability

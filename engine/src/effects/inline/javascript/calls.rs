@@ -56,6 +56,34 @@ impl<'t> Js<'t, '_> {
         words
     }
 
+    /// JavaScript for Automation's `doShellScript(LINE[, {administratorPrivileges: true}])`
+    /// (`app.doShellScript(…)` of `Application.currentApplication()` with its standard
+    /// additions): the line runs with `/bin/sh -c`, as root with administrator privileges (or
+    /// an administrator's `userName`), as AppleScript's `do shell script` does. Whether `f` is
+    /// that method (of any object: no other JavaScript names one so).
+    fn shell_script(&self, n: Node<'t>, f: Node<'t>, cx: &mut Collect<'_>) -> bool {
+        let is_method = f.kind() == "member_expression"
+            && f.child_by_field_name("property")
+                .is_some_and(|p| self.t(p) == "doShellScript");
+        if !is_method {
+            return false;
+        }
+        let args = self.args(n);
+        let opts = args.get(1).copied();
+        let as_root = self.flag(opts, "administratorPrivileges") == Some(true)
+            || opts.is_some_and(|o| self.prop(o, "userName").is_some());
+        let call = if as_root {
+            crate::effects::inline::ADMIN_SHELL
+        } else {
+            "doShellScript"
+        };
+        match args.first().and_then(|c| self.res(*c, 0)) {
+            Some(line) => cx.shell(call, line.text),
+            None => cx.unknown(call, "a command"),
+        }
+        true
+    }
+
     /// The effects of one call (or `new` expression).
     pub(super) fn call(&self, n: Node<'t>, cx: &mut Collect<'_>) {
         let callee = n
@@ -64,6 +92,9 @@ impl<'t> Js<'t, '_> {
         let Some(f) = callee else {
             return;
         };
+        if self.shell_script(n, f, cx) {
+            return;
+        }
         let Some(q) = self.qual(f, 0) else {
             return;
         };
