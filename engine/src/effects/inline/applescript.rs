@@ -5,8 +5,9 @@
 //! [`Collect`], each line a `do shell script` runs, each line Terminal's `do script` and
 //! iTerm's `write text` type into a shell, the code `run script` runs (read again by the lens,
 //! one level deeper), and an `unsure` for each of them only known at run time, with the call
-//! named. The lens pushes the lines through the dispatcher as nested shell lines, so every
-//! shell rule judges them.
+//! named; code whose own words the shell only knows at run time (`osascript -e "$SCRIPT"`) is
+//! `unsure` too. The lens pushes the lines through the dispatcher as nested shell lines, so
+//! every shell rule judges them.
 //!
 //! A command is an AppleScript string expression: string literals (escapes `\"`, `\\`, `\n`,
 //! `\t`, `\r` resolved), the constants `space`, `tab`, `return`, `linefeed` and `quote`, `&`
@@ -320,6 +321,13 @@ pub(super) fn effects(code: &str, who: &str, cx: &mut Collect<'_>) {
         return;
     }
     let toks = lex(code);
+    // `osascript -e "$SCRIPT"`: an expansion of the shell outside any AppleScript string is
+    // code known only at run time (one inside a string is that string's text).
+    if cx.dynamic && toks.iter().any(|t| matches!(t, Tok::Op('$' | '`'))) {
+        cx.unsure(format!(
+            "`{who}` runs AppleScript code that is only known at run time"
+        ));
+    }
     let mut r = Reader {
         toks: &toks,
         bindings: HashMap::new(),

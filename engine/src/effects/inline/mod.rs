@@ -60,6 +60,8 @@
 //! policy rules that read the command text still apply.
 
 mod applescript;
+#[cfg(test)]
+mod applescript_tests;
 mod collect;
 #[cfg(test)]
 mod constant_tests;

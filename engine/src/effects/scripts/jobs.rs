@@ -6,8 +6,8 @@
 //! In: one simple command. Out: its [`Job`], if any.
 
 use crate::effects::code_runs::osascript_language;
-use crate::effects::programs::OSASCRIPT_VALUED;
 use crate::effects::language::Language;
+use crate::effects::programs::OSASCRIPT_VALUED;
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// The languages of the code lens.

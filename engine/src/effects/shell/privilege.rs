@@ -14,8 +14,8 @@ use super::serve::loopback;
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::{
-    ADMIN_GROUPS, ADMIN_SHELL, Action, DAEMON_GROUPS, Escape, Parsed, Role, ShellEscape, Switch, escalates,
-    parse, shell_escape,
+    ADMIN_GROUPS, ADMIN_SHELL, Action, DAEMON_GROUPS, Escape, Parsed, Role, ShellEscape, Switch,
+    escalates, parse, shell_escape,
 };
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
@@ -397,10 +397,7 @@ pub(super) fn stdin_fed(c: &SimpleCommand) -> bool {
 /// less +'!sh' f`): `outer` is the wrapper path of the program that ran the text, before the
 /// command's own. (An escalation in the command's own path is its own analysis's to judge.)
 pub(super) fn shell_from_escalated_text(c: &SimpleCommand, outer: &[String], out: &mut Out) {
-    let escalated = |via: &[String]| {
-        via.iter()
-            .any(|v| escalates(v))
-    };
+    let escalated = |via: &[String]| via.iter().any(|v| escalates(v));
     if !escalated(outer) || escalated(&c.via) {
         return;
     }
@@ -421,11 +418,7 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         return;
     }
     // The innermost escalation: when it runs the shell directly, its row judges it.
-    let Some(k) = c
-        .via
-        .iter()
-        .rposition(|v| escalates(v))
-    else {
+    let Some(k) = c.via.iter().rposition(|v| escalates(v)) else {
         return;
     };
     // (A line code runs as root, `do shell script "bash" with administrator privileges`, has
@@ -478,11 +471,7 @@ pub(super) fn escaped_shell(c: &SimpleCommand, p: Option<&Parsed>, out: &mut Out
     let Some(escape) = shell_escape(c.basename()) else {
         return;
     };
-    let Some(via) = c
-        .via
-        .iter()
-        .find(|v| escalates(v))
-    else {
+    let Some(via) = c.via.iter().find(|v| escalates(v)) else {
         return;
     };
     // An escalation of its own (`sudo chroot /`) is judged by its row.
