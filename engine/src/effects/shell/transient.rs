@@ -43,3 +43,83 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         ),
     }));
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::effects::dispatch::shell_value as lens_value;
+    use crate::effects::programs::transient_unit;
+    use crate::effects::test_support::check_table;
+    use crate::effects::{Effects, What};
+    use crate::shell::Arg;
+    use crate::shell_env::ShellEnv;
+
+    /// The grants of a Bash line.
+    fn grants(line: &str) -> Vec<String> {
+        let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
+        let mut fx = Effects::default();
+        let line = serde_json::Value::String(line.to_string());
+        lens_value("Bash", "", &line, Some("/home/u/p"), &env, &mut fx);
+        fx.list
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::Grant(g) => Some(g.detail.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// systemd-run(1): the system manager runs the unit as root unless a user is named; the
+    /// caller's own manager (`--user`) and a scope as the caller give nothing; without the
+    /// caller's terminal or pipes a shell reads nothing; a timer schedules the command.
+    #[test]
+    fn a_transient_unit_shell_as_another_user_is_a_privileged_shell() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "systemd-run --uid=0 --pty bash",
+                &["a shell as root in a transient unit (`systemd-run --uid=0 --pty bash`)"],
+            ),
+            (
+                "systemd-run -t sh",
+                &["a shell as root in a transient unit (`systemd-run -t sh`)"],
+            ),
+            (
+                "systemd-run -p User=deploy --pipe bash -l",
+                &[
+                    "a shell as deploy in a transient unit (`systemd-run -p User=deploy --pipe bash -l`)",
+                ],
+            ),
+            (
+                "systemd-run --uid root -S",
+                &["a shell as root in a transient unit (`systemd-run --uid root -S`)"],
+            ),
+            ("systemd-run --user --pty bash", &[]),
+            ("systemd-run --scope -t bash", &[]),
+            ("systemd-run --uid=0 bash", &[]),
+            ("systemd-run --uid=0 --pty bash -c 'id'", &[]),
+            ("systemd-run --on-active=30 --pty bash", &[]),
+            ("systemd-run --user -t htop", &[]),
+        ];
+        check_table(cases, grants);
+    }
+
+    /// The options before the command, read as systemd-run(1) reads them.
+    #[test]
+    fn transient_unit_options_are_read_up_to_the_command() {
+        let u = transient_unit(&Arg::literal_words(&[
+            "-p",
+            "User=bob",
+            "--on-calendar",
+            "hourly",
+            "-dtq",
+            "make",
+            "--user",
+        ]));
+        assert!(u.later && u.terminal && !u.as_caller && !u.shell);
+        assert_eq!(u.user, "bob");
+        let u = transient_unit(&Arg::literal_words(&["--user", "--scope", "-S"]));
+        assert!(u.as_caller && u.shell && u.terminal && !u.later);
+        assert_eq!(u.user, "root");
+        let u = transient_unit(&Arg::literal_words(&["--scope", "--uid=0", "true"]));
+        assert!(!u.as_caller);
+    }
+}
