@@ -90,7 +90,7 @@ fn lex(code: &str) -> Vec<Tok> {
                 it.next();
                 let mut depth = 1usize;
                 let mut prev = ' ';
-                while let Some(ch) = it.next() {
+                for ch in it.by_ref() {
                     match (prev, ch) {
                         ('(', '*') => {
                             depth += 1;

@@ -3,19 +3,14 @@
 //! `with administrator privileges`, and what cannot be resolved. Written from osascript(1),
 //! the AppleScript Language Guide and Technical Note TN2065.
 
-use crate::effects::dispatch::shell_value as lens_value;
-use crate::effects::test_support::check_table;
-use crate::effects::{Effects, What};
-use crate::shell_env::ShellEnv;
+use crate::effects::What;
+use crate::effects::test_support::{bash_effects, check_table};
 
 /// The commands a Bash line runs inside other text (with their `via`), its grants and what
 /// it cannot resolve, one compact line each.
 fn nested(line: &str) -> Vec<String> {
-    let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
-    let mut fx = Effects::default();
-    let line = serde_json::Value::String(line.to_string());
-    lens_value("Bash", "", &line, Some("/home/u/p"), &env, &mut fx);
-    fx.list
+    bash_effects(line)
+        .list
         .iter()
         .filter_map(|e| match &e.what {
             What::Run(c) if !e.route.via.is_empty() => Some(format!(

@@ -43,8 +43,7 @@ pub(crate) use parse::{
     Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
 };
 pub(crate) use privilege::{
-    ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, ShellEscape, escalates, shell_escape,
-    transient_unit,
+    ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, ShellEscape, shell_escape, transient_unit,
 };
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};
@@ -65,6 +64,14 @@ const FAMILIES: &[&[Program]] = &[
     privilege::ROWS,
     packages::ROWS,
 ];
+
+/// Whether a step of a route's `via` runs what follows as another user: the program of an
+/// escalation row (`sudo`, `su -c`, `pkexec`) or [`ADMIN_SHELL`], a call of code.
+pub(crate) fn escalates(via: &str) -> bool {
+    let name = via.split_whitespace().next().unwrap_or_default();
+    via == ADMIN_SHELL
+        || rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
+}
 
 /// Every program the effect model knows, in the order rows are tried.
 pub(crate) fn rows() -> impl Iterator<Item = &'static Program> {

@@ -62,15 +62,6 @@ const RUN0_VALUED: &[&str] = &[
 /// code, judged as the escalation rows are.
 pub(crate) const ADMIN_SHELL: &str = "do shell script with administrator privileges";
 
-/// Whether a step of a route's `via` runs what follows as another user: the program of an
-/// escalation row (`sudo`, `su -c`, `pkexec`) or [`ADMIN_SHELL`].
-pub(crate) fn escalates(via: &str) -> bool {
-    let name = via.split_whitespace().next().unwrap_or_default();
-    via == ADMIN_SHELL
-        || super::rows()
-            .any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
-}
-
 /// systemd-run(1)'s options that start the command later, from a timer, path or socket unit
 /// (`--on-calendar=hourly`, `--on-active=30`), instead of now.
 pub(crate) const TRANSIENT_TIMERS: &[&str] = &[

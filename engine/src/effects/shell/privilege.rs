@@ -84,7 +84,6 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
     }
     match p.row.action {
         Action::Escalate { bare_shell } => escalate(c, p, bare_shell, out),
-        Action::TransientUnit => super::transient::grants(c, p, out),
         Action::EnterNamespaces => {
             let target = p.values_of(Role::Target).next().map_or_else(
                 || "another process".to_string(),

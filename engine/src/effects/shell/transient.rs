@@ -46,20 +46,15 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use crate::effects::dispatch::shell_value as lens_value;
+    use crate::effects::What;
     use crate::effects::programs::transient_unit;
-    use crate::effects::test_support::check_table;
-    use crate::effects::{Effects, What};
+    use crate::effects::test_support::{bash_effects, check_table};
     use crate::shell::Arg;
-    use crate::shell_env::ShellEnv;
 
     /// The grants of a Bash line.
     fn grants(line: &str) -> Vec<String> {
-        let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
-        let mut fx = Effects::default();
-        let line = serde_json::Value::String(line.to_string());
-        lens_value("Bash", "", &line, Some("/home/u/p"), &env, &mut fx);
-        fx.list
+        bash_effects(line)
+            .list
             .iter()
             .filter_map(|e| match &e.what {
                 What::Grant(g) => Some(g.detail.clone()),
