@@ -58,6 +58,14 @@ fn do_shell_script_lines_are_run_by_the_shell() {
             r#"osascript -e 'run script "do shell script \"ls\""'"#,
             &["run ls via osascript -e, run script, do shell script"],
         ),
+        // `linefeed` ends a line of the shell's text.
+        (
+            r#"osascript -e 'do shell script "make" & linefeed & "rm -rf dist"'"#,
+            &[
+                "run make via osascript -e, do shell script",
+                "run rm -rf dist via osascript -e, do shell script",
+            ],
+        ),
         // Everyday AppleScript runs no command.
         (
             r#"osascript -e 'display notification "done" with title "build"'"#,
@@ -105,6 +113,10 @@ fn administrator_privileges_run_the_line_as_root() {
         (
             r#"osascript -l JavaScript -e 'Application.currentApplication().doShellScript("git status")'"#,
             &["run git status via osascript -l JavaScript -e, doShellScript"],
+        ),
+        (
+            r#"osascript -l JavaScript -e 'ObjC.import("stdlib"); $.system("rm -rf ~")'"#,
+            &["run rm -rf ~ via osascript -l JavaScript -e, $.system"],
         ),
     ];
     check_table(cases, nested);
