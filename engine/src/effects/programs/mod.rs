@@ -43,7 +43,8 @@ pub(crate) use parse::{
     Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
 };
 pub(crate) use privilege::{
-    ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, ShellEscape, shell_escape, transient_unit,
+    ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, SYSTEMD_RUN_VALUED, ShellEscape,
+    shell_escape, transient_unit,
 };
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};

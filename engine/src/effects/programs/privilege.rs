@@ -78,8 +78,12 @@ pub(crate) const TRANSIENT_TIMERS: &[&str] = &[
     "--socket-property",
 ];
 
-/// systemd-run(1)'s options that take a value, besides `--uid` and `-p` / `--property`.
-const SYSTEMD_RUN_VALUED: &[&str] = &[
+/// systemd-run(1)'s options that take a value (the program row's and the shell analyser's
+/// wrapper row's).
+pub(crate) const SYSTEMD_RUN_VALUED: &[&str] = &[
+    "--uid",
+    "-p",
+    "--property",
     "-u",
     "--unit",
     "--description",
@@ -264,12 +268,6 @@ pub(super) static ROWS: &[Program] = &[
         names: &["systemd-run"],
         action: Action::TransientUnit,
         valued: SYSTEMD_RUN_VALUED,
-        options: &[
-            ("--uid", Role::User),
-            ("-p", Role::Ignore),
-            ("--property", Role::Ignore),
-        ],
-        switches: &[("--shell", Switch::RunsShell), ("-S", Switch::RunsShell)],
         options_end: true,
         ..ROW
     },
