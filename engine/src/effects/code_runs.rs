@@ -352,8 +352,8 @@ pub(crate) fn osascript_language(args: &[Arg]) -> Language {
 
 /// `osascript -e LINE [-e LINE…] [ARG…]`, `osascript -l JavaScript -e CODE`, `osascript
 /// <<EOF`, `echo … | osascript`: osascript(1) runs the `-e` statements as the lines of one
-/// script, or, given neither statements nor a script file (or `-` as the file), its standard
-/// input, in the language of `-l`. A script file is the scripts lens's (`osascript x.scpt`).
+/// script, or, given neither statements nor a script file (or `-` or `/dev/stdin` as the
+/// file), its standard input, in the language of `-l`. A script file is the scripts lens's (`osascript x.scpt`).
 fn osascript(c: &SimpleCommand) -> Option<CodeRun> {
     if c.dynamic_program || c.basename() != "osascript" {
         return None;
@@ -399,7 +399,8 @@ fn osascript(c: &SimpleCommand) -> Option<CodeRun> {
             argv: Vec::new(),
         });
     }
-    if file.is_some_and(|f| f.text != "-" || f.dynamic) {
+    // `osascript -`, `osascript /dev/stdin`: the script is standard input too.
+    if file.is_some_and(|f| !matches!(f.text.as_str(), "-" | "/dev/stdin") || f.dynamic) {
         return None;
     }
     let text = c

@@ -51,6 +51,10 @@ fn do_shell_script_lines_are_run_by_the_shell() {
             &["run make test via osascript <<stdin, do shell script"],
         ),
         (
+            "osascript -l JavaScript /dev/stdin <<'EOF'\nconst app = Application.currentApplication();\napp.includeStandardAdditions = true;\napp.doShellScript('npm test');\nEOF",
+            &["run npm test via osascript -l JavaScript <<stdin, doShellScript"],
+        ),
+        (
             r#"osascript -e 'tell application "Terminal" to do script "npm run dev"'"#,
             &["run npm run dev via osascript -e, do script (terminal)"],
         ),
