@@ -35,6 +35,10 @@ pub(crate) use crate::effects::programs::ADMIN_SHELL;
 /// How the `via` of a line `do shell script` runs as the caller names the call.
 const SHELL: &str = "do shell script";
 
+/// The most tokens the parameters of one `do shell script` are read over (`user name "a"
+/// password "b" with administrator privileges without altering line endings` is 12).
+const MAX_PARAMETER_TOKENS: usize = 32;
+
 /// Applications that type a line into a shell of their own, with the command that does it:
 /// Terminal's `do script "…"`, iTerm's `write text "…"`.
 const TERMINALS: &[(&str, [&str; 2])] = &[
@@ -268,12 +272,13 @@ impl Reader<'_> {
         (value, end)
     }
 
-    /// The index of the end of the statement from `i`: a line end, or a `)` that closes a
-    /// parenthesis opened before `i`.
+    /// The index of the end of a command's parameters from `i`: a line end, a `)` that closes
+    /// a parenthesis opened before `i`, or [`MAX_PARAMETER_TOKENS`] tokens on (so that a long
+    /// line of many commands is read in linear time).
     fn statement_end(&self, i: usize) -> usize {
         let mut depth = 0usize;
         let mut k = i;
-        while let Some(t) = self.toks.get(k) {
+        while let Some(t) = self.toks.get(k).filter(|_| k < i + MAX_PARAMETER_TOKENS) {
             match t {
                 Tok::Newline => break,
                 Tok::Op('(') => depth += 1,
@@ -401,6 +406,30 @@ mod tests {
                 Tok::Word("to".into()),
                 Tok::Str("y".into()),
             ]
+        );
+    }
+
+    /// A long line of many commands is read in linear time, each with its own parameters.
+    #[test]
+    fn many_commands_on_one_line_are_read_with_their_parameters() {
+        use super::super::collect::{Collect, Found};
+        let mut code = "do shell script \"ls\" with administrator privileges ".repeat(4_000);
+        code.push_str("do shell script \"id\"");
+        let mut cx = Collect::new(None, false, &[], true);
+        let start = std::time::Instant::now();
+        super::effects(&code, "osascript -e", &mut cx);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        let whos: Vec<String> = cx
+            .found
+            .iter()
+            .filter_map(|f| match f {
+                Found::Shell { who, text, .. } => Some(format!("{who}:{text}")),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            whos.first().map(String::as_str),
+            Some("do shell script with administrator privileges:ls")
         );
     }
 
