@@ -246,6 +246,7 @@ fn role(r: Role) -> &'static str {
         Role::Code(Language::Php) => "PHP code (read by the inline-code lens)",
         Role::Code(Language::Lua) => "Lua code (read by the inline-code lens)",
         Role::Code(Language::Awk) => "an awk program (read by the inline-code lens)",
+        Role::Code(Language::AppleScript) => "AppleScript code (read by the inline-code lens)",
         Role::Script => {
             "the script run: a path (read), an `http(s)` URL fetched and run, or a registry specifier installed and run"
         }
@@ -305,6 +306,9 @@ fn family(a: Action) -> &'static str {
         }
         Action::Escalate { bare_shell: true } => {
             "runs a command as another user (the user's shell when given no command)"
+        }
+        Action::TransientUnit => {
+            "runs a command now in a transient systemd unit, as root for the system manager unless a user is named (a timer schedules it)"
         }
         Action::EnterNamespaces => "enters another process's namespaces",
         Action::Unshare => "runs a command in new namespaces",

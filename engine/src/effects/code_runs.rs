@@ -1,7 +1,8 @@
 //! The code a command runs, found in its words: `-c CODE` / `-e CODE` option values, `deno
 //! eval CODE`, the standard input of an interpreter given no script (`python3 - <<EOF`), and the
 //! command lines of `powershell.exe` / `pwsh` (`-Command`, `-EncodedCommand`, `-File`, with
-//! PowerShell's parameter prefixes and either `-` or `/`) and of `cmd.exe` (`/c`, `/k`).
+//! PowerShell's parameter prefixes and either `-` or `/`), of `cmd.exe` (`/c`, `/k`) and of
+//! `osascript` (`-e` lines, `-l JavaScript`, standard input).
 //!
 //! In: a simple command and its row's parse ([`Parsed`]). Out: a [`CodeRun`] per piece of code
 //! (who runs it, its language, the code, the argument vector the code sees). The shell lens
@@ -9,7 +10,7 @@
 //! only: no lens is called here.
 
 use super::language::Language;
-use super::programs::{Parsed, Role, stdin_language};
+use super::programs::{OSASCRIPT_VALUED, Parsed, Role, stdin_language};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Code an interpreter on a command line runs: who runs it, its language, the code, and the
@@ -47,8 +48,8 @@ fn printed_value(option: &str, lang: Language, code: &Arg) -> Arg {
 /// standard input of an interpreter given no script (`python3 - <<EOF`, `node <<< '…'`).
 pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
     let mut out = Vec::new();
-    // `powershell -Command …`, `cmd /c …`: their own command-line syntax.
-    if let Some(run) = windows_code_run(c) {
+    // `powershell -Command …`, `cmd /c …`, `osascript -e …`: their own command-line syntax.
+    if let Some(run) = windows_code_run(c).or_else(|| osascript(c)) {
         out.push(run);
         return out;
     }
@@ -319,6 +320,98 @@ fn cmd(c: &SimpleCommand) -> Option<CodeRun> {
             text: text.join(" "),
             dynamic: rest.iter().any(|a| a.dynamic),
         },
+        argv: Vec::new(),
+    })
+}
+
+/// The language osascript(1) runs a script in: the one `-l` names (`-l JavaScript`: JavaScript
+/// for Automation), AppleScript by default. A language only known at run time is read as
+/// AppleScript, whose reader finds no call in JavaScript.
+pub(crate) fn osascript_language(args: &[Arg]) -> Language {
+    let mut named = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        i += 1;
+        if t == "-l" {
+            named = args.get(i).map(|a| a.text.as_str());
+            i += 1;
+        } else if let Some(l) = t.strip_prefix("-l") {
+            named = Some(l);
+        } else if OSASCRIPT_VALUED.contains(&t) || t == "-e" {
+            i += 1;
+        } else if t == "--" || !t.starts_with('-') || t == "-" {
+            break;
+        }
+    }
+    match named {
+        Some(l) if l.eq_ignore_ascii_case("javascript") => Language::JavaScript,
+        _ => Language::AppleScript,
+    }
+}
+
+/// `osascript -e LINE [-e LINE…] [ARG…]`, `osascript -l JavaScript -e CODE`, `osascript
+/// <<EOF`, `echo … | osascript`: osascript(1) runs the `-e` statements as the lines of one
+/// script, or, given neither statements nor a script file (or `-` or `/dev/stdin` as the
+/// file), its standard input, in the language of `-l`. A script file is the scripts lens's (`osascript x.scpt`).
+fn osascript(c: &SimpleCommand) -> Option<CodeRun> {
+    if c.dynamic_program || c.basename() != "osascript" {
+        return None;
+    }
+    let lang = osascript_language(&c.args);
+    let mut lines: Vec<Arg> = Vec::new();
+    let mut file: Option<&Arg> = None;
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        i += 1;
+        if t == "-e" {
+            lines.push(c.args.get(i)?.clone());
+            i += 1;
+        } else if let Some(line) = t.strip_prefix("-e") {
+            lines.push(Arg {
+                text: line.to_string(),
+                dynamic: a.dynamic,
+            });
+        } else if OSASCRIPT_VALUED.contains(&t) {
+            i += 1;
+        } else if t == "--" {
+            file = c.args.get(i);
+            break;
+        } else if !t.starts_with('-') || t == "-" {
+            file = Some(a);
+            break;
+        }
+    }
+    let shown = match lang {
+        Language::JavaScript => "osascript -l JavaScript",
+        _ => "osascript",
+    };
+    if !lines.is_empty() {
+        let text: Vec<&str> = lines.iter().map(|a| a.text.as_str()).collect();
+        return Some(CodeRun {
+            who: format!("{shown} -e"),
+            lang,
+            code: Arg {
+                text: text.join("\n"),
+                dynamic: lines.iter().any(|a| a.dynamic),
+            },
+            argv: Vec::new(),
+        });
+    }
+    // `osascript -`, `osascript /dev/stdin`: the script is standard input too.
+    if file.is_some_and(|f| !matches!(f.text.as_str(), "-" | "/dev/stdin") || f.dynamic) {
+        return None;
+    }
+    let text = c
+        .redirections
+        .iter()
+        .rev()
+        .find(|r| r.mode == RedirectMode::Text)?;
+    Some(CodeRun {
+        who: format!("{shown} <<stdin"),
+        lang,
+        code: text.target.clone(),
         argv: Vec::new(),
     })
 }

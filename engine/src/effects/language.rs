@@ -1,5 +1,5 @@
 //! The languages the inline-code lens reads: their names in reasons and their tree-sitter
-//! grammars (cmd.exe, Perl, Ruby, PHP, Lua and awk are read without one). Program rows name
+//! grammars (cmd.exe, Perl, Ruby, PHP, Lua, awk and AppleScript are read without one). Program rows name
 //! them for `-c CODE` options and standard-input runners.
 
 /// The language of a piece of inline code.
@@ -26,6 +26,10 @@ pub(crate) enum Language {
     Lua,
     /// An awk program (`awk 'PROG'`, `gawk -e PROG`): read by the token scanner.
     Awk,
+    /// AppleScript (`osascript -e`, `osascript <<EOF`): read by its own reader
+    /// (`inline::applescript`). JavaScript for Automation (`osascript -l JavaScript`) is
+    /// [`Language::JavaScript`].
+    AppleScript,
 }
 
 impl Language {
@@ -42,6 +46,7 @@ impl Language {
             Language::Php => "PHP",
             Language::Lua => "Lua",
             Language::Awk => "awk",
+            Language::AppleScript => "AppleScript",
         }
     }
 
@@ -58,7 +63,8 @@ impl Language {
             | Language::Ruby
             | Language::Php
             | Language::Lua
-            | Language::Awk => return None,
+            | Language::Awk
+            | Language::AppleScript => return None,
         })
     }
 }

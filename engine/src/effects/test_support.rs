@@ -5,7 +5,18 @@
 //! In: a function from a command line to its effects, one compact line each, and a table of
 //! lines with the effects wanted; or an effect. Out: assertions; text.
 
-use super::{BodySource, Endpoint, IpClass, PathRef, Send};
+use super::{BodySource, Effects, Endpoint, IpClass, PathRef, Send};
+use crate::shell_env::ShellEnv;
+
+/// The effects of a Bash call's command `line`, run in the project `/home/u/p` of the home
+/// `/home/u`.
+pub(crate) fn bash_effects(line: &str) -> Effects {
+    let env = ShellEnv::new(Some("/home/u/p".into()), "/home/u");
+    let mut fx = Effects::default();
+    let line = serde_json::Value::String(line.to_string());
+    super::dispatch::shell_value("Bash", "", &line, Some("/home/u/p"), &env, &mut fx);
+    fx
+}
 
 /// Each line's effects (`fx`) against the wanted ones, one assertion per line, naming it.
 pub(crate) fn check_table(cases: &[(&str, &[&str])], fx: impl Fn(&str) -> Vec<String>) {

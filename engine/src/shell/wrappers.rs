@@ -13,7 +13,7 @@ use super::context::{Feed, Input, LineAnalysis};
 use super::find::{FIND_EXEC, find_found, xargs_listed, xargs_replace};
 use super::package_runners::{NPX_VALUED, UVX_VALUED, package_command};
 use super::{Arg, MAX_LOOP_WORDS};
-use crate::effects::programs::{ShortValue, globals, short_options};
+use crate::effects::programs::{SYSTEMD_RUN_VALUED, ShortValue, globals, short_options};
 
 /// How a wrapper reads its own words before the command it runs.
 #[derive(Debug)]
@@ -241,40 +241,8 @@ static WRAPPERS: &[Wrapper] = &[
         )
     },
     // `systemd-run --user --on-calendar=hourly sh -c '…'`: a transient unit runs the command
-    // (now, or on a timer).
-    Wrapper::options(
-        &["systemd-run"],
-        &[
-            "-u",
-            "--unit",
-            "-p",
-            "--property",
-            "--description",
-            "--slice",
-            "-E",
-            "--setenv",
-            "--uid",
-            "--gid",
-            "--nice",
-            "-M",
-            "--machine",
-            "-H",
-            "--host",
-            "--on-active",
-            "--on-boot",
-            "--on-startup",
-            "--on-unit-active",
-            "--on-unit-inactive",
-            "--on-calendar",
-            "--timer-property",
-            "--path-property",
-            "--socket-property",
-            "--service-type",
-            "--working-directory",
-            "-C",
-            "--capsule",
-        ],
-    ),
+    // (now, or on a timer); its options are the program row's.
+    Wrapper::options(&["systemd-run"], SYSTEMD_RUN_VALUED),
     // `busybox cat .env`, `busybox sh -c …`: the applet is the command.
     // `shx rm -rf dist` (ShellJS's commands from npm scripts) runs its command as the program.
     Wrapper::options(&["busybox", "toybox", "shx"], &[]),

@@ -52,10 +52,16 @@
 //! dev profile too (root `Cargo.toml`), and parse 256 KiB of Python in about 140 ms.
 //!
 //! Perl, Ruby, PHP, Lua and awk code (`perl -e`, `ruby -e`, `php -r`, `lua -e`, an awk
-//! program) is read by the token scanner ([`scan`]) for the commands it runs; AppleScript, R
-//! and Tcl code is not read here: for those the policy rules that read the command text still
-//! apply.
+//! program) is read by the token scanner ([`scan`]) for the commands it runs; AppleScript
+//! (`osascript -e`, its standard input, an `.applescript` file) by its own reader
+//! ([`applescript`]) for the lines `do shell script` runs, as root with administrator
+//! privileges; JavaScript for Automation (`osascript -l JavaScript`) is JavaScript, its
+//! `doShellScript(…)` a call that runs a line. R and Tcl code is not read here: for those the
+//! policy rules that read the command text still apply.
 
+mod applescript;
+#[cfg(test)]
+mod applescript_tests;
 mod collect;
 #[cfg(test)]
 mod constant_tests;
@@ -89,6 +95,7 @@ use crate::shell::MAX_DEPTH;
 use crate::shell_env::ShellEnv;
 
 pub(crate) use super::language::Language;
+pub(crate) use applescript::ADMIN_SHELL;
 pub(crate) use exposure::ENVIRONMENT_PRINTED;
 pub(crate) use parse::{first_error, parse_javascript};
 use parse::{parse, shell_variable_in_code};
@@ -215,6 +222,21 @@ fn code_lens_at(
         found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
         return;
     }
+    if lang == Language::AppleScript {
+        applescript::effects(code, &who, &mut cx);
+        let runs = cx
+            .found
+            .iter()
+            .any(|f| matches!(f, Found::Shell { .. } | Found::Code { .. }));
+        if dynamic && runs {
+            cx.unsure(format!(
+                "`{who}` runs AppleScript code that is only known at run time"
+            ));
+        }
+        let route = &cx.streams_route(route);
+        found_effects(cx.found, code_at, route, cwd, env, depth, nest, fx);
+        return;
+    }
     if scan::reads(lang) {
         scan::effects(lang, code, &who, &mut cx);
         let runs = cx
@@ -316,7 +338,8 @@ fn code_lens_at(
                 | Language::Ruby
                 | Language::Php
                 | Language::Lua
-                | Language::Awk => false,
+                | Language::Awk
+                | Language::AppleScript => false,
             };
             if exhausted {
                 cx.unsure(format!(

@@ -43,9 +43,12 @@ mod text;
 pub(crate) use parse::{
     Parsed, ShortValue, is_remote, option_value, parse, short_options, split_long,
 };
-pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS, Escape, ShellEscape, shell_escape};
+pub(crate) use privilege::{
+    ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, SYSTEMD_RUN_VALUED, ShellEscape,
+    shell_escape, transient_unit,
+};
 pub(crate) use row::{Action, Fallback, Program, Registry, Role, Switch};
-pub(crate) use runtimes::stdin_language;
+pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};
 pub(crate) use system::autostart_key;
 
 /// Every family's rows, in the order they are tried for a program's base name. The order
@@ -64,6 +67,14 @@ const FAMILIES: &[&[Program]] = &[
     packages::ROWS,
     publish::ROWS,
 ];
+
+/// Whether a step of a route's `via` runs what follows as another user: the program of an
+/// escalation row (`sudo`, `su -c`, `pkexec`) or [`ADMIN_SHELL`], a call of code.
+pub(crate) fn escalates(via: &str) -> bool {
+    let name = via.split_whitespace().next().unwrap_or_default();
+    via == ADMIN_SHELL
+        || rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
+}
 
 /// Every program the effect model knows, in the order rows are tried.
 pub(crate) fn rows() -> impl Iterator<Item = &'static Program> {

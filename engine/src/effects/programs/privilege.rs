@@ -56,6 +56,144 @@ const RUN0_VALUED: &[&str] = &[
     "--shell-prompt-prefix",
 ];
 
+/// How the inline-code lens names, in a route's `via`, a call of code that runs a shell line
+/// as root (AppleScript's `do shell script … with administrator privileges`, JavaScript for
+/// Automation's `doShellScript(…, {administratorPrivileges: true})`): an escalation written in
+/// code, judged as the escalation rows are.
+pub(crate) const ADMIN_SHELL: &str = "do shell script with administrator privileges";
+
+/// systemd-run(1)'s options that start the command later, from a timer, path or socket unit
+/// (`--on-calendar=hourly`, `--on-active=30`), instead of now.
+pub(crate) const TRANSIENT_TIMERS: &[&str] = &[
+    "--on-active",
+    "--on-boot",
+    "--on-startup",
+    "--on-unit-active",
+    "--on-unit-inactive",
+    "--on-calendar",
+    "--on-clock-change",
+    "--on-timezone-change",
+    "--timer-property",
+    "--path-property",
+    "--socket-property",
+];
+
+/// systemd-run(1)'s options that take a value (the program row's and the shell analyser's
+/// wrapper row's).
+pub(crate) const SYSTEMD_RUN_VALUED: &[&str] = &[
+    "--uid",
+    "-p",
+    "--property",
+    "-u",
+    "--unit",
+    "--description",
+    "--slice",
+    "-E",
+    "--setenv",
+    "--gid",
+    "--nice",
+    "-M",
+    "--machine",
+    "-H",
+    "--host",
+    "--service-type",
+    "--working-directory",
+    "-C",
+    "--capsule",
+    "--json",
+    "--on-active",
+    "--on-boot",
+    "--on-startup",
+    "--on-unit-active",
+    "--on-unit-inactive",
+    "--on-calendar",
+    "--timer-property",
+    "--path-property",
+    "--socket-property",
+];
+
+/// How systemd-run(1) runs its command, from the options before it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct TransientUnit {
+    /// A timer, path or socket option starts it later ([`TRANSIENT_TIMERS`]).
+    pub(crate) later: bool,
+    /// It runs as the caller: in the caller's own manager (`--user`) or in a scope
+    /// systemd-run forks itself (`--scope`) with no `--uid`.
+    pub(crate) as_caller: bool,
+    /// The user `--uid` or `-p User=` names (root when neither does).
+    pub(crate) user: String,
+    /// Its standard streams are the caller's terminal or pipes (`--pty`, `-t`, `--pipe`,
+    /// `-P`, `--shell`, `-S`).
+    pub(crate) terminal: bool,
+    /// `--shell` / `-S`: the user's shell when given no command.
+    pub(crate) shell: bool,
+}
+
+/// How `systemd-run ARGS` runs its command (systemd-run(1)): its options up to the first
+/// operand.
+pub(crate) fn transient_unit(args: &[crate::shell::Arg]) -> TransientUnit {
+    let mut u = TransientUnit::default();
+    let (mut user_manager, mut scope) = (false, false);
+    let mut user: Option<String> = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        let (name, attached) = match t.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (t, None),
+        };
+        let mut value = || {
+            attached.clone().or_else(|| {
+                i += 1;
+                args.get(i - 1).map(|v| v.text.clone())
+            })
+        };
+        match name {
+            "--" => break,
+            "--user" => user_manager = true,
+            "--system" => user_manager = false,
+            "--scope" => scope = true,
+            "--pty" | "-t" | "--pipe" | "-P" => u.terminal = true,
+            "--shell" | "-S" => {
+                u.terminal = true;
+                u.shell = true;
+            }
+            "--uid" => user = value(),
+            "-p" | "--property" => {
+                if let Some(v) = value()
+                    && let Some(named) = v.strip_prefix("User=")
+                {
+                    user = Some(named.to_string());
+                }
+            }
+            _ if TRANSIENT_TIMERS.contains(&name) => {
+                u.later = true;
+                if SYSTEMD_RUN_VALUED.contains(&name) {
+                    value();
+                }
+            }
+            _ if SYSTEMD_RUN_VALUED.contains(&name) => {
+                value();
+            }
+            _ if t.starts_with("--") => {}
+            // A bundle of short switches (`-tq`, `-dGP`).
+            _ if t.starts_with('-') && t.len() > 1 => {
+                let letters = &t[1..];
+                u.terminal |= letters.contains(['t', 'P', 'S']);
+                u.shell |= letters.contains('S');
+            }
+            _ => break,
+        }
+    }
+    u.as_caller = user_manager || (scope && user.is_none());
+    u.user = match user.as_deref() {
+        None | Some("0") => "root".into(),
+        Some(named) => named.to_string(),
+    };
+    u
+}
+
 /// The privilege rows, in the order they are tried.
 pub(super) static ROWS: &[Program] = &[
     // `sudo -i`, `sudo -s`, `sudo -u bob -i`: the target user's shell; `sudo CMD` runs the
@@ -122,6 +260,15 @@ pub(super) static ROWS: &[Program] = &[
             ("--user", Role::User),
         ],
         lead: &[Role::User],
+        ..ROW
+    },
+    // `systemd-run [--uid=U] [-p User=U] [--pty] CMD` (systemd-run(1)): the command now, in a
+    // transient unit ([`transient_unit`]); the shell analyser unwraps it.
+    Program {
+        names: &["systemd-run"],
+        action: Action::TransientUnit,
+        valued: SYSTEMD_RUN_VALUED,
+        options_end: true,
         ..ROW
     },
     // `setpriv --reuid=0 --regid=0 --init-groups CMD` (setpriv(1)): the command as the user

@@ -170,6 +170,11 @@ pub(crate) enum Action {
         /// With no command it starts the user's shell.
         bare_shell: bool,
     },
+    /// Runs a command now in a transient systemd unit (`systemd-run`): as root for the system
+    /// manager unless `--uid` / `-p User=` names another user, as the caller with `--user` or
+    /// `--scope`; a timer option schedules it instead. With a terminal (`--pty`, `--pipe`) a
+    /// shell given nothing to run, or `--shell`, is an interactive shell as that user.
+    TransientUnit,
     /// Enters another process's namespaces (`nsenter -t 1 -m -u -i -n -p`).
     EnterNamespaces,
     /// Runs a command in new namespaces (`unshare -r`): root in a new user namespace with

@@ -82,8 +82,12 @@ pub(crate) const PYTHON_NAMES: &[&str] = &[
 
 const EVAL_OPTIONS: &[&str] = &["-e", "--eval", "-p", "--print"];
 
+/// The options of osascript(1) that take a value besides `-e`: the language (`-l
+/// JavaScript`) and the output flags (`-s h`).
+pub(crate) const OSASCRIPT_VALUED: &[&str] = &["-l", "-s"];
+
 /// The rows of interpreters called `PROG [-r X] [-e X] [-c X] SCRIPT` (php, lua, Rscript,
-/// tclsh, osascript): the script is read, unless one of those options gave the code.
+/// tclsh): the script is read, unless one of those options gave the code.
 const SCRIPT_RUNNER: Program = Program {
     lead: &[Role::Read],
     lead_options: &["-r", "-e", "-c"],
@@ -301,7 +305,18 @@ pub(super) static ROWS: &[Program] = &[
         ..SCRIPT_RUNNER
     },
     Program {
-        names: &["Rscript", "tclsh", "wish", "osascript"],
+        // osascript(1): the `-e` lines and a script given on standard input are code the
+        // inline-code lens reads (`code_runs`), in the language `-l` names; the first operand
+        // is a script file, read, and the words after it its arguments.
+        names: &["osascript"],
+        valued: OSASCRIPT_VALUED,
+        options: &[("-e", Role::Ignore)],
+        lead: &[Role::Read],
+        lead_options: &["-e"],
+        ..ROW
+    },
+    Program {
+        names: &["Rscript", "tclsh", "wish"],
         options: &[
             ("-r", Role::Ignore),
             ("-e", Role::Ignore),

@@ -39,6 +39,17 @@ pub(super) fn interpreter(text: &str) -> Interp {
         Interp::Code(Lang::Python)
     } else if matches!(base, "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node") {
         Interp::Code(Lang::JavaScript)
+    } else if base == "osascript" {
+        // `#!/usr/bin/osascript -l JavaScript`: JavaScript for Automation.
+        let rest: Vec<&str> = line.split_whitespace().collect();
+        if rest
+            .windows(2)
+            .any(|w| w[0] == "-l" && w[1].eq_ignore_ascii_case("javascript"))
+        {
+            Interp::Code(Lang::JavaScript)
+        } else {
+            Interp::Code(Lang::AppleScript)
+        }
     } else {
         Interp::Other
     }

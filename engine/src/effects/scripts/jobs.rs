@@ -5,6 +5,9 @@
 //!
 //! In: one simple command. Out: its [`Job`], if any.
 
+use crate::effects::code_runs::osascript_language;
+use crate::effects::language::Language;
+use crate::effects::programs::OSASCRIPT_VALUED;
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// The languages of the code lens.
@@ -18,6 +21,8 @@ pub(crate) enum Lang {
     PowerShell,
     /// A cmd.exe batch file (`./build.bat`, `x.cmd`).
     Cmd,
+    /// AppleScript (`osascript x.applescript`, a `#!/usr/bin/osascript` script).
+    AppleScript,
 }
 
 /// How a script file is run.
@@ -194,6 +199,16 @@ pub(super) fn job_of(c: &SimpleCommand) -> Option<Job> {
         }
         "make" | "gmake" => return Some(Job::Make),
         "npm" | "pnpm" | "yarn" | "bun" => return npm_job(base, &c.args),
+        // `osascript x.applescript`, `osascript -l JavaScript x.js` (a compiled `.scpt` is a
+        // binary: nothing is read from it).
+        "osascript" => {
+            let op = code_operand(&c.args, OSASCRIPT_VALUED, &["-e"]);
+            let lang = match osascript_language(&c.args) {
+                Language::JavaScript => Lang::JavaScript,
+                _ => Lang::AppleScript,
+            };
+            return script(op, How::Code(lang));
+        }
         "node" | "nodejs" => {
             let op = code_operand(&c.args, NODE_VALUED, &["-e", "--eval", "-p", "--print"]);
             return script(op, How::Code(Lang::JavaScript));

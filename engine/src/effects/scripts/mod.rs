@@ -93,6 +93,7 @@ fn code_script(
         Lang::JavaScript => super::inline::Language::JavaScript,
         Lang::PowerShell => super::inline::Language::PowerShell,
         Lang::Cmd => super::inline::Language::Cmd,
+        Lang::AppleScript => super::inline::Language::AppleScript,
     };
     let mut found = Effects::default();
     super::dispatch::code(language, text, argv, route, cwd, env, &mut found);

@@ -412,6 +412,56 @@ fn python_and_node_scripts_run_by_path_are_judged_by_their_code() {
     assert!(build.iter().all(|l| !l.starts_with("unsure")), "{build:?}");
 }
 
+/// osascript(1) runs a script file in AppleScript, or in JavaScript with `-l JavaScript`; a
+/// `#!/usr/bin/osascript` script runs by its `#!` line; a compiled `.scpt` is a binary.
+#[test]
+fn applescript_files_run_by_osascript_are_judged_by_their_code() {
+    let d = Dir::new();
+    d.write(
+        "clean.applescript",
+        b"-- clean up\nset target to \"/tmp/cache\"\ndo shell script \"rm -rf \" & quoted form of target\n",
+    );
+    d.write(
+        "tool.js",
+        b"var app = Application.currentApplication();\napp.includeStandardAdditions = true;\napp.doShellScript('make install', {administratorPrivileges: true});\n",
+    );
+    d.write(
+        "notify",
+        b"#!/usr/bin/osascript\ndisplay notification \"done\"\ndo shell script \"ls\"\n",
+    );
+    d.write("old.scpt", b"FasdUAS 1.101.10\x00\x0e\x00\x00");
+    let dir = d.path();
+    let found = |line: &str| lines(&bash(line, &dir), &dir);
+    assert_eq!(
+        found("osascript clean.applescript"),
+        [
+            "run osascript clean.applescript",
+            "read clean.applescript",
+            "run rm -rf /tmp/cache | via runs clean.applescript, do shell script",
+            "delete /tmp/cache -r | via runs clean.applescript, do shell script",
+        ]
+    );
+    assert_eq!(
+        found("osascript -l JavaScript tool.js"),
+        [
+            "run osascript -l JavaScript tool.js",
+            "read tool.js",
+            "run make install | via runs tool.js, do shell script with administrator privileges",
+        ]
+    );
+    assert_eq!(
+        found("./notify"),
+        [
+            "run ./notify",
+            "run ls | via runs ./notify, do shell script"
+        ]
+    );
+    assert_eq!(
+        found("osascript old.scpt"),
+        ["run osascript old.scpt", "read old.scpt"]
+    );
+}
+
 fn args(words: &[&str]) -> Vec<Arg> {
     Arg::literal_words(words)
 }

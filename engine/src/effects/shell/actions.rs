@@ -162,6 +162,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::Install => install(c, &p, out),
         Action::Find => find(c, &p, out),
         // Their grants are read above; what they run is analysed on its own.
+        // A transient unit's shell as another user.
+        Action::TransientUnit => super::transient::grants(c, &p, out),
         Action::Escalate { .. }
         | Action::EnterNamespaces
         | Action::Unshare

@@ -32,6 +32,7 @@ mod search;
 mod send;
 mod serve;
 mod signals;
+mod transient;
 mod windows;
 
 pub(crate) use git::config_set;

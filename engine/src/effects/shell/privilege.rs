@@ -14,8 +14,8 @@ use super::serve::loopback;
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::{
-    ADMIN_GROUPS, Action, DAEMON_GROUPS, Escape, Parsed, Role, ShellEscape, Switch, parse, rows,
-    shell_escape,
+    ADMIN_GROUPS, ADMIN_SHELL, Action, DAEMON_GROUPS, Escape, Parsed, Role, ShellEscape, Switch,
+    escalates, parse, shell_escape,
 };
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
@@ -385,13 +385,8 @@ pub(super) fn machine_grants(c: &SimpleCommand, out: &mut Out) {
     }
 }
 
-/// The names of the programs that run a command as another user (the escalation rows).
-fn is_escalation(name: &str) -> bool {
-    rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
-}
-
 /// Whether the command's standard input is a file or text (`sudo sh < x.sh`, `<<EOF`).
-fn stdin_fed(c: &SimpleCommand) -> bool {
+pub(super) fn stdin_fed(c: &SimpleCommand) -> bool {
     c.redirections.iter().any(|r| {
         r.fd.is_none_or(|fd| fd == 0) && matches!(r.mode, RedirectMode::Read | RedirectMode::Text)
     })
@@ -401,10 +396,7 @@ fn stdin_fed(c: &SimpleCommand) -> bool {
 /// less +'!sh' f`): `outer` is the wrapper path of the program that ran the text, before the
 /// command's own. (An escalation in the command's own path is its own analysis's to judge.)
 pub(super) fn shell_from_escalated_text(c: &SimpleCommand, outer: &[String], out: &mut Out) {
-    let escalated = |via: &[String]| {
-        via.iter()
-            .any(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
-    };
+    let escalated = |via: &[String]| via.iter().any(|v| escalates(v));
     if !escalated(outer) || escalated(&c.via) {
         return;
     }
@@ -425,14 +417,12 @@ fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         return;
     }
     // The innermost escalation: when it runs the shell directly, its row judges it.
-    let Some(k) = c
-        .via
-        .iter()
-        .rposition(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
-    else {
+    let Some(k) = c.via.iter().rposition(|v| escalates(v)) else {
         return;
     };
-    if k + 1 == c.via.len()
+    // (A line code runs as root, `do shell script "bash" with administrator privileges`, has
+    // no row to judge its shell.)
+    if (k + 1 == c.via.len() && c.via[k] != ADMIN_SHELL)
         || p.lead_given
         || !p.operands.is_empty()
         || p.has(Switch::StdinScript)
@@ -480,15 +470,11 @@ pub(super) fn escaped_shell(c: &SimpleCommand, p: Option<&Parsed>, out: &mut Out
     let Some(escape) = shell_escape(c.basename()) else {
         return;
     };
-    let Some(via) = c
-        .via
-        .iter()
-        .find(|v| is_escalation(v.split_whitespace().next().unwrap_or_default()))
-    else {
+    let Some(via) = c.via.iter().find(|v| escalates(v)) else {
         return;
     };
     // An escalation of its own (`sudo chroot /`) is judged by its row.
-    if c.dynamic_program || is_escalation(c.basename()) || !escape_hands_shell(escape, c, p) {
+    if c.dynamic_program || escalates(c.basename()) || !escape_hands_shell(escape, c, p) {
         return;
     }
     out.push(grant(
@@ -652,7 +638,7 @@ fn bare_shell_text(t: &Arg) -> bool {
 
 /// Words that only start a shell: a shell's name, then options that give it no script and
 /// no `-c` text (`bash`, `bash -l`, `/bin/zsh --login`, `sh -i`).
-fn bare_shell_words(words: &[&Arg]) -> bool {
+pub(super) fn bare_shell_words(words: &[&Arg]) -> bool {
     let Some((first, rest)) = words.split_first() else {
         return false;
     };

@@ -56,6 +56,48 @@ impl<'t> Js<'t, '_> {
         words
     }
 
+    /// JavaScript for Automation's `doShellScript(LINE[, {administratorPrivileges: true}])`
+    /// (`app.doShellScript(…)` of `Application.currentApplication()` with its standard
+    /// additions): the line runs with `/bin/sh -c`, as root with administrator privileges (or
+    /// an administrator's `userName`), as AppleScript's `do shell script` does; and the C
+    /// library its Objective-C bridge imports (`ObjC.import('stdlib'); $.system(LINE)`,
+    /// `$.popen(LINE, 'r')`): the line runs with `/bin/sh -c`. Whether `f` is one of them
+    /// (`doShellScript` of any object: no other JavaScript names a method so).
+    fn shell_script(&self, n: Node<'t>, f: Node<'t>, cx: &mut Collect<'_>) -> bool {
+        if f.kind() != "member_expression" {
+            return false;
+        }
+        let method = f.child_by_field_name("property").map(|p| self.t(p));
+        let on_bridge = f
+            .child_by_field_name("object")
+            .is_some_and(|o| self.t(o) == "$");
+        let args = self.args(n);
+        if on_bridge && matches!(method, Some("system" | "popen")) {
+            let call = format!("$.{}", method.unwrap_or_default());
+            match args.first().and_then(|c| self.res(*c, 0)) {
+                Some(line) => cx.shell(&call, line.text),
+                None => cx.unknown(&call, "a command"),
+            }
+            return true;
+        }
+        if method != Some("doShellScript") {
+            return false;
+        }
+        let opts = args.get(1).copied();
+        let as_root = self.flag(opts, "administratorPrivileges") == Some(true)
+            || opts.is_some_and(|o| self.prop(o, "userName").is_some());
+        let call = if as_root {
+            crate::effects::inline::ADMIN_SHELL
+        } else {
+            "doShellScript"
+        };
+        match args.first().and_then(|c| self.res(*c, 0)) {
+            Some(line) => cx.shell(call, line.text),
+            None => cx.unknown(call, "a command"),
+        }
+        true
+    }
+
     /// The effects of one call (or `new` expression).
     pub(super) fn call(&self, n: Node<'t>, cx: &mut Collect<'_>) {
         let callee = n
@@ -64,6 +106,9 @@ impl<'t> Js<'t, '_> {
         let Some(f) = callee else {
             return;
         };
+        if self.shell_script(n, f, cx) {
+            return;
+        }
         let Some(q) = self.qual(f, 0) else {
             return;
         };
