@@ -38,7 +38,6 @@ use serde_json::Value;
 use crate::effects::{Effects, What};
 use crate::evaluate::lines::CommandLines;
 use crate::policy::{EffectKind, Field, Pred, Rule, Test};
-use crate::shell::operands::base;
 
 /// The payload fields a rule's `when` needs: it cannot hold unless the gate does. Fields are
 /// positions in the section's field table; a gate's texts are one [`Joined`] string borrowed
@@ -226,9 +225,7 @@ impl<'a> Gate<'a> {
                     || fx.of(EffectKind::Run).any(|e| match &e.what {
                         What::Run(c) => {
                             c.dynamic_program
-                                || programs
-                                    .iter()
-                                    .any(|p| p == base(&c.program) || p == c.program)
+                                || programs.iter().any(|p| p == c.basename() || p == c.program)
                         }
                         _ => true,
                     })
@@ -288,9 +285,7 @@ impl<'p> Probe<'p> {
             || a.commands.iter().any(|c| {
                 !c.program.is_empty()
                     && (c.dynamic_program
-                        || programs
-                            .iter()
-                            .any(|p| p == base(&c.program) || p == c.program))
+                        || programs.iter().any(|p| p == c.basename() || p == c.program))
             })
     }
 

@@ -67,3 +67,8 @@ const FAMILIES: &[&[Program]] = &[
 pub(crate) fn rows() -> impl Iterator<Item = &'static Program> {
     FAMILIES.iter().flat_map(|family| family.iter())
 }
+
+/// Whether a row names a program `name`, spelled exactly so (`Rscript`, `HEAD`).
+pub(crate) fn has_name(name: &str) -> bool {
+    rows().any(|p| p.names.contains(&name))
+}

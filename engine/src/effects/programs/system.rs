@@ -77,7 +77,7 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["pkill", "killall", "pkill.exe", "skill", "slay"],
+        names: &["pkill", "killall", "skill", "slay"],
         action: Action::Signal,
         valued: &[
             "-u",
@@ -233,7 +233,7 @@ pub(super) static ROWS: &[Program] = &[
     // binPath= …` (Windows Commands reference). Switches are `/` words in any case; what the
     // key and verbs are is read by the action.
     Program {
-        names: &["reg", "reg.exe", "schtasks", "schtasks.exe", "sc", "sc.exe"],
+        names: &["reg", "schtasks", "sc"],
         action: Action::Autostart,
         ..ROW
     },

@@ -280,6 +280,8 @@ fn python_module(c: &SimpleCommand) -> Option<SimpleCommand> {
     }
     Some(SimpleCommand {
         program: module.text.clone(),
+        // The module names above are lower case: their own name.
+        folded: None,
         args: c.args.get(k + 2..).unwrap_or_default().to_vec(),
         ..c.clone()
     })

@@ -88,7 +88,7 @@ pub(super) fn account(c: &SimpleCommand, out: &mut Out) {
 /// nothing; `reg import FILE` names no key and is not read.
 pub(super) fn autostart(c: &SimpleCommand, out: &mut Out) {
     let ops = operands(c);
-    match c.basename().to_ascii_lowercase().as_str() {
+    match c.basename() {
         "reg" => {
             let Some(verb) = ops.first().map(|a| a.text.to_ascii_lowercase()) else {
                 return;
