@@ -45,7 +45,7 @@ pub(crate) use parse::{
 pub(crate) use privilege::{ADMIN_GROUPS, DAEMON_GROUPS, Escape, ShellEscape, shell_escape};
 pub(crate) use row::{Action, Fallback, Program, Role, Switch};
 pub(crate) use runtimes::stdin_language;
-pub(crate) use system::autostart_key;
+pub(crate) use system::{autostart_key, security_key};
 
 /// Every family's rows, in the order they are tried for a program's base name. The order
 /// only matters among the subcommand rows of one program (the first that matches wins), and

@@ -171,6 +171,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::Mount
         | Action::WindowsAccount
         | Action::Autostart
+        | Action::Registry
+        | Action::Firewall
         | Action::Tunnel => {}
         Action::Transfer => super::send::windows_transfer(c, out),
         Action::SecretScan => super::search::secret_scan(c, out),
