@@ -58,9 +58,27 @@ pub(crate) fn folded_name(p: &str) -> Option<Box<str>> {
     folded(base(p)).map(String::into_boxed_str)
 }
 
+/// The name of a program as a policy rule lists it, when it differs from the listing: a
+/// bare name with capitals or a Windows suffix (`curl.exe`, `CURL`, `Curl.EXE` → `curl`).
+/// A listing with a folder (`./build.sh`, `/usr/bin/curl.exe`) names the program as written
+/// only; `None` for it and for a listing that is its own name.
+pub(crate) fn listed_name(listed: &str) -> Option<Cow<'_, str>> {
+    if listed.contains(['/', '\\']) {
+        return None;
+    }
+    Some(program_name(listed)).filter(|n| *n != listed)
+}
+
+/// Whether program name `listed`, as a policy rule lists it, names the program of a command
+/// whose name is `name` ([`program_name`]) and whose word is `program`: as written, by its
+/// name, or by the name of the listing ([`listed_name`]).
+pub(crate) fn lists(listed: &str, name: &str, program: &str) -> bool {
+    listed == name || listed == program || listed_name(listed).is_some_and(|n| n == name)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{base, program_name};
+    use super::{base, listed_name, lists, program_name};
 
     #[test]
     fn a_windows_executable_is_named_without_its_folder_and_suffix() {
@@ -105,5 +123,19 @@ mod tests {
             program_name("ls"),
             std::borrow::Cow::Borrowed("ls")
         ));
+    }
+
+    #[test]
+    fn a_rule_lists_a_program_by_its_name_or_as_written() {
+        assert_eq!(listed_name("curl.exe").as_deref(), Some("curl"));
+        assert_eq!(listed_name("CURL").as_deref(), Some("curl"));
+        assert_eq!(listed_name("curl"), None);
+        assert_eq!(listed_name("Rscript"), None);
+        assert_eq!(listed_name("./build.sh"), None);
+        assert!(lists("curl.exe", "curl", "C:/Windows/System32/CURL.EXE"));
+        assert!(lists("rm", "rm", "/bin/Rm"));
+        assert!(lists("./build.sh", "build.sh", "./build.sh"));
+        assert!(!lists("./build.sh", "build.sh", "build.sh"));
+        assert!(!lists("rmdir", "rm", "rm"));
     }
 }

@@ -225,7 +225,9 @@ impl<'a> Gate<'a> {
                     || fx.of(EffectKind::Run).any(|e| match &e.what {
                         What::Run(c) => {
                             c.dynamic_program
-                                || programs.iter().any(|p| p == c.basename() || p == c.program)
+                                || programs
+                                    .iter()
+                                    .any(|p| crate::shell::lists(p, c.basename(), &c.program))
                         }
                         _ => true,
                     })
@@ -285,7 +287,9 @@ impl<'p> Probe<'p> {
             || a.commands.iter().any(|c| {
                 !c.program.is_empty()
                     && (c.dynamic_program
-                        || programs.iter().any(|p| p == c.basename() || p == c.program))
+                        || programs
+                            .iter()
+                            .any(|p| crate::shell::lists(p, c.basename(), &c.program)))
             })
     }
 
