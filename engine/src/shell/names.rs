@@ -11,6 +11,11 @@
 //! spells exactly is its lower-case form. A row spelled with capitals keeps winning
 //! (`Rscript` is R's script runner, `GET` libwww-perl's request).
 //!
+//! There is no `HEAD` row: where names are case-insensitive libwww-perl's `HEAD` cannot sit
+//! beside `head`, so `HEAD .env` is `head .env`. The builtins that change the shell's own
+//! state (`cd`, `alias`, `read`) are matched as written by the shell analysis: bash finds a
+//! builtin by its exact name, whatever the file system.
+//!
 //! A name with no capitals (nearly every one) is a slice of the word: nothing is allocated.
 
 use std::borrow::Cow;
