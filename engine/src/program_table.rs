@@ -332,7 +332,13 @@ fn family(a: Action) -> &'static str {
             "makes, enables or adds a Windows account to a group (`net user NAME PASS /add`, `net localgroup GROUP NAME /add`): a local-account grant"
         }
         Action::Autostart => {
-            "sets a Windows program to start by itself (`reg add` of a Run, Winlogon or Services key, `schtasks /create`, `sc create|config`): an autostart grant"
+            "sets a Windows program to start by itself (`schtasks /create`, `sc create|config`): an autostart grant"
+        }
+        Action::WindowsRegistry => {
+            "writes or deletes a Windows registry key: a Run, Winlogon or Services key written is an autostart grant, a Defender, UAC, firewall policy or LSA key a security-control grant"
+        }
+        Action::Firewall => {
+            "switches the Windows firewall off (`netsh advfirewall set PROFILE state off`): a security-control grant"
         }
     }
 }

@@ -299,6 +299,11 @@ impl SeamTable {
                     };
                     if let Some(pi) = program_anchored.get_mut(idx) {
                         for p in programs {
+                            // `curl.exe` is listed under `curl` too, the name a command has.
+                            if let Some(name) = crate::shell::listed_name(&p) {
+                                let name = name.into_owned();
+                                pi.by_program.entry(name).or_default().push(local as u32);
+                            }
                             pi.by_program.entry(p).or_default().push(local as u32);
                         }
                         pi.all.push(local as u32);

@@ -115,13 +115,6 @@ pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
     out
 }
 
-/// The base name of a program in lower case, without a Windows folder or `.exe`.
-pub(crate) fn program_name(program: &str) -> String {
-    let lower = program.to_ascii_lowercase();
-    let base = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
-    base.strip_suffix(".exe").unwrap_or(base).to_string()
-}
-
 /// The options of `powershell.exe` / `pwsh` that take a value (lower case, full names).
 const VALUED: &[&str] = &[
     "executionpolicy",
@@ -154,9 +147,9 @@ fn windows_code_run(c: &SimpleCommand) -> Option<CodeRun> {
     if c.dynamic_program {
         return None;
     }
-    let name = program_name(&c.program);
-    match name.as_str() {
-        "powershell" | "pwsh" => powershell(c, &name),
+    let name = c.basename();
+    match name {
+        "powershell" | "pwsh" => powershell(c, name),
         "cmd" => cmd(c),
         _ => None,
     }

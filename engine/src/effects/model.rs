@@ -200,6 +200,14 @@ pub enum GrantKind {
     /// `Register-ScheduledTask`) or as a service (`sc create|config`, `New-Service`, a
     /// `Services` key).
     Autostart,
+    /// A protection of the machine switched off or weakened on Windows: Microsoft Defender's
+    /// policy or preferences (`DisableAntiSpyware`, `Set-MpPreference
+    /// -DisableRealtimeMonitoring $true`, an exclusion), User Account Control (`EnableLUA`,
+    /// `ConsentPromptBehaviorAdmin`), the firewall (its policy key, `netsh advfirewall set …
+    /// state off`, `Set-NetFirewallProfile -Enabled False`), the LSA's protection of
+    /// credentials (`RunAsPPL`, `DisableRestrictedAdmin`, WDigest). What is changed is in the
+    /// detail.
+    SecurityControl,
 }
 
 impl GrantKind {
@@ -225,6 +233,7 @@ impl GrantKind {
         GrantKind::Mount,
         GrantKind::LocalAccount,
         GrantKind::Autostart,
+        GrantKind::SecurityControl,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -250,6 +259,7 @@ impl GrantKind {
             GrantKind::Mount => "mount",
             GrantKind::LocalAccount => "local-account",
             GrantKind::Autostart => "autostart",
+            GrantKind::SecurityControl => "security-control",
         }
     }
 }

@@ -30,6 +30,8 @@ pub(crate) mod lines;
 #[cfg(feature = "oracle")]
 pub(crate) mod oracle;
 pub(crate) mod pred;
+#[cfg(test)]
+mod program_names_tests;
 pub(crate) mod reasons;
 pub(crate) mod request;
 pub mod runner;

@@ -15,7 +15,7 @@ use crate::policy::{PathSpec, ShellTest};
 use crate::shell::ShellAnalysis;
 use crate::shell::operands::{
     GIT_PUSH_ALL_REFS_FLAGS, GIT_PUSH_DELETE_FLAGS, GIT_PUSH_FORCE_FLAGS, GIT_PUSH_UNLEASED_FLAGS,
-    base, cmd_flags, operands, positionals,
+    cmd_flags, operands, positionals,
 };
 use crate::shell_env::ShellEnv;
 
@@ -285,13 +285,6 @@ fn shortest_instance(pattern: &str) -> String {
     out.replace("//", "/")
 }
 
-/// Whether `programs` names `program`, by its base name or as written (the base name found
-/// once, not once per listed program: a test can list hundreds).
-fn lists_program(programs: &[String], program: &str) -> bool {
-    let name = base(program);
-    programs.iter().any(|p| p == name || p == program)
-}
-
 pub(crate) fn eval_shell(
     t: &ShellTest,
     globs: &PathGlobs,
@@ -313,7 +306,7 @@ pub(crate) fn eval_shell(
         if !t.programs.is_empty() {
             if c.dynamic_program {
                 maybe = Some(format!("cannot tell which program `{}` runs", c.display()));
-            } else if !lists_program(&t.programs, &c.program) {
+            } else if !c.is_named_by(&t.programs) {
                 continue;
             }
         }
@@ -328,7 +321,7 @@ pub(crate) fn eval_shell(
             }
         }
         if t.is_push() {
-            if base(&c.program) != "git" {
+            if c.basename() != "git" {
                 continue;
             }
             match pos.first() {

@@ -23,8 +23,8 @@ pub(crate) fn shell_quote(word: &str) -> String {
 /// with shell quoting.
 pub fn argv_to_command(argv: &[String]) -> String {
     if let [shell, flag, script] = argv {
-        let base = shell.rsplit(['/', '\\']).next().unwrap_or(shell);
-        if matches!(base, "bash" | "sh" | "zsh" | "dash" | "ksh")
+        let base = crate::shell::program_name(shell);
+        if matches!(base.as_ref(), "bash" | "sh" | "zsh" | "dash" | "ksh")
             && matches!(flag.as_str(), "-c" | "-lc" | "-cl" | "-l -c")
         {
             return script.clone();

@@ -49,7 +49,7 @@ const COMMAND_VARIABLES: &[&str] = &[
 pub(super) fn loaded_code(name: &str, value: &str, program: Option<&[Arg]>) -> Vec<Vec<String>> {
     let base = program
         .and_then(|w| w.first())
-        .map(|a| a.text.rsplit('/').next().unwrap_or(&a.text).to_string());
+        .map(|a| super::program_name(&a.text).into_owned());
     let words = |v: &str| -> Vec<String> { v.split_whitespace().map(str::to_string).collect() };
     let run = |interp: &str, file: &str| -> Vec<String> {
         let mut w: Vec<String> = interp.split_whitespace().map(str::to_string).collect();

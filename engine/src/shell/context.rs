@@ -161,6 +161,9 @@ impl LineAnalysis {
             redirections,
             via: via.to_vec(),
             cwd: self.cwd.clone(),
+            folded: (!first.dynamic)
+                .then(|| super::names::folded_name(&first.text))
+                .flatten(),
         });
     }
 }

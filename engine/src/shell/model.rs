@@ -3,6 +3,7 @@
 //! [`Arg`], [`Redirect`], [`SimpleCommand`], [`ShellAnalysis`].
 
 use super::emulate;
+use super::names;
 use super::quote::push_escaped_invisible;
 
 /// One argument word after quote removal and expansion of what is known.
@@ -65,24 +66,6 @@ pub(crate) fn redirect_files(redirections: &[Redirect]) -> Vec<Arg> {
         .collect()
 }
 
-/// The name of a program path as its row names it: the last component (`/usr/bin/git` →
-/// `git`), without a Windows executable's `.exe` or `.com` suffix (`curl.exe` → `curl`,
-/// `C:/Windows/System32/cmd.EXE` → `cmd`): Git Bash, MSYS2 and WSL interop run `X.exe` as the
-/// program `X`. A name that is only the suffix (`.exe`) is kept.
-pub(crate) fn base(p: &str) -> &str {
-    let name = p.rsplit('/').next().unwrap_or(p);
-    let lower_end = name.len().saturating_sub(4);
-    match name.get(lower_end..) {
-        Some(ext)
-            if lower_end > 0
-                && (ext.eq_ignore_ascii_case(".exe") || ext.eq_ignore_ascii_case(".com")) =>
-        {
-            &name[..lower_end]
-        }
-        _ => name,
-    }
-}
-
 /// A simple command the shell will run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
@@ -102,6 +85,9 @@ pub struct SimpleCommand {
     pub via: Vec<String>,
     /// Working directory in effect (after `cd` earlier on the line), if known.
     pub cwd: Option<String>,
+    /// The program's name when it is not a slice of [`SimpleCommand::program`] (`NET.EXE`
+    /// → `net`; see [`names::program_name`]), made once with the command; `None` otherwise.
+    pub(crate) folded: Option<Box<str>>,
 }
 
 impl SimpleCommand {
@@ -116,13 +102,29 @@ impl SimpleCommand {
             redirections: Vec::new(),
             via: Vec::new(),
             cwd: cwd.map(str::to_string),
+            folded: names::folded_name(program),
         }
     }
 
-    /// The program's base name as the program table names it (`/usr/bin/git` → `git`,
-    /// `curl.exe` → `curl`).
+    /// The program's name as the program table names it (`/usr/bin/git` → `git`,
+    /// `curl.exe` → `curl`, `NET.EXE` → `net`; [`names::program_name`]).
     pub fn basename(&self) -> &str {
-        base(&self.program)
+        let name = names::base(&self.program);
+        match self.folded.as_deref() {
+            // A command made from another with a new program keeps a name of the old one.
+            Some(f) if f.eq_ignore_ascii_case(name) => f,
+            _ => name,
+        }
+    }
+
+    /// Whether `programs` (names as a policy rule lists them) names the program: by its name
+    /// ([`SimpleCommand::basename`]), as written (`./build.sh`), or by the name of a listing
+    /// (`curl.exe`; [`names::lists`]).
+    pub(crate) fn is_named_by<S: AsRef<str>>(&self, programs: &[S]) -> bool {
+        let name = self.basename();
+        programs
+            .iter()
+            .any(|p| names::lists(p.as_ref(), name, &self.program))
     }
 
     /// What the command writes to standard output when it is a literal `echo` or `printf`
@@ -259,6 +261,7 @@ mod render_tests {
                         redirections: Vec::new(),
                         via: vec!["sudo".into()],
                         cwd: None,
+                        folded: None,
                     };
                     assert_eq!(
                         c.display(),
@@ -269,28 +272,5 @@ mod render_tests {
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod base_tests {
-    use super::base;
-    #[test]
-    fn a_windows_executable_is_named_without_its_suffix() {
-        assert_eq!(base("curl.exe"), "curl");
-        assert_eq!(base("C:/Windows/System32/CMD.EXE"), "CMD");
-        assert_eq!(base("/mnt/c/Windows/System32/wsl.exe"), "wsl");
-        assert_eq!(base("format.com"), "format");
-        assert_eq!(base("/usr/bin/git"), "git");
-        // Only a whole suffix after a name: `.exe` alone and other extensions stay.
-        assert_eq!(base(".exe"), ".exe");
-        assert_eq!(base("build.sh"), "build.sh");
-        assert_eq!(base("notes.exe.txt"), "notes.exe.txt");
-        // The base name of a command and the program a wrapper runs use it: `bash.exe -c` is a
-        // shell re-entered, `rm.exe` the delete.
-        assert_eq!(
-            crate::shell::tests::cmds("bash.exe -c 'rm -rf x'"),
-            vec!["bash.exe -c rm -rf x", "rm -rf x (via bash -c)"]
-        );
     }
 }

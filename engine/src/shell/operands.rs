@@ -40,8 +40,6 @@ pub(crate) const GIT_PUSH_DELETE_FLAGS: &[&str] = &["--delete", "-d"];
 /// `git push` options that update refs not named on the command line.
 pub(crate) const GIT_PUSH_ALL_REFS_FLAGS: &[&str] = &["--mirror", "--all"];
 
-pub(crate) use super::model::base;
-
 /// The flags of a command, one per letter for bundled short flags (`-rf` → `-r`, `-f`), long
 /// flags without their `=value`; nothing after `--`.
 pub(crate) fn cmd_flags(c: &SimpleCommand) -> Vec<String> {
@@ -69,7 +67,7 @@ pub(crate) fn cmd_flags(c: &SimpleCommand) -> Vec<String> {
 pub(crate) fn positionals(c: &SimpleCommand) -> Vec<&Arg> {
     let mut out = Vec::new();
     let mut after = false;
-    let globals = globals::of(base(&c.program));
+    let globals = globals::of(c.basename());
     let mut skip_next = false;
     for a in &c.args {
         if skip_next {
@@ -118,7 +116,7 @@ pub(crate) fn operands<'c>(
     } else {
         positionals.to_vec()
     };
-    if PATTERN_FIRST_PROGRAMS.contains(&base(&c.program)) {
+    if PATTERN_FIRST_PROGRAMS.contains(&c.basename()) {
         if !cmd_flags(c)
             .iter()
             .any(|f| PATTERN_OPTIONS.contains(&f.as_str()))

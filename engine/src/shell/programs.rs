@@ -57,7 +57,15 @@ impl LineAnalysis {
             return;
         }
         let Some(first) = words.first() else { return };
-        let base = super::operands::base(&first.text).to_string();
+        // The program's name (`NOHUP.EXE` is `nohup`). A name only known at run time, and the
+        // builtins that change the shell's own state (`cd`, `alias`, `read`), are as written:
+        // bash finds a builtin by its exact name, whatever the file system.
+        let written = super::names::base(&first.text);
+        let base = if first.dynamic {
+            written.to_string()
+        } else {
+            super::program_name(&first.text).into_owned()
+        };
         // Text known now on standard input (`echo x | tee f`, through wrappers too) is kept
         // with the command, as a here-document is.
         // Text partly known (`(crontab -l; echo …) | crontab -`) is kept as well, marked as
@@ -88,14 +96,33 @@ impl LineAnalysis {
             self.unwrap_command(w, &base, rest, &via, depth, input);
             return;
         }
-        match base.as_str() {
-            "cd" | "pushd" => self.cd(rest),
+        let handled = match written {
+            "cd" | "pushd" => {
+                self.cd(rest);
+                true
+            }
             // `popd` returns to a folder this analysis may not know.
-            "popd" => self.cwd = None,
+            "popd" => {
+                self.cwd = None;
+                true
+            }
             // An alias makes a later word run something else (where aliases expand).
-            "alias" if rest.iter().any(|a| a.text.contains('=')) => self.mark_unsure(
-                "the line defines an alias, so a later word may run something else".into(),
-            ),
+            "alias" if rest.iter().any(|a| a.text.contains('=')) => {
+                self.mark_unsure(
+                    "the line defines an alias, so a later word may run something else".into(),
+                );
+                true
+            }
+            b if SETS_VARIABLES.contains(&b) => {
+                self.sets_variables(b, rest);
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            return;
+        }
+        match base.as_str() {
             "env" => self.env(rest, &via, depth, input),
             "find" => self.find_exec(rest, &via, depth),
             "fd" | "fdfind" => self.fd_exec(&base, rest, &via, depth),
@@ -104,7 +131,6 @@ impl LineAnalysis {
             "ssh" => self.ssh(rest, &via, depth),
             "source" | "." => self.source(&base, rest, &via, depth, input),
             b if SHELLS.contains(&b) => self.shell(b, rest, &via, depth, input),
-            b if SETS_VARIABLES.contains(&b) => self.sets_variables(b, rest),
             // `$SHELL -c 'rm -rf ~'`: the program is unknown (the line is unsure), but if it
             // is a shell it runs the script, so the script is judged too.
             b if unknown_program => {

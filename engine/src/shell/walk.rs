@@ -516,6 +516,7 @@ impl LineAnalysis {
             redirections,
             via: via.to_vec(),
             cwd: self.cwd.clone(),
+            folded: None,
         });
     }
 

@@ -606,9 +606,11 @@ impl LineAnalysis {
             // run time runs them. (File operands stay as written, `{}`: which files an
             // unknown list names is not judged, as before.)
             (None, None) if w.input_as_args => {
-                let program = cmd.first().map(|a| a.text.rsplit('/').next().unwrap_or(""));
+                let program = cmd.first().map(|a| super::program_name(&a.text));
                 let runs_input = |r: &str| {
-                    program.is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
+                    program
+                        .as_deref()
+                        .is_some_and(|p| super::operands::SHELLS.contains(&p) || p.contains(r))
                 };
                 let inner = match xargs_replace(rest, cmd) {
                     Some(r) if !r.is_empty() && runs_input(&r) => cmd

@@ -102,7 +102,8 @@ pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard
 /// container daemon's group, a local port published beyond the machine, an administrator's
 /// role in a cloud account or a cluster, new credentials minted for a cloud identity, a file
 /// system mounted over a path, a Windows local account made or added to a group, a program
-/// registered to start by itself on Windows (logon, schedule, service).
+/// registered to start by itself on Windows (logon, schedule, service), a protection of a
+/// Windows machine switched off or weakened (Defender, UAC, the firewall, LSA protection).
 pub const GRANTS: &[&str] = &[
     "privileged-shell",
     "host-namespace",
@@ -124,6 +125,7 @@ pub const GRANTS: &[&str] = &[
     "mount",
     "local-account",
     "autostart",
+    "security-control",
 ];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &[

@@ -38,7 +38,6 @@ use serde_json::Value;
 use crate::effects::{Effects, What};
 use crate::evaluate::lines::CommandLines;
 use crate::policy::{EffectKind, Field, Pred, Rule, Test};
-use crate::shell::operands::base;
 
 /// The payload fields a rule's `when` needs: it cannot hold unless the gate does. Fields are
 /// positions in the section's field table; a gate's texts are one [`Joined`] string borrowed
@@ -228,7 +227,7 @@ impl<'a> Gate<'a> {
                             c.dynamic_program
                                 || programs
                                     .iter()
-                                    .any(|p| p == base(&c.program) || p == c.program)
+                                    .any(|p| crate::shell::lists(p, c.basename(), &c.program))
                         }
                         _ => true,
                     })
@@ -290,7 +289,7 @@ impl<'p> Probe<'p> {
                     && (c.dynamic_program
                         || programs
                             .iter()
-                            .any(|p| p == base(&c.program) || p == c.program))
+                            .any(|p| crate::shell::lists(p, c.basename(), &c.program)))
             })
     }
 

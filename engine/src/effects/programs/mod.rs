@@ -49,7 +49,7 @@ pub(crate) use privilege::{
 };
 pub(crate) use row::{Action, Fallback, Program, Registry, Role, Switch};
 pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};
-pub(crate) use system::autostart_key;
+pub(crate) use system::{autostart_key, security_key};
 
 /// Every family's rows, in the order they are tried for a program's base name. The order
 /// only matters among the subcommand rows of one program (the first that matches wins), and
@@ -79,4 +79,9 @@ pub(crate) fn escalates(via: &str) -> bool {
 /// Every program the effect model knows, in the order rows are tried.
 pub(crate) fn rows() -> impl Iterator<Item = &'static Program> {
     FAMILIES.iter().flat_map(|family| family.iter())
+}
+
+/// Whether a row names a program `name`, spelled exactly so (`Rscript`, `HEAD`).
+pub(crate) fn has_name(name: &str) -> bool {
+    rows().any(|p| p.names.contains(&name))
 }

@@ -306,7 +306,7 @@ pub(super) static ROWS: &[Program] = &[
     // any case): certutil(1) `-urlcache -split -f URL [FILE]`, `-verifyctl -f URL`;
     // bitsadmin `/transfer JOB [/download|/upload] [/priority P] URL FILE`.
     Program {
-        names: &["certutil", "certutil.exe", "bitsadmin", "bitsadmin.exe"],
+        names: &["certutil", "bitsadmin"],
         action: Action::Transfer,
         word_options: true,
         ..ROW
@@ -393,6 +393,18 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Send,
         valued: WGET_VALUED,
         options: WGET_OPTIONS,
+        rest: Role::Url,
+        ..ROW
+    },
+    // libwww-perl's request programs, named by their method in capitals (`GET URL`,
+    // `POST URL < body`). Not `HEAD`: where names are case-insensitive (macOS) libwww-perl
+    // cannot install it beside `head`, so `HEAD .env` is `head .env` there; `HEAD` is read as
+    // `head`, which only misreads a URL as a file name it cannot open.
+    Program {
+        names: &["GET", "POST", "PUT", "lwp-request"],
+        action: Action::Send,
+        valued: &["-m", "-b", "-t", "-i", "-c", "-p", "-o"],
+        options: &[("-H", Role::Header), ("-C", Role::Header)],
         rest: Role::Url,
         ..ROW
     },

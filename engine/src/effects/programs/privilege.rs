@@ -519,7 +519,7 @@ pub(super) static ROWS: &[Program] = &[
     // GROUP NAME /add`, `group GROUP NAME /add` (Windows Commands reference; `net1` is the
     // same program). Switches are `/` words in any case, read by the action.
     Program {
-        names: &["net", "net.exe", "net1", "net1.exe"],
+        names: &["net", "net1"],
         action: Action::WindowsAccount,
         ..ROW
     },

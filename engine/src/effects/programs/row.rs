@@ -208,10 +208,18 @@ pub(crate) enum Action {
     /// localgroup administrators`) and other verbs (`net use`) grant nothing. Switches are
     /// words after `/`, in any case.
     WindowsAccount,
-    /// A Windows start-up tool (`reg add KEY` of a `Run`, `RunOnce`, `Winlogon` or `Services`
-    /// key, `schtasks /create`, `sc create|config`): an `autostart` grant; queries (`reg
-    /// query`, `schtasks /query`, `sc query`) grant nothing.
+    /// A Windows start-up tool (`schtasks /create`, `sc create|config`): an `autostart`
+    /// grant; queries (`schtasks /query`, `sc query`) grant nothing.
     Autostart,
+    /// The Windows registry tool (`reg add|delete|copy|restore|load KEY`): a start-up key
+    /// written (`Run`, `RunOnce`, `Winlogon`, `Services`) is an `autostart` grant, a key that
+    /// holds a protection of the machine written or deleted (Defender, UAC, the firewall
+    /// policy, LSA) a `security-control` grant; `reg query` and `reg export` grant nothing.
+    WindowsRegistry,
+    /// The Windows firewall tool (`netsh advfirewall set PROFILE state off`, `netsh firewall
+    /// set opmode disable`): a `security-control` grant; `netsh advfirewall show` and rules
+    /// added grant nothing.
+    Firewall,
     /// Uploads a package, a build or an image to a registry ([`programs::publish`](super::publish)):
     /// the artifacts named (`Role::BodyFile` operands), else the project folder, sent to the
     /// registry a `Role::Source` option names or else the row's; a [`Switch::DryRun`] sends

@@ -327,14 +327,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         // PowerShell and cmd.exe: their command lines (`-Command`, `-File`, `/c`) are read
         // by the PowerShell lens (`inline::powershell`), with their own option syntax.
-        names: &[
-            "pwsh",
-            "pwsh.exe",
-            "powershell",
-            "powershell.exe",
-            "cmd",
-            "cmd.exe",
-        ],
+        names: &["pwsh", "powershell", "cmd"],
         ..ROW
     },
     Program {

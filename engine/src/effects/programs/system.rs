@@ -77,7 +77,7 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["pkill", "killall", "pkill.exe", "skill", "slay"],
+        names: &["pkill", "killall", "skill", "slay"],
         action: Action::Signal,
         valued: &[
             "-u",
@@ -228,13 +228,25 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Chattr,
         ..ROW
     },
-    // Windows start-up: reg(1) `add|import|copy|restore|load KEY …` of a key that runs a
-    // program at logon or as a service, schtasks(1) `/create`, sc(1) `create|config NAME
-    // binPath= …` (Windows Commands reference). Switches are `/` words in any case; what the
-    // key and verbs are is read by the action.
+    // Windows start-up: schtasks(1) `/create`, sc(1) `create|config NAME binPath= …`
+    // (Windows Commands reference). Switches are `/` words in any case; what the verbs are is
+    // read by the action.
     Program {
-        names: &["reg", "reg.exe", "schtasks", "schtasks.exe", "sc", "sc.exe"],
+        names: &["schtasks", "sc"],
         action: Action::Autostart,
+        ..ROW
+    },
+    // reg(1) `add|delete|copy|restore|load KEY …`: a start-up key written, or a key that
+    // holds a protection of the machine written or deleted.
+    Program {
+        names: &["reg"],
+        action: Action::WindowsRegistry,
+        ..ROW
+    },
+    // netsh(1) `advfirewall set PROFILE state off`, `firewall set opmode disable`.
+    Program {
+        names: &["netsh"],
+        action: Action::Firewall,
         ..ROW
     },
     Program {
@@ -266,10 +278,81 @@ const AUTOSTART_KEYS: &[&str] = &[
 
 /// Whether registry key text names a key whose values start a program by themselves.
 pub(crate) fn autostart_key(key: &str) -> bool {
-    let folded: String = key
-        .chars()
+    let folded = fold_key(key);
+    AUTOSTART_KEYS.iter().any(|k| folded.contains(k))
+}
+
+/// Registry key text with the separators, spaces, quotes and case dropped (the same after a
+/// shell removed the backslashes).
+fn fold_key(key: &str) -> String {
+    key.chars()
         .filter(|c| !matches!(c, '\\' | '/' | ' ' | '"' | '\'' | ':'))
         .collect::<String>()
-        .to_ascii_lowercase();
-    AUTOSTART_KEYS.iter().any(|k| folded.contains(k))
+        .to_ascii_lowercase()
+}
+
+/// Registry keys that hold a protection of the machine, folded as [`AUTOSTART_KEYS`], each
+/// with the values of it that weaken the protection (lower case; empty: every value) and
+/// what it is. Microsoft Defender's policy and settings, User Account Control (the
+/// `Policies\System` values that turn it off or let an administrator's token through
+/// unprompted), the firewall's policy, the LSA (`RunAsPPL`, `DisableRestrictedAdmin`, the
+/// packages it loads) and WDigest's caching of clear-text credentials.
+const SECURITY_KEYS: &[(&str, &[&str], &str)] = &[
+    (
+        "policiesmicrosoftwindowsdefender",
+        &[],
+        "Microsoft Defender's policy",
+    ),
+    (
+        "microsoftwindowsdefender",
+        &[],
+        "Microsoft Defender's settings",
+    ),
+    (
+        "currentversionpoliciessystem",
+        &[
+            "enablelua",
+            "consentpromptbehavioradmin",
+            "consentpromptbehavioruser",
+            "promptonsecuredesktop",
+            "localaccounttokenfilterpolicy",
+            "filteradministratortoken",
+            "enableinstallerdetection",
+            "validateadmincodesignatures",
+        ],
+        "User Account Control",
+    ),
+    (
+        "policiesmicrosoftwindowsfirewall",
+        &[],
+        "the Windows Firewall policy",
+    ),
+    (
+        "sharedaccessparametersfirewallpolicy",
+        &[],
+        "the Windows Firewall's settings",
+    ),
+    ("controllsa", &[], "the LSA's protection of credentials"),
+    (
+        "securityproviderswdigest",
+        &[],
+        "WDigest's caching of credentials",
+    ),
+];
+
+/// What protection of the machine registry key text `key` holds when writing or deleting its
+/// value `value` (`None`: the key itself, every value) can weaken it: `Some("User Account
+/// Control")` for `HKLM\…\Policies\System` and `EnableLUA`; `None` for another key or a
+/// value that protects nothing (`Policies\System` `DisableTaskMgr`).
+pub(crate) fn security_key(key: &str, value: Option<&str>) -> Option<&'static str> {
+    let folded = fold_key(key);
+    let value = value.map(str::to_ascii_lowercase);
+    SECURITY_KEYS
+        .iter()
+        .find(|(k, values, _)| {
+            folded.contains(k)
+                && (values.is_empty()
+                    || value.as_ref().is_none_or(|v| values.contains(&v.as_str())))
+        })
+        .map(|(_, _, what)| *what)
 }

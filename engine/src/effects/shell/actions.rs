@@ -173,6 +173,8 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::Mount
         | Action::WindowsAccount
         | Action::Autostart
+        | Action::WindowsRegistry
+        | Action::Firewall
         | Action::Tunnel => {}
         Action::Transfer => super::send::windows_transfer(c, out),
         Action::Publish { registry, goals } => super::publish::publish(c, &p, registry, goals, out),
@@ -283,6 +285,8 @@ fn python_module(c: &SimpleCommand) -> Option<SimpleCommand> {
     }
     Some(SimpleCommand {
         program: module.text.clone(),
+        // The module names above are lower case: their own name.
+        folded: None,
         args: c.args.get(k + 2..).unwrap_or_default().to_vec(),
         ..c.clone()
     })

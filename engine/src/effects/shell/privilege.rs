@@ -122,6 +122,8 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         Action::Tunnel => tunnel(c, out),
         Action::WindowsAccount => super::windows::account(c, out),
         Action::Autostart => super::windows::autostart(c, out),
+        Action::WindowsRegistry => super::windows::registry(c, out),
+        Action::Firewall => super::windows::firewall(c, out),
         _ => {}
     }
 }
@@ -642,9 +644,9 @@ pub(super) fn bare_shell_words(words: &[&Arg]) -> bool {
     let Some((first, rest)) = words.split_first() else {
         return false;
     };
-    let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+    let name = crate::shell::program_name(&first.text);
     !first.dynamic
-        && SHELLS.contains(&name)
+        && SHELLS.contains(&name.as_ref())
         && name != "busybox"
         && rest.iter().all(|w| {
             let t = w.text.as_str();

@@ -1,7 +1,7 @@
-//! Windows administration and secret scanners: account and start-up grants on every route
-//! (net(1), reg(1), schtasks(1), sc(1) of the Windows Commands reference; the
-//! LocalAccounts, ScheduledTasks and Management cmdlets), and what trufflehog(1) and
-//! gitleaks(1) print.
+//! Windows administration and secret scanners: account, start-up and security-control grants
+//! on every route (net(1), reg(1), schtasks(1), sc(1), netsh(1) of the Windows Commands
+//! reference; the LocalAccounts, ScheduledTasks, Management, Defender and NetSecurity
+//! cmdlets), and what trufflehog(1) and gitleaks(1) print.
 
 use crate::effects::{EffectKind, What, effects_of};
 use crate::shell_env::ShellEnv;
@@ -143,6 +143,101 @@ fn windows_start_up_on_every_route() {
         ("sc query wuauserv; sc start wuauserv", &[]),
         (
             "powershell -c \"Get-ScheduledTask; Get-ItemProperty HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run\"",
+            &[],
+        ),
+    ]);
+}
+
+#[test]
+fn windows_security_controls_on_every_route() {
+    let defender_policy = "security-control: Microsoft Defender's policy changed (reg add HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender value DisableAntiSpyware)";
+    grants(&[
+        (
+            "reg add 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender' /v DisableAntiSpyware /t REG_DWORD /d 1 /f",
+            &[defender_policy],
+        ),
+        (
+            "REG.EXE add 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender' /v DisableAntiSpyware /d 1 /f",
+            &[defender_policy],
+        ),
+        (
+            "powershell -c \"Set-ItemProperty -Path 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows Defender' -Name DisableAntiSpyware -Value 1\"",
+            &[defender_policy],
+        ),
+        (
+            "reg delete 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender' /f",
+            &[
+                "security-control: Microsoft Defender's policy changed (reg delete HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender)",
+            ],
+        ),
+        (
+            "powershell -c \"Remove-Item 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows Defender' -Recurse\"",
+            &[
+                "security-control: Microsoft Defender's policy changed (reg delete HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender)",
+            ],
+        ),
+        (
+            "reg add 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System' /v EnableLUA /t REG_DWORD /d 0 /f",
+            &[
+                "security-control: User Account Control changed (reg add HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System value EnableLUA)",
+            ],
+        ),
+        (
+            "powershell -c \"Remove-ItemProperty HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System ConsentPromptBehaviorAdmin\"",
+            &[
+                "security-control: User Account Control changed (reg delete HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System value ConsentPromptBehaviorAdmin)",
+            ],
+        ),
+        (
+            "reg add 'HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa' /v RunAsPPL /d 0 /f",
+            &[
+                "security-control: the LSA's protection of credentials changed (reg add HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa value RunAsPPL)",
+            ],
+        ),
+        (
+            "powershell -c 'Set-MpPreference -DisableRealtimeMonitoring $true -ExclusionPath C:\\tools,C:\\tmp'",
+            &[
+                "security-control: Microsoft Defender's protection weakened (-DisableRealtimeMonitoring True)",
+                "security-control: Microsoft Defender's protection weakened (-ExclusionPath /c/tools,/c/tmp)",
+            ],
+        ),
+        (
+            "netsh advfirewall set allprofiles state off",
+            &["security-control: the Windows Firewall switched off (allprofiles)"],
+        ),
+        (
+            "cmd /c \"NETSH firewall set opmode disable\"",
+            &["security-control: the Windows Firewall switched off (opmode disable)"],
+        ),
+        (
+            "pwsh -c 'Set-NetFirewallProfile -Profile Domain,Public -Enabled False'",
+            &[
+                "security-control: the Windows Firewall switched off (domainprofile)",
+                "security-control: the Windows Firewall switched off (publicprofile)",
+            ],
+        ),
+        // Reading, exporting, another key or value, the firewall turned on, a rule added,
+        // Defender's protection turned on: nothing.
+        (
+            "reg query 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender'",
+            &[],
+        ),
+        (
+            "reg export 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender' def.reg",
+            &[],
+        ),
+        (
+            "reg add 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Policies\\System' /v Wallpaper /d C:\\w.jpg /f",
+            &[],
+        ),
+        ("netsh advfirewall set currentprofile state on", &[]),
+        ("netsh advfirewall show allprofiles", &[]),
+        (
+            "netsh advfirewall firewall add rule name=dev dir=in action=allow localport=8080 protocol=TCP",
+            &[],
+        ),
+        (
+            "powershell -c 'Get-MpPreference; Get-NetFirewallProfile'",
             &[],
         ),
     ]);

@@ -10,9 +10,9 @@ use serde_json::Value;
 use super::cmdlets::cmdlet;
 use super::pipeline::effects;
 use super::syntax::{first_error, parse_code, refused};
-use crate::effects::code_runs::program_name;
 use crate::effects::inline::{Collect, Found};
 use crate::effects::model::What;
+use crate::shell::program_name;
 use crate::shell::{ShellAnalysis, ShellAnalyzer, analyze_words};
 
 /// Whether a hook payload's `command` is PowerShell code, not a POSIX line: a call of the
@@ -80,7 +80,7 @@ fn codex_runs_powershell(payload: &Value) -> bool {
     }
     let first = code.split_whitespace().next().unwrap_or_default();
     let named_shell = matches!(
-        program_name(first.trim_matches(['\'', '"'])).as_str(),
+        program_name(first.trim_matches(['\'', '"'])).as_ref(),
         "powershell" | "pwsh" | "cmd" | "bash" | "sh" | "zsh" | "wsl"
     );
     if named_shell {

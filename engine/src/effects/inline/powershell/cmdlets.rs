@@ -151,6 +151,13 @@ pub(super) enum Admin {
     /// `Set-ItemProperty` / `New-ItemProperty PATH NAME VALUE`: on a registry key, `reg add
     /// KEY /v NAME /d VALUE`.
     Property,
+    /// `Remove-ItemProperty PATH NAME`: on a registry key, `reg delete KEY /v NAME /f`.
+    RemoveProperty,
+    /// `Set-MpPreference` / `Add-MpPreference`: a Defender preference that weakens the
+    /// protection (`-DisableRealtimeMonitoring $true`, `-ExclusionPath C:\x`).
+    Defender,
+    /// `Set-NetFirewallProfile -Enabled False`: `netsh advfirewall set PROFILE state off`.
+    FirewallProfile,
 }
 
 /// One parameter: its name, aliases, and the role of its value.
@@ -649,16 +656,30 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         act: Act::Admin(Admin::Property),
     },
     Cmdlet {
+        names: &["remove-itemproperty", "rp"],
+        params: item_params![p("name", &["pspropertyname"], P::Name)],
+        positional: &[P::Path, P::Name],
+        act: Act::Admin(Admin::RemoveProperty),
+    },
+    // Parameters read by name from the command (`-Disable*`, `-Exclusion*`, `-Enabled`).
+    Cmdlet {
+        names: &["set-mppreference", "add-mppreference"],
+        params: &[],
+        positional: &[],
+        act: Act::Admin(Admin::Defender),
+    },
+    Cmdlet {
+        names: &["set-netfirewallprofile"],
+        params: &[],
+        positional: &[],
+        act: Act::Admin(Admin::FirewallProfile),
+    },
+    Cmdlet {
         names: &[
-            "remove-itemproperty",
-            "rp",
-            "set-mppreference",
-            "add-mppreference",
             "set-acl",
             "set-service",
             "new-scheduledtask",
             "disable-computerrestore",
-            "set-netfirewallprofile",
             "new-netfirewallrule",
             "enable-psremoting",
             "set-item",

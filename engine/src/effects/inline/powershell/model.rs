@@ -11,7 +11,7 @@ use tree_sitter::Node;
 use super::words::{Vars, ps_values, windows_path};
 use crate::effects::inline::{Collect, text};
 use crate::effects::model::PathRef;
-use crate::shell::Arg;
+use crate::shell::{Arg, program_base};
 
 /// A command of a pipeline: its name and its elements.
 pub(super) struct Command<'t> {
@@ -145,17 +145,16 @@ pub(super) fn posix(
     cx.words(who, words, None);
 }
 
-/// A program name as the shell lens's table names it: `/` separators, no `.exe`.
+/// A program word as the shell lens reads it: `/` separators, and a bare name without its
+/// `.exe` or `.com` ([`program_base`]; a path keeps it, the shell lens's name drops it).
 pub(super) fn program_word(a: &Arg) -> Arg {
-    let mut t = windows_path(&a.text);
-    let lower = t.to_ascii_lowercase();
-    for ext in [".exe", ".com"] {
-        if lower.ends_with(ext) && !t.contains('/') {
-            t.truncate(t.len() - ext.len());
-        }
-    }
+    let t = windows_path(&a.text);
     Arg {
-        text: t,
+        text: if t.contains('/') {
+            t
+        } else {
+            program_base(&t).to_string()
+        },
         dynamic: a.dynamic,
     }
 }

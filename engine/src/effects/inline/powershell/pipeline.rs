@@ -207,9 +207,7 @@ fn command(
             let mut files: Vec<Arg> = Vec::new();
             for a in b.of(P::Path) {
                 match provider(&a.text) {
-                    Some("registry") => {
-                        cx.unsure(format!("`{shown}` changes the Windows registry"))
-                    }
+                    Some("registry") => super::admin::remove_key(a, &shown, &who, cx),
                     Some(_) => {}
                     None => files.push(a.clone()),
                 }
@@ -354,7 +352,7 @@ fn command(
                 source,
             });
         }
-        Act::Admin(kind) => super::admin::admin(kind, &b, &shown, &who, cx),
+        Act::Admin(kind) => super::admin::admin(kind, c, &b, &shown, &who, cx),
         Act::System => cx.unsure(format!(
             "`{shown}` changes the Windows registry or the machine's security settings"
         )),
