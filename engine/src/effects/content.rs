@@ -169,18 +169,7 @@ fn launchd_command(content: &str) -> Option<String> {
 pub(crate) fn executed_content(fx: &mut Effects, env: &ShellEnv, nest: &dyn Nest) {
     let mut derived = Effects::default();
     for e in &fx.list {
-        let What::Write {
-            path,
-            content: Some(content),
-            ..
-        } = &e.what
-        else {
-            continue;
-        };
-        if path.dynamic {
-            continue;
-        }
-        let Some(abs) = crate::paths::normalize(&path.text, path.cwd.as_deref(), &env.home) else {
+        let Some((path, abs, _, Some(content))) = e.static_write(&env.home) else {
             continue;
         };
         let Some(runs) = runs_of(&abs) else {

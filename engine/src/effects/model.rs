@@ -413,6 +413,29 @@ impl Effect {
         }
     }
 
+    /// A write to a path known before the call runs: the path as written, the same path
+    /// absolute (against the call's folder and `home`), whether it only appends, and the data
+    /// written when the call shows it. `None` for another effect, or a path known only at run
+    /// time.
+    pub(crate) fn static_write(
+        &self,
+        home: &str,
+    ) -> Option<(&PathRef, String, bool, Option<&str>)> {
+        let What::Write {
+            path,
+            append,
+            content,
+        } = &self.what
+        else {
+            return None;
+        };
+        if path.dynamic {
+            return None;
+        }
+        let abs = crate::paths::normalize(&path.text, path.cwd.as_deref(), home)?;
+        Some((path, abs, *append, content.as_deref()))
+    }
+
     /// The path it acts on (read, write, delete, change-permission).
     pub fn path(&self) -> Option<&PathRef> {
         match &self.what {

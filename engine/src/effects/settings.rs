@@ -101,36 +101,18 @@ pub(crate) fn settings_changes(payload: &Value, fx: &mut Effects, env: &ShellEnv
     let mut derived: Vec<Effect> = Vec::new();
     let mut scripts: Option<Vec<(String, Agent)>> = None;
     for e in &fx.list {
-        let What::Write {
-            path,
-            append,
-            content,
-        } = &e.what
-        else {
-            continue;
-        };
-        if path.dynamic {
-            continue;
-        }
-        let Some(abs) = crate::paths::normalize(&path.text, path.cwd.as_deref(), &env.home) else {
+        let Some((path, abs, append, content)) = e.static_write(&env.home) else {
             continue;
         };
         let found = match settings_file(&abs) {
             Some((agent, format)) => {
                 let old = read_bounded(&abs);
                 let how = written(payload, e, &path.text);
-                changes_of(
-                    agent,
-                    format,
-                    old.as_deref(),
-                    *append,
-                    content.as_deref(),
-                    &how,
-                )
+                changes_of(agent, format, old.as_deref(), append, content, &how)
             }
             None => {
                 // A hook script that runs seamguard, rewritten without it.
-                let Some(new) = content.as_deref().filter(|_| !*append) else {
+                let Some(new) = content.filter(|_| !append) else {
                     continue;
                 };
                 if mentions_seamguard(new) {

@@ -11,8 +11,90 @@
 use super::out::Out;
 use super::privilege::{bare_shell_words, stdin_fed};
 use crate::effects::model::{Grant, GrantKind, What};
-use crate::effects::programs::{Parsed, transient_unit};
+use crate::effects::programs::{Parsed, SYSTEMD_RUN_VALUED, TRANSIENT_TIMERS};
 use crate::shell::{Arg, SimpleCommand};
+
+/// How systemd-run(1) runs its command, from the options before it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct TransientUnit {
+    /// A timer, path or socket option starts it later ([`TRANSIENT_TIMERS`]).
+    pub(crate) later: bool,
+    /// It runs as the caller: in the caller's own manager (`--user`) or in a scope
+    /// systemd-run forks itself (`--scope`) with no `--uid`.
+    pub(crate) as_caller: bool,
+    /// The user `--uid` or `-p User=` names (root when neither does).
+    pub(crate) user: String,
+    /// Its standard streams are the caller's terminal or pipes (`--pty`, `-t`, `--pipe`,
+    /// `-P`, `--shell`, `-S`).
+    pub(crate) terminal: bool,
+    /// `--shell` / `-S`: the user's shell when given no command.
+    pub(crate) shell: bool,
+}
+
+/// How `systemd-run ARGS` runs its command (systemd-run(1)): its options up to the first
+/// operand.
+pub(crate) fn transient_unit(args: &[Arg]) -> TransientUnit {
+    let mut u = TransientUnit::default();
+    let (mut user_manager, mut scope) = (false, false);
+    let mut user: Option<String> = None;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let t = a.text.as_str();
+        let (name, attached) = match t.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (t, None),
+        };
+        let mut value = || {
+            attached.clone().or_else(|| {
+                i += 1;
+                args.get(i - 1).map(|v| v.text.clone())
+            })
+        };
+        match name {
+            "--" => break,
+            "--user" => user_manager = true,
+            "--system" => user_manager = false,
+            "--scope" => scope = true,
+            "--pty" | "-t" | "--pipe" | "-P" => u.terminal = true,
+            "--shell" | "-S" => {
+                u.terminal = true;
+                u.shell = true;
+            }
+            "--uid" => user = value(),
+            "-p" | "--property" => {
+                if let Some(v) = value()
+                    && let Some(named) = v.strip_prefix("User=")
+                {
+                    user = Some(named.to_string());
+                }
+            }
+            _ if TRANSIENT_TIMERS.contains(&name) => {
+                u.later = true;
+                if SYSTEMD_RUN_VALUED.contains(&name) {
+                    value();
+                }
+            }
+            _ if SYSTEMD_RUN_VALUED.contains(&name) => {
+                value();
+            }
+            _ if t.starts_with("--") => {}
+            // A bundle of short switches (`-tq`, `-dGP`).
+            _ if t.starts_with('-') && t.len() > 1 => {
+                let letters = &t[1..];
+                u.terminal |= letters.contains(['t', 'P', 'S']);
+                u.shell |= letters.contains('S');
+            }
+            _ => break,
+        }
+    }
+    u.as_caller = user_manager || (scope && user.is_none());
+    u.user = match user.as_deref() {
+        None | Some("0") => "root".into(),
+        Some(named) => named.to_string(),
+    };
+    u
+}
 
 /// The grant of `systemd-run … SHELL` when it is an interactive shell as another user.
 pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
@@ -46,8 +128,8 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
+    use super::transient_unit;
     use crate::effects::What;
-    use crate::effects::programs::transient_unit;
     use crate::effects::test_support::{bash_effects, check_table};
     use crate::shell::Arg;
 
