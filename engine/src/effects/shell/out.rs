@@ -2,7 +2,9 @@
 //! operands (`read`, `write`, `delete`, a script run), pseudo-files left out.
 
 use super::request::send_url;
-use crate::effects::model::{Gone, PathRef, What};
+use std::ops::Range;
+
+use crate::effects::model::{Effects, Gone, PathRef, Route, What};
 use crate::shell::{Arg, PROCSUB, SimpleCommand};
 
 /// A path without a leading `./`.
@@ -119,4 +121,13 @@ pub(super) fn delete_as(a: &Arg, recursive: bool, gone: Gone, c: &SimpleCommand,
             gone,
         });
     }
+}
+
+/// The route of command `k` of a line: that of the first effect its span in `fx` holds
+/// (`spans`: each command's range of `fx.list`), `None` when it has none.
+pub(super) fn command_route(spans: &[Range<usize>], k: usize, fx: &Effects) -> Option<Route> {
+    spans
+        .get(k)
+        .and_then(|s| fx.list.get(s.start))
+        .map(|e| e.route.clone())
 }

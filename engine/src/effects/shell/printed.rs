@@ -15,6 +15,7 @@
 
 use std::ops::Range;
 
+use super::out::command_route;
 use crate::audit::secret_variable;
 use crate::effects::copies::{ENVIRON, SECRET_PRINTED};
 use crate::effects::model::{Effects, PathRef, What};
@@ -123,11 +124,7 @@ pub(super) fn secrets_printed(a: &ShellAnalysis, spans: &[Range<usize>], fx: &mu
         if names.is_empty() || !reaches_session(a, k) {
             continue;
         }
-        let Some(route) = spans
-            .get(k)
-            .and_then(|s| fx.list.get(s.start))
-            .map(|e| e.route.clone())
-        else {
+        let Some(route) = command_route(spans, k, fx) else {
             continue;
         };
         let mut route = route;

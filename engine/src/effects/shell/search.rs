@@ -10,7 +10,7 @@
 //! (`grep -r token ~/.config`) is a secret pattern and hidden files need no switch; so is it
 //! below a home itself for a search that walks its hidden folders (`grep -r token ~`).
 
-use super::out::{Out, read};
+use super::out::{Out, command_route, read};
 use crate::effects::programs::search::{
     DUMPERS, dump_pattern, home_root, home_settings_folder, may_hold_secrets, secret_pattern,
 };
@@ -304,11 +304,7 @@ pub(super) fn history_searched(
                 continue;
             }
         };
-        let Some(route) = spans
-            .get(k)
-            .and_then(|s| fx.list.get(s.start))
-            .map(|e| e.route.clone())
-        else {
+        let Some(route) = command_route(spans, k, fx) else {
             continue;
         };
         for root in roots {
