@@ -207,12 +207,32 @@ impl LineAnalysis {
                 i += 1;
                 break;
             }
-            if ENV_SPLIT.contains(&t) {
-                if let Some(s) = rest.get(i + 1) {
-                    let mut v = via.to_vec();
-                    v.push("env -S".into());
-                    self.script(&s.text, &v, depth + 1);
-                }
+            // `env -S 'rm -rf' ~`, `env -S rm -rf ~`, `--split-string=…`, `-S…`: the string is
+            // split into words and the words after it follow them (env(1)).
+            let split = if ENV_SPLIT.contains(&t) {
+                rest.get(i + 1).map(|s| (s.text.as_str(), i + 2))
+            } else {
+                t.strip_prefix("--split-string=")
+                    .or_else(|| t.strip_prefix("-S").filter(|v| !v.is_empty()))
+                    .map(|s| (s, i + 1))
+            };
+            if let Some((s, next)) = split {
+                let tail: Vec<&str> = rest
+                    .get(next..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|a| a.text.as_str())
+                    .collect();
+                let line = if tail.is_empty() {
+                    s.to_string()
+                } else {
+                    let quoted =
+                        shlex::try_join(tail.iter().copied()).unwrap_or_else(|_| tail.join(" "));
+                    format!("{s} {quoted}")
+                };
+                let mut v = via.to_vec();
+                v.push("env -S".into());
+                self.script(&line, &v, depth + 1);
                 return;
             }
             if ENV_VALUED.contains(&t) {
