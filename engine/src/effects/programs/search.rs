@@ -339,7 +339,7 @@ pub(crate) const DUMPERS: &[&str] = &[
 pub(crate) fn secret_pattern(pattern: &str, ignore_case: bool) -> bool {
     static ANY_CASE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(api[_-]?key|secret[_-]?(key|access)|client[_-]?secret|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer\s|passw(or)?d|passphrase|aws_secret|begin [a-z ]*private key|-----begin|\bghp_|github_pat_|\bgho_|\bxox[abpr]-|\bsk-|\bakia|\baiza|\bglpat-|\bnpm_[a-z0-9])",
+            r"(?i)(api[_-]?key|secret[_-]?(key|access)|client[_-]?secret|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer\s|passw(or)?d|passphrase|aws_secret|begin [a-z ]*private key|-----begin|\bgh[pousr]_|github_pat_|\bxox[abpr]-|\bsk-|\b[sr]k_live_|\bakia|\baiza|\bglpat-|\bnpm_[a-z0-9]|\bdop_v1_|\bpypi-ageichlwas5vcmc)",
         )
         .ok()
     });

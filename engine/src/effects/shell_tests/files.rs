@@ -577,6 +577,11 @@ fn searches_for_secret_values_read_the_secret_files_below_their_roots() {
         ("rg -u PRIVATE", "read ./**/*.key"),
         ("ag --hidden PASSWORD", "read ./**/.env"),
         ("ag -u sk-", "read ./**/.env"),
+        // The prefixes of other token formats (Stripe, DigitalOcean, GitHub's other kinds).
+        ("ag -u 'sk_live_' ~", "read ~/**/.env"),
+        ("grep -r rk_live_ .", "read ./**/.env"),
+        ("rg -uu 'dop_v1_[a-f0-9]{64}'", "read ./**/.env"),
+        ("grep -r ghs_ .", "read ./**/.env"),
         ("git grep --no-index SECRET", "read ./**/.env"),
         (
             "git grep --untracked --no-exclude-standard -i token",
