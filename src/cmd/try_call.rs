@@ -169,6 +169,14 @@ pub(super) fn run(a: &Args) -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    // A payload given whole must be one the hook could judge (as `hook` decodes it): a JSON
+    // object that is no hook event is refused, not judged as an empty call.
+    if a.event.is_some()
+        && let Err(e) = seamguard_engine::event::HookEvent::from_value(&payload)
+    {
+        eprintln!("seamguard: not a hook payload the {dialect} hook could judge: {e}");
+        return ExitCode::from(3);
+    }
     let loaded = policies(a, &payload);
     let mut broken = false;
     for p in &loaded {

@@ -137,6 +137,15 @@ fn unreadable_input_is_exit_3_and_no_policy_means_the_built_in_library() {
     assert_eq!(r.stderr, "seamguard: --args: expected a JSON object\n");
     let r = try_(&dir, &[]);
     assert_eq!(r.code, 3);
+    // A JSON object that is no hook event is refused, not judged as an empty call.
+    std::fs::write(dir.join("foo.json"), r#"{"foo":1}"#).unwrap();
+    let r = try_(&dir, &["--event", "foo.json", "--policy", "p.toml"]);
+    assert_eq!(r.code, 3);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "seamguard: not a hook payload the claude-code hook could judge: payload has no string field `hook_event_name`\n"
+    );
     // Nothing configured anywhere: the balanced library built into the binary judges, and
     // says so.
     let r = try_(&dir, &["rm -rf ~"]);
