@@ -66,6 +66,9 @@ static WRAPPERS: &[Wrapper] = &[
             "-u", "-g", "-C", "-h", "-p", "-U", "-r", "-t", "-D", "-T", "-R",
         ],
     ),
+    // `gsudo CMD` (Windows): the command runs elevated, as the user `-u` names or an
+    // administrator; `--integrity`/`-i` take a level.
+    Wrapper::options(&["gsudo"], &["-u", "--user", "-i", "--integrity"]),
     // `pkexec CMD`, `run0 CMD` (polkit, systemd): the command runs as root; `setpriv
     // --reuid=0 CMD` (util-linux) as the user given.
     Wrapper::options(&["pkexec"], &["--user"]),

@@ -139,6 +139,16 @@ pub(super) static ROWS: &[Program] = &[
         options_end: true,
         ..ROW
     },
+    // `gsudo CMD` (Windows) runs CMD elevated; with no command, or `-s`/`--system` and no
+    // command, it starts an elevated shell (the current one).
+    Program {
+        names: &["gsudo"],
+        action: Action::Escalate { bare_shell: true },
+        valued: &["-i", "--integrity"],
+        options: &[("-u", Role::User), ("--user", Role::User)],
+        options_end: true,
+        ..ROW
+    },
     // `pkexec` and `run0` with no command start root's shell.
     Program {
         names: &["pkexec"],

@@ -19,9 +19,23 @@ use crate::effects::programs::{
 };
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
-/// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`).
+/// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`,
+/// `gsudo powershell`, `gsudo cmd`).
 const SHELLS: &[&str] = &[
-    "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox",
+    "bash",
+    "sh",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "fish",
+    "tcsh",
+    "csh",
+    "busybox",
+    "pwsh",
+    "powershell",
+    "cmd",
 ];
 
 /// Capabilities over the network stack: the host's when the container is on the host's

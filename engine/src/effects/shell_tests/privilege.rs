@@ -52,6 +52,11 @@ fn shells_as_root_or_another_user() {
         ("run0 -u root zsh", shell),
         ("doas -s", shell),
         ("doas sh", shell),
+        // Windows: gsudo alone is an elevated copy of the current shell.
+        ("gsudo", shell),
+        ("gsudo powershell", shell),
+        ("gsudo -u Administrator cmd", shell),
+        ("sudo pwsh", shell),
         ("su", shell),
         ("su -", shell),
         ("su - root", shell),
@@ -69,6 +74,8 @@ fn shells_as_root_or_another_user() {
 fn commands_run_as_root_are_no_grant() {
     check(&[
         ("sudo apt-get install -y ripgrep", &[]),
+        ("gsudo winget install Git.Git", &[]),
+        ("gsudo cmd /c dir", &[]),
         ("sudo systemctl restart nginx", &[]),
         ("sudo -u postgres psql -c 'select 1'", &[]),
         ("sudo -l", &[]),
