@@ -265,6 +265,33 @@ mod tests {
         Arg::literal_words(words)
     }
 
+    /// env(1) `-S STRING ARGS…`: STRING split into words, ARGS after them.
+    #[test]
+    fn env_split_string_runs_its_words_then_the_rest() {
+        use crate::shell::ShellAnalyzer;
+        // env(1) -S: the string's words, then the words after it.
+        for line in [
+            "env -S rm -rf /",
+            "env -S 'rm -rf' /",
+            "env -S'rm -rf' /",
+            "env --split-string='rm' -rf /",
+        ] {
+            assert!(
+                super::super::tests::cmds(line).contains(&"rm -rf / (via env -S)".to_string()),
+                "{line}"
+            );
+        }
+        let words = crate::shell::BrushAnalyzer
+            .analyze("env -S 'echo a' 'b c'", None)
+            .commands;
+        assert_eq!(
+            words
+                .last()
+                .map(|c| c.args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>()),
+            Some(vec!["a", "b c"])
+        );
+    }
+
     /// ld.so(8), python(1), node(1), ruby(1), perlrun(1), bash(1): the file each variable
     /// loads, run by the interpreter that loads it; variables that load nothing run nothing.
     #[test]

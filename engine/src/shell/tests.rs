@@ -80,27 +80,6 @@ fn peels_wrappers_and_quotes() {
     assert!(cmds("$'\\x72\\x6d' -rf /").contains(&"rm -rf /".to_string()));
     assert!(cmds("R=rm; $R -rf /").contains(&"rm -rf /".to_string()));
     assert!(cmds("env LC_ALL=C rm -rf /").contains(&"rm -rf / (via env)".to_string()));
-    // env(1) -S: the string's words, then the words after it.
-    for line in [
-        "env -S rm -rf /",
-        "env -S 'rm -rf' /",
-        "env -S'rm -rf' /",
-        "env --split-string='rm' -rf /",
-    ] {
-        assert!(
-            cmds(line).contains(&"rm -rf / (via env -S)".to_string()),
-            "{line}"
-        );
-    }
-    let words = BrushAnalyzer
-        .analyze("env -S 'echo a' 'b c'", None)
-        .commands;
-    assert_eq!(
-        words
-            .last()
-            .map(|c| c.args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>()),
-        Some(vec!["a", "b c"])
-    );
     assert!(cmds("nohup rm -rf / >/dev/null 2>&1 &").contains(&"rm -rf / (via nohup)".to_string()));
     assert!(cmds("echo $(rm -rf /)").contains(&"rm -rf / (via $(…))".to_string()));
     assert!(
