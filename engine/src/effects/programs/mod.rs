@@ -45,7 +45,7 @@ pub(crate) use parse::{
 };
 pub(crate) use privilege::{
     ADMIN_GROUPS, ADMIN_SHELL, DAEMON_GROUPS, Escape, SYSTEMD_RUN_VALUED, ShellEscape,
-    TRANSIENT_TIMERS, shell_escape,
+    shell_escape, transient_timer,
 };
 pub(crate) use row::{Action, Fallback, Program, Registry, Role, Switch};
 pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};

@@ -62,21 +62,16 @@ const RUN0_VALUED: &[&str] = &[
 /// code, judged as the escalation rows are.
 pub(crate) const ADMIN_SHELL: &str = "do shell script with administrator privileges";
 
-/// systemd-run(1)'s options that start the command later, from a timer, path or socket unit
-/// (`--on-calendar=hourly`, `--on-active=30`), instead of now.
-pub(crate) const TRANSIENT_TIMERS: &[&str] = &[
-    "--on-active",
-    "--on-boot",
-    "--on-startup",
-    "--on-unit-active",
-    "--on-unit-inactive",
-    "--on-calendar",
-    "--on-clock-change",
-    "--on-timezone-change",
-    "--timer-property",
-    "--path-property",
-    "--socket-property",
-];
+/// Whether a systemd-run(1) option starts the command later, from a timer, path or socket
+/// unit (`--on-calendar=hourly`, `--on-active=30`, `--on-clock-change`, `--path-property=…`),
+/// instead of now: every `--on-*` option is a timer's.
+pub(crate) fn transient_timer(option: &str) -> bool {
+    option.starts_with("--on-")
+        || matches!(
+            option,
+            "--timer-property" | "--path-property" | "--socket-property"
+        )
+}
 
 /// systemd-run(1)'s options that take a value (the program row's and the shell analyser's
 /// wrapper row's).

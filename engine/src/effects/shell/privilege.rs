@@ -20,23 +20,15 @@ use crate::effects::programs::{
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`,
-/// `gsudo powershell`, `gsudo cmd`).
-const SHELLS: &[&str] = &[
-    "bash",
-    "sh",
-    "zsh",
-    "dash",
-    "ksh",
-    "mksh",
-    "ash",
-    "fish",
-    "tcsh",
-    "csh",
-    "busybox",
-    "pwsh",
-    "powershell",
-    "cmd",
-];
+/// `gsudo powershell`, `gsudo cmd`): the POSIX shells the shell analyser runs `-c` texts of
+/// ([`crate::shell::operands::SHELLS`]) and those it does not read.
+fn interactive_shell(name: &str) -> bool {
+    crate::shell::operands::SHELLS.contains(&name)
+        || matches!(
+            name,
+            "fish" | "tcsh" | "csh" | "pwsh" | "powershell" | "cmd"
+        )
+}
 
 /// Capabilities over the network stack: the host's when the container is on the host's
 /// network.
@@ -429,7 +421,7 @@ pub(super) fn shell_from_escalated_text(c: &SimpleCommand, outer: &[String], out
 /// input, started through an escalation with other wrappers between them. (The escalation's
 /// own row judges the shell it runs directly, `sudo bash`, where its redirections are seen.)
 fn shell_through_escalation(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
-    if !SHELLS.contains(&c.basename()) {
+    if !interactive_shell(c.basename()) {
         return;
     }
     // The innermost escalation: when it runs the shell directly, its row judges it.
@@ -660,7 +652,7 @@ pub(super) fn bare_shell_words(words: &[&Arg]) -> bool {
     };
     let name = crate::shell::program_name(&first.text);
     !first.dynamic
-        && SHELLS.contains(&name.as_ref())
+        && interactive_shell(&name)
         && name != "busybox"
         && rest.iter().all(|w| {
             let t = w.text.as_str();

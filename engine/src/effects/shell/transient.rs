@@ -11,13 +11,13 @@
 use super::out::Out;
 use super::privilege::{bare_shell_words, stdin_fed};
 use crate::effects::model::{Grant, GrantKind, What};
-use crate::effects::programs::{Parsed, SYSTEMD_RUN_VALUED, TRANSIENT_TIMERS};
+use crate::effects::programs::{Parsed, SYSTEMD_RUN_VALUED, transient_timer};
 use crate::shell::{Arg, SimpleCommand};
 
 /// How systemd-run(1) runs its command, from the options before it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct TransientUnit {
-    /// A timer, path or socket option starts it later ([`TRANSIENT_TIMERS`]).
+    /// A timer, path or socket option starts it later ([`transient_timer`]).
     pub(crate) later: bool,
     /// It runs as the caller: in the caller's own manager (`--user`) or in a scope
     /// systemd-run forks itself (`--scope`) with no `--uid`.
@@ -69,7 +69,7 @@ pub(crate) fn transient_unit(args: &[Arg]) -> TransientUnit {
                     user = Some(named.to_string());
                 }
             }
-            _ if TRANSIENT_TIMERS.contains(&name) => {
+            _ if transient_timer(name) => {
                 u.later = true;
                 if SYSTEMD_RUN_VALUED.contains(&name) {
                     value();
