@@ -32,6 +32,9 @@ impl Required {
     }
 }
 
+/// The most characters a bracket class may have to count as a set of one-character literals.
+const CLASS_MAX: usize = 16;
+
 /// The literals one of which every match of `pattern` contains, read from its syntax tree:
 /// runs of literal characters in a sequence, and alternations whose every branch has such
 /// a set (`\b(passwd|useradd)\b`, `(sv\s+down|s6-svc\s+-d)\s+x`), choosing in a sequence the
@@ -59,6 +62,7 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
         match ast {
             Ast::Literal(l) => Some(vec![l.c.to_string()]),
             Ast::Group(g) if g.flags().is_none() => set(&g.ast),
+            Ast::ClassBracketed(c) if !c.negated => class_chars(&c.kind),
             Ast::Alternation(a) => {
                 let mut all = Vec::new();
                 for b in &a.asts {
@@ -96,6 +100,37 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
             }
             _ => None,
         }
+    }
+    /// The characters of a small bracket class (`[;&|]`, `[\x{200B}\x{202A}-\x{202E}]`), each
+    /// a one-character literal: every match of the class is one of them. `None` for a class
+    /// of more than [`CLASS_MAX`] characters, with a Perl or Unicode class or a set operation
+    /// inside, or with a character that has another case (a case-insensitive class matches
+    /// case variants the lower-cased text comparison could miss).
+    fn class_chars(class: &regex_syntax::ast::ClassSet) -> Option<Vec<String>> {
+        use regex_syntax::ast::{ClassSet, ClassSetItem};
+        fn caseless(c: char) -> bool {
+            c.is_ascii() || (c.to_lowercase().eq([c]) && c.to_uppercase().eq([c]))
+        }
+        let items = match class {
+            ClassSet::Item(ClassSetItem::Union(u)) => u.items.as_slice(),
+            ClassSet::Item(i) => std::slice::from_ref(i),
+            ClassSet::BinaryOp(_) => return None,
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let (start, end) = match item {
+                ClassSetItem::Literal(l) => (l.c, l.c),
+                ClassSetItem::Range(r) => (r.start.c, r.end.c),
+                _ => return None,
+            };
+            for c in start..=end {
+                if out.len() >= CLASS_MAX || !caseless(c) {
+                    return None;
+                }
+                out.push(c.to_string());
+            }
+        }
+        Some(out)
     }
     let ast = regex_syntax::ast::parse::Parser::new().parse(body).ok()?;
     let found = set(&ast)?;
@@ -204,7 +239,17 @@ mod tests {
         assert_eq!(lit(r"(abc)+x"), plain("abc"));
         assert_eq!(lit(r"\x27ab"), plain("'ab"));
         assert_eq!(lit(r"[a-z]+"), None);
-        assert_eq!(lit(r"a|[b-c]+"), None);
+        assert_eq!(lit(r"a|[b-c]+"), plain("a|b|c"));
+        assert_eq!(lit(r"a|[^b-c]+"), None);
+        assert_eq!(lit(r"x[\w;]"), plain("x"));
+        assert_eq!(lit(r"[\w;]"), None);
+        assert_eq!(lit(r"(?i)[a-b]"), Some(("a|b".to_string(), true)));
+        assert_eq!(lit(r"(?i)[ſ]"), None);
+        assert_eq!(lit(r"[a-q]"), None);
+        assert_eq!(
+            lit(r"[\x{200B}\x{2060}\x{202A}-\x{202C}]"),
+            plain("\u{200B}|\u{2060}|\u{202A}|\u{202B}|\u{202C}")
+        );
     }
 
     #[test]
@@ -220,7 +265,17 @@ mod tests {
         let r =
             lits(&[r"(?i)(^|[\s;])/etc/(rc\.d/)?init\.d/(sshd?|cron)\s+stop".to_string()]).unwrap();
         assert!(r.found_in("/ETC/init.d/cron stop") && !r.found_in("git status"));
-        assert_eq!(lits(&[r"a|[b-c]+".to_string()]), None);
+        assert_eq!(lits(&[r"a|[^b-c]+".to_string()]), None);
+        // Invisible characters: a small class and a joiner are literals, so a command without
+        // any of them never compiles the emoji classes around the joiner.
+        let r = lits(&[
+            r"[\x{200B}\x{200C}\x{2060}\x{FEFF}\x{202A}-\x{202E}\x{2066}-\x{2069}]".to_string(),
+            r"(^|[^\p{Extended_Pictographic}\x{FE0F}\x{1F3FB}-\x{1F3FF}])\x{200D}".to_string(),
+        ])
+        .unwrap();
+        assert_eq!(r.any.len(), 14);
+        assert!(r.found_in("r\u{200D}m -rf build") && r.found_in("echo \u{202E}x"));
+        assert!(!r.found_in("git status"));
         assert_eq!(
             lits(&[r"^Bash$".to_string()]).map(|r| r.any),
             Some(vec!["Bash".to_string()])
