@@ -102,7 +102,7 @@ pub(super) fn run(o: Args) -> ExitCode {
         audit_log: super::log::audit_path(o.audit_log.as_deref()),
         started_ms,
         started,
-        digest: None,
+        digest: hook_input::PayloadSha::Unread,
     };
     let raw = match hook_input::read_payload(&mut std::io::stdin().lock()) {
         Ok(r) => r,
@@ -111,7 +111,7 @@ pub(super) fn run(o: Args) -> ExitCode {
             return answer(&refusals.refuse(None, fallback_dialect, &why, None));
         }
     };
-    refusals.digest = Some(raw.sha256.clone());
+    refusals.digest = hook_input::PayloadSha::Known(raw.sha256.clone());
     if raw.too_large() {
         let why = format!(
             "the payload is {} bytes, over the {}-byte limit",
@@ -606,7 +606,7 @@ fn encode(
             recorded,
             approved.as_ref(),
         );
-        hook_input::keep_input(&mut recs, payload, refusals.digest.as_deref().unwrap_or(""));
+        hook_input::keep_input(&mut recs, payload, refusals.digest.get().unwrap_or(""));
         // Written first: the local log is the source of truth; the export only copies it.
         if let Err(e) = audit::append(&path, &recs) {
             eprintln!(

@@ -194,7 +194,29 @@ pub(crate) struct Refusals {
     /// When the call started.
     pub(crate) started: Instant,
     /// The digest of the raw payload, once it was read.
-    pub(crate) digest: Option<String>,
+    pub(crate) digest: PayloadSha,
+}
+
+/// The SHA-256 (hex) of a call's raw payload, as its audit records name it.
+pub(crate) enum PayloadSha {
+    /// The payload was not read (yet).
+    Unread,
+    /// Digested while it was read.
+    Known(String),
+    /// The payload's bytes, digested when a record first needs them: a served call is
+    /// answered before its records are written, and the digest is not part of the answer.
+    Bytes(Vec<u8>, std::cell::OnceCell<String>),
+}
+
+impl PayloadSha {
+    /// The digest (`None` while the payload was not read).
+    pub(crate) fn get(&self) -> Option<&str> {
+        match self {
+            PayloadSha::Unread => None,
+            PayloadSha::Known(s) => Some(s),
+            PayloadSha::Bytes(b, d) => Some(d.get_or_init(|| audit::payload_digest(b))),
+        }
+    }
 }
 
 impl Refusals {
@@ -219,7 +241,7 @@ impl Refusals {
                 self.started.elapsed().as_secs_f64() * 1000.0,
                 &outcome,
                 why,
-                self.digest.as_deref(),
+                self.digest.get(),
                 payload,
             );
             // Written first: the local log is the source of truth; the export only copies it.

@@ -576,7 +576,7 @@ impl Server<'_> {
             audit_log: super::log::audit_path(self.o.audit_log.as_deref()),
             started_ms,
             started,
-            digest: Some(seamguard_engine::audit::payload_digest(&bytes)),
+            digest: super::hook_input::PayloadSha::Bytes(bytes.clone(), Default::default()),
         };
         let voice = self.voice;
         hook::respond(
