@@ -409,6 +409,19 @@ fn refusal(seam: Option<Seam>, dialect: Dialect, why: &str) -> (Outcome, Encoded
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_payload_digested_after_the_answer_is_the_digest_read_with_it() {
+        let bytes = br#"{"hook_event_name":"PreToolUse","tool_name":"Read"}"#.to_vec();
+        let read = read_payload(&mut bytes.as_slice()).unwrap();
+        let later = super::PayloadSha::Bytes(bytes.clone(), Default::default());
+        assert_eq!(later.get(), Some(read.sha256.as_str()));
+        assert_eq!(
+            later.get(),
+            super::PayloadSha::Known(read.sha256.clone()).get()
+        );
+        assert_eq!(super::PayloadSha::Unread.get(), None);
+    }
+
     use super::*;
     use serde_json::json;
 
