@@ -19,6 +19,7 @@
 //! A name with no capitals (nearly every one) is a slice of the word: nothing is allocated.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use crate::effects::programs;
 
@@ -81,9 +82,43 @@ pub(crate) fn lists(listed: &str, name: &str, program: &str) -> bool {
     listed == name || listed == program || listed_name(listed).is_some_and(|n| n == name)
 }
 
+/// The program names a rule lists (`program_any = ["rm", "curl.exe", "./build.sh"]`), ready
+/// to test commands against: [`lists`] of every listing, worked out once per list instead of
+/// once per listing for every command of every evaluation.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProgramNames {
+    /// The names a command's name ([`program_name`]) is looked up in: every listing as
+    /// written and, where it differs, its [`listed_name`].
+    by_name: HashSet<Box<str>>,
+    /// The listings, compared with a command's program word as written.
+    as_written: HashSet<Box<str>>,
+}
+
+impl ProgramNames {
+    /// The names of the listings `listed`.
+    pub(crate) fn new<S: AsRef<str>>(listed: &[S]) -> ProgramNames {
+        let mut out = ProgramNames::default();
+        for l in listed {
+            let l = l.as_ref();
+            if let Some(n) = listed_name(l) {
+                out.by_name.insert(n.into());
+            }
+            out.by_name.insert(l.into());
+            out.as_written.insert(l.into());
+        }
+        out
+    }
+
+    /// Whether one of the listings names the program of a command whose name is `name` and
+    /// whose word is `program`: what [`lists`] answers for some listing.
+    pub(crate) fn name(&self, name: &str, program: &str) -> bool {
+        self.by_name.contains(name) || self.as_written.contains(program)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{base, listed_name, lists, program_name};
+    use super::{ProgramNames, base, listed_name, lists, program_name};
 
     #[test]
     fn a_windows_executable_is_named_without_its_folder_and_suffix() {
@@ -128,6 +163,48 @@ mod tests {
             program_name("ls"),
             std::borrow::Cow::Borrowed("ls")
         ));
+    }
+
+    #[test]
+    fn the_names_of_a_list_answer_what_each_listing_answers() {
+        let listed = [
+            "rm",
+            "curl.exe",
+            "CURL",
+            "Rscript",
+            "./build.sh",
+            "/usr/bin/curl.exe",
+            "Curl.EXE",
+            "GET",
+        ];
+        let names = ProgramNames::new(&listed);
+        let words = [
+            "rm",
+            "/bin/rm",
+            "RM",
+            "curl",
+            "C:/Windows/System32/CURL.EXE",
+            "curl.exe",
+            "Rscript",
+            "rscript",
+            "./build.sh",
+            "build.sh",
+            "/usr/bin/curl.exe",
+            "GET",
+            "get",
+            "wget",
+            "",
+        ];
+        for w in words {
+            let name = program_name(w);
+            let each = listed.iter().any(|l| lists(l, &name, w));
+            assert_eq!(names.name(&name, w), each, "{w}");
+        }
+        assert!(names.name("curl", "curl"));
+        assert!(names.name("build.sh", "./build.sh"));
+        assert!(!names.name("build.sh", "build.sh"));
+        assert!(!names.name("wget", "wget"));
+        assert!(!ProgramNames::new::<&str>(&[]).name("rm", "rm"));
     }
 
     #[test]
