@@ -20,6 +20,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::effects::programs;
 
@@ -27,7 +28,11 @@ use crate::effects::programs;
 /// `.exe` or `.com` suffix in any case (`C:/Windows/System32/CMD.EXE` → `CMD`). A name that
 /// is only the suffix (`.exe`) is kept. The case is as written: [`program_name`] folds it.
 pub(crate) fn base(p: &str) -> &str {
-    let name = p.rsplit(['/', '\\']).next().unwrap_or(p);
+    // Both separators are ASCII: the byte after one starts a character.
+    let name = match p.bytes().rposition(|b| b == b'/' || b == b'\\') {
+        Some(at) => p.get(at + 1..).unwrap_or(p),
+        None => p,
+    };
     let cut = name.len().saturating_sub(4);
     match name.get(cut..) {
         Some(ext)
@@ -89,9 +94,32 @@ pub(crate) fn lists(listed: &str, name: &str, program: &str) -> bool {
 pub(crate) struct ProgramNames {
     /// The names a command's name ([`program_name`]) is looked up in: every listing as
     /// written and, where it differs, its [`listed_name`].
-    by_name: HashSet<Box<str>>,
-    /// The listings, compared with a command's program word as written.
-    as_written: HashSet<Box<str>>,
+    by_name: HashSet<Box<str>, BuildHasherDefault<Fnv>>,
+    /// The listings, compared with a command's program word as written (a part of
+    /// `by_name`).
+    as_written: HashSet<Box<str>, BuildHasherDefault<Fnv>>,
+}
+
+/// FNV-1a over the bytes of a name: the names are short and looked up once per command and
+/// test, and SipHash's defence against chosen keys buys nothing for a rule's own listings.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 impl ProgramNames {
@@ -112,7 +140,9 @@ impl ProgramNames {
     /// Whether one of the listings names the program of a command whose name is `name` and
     /// whose word is `program`: what [`lists`] answers for some listing.
     pub(crate) fn name(&self, name: &str, program: &str) -> bool {
-        self.by_name.contains(name) || self.as_written.contains(program)
+        // A word that is its own name (`rm`, nearly every one) needs one look-up: every
+        // listing is also in `by_name`.
+        self.by_name.contains(name) || (program != name && self.as_written.contains(program))
     }
 }
 
@@ -133,6 +163,9 @@ mod tests {
         assert_eq!(base(".exe"), ".exe");
         assert_eq!(base("build.sh"), "build.sh");
         assert_eq!(base("notes.exe.txt"), "notes.exe.txt");
+        assert_eq!(base("dir/"), "");
+        assert_eq!(base(r"C:\tools/bin\rg.EXE"), "rg");
+        assert_eq!(base("/opt/ünï/çurl"), "çurl");
         // The base name of a command and the program a wrapper runs use it: `bash.exe -c` is a
         // shell re-entered, `rm.exe` the delete.
         assert_eq!(
