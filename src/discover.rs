@@ -145,18 +145,29 @@ pub(crate) fn found_policy_paths(
 }
 
 /// Load every file (fail-partial: unreadable files become error diagnostics), named lists
-/// resolved across the set.
+/// resolved across the set. The files are lowered side by side on rayon's threads: the
+/// commands that load fully (`check`, `test`, `replay`, …) pay the full regex check and the
+/// `[[test]]` examples of the whole library before anything else can start.
 pub(crate) fn load_all(paths: &[(PathBuf, Scope)]) -> Vec<LoadedPolicy> {
-    load_all_with(paths, LoadOptions::default())
+    load_set(paths, LoadOptions::default(), true)
 }
 
-/// [`load_all`] with load options (the hook command uses the fast profile).
+/// [`load_all`] with load options (the hook command uses the fast profile), on this thread.
 pub(crate) fn load_all_with(paths: &[(PathBuf, Scope)], opts: LoadOptions) -> Vec<LoadedPolicy> {
-    let mut loaded: Vec<LoadedPolicy> = paths
-        .iter()
-        .enumerate()
-        .map(|(i, (p, s))| load_file_with(p, *s, i, opts))
-        .collect();
+    load_set(paths, opts, false)
+}
+
+/// Load `paths` with `opts`, side by side when `parallel` (each file's lowering is
+/// independent of the others'; the results keep the order of `paths`), then resolve the
+/// named lists across the set.
+fn load_set(paths: &[(PathBuf, Scope)], opts: LoadOptions, parallel: bool) -> Vec<LoadedPolicy> {
+    use rayon::prelude::*;
+    let one = |(i, (p, s)): (usize, &(PathBuf, Scope))| load_file_with(p, *s, i, opts);
+    let mut loaded: Vec<LoadedPolicy> = if parallel && paths.len() > 1 {
+        paths.par_iter().enumerate().map(one).collect()
+    } else {
+        paths.iter().enumerate().map(one).collect()
+    };
     seamguard_engine::lists::resolve(&mut loaded);
     loaded
 }

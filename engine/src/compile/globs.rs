@@ -23,6 +23,8 @@ use crate::policy::{PathSpec, ShellTest};
 pub(crate) struct PathGlobs {
     pub(crate) inside: Arc<GlobList>,
     pub(crate) outside: Arc<GlobList>,
+    /// The names of the shell test's `program` listings, made on the first command tested.
+    pub(crate) programs: OnceLock<crate::shell::ProgramNames>,
 }
 
 /// How many distinct glob lists a process keeps built (see [`GlobList::build`]).
@@ -308,6 +310,7 @@ impl PathGlobs {
         PathGlobs {
             inside: GlobList::build(&t.path_inside, home, fold),
             outside: GlobList::build(&t.path_outside, home, fold),
+            programs: OnceLock::new(),
         }
     }
 

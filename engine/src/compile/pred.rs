@@ -34,10 +34,12 @@ impl EffectGlobs {
             body: PathGlobs {
                 inside: GlobList::build(&t.body_from, home, t.case_insensitive()),
                 outside: Default::default(),
+                programs: Default::default(),
             },
             earlier: Box::new(PathGlobs {
                 inside: GlobList::build(&t.earlier_read_inside, home, t.case_insensitive()),
                 outside: GlobList::build(&t.earlier_read_outside, home, t.case_insensitive()),
+                programs: Default::default(),
             }),
             content: (!t.content_regex.is_empty())
                 .then(|| super::regex::RegexSet::new(&t.content_regex)),

@@ -306,7 +306,11 @@ pub(crate) fn eval_shell(
         if !t.programs.is_empty() {
             if c.dynamic_program {
                 maybe = Some(format!("cannot tell which program `{}` runs", c.display()));
-            } else if !c.is_named_by(&t.programs) {
+            } else if !c.is_named_in(
+                globs
+                    .programs
+                    .get_or_init(|| crate::shell::ProgramNames::new(&t.programs)),
+            ) {
                 continue;
             }
         }

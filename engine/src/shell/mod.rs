@@ -89,4 +89,4 @@ pub use limits::MAX_SCRIPT_BYTES;
 pub(crate) use limits::{MAX_DEPTH, MAX_LOOP_WORDS};
 pub(crate) use model::redirect_files;
 pub use model::{Arg, Redirect, RedirectMode, ShellAnalysis, SimpleCommand};
-pub(crate) use names::{base as program_base, listed_name, lists, program_name};
+pub(crate) use names::{ProgramNames, base as program_base, listed_name, lists, program_name};

@@ -120,11 +120,8 @@ impl SimpleCommand {
     /// Whether `programs` (names as a policy rule lists them) names the program: by its name
     /// ([`SimpleCommand::basename`]), as written (`./build.sh`), or by the name of a listing
     /// (`curl.exe`; [`names::lists`]).
-    pub(crate) fn is_named_by<S: AsRef<str>>(&self, programs: &[S]) -> bool {
-        let name = self.basename();
-        programs
-            .iter()
-            .any(|p| names::lists(p.as_ref(), name, &self.program))
+    pub(crate) fn is_named_in(&self, programs: &names::ProgramNames) -> bool {
+        programs.name(self.basename(), &self.program)
     }
 
     /// What the command writes to standard output when it is a literal `echo` or `printf`

@@ -19,6 +19,8 @@
 //! A name with no capitals (nearly every one) is a slice of the word: nothing is allocated.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::effects::programs;
 
@@ -26,7 +28,11 @@ use crate::effects::programs;
 /// `.exe` or `.com` suffix in any case (`C:/Windows/System32/CMD.EXE` → `CMD`). A name that
 /// is only the suffix (`.exe`) is kept. The case is as written: [`program_name`] folds it.
 pub(crate) fn base(p: &str) -> &str {
-    let name = p.rsplit(['/', '\\']).next().unwrap_or(p);
+    // Both separators are ASCII: the byte after one starts a character.
+    let name = match p.bytes().rposition(|b| b == b'/' || b == b'\\') {
+        Some(at) => p.get(at + 1..).unwrap_or(p),
+        None => p,
+    };
     let cut = name.len().saturating_sub(4);
     match name.get(cut..) {
         Some(ext)
@@ -81,9 +87,68 @@ pub(crate) fn lists(listed: &str, name: &str, program: &str) -> bool {
     listed == name || listed == program || listed_name(listed).is_some_and(|n| n == name)
 }
 
+/// The program names a rule lists (`program_any = ["rm", "curl.exe", "./build.sh"]`), ready
+/// to test commands against: [`lists`] of every listing, worked out once per list instead of
+/// once per listing for every command of every evaluation.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProgramNames {
+    /// The names a command's name ([`program_name`]) is looked up in: every listing as
+    /// written and, where it differs, its [`listed_name`].
+    by_name: HashSet<Box<str>, BuildHasherDefault<Fnv>>,
+    /// The listings, compared with a command's program word as written (a part of
+    /// `by_name`).
+    as_written: HashSet<Box<str>, BuildHasherDefault<Fnv>>,
+}
+
+/// FNV-1a over the bytes of a name: the names are short and looked up once per command and
+/// test, and SipHash's defence against chosen keys buys nothing for a rule's own listings.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl ProgramNames {
+    /// The names of the listings `listed`.
+    pub(crate) fn new<S: AsRef<str>>(listed: &[S]) -> ProgramNames {
+        let mut out = ProgramNames::default();
+        for l in listed {
+            let l = l.as_ref();
+            if let Some(n) = listed_name(l) {
+                out.by_name.insert(n.into());
+            }
+            out.by_name.insert(l.into());
+            out.as_written.insert(l.into());
+        }
+        out
+    }
+
+    /// Whether one of the listings names the program of a command whose name is `name` and
+    /// whose word is `program`: what [`lists`] answers for some listing.
+    pub(crate) fn name(&self, name: &str, program: &str) -> bool {
+        // A word that is its own name (`rm`, nearly every one) needs one look-up: every
+        // listing is also in `by_name`.
+        self.by_name.contains(name) || (program != name && self.as_written.contains(program))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{base, listed_name, lists, program_name};
+    use super::{ProgramNames, base, listed_name, lists, program_name};
 
     #[test]
     fn a_windows_executable_is_named_without_its_folder_and_suffix() {
@@ -98,6 +163,9 @@ mod tests {
         assert_eq!(base(".exe"), ".exe");
         assert_eq!(base("build.sh"), "build.sh");
         assert_eq!(base("notes.exe.txt"), "notes.exe.txt");
+        assert_eq!(base("dir/"), "");
+        assert_eq!(base(r"C:\tools/bin\rg.EXE"), "rg");
+        assert_eq!(base("/opt/ünï/çurl"), "çurl");
         // The base name of a command and the program a wrapper runs use it: `bash.exe -c` is a
         // shell re-entered, `rm.exe` the delete.
         assert_eq!(
@@ -128,6 +196,48 @@ mod tests {
             program_name("ls"),
             std::borrow::Cow::Borrowed("ls")
         ));
+    }
+
+    #[test]
+    fn the_names_of_a_list_answer_what_each_listing_answers() {
+        let listed = [
+            "rm",
+            "curl.exe",
+            "CURL",
+            "Rscript",
+            "./build.sh",
+            "/usr/bin/curl.exe",
+            "Curl.EXE",
+            "GET",
+        ];
+        let names = ProgramNames::new(&listed);
+        let words = [
+            "rm",
+            "/bin/rm",
+            "RM",
+            "curl",
+            "C:/Windows/System32/CURL.EXE",
+            "curl.exe",
+            "Rscript",
+            "rscript",
+            "./build.sh",
+            "build.sh",
+            "/usr/bin/curl.exe",
+            "GET",
+            "get",
+            "wget",
+            "",
+        ];
+        for w in words {
+            let name = program_name(w);
+            let each = listed.iter().any(|l| lists(l, &name, w));
+            assert_eq!(names.name(&name, w), each, "{w}");
+        }
+        assert!(names.name("curl", "curl"));
+        assert!(names.name("build.sh", "./build.sh"));
+        assert!(!names.name("build.sh", "build.sh"));
+        assert!(!names.name("wget", "wget"));
+        assert!(!ProgramNames::new::<&str>(&[]).name("rm", "rm"));
     }
 
     #[test]
