@@ -22,7 +22,7 @@ use crate::shell::{Arg, RedirectMode, SimpleCommand};
 /// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`,
 /// `gsudo powershell`, `gsudo cmd`): the POSIX shells the shell analyser runs `-c` texts of
 /// ([`crate::shell::operands::SHELLS`]) and those it does not read.
-fn interactive_shell(name: &str) -> bool {
+pub(super) fn interactive_shell(name: &str) -> bool {
     crate::shell::operands::SHELLS.contains(&name)
         || matches!(
             name,
@@ -130,6 +130,8 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         Action::Autostart => super::windows::autostart(c, out),
         Action::WindowsRegistry => super::windows::registry(c, out),
         Action::Firewall => super::windows::firewall(c, out),
+        Action::WindowsProtection => super::windows::protection(c, out),
+        Action::RunAs => super::windows::run_as(c, out),
         _ => {}
     }
 }

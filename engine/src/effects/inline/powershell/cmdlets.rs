@@ -69,6 +69,12 @@ pub(super) enum Sw {
     WhatIf,
     /// `-Force` (where it changes what is done: `Stop-Process -Force` kills).
     Force,
+    /// `Select-String -CaseSensitive`: the pattern's case counts (it is ignored by default).
+    CaseSensitive,
+    /// `Select-String -NotMatch`: the lines that do not match are printed.
+    NotMatch,
+    /// `Select-String -Quiet`: only whether a match was found is printed.
+    Quiet,
     /// A switch with no bearing on effects.
     Plain,
 }
@@ -441,10 +447,13 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
             p("context", &[], P::Other),
             p("encoding", &[], P::Other),
             p("simplematch", &[], SW),
-            p("casesensitive", &[], SW),
+            p("casesensitive", &[], P::Switch(Sw::CaseSensitive)),
             p("list", &[], SW),
-            p("quiet", &[], SW),
-            p("notmatch", &[], SW),
+            p("quiet", &[], P::Switch(Sw::Quiet)),
+            p("notmatch", &[], P::Switch(Sw::NotMatch)),
+            // Not a parameter of Select-String, but written for a search below its paths
+            // (`sls -Path . -Pattern KEY -Recurse`): read as meant.
+            p("recurse", &[], P::Switch(Sw::Recurse)),
             p("allmatches", &[], SW),
             p("raw", &[], SW),
         ],
