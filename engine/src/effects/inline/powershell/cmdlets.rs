@@ -164,6 +164,8 @@ pub(super) enum Admin {
     Defender,
     /// `Set-NetFirewallProfile -Enabled False`: `netsh advfirewall set PROFILE state off`.
     FirewallProfile,
+    /// `Clear-EventLog [-LogName] LOG[,LOG…]`: `wevtutil cl LOG` for each.
+    ClearLog,
 }
 
 /// One parameter: its name, aliases, and the role of its value.
@@ -676,6 +678,15 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         params: &[],
         positional: &[],
         act: Act::Admin(Admin::Defender),
+    },
+    Cmdlet {
+        names: &["clear-eventlog"],
+        params: &[
+            p("logname", &["ln"], P::Name),
+            p("computername", &["cn"], P::Other),
+        ],
+        positional: &[P::Name],
+        act: Act::Admin(Admin::ClearLog),
     },
     Cmdlet {
         names: &["set-netfirewallprofile"],
