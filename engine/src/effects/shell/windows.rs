@@ -318,18 +318,18 @@ const SYSTEM_FOLDERS: &[&str] = &["Windows", "Program Files (x86)", "Program Fil
 
 /// A Windows path in the effect model's spelling (`C:\Windows\System32` →
 /// `/c/Windows/System32`), a system folder's name in its own case (`c:\WINDOWS` →
-/// `/c/Windows`). A drive path whose separators a POSIX shell removed (`C:Windows`,
+/// `/c/Windows`, and so `/c/windows`). A drive path whose separators a POSIX shell removed (`C:Windows`,
 /// `C:WindowsSystem32`, typed unquoted in Git Bash) still names a system folder it starts
 /// with. Other text is kept as it is.
 pub(super) fn windows_path(text: &str) -> String {
-    let Some(rest) = text
-        .get(2..)
-        .filter(|_| text.as_bytes().get(1) == Some(&b':'))
-        .filter(|_| text.starts_with(|ch: char| ch.is_ascii_alphabetic()))
-    else {
-        return text.to_string();
+    let b = text.as_bytes();
+    // `C:…`, or `/c/…` as Git Bash (and the cmd.exe lens) spells a drive.
+    let (drive, rest) = match b {
+        [d, b':', ..] if d.is_ascii_alphabetic() => (d, &text[2..]),
+        [b'/', d, b'/', ..] if d.is_ascii_alphabetic() => (d, &text[3..]),
+        _ => return text.to_string(),
     };
-    let drive = text[..1].to_ascii_lowercase();
+    let drive = (*drive as char).to_ascii_lowercase();
     let rest = rest.replace('\\', "/");
     let rest = rest.trim_start_matches('/');
     for folder in SYSTEM_FOLDERS {
