@@ -115,7 +115,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     // A folder served to the network (`python3 -m http.server`, `php -S 0.0.0.0:80`).
     super::serve::served_folder(c, out);
     // `findstr /s /i password *.*`: the grep(1) search of the same files and patterns.
-    if let Some(grep) = crate::effects::programs::search::findstr_as_grep(c) {
+    if let Some(grep) = super::search::findstr_as_grep(c) {
         program_effects(&grep, out);
         return;
     }

@@ -448,7 +448,7 @@ fn bare_shell_line(line: &Arg) -> bool {
     };
     let name = crate::shell::program_name(first.trim_matches('"'));
     !line.dynamic
-        && super::privilege::interactive_shell(&name)
+        && super::out::interactive_shell(&name)
         && words.all(|w| {
             let t = w.to_ascii_lowercase();
             t.strip_prefix(['/', '-'])
