@@ -286,10 +286,11 @@ pub(super) fn protection(c: &SimpleCommand, out: &mut Out) {
             let Some(verb) = ops.first() else {
                 return;
             };
-            let log = operands(c)
-                .get(1)
-                .map_or("an event log", |a| a.text.as_str())
-                .to_string();
+            let log = match operands(c).get(1) {
+                Some(a) if !a.dynamic => format!("the Windows event log {}", a.text),
+                Some(_) => "a Windows event log known only at run time".to_string(),
+                None => "a Windows event log".to_string(),
+            };
             let disabled = c
                 .args
                 .iter()
@@ -298,12 +299,12 @@ pub(super) fn protection(c: &SimpleCommand, out: &mut Out) {
             match verb.as_str() {
                 "cl" | "clear-log" => push(
                     GrantKind::SecurityControl,
-                    format!("the Windows event log {log} cleared (wevtutil {verb})"),
+                    format!("{log} cleared (wevtutil {verb})"),
                     out,
                 ),
                 "sl" | "set-log" if disabled => push(
                     GrantKind::SecurityControl,
-                    format!("the Windows event log {log} switched off (wevtutil {verb})"),
+                    format!("{log} switched off (wevtutil {verb})"),
                     out,
                 ),
                 _ => {}

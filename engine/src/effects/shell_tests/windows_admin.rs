@@ -80,6 +80,10 @@ fn boot_recovery_and_event_logs_switched_off_are_security_controls() {
         controls,
     );
     assert_eq!(
+        controls("powershell -c \"wevtutil el | ForEach-Object { wevtutil cl $_ }\""),
+        ["security-control: a Windows event log known only at run time cleared (wevtutil cl)"]
+    );
+    assert_eq!(
         controls("powershell -c \"Clear-EventLog -LogName Security,Application\""),
         [
             "security-control: the Windows event log Security cleared (wevtutil cl)",
@@ -179,6 +183,16 @@ fn runas_and_wmic_run_their_command_lines() {
     assert_eq!(
         done("cmd /c wmic process call create \"cmd /c del /s /q C:\\Users\""),
         wipe
+    );
+    assert_eq!(
+        done(
+            "powershell -c \"Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList 'cmd /c del /s /q C:\\Users'\""
+        ),
+        wipe
+    );
+    assert_eq!(
+        done("powershell -c \"Invoke-WmiMethod -Class Win32_Service -Name StopService\""),
+        Vec::<String>::new()
     );
     for quiet in [
         "runas /user:admin notepad.exe",

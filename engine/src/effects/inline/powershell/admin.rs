@@ -107,6 +107,20 @@ pub(super) fn admin(
         }
         Admin::Defender => return defender(c, shown, cx),
         Admin::FirewallProfile => return firewall_profile(c, shown, who, cx),
+        Admin::WmiCreate => {
+            let named = |role: P, want: &str| {
+                b.of(role)
+                    .next()
+                    .is_some_and(|a| a.dynamic || a.text.eq_ignore_ascii_case(want))
+            };
+            // Other classes and methods (`Win32_Service`, `Terminate`) start no program.
+            if !named(P::ItemType, "win32_process") || !named(P::Name, "create") {
+                return;
+            }
+            let mut words = vec![lit("wmic"), lit("process"), lit("call"), lit("create")];
+            words.extend(b.of(P::Args).take(1).cloned());
+            words
+        }
         Admin::ClearLog => {
             // `-LogName Security,System`: each log of the list.
             for log in b.of(P::Name) {

@@ -166,6 +166,9 @@ pub(super) enum Admin {
     FirewallProfile,
     /// `Clear-EventLog [-LogName] LOG[,LOG…]`: `wevtutil cl LOG` for each.
     ClearLog,
+    /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`: `wmic process
+    /// call create LINE`.
+    WmiCreate,
 }
 
 /// One parameter: its name, aliases, and the role of its value.
@@ -687,6 +690,17 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         ],
         positional: &[P::Name],
         act: Act::Admin(Admin::ClearLog),
+    },
+    Cmdlet {
+        names: &["invoke-wmimethod"],
+        params: &[
+            p("class", &[], P::ItemType),
+            p("name", &[], P::Name),
+            p("argumentlist", &["args"], P::Args),
+            p("computername", &["cn"], P::Host),
+        ],
+        positional: &[P::ItemType, P::Name, P::Args],
+        act: Act::Admin(Admin::WmiCreate),
     },
     Cmdlet {
         names: &["set-netfirewallprofile"],
