@@ -340,6 +340,18 @@ fn family(a: Action) -> &'static str {
         Action::Firewall => {
             "switches the Windows firewall off (`netsh advfirewall set PROFILE state off`): a security-control grant"
         }
+        Action::WindowsProtection => {
+            "switches a Windows protection off (`bcdedit /set {default} recoveryenabled no`, `wevtutil cl Security`): a security-control grant"
+        }
+        Action::WindowsPermission => {
+            "changes the permissions or owner of a Windows path (`icacls PATH /grant …`, `takeown /f PATH`; `/t`, `/r`: below it too)"
+        }
+        Action::RunAs => {
+            "runs a command line as another user, read as a cmd.exe line (a shell when given nothing to run)"
+        }
+        Action::HtmlApplication => {
+            "runs an HTML application: a URL is fetched and run, inline script code is not read"
+        }
     }
 }
 

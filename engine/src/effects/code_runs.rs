@@ -151,8 +151,64 @@ fn windows_code_run(c: &SimpleCommand) -> Option<CodeRun> {
     match name {
         "powershell" | "pwsh" => powershell(c, name),
         "cmd" => cmd(c),
+        "runas" => run_as(c),
+        "wmic" => wmic(c),
         _ => None,
     }
+}
+
+/// A cmd.exe line run by `who`.
+fn cmd_line(who: String, text: String, dynamic: bool) -> CodeRun {
+    CodeRun {
+        who,
+        lang: Language::Cmd,
+        code: Arg { text, dynamic },
+        argv: Vec::new(),
+    }
+}
+
+/// `runas [/savecred] /user:NAME "PROGRAM ARGS"`: the command line (its one operand; the
+/// options are `/` words) runs as NAME, read as a cmd.exe line.
+fn run_as(c: &SimpleCommand) -> Option<CodeRun> {
+    let line = c.args.iter().find(|a| !a.text.starts_with('/'))?;
+    let user = c
+        .args
+        .iter()
+        .find(|a| a.text.to_ascii_lowercase().starts_with("/user:"))
+        .map_or_else(|| "runas".to_string(), |u| format!("runas {}", u.text));
+    Some(cmd_line(user, line.text.clone(), line.dynamic))
+}
+
+/// `wmic [/node:HOST …] process call create "LINE"` (also `CommandLine="LINE"`): Win32_Process
+/// Create runs LINE, read as a cmd.exe line. Other `wmic` verbs run nothing.
+fn wmic(c: &SimpleCommand) -> Option<CodeRun> {
+    let lower: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let process = lower.iter().position(|w| w == "process")?;
+    let k = lower
+        .windows(2)
+        .skip(process)
+        .position(|w| w[0] == "call" && w[1] == "create")?
+        + process;
+    let rest = c.args.get(k + 2..).unwrap_or_default();
+    if rest.is_empty() {
+        return None;
+    }
+    let text: Vec<&str> = rest
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let t = a.text.as_str();
+            match t.split_once('=') {
+                Some((key, v)) if i == 0 && key.eq_ignore_ascii_case("commandline") => v,
+                _ => t,
+            }
+        })
+        .collect();
+    Some(cmd_line(
+        "wmic process call create".into(),
+        text.join(" "),
+        rest.iter().any(|a| a.dynamic),
+    ))
 }
 
 /// `powershell.exe -NoProfile -Command "…"`: PowerShell code. The words after `-Command`

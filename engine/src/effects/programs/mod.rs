@@ -69,11 +69,13 @@ const FAMILIES: &[&[Program]] = &[
 ];
 
 /// Whether a step of a route's `via` runs what follows as another user: the program of an
-/// escalation row (`sudo`, `su -c`, `pkexec`) or [`ADMIN_SHELL`], a call of code.
+/// escalation row (`sudo`, `su -c`, `pkexec`, `runas`) or [`ADMIN_SHELL`], a call of code.
 pub(crate) fn escalates(via: &str) -> bool {
     let name = via.split_whitespace().next().unwrap_or_default();
     via == ADMIN_SHELL
-        || rows().any(|r| matches!(r.action, Action::Escalate { .. }) && r.names.contains(&name))
+        || rows().any(|r| {
+            matches!(r.action, Action::Escalate { .. } | Action::RunAs) && r.names.contains(&name)
+        })
 }
 
 /// Every program the effect model knows, in the order rows are tried.

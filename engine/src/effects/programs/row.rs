@@ -220,6 +220,23 @@ pub(crate) enum Action {
     /// set opmode disable`): a `security-control` grant; `netsh advfirewall show` and rules
     /// added grant nothing.
     Firewall,
+    /// A Windows protection tool: bcdedit(1) `/set [{ID}] SETTING VALUE` of a setting that
+    /// switches off recovery, boot-failure checks, driver signing or early-launch
+    /// anti-malware (`recoveryenabled no`, `bootstatuspolicy ignoreallfailures`), wevtutil(1)
+    /// `cl|clear-log LOG` (an audit log emptied) or `sl LOG /e:false` (a log switched off): a
+    /// `security-control` grant; `bcdedit /enum` and `wevtutil qe|el|gl` grant nothing.
+    WindowsProtection,
+    /// A Windows permission tool: icacls(1) `PATH /grant|/deny|/remove|/setowner|/reset|
+    /// /inheritance:…|/restore …` (with `/t`, below the path too) and takeown(1) `/f PATH [/r]`:
+    /// a change of the path's permissions or owner; `icacls PATH` alone lists them.
+    WindowsPermission,
+    /// runas(1) `[/user:NAME] PROGRAM`: a command line run as another user, read as a cmd.exe
+    /// line; a shell given nothing to run (`runas /user:Administrator cmd`) is a shell as that
+    /// user.
+    RunAs,
+    /// mshta(1) `URL|vbscript:CODE|javascript:CODE|FILE`: an HTML application run. A URL is
+    /// fetched and run, inline script code is not read here (unsure), a local file is read.
+    HtmlApplication,
     /// Uploads a package, a build or an image to a registry ([`programs::publish`](super::publish)):
     /// the artifacts named (`Role::BodyFile` operands), else the project folder, sent to the
     /// registry a `Role::Source` option names or else the row's; a [`Switch::DryRun`] sends

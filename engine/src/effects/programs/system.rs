@@ -249,6 +249,38 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Firewall,
         ..ROW
     },
+    // bcdedit(1) `/set … recoveryenabled no`, wevtutil(1) `cl LOG` (Windows Commands
+    // reference): a protection of the machine switched off.
+    Program {
+        names: &["bcdedit", "wevtutil"],
+        action: Action::WindowsProtection,
+        ..ROW
+    },
+    // icacls(1) `PATH /grant …`, takeown(1) `/f PATH`: what the switches name is read by the
+    // action.
+    Program {
+        names: &["icacls", "takeown"],
+        action: Action::WindowsPermission,
+        ..ROW
+    },
+    // runas(1) `/user:NAME "PROGRAM ARGS"`: the command line runs as NAME.
+    Program {
+        names: &["runas"],
+        action: Action::RunAs,
+        ..ROW
+    },
+    // wmic(1) `[/node:HOST] process call create "LINE"`: LINE runs (read by the code-run
+    // reader); its other verbs are queries or the shadow-copy rule's.
+    Program {
+        names: &["wmic"],
+        ..ROW
+    },
+    // mshta(1) `URL`, `vbscript:…`, `javascript:…`, `FILE.hta`.
+    Program {
+        names: &["mshta"],
+        action: Action::HtmlApplication,
+        ..ROW
+    },
     Program {
         // A power change signals every process.
         names: &["reboot", "poweroff", "halt", "shutdown"],

@@ -114,6 +114,11 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
     }
     // A folder served to the network (`python3 -m http.server`, `php -S 0.0.0.0:80`).
     super::serve::served_folder(c, out);
+    // `findstr /s /i password *.*`: the grep(1) search of the same files and patterns.
+    if let Some(grep) = super::search::findstr_as_grep(c) {
+        program_effects(&grep, out);
+        return;
+    }
     if let Some(inner) = python_module(c) {
         program_effects(&inner, out);
         return;
@@ -175,7 +180,11 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::Autostart
         | Action::WindowsRegistry
         | Action::Firewall
+        | Action::WindowsProtection
+        | Action::RunAs
         | Action::Tunnel => {}
+        Action::WindowsPermission => super::windows::permission(c, out),
+        Action::HtmlApplication => super::windows::html_application(c, out),
         Action::Transfer => super::send::windows_transfer(c, out),
         Action::Publish { registry, goals } => super::publish::publish(c, &p, registry, goals, out),
         Action::SecretScan => super::search::secret_scan(c, out),

@@ -131,3 +131,14 @@ pub(super) fn command_route(spans: &[Range<usize>], k: usize, fx: &Effects) -> O
         .and_then(|s| fx.list.get(s.start))
         .map(|e| e.route.clone())
 }
+
+/// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`,
+/// `gsudo powershell`, `gsudo cmd`): the POSIX shells the shell analyser runs `-c` texts of
+/// ([`crate::shell::operands::SHELLS`]) and those it does not read.
+pub(super) fn interactive_shell(name: &str) -> bool {
+    crate::shell::operands::SHELLS.contains(&name)
+        || matches!(
+            name,
+            "fish" | "tcsh" | "csh" | "pwsh" | "powershell" | "cmd"
+        )
+}

@@ -9,7 +9,7 @@
 //! [`What::Grant`] effects. A shell started through an escalation (`sudo bash`, `doas sh`,
 //! `su -c bash`) is seen on the shell's own command, whose wrapper path names the escalation.
 
-use super::out::{Out, read, write};
+use super::out::{Out, interactive_shell, read, write};
 use super::serve::loopback;
 use crate::effects::grants::{HOST_CAPABILITIES, capability_name, manifest_grants};
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
@@ -18,17 +18,6 @@ use crate::effects::programs::{
     escalates, parse, shell_escape,
 };
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
-
-/// Shells that start interactively when given no script (`sudo bash`, `pkexec sh`,
-/// `gsudo powershell`, `gsudo cmd`): the POSIX shells the shell analyser runs `-c` texts of
-/// ([`crate::shell::operands::SHELLS`]) and those it does not read.
-fn interactive_shell(name: &str) -> bool {
-    crate::shell::operands::SHELLS.contains(&name)
-        || matches!(
-            name,
-            "fish" | "tcsh" | "csh" | "pwsh" | "powershell" | "cmd"
-        )
-}
 
 /// Capabilities over the network stack: the host's when the container is on the host's
 /// network.
@@ -130,6 +119,8 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         Action::Autostart => super::windows::autostart(c, out),
         Action::WindowsRegistry => super::windows::registry(c, out),
         Action::Firewall => super::windows::firewall(c, out),
+        Action::WindowsProtection => super::windows::protection(c, out),
+        Action::RunAs => super::windows::run_as(c, out),
         _ => {}
     }
 }

@@ -447,3 +447,107 @@ pub(super) fn secret_scan(c: &SimpleCommand, out: &mut Out) {
         }
     }
 }
+
+/// findstr(1) switch letters that may be given together (`/si`, `/SIM`).
+const FINDSTR_LETTERS: &str = "belrsixvnmop";
+
+/// `findstr [/s] [/i] [/v] [/m] [/c:STRING] [/g:FILE] [/d:DIRS] STRINGS [FILES]` (Windows
+/// Commands reference) as the grep(1) command that searches the same files for the same
+/// patterns, so its search is judged as grep's is: `/s` is `-r` (below the folder each file
+/// name is in, the name a kind of file unless it is `*` or `*.*`), `/i` `-i`, `/v` `-v`, `/m`
+/// (names only) `-l`, `/c:STRING` one pattern, `/g:FILE` patterns read from FILE, `/d:DIRS`
+/// the folders searched; STRINGS, without `/c:`, is one pattern per word. `None` for another
+/// program.
+pub(super) fn findstr_as_grep(c: &SimpleCommand) -> Option<SimpleCommand> {
+    if c.dynamic_program || c.basename() != "findstr" {
+        return None;
+    }
+    let word = |text: &str, like: &Arg| Arg {
+        text: text.to_string(),
+        dynamic: like.dynamic,
+    };
+    let fixed = |text: &str| Arg {
+        text: text.to_string(),
+        dynamic: false,
+    };
+    let mut flags: Vec<Arg> = Vec::new();
+    let mut patterns: Vec<Arg> = Vec::new();
+    let mut folders: Vec<Arg> = Vec::new();
+    let mut operands: Vec<&Arg> = Vec::new();
+    let mut recursive = false;
+    for a in &c.args {
+        let lower = a.text.to_ascii_lowercase();
+        let Some(sw) = lower.strip_prefix('/').filter(|s| !s.is_empty()) else {
+            operands.push(a);
+            continue;
+        };
+        if let Some((name, value)) = sw.split_once(':') {
+            // The value as written (its case kept), after `/x:`.
+            let value = &a.text[a.text.len() - value.len()..];
+            match name {
+                "c" => patterns.push(word(value.trim_matches('"'), a)),
+                "g" => flags.extend([fixed("-f"), word(value, a)]),
+                "d" => folders.extend(value.split(';').map(|d| word(d, a))),
+                _ => {}
+            }
+        } else if sw.chars().all(|ch| FINDSTR_LETTERS.contains(ch)) {
+            for ch in sw.chars() {
+                match ch {
+                    's' => recursive = true,
+                    'i' => flags.push(fixed("-i")),
+                    'v' => flags.push(fixed("-v")),
+                    'm' => flags.push(fixed("-l")),
+                    _ => {}
+                }
+            }
+        } else {
+            // A path from the root (`/c/src/x.c` in Git Bash): a file.
+            operands.push(a);
+        }
+    }
+    let given = !patterns.is_empty() || flags.iter().any(|f| f.text == "-f");
+    let mut files = operands.into_iter();
+    if !given {
+        let strings = files.next()?;
+        patterns.extend(strings.text.split_whitespace().map(|w| word(w, strings)));
+    }
+    let mut args: Vec<Arg> = Vec::new();
+    if recursive {
+        args.push(fixed("-r"));
+    }
+    args.extend(flags);
+    for p in patterns {
+        args.push(Arg {
+            text: format!("--regexp={}", p.text),
+            dynamic: p.dynamic,
+        });
+    }
+    let mut roots: Vec<Arg> = Vec::new();
+    for f in files {
+        if !recursive {
+            roots.push(f.clone());
+            continue;
+        }
+        // `/s src\*.js`: every `*.js` below `src`.
+        let (folder, name) = match f.text.rfind(['\\', '/']) {
+            Some(k) => (&f.text[..k], &f.text[k + 1..]),
+            None => ("", f.text.as_str()),
+        };
+        if !matches!(name, "*" | "*.*" | "") {
+            args.push(word(&format!("--include={name}"), f));
+        }
+        if folders.is_empty() {
+            roots.push(word(if folder.is_empty() { "." } else { folder }, f));
+        }
+    }
+    if recursive {
+        roots.extend(folders);
+    }
+    args.extend(roots);
+    Some(SimpleCommand {
+        program: "grep".into(),
+        folded: None,
+        args,
+        ..c.clone()
+    })
+}

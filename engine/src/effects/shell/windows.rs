@@ -13,7 +13,7 @@
 //! net localgroup, reg add, reg delete, schtasks create, sc create, netsh advfirewall).
 
 use super::out::Out;
-use crate::effects::model::{Grant, GrantKind, What};
+use crate::effects::model::{Grant, GrantKind, PathRef, What};
 use crate::effects::programs::{autostart_key, security_key};
 use crate::shell::{Arg, SimpleCommand};
 
@@ -205,5 +205,301 @@ pub(super) fn firewall(c: &SimpleCommand, out: &mut Out) {
     };
     if let Some(detail) = detail {
         push(GrantKind::SecurityControl, detail, out);
+    }
+}
+
+/// bcdedit(1) boot settings whose value switches a protection off: the recovery environment
+/// (`recoveryenabled no`), the recovery started after a failed boot (`bootstatuspolicy
+/// ignoreallfailures`), driver signing (`testsigning on`, `nointegritychecks on`), early-launch
+/// anti-malware (`disableelamdrivers yes`) and virtualization-based security
+/// (`hypervisorlaunchtype off`); `safeboot` starts Windows with its protections left out.
+/// Each with the values that weaken it (lower case; empty: any value) and what it is.
+const BOOT_SETTINGS: &[(&str, &[&str], &str)] = &[
+    (
+        "recoveryenabled",
+        &["no", "off", "0", "false"],
+        "Windows recovery at boot",
+    ),
+    (
+        "bootstatuspolicy",
+        &[
+            "ignoreallfailures",
+            "ignoreshutdownfailures",
+            "ignorebootfailures",
+        ],
+        "the recovery started after a failed boot",
+    ),
+    (
+        "testsigning",
+        &["on", "yes", "1", "true"],
+        "driver signature enforcement",
+    ),
+    (
+        "nointegritychecks",
+        &["on", "yes", "1", "true"],
+        "driver signature enforcement",
+    ),
+    (
+        "disableelamdrivers",
+        &["on", "yes", "1", "true"],
+        "early-launch anti-malware",
+    ),
+    (
+        "hypervisorlaunchtype",
+        &["off"],
+        "virtualization-based security",
+    ),
+    ("safeboot", &[], "a boot without the machine's protections"),
+];
+
+/// `bcdedit [/store F] /set [{ID}] SETTING VALUE` of a [`BOOT_SETTINGS`] value;
+/// `wevtutil cl|clear-log LOG` (the log's records gone), `wevtutil sl|set-log LOG
+/// /e:false` (the log switched off): a security-control grant naming what was switched off.
+/// `bcdedit /enum`, `bcdedit /set … recoveryenabled yes`, `wevtutil qe|el|gl` grant nothing.
+pub(super) fn protection(c: &SimpleCommand, out: &mut Out) {
+    let ops: Vec<String> = operands(c)
+        .iter()
+        .map(|a| a.text.to_ascii_lowercase())
+        .collect();
+    match c.basename() {
+        "bcdedit" if has_switch(c, "set") => {
+            // The entry (`{default}`, `{current}`, a GUID) is optional.
+            let rest: Vec<&str> = ops
+                .iter()
+                .map(String::as_str)
+                .skip_while(|o| o.starts_with('{'))
+                .collect();
+            let [setting, value, ..] = rest.as_slice() else {
+                return;
+            };
+            if let Some((_, _, what)) = BOOT_SETTINGS.iter().find(|(s, values, _)| {
+                s == setting && (values.is_empty() || values.contains(value))
+            }) {
+                push(
+                    GrantKind::SecurityControl,
+                    format!("{what} switched off (bcdedit /set {setting} {value})"),
+                    out,
+                );
+            }
+        }
+        "wevtutil" => {
+            let Some(verb) = ops.first() else {
+                return;
+            };
+            let log = match operands(c).get(1) {
+                Some(a) if !a.dynamic => format!("the Windows event log {}", a.text),
+                Some(_) => "a Windows event log known only at run time".to_string(),
+                None => "a Windows event log".to_string(),
+            };
+            let disabled = c
+                .args
+                .iter()
+                .filter_map(switch)
+                .any(|s| matches!(s.as_str(), "e:false" | "enabled:false"));
+            match verb.as_str() {
+                "cl" | "clear-log" => push(
+                    GrantKind::SecurityControl,
+                    format!("{log} cleared (wevtutil {verb})"),
+                    out,
+                ),
+                "sl" | "set-log" if disabled => push(
+                    GrantKind::SecurityControl,
+                    format!("{log} switched off (wevtutil {verb})"),
+                    out,
+                ),
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The top folders of a Windows system drive whose files are the system's and its programs'.
+const SYSTEM_FOLDERS: &[&str] = &["Windows", "Program Files (x86)", "Program Files"];
+
+/// A Windows path in the effect model's spelling (`C:\Windows\System32` →
+/// `/c/Windows/System32`), a system folder's name in its own case (`c:\WINDOWS` →
+/// `/c/Windows`, and so `/c/windows`). A drive path whose separators a POSIX shell removed (`C:Windows`,
+/// `C:WindowsSystem32`, typed unquoted in Git Bash) still names a system folder it starts
+/// with. Other text is kept as it is.
+pub(super) fn windows_path(text: &str) -> String {
+    let b = text.as_bytes();
+    // `C:…`, or `/c/…` as Git Bash (and the cmd.exe lens) spells a drive.
+    let (drive, rest) = match b {
+        [d, b':', ..] if d.is_ascii_alphabetic() => (d, &text[2..]),
+        [b'/', d, b'/', ..] if d.is_ascii_alphabetic() => (d, &text[3..]),
+        _ => return text.to_string(),
+    };
+    let drive = (*drive as char).to_ascii_lowercase();
+    let rest = rest.replace('\\', "/");
+    let rest = rest.trim_start_matches('/');
+    for folder in SYSTEM_FOLDERS {
+        let Some(head) = rest.get(..folder.len()) else {
+            continue;
+        };
+        if head.eq_ignore_ascii_case(folder) {
+            let below = rest[folder.len()..].trim_start_matches('/');
+            return if below.is_empty() {
+                format!("/{drive}/{folder}")
+            } else {
+                format!("/{drive}/{folder}/{below}")
+            };
+        }
+    }
+    crate::paths::windows_spelling(text).unwrap_or_else(|| text.to_string())
+}
+
+/// The verbs of icacls(1) that change what a path allows (the others list, save or check).
+const ICACLS_CHANGES: &[&str] = &[
+    "grant",
+    "grant:r",
+    "deny",
+    "remove",
+    "remove:g",
+    "remove:d",
+    "setowner",
+    "reset",
+    "restore",
+    "setintegritylevel",
+    "inheritance:e",
+    "inheritance:d",
+    "inheritance:r",
+];
+
+/// `icacls PATH /grant[:r] SID:PERM … [/t]`: a change of PATH's permissions, the mode the
+/// switch and its values (`grant Everyone:F`), below PATH too with `/t`; `takeown /f PATH
+/// [/r]`: PATH's owner changed, below it too with `/r`. `icacls PATH` (a listing), `icacls
+/// PATH /save FILE` and `takeown` without `/f` change nothing.
+pub(super) fn permission(c: &SimpleCommand, out: &mut Out) {
+    let mut paths: Vec<&Arg> = Vec::new();
+    let mut modes: Vec<String> = Vec::new();
+    let recursive;
+    match c.basename() {
+        "icacls" => {
+            recursive = has_switch(c, "t");
+            let mut change: Option<String> = None;
+            for a in &c.args {
+                match switch(a) {
+                    Some(s) if ICACLS_CHANGES.contains(&s.as_str()) => {
+                        modes.push(s.clone());
+                        change = Some(s);
+                    }
+                    Some(_) => change = None,
+                    // `/grant Everyone:F Users:R`: the values of the verb; the first word
+                    // before any verb is the path.
+                    None if change.is_some() => modes.push(a.text.clone()),
+                    None if modes.is_empty() && paths.is_empty() => paths.push(a),
+                    None => {}
+                }
+            }
+            if modes.is_empty() {
+                return;
+            }
+        }
+        "takeown" => {
+            recursive = has_switch(c, "r");
+            let mut words = c.args.iter();
+            while let Some(a) = words.next() {
+                if switch(a).as_deref() == Some("f")
+                    && let Some(p) = words.next()
+                {
+                    paths.push(p);
+                }
+            }
+            modes.push("owner taken".to_string());
+        }
+        _ => return,
+    }
+    let mode = modes.join(" ");
+    for a in paths {
+        let path = if a.dynamic {
+            PathRef::from_arg(a, c.cwd.as_deref())
+        } else {
+            PathRef::new(windows_path(&a.text), c.cwd.as_deref())
+        };
+        out.push(What::ChangePermission {
+            path,
+            mode: Some(mode.clone()),
+            recursive,
+        });
+    }
+}
+
+/// Options of a shell that run nothing of their own (`cmd /k`, `powershell -NoExit`) are
+/// any but these, which give it a command, a script or code to run.
+const SHELL_RUNS: &[&str] = &[
+    "c",
+    "r",
+    "s",
+    "e",
+    "ec",
+    "enc",
+    "encodedcommand",
+    "command",
+    "file",
+    "f",
+];
+
+/// Whether a command line only starts a shell (`cmd`, `cmd /k`, `powershell -NoExit`,
+/// `C:\Windows\System32\cmd.exe`): a shell's name, then options that give it nothing to run.
+fn bare_shell_line(line: &Arg) -> bool {
+    let mut words = line.text.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let name = crate::shell::program_name(first.trim_matches('"'));
+    !line.dynamic
+        && super::out::interactive_shell(&name)
+        && words.all(|w| {
+            let t = w.to_ascii_lowercase();
+            t.strip_prefix(['/', '-'])
+                .is_some_and(|o| !o.is_empty() && !SHELL_RUNS.contains(&o))
+        })
+}
+
+/// `runas /user:NAME cmd`, `runas /savecred /user:admin powershell`: the command line only
+/// starts a shell, a shell as NAME (an administrator when none is named). A command line that
+/// runs something (`runas /user:admin "cmd /c …"`) is read as a cmd.exe line instead, its
+/// commands judged as run by NAME. `runas /showtrustlevels` runs nothing.
+pub(super) fn run_as(c: &SimpleCommand, out: &mut Out) {
+    let user = c
+        .args
+        .iter()
+        .find_map(|a| {
+            let t = a.text.strip_prefix(['/', '-'])?;
+            let (k, v) = t.split_once(':')?;
+            k.eq_ignore_ascii_case("user").then(|| v.to_string())
+        })
+        .unwrap_or_else(|| "an administrator".to_string());
+    let Some(line) = operands(c).into_iter().next() else {
+        return;
+    };
+    if bare_shell_line(line) {
+        out.push(What::Grant(Grant {
+            kind: GrantKind::PrivilegedShell,
+            path: None,
+            detail: format!("a shell as {user} (`{}`)", c.display_words()),
+        }));
+    }
+}
+
+/// `mshta https://…/x.hta`: the application fetched and run; `mshta vbscript:Execute(…)`,
+/// `mshta javascript:…`, `mshta about:<script>…`: inline script code, not read here;
+/// `mshta app.hta`: a local file read and run.
+pub(super) fn html_application(c: &SimpleCommand, out: &mut Out) {
+    let Some(target) = operands(c).into_iter().next() else {
+        return;
+    };
+    let lower = target.text.to_ascii_lowercase();
+    if ["vbscript:", "javascript:", "jscript:", "about:"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        out.push(What::Unsure(format!(
+            "mshta runs inline script code that seamguard does not read (`{}`)",
+            c.display_words()
+        )));
+    } else {
+        super::out::script(target, c, out);
     }
 }

@@ -12,6 +12,7 @@ mod privilege;
 mod scripts;
 mod system;
 mod windows;
+mod windows_admin;
 mod wrappers;
 
 use super::dispatch::shell_value as lens_value;

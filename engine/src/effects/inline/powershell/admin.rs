@@ -3,7 +3,8 @@
 //! `net user helper /add`; `Set-ItemProperty HKCU:\…\Run -Name x -Value C:\x.exe` is `reg
 //! add HKCU\…\Run /v x /d C:\x.exe`; `Remove-Item HKLM:\…\Windows Defender` is `reg delete
 //! …`; `Set-NetFirewallProfile -Enabled False` is `netsh advfirewall set allprofiles state
-//! off`), and Defender's preferences, which no tool spells, read here.
+//! off`; `Clear-EventLog Security` is `wevtutil cl Security`), and Defender's preferences,
+//! which no tool spells, read here.
 //!
 //! In: the cmdlet's [`Admin`] kind, its command and its bound values. Out, through
 //! [`Collect`]: the words of the tool (`net`, `schtasks`, `sc`, `reg`, `netsh`) for the
@@ -106,6 +107,33 @@ pub(super) fn admin(
         }
         Admin::Defender => return defender(c, shown, cx),
         Admin::FirewallProfile => return firewall_profile(c, shown, who, cx),
+        Admin::WmiCreate => {
+            let named = |role: P, want: &str| {
+                b.of(role)
+                    .next()
+                    .is_some_and(|a| a.dynamic || a.text.eq_ignore_ascii_case(want))
+            };
+            // Other classes and methods (`Win32_Service`, `Terminate`) start no program.
+            if !named(P::ItemType, "win32_process") || !named(P::Name, "create") {
+                return;
+            }
+            let mut words = vec![lit("wmic"), lit("process"), lit("call"), lit("create")];
+            words.extend(b.of(P::Args).take(1).cloned());
+            words
+        }
+        Admin::ClearLog => {
+            // `-LogName Security,System`: each log of the list.
+            for log in b.of(P::Name) {
+                for name in log.text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    let log = Arg {
+                        text: name.to_string(),
+                        dynamic: log.dynamic,
+                    };
+                    cx.words(who, vec![lit("wevtutil"), lit("cl"), log], None);
+                }
+            }
+            return;
+        }
     };
     cx.words(who, words, None);
 }

@@ -69,6 +69,12 @@ pub(super) enum Sw {
     WhatIf,
     /// `-Force` (where it changes what is done: `Stop-Process -Force` kills).
     Force,
+    /// `Select-String -CaseSensitive`: the pattern's case counts (it is ignored by default).
+    CaseSensitive,
+    /// `Select-String -NotMatch`: the lines that do not match are printed.
+    NotMatch,
+    /// `Select-String -Quiet`: only whether a match was found is printed.
+    Quiet,
     /// A switch with no bearing on effects.
     Plain,
 }
@@ -158,6 +164,11 @@ pub(super) enum Admin {
     Defender,
     /// `Set-NetFirewallProfile -Enabled False`: `netsh advfirewall set PROFILE state off`.
     FirewallProfile,
+    /// `Clear-EventLog [-LogName] LOG[,LOG…]`: `wevtutil cl LOG` for each.
+    ClearLog,
+    /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`: `wmic process
+    /// call create LINE`.
+    WmiCreate,
 }
 
 /// One parameter: its name, aliases, and the role of its value.
@@ -441,10 +452,13 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
             p("context", &[], P::Other),
             p("encoding", &[], P::Other),
             p("simplematch", &[], SW),
-            p("casesensitive", &[], SW),
+            p("casesensitive", &[], P::Switch(Sw::CaseSensitive)),
             p("list", &[], SW),
-            p("quiet", &[], SW),
-            p("notmatch", &[], SW),
+            p("quiet", &[], P::Switch(Sw::Quiet)),
+            p("notmatch", &[], P::Switch(Sw::NotMatch)),
+            // Not a parameter of Select-String, but written for a search below its paths
+            // (`sls -Path . -Pattern KEY -Recurse`): read as meant.
+            p("recurse", &[], P::Switch(Sw::Recurse)),
             p("allmatches", &[], SW),
             p("raw", &[], SW),
         ],
@@ -667,6 +681,26 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         params: &[],
         positional: &[],
         act: Act::Admin(Admin::Defender),
+    },
+    Cmdlet {
+        names: &["clear-eventlog"],
+        params: &[
+            p("logname", &["ln"], P::Name),
+            p("computername", &["cn"], P::Other),
+        ],
+        positional: &[P::Name],
+        act: Act::Admin(Admin::ClearLog),
+    },
+    Cmdlet {
+        names: &["invoke-wmimethod"],
+        params: &[
+            p("class", &[], P::ItemType),
+            p("name", &[], P::Name),
+            p("argumentlist", &["args"], P::Args),
+            p("computername", &["cn"], P::Host),
+        ],
+        positional: &[P::ItemType, P::Name, P::Args],
+        act: Act::Admin(Admin::WmiCreate),
     },
     Cmdlet {
         names: &["set-netfirewallprofile"],

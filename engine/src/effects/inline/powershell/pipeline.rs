@@ -117,6 +117,56 @@ fn source_flow(n: Node<'_>, code: &str, vars: &Vars, downloads: &[(String, Arg)]
     f
 }
 
+/// `Select-String` as the grep(1) search of the same files: its paths, or the items of a
+/// recursive listing piped into it (`Get-ChildItem -Recurse | Select-String KEY`: every file
+/// below the listed folder, of the listing's kind when it has a filter), below its paths too
+/// with `-Recurse`. Case is ignored unless `-CaseSensitive` (`-i`); `-NotMatch` is `-v`,
+/// `-Quiet` prints no line (`-q`). The pattern is one `--regexp=` word, as PowerShell passes
+/// it (no word splitting), so a pattern known only at run time is not taken for a file.
+fn search(b: &Bound, input: Option<&Flow>, files: Vec<Arg>, who: &str, cx: &mut Collect<'_>) {
+    let pattern = b.of(P::Pattern).next().cloned().unwrap_or_else(|| lit(""));
+    let mut flags = vec![Arg {
+        text: format!("--regexp={}", pattern.text),
+        dynamic: pattern.dynamic,
+    }];
+    for (sw, flag) in [(Sw::NotMatch, "-v"), (Sw::Quiet, "-q")] {
+        if b.has(sw) {
+            flags.push(lit(flag));
+        }
+    }
+    if !b.has(Sw::CaseSensitive) {
+        flags.push(lit("-i"));
+    }
+    if b.has(Sw::Recurse) {
+        flags.push(lit("-r"));
+    }
+    if !files.is_empty() || b.of(P::Path).next().is_some() {
+        posix(cx, who, "grep", &flags, files, &[]);
+        return;
+    }
+    // `Get-ChildItem -Recurse [-Filter *.rs] | Select-String KEY`: each listed item is
+    // `FOLDER/**/FILTER`.
+    let Some(listing) = input.filter(|f| f.recursive) else {
+        return;
+    };
+    for item in &listing.listed {
+        let (folder, filter) = item.text.split_once("**/").unwrap_or((&item.text, "*"));
+        let folder = folder.trim_end_matches('/');
+        let mut flags = flags.clone();
+        if !b.has(Sw::Recurse) {
+            flags.push(lit("-r"));
+        }
+        if filter != "*" {
+            flags.push(lit(&format!("--include={filter}")));
+        }
+        let root = Arg {
+            text: if folder.is_empty() { "." } else { folder }.to_string(),
+            dynamic: item.dynamic,
+        };
+        posix(cx, who, "grep", &flags, vec![root], &[]);
+    }
+}
+
 /// The effects of one command, given what flows into it; what flows out.
 fn command(
     c: &Command<'_>,
@@ -176,15 +226,8 @@ fn command(
             }
             if t.act == Act::Read {
                 posix(cx, &who, "cat", &[], files, &[]);
-            } else if !files.is_empty() {
-                // `--regexp=PATTERN`: one word, as PowerShell passes it (no word splitting),
-                // so a pattern known only at run time is not taken for a file.
-                let pattern = b.of(P::Pattern).next().cloned().unwrap_or_else(|| lit(""));
-                let pattern = Arg {
-                    text: format!("--regexp={}", pattern.text),
-                    dynamic: pattern.dynamic,
-                };
-                posix(cx, &who, "grep", &[pattern], files, &[]);
+            } else {
+                search(&b, input, files, &who, cx);
             }
         }
         Act::Write { append } => {

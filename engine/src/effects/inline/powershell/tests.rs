@@ -111,9 +111,14 @@ fn cmdlets_and_aliases_read_write_and_delete() {
 
 #[test]
 fn everyday_powershell_has_only_its_effects() {
+    // The search of a recursive listing reads the files of its kind below the folder.
     assert_eq!(
         ps("Get-ChildItem -Recurse -Filter *.rs | Select-String TODO"),
-        Vec::<String>::new()
+        [
+            "run grep --regexp=TODO -i -r --include=*.rs -- .",
+            "read .",
+            "read ./**/*.rs"
+        ]
     );
     assert_eq!(
         ps("Test-Path .\\x; Get-Location; Write-Host done"),
@@ -591,7 +596,7 @@ fn items_of_a_filtered_listing_and_paths_made_from_them() {
 fn a_search_pattern_is_one_word_not_a_file() {
     assert_eq!(
         ps("Select-String -Path x.json -Pattern $args[0]"),
-        ["run grep --regexp=$args[0] -- x.json", "read x.json"]
+        ["run grep --regexp=$args[0] -i -- x.json", "read x.json"]
     );
 }
 
@@ -635,5 +640,49 @@ fn a_joined_path_with_a_run_time_part_is_no_listing() {
     assert_eq!(
         alias,
         ps("$items = Get-ChildItem -Path logs; $items | Remove-Item")
+    );
+}
+
+#[test]
+fn select_string_of_a_recursive_listing_searches_below_its_folder() {
+    // Case is ignored unless -CaseSensitive; the listing's folder is the search's root.
+    assert_eq!(
+        ps("Get-ChildItem -Recurse | Select-String -Pattern API_KEY"),
+        [
+            "run grep --regexp=API_KEY -i -r -- .",
+            "read .",
+            "read ./**/.env"
+        ]
+    );
+    assert_eq!(
+        ps("gci src -Recurse | sls TODO -CaseSensitive -NotMatch"),
+        ["run grep --regexp=TODO -v -r -- src", "read src"]
+    );
+    assert_eq!(
+        ps("sls -Path . -Pattern secret -Recurse -Quiet"),
+        // `-Quiet` prints no line: no file's content is shown.
+        ["run grep --regexp=secret -q -i -r -- ."]
+    );
+    // A listing of one folder's items is no walk below it.
+    assert_eq!(
+        ps("Get-ChildItem | Select-String API_KEY"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn clear_eventlog_is_wevtutil_cl_of_each_log() {
+    assert_eq!(
+        ps("Clear-EventLog -LogName Security,System"),
+        [
+            "run wevtutil cl Security",
+            "Grant(Grant { kind: SecurityControl, path: None, detail: \"the Windows event log Security cleared (wevtutil cl)\" })",
+            "run wevtutil cl System",
+            "Grant(Grant { kind: SecurityControl, path: None, detail: \"the Windows event log System cleared (wevtutil cl)\" })"
+        ]
+    );
+    assert_eq!(
+        ps("Get-EventLog -LogName System -Newest 5"),
+        ["run Get-EventLog -LogName System -Newest 5"]
     );
 }
