@@ -87,6 +87,8 @@ pub(crate) enum Given {
     /// Switched on: any value but an off one (`off`, `false`, `none`, `private`,
     /// `disabled`, `no`).
     On,
+    /// This word, in any case (`alembic downgrade base`: every migration undone).
+    Word(&'static str),
 }
 
 impl Given {
@@ -122,6 +124,7 @@ impl Given {
                 squashed.trim_matches('"'),
                 "off" | "false" | "none" | "private" | "disabled" | "no" | "0" | ""
             ),
+            Given::Word(w) => squashed.trim_matches('"').eq_ignore_ascii_case(w),
             Given::Zero => {
                 squashed == "0"
                     || ["replicas\":0", "replicas:0"].iter().any(|p| {
@@ -490,6 +493,112 @@ pub(crate) static CLIS: &[Cli] = &[
         // `mysqladmin drop app`.
         names: &["mysqladmin"],
         verbs: &["drop"],
+        ..CLI
+    },
+    Cli {
+        // `s5cmd rm 's3://b/*'`, `s5cmd rb s3://b`: s5cmd takes wildcards itself, so one
+        // `rm` deletes every object it matches.
+        names: &["s5cmd"],
+        verbs: &["rm", "rb"],
+        ..CLI
+    },
+    Cli {
+        // `nomad job stop -purge api` (the job and its history gone), `nomad namespace
+        // delete ns`, `nomad volume delete v`, `nomad var purge path`, `nomad node drain`.
+        names: &["nomad"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &[],
+        },
+        verbs: &["delete", "purge", "drain"],
+        flagged: &[("stop", &["-purge", "--purge"])],
+        ..CLI
+    },
+    Cli {
+        // InfluxDB 2: `influx bucket delete -n prod`, `influx delete --bucket b --predicate …`
+        // (the points of a time range), `influx org delete`.
+        names: &["influx"],
+        path: Path::Groups {
+            depth: 2,
+            groups: &[],
+        },
+        verbs: &["delete"],
+        ..CLI
+    },
+    // Migration tools: undoing every migration, resetting or dropping the database. One
+    // step back (`knex migrate:rollback`, `rails db:rollback`, `alembic downgrade -1`),
+    // `migrate` and `status` are everyday work.
+    Cli {
+        // `knex migrate:rollback --all`.
+        names: &["knex"],
+        path: Path::Colon,
+        flagged: &[("rollback", &["--all"])],
+        ..CLI
+    },
+    Cli {
+        // `sequelize db:migrate:undo:all`, `sequelize db:drop`, `sequelize db:seed:undo:all`.
+        names: &["sequelize", "sequelize-cli"],
+        path: Path::Colon,
+        verbs: &["drop", "migrate:undo:all", "seed:undo:all"],
+        ..CLI
+    },
+    Cli {
+        // `rails db:drop`, `rails db:reset`, `rake db:migrate:reset`, `rails db:purge`,
+        // `rails db:truncate_all`, `rails db:seed:replant` (every table emptied first);
+        // TypeORM's `typeorm schema:drop`.
+        names: &["rails", "rake", "typeorm", "typeorm-ts-node-commonjs"],
+        path: Path::Colon,
+        verbs: &[
+            "drop",
+            "drop:all",
+            "reset",
+            "purge",
+            "purge:all",
+            "truncate_all",
+            "migrate:reset",
+            "seed:replant",
+        ],
+        ..CLI
+    },
+    Cli {
+        // Laravel: `php artisan migrate:fresh` (every table dropped), `migrate:reset`,
+        // `db:wipe`.
+        names: &["artisan"],
+        path: Path::Colon,
+        verbs: &["fresh", "reset", "wipe"],
+        ..CLI
+    },
+    Cli {
+        // `prisma migrate reset`, `prisma db push --force-reset`.
+        names: &["prisma"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &["migrate", "db"],
+        },
+        verbs: &["reset"],
+        flagged: &[("push", &["--force-reset"])],
+        ..CLI
+    },
+    Cli {
+        // `python manage.py flush` (every row of every table), `django-admin reset_db`.
+        names: &["manage.py", "django-admin"],
+        verbs: &["flush", "reset_db"],
+        ..CLI
+    },
+    Cli {
+        // `alembic downgrade base`, `flask db downgrade base`: every migration undone.
+        names: &["alembic", "flask"],
+        path: Path::Groups {
+            depth: 1,
+            groups: &["db"],
+        },
+        operands: &[("downgrade", Operand::Value, Given::Word("base"))],
+        ..CLI
+    },
+    Cli {
+        // `flyway clean`, `liquibase drop-all`, `dbmate drop`: every object of the schema.
+        names: &["flyway", "liquibase", "dbmate"],
+        verbs: &["clean", "drop-all", "drop"],
         ..CLI
     },
 ];

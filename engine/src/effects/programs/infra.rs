@@ -55,7 +55,6 @@ impl Files<'_> {
 /// (`--policy file://policy.json`, `fileb://` for binary): the value is the file's text.
 const FILE_VALUE: &[&str] = &["file://", "fileb://"];
 
-
 /// Resources a command destroys.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Destroy {
@@ -341,16 +340,35 @@ pub(crate) fn names_files(c: &SimpleCommand) -> bool {
         })
 }
 
+/// Scripts that are CLIs of the command model when an interpreter runs them by path
+/// (`python manage.py flush`, `python3 ./manage.py reset_db`, `php artisan db:wipe`).
+const SCRIPT_CLIS: &[(&str, &str)] = &[("python", "manage.py"), ("php", "artisan")];
+
+/// `c` as the command of the script its interpreter runs (`python manage.py flush` as
+/// `manage.py flush`), when that script is a CLI of [`SCRIPT_CLIS`].
+fn script_cli(c: &SimpleCommand) -> Option<SimpleCommand> {
+    let base = c.basename();
+    let (first, rest) = c.args.split_first()?;
+    let script = first.text.rsplit('/').next().unwrap_or(&first.text);
+    SCRIPT_CLIS
+        .iter()
+        .any(|(runner, s)| base.starts_with(runner) && *s == script && !first.dynamic)
+        .then(|| SimpleCommand::plain(&first.text, rest.to_vec(), c.cwd.as_deref()))
+}
+
 /// The resources `c` destroys, the documents its values name read through `files`.
 pub(crate) fn destroys_reading(c: &SimpleCommand, files: &Files) -> Option<Destroy> {
     if c.dynamic_program || c.program.is_empty() {
         return None;
     }
+    // `python manage.py flush`: the script is the CLI.
+    if let Some(script) = script_cli(c) {
+        return destroys_reading(&script, files);
+    }
     // The CLI's row first: most commands are no cloud CLI, and need no flag scan.
     let base = c.basename();
     let row = CLIS.iter().find(|r| r.names.contains(&base))?;
-    // A development or test database on this machine (`dropdb app_test`, a local
-    // `redis-cli FLUSHDB`) is everyday work.
+    // A development or test database on this machine (`dropdb app_test`) is everyday work.
     let local = matches!(row.path, Path::Always | Path::Command { .. });
     if no_run(c) || (local && super::database::local_dev(c)) {
         return None;
