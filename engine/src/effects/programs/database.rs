@@ -138,6 +138,24 @@ pub(crate) static CLIENTS: &[Client] = &[
         meta: false,
     },
     Client {
+        // InfluxDB 1's shell: `influx -execute 'DROP DATABASE prod'` (InfluxQL reads as SQL).
+        names: &["influx"],
+        sql: &["-execute"],
+        files: &[],
+        valued: &[
+            "-host",
+            "-port",
+            "-username",
+            "-password",
+            "-database",
+            "-format",
+            "-precision",
+            "-path",
+        ],
+        sql_operand: None,
+        meta: false,
+    },
+    Client {
         names: &["sqlcmd"],
         sql: &["-Q", "-q"],
         files: &["-i"],
@@ -434,6 +452,16 @@ mod tests {
             ["sql DELETE FROM users"]
         );
         assert_eq!(sql_of("sqlite3 app.db"), Vec::<String>::new());
+        assert_eq!(
+            sql_of("cqlsh db1 9042 -u app -e 'TRUNCATE ks.users'"),
+            ["sql TRUNCATE ks.users"]
+        );
+        assert_eq!(sql_of("cqlsh -f reset.cql"), ["file reset.cql"]);
+        assert_eq!(
+            sql_of("influx -host db -database prod -execute 'DROP MEASUREMENT cpu'"),
+            ["sql DROP MEASUREMENT cpu"]
+        );
+        assert_eq!(sql_of("influx bucket delete -n prod"), Vec::<String>::new());
         assert_eq!(
             sql_of("psql app <<'EOF'\n\\dt\nDELETE FROM orders;\nEOF"),
             ["sql \\dt\nDELETE FROM orders;\n"]
