@@ -49,6 +49,9 @@ pub(crate) struct Cli {
     /// ./site s3://b --delete` deletes in the bucket; `aws s3 sync s3://b ./site --delete`
     /// deletes local files, a `delete` effect of its own).
     pub(crate) remote_last: &'static [&'static str],
+    /// Operations that destroy when `xargs` feeds them their targets: every key a listing
+    /// names (`redis-cli --scan | xargs redis-cli del`), where one named key is routine.
+    pub(crate) fed: &'static [&'static str],
     /// Words skipped in the command path (`alpha`, `beta`).
     pub(crate) skip: &'static [&'static str],
     /// Resource types whose deletion is routine (`kubectl delete pod`): no destroy.
@@ -157,6 +160,7 @@ const CLI: Cli = Cli {
     prefixes: &[],
     flagged: &[],
     remote_last: &[],
+    fed: &[],
     skip: &[],
     routine: &[],
     typed: false,
@@ -481,6 +485,7 @@ pub(crate) static CLIS: &[Cli] = &[
             valued: super::database::REDIS_VALUED,
         },
         verbs: &["flushall", "flushdb"],
+        fed: &["del", "unlink"],
         ..CLI
     },
     Cli {

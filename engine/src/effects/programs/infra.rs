@@ -145,6 +145,7 @@ impl Cli {
             None => given.holds(t),
         };
         self.verbs.contains(&op)
+            || (self.fed.contains(&op) && fed_by_xargs(c))
             || self.prefixes.iter().any(|p| op.starts_with(p))
             || self
                 .flagged
@@ -258,6 +259,13 @@ impl Cli {
             _ => Some(make(service, op, rest)),
         }
     }
+}
+
+/// Whether `xargs` runs `c` with the words it reads (`… | xargs redis-cli del`).
+fn fed_by_xargs(c: &SimpleCommand) -> bool {
+    c.via
+        .iter()
+        .any(|v| v.split_whitespace().next() == Some("xargs"))
 }
 
 /// Flags with which an operation only shows what it would do, or its help.

@@ -553,6 +553,34 @@ fn data_stores_schedulers_and_migration_tools_that_destroy() {
     }
 }
 
+/// `cli operation` of what the command `xargs` runs in `line` destroys, or `None`.
+fn destroyed_by_xargs(line: &str) -> Option<String> {
+    let a = BrushAnalyzer.analyze(line, None);
+    let c = a
+        .commands
+        .iter()
+        .find(|c| c.via.iter().any(|v| v.starts_with("xargs")))?;
+    destroys(c).map(|d| format!("{} {}", d.cli, d.operation))
+}
+
+#[test]
+fn keys_a_listing_feeds_to_a_delete_are_every_key() {
+    assert_eq!(
+        destroyed_by_xargs("redis-cli --scan --pattern '*' | xargs redis-cli del").as_deref(),
+        Some("redis-cli del")
+    );
+    assert_eq!(
+        destroyed_by_xargs("redis-cli KEYS 'u:*' | xargs -n 100 redis-cli -h prod UNLINK")
+            .as_deref(),
+        Some("redis-cli unlink")
+    );
+    assert_eq!(
+        destroyed_by_xargs("redis-cli --scan | xargs redis-cli type"),
+        None
+    );
+    assert_eq!(destroyed("redis-cli del session:1"), None);
+}
+
 #[test]
 fn everyday_data_store_and_migration_commands_destroy_nothing() {
     for line in [
