@@ -154,6 +154,15 @@ fn split_args(lang: Language, toks: &[Tok]) -> Vec<&[Tok]> {
         .collect()
 }
 
+/// The tokens of an R or Julia named argument's value (`recursive = TRUE` → `TRUE`) and its
+/// name.
+fn named(arg: &[Tok]) -> (Option<&str>, &[Tok]) {
+    match arg {
+        [Tok::Name(n), Tok::Op("="), rest @ ..] => (Some(n.as_str()), rest),
+        _ => (None, arg),
+    }
+}
+
 /// `toks` without leading and trailing line ends.
 fn trim_lines(toks: &[Tok]) -> &[Tok] {
     let start = toks
@@ -357,7 +366,7 @@ impl Reader<'_> {
         // R's and Julia's named arguments (`system2("rm", args = c(…))`): their values.
         let values: Vec<&[Tok]>;
         let args = if matches!(self.lang, Language::R | Language::Julia) && runs != Runs::Remove {
-            values = args.iter().map(|a| remove::named(a).1).collect();
+            values = args.iter().map(|a| named(a).1).collect();
             &values[..]
         } else {
             args

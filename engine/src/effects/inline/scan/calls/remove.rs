@@ -9,7 +9,7 @@
 //! at run time is `unsure` with the call named. R expands a leading `~` in the paths its file
 //! functions take (`path.expand`), so `unlink("~", recursive = TRUE)` deletes the home folder.
 
-use super::{Reader, Val, split_args};
+use super::{Reader, Val, named, split_args};
 use crate::effects::inline::collect::Collect;
 use crate::effects::inline::scan::files;
 use crate::effects::inline::scan::lex::Tok;
@@ -38,14 +38,6 @@ const HOME: &[&str] = &["homedir", "fs::path_home"];
 
 /// The names the value of R's `TRUE` goes by, and Julia's `true`.
 const TRUE: &[&str] = &["TRUE", "T", "true"];
-
-/// The tokens of a named argument's value (`recursive = TRUE` → `TRUE`) and its name.
-pub(super) fn named(arg: &[Tok]) -> (Option<&str>, &[Tok]) {
-    match arg {
-        [Tok::Name(n), Tok::Op("="), rest @ ..] => (Some(n.as_str()), rest),
-        _ => (None, arg),
-    }
-}
 
 impl Reader<'_> {
     /// The string value of a call to one of the path functions above, when `toks` is one
