@@ -320,6 +320,7 @@ pub(super) static ROWS: &[Program] = &[
         names: &["Rscript", "R"],
         valued: &["--default-packages"],
         options: &[("-e", Role::Code(Language::R))],
+        lead_options: &["-e"],
         ..SCRIPT_RUNNER
     },
     Program {
