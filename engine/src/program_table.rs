@@ -246,6 +246,8 @@ fn role(r: Role) -> &'static str {
         Role::Code(Language::Php) => "PHP code (read by the inline-code lens)",
         Role::Code(Language::Lua) => "Lua code (read by the inline-code lens)",
         Role::Code(Language::Awk) => "an awk program (read by the inline-code lens)",
+        Role::Code(Language::R) => "R code (read by the inline-code lens)",
+        Role::Code(Language::Julia) => "Julia code (read by the inline-code lens)",
         Role::Code(Language::AppleScript) => "AppleScript code (read by the inline-code lens)",
         Role::Script => {
             "the script run: a path (read), an `http(s)` URL fetched and run, or a registry specifier installed and run"

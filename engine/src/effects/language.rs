@@ -1,5 +1,5 @@
 //! The languages the inline-code lens reads: their names in reasons and their tree-sitter
-//! grammars (cmd.exe, Perl, Ruby, PHP, Lua, awk and AppleScript are read without one). Program rows name
+//! grammars (cmd.exe, Perl, Ruby, PHP, Lua, awk, R, Julia and AppleScript are read without one). Program rows name
 //! them for `-c CODE` options and standard-input runners.
 
 /// The language of a piece of inline code.
@@ -26,6 +26,10 @@ pub(crate) enum Language {
     Lua,
     /// An awk program (`awk 'PROG'`, `gawk -e PROG`): read by the token scanner.
     Awk,
+    /// R (`Rscript -e`, `R -e`): read by the token scanner.
+    R,
+    /// Julia (`julia -e`, `julia -E`): read by the token scanner.
+    Julia,
     /// AppleScript (`osascript -e`, `osascript <<EOF`): read by its own reader
     /// (`inline::applescript`). JavaScript for Automation (`osascript -l JavaScript`) is
     /// [`Language::JavaScript`].
@@ -46,6 +50,8 @@ impl Language {
             Language::Php => "PHP",
             Language::Lua => "Lua",
             Language::Awk => "awk",
+            Language::R => "R",
+            Language::Julia => "Julia",
             Language::AppleScript => "AppleScript",
         }
     }
@@ -64,6 +70,8 @@ impl Language {
             | Language::Php
             | Language::Lua
             | Language::Awk
+            | Language::R
+            | Language::Julia
             | Language::AppleScript => return None,
         })
     }

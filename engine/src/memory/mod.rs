@@ -427,10 +427,11 @@ const RUNNABLE_NAMES: &[&str] = &[
     ".envrc",
 ];
 
-/// Extensions of script files (`.sql`: run by a database client, `psql -f x.sql`).
+/// Extensions of script files (`.sql`: run by a database client, `psql -f x.sql`; `.cql`:
+/// by Cassandra's `cqlsh -f`).
 const SCRIPT_EXTENSIONS: &[&str] = &[
     "sh", "bash", "zsh", "ksh", "dash", "fish", "command", "mk", "py", "js", "mjs", "cjs", "ts",
-    "mts", "rb", "pl", "php", "lua", "ps1", "bat", "cmd", "sql",
+    "mts", "rb", "pl", "php", "lua", "ps1", "bat", "cmd", "sql", "cql",
 ];
 
 /// Whether the file name at `path` says it is a script (`install.sh`, `setup.py`): a script

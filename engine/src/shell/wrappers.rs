@@ -311,6 +311,20 @@ static WRAPPERS: &[Wrapper] = &[
         package_word: true,
         ..Wrapper::options(&["pipx"], UVX_VALUED)
     },
+    Wrapper {
+        // `bundle exec rails db:drop`, `poetry run alembic upgrade head`, `pipenv run`,
+        // `pdm run`, `hatch run`: the command runs in the project's environment (its gems,
+        // its virtual environment); nothing is fetched.
+        sub: "exec",
+        ..Wrapper::options(&["bundle"], &["--gemfile"])
+    },
+    Wrapper {
+        sub: "run",
+        ..Wrapper::options(
+            &["poetry", "pipenv", "pdm", "hatch"],
+            &["-C", "--directory", "-e", "--env"],
+        )
+    },
     // `sshpass -p PW ssh host 'cmd'`: the password options, then the command.
     Wrapper::options(&["sshpass"], &["-p", "-f", "-d", "-P"]),
     Wrapper {

@@ -56,8 +56,11 @@
 //! (`osascript -e`, its standard input, an `.applescript` file) by its own reader
 //! ([`applescript`]) for the lines `do shell script` runs, as root with administrator
 //! privileges; JavaScript for Automation (`osascript -l JavaScript`) is JavaScript, its
-//! `doShellScript(…)` a call that runs a line. R and Tcl code is not read here: for those the
-//! policy rules that read the command text still apply.
+//! `doShellScript(…)` a call that runs a line. R and Julia code (`Rscript -e`, `R -e`, `julia -e`)
+//! is read by the token scanner too: the lines `system(…)`, `system2(…)` and Julia's command
+//! literals run, and the files `unlink(…, recursive = TRUE)`, `file.remove(…)` and Julia's
+//! `rm(…; recursive = true)` delete. Tcl code is not read here: for it the policy rules that
+//! read the command text still apply.
 
 mod applescript;
 #[cfg(test)]
@@ -339,6 +342,8 @@ fn code_lens_at(
                 | Language::Php
                 | Language::Lua
                 | Language::Awk
+                | Language::R
+                | Language::Julia
                 | Language::AppleScript => false,
             };
             if exhausted {

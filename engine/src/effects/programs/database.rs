@@ -4,8 +4,9 @@
 //! In: one analysed [`SimpleCommand`]. Out: the SQL texts it runs ([`Sql`]), each with where
 //! it came from, for [`crate::effects::sql`] to read; the files of `-f FILE` are read paths.
 //! Every client is one [`Client`] row. Beside them, [`local_dev`]: whether a client's (or
-//! `dropdb`'s, `redis-cli`'s) command works on a development or test database on this
-//! machine, where dropping and emptying is everyday work.
+//! `dropdb`'s) command works on a development or test database on this machine, where
+//! dropping and emptying is everyday work. A Redis server names no database, so nothing
+//! tells a development one: `redis-cli FLUSHALL` asks wherever the server is.
 
 use super::parse::{option_value, split_long};
 use crate::shell::{Arg, SimpleCommand};
@@ -108,6 +109,48 @@ pub(crate) static CLIENTS: &[Client] = &[
             "--password",
             "-f",
             "--format",
+        ],
+        sql_operand: None,
+        meta: false,
+    },
+    Client {
+        // Cassandra's shell: `cqlsh [HOST [PORT]] -e CQL`, `-f FILE`; CQL's `DROP KEYSPACE`,
+        // `DROP TABLE`, `TRUNCATE` read as SQL's.
+        names: &["cqlsh"],
+        sql: &["-e", "--execute"],
+        files: &["-f", "--file"],
+        valued: &[
+            "-u",
+            "--username",
+            "-p",
+            "--password",
+            "-k",
+            "--keyspace",
+            "--cqlversion",
+            "--protocol-version",
+            "--connect-timeout",
+            "--request-timeout",
+            "--encoding",
+            "--cqlshrc",
+            "--credentials",
+        ],
+        sql_operand: None,
+        meta: false,
+    },
+    Client {
+        // InfluxDB 1's shell: `influx -execute 'DROP DATABASE prod'` (InfluxQL reads as SQL).
+        names: &["influx"],
+        sql: &["-execute"],
+        files: &[],
+        valued: &[
+            "-host",
+            "-port",
+            "-username",
+            "-password",
+            "-database",
+            "-format",
+            "-precision",
+            "-path",
         ],
         sql_operand: None,
         meta: false,
@@ -268,11 +311,10 @@ fn dev_name(name: &str) -> bool {
 }
 
 /// Whether `c` works on a development or test database on this machine: a database client
-/// (`psql`, `mysql`, `sqlite3`, …), `dropdb` / `createdb`, or `redis-cli`, whose server is
+/// (`psql`, `mysql`, `sqlite3`, …) or `dropdb` / `createdb`, whose server is
 /// local (no host given, `localhost`, `127.0.0.1`, `::1`, a socket folder; a
 /// `postgres://…@localhost/app_test` URL) and whose database is named as a development or
-/// test one (`app_test`, `shop_dev`, a `test.db` file in the working folder). Redis names no
-/// database: its local server is enough. A connection known only at run time
+/// test one (`app_test`, `shop_dev`, a `test.db` file in the working folder). A connection known only at run time
 /// (`$DATABASE_URL`) is not local.
 pub(crate) fn local_dev(c: &SimpleCommand) -> bool {
     local_dev_of(c, None)
@@ -286,7 +328,6 @@ pub(crate) fn local_dev_of(c: &SimpleCommand, statement_database: Option<&str>) 
         return false;
     }
     let base = c.basename();
-    let redis = base == "redis-cli";
     let (valued, sqlite): (Vec<&str>, bool) = if let Some(row) = client(c) {
         let mut v = row.valued.to_vec();
         v.extend(row.sql);
@@ -294,8 +335,6 @@ pub(crate) fn local_dev_of(c: &SimpleCommand, statement_database: Option<&str>) 
         (v, row.sql_operand.is_some())
     } else if matches!(base, "dropdb" | "createdb" | "dropuser") {
         (DROP_VALUED.to_vec(), false)
-    } else if redis {
-        (REDIS_VALUED.to_vec(), false)
     } else {
         return false;
     };
@@ -329,18 +368,12 @@ pub(crate) fn local_dev_of(c: &SimpleCommand, statement_database: Option<&str>) 
         };
         if HOST_OPTIONS.contains(&name) {
             hosts.push(v);
-        } else if NAME_OPTIONS.contains(&name) && !redis {
+        } else if NAME_OPTIONS.contains(&name) {
             named = Some(!v.dynamic && dev_name(&v.text));
-        } else if name == "-u" && redis && (v.dynamic || url_local(&v.text) != Some(true)) {
-            // `redis-cli -u redis://host:6379/0`.
-            return false;
         }
     }
     if hosts.iter().any(|h| h.dynamic || !local_host(&h.text)) {
         return false;
-    }
-    if redis {
-        return true;
     }
     // A URL operand names the server too.
     let url = operands.first().filter(|o| o.text.contains("://"));
@@ -420,6 +453,16 @@ mod tests {
         );
         assert_eq!(sql_of("sqlite3 app.db"), Vec::<String>::new());
         assert_eq!(
+            sql_of("cqlsh db1 9042 -u app -e 'TRUNCATE ks.users'"),
+            ["sql TRUNCATE ks.users"]
+        );
+        assert_eq!(sql_of("cqlsh -f reset.cql"), ["file reset.cql"]);
+        assert_eq!(
+            sql_of("influx -host db -database prod -execute 'DROP MEASUREMENT cpu'"),
+            ["sql DROP MEASUREMENT cpu"]
+        );
+        assert_eq!(sql_of("influx bucket delete -n prod"), Vec::<String>::new());
+        assert_eq!(
             sql_of("psql app <<'EOF'\n\\dt\nDELETE FROM orders;\nEOF"),
             ["sql \\dt\nDELETE FROM orders;\n"]
         );
@@ -444,9 +487,6 @@ mod tests {
             "mysql -h 127.0.0.1 -D test -e 'TRUNCATE t'",
             "dropdb --if-exists app_test",
             "dropdb -h localhost -U postgres shop-e2e",
-            "redis-cli FLUSHDB",
-            "redis-cli -h 127.0.0.1 -p 6380 FLUSHALL",
-            "redis-cli -u redis://localhost:6379/1 flushdb",
         ] {
             assert!(local(line), "{line}");
         }
@@ -510,6 +550,9 @@ mod tests {
             "mysql -u root latest -e 'TRUNCATE t'",
             "dropdb app",
             "dropdb -h prod app_test",
+            "redis-cli FLUSHDB",
+            "redis-cli -h 127.0.0.1 -p 6380 FLUSHALL",
+            "redis-cli -u redis://localhost:6379/1 flushdb",
             "redis-cli -h cache.prod FLUSHALL",
             "redis-cli -h $REDIS_HOST FLUSHALL",
             "redis-cli -u redis://prod.example.com:6379 flushall",

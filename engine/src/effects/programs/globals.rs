@@ -191,6 +191,46 @@ pub(crate) const MYSQLADMIN: &[&str] = &[
     "-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket",
 ];
 
+/// `s5cmd`'s global options that take a value (`s5cmd --endpoint-url URL rm …`).
+const S5CMD: &[&str] = &[
+    "--endpoint-url",
+    "--profile",
+    "--credentials-file",
+    "--numworkers",
+    "--retry-count",
+    "-r",
+    "--log",
+    "--request-payer",
+];
+
+/// `nomad`'s API options, taken by every subcommand (`nomad job stop -address URL …`).
+const NOMAD: &[&str] = &[
+    "-address",
+    "-region",
+    "-namespace",
+    "-token",
+    "-ca-cert",
+    "-ca-path",
+    "-client-cert",
+    "-client-key",
+    "-tls-server-name",
+];
+
+/// `knex`'s options that take a value (`knex --knexfile k.js --env production …`).
+const KNEX: &[&str] = &[
+    "--knexfile",
+    "--env",
+    "--cwd",
+    "--client",
+    "--connection",
+    "--migrations-directory",
+    "--migrations-table-name",
+    "--specific",
+];
+
+/// `alembic`'s options before the command that take a value (`alembic -c alembic.ini …`).
+const ALEMBIC: &[&str] = &["-c", "--config", "-n", "--name", "-x"];
+
 /// Every CLI with global options, by name.
 pub(crate) static GLOBALS: &[Globals] = &[
     Globals {
@@ -275,6 +315,30 @@ pub(crate) static GLOBALS: &[Globals] = &[
         names: &["flyctl", "fly"],
         valued: FLYCTL,
         anywhere: true,
+        toolchain: false,
+    },
+    Globals {
+        names: &["s5cmd"],
+        valued: S5CMD,
+        anywhere: false,
+        toolchain: false,
+    },
+    Globals {
+        names: &["nomad"],
+        valued: NOMAD,
+        anywhere: true,
+        toolchain: false,
+    },
+    Globals {
+        names: &["knex"],
+        valued: KNEX,
+        anywhere: true,
+        toolchain: false,
+    },
+    Globals {
+        names: &["alembic"],
+        valued: ALEMBIC,
+        anywhere: false,
         toolchain: false,
     },
 ];

@@ -489,3 +489,140 @@ fn policy_files_named_as_operands() {
         assert_eq!(problems.len(), 1, "{line}");
     }
 }
+
+#[test]
+fn data_stores_schedulers_and_migration_tools_that_destroy() {
+    for (line, want) in [
+        ("s5cmd rm 's3://prod/*'", "s5cmd||rm|s3://prod/*"),
+        (
+            "s5cmd --endpoint-url https://minio.local rm 's3://b/**'",
+            "s5cmd||rm|s3://b/**",
+        ),
+        ("s5cmd rb s3://b", "s5cmd||rb|s3://b"),
+        ("nomad job stop -purge -yes api", "nomad|job|stop|api"),
+        (
+            "nomad job stop -address https://n:4646 -purge api",
+            "nomad|job|stop|api",
+        ),
+        (
+            "nomad namespace delete payments",
+            "nomad|namespace|delete|payments",
+        ),
+        ("influx bucket delete -n prod", "influx|bucket|delete|prod"),
+        (
+            "influx delete --bucket prod --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z",
+            "influx||delete|prod 1970-01-01T00:00:00Z 2030-01-01T00:00:00Z",
+        ),
+        ("redis-cli FLUSHALL", "redis-cli||flushall|"),
+        ("redis-cli -n 0 FLUSHDB ASYNC", "redis-cli||flushdb|ASYNC"),
+        (
+            "redis-cli -h 127.0.0.1 -p 6380 flushdb",
+            "redis-cli||flushdb|",
+        ),
+        ("knex migrate:rollback --all", "knex|migrate|rollback|"),
+        (
+            "knex --env production migrate:rollback --all",
+            "knex|migrate|rollback|",
+        ),
+        (
+            "sequelize-cli db:migrate:undo:all",
+            "sequelize-cli|db|migrate:undo:all|",
+        ),
+        ("sequelize db:drop", "sequelize|db|drop|"),
+        ("rails db:drop", "rails|db|drop|"),
+        ("bin/rails db:reset", "rails|db|reset|"),
+        ("rake db:migrate:reset", "rake|db|migrate:reset|"),
+        ("typeorm schema:drop -d ds.ts", "typeorm|schema|drop|ds.ts"),
+        ("prisma migrate reset --force", "prisma|migrate|reset|"),
+        ("prisma db push --force-reset", "prisma|db|push|"),
+        ("python manage.py flush --noinput", "manage.py||flush|"),
+        ("python3 ./manage.py reset_db", "manage.py||reset_db|"),
+        ("php artisan migrate:fresh --seed", "artisan|migrate|fresh|"),
+        ("django-admin flush", "django-admin||flush|"),
+        ("alembic downgrade base", "alembic||downgrade|base"),
+        (
+            "alembic -c alembic.ini downgrade base",
+            "alembic||downgrade|base",
+        ),
+        ("flask db downgrade base", "flask|db|downgrade|base"),
+        ("flyway clean", "flyway||clean|"),
+        ("liquibase drop-all", "liquibase||drop-all|"),
+        ("dbmate drop", "dbmate||drop|"),
+    ] {
+        assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
+    }
+}
+
+/// `cli operation` of what the command `xargs` runs in `line` destroys, or `None`.
+fn destroyed_by_xargs(line: &str) -> Option<String> {
+    let a = BrushAnalyzer.analyze(line, None);
+    let c = a
+        .commands
+        .iter()
+        .find(|c| c.via.iter().any(|v| v.starts_with("xargs")))?;
+    destroys(c).map(|d| format!("{} {}", d.cli, d.operation))
+}
+
+#[test]
+fn keys_a_listing_feeds_to_a_delete_are_every_key() {
+    assert_eq!(
+        destroyed_by_xargs("redis-cli --scan --pattern '*' | xargs redis-cli del").as_deref(),
+        Some("redis-cli del")
+    );
+    assert_eq!(
+        destroyed_by_xargs("redis-cli KEYS 'u:*' | xargs -n 100 redis-cli -h prod UNLINK")
+            .as_deref(),
+        Some("redis-cli unlink")
+    );
+    assert_eq!(
+        destroyed_by_xargs("redis-cli --scan | xargs redis-cli type"),
+        None
+    );
+    assert_eq!(destroyed("redis-cli del session:1"), None);
+}
+
+/// Everyday commands of the data stores, schedulers and migration tools.
+const EVERYDAY_DATA: &[&str] = &[
+    "s5cmd ls s3://b/",
+    "s5cmd cp 'dist/*' s3://site/",
+    "s5cmd --endpoint-url https://minio.local cat s3://b/x.json",
+    "nomad job stop api",
+    "nomad job status api",
+    "nomad job run api.nomad",
+    "influx bucket list",
+    "influx bucket create -n dev",
+    "influx query 'from(bucket:\"b\")'",
+    "redis-cli GET k",
+    "redis-cli INFO",
+    "redis-cli -n 2 KEYS 'user:*'",
+    "knex migrate:rollback",
+    "knex migrate:latest",
+    "sequelize-cli db:migrate:undo",
+    "sequelize-cli db:migrate",
+    "rails db:migrate",
+    "rails db:rollback",
+    "rails assets:precompile",
+    "prisma migrate dev",
+    "prisma migrate status",
+    "prisma db push",
+    "python manage.py migrate",
+    "python manage.py runserver",
+    "python other.py flush",
+    "php artisan migrate",
+    "alembic downgrade -1",
+    "alembic upgrade head",
+    "alembic history",
+    "flask run",
+    "flyway migrate",
+    "dbmate up",
+];
+
+#[test]
+fn everyday_data_store_and_migration_commands_destroy_nothing() {
+    let destroying: Vec<&str> = EVERYDAY_DATA
+        .iter()
+        .copied()
+        .filter(|line| destroyed(line).is_some())
+        .collect();
+    assert_eq!(destroying, Vec::<&str>::new());
+}

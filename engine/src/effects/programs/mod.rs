@@ -20,8 +20,9 @@
 //! Beside the rows: [`globals`], each CLI's global options that take a value (so the
 //! subcommand is found behind `kubectl --context prod`, for rows and for policy rules alike);
 //! [`infra`], the command model of cloud and infrastructure CLIs (which service and
-//! operation destroys resources); [`database`], where database clients take their SQL.
+//! operation destroys resources), its rows in [`clis`]; [`database`], where database clients take their SQL.
 
+mod clis;
 mod cloud;
 pub(crate) mod database;
 mod files;

@@ -316,7 +316,40 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["Rscript", "tclsh", "wish"],
+        // `Rscript -e EXPR`, `R -e EXPR`, `R --vanilla -e EXPR`: read by the inline-code lens.
+        names: &["Rscript", "R"],
+        valued: &["--default-packages"],
+        options: &[("-e", Role::Code(Language::R))],
+        lead_options: &["-e"],
+        ..SCRIPT_RUNNER
+    },
+    Program {
+        // `julia -e CODE` (`-E`: the value printed too), `--eval`, `--print`: read by the
+        // inline-code lens; `-L FILE` loads a file first.
+        names: &["julia"],
+        valued: &[
+            "-t",
+            "--threads",
+            "-p",
+            "--procs",
+            "-J",
+            "--sysimage",
+            "-O",
+            "-C",
+        ],
+        options: &[
+            ("-e", Role::Code(Language::Julia)),
+            ("-E", Role::Code(Language::Julia)),
+            ("--eval", Role::Code(Language::Julia)),
+            ("--print", Role::Code(Language::Julia)),
+            ("-L", Role::Read),
+            ("--load", Role::Read),
+        ],
+        lead_options: &["-e", "-E", "--eval", "--print"],
+        ..SCRIPT_RUNNER
+    },
+    Program {
+        names: &["tclsh", "wish"],
         options: &[
             ("-r", Role::Ignore),
             ("-e", Role::Ignore),

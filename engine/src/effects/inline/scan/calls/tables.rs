@@ -1,4 +1,4 @@
-//! The calls of Perl, Ruby, PHP, Lua and awk that the token scanner reads, one table per
+//! The calls of Perl, Ruby, PHP, Lua, awk, R and Julia that the token scanner reads, one table per
 //! language: what each does with its arguments ([`Runs`]), from `perlfunc`, Ruby's `Kernel`,
 //! `Process`, `IO`, `Open3` and `Socket`, PHP's program execution, file system and socket
 //! functions, the Lua reference manual and POSIX awk.
@@ -52,6 +52,9 @@ pub(super) enum Runs {
     Load,
     /// Lua's `dofile(PATH)`: the file runs as `lua PATH` does.
     DoFile,
+    /// The arguments are files deleted (R's `unlink`, `file.remove`, Julia's `rm`), with
+    /// everything below them when a `recursive` argument is true (R's second one too).
+    Remove,
 }
 
 /// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
@@ -155,6 +158,29 @@ const LUA: &[(&str, Runs)] = &[
     ("dofile", Runs::DoFile),
 ];
 
+/// R's calls that run commands or delete files (R's `base` and `fs` packages).
+const R: &[(&str, Runs)] = &[
+    ("system", Runs::First),
+    ("shell", Runs::First),
+    ("pipe", Runs::First),
+    ("system2", Runs::PathArgs),
+    ("processx::run", Runs::PathArgs),
+    ("unlink", Runs::Remove),
+    ("file.remove", Runs::Remove),
+    ("fs::file_delete", Runs::Remove),
+    ("fs::dir_delete", Runs::Remove),
+    ("readLines", Runs::Read),
+    ("writeLines", Runs::Write),
+];
+
+/// Julia's calls that delete files (`Base.Filesystem`); its commands are backtick literals.
+const JULIA: &[(&str, Runs)] = &[
+    ("rm", Runs::Remove),
+    ("Base.rm", Runs::Remove),
+    ("Base.Filesystem.rm", Runs::Remove),
+    ("Filesystem.rm", Runs::Remove),
+];
+
 /// awk's built-in `system(cmd)`.
 const AWK: &[(&str, Runs)] = &[("system", Runs::First)];
 
@@ -166,6 +192,8 @@ pub(super) fn table(lang: Language) -> &'static [(&'static str, Runs)] {
         Language::Php => PHP,
         Language::Lua => LUA,
         Language::Awk => AWK,
+        Language::R => R,
+        Language::Julia => JULIA,
         _ => &[],
     }
 }
