@@ -23,18 +23,11 @@ use super::collect::Collect;
 use super::parse::MAX_CODE;
 use crate::effects::language::Language;
 
-/// Whether the scanner reads `lang`.
+/// Whether the scanner reads `lang`: every language without a parser grammar
+/// ([`Language::grammar`]) but cmd.exe and AppleScript, which have lenses of their own (one
+/// list of the grammar-less languages, not a second one here).
 pub(super) fn reads(lang: Language) -> bool {
-    matches!(
-        lang,
-        Language::Perl
-            | Language::Ruby
-            | Language::Php
-            | Language::Lua
-            | Language::Awk
-            | Language::R
-            | Language::Julia
-    )
+    lang.grammar().is_none() && !matches!(lang, Language::Cmd | Language::AppleScript)
 }
 
 /// Add what `code` in `lang` runs to `cx`; `who` names the command that runs it.
