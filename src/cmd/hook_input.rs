@@ -203,9 +203,10 @@ pub(crate) enum PayloadSha {
     Unread,
     /// Digested while it was read.
     Known(String),
-    /// The payload's bytes, digested when a record first needs them: a served call is
-    /// answered before its records are written, and the digest is not part of the answer.
-    Bytes(Vec<u8>, std::cell::OnceCell<String>),
+    /// The payload's bytes (shared with the call that judges them, not copied), digested
+    /// when a record first needs them: a served call is answered before its records are
+    /// written, and the digest is not part of the answer.
+    Bytes(std::rc::Rc<Vec<u8>>, std::cell::OnceCell<String>),
 }
 
 impl PayloadSha {
@@ -413,7 +414,7 @@ mod tests {
     fn a_payload_digested_after_the_answer_is_the_digest_read_with_it() {
         let bytes = br#"{"hook_event_name":"PreToolUse","tool_name":"Read"}"#.to_vec();
         let read = read_payload(&mut bytes.as_slice()).unwrap();
-        let later = super::PayloadSha::Bytes(bytes.clone(), Default::default());
+        let later = super::PayloadSha::Bytes(std::rc::Rc::new(bytes.clone()), Default::default());
         assert_eq!(later.get(), Some(read.sha256.as_str()));
         assert_eq!(
             later.get(),

@@ -570,13 +570,16 @@ impl Server<'_> {
             return Served::Done;
         }
         injected_exit();
-        let bytes = req.payload;
+        let bytes = std::rc::Rc::new(req.payload);
         // Refusals and decisions are recorded as the hook records them.
         let mut refusals = super::hook_input::Refusals {
             audit_log: super::log::audit_path(self.o.audit_log.as_deref()),
             started_ms,
             started,
-            digest: super::hook_input::PayloadSha::Bytes(bytes.clone(), Default::default()),
+            digest: super::hook_input::PayloadSha::Bytes(
+                std::rc::Rc::clone(&bytes),
+                Default::default(),
+            ),
         };
         let voice = self.voice;
         hook::respond(
