@@ -636,6 +636,17 @@ fn r_deletes_resolve_the_home_folder() {
     );
     assert_eq!(runs(R, r#"unlink("build")"#), ["delete:build:false"]);
     assert_eq!(runs(R, r#"fs::dir_delete("out")"#), ["delete:out:true"]);
+    // The base namespace written out, the path named, `recursive` by a prefix of its name.
+    assert_eq!(
+        runs(R, r#"base::unlink("~", recursive = TRUE)"#),
+        ["delete:~:true"]
+    );
+    assert_eq!(runs(R, r#"unlink(x = "~", rec = TRUE)"#), ["delete:~:true"]);
+    assert_eq!(runs(R, r#"unlink(x = "~", r = T)"#), ["delete:~:true"]);
+    assert_eq!(
+        runs(R, r#"unlink(x = "build", force = TRUE)"#),
+        ["delete:build:false"]
+    );
     assert_eq!(
         runs(R, "unlink(p, recursive = TRUE)"),
         ["unsure:`unlink` with a path known only at run time"]

@@ -105,12 +105,19 @@ impl Reader<'_> {
             for piece in std::iter::once(first).chain(pieces) {
                 let (key, value) = named(piece);
                 let truthy = matches!(value, [Tok::Name(v)] if TRUE.contains(&v.as_str()));
+                // R matches a named argument by any prefix of its name (`rec = TRUE`).
+                let r_prefix = |k: &str, of: &str| self.lang == Language::R && of.starts_with(k);
                 match key {
-                    Some("recursive") => recursive |= truthy,
+                    Some(k) if k == "recursive" || r_prefix(k, "recursive") => recursive |= truthy,
+                    // The path named: R's `unlink(x = PATH)`, Julia's `rm(path = …)` is
+                    // positional only, but a keyword spelling is read the same.
+                    Some("x" | "path") => positional.push(value),
                     Some(_) => {}
                     None if piece.is_empty() => {}
                     // R's `unlink(x, TRUE)`: the second argument is `recursive`.
-                    None if !positional.is_empty() && name == "unlink" => recursive |= truthy,
+                    None if !positional.is_empty() && name.ends_with("unlink") => {
+                        recursive |= truthy
+                    }
                     None => positional.push(value),
                 }
             }
