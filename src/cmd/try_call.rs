@@ -8,6 +8,7 @@
 //! exit status 0 when the call would run (allow or no decision), 1 for ask (or defer), 2 for
 //! deny, 3 when the call or the policies could not be read.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,16 +31,16 @@ use crate::{discover, library};
 pub(crate) struct Args {
     /// The shell command to judge (a `Bash` call).
     #[arg(conflicts_with_all = ["file_path", "url", "mcp", "event"])]
-    command: Option<String>,
+    command: Option<OsString>,
     /// Judge a file tool call on this path (`--tool` picks the tool; default `Read`).
     #[arg(long, value_name = "PATH")]
-    file_path: Option<String>,
+    file_path: Option<OsString>,
     /// The tool of the call (`Read`, `Write`, `Edit`, `Bash`, …).
     #[arg(long)]
     tool: Option<String>,
     /// Content of a `Write` (with `--file-path`).
     #[arg(long, requires = "file_path")]
-    content: Option<String>,
+    content: Option<OsString>,
     /// Judge a `WebFetch` of this URL.
     #[arg(long, value_name = "URL")]
     url: Option<String>,
@@ -67,6 +68,17 @@ pub(crate) struct Args {
     format: DocFormat,
 }
 
+/// `arg` as text, or why not: a hook payload is JSON, so no host can send a call whose
+/// command, path or content is not UTF-8, and judging a lossy copy would judge another call.
+fn text<'a>(arg: &'a OsString, what: &str) -> Result<&'a str, String> {
+    arg.to_str().ok_or_else(|| {
+        format!(
+            "{what} is not valid UTF-8 ({}): a hook payload is JSON text, so no host sends it",
+            arg.to_string_lossy()
+        )
+    })
+}
+
 /// The payload of the call the arguments describe.
 fn payload(a: &Args) -> Result<Value, String> {
     if let Some(path) = &a.event {
@@ -85,13 +97,13 @@ fn payload(a: &Args) -> Result<Value, String> {
     let (tool, input) = if let Some(c) = &a.command {
         (
             a.tool.clone().unwrap_or_else(|| "Bash".into()),
-            json!({ "command": c }),
+            json!({ "command": text(c, "the command")? }),
         )
     } else if let Some(p) = &a.file_path {
         let tool = a.tool.clone().unwrap_or_else(|| "Read".into());
-        let mut input = json!({ "file_path": p });
+        let mut input = json!({ "file_path": text(p, "--file-path")? });
         if let Some(c) = &a.content {
-            input["content"] = json!(c);
+            input["content"] = json!(text(c, "--content")?);
         }
         (tool, input)
     } else if let Some(u) = &a.url {

@@ -137,6 +137,22 @@ fn unreadable_input_is_exit_3_and_no_policy_means_the_built_in_library() {
     assert_eq!(r.stderr, "seamguard: --args: expected a JSON object\n");
     let r = try_(&dir, &[]);
     assert_eq!(r.code, 3);
+    // A command that is not UTF-8 cannot come from a host (payloads are JSON text): exit 3,
+    // not the usage error's 2, which a script would read as a deny.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut cmd = crate::support::command_in(&dir, &dir);
+        cmd.args(["try", "--policy", "p.toml"])
+            .arg(std::ffi::OsStr::from_bytes(b"ls \xff"));
+        let r = Run::utf8(output_with_stdin(&mut cmd, b""));
+        assert_eq!(r.code, 3);
+        assert_eq!(r.stdout, "");
+        assert_eq!(
+            r.stderr,
+            "seamguard: the command is not valid UTF-8 (ls \u{FFFD}): a hook payload is JSON text, so no host sends it\n"
+        );
+    }
     // A JSON object that is no hook event is refused, not judged as an empty call.
     std::fs::write(dir.join("foo.json"), r#"{"foo":1}"#).unwrap();
     let r = try_(&dir, &["--event", "foo.json", "--policy", "p.toml"]);

@@ -29,6 +29,27 @@ fn lone_utf16_surrogate_from_node_is_read_and_judged() {
     );
 }
 
+/// Windows PowerShell 5 writes a UTF-8 byte order mark before text it pipes: the call is
+/// judged as the same payload without it (RFC 8259 §8.1), not refused as unreadable.
+#[test]
+fn a_payload_after_a_byte_order_mark_is_judged() {
+    let body = br#"{"session_id":"s","cwd":"/home/user/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo rm -rf /"}}"#;
+    let mut marked = b"\xEF\xBB\xBF".to_vec();
+    marked.extend_from_slice(body);
+    let (code, out) = hook(&marked);
+    assert_eq!(code, 0);
+    assert_eq!(out, hook(body).1);
+    assert!(
+        out.contains("\"permissionDecision\":\"deny\"")
+            && out.contains("[no-recursive-delete-of-root-or-home]"),
+        "{out}"
+    );
+    let (code, out) = hook(
+        &[&b"\xEF\xBB\xBF"[..], br#"{"session_id":"s","cwd":"/home/user/project","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#].concat(),
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+}
+
 #[test]
 fn too_deep_tool_call_payload_is_denied_not_ignored() {
     let mut nested = String::from("1");

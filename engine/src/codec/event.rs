@@ -334,9 +334,15 @@ fn typed<'a, T: Deserialize<'a>>(event: &str, v: &'a Value) -> Result<T, DecodeE
 
 /// Parse raw stdin bytes into a JSON value.
 ///
+/// A leading UTF-8 byte order mark is skipped (RFC 8259 §8.1 lets a parser ignore it; a
+/// payload piped through Windows PowerShell 5 carries one), so the call is judged instead of
+/// refused as unreadable.
+///
 /// # Errors
-/// [`DecodeError::Json`] with the 1-based position for invalid or truncated JSON.
+/// [`DecodeError::Json`] with the 1-based position for invalid or truncated JSON (counted
+/// after the byte order mark).
 pub fn parse_json(bytes: &[u8]) -> Result<Value, DecodeError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match serde_json::from_slice(bytes) {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -535,5 +541,26 @@ mod surrogate_tests {
         assert_eq!(v["c"], "rm \u{FFFD} x");
         assert_eq!(v["d"], "\u{1F600}");
         assert_eq!(v["e"], "\\ud800");
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped_and_one_inside_is_kept() {
+        let v = parse_json(b"\xEF\xBB\xBF{\"c\":\"ls\"}").unwrap();
+        assert_eq!(v, serde_json::json!({"c": "ls"}));
+        let v = parse_json("{\"c\":\"\u{FEFF}ls\"}".as_bytes()).unwrap();
+        assert_eq!(v["c"], "\u{FEFF}ls");
+        // Only one mark is skipped: two are not a JSON text.
+        let e = parse_json(b"\xEF\xBB\xBF\xEF\xBB\xBF{}").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                DecodeError::Json {
+                    line: 1,
+                    column: 1,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
     }
 }
