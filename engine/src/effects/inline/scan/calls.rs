@@ -83,17 +83,27 @@ pub(super) fn read(lang: Language, toks: &[Tok], cx: &mut Collect<'_>) {
             Tok::Name(_) => {
                 let (name, end) = r.qualified(i);
                 if let Some(runs) = r.runs_of(&name, i, end) {
-                    // `IO::Socket::INET->new(…)`: the arguments of its constructor.
+                    // `IO::Socket::INET->new(…)`: the arguments of its constructor; Julia's
+                    // `rm.(paths)`: the call broadcast over each item of its arguments.
                     let at = match (runs, toks.get(end), toks.get(end + 1)) {
                         (Runs::PerlSocket, Some(Tok::Op("->")), Some(Tok::Name(n)))
                             if n == "new" =>
                         {
                             end + 2
                         }
+                        (_, Some(Tok::Op(".")), Some(Tok::Op("("))) if lang == Language::Julia => {
+                            end + 1
+                        }
                         _ => end,
                     };
                     let args = r.args(at);
                     r.call(&name, runs, &args, cx);
+                } else if let Some((f, args)) = r.indirect(&name, end) {
+                    // `do.call(unlink, list(…))`, `lapply(paths, unlink, …)`,
+                    // `foreach(rm, paths)`: the function passed, called with those arguments.
+                    if let Some(&(_, runs)) = table(lang).iter().find(|(n, _)| *n == f) {
+                        r.call(&f, runs, &args, cx);
+                    }
                 }
                 i = end;
                 continue;
@@ -290,7 +300,9 @@ impl Reader<'_> {
             .map(|(_, r)| *r)?;
         let before = i.checked_sub(1).and_then(|k| self.toks.get(k));
         let not_call = match before {
-            Some(Tok::Op("." | "->" | "::" | "&")) => true,
+            // Julia's `p -> rm(p)` is a function of `p`, not a method.
+            Some(Tok::Op("->")) => self.lang != Language::Julia,
+            Some(Tok::Op("." | "::" | "&")) => true,
             Some(Tok::Op(":")) => self.lang == Language::Ruby,
             Some(Tok::Name(n)) => matches!(n.as_str(), "sub" | "def" | "function" | "alias"),
             _ => false,

@@ -701,3 +701,117 @@ fn julia_command_literals_and_rm() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn r_and_julia_temporary_paths_and_folder_listings_resolve() {
+    // R's session folder and a new name in it; Julia's temporary folder and new names.
+    assert_eq!(
+        runs(
+            R,
+            r#"unlink(file.path(tempdir(), "cache"), recursive = TRUE)"#
+        ),
+        ["delete:/tmp/RtmpXXXXXX/cache:true"]
+    );
+    assert_eq!(
+        runs(R, "unlink(tempfile())"),
+        ["delete:/tmp/RtmpXXXXXX/tmpXXXXXXXX:false"]
+    );
+    assert_eq!(
+        runs(R, r#"unlink(tempfile("x", tmpdir = "out"))"#),
+        ["delete:out/tmpXXXXXXXX:false"]
+    );
+    assert_eq!(
+        runs(Julia, "rm(mktempdir(); recursive=true)"),
+        ["delete:/tmp/tmpXXXXXXXX:true"]
+    );
+    assert_eq!(
+        runs(Julia, r#"rm(tempname("build"))"#),
+        ["delete:build/tmpXXXXXXXX:false"]
+    );
+    assert_eq!(
+        runs(Julia, "rm(tempdir(); recursive=true)"),
+        ["delete:/tmp:true"]
+    );
+    // A folder argument known only at run time: unsure, not the default folder.
+    assert_eq!(
+        runs(R, "unlink(tempfile(tmpdir = d))"),
+        ["unsure:`unlink` with a path known only at run time"]
+    );
+    // Listings: full paths (`full.names = TRUE`, `join = true`, `list.dirs`) are in the
+    // folder; bare names are used against the working folder.
+    assert_eq!(
+        runs(R, r#"file.remove(list.files("~/.ssh", full.names = TRUE))"#),
+        ["delete:~/.ssh/*:false"]
+    );
+    assert_eq!(
+        runs(R, r#"file.remove(list.files("out", pattern = "csv$"))"#),
+        ["delete:*:false"]
+    );
+    assert_eq!(
+        runs(R, r#"unlink(list.dirs("~"), recursive = TRUE)"#),
+        ["delete:~/*:true"]
+    );
+    assert_eq!(
+        runs(R, r#"unlink(Sys.glob("~/.aws/*"))"#),
+        ["delete:~/.aws/*:false"]
+    );
+    assert_eq!(
+        runs(Julia, r#"rm.(readdir("build"; join=true); recursive=true)"#),
+        ["delete:build/*:true"]
+    );
+}
+
+#[test]
+fn r_and_julia_functions_passed_to_higher_order_calls_are_called() {
+    assert_eq!(
+        runs(R, r#"do.call(unlink, list("~", recursive = TRUE))"#),
+        ["delete:~:true"]
+    );
+    assert_eq!(
+        runs(R, r#"do.call("system", list("rm -rf ~"))"#),
+        ["line:system:rm -rf ~"]
+    );
+    assert_eq!(
+        runs(
+            R,
+            r#"lapply(c("~/.ssh", "~/.aws"), unlink, recursive = TRUE)"#
+        ),
+        ["delete:~/.ssh:true", "delete:~/.aws:true"]
+    );
+    assert_eq!(
+        runs(
+            R,
+            r#"invisible(sapply(list.files("~", full.names = TRUE), base::unlink, recursive = TRUE))"#
+        ),
+        ["delete:~/*:true"]
+    );
+    assert_eq!(
+        runs(R, r#"purrr::walk(c("a.csv"), file.remove)"#),
+        ["delete:a.csv:false"]
+    );
+    assert_eq!(
+        runs(Julia, r#"foreach(rm, readdir(homedir(); join=true))"#),
+        ["delete:~/*:false"]
+    );
+    assert_eq!(
+        runs(Julia, "rm.(readdir(homedir(); join=true); recursive=true)"),
+        ["delete:~/*:true"]
+    );
+    // A lambda's parameter is known only at run time.
+    assert_eq!(
+        runs(
+            Julia,
+            "foreach(p -> rm(p; recursive=true), readdir(homedir(); join=true))"
+        ),
+        ["unsure:`rm` with a path known only at run time"]
+    );
+    // A function that is neither named nor one of the language's: nothing is known to run.
+    assert_eq!(
+        runs(R, r#"do.call(f, list("~")); lapply(1:3, function(i) i^2)"#),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        runs(Julia, "map(x -> x^2, [1, 2, 3]) |> println"),
+        Vec::<String>::new()
+    );
+}
