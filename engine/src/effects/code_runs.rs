@@ -93,6 +93,7 @@ pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
         && p.operands
             .first()
             .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
+        && (base != "Rscript" || !p.operands.is_empty())
         && let Some(text) = c
             .redirections
             .iter()

@@ -392,6 +392,11 @@ pub(crate) fn stdin_language(program: &str) -> Option<Language> {
         Some(Language::Php)
     } else if LUA_NAMES.contains(&program) {
         Some(Language::Lua)
+    } else if matches!(program, "R" | "Rscript") {
+        // `R --vanilla < x.R`, `Rscript -` (`Rscript` with no file only prints its usage).
+        Some(Language::R)
+    } else if program == "julia" {
+        Some(Language::Julia)
     } else {
         None
     }
