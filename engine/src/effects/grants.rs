@@ -6,7 +6,12 @@
 //! u+s`, `chmod g+s`, `chmod +s`, `install -m 4755`, `os.chmod(p, 0o4755)`, an MCP tool's
 //! mode argument — with the route of the change. chmod(1): an octal mode's fourth digit from
 //! the right holds the set-uid (4) and set-gid (2) bits; a symbolic mode sets them with `s`
-//! after `+` or `=` for `u`, `g`, `a` or no one named. Pod manifests ([`manifest_grants`])
+//! after `+` or `=` for `u`, `g`, `a` or no one named. Beside each change that opens a file
+//! to every user's writes, a grant of [`GrantKind::OpenAccess`]: an octal mode with the
+//! others' write bit (`777`, `0666`), a symbolic one adding `w` for `o` or `a` (`o+w`,
+//! `a+rwx`; with no one named the umask decides, so `+w` is not), and icacls(1) granting
+//! full (`F`), modify (`M`) or write (`W`, `WD`, `AD`, `GA`, `GW`) access to Everyone,
+//! Users or Authenticated Users, by name or SID. Pod manifests ([`manifest_grants`])
 //! grant by `privileged`, `hostPID`, `hostIPC`, `hostNetwork`, `hostPath` and added
 //! capabilities; a manifest file given to `kubectl apply -f` is read ([`manifest_files`]).
 
@@ -89,22 +94,126 @@ fn symbolic_sets_setuid(clause: &str) -> bool {
     false
 }
 
-/// Add a set-uid grant beside each permission change that sets the bit.
-pub(crate) fn setuid_grants(fx: &mut Effects) {
+/// Whether a mode as given opens the file to every user's writes: an octal mode with the
+/// others' write bit (`777`, `0o666`, `=0777`), a symbolic clause adding `w` for `o` or `a`
+/// (`o+w`, `a+rwx`, `ugo=rwx`), or icacls(1)'s `grant[:r]` of `F`, `M` or a write right to
+/// everyone or every user (`grant Everyone:F`, `grant:r *S-1-1-0:(OI)(CI)F`, `grant
+/// Users:(M)`). `755`, `u+w`, `+w` (the umask decides) and `grant Users:(RX)` do not.
+pub(crate) fn opens_to_everyone(mode: &str) -> bool {
+    let mut granting = false;
+    for m in mode.split_whitespace() {
+        let m = m.trim_matches(|c| c == '"' || c == '\'');
+        let lower = m.to_ascii_lowercase();
+        // icacls(1)'s verbs: the words after `/grant` are `PRINCIPAL:RIGHTS` until the next.
+        if matches!(lower.as_str(), "grant" | "grant:r") {
+            granting = true;
+            continue;
+        }
+        if matches!(
+            lower.as_str(),
+            "deny" | "remove" | "remove:g" | "remove:d" | "setowner" | "reset" | "restore"
+        ) || lower.starts_with("inheritance:")
+            || lower == "setintegritylevel"
+        {
+            granting = false;
+            continue;
+        }
+        if granting {
+            if let Some((who, rights)) = lower.rsplit_once(':')
+                && EVERYONE.contains(&who.trim_start_matches('*'))
+                && writes(rights)
+            {
+                return true;
+            }
+            continue;
+        }
+        let numeric = m.strip_prefix(['=', '+']).unwrap_or(m);
+        let digits = numeric
+            .strip_prefix("0o")
+            .or_else(|| numeric.strip_prefix("0O"))
+            .unwrap_or(numeric);
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            if u32::from_str_radix(digits, 8).is_ok_and(|v| v & 0o002 != 0) {
+                return true;
+            }
+            continue;
+        }
+        if m.split(',').any(symbolic_opens) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The principals of every user on Windows, lower case: Everyone (`S-1-1-0`), the local
+/// Users group (`S-1-5-32-545`), Authenticated Users (`S-1-5-11`; a mode's words are split
+/// at spaces, so its name is read by its second word, `Users`).
+const EVERYONE: &[&str] = &["everyone", "users", "s-1-1-0", "s-1-5-32-545", "s-1-5-11"];
+
+/// Whether icacls(1) rights (`F`, `(M)`, `(OI)(CI)F`, `(R,W)`, `(GA)`) allow writing:
+/// full, modify, or a write right (`W`, `WD`, `AD`, `GA`, `GW`, `WDAC`, `WO`).
+fn writes(rights: &str) -> bool {
+    rights
+        .split(['(', ')', ','])
+        .filter(|r| !r.is_empty())
+        .any(|r| {
+            matches!(
+                r,
+                "f" | "m" | "w" | "wd" | "ad" | "ga" | "gw" | "wdac" | "wo"
+            )
+        })
+}
+
+/// One clause of a symbolic mode that adds `w` for the others (`o+w`, `a+rwx`, `ugo=rw`).
+fn symbolic_opens(clause: &str) -> bool {
+    let who_end = clause
+        .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
+        .unwrap_or(clause.len());
+    let who = &clause[..who_end];
+    if !who.contains(['o', 'a']) {
+        return false;
+    }
+    let mut op = None;
+    for ch in clause[who_end..].chars() {
+        match ch {
+            '+' | '-' | '=' => op = Some(ch),
+            'w' if matches!(op, Some('+' | '=')) => return true,
+            'r' | 'w' | 'x' | 'X' | 's' | 't' | 'u' | 'g' | 'o' => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Add a set-uid grant beside each permission change that sets the bit, and an open-access
+/// grant beside each that opens the file to every user's writes.
+pub(crate) fn permission_grants(fx: &mut Effects) {
     let mut found = Vec::new();
     for e in &fx.list {
-        if let What::ChangePermission {
+        let What::ChangePermission {
             path,
             mode: Some(mode),
             ..
         } = &e.what
-            && sets_setuid(mode)
-        {
+        else {
+            continue;
+        };
+        if sets_setuid(mode) {
             found.push((
                 What::Grant(Grant {
                     kind: GrantKind::Setuid,
                     path: Some(path.clone()),
                     detail: format!("the set-uid/set-gid bit on {} (mode {mode})", path.text),
+                }),
+                e.route.clone(),
+            ));
+        }
+        if opens_to_everyone(mode) {
+            found.push((
+                What::Grant(Grant {
+                    kind: GrantKind::OpenAccess,
+                    path: Some(path.clone()),
+                    detail: format!("write access to {} for every user (mode {mode})", path.text),
                 }),
                 e.route.clone(),
             ));
@@ -248,13 +357,59 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
 
 #[cfg(test)]
 mod tests {
-    use super::sets_setuid;
+    use super::{opens_to_everyone, sets_setuid};
     use crate::effects::model::GrantKind;
 
     #[test]
     fn the_policy_language_names_every_grant_kind() {
         let names: Vec<&str> = GrantKind::ALL.iter().map(|k| k.name()).collect();
         assert_eq!(names, seamguard_policy::lower::GRANTS);
+    }
+
+    #[test]
+    fn modes_and_icacls_grants_that_open_a_file_to_every_user_s_writes() {
+        for m in [
+            "777",
+            "0666",
+            "0o777",
+            "=0777",
+            "4777",
+            "o+w",
+            "a+w",
+            "a+rwx",
+            "ugo=rw",
+            "u+x,o+w",
+            "grant Everyone:F",
+            "grant:r *S-1-1-0:(OI)(CI)F",
+            "grant Users:(M)",
+            "grant Authenticated Users:(OI)(CI)M",
+            "grant 'everyone:(W)'",
+            "grant Admins:F Users:(R,W)",
+            "grant *S-1-5-32-545:(GA)",
+        ] {
+            assert!(opens_to_everyone(m), "{m}");
+        }
+        for m in [
+            "755",
+            "0644",
+            "4755",
+            "1775",
+            "+w",
+            "u+w",
+            "g+w",
+            "o-w",
+            "a-w",
+            "o+rx",
+            "grant Users:(RX)",
+            "grant Administrators:F",
+            "grant alice:F",
+            "deny Everyone:W",
+            "remove Everyone",
+            "grant Admins:F deny Users:W",
+            "owner taken",
+        ] {
+            assert!(!opens_to_everyone(m), "{m}");
+        }
     }
 
     #[test]

@@ -165,6 +165,11 @@ pub enum GrantKind {
     Setuid,
     /// File capabilities on an executable (the path: `setcap cap_net_raw+ep f`).
     FileCapability,
+    /// Write access to a file for every user (the path): a world-writable mode (`chmod 777
+    /// f`, `chmod o+w f`, `chmod a+rwx f`, `os.chmod(p, 0o666)`), or on Windows full, modify
+    /// or write access granted to everyone or every user (`icacls PATH /grant Everyone:F`,
+    /// `/grant:r *S-1-1-0:(OI)(CI)F`, `Users:(M)`).
+    OpenAccess,
     /// Root in a new user namespace (`unshare -r`, `unshare --map-root-user`).
     UserNamespace,
     /// A folder served to the network, to anyone who can reach the machine (the path:
@@ -223,6 +228,7 @@ impl GrantKind {
         GrantKind::Device,
         GrantKind::Setuid,
         GrantKind::FileCapability,
+        GrantKind::OpenAccess,
         GrantKind::UserNamespace,
         GrantKind::ServedFolder,
         GrantKind::AdminGroup,
@@ -249,6 +255,7 @@ impl GrantKind {
             GrantKind::Device => "device",
             GrantKind::Setuid => "setuid",
             GrantKind::FileCapability => "file-capability",
+            GrantKind::OpenAccess => "open-access",
             GrantKind::UserNamespace => "user-namespace",
             GrantKind::ServedFolder => "served-folder",
             GrantKind::AdminGroup => "admin-group",

@@ -97,7 +97,8 @@ pub(super) const CHANGES: &[&str] = &["blanket-allow", "bypass-approval", "guard
 /// privileged container, a capability that reaches the host or a confinement switched off
 /// (`--cap-add=SYS_ADMIN`, `seccomp=unconfined`), a network capability (`NET_ADMIN`), a bind
 /// mount of a host path (its path), a host device (its path), a set-uid or set-gid bit, file
-/// capabilities (`setcap`), root in a new user namespace (`unshare -r`), a folder served to
+/// capabilities (`setcap`), write access for every user (`chmod 777`, `icacls … /grant
+/// Everyone:F`), root in a new user namespace (`unshare -r`), a folder served to
 /// the network (`python3 -m http.server`: its path), membership of an administrators' or a
 /// container daemon's group, a local port published beyond the machine, an administrator's
 /// role in a cloud account or a cluster, new credentials minted for a cloud identity, a file
@@ -115,6 +116,7 @@ pub const GRANTS: &[&str] = &[
     "device",
     "setuid",
     "file-capability",
+    "open-access",
     "user-namespace",
     "served-folder",
     "admin-group",
