@@ -152,12 +152,15 @@ pub(crate) fn found_policy_paths(
     found_policy_paths_with(args, payload, &mut expand)
 }
 
-/// [`found_policy_paths`] with the expansion of each path `expand` (a resident server's
-/// keeps the listings of folders that did not change).
+/// How a path found is expanded into policy files ([`expand`], or a resident server's,
+/// which keeps the listings of folders that did not change).
+pub(crate) type Expand<'a> = dyn FnMut(&Path, Scope, &mut Vec<(PathBuf, Scope)>) + 'a;
+
+/// [`found_policy_paths`] with the expansion of each path `expand`.
 pub(crate) fn found_policy_paths_with(
     args: &[PathBuf],
     payload: Option<&Value>,
-    expand: &mut dyn FnMut(&Path, Scope, &mut Vec<(PathBuf, Scope)>),
+    expand: &mut Expand<'_>,
 ) -> Vec<(PathBuf, Scope)> {
     let mut out = Vec::new();
     if !args.is_empty() {

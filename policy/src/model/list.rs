@@ -91,8 +91,20 @@ impl<T: PartialEq> PartialEq for List<T> {
 
 impl<T: Eq> Eq for List<T> {}
 
-impl<T: PartialEq> PartialEq<Vec<T>> for List<T> {
-    fn eq(&self, other: &Vec<T>) -> bool {
+impl<T: PartialEq<U>, U> PartialEq<Vec<U>> for List<T> {
+    fn eq(&self, other: &Vec<U>) -> bool {
+        **self == *other
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<[U]> for List<T> {
+    fn eq(&self, other: &[U]) -> bool {
+        **self == *other
+    }
+}
+
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for List<T> {
+    fn eq(&self, other: &[U; N]) -> bool {
         **self == *other
     }
 }
