@@ -324,10 +324,10 @@ fn compile_test(test: &Test) -> Option<NTest> {
             .map(NTest::Glob);
     }
     if let Test::Contains(c) = test {
-        return Some(NTest::Contains(c.clone()));
+        return Some(NTest::Contains(c.to_vec()));
     }
     if let Test::Prefix(p) = test {
-        return Some(NTest::Prefix(p.clone()));
+        return Some(NTest::Prefix(p.to_vec()));
     }
     None
 }

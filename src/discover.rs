@@ -31,15 +31,43 @@ fn expand_with(
         out.push((path.to_path_buf(), scope));
         return;
     }
-    let is_file = |e: &std::fs::DirEntry| match e.file_type() {
+    match list_with(path, list) {
+        Some(l) => out.extend(l.files.into_iter().map(|f| (f, scope))),
+        None => out.push((path.to_path_buf(), scope)),
+    }
+}
+
+/// The `*.toml` files of one folder, as [`expand`] finds them.
+pub(crate) struct Listing {
+    /// The files, sorted by name.
+    pub(crate) files: Vec<PathBuf>,
+    /// Whether the folder's own listing told the kind of every `*.toml` entry (no symbolic
+    /// link or entry of unknown type was followed): only then is the result a function of
+    /// the folder alone, changed only with the folder's own metadata (a resident server
+    /// keeps such a listing while that metadata stays).
+    pub(crate) plain: bool,
+}
+
+/// The `*.toml` files of folder `path` (see [`expand`]); `None` when it cannot be listed.
+pub(crate) fn list_folder(path: &Path) -> Option<Listing> {
+    list_with(path, |p| std::fs::read_dir(p))
+}
+
+/// [`list_folder`] with the folder listing `list`.
+fn list_with(
+    path: &Path,
+    list: impl Fn(&Path) -> std::io::Result<std::fs::ReadDir>,
+) -> Option<Listing> {
+    let mut plain = true;
+    let mut is_file = |e: &std::fs::DirEntry| match e.file_type() {
         Ok(t) if t.is_file() => true,
         Ok(t) if t.is_dir() => false,
-        _ => e.path().is_file(),
+        _ => {
+            plain = false;
+            e.path().is_file()
+        }
     };
-    let Ok(rd) = list(path) else {
-        out.push((path.to_path_buf(), scope));
-        return;
-    };
+    let rd = list(path).ok()?;
     let mut files: Vec<PathBuf> = rd
         .filter_map(Result::ok)
         .filter(|e| {
@@ -51,7 +79,7 @@ fn expand_with(
         .map(|e| e.path())
         .collect();
     files.sort();
-    out.extend(files.into_iter().map(|f| (f, scope)));
+    Some(Listing { files, plain })
 }
 
 /// A path from an environment variable; `None` when it is unset or empty.
@@ -120,6 +148,19 @@ pub(crate) fn policy_paths(args: &[PathBuf], payload: Option<&Value>) -> Vec<(Pa
 pub(crate) fn found_policy_paths(
     args: &[PathBuf],
     payload: Option<&Value>,
+) -> Vec<(PathBuf, Scope)> {
+    found_policy_paths_with(args, payload, &mut expand)
+}
+
+/// How a path found is expanded into policy files ([`expand`], or a resident server's,
+/// which keeps the listings of folders that did not change).
+pub(crate) type Expand<'a> = dyn FnMut(&Path, Scope, &mut Vec<(PathBuf, Scope)>) + 'a;
+
+/// [`found_policy_paths`] with the expansion of each path `expand`.
+pub(crate) fn found_policy_paths_with(
+    args: &[PathBuf],
+    payload: Option<&Value>,
+    expand: &mut Expand<'_>,
 ) -> Vec<(PathBuf, Scope)> {
     let mut out = Vec::new();
     if !args.is_empty() {

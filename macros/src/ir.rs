@@ -50,6 +50,17 @@ impl Gen {
         quote!(::std::vec![#(#items),*])
     }
 
+    /// A shared list of a test (`policy::List`) holding `v`.
+    fn list(&self, v: TokenStream) -> TokenStream {
+        let p = &self.p;
+        quote!(#p::policy::List::from(#v))
+    }
+
+    /// A shared list of strings.
+    fn string_list(&self, v: &[String]) -> TokenStream {
+        self.list(self.strings(v))
+    }
+
     fn arc(&self, s: &str) -> TokenStream {
         quote!(::std::sync::Arc::<str>::from(#s))
     }
@@ -162,15 +173,17 @@ impl Gen {
             push_delete,
             push_to,
         } = t;
-        let programs = self.strings(programs);
-        let subcommands = self.strings(subcommands);
+        let programs = self.string_list(programs);
+        let subcommands = self.string_list(subcommands);
         let fa = flags_any.iter().map(|v| self.strings(v));
         let fl = flags_all.iter().map(|v| self.strings(v));
         let fnone = flags_none.iter().map(|v| self.strings(v));
-        let args_any = self.strings(args_any);
+        let args_any = self.string_list(args_any);
         let pi = path_inside.iter().map(|s| self.path_spec(s));
+        let pi = self.list(quote!(::std::vec![#(#pi),*]));
         let po = path_outside.iter().map(|s| self.path_spec(s));
-        let push_to = self.strings(push_to);
+        let po = self.list(quote!(::std::vec![#(#po),*]));
+        let push_to = self.string_list(push_to);
         quote!(#p::policy::ShellTest {
             programs: #programs,
             subcommands: #subcommands,
@@ -178,8 +191,8 @@ impl Gen {
             flags_all: ::std::vec![#(#fl),*],
             flags_none: ::std::vec![#(#fnone),*],
             args_any: #args_any,
-            path_inside: ::std::vec![#(#pi),*],
-            path_outside: ::std::vec![#(#po),*],
+            path_inside: #pi,
+            path_outside: #po,
             push_force: #push_force,
             push_force_unleased: #push_force_unleased,
             push_delete: #push_delete,
@@ -195,10 +208,10 @@ impl Gen {
                 let v = v.iter().map(|x| self.value(x));
                 quote!(#t_::Equals(::std::vec![#(#v),*]))
             }
-            Test::Regex(v) => call(quote!(#t_::Regex), self.strings(v)),
-            Test::Glob(v) => call(quote!(#t_::Glob), self.strings(v)),
-            Test::Contains(v) => call(quote!(#t_::Contains), self.strings(v)),
-            Test::Prefix(v) => call(quote!(#t_::Prefix), self.strings(v)),
+            Test::Regex(v) => call(quote!(#t_::Regex), self.string_list(v)),
+            Test::Glob(v) => call(quote!(#t_::Glob), self.string_list(v)),
+            Test::Contains(v) => call(quote!(#t_::Contains), self.string_list(v)),
+            Test::Prefix(v) => call(quote!(#t_::Prefix), self.string_list(v)),
             Test::Shell(s) => {
                 let s = self.shell(s);
                 quote!(#t_::Shell(::std::boxed::Box::new(#s)))
@@ -253,9 +266,11 @@ impl Gen {
         let moved = opt(moved.map(|b| quote!(#b)));
         let append = opt(append.map(|b| quote!(#b)));
         let by_pattern = opt(by_pattern.map(|b| quote!(#b)));
-        let body_from = body_from.iter().map(|s| self.path_spec(s));
-        let earlier_read_inside = earlier_read_inside.iter().map(|s| self.path_spec(s));
-        let earlier_read_outside = earlier_read_outside.iter().map(|s| self.path_spec(s));
+        let [body_from, earlier_read_inside, earlier_read_outside] =
+            [body_from, earlier_read_inside, earlier_read_outside].map(|v| {
+                let specs = v.iter().map(|s| self.path_spec(s));
+                self.list(quote!(::std::vec![#(#specs),*]))
+            });
         let [
             host_in,
             host_not_in,
@@ -265,9 +280,6 @@ impl Gen {
             body_from_env,
             targets,
             managers,
-            clis,
-            services,
-            operations,
             source_not_in,
             near_names,
             lenses,
@@ -275,9 +287,6 @@ impl Gen {
             content_regex,
             modes,
             body_kinds,
-            changes,
-            agents,
-            grants,
         ] = [
             host_in,
             host_not_in,
@@ -287,9 +296,6 @@ impl Gen {
             body_from_env,
             targets,
             managers,
-            clis,
-            services,
-            operations,
             source_not_in,
             near_names,
             lenses,
@@ -297,11 +303,10 @@ impl Gen {
             content_regex,
             modes,
             body_kinds,
-            changes,
-            agents,
-            grants,
         ]
-        .map(|v| self.strings(v));
+        .map(|v| self.string_list(v));
+        let [clis, services, operations, changes, agents, grants] =
+            [clis, services, operations, changes, agents, grants].map(|v| self.strings(v));
         quote!(#p::policy::EffectTest {
             kind: #kind,
             shell: #shell,
@@ -314,7 +319,7 @@ impl Gen {
             ip_class: #ip_class,
             scheme: #scheme,
             method: #method,
-            body_from: ::std::vec![#(#body_from),*],
+            body_from: #body_from,
             body_from_env: #body_from_env,
             credential_in_url: #credential_in_url,
             runs_response: #runs_response,
@@ -333,8 +338,8 @@ impl Gen {
             changes: #changes,
             agents: #agents,
             grants: #grants,
-            earlier_read_inside: ::std::vec![#(#earlier_read_inside),*],
-            earlier_read_outside: ::std::vec![#(#earlier_read_outside),*],
+            earlier_read_inside: #earlier_read_inside,
+            earlier_read_outside: #earlier_read_outside,
             earlier_fetch: #earlier_fetch,
         })
     }

@@ -86,8 +86,8 @@ impl Condition {
     /// The predicate the lowering makes of [`Condition::toml`].
     fn pred(&self) -> Option<Pred> {
         let (field, test) = match self {
-            Condition::CommandContains(p) => ("command", Test::Contains(vec![p.clone()])),
-            Condition::FilePathGlob(g) => ("file_path", Test::Glob(vec![g.clone()])),
+            Condition::CommandContains(p) => ("command", Test::Contains(vec![p.clone()].into())),
+            Condition::FilePathGlob(g) => ("file_path", Test::Glob(vec![g.clone()].into())),
         };
         Some(Pred::Leaf(Leaf {
             field: Field::parse(field)?,

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    EffectTest, ListRef, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Rule, Scope,
+    EffectTest, List, ListRef, LoadedPolicy, NamedList, PathSpec, PolicyError, Pred, Rule, Scope,
     Severity, ShellTest, Source, Test,
 };
 
@@ -267,17 +267,17 @@ fn error(at: &Source, message: String) -> PolicyError {
 /// and `unless` tests): the slots [`visit_rule`] hands to a [`ListSlots`] one by one.
 pub trait ListSlots {
     /// A list of strings (a glob, regex, `contains` or `prefix` test; hosts, programs, …).
-    fn strings(&mut self, v: &mut Vec<String>);
+    fn strings(&mut self, v: &mut List<String>);
     /// A list of path specs (`path_inside`, `body_from`, `earlier_read_inside`, …).
-    fn specs(&mut self, v: &mut Vec<PathSpec>);
+    fn specs(&mut self, v: &mut List<PathSpec>);
 }
 
 impl ListSlots for Expander<'_, '_> {
-    fn strings(&mut self, v: &mut Vec<String>) {
+    fn strings(&mut self, v: &mut List<String>) {
         strings(v, self);
     }
 
-    fn specs(&mut self, v: &mut Vec<PathSpec>) {
+    fn specs(&mut self, v: &mut List<PathSpec>) {
         specs(v, self);
     }
 }
@@ -345,7 +345,7 @@ fn shell(s: &mut ShellTest, x: &mut dyn ListSlots) {
     x.specs(&mut s.path_outside);
 }
 
-fn strings(v: &mut Vec<String>, x: &mut Expander<'_, '_>) {
+fn strings(v: &mut List<String>, x: &mut Expander<'_, '_>) {
     if !v.iter().any(|s| reference(s).is_some()) {
         return;
     }
@@ -356,10 +356,10 @@ fn strings(v: &mut Vec<String>, x: &mut Expander<'_, '_>) {
             None => out.push(s),
         }
     }
-    *v = out;
+    *v = out.into();
 }
 
-fn specs(v: &mut Vec<PathSpec>, x: &mut Expander<'_, '_>) {
+fn specs(v: &mut List<PathSpec>, x: &mut Expander<'_, '_>) {
     let refers = |s: &PathSpec| matches!(s, PathSpec::Glob(g) if reference(g).is_some());
     if !v.iter().any(refers) {
         return;
@@ -387,5 +387,5 @@ fn specs(v: &mut Vec<PathSpec>, x: &mut Expander<'_, '_>) {
             _ => out.push(s),
         }
     }
-    *v = out;
+    *v = out.into();
 }

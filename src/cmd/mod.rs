@@ -25,6 +25,7 @@ mod log;
 mod replay;
 mod serve;
 mod serve_client;
+mod serve_key;
 mod status;
 mod test;
 mod trust;

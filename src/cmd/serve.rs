@@ -22,7 +22,7 @@
 //! a client finds its server without parsing anything, and a server of another build is never
 //! found. Clients only ask a socket and folder owned by their user, the folder closed to others.
 //! Whether the server may answer a call is decided per call, here: the key of the call
-//! ([`key`]: the policy files the payload's project finds, their metadata — size,
+//! ([`KeyMemo::key`]: the policy files the payload's project finds, their metadata — size,
 //! modification and change times, inode, device: one `stat` each, nothing read — the parsed
 //! arguments, the trust store's metadata, the binary) must
 //! be the key of the table the server loaded. An edited policy file, a new trust decision,
@@ -65,19 +65,18 @@
 //! The protocol, the route (which socket a call goes to) and the small client binary
 //! `seamguard-hook` are in the `seamguard-client` crate. docs/serve.md is the user's guide.
 
-use std::hash::{Hash, Hasher};
 use std::io::Write;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use seamguard_engine::{Encoded, LoadOptions, audit};
+use seamguard_engine::{Encoded, audit};
 
 use super::hook;
 use super::serve_client::{binary_identity, hook_argv};
-use crate::discover;
+use super::serve_key::KeyMemo;
 
 /// Run a resident server for the hook's policies.
 #[derive(clap::Args, Debug)]
@@ -112,46 +111,6 @@ struct HookOnly {
     hook: hook::Args,
 }
 
-/// The key of a hook call with arguments `o` and `payload` (`None`: the server's own, from
-/// its environment), or `None` when no server may answer (a policy file that cannot be
-/// `stat`ed, `--hooks-config`).
-/// Computed by the server only, in its own environment: the environment a call reads is in
-/// the route (`seamguard_client::ROUTE_ENV`), so a call made in another one never reaches it.
-fn key(o: &hook::Args, payload: Option<&serde_json::Value>) -> Option<u64> {
-    if !o.servable() {
-        return None;
-    }
-    let args = o.policy_args();
-    let paths = discover::policy_paths(args, payload);
-    // The files' metadata (one `stat` each): an edit, a replaced file or another set of files
-    // is another key. The table was built from files with this metadata (read before and
-    // after building it), so equal keys mean the table's content.
-    let files = seamguard_engine::files_key(&paths, LoadOptions::hook())?;
-    let mut h = std::hash::DefaultHasher::new();
-    files.hash(&mut h);
-    paths.hash(&mut h);
-    o.identity().hash(&mut h);
-    seamguard_engine::build_id().hash(&mut h);
-    for a in args {
-        a.is_dir().hash(&mut h);
-    }
-    if args.iter().any(|a| a.is_relative()) {
-        std::env::current_dir().ok().hash(&mut h);
-    }
-    if let Ok(m) = std::fs::metadata(discover::trust_store().path()) {
-        (
-            m.len(),
-            m.mtime(),
-            m.mtime_nsec(),
-            m.ctime(),
-            m.ctime_nsec(),
-            m.ino(),
-        )
-            .hash(&mut h);
-    }
-    Some(h.finish())
-}
-
 fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -160,11 +119,11 @@ fn now_secs() -> u64 {
 
 /// Build the resident engine and the key it answers for; rebuilt while the policy files
 /// change under it, so the key always names what was loaded.
-fn resident(o: &hook::Args) -> Option<(hook::Built, u64)> {
+fn resident(o: &hook::Args, memo: &mut KeyMemo) -> Option<(hook::Built, u64)> {
     for _ in 0..5 {
-        let before = key(o, None);
+        let before = memo.key(o, None);
         let built = hook::build(o, None, None, None, Instant::now());
-        let after = key(o, None);
+        let after = memo.key(o, None);
         if let (Some(a), Some(b)) = (before, after)
             && a == b
         {
@@ -322,7 +281,8 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let failed = seamguard_client::failed_path(route);
-    let Some((res, k)) = resident(&o) else {
+    let mut memo = KeyMemo::default();
+    let Some((res, k)) = resident(&o, &mut memo) else {
         // The clients do not start another server for a while: it would fail the same way.
         let _ = std::fs::write(&failed, b"");
         voice.say(format_args!(
@@ -395,6 +355,7 @@ pub(super) fn run(a: ServeArgs) -> ExitCode {
         o: &o,
         res,
         key: k,
+        memo,
         route,
         binary,
         voice,
@@ -446,6 +407,8 @@ struct Server<'a> {
     res: hook::Built,
     /// The key of the loaded table.
     key: u64,
+    /// What the key of a call reuses from the calls before it.
+    memo: KeyMemo,
     /// The route of the socket.
     route: u64,
     /// The binary at start (`None`: unknown; then every call is answered by the client).
@@ -511,10 +474,10 @@ impl Server<'_> {
     /// After a call of another key: reload when the server's own key moved (its policy files
     /// or the trust store changed), so the next call is served from the new table.
     fn reload_if_stale(&mut self) {
-        if key(self.o, None) == Some(self.key) {
+        if self.memo.key(self.o, None) == Some(self.key) {
             return;
         }
-        if let Some((res, k)) = resident(self.o) {
+        if let Some((res, k)) = resident(self.o, &mut self.memo) {
             self.res = res;
             self.key = k;
             self.counts.reloads += 1;
@@ -552,9 +515,9 @@ impl Server<'_> {
             && if self.o.policy_args().is_empty() {
                 seamguard_engine::event::parse_json(&req.payload)
                     .ok()
-                    .and_then(|p| key(self.o, Some(&p)))
+                    .and_then(|p| self.memo.key(self.o, Some(&p)))
             } else {
-                key(self.o, None)
+                self.memo.key(self.o, None)
             } == Some(self.key);
         if !mine {
             self.voice.call(format_args!(

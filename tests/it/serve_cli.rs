@@ -206,6 +206,55 @@ fn a_served_answer_is_the_in_process_answer_and_an_edit_is_never_served_stale() 
     server.wait().unwrap();
 }
 
+/// A policy folder the server has listed and kept (unchanged for over a second, the
+/// server's bound for trusting a folder's times): a file added to it is judged on the very
+/// next call, and so is a file removed; the calls after each are served with the change.
+#[test]
+fn a_file_added_to_or_removed_from_a_kept_folder_is_seen_on_the_next_call() {
+    let mut s = Setup::new("folder");
+    let lib = s.dir.join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(lib.join("p.toml"), RULE).unwrap();
+    s.policy = lib.clone();
+    std::thread::sleep(Duration::from_millis(1300));
+    let mut server = s.serve(None);
+    let wibble = bash("wibble --now", &s.dir);
+    assert!(!s.hook(&wibble, true).stdout.contains("deny"));
+    assert_eq!(s.answered(), 1);
+    assert!(!s.hook(&wibble, true).stdout.contains("deny"));
+    assert_eq!(s.answered(), 2);
+    std::fs::write(
+        lib.join("q.toml"),
+        RULE.replace("no-frobnicate", "no-wibble")
+            .replace("frobnicate", "wibble")
+            .replace("no frobnicating", "no wibbling"),
+    )
+    .unwrap();
+    // Another key: the hook judges the call itself, with the new file; the server reloads.
+    let added = s.hook(&wibble, true);
+    assert!(
+        added.stdout.contains("\"permissionDecision\":\"deny\"")
+            && added.stdout.contains("no wibbling"),
+        "{}",
+        added.stdout
+    );
+    assert_eq!(s.answered(), 2, "the server's table lacked the new file");
+    assert_eq!(s.hook(&wibble, true).stdout, added.stdout);
+    assert_eq!(s.answered(), 3);
+    std::fs::remove_file(lib.join("q.toml")).unwrap();
+    let removed = s.hook(&wibble, true);
+    assert!(!removed.stdout.contains("deny"), "{}", removed.stdout);
+    assert_eq!(
+        s.answered(),
+        3,
+        "the server's table still had the removed file"
+    );
+    assert_eq!(s.hook(&wibble, true).stdout, removed.stdout);
+    assert_eq!(s.answered(), 4);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
 #[test]
 fn a_server_that_dies_mid_call_leaves_the_call_to_the_hook() {
     let s = Setup::new("killed");

@@ -164,7 +164,7 @@ impl CPred {
         match self {
             CPred::Bit(b) => Some(Anchor::Bit(*b)),
             CPred::Shell { field, test, .. } if !test.programs.is_empty() => {
-                Some(Anchor::Programs(field.clone(), test.programs.clone()))
+                Some(Anchor::Programs(field.clone(), test.programs.to_vec()))
             }
             CPred::All(k) => k.iter().find_map(CPred::anchor),
             _ => None,
@@ -309,7 +309,7 @@ impl Builder {
             };
         }
         let patterns: Vec<String> = match &l.test {
-            Test::Regex(p) => p.clone(),
+            Test::Regex(p) => p.to_vec(),
             Test::Contains(p) => p.iter().map(|s| regex::escape(s)).collect(),
             Test::Prefix(p) => p.iter().map(|s| format!("^{}", regex::escape(s))).collect(),
             Test::Equals(vals) if vals.iter().all(Value::is_string) => vals

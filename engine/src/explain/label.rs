@@ -104,7 +104,7 @@ fn effect_label(t: &EffectTest, cut: bool) -> String {
         parts.push(format!("append = {a}"));
     }
     for (k, v) in [
-        ("host_in", &t.host_in),
+        ("host_in", &t.host_in[..]),
         ("host_not_in", &t.host_not_in),
         ("ip_class", &t.ip_class),
         ("scheme", &t.scheme),

@@ -139,25 +139,25 @@ impl Ctx<'_> {
             Test::Regex(v) => try_each(
                 "regex",
                 v.len(),
-                &|i| with(Test::Regex(vec![v[i].clone()])),
+                &|i| with(Test::Regex(vec![v[i].clone()].into())),
                 &|i| format!("{:?}", v[i]),
             ),
             Test::Glob(v) => try_each(
                 "glob",
                 v.len(),
-                &|i| with(Test::Glob(vec![v[i].clone()])),
+                &|i| with(Test::Glob(vec![v[i].clone()].into())),
                 &|i| format!("{:?}", v[i]),
             ),
             Test::Contains(v) => try_each(
                 "contains",
                 v.len(),
-                &|i| with(Test::Contains(vec![v[i].clone()])),
+                &|i| with(Test::Contains(vec![v[i].clone()].into())),
                 &|i| format!("{:?}", v[i]),
             ),
             Test::Prefix(v) => try_each(
                 "prefix",
                 v.len(),
-                &|i| with(Test::Prefix(vec![v[i].clone()])),
+                &|i| with(Test::Prefix(vec![v[i].clone()].into())),
                 &|i| format!("{:?}", v[i]),
             ),
             Test::Shell(t) => {
@@ -213,16 +213,16 @@ type ShellList = fn(&ShellTest) -> Vec<String>;
 
 /// The "any of" lists of a shell test whose entries explain a match.
 const SHELL_LISTS: &[(&str, ShellList)] = &[
-    ("program", |t| t.programs.clone()),
-    ("subcommand", |t| t.subcommands.clone()),
+    ("program", |t| t.programs.to_vec()),
+    ("subcommand", |t| t.subcommands.to_vec()),
     ("flags_any", |t| {
         t.flags_any.iter().map(|g| g.join("")).collect()
     }),
-    ("args_any", |t| t.args_any.clone()),
+    ("args_any", |t| t.args_any.to_vec()),
     ("path_inside", |t| {
         t.path_inside.iter().map(path_spec).collect()
     }),
-    ("push_to", |t| t.push_to.clone()),
+    ("push_to", |t| t.push_to.to_vec()),
 ];
 
 /// Cut list `key` of `t` to the one entry `i` of its text form.
@@ -245,26 +245,26 @@ type EffectList = fn(&EffectTest) -> Vec<String>;
 /// The "any of" lists of an effect test (besides its shell lists) whose entries explain a
 /// match.
 const EFFECT_LISTS: &[(&str, EffectList)] = &[
-    ("host_in", |t| t.host_in.clone()),
-    ("ip_class", |t| t.ip_class.clone()),
-    ("scheme", |t| t.scheme.clone()),
-    ("method", |t| t.method.clone()),
+    ("host_in", |t| t.host_in.to_vec()),
+    ("ip_class", |t| t.ip_class.to_vec()),
+    ("scheme", |t| t.scheme.to_vec()),
+    ("method", |t| t.method.to_vec()),
     ("body_from", |t| t.body_from.iter().map(path_spec).collect()),
-    ("body_from_env", |t| t.body_from_env.clone()),
-    ("target", |t| t.targets.clone()),
-    ("manager", |t| t.managers.clone()),
-    ("cli", |t| t.clis.clone()),
-    ("service", |t| t.services.clone()),
-    ("operation", |t| t.operations.clone()),
-    ("near_name", |t| t.near_names.clone()),
-    ("lens", |t| t.lenses.clone()),
-    ("via", |t| t.via.clone()),
-    ("content_regex", |t| t.content_regex.clone()),
-    ("mode", |t| t.modes.clone()),
-    ("body", |t| t.body_kinds.clone()),
-    ("change", |t| t.changes.clone()),
-    ("agent", |t| t.agents.clone()),
-    ("grant", |t| t.grants.clone()),
+    ("body_from_env", |t| t.body_from_env.to_vec()),
+    ("target", |t| t.targets.to_vec()),
+    ("manager", |t| t.managers.to_vec()),
+    ("cli", |t| t.clis.to_vec()),
+    ("service", |t| t.services.to_vec()),
+    ("operation", |t| t.operations.to_vec()),
+    ("near_name", |t| t.near_names.to_vec()),
+    ("lens", |t| t.lenses.to_vec()),
+    ("via", |t| t.via.to_vec()),
+    ("content_regex", |t| t.content_regex.to_vec()),
+    ("mode", |t| t.modes.to_vec()),
+    ("body", |t| t.body_kinds.to_vec()),
+    ("change", |t| t.changes.to_vec()),
+    ("agent", |t| t.agents.to_vec()),
+    ("grant", |t| t.grants.to_vec()),
 ];
 
 /// Cut list `key` of `t` to the one entry of its text form.

@@ -190,7 +190,7 @@ pub(super) fn lower_tests(
                     ok = false;
                     continue;
                 }
-                let items: Vec<String> = items.into_iter().map(|(s, _)| s).collect();
+                let items: List<String> = items.into_iter().map(|(s, _)| s).collect();
                 match key {
                     "regex" => Test::Regex(items),
                     "glob" => Test::Glob(items),

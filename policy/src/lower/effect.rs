@@ -209,7 +209,7 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
             "body_from" => match want_list_items(ctx, val, &label)
                 .and_then(|items| path_specs(ctx, val, items))
             {
-                Some(specs) => test.body_from = specs,
+                Some(specs) => test.body_from = specs.into(),
                 None => ok = false,
             },
             // Paths the session read in earlier calls (session memory): taint.
@@ -217,8 +217,10 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
                 match want_list_items(ctx, val, &label)
                     .and_then(|items| path_specs(ctx, val, items))
                 {
-                    Some(specs) if k == "earlier_read_inside" => test.earlier_read_inside = specs,
-                    Some(specs) => test.earlier_read_outside = specs,
+                    Some(specs) if k == "earlier_read_inside" => {
+                        test.earlier_read_inside = specs.into()
+                    }
+                    Some(specs) => test.earlier_read_outside = specs.into(),
                     None => ok = false,
                 }
             }

@@ -3,6 +3,7 @@
 
 mod action;
 mod error;
+mod list;
 mod pred;
 
 use std::fmt;
@@ -12,6 +13,7 @@ use serde_json::Value;
 
 pub use self::action::{Action, DecisionValue, OnError, Redaction, Rewrite, RunSpec};
 pub use self::error::{PolicyError, Severity};
+pub use self::list::List;
 pub use self::pred::{
     EffectKind, EffectTest, FIELD_ALIASES, Field, Leaf, PathSpec, Pred, ShellTest, Test,
     split_pointer,

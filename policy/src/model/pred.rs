@@ -9,19 +9,21 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::List;
+
 /// A field test (DESIGN.md §3 predicates). A list value means "any of".
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Test {
     /// The value equals one of these (strings compare as text, others as JSON).
     Equals(#[serde(with = "json_values")] Vec<Value>),
     /// One of the regexes matches (unanchored, Rust `regex` syntax).
-    Regex(Vec<String>),
+    Regex(List<String>),
     /// One of the globs matches the whole value (`/` is a separator: use `**/`).
-    Glob(Vec<String>),
+    Glob(List<String>),
     /// The value contains one of the substrings.
-    Contains(Vec<String>),
+    Contains(List<String>),
     /// The value starts with one of the prefixes.
-    Prefix(Vec<String>),
+    Prefix(List<String>),
     /// Shell-aware test on a command line (see [`ShellTest`]).
     Shell(Box<ShellTest>),
     /// A test on the effects of the tool call (see [`EffectTest`]); its field is the
@@ -145,21 +147,21 @@ pub struct EffectTest {
     pub by_pattern: Option<bool>,
     /// `host_in`: the destination host matches one of these (`example.com` and its
     /// subdomains, `*.example.com`, an IP, a CIDR block).
-    pub host_in: Vec<String>,
+    pub host_in: List<String>,
     /// `host_not_in`: the destination host matches none of these.
-    pub host_not_in: Vec<String>,
+    pub host_not_in: List<String>,
     /// `ip_class`: the destination is `loopback`, `private`, `link-local`, `metadata` or
     /// `public`.
-    pub ip_class: Vec<String>,
+    pub ip_class: List<String>,
     /// `scheme`: the URL scheme is one of these (`http`, `file`, `ftp`).
-    pub scheme: Vec<String>,
+    pub scheme: List<String>,
     /// `method`: the request method is one of these (upper case).
-    pub method: Vec<String>,
+    pub method: List<String>,
     /// `body_from`: the body comes from a file in one of these (path specs).
-    pub body_from: Vec<PathSpec>,
+    pub body_from: List<PathSpec>,
     /// `body_from_env`: the body carries an environment variable whose name matches one of
     /// these globs (`AWS_*`, `*TOKEN*`, `*`).
-    pub body_from_env: Vec<String>,
+    pub body_from_env: List<String>,
     /// `credential_in_url = true`: the URL carries a credential (a password, or a query
     /// parameter named like a token or key).
     pub credential_in_url: bool,
@@ -167,9 +169,9 @@ pub struct EffectTest {
     #[serde(default)]
     pub runs_response: bool,
     /// `target`: a signalled process or unit is named one of these (globs: `ssh*`).
-    pub targets: Vec<String>,
+    pub targets: List<String>,
     /// `manager`: the package manager is one of these (`npm`, `pip`).
-    pub managers: Vec<String>,
+    pub managers: List<String>,
     /// `cli` / `service` / `operation` (destroys): the CLI, its service path and its
     /// operation match one of these globs each (`aws`, `ec2`, `delete-*`).
     #[serde(default)]
@@ -182,32 +184,32 @@ pub struct EffectTest {
     pub operations: Vec<String>,
     /// `source_not_in`: the install names a source (registry, index, URL) whose host matches
     /// none of these.
-    pub source_not_in: Vec<String>,
+    pub source_not_in: List<String>,
     /// `near_name` (installs): a package is named one edit (a letter added, dropped, changed
     /// or two swapped) away from one of these names and is none of them: a typo of a
     /// well-known package (`reqeusts` for `requests`). Names of four letters or fewer are
     /// not compared.
     #[serde(default)]
-    pub near_names: Vec<String>,
+    pub near_names: List<String>,
     /// `lens`: the effect came through one of these lenses (`shell`, `file`, `web`, `mcp`).
-    pub lenses: Vec<String>,
+    pub lenses: List<String>,
     /// `via`: the effect's command came through a wrapper whose name matches one of these
     /// globs (`sudo`, `doas`, `xargs`, `bash -c`): `sudo npm install -g x` installs via
     /// `sudo`. An effect with no wrapper matches none.
     #[serde(default)]
-    pub via: Vec<String>,
+    pub via: List<String>,
     /// `content_regex` (writes): the written data matches one of these regexes (a write
     /// whose data is not visible cannot be told).
     #[serde(default)]
-    pub content_regex: Vec<String>,
+    pub content_regex: List<String>,
     /// `mode` (changes_permission): the mode or owner as given matches one of these globs
     /// (`777`, `*+s*`, `4???`, `root:*`).
     #[serde(default)]
-    pub modes: Vec<String>,
+    pub modes: List<String>,
     /// `body` (sends): the request carries a body of one of these kinds (`file`, `env`,
     /// `stdin`, `literal`).
     #[serde(default)]
-    pub body_kinds: Vec<String>,
+    pub body_kinds: List<String>,
     /// `change` (configures): the settings change is one of these (`blanket-allow`,
     /// `bypass-approval`, `guard-removed`).
     #[serde(default)]
@@ -223,11 +225,11 @@ pub struct EffectTest {
     /// `earlier_read_inside` (sends): the session read, in an earlier call, a path in one of
     /// these (path specs): taint from the session memory.
     #[serde(default)]
-    pub earlier_read_inside: Vec<PathSpec>,
+    pub earlier_read_inside: List<PathSpec>,
     /// `earlier_read_outside` (sends, with `earlier_read_inside`): such an earlier read counts
     /// only outside these (path specs: the exceptions of a secret list).
     #[serde(default)]
-    pub earlier_read_outside: Vec<PathSpec>,
+    pub earlier_read_outside: List<PathSpec>,
     /// `earlier_fetch = true`: the session took in a page or another reply from a host on the
     /// network through a tool that hands it to the agent (`WebFetch`, an MCP tool that
     /// contacts a host) in an earlier call: its text may carry instructions the
@@ -247,32 +249,32 @@ impl EffectTest {
             moved: None,
             by_pattern: None,
             append: None,
-            host_in: Vec::new(),
-            host_not_in: Vec::new(),
-            ip_class: Vec::new(),
-            scheme: Vec::new(),
-            method: Vec::new(),
-            body_from: Vec::new(),
-            body_from_env: Vec::new(),
+            host_in: List::default(),
+            host_not_in: List::default(),
+            ip_class: List::default(),
+            scheme: List::default(),
+            method: List::default(),
+            body_from: List::default(),
+            body_from_env: List::default(),
             credential_in_url: false,
             runs_response: false,
-            targets: Vec::new(),
-            managers: Vec::new(),
+            targets: List::default(),
+            managers: List::default(),
             clis: Vec::new(),
             services: Vec::new(),
             operations: Vec::new(),
-            source_not_in: Vec::new(),
-            near_names: Vec::new(),
-            lenses: Vec::new(),
-            via: Vec::new(),
-            content_regex: Vec::new(),
-            modes: Vec::new(),
-            body_kinds: Vec::new(),
+            source_not_in: List::default(),
+            near_names: List::default(),
+            lenses: List::default(),
+            via: List::default(),
+            content_regex: List::default(),
+            modes: List::default(),
+            body_kinds: List::default(),
             changes: Vec::new(),
             agents: Vec::new(),
             grants: Vec::new(),
-            earlier_read_inside: Vec::new(),
-            earlier_read_outside: Vec::new(),
+            earlier_read_inside: List::default(),
+            earlier_read_outside: List::default(),
             earlier_fetch: false,
         }
     }
@@ -356,9 +358,9 @@ impl PathSpec {
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ShellTest {
     /// `program` / `program_any`: base name (or exact path) of the program.
-    pub programs: Vec<String>,
+    pub programs: List<String>,
     /// `subcommand`: first operand after global options (`git -C dir push` → `push`).
-    pub subcommands: Vec<String>,
+    pub subcommands: List<String>,
     /// `flags_any`: one of these flags is given (`-rf` in the list means `-r` and `-f`).
     pub flags_any: Vec<Vec<String>>,
     /// `flags_all`: all of these flags are given.
@@ -367,11 +369,11 @@ pub struct ShellTest {
     /// `git clean -n && git clean -fdx` still has a `clean` without `-n`).
     pub flags_none: Vec<Vec<String>>,
     /// `args_any`: one operand equals one of these.
-    pub args_any: Vec<String>,
+    pub args_any: List<String>,
     /// `path_inside`: one path operand is inside one of these.
-    pub path_inside: Vec<PathSpec>,
+    pub path_inside: List<PathSpec>,
     /// `path_outside`: one path operand is outside all of these.
-    pub path_outside: Vec<PathSpec>,
+    pub path_outside: List<PathSpec>,
     /// `push_force = true`: a `git push` that forces by any spelling (`--force`, `-f`,
     /// `--force-with-lease`, `--mirror`, a `+refspec`).
     pub push_force: bool,
@@ -384,7 +386,7 @@ pub struct ShellTest {
     pub push_delete: bool,
     /// `push_to`: a `git push` whose destination branch is one of these (`main`,
     /// `HEAD:refs/heads/main`, `+main`); a push without refspec cannot be decided.
-    pub push_to: Vec<String>,
+    pub push_to: List<String>,
 }
 
 impl ShellTest {

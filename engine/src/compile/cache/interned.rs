@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::check::{Item, split};
 use crate::lists::{ListSlots, visit_rule};
-use crate::policy::{PathSpec, Rule};
+use crate::policy::{List, PathSpec, Rule};
 
 /// The first item of a reference into a [`ListTable`]: a text no policy writes (a TOML
 /// string would have to spell the NUL).
@@ -90,23 +90,23 @@ fn reference(i: usize) -> [String; 2] {
 }
 
 impl ListSlots for Interner {
-    fn strings(&mut self, v: &mut Vec<String>) {
+    fn strings(&mut self, v: &mut List<String>) {
         if v.len() < MIN_ITEMS && v.first().is_none_or(|s| s != MARK) {
             return;
         }
-        let list = std::mem::take(v);
+        let list = std::mem::take(v).to_vec();
         let found = self.strings_at.get(&list).copied();
         let i = slot_of(&list, found, &mut self.strings);
         self.strings_at.insert(list, i);
-        *v = reference(i).into();
+        *v = Vec::from(reference(i)).into();
     }
 
-    fn specs(&mut self, v: &mut Vec<PathSpec>) {
+    fn specs(&mut self, v: &mut List<PathSpec>) {
         let marked = matches!(v.first(), Some(PathSpec::Glob(g)) if g == MARK);
         if v.len() < MIN_ITEMS && !marked {
             return;
         }
-        let list = std::mem::take(v);
+        let list = std::mem::take(v).to_vec();
         let found = self
             .specs_at
             .iter()
@@ -116,7 +116,7 @@ impl ListSlots for Interner {
         if found.is_none() {
             self.specs_at.push((list, i));
         }
-        *v = reference(i).map(PathSpec::Glob).into();
+        *v = Vec::from(reference(i).map(PathSpec::Glob)).into();
     }
 }
 
@@ -167,10 +167,10 @@ impl<'a, L: serde::de::DeserializeOwned> Stored<'a, L> {
 }
 
 /// A section's lists as a call reads them: each checked and decoded once, on first use, then
-/// cloned into every rule that refers to it.
+/// shared by every rule that refers to it (a [`List`] clone copies no item).
 pub(super) struct Lists<'a> {
-    strings: Stored<'a, Vec<String>>,
-    specs: Stored<'a, Vec<PathSpec>>,
+    strings: Stored<'a, List<String>>,
+    specs: Stored<'a, List<PathSpec>>,
     bad: bool,
 }
 
@@ -201,19 +201,19 @@ fn glob_text(s: &PathSpec) -> Option<&str> {
 }
 
 impl ListSlots for Lists<'_> {
-    fn strings(&mut self, v: &mut Vec<String>) {
+    fn strings(&mut self, v: &mut List<String>) {
         if let Some(i) = index_of(v.iter().map(|s| Some(s.as_str()))) {
             match self.strings.entry(i) {
-                Some(list) => v.clone_from(list),
+                Some(list) => *v = list.clone(),
                 None => self.bad = true,
             }
         }
     }
 
-    fn specs(&mut self, v: &mut Vec<PathSpec>) {
+    fn specs(&mut self, v: &mut List<PathSpec>) {
         if let Some(i) = index_of(v.iter().map(glob_text)) {
             match self.specs.entry(i) {
-                Some(list) => v.clone_from(list),
+                Some(list) => *v = list.clone(),
                 None => self.bad = true,
             }
         }

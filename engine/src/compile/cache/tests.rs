@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 use super::*;
 use crate::compile::literals::derive_required_literals;
-use crate::policy::PathSpec;
+use crate::policy::{PathSpec, Pred, Rule, Test};
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sg-cache-{name}-{}", std::process::id()));
@@ -675,6 +675,16 @@ fn a_list_named_by_many_rules_is_stored_once_per_content_and_scope_sees_its_own(
         back.iter().map(|p| p.rules.len()).collect::<Vec<_>>(),
         vec![3, 1]
     );
+    // The two user rules that name `@keys` share one decoded list (no copy of its items);
+    // the project's rule, which sees the extension, has its own.
+    let (a, b, p) = (
+        glob_list(&back[0].rules[0]),
+        glob_list(&back[0].rules[1]),
+        glob_list(&back[1].rules[0]),
+    );
+    assert_eq!((a.len(), p.len()), (3, 4));
+    assert!(a.shares(b));
+    assert!(!a.shares(p));
     // A reference out of the table is never read as a rule with an empty list.
     let mut interner = Interner::default();
     let mut r = interner.intern(&set[0].rules[0]);
@@ -690,6 +700,21 @@ fn a_list_named_by_many_rules_is_stored_once_per_content_and_scope_sees_its_own(
     assert!(table.reader(&lists).unwrap().restore(&mut r).is_some());
     assert_eq!(r, set[0].rules[0]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The list of the first glob test of `r`'s `when`.
+fn glob_list(r: &Rule) -> &crate::policy::List<String> {
+    fn find(p: &Pred) -> Option<&crate::policy::List<String>> {
+        match p {
+            Pred::All(k) | Pred::Any(k) => k.iter().find_map(find),
+            Pred::Not(c) | Pred::Sure(c) => find(c),
+            Pred::Leaf(l) => match &l.test {
+                Test::Glob(v) => Some(v),
+                _ => None,
+            },
+        }
+    }
+    r.when.as_ref().and_then(find).expect("a glob test")
 }
 
 /// Where the rules of a snapshot's section (by seam and bucket) start in its bytes, and the
