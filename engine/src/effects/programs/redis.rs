@@ -34,9 +34,6 @@ enum Kind {
     Config,
     /// `ACL SETUSER NAME RULE…`: a user without a password, or `default` given every command.
     Acl,
-    /// `REPLICAOF HOST PORT` (`SLAVEOF`): the dataset replaced by another server's; `NO ONE`
-    /// only stops replicating.
-    Replicate,
     /// `DEBUG SEGFAULT` / `DEBUG RESTART`: the server crashes or restarts.
     Debug,
     /// `EVAL SCRIPT …`, `EVAL_RO`, `FUNCTION LOAD CODE`: the commands the script calls.
@@ -50,18 +47,17 @@ const COMMANDS: &[(&str, Kind)] = &[
     ("shutdown", Kind::Shutdown),
     ("config", Kind::Config),
     ("acl", Kind::Acl),
-    ("replicaof", Kind::Replicate),
-    ("slaveof", Kind::Replicate),
     ("debug", Kind::Debug),
     ("eval", Kind::Script),
     ("eval_ro", Kind::Script),
     ("function", Kind::Script),
 ];
 
-/// Configuration parameters whose new value switches a protection off or lets the server
-/// write its dump anywhere, and whether a value does: `requirepass ""` (no password),
-/// `protected-mode no`, `bind 0.0.0.0` / `*` (every interface), `dir` / `dbfilename` (the
-/// dump written over another file, `~/.ssh/authorized_keys`).
+/// Configuration parameters whose new value switches a protection off, what the reason calls
+/// them, and whether a value does: `requirepass ""` (no password), `protected-mode no`, `bind
+/// 0.0.0.0` / `*` (every interface). `CONFIG SET dir|dbfilename`, `MODULE LOAD` and
+/// `REPLICAOF HOST` (the server writing or loading files of another's choosing) are the
+/// policy's database-server rule, not a destroy.
 const CONFIG: &[(&str, &str, fn(&str) -> bool)] = &[
     ("requirepass", "the server's password (requirepass)", |v| {
         v.is_empty()
@@ -73,12 +69,6 @@ const CONFIG: &[(&str, &str, fn(&str) -> bool)] = &[
         v.split_whitespace()
             .any(|a| matches!(a.trim_start_matches('-'), "0.0.0.0" | "*" | "::" | "::*"))
     }),
-    ("dir", "the place of the server's dump file (dir)", |_| true),
-    (
-        "dbfilename",
-        "the place of the server's dump file (dbfilename)",
-        |_| true,
-    ),
 ];
 
 /// The command `words` sends, if it destroys, stops or opens the server.
@@ -123,13 +113,6 @@ fn judge_at(words: &[&str], depth: usize) -> Option<Command> {
             (sub == "setuser" && open).then(|| {
                 let named = rest.get(1).copied().unwrap_or_default();
                 command("acl setuser", "the user", &[named])
-            })
-        }
-        Kind::Replicate => {
-            let no_one = lower.first().is_some_and(|w| w == "no");
-            (!no_one && !lower.is_empty()).then(|| {
-                let source: Vec<&str> = rest.iter().take(2).copied().collect();
-                command(&name, "every key of the server, replaced by", &source)
             })
         }
         Kind::Debug => {
@@ -272,12 +255,6 @@ mod tests {
             &[],
         );
         judged(
-            &["CONFIG", "SET", "dir", "/root/.ssh"],
-            "config set",
-            "the place of the server's dump file (dir)",
-            &[],
-        );
-        judged(
             &["ACL", "SETUSER", "default", "on", "nopass"],
             "acl setuser",
             "the user",
@@ -288,12 +265,6 @@ mod tests {
             "acl setuser",
             "the user",
             &["default"],
-        );
-        judged(
-            &["REPLICAOF", "evil.example", "6379"],
-            "replicaof",
-            "every key of the server, replaced by",
-            &["evil.example", "6379"],
         );
         judged(&["DEBUG", "SEGFAULT"], "debug segfault", "the server", &[]);
         judged(
@@ -329,7 +300,7 @@ mod tests {
             &["SHUTDOWN", "ABORT"],
             &["ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+get"],
             &["ACL", "LIST"],
-            &["REPLICAOF", "NO", "ONE"],
+            &["CONFIG", "SET", "dir", "/var/lib/redis"],
             &["DEBUG", "OBJECT", "k"],
             &["EVAL", "return redis.call('get', KEYS[1])", "1", "k"],
             &["EVAL", "return redis.call(cmd)", "0"],
