@@ -53,12 +53,15 @@ const COMMANDS: &[(&str, Kind)] = &[
     ("function", Kind::Script),
 ];
 
+/// Whether a parameter's new value switches its protection off.
+type Opens = fn(&str) -> bool;
+
 /// Configuration parameters whose new value switches a protection off, what the reason calls
 /// them, and whether a value does: `requirepass ""` (no password), `protected-mode no`, `bind
 /// 0.0.0.0` / `*` (every interface). `CONFIG SET dir|dbfilename`, `MODULE LOAD` and
 /// `REPLICAOF HOST` (the server writing or loading files of another's choosing) are the
 /// policy's database-server rule, not a destroy.
-const CONFIG: &[(&str, &str, fn(&str) -> bool)] = &[
+const CONFIG: &[(&str, &str, Opens)] = &[
     ("requirepass", "the server's password (requirepass)", |v| {
         v.is_empty()
     }),
