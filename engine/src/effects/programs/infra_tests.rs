@@ -685,7 +685,7 @@ fn everyday_data_store_and_migration_commands_destroy_nothing() {
 
 #[test]
 fn live_servers_stopped_opened_or_emptied_and_jobs_stopped() {
-    for (line, want) in [
+    let cases = [
         (
             "redis-cli -h prod SHUTDOWN NOSAVE",
             "redis-cli|the server|shutdown|",
@@ -741,9 +741,14 @@ fn live_servers_stopped_opened_or_emptied_and_jobs_stopped() {
             "python -m django flush --noinput",
             "django-admin|the database|flush|",
         ),
-    ] {
-        assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
-    }
+    ];
+    // Every line judged, all compared at once: a failure shows each line's judgement.
+    let got: Vec<(&str, Option<String>)> = cases.iter().map(|(l, _)| (*l, destroyed(l))).collect();
+    let want: Vec<(&str, Option<String>)> = cases
+        .iter()
+        .map(|(l, w)| (*l, Some((*w).to_string())))
+        .collect();
+    assert_eq!(got, want);
 }
 
 #[test]
