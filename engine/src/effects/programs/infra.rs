@@ -485,9 +485,11 @@ const MODULE_CLIS: &[(&str, &str)] = &[("django", "django-admin")];
 
 /// Package managers whose first word, when it is none of their own commands, runs the
 /// project's script or else its installed bin of that name (`pnpm prisma migrate reset`,
-/// `yarn knex migrate:rollback`, `bun prisma db push`). No CLI of the command model is named
-/// like a command of theirs (`install`, `test`, `run`), so a CLI's name is its bin.
-const BIN_RUNNERS: &[&str] = &["pnpm", "yarn", "bun"];
+/// `yarn knex migrate:rollback`, `bun prisma db push`), and whether their `run` does the same
+/// (`yarn run knex …`, `bun run prisma …`; `pnpm run` runs only scripts). No CLI of the
+/// command model is named like a command of theirs (`install`, `test`, `run`), so a CLI's
+/// name is its bin.
+const BIN_RUNNERS: &[(&str, bool)] = &[("pnpm", false), ("yarn", true), ("bun", true)];
 
 /// `c` as the command of the CLI it runs, when that is a CLI of the command model by
 /// another name: the script its interpreter runs (`python manage.py flush` as `manage.py
@@ -516,8 +518,15 @@ fn script_cli(c: &SimpleCommand) -> Option<SimpleCommand> {
             .find(|(m, _)| !module.dynamic && *m == module.text)?;
         return Some(inner(cli, args));
     }
-    (BIN_RUNNERS.contains(&base) && CLIS.iter().any(|r| r.names.contains(&first.text.as_str())))
-        .then(|| inner(&first.text, rest))
+    let (_, run) = BIN_RUNNERS.iter().find(|(m, _)| *m == base)?;
+    // `yarn run knex …`: the bin after the manager's `run`.
+    let (bin, args) = match rest.split_first() {
+        Some((bin, args)) if *run && first.text == "run" && !bin.dynamic => (bin, args),
+        _ => (first, rest),
+    };
+    CLIS.iter()
+        .any(|r| r.names.contains(&bin.text.as_str()))
+        .then(|| inner(&bin.text, args))
 }
 
 /// The resources `c` destroys, the documents its values name read through `files`.

@@ -657,6 +657,8 @@ const EVERYDAY_DATA: &[&str] = &[
     "pnpm test",
     "yarn build",
     "pnpm install",
+    "pnpm run prisma",
+    "yarn run build",
     "python manage.py migrate",
     "python manage.py migrate app 0003",
     "python3 manage.py migrate payments zero_downtime",
@@ -732,6 +734,10 @@ fn live_servers_stopped_opened_or_emptied_and_jobs_stopped() {
         (
             "bun prisma db push --accept-data-loss",
             "prisma|the database|db push|",
+        ),
+        (
+            "yarn run knex migrate:rollback --all",
+            "knex|every migration of the database|migrate:rollback|",
         ),
         (
             "python3 manage.py migrate payments zero",
