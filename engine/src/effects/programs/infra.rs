@@ -16,7 +16,12 @@
 //! -destroy`, `aws s3 rm --recursive`, `kubectl replace --force`), and which resource types
 //! are routine to delete (`kubectl delete pod`: its controller makes a new one), and which
 //! count only with an option given a public or zero value ([`Given`]). Global
-//! options with a value are skipped by the [`globals`](super::globals) table.
+//! options with a value are skipped by the [`globals`](super::globals) table. A data-store
+//! client's commands ([`Path::Command`]: `redis-cli`) are judged by the
+//! [`redis`](super::redis) model, from its operands, its standard input or the files it reads.
+//! A CLI run by another name is judged as itself: `python manage.py`, `python -m django`,
+//! `pnpm prisma` ([`script_cli`]). Where a row names what an operation acts on
+//! ([`Cli::objects`]), the reason names that and the whole command path.
 
 use super::clis::{CLIS, Cli, Given, Operand, Path};
 use crate::shell::operands::{cmd_flags, positionals};
