@@ -77,10 +77,11 @@ fn command_files(c: &SimpleCommand) -> Vec<(&Arg, bool)> {
         .rev()
         .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode == RedirectMode::Read)
         .map(|r| (&r.target, false));
+    // `/dev/null` sends no command.
     script
         .into_iter()
         .chain(stdin)
-        .filter(|(a, _)| !a.dynamic)
+        .filter(|(a, _)| !a.dynamic && a.text != "/dev/null")
         .collect()
 }
 

@@ -787,6 +787,7 @@ fn commands_fed_on_standard_input_or_read_from_files() {
         )
     );
     assert_eq!(judged("redis-cli < ok.txt"), (None, vec![]));
+    assert_eq!(judged("redis-cli -h prod < /dev/null"), (None, vec![]));
     assert_eq!(
         judged("redis-cli --eval wipe.lua"),
         (
