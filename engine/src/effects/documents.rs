@@ -5,7 +5,9 @@
 //! In: the call's effects and the shell environment. Out: a [`What::Destroy`] beside the
 //! command when the document exposes what the operation changes (a public principal, an
 //! `allUsers` binding), judged by the cloud command model
-//! ([`destroys_reading`](super::programs::infra::destroys_reading)); a [`What::Unsure`] naming
+//! ([`destroys_reading`](super::programs::infra::destroys_reading)), and so are the commands a
+//! data-store client reads from a file (`redis-cli --eval FILE`, `redis-cli < cmds.txt`); a
+//! [`What::Unsure`] naming
 //! the file and why when a document it needs cannot be read. A document comes from what the
 //! same line wrote to the file (`cat > p.json <<EOF … EOF && aws …`), else from the file on
 //! disk, relative to the command's folder: a regular file of at most
@@ -13,7 +15,7 @@
 //! are ([`read_script`]).
 
 use super::model::{Effect, Effects, What};
-use super::programs::infra::{Files, destroys, destroys_reading, names_files};
+use super::programs::infra::{Files, depends_on_file, destroys, destroys_reading, names_files};
 use super::scripts::{Disk, read_script};
 use crate::shell::SimpleCommand;
 use crate::shell_env::ShellEnv;
@@ -80,11 +82,7 @@ pub(crate) fn cloud_documents(fx: &mut Effects, env: &ShellEnv) {
             ));
         } else if let Some(why) = files.problems.into_inner().first() {
             found.push((
-                What::Unsure(format!(
-                    "whether `{}` makes what it changes public depends on a document it reads \
-                     from a file, and {why}",
-                    c.display()
-                )),
+                What::Unsure(format!("{}, and {why}", depends_on_file(c))),
                 e.route.clone(),
             ));
         }

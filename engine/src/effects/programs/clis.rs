@@ -25,7 +25,8 @@ pub(crate) enum Path {
     /// The program itself destroys (`dropdb NAME`).
     Always,
     /// `redis-cli [OPTIONS] COMMAND`: the first operand after the options (these take a
-    /// value), in any case (`FLUSHALL`, `flushall`).
+    /// value), in any case (`FLUSHALL`, `flushall`), judged by the
+    /// [`redis`](super::redis) model; with none, the command lines on standard input.
     Command {
         /// The options that take a value.
         valued: &'static [&'static str],
@@ -67,6 +68,10 @@ pub(crate) struct Cli {
     /// (`gsutil iam ch allUsers:objectViewer gs://b`), or names a policy file that does
     /// ([`Operand::File`]: `gcloud projects set-iam-policy p policy.json`).
     pub(crate) operands: &'static [(&'static str, Operand, Given)],
+    /// What an operation acts on, for the reason to name, where the group words before it
+    /// are part of the command and name nothing (`prisma migrate reset`: the database; `nomad
+    /// operator raft remove-peer`: a server of the cluster). An empty operation: any.
+    pub(crate) objects: &'static [(&'static str, &'static str)],
 }
 
 /// What an operand judged by [`Cli::operands`] is.
@@ -166,6 +171,7 @@ const CLI: Cli = Cli {
     typed: false,
     given: &[],
     operands: &[],
+    objects: &[],
 };
 
 /// The options through which a cloud CLI opens a firewall or network rule to addresses.
@@ -478,13 +484,13 @@ pub(crate) static CLIS: &[Cli] = &[
         ..CLI
     },
     Cli {
-        // `redis-cli -h cache FLUSHALL`, `valkey-cli FLUSHDB`: every key of the server or
-        // of one database.
+        // `redis-cli -h cache FLUSHALL`, `valkey-cli FLUSHDB` (every key of the server or of
+        // one database), `SHUTDOWN`, `CONFIG SET requirepass ""`: the commands the
+        // [`redis`](super::redis) model judges, as operands, on standard input or in a script.
         names: &["redis-cli", "valkey-cli", "keydb-cli"],
         path: Path::Command {
             valued: super::database::REDIS_VALUED,
         },
-        verbs: &["flushall", "flushdb"],
         fed: &["del", "unlink"],
         ..CLI
     },
@@ -508,15 +514,33 @@ pub(crate) static CLIS: &[Cli] = &[
         ..CLI
     },
     Cli {
-        // `nomad job stop -purge api` (the job and its history gone), `nomad namespace
-        // delete ns`, `nomad volume delete v`, `nomad var purge path`, `nomad node drain`.
+        // `nomad job stop api` (a live job stopped, like `kubectl delete deployment`; with
+        // `-purge` its history gone too), `nomad job scale api 0` (like `kubectl scale
+        // --replicas=0`), `nomad namespace delete ns`, `nomad volume delete v`, `nomad var
+        // purge path`, `nomad node drain`, `nomad operator raft remove-peer` and `nomad
+        // server force-leave` (a server out of the cluster). `nomad alloc stop ID` is
+        // routine: the scheduler places the allocation again.
         names: &["nomad"],
         path: Path::Groups {
-            depth: 1,
+            depth: 2,
             groups: &[],
         },
-        verbs: &["delete", "purge", "drain"],
-        flagged: &[("stop", &["-purge", "--purge"])],
+        verbs: &[
+            "delete",
+            "purge",
+            "drain",
+            "stop",
+            "remove-peer",
+            "force-leave",
+        ],
+        operands: &[("scale", Operand::Value, Given::Zero)],
+        routine: &["alloc"],
+        objects: &[
+            ("stop", "job"),
+            ("scale", "job"),
+            ("remove-peer", "a server of the cluster"),
+            ("force-leave", "a server of the cluster"),
+        ],
         ..CLI
     },
     Cli {
@@ -538,6 +562,7 @@ pub(crate) static CLIS: &[Cli] = &[
         names: &["knex"],
         path: Path::Colon,
         flagged: &[("rollback", &["--all"])],
+        objects: &[("", "every migration of the database")],
         ..CLI
     },
     Cli {
@@ -545,6 +570,7 @@ pub(crate) static CLIS: &[Cli] = &[
         names: &["sequelize", "sequelize-cli"],
         path: Path::Colon,
         verbs: &["drop", "migrate:undo:all", "seed:undo:all"],
+        objects: &[("", "the database")],
         ..CLI
     },
     Cli {
@@ -563,6 +589,7 @@ pub(crate) static CLIS: &[Cli] = &[
             "migrate:reset",
             "seed:replant",
         ],
+        objects: &[("", "the database")],
         ..CLI
     },
     Cli {
@@ -571,6 +598,7 @@ pub(crate) static CLIS: &[Cli] = &[
         names: &["artisan"],
         path: Path::Colon,
         verbs: &["fresh", "reset", "wipe"],
+        objects: &[("", "the database")],
         ..CLI
     },
     Cli {
@@ -581,13 +609,19 @@ pub(crate) static CLIS: &[Cli] = &[
             groups: &["migrate", "db"],
         },
         verbs: &["reset"],
-        flagged: &[("push", &["--force-reset"])],
+        // `--accept-data-loss`: the columns and tables the schema no longer has are dropped.
+        flagged: &[("push", &["--force-reset", "--accept-data-loss"])],
+        objects: &[("", "the database")],
         ..CLI
     },
     Cli {
-        // `python manage.py flush` (every row of every table), `django-admin reset_db`.
+        // `python manage.py flush` (every row of every table), `django-admin reset_db`,
+        // `manage.py migrate app zero` (every migration of the app undone: its tables
+        // dropped); `migrate app 0003` is one step back, everyday work.
         names: &["manage.py", "django-admin"],
         verbs: &["flush", "reset_db"],
+        operands: &[("migrate", Operand::Value, Given::Word("zero"))],
+        objects: &[("migrate", "every migration of"), ("", "the database")],
         ..CLI
     },
     Cli {
@@ -598,12 +632,14 @@ pub(crate) static CLIS: &[Cli] = &[
             groups: &["db"],
         },
         operands: &[("downgrade", Operand::Value, Given::Word("base"))],
+        objects: &[("", "every migration of the database")],
         ..CLI
     },
     Cli {
         // `flyway clean`, `liquibase drop-all`, `dbmate drop`: every object of the schema.
         names: &["flyway", "liquibase", "dbmate"],
         verbs: &["clean", "drop-all", "drop"],
+        objects: &[("", "the database")],
         ..CLI
     },
 ];

@@ -1,7 +1,7 @@
 //! Object-store copies (`s3://…` / `gs://…` operands are remote) and containers, whose
 //! bind mounts expose host paths and whose flags grant privileges.
 
-use super::globals::{AWS, DOCKER, GCLOUD, GSUTIL, KUBECTL};
+use super::globals::{AWS, DOCKER, GCLOUD, GSUTIL, KUBECTL, S5CMD};
 use super::row::{Action, Program, ROW, Role, Switch};
 
 /// The options `gsutil` and `gcloud` take before `cp` / `storage cp` (one row serves both).
@@ -39,6 +39,38 @@ pub(super) static ROWS: &[Program] = &[
             "--content-type",
             "--expires",
             "--cache-control",
+        ],
+        switches: &[("--delete", Switch::Delete)],
+        ..ROW
+    },
+    // `s5cmd cp ./site s3://b/`, `s5cmd sync ~/.ssh s3://b/keys/`, `s5cmd mv`: the same
+    // copies as `aws s3 cp` (s5cmd's global options first, `--endpoint-url` among them).
+    Program {
+        names: &["s5cmd"],
+        subs: &[&["cp"], &["sync"], &["mv"]],
+        global: S5CMD,
+        action: Action::Copy { moves: false },
+        valued: &[
+            "--storage-class",
+            "--concurrency",
+            "-c",
+            "--part-size",
+            "-p",
+            "--exclude",
+            "--include",
+            "--content-type",
+            "--content-encoding",
+            "--content-disposition",
+            "--cache-control",
+            "--expires",
+            "--sse",
+            "--sse-kms-key-id",
+            "--acl",
+            "--metadata",
+            "--metadata-directive",
+            "--source-region",
+            "--destination-region",
+            "--version-id",
         ],
         switches: &[("--delete", Switch::Delete)],
         ..ROW

@@ -192,7 +192,7 @@ pub(crate) const MYSQLADMIN: &[&str] = &[
 ];
 
 /// `s5cmd`'s global options that take a value (`s5cmd --endpoint-url URL rm …`).
-const S5CMD: &[&str] = &[
+pub(crate) const S5CMD: &[&str] = &[
     "--endpoint-url",
     "--profile",
     "--credentials-file",

@@ -16,11 +16,16 @@
 //! -destroy`, `aws s3 rm --recursive`, `kubectl replace --force`), and which resource types
 //! are routine to delete (`kubectl delete pod`: its controller makes a new one), and which
 //! count only with an option given a public or zero value ([`Given`]). Global
-//! options with a value are skipped by the [`globals`](super::globals) table.
+//! options with a value are skipped by the [`globals`](super::globals) table. A data-store
+//! client's commands ([`Path::Command`]: `redis-cli`) are judged by the
+//! [`redis`](super::redis) model, from its operands, its standard input or the files it reads.
+//! A CLI run by another name is judged as itself: `python manage.py`, `python -m django`,
+//! `pnpm prisma` ([`script_cli`]). Where a row names what an operation acts on
+//! ([`Cli::objects`]), the reason names that and the whole command path.
 
 use super::clis::{CLIS, Cli, Given, Operand, Path};
 use crate::shell::operands::{cmd_flags, positionals};
-use crate::shell::{Arg, SimpleCommand};
+use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// Options that remove the grant their value names (`gsutil iam ch -d MEMBER`, `gsutil acl
 /// ch -d ENTITY`): that value grants nothing.
@@ -41,14 +46,43 @@ impl Files<'_> {
     /// Whether the document at `path` holds `given`; a file that cannot be read is a
     /// problem kept for the caller, and holds nothing.
     fn holds(&self, path: &str, given: Given) -> bool {
-        match (self.read)(path) {
-            Ok(text) => given.holds(&text),
-            Err(why) => {
-                self.problems.borrow_mut().push(why);
-                false
-            }
-        }
+        self.text(path).is_some_and(|text| given.holds(&text))
     }
+
+    /// The text of the file at `path`; a file that cannot be read is a problem kept for the
+    /// caller.
+    fn text(&self, path: &str) -> Option<String> {
+        (self.read)(path)
+            .map_err(|why| self.problems.borrow_mut().push(why))
+            .ok()
+    }
+}
+
+/// `redis-cli --eval FILE KEYS , ARGS`: the Lua script in FILE runs.
+const EVAL_FILE: &str = "--eval";
+
+/// The files whose text `c` (a CLI of [`Path::Command`]) sends its server as commands: the
+/// script of `--eval FILE`, and the file on its standard input (`redis-cli < cmds.txt`).
+/// Each with whether it is a script (else a command file, a command a line).
+fn command_files(c: &SimpleCommand) -> Vec<(&Arg, bool)> {
+    let words: Vec<&Arg> = c.args.iter().take_while(|a| a.text != "--").collect();
+    let script = words
+        .iter()
+        .position(|a| a.text == EVAL_FILE)
+        .and_then(|i| words.get(i + 1))
+        .map(|a| (*a, true));
+    let stdin = c
+        .redirections
+        .iter()
+        .rev()
+        .find(|r| r.fd.is_none_or(|fd| fd == 0) && r.mode == RedirectMode::Read)
+        .map(|r| (&r.target, false));
+    // `/dev/null` sends no command.
+    script
+        .into_iter()
+        .chain(stdin)
+        .filter(|(a, _)| !a.dynamic && a.text != "/dev/null")
+        .collect()
 }
 
 /// The AWS CLI's prefixes for a parameter value read from a file when the command runs
@@ -125,6 +159,24 @@ fn plain(a: &Arg) -> bool {
             .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_')
 }
 
+/// What the Redis command `r` sent by `c` destroys: what it acts on is the service, so the
+/// reason reads `destroys every key of the server with `redis-cli flushall``.
+fn redis_destroy(c: &SimpleCommand, r: super::redis::Command) -> Destroy {
+    Destroy {
+        cli: c.basename().to_string(),
+        service: r.object,
+        operation: r.operation,
+        targets: r
+            .targets
+            .into_iter()
+            .map(|text| Arg {
+                text,
+                dynamic: false,
+            })
+            .collect(),
+    }
+}
+
 /// What `c` destroys: its service path, operation and targets.
 fn make(c: &SimpleCommand, service: Vec<&str>, op: &str, targets: &[&Arg]) -> Destroy {
     Destroy {
@@ -170,18 +222,46 @@ impl Cli {
         match self.path {
             Path::Always => Some(make(Vec::new(), c.basename(), &pos)),
             Path::Command { valued } => {
+                // The commands in files it reads (`--eval FILE`, `< cmds.txt`).
+                let from_files = || {
+                    command_files(c).into_iter().find_map(|(a, script)| {
+                        let text = files.text(&a.text)?;
+                        let judged = if script {
+                            super::redis::script(&text, 1)
+                        } else {
+                            super::redis::lines(&text)
+                        };
+                        judged.map(|r| redis_destroy(c, r))
+                    })
+                };
                 let mut words = c.args.iter().take_while(|a| a.text != "--");
                 while let Some(a) = words.next() {
+                    if a.text == EVAL_FILE {
+                        return from_files();
+                    }
                     if valued.contains(&a.text.as_str()) {
                         words.next();
                     } else if !a.text.starts_with('-') {
                         let op = a.text.to_ascii_lowercase();
                         let rest: Vec<&Arg> = words.collect();
-                        return (!a.dynamic && self.destroys(&op, c, files))
-                            .then(|| make(Vec::new(), &op, &rest));
+                        if a.dynamic {
+                            return None;
+                        }
+                        if self.destroys(&op, c, files) {
+                            return Some(make(Vec::new(), &op, &rest));
+                        }
+                        let command: Vec<&str> = std::iter::once(a)
+                            .chain(rest)
+                            .map(|w| w.text.as_str())
+                            .collect();
+                        return super::redis::judge(&command).map(|r| redis_destroy(c, r));
                     }
                 }
-                None
+                // No command word: the commands come on standard input, a line each.
+                match c.stdin_known_text() {
+                    Some((text, _)) => super::redis::lines(text).map(|r| redis_destroy(c, r)),
+                    None => from_files(),
+                }
             }
             Path::ServiceOperation => {
                 let [service, op, rest @ ..] = pos.as_slice() else {
@@ -222,6 +302,29 @@ impl Cli {
         }
     }
 
+    /// `d` with what its operation acts on named, when the row names it ([`Cli::objects`]):
+    /// the group words then belong to the operation (`prisma migrate reset` destroys the
+    /// database, not `migrate`).
+    fn named(&self, mut d: Destroy) -> Destroy {
+        let object = self
+            .objects
+            .iter()
+            .find(|(op, _)| *op == d.operation || op.is_empty());
+        if let Some((_, object)) = object {
+            // The command path as written: `migrate reset`, `migrate:rollback`.
+            let join = if self.path == Path::Colon { ":" } else { " " };
+            let path = [d.service.as_str(), d.operation.as_str()];
+            d.operation = path
+                .iter()
+                .filter(|w| !w.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(join);
+            d.service = (*object).to_string();
+        }
+        d
+    }
+
     /// `kubectl delete TYPE NAME`: the type is the service, and a routine type destroys
     /// nothing; `kubectl delete -f app.yaml` names its resources in the file.
     fn typed_target<'a>(
@@ -232,6 +335,10 @@ impl Cli {
         rest: &[&'a Arg],
     ) -> Option<Destroy> {
         let make = |service: Vec<&str>, op: &str, targets: &[&Arg]| make(c, service, op, targets);
+        // `nomad alloc stop ID`: a group whose operations are routine.
+        if service.iter().any(|s| self.routine.contains(s)) {
+            return None;
+        }
         if !self.typed || op != "delete" {
             return Some(make(service, op, rest));
         }
@@ -334,13 +441,18 @@ pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
 }
 
 /// Whether `c` names a document its CLI reads from a file for an operation judged by value
-/// (`file://` / `fileb://`, or an operand ending in `.json` / `.yaml` / `.yml`): only such
-/// a command is judged again with the files read.
+/// (`file://` / `fileb://`, or an operand ending in `.json` / `.yaml` / `.yml`), or a file
+/// of the commands a data-store client sends (`redis-cli --eval FILE`, `redis-cli <
+/// cmds.txt`): only such a command is judged again with the files read.
 pub(crate) fn names_files(c: &SimpleCommand) -> bool {
     let base = c.basename();
-    CLIS.iter()
-        .find(|r| r.names.contains(&base))
-        .is_some_and(|r| !r.given.is_empty() || !r.operands.is_empty())
+    let Some(row) = CLIS.iter().find(|r| r.names.contains(&base)) else {
+        return false;
+    };
+    if matches!(row.path, Path::Command { .. }) {
+        return !command_files(c).is_empty();
+    }
+    (!row.given.is_empty() || !row.operands.is_empty())
         && c.args.iter().any(|a| {
             let t = a.text.to_ascii_lowercase();
             FILE_VALUE.iter().any(|p| t.contains(p))
@@ -348,20 +460,79 @@ pub(crate) fn names_files(c: &SimpleCommand) -> bool {
         })
 }
 
+/// What of `c`'s judgement depends on a file it reads (see [`names_files`]), for the reason
+/// given when the file cannot be read.
+pub(crate) fn depends_on_file(c: &SimpleCommand) -> String {
+    let base = c.basename();
+    let commands = CLIS
+        .iter()
+        .find(|r| r.names.contains(&base))
+        .is_some_and(|r| matches!(r.path, Path::Command { .. }));
+    if commands {
+        format!(
+            "which commands `{}` sends its server depends on a file it reads",
+            c.display()
+        )
+    } else {
+        format!(
+            "whether `{}` makes what it changes public depends on a document it reads from a file",
+            c.display()
+        )
+    }
+}
+
 /// Scripts that are CLIs of the command model when an interpreter runs them by path
 /// (`python manage.py flush`, `python3 ./manage.py reset_db`, `php artisan db:wipe`).
 const SCRIPT_CLIS: &[(&str, &str)] = &[("python", "manage.py"), ("php", "artisan")];
 
-/// `c` as the command of the script its interpreter runs (`python manage.py flush` as
-/// `manage.py flush`), when that script is a CLI of [`SCRIPT_CLIS`].
+/// Modules that are CLIs of the command model when Python runs them (`python -m django
+/// flush` is `django-admin flush`).
+const MODULE_CLIS: &[(&str, &str)] = &[("django", "django-admin")];
+
+/// Package managers whose first word, when it is none of their own commands, runs the
+/// project's script or else its installed bin of that name (`pnpm prisma migrate reset`,
+/// `yarn knex migrate:rollback`, `bun prisma db push`), and whether their `run` does the same
+/// (`yarn run knex …`, `bun run prisma …`; `pnpm run` runs only scripts). No CLI of the
+/// command model is named like a command of theirs (`install`, `test`, `run`), so a CLI's
+/// name is its bin.
+const BIN_RUNNERS: &[(&str, bool)] = &[("pnpm", false), ("yarn", true), ("bun", true)];
+
+/// `c` as the command of the CLI it runs, when that is a CLI of the command model by
+/// another name: the script its interpreter runs (`python manage.py flush` as `manage.py
+/// flush`, [`SCRIPT_CLIS`]), the module Python runs ([`MODULE_CLIS`]), or the bin a package
+/// manager runs ([`BIN_RUNNERS`]).
 fn script_cli(c: &SimpleCommand) -> Option<SimpleCommand> {
     let base = c.basename();
     let (first, rest) = c.args.split_first()?;
+    if first.dynamic {
+        return None;
+    }
     let script = first.text.rsplit('/').next().unwrap_or(&first.text);
-    SCRIPT_CLIS
+    let inner = |program: &str, args: &[Arg]| {
+        SimpleCommand::plain(program, args.to_vec(), c.cwd.as_deref())
+    };
+    if SCRIPT_CLIS
         .iter()
-        .any(|(runner, s)| base.starts_with(runner) && *s == script && !first.dynamic)
-        .then(|| SimpleCommand::plain(&first.text, rest.to_vec(), c.cwd.as_deref()))
+        .any(|(runner, s)| base.starts_with(runner) && *s == script)
+    {
+        return Some(inner(&first.text, rest));
+    }
+    if base.starts_with("python") && first.text == "-m" {
+        let (module, args) = rest.split_first()?;
+        let (_, cli) = MODULE_CLIS
+            .iter()
+            .find(|(m, _)| !module.dynamic && *m == module.text)?;
+        return Some(inner(cli, args));
+    }
+    let (_, run) = BIN_RUNNERS.iter().find(|(m, _)| *m == base)?;
+    // `yarn run knex …`: the bin after the manager's `run`.
+    let (bin, args) = match rest.split_first() {
+        Some((bin, args)) if *run && first.text == "run" && !bin.dynamic => (bin, args),
+        _ => (first, rest),
+    };
+    CLIS.iter()
+        .any(|r| r.names.contains(&bin.text.as_str()))
+        .then(|| inner(&bin.text, args))
 }
 
 /// The resources `c` destroys, the documents its values name read through `files`.
@@ -381,7 +552,7 @@ pub(crate) fn destroys_reading(c: &SimpleCommand, files: &Files) -> Option<Destr
     if no_run(c) || (local && super::database::local_dev(c)) {
         return None;
     }
-    row.read(c, files)
+    row.read(c, files).map(|d| row.named(d))
 }
 
 #[cfg(test)]

@@ -499,10 +499,10 @@ fn data_stores_schedulers_and_migration_tools_that_destroy() {
             "s5cmd||rm|s3://b/**",
         ),
         ("s5cmd rb s3://b", "s5cmd||rb|s3://b"),
-        ("nomad job stop -purge -yes api", "nomad|job|stop|api"),
+        ("nomad job stop -purge -yes api", "nomad|job|job stop|api"),
         (
             "nomad job stop -address https://n:4646 -purge api",
-            "nomad|job|stop|api",
+            "nomad|job|job stop|api",
         ),
         (
             "nomad namespace delete payments",
@@ -513,41 +513,77 @@ fn data_stores_schedulers_and_migration_tools_that_destroy() {
             "influx delete --bucket prod --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z",
             "influx||delete|prod 1970-01-01T00:00:00Z 2030-01-01T00:00:00Z",
         ),
-        ("redis-cli FLUSHALL", "redis-cli||flushall|"),
-        ("redis-cli -n 0 FLUSHDB ASYNC", "redis-cli||flushdb|ASYNC"),
+        (
+            "redis-cli FLUSHALL",
+            "redis-cli|every key of the server|flushall|",
+        ),
+        (
+            "redis-cli -n 0 FLUSHDB ASYNC",
+            "redis-cli|every key of the database|flushdb|",
+        ),
         (
             "redis-cli -h 127.0.0.1 -p 6380 flushdb",
-            "redis-cli||flushdb|",
+            "redis-cli|every key of the database|flushdb|",
         ),
-        ("knex migrate:rollback --all", "knex|migrate|rollback|"),
+        (
+            "knex migrate:rollback --all",
+            "knex|every migration of the database|migrate:rollback|",
+        ),
         (
             "knex --env production migrate:rollback --all",
-            "knex|migrate|rollback|",
+            "knex|every migration of the database|migrate:rollback|",
         ),
         (
             "sequelize-cli db:migrate:undo:all",
-            "sequelize-cli|db|migrate:undo:all|",
+            "sequelize-cli|the database|db:migrate:undo:all|",
         ),
-        ("sequelize db:drop", "sequelize|db|drop|"),
-        ("rails db:drop", "rails|db|drop|"),
-        ("bin/rails db:reset", "rails|db|reset|"),
-        ("rake db:migrate:reset", "rake|db|migrate:reset|"),
-        ("typeorm schema:drop -d ds.ts", "typeorm|schema|drop|ds.ts"),
-        ("prisma migrate reset --force", "prisma|migrate|reset|"),
-        ("prisma db push --force-reset", "prisma|db|push|"),
-        ("python manage.py flush --noinput", "manage.py||flush|"),
-        ("python3 ./manage.py reset_db", "manage.py||reset_db|"),
-        ("php artisan migrate:fresh --seed", "artisan|migrate|fresh|"),
-        ("django-admin flush", "django-admin||flush|"),
-        ("alembic downgrade base", "alembic||downgrade|base"),
+        ("sequelize db:drop", "sequelize|the database|db:drop|"),
+        ("rails db:drop", "rails|the database|db:drop|"),
+        ("bin/rails db:reset", "rails|the database|db:reset|"),
+        (
+            "rake db:migrate:reset",
+            "rake|the database|db:migrate:reset|",
+        ),
+        (
+            "typeorm schema:drop -d ds.ts",
+            "typeorm|the database|schema:drop|ds.ts",
+        ),
+        (
+            "prisma migrate reset --force",
+            "prisma|the database|migrate reset|",
+        ),
+        (
+            "prisma db push --force-reset",
+            "prisma|the database|db push|",
+        ),
+        (
+            "python manage.py flush --noinput",
+            "manage.py|the database|flush|",
+        ),
+        (
+            "python3 ./manage.py reset_db",
+            "manage.py|the database|reset_db|",
+        ),
+        (
+            "php artisan migrate:fresh --seed",
+            "artisan|the database|migrate:fresh|",
+        ),
+        ("django-admin flush", "django-admin|the database|flush|"),
+        (
+            "alembic downgrade base",
+            "alembic|every migration of the database|downgrade|base",
+        ),
         (
             "alembic -c alembic.ini downgrade base",
-            "alembic||downgrade|base",
+            "alembic|every migration of the database|downgrade|base",
         ),
-        ("flask db downgrade base", "flask|db|downgrade|base"),
-        ("flyway clean", "flyway||clean|"),
-        ("liquibase drop-all", "liquibase||drop-all|"),
-        ("dbmate drop", "dbmate||drop|"),
+        (
+            "flask db downgrade base",
+            "flask|every migration of the database|db downgrade|base",
+        ),
+        ("flyway clean", "flyway|the database|clean|"),
+        ("liquibase drop-all", "liquibase|the database|drop-all|"),
+        ("dbmate drop", "dbmate|the database|drop|"),
     ] {
         assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
     }
@@ -586,8 +622,11 @@ const EVERYDAY_DATA: &[&str] = &[
     "s5cmd ls s3://b/",
     "s5cmd cp 'dist/*' s3://site/",
     "s5cmd --endpoint-url https://minio.local cat s3://b/x.json",
-    "nomad job stop api",
     "nomad job status api",
+    "nomad job plan api.nomad",
+    "nomad job scale api 3",
+    "nomad job scale api",
+    "nomad alloc stop 8c2f1a",
     "nomad job run api.nomad",
     "influx bucket list",
     "influx bucket create -n dev",
@@ -595,6 +634,14 @@ const EVERYDAY_DATA: &[&str] = &[
     "redis-cli GET k",
     "redis-cli INFO",
     "redis-cli -n 2 KEYS 'user:*'",
+    "redis-cli CONFIG GET requirepass",
+    "redis-cli CONFIG SET maxmemory 2gb",
+    "redis-cli SET k v",
+    "redis-cli DEL key",
+    "redis-cli SHUTDOWN ABORT",
+    "redis-cli EVAL \"return redis.call('get', KEYS[1])\" 1 k",
+    "echo PING | redis-cli -h prod",
+    "printf 'GET a\\nTTL a\\n' | redis-cli",
     "knex migrate:rollback",
     "knex migrate:latest",
     "sequelize-cli db:migrate:undo",
@@ -605,7 +652,18 @@ const EVERYDAY_DATA: &[&str] = &[
     "prisma migrate dev",
     "prisma migrate status",
     "prisma db push",
+    "pnpm prisma generate",
+    "yarn prisma migrate dev",
+    "pnpm test",
+    "yarn build",
+    "pnpm install",
+    "pnpm run prisma",
+    "yarn run build",
     "python manage.py migrate",
+    "python manage.py migrate app 0003",
+    "python3 manage.py migrate payments zero_downtime",
+    "python -m django runserver",
+    "python -m django check",
     "python manage.py runserver",
     "python other.py flush",
     "php artisan migrate",
@@ -625,4 +683,121 @@ fn everyday_data_store_and_migration_commands_destroy_nothing() {
         .filter(|line| destroyed(line).is_some())
         .collect();
     assert_eq!(destroying, Vec::<&str>::new());
+}
+
+#[test]
+fn live_servers_stopped_opened_or_emptied_and_jobs_stopped() {
+    let cases = [
+        (
+            "redis-cli -h prod SHUTDOWN NOSAVE",
+            "redis-cli|the server|shutdown|",
+        ),
+        (
+            "redis-cli -u redis://prod:6379 shutdown",
+            "redis-cli|the server|shutdown|",
+        ),
+        (
+            "redis-cli FLUSHALL ASYNC",
+            "redis-cli|every key of the server|flushall|",
+        ),
+        (
+            "redis-cli CONFIG SET requirepass \"\"",
+            "redis-cli|the server's password (requirepass)|config set|",
+        ),
+        (
+            "valkey-cli config set protected-mode no",
+            "valkey-cli|the server's protected mode|config set|",
+        ),
+        (
+            "redis-cli ACL SETUSER default on nopass",
+            "redis-cli|the user|acl setuser|default",
+        ),
+        (
+            "redis-cli EVAL \"return redis.call('flushall')\" 0",
+            "redis-cli|every key of the server|flushall|",
+        ),
+        ("nomad job stop api", "nomad|job|job stop|api"),
+        ("nomad job stop -detach web", "nomad|job|job stop|web"),
+        ("nomad job scale -detach web 0", "nomad|job|job scale|web 0"),
+        (
+            "nomad operator raft remove-peer -peer-address=10.0.0.3:4647",
+            "nomad|a server of the cluster|operator raft remove-peer|",
+        ),
+        (
+            "pnpm prisma migrate reset --force",
+            "prisma|the database|migrate reset|",
+        ),
+        (
+            "yarn knex migrate:rollback --all",
+            "knex|every migration of the database|migrate:rollback|",
+        ),
+        (
+            "bun prisma db push --accept-data-loss",
+            "prisma|the database|db push|",
+        ),
+        (
+            "yarn run knex migrate:rollback --all",
+            "knex|every migration of the database|migrate:rollback|",
+        ),
+        (
+            "python3 manage.py migrate payments zero",
+            "manage.py|every migration of|migrate|payments zero",
+        ),
+        (
+            "python -m django flush --noinput",
+            "django-admin|the database|flush|",
+        ),
+    ];
+    // Every line judged, all compared at once: a failure shows each line's judgement.
+    let got: Vec<(&str, Option<String>)> = cases.iter().map(|(l, _)| (*l, destroyed(l))).collect();
+    let want: Vec<(&str, Option<String>)> = cases
+        .iter()
+        .map(|(l, w)| (*l, Some((*w).to_string())))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn commands_fed_on_standard_input_or_read_from_files() {
+    for (line, want) in [
+        ("echo FLUSHALL | redis-cli -h prod", "flushall"),
+        (
+            "redis-cli -h prod <<EOF\nSET a 1\nSHUTDOWN\nEOF",
+            "shutdown",
+        ),
+        ("redis-cli <<< 'CONFIG SET protected-mode no'", "config set"),
+    ] {
+        let a = BrushAnalyzer.analyze(line, None);
+        let c = a.commands.last().expect("a command");
+        let got = destroys(c).map(|d| d.operation);
+        assert_eq!(got.as_deref(), Some(want), "{line}");
+    }
+    let files = [
+        ("cmds.txt", "GET a\nFLUSHDB\n"),
+        ("ok.txt", "GET a\nINFO\n"),
+        ("wipe.lua", "return redis.call('FLUSHALL')"),
+        ("get.lua", "return redis.call('GET', KEYS[1])"),
+    ];
+    let judged = |line| destroyed_reading(line, &files);
+    assert_eq!(
+        judged("redis-cli -h prod < cmds.txt"),
+        (
+            Some("redis-cli|every key of the database|flushdb".into()),
+            vec![]
+        )
+    );
+    assert_eq!(judged("redis-cli < ok.txt"), (None, vec![]));
+    assert_eq!(judged("redis-cli -h prod < /dev/null"), (None, vec![]));
+    assert_eq!(
+        judged("redis-cli --eval wipe.lua"),
+        (
+            Some("redis-cli|every key of the server|flushall".into()),
+            vec![]
+        )
+    );
+    assert_eq!(judged("redis-cli --eval get.lua k , 1"), (None, vec![]));
+    assert_eq!(
+        judged("redis-cli --eval gone.lua"),
+        (None, vec!["`gone.lua` is not there".to_string()])
+    );
 }

@@ -34,6 +34,7 @@ mod packages;
 mod parse;
 mod privilege;
 mod publish;
+mod redis;
 mod row;
 mod runtimes;
 pub(crate) mod search;
