@@ -54,23 +54,36 @@ pub(crate) fn capability_name(t: &str) -> String {
 /// set-uid or set-gid bit (also `=4755`, `+4000`). Modes that clear them (`u-s`, `0755`) or only set the sticky bit
 /// (`1777`, `+t`) do not; an owner (`root:root`) is no mode.
 pub(crate) fn sets_setuid(mode: &str) -> bool {
-    mode.split_whitespace().any(|m| {
-        let m = m.trim_matches(|c| c == '"' || c == '\'');
-        if m.contains("S_ISUID") || m.contains("S_ISGID") {
-            return true;
-        }
-        // chmod(1): an octal mode may follow `=` or `+` (`=4755`, `+4000`); after `-` it
-        // clears bits.
-        let numeric = m.strip_prefix(['=', '+']).unwrap_or(m);
-        let digits = numeric
-            .strip_prefix("0o")
-            .or_else(|| numeric.strip_prefix("0O"))
-            .unwrap_or(numeric);
-        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
-            return u32::from_str_radix(digits, 8).is_ok_and(|v| v & 0o6000 != 0);
-        }
-        m.split(',').any(symbolic_sets_setuid)
-    })
+    !names_owner(mode)
+        && mode.split_whitespace().any(|m| {
+            let m = m.trim_matches(|c| c == '"' || c == '\'');
+            if m.contains("S_ISUID") || m.contains("S_ISGID") {
+                return true;
+            }
+            match octal(m) {
+                Some(v) => v.is_some_and(|v| v & 0o6000 != 0),
+                None => m.split(',').any(symbolic_sets_setuid),
+            }
+        })
+}
+
+/// Whether a permission change's mode names an owner or a group instead (`owner 666`:
+/// chown(1) to user ID 666; `group staff`; takeown's `owner taken`).
+fn names_owner(mode: &str) -> bool {
+    matches!(mode.split_whitespace().next(), Some("owner" | "group"))
+}
+
+/// The value of an octal mode word (`Some(None)`: digits that are no octal number; `None`:
+/// not a numeric mode). chmod(1): an octal mode may follow `=` or `+` (`=4755`, `+4000`);
+/// after `-` it clears bits, so it is no numeric mode here.
+fn octal(m: &str) -> Option<Option<u32>> {
+    let numeric = m.strip_prefix(['=', '+']).unwrap_or(m);
+    let digits = numeric
+        .strip_prefix("0o")
+        .or_else(|| numeric.strip_prefix("0O"))
+        .unwrap_or(numeric);
+    (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
+        .then(|| u32::from_str_radix(digits, 8).ok())
 }
 
 /// One clause of a symbolic mode (`ug+s`, `u=rwxs`, `+s`, `a+rx-w+s`).
@@ -100,6 +113,9 @@ fn symbolic_sets_setuid(clause: &str) -> bool {
 /// everyone or every user (`grant Everyone:F`, `grant:r *S-1-1-0:(OI)(CI)F`, `grant
 /// Users:(M)`). `755`, `u+w`, `+w` (the umask decides) and `grant Users:(RX)` do not.
 pub(crate) fn opens_to_everyone(mode: &str) -> bool {
+    if names_owner(mode) {
+        return false;
+    }
     let mut granting = false;
     for m in mode.split_whitespace() {
         let m = m.trim_matches(|c| c == '"' || c == '\'');
@@ -127,18 +143,11 @@ pub(crate) fn opens_to_everyone(mode: &str) -> bool {
             }
             continue;
         }
-        let numeric = m.strip_prefix(['=', '+']).unwrap_or(m);
-        let digits = numeric
-            .strip_prefix("0o")
-            .or_else(|| numeric.strip_prefix("0O"))
-            .unwrap_or(numeric);
-        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
-            if u32::from_str_radix(digits, 8).is_ok_and(|v| v & 0o002 != 0) {
-                return true;
-            }
-            continue;
-        }
-        if m.split(',').any(symbolic_opens) {
+        let opens = match octal(m) {
+            Some(v) => v.is_some_and(|v| v & 0o002 != 0),
+            None => m.split(',').any(symbolic_opens),
+        };
+        if opens {
             return true;
         }
     }
@@ -407,6 +416,8 @@ mod tests {
             "remove Everyone",
             "grant Admins:F deny Users:W",
             "owner taken",
+            "owner 666",
+            "group 777",
         ] {
             assert!(!opens_to_everyone(m), "{m}");
         }
@@ -450,6 +461,8 @@ mod tests {
             "go-w",
             "1777",
             "+t",
+            "owner 4755",
+            "group 2755",
             "o+t",
             "u-s",
             "g-s",

@@ -876,29 +876,3 @@ fn javascript_modules_loaded_from_the_network_run() {
         []
     );
 }
-
-#[test]
-fn r_and_julia_code_on_standard_input_is_read() {
-    table(&[
-        (
-            r#"echo 'unlink("~", recursive = TRUE)' | R --vanilla"#,
-            &["delete ~ recursively"],
-        ),
-        (
-            "R --no-save -q <<'EOF'\nsystem(\"make test\")\nEOF",
-            &["run make test"],
-        ),
-        (
-            r#"echo 'system("rm -rf /tmp/x")' | Rscript -"#,
-            &["run rm -rf /tmp/x", "delete /tmp/x recursively"],
-        ),
-        (
-            r#"echo 'rm(homedir(); recursive=true)' | julia --project"#,
-            &["delete ~ recursively"],
-        ),
-        // `Rscript` with no file prints its usage and reads nothing; a script file is the
-        // code, not standard input.
-        ("Rscript <<'EOF'\nunlink(\"~\", recursive = TRUE)\nEOF", &[]),
-        (r#"echo 'x' | julia script.jl"#, &[]),
-    ]);
-}

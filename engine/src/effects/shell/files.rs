@@ -476,6 +476,15 @@ pub(super) fn permission(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         .next()
         .or_else(|| p.values_of(Role::Mode).next())
         .map(|a| a.text.clone());
+    // chown(1)'s and chgrp(1)'s first operand is an owner or a group, not a mode: said so,
+    // so that an owner spelt in digits (`chown 666 f`, a user ID) reads as no mode.
+    if let Some(m) = &mut mode {
+        match c.basename() {
+            "chown" => *m = format!("owner {m}"),
+            "chgrp" => *m = format!("group {m}"),
+            _ => {}
+        }
+    }
     let mut paths: Vec<&Arg> = p.operands_of(Role::Permission).collect();
     // `chmod -x f`: a mode spelled like an option; the word read as the mode is a path.
     if c.basename() == "chmod"

@@ -316,7 +316,8 @@ fn setuid_bits_and_file_capabilities() {
         ("chmod 755 script.sh", &[]),
         ("chmod +x a", &[]),
         ("chmod u+rwx ~/bin/x", &[]),
-        ("chmod 1777 /tmp/shared", &[]),
+        // The sticky bit sets no set-uid bit; the others' write bit opens the folder.
+        ("chmod 1777 /tmp/shared", &["open-access /tmp/shared"]),
         ("chmod u-s a", &[]),
         ("install -m 755 a b", &[]),
         ("chown root:root a", &[]),
@@ -548,11 +549,17 @@ fn container_engine_sockets_root_in_containers_and_machine_shells() {
     check(&[
         (
             "sudo chmod 666 /var/run/docker.sock",
-            &["daemon-group /var/run/docker.sock"],
+            &[
+                "daemon-group /var/run/docker.sock",
+                "open-access /var/run/docker.sock",
+            ],
         ),
         (
             "sudo chmod o+rw /var/run/docker.sock",
-            &["daemon-group /var/run/docker.sock"],
+            &[
+                "daemon-group /var/run/docker.sock",
+                "open-access /var/run/docker.sock",
+            ],
         ),
         ("docker exec -u 0 -it app bash", &["privileged-container -"]),
         (

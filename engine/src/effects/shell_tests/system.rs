@@ -70,7 +70,7 @@ fn permission_changes_carry_mode_and_recursion() {
             "chown -R root:root /etc",
             &[
                 "run chown -R root:root /etc",
-                "permission /etc root:root recursively",
+                "permission /etc owner root:root recursively",
             ],
         ),
         (

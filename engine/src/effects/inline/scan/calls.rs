@@ -137,6 +137,18 @@ fn ends_statement(lang: Language, t: &Tok) -> bool {
 
 /// The arguments of a list split at its top-level commas (and Perl's `=>`).
 fn split_args(lang: Language, toks: &[Tok]) -> Vec<&[Tok]> {
+    split_top(toks, |op| {
+        op == "," || (op == "=>" && lang == Language::Perl)
+    })
+    .into_iter()
+    .map(trim_lines)
+    .filter(|a| !a.is_empty())
+    .collect()
+}
+
+/// `toks` split at each operator outside brackets for which `at` holds (every piece, the
+/// last one too, even when empty).
+fn split_top(toks: &[Tok], at: impl Fn(&str) -> bool) -> Vec<&[Tok]> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
@@ -144,24 +156,15 @@ fn split_args(lang: Language, toks: &[Tok]) -> Vec<&[Tok]> {
         match t {
             Tok::Op("(" | "[" | "{") => depth += 1,
             Tok::Op(")" | "]" | "}") => depth = depth.saturating_sub(1),
-            Tok::Op(",") if depth == 0 => {
-                out.push(&toks[start..k]);
-                start = k + 1;
-            }
-            Tok::Op("=>") if depth == 0 && lang == Language::Perl => {
+            Tok::Op(op) if depth == 0 && at(op) => {
                 out.push(&toks[start..k]);
                 start = k + 1;
             }
             _ => {}
         }
     }
-    if start < toks.len() {
-        out.push(&toks[start..]);
-    }
-    out.into_iter()
-        .map(trim_lines)
-        .filter(|a| !a.is_empty())
-        .collect()
+    out.push(&toks[start..]);
+    out
 }
 
 /// The tokens of an R or Julia named argument's value (`recursive = TRUE` → `TRUE`) and its

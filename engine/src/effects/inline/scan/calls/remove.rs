@@ -9,7 +9,7 @@
 //! at run time is `unsure` with the call named. R expands a leading `~` in the paths its file
 //! functions take (`path.expand`), so `unlink("~", recursive = TRUE)` deletes the home folder.
 
-use super::{Reader, Val, split_args};
+use super::{Reader, Val, split_args, split_top};
 use crate::effects::inline::collect::Collect;
 use crate::effects::inline::resolve::{MADE_TEMP, TEMP_DIR};
 use crate::effects::inline::scan::files;
@@ -325,21 +325,7 @@ fn keyed_args(lang: Language, inner: &[Tok]) -> Vec<(Option<String>, &[Tok])> {
 
 /// `arg` split at the `;` outside brackets (Julia's keywords: `rm(p; recursive = true)`).
 fn top_level_pieces(arg: &[Tok]) -> Vec<&[Tok]> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0usize, 0);
-    for (k, t) in arg.iter().enumerate() {
-        match t {
-            Tok::Op("(" | "[" | "{") => depth += 1,
-            Tok::Op(")" | "]" | "}") => depth = depth.saturating_sub(1),
-            Tok::Op(";") if depth == 0 => {
-                out.push(&arg[start..k]);
-                start = k + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&arg[start..]);
-    out
+    split_top(arg, |op| op == ";")
 }
 
 /// The name of a named argument (`recursive = TRUE`, `full.names = TRUE`) and its value.
