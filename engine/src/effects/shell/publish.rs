@@ -71,24 +71,28 @@ fn to_registry(name: &Arg, body: Vec<BodySource>) -> What {
 }
 
 /// `npm publish`, `cargo publish`, `twine upload dist/*`, `gem push x.gem`, `docker push
-/// IMAGE`, `mvn clean deploy`: each artifact named is read and, with the project folder when
+/// IMAGE`, `mvn clean deploy`, `gh repo create --public --source DIR --push`: each artifact
+/// (or folder) named is read and, with the project folder when
 /// none is named, sent (`PUT`) to the registry an option names or else the row's `registry`.
-/// A build tool publishes only with one of its `goals`; a dry run sends nothing.
+/// A build tool publishes only with one of its `goals`, a repository creation only with the
+/// switches it `needs` (`gh repo create --public --push`); a dry run sends nothing.
 pub(super) fn publish(
     c: &SimpleCommand,
     p: &Parsed,
-    registry: Registry,
-    goals: &[&str],
+    (registry, goals, needs): (Registry, &[&str], &[Switch]),
     out: &mut Out,
 ) {
-    if p.has(Switch::DryRun) {
+    if p.has(Switch::DryRun) || !needs.iter().all(|s| p.has(*s)) {
         return;
     }
     if !goals.is_empty() && !p.operands.iter().any(|(_, a)| is_goal(&a.text, goals)) {
         return;
     }
     let mut body = Vec::new();
-    for a in p.operands_of(Role::BodyFile) {
+    for a in p
+        .operands_of(Role::BodyFile)
+        .chain(p.values_of(Role::BodyFile))
+    {
         let file = PathRef::from_arg(a, c.cwd.as_deref());
         out.push(What::Read(file.clone()));
         add_body(&mut body, vec![BodySource::File(file)]);
