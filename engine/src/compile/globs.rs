@@ -43,6 +43,8 @@ pub(crate) struct GlobList {
     /// Every glob as written (`~/` expanded, folded with `fold`), `fast` and `compiled` alike:
     /// what [`GlobList::may_hold_found`] reads component by component.
     patterns: Vec<String>,
+    /// The home folder the globs were built against (folded with `fold`).
+    home: String,
     /// How many paths the list was matched against, up to [`PREFILTER_AFTER`].
     used: AtomicU32,
     /// The literals of the `fast` globs in one automaton, built once the list has been
@@ -58,6 +60,7 @@ impl Clone for GlobList {
             fold: self.fold,
             names: self.names.clone(),
             patterns: self.patterns.clone(),
+            home: self.home.clone(),
             used: AtomicU32::new(0),
             prefilter: OnceLock::new(),
         }
@@ -181,9 +184,43 @@ impl GlobList {
             if last.chars().all(|c| matches!(c, '*' | '?')) {
                 return false;
             }
+            // Two patterns (`*.json` and `*service-account*.json`) are compared as written by
+            // the path test; here a pattern meets a name.
+            let wild = |t: &str| t.contains(['*', '?', '[']);
+            if wild(name) && wild(last) {
+                return false;
+            }
             let names_fit = fast_glob::glob_match(name, last) || fast_glob::glob_match(last, name);
-            names_fit && folder_below(folder, root)
+            names_fit && folder_below(folder, root) && self.settings_reachable(folder, root)
         })
+    }
+
+    /// Whether a glob folder of a home's settings (`**/.docker`, `**/.config/gh`: a hidden
+    /// first folder after `**`) can lie below `root`: only from a home, or a folder that holds
+    /// homes (`/`, `/home`), or from inside the settings folder itself (`~/.config`). Below
+    /// any other folder (`~/.claude/plugins`, a project) a settings folder is not looked for.
+    fn settings_reachable(&self, folder: &str, root: &str) -> bool {
+        let Some(first) = folder
+            .strip_prefix("**/")
+            .and_then(|rest| rest.split('/').next())
+        else {
+            return true;
+        };
+        if !first.starts_with('.') || root.split('/').any(|part| part == first) {
+            return true;
+        }
+        let root = root.trim_end_matches('/');
+        let home = self.home.trim_end_matches('/');
+        let other_home = root
+            .strip_prefix("/home/")
+            .or_else(|| root.strip_prefix("/users/"))
+            .or_else(|| root.strip_prefix("/Users/"))
+            .is_some_and(|user| !user.is_empty() && !user.contains('/'));
+        root.is_empty()
+            || root == home
+            || home.starts_with(&format!("{root}/"))
+            || other_home
+            || root == "/root"
     }
 
     /// Whether patterns and paths are folded to lower case.
@@ -263,6 +300,11 @@ impl GlobList {
     fn build_one(specs: &[PathSpec], home: &str, fold: bool) -> GlobList {
         let mut out = GlobList {
             fold,
+            home: if fold {
+                home.to_lowercase()
+            } else {
+                home.to_string()
+            },
             ..GlobList::default()
         };
         for spec in specs {
@@ -295,9 +337,20 @@ impl GlobList {
 
 /// Whether a folder matching glob `folder` can be `root` or lie below it: component by
 /// component, each of `root`'s matched by the glob's, until a `**` (any depth) or the end of
-/// `root`; a glob folder above `root` (`/etc` for root `/etc/app`) is not below it.
+/// `root`; a glob folder above `root` (`/etc` for root `/etc/app`, `**/.claude` for root
+/// `~/.claude/plugins`) is not below it.
 fn folder_below(folder: &str, root: &str) -> bool {
     let root = root.trim_end_matches('/');
+    // `**/.claude` with root `~/.claude/plugins`: the glob's folder is the one root is
+    // already in, above it, so it is matched there (`~/.claude`) rather than at any depth.
+    if let Some(rest) = folder.strip_prefix("**/")
+        && let Some(first) = rest.split('/').next()
+        && !first.contains(['*', '?', '[', '{'])
+        && let Some(at) = root.split('/').position(|part| part == first)
+    {
+        let above: Vec<&str> = root.split('/').take(at).collect();
+        return folder_below(&format!("{}/{rest}", above.join("/")), root);
+    }
     let mut globs = folder.split('/');
     for part in root.split('/') {
         match globs.next() {
@@ -544,9 +597,14 @@ mod tests {
             ("/etc/…/shadow", true),
             // Another name, a root beside the glob's folder, a folder's every file by name.
             ("/home/u/…/*.rs", false),
+            ("/home/u/…/*.txt", false),
             ("/home/u/projects/…/hosts.yml", false),
             ("/var/…/shadow", false),
             ("/home/u/…/README.md", false),
+            ("/home/u/.cargo/registry/…/credentials", false),
+            ("/home/u/.claude/plugins/…/credentials", false),
+            ("/…/credentials", true),
+            ("/home/…/credentials", true),
             ("/home/u/credentials", false),
         ] {
             assert_eq!(list.may_hold_found(path), want, "{path}");
