@@ -277,7 +277,7 @@ pub(super) static ROWS: &[Program] = &[
     },
     Program {
         // ack(1): recursive by default, hidden files included (its default filters skip only
-        // version-control folders, backups and core dumps); `-f` and `-g` list file names.
+        // version-control folders, backups and core dumps); `-g` lists file names.
         names: &["ack", "ack-grep"],
         valued: &[
             "-A",
@@ -306,22 +306,8 @@ pub(super) static ROWS: &[Program] = &[
             "--color-lineno",
         ],
         options: &[("--match", Role::Pattern)],
-        switches: &[
-            ("-r", Switch::Recursive),
-            ("-R", Switch::Recursive),
-            ("--recurse", Switch::Recursive),
-            ("-l", Switch::NamesOnly),
-            ("--files-with-matches", Switch::NamesOnly),
-            ("-L", Switch::NamesOnly),
-            ("--files-without-matches", Switch::NamesOnly),
-            ("-c", Switch::NamesOnly),
-            ("--count", Switch::NamesOnly),
-            ("-f", Switch::NamesOnly),
-            ("-v", Switch::Invert),
-            ("--invert-match", Switch::Invert),
-            ("-i", Switch::IgnoreCase),
-            ("--ignore-case", Switch::IgnoreCase),
-        ],
+        // grep's spellings: `-r`/`-R`, `-l`/`-L`/`-c`, `-v`, `-i` mean the same in ack.
+        switches: GREP_SWITCHES,
         lead: &[Role::Pattern],
         lead_options: &["--match"],
         rest: Role::Read,

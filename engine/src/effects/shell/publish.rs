@@ -3,7 +3,7 @@
 //! push ghcr.io/o/app`, `mvn deploy`).
 
 use super::out::Out;
-use super::request::{add_body, send_url};
+use super::request::{read_into_body, send_url};
 use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Registry, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
@@ -89,14 +89,10 @@ pub(super) fn publish(
         return;
     }
     let mut body = Vec::new();
-    for a in p
+    let files = p
         .operands_of(Role::BodyFile)
-        .chain(p.values_of(Role::BodyFile))
-    {
-        let file = PathRef::from_arg(a, c.cwd.as_deref());
-        out.push(What::Read(file.clone()));
-        add_body(&mut body, vec![BodySource::File(file)]);
-    }
+        .chain(p.values_of(Role::BodyFile));
+    read_into_body(files, c, &mut body, out);
     if body.is_empty() && registry != Registry::Image {
         // The project itself: the working directory's package, crate or build.
         let project = PathRef::from_arg(

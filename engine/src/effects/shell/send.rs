@@ -3,7 +3,8 @@
 
 use super::out::{Out, path, read, write};
 use super::request::{
-    add_body, data_sources, form_sources, send_host, send_remote, send_url, stdin_file, variables,
+    add_body, data_sources, form_sources, read_into_body, send_host, send_remote, send_url,
+    stdin_file, variables,
 };
 use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Role, Switch, is_remote};
@@ -191,11 +192,7 @@ fn relay_transfer(
     relay: &str,
     out: &mut Out,
 ) {
-    for a in p.operands_of(Role::BodyFile) {
-        let file = PathRef::from_arg(a, c.cwd.as_deref());
-        out.push(What::Read(file.clone()));
-        add_body(&mut body, vec![BodySource::File(file)]);
-    }
+    read_into_body(p.operands_of(Role::BodyFile), c, &mut body, out);
     if body.is_empty() {
         return;
     }
