@@ -2,8 +2,8 @@
 //! and sends to its registry (`npm publish`, `cargo publish`, `twine upload dist/*`, `docker
 //! push ghcr.io/o/app`, `mvn deploy`).
 
-use super::out::Out;
-use super::request::{read_into_body, send_url};
+use super::out::{Out, read_into_body};
+use super::request::send_url;
 use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Registry, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};

@@ -95,20 +95,6 @@ pub(super) fn form_sources(v: &Arg, c: &SimpleCommand) -> Vec<BodySource> {
     }
 }
 
-/// Each file of `files` read and added to `body` (a file an upload or a publish sends).
-pub(super) fn read_into_body<'a>(
-    files: impl Iterator<Item = &'a Arg>,
-    c: &SimpleCommand,
-    body: &mut Vec<BodySource>,
-    out: &mut super::out::Out,
-) {
-    for a in files {
-        let file = PathRef::from_arg(a, c.cwd.as_deref());
-        out.push(What::Read(file.clone()));
-        add_body(body, vec![BodySource::File(file)]);
-    }
-}
-
 /// Add body sources, keeping each once.
 pub(super) fn add_body(body: &mut Vec<BodySource>, more: Vec<BodySource>) {
     for b in more {

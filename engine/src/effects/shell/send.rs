@@ -1,10 +1,9 @@
 //! The network actions: requests (`curl`, `wget`), HTTPie items, raw connections (`nc`,
 //! `socat`) and their bodies.
 
-use super::out::{Out, path, read, write};
+use super::out::{Out, path, read, read_into_body, write};
 use super::request::{
-    add_body, data_sources, form_sources, read_into_body, send_host, send_remote, send_url,
-    stdin_file, variables,
+    add_body, data_sources, form_sources, send_host, send_remote, send_url, stdin_file, variables,
 };
 use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Role, Switch, is_remote};
