@@ -382,6 +382,8 @@ fn switch(s: Switch) -> &'static str {
         Switch::Invert => "prints the lines that do not match",
         Switch::IgnoreCase => "ignores case",
         Switch::Test => "tests what it made, running the test command given",
+        Switch::Public => "what it creates is readable by anyone",
+        Switch::Push => "pushes the project's history to what it creates",
     }
 }
 

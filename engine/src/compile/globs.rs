@@ -40,6 +40,11 @@ pub(crate) struct GlobList {
     /// The literal path components of the globs (`.ssh`, `id_rsa`, `credentials`): the
     /// names a glob operand is tried with when it matches nothing on disk.
     names: Vec<String>,
+    /// Every glob as written (`~/` expanded, folded with `fold`), `fast` and `compiled` alike:
+    /// what [`GlobList::may_hold_found`] reads component by component.
+    patterns: Vec<String>,
+    /// The home folder the globs were built against (folded with `fold`).
+    home: String,
     /// How many paths the list was matched against, up to [`PREFILTER_AFTER`].
     used: AtomicU32,
     /// The literals of the `fast` globs in one automaton, built once the list has been
@@ -54,6 +59,8 @@ impl Clone for GlobList {
             compiled: self.compiled.clone(),
             fold: self.fold,
             names: self.names.clone(),
+            patterns: self.patterns.clone(),
+            home: self.home.clone(),
             used: AtomicU32::new(0),
             prefilter: OnceLock::new(),
         }
@@ -147,6 +154,75 @@ impl GlobList {
         self.matches(path)
     }
 
+    /// Whether a file a name listing stands for may match one of the globs: `ROOT/…/NAME`, a
+    /// file whose name matches NAME at any depth below ROOT (what `find ROOT -name NAME`,
+    /// `fd NAME ROOT` or `locate NAME` list; `…` is the folders between, none included).
+    /// It may when a glob's last component and NAME can name the same file (either matches
+    /// the other: `credentials` and `~/.aws/credentials`, `id_*` and `**/id_rsa`) and the
+    /// folders of the glob can lie at or below ROOT (`~/.aws` below `~`, `**/.ssh` below
+    /// anything). A name that fits no glob's last component (`*.rs`) narrows the listing to
+    /// files none of the globs names; a glob of a folder's every file (`~/.ssh/**`) names
+    /// none by its name and is left to the path as written.
+    pub(crate) fn may_hold_found(&self, path: &str) -> bool {
+        let folded;
+        let path = if self.fold && path.chars().any(char::is_uppercase) {
+            folded = path.to_lowercase();
+            folded.as_str()
+        } else {
+            path
+        };
+        let Some((root, name)) = path.split_once("/…/") else {
+            return false;
+        };
+        if name.is_empty() || name.contains('/') || name.contains('…') {
+            return false;
+        }
+        self.patterns.iter().any(|g| {
+            let (folder, last) = g.rsplit_once('/').unwrap_or(("", g.as_str()));
+            // A folder's every file (`~/.ssh/**`) names no file by its name: a listing
+            // reaches it only from inside the folder, which the path as written tells.
+            if last.chars().all(|c| matches!(c, '*' | '?')) {
+                return false;
+            }
+            // Two patterns (`*.json` and `*service-account*.json`) are compared as written by
+            // the path test; here a pattern meets a name.
+            let wild = |t: &str| t.contains(['*', '?', '[']);
+            if wild(name) && wild(last) {
+                return false;
+            }
+            let names_fit = fast_glob::glob_match(name, last) || fast_glob::glob_match(last, name);
+            names_fit && folder_below(folder, root) && self.settings_reachable(folder, root)
+        })
+    }
+
+    /// Whether a glob folder of a home's settings (`**/.docker`, `**/.config/gh`: a hidden
+    /// first folder after `**`) can lie below `root`: only from a home, or a folder that holds
+    /// homes (`/`, `/home`), or from inside the settings folder itself (`~/.config`). Below
+    /// any other folder (`~/.claude/plugins`, a project) a settings folder is not looked for.
+    fn settings_reachable(&self, folder: &str, root: &str) -> bool {
+        let Some(first) = folder
+            .strip_prefix("**/")
+            .and_then(|rest| rest.split('/').next())
+        else {
+            return true;
+        };
+        if !first.starts_with('.') || root.split('/').any(|part| part == first) {
+            return true;
+        }
+        let root = root.trim_end_matches('/');
+        let home = self.home.trim_end_matches('/');
+        let other_home = root
+            .strip_prefix("/home/")
+            .or_else(|| root.strip_prefix("/users/"))
+            .or_else(|| root.strip_prefix("/Users/"))
+            .is_some_and(|user| !user.is_empty() && !user.contains('/'));
+        root.is_empty()
+            || root == home
+            || home.starts_with(&format!("{root}/"))
+            || other_home
+            || root == "/root"
+    }
+
     /// Whether patterns and paths are folded to lower case.
     pub(crate) fn folds(&self) -> bool {
         self.fold
@@ -224,6 +300,11 @@ impl GlobList {
     fn build_one(specs: &[PathSpec], home: &str, fold: bool) -> GlobList {
         let mut out = GlobList {
             fold,
+            home: if fold {
+                home.to_lowercase()
+            } else {
+                home.to_string()
+            },
             ..GlobList::default()
         };
         for spec in specs {
@@ -241,6 +322,7 @@ impl GlobList {
                         out.names.push(comp.to_string());
                     }
                 }
+                out.patterns.push(g.clone());
                 // A leading `!` negates in fast_glob; in a policy it is a literal.
                 if !g.starts_with('!') && fast_glob::validate(&g).is_ok() {
                     out.fast.push(FastGlob::new(g));
@@ -251,6 +333,33 @@ impl GlobList {
         }
         out
     }
+}
+
+/// Whether a folder matching glob `folder` can be `root` or lie below it: component by
+/// component, each of `root`'s matched by the glob's, until a `**` (any depth) or the end of
+/// `root`; a glob folder above `root` (`/etc` for root `/etc/app`, `**/.claude` for root
+/// `~/.claude/plugins`) is not below it.
+fn folder_below(folder: &str, root: &str) -> bool {
+    let root = root.trim_end_matches('/');
+    // `**/.claude` with root `~/.claude/plugins`: the glob's folder is the one root is
+    // already in, above it, so it is matched there (`~/.claude`) rather than at any depth.
+    if let Some(rest) = folder.strip_prefix("**/")
+        && let Some(first) = rest.split('/').next()
+        && !first.contains(['*', '?', '[', '{'])
+        && let Some(at) = root.split('/').position(|part| part == first)
+    {
+        let above: Vec<&str> = root.split('/').take(at).collect();
+        return folder_below(&format!("{}/{rest}", above.join("/")), root);
+    }
+    let mut globs = folder.split('/');
+    for part in root.split('/') {
+        match globs.next() {
+            Some("**") => return true,
+            Some(g) if fast_glob::glob_match(g, part) => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// A glob matched in place by `fast_glob`, behind a literal it needs.
@@ -462,5 +571,43 @@ mod tests {
                 "**/a?c/*.key /srv/abc/k.key",
             ]
         );
+    }
+
+    /// A name listing below a folder may reach a glob by the name it filters on, in the
+    /// direction a filter can only narrow: a name that fits no glob's last component does not.
+    #[test]
+    fn a_name_listing_may_hold_the_files_a_glob_names() {
+        let specs: Vec<PathSpec> = [
+            "**/.cargo/credentials",
+            "~/.config/gh/hosts.yml",
+            "**/.ssh/**",
+            "/etc/shadow",
+        ]
+        .iter()
+        .map(|g| PathSpec::Glob((*g).to_string()))
+        .collect();
+        let list = GlobList::build_one(&specs, "/home/u", true);
+        for (path, want) in [
+            ("/home/u/…/credentials", true),
+            ("/home/u/…/Credentials", true),
+            ("/home/u/…/cred*", true),
+            ("/home/u/…/*.yml", true),
+            ("/home/u/.config/…/hosts.yml", true),
+            ("/…/shadow", true),
+            ("/etc/…/shadow", true),
+            // Another name, a root beside the glob's folder, a folder's every file by name.
+            ("/home/u/…/*.rs", false),
+            ("/home/u/…/*.txt", false),
+            ("/home/u/projects/…/hosts.yml", false),
+            ("/var/…/shadow", false),
+            ("/home/u/…/README.md", false),
+            ("/home/u/.cargo/registry/…/credentials", false),
+            ("/home/u/.claude/plugins/…/credentials", false),
+            ("/…/credentials", true),
+            ("/home/…/credentials", true),
+            ("/home/u/credentials", false),
+        ] {
+            assert_eq!(list.may_hold_found(path), want, "{path}");
+        }
     }
 }

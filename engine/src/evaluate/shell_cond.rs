@@ -135,6 +135,24 @@ impl Placement<'_> {
                 && (self.outside.is_empty()
                     || !path_in(self.outside, &self.globs.outside, p, env, base))
         };
+        // `ROOT/…/NAME`, a file a name listing stands for (`find ~ -name credentials | xargs
+        // cat`): inside when a file below ROOT with that name may match an inside glob
+        // (`~/.aws/credentials`); outside is judged by the path as written. A root in the
+        // project is left to the path as written (`find . -name '*.json'` lists the project's
+        // files, not a home's settings folders). (The root is normalised alone: a name with a
+        // wildcard is no folder to resolve.)
+        if !self.inside.is_empty()
+            && let Some((root, name)) = text.split_once("/…/")
+            && let Some(root) =
+                crate::paths::normalize(if root.is_empty() { "/" } else { root }, cwd, &env.home)
+            && !self.in_project(&root)
+            && let p = format!("{}/…/{name}", root.trim_end_matches('/'))
+            && self.globs.inside.may_hold_found(&p)
+            && (self.outside.is_empty()
+                || !path_in(self.outside, &self.globs.outside, &p, env, self.payload_cwd))
+        {
+            return Some(true);
+        }
         // A glob names what the shell will expand it to: `cat .en?` reads `.env`.
         let expanded: Option<Rc<Vec<String>>> = text.contains(['*', '?', '[']).then(|| {
             self.cache
@@ -185,6 +203,23 @@ impl Placement<'_> {
             return Some(placed(&p, None));
         };
         Some(placed(&p, self.payload_cwd))
+    }
+}
+
+impl Placement<'_> {
+    /// Whether folder `root` (normalised) is the project folder or inside it; a project that
+    /// is the home itself holds no folder here (the home's settings folders are not the
+    /// project's files).
+    fn in_project(&self, root: &str) -> bool {
+        let env = self.env;
+        let home = crate::paths::normalize(&env.home, None, &env.home);
+        env.project
+            .as_deref()
+            .or(self.payload_cwd)
+            .and_then(|r| crate::paths::normalize(r, None, &env.home))
+            .is_some_and(|project| {
+                home.as_deref() != Some(project.as_str()) && crate::paths::is_inside(root, &project)
+            })
     }
 }
 

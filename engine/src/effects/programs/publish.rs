@@ -53,6 +53,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Host("registry.npmjs.org"),
             goals: &[],
+            needs: &[],
         },
         valued: &[
             "--tag",
@@ -80,6 +81,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Host("jsr.io"),
             goals: &[],
+            needs: &[],
         },
         valued: &["--config", "-c", "--token"],
         switches: DRY_RUN,
@@ -94,6 +96,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Host("crates.io"),
             goals: &[],
+            needs: &[],
         },
         valued: &[
             "--manifest-path",
@@ -124,6 +127,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Host("upload.pypi.org"),
             goals: &[],
+            needs: &[],
         },
         valued: PYTHON_UPLOAD_VALUED,
         options: &[
@@ -145,6 +149,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Host("rubygems.org"),
             goals: &[],
+            needs: &[],
         },
         valued: &["-k", "--key", "--otp", "-p", "--http-proxy"],
         options: &[("--host", Role::Source)],
@@ -158,6 +163,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Host("www.nuget.org"),
             goals: &[],
+            needs: &[],
         },
         valued: &[
             "-k",
@@ -187,6 +193,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Build,
             goals: &["deploy", "deploy:deploy", "deploy:deploy-file"],
+            needs: &[],
         },
         valued: &[
             "-f",
@@ -219,6 +226,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Build,
             goals: &["publish", "publishPlugins", "publish*Repository"],
+            needs: &[],
         },
         valued: &[
             "-p",
@@ -238,6 +246,39 @@ pub(super) static ROWS: &[Program] = &[
         rest: Role::Ignore,
         ..ROW
     },
+    // gh-repo-create(1) `gh repo create [NAME] --public --source DIR --push`: the folder's
+    // repository, its whole history, pushed to a new public repository on GitHub. Without
+    // `--public` (`--private`, `--internal`) or without `--push` nothing is published here (a
+    // later `git push` is judged as a push).
+    Program {
+        names: &["gh"],
+        subs: &[&["repo", "create"], &["repo", "new"]],
+        action: Action::Publish {
+            registry: Registry::Host("github.com"),
+            goals: &[],
+            needs: &[Switch::Public, Switch::Push],
+        },
+        valued: &[
+            "-r",
+            "--remote",
+            "-d",
+            "--description",
+            "-h",
+            "--homepage",
+            "-t",
+            "--team",
+            "-p",
+            "--template",
+            "-g",
+            "--gitignore",
+            "-l",
+            "--license",
+        ],
+        options: &[("-s", Role::BodyFile), ("--source", Role::BodyFile)],
+        switches: &[("--public", Switch::Public), ("--push", Switch::Push)],
+        rest: Role::Ignore,
+        ..ROW
+    },
     // docker-push(1), `docker image push`, podman and nerdctl: the image, to the registry its
     // reference names (Docker Hub without one).
     Program {
@@ -246,6 +287,7 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Publish {
             registry: Registry::Image,
             goals: &[],
+            needs: &[],
         },
         valued: &[
             "--platform",

@@ -248,6 +248,10 @@ pub(crate) enum Action {
         /// which one publishes (`deploy`; a `*` stands for any text, `publish*Repository`);
         /// empty: the row's subcommand publishes.
         goals: &'static [&'static str],
+        /// The switches that together make the command a publish (`gh repo create --public
+        /// --push`: a private repository, or one created without the push, publishes
+        /// nothing); empty: the row's subcommand always publishes.
+        needs: &'static [Switch],
     },
 }
 
@@ -315,6 +319,10 @@ pub(crate) enum Switch {
     IgnoreCase,
     /// Tests what it made, running the test command it is given (`zip -T -TT CMD`).
     Test,
+    /// What it creates is readable by anyone (`gh repo create --public`).
+    Public,
+    /// Pushes the project's history to what it creates (`gh repo create --push`).
+    Push,
 }
 
 /// What a search program reaches below its roots (`grep -r`, `rg`, `git grep`): with a

@@ -79,7 +79,7 @@ const RG_SWITCHES: &[(&str, Switch)] = &[
     ("--ignore-case", Switch::IgnoreCase),
 ];
 
-/// The switches of `ag` / `pt` / `ack` (ag skips hidden files unless `--hidden` or `-u`).
+/// The switches of `ag` (it skips hidden files unless `--hidden` or `-u`).
 const AG_SWITCHES: &[(&str, Switch)] = &[
     ("--hidden", Switch::Hidden),
     ("-u", Switch::Hidden),
@@ -96,6 +96,26 @@ const AG_SWITCHES: &[(&str, Switch)] = &[
     ("--invert-match", Switch::Invert),
     ("-i", Switch::IgnoreCase),
     ("--ignore-case", Switch::IgnoreCase),
+];
+
+/// Options of ag(1) that take a value the effect model ignores.
+const AG_VALUED: &[&str] = &[
+    "-A",
+    "-B",
+    "-C",
+    "-m",
+    "-G",
+    "-W",
+    "--after",
+    "--before",
+    "--context",
+    "--max-count",
+    "--file-search-regex",
+    "--ignore",
+    "--ignore-dir",
+    "--depth",
+    "--pager",
+    "--width",
 ];
 
 /// Options of `rg` that take a value the effect model ignores.
@@ -193,31 +213,10 @@ pub(super) static ROWS: &[Program] = &[
         ..ROW
     },
     Program {
-        names: &["ag", "pt", "ack", "ack-grep"],
-        valued: &[
-            "-A",
-            "-B",
-            "-C",
-            "-m",
-            "-G",
-            "-W",
-            "--after",
-            "--before",
-            "--context",
-            "--max-count",
-            "--file-search-regex",
-            "--ignore",
-            "--ignore-dir",
-            "--depth",
-            "--pager",
-            "--width",
-            "--type",
-            "--type-add",
-            "--type-set",
-            "--ignore-file",
-            "--output",
-            "--match",
-        ],
+        // ag(1), the silver searcher: hidden files and the files its ignore files name are
+        // skipped unless `--hidden`, `-u` (both) or `-U` (ignore files).
+        names: &["ag"],
+        valued: AG_VALUED,
         options: &[("-p", Role::Read), ("--path-to-ignore", Role::Read)],
         switches: AG_SWITCHES,
         lead: &[Role::Pattern],
@@ -226,6 +225,148 @@ pub(super) static ROWS: &[Program] = &[
         fallback: Fallback::Cwd,
         search: Some(Search {
             hidden: false,
+            needs_recursive: false,
+            cwd: true,
+        }),
+        ..ROW
+    },
+    Program {
+        // pt, the platinum searcher (its `SearchOption`): hidden files are skipped unless
+        // `--hidden`, the VCS ignore files followed unless `-U`; `-e` is a switch (the
+        // pattern is a regular expression), not the pattern's option.
+        names: &["pt"],
+        valued: &[
+            "-A",
+            "-B",
+            "-C",
+            "--after",
+            "--before",
+            "--context",
+            "-G",
+            "--file-search-regexp",
+            "-g",
+            "--ignore",
+            "--vcs-ignore",
+            "--depth",
+            "-o",
+            "--output-encode",
+            "--color-line-number",
+            "--color-path",
+            "--color-match",
+        ],
+        switches: &[
+            ("--hidden", Switch::Hidden),
+            ("-U", Switch::NoIgnore),
+            ("--skip-vcs-ignores", Switch::NoIgnore),
+            ("-l", Switch::NamesOnly),
+            ("--files-with-matches", Switch::NamesOnly),
+            ("-c", Switch::NamesOnly),
+            ("--count", Switch::NamesOnly),
+            ("-i", Switch::IgnoreCase),
+            ("--ignore-case", Switch::IgnoreCase),
+        ],
+        lead: &[Role::Pattern],
+        rest: Role::Read,
+        fallback: Fallback::Cwd,
+        search: Some(Search {
+            hidden: false,
+            needs_recursive: false,
+            cwd: true,
+        }),
+        ..ROW
+    },
+    Program {
+        // ack(1): recursive by default, hidden files included (its default filters skip only
+        // version-control folders, backups and core dumps); `-g` lists file names.
+        names: &["ack", "ack-grep"],
+        valued: &[
+            "-A",
+            "-B",
+            "-C",
+            "--after-context",
+            "--before-context",
+            "--context",
+            "-m",
+            "--max-count",
+            "-g",
+            "--ignore-dir",
+            "--ignore-directory",
+            "--noignore-dir",
+            "--ignore-file",
+            "--type",
+            "-t",
+            "--type-add",
+            "--type-set",
+            "--type-del",
+            "--output",
+            "--pager",
+            "--ackrc",
+            "--color-filename",
+            "--color-match",
+            "--color-lineno",
+        ],
+        options: &[("--match", Role::Pattern)],
+        // grep's spellings: `-r`/`-R`, `-l`/`-L`/`-c`, `-v`, `-i` mean the same in ack.
+        switches: GREP_SWITCHES,
+        lead: &[Role::Pattern],
+        lead_options: &["--match"],
+        rest: Role::Read,
+        fallback: Fallback::Cwd,
+        search: Some(Search {
+            hidden: true,
+            needs_recursive: false,
+            cwd: true,
+        }),
+        ..ROW
+    },
+    Program {
+        // sift(1) (its `Options`): recursive by default (`-R` turns it off), hidden files
+        // included; `-e` gives a pattern, `-f` a file of patterns.
+        names: &["sift"],
+        valued: &[
+            "-A",
+            "-B",
+            "-C",
+            "--context",
+            "--context-after",
+            "--context-before",
+            "-j",
+            "--cores",
+            "-x",
+            "--ext",
+            "-X",
+            "--exclude-ext",
+            "-t",
+            "--type",
+            "-T",
+            "--no-type",
+            "--limit",
+            "--dirs",
+            "--exclude-dirs",
+            "--files",
+            "--exclude-files",
+            "--path",
+            "--ipath",
+            "--exclude-path",
+            "--exclude-ipath",
+            "--blocksize",
+            "--output-sep",
+            "--output-limit",
+            "--replace",
+        ],
+        options: &[
+            ("-e", Role::Pattern),
+            ("--regexp", Role::Pattern),
+            ("-f", Role::Read),
+            ("--regexp-file", Role::Read),
+        ],
+        switches: GREP_SWITCHES,
+        lead: &[Role::Pattern],
+        lead_options: &["-e", "--regexp", "-f", "--regexp-file"],
+        rest: Role::Read,
+        fallback: Fallback::Cwd,
+        search: Some(Search {
+            hidden: true,
             needs_recursive: false,
             cwd: true,
         }),

@@ -323,25 +323,30 @@ fn fold_key(key: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Registry keys that hold a protection of the machine, folded as [`AUTOSTART_KEYS`], each
-/// with the values of it that weaken the protection (lower case; empty: every value) and
-/// what it is. Microsoft Defender's policy and settings, User Account Control (the
-/// `Policies\System` values that turn it off or let an administrator's token through
-/// unprompted), the firewall's policy, the LSA (`RunAsPPL`, `DisableRestrictedAdmin`, the
-/// packages it loads) and WDigest's caching of clear-text credentials.
-const SECURITY_KEYS: &[(&str, &[&str], &str)] = &[
+/// Registry keys that hold a protection of the machine: each as folded as [`AUTOSTART_KEYS`]
+/// (the tail that names it under any control set or hive spelling), its full path below
+/// `HKLM` (a key deleted with its subkeys deletes every protection below it), the values of it
+/// that weaken the protection (lower case; empty: every value) and what it is. Microsoft
+/// Defender's policy and settings, User Account Control (the `Policies\System` values that
+/// turn it off or let an administrator's token through unprompted), the firewall's policy,
+/// the LSA (`RunAsPPL`, `DisableRestrictedAdmin`, the packages it loads) and WDigest's
+/// caching of clear-text credentials.
+const SECURITY_KEYS: &[(&str, &str, &[&str], &str)] = &[
     (
         "policiesmicrosoftwindowsdefender",
+        r"SOFTWARE\Policies\Microsoft\Windows Defender",
         &[],
         "Microsoft Defender's policy",
     ),
     (
         "microsoftwindowsdefender",
+        r"SOFTWARE\Microsoft\Windows Defender",
         &[],
         "Microsoft Defender's settings",
     ),
     (
         "currentversionpoliciessystem",
+        r"SOFTWARE\Microsoft\Windows\CurrentVersion\Policies\System",
         &[
             "enablelua",
             "consentpromptbehavioradmin",
@@ -356,17 +361,25 @@ const SECURITY_KEYS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "policiesmicrosoftwindowsfirewall",
+        r"SOFTWARE\Policies\Microsoft\WindowsFirewall",
         &[],
         "the Windows Firewall policy",
     ),
     (
         "sharedaccessparametersfirewallpolicy",
+        r"SYSTEM\CurrentControlSet\Services\SharedAccess\Parameters\FirewallPolicy",
         &[],
         "the Windows Firewall's settings",
     ),
-    ("controllsa", &[], "the LSA's protection of credentials"),
+    (
+        "controllsa",
+        r"SYSTEM\CurrentControlSet\Control\Lsa",
+        &[],
+        "the LSA's protection of credentials",
+    ),
     (
         "securityproviderswdigest",
+        r"SYSTEM\CurrentControlSet\Control\SecurityProviders\WDigest",
         &[],
         "WDigest's caching of credentials",
     ),
@@ -381,10 +394,94 @@ pub(crate) fn security_key(key: &str, value: Option<&str>) -> Option<&'static st
     let value = value.map(str::to_ascii_lowercase);
     SECURITY_KEYS
         .iter()
-        .find(|(k, values, _)| {
+        .find(|(k, _, values, _)| {
             folded.contains(k)
                 && (values.is_empty()
                     || value.as_ref().is_none_or(|v| values.contains(&v.as_str())))
         })
-        .map(|(_, _, what)| *what)
+        .map(|(_, _, _, what)| *what)
+}
+
+/// What protection of the machine lies in registry key text `key` or below it, so deleting
+/// the key with its subkeys (`reg delete HKLM\SOFTWARE\Policies /f`, `Remove-Item -Recurse
+/// HKLM:\SOFTWARE\Policies`) removes it: `Some("Microsoft Defender's policy")` for
+/// `HKLM\SOFTWARE\Policies` or `HKEY_LOCAL_MACHINE\SOFTWARE`; `None` for another hive
+/// (`HKCU\Software\Policies`), a sibling (`HKLM\SOFTWARE\Policies\Google`) or the hive
+/// itself. Keys compare by whole components, folded as [`fold_key`] (so the same after a shell
+/// removed the backslashes), any numbered control set as the current one.
+pub(crate) fn security_key_within(key: &str) -> Option<&'static str> {
+    let folded = fold_key(key);
+    // The provider's prefix PowerShell may spell (`Registry::`,
+    // `Microsoft.PowerShell.Core\Registry::`), then the hive.
+    let bare = folded
+        .strip_prefix("microsoft.powershell.core")
+        .unwrap_or(&folded);
+    let bare = bare.strip_prefix("registry").unwrap_or(bare);
+    let rest = ["hklm", "hkey_local_machine", "hkeylocalmachine"]
+        .iter()
+        .find_map(|hive| bare.strip_prefix(hive))?;
+    // `ControlSet001\…`: the numbered control set (one digit after `controlset00`).
+    const NUMBERED: &str = "controlset00";
+    let rest = match rest
+        .find(NUMBERED)
+        .and_then(|at| Some((rest.get(..at)?, rest.get(at + NUMBERED.len() + 1..)?)))
+    {
+        Some((head, tail)) => format!("{head}currentcontrolset{tail}"),
+        None => rest.to_string(),
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    SECURITY_KEYS
+        .iter()
+        .find(|(_, path, _, _)| {
+            // Each leading part of the path, folded: `software`, `softwarepolicies`, ….
+            let mut lead = String::new();
+            path.split('\\').any(|part| {
+                lead.push_str(&fold_key(part));
+                lead == rest
+            })
+        })
+        .map(|(_, _, _, what)| *what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key at or above a protected one, by whole components and any hive spelling.
+    #[test]
+    fn the_protection_within_a_key_is_found_by_whole_components() {
+        let cases: &[(&str, Option<&str>)] = &[
+            (
+                r"HKLM\SOFTWARE\Policies",
+                Some("Microsoft Defender's policy"),
+            ),
+            (
+                r"HKLM:\Software\Policies\Microsoft\WindowsFirewall",
+                Some("the Windows Firewall policy"),
+            ),
+            (
+                r"Registry::HKEY_LOCAL_MACHINE\SOFTWARE",
+                Some("Microsoft Defender's policy"),
+            ),
+            (
+                "HKLMSYSTEMControlSet002Control",
+                Some("the LSA's protection of credentials"),
+            ),
+            (
+                r"HKLM\SOFTWARE\Microsoft\Windows\CurrentVersion",
+                Some("User Account Control"),
+            ),
+            // A part of a component, a sibling, another hive, the hive itself.
+            (r"HKLM\SOFTWARE\Pol", None),
+            (r"HKLM\SOFTWARE\Policies\Google", None),
+            (r"HKCU\Software\Policies", None),
+            (r"HKLM", None),
+            (r"HKLM\SOFTWARE\ControlSet00é", None),
+        ];
+        for (key, want) in cases {
+            assert_eq!(security_key_within(key), *want, "{key}");
+        }
+    }
 }

@@ -186,7 +186,11 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         Action::WindowsPermission => super::windows::permission(c, out),
         Action::HtmlApplication => super::windows::html_application(c, out),
         Action::Transfer => super::send::windows_transfer(c, out),
-        Action::Publish { registry, goals } => super::publish::publish(c, &p, registry, goals, out),
+        Action::Publish {
+            registry,
+            goals,
+            needs,
+        } => super::publish::publish(c, &p, (registry, goals, needs), out),
         Action::SecretScan => super::search::secret_scan(c, out),
         Action::Resolve => {
             // Record types (`TXT`, `ANY`) and ports are not names.

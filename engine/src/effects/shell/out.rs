@@ -1,10 +1,10 @@
 //! The effects of one command as the lens collects them, and the path effects of its
 //! operands (`read`, `write`, `delete`, a script run), pseudo-files left out.
 
-use super::request::send_url;
+use super::request::{add_body, send_url};
 use std::ops::Range;
 
-use crate::effects::model::{Effects, Gone, PathRef, Route, What};
+use crate::effects::model::{BodySource, Effects, Gone, PathRef, Route, What};
 use crate::shell::{Arg, PROCSUB, SimpleCommand};
 
 /// A path without a leading `./`.
@@ -141,4 +141,18 @@ pub(super) fn interactive_shell(name: &str) -> bool {
             name,
             "fish" | "tcsh" | "csh" | "pwsh" | "powershell" | "cmd"
         )
+}
+
+/// Each file of `files` read and added to `body` (a file an upload or a publish sends).
+pub(super) fn read_into_body<'a>(
+    files: impl Iterator<Item = &'a Arg>,
+    c: &SimpleCommand,
+    body: &mut Vec<BodySource>,
+    out: &mut Out,
+) {
+    for a in files {
+        let file = PathRef::from_arg(a, c.cwd.as_deref());
+        out.push(What::Read(file.clone()));
+        add_body(body, vec![BodySource::File(file)]);
+    }
 }

@@ -2,8 +2,8 @@
 //! and sends to its registry (`npm publish`, `cargo publish`, `twine upload dist/*`, `docker
 //! push ghcr.io/o/app`, `mvn deploy`).
 
-use super::out::Out;
-use super::request::{add_body, send_url};
+use super::out::{Out, read_into_body};
+use super::request::send_url;
 use crate::effects::model::{BodySource, PathRef, Send, What};
 use crate::effects::programs::{Parsed, Registry, Role, Switch};
 use crate::shell::{Arg, SimpleCommand};
@@ -71,28 +71,28 @@ fn to_registry(name: &Arg, body: Vec<BodySource>) -> What {
 }
 
 /// `npm publish`, `cargo publish`, `twine upload dist/*`, `gem push x.gem`, `docker push
-/// IMAGE`, `mvn clean deploy`: each artifact named is read and, with the project folder when
+/// IMAGE`, `mvn clean deploy`, `gh repo create --public --source DIR --push`: each artifact
+/// (or folder) named is read and, with the project folder when
 /// none is named, sent (`PUT`) to the registry an option names or else the row's `registry`.
-/// A build tool publishes only with one of its `goals`; a dry run sends nothing.
+/// A build tool publishes only with one of its `goals`, a repository creation only with the
+/// switches it `needs` (`gh repo create --public --push`); a dry run sends nothing.
 pub(super) fn publish(
     c: &SimpleCommand,
     p: &Parsed,
-    registry: Registry,
-    goals: &[&str],
+    (registry, goals, needs): (Registry, &[&str], &[Switch]),
     out: &mut Out,
 ) {
-    if p.has(Switch::DryRun) {
+    if p.has(Switch::DryRun) || !needs.iter().all(|s| p.has(*s)) {
         return;
     }
     if !goals.is_empty() && !p.operands.iter().any(|(_, a)| is_goal(&a.text, goals)) {
         return;
     }
     let mut body = Vec::new();
-    for a in p.operands_of(Role::BodyFile) {
-        let file = PathRef::from_arg(a, c.cwd.as_deref());
-        out.push(What::Read(file.clone()));
-        add_body(&mut body, vec![BodySource::File(file)]);
-    }
+    let files = p
+        .operands_of(Role::BodyFile)
+        .chain(p.values_of(Role::BodyFile));
+    read_into_body(files, c, &mut body, out);
     if body.is_empty() && registry != Registry::Image {
         // The project itself: the working directory's package, crate or build.
         let project = PathRef::from_arg(

@@ -373,11 +373,15 @@ const SCANNER_VALUED: &[&str] = &[
 /// `trufflehog filesystem PATH…`, `gitleaks dir [-v] [PATH]`, `gitleaks detect --no-git [-v]
 /// [--source PATH]`: a scanner that prints the secret values it finds below a folder reads
 /// the secret files there (hidden and ignored files included: neither tool skips them), as
-/// `rg -uu TOKEN DIR` does. gitleaks prints values only with `-v` / `--verbose` or a
+/// `rg -uu TOKEN DIR` does; the project's own folder too (`gitleaks dir -v` prints the
+/// project's `.env`). gitleaks prints values only with `-v` / `--verbose` or a
 /// `--report-path` (a report a later call can print), and none with `--redact` (all of each
-/// value hidden). Scans of git history (`trufflehog git file://.`, `gitleaks git`, `gitleaks
-/// detect`, `gitleaks protect --staged`) read committed content, where ignored secret files
-/// are not; a source folder (`src/`) or a file holds none.
+/// value hidden); trufflehog always prints them. Scans of git history (`trufflehog git
+/// file://PATH`, `gitleaks git [PATH]`, `gitleaks detect [--source PATH]`, `gitleaks protect
+/// --staged`) read committed content, where ignored secret files are not: the project's own
+/// history stays quiet (its committed content is the agent's to read), while the history of
+/// the home or of a settings folder in it (a dotfiles repository holding `~/.aws`, `~/.ssh`)
+/// is read as that folder's secrets. A source folder (`src/`) or a file holds none.
 pub(super) fn secret_scan(c: &SimpleCommand, out: &mut Out) {
     let mut words: Vec<&Arg> = Vec::new();
     // Each option with its value: `--source=DIR` and `--source DIR` alike.
@@ -410,39 +414,57 @@ pub(super) fn secret_scan(c: &SimpleCommand, out: &mut Out) {
             .filter(|(n, _)| names.contains(n))
             .find_map(|(_, v)| v.clone())
     };
-    let sub = words.first().map(|w| w.text.as_str());
-    let roots: Vec<Arg> = match (c.basename(), sub) {
-        ("trufflehog", Some("filesystem")) => {
-            let mut r: Vec<Arg> = words[1..].iter().map(|a| (*a).clone()).collect();
-            r.extend(value_of(&["--directory"]));
-            r
+    // The folders named after the subcommand and by `flags`, else the working directory.
+    let named = |flags: &[&str]| {
+        let mut r: Vec<Arg> = words[1..].iter().map(|a| (*a).clone()).collect();
+        r.extend(value_of(flags));
+        if r.is_empty() {
+            r.push(Arg {
+                text: ".".into(),
+                dynamic: false,
+            });
         }
-        ("gitleaks", Some(verb @ ("dir" | "directory" | "files" | "detect"))) => {
-            if verb == "detect" && !has(&["--no-git"]) {
-                return;
-            }
-            // `--redact` hides all of each value; `--redact=20` only a fifth of it.
-            let redacted = options
+        r
+    };
+    // `--redact` hides all of each value; `--redact=20` only a fifth of it.
+    let gitleaks_prints = || {
+        let redacted = options
+            .iter()
+            .any(|(n, v)| *n == "--redact" && v.as_ref().is_none_or(|v| v.text == "100"));
+        has(&["-v", "--verbose", "--report-path", "-r"]) && !redacted
+    };
+    let sub = words.first().map(|w| w.text.as_str());
+    let (roots, history): (Vec<Arg>, bool) = match (c.basename(), sub) {
+        ("trufflehog", Some("filesystem")) => (named(&["--directory"]), false),
+        ("trufflehog", Some("git")) => {
+            // `file://PATH`: a local repository; a remote URL is not this machine's.
+            let local = words[1..]
                 .iter()
-                .any(|(n, v)| *n == "--redact" && v.as_ref().is_none_or(|v| v.text == "100"));
-            let prints = has(&["-v", "--verbose", "--report-path", "-r"]);
-            if !prints || redacted {
+                .filter_map(|a| {
+                    a.text.strip_prefix("file://").map(|p| Arg {
+                        text: p.to_string(),
+                        dynamic: a.dynamic,
+                    })
+                })
+                .collect();
+            (local, true)
+        }
+        ("gitleaks", Some(verb @ ("dir" | "directory" | "files" | "detect" | "git"))) => {
+            if !gitleaks_prints() {
                 return;
             }
-            let mut r: Vec<Arg> = words[1..].iter().map(|a| (*a).clone()).collect();
-            r.extend(value_of(&["--source", "-s"]));
-            if r.is_empty() {
-                r.push(Arg {
-                    text: ".".into(),
-                    dynamic: false,
-                });
-            }
-            r
+            let history = verb == "git" || (verb == "detect" && !has(&["--no-git"]));
+            (named(&["--source", "-s"]), history)
         }
         _ => return,
     };
     for root in roots {
-        if may_hold_secrets(&root.text) {
+        let reached = if history {
+            home_root(&root.text) || home_settings_folder(&root.text)
+        } else {
+            may_hold_secrets(&root.text)
+        };
+        if reached {
             reach(&root.text, root.dynamic, ".env", c, out);
         }
     }

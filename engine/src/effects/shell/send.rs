@@ -1,7 +1,7 @@
 //! The network actions: requests (`curl`, `wget`), HTTPie items, raw connections (`nc`,
 //! `socat`) and their bodies.
 
-use super::out::{Out, path, read, write};
+use super::out::{Out, path, read, read_into_body, write};
 use super::request::{
     add_body, data_sources, form_sources, send_host, send_remote, send_url, stdin_file, variables,
 };
@@ -191,11 +191,7 @@ fn relay_transfer(
     relay: &str,
     out: &mut Out,
 ) {
-    for a in p.operands_of(Role::BodyFile) {
-        let file = PathRef::from_arg(a, c.cwd.as_deref());
-        out.push(What::Read(file.clone()));
-        add_body(&mut body, vec![BodySource::File(file)]);
-    }
+    read_into_body(p.operands_of(Role::BodyFile), c, &mut body, out);
     if body.is_empty() {
         return;
     }

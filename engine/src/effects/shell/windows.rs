@@ -14,7 +14,7 @@
 
 use super::out::Out;
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{autostart_key, security_key};
+use crate::effects::programs::{autostart_key, security_key, security_key_within};
 use crate::shell::{Arg, SimpleCommand};
 
 /// A switch word (`/add`, `/ADD`, `/active:yes`, `-create`), lower case without its leading
@@ -141,7 +141,8 @@ fn reg_value(c: &SimpleCommand) -> Option<&str> {
 
 /// `reg add|copy|restore|load KEY …` of a start-up key: an autostart grant; `reg
 /// add|delete|copy|restore|load KEY` of a key that holds a protection of the machine (the
-/// value named by `/v`, or every value): a security-control grant. `reg query`, `reg export`,
+/// value named by `/v`, or every value), or `reg delete KEY` of a key above one (its
+/// subkeys go with it: `HKLM\SOFTWARE\Policies`): a security-control grant. `reg query`, `reg export`,
 /// another key or a value that protects nothing grant nothing; `reg import FILE` names no key
 /// and is not read.
 pub(super) fn registry(c: &SimpleCommand, out: &mut Out) {
@@ -177,7 +178,27 @@ pub(super) fn registry(c: &SimpleCommand, out: &mut Out) {
             format!("{what} changed (reg {verb} {}{named})", key.text),
             out,
         );
+    } else if verb == "delete" && whole_key(c) {
+        // The key with its subkeys: a protection below it is deleted with it.
+        if let Some(what) = security_key_within(&key.text) {
+            push(
+                GrantKind::SecurityControl,
+                format!(
+                    "{what} deleted with a key above it (reg delete {})",
+                    key.text
+                ),
+                out,
+            );
+        }
     }
+}
+
+/// Whether a `reg delete` deletes the key itself with its subkeys: no value named (`/v`,
+/// `/ve`) and not only its values (`/va`).
+fn whole_key(c: &SimpleCommand) -> bool {
+    !c.args
+        .iter()
+        .any(|a| matches!(switch(a).as_deref(), Some("v" | "ve" | "va")))
 }
 
 /// `netsh advfirewall set PROFILE state off`, `netsh advfirewall set PROFILE firewallpolicy

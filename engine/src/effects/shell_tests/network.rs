@@ -409,6 +409,37 @@ fn publishers_send_the_project_or_their_artifacts_to_the_registry() {
 }
 
 #[test]
+fn a_new_public_repository_pushed_from_a_folder_publishes_the_folder() {
+    table(&[
+        (
+            "gh repo create myproj --public --source=. --push",
+            &[
+                "run gh repo create myproj --public --source=. --push",
+                "read .",
+                "send https://github.com/ PUT [file .]",
+            ],
+        ),
+        (
+            "gh repo create --push --remote origin --public -s app",
+            &[
+                "run gh repo create --push --remote origin --public -s app",
+                "read app",
+                "send https://github.com/ PUT [file app]",
+            ],
+        ),
+        // Private, or public without the push: nothing leaves with the command.
+        (
+            "gh repo create myproj --private --source=. --push",
+            &["run gh repo create myproj --private --source=. --push"],
+        ),
+        (
+            "gh repo create myproj --public --source=.",
+            &["run gh repo create myproj --public --source=."],
+        ),
+    ]);
+}
+
+#[test]
 fn a_deployments_variables_pulled_are_written_to_the_file_named() {
     table(&[
         (

@@ -261,7 +261,22 @@ fn secret_scanners_that_print_values_read_the_secret_files_below_their_folder() 
             &["read ~/work/**/.env"],
         ),
         ("gitleaks dir -v --redact=20 .", &["read ./**/.env"]),
-        // History, counted or fully redacted scans, a source folder, hashed baselines.
+        // The history of the home or of a settings folder in it (a dotfiles repository).
+        ("gitleaks detect --source ~ -v", &["read ~/**/.env"]),
+        (
+            "gitleaks git --verbose $HOME/.config",
+            &["read ~/.config/**/.env"],
+        ),
+        (
+            "trufflehog git file://$HOME --no-update",
+            &["read ~/**/.env"],
+        ),
+        // The project's history, another folder's, a remote repository, counted or fully
+        // redacted scans, a source folder, hashed baselines.
+        ("gitleaks detect --source . -v", &[]),
+        ("gitleaks detect --source ~ --redact -v", &[]),
+        ("gitleaks detect --source ~/work/app -v", &[]),
+        ("trufflehog git https://github.com/acme/app", &[]),
         ("trufflehog git file://.", &[]),
         ("gitleaks detect -v", &[]),
         ("gitleaks protect --staged -v", &[]),

@@ -262,3 +262,58 @@ fn findstr_and_select_string_search_like_grep() {
         );
     }
 }
+
+#[test]
+fn a_key_deleted_above_a_protected_one_is_a_security_control() {
+    let policies = |key: &str| {
+        format!(
+            "security-control: Microsoft Defender's policy deleted with a key above it (reg delete {key})"
+        )
+    };
+    // (The cmd.exe and PowerShell routes show the key with the separators they normalise to.)
+    for (line, key) in [
+        (
+            r"reg delete 'HKLM\SOFTWARE\Policies' /f",
+            r"HKLM\SOFTWARE\Policies",
+        ),
+        (
+            r#"cmd /c "reg delete HKLM\SOFTWARE\Policies /f""#,
+            "HKLM/SOFTWARE/Policies",
+        ),
+        (
+            r#"powershell -c "reg delete HKLM\SOFTWARE\Policies /f""#,
+            "HKLM/SOFTWARE/Policies",
+        ),
+        (
+            r"powershell -c 'Remove-Item -Recurse -Force HKLM:\SOFTWARE\Policies'",
+            r"HKLM\SOFTWARE\Policies",
+        ),
+    ] {
+        assert_eq!(controls(line), [policies(key)], "{line}");
+    }
+    // Unquoted in Git Bash the shell drops the backslashes; the key is still known.
+    assert_eq!(
+        controls(r"reg delete HKLM\SOFTWARE\Policies /f"),
+        [
+            "security-control: Microsoft Defender's policy deleted with a key above it (reg delete HKLMSOFTWAREPolicies)"
+        ]
+    );
+    assert_eq!(
+        controls(r"reg delete 'HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control' /f"),
+        [
+            r"security-control: the LSA's protection of credentials deleted with a key above it (reg delete HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control)"
+        ]
+    );
+    // A sibling, another hive, a value of the parent, only its values, another key, a query:
+    // nothing protected goes.
+    for line in [
+        r"HKLM\SOFTWARE\Policies\Google /f",
+        r"HKCU\Software\Policies /f",
+        r"HKLM\SOFTWARE\Policies /v Foo /f",
+        r"HKLM\SOFTWARE\Policies /va /f",
+        r"HKLM\SOFTWARE\MyApp /f",
+    ] {
+        every_route(&format!("reg delete {line}"), &[], controls);
+    }
+    every_route(r"reg query HKLM\SOFTWARE\Policies /s", &[], controls);
+}

@@ -19,7 +19,7 @@ use super::model::{Command, Element, lit};
 use super::words::provider;
 use crate::effects::inline::Collect;
 use crate::effects::model::{Grant, GrantKind, What};
-use crate::effects::programs::{autostart_key, security_key};
+use crate::effects::programs::{autostart_key, security_key, security_key_within};
 use crate::shell::Arg;
 
 /// The first value of `role`, or `fallback` as a literal.
@@ -138,10 +138,11 @@ pub(super) fn admin(
     cx.words(who, words, None);
 }
 
-/// `Remove-Item` of registry key `key`: one that holds a protection of the machine is `reg
-/// delete KEY /f`; another stays something seamguard cannot check, as before.
+/// `Remove-Item` of registry key `key`: one that holds a protection of the machine, or lies
+/// above one (`HKLM:\SOFTWARE\Policies`), is `reg delete KEY /f`; another stays something
+/// seamguard cannot check, as before.
 pub(super) fn remove_key(key: &Arg, shown: &str, who: &str, cx: &mut Collect<'_>) {
-    if security_key(&key.text, None).is_none() {
+    if security_key(&key.text, None).is_none() && security_key_within(&key.text).is_none() {
         cx.unsure(format!("`{shown}` changes the Windows registry"));
         return;
     }
