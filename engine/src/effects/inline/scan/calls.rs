@@ -378,10 +378,18 @@ impl Reader<'_> {
         {
             cx.streams_on_socket = true;
         }
-        // R's and Julia's named arguments (`system2("rm", args = c(…))`): their values.
+        // R's and Julia's named arguments (`system2("rm", args = c(…))`): their values;
+        // Julia's keywords after a `;` (`cp(a, b; force = true)`) are no positional ones.
         let values: Vec<&[Tok]>;
         let args = if matches!(self.lang, Language::R | Language::Julia) && runs != Runs::Remove {
-            values = args.iter().map(|a| named(a).1).collect();
+            values = args
+                .iter()
+                .map(|a| match self.lang {
+                    Language::Julia => split_top(a, |op| op == ";").swap_remove(0),
+                    _ => a,
+                })
+                .map(|a| named(a).1)
+                .collect();
             &values[..]
         } else {
             args
@@ -441,6 +449,19 @@ impl Reader<'_> {
             Runs::Streams => {}
             Runs::Load => self.load(name, first, cx),
             Runs::Remove => self.remove(name, args, cx),
+            Runs::Copy => {
+                self.file(first, Access::Read, cx);
+                if let Some(to) = args.get(1) {
+                    self.file(to, Access::Write, cx);
+                }
+            }
+            Runs::ReadIfPath => {
+                let stream = matches!(first, [Tok::Name(_)] | [Tok::Str { command: true, .. }])
+                    && self.value(first).is_none();
+                if !stream {
+                    self.file(first, Access::Read, cx);
+                }
+            }
             Runs::DoFile => match self.value(first) {
                 Some(Val::One(p)) => cx.words(name, vec![word("lua"), word(&p)], None),
                 _ => cx.unknown(name, "a file"),
@@ -457,6 +478,10 @@ impl Reader<'_> {
             (args.get(1), args.get(..1).unwrap_or_default())
         };
         let mode = mode.and_then(|m| match self.value(m) {
+            // R's `Sys.chmod(p, "777")`: a mode given as text is octal already.
+            Some(Val::One(t)) if self.lang == Language::R && matches!(m, [Tok::Str { .. }]) => {
+                Some(t)
+            }
             Some(Val::One(t)) => Some(mode_text(&t).unwrap_or(t)),
             _ => None,
         });

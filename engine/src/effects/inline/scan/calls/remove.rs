@@ -16,7 +16,8 @@ use crate::effects::inline::scan::files;
 use crate::effects::inline::scan::lex::Tok;
 use crate::effects::language::Language;
 
-/// Functions whose value is their first argument's (R's `path.expand`, `normalizePath`,
+/// Functions whose value is their first argument's (R's `path.expand`, `normalizePath`, the
+/// connections `file`, `gzfile`, `bzfile`,
 /// Julia's `abspath`, `realpath`, `normpath`; `expanduser` turns `~` into the home folder).
 const SAME_PATH: &[&str] = &[
     "path.expand",
@@ -26,6 +27,10 @@ const SAME_PATH: &[&str] = &[
     "realpath",
     "normpath",
     "fs::path_expand",
+    // R's connections to a file (`con <- file("x.csv"); readLines(con)`).
+    "file",
+    "gzfile",
+    "bzfile",
 ];
 
 /// Functions that join their arguments into one path with `/`.

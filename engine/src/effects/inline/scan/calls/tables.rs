@@ -55,6 +55,13 @@ pub(super) enum Runs {
     /// The arguments are files deleted (R's `unlink`, `file.remove`, Julia's `rm`), with
     /// everything below them when a `recursive` argument is true (R's second one too).
     Remove,
+    /// The first argument is a file read and the second one written (R's `file.copy`,
+    /// `file.rename`, Julia's `cp`, `mv`): a secret copied is a secret read.
+    Copy,
+    /// The first argument is a file read when it names a path (Julia's `read`, `readlines`,
+    /// `eachline`, `open`); an unbound name is an open stream (`read(f, String)` in an
+    /// `open(…) do f` block, `eachline(stdin)`) and reads no file of its own.
+    ReadIfPath,
 }
 
 /// Perl's calls that run commands (`perlfunc`, `IPC::Open2`, `IPC::Open3`).
@@ -158,7 +165,8 @@ const LUA: &[(&str, Runs)] = &[
     ("dofile", Runs::DoFile),
 ];
 
-/// R's calls that run commands or delete files (R's `base` and `fs` packages).
+/// R's calls that run commands, or delete, read, write, copy or change the mode of files
+/// (R's `base` and `fs` packages).
 const R: &[(&str, Runs)] = &[
     ("system", Runs::First),
     ("shell", Runs::First),
@@ -175,14 +183,29 @@ const R: &[(&str, Runs)] = &[
     ("fs::dir_delete", Runs::Remove),
     ("readLines", Runs::Read),
     ("writeLines", Runs::Write),
+    ("file.copy", Runs::Copy),
+    ("file.rename", Runs::Copy),
+    ("Sys.chmod", Runs::Chmod { mode_first: false }),
 ];
 
-/// Julia's calls that delete files (`Base.Filesystem`); its commands are backtick literals.
+/// Julia's calls that delete, copy, read or change the mode of files (`Base`,
+/// `Base.Filesystem`); its commands are backtick literals.
 const JULIA: &[(&str, Runs)] = &[
     ("rm", Runs::Remove),
     ("Base.rm", Runs::Remove),
     ("Base.Filesystem.rm", Runs::Remove),
     ("Filesystem.rm", Runs::Remove),
+    ("cp", Runs::Copy),
+    ("mv", Runs::Copy),
+    ("Base.cp", Runs::Copy),
+    ("Base.mv", Runs::Copy),
+    ("chmod", Runs::Chmod { mode_first: false }),
+    ("Base.chmod", Runs::Chmod { mode_first: false }),
+    ("read", Runs::ReadIfPath),
+    ("readlines", Runs::ReadIfPath),
+    ("readline", Runs::ReadIfPath),
+    ("eachline", Runs::ReadIfPath),
+    ("open", Runs::ReadIfPath),
 ];
 
 /// awk's built-in `system(cmd)`.
