@@ -258,7 +258,7 @@ fn render(toks: &[Tok]) -> String {
     s
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     /// The operator that concatenates strings (`None`: juxtaposition, awk).
     fn concat_op(&self) -> Option<&'static str> {
         match self.lang {
@@ -797,9 +797,10 @@ impl Reader<'_> {
                     "=" | "<-" | ".=" | "+=" | "-=" | "||=" | "&&=" | "*=" | "/=" | "%="
                 ))
             );
-            let looped = k > 0
+            let looped = (k > 0
                 && matches!(&toks[k - 1], Tok::Name(p) if matches!(p.as_str(), "for" | "foreach" | "getline" | "my" | "local" | "our"))
-                && !assigned;
+                && !assigned)
+                || self.loop_items(k).is_some();
             let param = matches!(toks.get(k + 1), Some(Tok::Op("|" | ",")))
                 && matches!(
                     k.checked_sub(1).and_then(|p| toks.get(p)),
@@ -813,9 +814,19 @@ impl Reader<'_> {
             let (Tok::Var(n) | Tok::Name(n)) = t else {
                 continue;
             };
-            if count.get(n.as_str()) != Some(&1)
-                || !matches!(toks.get(k + 1), Some(Tok::Op("=" | "<-")))
-            {
+            if count.get(n.as_str()) != Some(&1) {
+                continue;
+            }
+            // R's `for (f in X)`, Julia's `for f in X`: over a listing or a pattern (one
+            // value: `list.files("out", full.names = TRUE)` is `out/*`), each `f` is a path it
+            // names; a list of several values is left unbound.
+            if let Some(items) = self.loop_items(k) {
+                if let Some(v @ Val::One(_)) = self.value(items) {
+                    self.bindings.insert(n.clone(), v);
+                }
+                continue;
+            }
+            if !matches!(toks.get(k + 1), Some(Tok::Op("=" | "<-"))) {
                 continue;
             }
             let start_ok = match k.checked_sub(1).and_then(|p| toks.get(p)) {

@@ -326,3 +326,35 @@ fn r_and_julia_reads_copies_and_modes() {
         ]
     );
 }
+
+#[test]
+fn r_and_julia_loops_over_a_listing_bind_each_path() {
+    assert_eq!(
+        runs(
+            R,
+            r#"for (f in list.files("out", full.names = TRUE)) unlink(f)"#
+        ),
+        ["delete:out/*:false"]
+    );
+    assert_eq!(
+        runs(
+            Julia,
+            r#"for f in readdir(homedir(); join=true); rm(f; recursive=true); end"#
+        ),
+        ["delete:~/*:true"]
+    );
+    assert_eq!(
+        runs(Julia, "for f = readdir(\"build\"; join=true)\n rm(f)\nend"),
+        ["delete:build/*:false"]
+    );
+    // A loop over something known only at run time, or over several values, stays unbound.
+    assert_eq!(
+        runs(R, "for (f in files) unlink(f)"),
+        ["unsure:`unlink` with a path known only at run time"]
+    );
+    assert_eq!(
+        runs(R, r#"for (f in c("a.csv", "b.csv")) file.remove(f)"#),
+        ["unsure:`file.remove` with a path known only at run time"]
+    );
+    assert_eq!(runs(R, "for (i in 1:10) print(i)"), Vec::<String>::new());
+}

@@ -9,7 +9,7 @@
 //! at run time is `unsure` with the call named. R expands a leading `~` in the paths its file
 //! functions take (`path.expand`), so `unlink("~", recursive = TRUE)` deletes the home folder.
 
-use super::{Reader, Val, split_args, split_top};
+use super::{Reader, Val, ends_statement, group_end, split_args, split_top};
 use crate::effects::inline::collect::Collect;
 use crate::effects::inline::resolve::{MADE_TEMP, TEMP_DIR};
 use crate::effects::inline::scan::files;
@@ -93,7 +93,7 @@ const APPLY_JULIA: &[(&str, usize)] = &[("foreach", 0), ("map", 0), ("broadcast"
 /// The names the value of R's `TRUE` goes by, and Julia's `true`.
 const TRUE: &[&str] = &["TRUE", "T", "true"];
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     /// The string value of a call to one of the path functions above, when `toks` is one
     /// call whose arguments are constants.
     pub(super) fn path_call(&self, toks: &[Tok]) -> Option<String> {
@@ -220,8 +220,7 @@ impl Reader<'_> {
             let list = args.get(1)?;
             let inner = match list {
                 [Tok::Name(l), Tok::Op("("), .., Tok::Op(")")]
-                    if matches!(l.as_str(), "list" | "c")
-                        && super::group_end(list, 1) == list.len() =>
+                    if matches!(l.as_str(), "list" | "c") && group_end(list, 1) == list.len() =>
                 {
                     &list[2..list.len() - 1]
                 }
@@ -252,6 +251,42 @@ impl Reader<'_> {
         (!name.is_empty()).then_some(name)
     }
 
+    /// The tokens a loop variable at `k` takes its values from: R's `for (NAME in X)` (up to
+    /// the closing bracket), Julia's `for NAME in X` / `for NAME = X` (up to the line's end).
+    pub(super) fn loop_items(&self, k: usize) -> Option<&'a [Tok]> {
+        let toks = self.toks;
+        let is_for = |i: usize| matches!(toks.get(i), Some(Tok::Name(f)) if f == "for");
+        let is_in = matches!(toks.get(k + 1), Some(Tok::Name(w)) if w == "in");
+        match self.lang {
+            Language::R
+                if k >= 2 && is_for(k - 2) && toks.get(k - 1) == Some(&Tok::Op("(")) && is_in =>
+            {
+                let close = group_end(toks, k - 1);
+                toks.get(k + 2..close.checked_sub(1)?)
+            }
+            Language::Julia
+                if k >= 1 && is_for(k - 1) && (is_in || toks.get(k + 1) == Some(&Tok::Op("="))) =>
+            {
+                // The line's end outside brackets (`readdir(d; join = true)` holds a `;`).
+                let mut depth = 0usize;
+                let mut end = toks.len();
+                for (i, t) in toks.iter().enumerate().skip(k + 2) {
+                    match t {
+                        Tok::Op("(" | "[" | "{") => depth += 1,
+                        Tok::Op(")" | "]" | "}") => depth = depth.saturating_sub(1),
+                        t if depth == 0 && ends_statement(self.lang, t) => {
+                            end = i;
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                toks.get(k + 2..end)
+            }
+            _ => None,
+        }
+    }
+
     /// The name of the call whose `(` is at `open` in `toks` (`path.expand`, `fs::path`),
     /// and the index after its closing bracket.
     fn qualified_in(&self, toks: &[Tok], open: usize) -> Option<(String, usize)> {
@@ -263,7 +298,7 @@ impl Reader<'_> {
                 _ => return None,
             }
         }
-        Some((name, super::group_end(toks, open)))
+        Some((name, group_end(toks, open)))
     }
 
     /// `unlink(PATH, recursive = TRUE)`, `file.remove(A, B)`, `rm(PATH; recursive = true)`:
