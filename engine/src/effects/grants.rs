@@ -88,18 +88,26 @@ fn octal(m: &str) -> Option<Option<u32>> {
 
 /// One clause of a symbolic mode (`ug+s`, `u=rwxs`, `+s`, `a+rx-w+s`).
 fn symbolic_sets_setuid(clause: &str) -> bool {
+    // No one named counts: `+s` sets both bits.
+    symbolic_adds(clause, 's', |who| {
+        who.is_empty() || who.contains(['u', 'g', 'a'])
+    })
+}
+
+/// Whether one clause of a symbolic mode adds the permission `bit` (`+` or `=` before it) for
+/// a `who` part (`u`, `g`, `o`, `a` letters, possibly none) that `for_whom` accepts.
+fn symbolic_adds(clause: &str, bit: char, for_whom: impl Fn(&str) -> bool) -> bool {
     let who_end = clause
         .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
         .unwrap_or(clause.len());
-    let who = &clause[..who_end];
-    if !who.is_empty() && !who.contains(['u', 'g', 'a']) {
+    if !for_whom(&clause[..who_end]) {
         return false;
     }
     let mut op = None;
     for ch in clause[who_end..].chars() {
         match ch {
             '+' | '-' | '=' => op = Some(ch),
-            's' if matches!(op, Some('+' | '=')) => return true,
+            c if c == bit && matches!(op, Some('+' | '=')) => return true,
             'r' | 'w' | 'x' | 'X' | 's' | 't' | 'u' | 'g' | 'o' => {}
             _ => return false,
         }
@@ -175,23 +183,8 @@ fn writes(rights: &str) -> bool {
 
 /// One clause of a symbolic mode that adds `w` for the others (`o+w`, `a+rwx`, `ugo=rw`).
 fn symbolic_opens(clause: &str) -> bool {
-    let who_end = clause
-        .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
-        .unwrap_or(clause.len());
-    let who = &clause[..who_end];
-    if !who.contains(['o', 'a']) {
-        return false;
-    }
-    let mut op = None;
-    for ch in clause[who_end..].chars() {
-        match ch {
-            '+' | '-' | '=' => op = Some(ch),
-            'w' if matches!(op, Some('+' | '=')) => return true,
-            'r' | 'w' | 'x' | 'X' | 's' | 't' | 'u' | 'g' | 'o' => {}
-            _ => return false,
-        }
-    }
-    false
+    // No one named leaves it to the umask (`+w`): not counted.
+    symbolic_adds(clause, 'w', |who| who.contains(['o', 'a']))
 }
 
 /// Add a set-uid grant beside each permission change that sets the bit, and an open-access
