@@ -76,7 +76,7 @@ use section::{LiteralMap, StoredLiterals, literals_of};
 use {check::Item, interned::Interner, interned::ListTable, section::Section};
 
 /// The first bytes of a snapshot.
-const MAGIC: &[u8; 8] = b"SGSNAP09";
+const MAGIC: &[u8; 8] = b"SGSNAP10";
 
 /// How many snapshot names (content and metadata keys together) the cache keeps.
 pub(crate) const MAX_SNAPSHOTS: usize = 32;

@@ -16,7 +16,10 @@
 //! programs (`command = { program = "rm" }`) needs a simple command of its field's line to run
 //! one of them, a program only known at run time, or a line no lens can read: the probe
 //! analyses the line as the evaluation does (once, kept in the call's [`CommandLines`] for the
-//! evaluation), so `git status` decodes no shell test on `rm`, `curl` or `sudo`. An effect test
+//! evaluation), so `git status` decodes no shell test on `rm`, `curl` or `sudo`; a test that
+//! also names subcommands needs one of them as the command's first positional argument (read
+//! as the test reads it, after the CLI's global options) or one only known at run time, so
+//! `git status` decodes no test on `git credential` or `git push` either. An effect test
 //! likewise never holds on a call without an effect of its kind, unless a part of the call
 //! could not be read (then every effect test may hold): given the call's effects, a `Read`
 //! call decodes no test of what a call runs, sends or deletes; a `runs` test naming programs
@@ -62,17 +65,18 @@ pub(super) enum Gate<'a> {
         fold: bool,
     },
     /// The call runs one of these programs (base name or path as written), or a program
-    /// only known at run time, or has a part no lens could read.
-    Runs(#[serde(borrow)] Joined<'a>),
+    /// only known at run time, with one of the subcommands when some are named, or has a part
+    /// no lens could read.
+    Runs(#[serde(borrow)] Programs<'a>),
     /// The field's command line (analysed as a shell test analyses it) has a simple command
     /// running one of these programs (base name or path as written) or a program only known
-    /// at run time, or does not parse.
+    /// at run time, with one of the subcommands when some are named, or does not parse.
     Shell {
         /// The field tested.
         field: u32,
-        /// The programs, one of which a command of the line runs.
+        /// The programs (and subcommands), one of which a command of the line runs.
         #[serde(borrow)]
-        programs: Joined<'a>,
+        programs: Programs<'a>,
     },
     /// Every gate holds.
     All(#[serde(borrow)] Vec<Gate<'a>>),
@@ -104,6 +108,50 @@ impl<'a> Joined<'a> {
     /// The texts, in order.
     fn iter(&self) -> impl Iterator<Item = &str> {
         self.0.split_terminator('\0')
+    }
+}
+
+/// The programs a shell or `runs` test names and the subcommands it names (`None`: any):
+/// a simple command runs one of them when its program is one of `programs` (or only known at
+/// run time) and its first positional argument (after the CLI's global options, as the test
+/// reads it) is one of `subcommands` or only known at run time.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub(super) struct Programs<'a> {
+    #[serde(borrow)]
+    programs: Joined<'a>,
+    #[serde(borrow)]
+    subcommands: Option<Joined<'a>>,
+}
+
+impl<'a> Programs<'a> {
+    /// The gate's view of a test naming `programs` and `subcommands` (empty: any); `None`
+    /// when a program cannot be joined. A subcommand list that cannot be joined is left out
+    /// (a looser gate).
+    fn of(programs: &[String], subcommands: &[String]) -> Option<Programs<'a>> {
+        Some(Programs {
+            programs: Joined::of(programs)?,
+            subcommands: if subcommands.is_empty() {
+                None
+            } else {
+                Joined::of(subcommands)
+            },
+        })
+    }
+
+    /// Whether simple command `c` may run one of the programs with one of the subcommands
+    /// (the cases in which the test's program and subcommand constraints do not answer "no").
+    fn may_run(&self, c: &crate::shell::SimpleCommand) -> bool {
+        let named = c.dynamic_program
+            || self
+                .programs
+                .iter()
+                .any(|p| crate::shell::lists(p, c.basename(), &c.program));
+        named
+            && self.subcommands.as_ref().is_none_or(|subs| {
+                crate::shell::operands::positionals(c)
+                    .first()
+                    .is_some_and(|s| s.dynamic || subs.iter().any(|w| w == s.text))
+            })
     }
 }
 
@@ -141,7 +189,8 @@ impl<'a> Gate<'a> {
                 if let Test::Effect(t) = &l.test {
                     if t.kind == EffectKind::Run
                         && !t.shell.programs.is_empty()
-                        && let Some(programs) = Joined::of(&t.shell.programs)
+                        && let Some(programs) =
+                            Programs::of(&t.shell.programs, &t.shell.subcommands)
                     {
                         return Gate::Runs(programs);
                     }
@@ -163,10 +212,12 @@ impl<'a> Gate<'a> {
                     None => Gate::Field(field),
                 };
                 match &l.test {
-                    Test::Shell(t) if !t.programs.is_empty() => match Joined::of(&t.programs) {
-                        Some(programs) => Gate::Shell { field, programs },
-                        None => Gate::Field(field),
-                    },
+                    Test::Shell(t) if !t.programs.is_empty() => {
+                        match Programs::of(&t.programs, &t.subcommands) {
+                            Some(programs) => Gate::Shell { field, programs },
+                            None => Gate::Field(field),
+                        }
+                    }
                     Test::Contains(cs) | Test::Prefix(cs) => text(cs, false),
                     Test::Regex(ps) => match literals(ps) {
                         Some((any, fold)) => text(any, fold),
@@ -223,12 +274,7 @@ impl<'a> Gate<'a> {
             Gate::Runs(programs) => probe.effects.is_none_or(|fx| {
                 fx.unsure().is_some()
                     || fx.of(EffectKind::Run).any(|e| match &e.what {
-                        What::Run(c) => {
-                            c.dynamic_program
-                                || programs
-                                    .iter()
-                                    .any(|p| crate::shell::lists(p, c.basename(), &c.program))
-                        }
+                        What::Run(c) => programs.may_run(c),
                         _ => true,
                     })
             }),
@@ -279,18 +325,14 @@ impl<'p> Probe<'p> {
     /// field is a command line, and one of its simple commands runs one of them or a program
     /// only known at run time, or the line does not parse (the cases in which the
     /// evaluation's shell test does not answer "no").
-    fn line_may_run(&self, f: &Field, programs: &Joined<'_>) -> bool {
+    fn line_may_run(&self, f: &Field, programs: &Programs<'_>) -> bool {
         let Some(a) = self.lines.analysis(self.payload, f) else {
             return false;
         };
         a.unsure.is_some()
-            || a.commands.iter().any(|c| {
-                !c.program.is_empty()
-                    && (c.dynamic_program
-                        || programs
-                            .iter()
-                            .any(|p| crate::shell::lists(p, c.basename(), &c.program)))
-            })
+            || a.commands
+                .iter()
+                .any(|c| !c.program.is_empty() && programs.may_run(c))
     }
 
     /// Whether field `f` is present and its text holds one of `any` (lower-cased first when
@@ -460,7 +502,7 @@ mod tests {
         let rm = rule("when.runs = { program_any = [\"rm\", \"rmdir\"], flags_any = [\"-r\"] }");
         assert_eq!(
             gate(&rm).gate,
-            Gate::Runs(Joined::of(&["rm", "rmdir"]).unwrap())
+            Gate::Runs(Programs::of(&["rm".into(), "rmdir".into()], &[]).unwrap())
         );
         assert_eq!(
             Joined::of(&["rm", "", "rmdir"])
@@ -492,6 +534,46 @@ mod tests {
     }
 
     #[test]
+    fn a_test_naming_subcommands_needs_one_of_them_or_one_only_known_at_run_time() {
+        let env = crate::ShellEnv::new(None, "/home/u");
+        let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
+        let runs =
+            rule("when.runs = { program = \"git\", subcommand = [\"credential\", \"config\"] }");
+        let line =
+            rule("when.command = { program = \"git\", subcommand = [\"credential\", \"config\"] }");
+        assert_eq!(
+            gate(&runs).gate,
+            Gate::Runs(
+                Programs::of(&["git".into()], &["credential".into(), "config".into()]).unwrap()
+            )
+        );
+        // Another subcommand, none, or the word only after the CLI's global options: shut.
+        for c in [
+            "git status",
+            "git",
+            "git -C config log",
+            "echo config && git diff",
+        ] {
+            let fx = crate::effects::effects_of(&bash(c), &env);
+            assert!(!gate(&runs).opens(&bash(c), Some(&fx)), "{c}");
+            assert!(!gate(&line).opens(&bash(c), None), "{c}");
+        }
+        // One of them (after global options, through a wrapper), a subcommand or a program
+        // only known at run time: open.
+        for c in [
+            "git credential fill",
+            "git -C repo config --get http.extraheader",
+            "sudo git config x",
+            "git $SUB fill",
+            "$GIT credential fill",
+        ] {
+            let fx = crate::effects::effects_of(&bash(c), &env);
+            assert!(gate(&runs).opens(&bash(c), Some(&fx)), "{c}");
+            assert!(gate(&line).opens(&bash(c), None), "{c}");
+        }
+    }
+
+    #[test]
     fn a_shell_test_naming_programs_needs_its_line_to_run_one() {
         let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
         let rm = rule("when.command = { program_any = [\"rm\", \"shred\"], flags_any = [\"-r\"] }");
@@ -499,7 +581,7 @@ mod tests {
             gate(&rm).gate,
             Gate::Shell {
                 field: 0,
-                programs: Joined::of(&["rm", "shred"]).unwrap()
+                programs: Programs::of(&["rm".into(), "shred".into()], &[]).unwrap()
             }
         );
         // No command runs a listed program: the test answers "no", the gate stays shut.
