@@ -649,7 +649,13 @@ fn read_snapshot(
         gate::gates_apply(c.payload) && !sections.iter().any(section::Opened::changes_input)
     });
     let own = crate::evaluate::lines::CommandLines::new();
-    let probe = gated.map(|c| Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own)));
+    let probe = gated.map(|c| {
+        let p = Probe::new(c.payload, c.effects, c.lines.unwrap_or(&own));
+        match part {
+            Some(part) => p.with_subjects(&part.subjects),
+            None => p,
+        }
+    });
     for s in &mut sections {
         s.decode(probe.as_ref(), &mut rules, &mut literals)?;
     }

@@ -40,7 +40,8 @@ use serde_json::Value;
 
 use crate::effects::{Effects, What};
 use crate::evaluate::lines::CommandLines;
-use crate::policy::{EffectKind, Field, Pred, Rule, Test};
+use crate::matcher::Matcher;
+use crate::policy::{EffectKind, Field, Pred, Rule, ShellTest, Test};
 
 /// The payload fields a rule's `when` needs: it cannot hold unless the gate does. Fields are
 /// positions in the section's field table; a gate's texts are one [`Joined`] string borrowed
@@ -77,6 +78,17 @@ pub(super) enum Gate<'a> {
         /// The programs (and subcommands), one of which a command of the line runs.
         #[serde(borrow)]
         programs: Programs<'a>,
+    },
+    /// One of the call's matcher subjects (its tool name and every name it also answers
+    /// to) contains one of the literals, or the subjects are not known: the gate of a regex
+    /// matcher (`tool = '^mcp__.+__delete'`), whose rules the seam's catch-all section holds
+    /// for every tool. Compared in lower case when `fold`.
+    Subject {
+        /// The literals, one of which a subject holds.
+        #[serde(borrow)]
+        any: Joined<'a>,
+        /// Compare case-insensitively.
+        fold: bool,
     },
     /// Every gate holds.
     All(#[serde(borrow)] Vec<Gate<'a>>),
@@ -138,6 +150,19 @@ impl<'a> Programs<'a> {
         })
     }
 
+    /// The gate's view of a shell test's programs and subcommands; `None` when it names no
+    /// program (or one that cannot be joined). A git-push refspec test (`push_force`,
+    /// `push_to`, …) names `git push` even when it names no program: it only holds on one.
+    fn of_test(t: &ShellTest) -> Option<Programs<'a>> {
+        if !t.programs.is_empty() {
+            Programs::of(&t.programs, &t.subcommands)
+        } else if t.is_push() {
+            Programs::of(&["git".to_string()], &["push".to_string()])
+        } else {
+            None
+        }
+    }
+
     /// Whether simple command `c` may run one of the programs with one of the subcommands
     /// (the cases in which the test's program and subcommand constraints do not answer "no").
     fn may_run(&self, c: &crate::shell::SimpleCommand) -> bool {
@@ -178,9 +203,29 @@ impl<'a> Gate<'a> {
         literals: &Literals<'a>,
         fields: &mut Vec<Field>,
     ) -> Gate<'a> {
-        r.when
+        let when = r
+            .when
             .as_ref()
-            .map_or(Gate::Open, |p| Gate::of_pred(p, literals, fields))
+            .map_or(Gate::Open, |p| Gate::of_pred(p, literals, fields));
+        let matcher = match &r.matcher {
+            Matcher::Regex(src) => literals(std::slice::from_ref(src))
+                .and_then(|(any, fold)| {
+                    Some(Gate::Subject {
+                        any: Joined::of(any)?,
+                        fold,
+                    })
+                })
+                .unwrap_or(Gate::Open),
+            _ => Gate::Open,
+        };
+        match (matcher, when) {
+            (Gate::Open, g) | (g, Gate::Open) => g,
+            (m, Gate::All(mut k)) => {
+                k.insert(0, m);
+                Gate::All(k)
+            }
+            (m, w) => Gate::All(vec![m, w]),
+        }
     }
 
     fn of_pred(p: &'a Pred, literals: &Literals<'a>, fields: &mut Vec<Field>) -> Gate<'a> {
@@ -188,9 +233,7 @@ impl<'a> Gate<'a> {
             Pred::Leaf(l) => {
                 if let Test::Effect(t) = &l.test {
                     if t.kind == EffectKind::Run
-                        && !t.shell.programs.is_empty()
-                        && let Some(programs) =
-                            Programs::of(&t.shell.programs, &t.shell.subcommands)
+                        && let Some(programs) = Programs::of_test(&t.shell)
                     {
                         return Gate::Runs(programs);
                     }
@@ -212,8 +255,8 @@ impl<'a> Gate<'a> {
                     None => Gate::Field(field),
                 };
                 match &l.test {
-                    Test::Shell(t) if !t.programs.is_empty() => {
-                        match Programs::of(&t.programs, &t.subcommands) {
+                    Test::Shell(t) if !t.programs.is_empty() || t.is_push() => {
+                        match Programs::of_test(t) {
                             Some(programs) => Gate::Shell { field, programs },
                             None => Gate::Field(field),
                         }
@@ -281,6 +324,16 @@ impl<'a> Gate<'a> {
             Gate::Shell { field, programs } => fields
                 .get(*field as usize)
                 .is_none_or(|f| probe.line_may_run(f, programs)),
+            Gate::Subject { any, fold } => probe.subjects.is_none_or(|subjects| {
+                subjects.iter().any(|s| {
+                    if *fold {
+                        let s = s.to_lowercase();
+                        any.iter().any(|l| s.contains(l))
+                    } else {
+                        any.iter().any(|l| s.contains(l))
+                    }
+                })
+            }),
             Gate::All(k) => k.iter().all(|g| g.opens(fields, probe)),
             Gate::Any(k) => k.iter().any(|g| g.opens(fields, probe)),
         }
@@ -302,6 +355,8 @@ pub(super) struct Probe<'p> {
     payload: &'p Value,
     effects: Option<&'p Effects>,
     lines: &'p CommandLines,
+    /// The call's matcher subjects (`None`: not known, every matcher gate opens).
+    subjects: Option<&'p [String]>,
     texts: RefCell<Vec<Texts>>,
 }
 
@@ -317,8 +372,16 @@ impl<'p> Probe<'p> {
             payload,
             effects,
             lines,
+            subjects: None,
             texts: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The probe told the call's matcher subjects: its tool name and every name it also
+    /// answers to (a superset of those the evaluation matches, as [`super::Part`] holds them).
+    pub(super) fn with_subjects(mut self, subjects: &'p [String]) -> Probe<'p> {
+        self.subjects = Some(subjects);
+        self
     }
 
     /// Whether a shell test naming `programs` on field `f` can hold or be undecidable: the
@@ -570,6 +633,69 @@ mod tests {
             let fx = crate::effects::effects_of(&bash(c), &env);
             assert!(gate(&runs).opens(&bash(c), Some(&fx)), "{c}");
             assert!(gate(&line).opens(&bash(c), None), "{c}");
+        }
+    }
+
+    #[test]
+    fn a_regex_matcher_needs_a_subject_holding_its_literals_and_a_push_test_a_git_push() {
+        let env = crate::ShellEnv::new(None, "/home/u");
+        let bash = |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}});
+        let mcp = rule("tool = '^mcp__.+__(delete|drop)_(repo|database)$'");
+        let g = gate(&mcp);
+        let subjects = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let lines = CommandLines::new();
+        let empty = json!({});
+        let opens = |names: &[String]| {
+            let probe = Probe::new(&empty, None, &lines).with_subjects(names);
+            g.gate.opens(&g.fields, &probe)
+        };
+        assert!(!opens(&subjects(&["Bash"])));
+        assert!(!opens(&subjects(&["apply_patch", "Edit", "Write"])));
+        assert!(opens(&subjects(&["mcp__github__delete_repo"])));
+        // A name the call also answers to counts; subjects not known open the gate.
+        assert!(opens(&subjects(&["shell", "mcp__x__drop_database"])));
+        assert!(
+            g.gate
+                .opens(&g.fields, &Probe::new(&json!({}), None, &lines))
+        );
+        // Case-insensitive matchers compare in lower case.
+        let fold = rule("tool = '(?i)^MCP__.+__SHELL$'");
+        let g = gate(&fold);
+        let probe = Probe::new(&empty, None, &lines);
+        let names = subjects(&["mcp__box__shell"]);
+        assert!(g.gate.opens(&g.fields, &probe.with_subjects(&names)));
+        // The matcher's gate and the `when`'s both hold.
+        let both = rule("tool = '^mcp__'\nwhen.tool_input = { contains = \"rm -rf\" }");
+        let g = gate(&both);
+        let names = subjects(&["mcp__box__run"]);
+        let call = json!({"tool_name": "mcp__box__run", "tool_input": {"cmd": "ls"}});
+        assert!(!g.gate.opens(
+            &g.fields,
+            &Probe::new(&call, None, &lines).with_subjects(&names)
+        ));
+        let call = json!({"tool_name": "mcp__box__run", "tool_input": {"cmd": "rm -rf /"}});
+        assert!(g.gate.opens(
+            &g.fields,
+            &Probe::new(&call, None, &lines).with_subjects(&names)
+        ));
+        // A git-push refspec test names `git push`, on `runs` and on a command line alike.
+        for body in [
+            "when.runs = { push_force = true, push_to = [\"main\"] }",
+            "when.command = { push_delete = true }",
+        ] {
+            let push = gate(&rule(body));
+            for c in ["ls -la", "git status", "git pull --force"] {
+                let fx = crate::effects::effects_of(&bash(c), &env);
+                assert!(!push.opens(&bash(c), Some(&fx)), "{body}: {c}");
+            }
+            for c in [
+                "git push -f origin main",
+                "git -C x push --delete origin main",
+                "git $VERB origin +main",
+            ] {
+                let fx = crate::effects::effects_of(&bash(c), &env);
+                assert!(push.opens(&bash(c), Some(&fx)), "{body}: {c}");
+            }
         }
     }
 

@@ -527,6 +527,13 @@ fn a_call_decodes_only_the_rules_its_payload_can_fire_and_is_judged_the_same() {
         bash("git stash drop && git log"),
         bash("kubectl --context prod delete ns payments"),
         bash("kubectl get pods -o wide"),
+        // Regex matchers: an MCP tool one names, and one none does.
+        serde_json::json!({"hook_event_name": "PreToolUse", "cwd": w, "session_id": "s",
+            "tool_name": "mcp__github__delete_repository", "tool_input": {"repo": "api"}}),
+        serde_json::json!({"hook_event_name": "PreToolUse", "cwd": w, "session_id": "s",
+            "tool_name": "mcp__box__shell", "tool_input": {"cmd": "ls"}}),
+        serde_json::json!({"hook_event_name": "PreToolUse", "cwd": w, "session_id": "s",
+            "tool_name": "mcp__notes__list", "tool_input": {}}),
     ];
     let mut fewer = 0;
     for payload in &payloads {
