@@ -58,6 +58,10 @@ impl Files<'_> {
     }
 }
 
+/// `redis-cli --cluster SUBCOMMAND …`: the cluster manager; `--cluster call HOST:PORT
+/// COMMAND…` sends the command to every node.
+const CLUSTER: &str = "--cluster";
+
 /// `redis-cli --eval FILE KEYS , ARGS`: the Lua script in FILE runs.
 const EVAL_FILE: &str = "--eval";
 
@@ -239,7 +243,15 @@ impl Cli {
                     if a.text == EVAL_FILE {
                         return from_files();
                     }
-                    if valued.contains(&a.text.as_str()) {
+                    if a.text == CLUSTER {
+                        // `--cluster call HOST:PORT COMMAND…` runs the command on every
+                        // node; the cluster's other subcommands (`info`, `check`, `create`)
+                        // send no command of the model.
+                        if words.next().is_none_or(|sub| sub.text != "call") {
+                            return None;
+                        }
+                        words.next();
+                    } else if valued.contains(&a.text.as_str()) {
                         words.next();
                     } else if !a.text.starts_with('-') {
                         let op = a.text.to_ascii_lowercase();
@@ -445,6 +457,42 @@ pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
             problems: Default::default(),
         },
     )
+}
+
+/// Why the command a data-store client sends cannot be judged now: its command word is only
+/// known at run time (`redis-cli $(echo FLUSHALL)`, `redis-cli "$CMD"`). `None` for any
+/// other command, and for a client whose command is known or comes from a file or its
+/// standard input.
+pub(crate) fn unknown_command(c: &SimpleCommand) -> Option<String> {
+    if c.dynamic_program {
+        return None;
+    }
+    let base = c.basename();
+    let row = CLIS.iter().find(|r| r.names.contains(&base))?;
+    let Path::Command { valued } = row.path else {
+        return None;
+    };
+    let mut words = c.args.iter().take_while(|a| a.text != "--");
+    while let Some(a) = words.next() {
+        let t = a.text.as_str();
+        if t == EVAL_FILE {
+            return None;
+        }
+        if t == CLUSTER || valued.contains(&t) {
+            words.next();
+            if t == CLUSTER {
+                words.next();
+            }
+        } else if a.dynamic {
+            return Some(format!(
+                "the command `{base}` sends its server (`{}`) is only known at run time",
+                c.display()
+            ));
+        } else if !t.starts_with('-') {
+            return None;
+        }
+    }
+    None
 }
 
 /// Whether `c` names a document its CLI reads from a file for an operation judged by value

@@ -646,6 +646,28 @@ fn keys_a_listing_feeds_to_a_delete_are_every_key() {
     assert_eq!(destroyed("redis-cli del session:1"), None);
 }
 
+#[test]
+fn a_redis_command_only_known_at_run_time_is_named() {
+    let why = |line: &str| {
+        let a = BrushAnalyzer.analyze(line, None);
+        a.commands.iter().find_map(super::unknown_command)
+    };
+    assert_eq!(
+        why("redis-cli -h prod $(echo FLUSHALL)").as_deref(),
+        Some(
+            "the command `redis-cli` sends its server (`redis-cli -h prod $(…)`) is only known at run time"
+        )
+    );
+    assert_eq!(why("redis-cli GET \"$KEY\""), None);
+    assert_eq!(why("redis-cli --cluster call h:1 INFO"), None);
+    assert_eq!(why("redis-cli < cmds.txt"), None);
+    assert_eq!(
+        destroyed("redis-cli --cluster call h:6379 FLUSHALL").as_deref(),
+        Some("redis-cli|every key of the server|flushall|")
+    );
+    assert_eq!(destroyed("redis-cli --cluster info h:6379"), None);
+}
+
 /// Everyday commands of the data stores, schedulers and migration tools.
 const EVERYDAY_DATA: &[&str] = &[
     "s5cmd ls s3://b/",
