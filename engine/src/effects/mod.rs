@@ -220,7 +220,7 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     content::executed_content(fx, env, &dispatch::Dispatch);
     settings::settings_changes(payload, fx, env);
     hook_programs::guard_programs_replaced(payload, fx, env);
-    grants::permission_grants(fx);
+    grants::permission_grants(fx, env);
     grants::manifest_files(fx, env);
     documents::cloud_documents(fx, env);
     exposed::environment_exposed(fx);
