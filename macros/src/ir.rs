@@ -229,6 +229,7 @@ impl Gen {
             kind,
             shell,
             recursive,
+            tightens,
             moved,
             append,
             host_in,
@@ -263,6 +264,7 @@ impl Gen {
         let kind = variant(quote!(#p::policy::EffectKind), kind);
         let shell = self.shell(shell);
         let recursive = opt(recursive.map(|b| quote!(#b)));
+        let tightens = opt(tightens.map(|b| quote!(#b)));
         let moved = opt(moved.map(|b| quote!(#b)));
         let append = opt(append.map(|b| quote!(#b)));
         let by_pattern = opt(by_pattern.map(|b| quote!(#b)));
@@ -311,6 +313,7 @@ impl Gen {
             kind: #kind,
             shell: #shell,
             recursive: #recursive,
+            tightens: #tightens,
             moved: #moved,
             append: #append,
             by_pattern: #by_pattern,

@@ -67,6 +67,97 @@ pub(crate) fn sets_setuid(mode: &str) -> bool {
         })
 }
 
+/// Whether a mode that [`sets_setuid`] sets the set-uid bit itself, not only the set-gid bit
+/// (`4755`, `6755`, `u+s`, `+s`, `a+s`, `S_ISUID`; not `2775`, `g+s`).
+fn sets_user_bit(mode: &str) -> bool {
+    mode.split_whitespace().any(|m| {
+        let m = m.trim_matches(|c| c == '"' || c == '\'');
+        if m.contains("S_ISUID") {
+            return true;
+        }
+        match octal(m) {
+            Some(v) => v.is_some_and(|v| v & 0o4000 != 0),
+            None => m.split(',').any(|clause| {
+                symbolic_adds(clause, 's', |who| {
+                    who.is_empty() || who.contains(['u', 'a'])
+                })
+            }),
+        }
+    })
+}
+
+/// Whether a permission change only sets the set-gid bit on a folder (`chmod g+s shared/`,
+/// `chmod 2775 team`): new files below it take the folder's group, the usual way a group
+/// shares a folder; a folder is never run, so no one gains a privilege. The folder is known
+/// by a trailing `/` or as a folder on disk; a recursive change reaches files too.
+fn group_shared_folder(path: &PathRef, mode: &str, recursive: bool, env: &ShellEnv) -> bool {
+    if recursive || path.dynamic || sets_user_bit(mode) {
+        return false;
+    }
+    let text = path.text.as_str();
+    text.ends_with('/')
+        || matches!(text, "." | "..")
+        || crate::paths::normalize(text, path.cwd.as_deref(), &env.home)
+            .is_some_and(|abs| std::path::Path::new(&abs).is_dir())
+}
+
+/// Whether a mode as given only takes rights away, or sets an owner-only mode: an octal mode
+/// with no group, other or special bit (`700`, `0600`), or symbolic clauses each of which
+/// removes (`go-rwx`, `a-w`, `-x`), sets the owner's rights to `rwxX` letters (`u=rw`) or
+/// sets nothing for the group and others (`go=`). An owner (`root:root`), a set-uid or sticky
+/// bit, any right given to the group or others (`g+r`, `o=r`, `+x`, `755`) and any right
+/// added (`u+rwx`: nothing is taken away) do not.
+pub(crate) fn tightens(mode: &str) -> bool {
+    let mut words = mode.split_whitespace();
+    let (Some(m), None) = (words.next(), words.next()) else {
+        return false;
+    };
+    let m = m.trim_matches(|c| c == '"' || c == '\'');
+    if names_owner(mode) || m.is_empty() {
+        return false;
+    }
+    match octal(m) {
+        Some(v) => v.is_some_and(|v| v & 0o7077 == 0),
+        None => m.split(',').all(clause_tightens),
+    }
+}
+
+/// One clause of a symbolic mode for [`tightens`]: `WHO` then one or more `OP PERMS`.
+fn clause_tightens(clause: &str) -> bool {
+    let who_end = clause
+        .find(|c: char| !matches!(c, 'u' | 'g' | 'o' | 'a'))
+        .unwrap_or(clause.len());
+    let who = &clause[..who_end];
+    let owner_only = !who.is_empty() && who.chars().all(|c| c == 'u');
+    let others_only = !who.is_empty() && who.chars().all(|c| c == 'g' || c == 'o');
+    let mut actions = clause[who_end..].chars().peekable();
+    if actions.peek().is_none() {
+        return false;
+    }
+    while let Some(op) = actions.next() {
+        if !matches!(op, '+' | '-' | '=') {
+            return false;
+        }
+        let mut perms = String::new();
+        while let Some(p) = actions.next_if(|c| !matches!(c, '+' | '-' | '=')) {
+            perms.push(p);
+        }
+        if !perms.chars().all(|p| "rwxXst".contains(p)) {
+            return false;
+        }
+        let owner_rights = perms.chars().all(|p| "rwxX".contains(p));
+        let ok = match op {
+            '-' => true,
+            '=' => (owner_only && owner_rights) || (others_only && perms.is_empty()),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether a permission change's mode names an owner or a group instead (`owner 666`:
 /// chown(1) to user ID 666; `group staff`; takeown's `owner taken`).
 fn names_owner(mode: &str) -> bool {
@@ -189,18 +280,19 @@ fn symbolic_opens(clause: &str) -> bool {
 
 /// Add a set-uid grant beside each permission change that sets the bit, and an open-access
 /// grant beside each that opens the file to every user's writes.
-pub(crate) fn permission_grants(fx: &mut Effects) {
+/// A set-gid bit on a folder is no grant ([`group_shared_folder`]).
+pub(crate) fn permission_grants(fx: &mut Effects, env: &ShellEnv) {
     let mut found = Vec::new();
     for e in &fx.list {
         let What::ChangePermission {
             path,
             mode: Some(mode),
-            ..
+            recursive,
         } = &e.what
         else {
             continue;
         };
-        if sets_setuid(mode) {
+        if sets_setuid(mode) && !group_shared_folder(path, mode, *recursive, env) {
             found.push((
                 What::Grant(Grant {
                     kind: GrantKind::Setuid,
@@ -359,8 +451,10 @@ pub(crate) fn manifest_files(fx: &mut Effects, env: &ShellEnv) {
 
 #[cfg(test)]
 mod tests {
-    use super::{opens_to_everyone, sets_setuid};
+    use super::{group_shared_folder, opens_to_everyone, sets_setuid, tightens};
     use crate::effects::model::GrantKind;
+    use crate::effects::model::PathRef;
+    use crate::shell_env::ShellEnv;
 
     #[test]
     fn the_policy_language_names_every_grant_kind() {
@@ -468,5 +562,68 @@ mod tests {
         ] {
             assert!(!sets_setuid(m), "{m}");
         }
+    }
+
+    #[test]
+    fn modes_that_only_tighten() {
+        for mode in [
+            "700",
+            "0700",
+            "600",
+            "400",
+            "0o600",
+            "go-rwx",
+            "og-rwx",
+            "a-w",
+            "-x",
+            "g-w,o-r",
+            "u=rwx",
+            "u=rw,go=",
+            "go=",
+            "u=rwX,go-rwx",
+        ] {
+            assert!(tightens(mode), "{mode}");
+        }
+        for mode in [
+            "755",
+            "644",
+            "750",
+            "701",
+            "4700",
+            "1700",
+            "2700",
+            "g+r",
+            "o=r",
+            "+x",
+            "a+r",
+            "=",
+            "u+s",
+            "go=r",
+            "g+s",
+            "u=rwx,g=rx",
+            "root:root",
+            "me",
+            "owner 666",
+            "",
+            "7o0",
+            "u+rwx",
+            "u+x,go-rwx",
+        ] {
+            assert!(!tightens(mode), "{mode}");
+        }
+    }
+
+    #[test]
+    fn a_setgid_bit_on_a_folder_shares_it_with_a_group() {
+        let env = ShellEnv::new(None, "/home/u");
+        let path = |p: &str| PathRef::new(p, Some("/nonexistent-project"));
+        assert!(group_shared_folder(&path("shared/"), "g+s", false, &env));
+        assert!(group_shared_folder(&path("."), "2775", false, &env));
+        // A file, a recursive change (files below get it too), or the set-uid bit.
+        assert!(!group_shared_folder(&path("tool.sh"), "g+s", false, &env));
+        assert!(!group_shared_folder(&path("shared/"), "g+s", true, &env));
+        assert!(!group_shared_folder(&path("shared/"), "u+s", false, &env));
+        assert!(!group_shared_folder(&path("shared/"), "6775", false, &env));
+        assert!(!group_shared_folder(&path("shared/"), "+s", false, &env));
     }
 }

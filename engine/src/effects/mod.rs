@@ -38,6 +38,7 @@ pub(crate) mod files;
 pub(crate) mod grants;
 mod hook_programs;
 pub(crate) mod host_tools;
+mod indices;
 pub(crate) mod inline;
 pub(crate) mod language;
 pub(crate) mod mcp;
@@ -211,7 +212,8 @@ pub(crate) fn effects_with(
 /// path: [`scripts`]), what written content will do when it runs ([`content`]), what a
 /// write to an agent's settings does to the guard ([`settings`]), the set-uid bits
 /// permission changes set ([`grants`]), the documents cloud commands read from files
-/// ([`documents`]) and the environment other programs expose ([`exposed`]).
+/// ([`documents`]), the search indices a `DELETE` drops ([`indices`]) and the environment
+/// other programs expose ([`exposed`]).
 fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&SessionMemory>) {
     crate::memory::through_links(fx, env, memory);
     copies::secret_variables_written(fx);
@@ -220,9 +222,10 @@ fn derived(payload: &Value, fx: &mut Effects, env: &ShellEnv, memory: Option<&Se
     content::executed_content(fx, env, &dispatch::Dispatch);
     settings::settings_changes(payload, fx, env);
     hook_programs::guard_programs_replaced(payload, fx, env);
-    grants::permission_grants(fx);
+    grants::permission_grants(fx, env);
     grants::manifest_files(fx, env);
     documents::cloud_documents(fx, env);
+    indices::index_deletes(fx);
     exposed::environment_exposed(fx);
     account::account_grants(fx, env);
 }

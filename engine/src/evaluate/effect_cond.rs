@@ -180,6 +180,9 @@ pub(crate) fn eval_effect(
                 if t.moved.is_some_and(|m| m != moved)
                     || (has_path_test && gone == Some(Gone::MadeOnLine))
                     || t.recursive.is_some_and(|r| r != *recursive)
+                    || t.tightens.is_some_and(|want| {
+                        want != mode.is_some_and(crate::effects::grants::tightens)
+                    })
                     || (!t.modes.is_empty() && !mode.is_some_and(|m| name_matches(&t.modes, m)))
                 {
                     Some(false)

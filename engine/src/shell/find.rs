@@ -122,11 +122,16 @@ pub(super) fn find_found(rest: &[Arg]) -> Arg {
 /// with it appended.
 pub(super) fn xargs_listed(rest: &[Arg], cmd: &[Arg], found: Arg) -> Vec<Arg> {
     match xargs_replace(rest, cmd) {
+        // The placeholder stands for the name inside the word too (`-F f=@{}`, `-T {}`,
+        // `{}.bak`), as xargs substitutes it.
         Some(r) if !r.is_empty() => cmd
             .iter()
             .map(|a| {
                 if a.text.contains(&r) {
-                    found.clone()
+                    Arg {
+                        text: a.text.replace(&r, &found.text),
+                        dynamic: a.dynamic || found.dynamic,
+                    }
                 } else {
                     a.clone()
                 }

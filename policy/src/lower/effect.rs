@@ -51,6 +51,7 @@ const PERMISSION_KEYS: &[&str] = &[
     "path_inside",
     "path_outside",
     "recursive",
+    "tightens",
     "mode",
     "lens",
     "via",
@@ -171,13 +172,16 @@ pub(super) fn lower_effect(ctx: &mut Lowering<'_>, key: &str, v: &TomlValue<'_>)
         let k: &str = k.get_ref();
         let label = format!("`{key}.{k}`");
         match k {
-            "recursive" | "moved" | "append" | "by_pattern" => match want_bool(ctx, val, &label) {
-                Some(b) if k == "recursive" => test.recursive = Some(b),
-                Some(b) if k == "moved" => test.moved = Some(b),
-                Some(b) if k == "by_pattern" => test.by_pattern = Some(b),
-                Some(b) => test.append = Some(b),
-                None => ok = false,
-            },
+            "recursive" | "moved" | "append" | "by_pattern" | "tightens" => {
+                match want_bool(ctx, val, &label) {
+                    Some(b) if k == "recursive" => test.recursive = Some(b),
+                    Some(b) if k == "tightens" => test.tightens = Some(b),
+                    Some(b) if k == "moved" => test.moved = Some(b),
+                    Some(b) if k == "by_pattern" => test.by_pattern = Some(b),
+                    Some(b) => test.append = Some(b),
+                    None => ok = false,
+                }
+            }
             "credential_in_url" | "runs_response" | "earlier_fetch" => {
                 match want_bool(ctx, val, &label) {
                     Some(true) if k == "runs_response" => test.runs_response = true,

@@ -130,6 +130,7 @@ const DOCS: &[Doc] = &[
     ("effect", "content_regex", "regex or array", "", r#"content_regex = 'AKIA[0-9A-Z]{16}'"#, "The written content matches."),
     ("effect", "recursive", "boolean", "either", "recursive = true", "The delete or permission change applies below the path."),
     ("effect", "moved", "boolean", "either", "moved = false", "Deletes only: the path is moved (`mv`, `rsync --remove-source-files`, an MCP move), its files living on under a new name; `false` keeps only removals."),
+    ("effect", "tightens", "boolean", "either", "tightens = false", "Permission changes only: the mode only takes rights away or sets an owner-only mode (`700`, `600`, `go-rwx`, `u=rw,go=`), so no one gains anything; a right added (`u+x`) or an owner change never tightens."),
     ("effect", "mode", "array of globs", "", r#"mode = ["777", "a+w"]"#, "The mode or owner set."),
     ("effect", "host_in", "array of hosts, `*.domain`, IPs, CIDR blocks or `@list`", "", r#"host_in = ["pastebin.com"]"#, "The request goes to one of these hosts (a domain covers its subdomains)."),
     ("effect", "host_not_in", "array, as `host_in`", "", r#"host_not_in = "@allowed_hosts""#, "The request goes to none of these hosts."),

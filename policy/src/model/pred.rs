@@ -134,6 +134,9 @@ pub struct EffectTest {
     pub shell: ShellTest,
     /// `recursive = true|false` (deletes, changes_permission).
     pub recursive: Option<bool>,
+    /// `tightens = true|false` (changes_permission): the mode only takes rights away or sets
+    /// an owner-only mode (`700`, `600`, `go-rwx`, `u=rw,go=`): no one gains anything.
+    pub tightens: Option<bool>,
     /// `moved = true|false` (deletes): the path is moved, its files living on under a new
     /// name or in a new place (`mv`, `rsync --remove-source-files`, an MCP move), not removed.
     #[serde(default)]
@@ -246,6 +249,7 @@ impl EffectTest {
             kind,
             shell: ShellTest::default(),
             recursive: None,
+            tightens: None,
             moved: None,
             by_pattern: None,
             append: None,

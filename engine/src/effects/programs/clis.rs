@@ -22,6 +22,8 @@ pub(crate) enum Path {
     },
     /// `heroku TOPIC:COMMAND`, `firebase TOPIC:COMMAND`: the operation after the colon.
     Colon,
+    /// `mix TOPIC.TASK` (`mix ecto.drop`): the operation after the first dot.
+    Dot,
     /// The program itself destroys (`dropdb NAME`).
     Always,
     /// `redis-cli [OPTIONS] COMMAND`: the first operand after the options (these take a
@@ -90,7 +92,8 @@ pub(crate) enum Given {
     /// `Any`), a public principal (`"Principal":"*"`, `allUsers`), a public ACL
     /// (`public-read`), a public-access block switched off (`BlockPublicAcls=false`).
     Public,
-    /// No replicas left: `0`, or a patch that sets `replicas` to 0.
+    /// No replicas left: a count of 0 however written (`0`, `00`, `+0`), or a patch that
+    /// sets `replicas` to 0.
     Zero,
     /// Switched on: any value but an off one (`off`, `false`, `none`, `private`,
     /// `disabled`, `no`).
@@ -133,8 +136,10 @@ impl Given {
                 "off" | "false" | "none" | "private" | "disabled" | "no" | "0" | ""
             ),
             Given::Word(w) => squashed.trim_matches('"').eq_ignore_ascii_case(w),
+            // A count is read as the number the CLI parses (`00`, `+0`, `-0`: Go's and
+            // kubectl's integer readers take them as 0; `0.0` is refused by both).
             Given::Zero => {
-                squashed == "0"
+                squashed.trim_matches('"').parse::<i64>() == Ok(0)
                     || ["replicas\":0", "replicas:0"].iter().any(|p| {
                         squashed.match_indices(p).any(|(i, _)| {
                             !squashed[i + p.len()..].starts_with(|ch: char| ch.is_ascii_digit())
@@ -575,8 +580,9 @@ pub(crate) static CLIS: &[Cli] = &[
     },
     Cli {
         // `rails db:drop`, `rails db:reset`, `rake db:migrate:reset`, `rails db:purge`,
-        // `rails db:truncate_all`, `rails db:seed:replant` (every table emptied first);
-        // TypeORM's `typeorm schema:drop`.
+        // `rails db:truncate_all`, `rails db:seed:replant` (every table emptied first),
+        // `rails db:schema:load` / `db:structure:load` (every table created anew from the
+        // schema file, its rows gone); TypeORM's `typeorm schema:drop`.
         names: &["rails", "rake", "typeorm", "typeorm-ts-node-commonjs"],
         path: Path::Colon,
         verbs: &[
@@ -588,6 +594,8 @@ pub(crate) static CLIS: &[Cli] = &[
             "truncate_all",
             "migrate:reset",
             "seed:replant",
+            "schema:load",
+            "structure:load",
         ],
         objects: &[("", "the database")],
         ..CLI
@@ -633,6 +641,30 @@ pub(crate) static CLIS: &[Cli] = &[
         },
         operands: &[("downgrade", Operand::Value, Given::Word("base"))],
         objects: &[("", "every migration of the database")],
+        ..CLI
+    },
+    Cli {
+        // `goose reset` (every migration rolled back), `goose down-to 0` (down to version
+        // 0: the same); `goose DRIVER DSN reset` names the database first. `goose up`,
+        // `goose down` (one step back) and `goose down-to 20240101` are everyday work.
+        names: &["goose"],
+        path: Path::Groups {
+            depth: 2,
+            groups: &[],
+        },
+        verbs: &["reset"],
+        operands: &[("down-to", Operand::Value, Given::Zero)],
+        objects: &[("", "every migration of the database")],
+        ..CLI
+    },
+    Cli {
+        // Elixir's Ecto through `mix`: `mix ecto.drop`, `mix ecto.reset` (dropped and
+        // created anew), `mix ecto.rollback --all`; `mix ecto.migrate` is everyday work.
+        names: &["mix"],
+        path: Path::Dot,
+        verbs: &["drop", "reset"],
+        flagged: &[("rollback", &["--all"])],
+        objects: &[("", "the database")],
         ..CLI
     },
     Cli {

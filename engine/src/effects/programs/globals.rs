@@ -147,8 +147,8 @@ pub(crate) const GSUTIL: &[&str] = &["-o", "-h", "-u"];
 /// The Azure CLI's global arguments that take a value (`az --help`).
 pub(crate) const AZ: &[&str] = &["--subscription", "-o", "--output", "--query"];
 
-/// `npm`'s (and `pnpm`'s, `yarn`'s) configuration options that take a value and often come
-/// before the subcommand.
+/// `npm`'s configuration options that take a value and often come before the subcommand
+/// (`npm --prefix api exec …`, `npm -w api run build`).
 pub(crate) const NPM: &[&str] = &[
     "--prefix",
     "--registry",
@@ -158,11 +158,25 @@ pub(crate) const NPM: &[&str] = &[
     "-w",
     "--workspace",
     "--loglevel",
+];
+
+/// `pnpm`'s options before the command that take a value (`pnpm -C api …`, `pnpm --filter
+/// api …`). Its `-w` is `--workspace-root` and takes none (`pnpm -w prisma db push`).
+pub(crate) const PNPM: &[&str] = &[
     "-C",
     "--dir",
-    "--cwd",
+    "-F",
     "--filter",
+    "--filter-prod",
+    "--workspace-concurrency",
+    "--reporter",
+    "--loglevel",
+    "--registry",
 ];
+
+/// `yarn`'s (and `bun`'s) options before the command that take a value (`yarn --cwd api …`,
+/// `bun --filter api …`).
+pub(crate) const YARN: &[&str] = &["--cwd", "--filter", "--registry", "--cache-folder"];
 
 /// `cargo`'s options before the subcommand that take a value (`cargo --help`).
 pub(crate) const CARGO: &[&str] = &["-C", "--config", "-Z", "--color"];
@@ -231,6 +245,21 @@ const KNEX: &[&str] = &[
 /// `alembic`'s options before the command that take a value (`alembic -c alembic.ini …`).
 const ALEMBIC: &[&str] = &["-c", "--config", "-n", "--name", "-x"];
 
+/// `goose`'s options before the command that take a value (`goose -dir db/migrations
+/// reset`); Go's flag reader stops at the first operand.
+const GOOSE: &[&str] = &[
+    "-dir",
+    "--dir",
+    "-table",
+    "--table",
+    "-env",
+    "--env",
+    "-certfile",
+    "-ssl-cert",
+    "-ssl-key",
+    "-timeout",
+];
+
 /// Every CLI with global options, by name.
 pub(crate) static GLOBALS: &[Globals] = &[
     Globals {
@@ -282,8 +311,20 @@ pub(crate) static GLOBALS: &[Globals] = &[
         toolchain: false,
     },
     Globals {
-        names: &["npm", "pnpm", "yarn"],
+        names: &["npm"],
         valued: NPM,
+        anywhere: false,
+        toolchain: false,
+    },
+    Globals {
+        names: &["pnpm"],
+        valued: PNPM,
+        anywhere: false,
+        toolchain: false,
+    },
+    Globals {
+        names: &["yarn", "bun"],
+        valued: YARN,
         anywhere: false,
         toolchain: false,
     },
@@ -333,6 +374,12 @@ pub(crate) static GLOBALS: &[Globals] = &[
         names: &["knex"],
         valued: KNEX,
         anywhere: true,
+        toolchain: false,
+    },
+    Globals {
+        names: &["goose"],
+        valued: GOOSE,
+        anywhere: false,
         toolchain: false,
     },
     Globals {

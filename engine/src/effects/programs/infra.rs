@@ -58,6 +58,10 @@ impl Files<'_> {
     }
 }
 
+/// `redis-cli --cluster SUBCOMMAND …`: the cluster manager; `--cluster call HOST:PORT
+/// COMMAND…` sends the command to every node.
+const CLUSTER: &str = "--cluster";
+
 /// `redis-cli --eval FILE KEYS , ARGS`: the Lua script in FILE runs.
 const EVAL_FILE: &str = "--eval";
 
@@ -239,7 +243,15 @@ impl Cli {
                     if a.text == EVAL_FILE {
                         return from_files();
                     }
-                    if valued.contains(&a.text.as_str()) {
+                    if a.text == CLUSTER {
+                        // `--cluster call HOST:PORT COMMAND…` runs the command on every
+                        // node; the cluster's other subcommands (`info`, `check`, `create`)
+                        // send no command of the model.
+                        if words.next().is_none_or(|sub| sub.text != "call") {
+                            return None;
+                        }
+                        words.next();
+                    } else if valued.contains(&a.text.as_str()) {
                         words.next();
                     } else if !a.text.starts_with('-') {
                         let op = a.text.to_ascii_lowercase();
@@ -272,9 +284,10 @@ impl Cli {
                 (plain(service) && plain(op) && self.destroys(&op.text, c, files) && remote)
                     .then(|| make(vec![service.text.as_str()], &op.text, rest))
             }
-            Path::Colon => {
+            Path::Colon | Path::Dot => {
                 let first = pos.first().filter(|a| !a.dynamic)?;
-                let (topic, op) = first.text.split_once(':')?;
+                let separator = if self.path == Path::Dot { '.' } else { ':' };
+                let (topic, op) = first.text.split_once(separator)?;
                 self.destroys(op, c, files)
                     .then(|| make(vec![topic], op, pos.get(1..).unwrap_or_default()))
             }
@@ -312,7 +325,11 @@ impl Cli {
             .find(|(op, _)| *op == d.operation || op.is_empty());
         if let Some((_, object)) = object {
             // The command path as written: `migrate reset`, `migrate:rollback`.
-            let join = if self.path == Path::Colon { ":" } else { " " };
+            let join = match self.path {
+                Path::Colon => ":",
+                Path::Dot => ".",
+                _ => " ",
+            };
             let path = [d.service.as_str(), d.operation.as_str()];
             d.operation = path
                 .iter()
@@ -375,8 +392,10 @@ fn fed_by_xargs(c: &SimpleCommand) -> bool {
         .any(|v| v.split_whitespace().next() == Some("xargs"))
 }
 
-/// Flags with which an operation only shows what it would do, or its help.
-const NO_RUN: &[&str] = &["--help", "--dry-run", "--dryrun", "-dry-run"];
+/// Flags with which an operation only shows what it would do, or its help, or only records
+/// that it ran (`manage.py migrate app zero --fake`: the migration table is updated, no
+/// table is touched).
+const NO_RUN: &[&str] = &["--help", "--dry-run", "--dryrun", "-dry-run", "--fake"];
 
 /// Whether `c` only shows its help or what it would do (`kubectl delete ns x
 /// --dry-run=client`, `aws ec2 terminate-instances --dry-run`, `aws s3 rm … --dryrun`,
@@ -438,6 +457,42 @@ pub(crate) fn destroys(c: &SimpleCommand) -> Option<Destroy> {
             problems: Default::default(),
         },
     )
+}
+
+/// Why the command a data-store client sends cannot be judged now: its command word is only
+/// known at run time (`redis-cli $(echo FLUSHALL)`, `redis-cli "$CMD"`). `None` for any
+/// other command, and for a client whose command is known or comes from a file or its
+/// standard input.
+pub(crate) fn unknown_command(c: &SimpleCommand) -> Option<String> {
+    if c.dynamic_program {
+        return None;
+    }
+    let base = c.basename();
+    let row = CLIS.iter().find(|r| r.names.contains(&base))?;
+    let Path::Command { valued } = row.path else {
+        return None;
+    };
+    let mut words = c.args.iter().take_while(|a| a.text != "--");
+    while let Some(a) = words.next() {
+        let t = a.text.as_str();
+        if t == EVAL_FILE {
+            return None;
+        }
+        if t == CLUSTER || valued.contains(&t) {
+            words.next();
+            if t == CLUSTER {
+                words.next();
+            }
+        } else if a.dynamic {
+            return Some(format!(
+                "the command `{base}` sends its server (`{}`) is only known at run time",
+                c.display()
+            ));
+        } else if !t.starts_with('-') {
+            return None;
+        }
+    }
+    None
 }
 
 /// Whether `c` names a document its CLI reads from a file for an operation judged by value
@@ -525,14 +580,45 @@ fn script_cli(c: &SimpleCommand) -> Option<SimpleCommand> {
         return Some(inner(cli, args));
     }
     let (_, run) = BIN_RUNNERS.iter().find(|(m, _)| *m == base)?;
+    let words = manager_command(base, &c.args)?;
+    let (first, rest) = words.split_first()?;
     // `yarn run knex …`: the bin after the manager's `run`.
     let (bin, args) = match rest.split_first() {
         Some((bin, args)) if *run && first.text == "run" && !bin.dynamic => (bin, args),
         _ => (first, rest),
     };
+    if bin.dynamic {
+        return None;
+    }
     CLIS.iter()
         .any(|r| r.names.contains(&bin.text.as_str()))
         .then(|| inner(&bin.text, args))
+}
+
+/// The words of a package manager's line from its command on: its options before the
+/// command skipped by their arity (the program table's [`globals`](super::globals): `pnpm -C
+/// api`, `pnpm --filter api`, `yarn --cwd api`; a flag such as `pnpm -w` takes none), and
+/// `yarn workspace NAME` (the command runs in that workspace). `None` when an option's value
+/// or the workspace is missing.
+fn manager_command<'a>(manager: &str, args: &'a [Arg]) -> Option<&'a [Arg]> {
+    let valued = super::globals::of(manager).map_or(&[][..], |g| g.valued);
+    let mut at = 0;
+    while let Some(a) = args.get(at) {
+        let t = a.text.as_str();
+        if t == "--" {
+            at += 1;
+            break;
+        }
+        if !t.starts_with('-') || t.len() < 2 {
+            break;
+        }
+        at += if valued.contains(&t) { 2 } else { 1 };
+    }
+    let words = args.get(at..)?;
+    match words {
+        [w, _name, rest @ ..] if manager == "yarn" && w.text == "workspace" => Some(rest),
+        _ => Some(words),
+    }
 }
 
 /// The resources `c` destroys, the documents its values name read through `files`.

@@ -584,6 +584,35 @@ fn data_stores_schedulers_and_migration_tools_that_destroy() {
         ("flyway clean", "flyway|the database|clean|"),
         ("liquibase drop-all", "liquibase|the database|drop-all|"),
         ("dbmate drop", "dbmate|the database|drop|"),
+        ("rails db:schema:load", "rails|the database|db:schema:load|"),
+        (
+            "goose reset",
+            "goose|every migration of the database|reset|",
+        ),
+        (
+            "goose -dir db/migrations down-to 0",
+            "goose|every migration of the database|down-to|0",
+        ),
+        ("mix ecto.drop", "mix|the database|ecto.drop|"),
+        ("mix ecto.rollback --all", "mix|the database|ecto.rollback|"),
+        ("nomad job scale api 00", "nomad|job|job scale|api 00"),
+        ("nomad job scale api +0", "nomad|job|job scale|api +0"),
+        (
+            "pnpm -C api prisma migrate reset",
+            "prisma|the database|migrate reset|",
+        ),
+        (
+            "pnpm -w prisma db push --accept-data-loss",
+            "prisma|the database|db push|",
+        ),
+        (
+            "yarn workspace api prisma migrate reset",
+            "prisma|the database|migrate reset|",
+        ),
+        (
+            "yarn --cwd api prisma migrate reset",
+            "prisma|the database|migrate reset|",
+        ),
     ] {
         assert_eq!(destroyed(line).as_deref(), Some(want), "{line}");
     }
@@ -615,6 +644,28 @@ fn keys_a_listing_feeds_to_a_delete_are_every_key() {
         None
     );
     assert_eq!(destroyed("redis-cli del session:1"), None);
+}
+
+#[test]
+fn a_redis_command_only_known_at_run_time_is_named() {
+    let why = |line: &str| {
+        let a = BrushAnalyzer.analyze(line, None);
+        a.commands.iter().find_map(super::unknown_command)
+    };
+    assert_eq!(
+        why("redis-cli -h prod $(echo FLUSHALL)").as_deref(),
+        Some(
+            "the command `redis-cli` sends its server (`redis-cli -h prod $(…)`) is only known at run time"
+        )
+    );
+    assert_eq!(why("redis-cli GET \"$KEY\""), None);
+    assert_eq!(why("redis-cli --cluster call h:1 INFO"), None);
+    assert_eq!(why("redis-cli < cmds.txt"), None);
+    assert_eq!(
+        destroyed("redis-cli --cluster call h:6379 FLUSHALL").as_deref(),
+        Some("redis-cli|every key of the server|flushall|")
+    );
+    assert_eq!(destroyed("redis-cli --cluster info h:6379"), None);
 }
 
 /// Everyday commands of the data stores, schedulers and migration tools.
@@ -673,6 +724,19 @@ const EVERYDAY_DATA: &[&str] = &[
     "flask run",
     "flyway migrate",
     "dbmate up",
+    "nomad job scale api 10",
+    "nomad job scale api 0.0",
+    "pnpm -C web build",
+    "pnpm --filter web dev",
+    "pnpm -w prisma generate",
+    "yarn workspace web test",
+    "goose up",
+    "goose down",
+    "goose down-to 20240101",
+    "mix ecto.migrate",
+    "mix ecto.rollback",
+    "mix test",
+    "python manage.py migrate app zero --fake",
 ];
 
 #[test]

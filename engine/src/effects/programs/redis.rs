@@ -32,11 +32,17 @@ enum Kind {
     Shutdown,
     /// `CONFIG SET PARAM VALUE …`: judged by [`CONFIG`].
     Config,
-    /// `ACL SETUSER NAME RULE…`: a user without a password, or `default` given every command.
+    /// `ACL SETUSER NAME RULE…`: a user without a password, or `default` given every command;
+    /// `ACL DELUSER NAME…`: users removed (their clients cut off).
     Acl,
+    /// `CLIENT KILL …`: connections of other clients cut off (by filter: `TYPE normal`, `USER
+    /// app`, `ADDR …`, or the old `CLIENT KILL IP:PORT`); `CLIENT LIST` and the rest only read
+    /// or set this connection.
+    Client,
     /// `DEBUG SEGFAULT` / `DEBUG RESTART`: the server crashes or restarts.
     Debug,
-    /// `EVAL SCRIPT …`, `EVAL_RO`, `FUNCTION LOAD CODE`: the commands the script calls.
+    /// `EVAL SCRIPT …`, `EVAL_RO`, `FUNCTION LOAD CODE`: the commands the script calls;
+    /// `SCRIPT FLUSH`, `FUNCTION FLUSH`: every cached script or loaded library deleted.
     Script,
 }
 
@@ -47,6 +53,8 @@ const COMMANDS: &[(&str, Kind)] = &[
     ("shutdown", Kind::Shutdown),
     ("config", Kind::Config),
     ("acl", Kind::Acl),
+    ("client", Kind::Client),
+    ("script", Kind::Script),
     ("debug", Kind::Debug),
     ("eval", Kind::Script),
     ("eval_ro", Kind::Script),
@@ -113,6 +121,10 @@ fn judge_at(words: &[&str], depth: usize) -> Option<Command> {
             let every = |r: &String| matches!(r.as_str(), "+@all" | "allcommands");
             let open = rules.iter().any(|r| r == "nopass")
                 || (user == "default" && rules.iter().any(every));
+            if sub == "deluser" {
+                let named: Vec<&str> = rest.get(1..).unwrap_or_default().to_vec();
+                return Some(command("acl deluser", "the users", &named));
+            }
             (sub == "setuser" && open).then(|| {
                 let named = rest.get(1).copied().unwrap_or_default();
                 command("acl setuser", "the user", &[named])
@@ -123,6 +135,19 @@ fn judge_at(words: &[&str], depth: usize) -> Option<Command> {
             matches!(sub.as_str(), "segfault" | "restart" | "crash-and-recover")
                 .then(|| command(&format!("debug {sub}"), "the server", &[]))
         }
+        Kind::Client => (lower.first().map(String::as_str) == Some("kill")).then(|| {
+            let filter: Vec<&str> = rest.get(1..).unwrap_or_default().to_vec();
+            command("client kill", "the connections of other clients", &filter)
+        }),
+        Kind::Script if lower.first().map(String::as_str) == Some("flush") => {
+            let object = if name == "script" {
+                "every cached script of the server"
+            } else {
+                "every function library of the server"
+            };
+            Some(command(&format!("{name} flush"), object, &[]))
+        }
+        Kind::Script if name == "script" => None,
         Kind::Script => {
             // `EVAL SCRIPT NUMKEYS …`, `FUNCTION LOAD [REPLACE] CODE`.
             let text = if name == "function" {
@@ -271,6 +296,30 @@ mod tests {
         );
         judged(&["DEBUG", "SEGFAULT"], "debug segfault", "the server", &[]);
         judged(
+            &["ACL", "DELUSER", "alice", "bob"],
+            "acl deluser",
+            "the users",
+            &["alice", "bob"],
+        );
+        judged(
+            &["CLIENT", "KILL", "TYPE", "normal"],
+            "client kill",
+            "the connections of other clients",
+            &["TYPE", "normal"],
+        );
+        judged(
+            &["script", "flush", "async"],
+            "script flush",
+            "every cached script of the server",
+            &[],
+        );
+        judged(
+            &["FUNCTION", "FLUSH"],
+            "function flush",
+            "every function library of the server",
+            &[],
+        );
+        judged(
             &["EVAL", "return redis.call('flushall')", "0"],
             "flushall",
             "every key of the server",
@@ -303,6 +352,12 @@ mod tests {
             &["SHUTDOWN", "ABORT"],
             &["ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+get"],
             &["ACL", "LIST"],
+            &["ACL", "WHOAMI"],
+            &["CLIENT", "LIST"],
+            &["CLIENT", "SETNAME", "worker"],
+            &["SCRIPT", "EXISTS", "abc"],
+            &["SCRIPT", "LOAD", "return redis.call('flushall')"],
+            &["FUNCTION", "LIST"],
             &["CONFIG", "SET", "dir", "/var/lib/redis"],
             &["DEBUG", "OBJECT", "k"],
             &["EVAL", "return redis.call('get', KEYS[1])", "1", "k"],

@@ -112,6 +112,10 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
             targets: d.targets,
         });
     }
+    // `redis-cli $(…)`: a data-store command only known at run time.
+    if let Some(why) = crate::effects::programs::infra::unknown_command(c) {
+        out.push(What::Unsure(why));
+    }
     // A folder served to the network (`python3 -m http.server`, `php -S 0.0.0.0:80`).
     super::serve::served_folder(c, out);
     // `findstr /s /i password *.*`: the grep(1) search of the same files and patterns.

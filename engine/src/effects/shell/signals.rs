@@ -22,6 +22,9 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
     let lists = list
         .iter()
         .any(|e| matches!(&e.what, What::Run(c) if c.basename() == "ps"));
+    // A lookup that selects every process (of a user): `pgrep -u "$USER"` with no name, a
+    // `ps -e` / `ps aux` listing that nothing filters by name.
+    let mut every = false;
     for (i, e) in list.iter().enumerate() {
         let What::Run(c) = &e.what else {
             continue;
@@ -29,8 +32,12 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
         if LOOKUPS.contains(&c.basename())
             && let Some(p) = parse(c)
         {
+            let before = names.len();
             names.extend(p.operands_of(Role::Target).cloned());
+            every |=
+                names.len() == before && c.args.iter().any(|a| BY_USER.contains(&a.text.as_str()));
         }
+        every |= c.basename() == "ps" && lists_every_process(c);
         if lists
             && matches!(c.basename(), "grep" | "egrep" | "fgrep")
             // `grep -v grep` keeps what does not match: no name looked up.
@@ -54,6 +61,13 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
             let given = p.values_of(Role::Signal).next().map(|a| a.text.clone());
             fed.push((from + i, given.or_else(|| signal_flag(&p))));
         }
+    }
+    if names.is_empty() && every {
+        // Every process: the name that matches any (`.*`).
+        names.push(Arg {
+            text: ".*".to_string(),
+            dynamic: false,
+        });
     }
     if names.is_empty() {
         return;
@@ -87,6 +101,28 @@ pub(super) fn looked_up_targets(fx: &mut Effects, from: usize) {
             );
         }
     }
+}
+
+/// `pgrep`'s options that select processes by their user (`pgrep -u "$USER"`): with no name,
+/// every process of that user.
+const BY_USER: &[&str] = &["-u", "-U", "--euid", "--uid"];
+
+/// Whether a `ps` line lists every process: `-e`, `-A`, `--everyone`, or the BSD `ax`
+/// letters (`ps aux`, `ps ax -o pid=`); `ps -u me` and a bare `ps` (this terminal) do not.
+fn lists_every_process(c: &SimpleCommand) -> bool {
+    c.args.iter().any(|a| {
+        let t = a.text.as_str();
+        matches!(t, "-e" | "-A" | "--everyone" | "-ef" | "-eo" | "-Af")
+            || (!t.starts_with('-')
+                && t.contains('a')
+                && t.contains('x')
+                && t.chars().all(|ch| ch.is_ascii_alphabetic()))
+            || (t.starts_with('-')
+                && !t.starts_with("--")
+                && t.len() <= 4
+                && (t.contains('e') || t.contains('A'))
+                && t[1..].chars().all(|ch| "eAfFlyjo".contains(ch)))
+    })
 }
 
 /// A grep pattern with its one-character classes written as the character (`[s]eamguard`,
