@@ -456,6 +456,11 @@ impl<'a> Reader<'a> {
                         w.insert(0, p);
                         cx.words(name, w.iter().map(|x| word(x)).collect(), None);
                     }
+                    // R's `system2("sh", "i.sh -x")`: one string of arguments, which R
+                    // pastes after the command for the shell.
+                    (Some(Val::One(p)), Some(Some(Val::One(a)))) if self.lang == Language::R => {
+                        cx.shell(name, format!("{p} {a}"))
+                    }
                     _ => cx.unknown(name, "a command"),
                 }
             }
