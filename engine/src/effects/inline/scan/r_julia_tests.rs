@@ -259,6 +259,15 @@ fn r_and_julia_code_on_standard_input_is_read() {
             "R --no-save -q <<'EOF'\nsystem(\"make test\")\nEOF",
             &["run make test"],
         ),
+        // R(1)'s `-f FILE` naming standard input.
+        (
+            "R -f /dev/stdin <<'EOF'\nunlink(\"~\", recursive = TRUE)\nEOF",
+            &["delete ~ recursively"],
+        ),
+        (
+            "R --no-echo --file=- <<'EOF'\nsystem(\"make test\")\nEOF",
+            &["run make test"],
+        ),
         (
             r#"echo 'system("rm -rf /tmp/x")' | Rscript -"#,
             &["run rm -rf /tmp/x", "delete /tmp/x recursively"],
