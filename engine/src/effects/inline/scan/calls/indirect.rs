@@ -524,28 +524,31 @@ fn install(cx: &mut Collect<'_>, manager: &str, spec: String, source: String) {
     });
 }
 
-/// Whether a command the code runs names a file it downloaded (`system("bash i.sh")`,
-/// `run(`sh ./i.sh`)`): a download run.
-pub(super) fn runs_download(cx: &mut Collect<'_>, downloads: &HashMap<String, String>) {
-    let mut run: Vec<String> = Vec::new();
-    for f in &cx.found {
-        let words: Vec<&str> = match f {
-            Found::Shell { text, .. } => text.split_whitespace().collect(),
-            Found::Words { words, .. } => words.iter().map(|w| w.text.as_str()).collect(),
-            _ => continue,
-        };
-        for (dest, url) in downloads {
-            let dot = format!("./{dest}");
-            let named = words.iter().any(|w| {
-                let w = w.trim_matches(|c| c == '\'' || c == '"');
-                w == dest || w == dot
-            });
-            if named && !run.contains(url) {
-                run.push(url.clone());
+impl Reader<'_> {
+    /// Whether a command the code runs names a file it downloaded (`system("bash i.sh")`,
+    /// `run(`sh ./i.sh`)`): a download run.
+    pub(super) fn runs_download(&self, cx: &mut Collect<'_>) {
+        let downloads = &self.downloads;
+        let mut run: Vec<String> = Vec::new();
+        for f in &cx.found {
+            let words: Vec<&str> = match f {
+                Found::Shell { text, .. } => text.split_whitespace().collect(),
+                Found::Words { words, .. } => words.iter().map(|w| w.text.as_str()).collect(),
+                _ => continue,
+            };
+            for (dest, url) in downloads {
+                let dot = format!("./{dest}");
+                let named = words.iter().any(|w| {
+                    let w = w.trim_matches(|c| c == '\'' || c == '"');
+                    w == dest || w == dot
+                });
+                if named && !run.contains(url) {
+                    run.push(url.clone());
+                }
             }
         }
-    }
-    for u in run {
-        cx.fetch_and_run(Some(&res(&u)));
+        for u in run {
+            cx.fetch_and_run(Some(&res(&u)));
+        }
     }
 }
