@@ -67,6 +67,18 @@ fn anonymous_functions_take_the_items_of_their_list() {
         ),
         ["line:system:cp x.csv out/"]
     );
+    // The function and the list named (`X =`, `FUN =`).
+    assert_eq!(
+        runs(
+            R,
+            r#"lapply(X = list.files("~", full.names = TRUE), FUN = function(p) unlink(p, recursive = TRUE))"#
+        ),
+        ["delete:~/*:true"]
+    );
+    assert_eq!(
+        runs(R, r#"lapply(c("~/.ssh"), FUN = unlink, recursive = TRUE)"#),
+        ["delete:~/.ssh:true"]
+    );
     // Functions that compute, and a list known only at run time.
     assert_eq!(
         runs(

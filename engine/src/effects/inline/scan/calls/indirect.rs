@@ -221,14 +221,15 @@ impl<'a> Reader<'a> {
             return None;
         }
         let args = self.args(end);
-        let (params, body) = self.lambda(args.get(function_at)?)?;
-        // The lists the function is applied to: the positional arguments but the function
-        // (R's further named ones go to the function itself).
+        // R's `lapply(X, FUN = function(p) …)` names the function.
+        let (params, body) = self.lambda(named(args.get(function_at)?).1)?;
+        // The lists the function is applied to: the positional arguments but the function,
+        // and R's `X = …` (its further named ones go to the function itself).
         let lists: Vec<&[Tok]> = args
             .iter()
             .enumerate()
-            .filter(|(k, a)| *k != function_at && named(a).0.is_none())
-            .map(|(_, a)| *a)
+            .filter(|(k, a)| *k != function_at && matches!(named(a).0, None | Some("X")))
+            .map(|(_, a)| named(a).1)
             .collect();
         self.read_lambda(&params, &lists, body, cx);
         // The calls inside the lists themselves.

@@ -214,7 +214,7 @@ impl<'a> Reader<'a> {
             Some(Tok::Op("(")) => self.args(end),
             _ => return None,
         };
-        let function = self.function_name(args.get(function_at)?)?;
+        let function = self.function_name(super::named(args.get(function_at)?).1)?;
         let rest = args
             .iter()
             .enumerate()
