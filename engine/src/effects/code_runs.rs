@@ -90,9 +90,11 @@ pub(crate) fn code_runs(c: &SimpleCommand, p: &Parsed) -> Vec<CodeRun> {
     if let Some(lang) = stdin_language(base)
         && p.row.subs.is_empty()
         && !p.lead_given
-        && p.operands
+        && (p
+            .operands
             .first()
-            .is_none_or(|(_, a)| a.text == "-" && !a.dynamic)
+            .is_none_or(|(_, a)| matches!(a.text.as_str(), "-" | "/dev/stdin") && !a.dynamic)
+            || r_file_is_stdin(base, &c.args))
         && (base != "Rscript" || !p.operands.is_empty())
         && let Some(text) = c
             .redirections
@@ -142,6 +144,20 @@ const VALUED: &[&str] = &[
     "encodedarguments",
     "ea",
 ];
+
+/// `R -f /dev/stdin`, `R --file=-`: R(1) reads its code from the file `-f` names, here
+/// standard input.
+fn r_file_is_stdin(base: &str, args: &[Arg]) -> bool {
+    base == "R"
+        && args.iter().enumerate().any(|(k, a)| {
+            let file = match a.text.strip_prefix("--file=") {
+                Some(f) => Some(f),
+                None if a.text == "-f" => args.get(k + 1).map(|n| n.text.as_str()),
+                None => None,
+            };
+            matches!(file, Some("-" | "/dev/stdin"))
+        })
+}
 
 /// The code a `powershell` / `pwsh` / `cmd` command runs, if it is one.
 fn windows_code_run(c: &SimpleCommand) -> Option<CodeRun> {

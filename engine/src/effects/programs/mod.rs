@@ -50,7 +50,7 @@ pub(crate) use privilege::{
     shell_escape, transient_timer,
 };
 pub(crate) use row::{Action, Fallback, Program, Registry, Role, Switch};
-pub(crate) use runtimes::{OSASCRIPT_VALUED, stdin_language};
+pub(crate) use runtimes::{JULIA_VALUED, OSASCRIPT_VALUED, RSCRIPT_VALUED, stdin_language};
 pub(crate) use system::{autostart_key, security_key, security_key_within};
 
 /// Every family's rows, in the order they are tried for a program's base name. The order

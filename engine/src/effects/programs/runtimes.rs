@@ -86,6 +86,22 @@ const EVAL_OPTIONS: &[&str] = &["-e", "--eval", "-p", "--print"];
 /// JavaScript`) and the output flags (`-s h`).
 pub(crate) const OSASCRIPT_VALUED: &[&str] = &["-l", "-s"];
 
+/// julia(1)'s options that take a separate value (threads, worker processes, a system
+/// image, the optimisation level, the target CPU).
+pub(crate) const JULIA_VALUED: &[&str] = &[
+    "-t",
+    "--threads",
+    "-p",
+    "--procs",
+    "-J",
+    "--sysimage",
+    "-O",
+    "-C",
+];
+
+/// Rscript(1)'s options that take a separate value.
+pub(crate) const RSCRIPT_VALUED: &[&str] = &["--default-packages"];
+
 /// The rows of interpreters called `PROG [-r X] [-e X] [-c X] SCRIPT` (php, lua, Rscript,
 /// tclsh): the script is read, unless one of those options gave the code.
 const SCRIPT_RUNNER: Program = Program {
@@ -318,7 +334,7 @@ pub(super) static ROWS: &[Program] = &[
     Program {
         // `Rscript -e EXPR`, `R -e EXPR`, `R --vanilla -e EXPR`: read by the inline-code lens.
         names: &["Rscript", "R"],
-        valued: &["--default-packages"],
+        valued: RSCRIPT_VALUED,
         options: &[("-e", Role::Code(Language::R))],
         lead_options: &["-e"],
         ..SCRIPT_RUNNER
@@ -327,16 +343,7 @@ pub(super) static ROWS: &[Program] = &[
         // `julia -e CODE` (`-E`: the value printed too), `--eval`, `--print`: read by the
         // inline-code lens; `-L FILE` loads a file first.
         names: &["julia"],
-        valued: &[
-            "-t",
-            "--threads",
-            "-p",
-            "--procs",
-            "-J",
-            "--sysimage",
-            "-O",
-            "-C",
-        ],
+        valued: JULIA_VALUED,
         options: &[
             ("-e", Role::Code(Language::Julia)),
             ("-E", Role::Code(Language::Julia)),

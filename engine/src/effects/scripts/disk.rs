@@ -39,6 +39,10 @@ pub(super) fn interpreter(text: &str) -> Interp {
         Interp::Code(Lang::Python)
     } else if matches!(base, "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node") {
         Interp::Code(Lang::JavaScript)
+    } else if base == "Rscript" {
+        Interp::Code(Lang::R)
+    } else if base == "julia" {
+        Interp::Code(Lang::Julia)
     } else if base == "osascript" {
         // `#!/usr/bin/osascript -l JavaScript`: JavaScript for Automation.
         let rest: Vec<&str> = line.split_whitespace().collect();

@@ -7,7 +7,7 @@
 
 use crate::effects::code_runs::osascript_language;
 use crate::effects::language::Language;
-use crate::effects::programs::OSASCRIPT_VALUED;
+use crate::effects::programs::{JULIA_VALUED, OSASCRIPT_VALUED, RSCRIPT_VALUED};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
 
 /// The languages of the code lens.
@@ -23,6 +23,10 @@ pub(crate) enum Lang {
     Cmd,
     /// AppleScript (`osascript x.applescript`, a `#!/usr/bin/osascript` script).
     AppleScript,
+    /// R (`Rscript x.R`, `R -f x.R`, a `#!/usr/bin/env Rscript` script).
+    R,
+    /// Julia (`julia x.jl`, a `#!/usr/bin/env julia` script).
+    Julia,
 }
 
 /// How a script file is run.
@@ -208,6 +212,33 @@ pub(super) fn job_of(c: &SimpleCommand) -> Option<Job> {
                 _ => Lang::AppleScript,
             };
             return script(op, How::Code(lang));
+        }
+        // `Rscript x.R` (the first operand; `-e` code is the inline lens's), `R -f x.R`,
+        // `R --file=x.R` (R(1): the file is read as standard input would be).
+        "Rscript" => {
+            let op = code_operand(&c.args, RSCRIPT_VALUED, &["-e"]);
+            return script(op, How::Code(Lang::R));
+        }
+        "R" => {
+            let op = c.args.iter().enumerate().find_map(|(k, a)| {
+                if a.text == "-f" {
+                    c.args.get(k + 1)
+                } else {
+                    a.text.strip_prefix("--file=").map(|_| a)
+                }
+            });
+            let op = op.map(|a| match a.text.strip_prefix("--file=") {
+                Some(f) => Arg {
+                    text: f.to_string(),
+                    dynamic: a.dynamic,
+                },
+                None => a.clone(),
+            });
+            return script(op.as_ref(), How::Code(Lang::R));
+        }
+        "julia" => {
+            let op = code_operand(&c.args, JULIA_VALUED, &["-e", "-E", "--eval", "--print"]);
+            return script(op, How::Code(Lang::Julia));
         }
         "node" | "nodejs" => {
             let op = code_operand(&c.args, NODE_VALUED, &["-e", "--eval", "-p", "--print"]);

@@ -4,7 +4,7 @@
 //! (a program word that is a path), `sh -c ./x.sh` (the analyser already gives the inner
 //! `./x.sh`), `source x.sh` / `. x.sh`, `make [TARGET…]`, the `package.json` scripts of
 //! `npm run NAME` / `npm test` / `npm install` (and `yarn`, `pnpm`, `bun`), and
-//! `python x.py` / `node x.js`.
+//! `python x.py` / `node x.js`, `Rscript x.R` / `R -f x.R` / `julia x.jl`.
 //! A shell reading its script from a file on standard input (`bash < x.sh`) runs it too.
 //! Out: the effects of the script's commands added to the call, each route marked
 //! `via "runs <path>"` (`"runs <path> as written earlier in this session"` for a remembered
@@ -94,6 +94,8 @@ fn code_script(
         Lang::PowerShell => super::inline::Language::PowerShell,
         Lang::Cmd => super::inline::Language::Cmd,
         Lang::AppleScript => super::inline::Language::AppleScript,
+        Lang::R => super::inline::Language::R,
+        Lang::Julia => super::inline::Language::Julia,
     };
     let mut found = Effects::default();
     super::dispatch::code(language, text, argv, route, cwd, env, &mut found);

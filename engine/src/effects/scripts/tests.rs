@@ -730,3 +730,52 @@ fn powershell_and_batch_scripts_are_read_by_their_extension() {
         .collect();
     assert_eq!(deletes, ["~", "~/.ssh"]);
 }
+
+/// R and Julia files run by path (`Rscript x.R`, `R -f x.R`, `R --file=x.R`, `julia [options]
+/// x.jl`, a `#!/usr/bin/env Rscript` script) are read and judged by their code, as Python's
+/// are; a missing file adds nothing (the interpreter fails to run it).
+#[test]
+fn r_and_julia_files_run_by_path_are_judged_by_their_code() {
+    let d = Dir::new();
+    d.write("cleanup.R", b"unlink(\"~\", recursive = TRUE)\n");
+    d.write(
+        "ok.R",
+        b"x <- read.csv(\"data.csv\")\nunlink(list.files(\"out\", full.names = TRUE))\n",
+    );
+    d.write("run.jl", b"rm(homedir(); recursive=true)\n");
+    d.write("tool", b"#!/usr/bin/env Rscript\nsystem(\"make test\")\n");
+    let dir = d.path();
+    let found = |line: &str| lines(&bash(line, &dir), &dir);
+    for line in [
+        "Rscript cleanup.R",
+        "R -f cleanup.R",
+        "R --vanilla --file=cleanup.R",
+    ] {
+        let got = found(line);
+        assert!(
+            got.iter().any(|l| l == "delete ~ -r | via runs cleanup.R"),
+            "{line}: {got:?}"
+        );
+    }
+    let jl = found("julia --project=. -t 4 run.jl a");
+    assert!(
+        jl.iter().any(|l| l == "delete ~ -r | via runs run.jl"),
+        "{jl:?}"
+    );
+    assert_eq!(
+        found("Rscript ok.R"),
+        [
+            "run Rscript ok.R",
+            "read ok.R",
+            "delete out/* | via runs ok.R"
+        ]
+    );
+    assert_eq!(
+        found("./tool"),
+        ["run ./tool", "run make test | via runs ./tool, system"]
+    );
+    assert_eq!(
+        found("Rscript missing.R"),
+        ["run Rscript missing.R", "read missing.R"]
+    );
+}

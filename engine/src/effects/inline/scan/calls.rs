@@ -17,6 +17,8 @@
 use std::collections::HashMap;
 
 mod awk;
+mod bind;
+mod indirect;
 mod load;
 mod remove;
 mod sockets;
@@ -49,6 +51,11 @@ struct Reader<'a> {
     argv: &'a [Option<String>],
     /// Names assigned once to a constant.
     bindings: HashMap<String, Val>,
+    /// Names assigned once to one of the language's calls (R's `f <- unlink`, Julia's
+    /// `g = rm`), and the call.
+    aliases: HashMap<String, String>,
+    /// The files R or Julia code downloads, and the URL each one comes from.
+    downloads: HashMap<String, String>,
 }
 
 /// Add what the calls in `toks` run to `cx`.
@@ -59,71 +66,13 @@ pub(super) fn read(lang: Language, toks: &[Tok], cx: &mut Collect<'_>) {
         toks,
         argv,
         bindings: HashMap::new(),
+        aliases: HashMap::new(),
+        downloads: HashMap::new(),
     };
     r.bind();
-    let mut i = 0;
-    while let Some(t) = toks.get(i) {
-        match t {
-            Tok::Str {
-                parts,
-                command: true,
-            } => match r.string(parts) {
-                Some(s) => cx.shell("`…`", s),
-                None => cx.unknown("`…`", "a command"),
-            },
-            // Perl's `STDIN->fdopen($c, "r")` (IO::Handle).
-            Tok::Name(h)
-                if lang == Language::Perl
-                    && matches!(h.as_str(), "STDIN" | "STDOUT" | "STDERR")
-                    && toks.get(i + 1) == Some(&Tok::Op("->"))
-                    && toks.get(i + 2) == Some(&Tok::Name("fdopen".into())) =>
-            {
-                cx.streams_on_socket = true;
-            }
-            Tok::Name(_) => {
-                let (name, end) = r.qualified(i);
-                if let Some(runs) = r.runs_of(&name, i, end) {
-                    // `IO::Socket::INET->new(…)`: the arguments of its constructor; Julia's
-                    // `rm.(paths)`: the call broadcast over each item of its arguments.
-                    let at = match (runs, toks.get(end), toks.get(end + 1)) {
-                        (Runs::PerlSocket, Some(Tok::Op("->")), Some(Tok::Name(n)))
-                            if n == "new" =>
-                        {
-                            end + 2
-                        }
-                        (_, Some(Tok::Op(".")), Some(Tok::Op("("))) if lang == Language::Julia => {
-                            end + 1
-                        }
-                        _ => end,
-                    };
-                    let args = r.args(at);
-                    r.call(&name, runs, &args, cx);
-                } else if let Some((f, args)) = r.indirect(&name, end) {
-                    // `do.call(unlink, list(…))`, `lapply(paths, unlink, …)`,
-                    // `foreach(rm, paths)`: the function passed, called with those arguments.
-                    if let Some(&(_, runs)) = table(lang).iter().find(|(n, _)| *n == f) {
-                        r.call(&f, runs, &args, cx);
-                    }
-                }
-                i = end;
-                continue;
-            }
-            // Ruby's `$stdin.reopen(c)`, `$stdout.reopen(c)`.
-            Tok::Var(v)
-                if lang == Language::Ruby
-                    && matches!(v.as_str(), "$stdin" | "$stdout" | "$stderr")
-                    && toks.get(i + 1) == Some(&Tok::Op("."))
-                    && toks.get(i + 2) == Some(&Tok::Name("reopen".into())) =>
-            {
-                cx.streams_on_socket = true;
-            }
-            Tok::Op(op @ ("|" | "|&" | ">" | ">>" | "<")) if lang == Language::Awk => {
-                r.awk_operator(i, op, cx)
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    r.downloads = r.find_downloads();
+    r.scan(cx);
+    r.runs_download(cx);
 }
 
 /// Whether `t` ends a statement in `lang`.
@@ -259,6 +208,84 @@ fn render(toks: &[Tok]) -> String {
 }
 
 impl<'a> Reader<'a> {
+    /// Add what the calls in the reader's tokens run to `cx`.
+    fn scan(&self, cx: &mut Collect<'_>) {
+        let toks = self.toks;
+        let lang = self.lang;
+        let mut i = 0;
+        while let Some(t) = toks.get(i) {
+            match t {
+                Tok::Str {
+                    parts,
+                    command: true,
+                } => match self.string(parts) {
+                    Some(s) => cx.shell("`…`", s),
+                    None => cx.unknown("`…`", "a command"),
+                },
+                // Perl's `STDIN->fdopen($c, "r")` (IO::Handle).
+                Tok::Name(h)
+                    if lang == Language::Perl
+                        && matches!(h.as_str(), "STDIN" | "STDOUT" | "STDERR")
+                        && toks.get(i + 1) == Some(&Tok::Op("->"))
+                        && toks.get(i + 2) == Some(&Tok::Name("fdopen".into())) =>
+                {
+                    cx.streams_on_socket = true;
+                }
+                Tok::Name(_) => {
+                    let (written, end) = self.qualified(i);
+                    // R's and Julia's lambdas, pipes and code parsed at run time.
+                    if let Some(next) = self.indirection(&written, i, end, cx) {
+                        i = next;
+                        continue;
+                    }
+                    // `f <- unlink; f(…)`: the function a name was given.
+                    let name = self.aliases.get(&written).cloned().unwrap_or(written);
+                    if let Some(runs) = self.runs_of(&name, i, end) {
+                        // `IO::Socket::INET->new(…)`: the arguments of its constructor; Julia's
+                        // `rm.(paths)`: the call broadcast over each item of its arguments.
+                        let at = match (runs, toks.get(end), toks.get(end + 1)) {
+                            (Runs::PerlSocket, Some(Tok::Op("->")), Some(Tok::Name(n)))
+                                if n == "new" =>
+                            {
+                                end + 2
+                            }
+                            (_, Some(Tok::Op(".")), Some(Tok::Op("(")))
+                                if lang == Language::Julia =>
+                            {
+                                end + 1
+                            }
+                            _ => end,
+                        };
+                        let args = self.args(at);
+                        self.call(&name, runs, &args, cx);
+                    } else if let Some((f, args)) = self.indirect(&name, end) {
+                        // `do.call(unlink, list(…))`, `lapply(paths, unlink, …)`,
+                        // `foreach(rm, paths)`: the function passed, called with those arguments.
+                        if let Some(&(_, runs)) = table(lang).iter().find(|(n, _)| *n == f) {
+                            self.call(&f, runs, &args, cx);
+                        }
+                    }
+                    i = end;
+                    continue;
+                }
+                // Ruby's `$stdin.reopen(c)`, `$stdout.reopen(c)`.
+                Tok::Var(v)
+                    if lang == Language::Ruby
+                        && matches!(v.as_str(), "$stdin" | "$stdout" | "$stderr")
+                        && toks.get(i + 1) == Some(&Tok::Op("."))
+                        && toks.get(i + 2) == Some(&Tok::Name("reopen".into())) =>
+                {
+                    cx.streams_on_socket = true;
+                }
+                Tok::Op(op @ ("|" | "|&" | ">" | ">>" | "<")) if lang == Language::Awk => {
+                    self.awk_operator(i, op, cx)
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+
     /// The operator that concatenates strings (`None`: juxtaposition, awk).
     fn concat_op(&self) -> Option<&'static str> {
         match self.lang {
@@ -427,6 +454,11 @@ impl<'a> Reader<'a> {
                     (Some(Val::One(p)), Some(Some(Val::Many(mut w)))) => {
                         w.insert(0, p);
                         cx.words(name, w.iter().map(|x| word(x)).collect(), None);
+                    }
+                    // R's `system2("sh", "i.sh -x")`: one string of arguments, which R
+                    // pastes after the command for the shell.
+                    (Some(Val::One(p)), Some(Some(Val::One(a)))) if self.lang == Language::R => {
+                        cx.shell(name, format!("{p} {a}"))
                     }
                     _ => cx.unknown(name, "a command"),
                 }
@@ -780,71 +812,6 @@ impl<'a> Reader<'a> {
             }
         }
         self.bindings.get(&t).cloned()
-    }
-
-    /// Bind each name assigned exactly once, to a constant, at the start of a statement
-    /// (`my $c = "ls";`, `cmd = "date"`, `local c = "ls"`).
-    fn bind(&mut self) {
-        let toks = self.toks;
-        let mut count: HashMap<&str, usize> = HashMap::new();
-        for (k, t) in toks.iter().enumerate() {
-            let (Tok::Var(n) | Tok::Name(n)) = t else {
-                continue;
-            };
-            let assigned = matches!(
-                toks.get(k + 1),
-                Some(Tok::Op(
-                    "=" | "<-" | ".=" | "+=" | "-=" | "||=" | "&&=" | "*=" | "/=" | "%="
-                ))
-            );
-            let looped = (k > 0
-                && matches!(&toks[k - 1], Tok::Name(p) if matches!(p.as_str(), "for" | "foreach" | "getline" | "my" | "local" | "our"))
-                && !assigned)
-                || self.loop_items(k).is_some();
-            let param = matches!(toks.get(k + 1), Some(Tok::Op("|" | ",")))
-                && matches!(
-                    k.checked_sub(1).and_then(|p| toks.get(p)),
-                    Some(Tok::Op("|" | ","))
-                );
-            if assigned || looped || param {
-                *count.entry(n.as_str()).or_default() += 1;
-            }
-        }
-        for (k, t) in toks.iter().enumerate() {
-            let (Tok::Var(n) | Tok::Name(n)) = t else {
-                continue;
-            };
-            if count.get(n.as_str()) != Some(&1) {
-                continue;
-            }
-            // R's `for (f in X)`, Julia's `for f in X`: over a listing or a pattern (one
-            // value: `list.files("out", full.names = TRUE)` is `out/*`), each `f` is a path it
-            // names; a list of several values is left unbound.
-            if let Some(items) = self.loop_items(k) {
-                if let Some(v @ Val::One(_)) = self.value(items) {
-                    self.bindings.insert(n.clone(), v);
-                }
-                continue;
-            }
-            if !matches!(toks.get(k + 1), Some(Tok::Op("=" | "<-"))) {
-                continue;
-            }
-            let start_ok = match k.checked_sub(1).and_then(|p| toks.get(p)) {
-                None | Some(Tok::Newline | Tok::Op(";" | "{" | "}")) => true,
-                Some(Tok::Name(p)) => matches!(p.as_str(), "my" | "our" | "local"),
-                _ => false,
-            };
-            if !start_ok {
-                continue;
-            }
-            let end = toks[k + 2..]
-                .iter()
-                .position(|t| ends_statement(self.lang, t) || matches!(t, Tok::Op("}")))
-                .map_or(toks.len(), |e| k + 2 + e);
-            if let Some(v) = self.value(&toks[k + 2..end]) {
-                self.bindings.insert(n.clone(), v);
-            }
-        }
     }
 }
 

@@ -17,6 +17,8 @@ mod calls;
 mod files;
 mod lex;
 #[cfg(test)]
+mod r_julia_indirect_tests;
+#[cfg(test)]
 mod r_julia_tests;
 #[cfg(test)]
 mod tests;

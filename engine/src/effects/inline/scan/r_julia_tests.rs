@@ -224,12 +224,17 @@ fn r_and_julia_functions_passed_to_higher_order_calls_are_called() {
         runs(Julia, "rm.(readdir(homedir(); join=true); recursive=true)"),
         ["delete:~/*:true"]
     );
-    // A lambda's parameter is known only at run time.
+    // A lambda's parameter takes the listing's paths; over a list known only at run time
+    // it is unknown.
     assert_eq!(
         runs(
             Julia,
             "foreach(p -> rm(p; recursive=true), readdir(homedir(); join=true))"
         ),
+        ["delete:~/*:true"]
+    );
+    assert_eq!(
+        runs(Julia, "foreach(p -> rm(p; recursive=true), paths)"),
         ["unsure:`rm` with a path known only at run time"]
     );
     // A function that is neither named nor one of the language's: nothing is known to run.
@@ -252,6 +257,15 @@ fn r_and_julia_code_on_standard_input_is_read() {
         ),
         (
             "R --no-save -q <<'EOF'\nsystem(\"make test\")\nEOF",
+            &["run make test"],
+        ),
+        // R(1)'s `-f FILE` naming standard input.
+        (
+            "R -f /dev/stdin <<'EOF'\nunlink(\"~\", recursive = TRUE)\nEOF",
+            &["delete ~ recursively"],
+        ),
+        (
+            "R --no-echo --file=- <<'EOF'\nsystem(\"make test\")\nEOF",
             &["run make test"],
         ),
         (

@@ -74,7 +74,7 @@ const R_SESSION_TEMP: &str = "RtmpXXXXXX";
 
 /// R's higher-order calls that apply a function given as an argument, and that argument's
 /// position (`base`, and `purrr` with or without its namespace).
-const APPLY_R: &[(&str, usize)] = &[
+pub(super) const APPLY_R: &[(&str, usize)] = &[
     ("do.call", 0),
     ("lapply", 1),
     ("sapply", 1),
@@ -87,8 +87,13 @@ const APPLY_R: &[(&str, usize)] = &[
     ("map", 1),
 ];
 
-/// Julia's higher-order calls (`Base`): the function first.
-const APPLY_JULIA: &[(&str, usize)] = &[("foreach", 0), ("map", 0), ("broadcast", 0)];
+/// Julia's higher-order calls (`Base`; `asyncmap` runs it in tasks): the function first.
+pub(super) const APPLY_JULIA: &[(&str, usize)] = &[
+    ("foreach", 0),
+    ("map", 0),
+    ("broadcast", 0),
+    ("asyncmap", 0),
+];
 
 /// The names the value of R's `TRUE` goes by, and Julia's `true`.
 const TRUE: &[&str] = &["TRUE", "T", "true"];
@@ -209,7 +214,7 @@ impl<'a> Reader<'a> {
             Some(Tok::Op("(")) => self.args(end),
             _ => return None,
         };
-        let function = self.function_name(args.get(function_at)?)?;
+        let function = self.function_name(super::named(args.get(function_at)?).1)?;
         let rest = args
             .iter()
             .enumerate()
@@ -233,7 +238,7 @@ impl<'a> Reader<'a> {
 
     /// The name of a function passed as a value: a name (`unlink`, `base::unlink`) or, in
     /// R, a string naming it (`"unlink"`).
-    fn function_name(&self, toks: &[Tok]) -> Option<String> {
+    pub(super) fn function_name(&self, toks: &[Tok]) -> Option<String> {
         let mut name = String::new();
         for t in toks {
             match t {
@@ -289,7 +294,7 @@ impl<'a> Reader<'a> {
 
     /// The name of the call whose `(` is at `open` in `toks` (`path.expand`, `fs::path`),
     /// and the index after its closing bracket.
-    fn qualified_in(&self, toks: &[Tok], open: usize) -> Option<(String, usize)> {
+    pub(super) fn qualified_in(&self, toks: &[Tok], open: usize) -> Option<(String, usize)> {
         let mut name = String::new();
         for t in toks.get(..open)? {
             match t {
@@ -343,6 +348,9 @@ impl<'a> Reader<'a> {
             for p in paths {
                 let p = match (self.lang, p.strip_prefix('~')) {
                     (Language::R, Some(rest)) => format!("${{HOME}}{rest}"),
+                    // Julia does not expand `~` (`rm("~")` names a folder `~` in the working
+                    // one); `expanduser` and `homedir()` give the home folder.
+                    (Language::Julia, Some(_)) => format!("./{p}"),
                     _ => p,
                 };
                 files::delete(cx, &p, recursive);
