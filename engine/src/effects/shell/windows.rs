@@ -14,7 +14,7 @@
 
 use super::out::Out;
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{autostart_key, security_key, security_key_within};
+use crate::effects::programs::{autostart_key, credential_hive, security_key, security_key_within};
 use crate::shell::{Arg, SimpleCommand};
 
 /// A switch word (`/add`, `/ADD`, `/active:yes`, `-create`), lower case without its leading
@@ -144,12 +144,19 @@ fn reg_value(c: &SimpleCommand) -> Option<&str> {
 /// value named by `/v`, or every value), or `reg delete KEY` of a key above one (its
 /// subkeys go with it: `HKLM\SOFTWARE\Policies`): a security-control grant. `reg query`, `reg export`,
 /// another key or a value that protects nothing grant nothing; `reg import FILE` names no key
-/// and is not read.
+/// and is not read. `reg save|export` of a credential hive (`HKLM\SAM`, `HKLM\SECURITY`,
+/// `HKLM\SYSTEM`) reads the hive's file, as copying it would.
 pub(super) fn registry(c: &SimpleCommand, out: &mut Out) {
     let ops = operands(c);
     let Some(verb) = ops.first().map(|a| a.text.to_ascii_lowercase()) else {
         return;
     };
+    if matches!(verb.as_str(), "save" | "export")
+        && let Some(key) = ops.get(1).filter(|k| !k.dynamic)
+        && let Some(file) = credential_hive(&key.text)
+    {
+        out.push(What::Read(PathRef::new(file.to_string(), None)));
+    }
     // `reg copy FROM TO`: the key written is the second.
     let key = match verb.as_str() {
         "add" | "delete" | "restore" | "load" => ops.get(1),

@@ -304,11 +304,32 @@ fn a_key_deleted_above_a_protected_one_is_a_security_control() {
             r"security-control: the LSA's protection of credentials deleted with a key above it (reg delete HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control)"
         ]
     );
+    // The per-user policy tree, a remote machine's key and the 32-bit view (issue 27).
+    for (line, want) in [
+        (
+            r"reg delete 'HKCU\Software\Policies' /f",
+            r"the per-user policies deleted with a key above it (reg delete HKCU\Software\Policies)",
+        ),
+        (
+            r"reg delete '\\srv\HKLM\SOFTWARE\WOW6432Node\Policies' /f",
+            r"Microsoft Defender's policy deleted with a key above it (reg delete \\srv\HKLM\SOFTWARE\WOW6432Node\Policies)",
+        ),
+        (
+            r"reg delete \\srv\HKLM\SOFTWARE\Policies /f",
+            r"Microsoft Defender's policy deleted with a key above it (reg delete \srvHKLMSOFTWAREPolicies)",
+        ),
+    ] {
+        assert_eq!(
+            controls(line),
+            [format!("security-control: {want}")],
+            "{line}"
+        );
+    }
     // A sibling, another hive, a value of the parent, only its values, another key, a query:
     // nothing protected goes.
     for line in [
         r"HKLM\SOFTWARE\Policies\Google /f",
-        r"HKCU\Software\Policies /f",
+        r"HKCU\Software\Pol /f",
         r"HKLM\SOFTWARE\Policies /v Foo /f",
         r"HKLM\SOFTWARE\Policies /va /f",
         r"HKLM\SOFTWARE\MyApp /f",
