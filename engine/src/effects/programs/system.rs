@@ -249,6 +249,30 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Firewall,
         ..ROW
     },
+    // The machine's network taken down: ip(8) `link set DEV down|delete`, `addr flush`,
+    // `route del default|flush`; ifconfig(8) `DEV down`; ifdown(8); nmcli(1) `networking
+    // off`, `device disconnect`, `connection down|delete`; networksetup(8)
+    // `-setairportpower DEV off`; rfkill(8) `block`; ufw(8) `default deny outgoing`;
+    // iptables(8) `-P OUTPUT DROP`. What the words mean is read by the action.
+    Program {
+        names: &[
+            "ip",
+            "ifconfig",
+            "ifdown",
+            "nmcli",
+            "networksetup",
+            "rfkill",
+            "ufw",
+            "iptables",
+            "ip6tables",
+            "iptables-nft",
+            "ip6tables-nft",
+            "iptables-legacy",
+            "ip6tables-legacy",
+        ],
+        action: Action::NetworkDown,
+        ..ROW
+    },
     // bcdedit(1) `/set … recoveryenabled no`, wevtutil(1) `cl LOG` (Windows Commands
     // reference): a protection of the machine switched off.
     Program {

@@ -107,6 +107,14 @@ pub(super) fn admin(
         }
         Admin::Defender => return defender(c, shown, cx),
         Admin::FirewallProfile => return firewall_profile(c, shown, who, cx),
+        Admin::NetAdapter => vec![
+            lit("netsh"),
+            lit("interface"),
+            lit("set"),
+            lit("interface"),
+            first(b, P::Name, "*"),
+            lit("admin=disabled"),
+        ],
         Admin::WmiCreate => {
             let named = |role: P, want: &str| {
                 b.of(role)

@@ -164,6 +164,8 @@ pub(super) enum Admin {
     Defender,
     /// `Set-NetFirewallProfile -Enabled False`: `netsh advfirewall set PROFILE state off`.
     FirewallProfile,
+    /// `Disable-NetAdapter [-Name] NAME`: `netsh interface set interface NAME admin=disabled`.
+    NetAdapter,
     /// `Clear-EventLog [-LogName] LOG[,LOG…]`: `wevtutil cl LOG` for each.
     ClearLog,
     /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`: `wmic process
@@ -701,6 +703,15 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         ],
         positional: &[P::ItemType, P::Name, P::Args],
         act: Act::Admin(Admin::WmiCreate),
+    },
+    Cmdlet {
+        names: &["disable-netadapter"],
+        params: &[
+            p("name", &["ifalias", "interfacealias"], P::Name),
+            p("interfacedescription", &["ifdesc"], P::Name),
+        ],
+        positional: &[P::Name],
+        act: Act::Admin(Admin::NetAdapter),
     },
     Cmdlet {
         names: &["set-netfirewallprofile"],
