@@ -190,8 +190,21 @@ fn runas_and_wmic_run_their_command_lines() {
         ),
         wipe
     );
+    // `Invoke-CimMethod`'s command line is the `CommandLine` key of its arguments (issue 27).
+    for line in [
+        "powershell -c \"Invoke-CimMethod -ClassName Win32_Process -MethodName Create -Arguments @{CommandLine='cmd /c del /s /q C:\\Users'}\"",
+        "powershell -c \"icim Win32_Process @{ CommandLine = 'cmd /c del /s /q C:\\Users'; CurrentDirectory = 'C:\\' } Create\"",
+    ] {
+        assert_eq!(done(line), wipe, "{line}");
+    }
     assert_eq!(
         done("powershell -c \"Invoke-WmiMethod -Class Win32_Service -Name StopService\""),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        done(
+            "powershell -c \"Invoke-CimMethod -ClassName Win32_Process -MethodName Create -Arguments @{CommandLine='notepad.exe'}\""
+        ),
         Vec::<String>::new()
     );
     for quiet in [

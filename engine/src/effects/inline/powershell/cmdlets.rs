@@ -168,8 +168,9 @@ pub(super) enum Admin {
     NetAdapter,
     /// `Clear-EventLog [-LogName] LOG[,LOG…]`: `wevtutil cl LOG` for each.
     ClearLog,
-    /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`: `wmic process
-    /// call create LINE`.
+    /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`, `Invoke-CimMethod
+    /// -ClassName Win32_Process -MethodName Create -Arguments @{CommandLine=LINE}`: `wmic
+    /// process call create LINE`.
     WmiCreate,
 }
 
@@ -702,6 +703,18 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
             p("computername", &["cn"], P::Host),
         ],
         positional: &[P::ItemType, P::Name, P::Args],
+        act: Act::Admin(Admin::WmiCreate),
+    },
+    // `Invoke-CimMethod [-ClassName] C [[-Arguments] @{CommandLine=…}] [-MethodName] M`.
+    Cmdlet {
+        names: &["invoke-cimmethod", "icim"],
+        params: &[
+            p("classname", &["class"], P::ItemType),
+            p("methodname", &["name"], P::Name),
+            p("arguments", &[], P::Args),
+            p("computername", &["cn"], P::Host),
+        ],
+        positional: &[P::ItemType, P::Args, P::Name],
         act: Act::Admin(Admin::WmiCreate),
     },
     Cmdlet {
