@@ -397,7 +397,8 @@ const ICACLS_CHANGES: &[&str] = &[
 /// `icacls PATH /grant[:r] SID:PERM … [/t]`: a change of PATH's permissions, the mode the
 /// switch and its values (`grant Everyone:F`), below PATH too with `/t`; `takeown /f PATH
 /// [/r]`: PATH's owner changed, below it too with `/r`. `icacls PATH` (a listing), `icacls
-/// PATH /save FILE` and `takeown` without `/f` change nothing.
+/// PATH /save FILE` and `takeown` without `/f` change nothing. icacls's first word is its
+/// path.
 pub(super) fn permission(c: &SimpleCommand, out: &mut Out) {
     let mut paths: Vec<&Arg> = Vec::new();
     let mut modes: Vec<String> = Vec::new();
@@ -406,7 +407,13 @@ pub(super) fn permission(c: &SimpleCommand, out: &mut Out) {
         "icacls" => {
             recursive = has_switch(c, "t");
             let mut change: Option<String> = None;
-            for a in &c.args {
+            for (i, a) in c.args.iter().enumerate() {
+                // The first word is the path, whatever it looks like (`C:\`, which cmd.exe
+                // and Git Bash spell `/c`, is no switch there).
+                if i == 0 && a.text != "/?" {
+                    paths.push(a);
+                    continue;
+                }
                 match switch(a) {
                     Some(s) if ICACLS_CHANGES.contains(&s.as_str()) => {
                         modes.push(s.clone());

@@ -141,6 +141,12 @@ fn icacls_and_takeown_change_permissions_and_owners() {
         done("icacls build /grant Users:R /t"),
         ["permission build grant Users:R recursively"]
     );
+    // The drive's root, which cmd.exe's lens spells `/c`: still icacls's path, not its `/c`
+    // switch (issue 27).
+    assert_eq!(
+        done("cmd /c \"icacls C:\\ /reset /T\""),
+        ["permission /c reset recursively"]
+    );
     // A listing and a saved list change nothing.
     for quiet in [
         "icacls C:\\Windows",
