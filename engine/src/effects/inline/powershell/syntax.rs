@@ -86,9 +86,9 @@ fn bare_paths(code: &str) -> Option<String> {
                 if let Some(end) = end
                     && matches!(b.get(end), Some(b'\\' | b'/'))
                 {
-                    for at in i..end {
-                        if matches!(out[at], b'$' | b'{' | b'}') {
-                            out[at] = b'_';
+                    for byte in &mut out[i..end] {
+                        if matches!(*byte, b'$' | b'{' | b'}') {
+                            *byte = b'_';
                         }
                     }
                     changed = true;
