@@ -55,89 +55,82 @@ pub(crate) fn parse_code(code: &str) -> Result<Tree, String> {
 /// and `}` as `_`: one bare word of the same length, its text in `code` read and expanded by
 /// the lens. `None` when it has none.
 fn bare_paths(code: &str) -> Option<String> {
-    let b = code.as_bytes();
-    let mut out = b.to_vec();
-    let mut changed = false;
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == b'\'' || c == b'"' => quote = Some(c),
-            None if c == b'$' && (i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b',') => {
-                // The variable's name: `{…}`, or letters, digits, `_` and a scope's `:`.
-                let end = if b.get(i + 1) == Some(&b'{') {
-                    b[i + 1..]
-                        .iter()
-                        .position(|x| *x == b'}')
-                        .map(|k| i + 2 + k)
-                } else {
-                    let mut j = i + 1;
-                    while b
-                        .get(j)
-                        .is_some_and(|x| x.is_ascii_alphanumeric() || matches!(x, b'_' | b':'))
-                    {
-                        j += 1;
-                    }
-                    (j > i + 1).then_some(j)
-                };
-                if let Some(end) = end
-                    && matches!(b.get(end), Some(b'\\' | b'/'))
-                {
-                    for byte in &mut out[i..end] {
-                        if matches!(*byte, b'$' | b'{' | b'}') {
-                            *byte = b'_';
-                        }
-                    }
-                    changed = true;
-                    i = end;
-                    continue;
-                }
-            }
-            None => {}
+    rewrite(code, |b, i, out| {
+        if b[i] != b'$' || !(i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b',') {
+            return None;
         }
-        i += 1;
-    }
-    changed.then(|| String::from_utf8(out).ok()).flatten()
+        // The variable's name: `{…}`, or letters, digits, `_` and a scope's `:`.
+        let end = if b.get(i + 1) == Some(&b'{') {
+            b[i + 1..]
+                .iter()
+                .position(|x| *x == b'}')
+                .map(|k| i + 2 + k)?
+        } else {
+            let mut j = i + 1;
+            while b
+                .get(j)
+                .is_some_and(|x| x.is_ascii_alphanumeric() || matches!(x, b'_' | b':'))
+            {
+                j += 1;
+            }
+            (j > i + 1).then_some(j)?
+        };
+        if !matches!(b.get(end), Some(b'\\' | b'/')) {
+            return None;
+        }
+        for byte in &mut out[i..end] {
+            if matches!(*byte, b'$' | b'{' | b'}') {
+                *byte = b'_';
+            }
+        }
+        Some(end)
+    })
 }
 
 /// `code` with the quotes of each value glued to a parameter (`-g"*.rs"`, `-name'x'`) as
 /// blanks; `None` when it has none.
 fn unglue(code: &str) -> Option<String> {
+    rewrite(code, |b, i, out| {
+        if b[i] != b'-'
+            || !(i == 0 || b[i - 1].is_ascii_whitespace())
+            || !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+        {
+            return None;
+        }
+        let mut j = i + 1;
+        while b.get(j).is_some_and(|x| x.is_ascii_alphanumeric()) {
+            j += 1;
+        }
+        let q = *b.get(j).filter(|q| **q == b'"' || **q == b'\'')?;
+        let k = b[j + 1..].iter().position(|x| *x == q)?;
+        out[j] = b' ';
+        out[j + 1 + k] = b' ';
+        Some(j + k + 2)
+    })
+}
+
+/// `code` rewritten at the same length: `at(bytes, i, out)` is asked at each byte outside
+/// quotes and, when it changes `out` there, says where the walk goes on. `None` when nothing
+/// was changed.
+fn rewrite(code: &str, at: impl Fn(&[u8], usize, &mut [u8]) -> Option<usize>) -> Option<String> {
     let b = code.as_bytes();
     let mut out = b.to_vec();
     let mut changed = false;
-    let mut i = 0;
     let mut quote: Option<u8> = None;
+    let mut i = 0;
     while i < b.len() {
         let c = b[i];
         match quote {
             Some(q) if c == q => quote = None,
             Some(_) => {}
             None if c == b'\'' || c == b'"' => quote = Some(c),
-            None if c == b'-'
-                && (i == 0 || b[i - 1].is_ascii_whitespace())
-                && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) =>
-            {
-                let mut j = i + 1;
-                while b.get(j).is_some_and(|x| x.is_ascii_alphanumeric()) {
-                    j += 1;
-                }
-                if let Some(&q) = b.get(j).filter(|q| **q == b'"' || **q == b'\'')
-                    && let Some(k) = b[j + 1..].iter().position(|x| *x == q)
-                {
-                    out[j] = b' ';
-                    out[j + 1 + k] = b' ';
+            None => {
+                if let Some(next) = at(b, i, &mut out) {
                     changed = true;
-                    i = j + k + 2;
+                    i = next;
                     continue;
                 }
-                i = j;
-                continue;
             }
-            None => {}
         }
         i += 1;
     }
