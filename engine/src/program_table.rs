@@ -342,6 +342,9 @@ fn family(a: Action) -> &'static str {
         Action::Firewall => {
             "switches the Windows firewall off (`netsh advfirewall set PROFILE state off`): a security-control grant"
         }
+        Action::NetworkDown => {
+            "takes the machine's network down (`ip link set DEV down`, `ip route del default`, `nmcli networking off`, `rfkill block`, `ufw default deny outgoing`, `iptables -P OUTPUT DROP`): a network-down grant"
+        }
         Action::WindowsProtection => {
             "switches a Windows protection off (`bcdedit /set {default} recoveryenabled no`, `wevtutil cl Security`): a security-control grant"
         }

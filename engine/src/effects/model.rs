@@ -213,6 +213,13 @@ pub enum GrantKind {
     /// credentials (`RunAsPPL`, `DisableRestrictedAdmin`, WDigest). What is changed is in the
     /// detail.
     SecurityControl,
+    /// The machine's network taken down: an interface switched off or deleted (`ip link set
+    /// eth0 down`, `ifdown`, `nmcli networking off`, `netsh interface set interface … disable`,
+    /// `Disable-NetAdapter`), its addresses or default route removed (`ip addr flush`, `ip
+    /// route del default`), a radio blocked (`rfkill block`), a firewall set to drop everything
+    /// going out (`ufw default deny outgoing`, `iptables -P OUTPUT DROP`). What goes down is in
+    /// the detail.
+    NetworkDown,
 }
 
 impl GrantKind {
@@ -240,6 +247,7 @@ impl GrantKind {
         GrantKind::LocalAccount,
         GrantKind::Autostart,
         GrantKind::SecurityControl,
+        GrantKind::NetworkDown,
     ];
 
     /// Its name in the policy language (`grant = ["privileged-shell"]`).
@@ -267,6 +275,7 @@ impl GrantKind {
             GrantKind::LocalAccount => "local-account",
             GrantKind::Autostart => "autostart",
             GrantKind::SecurityControl => "security-control",
+            GrantKind::NetworkDown => "network-down",
         }
     }
 }

@@ -129,6 +129,7 @@ pub const GRANTS: &[&str] = &[
     "local-account",
     "autostart",
     "security-control",
+    "network-down",
 ];
 /// The agents `agent` accepts.
 pub(super) const AGENTS: &[&str] = &[

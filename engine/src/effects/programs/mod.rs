@@ -51,7 +51,7 @@ pub(crate) use privilege::{
 };
 pub(crate) use row::{Action, Fallback, Program, Registry, Role, Switch};
 pub(crate) use runtimes::{JULIA_VALUED, OSASCRIPT_VALUED, RSCRIPT_VALUED, stdin_language};
-pub(crate) use system::{autostart_key, security_key, security_key_within};
+pub(crate) use system::{autostart_key, credential_hive, security_key, security_key_within};
 
 /// Every family's rows, in the order they are tried for a program's base name. The order
 /// only matters among the subcommand rows of one program (the first that matches wins), and

@@ -226,6 +226,11 @@ pub(crate) enum Action {
     /// `cl|clear-log LOG` (an audit log emptied) or `sl LOG /e:false` (a log switched off): a
     /// `security-control` grant; `bcdedit /enum` and `wevtutil qe|el|gl` grant nothing.
     WindowsProtection,
+    /// A tool that takes the machine's network down (ip(8) `link set DEV down`, `route del
+    /// default`, ifconfig(8) `DEV down`, ifdown(8), nmcli(1) `networking off`, rfkill(8)
+    /// `block`, ufw(8) `default deny outgoing`, iptables(8) `-P OUTPUT DROP`): a
+    /// `network-down` grant; listings and bringing things up grant nothing.
+    NetworkDown,
     /// A Windows permission tool: icacls(1) `PATH /grant|/deny|/remove|/setowner|/reset|
     /// /inheritance:…|/restore …` (with `/t`, below the path too) and takeown(1) `/f PATH [/r]`:
     /// a change of the path's permissions or owner; `icacls PATH` alone lists them.

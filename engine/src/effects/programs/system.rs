@@ -249,6 +249,30 @@ pub(super) static ROWS: &[Program] = &[
         action: Action::Firewall,
         ..ROW
     },
+    // The machine's network taken down: ip(8) `link set DEV down|delete`, `addr flush`,
+    // `route del default|flush`; ifconfig(8) `DEV down`; ifdown(8); nmcli(1) `networking
+    // off`, `device disconnect`, `connection down|delete`; networksetup(8)
+    // `-setairportpower DEV off`; rfkill(8) `block`; ufw(8) `default deny outgoing`;
+    // iptables(8) `-P OUTPUT DROP`. What the words mean is read by the action.
+    Program {
+        names: &[
+            "ip",
+            "ifconfig",
+            "ifdown",
+            "nmcli",
+            "networksetup",
+            "rfkill",
+            "ufw",
+            "iptables",
+            "ip6tables",
+            "iptables-nft",
+            "ip6tables-nft",
+            "iptables-legacy",
+            "ip6tables-legacy",
+        ],
+        action: Action::NetworkDown,
+        ..ROW
+    },
     // bcdedit(1) `/set … recoveryenabled no`, wevtutil(1) `cl LOG` (Windows Commands
     // reference): a protection of the machine switched off.
     Program {
@@ -303,7 +327,7 @@ const AUTOSTART_KEYS: &[&str] = &[
     "imagefileexecutionoptions",
     "explorershellfolders",
     "explorerusershellfolders",
-    "currentcontrolsetservices",
+    "services",
     "controlset001services",
     "controlset002services",
 ];
@@ -383,23 +407,153 @@ const SECURITY_KEYS: &[(&str, &str, &[&str], &str)] = &[
         &[],
         "WDigest's caching of credentials",
     ),
+    // Microsoft Defender's services and drivers (`Start` 4: never started), and the
+    // firewall's service.
+    (
+        "serviceswindefend",
+        r"SYSTEM\CurrentControlSet\Services\WinDefend",
+        &["start"],
+        "Microsoft Defender's service",
+    ),
+    (
+        "serviceswdfilter",
+        r"SYSTEM\CurrentControlSet\Services\WdFilter",
+        &["start"],
+        "Microsoft Defender's file system filter",
+    ),
+    (
+        "serviceswdboot",
+        r"SYSTEM\CurrentControlSet\Services\WdBoot",
+        &["start"],
+        "Microsoft Defender's boot driver",
+    ),
+    (
+        "serviceswdnissvc",
+        r"SYSTEM\CurrentControlSet\Services\WdNisSvc",
+        &["start"],
+        "Microsoft Defender's network inspection service",
+    ),
+    (
+        "servicessense",
+        r"SYSTEM\CurrentControlSet\Services\Sense",
+        &["start"],
+        "Microsoft Defender for Endpoint's service",
+    ),
+    (
+        "servicesmpssvc",
+        r"SYSTEM\CurrentControlSet\Services\mpssvc",
+        &["start"],
+        "the Windows Firewall's service",
+    ),
 ];
+
+/// The keys of the per-user policy tree whose values restrict what the user may run, each
+/// below the user's hive (`HKCU`, or a user's hive under `HKU`) with the values that lift a
+/// restriction when written or deleted (lower case; empty: every value) and what it is.
+const USER_POLICY_KEYS: &[(&str, &[&str], &str)] = &[
+    (
+        r"Software\Policies\Microsoft\Windows\System",
+        &["disablecmd"],
+        "the per-user policy that keeps the command prompt off",
+    ),
+    (
+        r"Software\Microsoft\Windows\CurrentVersion\Policies\System",
+        &["disabletaskmgr", "disableregistrytools"],
+        "the per-user policy that keeps the Task Manager or the registry editor off",
+    ),
+    (
+        r"Software\Policies\Microsoft\Windows\Safer",
+        &[],
+        "the per-user software restriction policy",
+    ),
+];
+
+/// Registry key text as folded by [`fold_key`] with what does not change which key it is
+/// left out: a remote machine's name (`\\server\HKLM\…`), PowerShell's provider prefix
+/// (`Registry::`, `Microsoft.PowerShell.Core\Registry::`), the 32-bit view
+/// (`WOW6432Node`), and the hive spelled short (`HKLM`, `HKCU`, long names and `HKLM:` alike).
+fn canonical_key(key: &str) -> String {
+    let trimmed = key.trim_matches(|c| c == '"' || c == '\'');
+    let mut folded = fold_key(trimmed);
+    // `\\HOST\HKLM\…`: the key on another machine, the same key there; its hive is found
+    // after the host's name (also once a shell removed the backslashes: `\HOSTHKLMSOFTWARE`).
+    if trimmed.starts_with('\\')
+        && let Some(at) = [
+            "hklm",
+            "hkey_local_machine",
+            "hkcu",
+            "hkey_current_user",
+            "hku",
+        ]
+        .iter()
+        .filter_map(|hive| folded.find(hive))
+        .min()
+    {
+        folded = folded.split_off(at);
+    }
+    let bare = folded
+        .strip_prefix("microsoft.powershell.core")
+        .unwrap_or(&folded);
+    let bare = bare.strip_prefix("registry").unwrap_or(bare);
+    let bare = bare.replace("wow6432node", "");
+    for (long, short) in [
+        ("hkey_local_machine", "hklm"),
+        ("hkeylocalmachine", "hklm"),
+        ("hkey_current_user", "hkcu"),
+        ("hkeycurrentuser", "hkcu"),
+        ("hkey_users", "hku"),
+        ("hkeyusers", "hku"),
+    ] {
+        if let Some(rest) = bare.strip_prefix(long) {
+            return format!("{short}{rest}");
+        }
+    }
+    bare
+}
+
+/// The registry hives whose saved copy holds credentials: the local accounts' password
+/// hashes (`SAM`), the LSA's secrets and cached domain logons (`SECURITY`), and the boot key
+/// that decrypts both (`SYSTEM`). Each with the file Windows keeps it in.
+const CREDENTIAL_HIVES: &[(&str, &str)] = &[
+    ("hklmsam", "/c/Windows/System32/config/SAM"),
+    ("hklmsecurity", "/c/Windows/System32/config/SECURITY"),
+    ("hklmsystem", "/c/Windows/System32/config/SYSTEM"),
+];
+
+/// The file of a credential hive (`/c/Windows/System32/config/SAM`) when registry key text
+/// names one whole (`HKLM\SAM`, `HKEY_LOCAL_MACHINE\SECURITY`, `\\dc\HKLM\SYSTEM`), so
+/// saving or exporting it is a read of that file; `None` for a key below or beside one
+/// (`HKLM\SYSTEM\CurrentControlSet\Control`, `HKLM\SOFTWARE`).
+pub(crate) fn credential_hive(key: &str) -> Option<&'static str> {
+    let key = canonical_key(key);
+    CREDENTIAL_HIVES
+        .iter()
+        .find(|(hive, _)| *hive == key)
+        .map(|(_, file)| *file)
+}
 
 /// What protection of the machine registry key text `key` holds when writing or deleting its
 /// value `value` (`None`: the key itself, every value) can weaken it: `Some("User Account
 /// Control")` for `HKLM\…\Policies\System` and `EnableLUA`; `None` for another key or a
 /// value that protects nothing (`Policies\System` `DisableTaskMgr`).
 pub(crate) fn security_key(key: &str, value: Option<&str>) -> Option<&'static str> {
-    let folded = fold_key(key);
+    let folded = canonical_key(key);
     let value = value.map(str::to_ascii_lowercase);
+    let weakens = |values: &[&str]| {
+        values.is_empty() || value.as_ref().is_none_or(|v| values.contains(&v.as_str()))
+    };
     SECURITY_KEYS
         .iter()
-        .find(|(k, _, values, _)| {
-            folded.contains(k)
-                && (values.is_empty()
-                    || value.as_ref().is_none_or(|v| values.contains(&v.as_str())))
-        })
+        .find(|(k, _, values, _)| folded.contains(k) && weakens(values))
         .map(|(_, _, _, what)| *what)
+        .or_else(|| {
+            // The per-user policy tree, of the current user or any user's hive.
+            let user = folded.starts_with("hkcu") || folded.starts_with("hku");
+            USER_POLICY_KEYS
+                .iter()
+                .find(|(k, values, _)| user && folded.ends_with(&fold_key(k)) && weakens(values))
+                .map(|(_, _, what)| *what)
+        })
 }
 
 /// What protection of the machine lies in registry key text `key` or below it, so deleting
@@ -410,16 +564,17 @@ pub(crate) fn security_key(key: &str, value: Option<&str>) -> Option<&'static st
 /// itself. Keys compare by whole components, folded as [`fold_key`] (so the same after a shell
 /// removed the backslashes), any numbered control set as the current one.
 pub(crate) fn security_key_within(key: &str) -> Option<&'static str> {
-    let folded = fold_key(key);
-    // The provider's prefix PowerShell may spell (`Registry::`,
-    // `Microsoft.PowerShell.Core\Registry::`), then the hive.
-    let bare = folded
-        .strip_prefix("microsoft.powershell.core")
-        .unwrap_or(&folded);
-    let bare = bare.strip_prefix("registry").unwrap_or(bare);
-    let rest = ["hklm", "hkey_local_machine", "hkeylocalmachine"]
-        .iter()
-        .find_map(|hive| bare.strip_prefix(hive))?;
+    let canonical = canonical_key(key);
+    // The per-user policy tree deleted whole (`reg delete HKCU\Software\Policies /f`).
+    if let Some(rest) = canonical.strip_prefix("hkcu")
+        && !rest.is_empty()
+        && USER_POLICY_KEYS
+            .iter()
+            .any(|(path, _, _)| leads_to(path, rest))
+    {
+        return Some("the per-user policies");
+    }
+    let rest = canonical.strip_prefix("hklm")?;
     // `ControlSet001\…`: the numbered control set (one digit after `controlset00`).
     const NUMBERED: &str = "controlset00";
     let rest = match rest
@@ -434,15 +589,18 @@ pub(crate) fn security_key_within(key: &str) -> Option<&'static str> {
     }
     SECURITY_KEYS
         .iter()
-        .find(|(_, path, _, _)| {
-            // Each leading part of the path, folded: `software`, `softwarepolicies`, ….
-            let mut lead = String::new();
-            path.split('\\').any(|part| {
-                lead.push_str(&fold_key(part));
-                lead == rest
-            })
-        })
+        .find(|(_, path, _, _)| leads_to(path, &rest))
         .map(|(_, _, _, what)| *what)
+}
+
+/// Whether folded key text `rest` is `path` or a key above it, by whole components: each
+/// leading part of the path, folded (`software`, `softwarepolicies`, …).
+fn leads_to(path: &str, rest: &str) -> bool {
+    let mut lead = String::new();
+    path.split('\\').any(|part| {
+        lead.push_str(&fold_key(part));
+        lead == rest
+    })
 }
 
 #[cfg(test)]
@@ -476,12 +634,87 @@ mod tests {
             // A part of a component, a sibling, another hive, the hive itself.
             (r"HKLM\SOFTWARE\Pol", None),
             (r"HKLM\SOFTWARE\Policies\Google", None),
-            (r"HKCU\Software\Policies", None),
+            (r"HKCU\Software\Policies", Some("the per-user policies")),
+            (r"HKCU\Software\Pol", None),
+            (
+                r"\\server\HKLM\SOFTWARE\WOW6432Node\Policies",
+                Some("Microsoft Defender's policy"),
+            ),
             (r"HKLM", None),
             (r"HKLM\SOFTWARE\ControlSet00é", None),
         ];
         for (key, want) in cases {
             assert_eq!(security_key_within(key), *want, "{key}");
+        }
+    }
+
+    /// A key and value that weaken a protection, by any hive spelling, the 32-bit view, a
+    /// remote machine's prefix or the per-user tree; a value that protects nothing does not.
+    #[test]
+    fn a_protected_key_is_read_alike_in_every_spelling() {
+        let cases: &[(&str, Option<&str>, Option<&str>)] = &[
+            (
+                r"HKLM\SYSTEM\CurrentControlSet\Services\WinDefend",
+                Some("Start"),
+                Some("Microsoft Defender's service"),
+            ),
+            (
+                r"HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Services\WinDefend",
+                Some("Start"),
+                Some("Microsoft Defender's service"),
+            ),
+            (
+                r"HKLM\SYSTEM\CurrentControlSet\Services\WinDefend",
+                Some("DisplayName"),
+                None,
+            ),
+            (
+                r"\\server\HKLM\SOFTWARE\WOW6432Node\Policies\Microsoft\Windows Defender",
+                Some("DisableAntiSpyware"),
+                Some("Microsoft Defender's policy"),
+            ),
+            (
+                r"HKCU\Software\Policies\Microsoft\Windows\System",
+                Some("DisableCMD"),
+                Some("the per-user policy that keeps the command prompt off"),
+            ),
+            (
+                r"HKCU\Software\Microsoft\Windows\CurrentVersion\Policies\System",
+                Some("Wallpaper"),
+                None,
+            ),
+            (r"HKCU\Software\MyApp", Some("X"), None),
+            // A machine-wide key of the same name is not the per-user tree.
+            (
+                r"HKLM\Software\Policies\Microsoft\Windows\System",
+                Some("DisableCMD"),
+                None,
+            ),
+        ];
+        for (key, value, want) in cases {
+            assert_eq!(security_key(key, *value), *want, "{key} {value:?}");
+        }
+    }
+
+    /// A whole credential hive saved is a read of its file; a key below one is not.
+    #[test]
+    fn a_credential_hive_is_named_by_any_spelling() {
+        let cases: &[(&str, Option<&str>)] = &[
+            (r"HKLM\SAM", Some("/c/Windows/System32/config/SAM")),
+            (
+                r"HKEY_LOCAL_MACHINE\SECURITY",
+                Some("/c/Windows/System32/config/SECURITY"),
+            ),
+            (r"HKLM:\SYSTEM", Some("/c/Windows/System32/config/SYSTEM")),
+            (r"\\dc01\HKLM\SAM", Some("/c/Windows/System32/config/SAM")),
+            (r"\dc01HKLMSAM", Some("/c/Windows/System32/config/SAM")),
+            ("HKLMSAM", Some("/c/Windows/System32/config/SAM")),
+            (r"HKLM\SYSTEM\CurrentControlSet\Control", None),
+            (r"HKLM\SOFTWARE", None),
+            (r"HKCU\SAM", None),
+        ];
+        for (key, want) in cases {
+            assert_eq!(credential_hive(key), *want, "{key}");
         }
     }
 }

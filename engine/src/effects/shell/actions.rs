@@ -185,6 +185,7 @@ pub(super) fn program_effects(c: &SimpleCommand, out: &mut Out) {
         | Action::WindowsRegistry
         | Action::Firewall
         | Action::WindowsProtection
+        | Action::NetworkDown
         | Action::RunAs
         | Action::Tunnel => {}
         Action::WindowsPermission => super::windows::permission(c, out),

@@ -21,6 +21,7 @@ mod git;
 mod install;
 mod links;
 mod made;
+mod network_down;
 mod out;
 mod pipes;
 mod printed;

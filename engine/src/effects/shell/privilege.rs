@@ -118,7 +118,11 @@ pub(super) fn grants(c: &SimpleCommand, p: &Parsed, out: &mut Out) {
         Action::WindowsAccount => super::windows::account(c, out),
         Action::Autostart => super::windows::autostart(c, out),
         Action::WindowsRegistry => super::windows::registry(c, out),
-        Action::Firewall => super::windows::firewall(c, out),
+        Action::Firewall => {
+            super::windows::firewall(c, out);
+            super::network_down::grants(c, out);
+        }
+        Action::NetworkDown => super::network_down::grants(c, out),
         Action::WindowsProtection => super::windows::protection(c, out),
         Action::RunAs => super::windows::run_as(c, out),
         _ => {}

@@ -14,7 +14,7 @@
 
 use super::out::Out;
 use crate::effects::model::{Grant, GrantKind, PathRef, What};
-use crate::effects::programs::{autostart_key, security_key, security_key_within};
+use crate::effects::programs::{autostart_key, credential_hive, security_key, security_key_within};
 use crate::shell::{Arg, SimpleCommand};
 
 /// A switch word (`/add`, `/ADD`, `/active:yes`, `-create`), lower case without its leading
@@ -144,12 +144,19 @@ fn reg_value(c: &SimpleCommand) -> Option<&str> {
 /// value named by `/v`, or every value), or `reg delete KEY` of a key above one (its
 /// subkeys go with it: `HKLM\SOFTWARE\Policies`): a security-control grant. `reg query`, `reg export`,
 /// another key or a value that protects nothing grant nothing; `reg import FILE` names no key
-/// and is not read.
+/// and is not read. `reg save|export` of a credential hive (`HKLM\SAM`, `HKLM\SECURITY`,
+/// `HKLM\SYSTEM`) reads the hive's file, as copying it would.
 pub(super) fn registry(c: &SimpleCommand, out: &mut Out) {
     let ops = operands(c);
     let Some(verb) = ops.first().map(|a| a.text.to_ascii_lowercase()) else {
         return;
     };
+    if matches!(verb.as_str(), "save" | "export")
+        && let Some(key) = ops.get(1).filter(|k| !k.dynamic)
+        && let Some(file) = credential_hive(&key.text)
+    {
+        out.push(What::Read(PathRef::new(file.to_string(), None)));
+    }
     // `reg copy FROM TO`: the key written is the second.
     let key = match verb.as_str() {
         "add" | "delete" | "restore" | "load" => ops.get(1),
@@ -390,7 +397,8 @@ const ICACLS_CHANGES: &[&str] = &[
 /// `icacls PATH /grant[:r] SID:PERM … [/t]`: a change of PATH's permissions, the mode the
 /// switch and its values (`grant Everyone:F`), below PATH too with `/t`; `takeown /f PATH
 /// [/r]`: PATH's owner changed, below it too with `/r`. `icacls PATH` (a listing), `icacls
-/// PATH /save FILE` and `takeown` without `/f` change nothing.
+/// PATH /save FILE` and `takeown` without `/f` change nothing. icacls's first word is its
+/// path.
 pub(super) fn permission(c: &SimpleCommand, out: &mut Out) {
     let mut paths: Vec<&Arg> = Vec::new();
     let mut modes: Vec<String> = Vec::new();
@@ -399,7 +407,13 @@ pub(super) fn permission(c: &SimpleCommand, out: &mut Out) {
         "icacls" => {
             recursive = has_switch(c, "t");
             let mut change: Option<String> = None;
-            for a in &c.args {
+            for (i, a) in c.args.iter().enumerate() {
+                // The first word is the path, whatever it looks like (`C:\`, which cmd.exe
+                // and Git Bash spell `/c`, is no switch there).
+                if i == 0 && a.text != "/?" {
+                    paths.push(a);
+                    continue;
+                }
                 match switch(a) {
                     Some(s) if ICACLS_CHANGES.contains(&s.as_str()) => {
                         modes.push(s.clone());

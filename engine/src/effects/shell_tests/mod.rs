@@ -7,6 +7,7 @@ mod files;
 mod git;
 mod links;
 mod network;
+mod network_down;
 mod pipes;
 mod privilege;
 mod scripts;

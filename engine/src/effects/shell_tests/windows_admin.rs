@@ -141,6 +141,12 @@ fn icacls_and_takeown_change_permissions_and_owners() {
         done("icacls build /grant Users:R /t"),
         ["permission build grant Users:R recursively"]
     );
+    // The drive's root, which cmd.exe's lens spells `/c`: still icacls's path, not its `/c`
+    // switch (issue 27).
+    assert_eq!(
+        done("cmd /c \"icacls C:\\ /reset /T\""),
+        ["permission /c reset recursively"]
+    );
     // A listing and a saved list change nothing.
     for quiet in [
         "icacls C:\\Windows",
@@ -190,8 +196,21 @@ fn runas_and_wmic_run_their_command_lines() {
         ),
         wipe
     );
+    // `Invoke-CimMethod`'s command line is the `CommandLine` key of its arguments (issue 27).
+    for line in [
+        "powershell -c \"Invoke-CimMethod -ClassName Win32_Process -MethodName Create -Arguments @{CommandLine='cmd /c del /s /q C:\\Users'}\"",
+        "powershell -c \"icim Win32_Process @{ CommandLine = 'cmd /c del /s /q C:\\Users'; CurrentDirectory = 'C:\\' } Create\"",
+    ] {
+        assert_eq!(done(line), wipe, "{line}");
+    }
     assert_eq!(
         done("powershell -c \"Invoke-WmiMethod -Class Win32_Service -Name StopService\""),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        done(
+            "powershell -c \"Invoke-CimMethod -ClassName Win32_Process -MethodName Create -Arguments @{CommandLine='notepad.exe'}\""
+        ),
         Vec::<String>::new()
     );
     for quiet in [
@@ -304,11 +323,32 @@ fn a_key_deleted_above_a_protected_one_is_a_security_control() {
             r"security-control: the LSA's protection of credentials deleted with a key above it (reg delete HKEY_LOCAL_MACHINE\SYSTEM\ControlSet001\Control)"
         ]
     );
+    // The per-user policy tree, a remote machine's key and the 32-bit view (issue 27).
+    for (line, want) in [
+        (
+            r"reg delete 'HKCU\Software\Policies' /f",
+            r"the per-user policies deleted with a key above it (reg delete HKCU\Software\Policies)",
+        ),
+        (
+            r"reg delete '\\srv\HKLM\SOFTWARE\WOW6432Node\Policies' /f",
+            r"Microsoft Defender's policy deleted with a key above it (reg delete \\srv\HKLM\SOFTWARE\WOW6432Node\Policies)",
+        ),
+        (
+            r"reg delete \\srv\HKLM\SOFTWARE\Policies /f",
+            r"Microsoft Defender's policy deleted with a key above it (reg delete \srvHKLMSOFTWAREPolicies)",
+        ),
+    ] {
+        assert_eq!(
+            controls(line),
+            [format!("security-control: {want}")],
+            "{line}"
+        );
+    }
     // A sibling, another hive, a value of the parent, only its values, another key, a query:
     // nothing protected goes.
     for line in [
         r"HKLM\SOFTWARE\Policies\Google /f",
-        r"HKCU\Software\Policies /f",
+        r"HKCU\Software\Pol /f",
         r"HKLM\SOFTWARE\Policies /v Foo /f",
         r"HKLM\SOFTWARE\Policies /va /f",
         r"HKLM\SOFTWARE\MyApp /f",

@@ -107,6 +107,14 @@ pub(super) fn admin(
         }
         Admin::Defender => return defender(c, shown, cx),
         Admin::FirewallProfile => return firewall_profile(c, shown, who, cx),
+        Admin::NetAdapter => vec![
+            lit("netsh"),
+            lit("interface"),
+            lit("set"),
+            lit("interface"),
+            first(b, P::Name, "*"),
+            lit("admin=disabled"),
+        ],
         Admin::WmiCreate => {
             let named = |role: P, want: &str| {
                 b.of(role)
@@ -118,7 +126,7 @@ pub(super) fn admin(
                 return;
             }
             let mut words = vec![lit("wmic"), lit("process"), lit("call"), lit("create")];
-            words.extend(b.of(P::Args).take(1).cloned());
+            words.extend(b.of(P::Args).take(1).map(command_line));
             words
         }
         Admin::ClearLog => {
@@ -323,4 +331,44 @@ fn firewall_profile(c: &Command<'_>, shown: &str, who: &str, cx: &mut Collect<'_
         words.extend(setting);
         cx.words(who, words, None);
     }
+}
+
+/// The command line of a `Win32_Process` `Create` call's arguments: the value of its
+/// `CommandLine` key when they are a hash table (`@{CommandLine='cmd /c …'; …}`, as
+/// `Invoke-CimMethod -Arguments` takes them), expanded as a PowerShell value; else the
+/// argument itself (`Invoke-WmiMethod -ArgumentList LINE`).
+fn command_line(arg: &Arg) -> Arg {
+    let text = arg.text.as_str();
+    let Some(body) = text.strip_prefix("@{").and_then(|t| t.strip_suffix('}')) else {
+        return arg.clone();
+    };
+    let lower = body.to_ascii_lowercase();
+    let value = lower.find("commandline").and_then(|at| {
+        let rest = body.get(at + "commandline".len()..)?.trim_start();
+        let rest = rest.strip_prefix('=')?.trim_start();
+        let end = match rest.chars().next()? {
+            // A quoted value up to its closing quote (`''` in single quotes is a quote).
+            q @ ('\'' | '"') => {
+                let b = rest.as_bytes();
+                let mut i = 1;
+                loop {
+                    match b.get(i) {
+                        None => break rest.len(),
+                        Some(&c) if c == q as u8 && b.get(i + 1) == Some(&(q as u8)) => i += 2,
+                        Some(&c) if c == q as u8 => break i + 1,
+                        Some(_) => i += 1,
+                    }
+                }
+            }
+            _ => rest.find([';', '\n']).unwrap_or(rest.len()),
+        };
+        rest.get(..end)
+    });
+    let Some(value) = value else {
+        return arg.clone();
+    };
+    super::words::ps_values(value.trim(), &super::words::Vars::new())
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| arg.clone())
 }

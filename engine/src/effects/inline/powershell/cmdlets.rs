@@ -164,10 +164,13 @@ pub(super) enum Admin {
     Defender,
     /// `Set-NetFirewallProfile -Enabled False`: `netsh advfirewall set PROFILE state off`.
     FirewallProfile,
+    /// `Disable-NetAdapter [-Name] NAME`: `netsh interface set interface NAME admin=disabled`.
+    NetAdapter,
     /// `Clear-EventLog [-LogName] LOG[,LOG…]`: `wevtutil cl LOG` for each.
     ClearLog,
-    /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`: `wmic process
-    /// call create LINE`.
+    /// `Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList LINE`, `Invoke-CimMethod
+    /// -ClassName Win32_Process -MethodName Create -Arguments @{CommandLine=LINE}`: `wmic
+    /// process call create LINE`.
     WmiCreate,
 }
 
@@ -701,6 +704,27 @@ pub(super) static CMDLETS: &[Cmdlet] = &[
         ],
         positional: &[P::ItemType, P::Name, P::Args],
         act: Act::Admin(Admin::WmiCreate),
+    },
+    // `Invoke-CimMethod [-ClassName] C [[-Arguments] @{CommandLine=…}] [-MethodName] M`.
+    Cmdlet {
+        names: &["invoke-cimmethod", "icim"],
+        params: &[
+            p("classname", &["class"], P::ItemType),
+            p("methodname", &["name"], P::Name),
+            p("arguments", &[], P::Args),
+            p("computername", &["cn"], P::Host),
+        ],
+        positional: &[P::ItemType, P::Args, P::Name],
+        act: Act::Admin(Admin::WmiCreate),
+    },
+    Cmdlet {
+        names: &["disable-netadapter"],
+        params: &[
+            p("name", &["ifalias", "interfacealias"], P::Name),
+            p("interfacedescription", &["ifdesc"], P::Name),
+        ],
+        positional: &[P::Name],
+        act: Act::Admin(Admin::NetAdapter),
     },
     Cmdlet {
         names: &["set-netfirewallprofile"],

@@ -354,7 +354,12 @@ fn code_powershell_refuses_to_parse_runs_nothing() {
 
 #[test]
 fn unreadable_code_is_unsure_with_its_cause() {
-    let fx = ps("gc ${env:USERPROFILE}/x,b.txt");
+    // (A variable followed by a path, `${env:USERPROFILE}/x,b.txt`, is one word: readable.)
+    assert_eq!(
+        ps("gc ${env:USERPROFILE}/x,b.txt"),
+        ["run cat -- ~/x b.txt", "read ~/x", "read b.txt"]
+    );
+    let fx = ps("gc ~/x,b.txt }{ ) (");
     assert!(
         fx.iter()
             .any(|l| l.starts_with("unsure the PowerShell code of `PowerShell` does not parse")),
@@ -684,5 +689,37 @@ fn clear_eventlog_is_wevtutil_cl_of_each_log() {
     assert_eq!(
         ps("Get-EventLog -LogName System -Newest 5"),
         ["run Get-EventLog -LogName System -Newest 5"]
+    );
+}
+
+/// A bare argument that starts with a variable and goes on as a path is one word, expanded
+/// whole (the grammar does not take it after a parameter): Windows' folders by their
+/// variables are the folders written plainly, never the variable's folder alone.
+#[test]
+fn a_variable_followed_by_a_path_is_one_word() {
+    for code in [
+        r"Remove-Item -Recurse $env:windir\System32",
+        r"Remove-Item -Recurse ${env:SystemRoot}\System32",
+        r"Remove-Item -Recurse C:\Windows\System32",
+    ] {
+        assert_eq!(
+            ps(code),
+            [
+                "run rm -r -f -- /c/Windows/System32",
+                "delete /c/Windows/System32 recursively"
+            ],
+            "{code}"
+        );
+    }
+    assert_eq!(
+        ps(r"Remove-Item -Force $env:USERPROFILE\Documents\old.txt"),
+        [
+            "run rm -f -- ~/Documents/old.txt",
+            "delete ~/Documents/old.txt"
+        ]
+    );
+    assert_eq!(
+        ps(r"Get-Content -Raw $HOME/proj/README.md"),
+        ["run cat -- ~/proj/README.md", "read ~/proj/README.md"]
     );
 }
