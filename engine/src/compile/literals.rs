@@ -38,8 +38,10 @@ const CLASS_MAX: usize = 16;
 /// The literals one of which every match of `pattern` contains, read from its syntax tree:
 /// runs of literal characters in a sequence, and alternations whose every branch has such
 /// a set (`\b(passwd|useradd)\b`, `(sv\s+down|s6-svc\s+-d)\s+x`), choosing in a sequence the
-/// set whose shortest literal is longest. A leading `(?i)` makes the comparison
-/// case-insensitive. `None` when no such set exists. The second value: case-insensitive.
+/// set whose shortest literal is longest. A leading `(?i)`, or a literal taken from a
+/// case-insensitive group (`(?i:disableAllHooks)`), makes the comparison case-insensitive (for
+/// every literal of the set: a looser prefilter, never a missed match). `None` when no such set
+/// exists. The second value: case-insensitive.
 fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
     use regex_syntax::ast::{Ast, RepetitionKind, RepetitionRange};
     let (body, fold) = match pattern.strip_prefix("(?i)") {
@@ -58,15 +60,31 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
             *best = Some(cand);
         }
     }
-    fn set(ast: &Ast) -> Option<Vec<String>> {
+    /// Whether a group's flags only switch case-insensitive matching on (`(?i:…)`).
+    fn only_case_insensitive(f: &regex_syntax::ast::Flags) -> bool {
+        use regex_syntax::ast::{Flag, FlagsItemKind};
+        matches!(
+            f.items.as_slice(),
+            [item] if item.kind == FlagsItemKind::Flag(Flag::CaseInsensitive)
+        )
+    }
+    fn set(ast: &Ast, fold: &mut bool) -> Option<Vec<String>> {
         match ast {
             Ast::Literal(l) => Some(vec![l.c.to_string()]),
-            Ast::Group(g) if g.flags().is_none() => set(&g.ast),
+            Ast::Group(g) => match g.flags() {
+                None => set(&g.ast, fold),
+                Some(f) if only_case_insensitive(f) => {
+                    let found = set(&g.ast, fold)?;
+                    *fold = true;
+                    Some(found)
+                }
+                Some(_) => None,
+            },
             Ast::ClassBracketed(c) if !c.negated => class_chars(&c.kind),
             Ast::Alternation(a) => {
                 let mut all = Vec::new();
                 for b in &a.asts {
-                    all.extend(set(b)?);
+                    all.extend(set(b, fold)?);
                 }
                 Some(all)
             }
@@ -78,7 +96,11 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
                     | RepetitionKind::Range(RepetitionRange::Bounded(n, _)) => *n >= 1,
                     _ => false,
                 };
-                if at_least_one { set(&r.ast) } else { None }
+                if at_least_one {
+                    set(&r.ast, fold)
+                } else {
+                    None
+                }
             }
             Ast::Concat(c) => {
                 let mut best: Option<Vec<String>> = None;
@@ -89,7 +111,7 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
                         Ast::Flags(_) => return None,
                         other => {
                             better(&mut best, vec![std::mem::take(&mut run)]);
-                            if let Some(s) = set(other) {
+                            if let Some(s) = set(other, fold) {
                                 better(&mut best, s);
                             }
                         }
@@ -133,7 +155,8 @@ fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
         Some(out)
     }
     let ast = regex_syntax::ast::parse::Parser::new().parse(body).ok()?;
-    let found = set(&ast)?;
+    let mut fold = fold;
+    let found = set(&ast, &mut fold)?;
     (score(&found) >= 1 && found.len() <= 64).then_some((found, fold))
 }
 
@@ -233,7 +256,8 @@ mod tests {
         assert_eq!(lit(r"^mcp__.+__(a|b)$"), plain("mcp__"));
         assert_eq!(lit(r"/proc/[a-z]+/environ"), plain("/environ"));
         assert_eq!(lit(r"(?i)secret"), Some(("secret".to_string(), true)));
-        assert_eq!(lit(r"x(?i:secret)"), plain("x"));
+        // A case-insensitive group's literals count, compared in lower case (the longer set).
+        assert_eq!(lit(r"x(?i:secret)"), Some(("secret".to_string(), true)));
         assert_eq!(lit(r"ab|cd"), plain("ab|cd"));
         assert_eq!(lit(r"(abc)?x"), plain("x"));
         assert_eq!(lit(r"(abc)+x"), plain("abc"));
@@ -280,5 +304,25 @@ mod tests {
             lits(&[r"^Bash$".to_string()]).map(|r| r.any),
             Some(vec!["Bash".to_string()])
         );
+    }
+
+    #[test]
+    fn a_case_insensitive_group_gives_literals_compared_in_lower_case() {
+        use super::required_literals as lits;
+        // The settings rule's pattern: before, a group with flags had no literal, so every
+        // `cat` or `echo` line compiled it.
+        let r = lits(&[r"(?i:disableAllHooks)\W{0,6}(?i:true|1)\b".to_string()]).unwrap();
+        assert_eq!(r.any, ["disableallhooks"]);
+        assert!(r.fold);
+        assert!(
+            r.found_in(r#"echo '{"DISABLEALLHOOKS": true}'"#) && !r.found_in("cat src/main.rs")
+        );
+        // A case-sensitive run beside the group is compared folded too (looser, never a miss).
+        let r = lits(&[r"hooks\s*=\s*(?i:false)".to_string()]).unwrap();
+        assert!(r.fold && r.found_in("HOOKS = false") && r.found_in("hooks=False"));
+        // Any other flag (or one switched off) gives no literal, as before.
+        assert_eq!(lits(&[r"(?s:abc.)".to_string()]), None);
+        assert_eq!(lits(&[r"(?-i:abc)".to_string()]), None);
+        assert_eq!(lits(&[r"(?ix:abc)".to_string()]), None);
     }
 }
