@@ -622,6 +622,27 @@ fn table_wrappers_unwrap_their_command() {
         vec!["wsl rm -rf x", "rm -rf x (via wsl)"]
     );
     assert_eq!(cmds("wsl --list --verbose"), vec!["wsl --list --verbose"]);
+    // `setsid -f` forks: its options take no value (they did in a row shared with `time`).
+    assert_eq!(
+        cmds("setsid -f rm -rf x"),
+        vec!["setsid -f rm -rf x", "rm -rf x (via setsid)"]
+    );
+    // (GNU time's program; bash's `time` keyword takes only `-p`.)
+    assert_eq!(
+        cmds("/usr/bin/time -f %e -o t.txt rm x"),
+        vec!["/usr/bin/time -f %e -o t.txt rm x", "rm x (via time)"]
+    );
+    // `ip netns exec NAME CMD`, after ip's global options; `-all` takes no name.
+    assert_eq!(
+        cmds("ip -n red netns exec blue rm -rf x"),
+        vec!["ip -n red netns exec blue rm -rf x", "rm -rf x (via ip netns exec)"]
+    );
+    assert_eq!(
+        cmds("ip -all netns exec rm -rf x"),
+        vec!["ip -all netns exec rm -rf x", "rm -rf x (via ip netns exec)"]
+    );
+    assert_eq!(cmds("ip netns list"), vec!["ip netns list"]);
+    assert_eq!(cmds("ip -n blue link show"), vec!["ip -n blue link show"]);
     assert_eq!(cmds("wsl --shutdown"), vec!["wsl --shutdown"]);
     // A query runs nothing; a lone word for `watch` is a shell line.
     assert_eq!(cmds("command -v rm"), vec!["command -v rm"]);

@@ -39,6 +39,9 @@ pub(crate) struct Wrapper {
     /// (`npx rimraf@5 dist` runs `rimraf dist`, `uvx ruff@0.6 check` runs `ruff check`;
     /// see [`package_command`]).
     pub(crate) package_word: bool,
+    /// Options that, given before the subcommand, leave out the `operands` words (`ip -all
+    /// netns exec CMD` runs CMD in every namespace: no namespace name comes first).
+    pub(crate) no_operands_with: &'static [&'static str],
 }
 
 impl Wrapper {
@@ -53,6 +56,7 @@ impl Wrapper {
             input_as_args: false,
             sub: "",
             package_word: false,
+            no_operands_with: &[],
         }
     }
 }
@@ -112,7 +116,25 @@ static WRAPPERS: &[Wrapper] = &[
         ..Wrapper::options(&["command", "builtin"], &[])
     },
     Wrapper::options(&["exec"], &["-a"]),
-    Wrapper::options(&["nohup", "time", "setsid", "caffeinate"], &["-f", "-o"]),
+    // `setsid -f CMD` forks (its options take no value); GNU `time -f FORMAT -o FILE CMD`;
+    // `caffeinate -t SECONDS -w PID CMD` (macOS).
+    Wrapper::options(&["nohup", "setsid"], &[]),
+    Wrapper::options(&["time"], &["-f", "-o", "--format", "--output"]),
+    Wrapper::options(&["caffeinate"], &["-t", "-w"]),
+    Wrapper {
+        // `ip netns exec NAME CMD` (ip-netns(8)) runs CMD in a network namespace; `ip -all
+        // netns exec CMD` in every one. ip's global options before `netns` (`-n NAME`,
+        // `-b FILE`, …) take values.
+        sub: "netns exec",
+        operands: 1,
+        no_operands_with: &["-a", "-al", "-all"],
+        ..Wrapper::options(
+            &["ip"],
+            &[
+                "-n", "-netns", "-b", "-batch", "-rc", "-rcvbuf", "-f", "-family", "-l", "-loops",
+            ],
+        )
+    },
     Wrapper::options(&["nice"], &["-n", "--adjustment"]),
     Wrapper {
         // `wsl [-d DISTRO] [-u USER] [--cd DIR] [-e | --exec | --] CMD…` (Windows Subsystem
@@ -398,6 +420,7 @@ impl Wrapper {
             return (Wrapped::Nothing, "");
         }
         let mut matched = "";
+        let whole = rest;
         let rest = if self.sub.is_empty() {
             rest
         } else {
@@ -425,11 +448,22 @@ impl Wrapper {
                 None => return (Wrapped::Nothing, matched),
             }
         };
+        // The words before the subcommand (all of them without one).
+        let before_sub = whole.get(..whole.len() - rest.len()).unwrap_or(&[]);
         // A package spec may look like an assignment (`ruff==0.6.0`): runners take no
         // environment words.
         let cmd = skip_options(rest, self.valued, !self.package_word);
-        let mut cmd = cmd.get(self.operands..).unwrap_or(&[]);
-        if self.operands > 0
+        let operands = if self.no_operands_with.is_empty()
+            || !before_sub
+                .iter()
+                .any(|a| self.no_operands_with.contains(&a.text.as_str()))
+        {
+            self.operands
+        } else {
+            0
+        };
+        let mut cmd = cmd.get(operands..).unwrap_or(&[]);
+        if operands > 0
             && let Some(("--", after)) = cmd.split_first().map(|(a, r)| (a.text.as_str(), r))
         {
             cmd = after;
