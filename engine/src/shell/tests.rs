@@ -635,11 +635,17 @@ fn table_wrappers_unwrap_their_command() {
     // `ip netns exec NAME CMD`, after ip's global options; `-all` takes no name.
     assert_eq!(
         cmds("ip -n red netns exec blue rm -rf x"),
-        vec!["ip -n red netns exec blue rm -rf x", "rm -rf x (via ip netns exec)"]
+        vec![
+            "ip -n red netns exec blue rm -rf x",
+            "rm -rf x (via ip netns exec)"
+        ]
     );
     assert_eq!(
         cmds("ip -all netns exec rm -rf x"),
-        vec!["ip -all netns exec rm -rf x", "rm -rf x (via ip netns exec)"]
+        vec![
+            "ip -all netns exec rm -rf x",
+            "rm -rf x (via ip netns exec)"
+        ]
     );
     assert_eq!(cmds("ip netns list"), vec!["ip netns list"]);
     assert_eq!(cmds("ip -n blue link show"), vec!["ip -n blue link show"]);

@@ -32,7 +32,8 @@ enum Kind {
     Shutdown,
     /// `CONFIG SET PARAM VALUE …`: judged by [`CONFIG`].
     Config,
-    /// `ACL SETUSER NAME RULE…`: a user without a password, or `default` given every command;
+    /// `ACL SETUSER NAME RULE…`: a user without a password, or one given every command (an
+    /// administrator: `+@all`, `allcommands`);
     /// `ACL DELUSER NAME…`: users removed (their clients cut off).
     Acl,
     /// `CLIENT KILL …`: connections of other clients cut off (by filter: `TYPE normal`, `USER
@@ -115,12 +116,11 @@ fn judge_at(words: &[&str], depth: usize) -> Option<Command> {
             })
         }
         Kind::Acl => {
-            let [sub, user, rules @ ..] = lower.as_slice() else {
+            let [sub, _user, rules @ ..] = lower.as_slice() else {
                 return None;
             };
             let every = |r: &String| matches!(r.as_str(), "+@all" | "allcommands");
-            let open = rules.iter().any(|r| r == "nopass")
-                || (user == "default" && rules.iter().any(every));
+            let open = rules.iter().any(|r| r == "nopass" || every(r));
             if sub == "deluser" {
                 let named: Vec<&str> = rest.get(1..).unwrap_or_default().to_vec();
                 return Some(command("acl deluser", "the users", &named));
@@ -293,6 +293,14 @@ mod tests {
             "acl setuser",
             "the user",
             &["default"],
+        );
+        judged(
+            &[
+                "ACL", "SETUSER", "mallory", "on", ">pw", "~*", "&*", "+@all",
+            ],
+            "acl setuser",
+            "the user",
+            &["mallory"],
         );
         judged(&["DEBUG", "SEGFAULT"], "debug segfault", "the server", &[]);
         judged(

@@ -492,11 +492,63 @@ pub(crate) fn secret_pattern(pattern: &str, ignore_case: bool) -> bool {
     // A regular expression is judged by the words it spells as well (`api[_-]?key`,
     // `pass(word)?`): its classes, groups and quantifiers dropped.
     let spelled = spelled(pattern);
-    let hit = |re: &LazyLock<Option<Regex>>| {
-        re.as_ref()
-            .is_some_and(|r| r.is_match(pattern) || r.is_match(&spelled))
+    // Each regex is compiled (a case-insensitive one costs millions of instructions, in a
+    // process that judges one call) only when a text holds a word every one of its matches
+    // holds: `grep -rn TODO src` compiles none of them.
+    let folded = [folded(pattern), folded(&spelled)];
+    let upper = [pattern, spelled.as_str()];
+    let hit = |re: &LazyLock<Option<Regex>>, anchors: &[&str], texts: &[&str]| {
+        texts.iter().any(|t| anchors.iter().any(|a| t.contains(a)))
+            && re
+                .as_ref()
+                .is_some_and(|r| r.is_match(pattern) || r.is_match(&spelled))
     };
-    hit(&ANY_CASE) || hit(&UPPER) || (ignore_case && hit(&LOWER))
+    let folded = [folded[0].as_str(), folded[1].as_str()];
+    hit(&ANY_CASE, ANY_CASE_ANCHORS, &folded)
+        || hit(&UPPER, UPPER_ANCHORS, &upper)
+        || (ignore_case && hit(&LOWER, LOWER_ANCHORS, &folded))
+}
+
+/// Words one of which every match of the case-insensitive secret-name regex holds, in lower
+/// case (each alternative of the regex holds one).
+const ANY_CASE_ANCHORS: &[&str] = &[
+    "key",
+    "secret",
+    "token",
+    "bearer",
+    "passw",
+    "passphrase",
+    "begin",
+    "gh",
+    "xox",
+    "sk-",
+    "k_live_",
+    "akia",
+    "aiza",
+    "glpat-",
+    "npm_",
+    "dop_v1_",
+    "pypi-",
+];
+
+/// Words one of which every match of the upper-case secret-name regex holds, as written.
+const UPPER_ANCHORS: &[&str] = &[
+    "SECRET",
+    "TOKEN",
+    "PASSW",
+    "KEY",
+    "CREDENTIAL",
+    "PRIVATE",
+    "AUTH",
+];
+
+/// The same for the lower-case names `-i` adds, in lower case.
+const LOWER_ANCHORS: &[&str] = &["secret", "token", "key", "auth"];
+
+/// `text` in lower case as a case-insensitive regex compares it: Rust's lower case, and the
+/// long s (`ſ`, which `(?i)` matches as `s`; the Kelvin sign already lowers to `k`).
+fn folded(text: &str) -> String {
+    text.to_lowercase().replace('\u{17F}', "s")
 }
 
 /// The letters a search pattern spells once its regular-expression syntax is dropped:
@@ -637,4 +689,37 @@ pub(crate) fn may_hold_secrets(root: &str) -> bool {
     // A file: a last component with an extension (`main.py`), not a dot-folder (`.config`).
     let last = t.rsplit('/').next().unwrap_or(t);
     !(last.contains('.') && !last.starts_with('.') && !last.ends_with('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::secret_pattern;
+
+    #[test]
+    fn a_search_for_a_secret_name_is_found_by_any_spelling_and_others_compile_nothing() {
+        for (pattern, ignore_case) in [
+            ("API_KEY", false),
+            ("api[_-]?key", false),
+            ("client_secret", false),
+            ("-----BEGIN RSA PRIVATE KEY", false),
+            ("ghp_", false),
+            ("AKIA", false),
+            ("pass(word)?", false),
+            ("TOKEN", false),
+            ("token", true),
+            // Case variants a case-insensitive regex matches: the long s and the Kelvin sign.
+            ("PAſſWORD", false),
+            ("api_\u{212A}ey", false),
+        ] {
+            assert!(secret_pattern(pattern, ignore_case), "{pattern}");
+        }
+        for (pattern, ignore_case) in [
+            ("TODO", false),
+            ("fn main", true),
+            ("token", false),
+            ("import .* from", true),
+        ] {
+            assert!(!secret_pattern(pattern, ignore_case), "{pattern}");
+        }
+    }
 }
