@@ -12,6 +12,7 @@
 use super::language::Language;
 use super::programs::{OSASCRIPT_VALUED, Parsed, Role, stdin_language};
 use crate::shell::{Arg, RedirectMode, SimpleCommand};
+use std::borrow::Cow;
 
 /// Code an interpreter on a command line runs: who runs it, its language, the code, and the
 /// argument vector the code sees.
@@ -371,14 +372,31 @@ fn file_run(rest: &[Arg], name: &str) -> CodeRun {
     }
 }
 
-/// `cmd /c LINE` / `cmd /k LINE`: the rest of the words, joined, is a cmd.exe line.
+/// `cmd /c LINE` / `cmd /k LINE`: the rest of the words, joined, is a cmd.exe line. A lone
+/// word is the line as written (`cmd /c "rd /s /q x"`: cmd strips the outer quotes). Of
+/// several, a word with a blank in it is quoted again, as the C runtime's rules and Git Bash
+/// pass it to a Windows program (`cmd /c reg add "HKLM\…\Windows Defender" /f` gives reg
+/// one key, not two words).
 fn cmd(c: &SimpleCommand) -> Option<CodeRun> {
     let k = c.args.iter().position(|a| {
         let t = a.text.to_ascii_lowercase();
         t == "/c" || t == "/k" || t == "/r"
     })?;
     let rest = c.args.get(k + 1..).unwrap_or_default();
-    let text: Vec<&str> = rest.iter().map(|a| a.text.as_str()).collect();
+    let text: Vec<Cow<'_, str>> = match rest {
+        [one] => vec![Cow::Borrowed(one.text.as_str())],
+        _ => rest
+            .iter()
+            .map(|a| {
+                let t = a.text.as_str();
+                if t.contains([' ', '\t']) && !t.contains('"') {
+                    Cow::Owned(format!("\"{t}\""))
+                } else {
+                    Cow::Borrowed(t)
+                }
+            })
+            .collect(),
+    };
     Some(CodeRun {
         who: "cmd /c".into(),
         lang: Language::Cmd,
@@ -539,5 +557,29 @@ mod scoped_tests {
         ] {
             assert!(!powershell_scoped_only(t), "{t}");
         }
+    }
+}
+
+#[cfg(test)]
+mod cmd_tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::cmd;
+    use crate::shell::{BrushAnalyzer, ShellAnalyzer};
+
+    /// The cmd.exe line `cmd /c …` runs, from a bash line.
+    fn line(bash: &str) -> String {
+        let a = BrushAnalyzer.analyze(bash, None);
+        let c = a.commands.first().unwrap();
+        cmd(c).unwrap().code.text
+    }
+
+    #[test]
+    fn cmd_c_quotes_a_word_with_a_blank_again_and_keeps_a_lone_line() {
+        assert_eq!(
+            line(r#"cmd /c reg add "HKLM\SOFTWARE\Policies\Microsoft\Windows Defender" /f"#),
+            r#"reg add "HKLM\SOFTWARE\Policies\Microsoft\Windows Defender" /f"#
+        );
+        assert_eq!(line(r#"cmd /c "rd /s /q C:\x""#), r"rd /s /q C:\x");
+        assert_eq!(line("cmd /c echo hi there"), "echo hi there");
     }
 }
