@@ -78,6 +78,8 @@ pub(crate) mod wrappers;
 mod substitution_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wrapper_tests;
 
 pub(crate) use context::PROCSUB;
 pub(crate) use quote::{escape_invisible, is_invisible};
