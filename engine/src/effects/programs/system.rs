@@ -253,7 +253,9 @@ pub(super) static ROWS: &[Program] = &[
     // `route del default|flush`; ifconfig(8) `DEV down`; ifdown(8); nmcli(1) `networking
     // off`, `device disconnect`, `connection down|delete`; networksetup(8)
     // `-setairportpower DEV off`; rfkill(8) `block`; ufw(8) `default deny outgoing`;
-    // iptables(8) `-P OUTPUT DROP`. What the words mean is read by the action.
+    // iptables(8) `-P OUTPUT DROP`; route(8) `del default`; dhclient(8) `-r`, dhcpcd(8)
+    // `-k`, Windows ipconfig `/release` (the address given back); iw(8) and wpa_cli(8)
+    // `disconnect`. What the words mean is read by the action.
     Program {
         names: &[
             "ip",
@@ -269,6 +271,12 @@ pub(super) static ROWS: &[Program] = &[
             "ip6tables-nft",
             "iptables-legacy",
             "ip6tables-legacy",
+            "route",
+            "dhclient",
+            "dhcpcd",
+            "ipconfig",
+            "iw",
+            "wpa_cli",
         ],
         action: Action::NetworkDown,
         ..ROW

@@ -5,7 +5,8 @@
 //!
 //! In: one simple command of an [`Action::NetworkDown`](crate::effects::programs::Action) row
 //! (ip(8), ifconfig(8), ifdown(8), nmcli(1), networksetup(8), rfkill(8), ufw(8),
-//! iptables(8)), reached by any route, or `netsh interface …` (Windows Commands reference),
+//! iptables(8), route(8), dhclient(8), dhcpcd(8), ipconfig, iw(8), wpa_cli(8)), reached by
+//! any route, or `netsh interface …` (Windows Commands reference),
 //! which `Disable-NetAdapter` is spelled as. Out: [`What::Grant`] effects of
 //! [`GrantKind::NetworkDown`] naming what goes down. Listings (`ip addr`, `ip -br link`,
 //! `nmcli con show`, `rfkill list`, `ufw status`, `networksetup -listallnetworkservices`) and
@@ -188,6 +189,23 @@ pub(super) fn grants(c: &SimpleCommand, out: &mut Out) {
             "a network service or device switched off"
         }
         "rfkill" if words.first().is_some_and(|w| w == "block") => "a radio blocked",
+        // route(8) (net-tools, BSD and macOS; Windows `route delete 0.0.0.0`): the default
+        // route removed. Another route removed is routine setup.
+        "route"
+            if words.iter().any(|w| matches!(w.as_str(), "del" | "delete"))
+                && words.iter().any(|w| {
+                    matches!(w.as_str(), "default" | "0.0.0.0" | "0.0.0.0/0" | "::/0")
+                }) =>
+        {
+            "the default route deleted"
+        }
+        // dhclient(8) `-r`, dhcpcd(8) `-k`/`--release`, Windows `ipconfig /release`: the
+        // interface's address given back, the machine without one.
+        "dhclient" if has("-r") => "the address lease released",
+        "dhcpcd" if has("-k") || has("--release") => "the address lease released",
+        "ipconfig" if has("/release") || has("/release6") => "the address lease released",
+        // iw(8) `dev DEV disconnect`, wpa_cli(8) `disconnect`: the wireless link dropped.
+        "iw" | "wpa_cli" if has("disconnect") => "a wireless connection dropped",
         // `ufw default deny|reject outgoing`: every connection out refused.
         "ufw"
             if words.windows(3).any(|t| {

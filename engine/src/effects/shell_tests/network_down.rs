@@ -96,6 +96,26 @@ fn network_manager_radios_and_firewalls_taken_down() {
         ),
         ("rfkill block all", "a radio blocked (`rfkill block all`)"),
         (
+            "sudo route del default gw 10.0.0.1",
+            "the default route deleted (`route del default gw 10.0.0.1 (via sudo)`)",
+        ),
+        (
+            "route delete 0.0.0.0",
+            "the default route deleted (`route delete 0.0.0.0`)",
+        ),
+        (
+            "sudo dhclient -r eth0",
+            "the address lease released (`dhclient -r eth0 (via sudo)`)",
+        ),
+        (
+            "ipconfig /release",
+            "the address lease released (`ipconfig /release`)",
+        ),
+        (
+            "iw dev wlan0 disconnect",
+            "a wireless connection dropped (`iw dev wlan0 disconnect`)",
+        ),
+        (
             "ufw default deny outgoing",
             "every connection going out refused by the firewall (`ufw default deny outgoing`)",
         ),
@@ -156,6 +176,14 @@ fn listings_and_bringing_up_grant_nothing() {
         "netsh interface show interface",
         "netsh interface set interface Ethernet enable",
         "powershell -c 'Get-NetAdapter'",
+        "route -n",
+        "route add default gw 10.0.0.1",
+        "sudo route del -net 10.8.0.0/16",
+        "dhclient eth0",
+        "ipconfig /all",
+        "ipconfig getifaddr en0",
+        "iw dev wlan0 link",
+        "wpa_cli status",
     ] {
         assert!(down(line).is_empty(), "{line}: {:?}", down(line));
     }
