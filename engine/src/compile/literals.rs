@@ -35,6 +35,131 @@ impl Required {
 /// The most characters a bracket class may have to count as a set of one-character literals.
 const CLASS_MAX: usize = 16;
 
+use regex_syntax::ast::{Ast, RepetitionKind, RepetitionRange};
+
+// How good a set is as a prefilter: its shortest literal (longer is rarer).
+fn score(set: &[String]) -> usize {
+    set.iter().map(|l| l.chars().count()).min().unwrap_or(0)
+}
+fn better(best: &mut Option<Vec<String>>, cand: Vec<String>) {
+    if cand.is_empty() || cand.iter().any(String::is_empty) {
+        return;
+    }
+    if best.as_ref().is_none_or(|b| score(&cand) > score(b)) {
+        *best = Some(cand);
+    }
+}
+/// Whether a group's flags only switch case-insensitive matching on (`(?i:…)`).
+fn only_case_insensitive(f: &regex_syntax::ast::Flags) -> bool {
+    use regex_syntax::ast::{Flag, FlagsItemKind};
+    matches!(
+        f.items.as_slice(),
+        [item] if item.kind == FlagsItemKind::Flag(Flag::CaseInsensitive)
+    )
+}
+/// The literal sets of a sequence, in order: each run of literal characters and each element's
+/// set (empty sets and sets holding an empty literal left out); every match of the sequence
+/// holds a literal of each. `None` when inline flags change the matching midway.
+fn concat_sets(asts: &[Ast], fold: &mut bool) -> Option<Vec<Vec<String>>> {
+    let mut sets = Vec::new();
+    let mut keep = |set: Vec<String>| {
+        if !set.is_empty() && !set.iter().any(String::is_empty) {
+            sets.push(set);
+        }
+    };
+    let mut run = String::new();
+    for a in asts {
+        match a {
+            Ast::Literal(l) => run.push(l.c),
+            Ast::Flags(_) => return None,
+            other => {
+                keep(vec![std::mem::take(&mut run)]);
+                if let Some(s) = set(other, fold) {
+                    keep(s);
+                }
+            }
+        }
+    }
+    keep(vec![run]);
+    Some(sets)
+}
+
+fn set(ast: &Ast, fold: &mut bool) -> Option<Vec<String>> {
+    match ast {
+        Ast::Literal(l) => Some(vec![l.c.to_string()]),
+        Ast::Group(g) => match g.flags() {
+            None => set(&g.ast, fold),
+            Some(f) if only_case_insensitive(f) => {
+                let found = set(&g.ast, fold)?;
+                *fold = true;
+                Some(found)
+            }
+            Some(_) => None,
+        },
+        Ast::ClassBracketed(c) if !c.negated => class_chars(&c.kind),
+        Ast::Alternation(a) => {
+            let mut all = Vec::new();
+            for b in &a.asts {
+                all.extend(set(b, fold)?);
+            }
+            Some(all)
+        }
+        Ast::Repetition(r) => {
+            let at_least_one = match &r.op.kind {
+                RepetitionKind::OneOrMore => true,
+                RepetitionKind::Range(RepetitionRange::Exactly(n))
+                | RepetitionKind::Range(RepetitionRange::AtLeast(n))
+                | RepetitionKind::Range(RepetitionRange::Bounded(n, _)) => *n >= 1,
+                _ => false,
+            };
+            if at_least_one {
+                set(&r.ast, fold)
+            } else {
+                None
+            }
+        }
+        Ast::Concat(c) => {
+            let mut best: Option<Vec<String>> = None;
+            for s in concat_sets(&c.asts, fold)? {
+                better(&mut best, s);
+            }
+            best
+        }
+        _ => None,
+    }
+}
+/// The characters of a small bracket class (`[;&|]`, `[\x{200B}\x{202A}-\x{202E}]`), each
+/// a one-character literal: every match of the class is one of them. `None` for a class
+/// of more than [`CLASS_MAX`] characters, with a Perl or Unicode class or a set operation
+/// inside, or with a character that has another case (a case-insensitive class matches
+/// case variants the lower-cased text comparison could miss).
+fn class_chars(class: &regex_syntax::ast::ClassSet) -> Option<Vec<String>> {
+    use regex_syntax::ast::{ClassSet, ClassSetItem};
+    fn caseless(c: char) -> bool {
+        c.is_ascii() || (c.to_lowercase().eq([c]) && c.to_uppercase().eq([c]))
+    }
+    let items = match class {
+        ClassSet::Item(ClassSetItem::Union(u)) => u.items.as_slice(),
+        ClassSet::Item(i) => std::slice::from_ref(i),
+        ClassSet::BinaryOp(_) => return None,
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let (start, end) = match item {
+            ClassSetItem::Literal(l) => (l.c, l.c),
+            ClassSetItem::Range(r) => (r.start.c, r.end.c),
+            _ => return None,
+        };
+        for c in start..=end {
+            if out.len() >= CLASS_MAX || !caseless(c) {
+                return None;
+            }
+            out.push(c.to_string());
+        }
+    }
+    Some(out)
+}
+
 /// The literals one of which every match of `pattern` contains, read from its syntax tree:
 /// runs of literal characters in a sequence, and alternations whose every branch has such
 /// a set (`\b(passwd|useradd)\b`, `(sv\s+down|s6-svc\s+-d)\s+x`), choosing in a sequence the
@@ -43,117 +168,10 @@ const CLASS_MAX: usize = 16;
 /// every literal of the set: a looser prefilter, never a missed match). `None` when no such set
 /// exists. The second value: case-insensitive.
 fn required_any(pattern: &str) -> Option<(Vec<String>, bool)> {
-    use regex_syntax::ast::{Ast, RepetitionKind, RepetitionRange};
     let (body, fold) = match pattern.strip_prefix("(?i)") {
         Some(rest) => (rest, true),
         None => (pattern, false),
     };
-    // How good a set is as a prefilter: its shortest literal (longer is rarer).
-    fn score(set: &[String]) -> usize {
-        set.iter().map(|l| l.chars().count()).min().unwrap_or(0)
-    }
-    fn better(best: &mut Option<Vec<String>>, cand: Vec<String>) {
-        if cand.is_empty() || cand.iter().any(String::is_empty) {
-            return;
-        }
-        if best.as_ref().is_none_or(|b| score(&cand) > score(b)) {
-            *best = Some(cand);
-        }
-    }
-    /// Whether a group's flags only switch case-insensitive matching on (`(?i:…)`).
-    fn only_case_insensitive(f: &regex_syntax::ast::Flags) -> bool {
-        use regex_syntax::ast::{Flag, FlagsItemKind};
-        matches!(
-            f.items.as_slice(),
-            [item] if item.kind == FlagsItemKind::Flag(Flag::CaseInsensitive)
-        )
-    }
-    fn set(ast: &Ast, fold: &mut bool) -> Option<Vec<String>> {
-        match ast {
-            Ast::Literal(l) => Some(vec![l.c.to_string()]),
-            Ast::Group(g) => match g.flags() {
-                None => set(&g.ast, fold),
-                Some(f) if only_case_insensitive(f) => {
-                    let found = set(&g.ast, fold)?;
-                    *fold = true;
-                    Some(found)
-                }
-                Some(_) => None,
-            },
-            Ast::ClassBracketed(c) if !c.negated => class_chars(&c.kind),
-            Ast::Alternation(a) => {
-                let mut all = Vec::new();
-                for b in &a.asts {
-                    all.extend(set(b, fold)?);
-                }
-                Some(all)
-            }
-            Ast::Repetition(r) => {
-                let at_least_one = match &r.op.kind {
-                    RepetitionKind::OneOrMore => true,
-                    RepetitionKind::Range(RepetitionRange::Exactly(n))
-                    | RepetitionKind::Range(RepetitionRange::AtLeast(n))
-                    | RepetitionKind::Range(RepetitionRange::Bounded(n, _)) => *n >= 1,
-                    _ => false,
-                };
-                if at_least_one {
-                    set(&r.ast, fold)
-                } else {
-                    None
-                }
-            }
-            Ast::Concat(c) => {
-                let mut best: Option<Vec<String>> = None;
-                let mut run = String::new();
-                for a in &c.asts {
-                    match a {
-                        Ast::Literal(l) => run.push(l.c),
-                        Ast::Flags(_) => return None,
-                        other => {
-                            better(&mut best, vec![std::mem::take(&mut run)]);
-                            if let Some(s) = set(other, fold) {
-                                better(&mut best, s);
-                            }
-                        }
-                    }
-                }
-                better(&mut best, vec![run]);
-                best
-            }
-            _ => None,
-        }
-    }
-    /// The characters of a small bracket class (`[;&|]`, `[\x{200B}\x{202A}-\x{202E}]`), each
-    /// a one-character literal: every match of the class is one of them. `None` for a class
-    /// of more than [`CLASS_MAX`] characters, with a Perl or Unicode class or a set operation
-    /// inside, or with a character that has another case (a case-insensitive class matches
-    /// case variants the lower-cased text comparison could miss).
-    fn class_chars(class: &regex_syntax::ast::ClassSet) -> Option<Vec<String>> {
-        use regex_syntax::ast::{ClassSet, ClassSetItem};
-        fn caseless(c: char) -> bool {
-            c.is_ascii() || (c.to_lowercase().eq([c]) && c.to_uppercase().eq([c]))
-        }
-        let items = match class {
-            ClassSet::Item(ClassSetItem::Union(u)) => u.items.as_slice(),
-            ClassSet::Item(i) => std::slice::from_ref(i),
-            ClassSet::BinaryOp(_) => return None,
-        };
-        let mut out = Vec::new();
-        for item in items {
-            let (start, end) = match item {
-                ClassSetItem::Literal(l) => (l.c, l.c),
-                ClassSetItem::Range(r) => (r.start.c, r.end.c),
-                _ => return None,
-            };
-            for c in start..=end {
-                if out.len() >= CLASS_MAX || !caseless(c) {
-                    return None;
-                }
-                out.push(c.to_string());
-            }
-        }
-        Some(out)
-    }
     let ast = regex_syntax::ast::parse::Parser::new().parse(body).ok()?;
     let mut fold = fold;
     let found = set(&ast, &mut fold)?;
@@ -168,6 +186,94 @@ pub(crate) fn required_literals(patterns: &[String]) -> Option<Required> {
         return r.clone();
     }
     derive_required_literals(patterns)
+}
+
+/// Every literal set each pattern of a list requires: a text that a pattern can match holds
+/// one literal of *every* set of that pattern (the sets of the elements of its top-level
+/// sequence, [`Required`] keeps only the best of them). `npm test` holds `npm`, the best set of
+/// `\b(npm|yarn)\s+(install|add)\b…(github:|git\+)`, but no literal of its other two, so the
+/// regex need not be compiled to know it does not match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Conjunctions {
+    /// Per pattern, its literal sets (lower-cased when `fold`).
+    patterns: Vec<Vec<Vec<String>>>,
+    /// Compare case-insensitively.
+    fold: bool,
+}
+
+impl Conjunctions {
+    /// The sets of `patterns`; `None` when a pattern does not parse, starts with flags other
+    /// than `(?i)`, or requires no literal (then nothing can be ruled out).
+    pub(crate) fn of(patterns: &[String]) -> Option<Conjunctions> {
+        let mut fold = false;
+        let mut out = Vec::with_capacity(patterns.len());
+        for p in patterns {
+            let (body, f) = match p.strip_prefix("(?i)") {
+                Some(rest) => (rest, true),
+                None => (p.as_str(), false),
+            };
+            fold |= f;
+            let parsed = regex_syntax::ast::parse::Parser::new().parse(body).ok()?;
+            // A group without flags around the whole pattern is the pattern.
+            let mut ast = &parsed;
+            while let Ast::Group(g) = ast {
+                if g.flags().is_some() {
+                    return None;
+                }
+                ast = &g.ast;
+            }
+            let sets: Vec<Vec<String>> = match ast {
+                Ast::Concat(c) => concat_sets(&c.asts, &mut fold)?,
+                other => set(other, &mut fold)
+                    .filter(|s| !s.is_empty() && !s.iter().any(String::is_empty))
+                    .into_iter()
+                    .collect(),
+            };
+            if sets.is_empty() {
+                return None;
+            }
+            out.push(sets);
+        }
+        if fold {
+            for sets in &mut out {
+                for set in sets.iter_mut() {
+                    for l in set.iter_mut() {
+                        *l = l.to_lowercase();
+                    }
+                }
+            }
+        }
+        Some(Conjunctions {
+            patterns: out,
+            fold,
+        })
+    }
+
+    /// Whether the sets are compared in lower case.
+    pub(crate) fn folds(&self) -> bool {
+        self.fold
+    }
+
+    /// Whether a pattern of the list may match `text`: one of them has a literal of each of
+    /// its sets in it. `lower` is the text in lower case, made by the caller when it has it.
+    pub(crate) fn may_match(&self, text: &str, lower: Option<&str>) -> bool {
+        let owned;
+        let text = if self.fold {
+            match lower {
+                Some(l) => l,
+                None => {
+                    owned = text.to_lowercase();
+                    &owned
+                }
+            }
+        } else {
+            text
+        };
+        self.patterns.iter().any(|sets| {
+            sets.iter()
+                .all(|set| set.iter().any(|l| text.contains(l.as_str())))
+        })
+    }
 }
 
 /// [`required_literals`] of a list of patterns, each looked up (or derived) on its own and
@@ -304,6 +410,42 @@ mod tests {
             lits(&[r"^Bash$".to_string()]).map(|r| r.any),
             Some(vec!["Bash".to_string()])
         );
+    }
+
+    #[test]
+    fn every_set_of_a_pattern_must_be_held_before_it_can_match() {
+        use super::Conjunctions;
+        let npm = [
+            r"\b(npm|pnpm|yarn|bun)\s+(-\S+\s+)*(install|i|add)\b[^;&|\n]*\s(github:|git\+|[\w.-]+/[\w.-]+)".to_string(),
+            r"\b(npm|pnpm)\s+(exec|x|dlx)\s+(https?://|git\+)".to_string(),
+        ];
+        let c = Conjunctions::of(&npm).unwrap();
+        // The best set (`npm`…) is in every npm line; the other sets rule these out.
+        for text in ["npm test", "npm run build", "pnpm dev"] {
+            assert!(!c.may_match(text, None), "{text}");
+        }
+        // A text a pattern matches always holds a literal of each of its sets.
+        for text in [
+            "npm i github:me/x",
+            "yarn add some/pkg",
+            "pnpm dlx https://x",
+        ] {
+            assert!(c.may_match(text, None), "{text}");
+            let re = regex::RegexSet::new(&npm).unwrap();
+            assert!(re.is_match(text), "{text}");
+        }
+        // Case-insensitive parts compare the whole set in lower case.
+        let c = Conjunctions::of(&[r"(?i)\bcurl\b.*\s-d\s*@".to_string()]).unwrap();
+        assert!(
+            c.folds() && c.may_match("CURL -D @x h", None) && !c.may_match("curl -o f h", None)
+        );
+        // Nothing required, inline flags mid-pattern, or a parse error: nothing ruled out.
+        assert_eq!(Conjunctions::of(&["a".to_string(), ".*".to_string()]), None);
+        assert_eq!(Conjunctions::of(&["a(?s)b".to_string()]), None);
+        assert_eq!(Conjunctions::of(&["(unclosed".to_string()]), None);
+        // A group around the whole pattern is the pattern; an optional part requires nothing.
+        let c = Conjunctions::of(&[r"(rm\s+(-rf\s+)?/)".to_string()]).unwrap();
+        assert!(c.may_match("rm /", None) && !c.may_match("rm x", None));
     }
 
     #[test]

@@ -84,6 +84,10 @@ pub(crate) enum CPred {
         /// [`super::literals::Required`]); a text with none of them is no match,
         /// without compiling.
         literals: OnceLock<Option<super::literals::Required>>,
+        /// Regex tests: every literal set each pattern requires (see
+        /// [`super::literals::Conjunctions`]), read when a text holds one of `literals` and
+        /// the regex is not compiled yet.
+        conjunctions: OnceLock<Option<super::literals::Conjunctions>>,
         compiled: OnceLock<LazyMatcher>,
     },
 }
@@ -298,6 +302,7 @@ impl Builder {
                     field: l.field.clone(),
                     test: l.test.clone(),
                     literals: OnceLock::new(),
+                    conjunctions: OnceLock::new(),
                     compiled: OnceLock::new(),
                 },
                 Test::Shell(t) => self.shell(l, t),

@@ -292,6 +292,7 @@ impl CPred {
                 field,
                 test,
                 literals,
+                conjunctions,
                 compiled,
             } => {
                 let Some(text) = cx.text(field) else {
@@ -310,6 +311,22 @@ impl CPred {
                             } else {
                                 !ls.found_in(&text)
                             }
+                        })
+                {
+                    return yes_no(sink, false);
+                }
+                // The text holds a literal of each pattern's best set: before compiling, every
+                // set of the patterns (`npm test` holds `npm` but no install verb).
+                if compiled.get().is_none()
+                    && conjunctions
+                        .get_or_init(|| match test {
+                            Test::Regex(p) => crate::compile::literals::Conjunctions::of(p),
+                            _ => None,
+                        })
+                        .as_ref()
+                        .is_some_and(|c| {
+                            let lower = c.folds().then(|| cx.lowered(field, &text));
+                            !c.may_match(&text, lower.as_deref())
                         })
                 {
                     return yes_no(sink, false);
